@@ -1,0 +1,83 @@
+/** Exit codes are part of the command-line contract (README, shared/DESIGN.md). */
+export const ExitCode = {
+  ok: 0,
+  runtime: 1,
+  usage: 2,
+  denied: 3,
+  serverUnavailable: 4,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * Base of every error mcpterm raises on purpose. Only src/cli.tsx turns these into a message
+ * and an exit code; everything else throws or returns them.
+ */
+export abstract class McptermError extends Error {
+  abstract readonly code: string;
+  abstract readonly exitCode: ExitCode;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad command-line usage: a missing argument, a conflicting flag. */
+export class UsageError extends McptermError {
+  readonly code = "usage";
+  readonly exitCode = ExitCode.usage;
+}
+
+/** mcp.config.json or settings are invalid or incomplete; the message names file, key and expectation. */
+export class ConfigError extends McptermError {
+  readonly code = "config";
+  readonly exitCode = ExitCode.usage;
+}
+
+export type LlmErrorKind =
+  | "auth"
+  | "rate_limit"
+  | "server"
+  | "connection"
+  | "bad_request"
+  | "not_found"
+  | "aborted"
+  | "protocol";
+
+/** The model endpoint failed in a way the loop cannot recover from. */
+export class LlmError extends McptermError {
+  readonly code = "llm";
+  readonly exitCode = ExitCode.runtime;
+
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** An MCP server could not be started, reached or used. */
+export class McpError extends McptermError {
+  readonly code = "mcp";
+  readonly exitCode = ExitCode.serverUnavailable;
+}
+
+/** A one-shot run in which policy denied a tool call the model asked for. */
+export class DeniedError extends McptermError {
+  readonly code = "denied";
+  readonly exitCode = ExitCode.denied;
+}
+
+/** A failure at run time that is not the user's input: max steps reached, a tool error in `call`. */
+export class RuntimeError extends McptermError {
+  readonly code = "runtime";
+  readonly exitCode = ExitCode.runtime;
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,71 @@
+/**
+ * The chat model seen by the agent loop. It is deliberately smaller than the `openai` types so
+ * the loop and its tests do not depend on one vendor's request shapes.
+ */
+
+export interface ToolCallRequest {
+  /** The id the model gave the call; tool messages answer it. */
+  id: string;
+  /** The function name as the model sent it (e.g. `filesystem__read_text_file`). */
+  name: string;
+  /** The raw argument text, which may not be valid JSON: the loop parses and reports it. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | { role: "assistant"; content: string | null; toolCalls?: ToolCallRequest[] }
+  | { role: "tool"; toolCallId: string; content: string };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "unknown";
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  signal?: AbortSignal;
+}
+
+export type ModelStreamEvent =
+  /** A piece of the assistant's visible text. */
+  | { type: "text"; delta: string }
+  /** The request failed in a retryable way and will be sent again after `delayMs`. */
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** The step is over: the assembled text and tool calls, why it stopped, what it cost. */
+  | {
+      type: "done";
+      text: string;
+      toolCalls: ToolCallRequest[];
+      finishReason: FinishReason;
+      usage: Usage | undefined;
+      /** Milliseconds from sending the request to the first streamed token, when there was one. */
+      firstTokenMs: number | undefined;
+    };
+
+export interface ChatModel {
+  readonly model: string;
+  /**
+   * Streams one model step. Throws `LlmError` for failures that retrying did not fix
+   * (kind `aborted` when `signal` fired).
+   */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
+
+export interface ModelSettings {
+  model: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn real MCP servers and HTTP servers; two cores cannot run many at once.
+    maxWorkers: 2,
+  },
+});
