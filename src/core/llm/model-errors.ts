@@ -1,0 +1,167 @@
+/**
+ * Turns what the `openai` package and fetch throw into a retry decision and, when retrying is
+ * over, one `LlmError` sentence. Kept apart from the stream loop so the loop reads as a loop.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { LlmError } from "../errors.js";
+import type { RequestFailure } from "./retry-policy.js";
+
+export interface ClassifiedError {
+  /** Undefined when the error is not a failed request (a malformed stream, an in-stream error event): never retried. */
+  failure: RequestFailure | undefined;
+  headers: Headers | undefined;
+  serverMessage: string | undefined;
+  protocol: boolean;
+}
+
+/** Returns undefined for errors that are not about the model endpoint at all, i.e. bugs. */
+export function classifyError(error: unknown): ClassifiedError | undefined {
+  const none = { headers: undefined, serverMessage: undefined, protocol: false };
+  if (error instanceof APIConnectionTimeoutError) return { ...none, failure: { type: "timeout" } };
+  if (error instanceof APIConnectionError)
+    return { ...none, failure: { type: "network", code: networkCode(error) } };
+  if (error instanceof APIError) {
+    // instanceof widens the generic parameters to any; these are the package's declared defaults.
+    const apiError = error as APIError;
+    const serverMessage = serverMessageOf(apiError);
+    if (typeof apiError.status === "number") {
+      const failure = { type: "http", status: apiError.status } as const;
+      return { failure, headers: apiError.headers, serverMessage, protocol: false };
+    }
+    // An `error` event inside a 200 stream: the server said what went wrong, so pass it on.
+    return { ...none, failure: undefined, serverMessage };
+  }
+  if (error instanceof SyntaxError) return { ...none, failure: undefined, protocol: true };
+  // fetch reports a body cut short ("terminated") as a TypeError whose cause carries the socket code.
+  if (
+    error instanceof TypeError &&
+    (networkCode(error) !== undefined || /terminated|fetch failed/i.test(error.message))
+  ) {
+    return { ...none, failure: { type: "network", code: networkCode(error) } };
+  }
+  return undefined;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof APIUserAbortError || (error instanceof Error && error.name === "AbortError");
+}
+
+/** A short phrase for `retry` events, e.g. "HTTP 429" or "connection refused (ECONNREFUSED)". */
+export function describeFailure(failure: RequestFailure): string {
+  switch (failure.type) {
+    case "http":
+      return `HTTP ${failure.status}`;
+    case "timeout":
+      return "request timed out";
+    case "network":
+      return failure.code === undefined ? "connection failed" : `connection failed (${failure.code})`;
+  }
+}
+
+export interface ErrorContext {
+  baseUrl: string;
+  model: string;
+  retries: number;
+  timeoutMs: number;
+  apiKey: string | undefined;
+}
+
+export function toLlmError(classified: ClassifiedError, context: ErrorContext, cause: unknown): LlmError {
+  const { baseUrl, model } = context;
+  // The sentence ends with our own full stop, so the server's is trimmed.
+  const detail = classified.serverMessage
+    ? `: ${redact(classified.serverMessage, context.apiKey).replace(/[.\s]+$/, "")}`
+    : "";
+  const after =
+    context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? "retry" : "retries"}` : "";
+  const failure = classified.failure;
+  const make = (kind: LlmError["kind"], message: string, status?: number) =>
+    new LlmError(kind, message, status, { cause });
+
+  if (failure === undefined) {
+    if (classified.protocol) {
+      return make("protocol", `The model endpoint at ${baseUrl} sent a stream mcpterm could not parse.`);
+    }
+    return make("server", `The model endpoint at ${baseUrl} reported an error mid-stream${detail}.`);
+  }
+  switch (failure.type) {
+    case "timeout":
+      return make(
+        "connection",
+        `The model endpoint at ${baseUrl} did not answer within ${context.timeoutMs} ms${after}; is the server running and the model loaded?`,
+      );
+    case "network":
+      return make(
+        "connection",
+        `Could not reach the model endpoint at ${baseUrl} (${failure.code ?? "connection failed"})${after}; is the server running?`,
+      );
+    case "http":
+      return httpError(failure.status, { baseUrl, model, detail, after }, make);
+  }
+}
+
+function httpError(
+  status: number,
+  text: { baseUrl: string; model: string; detail: string; after: string },
+  make: (kind: LlmError["kind"], message: string, status?: number) => LlmError,
+): LlmError {
+  const { baseUrl, model, detail, after } = text;
+  if (status === 401 || status === 403) {
+    // The server's own message is left out: some echo part of the key back.
+    return make(
+      "auth",
+      `The model endpoint at ${baseUrl} rejected the API key (HTTP ${status}); set OPENAI_API_KEY or pass --api-key.`,
+      status,
+    );
+  }
+  if (status === 404) {
+    return make(
+      "not_found",
+      `The model endpoint at ${baseUrl} has no model "${model}" (HTTP 404); check --model and --base-url.`,
+      status,
+    );
+  }
+  if (status === 429) {
+    return make(
+      "rate_limit",
+      `The model endpoint at ${baseUrl} is still rate limiting requests (HTTP 429)${after}; wait a moment and try again.`,
+      status,
+    );
+  }
+  if (status >= 500 || status === 408 || status === 409) {
+    return make(
+      "server",
+      `The model endpoint at ${baseUrl} failed with HTTP ${status}${after}${detail}.`,
+      status,
+    );
+  }
+  return make(
+    "bad_request",
+    `The model endpoint at ${baseUrl} rejected the request (HTTP ${status})${detail}.`,
+    status,
+  );
+}
+
+function serverMessageOf(error: APIError): string | undefined {
+  const body: unknown = error.error;
+  if (typeof body === "string" && body !== "") return body;
+  if (typeof body === "object" && body !== null && "message" in body && typeof body.message === "string") {
+    return body.message;
+  }
+  const text = error.message.replace(/^\d{3} /, "");
+  return /status code \(no body\)|no status code or body/.test(text) ? undefined : text;
+}
+
+/** The errno or undici code somewhere down the cause chain, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    if ("code" in current && typeof current.code === "string") return current.code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+function redact(text: string, apiKey: string | undefined): string {
+  return apiKey && apiKey.length >= 4 ? text.split(apiKey).join("***") : text;
+}

@@ -1,0 +1,304 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { LlmError } from "../../src/core/errors.js";
+import { abortableSleep, createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
+import type { ChatModel, ModelRequest, ModelStreamEvent } from "../../src/core/llm/types.js";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
+
+let server: ScriptedModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(...replies: ScriptedReply[]): Promise<ScriptedModelServer> {
+  server = await startScriptedModelServer(replies);
+  return server;
+}
+
+/** A sleep that records what it was asked to wait and returns at once, so no test waits for real. */
+function fakeSleep(): { delays: number[]; sleep: (ms: number) => Promise<void> } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: (ms) => {
+      delays.push(ms);
+      return Promise.resolve();
+    },
+  };
+}
+
+const ask = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [{ role: "user", content: "hi" }],
+  tools: [],
+  ...extra,
+});
+
+async function collect(model: ChatModel, request: ModelRequest = ask()): Promise<ModelStreamEvent[]> {
+  const events: ModelStreamEvent[] = [];
+  for await (const event of model.stream(request)) events.push(event);
+  return events;
+}
+
+async function failure(model: ChatModel, request: ModelRequest = ask(), events: ModelStreamEvent[] = []) {
+  try {
+    for await (const event of model.stream(request)) events.push(event);
+  } catch (error) {
+    expect(error).toBeInstanceOf(LlmError);
+    return error as LlmError;
+  }
+  throw new Error("expected the stream to fail");
+}
+
+const done = (events: ModelStreamEvent[]) => {
+  const last = events.at(-1);
+  if (last?.type !== "done") throw new Error(`last event is ${last?.type ?? "missing"}`);
+  return last;
+};
+
+const modelFor = (s: ScriptedModelServer, options: Parameters<typeof createOpenAiChatModel>[1] = {}) =>
+  createOpenAiChatModel({ model: "test-model", baseUrl: s.baseUrl, apiKey: "sk-secret-123" }, options);
+
+describe("createOpenAiChatModel streaming", () => {
+  it("yields text deltas as they arrive, then one done with text, usage and timing", async () => {
+    const s = await start({
+      text: "Hello, world!",
+      chunkSize: 5,
+      usage: { prompt_tokens: 7, completion_tokens: 3 },
+    });
+    const events = await collect(modelFor(s));
+    expect(events.filter((e) => e.type === "text").map((e) => e.delta)).toEqual(["Hello", ", wor", "ld!"]);
+    const last = done(events);
+    expect(last).toMatchObject({ text: "Hello, world!", toolCalls: [], finishReason: "stop" });
+    expect(last.usage).toEqual({ promptTokens: 7, completionTokens: 3, totalTokens: 10 });
+    expect(last.firstTokenMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("sends the request the way OpenAI expects", async () => {
+    const s = await start({ text: "ok" });
+    await collect(
+      modelFor(s),
+      ask({
+        messages: [
+          { role: "system", content: "be brief" },
+          { role: "user", content: "read x" },
+          {
+            role: "assistant",
+            content: null,
+            toolCalls: [{ id: "c1", name: "read", arguments: '{"p":"x"}' }],
+          },
+          { role: "tool", toolCallId: "c1", content: "file text" },
+        ],
+        tools: [{ name: "read", description: "Read a file", parameters: { type: "object" } }],
+      }),
+    );
+    const recorded = s.requests[0];
+    expect(recorded?.headers.authorization).toBe("Bearer sk-secret-123");
+    expect(recorded?.body).toMatchObject({
+      model: "test-model",
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: [
+        {
+          type: "function",
+          function: { name: "read", description: "Read a file", parameters: { type: "object" } },
+        },
+      ],
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "read x" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "c1", type: "function", function: { name: "read", arguments: '{"p":"x"}' } }],
+        },
+        { role: "tool", tool_call_id: "c1", content: "file text" },
+      ],
+    });
+  });
+
+  it("leaves tools out when there are none and sends a placeholder key when none is set", async () => {
+    const s = await start({ text: "ok" });
+    await collect(createOpenAiChatModel({ model: "m", baseUrl: s.baseUrl, apiKey: undefined }));
+    const body = s.requests[0]?.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty("tools");
+    expect(s.requests[0]?.headers.authorization).toBe("Bearer not-needed");
+  });
+
+  it("assembles two parallel tool calls split across chunks", async () => {
+    const s = await start({
+      text: "Let me look.",
+      toolCalls: [
+        { id: "call_a", name: "filesystem__read_text_file", arguments: '{"path":"README.md"}' },
+        { id: "call_b", name: "filesystem__list_directory", arguments: '{"path":"."}' },
+      ],
+      splitArgsInto: 4,
+    });
+    const last = done(await collect(modelFor(s)));
+    expect(last.text).toBe("Let me look.");
+    expect(last.finishReason).toBe("tool_calls");
+    expect(last.toolCalls).toEqual([
+      { id: "call_a", name: "filesystem__read_text_file", arguments: '{"path":"README.md"}' },
+      { id: "call_b", name: "filesystem__list_directory", arguments: '{"path":"."}' },
+    ]);
+    expect(last.firstTokenMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it.each([
+    ["stop", "stop"],
+    ["length", "length"],
+    ["content_filter", "content_filter"],
+    ["eos_token", "unknown"],
+    [null, "unknown"],
+  ] as const)("maps finish reason %s to %s", async (sent, expected) => {
+    const s = await start({ text: "x", finishReason: sent });
+    expect(done(await collect(modelFor(s))).finishReason).toBe(expected);
+  });
+});
+
+describe("createOpenAiChatModel retries", () => {
+  it("retries a 429 after the Retry-After the server asked for, then succeeds", async () => {
+    const s = await start({ status: 429, headers: { "retry-after": "2" } }, { text: "finally" });
+    const { delays, sleep } = fakeSleep();
+    const events = await collect(modelFor(s, { sleep }));
+    expect(events[0]).toEqual({ type: "retry", attempt: 1, delayMs: 2000, reason: "HTTP 429" });
+    expect(delays).toEqual([2000]);
+    expect(done(events).text).toBe("finally");
+    expect(s.requests).toHaveLength(2);
+  });
+
+  it("never waits longer than the cap, whatever Retry-After says", async () => {
+    const s = await start({ status: 429, headers: { "retry-after": "3600" } }, { text: "ok" });
+    const { delays, sleep } = fakeSleep();
+    await collect(modelFor(s, { sleep, maxRetryDelayMs: 1500 }));
+    expect(delays).toEqual([1500]);
+  });
+
+  it("gives up on 429 with a rate_limit error after maxRetries", async () => {
+    const limited: ScriptedReply = { status: 429, headers: { "retry-after-ms": "10" } };
+    const s = await start(limited, limited, limited);
+    const error = await failure(modelFor(s, { sleep: fakeSleep().sleep, maxRetries: 2 }));
+    expect(error.kind).toBe("rate_limit");
+    expect(error.status).toBe(429);
+    expect(s.requests).toHaveLength(3);
+  });
+
+  it("does not retry a 401, and never shows the key", async () => {
+    const s = await start({
+      status: 401,
+      body: { error: { message: "Incorrect API key provided: sk-secret-123" } },
+    });
+    const { delays, sleep } = fakeSleep();
+    const error = await failure(modelFor(s, { sleep }));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} rejected the API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
+    );
+    expect(error.message).not.toContain("sk-secret");
+    expect(s.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it("reports a 404 as not_found naming the model and base URL", async () => {
+    const s = await start({ status: 404 });
+    const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));
+    expect(error.kind).toBe("not_found");
+    expect(error.message).toContain('"test-model"');
+    expect(error.message).toContain(s.baseUrl);
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("reports a 400 as bad_request with the server's message, without retrying", async () => {
+    const s = await start({ status: 400, body: { error: { message: "tools[0].name is invalid." } } });
+    const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));
+    expect(error.kind).toBe("bad_request");
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} rejected the request (HTTP 400): tools[0].name is invalid.`,
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("gives up on repeated 500s with a server error after maxRetries + 1 requests", async () => {
+    const s = await startScriptedModelServer(() => ({ status: 500 }));
+    server = s;
+    const { delays, sleep } = fakeSleep();
+    const events: ModelStreamEvent[] = [];
+    const error = await failure(modelFor(s, { sleep, maxRetries: 3 }), ask(), events);
+    expect(error.kind).toBe("server");
+    expect(error.message).toContain("HTTP 500 after 3 retries");
+    expect(s.requests).toHaveLength(4);
+    expect(events.map((e) => e.type)).toEqual(["retry", "retry", "retry"]);
+    expect(delays).toHaveLength(3);
+    expect(delays.every((d, i) => i === 0 || d >= (delays[i - 1] ?? 0))).toBe(true);
+  });
+
+  it("reports connection refused as a connection error naming the base URL", async () => {
+    const closed = await startScriptedModelServer();
+    await closed.close();
+    const { delays, sleep } = fakeSleep();
+    const error = await failure(modelFor(closed, { sleep, maxRetries: 2 }));
+    expect(error.kind).toBe("connection");
+    expect(error.message).toContain(`Could not reach the model endpoint at ${closed.baseUrl}`);
+    expect(error.message).toMatch(/\(ECONNREFUSED\) after 2 retries; is the server running\?$/);
+    expect(delays).toHaveLength(2);
+  });
+
+  it("retries a stream that broke before any text, but not one that broke after text", async () => {
+    const s = await start(
+      { disconnectAfterChunks: 0, text: "never" },
+      { text: "second try" },
+      { disconnectAfterChunks: 2, text: "partial answer" },
+    );
+    const model = modelFor(s, { sleep: fakeSleep().sleep });
+    expect(done(await collect(model)).text).toBe("second try");
+
+    const events: ModelStreamEvent[] = [];
+    const error = await failure(model, ask(), events);
+    expect(error.kind).toBe("connection");
+    expect(error.message).toContain("broke mid-answer");
+    expect(events.filter((e) => e.type === "text").map((e) => e.delta)).toEqual(["part", "ial "]);
+    expect(s.requests).toHaveLength(3);
+  });
+});
+
+describe("createOpenAiChatModel aborts", () => {
+  it("stops promptly when aborted while the server hangs", async () => {
+    const controller = new AbortController();
+    server = await startScriptedModelServer(() => {
+      setImmediate(() => {
+        controller.abort();
+      });
+      return { hang: true };
+    });
+    const started = Date.now();
+    const error = await failure(modelFor(server), ask({ signal: controller.signal }));
+    expect(error.kind).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("stops promptly when aborted during a retry sleep", async () => {
+    const s = await start({ status: 503 });
+    const controller = new AbortController();
+    const sleep = (ms: number, signal?: AbortSignal) => {
+      controller.abort();
+      return abortableSleep(ms, signal);
+    };
+    const started = Date.now();
+    const error = await failure(
+      modelFor(s, { sleep, maxRetryDelayMs: 10_000 }),
+      ask({ signal: controller.signal }),
+    );
+    expect(error.kind).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("throws aborted without a request when the signal already fired", async () => {
+    const s = await start();
+    const error = await failure(modelFor(s), ask({ signal: AbortSignal.abort() }));
+    expect(error.kind).toBe("aborted");
+    expect(s.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  isRetryable,
+  retryDelayMs,
+  serverRetryAfterMs,
+  type RequestFailure,
+} from "../../src/core/llm/retry-policy.js";
+
+describe("isRetryable", () => {
+  const cases: Array<[RequestFailure, boolean]> = [
+    [{ type: "http", status: 429 }, true],
+    [{ type: "http", status: 408 }, true],
+    [{ type: "http", status: 409 }, true],
+    [{ type: "http", status: 500 }, true],
+    [{ type: "http", status: 502 }, true],
+    [{ type: "http", status: 503 }, true],
+    [{ type: "http", status: 400 }, false],
+    [{ type: "http", status: 401 }, false],
+    [{ type: "http", status: 403 }, false],
+    [{ type: "http", status: 404 }, false],
+    [{ type: "http", status: 422 }, false],
+    [{ type: "network", code: "ECONNRESET" }, true],
+    [{ type: "network", code: "ECONNREFUSED" }, true],
+    [{ type: "network", code: "ETIMEDOUT" }, true],
+    [{ type: "network", code: "UND_ERR_SOCKET" }, true],
+    [{ type: "network", code: undefined }, true],
+    [{ type: "network", code: "ENOTFOUND" }, false],
+    [{ type: "timeout" }, true],
+  ];
+  it.each(cases)("%j -> %s", (failure, expected) => {
+    expect(isRetryable(failure)).toBe(expected);
+  });
+});
+
+describe("retryDelayMs", () => {
+  const now = Date.UTC(2025, 0, 1, 0, 0, 0);
+  const noJitter = { random: () => 0, now };
+  const cases: Array<[string, number, Record<string, string> | undefined, object, number]> = [
+    ["first retry, no jitter", 1, undefined, noJitter, 500],
+    ["second retry doubles", 2, undefined, noJitter, 1000],
+    ["fourth retry", 4, undefined, noJitter, 4000],
+    ["backoff is capped", 12, undefined, noJitter, 20_000],
+    ["jitter takes at most a quarter off", 1, undefined, { random: () => 1, now }, 375],
+    ["custom base delay", 2, undefined, { ...noJitter, baseDelayMs: 100 }, 200],
+    ["retry-after seconds", 1, { "retry-after": "3" }, noJitter, 3000],
+    ["retry-after fractional seconds", 1, { "Retry-After": "1.5" }, noJitter, 1500],
+    ["retry-after-ms wins", 1, { "retry-after-ms": "250", "retry-after": "3" }, noJitter, 250],
+    ["retry-after as HTTP date", 1, { "retry-after": new Date(now + 7000).toUTCString() }, noJitter, 7000],
+    ["retry-after date in the past", 1, { "retry-after": new Date(now - 7000).toUTCString() }, noJitter, 0],
+    ["retry-after over the cap waits the cap", 1, { "retry-after": "3600" }, noJitter, 20_000],
+    ["custom cap", 1, { "retry-after": "10" }, { ...noJitter, maxRetryDelayMs: 2000 }, 2000],
+    ["garbage retry-after falls back to backoff", 2, { "retry-after": "soon" }, noJitter, 1000],
+    ["retry-after is not jittered", 1, { "retry-after": "2" }, { random: () => 1, now }, 2000],
+  ];
+  it.each(cases)("%s", (_name, attempt, headers, options, expected) => {
+    expect(retryDelayMs(attempt, headers, options)).toBe(expected);
+  });
+
+  it("reads a Headers object too", () => {
+    expect(serverRetryAfterMs(new Headers({ "Retry-After": "2" }), now)).toBe(2000);
+    expect(serverRetryAfterMs(new Headers(), now)).toBeUndefined();
+  });
+});
