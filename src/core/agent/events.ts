@@ -1,0 +1,78 @@
+import type { FinishReason, Usage } from "../llm/types.js";
+import type { ApprovalSource } from "../policy/approval-policy.js";
+import type { FailureClass } from "../policy/failure-class.js";
+import type { Tier } from "../policy/tiers.js";
+
+/** A tool call as the model proposed it, after the loop looked it up and parsed its arguments. */
+export interface ProposedToolCall {
+  /** The model's id for the call. */
+  id: string;
+  step: number;
+  /** The function name the model used, e.g. `filesystem__write_file`. */
+  modelName: string;
+  /** Server and tool, when the name matched a known tool. */
+  server: string | undefined;
+  tool: string | undefined;
+  /** Parsed arguments, or undefined when they were not a JSON object. */
+  arguments: Record<string, unknown> | undefined;
+  rawArguments: string;
+  tier: Tier | undefined;
+  tierReason: string | undefined;
+  /** Why the call cannot run at all (unknown tool, bad JSON), if it cannot. */
+  problem: string | undefined;
+}
+
+export type TurnEndReason = "completed" | "max_steps" | "aborted" | "error";
+
+/**
+ * Everything that happens in a turn, in order. The TUI draws these, the trace stores them,
+ * `--output stream-json` prints them; so every field is plain, serializable data.
+ */
+export type AgentEvent =
+  | { type: "turn_start"; turn: number; input: string; at: string }
+  | { type: "model_request"; step: number; messageCount: number; tools: string[] }
+  | { type: "model_retry"; step: number; attempt: number; delayMs: number; reason: string }
+  | { type: "text_delta"; step: number; delta: string }
+  | {
+      type: "model_step_end";
+      step: number;
+      finishReason: FinishReason;
+      usage: Usage | undefined;
+      latencyMs: number;
+      firstTokenMs: number | undefined;
+      toolCalls: number;
+    }
+  | { type: "tool_call_proposed"; call: ProposedToolCall }
+  | { type: "approval_requested"; callId: string }
+  | { type: "approval_decided"; callId: string; approved: boolean; by: ApprovalSource; reason: string }
+  | { type: "tool_started"; callId: string }
+  | {
+      type: "tool_progress";
+      callId: string;
+      progress: number;
+      total: number | undefined;
+      message: string | undefined;
+    }
+  | {
+      type: "tool_result";
+      callId: string;
+      ok: boolean;
+      /** What the model receives for this call. */
+      content: string;
+      truncated: boolean;
+      durationMs: number;
+      failure: FailureClass | undefined;
+    }
+  | { type: "warning"; message: string }
+  | { type: "error"; code: string; message: string; exitCode: number }
+  | {
+      type: "turn_end";
+      turn: number;
+      reason: TurnEndReason;
+      answer: string;
+      steps: number;
+      usage: Usage;
+      deniedCalls: number;
+    };
+
+export type AgentEventType = AgentEvent["type"];

@@ -1,0 +1,60 @@
+import type { McpManager } from "../mcp/mcp-manager.js";
+import { ToolCallError } from "../mcp/tool-call-error.js";
+import { classifyTier } from "../policy/classify-tier.js";
+import { capText, toolResultText } from "../policy/result-text.js";
+import { errorMessage } from "../errors.js";
+import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
+
+/** The MCP servers' tools as the agent loop sees them: tiered, callable, results shaped for the model. */
+export class McpToolHost implements ToolHost {
+  constructor(
+    private readonly manager: McpManager,
+    private readonly options: { resultCharLimit?: number } = {},
+  ) {}
+
+  list(): AgentTool[] {
+    return this.manager.tools().flatMap((registered) => {
+      const config = this.manager.connection(registered.server)?.config;
+      if (!config) return [];
+      const { definition } = registered;
+      const decision = classifyTier({
+        name: definition.name,
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+        ...(config.tiers[definition.name] === undefined ? {} : { override: config.tiers[definition.name] }),
+        trustedServer: config.trust,
+      });
+      return [
+        {
+          modelName: registered.modelName,
+          server: registered.server,
+          name: definition.name,
+          description: definition.description ?? definition.title ?? definition.name,
+          inputSchema: definition.inputSchema,
+          tier: decision.tier,
+          tierReason: decision.reason,
+        },
+      ];
+    });
+  }
+
+  async call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
+    try {
+      const result = await this.manager.callTool(tool.server, tool.name, args, {
+        signal: context.signal,
+        onProgress: context.onProgress,
+      });
+      const capped = capText(toolResultText(result), this.options.resultCharLimit);
+      const isError = result.isError === true;
+      return {
+        ok: !isError,
+        content: capped.text,
+        truncated: capped.truncated,
+        failure: isError ? "business" : undefined,
+      };
+    } catch (error) {
+      const failure = error instanceof ToolCallError ? error.failure : "transient";
+      return { ok: false, content: `The call failed: ${errorMessage(error)}`, truncated: false, failure };
+    }
+  }
+}

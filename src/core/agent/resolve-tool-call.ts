@@ -1,0 +1,55 @@
+import type { ToolCallRequest } from "../llm/types.js";
+import type { ProposedToolCall } from "./events.js";
+import type { AgentTool } from "./tool-host.js";
+
+/** Pure: looks up the tool a model asked for and parses its arguments, noting why it cannot run. */
+export function resolveToolCall(
+  request: ToolCallRequest,
+  step: number,
+  tools: readonly AgentTool[],
+): { call: ProposedToolCall; tool: AgentTool | undefined } {
+  const tool = tools.find((candidate) => candidate.modelName === request.name);
+  const parsed = parseArguments(request.arguments);
+  let problem: string | undefined;
+  if (!tool) {
+    const names = tools.map((candidate) => candidate.modelName).join(", ") || "none";
+    problem = `Unknown tool "${request.name}". Available tools: ${names}.`;
+  } else if (!parsed.ok) {
+    problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
+  }
+  return {
+    tool,
+    call: {
+      id: request.id,
+      step,
+      modelName: request.name,
+      server: tool?.server,
+      tool: tool?.name,
+      arguments: parsed.ok ? parsed.value : undefined,
+      rawArguments: request.arguments,
+      tier: tool?.tier,
+      tierReason: tool?.tierReason,
+      problem,
+    },
+  };
+}
+
+type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+export function parseArguments(raw: string): ParsedArguments {
+  // Models send "" for a call without arguments.
+  if (raw.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      error: `expected an object, got ${Array.isArray(value) ? "an array" : typeof value}`,
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

@@ -1,0 +1,34 @@
+import type { FailureClass } from "../policy/failure-class.js";
+import type { Tier } from "../policy/tiers.js";
+
+/** A tool the model may call, with its tier already decided. */
+export interface AgentTool {
+  /** The function name the model sees. */
+  modelName: string;
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  tier: Tier;
+  tierReason: string;
+}
+
+/** What a call produced, shaped for the model. A failure is an outcome too, never an exception. */
+export interface ToolOutcome {
+  ok: boolean;
+  content: string;
+  truncated: boolean;
+  failure: FailureClass | undefined;
+}
+
+export interface ToolCallContext {
+  signal: AbortSignal;
+  onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Where the loop finds and calls tools: the MCP servers, built-in tools, or a test's own. */
+export interface ToolHost {
+  /** The tools available now; servers that are still starting simply are not listed yet. */
+  list(): AgentTool[];
+  call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome>;
+}

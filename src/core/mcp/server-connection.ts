@@ -1,0 +1,310 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { LoggingMessageNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerConfig } from "../config/config-types.js";
+import { serverEnvironment } from "../config/server-environment.js";
+import { errorMessage } from "../errors.js";
+import { CLIENT_INFO } from "../version.js";
+import { BoundedLines } from "./bounded-lines.js";
+import { StdioProcessTransport } from "./stdio-process-transport.js";
+import { TappedTransport } from "./tapped-transport.js";
+import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
+import type {
+  CallOptions,
+  CallToolResult,
+  ServerSnapshot,
+  ServerStatus,
+  ServerTool,
+  WireFrame,
+} from "./types.js";
+
+export interface ServerConnectionOptions {
+  parentEnv: NodeJS.ProcessEnv;
+  onChange: () => void;
+  onWire?: (frame: WireFrame) => void;
+  /** Grace periods when stopping a stdio server (tests shorten them). */
+  shutdownGraceMs?: number;
+}
+
+const STDERR_TAIL_IN_ERRORS = 5;
+
+/**
+ * One MCP server: its transport, client, status and tools. It never throws from `connect`: a
+ * server that cannot start is marked failed with the reason, and the others carry on.
+ */
+export class ServerConnection {
+  readonly notifications = new BoundedLines(500);
+  private status: ServerStatus;
+  private error: string | undefined;
+  private client: Client | undefined;
+  private stdio: StdioProcessTransport | undefined;
+  private tapped: TappedTransport | undefined;
+  private tools: ServerTool[] = [];
+  private serverInfo: ServerSnapshot["serverInfo"];
+  private protocolVersion: string | undefined;
+  private initializeMs: number | undefined;
+  private connecting: Promise<void> | undefined;
+  private closing = false;
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly options: ServerConnectionOptions,
+  ) {
+    this.status = config.disabled ? "disabled" : "connecting";
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Connects once; later calls return the same attempt. Resolves when the attempt settled either way. */
+  connect(): Promise<void> {
+    this.connecting ??= this.attemptConnect();
+    return this.connecting;
+  }
+
+  /** Stops the server if it runs and connects it again, refreshing its tools. */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.closing = false;
+    this.connecting = undefined;
+    this.setStatus("connecting", undefined);
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    if (this.status !== "disabled") this.setStatus("closed", this.error);
+  }
+
+  snapshot(): ServerSnapshot {
+    return {
+      name: this.name,
+      status: this.status,
+      transport: this.config.transport,
+      pid: this.stdio?.exit ? undefined : this.stdio?.pid,
+      url: this.config.url,
+      error: this.error,
+      tools: this.status === "connected" ? this.tools : [],
+      serverInfo: this.serverInfo,
+      protocolVersion: this.protocolVersion,
+      instructions: this.client?.getInstructions(),
+      initializeMs: this.initializeMs,
+    };
+  }
+
+  /** What the server wrote to stderr, oldest first (bounded). */
+  stderrLines(): string[] {
+    return this.stdio?.stderr.snapshot() ?? [];
+  }
+
+  /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
+  stdoutNoise(): string[] {
+    return this.stdio?.stdoutNoise.snapshot() ?? [];
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    const client = this.client;
+    if (this.status !== "connected" || !client) {
+      throw new ToolCallError(
+        "transient",
+        `server "${this.name}" is ${this.status}${this.error ? ` (${this.error})` : ""}; try /mcp restart ${this.name}`,
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    try {
+      const { onProgress } = options;
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: timeoutMs,
+        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw classifyRequestError(error, { server: this.name, timeoutMs });
+    }
+  }
+
+  private async attemptConnect(): Promise<void> {
+    if (this.config.disabled) return;
+    if (this.config.problem) {
+      this.setStatus("failed", this.config.problem);
+      return;
+    }
+    const startedAt = performance.now();
+    try {
+      const client = await this.openClient();
+      this.client = client;
+      this.serverInfo = client.getServerVersion();
+      this.protocolVersion = this.tapped?.protocolVersion;
+      this.tools = await this.listTools(client);
+      this.initializeMs = Math.round(performance.now() - startedAt);
+      client.onclose = () => this.onConnectionLost();
+      this.setStatus("connected", undefined);
+    } catch (error) {
+      const reason = this.describeFailure(error);
+      await this.stop();
+      this.setStatus("failed", reason);
+    }
+  }
+
+  private async openClient(): Promise<Client> {
+    const { transport, url } = this.config;
+    if (transport === "stdio") return this.connectWith(this.createStdioTransport());
+    if (!url) throw new Error("no url configured");
+    if (transport === "sse") return this.connectWith(this.createSseTransport(url));
+    try {
+      return await this.connectWith(this.createStreamableTransport(url));
+    } catch (streamableError) {
+      // Servers written before Streamable HTTP only speak the legacy SSE transport.
+      if (this.closing || isTimeout(streamableError)) throw streamableError;
+      try {
+        return await this.connectWith(this.createSseTransport(url));
+      } catch {
+        throw streamableError;
+      }
+    }
+  }
+
+  private async connectWith(transport: Transport): Promise<Client> {
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (!error && tools) this.setTools(tools);
+          },
+        },
+      },
+    });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      this.notifications.push(`[${level}]${logger ? ` ${logger}:` : ""} ${stringify(data)}`);
+    });
+    const tapped = new TappedTransport(transport, (direction, message) => {
+      this.options.onWire?.({ server: this.name, direction, at: Date.now(), message });
+    });
+    this.client = client;
+    this.tapped = tapped;
+    await withDeadline(
+      client.connect(tapped, { timeout: this.config.startupTimeoutMs }),
+      this.config.startupTimeoutMs,
+      `did not finish initialize within ${this.config.startupTimeoutMs} ms`,
+    );
+    return client;
+  }
+
+  private createStdioTransport(): StdioProcessTransport {
+    const { command, args, env, cwd } = this.config;
+    if (!command) throw new Error("no command configured");
+    this.stdio = new StdioProcessTransport({
+      command,
+      args,
+      env: serverEnvironment(this.options.parentEnv, env),
+      cwd,
+      ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
+    });
+    return this.stdio;
+  }
+
+  private createStreamableTransport(url: string): Transport {
+    return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: this.config.headers } });
+  }
+
+  private createSseTransport(url: string): Transport {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- still the only way to reach servers that predate Streamable HTTP.
+    return new SSEClientTransport(new URL(url), { requestInit: { headers: this.config.headers } });
+  }
+
+  private async listTools(client: Client): Promise<ServerTool[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, {
+        timeout: this.config.startupTimeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return this.filterTools(tools);
+  }
+
+  private setTools(tools: Tool[]): void {
+    this.tools = this.filterTools(tools);
+    this.options.onChange();
+  }
+
+  private filterTools(tools: Tool[]): ServerTool[] {
+    const { includeTools, excludeTools } = this.config;
+    return tools
+      .filter((tool) => includeTools.length === 0 || includeTools.includes(tool.name))
+      .filter((tool) => !excludeTools.includes(tool.name))
+      .map((definition) => ({ server: this.name, definition }));
+  }
+
+  private onConnectionLost(): void {
+    if (this.closing || this.status !== "connected") return;
+    this.setStatus("failed", `connection lost: ${this.describeExit() ?? "the server closed the connection"}`);
+    void this.stop();
+  }
+
+  private describeFailure(error: unknown): string {
+    if (this.stdio?.spawnError) return this.stdio.spawnError.message;
+    const exit = this.describeExit();
+    if (exit) return `${exit} before initialize finished`;
+    return `${errorMessage(error)}${this.stderrSuffix()}`;
+  }
+
+  private describeExit(): string | undefined {
+    const exit = this.stdio?.exit;
+    if (!exit) return undefined;
+    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
+    return `the server process ${how}${this.stderrSuffix()}`;
+  }
+
+  private stderrSuffix(): string {
+    const tail = this.stdio?.stderr.tail(STDERR_TAIL_IN_ERRORS).filter((line) => line.trim() !== "") ?? [];
+    return tail.length > 0 ? `; stderr: ${tail.join(" | ")}` : "";
+  }
+
+  private async stop(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    const stdio = this.stdio;
+    if (client) {
+      client.onclose = undefined;
+      await client.close().catch(() => undefined);
+    }
+    // The client closes its transport, but a transport whose start failed was never attached.
+    await stdio?.close();
+  }
+
+  private setStatus(status: ServerStatus, error: string | undefined): void {
+    this.status = status;
+    this.error = error;
+    this.options.onChange();
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+function isTimeout(error: unknown): boolean {
+  return /within \d+ ms|timed out|timeout/i.test(errorMessage(error));
+}
+
+function stringify(data: unknown): string {
+  return typeof data === "string" ? data : JSON.stringify(data);
+}

@@ -1,0 +1,49 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { WireDirection } from "./types.js";
+
+/**
+ * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
+ * of the trace. It changes nothing that passes through.
+ */
+export class TappedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  constructor(
+    readonly inner: Transport,
+    private readonly tap: (direction: WireDirection, message: JSONRPCMessage) => void,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  /** The protocol version agreed in initialize, which the client hands to its transport. */
+  protocolVersion: string | undefined;
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion?.(version);
+  }
+
+  start(): Promise<void> {
+    this.inner.onmessage = (message, extra) => {
+      this.tap("receive", message);
+      this.onmessage?.(message, extra);
+    };
+    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onclose = () => this.onclose?.();
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.tap("send", message);
+    return this.inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

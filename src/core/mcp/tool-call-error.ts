@@ -1,0 +1,54 @@
+import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+import type { FailureClass } from "../policy/failure-class.js";
+import { errorMessage } from "../errors.js";
+
+/** A tool call that did not produce a result, with the class that decides what happens next. */
+export class ToolCallError extends Error {
+  constructor(
+    readonly failure: FailureClass,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ToolCallError";
+  }
+}
+
+/** Maps what the SDK threw for a request into a classified failure. */
+export function classifyRequestError(
+  error: unknown,
+  context: { server: string; timeoutMs: number },
+): ToolCallError {
+  if (error instanceof ToolCallError) return error;
+  if (error instanceof Error && error.name === "AbortError") {
+    return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+  }
+  if (error instanceof SdkMcpError) {
+    const code: number = error.code;
+    if (code === (ErrorCode.RequestTimeout as number)) {
+      return new ToolCallError(
+        "transient",
+        `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
+        {
+          cause: error,
+        },
+      );
+    }
+    if (code === (ErrorCode.ConnectionClosed as number)) {
+      return new ToolCallError("transient", `the connection to server "${context.server}" was lost`, {
+        cause: error,
+      });
+    }
+    if (code === (ErrorCode.InvalidParams as number)) {
+      return new ToolCallError("invalid_args", error.message, { cause: error });
+    }
+    if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(error.message)) {
+      return new ToolCallError("permission", error.message, { cause: error });
+    }
+    return new ToolCallError("business", error.message, { cause: error });
+  }
+  const message = errorMessage(error);
+  if (/abort/i.test(message))
+    return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+  return new ToolCallError("transient", message, { cause: error });
+}

@@ -1,0 +1,45 @@
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+
+export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
+
+export type WireDirection = "send" | "receive";
+
+/** One JSON-RPC message on its way to or from a server, for the trace. */
+export interface WireFrame {
+  server: string;
+  direction: WireDirection;
+  at: number;
+  message: unknown;
+}
+
+/** A tool as one server offers it. */
+export interface ServerTool {
+  server: string;
+  definition: Tool;
+}
+
+export interface ServerSnapshot {
+  name: string;
+  status: ServerStatus;
+  transport: "stdio" | "http" | "sse";
+  /** Process id of a stdio server while it runs. */
+  pid: number | undefined;
+  url: string | undefined;
+  /** Why the server failed, in one sentence with the cause (spawn error, exit code and stderr, timeout, HTTP status). */
+  error: string | undefined;
+  tools: ServerTool[];
+  serverInfo: { name: string; version: string } | undefined;
+  protocolVersion: string | undefined;
+  instructions: string | undefined;
+  /** Milliseconds from start to a completed initialize. */
+  initializeMs: number | undefined;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the server's configured per-call timeout. */
+  timeoutMs?: number;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+export type { CallToolResult };
