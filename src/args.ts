@@ -1,0 +1,213 @@
+import yargs, { type Argv } from "yargs";
+import { UsageError } from "./core/errors.js";
+import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** Options every command that talks to servers or a model shares. */
+export interface CommonArgs {
+  config: string | undefined;
+  kbDir: string | undefined;
+  debug: boolean;
+}
+
+export interface ModelArgs {
+  model: string | undefined;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+}
+
+export type CliArgs =
+  | { command: "print"; text: string }
+  | { command: "interactive"; common: CommonArgs; modelArgs: ModelArgs }
+  | {
+      command: "prompt";
+      common: CommonArgs;
+      modelArgs: ModelArgs;
+      /** The prompt text, or "-" to read it from standard input. */
+      prompt: string;
+      output: OutputFormat;
+      approve: Tier[];
+      yes: boolean;
+      maxSteps: number;
+      trace: string | undefined;
+      kb: boolean;
+    }
+  | { command: "tools"; common: CommonArgs; server: string | undefined; json: boolean }
+  | {
+      command: "call";
+      common: CommonArgs;
+      server: string;
+      tool: string;
+      /** JSON arguments as typed, undefined for none. */
+      arguments: string | undefined;
+      json: boolean;
+      yes: boolean;
+      timeoutMs: number | undefined;
+    };
+
+export const DEFAULT_MAX_STEPS = 20;
+
+/**
+ * Parses the command line into one typed command. Pure: no IO, no exit; `--help` and
+ * `--version` come back as text to print, and mistakes as `UsageError`.
+ */
+export async function parseArgs(argv: readonly string[], version: string): Promise<CliArgs> {
+  let chosen: CliArgs | undefined;
+  const parser = buildParser(version, (args) => {
+    chosen = args;
+  });
+  const output = await new Promise<string>((resolve, reject) => {
+    try {
+      void parser.parse([...argv], {}, (error: Error | null | undefined, _parsed: unknown, text: string) => {
+        if (error) reject(new UsageError(`${error.message} (see mcpterm --help)`));
+        else resolve(text);
+      });
+    } catch (error) {
+      // Command handlers throw plain errors for values yargs cannot check by itself.
+      reject(new UsageError(`${(error as Error).message} (see mcpterm --help)`));
+    }
+  });
+  if (output) return { command: "print", text: output };
+  if (!chosen) throw new UsageError("Nothing to do (see mcpterm --help).");
+  return chosen;
+}
+
+function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
+  return yargs()
+    .scriptName("mcpterm")
+    .usage("$0 [options]\n\nA terminal assistant: any OpenAI-compatible model, MCP tools, risk tiers.")
+    .version(version)
+    .help()
+    .strict()
+    .exitProcess(false)
+    .wrap(null)
+    .option("config", { type: "string", describe: "mcp.config.json to load (default ./mcp.config.json)" })
+    .option("kb", {
+      type: "string",
+      describe: "knowledge base folder (default ./knowledge_base); --no-kb turns it off",
+    })
+    .option("debug", { type: "boolean", default: false, describe: "print stack traces and server stderr" })
+    .command(
+      "$0",
+      "interactive assistant, or a one-shot answer with --prompt",
+      (command) =>
+        command
+          .option("prompt", {
+            alias: "p",
+            type: "string",
+            describe: 'one-shot: the question, or "-" to read stdin',
+          })
+          .option("model", { type: "string", describe: "model name (env MCPTERM_MODEL)" })
+          .option("base-url", {
+            type: "string",
+            describe: "OpenAI-compatible base URL (env OPENAI_BASE_URL)",
+          })
+          .option("api-key", { type: "string", describe: "API key (env OPENAI_API_KEY)" })
+          .option("approve", {
+            type: "string",
+            describe: `tiers that run without asking: ${TIERS.join(",")}`,
+          })
+          .option("yes", { type: "boolean", default: false, describe: "approve every tier (one-shot)" })
+          .option("output", { choices: ["text", "json", "stream-json"] as const, default: "text" as const })
+          .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
+          .option("max-steps", {
+            type: "number",
+            default: DEFAULT_MAX_STEPS,
+            describe: "model steps per turn",
+          })
+          .check((parsed) => {
+            // --help skips defaults, so an absent value is fine here.
+            const steps: unknown = parsed.maxSteps;
+            if (steps !== undefined && (typeof steps !== "number" || !Number.isInteger(steps) || steps < 1)) {
+              throw new Error(
+                `--max-steps must be a whole number of at least 1, got ${JSON.stringify(steps)}`,
+              );
+            }
+            return true;
+          }),
+      (parsed) => {
+        const common = commonArgs(parsed);
+        const modelArgs = { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey };
+        if (parsed.prompt === undefined) {
+          choose({ command: "interactive", common, modelArgs });
+          return;
+        }
+        if (parsed.prompt.trim() === "") throw new Error('--prompt needs text, or "-" to read it from stdin');
+        choose({
+          command: "prompt",
+          common,
+          modelArgs,
+          prompt: parsed.prompt,
+          output: parsed.output,
+          approve: parseTiers(parsed.approve),
+          yes: parsed.yes,
+          maxSteps: parsed.maxSteps,
+          trace: parsed.trace,
+          // yargs reads --no-kb as the negation of --kb <dir>.
+          kb: (parsed.kb as unknown) !== false,
+        });
+      },
+    )
+    .command(
+      "tools",
+      "connect to the servers and list their tools with tiers",
+      (command) =>
+        command
+          .option("server", { type: "string", describe: "only this server" })
+          .option("json", { type: "boolean", default: false }),
+      (parsed) =>
+        choose({ command: "tools", common: commonArgs(parsed), server: parsed.server, json: parsed.json }),
+    )
+    .command(
+      "call <target> [arguments]",
+      'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
+      (command) =>
+        command
+          .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
+          .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
+          .option("json", { type: "boolean", default: false })
+          .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
+          .option("timeout", { type: "number", describe: "milliseconds to wait for the result" }),
+      (parsed) => {
+        const [server, ...rest] = parsed.target.split("/");
+        const tool = rest.join("/");
+        if (!server || !tool) throw new Error(`expected <server>/<tool>, got "${parsed.target}"`);
+        choose({
+          command: "call",
+          common: commonArgs(parsed),
+          server,
+          tool,
+          arguments: parsed.arguments,
+          json: parsed.json,
+          yes: parsed.yes,
+          timeoutMs: parsed.timeout,
+        });
+      },
+    );
+}
+
+function commonArgs(parsed: {
+  config?: string | undefined;
+  kb?: unknown;
+  debug?: boolean | undefined;
+}): CommonArgs {
+  return {
+    config: parsed.config,
+    kbDir: typeof parsed.kb === "string" ? parsed.kb : undefined,
+    debug: parsed.debug === true,
+  };
+}
+
+export function parseTiers(list: string | undefined): Tier[] {
+  if (list === undefined) return [];
+  const names = list
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const unknown = names.filter((name) => !isTier(name));
+  if (unknown.length > 0) {
+    throw new Error(`--approve got unknown tier "${unknown.join(", ")}"; use any of ${TIERS.join(", ")}`);
+  }
+  return names.filter(isTier);
+}

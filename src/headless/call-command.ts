@@ -1,0 +1,95 @@
+import { createInterface } from "node:readline/promises";
+import type { CliArgs } from "../args.js";
+import { McpToolHost } from "../core/agent/mcp-tool-host.js";
+import { parseArguments } from "../core/agent/resolve-tool-call.js";
+import { DeniedError, ExitCode, McpError, UsageError } from "../core/errors.js";
+import { McpManager } from "../core/mcp/mcp-manager.js";
+import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { toolResultText } from "../core/policy/result-text.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { isRiskyTier } from "../core/policy/tiers.js";
+import type { CliIo } from "./cli-io.js";
+import { loadProjectConfig } from "./load-project-config.js";
+
+type CallArgs = Extract<CliArgs, { command: "call" }>;
+
+/** `mcpterm call <server>/<tool> [json]`: one tool call with no model, for testing a server by hand. */
+export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCode> {
+  const parsed = parseArguments(args.arguments ?? "");
+  if (!parsed.ok) throw new UsageError(`The tool arguments are not a JSON object: ${parsed.error}.`);
+
+  const config = await loadProjectConfig(args.common, io);
+  const serverConfig = config.servers.find((server) => server.name === args.server);
+  if (!serverConfig) {
+    const known = config.servers.map((server) => server.name).join(", ") || "none";
+    throw new UsageError(
+      `There is no server named "${args.server}" in ${config.path ?? "the config"} (servers: ${known}).`,
+    );
+  }
+  const manager = new McpManager([{ ...serverConfig, disabled: false }], { parentEnv: io.env });
+  try {
+    await manager.start();
+    const snapshot = manager.servers()[0];
+    if (snapshot?.status !== "connected") {
+      throw new McpError(
+        `Server "${args.server}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
+      );
+    }
+    const tool = new McpToolHost(manager).list().find((candidate) => candidate.name === args.tool);
+    if (!tool) {
+      const names = snapshot.tools.map((candidate) => candidate.definition.name).join(", ") || "none";
+      throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
+    }
+    if (
+      isRiskyTier(tool.tier) &&
+      !args.yes &&
+      !(await confirm(io, `${args.server}/${args.tool} is ${tool.tier} (${tool.tierReason}). Run it? [y/N] `))
+    ) {
+      throw new DeniedError(
+        `Not run: ${args.server}/${args.tool} is ${tool.tier}; answer y at the prompt or pass --yes.`,
+      );
+    }
+
+    const startedAt = performance.now();
+    const result = await manager
+      .callTool(args.server, args.tool, parsed.value, {
+        signal: io.signal,
+        ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ToolCallError && error.failure === "invalid_args")
+          throw new UsageError(error.message);
+        if (error instanceof ToolCallError && error.failure === "transient")
+          throw new McpError(error.message);
+        throw error;
+      });
+    const durationMs = Math.round(performance.now() - startedAt);
+    const isError = result.isError === true;
+    if (args.json) {
+      io.stdout.write(`${JSON.stringify({ ...result, isError, durationMs }, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${sanitizeForTerminal(toolResultText(result))}\n`);
+      if (result.structuredContent !== undefined && result.content.length > 0) {
+        io.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);
+      }
+      io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
+    }
+    return isError ? ExitCode.runtime : ExitCode.ok;
+  } finally {
+    await manager.close();
+  }
+}
+
+async function confirm(io: CliIo, question: string): Promise<boolean> {
+  // Piped stdin is never read as an answer: only a person at a terminal can approve.
+  if (!io.stdin.isTTY) return false;
+  const readline = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await readline.question(question, { signal: io.signal });
+    return /^y(es)?$/i.test(answer.trim());
+  } catch {
+    return false;
+  } finally {
+    readline.close();
+  }
+}

@@ -1,0 +1,63 @@
+import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+
+const ARGUMENT_SUMMARY_LENGTH = 80;
+
+/**
+ * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends,
+ * one per denial (naming the flag that would allow it), retries and warnings.
+ */
+export function progressLine(
+  event: AgentEvent,
+  calls: ReadonlyMap<string, ProposedToolCall>,
+): string | undefined {
+  switch (event.type) {
+    case "tool_result": {
+      const call = calls.get(event.callId);
+      if (!call || event.failure === "permission") return undefined;
+      const head = `${callLabel(call)} ${summarizeArguments(call)}`;
+      if (event.ok) return `✓ ${head} (${event.durationMs} ms${event.truncated ? ", result truncated" : ""})`;
+      return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(event.content)}`;
+    }
+    case "approval_decided": {
+      const call = calls.get(event.callId);
+      if (event.approved || !call) return undefined;
+      const tier = call.tier ?? "dangerous";
+      return `✗ ${callLabel(call)} was not run: ${tier} calls need approval; rerun with --approve ${tier} (or --yes) to allow it`;
+    }
+    case "model_retry":
+      return `model request failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
+    case "warning":
+      return `warning: ${event.message}`;
+    case "turn_start":
+    case "model_request":
+    case "text_delta":
+    case "model_step_end":
+    case "tool_call_proposed":
+    case "approval_requested":
+    case "tool_started":
+    case "tool_progress":
+    case "error":
+    case "turn_end":
+      return undefined;
+  }
+}
+
+export function callLabel(call: ProposedToolCall): string {
+  return sanitizeForTerminal(call.server && call.tool ? `${call.server}/${call.tool}` : call.modelName);
+}
+
+export function summarizeArguments(call: ProposedToolCall): string {
+  const text = sanitizeForTerminal(
+    call.arguments ? JSON.stringify(call.arguments) : call.rawArguments,
+  ).replace(/\s+/g, " ");
+  return text.length > ARGUMENT_SUMMARY_LENGTH ? `${text.slice(0, ARGUMENT_SUMMARY_LENGTH - 1)}…` : text;
+}
+
+function firstLine(text: string): string {
+  const line =
+    sanitizeForTerminal(text)
+      .split("\n")
+      .find((candidate) => candidate.trim() !== "") ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -1,0 +1,121 @@
+import type { CliArgs } from "../args.js";
+import type { Approver } from "../core/agent/approver.js";
+import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import { McpToolHost } from "../core/agent/mcp-tool-host.js";
+import { runTurn } from "../core/agent/run-turn.js";
+import { defaultSystemPrompt } from "../core/agent/system-prompt.js";
+import { resolveModelSettings } from "../core/config/index.js";
+import { ExitCode, UsageError } from "../core/errors.js";
+import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
+import type { ChatMessage } from "../core/llm/types.js";
+import { McpManager } from "../core/mcp/mcp-manager.js";
+import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { TIERS } from "../core/policy/tiers.js";
+import { TraceWriter } from "../core/trace/trace-writer.js";
+import { readAll, type CliIo } from "./cli-io.js";
+import { loadProjectConfig } from "./load-project-config.js";
+import { progressLine } from "./progress-lines.js";
+import { emptySummary, summarize } from "./run-summary.js";
+
+type PromptArgs = Extract<CliArgs, { command: "prompt" }>;
+
+/**
+ * `mcpterm -p`: one turn, no person to ask. The answer goes to stdout, progress and warnings
+ * to stderr; the exit code says how it went (0 done, 1 failed, 3 a call was denied).
+ */
+export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<ExitCode> {
+  const prompt = args.prompt === "-" ? (await readAll(io.stdin)).trim() : args.prompt;
+  if (prompt === "")
+    throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
+
+  const config = await loadProjectConfig(args.common, io);
+  const settings = resolveModelSettings({ flags: args.modelArgs, env: io.env, config });
+  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
+
+  const { auto, ignored } = autoTiersFromProjectConfig(config.approval.auto);
+  if (ignored.length > 0) {
+    warn(
+      `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers are only allowed from the command line (--approve).`,
+    );
+  }
+
+  const trace = args.trace ? TraceWriter.open(args.trace) : undefined;
+  const manager = new McpManager(config.servers, {
+    parentEnv: io.env,
+    ...(trace ? { onWire: (frame) => trace.write({ type: "wire", ...frame }) } : {}),
+  });
+  try {
+    await manager.start();
+    for (const server of manager.servers()) {
+      if (server.status === "failed")
+        warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
+    }
+
+    const conversation: ChatMessage[] = [
+      { role: "system", content: defaultSystemPrompt(new Date(), io.cwd) },
+    ];
+    const events = runTurn({
+      input: prompt,
+      turn: 1,
+      conversation,
+      model: createOpenAiChatModel(settings),
+      tools: new McpToolHost(manager),
+      approval: { auto, flagged: args.yes ? [...TIERS] : args.approve },
+      approve: denyWithoutPerson,
+      maxSteps: args.maxSteps,
+      signal: io.signal,
+    });
+    return await printEvents(events, args, io, trace);
+  } finally {
+    await manager.close();
+    trace?.close();
+  }
+}
+
+/** One-shot mode has nobody to ask, so whatever policy did not allow is denied. */
+const denyWithoutPerson: Approver = ({ tool }) =>
+  Promise.resolve({
+    approved: false,
+    by: "policy",
+    reason: `mcpterm is running non-interactively and ${tool.tier} calls need a person's approval (the user can allow them with --approve ${tool.tier})`,
+  });
+
+async function printEvents(
+  events: AsyncIterable<AgentEvent>,
+  args: PromptArgs,
+  io: CliIo,
+  trace: TraceWriter | undefined,
+): Promise<ExitCode> {
+  const calls = new Map<string, ProposedToolCall>();
+  let summary = emptySummary();
+  let exitCode: ExitCode = ExitCode.ok;
+  let endsWithNewline = true;
+
+  for await (const event of events) {
+    trace?.write(event);
+    summary = summarize(summary, event);
+    if (event.type === "tool_call_proposed") calls.set(event.call.id, event.call);
+    if (args.output === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
+    if (args.output === "text") {
+      if (event.type === "text_delta") {
+        const text = sanitizeForTerminal(event.delta);
+        io.stdout.write(text);
+        if (text) endsWithNewline = text.endsWith("\n");
+      }
+      const line = progressLine(event, calls);
+      if (line) io.stderr.write(`${line}\n`);
+    }
+    if (event.type === "error") exitCode = event.exitCode as ExitCode;
+    if (event.type === "turn_end") {
+      if (event.reason === "max_steps" || event.reason === "aborted") exitCode = ExitCode.runtime;
+      else if (event.reason === "completed" && event.deniedCalls > 0) exitCode = ExitCode.denied;
+    }
+  }
+
+  if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
+  if (args.output === "json") io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
+  if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");
+  return exitCode;
+}

@@ -1,0 +1,111 @@
+import type { AgentEvent, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
+import type { Usage } from "../core/llm/types.js";
+import type { ApprovalSource } from "../core/policy/approval-policy.js";
+import type { FailureClass } from "../core/policy/failure-class.js";
+
+export interface ToolCallSummary {
+  id: string;
+  step: number;
+  name: string;
+  server: string | undefined;
+  tool: string | undefined;
+  tier: string | undefined;
+  tierReason: string | undefined;
+  arguments: unknown;
+  approved: boolean | undefined;
+  approvedBy: ApprovalSource | undefined;
+  ok: boolean | undefined;
+  failure: FailureClass | undefined;
+  result: string | undefined;
+  truncated: boolean;
+  durationMs: number | undefined;
+}
+
+/** The one JSON object `--output json` prints. */
+export interface RunSummary {
+  answer: string;
+  reason: TurnEndReason | undefined;
+  steps: number;
+  usage: Usage;
+  toolCalls: ToolCallSummary[];
+  warnings: string[];
+  error: { code: string; message: string } | undefined;
+}
+
+/** Folds the event stream into the summary; pure, so it is tested without a model. */
+export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
+  switch (event.type) {
+    case "tool_call_proposed":
+      return { ...summary, toolCalls: [...summary.toolCalls, fromProposal(event.call)] };
+    case "approval_decided":
+      return updateCall(summary, event.callId, { approved: event.approved, approvedBy: event.by });
+    case "tool_result":
+      return updateCall(summary, event.callId, {
+        ok: event.ok,
+        failure: event.failure,
+        result: event.content,
+        truncated: event.truncated,
+        durationMs: event.durationMs,
+      });
+    case "warning":
+      return { ...summary, warnings: [...summary.warnings, event.message] };
+    case "error":
+      return { ...summary, error: { code: event.code, message: event.message } };
+    case "turn_end":
+      return {
+        ...summary,
+        answer: event.answer,
+        reason: event.reason,
+        steps: event.steps,
+        usage: event.usage,
+      };
+    case "turn_start":
+    case "model_request":
+    case "model_retry":
+    case "text_delta":
+    case "model_step_end":
+    case "approval_requested":
+    case "tool_started":
+    case "tool_progress":
+      return summary;
+  }
+}
+
+export function emptySummary(): RunSummary {
+  return {
+    answer: "",
+    reason: undefined,
+    steps: 0,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    toolCalls: [],
+    warnings: [],
+    error: undefined,
+  };
+}
+
+function fromProposal(call: ProposedToolCall): ToolCallSummary {
+  return {
+    id: call.id,
+    step: call.step,
+    name: call.modelName,
+    server: call.server,
+    tool: call.tool,
+    tier: call.tier,
+    tierReason: call.tierReason,
+    arguments: call.arguments ?? call.rawArguments,
+    approved: undefined,
+    approvedBy: undefined,
+    ok: undefined,
+    failure: undefined,
+    result: undefined,
+    truncated: false,
+    durationMs: undefined,
+  };
+}
+
+function updateCall(summary: RunSummary, id: string, change: Partial<ToolCallSummary>): RunSummary {
+  return {
+    ...summary,
+    toolCalls: summary.toolCalls.map((call) => (call.id === id ? { ...call, ...change } : call)),
+  };
+}
