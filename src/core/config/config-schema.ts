@@ -1,0 +1,54 @@
+import path from "node:path";
+import { ConfigFieldReader, describeJsonValue, isJsonObject } from "./config-fields.js";
+import { emptyConfig, type McptermConfig } from "./config-types.js";
+import { parseServerConfig } from "./server-schema.js";
+
+export interface ConfigParseContext {
+  /** How messages name the file, e.g. "mcp.config.json". */
+  fileLabel: string;
+  /** Folder of the config file; relative paths inside it are taken from here. */
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Validates a parsed mcp.config.json. Keys mcpterm does not know are ignored, because the same
+ * file is often shared with Claude Desktop, Cursor or gemini-cli, which add their own; a known
+ * key with the wrong type throws `ConfigError`.
+ */
+export function parseConfigDocument(document: unknown, context: ConfigParseContext): McptermConfig {
+  // Annotated so TypeScript narrows `document` after `reader.error`, which never returns.
+  const reader: ConfigFieldReader = new ConfigFieldReader(context.fileLabel);
+  if (!isJsonObject(document)) {
+    reader.error(`the top level must be a JSON object, got ${describeJsonValue(document)}.`);
+  }
+  const config = emptyConfig();
+
+  const servers = reader.optionalObject(document, "mcpServers", "");
+  for (const [name, value] of Object.entries(servers ?? {})) {
+    config.servers.push(parseServerConfig(name, value, { ...context, reader }));
+  }
+
+  const approval = reader.optionalObject(document, "approval", "");
+  if (approval)
+    config.approval.auto = reader.optionalTierArray(approval, "auto", "approval") ?? config.approval.auto;
+
+  const kb = reader.optionalObject(document, "kb", "");
+  if (kb) {
+    const dir = reader.optionalString(kb, "dir", "kb");
+    config.kb = {
+      enabled: reader.optionalBoolean(kb, "enabled", "kb") ?? config.kb.enabled,
+      dir: dir === undefined ? undefined : path.resolve(context.configDir, dir),
+      topK: reader.optionalPositiveInteger(kb, "topK", "kb") ?? config.kb.topK,
+    };
+  }
+
+  const model = reader.optionalObject(document, "model", "");
+  if (model) {
+    const name = reader.optionalString(model, "name", "model");
+    const baseUrl = reader.optionalString(model, "baseUrl", "model");
+    if (name !== undefined) config.model.name = name;
+    if (baseUrl !== undefined) config.model.baseUrl = baseUrl;
+  }
+  return config;
+}

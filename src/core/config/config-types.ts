@@ -1,0 +1,53 @@
+import type { Tier } from "../policy/tiers.js";
+
+/** "http" is Streamable HTTP; the MCP manager falls back to SSE when the server only speaks that. */
+export type ServerTransport = "stdio" | "http" | "sse";
+
+export interface ServerConfig {
+  name: string;
+  transport: ServerTransport;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Absolute; defaults to the config file's folder so relative paths in `args` mean the same from anywhere. */
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  /** Per tool call. */
+  timeoutMs: number;
+  /** Connect plus initialize. */
+  startupTimeoutMs: number;
+  disabled: boolean;
+  trust: boolean;
+  includeTools: string[];
+  excludeTools: string[];
+  tiers: Record<string, Tier>;
+  /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
+  problem?: string;
+}
+
+export interface McptermConfig {
+  /** Absolute path of the file loaded; undefined when no file existed. */
+  path: string | undefined;
+  /** In file order, disabled ones included (the manager skips them). */
+  servers: ServerConfig[];
+  approval: { auto: Tier[] };
+  kb: { enabled: boolean; dir: string | undefined; topK: number };
+  model: { name?: string; baseUrl?: string };
+}
+
+export const DEFAULT_CONFIG_FILE = "mcp.config.json";
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_AUTO_APPROVED_TIERS: readonly Tier[] = ["read_only", "low_risk"];
+export const DEFAULT_KB_TOP_K = 4;
+
+export function emptyConfig(): McptermConfig {
+  return {
+    path: undefined,
+    servers: [],
+    approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS] },
+    kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
+    model: {},
+  };
+}

@@ -1,0 +1,27 @@
+/** `${NAME}` or `${NAME:-default}`, the forms Claude Code and docker compose users already write. */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export interface EnvExpansion {
+  value: string;
+  /** Variables used without a default that are not set, in order of first use. */
+  missing: string[];
+}
+
+/**
+ * Replaces `${NAME}` and `${NAME:-default}` with values from `env`. As in the shell, the default
+ * applies when the variable is unset or empty; an unset variable without a default is reported
+ * in `missing` (and expands to "") so the caller can fail just the one server that needs it.
+ */
+export function expandEnv(text: string, env: NodeJS.ProcessEnv): EnvExpansion {
+  const missing: string[] = [];
+  const value = text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
+    const current = env[name];
+    if (fallback !== undefined) return current === undefined || current === "" ? fallback : current;
+    if (current === undefined) {
+      if (!missing.includes(name)) missing.push(name);
+      return "";
+    }
+    return current;
+  });
+  return { value, missing };
+}

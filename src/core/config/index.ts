@@ -1,0 +1,13 @@
+export type { McptermConfig, ServerConfig, ServerTransport } from "./config-types.js";
+export {
+  DEFAULT_AUTO_APPROVED_TIERS,
+  DEFAULT_CONFIG_FILE,
+  DEFAULT_KB_TOP_K,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  emptyConfig,
+} from "./config-types.js";
+export { expandEnv, type EnvExpansion } from "./expand-env.js";
+export { loadConfig, type LoadConfigOptions } from "./load-config.js";
+export { resolveModelSettings, type ModelSettingsInput } from "./model-settings.js";
+export { serverEnvironment } from "./server-environment.js";

@@ -1,0 +1,75 @@
+import type { ModelSettings } from "../llm/types.js";
+import { ConfigError } from "../errors.js";
+import type { McptermConfig } from "./config-types.js";
+import { isHttpUrl } from "./http-url.js";
+
+export interface ModelSettingsInput {
+  flags: { model?: string; baseUrl?: string; apiKey?: string };
+  env: NodeJS.ProcessEnv;
+  config: McptermConfig;
+}
+
+interface Sourced {
+  value: string;
+  /** How the error message names where the value came from: "--base-url", "OPENAI_BASE_URL", … */
+  source: string;
+}
+
+/**
+ * Picks model, base URL and API key with the precedence flags > environment > config file.
+ * ARK_* (Volcengine Ark) variables are accepted as aliases, and OPENAI_* wins when both are set.
+ * Throws `ConfigError` when the result cannot reach any model.
+ */
+export function resolveModelSettings(input: ModelSettingsInput): ModelSettings {
+  const { flags, env, config } = input;
+  const configLabel = config.path ?? "mcp.config.json";
+
+  const model = firstSet([
+    { value: flags.model, source: "--model" },
+    { value: env.MCPTERM_MODEL, source: "MCPTERM_MODEL" },
+    { value: config.model.name, source: `${configLabel}: model.name` },
+  ]);
+  if (model === undefined) {
+    throw new ConfigError(
+      "No model is set; pass --model <name> or set MCPTERM_MODEL (or model.name in mcp.config.json), " +
+        "and point --base-url or OPENAI_BASE_URL at any OpenAI-compatible endpoint, " +
+        "local ones such as Ollama, llama.cpp or vLLM included.",
+    );
+  }
+
+  const baseUrl = firstSet([
+    { value: flags.baseUrl, source: "--base-url" },
+    { value: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" },
+    { value: env.ARK_BASE_URL, source: "ARK_BASE_URL" },
+    { value: config.model.baseUrl, source: `${configLabel}: model.baseUrl` },
+  ]);
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl.value)) {
+    throw new ConfigError(
+      `${baseUrl.source} must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl.value)}.`,
+    );
+  }
+
+  const apiKey = firstSet([
+    { value: flags.apiKey, source: "--api-key" },
+    { value: env.OPENAI_API_KEY, source: "OPENAI_API_KEY" },
+    { value: env.ARK_API_KEY, source: "ARK_API_KEY" },
+  ]);
+  if (baseUrl === undefined && apiKey === undefined) {
+    throw new ConfigError(
+      "No API key is set for api.openai.com; set OPENAI_API_KEY (or ARK_API_KEY) or pass --api-key, " +
+        "or point --base-url or OPENAI_BASE_URL at another OpenAI-compatible endpoint " +
+        "such as a local Ollama, llama.cpp or vLLM server, where a key is optional.",
+    );
+  }
+
+  return { model: model.value, baseUrl: baseUrl?.value, apiKey: apiKey?.value };
+}
+
+/** The first candidate with text in it; blank values count as unset so `VAR=` does not win. */
+function firstSet(candidates: { value: string | undefined; source: string }[]): Sourced | undefined {
+  for (const { value, source } of candidates) {
+    const trimmed = value?.trim();
+    if (trimmed) return { value: trimmed, source };
+  }
+  return undefined;
+}

@@ -1,0 +1,133 @@
+import path from "node:path";
+import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
+import { keyPath } from "./config-fields.js";
+import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type ServerConfig,
+  type ServerTransport,
+} from "./config-types.js";
+import { expandEnv } from "./expand-env.js";
+import { isHttpUrl } from "./http-url.js";
+
+/** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
+const SERVER_TYPES = ["stdio", "http", "sse", "streamable-http", "streamableHttp"] as const;
+
+export interface ServerParseContext {
+  reader: ConfigFieldReader;
+  fileLabel: string;
+  /** Folder of the config file: relative `cwd` values and the default `cwd` are taken from it. */
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+interface Unset {
+  variable: string;
+  path: string;
+}
+
+/**
+ * Turns one `mcpServers` entry into a `ServerConfig`. Shape errors throw `ConfigError`; what
+ * depends on the environment (unset variables, a URL built from them) becomes `problem`, so one
+ * server with a missing token does not stop the others.
+ */
+export function parseServerConfig(name: string, value: unknown, context: ServerParseContext): ServerConfig {
+  const { reader, env } = context;
+  const here = keyPath("mcpServers", name);
+  const raw = reader.object(value, here);
+  const transport = pickTransport(raw, here, reader);
+
+  const unset: Unset[] = [];
+  const expand = (text: string, at: string): string => {
+    const { value: expanded, missing } = expandEnv(text, env);
+    for (const variable of missing) unset.push({ variable, path: at });
+    return expanded;
+  };
+  const expandRecord = (record: Record<string, string> | undefined, at: string): Record<string, string> =>
+    Object.fromEntries(
+      Object.entries(record ?? {}).map(([key, text]) => [key, expand(text, keyPath(at, key))]),
+    );
+
+  const timeoutMs =
+    reader.optionalPositiveInteger(raw, "timeoutMs", here) ??
+    reader.optionalPositiveInteger(raw, "timeout", here) ??
+    DEFAULT_TOOL_TIMEOUT_MS;
+  const server: ServerConfig = {
+    name,
+    transport,
+    args: (reader.optionalStringArray(raw, "args", here) ?? []).map((arg, index) =>
+      expand(arg, `${keyPath(here, "args")}[${index}]`),
+    ),
+    env: expandRecord(reader.optionalStringRecord(raw, "env", here), keyPath(here, "env")),
+    headers: expandRecord(reader.optionalStringRecord(raw, "headers", here), keyPath(here, "headers")),
+    timeoutMs,
+    startupTimeoutMs:
+      reader.optionalPositiveInteger(raw, "startupTimeoutMs", here) ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    disabled: reader.optionalBoolean(raw, "disabled", here) ?? false,
+    trust: reader.optionalBoolean(raw, "trust", here) ?? false,
+    includeTools: reader.optionalStringArray(raw, "includeTools", here) ?? [],
+    excludeTools: reader.optionalStringArray(raw, "excludeTools", here) ?? [],
+    tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
+  };
+
+  const cwd = reader.optionalString(raw, "cwd", here);
+  let badUrl: string | undefined;
+  if (transport === "stdio") {
+    const command = reader.optionalString(raw, "command", here) ?? "";
+    server.command = expand(command, keyPath(here, "command"));
+    server.cwd = path.resolve(context.configDir, cwd === undefined ? "." : expand(cwd, keyPath(here, "cwd")));
+  } else {
+    const urlKey = chooseUrlKey(raw, transport);
+    const urlPath = keyPath(here, urlKey);
+    const rawUrl = reader.optionalString(raw, urlKey, here) ?? "";
+    server.url = expand(rawUrl, urlPath);
+    if (unset.length === 0 && !isHttpUrl(server.url)) {
+      // A literal typo is the file's fault; a bad value from the environment only fails this server.
+      if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));
+      badUrl = `${urlPath} in ${context.fileLabel} must be an http(s) URL, got ${JSON.stringify(server.url)}.`;
+    }
+  }
+
+  const problem = describeUnset(unset, context.fileLabel) ?? badUrl;
+  if (problem !== undefined) server.problem = problem;
+  return server;
+}
+
+function pickTransport(raw: JsonObject, here: string, reader: ConfigFieldReader): ServerTransport {
+  const hasCommand = reader.optionalString(raw, "command", here) !== undefined;
+  const hasUrl = reader.optionalString(raw, "url", here) !== undefined;
+  const hasHttpUrl = reader.optionalString(raw, "httpUrl", here) !== undefined;
+  const hasAnyUrl = hasUrl || hasHttpUrl;
+
+  if (raw.type != null) {
+    const type = reader.oneOf(raw.type, SERVER_TYPES, keyPath(here, "type"));
+    const transport: ServerTransport = type === "stdio" ? "stdio" : type === "sse" ? "sse" : "http";
+    if (transport === "stdio" && !hasCommand) reader.error(`${here} has type "stdio" but no "command".`);
+    if (transport !== "stdio" && !hasAnyUrl) reader.error(`${here} has type "${type}" but no "url".`);
+    return transport;
+  }
+  if (hasCommand && hasAnyUrl) {
+    reader.error(`${here} has both "command" and "url"; keep one, or add "type" to say which to use.`);
+  }
+  // gemini-cli writes `httpUrl` for Streamable HTTP; a bare `url` means HTTP for Claude and Cursor,
+  // and the manager falls back to SSE at connect time for servers that only speak that.
+  if (hasAnyUrl) return "http";
+  if (hasCommand) return "stdio";
+  return reader.error(`${here} needs "command" (to start a local server) or "url" (to reach a remote one).`);
+}
+
+function chooseUrlKey(raw: JsonObject, transport: ServerTransport): "url" | "httpUrl" {
+  if (transport === "sse") return raw.url != null ? "url" : "httpUrl";
+  return raw.httpUrl != null ? "httpUrl" : "url";
+}
+
+function describeUnset(unset: Unset[], fileLabel: string): string | undefined {
+  const first = unset[0];
+  if (first === undefined) return undefined;
+  const names = [...new Set(unset.map((entry) => `\${${entry.variable}}`))];
+  const verb = names.length === 1 ? "is" : "are";
+  return (
+    `${names.join(", ")} ${verb} not set (used in ${first.path} in ${fileLabel}); ` +
+    `set ${names.length === 1 ? "it" : "them"} in the environment or give a default like \${${first.variable}:-value}.`
+  );
+}

@@ -1,0 +1,473 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { emptyConfig, type ServerConfig } from "../../src/core/config/config-types.js";
+import { loadConfig } from "../../src/core/config/load-config.js";
+import { ConfigError } from "../../src/core/errors.js";
+
+let dir: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "mcpterm-config-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function write(name: string, content: unknown): Promise<string> {
+  const file = path.join(dir, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  return file;
+}
+
+async function load(document: unknown, env: NodeJS.ProcessEnv = {}) {
+  await write("mcp.config.json", document);
+  return loadConfig({ explicit: false, cwd: dir, env });
+}
+
+function server(partial: Partial<ServerConfig> & Pick<ServerConfig, "name" | "transport">): ServerConfig {
+  return {
+    args: [],
+    env: {},
+    headers: {},
+    timeoutMs: 60_000,
+    startupTimeoutMs: 30_000,
+    disabled: false,
+    trust: false,
+    includeTools: [],
+    excludeTools: [],
+    tiers: {},
+    ...partial,
+  };
+}
+
+describe("loadConfig: files written for other MCP clients load unchanged", () => {
+  it("Claude Desktop (claude_desktop_config.json)", async () => {
+    const config = await load({
+      mcpServers: {
+        filesystem: {
+          command: "npx",
+          args: ["-y", "@modelcontextprotocol/server-filesystem", "/Users/ada/Desktop"],
+        },
+        github: {
+          command: "docker",
+          args: ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"],
+          env: { GITHUB_TOKEN: "x" },
+        },
+      },
+      globalShortcut: "Ctrl+Space",
+    });
+    expect(config.path).toBe(path.join(dir, "mcp.config.json"));
+    expect(config.servers).toEqual([
+      server({
+        name: "filesystem",
+        transport: "stdio",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-filesystem", "/Users/ada/Desktop"],
+        cwd: dir,
+      }),
+      server({
+        name: "github",
+        transport: "stdio",
+        command: "docker",
+        args: ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server"],
+        env: { GITHUB_TOKEN: "x" },
+        cwd: dir,
+      }),
+    ]);
+    expect(config.approval.auto).toEqual(["read_only", "low_risk"]);
+  });
+
+  it("Cursor (.cursor/mcp.json) with a remote server given by url", async () => {
+    const config = await load({
+      mcpServers: {
+        linear: { url: "https://mcp.linear.app/mcp", headers: { Authorization: "Bearer k" } },
+        local: { command: "node", args: ["server.js"], env: { API_KEY: "v" } },
+      },
+    });
+    expect(config.servers).toEqual([
+      server({
+        name: "linear",
+        transport: "http",
+        url: "https://mcp.linear.app/mcp",
+        headers: { Authorization: "Bearer k" },
+      }),
+      server({
+        name: "local",
+        transport: "stdio",
+        command: "node",
+        args: ["server.js"],
+        env: { API_KEY: "v" },
+        cwd: dir,
+      }),
+    ]);
+  });
+
+  it("Claude Code (.mcp.json) with explicit types", async () => {
+    await write(".mcp.json", {
+      mcpServers: {
+        stdio: { type: "stdio", command: "uvx", args: ["mcp-server-git"], env: {} },
+        http: { type: "http", url: "https://api.example.com/mcp", headers: { "X-Key": "k" } },
+        sse: { type: "sse", url: "https://sse.example.com/sse" },
+      },
+    });
+    const config = await loadConfig({ path: ".mcp.json", explicit: true, cwd: dir, env: {} });
+    expect(
+      config.servers.map(({ name, transport, url, command }) => ({ name, transport, url, command })),
+    ).toEqual([
+      { name: "stdio", transport: "stdio", url: undefined, command: "uvx" },
+      { name: "http", transport: "http", url: "https://api.example.com/mcp", command: undefined },
+      { name: "sse", transport: "sse", url: "https://sse.example.com/sse", command: undefined },
+    ]);
+  });
+
+  it("gemini-cli settings.json mcpServers block, with its own keys", async () => {
+    const config = await load({
+      theme: "GitHub",
+      mcpServers: {
+        python: {
+          command: "python",
+          args: ["-m", "my_mcp_server"],
+          cwd: "./mcp-servers/python",
+          env: { DATABASE_URL: "$DB_URL_ignored_without_braces" },
+          timeout: 15000,
+          trust: true,
+          includeTools: ["safe_tool"],
+          excludeTools: ["dangerous_tool"],
+          description: "gemini-only key",
+        },
+        streaming: {
+          httpUrl: "http://localhost:8080/mcp",
+          headers: { Authorization: "Bearer t" },
+          timeout: 5000,
+        },
+      },
+    });
+    expect(config.servers).toEqual([
+      server({
+        name: "python",
+        transport: "stdio",
+        command: "python",
+        args: ["-m", "my_mcp_server"],
+        cwd: path.join(dir, "mcp-servers", "python"),
+        env: { DATABASE_URL: "$DB_URL_ignored_without_braces" },
+        timeoutMs: 15000,
+        trust: true,
+        includeTools: ["safe_tool"],
+        excludeTools: ["dangerous_tool"],
+      }),
+      server({
+        name: "streaming",
+        transport: "http",
+        url: "http://localhost:8080/mcp",
+        headers: { Authorization: "Bearer t" },
+        timeoutMs: 5000,
+      }),
+    ]);
+  });
+});
+
+describe("loadConfig: mcpterm's own keys", () => {
+  it("reads the full example from DESIGN.md", async () => {
+    const config = await load(
+      {
+        mcpServers: {
+          filesystem: {
+            command: "node",
+            args: ["./node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", "."],
+            env: { LOG_LEVEL: "${LOG_LEVEL:-info}" },
+            timeoutMs: 30000,
+            startupTimeoutMs: 10000,
+            disabled: false,
+            trust: false,
+            includeTools: [],
+            excludeTools: [],
+            tiers: { write_file: "dangerous", read_text_file: "read_only" },
+          },
+          remote: {
+            url: "http://127.0.0.1:3001/mcp",
+            headers: { Authorization: "Bearer ${TOKEN}" },
+            disabled: true,
+          },
+        },
+        approval: { auto: ["read_only"] },
+        kb: { dir: "knowledge_base", topK: 6, enabled: false },
+        model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
+      },
+      { TOKEN: "t0k" },
+    );
+    expect(config).toEqual({
+      path: path.join(dir, "mcp.config.json"),
+      servers: [
+        server({
+          name: "filesystem",
+          transport: "stdio",
+          command: "node",
+          args: ["./node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", "."],
+          env: { LOG_LEVEL: "info" },
+          cwd: dir,
+          timeoutMs: 30000,
+          startupTimeoutMs: 10000,
+          tiers: { write_file: "dangerous", read_text_file: "read_only" },
+        }),
+        server({
+          name: "remote",
+          transport: "http",
+          url: "http://127.0.0.1:3001/mcp",
+          headers: { Authorization: "Bearer t0k" },
+          disabled: true,
+        }),
+      ],
+      approval: { auto: ["read_only"] },
+      kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
+      model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
+    });
+  });
+
+  it("expands ${VAR} in command, args, env, cwd, url and headers", async () => {
+    const config = await load(
+      {
+        mcpServers: {
+          local: {
+            command: "${BIN_DIR}/server",
+            args: ["--port", "${PORT:-3000}", "${ROOT}"],
+            env: { KEY: "${SECRET}", LEVEL: "${LEVEL:-warn}" },
+            cwd: "${WORK}/sub",
+          },
+          remote: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${SECRET}" } },
+        },
+      },
+      { BIN_DIR: "/opt/bin", ROOT: "/data", SECRET: "s3", WORK: "/work", HOST: "mcp.example.com" },
+    );
+    const [local, remote] = config.servers;
+    expect(local).toMatchObject({
+      command: "/opt/bin/server",
+      args: ["--port", "3000", "/data"],
+      env: { KEY: "s3", LEVEL: "warn" },
+      cwd: path.resolve("/work/sub"),
+    });
+    expect(local?.problem).toBeUndefined();
+    expect(remote).toMatchObject({
+      url: "https://mcp.example.com/mcp",
+      headers: { Authorization: "Bearer s3" },
+    });
+  });
+
+  it("marks only the server that uses an unset variable as having a problem", async () => {
+    const config = await load({
+      mcpServers: {
+        ok: { command: "node", args: ["a.js"] },
+        remote: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+        two: { command: "x", args: ["${A}", "${B}", "${A}"] },
+      },
+    });
+    expect(config.servers.map((entry) => entry.problem)).toEqual([
+      undefined,
+      "${TOKEN} is not set (used in mcpServers.remote.headers.Authorization in mcp.config.json); set it in the environment or give a default like ${TOKEN:-value}.",
+      "${A}, ${B} are not set (used in mcpServers.two.args[0] in mcp.config.json); set them in the environment or give a default like ${A:-value}.",
+    ]);
+  });
+
+  it("marks a server whose url comes out of the environment malformed", async () => {
+    const config = await load({ mcpServers: { remote: { url: "${URL}" } } }, { URL: "localhost:3000" });
+    expect(config.servers[0]?.problem).toBe(
+      'mcpServers.remote.url in mcp.config.json must be an http(s) URL, got "localhost:3000".',
+    );
+  });
+
+  it("gives an empty config when the default file does not exist", async () => {
+    await expect(loadConfig({ explicit: false, cwd: dir, env: {} })).resolves.toEqual(emptyConfig());
+  });
+
+  it("resolves a relative --config against cwd and relative paths inside it against the file's folder", async () => {
+    await write("conf/servers.json", {
+      mcpServers: { s: { command: "node", cwd: "../srv" } },
+      kb: { dir: "kb" },
+    });
+    const config = await loadConfig({ path: "conf/servers.json", explicit: true, cwd: dir, env: {} });
+    expect(config.path).toBe(path.join(dir, "conf", "servers.json"));
+    expect(config.servers[0]?.cwd).toBe(path.join(dir, "srv"));
+    expect(config.kb.dir).toBe(path.join(dir, "conf", "kb"));
+  });
+
+  it("ignores a BOM and null values", async () => {
+    const config = await load(
+      `\uFEFF{"mcpServers": {"s": {"command": "node", "args": null, "env": null}}, "kb": null}`,
+    );
+    expect(config.servers[0]).toMatchObject({ args: [], env: {} });
+  });
+});
+
+describe("loadConfig: errors are one sentence naming file, key and expectation", () => {
+  it.each<[string, unknown, string]>([
+    [
+      "top level not an object",
+      [1, 2],
+      "mcp.config.json: the top level must be a JSON object, got an array.",
+    ],
+    [
+      "mcpServers not an object",
+      { mcpServers: [] },
+      "mcp.config.json: mcpServers must be an object, got an array.",
+    ],
+    [
+      "a server not an object",
+      { mcpServers: { fs: "npx" } },
+      "mcp.config.json: mcpServers.fs must be an object, got a string.",
+    ],
+    [
+      "args not an array",
+      { mcpServers: { filesystem: { command: "npx", args: 3 } } },
+      "mcp.config.json: mcpServers.filesystem.args must be an array of strings, got a number.",
+    ],
+    [
+      "an arg not a string",
+      { mcpServers: { fs: { command: "npx", args: ["-y", 2] } } },
+      "mcp.config.json: mcpServers.fs.args[1] must be a string, got a number.",
+    ],
+    [
+      "command not a string",
+      { mcpServers: { fs: { command: ["npx"] } } },
+      "mcp.config.json: mcpServers.fs.command must be a string, got an array.",
+    ],
+    [
+      "env value not a string",
+      { mcpServers: { fs: { command: "x", env: { PORT: 80 } } } },
+      "mcp.config.json: mcpServers.fs.env.PORT must be a string, got a number.",
+    ],
+    [
+      "headers not an object",
+      { mcpServers: { r: { url: "http://x", headers: "Bearer" } } },
+      "mcp.config.json: mcpServers.r.headers must be an object of string values, got a string.",
+    ],
+    [
+      "a timeout that is not a positive whole number",
+      { mcpServers: { fs: { command: "x", timeoutMs: -5 } } },
+      "mcp.config.json: mcpServers.fs.timeoutMs must be a positive whole number, got -5.",
+    ],
+    [
+      "gemini's timeout as a string",
+      { mcpServers: { fs: { command: "x", timeout: "10s" } } },
+      "mcp.config.json: mcpServers.fs.timeout must be a positive whole number, got a string.",
+    ],
+    [
+      "disabled not a boolean",
+      { mcpServers: { fs: { command: "x", disabled: "yes" } } },
+      "mcp.config.json: mcpServers.fs.disabled must be true or false, got a string.",
+    ],
+    [
+      "a server with neither command nor url",
+      { mcpServers: { empty: { args: ["x"] } } },
+      'mcp.config.json: mcpServers.empty needs "command" (to start a local server) or "url" (to reach a remote one).',
+    ],
+    [
+      "a server with both command and url",
+      { mcpServers: { both: { command: "x", url: "http://x" } } },
+      'mcp.config.json: mcpServers.both has both "command" and "url"; keep one, or add "type" to say which to use.',
+    ],
+    [
+      "an unknown type",
+      { mcpServers: { s: { type: "websocket", url: "ws://x" } } },
+      'mcp.config.json: mcpServers.s.type must be one of stdio, http, sse, streamable-http, streamableHttp, got "websocket".',
+    ],
+    [
+      "type stdio without command",
+      { mcpServers: { s: { type: "stdio", url: "http://x" } } },
+      'mcp.config.json: mcpServers.s has type "stdio" but no "command".',
+    ],
+    [
+      "type sse without url",
+      { mcpServers: { s: { type: "sse", command: "x" } } },
+      'mcp.config.json: mcpServers.s has type "sse" but no "url".',
+    ],
+    [
+      "a literal url that is not http(s)",
+      { mcpServers: { s: { url: "localhost:3000/mcp" } } },
+      'mcp.config.json: mcpServers.s.url must be an http(s) URL, got "localhost:3000/mcp".',
+    ],
+    [
+      "a tier that does not exist",
+      { mcpServers: { fs: { command: "x", tiers: { write_file: "risky" } } } },
+      'mcp.config.json: mcpServers.fs.tiers.write_file must be one of read_only, low_risk, dangerous, external, got "risky".',
+    ],
+    [
+      "tiers not an object",
+      { mcpServers: { fs: { command: "x", tiers: ["dangerous"] } } },
+      "mcp.config.json: mcpServers.fs.tiers must be an object mapping tool names to tiers, got an array.",
+    ],
+    [
+      "an approval.auto entry that is not a tier",
+      { approval: { auto: ["read_only", "everything"] } },
+      'mcp.config.json: approval.auto[1] must be one of read_only, low_risk, dangerous, external, got "everything".',
+    ],
+    [
+      "approval.auto not an array",
+      { approval: { auto: "read_only" } },
+      "mcp.config.json: approval.auto must be an array of tiers (read_only, low_risk, dangerous, external), got a string.",
+    ],
+    ["kb.topK zero", { kb: { topK: 0 } }, "mcp.config.json: kb.topK must be a positive whole number, got 0."],
+    [
+      "model.name a number",
+      { model: { name: 4 } },
+      "mcp.config.json: model.name must be a string, got a number.",
+    ],
+    [
+      "a server name that is not a plain word",
+      { mcpServers: { "my server": { command: 1 } } },
+      'mcp.config.json: mcpServers["my server"].command must be a string, got a number.',
+    ],
+  ])("%s", async (_name, document, message) => {
+    await expect(load(document)).rejects.toThrow(new ConfigError(message));
+  });
+
+  it.each<[string, string, string]>([
+    [
+      "a trailing comma",
+      '{\n  "mcpServers": {\n    "a": {"command": "x"},\n  }\n}',
+      "mcp.config.json is not valid JSON (line 4, column 3): Expected double-quoted property name; fix the file or pass --config <file>.",
+    ],
+    [
+      "a missing colon",
+      '{\n  "mcpServers"\n}',
+      "mcp.config.json is not valid JSON (line 3, column 1): Expected ':' after property name; fix the file or pass --config <file>.",
+    ],
+    [
+      "a cut-off file",
+      '{\n  "mcpServers":',
+      "mcp.config.json is not valid JSON (line 2, column 16): the file ends before the JSON is complete; fix the file or pass --config <file>.",
+    ],
+    [
+      "an empty file",
+      "",
+      "mcp.config.json is not valid JSON (line 1, column 1): the file ends before the JSON is complete; fix the file or pass --config <file>.",
+    ],
+    [
+      "a misspelled literal, where V8 gives no position",
+      '{"mcpServers": tru}',
+      "mcp.config.json is not valid JSON: Unexpected token '}'; fix the file or pass --config <file>.",
+    ],
+  ])("invalid JSON: %s", async (_name, text, message) => {
+    await expect(load(text)).rejects.toThrow(new ConfigError(message));
+  });
+
+  it("names the file as given when an explicit --config does not exist", async () => {
+    await expect(loadConfig({ path: "./x.json", explicit: true, cwd: dir, env: {} })).rejects.toThrow(
+      new ConfigError(
+        "Config file ./x.json does not exist; check the path, or leave out --config to use ./mcp.config.json when there is one.",
+      ),
+    );
+  });
+
+  it("names a file outside cwd by its absolute path", async () => {
+    const file = await write("elsewhere/bad.json", { mcpServers: { s: {} } });
+    const cwd = path.join(dir, "project");
+    await mkdir(cwd);
+    await expect(loadConfig({ path: file, explicit: true, cwd, env: {} })).rejects.toThrow(
+      new ConfigError(
+        `${file}: mcpServers.s needs "command" (to start a local server) or "url" (to reach a remote one).`,
+      ),
+    );
+  });
+});
