@@ -59,10 +59,14 @@ export async function parseArgs(argv: readonly string[], version: string): Promi
   });
   const output = await new Promise<string>((resolve, reject) => {
     try {
-      void parser.parse([...argv], {}, (error: Error | null | undefined, _parsed: unknown, text: string) => {
-        if (error) reject(new UsageError(`${error.message} (see mcpterm --help)`));
-        else resolve(text);
-      });
+      void parser.parse(
+        joinStdinPrompt(argv),
+        {},
+        (error: Error | null | undefined, _parsed: unknown, text: string) => {
+          if (error) reject(new UsageError(`${error.message} (see mcpterm --help)`));
+          else resolve(text);
+        },
+      );
     } catch (error) {
       // Command handlers throw plain errors for values yargs cannot check by itself.
       reject(new UsageError(`${(error as Error).message} (see mcpterm --help)`));
@@ -185,6 +189,21 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         });
       },
     );
+}
+
+/** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */
+function joinStdinPrompt(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? "";
+    if (arg === "--prompt" && argv[index + 1] === "-") {
+      joined.push("--prompt=-");
+      index += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
 }
 
 function commonArgs(parsed: {

@@ -8,6 +8,7 @@ import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { isRiskyTier } from "../core/policy/tiers.js";
+import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import type { CliIo } from "./cli-io.js";
 import { loadProjectConfig } from "./load-project-config.js";
 
@@ -39,6 +40,12 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     if (!tool) {
       const names = snapshot.tools.map((candidate) => candidate.definition.name).join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
+    }
+    const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
+    if (invalid) {
+      throw new UsageError(
+        `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
+      );
     }
     if (
       isRiskyTier(tool.tier) &&

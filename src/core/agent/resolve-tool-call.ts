@@ -1,12 +1,14 @@
 import type { ToolCallRequest } from "../llm/types.js";
+import type { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { ProposedToolCall } from "./events.js";
 import type { AgentTool } from "./tool-host.js";
 
-/** Pure: looks up the tool a model asked for and parses its arguments, noting why it cannot run. */
+/** Looks up the tool a model asked for, parses and validates its arguments, noting why it cannot run. */
 export function resolveToolCall(
   request: ToolCallRequest,
   step: number,
   tools: readonly AgentTool[],
+  validator: ArgumentValidator,
 ): { call: ProposedToolCall; tool: AgentTool | undefined } {
   const tool = tools.find((candidate) => candidate.modelName === request.name);
   const parsed = parseArguments(request.arguments);
@@ -16,6 +18,10 @@ export function resolveToolCall(
     problem = `Unknown tool "${request.name}". Available tools: ${names}.`;
   } else if (!parsed.ok) {
     problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
+  } else {
+    const invalid = validator.check(tool.inputSchema, parsed.value);
+    if (invalid)
+      problem = `The arguments do not match the tool's input schema: ${invalid}. Fix them and call again.`;
   }
   return {
     tool,

@@ -8,6 +8,7 @@ import type {
   Usage,
 } from "../llm/types.js";
 import { decideApproval, type ApprovalRules } from "../policy/approval-policy.js";
+import { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "./events.js";
@@ -159,7 +160,8 @@ async function* runToolCalls(
   outcomes: Map<string, ToolOutcome>,
 ): AsyncGenerator<AgentEvent, void> {
   const signal = options.signal ?? new AbortController().signal;
-  const resolved = requests.map((request) => resolveToolCall(request, step, tools));
+  const validator = new ArgumentValidator();
+  const resolved = requests.map((request) => resolveToolCall(request, step, tools, validator));
   for (const { call } of resolved) yield { type: "tool_call_proposed", call };
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs: number): AgentEvent => {

@@ -127,6 +127,8 @@ export class ServerConnection {
       });
       return result as CallToolResult;
     } catch (error) {
+      if (options.signal?.aborted)
+        throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
       throw classifyRequestError(error, { server: this.name, timeoutMs });
     }
   }

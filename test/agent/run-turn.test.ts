@@ -1,0 +1,227 @@
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Approver } from "../../src/core/agent/approver.js";
+import type { AgentEvent } from "../../src/core/agent/events.js";
+import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
+import { runTurn, type TurnOptions } from "../../src/core/agent/run-turn.js";
+import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
+import type { ChatMessage } from "../../src/core/llm/types.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
+import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
+
+let manager: McpManager;
+let notesDir: string;
+const servers: ScriptedModelServer[] = [];
+
+beforeAll(async () => {
+  notesDir = await tempDir();
+  manager = new McpManager(
+    [serverConfig("fixture", { ...fixtureLaunch(randomUUID()), env: { FIXTURE_NOTES_DIR: notesDir } })],
+    { parentEnv: process.env },
+  );
+  await manager.start();
+});
+afterAll(async () => {
+  await manager.close();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+const allowNothing: Approver = () => Promise.resolve({ approved: false, by: "user", reason: "not today" });
+
+async function turn(
+  replies: ScriptedReply[],
+  overrides: Partial<TurnOptions> = {},
+): Promise<{ events: AgentEvent[]; conversation: ChatMessage[]; server: ScriptedModelServer }> {
+  const server = await startScriptedModelServer(replies);
+  servers.push(server);
+  const conversation: ChatMessage[] = [{ role: "system", content: "test" }];
+  const events: AgentEvent[] = [];
+  const options: TurnOptions = {
+    input: "do it",
+    turn: 1,
+    conversation,
+    model: createOpenAiChatModel(
+      { model: "scripted", baseUrl: server.baseUrl, apiKey: "k" },
+      { sleep: () => Promise.resolve() },
+    ),
+    tools: new McpToolHost(manager),
+    approval: { auto: ["read_only", "low_risk"], flagged: [] },
+    approve: allowNothing,
+    maxSteps: 20,
+    ...overrides,
+  };
+  for await (const event of runTurn(options)) events.push(event);
+  return { events, conversation, server };
+}
+
+type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;
+function toolResults(events: AgentEvent[]): ToolResultEvent[] {
+  return events.filter((event): event is ToolResultEvent => event.type === "tool_result");
+}
+
+function toolMessages(
+  server: ScriptedModelServer,
+  request: number,
+): Array<{ tool_call_id: string; content: string }> {
+  const body = server.requests[request]?.body as {
+    messages: Array<{ role: string; tool_call_id: string; content: string }>;
+  };
+  return body.messages.filter((message) => message.role === "tool");
+}
+
+describe("runTurn", () => {
+  it("loops model -> tools -> model and runs the calls of one step concurrently", async () => {
+    const { events, conversation, server } = await turn([
+      {
+        toolCalls: [
+          { id: "a", name: "fixture__slow", arguments: '{"ms": 400}' },
+          { id: "b", name: "fixture__slow", arguments: '{"ms": 400}' },
+        ],
+      },
+      { toolCalls: [{ id: "c", name: "fixture__add", arguments: '{"a": 20, "b": 22}' }] },
+      { text: "The answer is 42." },
+    ]);
+    const types = events.map((event) => event.type);
+    expect(types[0]).toBe("turn_start");
+    expect(types.at(-1)).toBe("turn_end");
+    const end = events.at(-1);
+    expect(end).toMatchObject({
+      type: "turn_end",
+      reason: "completed",
+      steps: 3,
+      answer: "The answer is 42.",
+      deniedCalls: 0,
+    });
+
+    // Both slow calls started before either finished.
+    const firstResult = types.indexOf("tool_result");
+    expect(types.slice(0, firstResult).filter((type) => type === "tool_started")).toHaveLength(2);
+    expect(toolResults(events).map((result) => result.ok)).toEqual([true, true, true]);
+
+    expect(toolMessages(server, 2)).toEqual([
+      { role: "tool", tool_call_id: "a", content: "waited 400 ms" },
+      { role: "tool", tool_call_id: "b", content: "waited 400 ms" },
+      { role: "tool", tool_call_id: "c", content: "42" },
+    ]);
+    expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
+  });
+
+  it("sends invalid JSON and unknown tools back to the model without calling anything", async () => {
+    const { events, server } = await turn([
+      {
+        toolCalls: [
+          { id: "bad", name: "fixture__write_note", arguments: '{"name": "x.md", "text": ' },
+          { id: "ghost", name: "fixture__nope", arguments: "{}" },
+          { id: "typed", name: "fixture__write_note", arguments: '{"name": 5}' },
+        ],
+      },
+      { text: "Sorry." },
+    ]);
+    expect(toolResults(events).map((result) => result.failure)).toEqual([
+      "invalid_args",
+      "invalid_args",
+      "invalid_args",
+    ]);
+    expect(events.some((event) => event.type === "approval_requested")).toBe(false);
+    expect(events.some((event) => event.type === "tool_started")).toBe(false);
+    const messages = toolMessages(server, 1);
+    expect(messages[0]?.content).toMatch(/not valid JSON/);
+    expect(messages[1]?.content).toMatch(/Unknown tool "fixture__nope"/);
+    expect(messages[2]?.content).toMatch(/do not match the tool's input schema: .*name.*must be string/);
+    expect(await readdir(notesDir)).toEqual([]);
+  });
+
+  it("asks about a dangerous call, and a denial becomes a tool result the model reads while nothing runs", async () => {
+    const asked: string[] = [];
+    const { events, server } = await turn(
+      [
+        {
+          toolCalls: [{ id: "w", name: "fixture__write_note", arguments: '{"name": "n.md", "text": "hi"}' }],
+        },
+        { text: "I could not write it." },
+      ],
+      {
+        approve: (request) => {
+          asked.push(`${request.tool.server}/${request.tool.name}:${request.tool.tier}`);
+          return allowNothing(request, new AbortController().signal);
+        },
+      },
+    );
+    expect(asked).toEqual(["fixture/write_note:dangerous"]);
+    expect(events.find((event) => event.type === "approval_decided")).toMatchObject({
+      approved: false,
+      by: "user",
+    });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "completed", deniedCalls: 1 });
+    expect(toolMessages(server, 1)[0]?.content).toMatch(/denied \(user\): not today/);
+    expect(await readdir(notesDir)).toEqual([]);
+  });
+
+  it("runs a dangerous call the command line allowed", async () => {
+    const { events } = await turn(
+      [
+        {
+          toolCalls: [{ id: "w", name: "fixture__write_note", arguments: '{"name": "ok.md", "text": "hi"}' }],
+        },
+        { text: "Written." },
+      ],
+      { approval: { auto: ["read_only"], flagged: ["dangerous"] } },
+    );
+    expect(events.find((event) => event.type === "approval_decided")).toMatchObject({
+      approved: true,
+      by: "flag",
+    });
+    expect(await readdir(notesDir)).toContain("ok.md");
+  });
+
+  it("stops at the step limit, says so, and leaves a history that is valid to send again", async () => {
+    const call: ScriptedReply = { toolCalls: [{ name: "fixture__echo", arguments: '{"text": "again"}' }] };
+    const { events, conversation } = await turn([call, call, call], { maxSteps: 2 });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "max_steps", steps: 2 });
+    expect(events.some((event) => event.type === "warning" && /--max-steps/.test(event.message))).toBe(true);
+    const last = conversation.at(-1);
+    expect(last).toMatchObject({ role: "tool", content: "Not run: the turn reached its step limit." });
+  });
+
+  it("reports a model failure as an error event and ends the turn", async () => {
+    const { events } = await turn([{ status: 401, body: { error: { message: "bad key" } } }]);
+    expect(events.find((event) => event.type === "error")).toMatchObject({ code: "llm", exitCode: 1 });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "error" });
+  });
+
+  it("cancels running calls when the signal aborts and still answers every call in the history", async () => {
+    const controller = new AbortController();
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ id: "s", name: "fixture__slow", arguments: '{"ms": 5000}' }] },
+    ]);
+    servers.push(server);
+    const conversation: ChatMessage[] = [];
+    const events: AgentEvent[] = [];
+    for await (const event of runTurn({
+      input: "wait",
+      turn: 1,
+      conversation,
+      model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
+      tools: new McpToolHost(manager),
+      approval: { auto: ["read_only"], flagged: [] },
+      approve: allowNothing,
+      maxSteps: 5,
+      signal: controller.signal,
+    })) {
+      events.push(event);
+      if (event.type === "tool_started") controller.abort();
+    }
+    expect(events.find((event) => event.type === "tool_result")).toMatchObject({
+      ok: false,
+      failure: "cancelled",
+    });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "aborted" });
+    expect(conversation.at(-1)).toMatchObject({ role: "tool", toolCallId: "s" });
+  });
+});

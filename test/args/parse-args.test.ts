@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { parseArgs } from "../../src/args.js";
+import { UsageError } from "../../src/core/errors.js";
+
+const parse = (...argv: string[]) => parseArgs(argv, "1.2.3");
+
+describe("parseArgs", () => {
+  it.each([
+    [[], { command: "interactive" }],
+    [
+      ["-p", "hi"],
+      { command: "prompt", prompt: "hi", output: "text", approve: [], yes: false, maxSteps: 20, kb: true },
+    ],
+    [["--prompt", "-"], { command: "prompt", prompt: "-" }],
+    [["-p", "hi", "--no-kb"], { command: "prompt", kb: false }],
+    [
+      ["-p", "hi", "--kb", "notes"],
+      { command: "prompt", kb: true, common: { kbDir: "notes", config: undefined, debug: false } },
+    ],
+    [
+      ["-p", "hi", "--approve", "dangerous, external"],
+      { command: "prompt", approve: ["dangerous", "external"] },
+    ],
+    [
+      ["-p", "hi", "--yes", "--output", "json", "--max-steps", "3"],
+      { command: "prompt", yes: true, output: "json", maxSteps: 3 },
+    ],
+    [
+      ["-p", "hi", "--trace", "t.jsonl", "--config", "c.json"],
+      { command: "prompt", trace: "t.jsonl", common: { config: "c.json", kbDir: undefined, debug: false } },
+    ],
+    [
+      ["-p", "hi", "--model", "m", "--base-url", "http://x/v1", "--api-key", "k"],
+      { modelArgs: { model: "m", baseUrl: "http://x/v1", apiKey: "k" } },
+    ],
+    [["tools"], { command: "tools", server: undefined, json: false }],
+    [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", json: true }],
+    [
+      ["call", "fs/read_file", '{"path":"a"}'],
+      { command: "call", server: "fs", tool: "read_file", arguments: '{"path":"a"}' },
+    ],
+    [
+      ["call", "fs/read_file", "--yes", "--timeout", "500", "--json"],
+      { command: "call", arguments: undefined, yes: true, timeoutMs: 500, json: true },
+    ],
+  ])("%j", async (argv, expected) => {
+    expect(await parse(...argv)).toMatchObject(expected);
+  });
+
+  it.each([
+    [["--frobnicate"], /Unknown argument: frobnicate/],
+    [
+      ["-p", "hi", "--approve", "everything"],
+      /unknown tier "everything"; use any of read_only, low_risk, dangerous, external/,
+    ],
+    [["-p", "hi", "--max-steps", "0"], /--max-steps must be a whole number of at least 1/],
+    [["-p", "hi", "--max-steps", "2.5"], /--max-steps must be a whole number/],
+    [["-p", "hi", "--output", "xml"], /Invalid values/],
+    [["-p", "  "], /--prompt needs text/],
+    [["call", "no-slash"], /expected <server>\/<tool>/],
+    [["call"], /Not enough non-option arguments/],
+  ])("%j is a usage error", async (argv, message) => {
+    const error = await parse(...argv).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toMatch(message);
+    expect((error as UsageError).exitCode).toBe(2);
+  });
+
+  it("returns help and version as text to print", async () => {
+    expect(await parse("--version")).toEqual({ command: "print", text: "1.2.3" });
+    const help = await parse("--help");
+    expect(help.command).toBe("print");
+    expect(help.command === "print" && help.text).toMatch(/mcpterm tools[\s\S]*--prompt[\s\S]*--approve/);
+  });
+});

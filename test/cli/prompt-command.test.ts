@@ -1,0 +1,342 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
+import { REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+let site: Server;
+let siteUrl: string;
+const modelServers: ScriptedModelServer[] = [];
+
+beforeAll(async () => {
+  site = createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(
+      "<html><head><title>Example</title></head><body><main><h1>Example Domain</h1><p>This domain is for use in examples.</p></main></body></html>",
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => site.close(resolve));
+  await Promise.all(modelServers.map((server) => server.close()));
+});
+
+async function model(replies: ScriptedReply[]): Promise<ScriptedModelServer> {
+  const server = await startScriptedModelServer(replies);
+  modelServers.push(server);
+  return server;
+}
+
+/** A project folder with a config like the shipped one: filesystem scoped to ./workspace, fetch, the fixture. */
+async function project(marker: string): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, "keep.txt"), "");
+  const workspace = path.join(dir, "workspace");
+  await import("node:fs/promises").then((fs) => fs.mkdir(workspace));
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      filesystem: {
+        command: process.execPath,
+        args: [
+          path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"),
+          "./workspace",
+          `--marker=${marker}`,
+        ],
+      },
+      fetch: {
+        command: process.execPath,
+        args: [path.join(REPO_ROOT, "dist/servers/fetch-server.js"), `--marker=${marker}`],
+        env: { MCPTERM_FETCH_ALLOW_PRIVATE: "1" },
+      },
+      fixture: fixtureLaunch(marker),
+    },
+  });
+  return dir;
+}
+
+function seedTask(): ScriptedReply[] {
+  return [
+    { toolCalls: [{ id: "f", name: "fetch__fetch", arguments: JSON.stringify({ url: siteUrl }) }] },
+    {
+      toolCalls: [
+        {
+          id: "w",
+          name: "filesystem__write_file",
+          arguments: JSON.stringify({ path: "workspace/new.md", text: "" }),
+        },
+      ],
+    },
+    { text: "Summary written to new.md." },
+  ];
+}
+
+describe("mcpterm -p", () => {
+  it("runs fetch -> summarize -> write end to end, --output json shows every step, and leaves no process behind", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const replies = seedTask();
+    // The write call carries the summary of what the fetch returned, as a real model would.
+    const server = await startScriptedModelServer((request, index) => {
+      if (index !== 1) return replies[index] ?? { text: "done" };
+      const fetched =
+        (request.body as { messages: Array<{ role: string; content: string }> }).messages.at(-1)?.content ??
+        "";
+      const summary = `# Summary\n\n${fetched.includes("Example Domain") ? "A page reserved for examples." : "nothing"}\n`;
+      const target = path.join(dir, "workspace/new.md");
+      return {
+        toolCalls: [
+          {
+            id: "w",
+            name: "filesystem__write_file",
+            arguments: JSON.stringify({ path: target, content: summary }),
+          },
+        ],
+      };
+    });
+    modelServers.push(server);
+
+    const run = await runCli(
+      [
+        "-p",
+        `fetch ${siteUrl}, summarize it and write the summary to new.md`,
+        "--approve",
+        "external,dangerous",
+        "--output",
+        "json",
+        "--model",
+        "m",
+        "--base-url",
+        server.baseUrl,
+      ],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout) as {
+      answer: string;
+      steps: number;
+      toolCalls: Array<{
+        name: string;
+        tier: string;
+        approvedBy: string;
+        ok: boolean;
+        durationMs: number;
+        result: string;
+      }>;
+      usage: { totalTokens: number };
+    };
+    expect(summary.answer).toBe("Summary written to new.md.");
+    expect(summary.steps).toBe(3);
+    expect(summary.toolCalls.map((call) => [call.name, call.tier, call.approvedBy, call.ok])).toEqual([
+      ["fetch__fetch", "external", "flag", true],
+      ["filesystem__write_file", "dangerous", "flag", true],
+    ]);
+    expect(summary.toolCalls[0]?.result).toContain("Example Domain");
+    expect(summary.usage.totalTokens).toBeGreaterThan(0);
+    expect(await readFile(path.join(dir, "workspace/new.md"), "utf8")).toContain(
+      "A page reserved for examples.",
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("denies risky calls without a flag: exit 3, the flag named on stderr, the model told, nothing written", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const server = await model([
+      {
+        toolCalls: [
+          {
+            id: "w",
+            name: "filesystem__write_file",
+            arguments: JSON.stringify({ path: path.join(dir, "workspace/x.md"), content: "x" }),
+          },
+        ],
+      },
+      { text: "I was not allowed to write the file." },
+    ]);
+    const run = await runCli(["-p", "write x.md", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toBe("I was not allowed to write the file.\n");
+    expect(run.stderr).toMatch(
+      /filesystem\/write_file was not run: dangerous calls need approval; rerun with --approve dangerous/,
+    );
+    const toolMessage = (
+      server.requests[1]?.body as { messages: Array<{ role: string; content: string }> }
+    ).messages.at(-1);
+    expect(toolMessage?.content).toMatch(/Not run: the call was denied/);
+    expect(await readdir(path.join(dir, "workspace"))).toEqual([]);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("streams the answer to stdout and one progress line per tool call to stderr", async () => {
+    const dir = await project(randomUUID());
+    const server = await model([
+      {
+        toolCalls: [
+          { name: "fixture__echo", arguments: '{"text":"hello"}' },
+          { name: "fixture__add", arguments: '{"a":1,"b":2}' },
+        ],
+      },
+      { text: "hello, 3", chunkSize: 2 },
+    ]);
+    const run = await runCli(["-p", "-", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+      input: "say hello\n",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("hello, 3\n");
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^✓ fixture\/echo \{"text":"hello"\} \(\d+ ms\)$/);
+    expect(
+      (server.requests[0]?.body as { messages: Array<{ content: string }> }).messages.at(-1)?.content,
+    ).toBe("say hello");
+  });
+
+  it("prints every event as a JSON line with --output stream-json", async () => {
+    const dir = await project(randomUUID());
+    const server = await model([
+      { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"a"}' }] },
+      { text: "ok" },
+    ]);
+    const run = await runCli(
+      ["-p", "x", "--output", "stream-json", "--model", "m", "--base-url", server.baseUrl],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(events[0]?.type).toBe("turn_start");
+    expect(events.at(-1)?.type).toBe("turn_end");
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining([
+        "model_request",
+        "text_delta",
+        "tool_call_proposed",
+        "approval_decided",
+        "tool_started",
+        "tool_result",
+        "model_step_end",
+      ]),
+    );
+  });
+
+  it("retries a 429 after its Retry-After and then answers", async () => {
+    const dir = await tempDir();
+    const server = await model([
+      { status: 429, headers: { "retry-after": "1" }, body: { error: { message: "slow down" } } },
+      { text: "fine" },
+    ]);
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("fine\n");
+    expect(run.stderr).toMatch(/retrying in 1\.0 s \(attempt 1\)/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("exits 1 with one sentence naming the key variable when the model answers 401, without retrying", async () => {
+    const dir = await tempDir();
+    const server = await model([{ status: 401, body: { error: { message: "invalid key" } } }]);
+    const run = await runCli(["-p", "x", "--model", "m"], {
+      cwd: dir,
+      env: cleanEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "sk-secret-value" }),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toMatch(/OPENAI_API_KEY/);
+    expect(run.stderr).not.toMatch(/sk-secret-value|\n\s+at /);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("exits 1 when the step limit is reached", async () => {
+    const dir = await project(randomUUID());
+    const call: ScriptedReply = { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"loop"}' }] };
+    const server = await model([call, call]);
+    const run = await runCli(["-p", "x", "--max-steps", "2", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Stopped after 2 model steps/);
+  });
+
+  it("exits 2 with one sentence when no model is configured", async () => {
+    const run = await runCli(["-p", "x"], { cwd: await tempDir(), env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^mcpterm: No model is set; .*MCPTERM_MODEL.*OPENAI_BASE_URL.*any OpenAI-compatible endpoint/,
+    );
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("exits 2 naming file, key and expectation for a config with a wrong type, and starts no server", async () => {
+    const marker = randomUUID();
+    const dir = await tempDir();
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { good: fixtureLaunch(marker), bad: { command: "node", args: 5 } },
+    });
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/mcp\.config\.json: mcpServers\.bad\.args must be an array of strings/);
+    expect(await waitForNoProcesses(marker, 100)).toEqual([]);
+  });
+
+  it("exits 2 for invalid JSON in the config and for unknown flags", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "mcp.config.json"), '{\n  "mcpServers": {,\n}');
+    const badJson = await runCli(["-p", "x", "--model", "m"], { cwd: dir, env: cleanEnv() });
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toMatch(/mcp\.config\.json is not valid JSON \(line 2, column \d+\)/);
+
+    const badFlag = await runCli(["-p", "x", "--frobnicate"], { cwd: dir, env: cleanEnv() });
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/Unknown argument: frobnicate/);
+  });
+
+  it("stops every server it started when it is terminated mid-turn", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const server = await model([
+      { toolCalls: [{ name: "fixture__slow", arguments: '{"ms": 20000}' }] },
+      { text: "never" },
+    ]);
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (server.requests.length > 0) {
+            clearInterval(poll);
+            setTimeout(() => child.kill("SIGTERM"), 500);
+          }
+        }, 20);
+      },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/interrupted/);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+const marker = randomUUID();
+let dir: string;
+let notes: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  notes = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      fixture: { ...fixtureLaunch(marker), env: { FIXTURE_NOTES_DIR: notes } },
+      everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
+      broken: { command: "no-such-mcp-server-command" },
+    },
+  });
+});
+
+const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+
+describe("mcpterm tools", () => {
+  it("lists every server with its status and each tool with tier and reason, exiting 4 when one failed", async () => {
+    const run = await cli("tools");
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(/^fixture: connected in \d+ ms$/m);
+    expect(run.stdout).toMatch(/^ {2}write_note {2}\[dangerous: destructiveHint\]/m);
+    expect(run.stdout).toMatch(/^ {2}echo {2}\[read_only: readOnlyHint\]/m);
+    expect(run.stdout).toMatch(/^everything: connected/m);
+    expect(run.stdout).toMatch(
+      /^broken: failed — command "no-such-mcp-server-command" was not found \(ENOENT\)/m,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("exits 0 for one healthy server and prints JSON on request", async () => {
+    const run = await cli("tools", "--server", "fixture", "--json");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      servers: Array<{ name: string; status: string; tools: Array<{ name: string; tier: string }> }>;
+    };
+    expect(report.servers).toHaveLength(1);
+    expect(report.servers[0]?.tools.find((tool) => tool.name === "echo")).toMatchObject({
+      tier: "read_only",
+    });
+  });
+
+  it("exits 2 for a server name that is not in the config", async () => {
+    const run = await cli("tools", "--server", "nope");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/There is no server named "nope" .*servers: fixture, everything, broken/);
+  });
+});
+
+describe("mcpterm call", () => {
+  it("prints the result and exits 0", async () => {
+    const run = await cli("call", "fixture/add", '{"a": 2, "b": 40}');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("42\n");
+    expect(run.stderr).toMatch(/^\d+ ms\n$/);
+  });
+
+  it("exits 1 when the tool reports isError", async () => {
+    const run = await cli("call", "fixture/fail", "--json");
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "the record does not exist" }],
+    });
+  });
+
+  it("exits 2 for arguments that are not JSON, or that the server rejects", async () => {
+    const notJson = await cli("call", "fixture/add", "{a: 1}");
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/not a JSON object/);
+    const wrongType = await cli("call", "fixture/add", '{"a": "one", "b": 2}');
+    expect(wrongType.code).toBe(2);
+    expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/add: .*a.*must be number/);
+  });
+
+  it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {
+    const denied = await cli("call", "fixture/write_note", '{"name": "a.md", "text": "x"}');
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toMatch(/write_note is dangerous; answer y at the prompt or pass --yes/);
+    expect(await readdir(notes)).toEqual([]);
+
+    const allowed = await cli("call", "fixture/write_note", '{"name": "a.md", "text": "x"}', "--yes");
+    expect(allowed.code).toBe(0);
+    expect(await readdir(notes)).toEqual(["a.md"]);
+  });
+
+  it("exits 4 when the server cannot be started", async () => {
+    const run = await cli("call", "broken/anything");
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(
+      /^mcpterm: Server "broken" could not be started: command "no-such-mcp-server-command" was not found/,
+    );
+  });
+});

@@ -1,0 +1,193 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it } from "vitest";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { ToolCallError } from "../../src/core/mcp/tool-call-error.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
+import { EVERYTHING_SERVER, fixtureLaunch, serverConfig } from "../support/fixtures.js";
+import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
+
+const managers: McpManager[] = [];
+function manage(manager: McpManager): McpManager {
+  managers.push(manager);
+  return manager;
+}
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((manager) => manager.close()));
+});
+
+describe("McpManager", () => {
+  it("connects a fixture and the published everything server in parallel and lists their tools", async () => {
+    const marker = randomUUID();
+    const manager = manage(
+      new McpManager(
+        [
+          serverConfig("fixture", fixtureLaunch(marker)),
+          serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] }),
+        ],
+        { parentEnv: process.env },
+      ),
+    );
+    await manager.start();
+    const servers = manager.servers();
+    expect(servers.map((server) => [server.name, server.status])).toEqual([
+      ["fixture", "connected"],
+      ["everything", "connected"],
+    ]);
+    expect(servers[0]?.serverInfo?.name).toBe("fixture");
+    expect(servers[0]?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const names = manager.tools().map((tool) => tool.modelName);
+    expect(names).toContain("fixture__echo");
+    expect(names.some((name) => name.startsWith("everything__"))).toBe(true);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+
+    const result = await manager.callTool("fixture", "add", { a: 2, b: 3 });
+    expect(result.content).toEqual([{ type: "text", text: "5" }]);
+  });
+
+  it("marks a server whose command does not exist as failed with the OS error, and the rest still work", async () => {
+    const manager = manage(
+      new McpManager(
+        [
+          serverConfig("missing", { command: "definitely-not-a-command-mcpterm" }),
+          serverConfig("fixture", fixtureLaunch(randomUUID())),
+        ],
+        { parentEnv: process.env },
+      ),
+    );
+    await manager.start();
+    const [missing, fixture] = manager.servers();
+    expect(missing?.status).toBe("failed");
+    expect(missing?.error).toMatch(/definitely-not-a-command-mcpterm.*ENOENT/);
+    expect(fixture?.status).toBe("connected");
+  });
+
+  it("makes ready servers usable while one that never answers initialize is still pending, then fails it", async () => {
+    const hangMarker = randomUUID();
+    const manager = manage(
+      new McpManager(
+        [
+          serverConfig("hangs", {
+            command: process.execPath,
+            args: ["-e", "setInterval(() => {}, 1000)", hangMarker],
+            startupTimeoutMs: 2500,
+          }),
+          serverConfig("first", fixtureLaunch(randomUUID())),
+          serverConfig("second", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] }),
+        ],
+        { parentEnv: process.env, shutdownGraceMs: 200 },
+      ),
+    );
+    const settled = manager.start();
+    const ready = await new Promise<string[]>((resolve) => {
+      const check = (): void => {
+        const connected = manager.servers().filter((server) => server.status === "connected");
+        if (connected.length === 2) resolve(connected.map((server) => server.name));
+      };
+      manager.subscribe(check);
+      check();
+    });
+    expect(ready.sort()).toEqual(["first", "second"]);
+    expect(manager.servers()[0]?.status).toBe("connecting");
+    expect(manager.tools().some((tool) => tool.server === "first")).toBe(true);
+
+    await settled;
+    const hung = manager.servers()[0];
+    expect(hung?.status).toBe("failed");
+    expect(hung?.error).toMatch(/did not finish initialize within 2500 ms/);
+    expect(await waitForNoProcesses(hangMarker)).toEqual([]);
+  });
+
+  it("classifies a server crash mid-call as transient, marks it failed with exit code and stderr, and restarts it", async () => {
+    const manager = manage(
+      new McpManager([serverConfig("fixture", fixtureLaunch(randomUUID()))], { parentEnv: process.env }),
+    );
+    await manager.start();
+    const failure = await manager.callTool("fixture", "crash", {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolCallError);
+    expect((failure as ToolCallError).failure).toBe("transient");
+
+    const snapshot = manager.servers()[0];
+    expect(snapshot?.status).toBe("failed");
+    expect(snapshot?.error).toMatch(/exited with code 3.*crashing on purpose/);
+
+    const fast = await manager.callTool("fixture", "echo", { text: "hi" }).catch((error: unknown) => error);
+    expect((fast as ToolCallError).failure).toBe("transient");
+    expect((fast as ToolCallError).message).toMatch(/is failed/);
+
+    await manager.restart("fixture");
+    expect(manager.servers()[0]?.status).toBe("connected");
+    const again = await manager.callTool("fixture", "echo", { text: "back" });
+    expect(again.content).toEqual([{ type: "text", text: "back" }]);
+  });
+
+  it("times a call out as transient and tells the server it was cancelled", async () => {
+    const frames: WireFrame[] = [];
+    const manager = manage(
+      new McpManager([serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs: 300 })], {
+        parentEnv: process.env,
+        onWire: (frame) => frames.push(frame),
+      }),
+    );
+    await manager.start();
+    const failure = await manager.callTool("fixture", "slow", { ms: 5000 }).catch((error: unknown) => error);
+    expect((failure as ToolCallError).failure).toBe("transient");
+    expect((failure as ToolCallError).message).toMatch(/did not answer within 300 ms/);
+    const sent = frames
+      .filter((frame) => frame.direction === "send")
+      .map((frame) => (frame.message as { method?: string }).method);
+    expect(sent).toContain("notifications/cancelled");
+  });
+
+  it("cancels a call when its signal aborts and reports progress while it runs", async () => {
+    const manager = manage(
+      new McpManager([serverConfig("fixture", fixtureLaunch(randomUUID()))], { parentEnv: process.env }),
+    );
+    await manager.start();
+    const progress: number[] = [];
+    const done = await manager.callTool(
+      "fixture",
+      "slow",
+      { ms: 200 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
+    expect(done.content).toEqual([{ type: "text", text: "waited 200 ms" }]);
+    expect(progress).toEqual([1, 2, 3, 4]);
+
+    const controller = new AbortController();
+    const pending = manager.callTool("fixture", "slow", { ms: 5000 }, { signal: controller.signal });
+    controller.abort();
+    const failure = await pending.catch((error: unknown) => error);
+    expect((failure as ToolCallError).failure).toBe("cancelled");
+  });
+
+  it("records stdout lines that are not JSON-RPC instead of dropping the connection", async () => {
+    const manager = manage(
+      new McpManager(
+        [serverConfig("noisy", { ...fixtureLaunch(randomUUID()), env: { FIXTURE_STDOUT_NOISE: "1" } })],
+        {
+          parentEnv: process.env,
+        },
+      ),
+    );
+    await manager.start();
+    expect(manager.servers()[0]?.status).toBe("connected");
+    expect(manager.connection("noisy")?.stdoutNoise()).toEqual(["fixture server starting up!"]);
+    expect(manager.connection("noisy")?.stderrLines()).toContain("fixture: ready");
+  });
+
+  it("takes a server's whole process tree down on close, including children of a shell", async () => {
+    const marker = randomUUID();
+    const launch = fixtureLaunch(marker);
+    // `; true` keeps sh alive as the parent, so the server is a grandchild of ours.
+    const shellLine = `${[launch.command, ...launch.args].map((part) => `'${part}'`).join(" ")}; true`;
+    const manager = new McpManager([serverConfig("shell", { command: "sh", args: ["-c", shellLine] })], {
+      parentEnv: process.env,
+    });
+    await manager.start();
+    expect(manager.servers()[0]?.status).toBe("connected");
+    expect(processesMatching(marker).length).toBeGreaterThanOrEqual(2);
+    await manager.close();
+    expect(manager.servers()[0]?.status).toBe("closed");
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,34 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { CLI } from "./fixtures.js";
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment a CLI test runs in: no model variables leak in from the developer's shell. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[key]) env[key] = process.env[key];
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+/** Runs the built binary as a user would, optionally feeding stdin. */
+export function runCli(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; onSpawn?: (child: ChildProcess) => void },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+    options.onSpawn?.(child);
+  });
+}
