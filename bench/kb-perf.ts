@@ -1,0 +1,153 @@
+/**
+ * Knowledge-base timings on a generated Markdown corpus: full index build, persisted index
+ * load, incremental refreshes and query latency.
+ *
+ *   npx tsx bench/kb-perf.ts                 about 20 MB of Markdown
+ *   KB_PERF_MB=2 npx tsx bench/kb-perf.ts    a quick run
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { openKnowledgeBase } from "../src/core/kb/index.js";
+
+const TARGET_BYTES = Number(process.env.KB_PERF_MB ?? 20) * 1024 * 1024;
+const FILE_BYTES = 12 * 1024;
+const QUERIES = 500;
+
+/** Deterministic pseudo-random numbers, so every run indexes the same corpus. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+}
+
+const next = random(42);
+const syllables = [
+  "ka",
+  "lo",
+  "mi",
+  "ser",
+  "ver",
+  "tor",
+  "an",
+  "el",
+  "dis",
+  "pro",
+  "ton",
+  "ba",
+  "ri",
+  "ux",
+  "qen",
+];
+/** A Zipf-like vocabulary: a few words are everywhere, most are rare, as in real notes. */
+const vocabulary = Array.from({ length: 20000 }, () =>
+  Array.from(
+    { length: 2 + Math.floor(next() * 3) },
+    () => syllables[Math.floor(next() * syllables.length)],
+  ).join(""),
+);
+const zh = "服务器日志配置工具调用错误请求响应超时连接权限批准风险数据文件索引搜索模型终端";
+
+function word(): string {
+  const index = Math.floor(Math.pow(next(), 3) * vocabulary.length);
+  return vocabulary[index] ?? "word";
+}
+
+function sentence(): string {
+  if (next() < 0.1) {
+    return Array.from({ length: 12 }, () => zh[Math.floor(next() * zh.length)]).join("") + "。";
+  }
+  const words = Array.from({ length: 8 + Math.floor(next() * 12) }, word);
+  return `${words.join(" ")}.`;
+}
+
+function markdownFile(index: number): string {
+  const parts = [`# Document ${index}: ${word()} ${word()}\n`];
+  let size = parts[0]?.length ?? 0;
+  let section = 0;
+  while (size < FILE_BYTES) {
+    const block =
+      next() < 0.2
+        ? `\n## Section ${++section} ${word()}\n`
+        : `\n${Array.from({ length: 2 + Math.floor(next() * 5) }, sentence).join(" ")}\n`;
+    parts.push(block);
+    size += block.length;
+  }
+  return parts.join("");
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+}
+
+async function main(): Promise<void> {
+  const temp = await mkdtemp(path.join(os.tmpdir(), "kb-perf-"));
+  try {
+    const dir = path.join(temp, "kb");
+    const indexDir = path.join(temp, "index");
+    let bytes = 0;
+    let files = 0;
+    while (bytes < TARGET_BYTES) {
+      const content = markdownFile(files);
+      const folder = path.join(dir, `area-${files % 20}`);
+      if (files < 20) await mkdir(folder, { recursive: true });
+      await writeFile(path.join(folder, `doc-${files}.md`), content);
+      bytes += Buffer.byteLength(content);
+      files++;
+    }
+    const rows: Array<[string, string]> = [
+      ["corpus", `${(bytes / 1024 / 1024).toFixed(1)} MB in ${files} Markdown files`],
+    ];
+
+    let started = performance.now();
+    const kb = await openKnowledgeBase({ dir, indexDir });
+    const built = await kb.refresh();
+    rows.push(["full index build (scan, chunk, index, save)", ms(performance.now() - started)]);
+    const stats = kb.stats();
+    rows.push(["chunks / index file", `${stats.chunks} / ${(stats.indexBytes / 1024 / 1024).toFixed(1)} MB`]);
+    if (built.skipped.length > 0) rows.push(["skipped", String(built.skipped.length)]);
+
+    started = performance.now();
+    const loaded = await openKnowledgeBase({ dir, indexDir });
+    rows.push(["persisted index load", ms(performance.now() - started)]);
+
+    started = performance.now();
+    await loaded.refresh();
+    rows.push(["refresh, nothing changed (scan + hash)", ms(performance.now() - started)]);
+
+    await writeFile(path.join(dir, "area-0", "doc-0.md"), markdownFile(files + 1));
+    started = performance.now();
+    const edited = await loaded.refresh();
+    rows.push([
+      `refresh, one file edited (${edited.updated.length} re-indexed, saved)`,
+      ms(performance.now() - started),
+    ]);
+
+    const latencies: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const query =
+        i % 5 === 4 ? zh.slice(i % 30, (i % 30) + 4) : Array.from({ length: 2 + (i % 4) }, word).join(" ");
+      const before = performance.now();
+      loaded.search(query);
+      latencies.push(performance.now() - before);
+    }
+    latencies.sort((a, b) => a - b);
+    rows.push([`query latency p50 (${QUERIES} queries, k = 4)`, ms(percentile(latencies, 50))]);
+    rows.push(["query latency p99", ms(percentile(latencies, 99))]);
+    rows.push(["heap used after load", `${(process.memoryUsage().heapUsed / 1024 / 1024).toFixed(0)} MB`]);
+
+    console.log("| measure | value |\n|---|---|");
+    for (const [name, value] of rows) console.log(`| ${name} | ${value} |`);
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+await main();

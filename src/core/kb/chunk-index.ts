@@ -1,0 +1,158 @@
+import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from "minisearch";
+import { selectDiverse } from "./ranking.js";
+import { isCjkTerm, tokenize } from "./tokenizer.js";
+import type { Chunk, KbHit } from "./types.js";
+
+/** What the index remembers about one file: its content hash and the ids of its chunks. */
+export interface IndexedFile {
+  hash: string;
+  chunkIds: number[];
+}
+
+export interface ChunkIndexState {
+  files: Record<string, IndexedFile>;
+  chunks: Record<string, Chunk>;
+  nextId: number;
+  miniSearch: AsPlainObject;
+}
+
+interface IndexedChunk {
+  id: number;
+  title: string;
+  heading: string;
+  text: string;
+}
+
+export const DEFAULT_K = 4;
+const MIN_RELATIVE_SCORE = 0.2;
+
+/** Tuned with bench/kb-eval.ts; see docs/knowledge-base.md. */
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: { title: 1.5, heading: 1.5, text: 1 },
+  // Typos: one edit for words of 5+ letters. Never on CJK terms, where one edit is another word.
+  fuzzy: (term) => (!isCjkTerm(term) && term.length >= 5 ? 1 : false),
+  // The last word may still be being typed.
+  prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3 && !isCjkTerm(term),
+  weights: { fuzzy: 0.3, prefix: 0.4 },
+  bm25: { k: 1.2, b: 0.75, d: 0.5 },
+};
+
+const MINISEARCH_OPTIONS: Options<IndexedChunk> = {
+  fields: ["title", "heading", "text"],
+  storeFields: [],
+  tokenize,
+  processTerm: (term) => term,
+  searchOptions: SEARCH_OPTIONS,
+  autoVacuum: false,
+};
+
+/**
+ * The chunks of every indexed file and a minisearch (BM25+) index over their title, heading path
+ * and text. Files are added and removed as a whole, which is what incremental refresh needs.
+ */
+export class ChunkIndex {
+  private constructor(
+    private readonly miniSearch: MiniSearch<IndexedChunk>,
+    private readonly files: Map<string, IndexedFile>,
+    private readonly chunks: Map<number, Chunk>,
+    private nextId: number,
+  ) {}
+
+  static empty(): ChunkIndex {
+    return new ChunkIndex(new MiniSearch(MINISEARCH_OPTIONS), new Map(), new Map(), 1);
+  }
+
+  /** Throws when the state is not a usable index; callers rebuild in that case. */
+  static fromState(state: ChunkIndexState): ChunkIndex {
+    const miniSearch = MiniSearch.loadJS(state.miniSearch, MINISEARCH_OPTIONS);
+    const chunks = new Map<number, Chunk>();
+    for (const [id, chunk] of Object.entries(state.chunks)) chunks.set(Number(id), chunk);
+    const files = new Map(Object.entries(state.files));
+    for (const file of files.values()) {
+      for (const id of file.chunkIds) {
+        if (!chunks.has(id) || !miniSearch.has(id)) throw new Error(`chunk ${id} is missing from the index`);
+      }
+    }
+    return new ChunkIndex(miniSearch, files, chunks, state.nextId);
+  }
+
+  toState(): ChunkIndexState {
+    return {
+      files: Object.fromEntries(this.files),
+      chunks: Object.fromEntries(this.chunks),
+      nextId: this.nextId,
+      miniSearch: this.miniSearch.toJSON(),
+    };
+  }
+
+  fileHash(path: string): string | undefined {
+    return this.files.get(path)?.hash;
+  }
+
+  paths(): string[] {
+    return [...this.files.keys()];
+  }
+
+  get fileCount(): number {
+    return this.files.size;
+  }
+
+  get chunkCount(): number {
+    return this.chunks.size;
+  }
+
+  /** Replaces whatever was indexed for `path` with these chunks. */
+  setFile(path: string, hash: string, chunks: readonly Chunk[]): void {
+    this.removeFile(path);
+    const chunkIds: number[] = [];
+    const documents: IndexedChunk[] = [];
+    for (const chunk of chunks) {
+      const id = this.nextId++;
+      chunkIds.push(id);
+      this.chunks.set(id, chunk);
+      documents.push({ id, title: titleField(chunk), heading: chunk.heading, text: chunk.text });
+    }
+    this.miniSearch.addAll(documents);
+    this.files.set(path, { hash, chunkIds });
+  }
+
+  removeFile(path: string): void {
+    const file = this.files.get(path);
+    if (!file) return;
+    for (const id of file.chunkIds) {
+      this.miniSearch.discard(id);
+      this.chunks.delete(id);
+    }
+    this.files.delete(path);
+  }
+
+  /** Removed chunks linger in minisearch's term lists until vacuumed; do it before saving. */
+  async compact(): Promise<void> {
+    if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum();
+  }
+
+  search(query: string, k: number = DEFAULT_K): KbHit[] {
+    if (k <= 0 || tokenize(query).length === 0) return [];
+    const candidates = this.miniSearch.search(query).flatMap((result) => {
+      const chunk = this.chunks.get(result.id as number);
+      return chunk ? [{ ...chunk, score: result.score }] : [];
+    });
+    const perFile = Math.max(1, Math.ceil(k / 2));
+    return selectDiverse(candidates, { k, minRelativeScore: MIN_RELATIVE_SCORE, maxPerFile: perFile }).map(
+      (hit) => ({
+        path: hit.path,
+        startLine: hit.startLine,
+        endLine: hit.endLine,
+        heading: hit.heading,
+        score: Math.round(hit.score * 1000) / 1000,
+        text: hit.text,
+      }),
+    );
+  }
+}
+
+/** The title plus folder and file names ("guides/mcp-servers.md" -> "guides mcp servers"). */
+function titleField(chunk: Chunk): string {
+  const pathWords = chunk.path.replace(/\.[^./]+$/, "").replace(/[/\\_.-]+/g, " ");
+  return pathWords.endsWith(chunk.title) ? pathWords : `${chunk.title} ${pathWords}`;
+}

@@ -1,0 +1,125 @@
+import type { Dirent } from "node:fs";
+import { readdir, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Ignore } from "ignore";
+import { isKnownBinary } from "./file-kind.js";
+import type { SkippedFile } from "./types.js";
+
+export interface ScannedFile {
+  /** Relative to the knowledge-base folder, forward slashes. */
+  path: string;
+  absolutePath: string;
+  size: number;
+}
+
+export interface ScanResult {
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+}
+
+export interface ScanOptions {
+  ignore: Ignore;
+  maxFileBytes: number;
+  /** Absolute folders never to descend into, such as the index folder itself. */
+  exclude: readonly string[];
+}
+
+/**
+ * Lists the candidate files under `dir`, following symlinks but visiting each real folder once
+ * (so a link back to an ancestor is skipped, not followed forever). Nothing here throws for a
+ * bad entry: it is reported in `skipped` instead. A missing folder yields no files.
+ */
+export async function scanFolder(dir: string, options: ScanOptions): Promise<ScanResult> {
+  const result: ScanResult = { files: [], skipped: [] };
+  let root: string;
+  try {
+    root = await realpath(dir);
+  } catch {
+    return result;
+  }
+  const visited = new Set<string>([root]);
+  const excluded = new Set(options.exclude.map((folder) => path.resolve(folder)));
+  await walk(dir, "", visited, excluded, options, result);
+  result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return result;
+}
+
+async function walk(
+  absoluteDir: string,
+  relativeDir: string,
+  visited: Set<string>,
+  excluded: ReadonlySet<string>,
+  options: ScanOptions,
+  result: ScanResult,
+): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(absoluteDir, { withFileTypes: true });
+  } catch (error) {
+    result.skipped.push({ path: relativeDir || ".", reason: `unreadable folder (${errorCode(error)})` });
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const absolutePath = path.join(absoluteDir, entry.name);
+    const relativePath = relativeDir ? `${relativeDir}/${entry.name}` : entry.name;
+    if (excluded.has(absolutePath)) continue;
+
+    let isDirectory = entry.isDirectory();
+    let isFile = entry.isFile();
+    let size = 0;
+    if (entry.isSymbolicLink() || isFile) {
+      try {
+        const info = await stat(absolutePath);
+        isDirectory = info.isDirectory();
+        isFile = info.isFile();
+        size = info.size;
+      } catch (error) {
+        const code = errorCode(error);
+        const reason = code === "ELOOP" ? "symlink loop" : `unreadable (${code})`;
+        result.skipped.push({ path: relativePath, reason });
+        continue;
+      }
+    }
+
+    if (isDirectory) {
+      if (options.ignore.ignores(`${relativePath}/`)) continue;
+      let real: string;
+      try {
+        real = await realpath(absolutePath);
+      } catch (error) {
+        result.skipped.push({ path: relativePath, reason: `unreadable folder (${errorCode(error)})` });
+        continue;
+      }
+      if (visited.has(real) || excluded.has(real)) {
+        result.skipped.push({ path: relativePath, reason: "symlink loop (folder already visited)" });
+        continue;
+      }
+      visited.add(real);
+      await walk(absolutePath, relativePath, visited, excluded, options, result);
+    } else if (isFile) {
+      if (options.ignore.ignores(relativePath)) continue;
+      if (isKnownBinary(entry.name)) {
+        result.skipped.push({ path: relativePath, reason: "binary file" });
+      } else if (size > options.maxFileBytes) {
+        result.skipped.push({
+          path: relativePath,
+          reason: `larger than the ${formatBytes(options.maxFileBytes)} limit (${formatBytes(size)})`,
+        });
+      } else {
+        result.files.push({ path: relativePath, absolutePath, size });
+      }
+    }
+  }
+}
+
+export function errorCode(error: unknown): string {
+  if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} B`;
+}

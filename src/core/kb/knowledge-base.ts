@@ -1,0 +1,159 @@
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { chunkFile } from "./chunker.js";
+import { ChunkIndex, DEFAULT_K } from "./chunk-index.js";
+import { fileKind } from "./file-kind.js";
+import { decodeText, readFileBytes, type ReadResult } from "./file-read.js";
+import { scanFolder, type ScannedFile } from "./file-scan.js";
+import { loadIgnoreRules } from "./ignore-rules.js";
+import { loadIndexFile, saveIndexFile } from "./persistence.js";
+import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
+
+export interface OpenKnowledgeBaseOptions {
+  /** The folder of notes to index. A missing folder is an empty knowledge base. */
+  dir: string;
+  /** Where the index is persisted, e.g. <project>/.mcpterm/kb. */
+  indexDir: string;
+  /** Files larger than this are skipped with a note (default 2 MiB). */
+  maxFileBytes?: number;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** Files read at once while refreshing: enough to hide disk latency, few enough to bound memory. */
+const READ_CONCURRENCY = 16;
+
+/**
+ * Opens the knowledge base of `dir`, loading the persisted index when it is valid and was
+ * built from the same folder; otherwise it starts empty and the next refresh rebuilds it.
+ */
+export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Promise<KnowledgeBase> {
+  const dir = path.resolve(options.dir);
+  const indexDir = path.resolve(options.indexDir);
+  const loaded = await loadIndexFile(indexDir);
+  if (loaded.kind === "loaded" && loaded.index.dir === dir) {
+    try {
+      const index = ChunkIndex.fromState(loaded.index.state);
+      return new LocalKnowledgeBase(dir, indexDir, options, index, loaded.index.updatedAt, loaded.bytes);
+    } catch {
+      // A file that passed validation but does not load is treated like any corrupt index.
+    }
+  }
+  return new LocalKnowledgeBase(dir, indexDir, options, ChunkIndex.empty(), undefined, 0);
+}
+
+class LocalKnowledgeBase implements KnowledgeBase {
+  private pending: Promise<unknown> = Promise.resolve();
+  /** False until the index on disk matches the one in memory (e.g. after a rebuild). */
+  private persisted: boolean;
+
+  constructor(
+    readonly dir: string,
+    private readonly indexDir: string,
+    private readonly options: OpenKnowledgeBaseOptions,
+    private index: ChunkIndex,
+    private updatedAt: string | undefined,
+    private indexBytes: number,
+  ) {
+    this.persisted = updatedAt !== undefined;
+  }
+
+  /** Refreshes run one at a time, in call order. */
+  refresh(): Promise<RefreshReport> {
+    const run = this.pending.then(() => this.refreshNow());
+    this.pending = run.catch(() => undefined);
+    return run;
+  }
+
+  search(query: string, options: SearchOptions = {}): KbHit[] {
+    return this.index.search(query, options.k ?? DEFAULT_K);
+  }
+
+  stats(): KbStats {
+    return {
+      files: this.index.fileCount,
+      chunks: this.index.chunkCount,
+      indexBytes: this.indexBytes,
+      updatedAt: this.updatedAt,
+      dir: this.dir,
+    };
+  }
+
+  private async refreshNow(): Promise<RefreshReport> {
+    const started = performance.now();
+    const report: RefreshReport = {
+      added: [],
+      updated: [],
+      removed: [],
+      unchanged: 0,
+      skipped: [],
+      durationMs: 0,
+    };
+    const scan = await scanFolder(this.dir, {
+      ignore: await loadIgnoreRules(this.dir),
+      maxFileBytes: this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+      exclude: [this.indexDir],
+    });
+    report.skipped.push(...scan.skipped);
+
+    const seen = new Set<string>();
+    await forEachRead(scan.files, (file, read) => {
+      const skip = this.indexFile(file, read, report);
+      if (skip) report.skipped.push(skip);
+      else seen.add(file.path);
+    });
+    for (const indexed of this.index.paths()) {
+      if (!seen.has(indexed)) {
+        this.index.removeFile(indexed);
+        report.removed.push(indexed);
+      }
+    }
+
+    const changed = report.added.length + report.updated.length + report.removed.length > 0;
+    if (changed || !this.persisted) {
+      await this.index.compact();
+      this.updatedAt = new Date().toISOString();
+      this.indexBytes = await saveIndexFile(this.indexDir, {
+        dir: this.dir,
+        updatedAt: this.updatedAt,
+        state: this.index.toState(),
+      });
+      this.persisted = true;
+    }
+    report.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    report.durationMs = Math.round(performance.now() - started);
+    return report;
+  }
+
+  /** Indexes one file if its content changed; returns why it was skipped, if it was. */
+  private indexFile(file: ScannedFile, read: ReadResult, report: RefreshReport): SkippedFile | undefined {
+    if (!read.ok) return { path: file.path, reason: read.reason };
+    const previous = this.index.fileHash(file.path);
+    if (previous === read.hash) {
+      report.unchanged++;
+      return undefined;
+    }
+    const decoded = decodeText(read.bytes);
+    if (!decoded.ok) return { path: file.path, reason: decoded.reason };
+    this.index.setFile(file.path, read.hash, chunkFile(file.path, decoded.text, fileKind(file.path)));
+    (previous === undefined ? report.added : report.updated).push(file.path);
+    return undefined;
+  }
+}
+
+/**
+ * Reads files a few at a time but hands them to `use` strictly in list order, so that the
+ * index (and its chunk ids) come out the same on every run.
+ */
+async function forEachRead(
+  files: readonly ScannedFile[],
+  use: (file: ScannedFile, read: ReadResult) => void,
+): Promise<void> {
+  for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
+    const batch = files.slice(i, i + READ_CONCURRENCY);
+    const reads = await Promise.all(batch.map((file) => readFileBytes(file.absolutePath)));
+    batch.forEach((file, j) => {
+      const read = reads[j];
+      if (read) use(file, read);
+    });
+  }
+}

@@ -1,0 +1,59 @@
+/** One retrieved passage, as shown inline in the TUI and cited to the model. */
+export interface KbHit {
+  /** Relative to the knowledge-base folder, with forward slashes. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Heading path such as "Guide > Install"; "" when the passage sits under no heading. */
+  heading: string;
+  score: number;
+  text: string;
+}
+
+export interface KbStats {
+  files: number;
+  chunks: number;
+  /** Size of the persisted index file; 0 before the first save. */
+  indexBytes: number;
+  /** When the index last changed (ISO 8601); undefined for an index never built. */
+  updatedAt: string | undefined;
+  dir: string;
+}
+
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export interface RefreshReport {
+  added: string[];
+  updated: string[];
+  removed: string[];
+  unchanged: number;
+  skipped: SkippedFile[];
+  durationMs: number;
+}
+
+export interface SearchOptions {
+  k?: number;
+}
+
+export interface KnowledgeBase {
+  readonly dir: string;
+  /** Scans the folder, re-indexes only files whose content hash changed, and persists the index. */
+  refresh(): Promise<RefreshReport>;
+  search(query: string, options?: SearchOptions): KbHit[];
+  stats(): KbStats;
+}
+
+/** A passage of one file: the unit that is indexed, shown and cited. */
+export interface Chunk {
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  heading: string;
+  /** The file's title (first top-level heading, else its name); indexed, not shown. */
+  title: string;
+  text: string;
+}
