@@ -25,6 +25,9 @@ export function progressLine(
       const tier = call.tier ?? "dangerous";
       return `✗ ${callLabel(call)} was not run: ${tier} calls need approval; rerun with --approve ${tier} (or --yes) to allow it`;
     }
+    case "kb_hits":
+      if (event.hits.length === 0) return undefined;
+      return `knowledge: ${event.hits.map((hit) => `[${event.hits.indexOf(hit) + 1}] ${sanitizeForTerminal(hit.path)}:${hit.startLine}-${hit.endLine}`).join(", ")}`;
     case "model_retry":
       return `model request failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
     case "warning":

@@ -1,13 +1,13 @@
 import type { CliArgs } from "../args.js";
 import type { Approver } from "../core/agent/approver.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import { CompositeToolHost } from "../core/agent/composite-tool-host.js";
+import { KnowledgeToolHost } from "../core/agent/knowledge-tool-host.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { runTurn } from "../core/agent/run-turn.js";
-import { defaultSystemPrompt } from "../core/agent/system-prompt.js";
+import { Session } from "../core/agent/session.js";
 import { resolveModelSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
-import type { ChatMessage } from "../core/llm/types.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -15,6 +15,7 @@ import { TIERS } from "../core/policy/tiers.js";
 import { TraceWriter } from "../core/trace/trace-writer.js";
 import { readAll, type CliIo } from "./cli-io.js";
 import { loadProjectConfig } from "./load-project-config.js";
+import { openFreshKnowledge } from "./open-knowledge.js";
 import { progressLine } from "./progress-lines.js";
 import { emptySummary, summarize } from "./run-summary.js";
 
@@ -52,21 +53,26 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
         warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
     }
 
-    const conversation: ChatMessage[] = [
-      { role: "system", content: defaultSystemPrompt(new Date(), io.cwd) },
-    ];
-    const events = runTurn({
-      input: prompt,
-      turn: 1,
-      conversation,
+    const knowledge =
+      args.kb && config.kb.enabled ? await openFreshKnowledge(args.common, config, io.cwd) : undefined;
+    const mcpTools = new McpToolHost(manager);
+    const { topK } = config.kb;
+    const session = new Session({
       model: createOpenAiChatModel(settings),
-      tools: new McpToolHost(manager),
+      tools: knowledge ? new CompositeToolHost([new KnowledgeToolHost(knowledge.kb), mcpTools]) : mcpTools,
       approval: { auto, flagged: args.yes ? [...TIERS] : args.approve },
-      approve: denyWithoutPerson,
       maxSteps: args.maxSteps,
-      signal: io.signal,
+      cwd: io.cwd,
+      ...(knowledge
+        ? { knowledge: { search: (query: string) => knowledge.kb.search(query, { k: topK }) } }
+        : {}),
+      ...(trace ? { sink: trace } : {}),
     });
-    return await printEvents(events, args, io, trace);
+    return await printEvents(
+      session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }),
+      args,
+      io,
+    );
   } finally {
     await manager.close();
     trace?.close();
@@ -85,7 +91,6 @@ async function printEvents(
   events: AsyncIterable<AgentEvent>,
   args: PromptArgs,
   io: CliIo,
-  trace: TraceWriter | undefined,
 ): Promise<ExitCode> {
   const calls = new Map<string, ProposedToolCall>();
   let summary = emptySummary();
@@ -93,7 +98,6 @@ async function printEvents(
   let endsWithNewline = true;
 
   for await (const event of events) {
-    trace?.write(event);
     summary = summarize(summary, event);
     if (event.type === "tool_call_proposed") calls.set(event.call.id, event.call);
     if (args.output === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);

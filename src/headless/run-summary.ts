@@ -60,6 +60,7 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         usage: event.usage,
       };
     case "turn_start":
+    case "kb_hits":
     case "model_request":
     case "model_retry":
     case "text_delta":

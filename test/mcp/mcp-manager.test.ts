@@ -151,7 +151,7 @@ describe("McpManager", () => {
       { onProgress: (p) => progress.push(p.progress) },
     );
     expect(done.content).toEqual([{ type: "text", text: "waited 200 ms" }]);
-    expect(progress).toEqual([1, 2, 3, 4]);
+    expect(progress).toEqual([1, 2, 3]);
 
     const controller = new AbortController();
     const pending = manager.callTool("fixture", "slow", { ms: 5000 }, { signal: controller.signal });

@@ -1,3 +1,4 @@
+import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
@@ -30,6 +31,8 @@ export type TurnEndReason = "completed" | "max_steps" | "aborted" | "error";
  */
 export type AgentEvent =
   | { type: "turn_start"; turn: number; input: string; at: string }
+  /** Knowledge-base passages found for the user's message; they go to the model as numbered sources. */
+  | { type: "kb_hits"; hits: KbHit[] }
   | { type: "model_request"; step: number; messageCount: number; tools: string[] }
   | { type: "model_retry"; step: number; attempt: number; delayMs: number; reason: string }
   | { type: "text_delta"; step: number; delta: string }

@@ -1,4 +1,5 @@
 import { LlmError, McptermError, errorMessage } from "../errors.js";
+import { formatSourcesForModel, type KbHit } from "../kb/index.js";
 import type {
   ChatMessage,
   ChatModel,
@@ -27,6 +28,12 @@ export interface TurnOptions {
   approve: Approver;
   maxSteps: number;
   signal?: AbortSignal;
+  /** Where to look up passages for the user's message before the first model step. */
+  knowledge?: KnowledgeSource;
+}
+
+export interface KnowledgeSource {
+  search(query: string): KbHit[];
 }
 
 type Done = Extract<ModelStreamEvent, { type: "done" }>;
@@ -51,7 +58,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   });
 
   yield { type: "turn_start", turn, input: options.input, at: new Date().toISOString() };
-  conversation.push({ role: "user", content: options.input });
+  const hits = options.knowledge?.search(options.input) ?? [];
+  if (options.knowledge) yield { type: "kb_hits", hits };
+  const sources = formatSourcesForModel(hits);
+  conversation.push({ role: "user", content: sources ? `${options.input}\n\n${sources}` : options.input });
 
   for (let step = 1; step <= options.maxSteps; step += 1) {
     const tools = options.tools.list();

@@ -1,0 +1,46 @@
+import { formatSourcesForModel, type KnowledgeBase } from "../kb/index.js";
+import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
+
+export const KNOWLEDGE_TOOL_NAME = "search_knowledge_base";
+
+/** The built-in read-only tool through which the model searches the knowledge base on its own. */
+export class KnowledgeToolHost implements ToolHost {
+  private readonly tool: AgentTool = {
+    modelName: KNOWLEDGE_TOOL_NAME,
+    server: "mcpterm",
+    name: KNOWLEDGE_TOOL_NAME,
+    description:
+      "Search the user's local knowledge base (notes, runbooks, specs) for passages about a topic. " +
+      "Returns numbered passages with file path and line range; cite them as [n].",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "What to look for, in the words the documents would use." },
+        k: {
+          type: "integer",
+          minimum: 1,
+          maximum: 20,
+          description: "How many passages to return (default 5).",
+        },
+      },
+      required: ["query"],
+    },
+    tier: "read_only",
+    tierReason: "built-in: reads the local knowledge base",
+  };
+
+  constructor(private readonly kb: KnowledgeBase) {}
+
+  list(): AgentTool[] {
+    return [this.tool];
+  }
+
+  call(_tool: AgentTool, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const query = typeof args.query === "string" ? args.query : "";
+    const k = typeof args.k === "number" ? args.k : 5;
+    const hits = this.kb.search(query, { k });
+    const content =
+      hits.length > 0 ? formatSourcesForModel(hits) : `No passages in the knowledge base match "${query}".`;
+    return Promise.resolve({ ok: true, content, truncated: false, failure: undefined });
+  }
+}

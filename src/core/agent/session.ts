@@ -1,0 +1,93 @@
+import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
+import type { ApprovalRules } from "../policy/approval-policy.js";
+import type { Approver } from "./approver.js";
+import type { AgentEvent } from "./events.js";
+import { runTurn, type KnowledgeSource } from "./run-turn.js";
+import { defaultSystemPrompt } from "./system-prompt.js";
+import type { ToolHost } from "./tool-host.js";
+
+/** Where a session's events are recorded (the trace), if anywhere. */
+export interface EventSink {
+  write(record: object): void;
+}
+
+export interface SessionOptions {
+  model: ChatModel;
+  tools: ToolHost;
+  approval: ApprovalRules;
+  maxSteps: number;
+  cwd: string;
+  knowledge?: KnowledgeSource;
+  sink?: EventSink;
+  now?: () => Date;
+}
+
+/**
+ * A conversation: its history, turn count and token totals, over one model and tool host.
+ * The TUI and one-shot mode both run turns through it, so they behave the same.
+ */
+export class Session {
+  readonly conversation: ChatMessage[] = [];
+  readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  private turns = 0;
+  private model: ChatModel;
+
+  constructor(private readonly options: SessionOptions) {
+    this.model = options.model;
+    this.clear();
+  }
+
+  get turnCount(): number {
+    return this.turns;
+  }
+
+  get modelName(): string {
+    return this.model.model;
+  }
+
+  get tools(): ToolHost {
+    return this.options.tools;
+  }
+
+  /** Switches the model for the following turns; the history stays. */
+  setModel(model: ChatModel): void {
+    this.model = model;
+  }
+
+  /** Forgets the conversation (not the servers or the knowledge base). */
+  clear(): void {
+    const now = this.options.now?.() ?? new Date();
+    this.conversation.splice(0, this.conversation.length, {
+      role: "system",
+      content: defaultSystemPrompt(now, this.options.cwd),
+    });
+  }
+
+  async *run(
+    input: string,
+    control: { approve: Approver; signal?: AbortSignal },
+  ): AsyncGenerator<AgentEvent, void> {
+    this.turns += 1;
+    const events = runTurn({
+      input,
+      turn: this.turns,
+      conversation: this.conversation,
+      model: this.model,
+      tools: this.options.tools,
+      approval: this.options.approval,
+      approve: control.approve,
+      maxSteps: this.options.maxSteps,
+      ...(control.signal ? { signal: control.signal } : {}),
+      ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
+    });
+    for await (const event of events) {
+      this.options.sink?.write(event);
+      if (event.type === "model_step_end" && event.usage) {
+        this.usage.promptTokens += event.usage.promptTokens;
+        this.usage.completionTokens += event.usage.completionTokens;
+        this.usage.totalTokens += event.usage.totalTokens;
+      }
+      yield event;
+    }
+  }
+}
