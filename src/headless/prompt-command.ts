@@ -11,6 +11,8 @@ import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { TraceWriter } from "../core/trace/trace-writer.js";
 import { readAll, type CliIo } from "./cli-io.js";
@@ -41,7 +43,12 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     );
   }
 
-  const trace = args.trace ? TraceWriter.open(args.trace) : undefined;
+  const redactor = new SecretRedactor([
+    ...(settings.apiKey ? [settings.apiKey] : []),
+    ...secretsFromEnvironment(io.env),
+  ]);
+  const redact = (text: string): string => redactor.redactSync(text).text;
+  const trace = args.trace ? TraceWriter.open(args.trace, redact) : undefined;
   const manager = new McpManager(config.servers, {
     parentEnv: io.env,
     ...(trace ? { onWire: (frame) => trace.write({ type: "wire", ...frame }) } : {}),
@@ -55,7 +62,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
 
     const knowledge =
       args.kb && config.kb.enabled ? await openFreshKnowledge(args.common, config, io.cwd) : undefined;
-    const mcpTools = new McpToolHost(manager);
+    const mcpTools = new McpToolHost(manager, { redactor });
     const { topK } = config.kb;
     const session = new Session({
       model: createOpenAiChatModel(settings),
@@ -68,11 +75,10 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
         : {}),
       ...(trace ? { sink: trace } : {}),
     });
-    return await printEvents(
-      session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }),
-      args,
-      io,
-    );
+    return await printEvents(session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }), args, {
+      ...io,
+      redact,
+    });
   } finally {
     await manager.close();
     trace?.close();
@@ -87,10 +93,11 @@ const denyWithoutPerson: Approver = ({ tool }) =>
     reason: `mcpterm is running non-interactively and ${tool.tier} calls need a person's approval (the user can allow them with --approve ${tool.tier})`,
   });
 
+/** Everything printed passes through `redact`, so secrets never reach the terminal or a pipe. */
 async function printEvents(
   events: AsyncIterable<AgentEvent>,
   args: PromptArgs,
-  io: CliIo,
+  io: CliIo & { redact: (text: string) => string },
 ): Promise<ExitCode> {
   const calls = new Map<string, ProposedToolCall>();
   let summary = emptySummary();
@@ -100,15 +107,15 @@ async function printEvents(
   for await (const event of events) {
     summary = summarize(summary, event);
     if (event.type === "tool_call_proposed") calls.set(event.call.id, event.call);
-    if (args.output === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
+    if (args.output === "stream-json") io.stdout.write(`${io.redact(JSON.stringify(event))}\n`);
     if (args.output === "text") {
       if (event.type === "text_delta") {
-        const text = sanitizeForTerminal(event.delta);
+        const text = io.redact(sanitizeForTerminal(event.delta));
         io.stdout.write(text);
         if (text) endsWithNewline = text.endsWith("\n");
       }
       const line = progressLine(event, calls);
-      if (line) io.stderr.write(`${line}\n`);
+      if (line) io.stderr.write(`${io.redact(line)}\n`);
     }
     if (event.type === "error") exitCode = event.exitCode as ExitCode;
     if (event.type === "turn_end") {
@@ -118,7 +125,7 @@ async function printEvents(
   }
 
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
-  if (args.output === "json") io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  if (args.output === "json") io.stdout.write(`${io.redact(JSON.stringify(summary, null, 2))}\n`);
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
   if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;

@@ -63,6 +63,8 @@ export type AgentEvent =
       /** What the model receives for this call. */
       content: string;
       truncated: boolean;
+      /** Secrets removed from the content before anyone saw it, by rule. */
+      redactions: string[];
       durationMs: number;
       failure: FailureClass | undefined;
     }

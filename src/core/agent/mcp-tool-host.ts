@@ -1,7 +1,10 @@
 import type { McpManager } from "../mcp/mcp-manager.js";
+import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error.js";
 import { classifyTier } from "../policy/classify-tier.js";
+import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
+import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
 import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -9,7 +12,12 @@ import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-h
 export class McpToolHost implements ToolHost {
   constructor(
     private readonly manager: McpManager,
-    private readonly options: { resultCharLimit?: number } = {},
+    private readonly options: {
+      resultCharLimit?: number;
+      redactor?: SecretRedactor;
+      /** Sees each result as the server sent it, before shaping (for the trace; redact before storing). */
+      onRawResult?: (callId: string, result: CallToolResult) => void;
+    } = {},
   ) {}
 
   list(): AgentTool[] {
@@ -44,17 +52,24 @@ export class McpToolHost implements ToolHost {
         signal: context.signal,
         onProgress: context.onProgress,
       });
-      const capped = capText(toolResultText(result), this.options.resultCharLimit);
+      this.options.onRawResult?.(context.callId, result);
+      const redacted = await this.redact(toolResultText(result));
+      const capped = capText(redacted.text, this.options.resultCharLimit);
       const isError = result.isError === true;
       return {
         ok: !isError,
         content: capped.text,
         truncated: capped.truncated,
         failure: isError ? "business" : undefined,
+        redactions: redacted.rules,
       };
     } catch (error) {
       const failure = error instanceof ToolCallError ? error.failure : "transient";
       return { ok: false, content: `The call failed: ${errorMessage(error)}`, truncated: false, failure };
     }
+  }
+
+  private redact(text: string): Promise<TextRedaction> {
+    return this.options.redactor ? this.options.redactor.redact(text) : Promise.resolve({ text, rules: [] });
   }
 }

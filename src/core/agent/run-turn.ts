@@ -176,7 +176,7 @@ async function* runToolCalls(
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs: number): AgentEvent => {
     outcomes.set(callId, outcome);
-    return { type: "tool_result", callId, ...outcome, durationMs };
+    return { type: "tool_result", callId, ...outcome, redactions: outcome.redactions ?? [], durationMs };
   };
 
   const approved: Array<{ call: ProposedToolCall; tool: AgentTool; args: Record<string, unknown> }> = [];
@@ -219,6 +219,7 @@ async function* runToolCalls(
     const startedAt = performance.now();
     const outcome = await options.tools
       .call(tool, args, {
+        callId: call.id,
         signal,
         onProgress: (progress) =>
           channel.push({

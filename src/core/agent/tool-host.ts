@@ -19,9 +19,13 @@ export interface ToolOutcome {
   content: string;
   truncated: boolean;
   failure: FailureClass | undefined;
+  /** Rules that matched secrets removed from the content, one entry per secret. */
+  redactions?: string[];
 }
 
 export interface ToolCallContext {
+  /** The model's id for the call, so hosts can relate what they record to the turn's events. */
+  callId: string;
   signal: AbortSignal;
   onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
 }

@@ -9,16 +9,18 @@ export class TraceWriter {
   private constructor(
     readonly file: string,
     private fd: number | undefined,
+    private readonly redact: (line: string) => string,
   ) {}
 
-  static open(file: string): TraceWriter {
+  /** `redact` sees each serialized line before it is written, so no secret reaches the disk. */
+  static open(file: string, redact: (line: string) => string = (line) => line): TraceWriter {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    return new TraceWriter(file, openSync(file, "a"));
+    return new TraceWriter(file, openSync(file, "a"), redact);
   }
 
   write(record: object): void {
     if (this.fd === undefined) return;
-    writeSync(this.fd, `${JSON.stringify({ at: Date.now(), ...record })}\n`);
+    writeSync(this.fd, `${this.redact(JSON.stringify({ at: Date.now(), ...record }))}\n`);
   }
 
   close(): void {

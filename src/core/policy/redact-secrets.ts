@@ -1,0 +1,48 @@
+import { lintSource } from "@secretlint/core";
+import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+import { REDACTED, redactWithPatterns, type TextRedaction } from "./secret-patterns.js";
+
+const SECRETLINT_CONFIG = {
+  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedRules }],
+};
+
+/**
+ * Removes secrets from text before it reaches the model, the screen or the trace: secretlint's
+ * recommended preset (a maintained rule set), then our own patterns and the values of secrets
+ * this process knows (API keys from flags and environment).
+ */
+export class SecretRedactor {
+  constructor(private readonly knownSecrets: readonly string[] = []) {}
+
+  /** Full redaction, for tool results and anything else that is not on a hot path. */
+  async redact(text: string): Promise<TextRedaction> {
+    const rules: string[] = [];
+    let result = text;
+    const lint = await lintSource({
+      source: { content: text, filePath: "/tool-result.txt", ext: ".txt", contentType: "text" },
+      options: { config: SECRETLINT_CONFIG, maskSecrets: false },
+    });
+    // Replace from the end so earlier ranges stay valid.
+    const ranges = lint.messages
+      .map((message) => ({
+        rule: message.ruleId.replace("@secretlint/secretlint-rule-", ""),
+        range: message.range,
+      }))
+      .sort((a, b) => b.range[0] - a.range[0]);
+    let lastStart = Number.POSITIVE_INFINITY;
+    for (const { rule, range } of ranges) {
+      const [start, end] = range;
+      if (end > lastStart) continue;
+      result = `${result.slice(0, start)}${REDACTED}${result.slice(end)}`;
+      rules.push(rule);
+      lastStart = start;
+    }
+    const patterned = this.redactSync(result);
+    return { text: patterned.text, rules: [...rules, ...patterned.rules] };
+  }
+
+  /** Pattern and known-value redaction only: synchronous, for streamed text and trace lines. */
+  redactSync(text: string): TextRedaction {
+    return redactWithPatterns(text, this.knownSecrets);
+  }
+}

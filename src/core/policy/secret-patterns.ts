@@ -1,0 +1,77 @@
+/**
+ * Secrets found with plain patterns, synchronously. secretlint's preset (see redact-secrets.ts)
+ * is the main rule set; these cover what it leaves out (current OpenAI and Anthropic key
+ * formats, bare AWS key ids, bearer tokens, `password=` style assignments, PEM private keys)
+ * and are cheap enough to run on every streamed delta and every trace line.
+ */
+export interface SecretPattern {
+  rule: string;
+  pattern: RegExp;
+  /** Which capture group holds the secret; 0 for the whole match. */
+  group: number;
+}
+
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    rule: "private-key",
+    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+    group: 0,
+  },
+  { rule: "openai-api-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
+  { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0 },
+  { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
+  {
+    rule: "github-token",
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g,
+    group: 0,
+  },
+  { rule: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0 },
+  { rule: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
+  { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
+  { rule: "password-in-url", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g, group: 1 },
+  {
+    rule: "secret-assignment",
+    pattern:
+      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi,
+    group: 1,
+  },
+];
+
+export const REDACTED = "[REDACTED]";
+
+export interface TextRedaction {
+  text: string;
+  /** The rule that matched, once per secret replaced. */
+  rules: string[];
+}
+
+/** Replaces every pattern match and every known secret value with [REDACTED]. */
+export function redactWithPatterns(text: string, knownSecrets: readonly string[] = []): TextRedaction {
+  const rules: string[] = [];
+  let result = text;
+  for (const secret of knownSecrets) {
+    if (secret.length < 8 || !result.includes(secret)) continue;
+    const parts = result.split(secret);
+    for (let count = 1; count < parts.length; count += 1) rules.push("known-secret");
+    result = parts.join(REDACTED);
+  }
+  for (const { rule, pattern, group } of SECRET_PATTERNS) {
+    result = result.replace(pattern, (match, ...captures: unknown[]) => {
+      const secret = group === 0 ? match : captures[group - 1];
+      if (typeof secret !== "string" || secret === REDACTED || secret.includes(REDACTED)) return match;
+      rules.push(rule);
+      return match.replace(secret, REDACTED);
+    });
+  }
+  return { text: result, rules };
+}
+
+/** Values of environment variables whose names say they hold a secret, to redact wherever they appear. */
+export function secretsFromEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(
+      ([name, value]) =>
+        /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name) && value && value.length >= 8,
+    )
+    .map(([, value]) => value as string);
+}
