@@ -44,6 +44,14 @@ export type CliArgs =
       json: boolean;
       yes: boolean;
       timeoutMs: number | undefined;
+    }
+  | {
+      command: "kb";
+      common: CommonArgs;
+      action: "index" | "search" | "stats";
+      query: string | undefined;
+      k: number;
+      json: boolean;
     };
 
 export const DEFAULT_MAX_STEPS = 20;
@@ -188,6 +196,32 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           timeoutMs: parsed.timeout,
         });
       },
+    )
+    .command(
+      "kb <action> [query..]",
+      "the knowledge base: kb index | kb search <query> [--k n] | kb stats",
+      (command) =>
+        command
+          .positional("action", { choices: ["index", "search", "stats"] as const, demandOption: true })
+          .positional("query", { type: "string", array: true, describe: "what to search for" })
+          .option("k", { type: "number", default: 5, describe: "how many passages to return" })
+          .option("json", { type: "boolean", default: false })
+          .check((parsed) => {
+            const k: unknown = parsed.k;
+            if (typeof k !== "number" || !Number.isInteger(k) || k < 1) {
+              throw new Error(`--k must be a whole number of at least 1, got ${JSON.stringify(k)}`);
+            }
+            return true;
+          }),
+      (parsed) =>
+        choose({
+          command: "kb",
+          common: commonArgs(parsed),
+          action: parsed.action,
+          query: parsed.query?.join(" "),
+          k: parsed.k,
+          json: parsed.json,
+        }),
     );
 }
 

@@ -3,6 +3,7 @@ import { DEFAULT_MAX_STEPS, parseArgs, type CliArgs } from "./args.js";
 import { ExitCode, McptermError, UsageError, errorMessage } from "./core/errors.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
+import { runKbCommand } from "./headless/kb-command.js";
 import type { CliIo } from "./headless/cli-io.js";
 import { runPromptCommand } from "./headless/prompt-command.js";
 import { runToolsCommand } from "./headless/tools-command.js";
@@ -56,6 +57,8 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return runToolsCommand(args, io);
     case "call":
       return runCallCommand(args, io);
+    case "kb":
+      return runKbCommand(args, io);
   }
 }
 

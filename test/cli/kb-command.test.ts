@@ -1,0 +1,81 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+let dir: string;
+const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+
+beforeAll(async () => {
+  dir = await tempDir();
+  await mkdir(path.join(dir, "knowledge_base"));
+  await writeFile(
+    path.join(dir, "knowledge_base", "runbook.md"),
+    "# Runbook\n\n## Restarting the billing service\n\nRun `systemctl restart billing` and watch the queue drain.\n\n## Rotating keys\n\nKeys rotate every 90 days through the vault.\n",
+  );
+  await writeFile(
+    path.join(dir, "knowledge_base", "笔记.md"),
+    "# 部署\n\n## 回滚\n\n回滚时先停止流量，再恢复上一个版本的镜像。\n",
+  );
+});
+
+describe("mcpterm kb", () => {
+  it("indexes the folder and reports what it did", async () => {
+    const run = await cli("kb", "index");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Indexed 2 files \(\d+ chunks\) in .*knowledge_base: 2 added, 0 updated, 0 removed, 0 unchanged/,
+    );
+    const again = await cli("kb", "index", "--json");
+    expect(JSON.parse(again.stdout)).toMatchObject({ added: [], unchanged: 2, stats: { files: 2 } });
+  });
+
+  it("returns cited passages with line ranges as JSON, in English and Chinese", async () => {
+    const english = await cli("kb", "search", "restart", "billing", "--json");
+    expect(english.code).toBe(0);
+    const [hit] = JSON.parse(english.stdout) as Array<{
+      path: string;
+      startLine: number;
+      endLine: number;
+      heading: string;
+      score: number;
+      text: string;
+    }>;
+    expect(hit).toMatchObject({
+      path: "runbook.md",
+
+      heading: "Runbook > Restarting the billing service",
+    });
+    expect(hit?.text).toContain("systemctl restart billing");
+    // The cited line range holds exactly the passage's text.
+    const lines = (await readFile(path.join(dir, "knowledge_base", "runbook.md"), "utf8")).split("\n");
+    expect(
+      lines
+        .slice((hit?.startLine ?? 0) - 1, hit?.endLine)
+        .join("\n")
+        .trim(),
+    ).toBe(hit?.text.trim());
+    expect(hit?.score).toBeGreaterThan(0);
+
+    const chinese = await cli("kb", "search", "怎么回滚", "--k", "1", "--json");
+    const hits = JSON.parse(chinese.stdout) as Array<{ path: string; text: string }>;
+    expect(hits).toHaveLength(1);
+    expect(hits[0]?.path).toBe("笔记.md");
+  });
+
+  it("prints stats, and says so when the folder is empty", async () => {
+    const stats = await cli("kb", "stats", "--json");
+    expect(JSON.parse(stats.stdout)).toMatchObject({ files: 2 });
+    const empty = await runCli(["kb", "stats"], { cwd: await tempDir(), env: cleanEnv() });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(/is empty: put \.md or \.txt files there/);
+  });
+
+  it("is a usage error without a query or with a bad --k", async () => {
+    expect((await cli("kb", "search")).code).toBe(2);
+    const badK = await cli("kb", "search", "x", "--k", "0");
+    expect(badK.code).toBe(2);
+    expect(badK.stderr).toMatch(/--k must be a whole number/);
+  });
+});
