@@ -32,6 +32,7 @@ export type CliArgs =
       maxSteps: number;
       trace: string | undefined;
       kb: boolean;
+      trustConfig: boolean;
     }
   | { command: "tools"; common: CommonArgs; server: string | undefined; json: boolean }
   | {
@@ -123,6 +124,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           .option("yes", { type: "boolean", default: false, describe: "approve every tier (one-shot)" })
           .option("output", { choices: ["text", "json", "stream-json"] as const, default: "text" as const })
           .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
+          .option("trust-config", {
+            type: "boolean",
+            default: false,
+            describe: "allow this run to start the servers of the project's mcp.config.json",
+          })
           .option("max-steps", {
             type: "number",
             default: DEFAULT_MAX_STEPS,
@@ -158,6 +164,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           trace: parsed.trace,
           // yargs reads --no-kb as the negation of --kb <dir>.
           kb: (parsed.kb as unknown) !== false,
+          trustConfig: parsed.trustConfig,
         });
       },
     )

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { DEFAULT_MAX_STEPS, parseArgs, type CliArgs } from "./args.js";
-import { ExitCode, McptermError, UsageError, errorMessage } from "./core/errors.js";
+import { ExitCode, McptermError, errorMessage } from "./core/errors.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
 import { runKbCommand } from "./headless/kb-command.js";
@@ -50,9 +50,8 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return runPromptCommand(args, io);
     case "interactive":
       if (!io.stdin.isTTY) return runPromptCommand(pipedPrompt(args), io);
-      throw new UsageError(
-        "The interactive TUI is not available in this version yet; run a one-shot question with mcpterm -p <text>.",
-      );
+      // Loaded on demand so one-shot runs and subcommands do not pay for Ink and React.
+      return (await import("./ui/run-interactive.js")).runInteractive(args, io);
     case "tools":
       return runToolsCommand(args, io);
     case "call":
@@ -77,6 +76,7 @@ function pipedPrompt(
     maxSteps: DEFAULT_MAX_STEPS,
     trace: undefined,
     kb: true,
+    trustConfig: false,
   };
 }
 

@@ -16,7 +16,9 @@ import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { TraceWriter } from "../core/trace/trace-writer.js";
 import { readAll, type CliIo } from "./cli-io.js";
+import { UserSettings } from "../core/config/user-settings.js";
 import { loadProjectConfig } from "./load-project-config.js";
+import { requireConfigTrust } from "./require-config-trust.js";
 import { openFreshKnowledge } from "./open-knowledge.js";
 import { progressLine } from "./progress-lines.js";
 import { emptySummary, summarize } from "./run-summary.js";
@@ -36,7 +38,11 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   const settings = resolveModelSettings({ flags: args.modelArgs, env: io.env, config });
   const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
 
-  const { auto, ignored } = autoTiersFromProjectConfig(config.approval.auto);
+  const userSettings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR);
+  requireConfigTrust(config, userSettings, args.trustConfig);
+  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
+  const auto = [...new Set([...projectTiers.auto, ...userSettings.autoApprovedTiers()])];
+  const { ignored } = projectTiers;
   if (ignored.length > 0) {
     warn(
       `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers are only allowed from the command line (--approve).`,

@@ -12,6 +12,9 @@ import {
 import { REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { loadConfig } from "../../src/core/config/index.js";
+import { launchHash } from "../../src/core/config/config-trust.js";
+import { UserSettings } from "../../src/core/config/user-settings.js";
 
 let site: Server;
 let siteUrl: string;
@@ -112,6 +115,7 @@ describe("mcpterm -p", () => {
         `fetch ${siteUrl}, summarize it and write the summary to new.md`,
         "--approve",
         "external,dangerous",
+        "--trust-config",
         "--output",
         "json",
         "--model",
@@ -165,10 +169,13 @@ describe("mcpterm -p", () => {
       },
       { text: "I was not allowed to write the file." },
     ]);
-    const run = await runCli(["-p", "write x.md", "--model", "m", "--base-url", server.baseUrl], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    const run = await runCli(
+      ["-p", "write x.md", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
     expect(run.code).toBe(3);
     expect(run.stdout).toBe("I was not allowed to write the file.\n");
     expect(run.stderr).toMatch(
@@ -193,7 +200,7 @@ describe("mcpterm -p", () => {
       },
       { text: "hello, 3", chunkSize: 2 },
     ]);
-    const run = await runCli(["-p", "-", "--model", "m", "--base-url", server.baseUrl], {
+    const run = await runCli(["-p", "-", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
       input: "say hello\n",
@@ -215,7 +222,7 @@ describe("mcpterm -p", () => {
       { text: "ok" },
     ]);
     const run = await runCli(
-      ["-p", "x", "--output", "stream-json", "--model", "m", "--base-url", server.baseUrl],
+      ["-p", "x", "--trust-config", "--output", "stream-json", "--model", "m", "--base-url", server.baseUrl],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -272,10 +279,13 @@ describe("mcpterm -p", () => {
     const dir = await project(randomUUID());
     const call: ScriptedReply = { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"loop"}' }] };
     const server = await model([call, call]);
-    const run = await runCli(["-p", "x", "--max-steps", "2", "--model", "m", "--base-url", server.baseUrl], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    const run = await runCli(
+      ["-p", "x", "--trust-config", "--max-steps", "2", "--model", "m", "--base-url", server.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Stopped after 2 model steps/);
   });
@@ -323,7 +333,7 @@ describe("mcpterm -p", () => {
       { toolCalls: [{ name: "fixture__slow", arguments: '{"ms": 20000}' }] },
       { text: "never" },
     ]);
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+    const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
       onSpawn: (child) => {
@@ -338,5 +348,82 @@ describe("mcpterm -p", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/interrupted/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("refuses to start a project's servers without --trust-config, naming each command line", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const server = await model([{ text: "never asked" }]);
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /mcp\.config\.json would start 3 local servers \(filesystem: .*server-filesystem.*; fetch: .*; fixture: .*\); check the commands and rerun with --trust-config/,
+    );
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
+    expect(await waitForNoProcesses(marker, 200)).toEqual([]);
+  });
+
+  it("starts them without the flag once the person trusted this exact config, and asks again when it changes", async () => {
+    const settingsDir = await tempDir();
+    const dir = await project(randomUUID());
+    const configPath = path.join(dir, "mcp.config.json");
+    const config = await loadConfig({ explicit: true, path: configPath, cwd: dir, env: cleanEnv() });
+    new UserSettings(settingsDir).trustConfig(configPath, launchHash(config));
+
+    const server = await model([{ text: "trusted" }, { text: "again" }]);
+    const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settingsDir });
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("trusted\n");
+
+    const changed = JSON.parse(await readFile(configPath, "utf8")) as {
+      mcpServers: Record<string, { args: string[] }>;
+    };
+    changed.mcpServers.fixture?.args.push("--extra");
+    await writeJson(configPath, changed);
+    const after = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], { cwd: dir, env });
+    expect(after.code).toBe(2);
+    expect(after.stderr).toMatch(/--trust-config/);
+  });
+
+  it("lets risky tiers run without asking only when the user's own settings say so, never the project file", async () => {
+    const settingsDir = await tempDir();
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const configPath = path.join(dir, "mcp.config.json");
+    const config = JSON.parse(await readFile(configPath, "utf8")) as Record<string, unknown>;
+    await writeJson(configPath, { ...config, approval: { auto: ["read_only", "dangerous"] } });
+    const notes = path.join(dir, "workspace", "n.md");
+    const write: ScriptedReply = {
+      toolCalls: [
+        { name: "filesystem__write_file", arguments: JSON.stringify({ path: notes, content: "n" }) },
+      ],
+    };
+    const projectOnly = await model([write, { text: "denied" }]);
+    const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settingsDir });
+    const denied = await runCli(
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", projectOnly.baseUrl],
+      { cwd: dir, env },
+    );
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toMatch(
+      /approval\.auto in .*mcp\.config\.json lists dangerous; risky tiers are only allowed/,
+    );
+
+    await writeJson(path.join(settingsDir, "settings.json"), {
+      approval: { auto: ["dangerous"] },
+      trustedConfigs: {},
+    });
+    const userAllowed = await model([write, { text: "written" }]);
+    const allowed = await runCli(
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", userAllowed.baseUrl],
+      { cwd: dir, env },
+    );
+    expect(allowed.code).toBe(0);
+    expect(await readFile(notes, "utf8")).toBe("n");
   });
 });

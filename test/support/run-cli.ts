@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { CLI } from "./fixtures.js";
 
 export interface CliRun {
@@ -8,11 +11,14 @@ export interface CliRun {
   stderr: string;
 }
 
+/** User settings for CLI tests live here, never in the developer's real config folder. */
+export const TEST_SETTINGS_DIR = mkdtempSync(path.join(os.tmpdir(), "mcpterm-settings-"));
+
 /** The environment a CLI test runs in: no model variables leak in from the developer's shell. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[key]) env[key] = process.env[key];
-  return { ...env, NO_COLOR: "1", ...extra };
+  return { ...env, NO_COLOR: "1", MCPTERM_SETTINGS_DIR: TEST_SETTINGS_DIR, ...extra };
 }
 
 /** Runs the built binary as a user would, optionally feeding stdin. */

@@ -6,7 +6,9 @@ const turndown = new TurndownService({
   bulletListMarker: "-",
 });
 // Code, styling and drawings are never content a reader wants; the title is added once, by hand.
-turndown.remove(["script", "style", "noscript", "svg", "template", "iframe", "title"]);
+const REMOVED_TAGS = new Set(["script", "style", "noscript", "svg", "template", "iframe", "title"]);
+// A filter function rather than a tag list: the tag-name type has no "svg" when DOM types are loaded.
+turndown.remove((node) => REMOVED_TAGS.has(node.nodeName.toLowerCase()));
 
 /**
  * The page's main content when it marks one, else its body. Turndown parses the HTML itself and

@@ -1,0 +1,79 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { isTier, type Tier } from "../policy/tiers.js";
+
+/**
+ * The user's own settings, outside any project: what they allowed to run without asking, and
+ * which project configs they trusted to start servers. A project's mcp.config.json can never
+ * write here, which is why risky auto-approval and config trust live here and not there.
+ *
+ * A plain JSON file rather than `conf`: conf's atomic writer hooks SIGINT/SIGTERM at import and
+ * re-raises them, which turns one Ctrl+C into an immediate exit before servers are stopped.
+ */
+export interface UserSettingsData {
+  approval: { auto: Tier[] };
+  /** Config file path -> hash of the stdio command lines the user agreed to start. */
+  trustedConfigs: Record<string, string>;
+}
+
+export class UserSettings {
+  readonly path: string;
+
+  /** `dir` overrides where the file lives (tests, MCPTERM_SETTINGS_DIR); default: the OS config folder. */
+  constructor(dir: string | undefined, env: NodeJS.ProcessEnv = process.env) {
+    this.path = path.join(dir ?? defaultSettingsDir(env), "settings.json");
+  }
+
+  /** Tiers the user chose to run without asking, everywhere (may include risky ones). */
+  autoApprovedTiers(): Tier[] {
+    return this.read().approval.auto;
+  }
+
+  isConfigTrusted(configPath: string, launchHash: string): boolean {
+    return this.read().trustedConfigs[configPath] === launchHash;
+  }
+
+  trustConfig(configPath: string, launchHash: string): void {
+    const data = this.read();
+    this.write({ ...data, trustedConfigs: { ...data.trustedConfigs, [configPath]: launchHash } });
+  }
+
+  private read(): UserSettingsData {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(this.path, "utf8"));
+    } catch {
+      // Missing or unreadable settings mean "nothing allowed, nothing trusted" — the safe default.
+      return { approval: { auto: [] }, trustedConfigs: {} };
+    }
+    const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Partial<
+      Record<string, unknown>
+    >;
+    const approval = record.approval as { auto?: unknown } | undefined;
+    const trusted = record.trustedConfigs;
+    return {
+      approval: { auto: Array.isArray(approval?.auto) ? approval.auto.filter(isTier) : [] },
+      trustedConfigs:
+        typeof trusted === "object" && trusted !== null
+          ? Object.fromEntries(
+              Object.entries(trusted).filter(
+                (entry): entry is [string, string] => typeof entry[1] === "string",
+              ),
+            )
+          : {},
+    };
+  }
+
+  private write(data: UserSettingsData): void {
+    mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, this.path);
+  }
+}
+
+function defaultSettingsDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
+  return path.join(base, "mcpterm");
+}
