@@ -125,8 +125,9 @@ async function printEvents(
     }
     if (event.type === "error") exitCode = event.exitCode as ExitCode;
     if (event.type === "turn_end") {
-      if (event.reason === "max_steps" || event.reason === "aborted") exitCode = ExitCode.runtime;
-      else if (event.reason === "completed" && event.deniedCalls > 0) exitCode = ExitCode.denied;
+      if (event.reason === "max_steps" || event.reason === "loop_detected" || event.reason === "aborted") {
+        exitCode = ExitCode.runtime;
+      } else if (event.reason === "completed" && event.deniedCalls > 0) exitCode = ExitCode.denied;
     }
   }
 

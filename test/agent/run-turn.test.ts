@@ -60,6 +60,10 @@ async function turn(
   return { events, conversation, server };
 }
 
+function untrusted(tool: string, body: string): string {
+  return `<tool_output tool="${tool}" trust="untrusted">\n${body}\n</tool_output>`;
+}
+
 type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;
 function toolResults(events: AgentEvent[]): ToolResultEvent[] {
   return events.filter((event): event is ToolResultEvent => event.type === "tool_result");
@@ -105,9 +109,9 @@ describe("runTurn", () => {
     expect(toolResults(events).map((result) => result.ok)).toEqual([true, true, true]);
 
     expect(toolMessages(server, 2)).toEqual([
-      { role: "tool", tool_call_id: "a", content: "waited 400 ms" },
-      { role: "tool", tool_call_id: "b", content: "waited 400 ms" },
-      { role: "tool", tool_call_id: "c", content: "42" },
+      { role: "tool", tool_call_id: "a", content: untrusted("fixture/slow", "waited 400 ms") },
+      { role: "tool", tool_call_id: "b", content: untrusted("fixture/slow", "waited 400 ms") },
+      { role: "tool", tool_call_id: "c", content: untrusted("fixture/add", "42") },
     ]);
     expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
   });
@@ -223,5 +227,35 @@ describe("runTurn", () => {
     });
     expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "aborted" });
     expect(conversation.at(-1)).toMatchObject({ role: "tool", toolCallId: "s" });
+  });
+
+  it("stops a model that repeats the same call with the same arguments", async () => {
+    const again = (id: string, args: string): ScriptedReply => ({
+      toolCalls: [{ id, name: "fixture__echo", arguments: args }],
+    });
+    const { events, conversation } = await turn(
+      [again("1", '{"text":"x"}'), again("2", '{ "text": "x" }'), again("3", '{"text":"x"}')],
+      { repeatLimit: 3 },
+    );
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "loop_detected", steps: 3 });
+    expect(events.filter((event) => event.type === "tool_started")).toHaveLength(2);
+    expect(
+      events.some(
+        (event) =>
+          event.type === "warning" && /fixture__echo with the same arguments 3 times/.test(event.message),
+      ),
+    ).toBe(true);
+    expect(conversation.at(-1)).toMatchObject({ role: "tool", toolCallId: "3" });
+  });
+
+  it("caps a 5 MB result and says how much was cut", async () => {
+    const { events, server } = await turn([
+      { toolCalls: [{ id: "big", name: "fixture__big", arguments: '{"chars": 5000000}' }] },
+      { text: "That was long." },
+    ]);
+    expect(toolResults(events)[0]).toMatchObject({ ok: true, truncated: true });
+    const message = toolMessages(server, 1)[0]?.content ?? "";
+    expect(message.length).toBeLessThan(41_000);
+    expect(message).toMatch(/\[truncated: 4960000 of 5000000 characters omitted\]/);
   });
 });

@@ -10,6 +10,7 @@ import {
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
 import { REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { loadConfig } from "../../src/core/config/index.js";
@@ -425,5 +426,43 @@ describe("mcpterm -p", () => {
     );
     expect(allowed.code).toBe(0);
     expect(await readFile(notes, "utf8")).toBe("n");
+  });
+
+  it("redacts a secret in a tool result and strips its escape sequences everywhere: model, screen, JSON, trace", async () => {
+    const dir = await project(randomUUID());
+    const reply = (): ScriptedReply[] => [
+      { toolCalls: [{ name: "fixture__leak", arguments: "{}" }] },
+      { text: "done" },
+    ];
+    const traceFile = path.join(dir, "trace.jsonl");
+    const textServer = await model(reply());
+    const text = await runCli(
+      ["-p", "x", "--trust-config", "--trace", traceFile, "--model", "m", "--base-url", textServer.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    const jsonServer = await model(reply());
+    const json = await runCli(
+      ["-p", "x", "--trust-config", "--output", "json", "--model", "m", "--base-url", jsonServer.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(text.code).toBe(0);
+    expect(json.code).toBe(0);
+    const sentToModel = JSON.stringify(textServer.requests[1]?.body);
+    const trace = await readFile(traceFile, "utf8");
+    for (const output of [text.stdout, text.stderr, json.stdout, sentToModel, trace]) {
+      expect(output).not.toContain(FAKE_OPENAI_KEY);
+    }
+    expect(sentToModel).toContain("[REDACTED]");
+    const summary = JSON.parse(json.stdout) as { toolCalls: Array<{ result: string }> };
+    expect(summary.toolCalls[0]?.result).toContain("[REDACTED]");
+    for (const output of [text.stdout, text.stderr]) {
+      expect(output.includes("\u001b") || output.includes("\u0007")).toBe(false);
+    }
   });
 });

@@ -23,7 +23,7 @@ export interface ProposedToolCall {
   problem: string | undefined;
 }
 
-export type TurnEndReason = "completed" | "max_steps" | "aborted" | "error";
+export type TurnEndReason = "completed" | "max_steps" | "loop_detected" | "aborted" | "error";
 
 /**
  * Everything that happens in a turn, in order. The TUI draws these, the trace stores them,

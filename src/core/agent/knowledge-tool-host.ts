@@ -1,5 +1,5 @@
 import { formatSourcesForModel, type KnowledgeBase } from "../kb/index.js";
-import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
+import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
 
 export const KNOWLEDGE_TOOL_NAME = "search_knowledge_base";
 
@@ -7,7 +7,7 @@ export const KNOWLEDGE_TOOL_NAME = "search_knowledge_base";
 export class KnowledgeToolHost implements ToolHost {
   private readonly tool: AgentTool = {
     modelName: KNOWLEDGE_TOOL_NAME,
-    server: "mcpterm",
+    server: BUILT_IN_SERVER,
     name: KNOWLEDGE_TOOL_NAME,
     description:
       "Search the user's local knowledge base (notes, runbooks, specs) for passages about a topic. " +

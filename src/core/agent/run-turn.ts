@@ -13,7 +13,9 @@ import { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "./events.js";
-import { resolveToolCall } from "./resolve-tool-call.js";
+import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
+import { RepeatDetector } from "../policy/repeat-detector.js";
+import { BUILT_IN_SERVER } from "./tool-host.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
 export interface TurnOptions {
@@ -30,6 +32,8 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** Where to look up passages for the user's message before the first model step. */
   knowledge?: KnowledgeSource;
+  /** Identical calls allowed in one turn before it is stopped (default 5). */
+  repeatLimit?: number;
 }
 
 export interface KnowledgeSource {
@@ -57,6 +61,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     deniedCalls,
   });
 
+  const repeats = new RepeatDetector(options.repeatLimit);
   yield { type: "turn_start", turn, input: options.input, at: new Date().toISOString() };
   const hits = options.knowledge?.search(options.input) ?? [];
   if (options.knowledge) yield { type: "kb_hits", hits };
@@ -143,13 +148,36 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       return;
     }
 
+    const repeated = done.toolCalls.find(
+      (call) => repeats.record(call.name, parseArguments(call.arguments)) >= repeats.limit,
+    );
+    if (repeated) {
+      for (const call of done.toolCalls) {
+        conversation.push({
+          role: "tool",
+          toolCallId: call.id,
+          content: "Not run: the same call was repeated too often.",
+        });
+      }
+      yield {
+        type: "warning",
+        message: `Stopped: the model called ${repeated.name} with the same arguments ${repeats.limit} times.`,
+      };
+      yield end("loop_detected", step);
+      return;
+    }
+
     const outcomes = new Map<string, ToolOutcome>();
     for await (const event of runToolCalls(options, step, done.toolCalls, tools, outcomes)) {
       if (event.type === "approval_decided" && !event.approved) deniedCalls += 1;
       yield event;
     }
     for (const call of done.toolCalls) {
-      conversation.push({ role: "tool", toolCallId: call.id, content: outcomes.get(call.id)?.content ?? "" });
+      conversation.push({
+        role: "tool",
+        toolCallId: call.id,
+        content: toolMessage(call, outcomes.get(call.id), tools),
+      });
     }
     if (signal?.aborted) {
       yield end("aborted", step);
@@ -235,6 +263,23 @@ async function* runToolCalls(
   });
   void Promise.all(running).finally(() => channel.close());
   yield* channel;
+}
+
+/**
+ * What the model reads for a call. Output of an MCP tool is marked as untrusted data, so text
+ * inside it that looks like instructions is read as content, not obeyed.
+ */
+function toolMessage(
+  call: ToolCallRequest,
+  outcome: ToolOutcome | undefined,
+  tools: readonly AgentTool[],
+): string {
+  if (!outcome) return "Not run.";
+  const tool = tools.find((candidate) => candidate.modelName === call.name);
+  if (!outcome.ok || !tool || tool.server === BUILT_IN_SERVER) return outcome.content;
+  const label = `${tool.server}/${tool.name}`;
+  const body = outcome.content.replaceAll("</tool_output", "<\\/tool_output");
+  return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
 }
 
 function failed(failure: ToolOutcome["failure"], content: string): ToolOutcome {

@@ -1,6 +1,9 @@
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
+/** The server name of mcpterm's own tools (such as search_knowledge_base). */
+export const BUILT_IN_SERVER = "mcpterm";
+
 /** A tool the model may call, with its tier already decided. */
 export interface AgentTool {
   /** The function name the model sees. */

@@ -7,8 +7,8 @@
 export interface SecretPattern {
   rule: string;
   pattern: RegExp;
-  /** Which capture group holds the secret; 0 for the whole match. */
-  group: number;
+  /** 0: the whole match is the secret; 1: the first capture group that matched is. */
+  group: 0 | 1;
 }
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
@@ -17,8 +17,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
     group: 0,
   },
-  { rule: "openai-api-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
   { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0 },
+  { rule: "openai-api-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
   { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
   {
     rule: "github-token",
@@ -32,7 +32,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern:
-      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*["']?([^\s"',;]{8,})/gi,
+      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;]{8,}))/gi,
     group: 1,
   },
 ];
@@ -57,7 +57,9 @@ export function redactWithPatterns(text: string, knownSecrets: readonly string[]
   }
   for (const { rule, pattern, group } of SECRET_PATTERNS) {
     result = result.replace(pattern, (match, ...captures: unknown[]) => {
-      const secret = group === 0 ? match : captures[group - 1];
+      // The last two arguments are the offset and the whole input, not captures.
+      const secret =
+        group === 0 ? match : captures.slice(0, -2).find((capture) => typeof capture === "string");
       if (typeof secret !== "string" || secret === REDACTED || secret.includes(REDACTED)) return match;
       rules.push(rule);
       return match.replace(secret, REDACTED);

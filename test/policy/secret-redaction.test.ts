@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { canonicalJson, RepeatDetector } from "../../src/core/policy/repeat-detector.js";
+import { redactWithPatterns, secretsFromEnvironment } from "../../src/core/policy/secret-patterns.js";
+
+const GITHUB = `ghp_${"a1B2c3D4".repeat(4)}abcd`;
+
+describe("SecretRedactor", () => {
+  it.each([
+    [`key sk-proj-${"x9Y".repeat(12)} end`, "openai-api-key"],
+    [`sk-ant-api03-${"Zz9".repeat(10)}`, "anthropic-api-key"],
+    ["AKIAIOSFODNN7EXAMPLQ", "aws-access-key-id"],
+    [`token ${GITHUB}`, "github"],
+    ["https://user:hunter2@example.com/x", "basicauth"],
+    ["Authorization: Bearer abcdefghijklmnop1234567890", "bearer-token"],
+    ['{"password": "correct horse battery"}', "secret-assignment"],
+    ["-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----", "private-key"],
+    [`xoxb-123456789012-123456789012-${"a".repeat(24)}`, "slack"],
+  ])("redacts %j (%s)", async (text, rule) => {
+    const result = await new SecretRedactor().redact(text);
+    expect(result.text).toContain("[REDACTED]");
+    expect(result.rules.join(",")).toContain(rule);
+  });
+
+  it("redacts the values of secrets it was told about and leaves ordinary text alone", async () => {
+    const redactor = new SecretRedactor(["my-very-own-key-123"]);
+    expect((await redactor.redact("a my-very-own-key-123 b")).text).toBe("a [REDACTED] b");
+    const plain = "The filesystem server listed 3 files: a.md, b.md, c.md.";
+    expect(await redactor.redact(plain)).toEqual({ text: plain, rules: [] });
+  });
+
+  it("finds secret-looking environment variables", () => {
+    expect(
+      secretsFromEnvironment({ OPENAI_API_KEY: "sk-1234567890", PATH: "/usr/bin", GH_TOKEN: "short" }),
+    ).toEqual(["sk-1234567890"]);
+  });
+
+  it("does not redact twice", () => {
+    const once = redactWithPatterns("password=[REDACTED]");
+    expect(once).toEqual({ text: "password=[REDACTED]", rules: [] });
+  });
+});
+
+describe("RepeatDetector", () => {
+  it("counts identical calls regardless of key order", () => {
+    const detector = new RepeatDetector(3);
+    expect(detector.record("t", { a: 1, b: [1, { c: 2 }] })).toBe(1);
+    expect(detector.record("t", { b: [1, { c: 2 }], a: 1 })).toBe(2);
+    expect(detector.record("t", { a: 2 })).toBe(1);
+    expect(detector.record("u", { a: 1, b: [1, { c: 2 }] })).toBe(1);
+    expect(canonicalJson({ z: 1, a: { y: 2, b: 3 } })).toBe('{"a":{"b":3,"y":2},"z":1}');
+  });
+});
