@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error.js";
@@ -7,6 +8,9 @@ import { capText, toolResultText } from "../policy/result-text.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
 import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
+
+const READ_ONLY_ATTEMPTS = 3;
+const RETRY_BASE_DELAY_MS = 250;
 
 /** The MCP servers' tools as the agent loop sees them: tiered, callable, results shaped for the model. */
 export class McpToolHost implements ToolHost {
@@ -47,26 +51,60 @@ export class McpToolHost implements ToolHost {
   }
 
   async call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
-    try {
-      const result = await this.manager.callTool(tool.server, tool.name, args, {
-        signal: context.signal,
-        onProgress: context.onProgress,
-      });
-      this.options.onRawResult?.(context.callId, result);
-      const redacted = await this.redact(toolResultText(result));
-      const capped = capText(redacted.text, this.options.resultCharLimit);
-      const isError = result.isError === true;
-      return {
-        ok: !isError,
-        content: capped.text,
-        truncated: capped.truncated,
-        failure: isError ? "business" : undefined,
-        redactions: redacted.rules,
-      };
-    } catch (error) {
-      const failure = error instanceof ToolCallError ? error.failure : "transient";
-      return { ok: false, content: `The call failed: ${errorMessage(error)}`, truncated: false, failure };
+    // Only calls that change nothing are safe to send again after a timeout or a dropped connection.
+    const attempts = tool.tier === "read_only" ? READ_ONLY_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.callOnce(tool, args, context);
+      } catch (error) {
+        const failure = error instanceof ToolCallError ? error.failure : "transient";
+        const retry =
+          failure === "transient" &&
+          attempt < attempts &&
+          this.serverConnected(tool.server) &&
+          !context.signal.aborted;
+        if (!retry) {
+          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
+          return {
+            ok: false,
+            content: `The call failed${tries}: ${errorMessage(error)}`,
+            truncated: false,
+            failure,
+          };
+        }
+        await delay(RETRY_BASE_DELAY_MS * 2 ** (attempt - 1), undefined, { signal: context.signal }).catch(
+          () => undefined,
+        );
+      }
     }
+  }
+
+  private async callOnce(
+    tool: AgentTool,
+    args: Record<string, unknown>,
+    context: ToolCallContext,
+  ): Promise<ToolOutcome> {
+    const result = await this.manager.callTool(tool.server, tool.name, args, {
+      signal: context.signal,
+      onProgress: context.onProgress,
+    });
+    this.options.onRawResult?.(context.callId, result);
+    const redacted = await this.redact(toolResultText(result));
+    const capped = capText(redacted.text, this.options.resultCharLimit);
+    const isError = result.isError === true;
+    return {
+      ok: !isError,
+      content: capped.text,
+      truncated: capped.truncated,
+      failure: isError ? "business" : undefined,
+      redactions: redacted.rules,
+    };
+  }
+
+  private serverConnected(server: string): boolean {
+    return this.manager
+      .servers()
+      .some((snapshot) => snapshot.name === server && snapshot.status === "connected");
   }
 
   private redact(text: string): Promise<TextRedaction> {

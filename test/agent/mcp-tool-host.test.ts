@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
+import type { AgentTool } from "../../src/core/agent/tool-host.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
+import { fixtureLaunch, serverConfig } from "../support/fixtures.js";
+
+let manager: McpManager;
+const frames: WireFrame[] = [];
+
+beforeAll(async () => {
+  manager = new McpManager([serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs: 200 })], {
+    parentEnv: process.env,
+    onWire: (frame) => frames.push(frame),
+  });
+  await manager.start();
+});
+afterAll(() => manager.close());
+
+function context(): { callId: string; signal: AbortSignal; onProgress: () => void } {
+  return { callId: "c", signal: new AbortController().signal, onProgress: () => undefined };
+}
+
+function toolCalls(name: string): number {
+  return frames.filter((frame) => {
+    const message = frame.message as { method?: string; params?: { name?: string } };
+    return frame.direction === "send" && message.method === "tools/call" && message.params?.name === name;
+  }).length;
+}
+
+describe("McpToolHost", () => {
+  it("retries a read-only call that timed out, with backoff, and says how often it tried", async () => {
+    const host = new McpToolHost(manager);
+    const slow = host.list().find((tool) => tool.name === "slow") as AgentTool;
+    expect(slow.tier).toBe("read_only");
+    const outcome = await host.call(slow, { ms: 2000 }, context());
+    expect(outcome).toMatchObject({ ok: false, failure: "transient" });
+    expect(outcome.content).toMatch(/after 3 attempts.*did not answer within 200 ms/);
+    expect(toolCalls("slow")).toBe(3);
+  });
+
+  it("never re-runs a call that is not read-only", async () => {
+    const host = new McpToolHost(manager);
+    const slow = host.list().find((tool) => tool.name === "slow") as AgentTool;
+    const outcome = await host.call({ ...slow, tier: "low_risk" }, { ms: 2000 }, context());
+    expect(outcome.content).not.toMatch(/attempts/);
+    expect(toolCalls("slow")).toBe(4);
+  });
+
+  it("does not retry against a server that crashed: its calls fail fast", async () => {
+    const host = new McpToolHost(manager);
+    const crash = host.list().find((tool) => tool.name === "crash") as AgentTool;
+    const outcome = await host.call(crash, {}, context());
+    expect(outcome).toMatchObject({ ok: false, failure: "transient" });
+    expect(outcome.content).not.toMatch(/attempts/);
+    expect(toolCalls("crash")).toBe(1);
+  });
+});
