@@ -1,5 +1,5 @@
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
-import type { Usage } from "../core/llm/types.js";
+import type { FinishReason, Usage } from "../core/llm/types.js";
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { FailureClass } from "../core/policy/failure-class.js";
 
@@ -21,12 +21,25 @@ export interface ToolCallSummary {
   durationMs: number | undefined;
 }
 
+export interface ModelStepSummary {
+  step: number;
+  /** What the model said in this step (the final step's text is also the answer). */
+  text: string;
+  finishReason: FinishReason;
+  toolCalls: number;
+  usage: Usage | undefined;
+  latencyMs: number;
+  firstTokenMs: number | undefined;
+}
+
 /** The one JSON object `--output json` prints. */
 export interface RunSummary {
   answer: string;
   reason: TurnEndReason | undefined;
   steps: number;
   usage: Usage;
+  modelSteps: ModelStepSummary[];
+  knowledge: Array<{ path: string; startLine: number; endLine: number; score: number }>;
   toolCalls: ToolCallSummary[];
   warnings: string[];
   error: { code: string; message: string } | undefined;
@@ -59,12 +72,31 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         steps: event.steps,
         usage: event.usage,
       };
-    case "turn_start":
-    case "kb_hits":
     case "model_request":
-    case "model_retry":
+      return { ...summary, modelSteps: [...summary.modelSteps, emptyStep(event.step)] };
     case "text_delta":
+      return updateStep(summary, event.step, (step) => ({ ...step, text: step.text + event.delta }));
     case "model_step_end":
+      return updateStep(summary, event.step, (step) => ({
+        ...step,
+        finishReason: event.finishReason,
+        toolCalls: event.toolCalls,
+        usage: event.usage,
+        latencyMs: event.latencyMs,
+        firstTokenMs: event.firstTokenMs,
+      }));
+    case "kb_hits":
+      return {
+        ...summary,
+        knowledge: event.hits.map(({ path, startLine, endLine, score }) => ({
+          path,
+          startLine,
+          endLine,
+          score,
+        })),
+      };
+    case "turn_start":
+    case "model_retry":
     case "approval_requested":
     case "tool_started":
     case "tool_progress":
@@ -78,9 +110,34 @@ export function emptySummary(): RunSummary {
     reason: undefined,
     steps: 0,
     usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    modelSteps: [],
+    knowledge: [],
     toolCalls: [],
     warnings: [],
     error: undefined,
+  };
+}
+
+function emptyStep(step: number): ModelStepSummary {
+  return {
+    step,
+    text: "",
+    finishReason: "unknown",
+    toolCalls: 0,
+    usage: undefined,
+    latencyMs: 0,
+    firstTokenMs: undefined,
+  };
+}
+
+function updateStep(
+  summary: RunSummary,
+  step: number,
+  change: (current: ModelStepSummary) => ModelStepSummary,
+): RunSummary {
+  return {
+    ...summary,
+    modelSteps: summary.modelSteps.map((entry) => (entry.step === step ? change(entry) : entry)),
   };
 }
 

@@ -140,6 +140,7 @@ describe("mcpterm -p", () => {
         result: string;
       }>;
       usage: { totalTokens: number };
+      modelSteps: Array<{ step: number; finishReason: string; toolCalls: number; text: string }>;
     };
     expect(summary.answer).toBe("Summary written to new.md.");
     expect(summary.steps).toBe(3);
@@ -149,6 +150,12 @@ describe("mcpterm -p", () => {
     ]);
     expect(summary.toolCalls[0]?.result).toContain("Example Domain");
     expect(summary.usage.totalTokens).toBeGreaterThan(0);
+    expect(summary.modelSteps.map((step) => [step.step, step.finishReason, step.toolCalls])).toEqual([
+      [1, "tool_calls", 1],
+      [2, "tool_calls", 1],
+      [3, "stop", 0],
+    ]);
+    expect(summary.modelSteps[2]?.text).toBe("Summary written to new.md.");
     expect(await readFile(path.join(dir, "workspace/new.md"), "utf8")).toContain(
       "A page reserved for examples.",
     );
