@@ -14,7 +14,8 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
 import { TIERS } from "../core/policy/tiers.js";
-import { TraceWriter } from "../core/trace/trace-writer.js";
+import { traceDir } from "../core/trace/trace-files.js";
+import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { readAll, type CliIo } from "./cli-io.js";
 import { UserSettings } from "../core/config/user-settings.js";
 import { loadProjectConfig } from "./load-project-config.js";
@@ -54,13 +55,19 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     ...secretsFromEnvironment(io.env),
   ]);
   const redact = (text: string): string => redactor.redactSync(text).text;
-  const trace = args.trace ? TraceWriter.open(args.trace, redact) : undefined;
-  const manager = new McpManager(config.servers, {
-    parentEnv: io.env,
-    ...(trace ? { onWire: (frame) => trace.write({ type: "wire", ...frame }) } : {}),
+  // Every run is recorded: to --trace when given, else to .mcpterm/traces/<session>.jsonl.
+  const trace = TraceRecorder.open({
+    ...(args.trace ? { file: args.trace } : {}),
+    dir: traceDir(io.cwd),
+    redact,
+    model: settings.model,
+    servers: config.servers.map((server) => server.name),
+    cwd: io.cwd,
   });
+  const manager = new McpManager(config.servers, { parentEnv: io.env, onWire: trace.wire });
   try {
     await manager.start();
+    trace.servers(manager.servers());
     for (const server of manager.servers()) {
       if (server.status === "failed")
         warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
@@ -68,7 +75,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
 
     const knowledge =
       args.kb && config.kb.enabled ? await openFreshKnowledge(args.common, config, io.cwd) : undefined;
-    const mcpTools = new McpToolHost(manager, { redactor });
+    const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
     const { topK } = config.kb;
     const session = new Session({
       model: createOpenAiChatModel(settings),
@@ -79,7 +86,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       ...(knowledge
         ? { knowledge: { search: (query: string) => knowledge.kb.search(query, { k: topK }) } }
         : {}),
-      ...(trace ? { sink: trace } : {}),
+      sink: trace,
     });
     return await printEvents(session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }), args, {
       ...io,
@@ -87,7 +94,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     });
   } finally {
     await manager.close();
-    trace?.close();
+    trace.close();
   }
 }
 

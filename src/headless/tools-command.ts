@@ -2,13 +2,17 @@ import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
+import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "./cli-io.js";
 import { loadProjectConfig } from "./load-project-config.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
-/** `mcpterm tools`: connect, then list each server's status and its tools with tier and reason. */
+/**
+ * `mcpterm tools`: connect, then list each server's status, its tools with tier and reason, and
+ * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed.
+ */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server
@@ -25,15 +29,26 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
     await manager.start();
     const snapshots = manager.servers();
     const tools = new McpToolHost(manager).list();
+    const findings = lintTools(
+      snapshots.map((server) => ({
+        name: server.name,
+        tools: server.tools.map((tool) => tool.definition),
+        stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
+        initializeMs: server.initializeMs,
+      })),
+    );
     const report = snapshots.map((server) => ({
       name: server.name,
       status: server.status,
       transport: server.transport,
+      pid: server.pid,
+      url: server.url,
       error: server.error,
       serverInfo: server.serverInfo,
       protocolVersion: server.protocolVersion,
       initializeMs: server.initializeMs,
       stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
+      stderrTail: manager.connection(server.name)?.stderrLines().slice(-STDERR_TAIL) ?? [],
       tools: tools
         .filter((tool) => tool.server === server.name)
         .map((tool) => ({
@@ -43,9 +58,10 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
           tierReason: tool.tierReason,
           description: tool.description,
         })),
+      lint: findings.filter((finding) => finding.server === server.name),
     }));
-    if (args.json) io.stdout.write(`${JSON.stringify({ servers: report }, null, 2)}\n`);
-    else io.stdout.write(renderReport(report));
+    if (args.json) io.stdout.write(`${JSON.stringify({ servers: report, lint: findings }, null, 2)}\n`);
+    else io.stdout.write(renderReport(report, findings));
     const anyFailed = snapshots.some((server) => server.status === "failed");
     return anyFailed ? ExitCode.serverUnavailable : ExitCode.ok;
   } finally {
@@ -53,31 +69,50 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   }
 }
 
+const STDERR_TAIL = 5;
+
 interface ServerReport {
   name: string;
   status: string;
   error: string | undefined;
+  pid: number | undefined;
+  url: string | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  protocolVersion: string | undefined;
   initializeMs: number | undefined;
-  stdoutNoise: string[];
   tools: Array<{ name: string; tier: string; tierReason: string; description: string }>;
+  lint: LintFinding[];
 }
 
-function renderReport(report: ServerReport[]): string {
+function renderReport(report: ServerReport[], findings: LintFinding[]): string {
   if (report.length === 0)
     return "No MCP servers are configured (add them to mcp.config.json under mcpServers).\n";
   const lines: string[] = [];
   for (const server of report) {
     const timing = server.initializeMs === undefined ? "" : ` in ${server.initializeMs} ms`;
     lines.push(`${server.name}: ${server.status}${timing}${server.error ? ` — ${server.error}` : ""}`);
+    const facts = [
+      server.serverInfo ? `server ${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
+      server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
+      server.pid === undefined ? undefined : `pid ${server.pid}`,
+      server.url,
+    ].filter((fact) => fact !== undefined);
+    if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {
       const description = tool.description.split("\n")[0] ?? "";
       lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${description.slice(0, 80)}`);
     }
-    if (server.stdoutNoise.length > 0) {
+    for (const finding of server.lint) {
+      const where = finding.tool === undefined ? "" : `${finding.tool}: `;
       lines.push(
-        `  ! wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout, e.g. ${server.stdoutNoise[0] ?? ""}`,
+        `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`,
       );
     }
   }
+  const errors = findings.filter((finding) => finding.severity === "error").length;
+  const warnings = findings.length - errors;
+  lines.push(
+    findings.length === 0 ? "lint: no findings" : `lint: ${errors} error(s), ${warnings} warning(s)`,
+  );
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
 }

@@ -1,0 +1,227 @@
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
+
+export type LintSeverity = "error" | "warning";
+
+export type LintCode =
+  | "invalid-name"
+  | "missing-description"
+  | "long-description"
+  | "invalid-schema"
+  | "schema-not-object"
+  | "property-without-description"
+  | "duplicate-name"
+  | "instruction-like-text"
+  | "hidden-unicode"
+  | "stdout-noise"
+  | "slow-initialize";
+
+export interface LintFinding {
+  severity: LintSeverity;
+  code: LintCode;
+  server: string;
+  /** Undefined for findings about the server itself. */
+  tool: string | undefined;
+  /** One sentence a server developer can act on. */
+  message: string;
+}
+
+/** What lint needs to know about one connected server. */
+export interface LintServer {
+  name: string;
+  tools: readonly Tool[];
+  /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
+  stdoutNoise: readonly string[];
+  initializeMs: number | undefined;
+}
+
+export const MAX_DESCRIPTION_CHARS = 1024;
+export const SLOW_INITIALIZE_MS = 2000;
+
+/**
+ * Text in a tool definition that talks to the model rather than describing the tool: the signs
+ * of tool poisoning (instructions the user never sees, requests for secrets or private files).
+ */
+const INSTRUCTION_PATTERNS: ReadonlyArray<{ pattern: RegExp; what: string }> = [
+  {
+    pattern:
+      /\b(?:ignore|disregard|forget)\b[^.]{0,30}\b(?:previous|prior|above|earlier|other|all)\b[^.]{0,20}\b(?:instructions?|prompts?|rules?|messages?)/i,
+    what: "tells the model to ignore its instructions",
+  },
+  {
+    pattern:
+      /\b(?:do not|don't|never)\s+(?:tell|inform|mention|reveal|show|notify|alert)\b[^.]{0,30}\buser\b/i,
+    what: "tells the model to hide something from the user",
+  },
+  {
+    pattern: /<\/?\s*(?:important|system|instructions?|secret|hidden)\s*>/i,
+    what: "contains a pseudo-tag such as <IMPORTANT> addressed to the model",
+  },
+  {
+    pattern:
+      /~\/\.(?:ssh|aws|gnupg|config|netrc)|\bid_(?:rsa|ed25519|ecdsa)\b|\/etc\/(?:passwd|shadow)|\.env\b/i,
+    what: "mentions private files such as ~/.ssh or .env",
+  },
+  {
+    pattern:
+      /\b(?:read|send|include|pass|upload|attach|provide|append|copy)\b[^.]{0,60}\b(?:api[ _-]?keys?|private keys?|credentials|passwords?|secrets?|tokens?|environment variables)\b/i,
+    what: "asks for keys, credentials or environment variables",
+  },
+];
+
+/** Zero-width, BiDi-override and Unicode "tag" characters: invisible to a person, read by a model. */
+const HIDDEN_UNICODE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
+
+/**
+ * Checks tool definitions and server behaviour against what models and clients accept. Pure:
+ * the same input always gives the same findings, in server and tool order.
+ */
+export function lintTools(servers: readonly LintServer[]): LintFinding[] {
+  const validator = new AjvJsonSchemaValidator();
+  const findings: LintFinding[] = [];
+  const owners = new Map<string, string[]>();
+  for (const server of servers) {
+    findings.push(...lintServer(server));
+    for (const tool of server.tools) {
+      findings.push(...lintTool(server.name, tool, validator));
+      owners.set(tool.name, [...(owners.get(tool.name) ?? []), server.name]);
+    }
+  }
+  for (const server of servers) {
+    for (const tool of server.tools) {
+      const others = (owners.get(tool.name) ?? []).filter((name) => name !== server.name);
+      if (others.length === 0) continue;
+      findings.push({
+        severity: "warning",
+        code: "duplicate-name",
+        server: server.name,
+        tool: tool.name,
+        message: `The name "${tool.name}" is also used by ${others.join(", ")}; models see the server prefix, but people and other clients may confuse them.`,
+      });
+    }
+  }
+  return findings;
+}
+
+function lintServer(server: LintServer): LintFinding[] {
+  const findings: LintFinding[] = [];
+  const at = { server: server.name, tool: undefined };
+  if (server.stdoutNoise.length > 0) {
+    findings.push({
+      ...at,
+      severity: "error",
+      code: "stdout-noise",
+      message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(server.stdoutNoise[0]?.slice(0, 80))}); stdout is for JSON-RPC only, log to stderr.`,
+    });
+  }
+  if (server.initializeMs !== undefined && server.initializeMs > SLOW_INITIALIZE_MS) {
+    findings.push({
+      ...at,
+      severity: "warning",
+      code: "slow-initialize",
+      message: `Connecting and initializing took ${server.initializeMs} ms (over ${SLOW_INITIALIZE_MS} ms); defer slow setup until a tool needs it.`,
+    });
+  }
+  return findings;
+}
+
+/** Findings for one tool definition. Exported for table tests. */
+export function lintTool(
+  server: string,
+  tool: Tool,
+  validator = new AjvJsonSchemaValidator(),
+): LintFinding[] {
+  const findings: LintFinding[] = [];
+  const add = (severity: LintSeverity, code: LintCode, message: string): void => {
+    findings.push({ severity, code, server, tool: tool.name, message });
+  };
+
+  if (!MODEL_TOOL_NAME_PATTERN.test(tool.name)) {
+    const why =
+      tool.name.length > 64
+        ? `is ${tool.name.length} characters long (the limit is 64)`
+        : "uses characters other than letters, digits, _ and -";
+    add("error", "invalid-name", `The name ${why}, which OpenAI-compatible models reject.`);
+  }
+
+  const description = tool.description ?? "";
+  if (description.trim() === "")
+    add(
+      "warning",
+      "missing-description",
+      "The tool has no description, so the model must guess what it does.",
+    );
+  else if (description.length > MAX_DESCRIPTION_CHARS)
+    add(
+      "warning",
+      "long-description",
+      `The description is ${description.length} characters (over ${MAX_DESCRIPTION_CHARS}); it costs context on every request.`,
+    );
+
+  const schema = tool.inputSchema as Record<string, unknown>;
+  if (schema.type !== "object")
+    add(
+      "error",
+      "schema-not-object",
+      `The input schema's type is ${schema.type === undefined ? "missing" : JSON.stringify(schema.type)}, not "object" as MCP requires.`,
+    );
+  const compileError = schemaCompileError(schema, validator);
+  if (compileError !== undefined)
+    add("error", "invalid-schema", `The input schema is not valid JSON Schema: ${compileError}.`);
+
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const undocumented = Object.entries(properties)
+    .filter(
+      ([, property]) =>
+        !isRecord(property) || typeof property.description !== "string" || property.description.trim() === "",
+    )
+    .map(([name]) => name);
+  if (undocumented.length > 0)
+    add(
+      "warning",
+      "property-without-description",
+      `Parameter(s) ${undocumented.join(", ")} have no description, so the model must guess their meaning.`,
+    );
+
+  // Poisoning can hide in parameter descriptions as well as in the tool's own.
+  const text = [tool.name, tool.title ?? "", description, JSON.stringify(tool.inputSchema)].join("\n");
+  for (const { pattern, what } of INSTRUCTION_PATTERNS) {
+    const match = pattern.exec(text);
+    if (match)
+      add(
+        "error",
+        "instruction-like-text",
+        `The definition ${what} (${JSON.stringify(match[0].slice(0, 60))}), a sign of tool poisoning.`,
+      );
+  }
+  const hidden = HIDDEN_UNICODE.exec(text);
+  if (hidden) {
+    const code = hidden[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, "0") ?? "?";
+    add(
+      "error",
+      "hidden-unicode",
+      `The definition contains invisible Unicode (U+${code}) that a person cannot see but a model reads.`,
+    );
+  }
+  return findings;
+}
+
+function schemaCompileError(
+  schema: Record<string, unknown>,
+  validator: AjvJsonSchemaValidator,
+): string | undefined {
+  // Like validate-arguments.ts: a `$schema` dialect the default ajv does not know would stop it
+  // compiling a schema whose keywords are fine.
+  const { $schema: _dialect, ...body } = schema;
+  try {
+    validator.getValidator(body);
+    return undefined;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).replace(/\.$/, "");
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

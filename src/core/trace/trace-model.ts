@@ -1,0 +1,97 @@
+import type { TurnEndReason } from "../agent/events.js";
+import type { KbHit } from "../kb/index.js";
+import type { FinishReason, Usage } from "../llm/types.js";
+import type { ApprovalSource } from "../policy/approval-policy.js";
+import type { FailureClass } from "../policy/failure-class.js";
+import type { Tier } from "../policy/tiers.js";
+import type { ServerState, WireRecord } from "./trace-records.js";
+
+/** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
+export interface Trace {
+  file: string | undefined;
+  sessions: TraceSession[];
+  turns: TraceTurn[];
+  wire: WireRecord[];
+  /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
+  wireTruncatedAt: number | undefined;
+  /** What could not be read: a half-written last line, lines that are not JSON. */
+  problems: string[];
+  /** Records of types this version does not know (written by a newer mcpterm); kept out of the tree. */
+  unknownRecords: number;
+}
+
+export interface TraceSession {
+  sessionId: string | undefined;
+  version: string | undefined;
+  model: string | undefined;
+  cwd: string | undefined;
+  startedAt: number | undefined;
+  endedAt: number | undefined;
+  servers: ServerState[];
+}
+
+export interface TraceTurn {
+  /** 1-based position in the file, across sessions; what `--turn` selects. */
+  index: number;
+  /** The turn number within its session. */
+  turn: number;
+  sessionId: string | undefined;
+  model: string | undefined;
+  input: string;
+  startedAt: number | undefined;
+  endedAt: number | undefined;
+  durationMs: number | undefined;
+  knowledge: { hits: KbHit[]; durationMs: number | undefined } | undefined;
+  steps: TraceStep[];
+  /** Undefined when the turn never ended (the process was killed or crashed mid-turn). */
+  end:
+    { reason: TurnEndReason; answer: string; steps: number; usage: Usage; deniedCalls: number } | undefined;
+  warnings: string[];
+  errors: Array<{ code: string; message: string }>;
+}
+
+export interface TraceStep {
+  step: number;
+  startedAt: number | undefined;
+  durationMs: number | undefined;
+  messageCount: number | undefined;
+  toolsOffered: string[];
+  retries: Array<{ attempt: number; delayMs: number; reason: string }>;
+  text: string;
+  finishReason: FinishReason | undefined;
+  usage: Usage | undefined;
+  firstTokenMs: number | undefined;
+  toolCalls: TraceToolCall[];
+}
+
+export interface TraceToolCall {
+  id: string;
+  modelName: string;
+  server: string | undefined;
+  tool: string | undefined;
+  arguments: Record<string, unknown> | undefined;
+  rawArguments: string;
+  tier: Tier | undefined;
+  tierReason: string | undefined;
+  problem: string | undefined;
+  proposedAt: number | undefined;
+  approval:
+    | { asked: boolean; approved: boolean; by: ApprovalSource; reason: string; waitMs: number | undefined }
+    | undefined;
+  startedAt: number | undefined;
+  durationMs: number | undefined;
+  progressUpdates: number;
+  /** The result as the server sent it, when the trace recorded it. */
+  rawResult: unknown;
+  result:
+    | {
+        ok: boolean;
+        content: string;
+        truncated: boolean;
+        redactions: string[];
+        failure: FailureClass | undefined;
+      }
+    | undefined;
+  /** What the guardrails did to this call, in words: denial, invalid arguments, redaction, truncation. */
+  guardrails: string[];
+}

@@ -1,0 +1,128 @@
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import path from "node:path";
+import type { EventSink } from "../agent/session.js";
+import type { CallToolResult, ServerSnapshot, WireFrame } from "../mcp/types.js";
+import { MCPTERM_VERSION } from "../version.js";
+import { redactedLine } from "./redact-record.js";
+import { newSessionId } from "./session-id.js";
+
+export interface TraceRecorderOptions {
+  /** Write here (appending) instead of `<dir>/<session id>.jsonl`. */
+  file?: string;
+  /** Where session traces live, e.g. `<cwd>/.mcpterm/traces`. */
+  dir: string;
+  /** Sees every string and every serialized line before it is written; no secret may pass. */
+  redact: (text: string) => string;
+  model: string;
+  servers: readonly string[];
+  cwd: string;
+  /** Wire frames kept per session; 0 turns wire capture off. */
+  wireLimit?: number;
+  /** Larger frames and raw results are kept as a preview of this many characters. */
+  maxRecordChars?: number;
+  now?: () => Date;
+}
+
+export const DEFAULT_WIRE_LIMIT = 5000;
+export const DEFAULT_MAX_RECORD_CHARS = 200_000;
+
+/**
+ * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each,
+ * written through at once so a crash or a kill loses at most the record in flight. The methods
+ * are bound, so they can be handed over as callbacks (`onWire: recorder.wire`).
+ */
+export class TraceRecorder implements EventSink {
+  private fd: number | undefined;
+  private wireFrames = 0;
+  private readonly wireLimit: number;
+  private readonly maxRecordChars: number;
+  private readonly now: () => Date;
+
+  private constructor(
+    readonly file: string,
+    readonly sessionId: string,
+    private readonly options: TraceRecorderOptions,
+  ) {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.fd = openSync(file, "a");
+    this.wireLimit = options.wireLimit ?? DEFAULT_WIRE_LIMIT;
+    this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  static open(options: TraceRecorderOptions): TraceRecorder {
+    const started = options.now?.() ?? new Date();
+    const sessionId = newSessionId(started);
+    const file = options.file ?? path.join(options.dir, `${sessionId}.jsonl`);
+    const recorder = new TraceRecorder(file, sessionId, options);
+    recorder.append({
+      type: "session_start",
+      sessionId,
+      version: MCPTERM_VERSION,
+      model: options.model,
+      servers: [...options.servers],
+      cwd: options.cwd,
+    });
+    return recorder;
+  }
+
+  /** An engine event (the Session's sink). */
+  readonly write = (record: object): void => {
+    this.append(record);
+  };
+
+  /** Each server's state once connecting settled, so a failed start is in the trace with its cause. */
+  readonly servers = (snapshots: readonly ServerSnapshot[]): void => {
+    this.append({
+      type: "servers",
+      servers: snapshots.map((server) => ({
+        name: server.name,
+        status: server.status,
+        transport: server.transport,
+        pid: server.pid,
+        url: server.url,
+        error: server.error,
+        serverInfo: server.serverInfo,
+        protocolVersion: server.protocolVersion,
+        initializeMs: server.initializeMs,
+        tools: server.tools.length,
+      })),
+    });
+  };
+
+  /** One JSON-RPC message; after `wireLimit` frames a single `wire_truncated` note ends capture. */
+  readonly wire = (frame: WireFrame): void => {
+    if (this.wireFrames > this.wireLimit) return;
+    this.wireFrames += 1;
+    if (this.wireFrames > this.wireLimit) {
+      if (this.wireLimit > 0) this.append({ type: "wire_truncated", limit: this.wireLimit });
+      return;
+    }
+    const { message, ...rest } = frame;
+    this.append({ type: "wire", ...rest, ...this.bounded("message", message) });
+  };
+
+  /** A tool result as the server sent it, before it was shaped for the model. */
+  readonly rawResult = (callId: string, result: CallToolResult): void => {
+    this.append({ type: "raw_result", callId, ...this.bounded("result", result) });
+  };
+
+  close(): void {
+    if (this.fd === undefined) return;
+    this.append({ type: "session_end" });
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private bounded(key: string, value: unknown): Record<string, unknown> {
+    const text = value === undefined ? "null" : JSON.stringify(value);
+    if (text.length <= this.maxRecordChars) return { [key]: value };
+    return { preview: text.slice(0, this.maxRecordChars), chars: text.length };
+  }
+
+  private append(record: object): void {
+    if (this.fd === undefined) return;
+    const line = redactedLine({ ...record, ts: this.now().getTime() }, this.options.redact);
+    writeSync(this.fd, `${line}\n`);
+  }
+}

@@ -1,0 +1,138 @@
+import { UsageError } from "../errors.js";
+import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { formatDuration, oneLine } from "./format-duration.js";
+import type { Trace, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
+
+/** A node of the rendered tree: a label and its children. */
+interface Node {
+  label: string;
+  children: Node[];
+}
+
+const node = (label: string, children: Node[] = []): Node => ({ label, children });
+
+/**
+ * The trace as a plain-text tree: turn -> knowledge hits -> model steps -> tool calls -> answer,
+ * with a duration on every node. UI-free and sanitized, so the TUI's `/trace` and `mcpterm
+ * trace` print the same thing. `turn` (1-based, as in `TraceTurn.index`) picks one turn.
+ */
+export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): string {
+  const turns = options.turn === undefined ? trace.turns : [selectTurn(trace, options.turn)];
+  const lines: string[] = [header(trace)];
+  for (const problem of trace.problems) lines.push(`! ${problem}`);
+  if (trace.turns.length === 0) lines.push("(no turns recorded)");
+  for (const turn of turns) lines.push(...draw(turnNode(turn)));
+  return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** The turn at a 1-based index, or a UsageError that says which turns exist. */
+export function selectTurn(trace: Trace, index: number): TraceTurn {
+  const turn = trace.turns[index - 1];
+  if (!turn || index < 1) {
+    const range = trace.turns.length === 0 ? "it has no turns" : `turns are 1 to ${trace.turns.length}`;
+    throw new UsageError(`There is no turn ${index} in this trace (${range}).`);
+  }
+  return turn;
+}
+
+function header(trace: Trace): string {
+  const session = trace.sessions.at(-1);
+  const parts = [`trace ${trace.file ?? ""}`.trim()];
+  if (session?.sessionId) parts.push(`session ${session.sessionId}`);
+  if (session?.version) parts.push(`mcpterm ${session.version}`);
+  if (session?.model) parts.push(`model ${session.model}`);
+  const servers = session?.servers ?? [];
+  const lines = [parts.join(" · ")];
+  for (const server of servers) {
+    const info = server.serverInfo ? ` ${server.serverInfo.name} ${server.serverInfo.version}` : "";
+    const timing = server.initializeMs === undefined ? "" : ` in ${formatDuration(server.initializeMs)}`;
+    const error = server.error ? ` — ${server.error}` : "";
+    lines.push(`server ${server.name}: ${server.status}${timing}${info}, ${server.tools} tools${error}`);
+  }
+  return lines.join("\n");
+}
+
+function turnNode(turn: TraceTurn): Node {
+  const status = turn.end ? turn.end.reason : "did not finish (the process stopped mid-turn)";
+  const children: Node[] = [];
+  if (turn.knowledge) {
+    const { hits, durationMs } = turn.knowledge;
+    children.push(
+      node(
+        `knowledge: ${hits.length} hit(s) (${formatDuration(durationMs)})`,
+        hits.map((hit) =>
+          node(
+            `${hit.path}:${hit.startLine}-${hit.endLine}${hit.heading ? ` ${hit.heading}` : ""} (score ${hit.score.toFixed(2)})`,
+          ),
+        ),
+      ),
+    );
+  }
+  children.push(...turn.steps.map(stepNode));
+  for (const warning of turn.warnings) children.push(node(`warning: ${oneLine(warning, 200)}`));
+  for (const error of turn.errors)
+    children.push(node(`error (${error.code}): ${oneLine(error.message, 200)}`));
+  if (turn.end) {
+    const { usage } = turn.end;
+    children.push(
+      node(
+        `answer (${turn.end.steps} step(s), ${formatDuration(turn.durationMs)}, ${usage.promptTokens} in / ${usage.completionTokens} out tokens${turn.end.deniedCalls > 0 ? `, ${turn.end.deniedCalls} denied` : ""})`,
+        turn.end.answer ? turn.end.answer.split("\n").map((line) => node(line)) : [node("(empty)")],
+      ),
+    );
+  }
+  return node(
+    `turn ${turn.index}: ${oneLine(JSON.stringify(turn.input), 160)} (${formatDuration(turn.durationMs)}, ${status})`,
+    children,
+  );
+}
+
+function stepNode(step: TraceStep): Node {
+  const facts = [formatDuration(step.durationMs)];
+  if (step.firstTokenMs !== undefined) facts.push(`first token ${formatDuration(step.firstTokenMs)}`);
+  if (step.finishReason) facts.push(`finish ${step.finishReason}`);
+  if (step.usage) facts.push(`${step.usage.promptTokens} in / ${step.usage.completionTokens} out tokens`);
+  if (step.messageCount !== undefined) facts.push(`${step.messageCount} messages`);
+  facts.push(`${step.toolsOffered.length} tools offered`);
+  const children: Node[] = step.retries.map((retry) =>
+    node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason)}`),
+  );
+  if (step.text && step.toolCalls.length > 0) children.push(node(`text: ${oneLine(step.text)}`));
+  children.push(...step.toolCalls.map(callNode));
+  return node(`model step ${step.step} (${facts.join(", ")})`, children);
+}
+
+function callNode(call: TraceToolCall): Node {
+  const name = call.server && call.tool ? `${call.server}/${call.tool}` : call.modelName;
+  const outcome = !call.result ? "…" : call.result.ok ? "ok" : `failed: ${call.result.failure ?? "error"}`;
+  const children: Node[] = [];
+  if (call.tier) children.push(node(`tier ${call.tier}: ${call.tierReason ?? ""}`));
+  children.push(
+    node(`arguments ${oneLine(call.arguments ? JSON.stringify(call.arguments) : call.rawArguments, 200)}`),
+  );
+  if (call.approval) {
+    const verdict = call.approval.approved ? "approved" : "denied";
+    const wait = call.approval.waitMs === undefined ? "" : ` after ${formatDuration(call.approval.waitMs)}`;
+    children.push(node(`${verdict} by ${call.approval.by}${wait}: ${oneLine(call.approval.reason)}`));
+  }
+  if (call.progressUpdates > 0) children.push(node(`${call.progressUpdates} progress update(s)`));
+  if (call.rawResult !== undefined)
+    children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), 200)}`));
+  if (call.result) children.push(node(`result ${oneLine(call.result.content, 200)}`));
+  for (const note of call.guardrails) children.push(node(`guardrail: ${oneLine(note, 200)}`));
+  return node(`tool ${name} (${formatDuration(call.durationMs)}, ${outcome})`, children);
+}
+
+/** Box-drawing layout of a node and its descendants. */
+function draw(root: Node): string[] {
+  const lines = [root.label];
+  const walk = (children: Node[], prefix: string): void => {
+    children.forEach((child, index) => {
+      const last = index === children.length - 1;
+      lines.push(`${prefix}${last ? "└─ " : "├─ "}${child.label}`);
+      walk(child.children, `${prefix}${last ? "   " : "│  "}`);
+    });
+  };
+  walk(root.children, "");
+  return lines;
+}

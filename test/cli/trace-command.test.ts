@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import { copyFile, mkdir, readFile, utimes } from "node:fs/promises";
+import path from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/core/errors.js";
+import { readTrace } from "../../src/core/trace/trace-reader.js";
+import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
+import { runTraceCommand, type TraceCommandArgs } from "../../src/headless/trace-command.js";
+import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { processesMatching } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+import { brokenLaunch, FAKE_SECRET } from "../trace/support.js";
+
+const marker = randomUUID();
+let dir: string;
+let model: ScriptedModelServer;
+let traceFile: string;
+let run: { code: number | null; stderr: string };
+
+/** The turn: a read-only call and a denied dangerous one, then a call whose result leaks a key, then the answer. */
+const replies = [
+  {
+    toolCalls: [
+      { id: "echo-1", name: "fixture__echo", arguments: '{"text":"hi"}' },
+      { id: "write-1", name: "fixture__write_note", arguments: '{"name":"a.md","text":"x"}' },
+    ],
+  },
+  { toolCalls: [{ id: "status-1", name: "broken__get_status", arguments: "{}" }] },
+  { text: "Checked: all fine." },
+];
+
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: { fixture: fixtureLaunch(marker), broken: brokenLaunch(marker) },
+  });
+  model = await startScriptedModelServer(replies);
+  traceFile = path.join(dir, "t.jsonl");
+  run = await runCli(
+    [
+      "-p",
+      "check the status",
+      "--trust-config",
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+      "--trace",
+      traceFile,
+    ],
+    { cwd: dir, env: cleanEnv() },
+  );
+});
+
+afterAll(async () => {
+  await model.close();
+  for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
+});
+
+async function trace(args: Partial<TraceCommandArgs>, cwd = dir): Promise<{ code: number; stdout: string }> {
+  const stdout = new PassThrough();
+  let text = "";
+  stdout.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  const code = await runTraceCommand(
+    {
+      file: undefined,
+      turn: undefined,
+      json: false,
+      otlp: undefined,
+      wire: false,
+      server: undefined,
+      ...args,
+    },
+    {
+      stdout,
+      stderr: new PassThrough(),
+      stdin: new PassThrough(),
+      env: {},
+      cwd,
+      signal: new AbortController().signal,
+    },
+  );
+  return { code, stdout: text };
+}
+
+describe("the trace of mcpterm -p", () => {
+  it("never holds the secret a tool returned", async () => {
+    expect(run.code).toBe(3);
+    const text = await readFile(traceFile, "utf8");
+    expect(text).toContain("[REDACTED]");
+    expect(text).not.toContain(FAKE_SECRET);
+  });
+
+  it("renders as a tree: steps, calls with tier, approval, guardrails and durations, then the answer", async () => {
+    const { code, stdout } = await trace({ file: "t.jsonl" });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^turn 1: "check the status" \(\d+ ms, completed\)$/m);
+    expect(stdout).toMatch(
+      /├─ model step 1 \(\d+ ms, first token \d+ ms, finish tool_calls, \d+ in \/ \d+ out tokens, 2 messages, \d+ tools offered\)/,
+    );
+    expect(stdout).toMatch(
+      /tool fixture\/echo \(\d+ ms, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config/,
+    );
+    expect(stdout).toMatch(/tool fixture\/write_note \(0 ms, failed: permission\)/);
+    expect(stdout).toMatch(/denied by policy after \d+ ms: mcpterm is running non-interactively/);
+    expect(stdout).toMatch(/guardrail: denied by policy: /);
+    expect(stdout).toMatch(/tool broken\/get_status \(\d+ ms, ok\)/);
+    expect(stdout).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
+    expect(stdout).toMatch(
+      /└─ answer \(3 step\(s\), \d+ ms, \d+ in \/ \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$/,
+    );
+  });
+
+  it("prints the grouped structure with --json and one turn with --turn", async () => {
+    const { stdout } = await trace({ file: traceFile, json: true, turn: 1 });
+    const turn = JSON.parse(stdout) as { input: string; steps: Array<{ toolCalls: Array<{ id: string }> }> };
+    expect(turn.input).toBe("check the status");
+    expect(turn.steps.map((step) => step.toolCalls.map((call) => call.id))).toEqual([
+      ["echo-1", "write-1"],
+      ["status-1"],
+      [],
+    ]);
+    const whole = JSON.parse((await trace({ file: traceFile, json: true })).stdout) as { wireFrames: number };
+    expect(whole.wireFrames).toBeGreaterThan(4);
+  });
+
+  it("lists one server's JSON-RPC frames with --wire --server", async () => {
+    const { stdout } = await trace({ file: traceFile, wire: true, server: "broken" });
+    expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → initialize #0 /m);
+    expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → tools\/call #\d+ .*"name":"get_status"/m);
+    expect(stdout).toMatch(/^\+ +\d+ ms {2}broken ← result #\d+ .*\[REDACTED\]/m);
+    expect(stdout).not.toMatch(/ fixture [→←] /);
+  });
+
+  it("writes an OTLP/JSON export with a span per turn, model step and tool call", async () => {
+    const { stdout } = await trace({ file: traceFile, otlp: "out.json" });
+    const out = path.join(dir, "out.json");
+    expect(stdout).toBe(`Wrote 7 span(s) from 1 turn(s) of ${traceFile} to ${out} (OTLP/JSON).\n`);
+    const exported = JSON.parse(await readFile(out, "utf8")) as OtlpExport;
+    const spans = exported.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+    const operation = (name: string) =>
+      spans.filter((span) =>
+        span.attributes.some(
+          (a) =>
+            a.key === "gen_ai.operation.name" && "stringValue" in a.value && a.value.stringValue === name,
+        ),
+      );
+    expect(operation("invoke_agent")).toHaveLength(1);
+    expect(operation("chat")).toHaveLength(3);
+    expect(operation("execute_tool")).toHaveLength(3);
+    for (const span of spans) {
+      expect(span.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(span.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(span.startTimeUnixNano).toMatch(/^\d{19}$/);
+    }
+    expect(new Set(spans.map((span) => span.spanId)).size).toBe(spans.length);
+    const ids = new Set(spans.map((span) => span.spanId));
+    for (const span of spans.slice(1)) expect(ids.has(span.parentSpanId ?? "")).toBe(true);
+  });
+});
+
+describe("mcpterm trace without a file", () => {
+  it("reads the newest trace in .mcpterm/traces", async () => {
+    const project = await tempDir();
+    const traces = path.join(project, ".mcpterm", "traces");
+    await mkdir(traces, { recursive: true });
+    await writeJson(path.join(traces, "20240101-000000-000-aaaaaa.jsonl"), {});
+    await utimes(
+      path.join(traces, "20240101-000000-000-aaaaaa.jsonl"),
+      new Date(2024, 0, 1),
+      new Date(2024, 0, 1),
+    );
+    await copyFile(traceFile, path.join(traces, "20250101-000000-000-bbbbbb.jsonl"));
+    const { stdout } = await trace({}, project);
+    expect(stdout).toContain('turn 1: "check the status"');
+  });
+
+  it("says there are no traces, or no such file, or no such turn, as usage errors", async () => {
+    const empty = await tempDir();
+    await expect(trace({}, empty)).rejects.toThrow(
+      new UsageError(
+        `There are no traces in ${path.join(empty, ".mcpterm", "traces")}; run a session first or name a trace file.`,
+      ),
+    );
+    await expect(trace({ file: "nope.jsonl" })).rejects.toThrow(
+      `There is no trace file at ${path.join(dir, "nope.jsonl")}.`,
+    );
+    await expect(trace({ file: traceFile, turn: 4 })).rejects.toThrow(
+      "There is no turn 4 in this trace (turns are 1 to 1).",
+    );
+    await expect(trace({ file: traceFile, server: "broken" })).rejects.toThrow(
+      "--server only applies to --wire.",
+    );
+  });
+});
+
+describe("a killed mcpterm -p", () => {
+  it("leaves a trace that still reads, with the turn and its running call marked unfinished", async () => {
+    const slowModel = await startScriptedModelServer([
+      { toolCalls: [{ id: "slow-1", name: "fixture__slow", arguments: '{"ms":20000}' }] },
+    ]);
+    const killed = path.join(dir, "killed.jsonl");
+    try {
+      const result = await runCli(
+        ["-p", "wait", "--trust-config", "--model", "m", "--base-url", slowModel.baseUrl, "--trace", killed],
+        {
+          cwd: dir,
+          env: cleanEnv(),
+          onSpawn: (child) => {
+            // Kill once the trace shows the call running: the process dies mid-turn, mid-call.
+            const poll = setInterval(() => {
+              void readFile(killed, "utf8")
+                .then((text) => {
+                  if (text.includes('"tool_started"')) {
+                    clearInterval(poll);
+                    child.kill("SIGKILL");
+                  }
+                })
+                .catch(() => undefined);
+            }, 20);
+            child.on("close", () => clearInterval(poll));
+          },
+        },
+      );
+      expect(result.signal).toBe("SIGKILL");
+    } finally {
+      await slowModel.close();
+    }
+    const read = await readTrace(killed);
+    const call = read.turns[0]?.steps[0]?.toolCalls[0];
+    expect(call).toMatchObject({ id: "slow-1", tool: "slow", approval: { approved: true } });
+    expect(call?.startedAt).toBeGreaterThan(0);
+    expect(read.turns[0]?.end).toBeUndefined();
+    const { stdout } = await trace({ file: killed });
+    expect(stdout).toMatch(/turn 1: "wait" \(\d+ ms, did not finish \(the process stopped mid-turn\)\)/);
+    expect(stdout).toMatch(/tool fixture\/slow \(\?, …\)/);
+    expect(stdout).toContain("guardrail: no result recorded (the turn stopped while this call was pending)");
+  });
+});

@@ -1,0 +1,130 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { TraceRecorder, type TraceRecorderOptions } from "../../src/core/trace/trace-recorder.js";
+import { MCPTERM_VERSION } from "../../src/core/version.js";
+import { tempDir } from "../support/fixtures.js";
+import { FAKE_SECRET } from "./support.js";
+
+async function open(overrides: Partial<TraceRecorderOptions> = {}): Promise<TraceRecorder> {
+  const dir = await tempDir();
+  const redactor = new SecretRedactor(['known-secret-value"with\\quotes']);
+  return TraceRecorder.open({
+    dir: path.join(dir, "traces"),
+    redact: (text) => redactor.redactSync(text).text,
+    model: "m",
+    servers: ["a", "b"],
+    cwd: dir,
+    ...overrides,
+  });
+}
+
+async function records(recorder: TraceRecorder): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(recorder.file, "utf8");
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const frame = (n: number) => ({
+  server: "a",
+  direction: "send" as const,
+  at: n,
+  message: { jsonrpc: "2.0", id: n, method: "ping" },
+});
+
+describe("TraceRecorder", () => {
+  it("starts a session file named by a sortable id with a session_start record", async () => {
+    const recorder = await open({ now: () => new Date("2025-03-04T05:06:07.089Z"), cwd: "/project" });
+    expect(path.basename(recorder.file)).toMatch(/^20250304-050607-089-[0-9a-f]{6}\.jsonl$/);
+    expect(recorder.sessionId).toBe(path.basename(recorder.file, ".jsonl"));
+    expect((await records(recorder))[0]).toEqual({
+      type: "session_start",
+      sessionId: recorder.sessionId,
+      version: MCPTERM_VERSION,
+      model: "m",
+      servers: ["a", "b"],
+      cwd: "/project",
+      ts: Date.parse("2025-03-04T05:06:07.089Z"),
+    });
+    recorder.close();
+  });
+
+  it("writes each record through at once, before close", async () => {
+    const recorder = await open();
+    recorder.write({ type: "warning", message: "one" });
+    expect((await records(recorder)).map((record) => record.type)).toEqual(["session_start", "warning"]);
+    recorder.close();
+    expect((await records(recorder)).at(-1)?.type).toBe("session_end");
+  });
+
+  it("appends to an explicit file", async () => {
+    const file = path.join(await tempDir(), "nested", "t.jsonl");
+    const first = await open({ file });
+    first.close();
+    const second = await open({ file });
+    second.close();
+    expect(second.file).toBe(file);
+    expect((await records(second)).map((record) => record.type)).toEqual([
+      "session_start",
+      "session_end",
+      "session_start",
+      "session_end",
+    ]);
+  });
+
+  it("redacts secrets in events, raw results and frames, including ones JSON escapes and key/value pairs", async () => {
+    const recorder = await open();
+    recorder.write({ type: "warning", message: `leaked ${FAKE_SECRET}` });
+    recorder.rawResult("c1", { content: [{ type: "text", text: 'known-secret-value"with\\quotes' }] });
+    recorder.wire({ ...frame(1), message: { params: { password: "hunter2-hunter2" } } });
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain(FAKE_SECRET);
+    expect(text).not.toContain("known-secret-value");
+    expect(text).not.toContain("hunter2-hunter2");
+    expect(text.match(/\[REDACTED\]/g)).toHaveLength(3);
+    expect((await records(recorder)).every((record) => typeof record.ts === "number")).toBe(true);
+  });
+
+  it("keeps at most wireLimit frames and notes once that the bound was hit", async () => {
+    const recorder = await open({ wireLimit: 2 });
+    for (let n = 1; n <= 5; n += 1) recorder.wire(frame(n));
+    recorder.close();
+    expect((await records(recorder)).map((record) => record.type)).toEqual([
+      "session_start",
+      "wire",
+      "wire",
+      "wire_truncated",
+      "session_end",
+    ]);
+  });
+
+  it("turns wire capture off with wireLimit 0", async () => {
+    const recorder = await open({ wireLimit: 0 });
+    recorder.wire(frame(1));
+    recorder.close();
+    expect((await records(recorder)).map((record) => record.type)).toEqual(["session_start", "session_end"]);
+  });
+
+  it("keeps a preview of a frame or raw result that is too large", async () => {
+    const recorder = await open({ maxRecordChars: 100 });
+    recorder.rawResult("c1", { content: [{ type: "text", text: "y".repeat(500) }] });
+    recorder.close();
+    const raw = (await records(recorder))[1];
+    expect(raw).toMatchObject({ type: "raw_result", callId: "c1" });
+    expect(raw?.chars).toBeGreaterThan(500);
+    expect(raw?.preview).toHaveLength(100);
+    expect(raw?.result).toBeUndefined();
+  });
+
+  it("ignores records after close", async () => {
+    const recorder = await open();
+    recorder.close();
+    recorder.write({ type: "warning", message: "late" });
+    recorder.close();
+    expect((await records(recorder)).map((record) => record.type)).toEqual(["session_start", "session_end"]);
+  });
+});
