@@ -1,6 +1,7 @@
 import yargs, { type Argv } from "yargs";
 import { UsageError } from "./core/errors.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
+import type { TraceCommandArgs } from "./headless/trace-command.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -46,6 +47,8 @@ export type CliArgs =
       yes: boolean;
       timeoutMs: number | undefined;
     }
+  | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
+  | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
       command: "kb";
       common: CommonArgs;
@@ -203,6 +206,53 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           timeoutMs: parsed.timeout,
         });
       },
+    )
+    .command(
+      "trace [file]",
+      "show a recorded session: the newest in .mcpterm/traces, or [file]",
+      (command) =>
+        command
+          .positional("file", { type: "string", describe: "a trace .jsonl file" })
+          .option("turn", { type: "number", describe: "only this turn (1-based)" })
+          .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
+          .option("otlp", { type: "string", describe: "write OpenTelemetry spans (OTLP JSON) to this file" })
+          .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
+          .option("server", { type: "string", describe: "with --wire: only this server's frames" })
+          .check((parsed) => {
+            const turn: unknown = parsed.turn;
+            if (turn !== undefined && (typeof turn !== "number" || !Number.isInteger(turn) || turn < 1)) {
+              throw new Error(`--turn must be a whole number of at least 1, got ${JSON.stringify(turn)}`);
+            }
+            return true;
+          }),
+      (parsed) =>
+        choose({
+          command: "trace",
+          common: commonArgs(parsed),
+          file: parsed.file,
+          turn: parsed.turn,
+          json: parsed.json,
+          otlp: parsed.otlp,
+          wire: parsed.wire,
+          server: parsed.server,
+        }),
+    )
+    .command(
+      "read <server> <uri>",
+      "read one MCP resource from a server",
+      (command) =>
+        command
+          .positional("server", { type: "string", demandOption: true })
+          .positional("uri", { type: "string", demandOption: true })
+          .option("json", { type: "boolean", default: false }),
+      (parsed) =>
+        choose({
+          command: "read",
+          common: commonArgs(parsed),
+          server: parsed.server,
+          uri: parsed.uri,
+          json: parsed.json,
+        }),
     )
     .command(
       "kb <action> [query..]",

@@ -4,6 +4,8 @@ import { ExitCode, McptermError, errorMessage } from "./core/errors.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
 import { runKbCommand } from "./headless/kb-command.js";
+import { runReadCommand } from "./headless/read-command.js";
+import { runTraceCommand } from "./headless/trace-command.js";
 import type { CliIo } from "./headless/cli-io.js";
 import { runPromptCommand } from "./headless/prompt-command.js";
 import { runToolsCommand } from "./headless/tools-command.js";
@@ -58,6 +60,10 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return runCallCommand(args, io);
     case "kb":
       return runKbCommand(args, io);
+    case "read":
+      return runReadCommand(args, io);
+    case "trace":
+      return runTraceCommand(args, io);
   }
 }
 

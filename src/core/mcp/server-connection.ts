@@ -2,7 +2,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { LoggingMessageNotificationSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  type ReadResourceResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
@@ -129,6 +133,25 @@ export class ServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+      throw classifyRequestError(error, { server: this.name, timeoutMs });
+    }
+  }
+
+  /** Reads one resource; failures are classified like tool calls. */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    const client = this.client;
+    if (this.status !== "connected" || !client) {
+      throw new ToolCallError(
+        "transient",
+        `server "${this.name}" is ${this.status}${this.error ? ` (${this.error})` : ""}`,
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    try {
+      return await client.readResource({ uri }, { signal: options.signal, timeout: timeoutMs });
+    } catch (error) {
+      if (options.signal?.aborted)
+        throw new ToolCallError("cancelled", "the read was cancelled", { cause: error });
       throw classifyRequestError(error, { server: this.name, timeoutMs });
     }
   }

@@ -1,0 +1,40 @@
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+let dir: string;
+const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
+      broken: { command: "no-such-mcp-server-command" },
+    },
+  });
+});
+
+describe("mcpterm read", () => {
+  it("prints a text resource and exits 0", async () => {
+    const run = await cli("read", "everything", "demo://resource/static/document/architecture.md");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^# Everything Server/);
+  });
+
+  it("prints the raw result with --json", async () => {
+    const run = await cli("read", "everything", "demo://resource/static/document/architecture.md", "--json");
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      contents: [{ uri: "demo://resource/static/document/architecture.md" }],
+    });
+  });
+
+  it("exits 1 for a resource the server does not have, 4 for a server that cannot start, 2 for an unknown server", async () => {
+    const missing = await cli("read", "everything", "demo://nope");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Reading demo:\/\/nope from "everything" failed: .*not found/);
+    expect((await cli("read", "broken", "x://y")).code).toBe(4);
+    expect((await cli("read", "nope", "x://y")).code).toBe(2);
+  });
+});
