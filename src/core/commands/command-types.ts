@@ -1,0 +1,55 @@
+import type { AgentTool } from "../agent/tool-host.js";
+import type { KnowledgeBase } from "../kb/index.js";
+import type { McpManager } from "../mcp/mcp-manager.js";
+
+/** What a slash command produced; the TUI and the headless commands each render these their own way. */
+export type CommandResult =
+  | {
+      kind: "table";
+      title: string;
+      columns: string[];
+      rows: string[][];
+      /** A line under the table, e.g. how to see more. */
+      note?: string;
+      after?: CommandEffect;
+    }
+  | { kind: "text"; text: string; after?: CommandEffect }
+  | { kind: "error"; message: string };
+
+/** What the front end should do once it has shown the result. */
+export type CommandEffect = "clear" | "exit";
+
+/** The knowledge base as commands see it: still loading, off, or there. */
+export type KnowledgeAccess =
+  { state: "loading" } | { state: "off"; reason: string } | { state: "ready"; kb: KnowledgeBase };
+
+/** The model in use, and a way to switch it (the front end owns the settings and the session). */
+export interface ModelControl {
+  /** The model name, or undefined when none is configured. */
+  current(): string | undefined;
+  /** Why there is no model, when there is none. */
+  problem(): string | undefined;
+  /** Switches to `name` for the following turns; throws a `ConfigError` when it cannot. */
+  switchTo(name: string): void;
+}
+
+/** Everything a command may read or change. */
+export interface CommandContext {
+  manager: McpManager;
+  /** Every tool the model can call right now, with tier and reason. */
+  tools(): AgentTool[];
+  knowledge(): KnowledgeAccess;
+  model: ModelControl;
+  /** Forgets the conversation (not the servers, allowances or the knowledge base). */
+  clearConversation(): void;
+  commands: readonly SlashCommand[];
+}
+
+export interface SlashCommand {
+  /** Without the slash, e.g. "tools". */
+  name: string;
+  /** e.g. "[server] [tool]". */
+  usage: string;
+  description: string;
+  run(context: CommandContext, args: string[]): Promise<CommandResult>;
+}

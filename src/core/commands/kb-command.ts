@@ -1,0 +1,96 @@
+import type { KnowledgeBase } from "../kb/index.js";
+import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+
+const SEARCH_RESULTS = 5;
+const EXCERPT_CHARS = 160;
+
+export const kbCommand: SlashCommand = {
+  name: "kb",
+  usage: "[search <query> | reindex]",
+  description: "knowledge-base stats; search it; re-read changed files",
+  run: async (context, args) => {
+    const kb = readyKnowledge(context);
+    if ("kind" in kb) return kb;
+    const [sub, ...rest] = args;
+    if (sub === undefined || sub === "stats") return stats(kb);
+    if (sub === "search") {
+      const query = rest.join(" ").trim();
+      if (!query) return { kind: "error", message: "Usage: /kb search <query>" };
+      return search(kb, query);
+    }
+    if (sub === "reindex") {
+      const report = await kb.refresh();
+      const changed = report.added.length + report.updated.length + report.removed.length;
+      const skipped = report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : "";
+      return {
+        kind: "text",
+        text:
+          `Reindexed in ${report.durationMs} ms: ${report.added.length} added, ${report.updated.length} updated, ` +
+          `${report.removed.length} removed, ${report.unchanged} unchanged${skipped}` +
+          (changed === 0 ? " (nothing changed)." : "."),
+      };
+    }
+    return {
+      kind: "error",
+      message: `Unknown /kb subcommand "${sub}"; use /kb, /kb search <query> or /kb reindex.`,
+    };
+  },
+};
+
+function readyKnowledge(context: CommandContext): KnowledgeBase | CommandResult {
+  const access = context.knowledge();
+  switch (access.state) {
+    case "ready":
+      return access.kb;
+    case "loading":
+      return { kind: "error", message: "The knowledge base is still being indexed; try again in a moment." };
+    case "off":
+      return { kind: "error", message: access.reason };
+  }
+}
+
+function stats(kb: KnowledgeBase): CommandResult {
+  const info = kb.stats();
+  return {
+    kind: "table",
+    title: "Knowledge base",
+    columns: ["folder", "files", "chunks", "index size", "updated"],
+    rows: [
+      [
+        info.dir,
+        String(info.files),
+        String(info.chunks),
+        formatBytes(info.indexBytes),
+        info.updatedAt ?? "never",
+      ],
+    ],
+    note: "/kb search <query> · /kb reindex",
+  };
+}
+
+function search(kb: KnowledgeBase, query: string): CommandResult {
+  const hits = kb.search(query, { k: SEARCH_RESULTS });
+  if (hits.length === 0) return { kind: "text", text: `No passages match "${query}".` };
+  return {
+    kind: "table",
+    title: `Knowledge base: ${query}`,
+    columns: ["#", "passage", "score", "excerpt"],
+    rows: hits.map((hit, index) => [
+      String(index + 1),
+      `${hit.path}:${hit.startLine}-${hit.endLine}`,
+      hit.score.toFixed(2),
+      excerpt(hit.text),
+    ]),
+  };
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}

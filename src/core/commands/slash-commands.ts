@@ -1,0 +1,47 @@
+import { errorMessage } from "../errors.js";
+import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { helpCommand } from "./help-command.js";
+import { kbCommand } from "./kb-command.js";
+import { mcpCommand } from "./mcp-command.js";
+import { modelCommand } from "./model-command.js";
+import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
+import { toolsCommand } from "./tools-command.js";
+
+/** Every slash command, in the order /help lists them. */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  helpCommand,
+  toolsCommand,
+  kbCommand,
+  traceCommand,
+  mcpCommand,
+  modelCommand,
+  clearCommand,
+  exitCommand,
+];
+
+/** `/tools fixture echo` -> { name: "tools", args: ["fixture", "echo"] }; undefined for text that is not a command. */
+export function parseSlashInput(input: string): { name: string; args: string[] } | undefined {
+  const trimmed = input.trim();
+  if (!trimmed.startsWith("/") || trimmed.startsWith("//")) return undefined;
+  const [head = "", ...args] = trimmed.slice(1).split(/\s+/);
+  if (head === "") return undefined;
+  return { name: head.toLowerCase(), args };
+}
+
+/** Runs one slash command line; an unknown command or a bug in one becomes an error result. */
+export async function runSlashCommand(context: CommandContext, input: string): Promise<CommandResult> {
+  const parsed = parseSlashInput(input);
+  if (!parsed) return { kind: "error", message: "Not a command; commands start with /." };
+  const command = context.commands.find((candidate) => candidate.name === parsed.name);
+  if (!command) {
+    return {
+      kind: "error",
+      message: `Unknown command /${parsed.name}; type /help for the list.`,
+    };
+  }
+  try {
+    return await command.run(context, parsed.args);
+  } catch (error) {
+    return { kind: "error", message: `/${command.name} failed: ${errorMessage(error)}` };
+  }
+}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+
+/** The parts of a tool that an "always allow" covers. */
+export interface AllowableTool {
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export type AllowanceCheck =
+  | { state: "allowed" }
+  | { state: "not_allowed" }
+  /** Allowed once, but the server has changed the tool since: ask again and say why. */
+  | { state: "changed" };
+
+/**
+ * "Always allow this tool" for one session, remembered per server, tool and a hash of the tool's
+ * definition (description and input schema), so a server that changes a tool loses the allowance.
+ */
+export class ToolAllowances {
+  private readonly allowed = new Map<string, string>();
+
+  allow(tool: AllowableTool): void {
+    this.allowed.set(keyOf(tool), definitionHash(tool));
+  }
+
+  check(tool: AllowableTool): AllowanceCheck {
+    const hash = this.allowed.get(keyOf(tool));
+    if (hash === undefined) return { state: "not_allowed" };
+    return hash === definitionHash(tool) ? { state: "allowed" } : { state: "changed" };
+  }
+
+  /** Drops an allowance whose tool changed, so the change is reported once. */
+  revoke(tool: AllowableTool): void {
+    this.allowed.delete(keyOf(tool));
+  }
+}
+
+function keyOf(tool: AllowableTool): string {
+  return `${tool.server}\u0000${tool.name}`;
+}
+
+/** Stable across key order, so a server re-sending the same schema keeps the allowance. */
+export function definitionHash(tool: AllowableTool): string {
+  return createHash("sha256")
+    .update(canonicalJson({ description: tool.description, inputSchema: tool.inputSchema }))
+    .digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

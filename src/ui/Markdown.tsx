@@ -1,0 +1,170 @@
+import { Box, Text } from "ink";
+import { marked, type Token, type Tokens } from "marked";
+import type { ReactNode } from "react";
+import { codeColor, highlightCode } from "./highlight-code.js";
+import { useTheme, type Theme } from "./theme.js";
+
+/** Renders markdown (already sanitized) as terminal text: headings, lists, emphasis, highlighted code. */
+export function Markdown({ text }: { text: string }): ReactNode {
+  const theme = useTheme();
+  const tokens = marked.lexer(text, { gfm: true });
+  return <Box flexDirection="column">{renderBlocks(tokens, theme, "b", true)}</Box>;
+}
+
+/** Top-level blocks are separated by a blank line, as in the source; blocks inside list items are not. */
+function renderBlocks(tokens: readonly Token[], theme: Theme, key: string, spaced = false): ReactNode[] {
+  const blocks = tokens.filter((token) => token.type !== "space");
+  return blocks.map((token, index) => {
+    const block = renderBlock(token, theme, `${key}.${index}`);
+    return spaced && index > 0 ? (
+      <Box key={`${key}.${index}`} marginTop={1} flexDirection="column">
+        {block}
+      </Box>
+    ) : (
+      block
+    );
+  });
+}
+
+function renderBlock(token: Token, theme: Theme, key: string): ReactNode {
+  switch (token.type) {
+    case "space":
+      return null;
+    case "heading": {
+      const heading = token as Tokens.Heading;
+      return (
+        <Box key={key}>
+          <Text bold underline={heading.depth === 1} color={theme.color("accent")}>
+            {renderInline(heading.tokens, theme, key)}
+          </Text>
+        </Box>
+      );
+    }
+    case "paragraph":
+      return <Text key={key}>{renderInline((token as Tokens.Paragraph).tokens, theme, key)}</Text>;
+    case "text": {
+      const text = token as Tokens.Text;
+      return <Text key={key}>{text.tokens ? renderInline(text.tokens, theme, key) : text.text}</Text>;
+    }
+    case "list": {
+      const list = token as Tokens.List;
+      const start = typeof list.start === "number" ? list.start : 1;
+      return (
+        <Box key={key} flexDirection="column">
+          {list.items.map((item, index) => (
+            <Box key={`${key}.${index}`} flexDirection="row">
+              <Text color={theme.color("accent")}>
+                {list.ordered ? `${start + index}. ` : item.task ? (item.checked ? "☑ " : "☐ ") : "• "}
+              </Text>
+              <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+                {renderBlocks(item.tokens, theme, `${key}.${index}`)}
+              </Box>
+            </Box>
+          ))}
+        </Box>
+      );
+    }
+    case "code": {
+      const code = token as Tokens.Code;
+      const lines = highlightCode(code.text, code.lang || undefined);
+      return (
+        <Box key={key} flexDirection="column" paddingLeft={2}>
+          {code.lang ? <Text color={theme.color("muted")}>{code.lang}</Text> : null}
+          {lines.map((line, index) => (
+            <Text key={`${key}.${index}`}>
+              {line.length === 0
+                ? " "
+                : line.map((segment, part) => (
+                    <Text key={part} color={theme.noColor ? undefined : codeColor(segment.kind)}>
+                      {segment.text}
+                    </Text>
+                  ))}
+            </Text>
+          ))}
+        </Box>
+      );
+    }
+    case "blockquote":
+      return (
+        <Box key={key} flexDirection="row">
+          <Text color={theme.color("muted")}>│ </Text>
+          <Box flexDirection="column" flexShrink={1}>
+            {renderBlocks((token as Tokens.Blockquote).tokens, theme, key)}
+          </Box>
+        </Box>
+      );
+    case "hr":
+      return (
+        <Text key={key} color={theme.color("muted")}>
+          ────────────────
+        </Text>
+      );
+    default:
+      // Tables, HTML and anything rarer are shown as the model wrote them.
+      return <Text key={key}>{token.raw.replace(/\n+$/, "")}</Text>;
+  }
+}
+
+function renderInline(tokens: readonly Token[] | undefined, theme: Theme, key: string): ReactNode[] {
+  return (tokens ?? []).map((token, index) => {
+    const id = `${key}.i${index}`;
+    switch (token.type) {
+      case "strong":
+        return (
+          <Text key={id} bold>
+            {renderInline((token as Tokens.Strong).tokens, theme, id)}
+          </Text>
+        );
+      case "em":
+        return (
+          <Text key={id} italic>
+            {renderInline((token as Tokens.Em).tokens, theme, id)}
+          </Text>
+        );
+      case "del":
+        return (
+          <Text key={id} strikethrough>
+            {renderInline((token as Tokens.Del).tokens, theme, id)}
+          </Text>
+        );
+      case "codespan":
+        return (
+          <Text key={id} color={theme.color("code")} bold={theme.noColor}>
+            {(token as Tokens.Codespan).text}
+          </Text>
+        );
+      case "link": {
+        const link = token as Tokens.Link;
+        const label = renderInline(link.tokens, theme, id);
+        return (
+          <Text key={id}>
+            <Text underline color={theme.color("accent")}>
+              {label}
+            </Text>
+            {link.text === link.href ? "" : <Text color={theme.color("muted")}> ({link.href})</Text>}
+          </Text>
+        );
+      }
+      case "br":
+        return "\n";
+      case "text": {
+        const text = token as Tokens.Text;
+        return text.tokens ? <Text key={id}>{renderInline(text.tokens, theme, id)}</Text> : decode(text.text);
+      }
+      case "escape":
+        return decode((token as Tokens.Escape).text);
+      default:
+        return decode(token.raw);
+    }
+  });
+}
+
+/** marked escapes a few characters in inline text for HTML output; the terminal wants them back. */
+function decode(text: string): string {
+  return text
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+}

@@ -1,0 +1,58 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import { CommandResultView } from "./CommandResultView.js";
+import { KnowledgeBlock } from "./KnowledgeBlock.js";
+import { Markdown } from "./Markdown.js";
+import { useTheme } from "./theme.js";
+import { ToolPanel } from "./ToolPanel.js";
+import type { TranscriptItem } from "./transcript-types.js";
+
+/** One finished transcript item, as printed (once) into <Static>. */
+export function TranscriptItemView({ item, width }: { item: TranscriptItem; width: number }): ReactNode {
+  const theme = useTheme();
+  switch (item.kind) {
+    case "user":
+      return (
+        <Box marginTop={1} flexDirection="row">
+          <Text color={theme.color("user")} bold>
+            ›{" "}
+          </Text>
+          <Box flexShrink={1}>
+            <Text color={theme.color("user")}>{item.text}</Text>
+          </Box>
+        </Box>
+      );
+    case "assistant":
+      return (
+        <Box marginTop={1} flexDirection="column">
+          <Markdown text={item.text} />
+        </Box>
+      );
+    case "knowledge":
+      return <KnowledgeBlock knowledge={item.knowledge} expanded={false} />;
+    case "tool":
+      return <ToolPanel call={item.call} expanded={false} />;
+    case "notice":
+      return (
+        <Text color={theme.color(item.level === "info" ? "muted" : item.level)}>
+          {item.level === "error" ? "✗ " : item.level === "warning" ? "! " : "· "}
+          {item.text}
+        </Text>
+      );
+    case "command":
+      return (
+        <Box marginTop={1}>
+          <CommandResultView input={item.input} result={item.result} width={width} />
+        </Box>
+      );
+    case "detail":
+      return (
+        <Box flexDirection="column" borderStyle="single" borderColor={theme.color("muted")} paddingX={1}>
+          {item.call ? (
+            <ToolPanel call={item.call} expanded maxResultLines={Number.MAX_SAFE_INTEGER} />
+          ) : null}
+          {item.knowledge ? <KnowledgeBlock knowledge={item.knowledge} expanded /> : null}
+        </Box>
+      );
+  }
+}

@@ -1,0 +1,39 @@
+import type { EditorState } from "./input-editor.js";
+
+export interface Completion {
+  state: EditorState;
+  /** Every word that matched, for showing when there is more than one. */
+  candidates: string[];
+}
+
+/**
+ * Tab: completes the word before the cursor from `words` (slash commands only at the start of
+ * the input). One match is completed with a space; several are completed to their common prefix.
+ */
+export function complete(state: EditorState, words: readonly string[]): Completion {
+  const before = state.text.slice(0, state.cursor);
+  const word = /\S*$/.exec(before)?.[0] ?? "";
+  const atStart = before.trimStart() === word;
+  const candidates = words.filter(
+    (candidate) =>
+      candidate.startsWith(word) && candidate !== word && (atStart || !candidate.startsWith("/")),
+  );
+  if (word === "" && !atStart) return { state, candidates: [] };
+  if (candidates.length === 0) return { state, candidates };
+  const completed = candidates.length === 1 ? `${candidates[0] ?? word} ` : commonPrefix(candidates);
+  if (completed.length <= word.length) return { state, candidates };
+  const start = state.cursor - word.length;
+  return {
+    state: {
+      text: state.text.slice(0, start) + completed + state.text.slice(state.cursor),
+      cursor: start + completed.length,
+    },
+    candidates: candidates.length === 1 ? [] : candidates,
+  };
+}
+
+function commonPrefix(words: readonly string[]): string {
+  let prefix = words[0] ?? "";
+  for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}

@@ -1,0 +1,82 @@
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import type { ServerSummary } from "./transcript-types.js";
+
+/** Arguments as one line, e.g. `name: "a.md", text: "hello…"`, cut to `max` characters. */
+export function summarizeArguments(args: Record<string, unknown> | undefined, raw: string, max = 80): string {
+  const text = args
+    ? Object.entries(args)
+        .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+        .join(", ")
+    : raw;
+  return truncate(sanitizeForTerminal(text.replace(/\s+/g, " ")), max);
+}
+
+/** Arguments in full, as indented JSON (JSON escapes any control characters in strings). */
+export function prettyArguments(args: Record<string, unknown> | undefined, raw: string): string {
+  return sanitizeForTerminal(args ? JSON.stringify(args, null, 2) : raw);
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function formatTokens(tokens: number): string {
+  return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
+}
+
+/** "2/3 servers ready · 1 failed", with servers still starting counted too. */
+export function serverProgress(servers: readonly ServerSummary[]): string {
+  if (servers.length === 0) return "no servers";
+  const ready = servers.filter((server) => server.status === "connected").length;
+  const starting = servers.filter((server) => server.status === "connecting").length;
+  const failed = servers.filter((server) => server.status === "failed" || server.status === "closed").length;
+  return [
+    `${ready}/${servers.length} servers ready`,
+    ...(starting > 0 ? [`${starting} starting`] : []),
+    ...(failed > 0 ? [`${failed} failed`] : []),
+  ].join(" · ");
+}
+
+/** The first `max` lines of a text, and how many were left out. */
+export function headLines(text: string, max: number): { lines: string[]; hidden: number; total: number } {
+  const all = text.split("\n");
+  return { lines: all.slice(0, max), hidden: Math.max(0, all.length - max), total: all.length };
+}
+
+/** Words of a message worth highlighting in knowledge excerpts. */
+export function queryTerms(query: string): string[] {
+  const words = query.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? [];
+  return [...new Set(words)].filter((word) => !STOP_WORDS.has(word));
+}
+
+const STOP_WORDS = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "how",
+  "what",
+  "that",
+  "this",
+  "are",
+  "does",
+  "from",
+  "you",
+]);
+
+/** Splits text into plain and matched parts for highlighting. */
+export function markTerms(text: string, terms: readonly string[]): Array<{ text: string; match: boolean }> {
+  if (terms.length === 0) return [{ text, match: false }];
+  const escaped = terms.map((term) => term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const pattern = new RegExp(`(${escaped.join("|")})`, "giu");
+  return text
+    .split(pattern)
+    .filter((part) => part !== "")
+    .map((part) => ({ text: part, match: terms.includes(part.toLowerCase()) }));
+}

@@ -1,0 +1,131 @@
+import { ReadStream, WriteStream } from "node:tty";
+import { render } from "ink";
+import type { CliArgs } from "../args.js";
+import { CompositeToolHost } from "../core/agent/composite-tool-host.js";
+import { McpToolHost } from "../core/agent/mcp-tool-host.js";
+import { Session } from "../core/agent/session.js";
+import { resolveModelSettings } from "../core/config/index.js";
+import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
+import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
+import { McpManager } from "../core/mcp/mcp-manager.js";
+import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
+import type { CliIo } from "../headless/cli-io.js";
+import { loadProjectConfig } from "../headless/load-project-config.js";
+import { openFreshKnowledge } from "../headless/open-knowledge.js";
+import { DEFAULT_MAX_STEPS } from "../args.js";
+import { App } from "./App.js";
+import { LazyKnowledge } from "./lazy-knowledge.js";
+import { ThemeContext, themeFor } from "./theme.js";
+import { TranscriptStore } from "./transcript-store.js";
+import { TuiController } from "./tui-controller.js";
+
+type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
+
+/**
+ * `mcpterm` on a terminal: draws the prompt at once, connects the servers and indexes the
+ * knowledge base in the background, and runs until the person exits. Returns the exit code.
+ */
+export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<number> {
+  const { stdin, stdout } = io;
+  if (!(stdin instanceof ReadStream) || !(stdout instanceof WriteStream)) {
+    throw new UsageError(
+      "The interactive assistant needs a terminal on stdin and stdout; for scripts use mcpterm -p <text>.",
+    );
+  }
+  const config = await loadProjectConfig(args.common, io);
+  const store = new TranscriptStore();
+  const { dispatch } = store;
+
+  const { auto, ignored } = autoTiersFromProjectConfig(config.approval.auto);
+  if (ignored.length > 0) {
+    dispatch({
+      type: "ui_notice",
+      level: "warning",
+      text: `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers always ask here.`,
+    });
+  }
+
+  const manager = new McpManager(config.servers, { parentEnv: io.env });
+  const knowledge = new LazyKnowledge(
+    config.kb.enabled
+      ? { state: "loading" }
+      : { state: "off", reason: "The knowledge base is turned off in the config." },
+    config.kb.topK,
+  );
+  const tools = new CompositeToolHost([knowledge, new McpToolHost(manager)]);
+
+  let exit: () => void = () => undefined;
+  const exited = new Promise<void>((resolve) => {
+    exit = resolve;
+  });
+  const controller = new TuiController({
+    dispatch,
+    manager,
+    tools,
+    knowledge: () => knowledge.current(),
+    modelFor: (name) =>
+      createOpenAiChatModel(
+        resolveModelSettings({
+          flags: { ...args.modelArgs, ...(name === undefined ? {} : { model: name }) },
+          env: io.env,
+          config,
+        }),
+      ),
+    newSession: (model) =>
+      new Session({
+        model,
+        tools,
+        approval: { auto, flagged: [] },
+        maxSteps: DEFAULT_MAX_STEPS,
+        cwd: io.cwd,
+        ...(config.kb.enabled ? { knowledge } : {}),
+      }),
+    onExit: () => exit(),
+  });
+
+  // Neither servers nor the index are awaited: the prompt is usable while they come up.
+  void manager.start();
+  if (config.kb.enabled) {
+    dispatch({ type: "ui_kb", kb: { state: "loading" } });
+    openFreshKnowledge(args.common, config, io.cwd).then(
+      ({ kb }) => {
+        knowledge.ready(kb);
+        const stats = kb.stats();
+        dispatch({ type: "ui_kb", kb: { state: "ready", chunks: stats.chunks, files: stats.files } });
+      },
+      (error: unknown) => {
+        knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
+        dispatch({ type: "ui_kb", kb: { state: "off" } });
+        dispatch({
+          type: "ui_notice",
+          level: "warning",
+          text: `Knowledge base unavailable: ${errorMessage(error)}`,
+        });
+      },
+    );
+  }
+
+  const onSignal = (): void => exit();
+  io.signal.addEventListener("abort", onSignal, { once: true });
+  const instance = render(
+    <ThemeContext.Provider value={themeFor(io.env)}>
+      <App store={store} controller={controller} onExit={() => exit()} />
+    </ThemeContext.Provider>,
+    {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: true,
+    },
+  );
+  try {
+    await Promise.race([exited, instance.waitUntilExit()]);
+  } finally {
+    io.signal.removeEventListener("abort", onSignal);
+    controller.dispose();
+    instance.unmount();
+    store.dispose();
+    await manager.close();
+  }
+  return ExitCode.ok;
+}

@@ -1,0 +1,104 @@
+import type { ApprovalSource } from "../core/policy/approval-policy.js";
+import type { CommandResult } from "../core/commands/command-types.js";
+import type { KbHit } from "../core/kb/index.js";
+import type { FailureClass } from "../core/policy/failure-class.js";
+import type { Tier } from "../core/policy/tiers.js";
+import type { ServerStatus } from "../core/mcp/types.js";
+
+export type CallState =
+  "proposed" | "awaiting_approval" | "approved" | "running" | "done" | "failed" | "denied" | "cancelled";
+
+/** One tool call as the TUI draws it; every string in it is already sanitized for the terminal. */
+export interface ToolCallView {
+  callId: string;
+  /** 1-based number in the session, shown as #n so a panel can be picked out. */
+  number: number;
+  /** `server/tool`, or the name the model used when it matched no tool. */
+  label: string;
+  tool: string | undefined;
+  server: string | undefined;
+  tier: Tier | undefined;
+  tierReason: string | undefined;
+  args: Record<string, unknown> | undefined;
+  rawArguments: string;
+  problem: string | undefined;
+  state: CallState;
+  progress: { progress: number; total: number | undefined; message: string | undefined } | undefined;
+  decision: { approved: boolean; by: ApprovalSource; reason: string } | undefined;
+  result:
+    | {
+        ok: boolean;
+        content: string;
+        truncated: boolean;
+        /** Rules whose secrets were removed from the content. */
+        redactions: string[];
+        durationMs: number;
+        failure: FailureClass | undefined;
+      }
+    | undefined;
+}
+
+export interface KnowledgeView {
+  hits: KbHit[];
+  /** The message the hits were found for; its words are highlighted in the excerpts. */
+  query: string;
+}
+
+/** Something in the transcript that can be opened in the inspector. */
+export type ExpandableRef = { kind: "tool"; callId: string } | { kind: "knowledge"; itemId: number };
+
+/** A finished piece of the transcript: printed once into Ink's <Static>, never redrawn. */
+export type TranscriptItem =
+  | { kind: "user"; id: number; text: string }
+  /** A finished stretch of the answer, as markdown; `first` marks the start of a reply. */
+  | { kind: "assistant"; id: number; text: string; first: boolean }
+  | { kind: "knowledge"; id: number; knowledge: KnowledgeView }
+  | { kind: "tool"; id: number; call: ToolCallView }
+  | { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
+  | { kind: "command"; id: number; input: string; result: CommandResult }
+  /** The full content of a panel or knowledge block, printed on request. */
+  | { kind: "detail"; id: number; call: ToolCallView | undefined; knowledge: KnowledgeView | undefined };
+
+export interface ServerSummary {
+  name: string;
+  status: ServerStatus;
+  error: string | undefined;
+}
+
+export type KbSummary =
+  { state: "loading" } | { state: "off" } | { state: "ready"; chunks: number; files: number };
+
+/** The turn being drawn in the live region. */
+export interface LiveTurn {
+  number: number;
+  input: string;
+  /** Answer text of the current step not yet moved to the transcript (raw; sanitized when drawn). */
+  text: string;
+  /** Whether this reply's first text was already printed (so later chunks get no header). */
+  replyStarted: boolean;
+  /** Calls that have not finished yet, in the order the model proposed them. */
+  calls: ToolCallView[];
+}
+
+export interface TranscriptState {
+  items: TranscriptItem[];
+  nextItemId: number;
+  nextCallNumber: number;
+  turn: LiveTurn | undefined;
+  /** The call whose approval is being asked, if any. */
+  approvalCallId: string | undefined;
+  /** Finished calls and knowledge blocks by id, for the inspector. */
+  finishedCalls: Record<string, ToolCallView>;
+  knowledge: Record<number, KnowledgeView>;
+  expandables: ExpandableRef[];
+  /** Index into `expandables` of the entry open in the inspector. */
+  inspector: number | undefined;
+  servers: ServerSummary[];
+  model: { name: string | undefined; problem: string | undefined };
+  kb: KbSummary;
+  tokens: number;
+  /** Ctrl+C was pressed once while idle; a second press exits. */
+  exitArmed: boolean;
+  /** A slash command is running. */
+  commandRunning: boolean;
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KnowledgeToolHost } from "../../src/core/agent/knowledge-tool-host.js";
+import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
+import { CompositeToolHost } from "../../src/core/agent/composite-tool-host.js";
+import type { CommandContext, CommandResult } from "../../src/core/commands/command-types.js";
+import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { ConfigError } from "../../src/core/errors.js";
+import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+const marker = randomUUID();
+let manager: McpManager;
+let kb: KnowledgeBase;
+let model: string | undefined = "gpt-test";
+let cleared = 0;
+let context: CommandContext;
+
+beforeAll(async () => {
+  manager = new McpManager(
+    [
+      serverConfig("fixture", fixtureLaunch(marker)),
+      serverConfig("broken", { command: "/nonexistent/mcp-server" }),
+    ],
+    { parentEnv: process.env, shutdownGraceMs: 200 },
+  );
+  await manager.start();
+  const dir = await tempDir();
+  await mkdir(path.join(dir, "kb"));
+  await writeFile(
+    path.join(dir, "kb", "deploy.md"),
+    "# Deploy\n\n## Rollback\n\nRun deploy rollback to undo a release.\n",
+  );
+  kb = await openKnowledgeBase({ dir: path.join(dir, "kb"), indexDir: path.join(dir, "index") });
+  await kb.refresh();
+  const tools = new CompositeToolHost([new KnowledgeToolHost(kb), new McpToolHost(manager)]);
+  context = {
+    manager,
+    tools: () => tools.list(),
+    knowledge: () => ({ state: "ready", kb }),
+    commands: SLASH_COMMANDS,
+    clearConversation: () => {
+      cleared += 1;
+    },
+    model: {
+      current: () => model,
+      problem: () => (model ? undefined : "No model is set."),
+      switchTo: (name) => {
+        if (name === "bad") throw new ConfigError("bad model");
+        model = name;
+      },
+    },
+  };
+});
+
+afterAll(async () => {
+  await manager.close();
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+});
+
+function run(input: string): Promise<CommandResult> {
+  return runSlashCommand(context, input);
+}
+
+function text(result: CommandResult): string {
+  switch (result.kind) {
+    case "text":
+      return result.text;
+    case "error":
+      return result.message;
+    case "table":
+      return [
+        result.title,
+        result.columns.join(" | "),
+        ...result.rows.map((row) => row.join(" | ")),
+        result.note ?? "",
+      ].join("\n");
+  }
+}
+
+describe("slash commands against a real McpManager", () => {
+  it.each([
+    ["/help", "table", /\/tools \[server\] \[tool\] \| servers with status/],
+    ["/tools", "table", /fixture \| connected \| write_note \| dangerous \| destructiveHint/],
+    ["/tools", "table", /broken \| failed \| {2}\| {2}\| .*nonexistent/],
+    ["/tools", "table", /mcpterm \| built-in \| search_knowledge_base \| read_only/],
+    ["/tools fixture", "table", /fixture \| connected \| echo \| read_only/],
+    ["/tools nope", "error", /no server named "nope"/],
+    ["/tools fixture echo", "text", /"required": \[\s*"text"\s*\]/],
+    ["/tools fixture missing", "error", /has no tool "missing"/],
+    ["/kb", "table", /\| 1 \| \d+ \|/],
+    ["/kb search rollback", "table", /1 \| deploy\.md:\d+-\d+ \| \d+\.\d\d \| .*rollback/],
+    ["/kb search zzzqqq", "text", /No passages match/],
+    [
+      "/kb reindex",
+      "text",
+      /Reindexed in \d+ ms: 0 added, 0 updated, 0 removed, 1 unchanged \(nothing changed\)\./,
+    ],
+    ["/kb frobnicate", "error", /Unknown \/kb subcommand/],
+    ["/trace", "error", /not available in this version yet/],
+    [
+      "/mcp",
+      "table",
+      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \| fixture 1\.0\.0 \| 8 \| \d+ ms \| $/m,
+    ],
+    ["/mcp", "table", /broken \| failed \| stdio/],
+    ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],
+    ["/mcp logs", "error", /Usage: \/mcp logs <server>/],
+    ["/mcp restart nope", "error", /no server named "nope"/],
+    ["/model", "text", /Model: gpt-test/],
+    ["/model bad", "error", /bad model/],
+    ["/nope", "error", /Unknown command \/nope/],
+  ] as Array<[string, CommandResult["kind"], RegExp]>)("%s -> %s", async (input, kind, expected) => {
+    const result = await run(input);
+    expect(result.kind, text(result)).toBe(kind);
+    expect(text(result)).toMatch(expected);
+  });
+
+  it("/mcp restart brings a server back with its tools", async () => {
+    const before = manager.servers().find((server) => server.name === "fixture")?.pid;
+    const result = await run("/mcp restart fixture");
+    expect(text(result)).toMatch(/Restarted "fixture": connected, 8 tools\./);
+    expect(manager.servers().find((server) => server.name === "fixture")?.pid).not.toBe(before);
+  });
+
+  it("/model <name> switches, /clear clears, /exit asks to exit", async () => {
+    expect(text(await run("/model other-model"))).toMatch(/Model: other-model/);
+    expect(model).toBe("other-model");
+    expect(await run("/clear")).toMatchObject({ kind: "text", after: "clear" });
+    expect(cleared).toBe(1);
+    expect(await run("/exit")).toMatchObject({ kind: "text", after: "exit" });
+  });
+
+  it("/kb says so while the knowledge base is loading or off", async () => {
+    const loading = await runSlashCommand({ ...context, knowledge: () => ({ state: "loading" }) }, "/kb");
+    expect(loading).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/still being indexed/) as string,
+    });
+    const off = await runSlashCommand(
+      { ...context, knowledge: () => ({ state: "off", reason: "kb is off" }) },
+      "/kb",
+    );
+    expect(off).toEqual({ kind: "error", message: "kb is off" });
+  });
+});
+
+describe("parseSlashInput", () => {
+  it.each([
+    ["/tools fixture echo", { name: "tools", args: ["fixture", "echo"] }],
+    ["  /KB  search  a b ", { name: "kb", args: ["search", "a", "b"] }],
+    ["hello /tools", undefined],
+    ["/", undefined],
+    ["//not a command", undefined],
+  ])("%j", (input, expected) => {
+    expect(parseSlashInput(input)).toEqual(expected);
+  });
+});

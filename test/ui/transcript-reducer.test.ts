@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
+import { splitAtSafePoint } from "../../src/ui/markdown-split.js";
+import {
+  initialTranscriptState,
+  transcriptReducer,
+  type TranscriptAction,
+} from "../../src/ui/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript-types.js";
+
+const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
+
+function call(id: string, overrides: Partial<ProposedToolCall> = {}): ProposedToolCall {
+  return {
+    id,
+    step: 1,
+    modelName: "fixture__write_note",
+    server: "fixture",
+    tool: "write_note",
+    arguments: { name: "a.md" },
+    rawArguments: '{"name":"a.md"}',
+    tier: "dangerous",
+    tierReason: "destructiveHint",
+    problem: undefined,
+    ...overrides,
+  };
+}
+
+const start: AgentEvent = { type: "turn_start", turn: 1, input: "hi", at: "2026-01-01T00:00:00Z" };
+const stepEnd: AgentEvent = {
+  type: "model_step_end",
+  step: 1,
+  finishReason: "tool_calls",
+  usage,
+  latencyMs: 5,
+  firstTokenMs: 1,
+  toolCalls: 1,
+};
+const end = (reason: "completed" | "aborted"): AgentEvent => ({
+  type: "turn_end",
+  turn: 1,
+  reason,
+  answer: "",
+  steps: 1,
+  usage,
+  deniedCalls: 0,
+});
+const result = (callId: string, ok: boolean, content: string): AgentEvent => ({
+  type: "tool_result",
+  callId,
+  ok,
+  content,
+  truncated: false,
+  redactions: [],
+  durationMs: 12,
+  failure: ok ? undefined : "permission",
+});
+
+function run(...actions: TranscriptAction[]): TranscriptState {
+  return actions.reduce(transcriptReducer, initialTranscriptState());
+}
+
+describe("transcriptReducer", () => {
+  it("prints the user's message and streams text in the live turn until a paragraph is complete", () => {
+    const state = run(
+      start,
+      { type: "text_delta", step: 1, delta: "Hello " },
+      { type: "text_delta", step: 1, delta: "world" },
+    );
+    expect(state.items.map((item) => item.kind)).toEqual(["user"]);
+    expect(state.turn?.text).toBe("Hello world");
+    const flushed = transcriptReducer(state, { type: "text_delta", step: 1, delta: "\n\nNext" });
+    expect(flushed.items.at(-1)).toMatchObject({ kind: "assistant", text: "Hello world", first: true });
+    expect(flushed.turn?.text).toBe("Next");
+  });
+
+  it("moves the rest of the text to the transcript at the end of a step and counts tokens", () => {
+    const state = run(start, { type: "text_delta", step: 1, delta: "Done." }, stepEnd);
+    expect(state.items.at(-1)).toMatchObject({ kind: "assistant", text: "Done." });
+    expect(state.turn?.text).toBe("");
+    expect(state.tokens).toBe(15);
+  });
+
+  it.each([
+    [
+      "approved and done",
+      [
+        { type: "approval_decided", callId: "c", approved: true, by: "user", reason: "ok" },
+        { type: "tool_started", callId: "c" },
+        result("c", true, "wrote"),
+      ],
+      "done",
+    ],
+    [
+      "denied",
+      [
+        { type: "approval_decided", callId: "c", approved: false, by: "user", reason: "no" },
+        result("c", false, "Not run"),
+      ],
+      "denied",
+    ],
+    [
+      "failed",
+      [
+        { type: "tool_started", callId: "c" },
+        { ...result("c", false, "boom"), failure: "business" },
+      ],
+      "failed",
+    ],
+    [
+      "cancelled",
+      [
+        { type: "tool_started", callId: "c" },
+        { ...result("c", false, "stop"), failure: "cancelled" },
+      ],
+      "cancelled",
+    ],
+  ] as Array<[string, AgentEvent[], string]>)(
+    "a call that is %s ends in the transcript as %s",
+    (_name, events, final) => {
+      const state = run(start, stepEnd, { type: "tool_call_proposed", call: call("c") }, ...events);
+      expect(state.turn?.calls).toEqual([]);
+      expect(state.items.at(-1)).toMatchObject({
+        kind: "tool",
+        call: { callId: "c", state: final, number: 1 },
+      });
+      expect(state.expandables).toEqual([{ kind: "tool", callId: "c" }]);
+    },
+  );
+
+  it("keeps a call live while it waits for approval, with progress while it runs", () => {
+    let state = run(
+      start,
+      { type: "tool_call_proposed", call: call("c") },
+      { type: "approval_requested", callId: "c" },
+    );
+    expect(state.approvalCallId).toBe("c");
+    expect(state.turn?.calls[0]?.state).toBe("awaiting_approval");
+    state = run(
+      start,
+      { type: "tool_call_proposed", call: call("c") },
+      { type: "approval_requested", callId: "c" },
+      { type: "approval_decided", callId: "c", approved: true, by: "session", reason: "allowed" },
+      { type: "tool_started", callId: "c" },
+      { type: "tool_progress", callId: "c", progress: 1, total: 4, message: "\u001b[2Jstep" },
+    );
+    expect(state.approvalCallId).toBeUndefined();
+    expect(state.turn?.calls[0]).toMatchObject({
+      state: "running",
+      progress: { progress: 1, total: 4, message: "step" },
+    });
+  });
+
+  it("keeps the partial answer of an interrupted turn and says so", () => {
+    const state = run(start, { type: "text_delta", step: 1, delta: "Partial ans" }, end("aborted"));
+    expect(state.turn).toBeUndefined();
+    expect(state.items.map((item) => item.kind)).toEqual(["user", "assistant", "notice"]);
+    expect(state.items.at(-1)).toMatchObject({
+      level: "warning",
+      text: expect.stringContaining("Interrupted") as string,
+    });
+  });
+
+  it("strips escape sequences from everything a model or tool sent", () => {
+    const state = run(
+      { ...start, input: "x\u001b]52;c;Zm9v\u0007y" },
+      { type: "tool_call_proposed", call: call("c", { rawArguments: "\u001b[2J{}" }) },
+      result("c", true, "\u001b[31mred\u001b[0m"),
+      { type: "error", code: "llm", message: "bad\u001b[1A", exitCode: 1 },
+    );
+    expect(JSON.stringify(state.items)).not.toContain("\\u001b");
+    expect(state.items[0]).toMatchObject({ kind: "user", text: "xy" });
+  });
+
+  it("records knowledge hits as an expandable block and ignores an empty result", () => {
+    const hit = { path: "a.md", startLine: 1, endLine: 3, heading: "A", score: 1.5, text: "rollback steps" };
+    const state = run(start, { type: "kb_hits", hits: [hit] });
+    expect(state.items.at(-1)).toMatchObject({ kind: "knowledge", knowledge: { hits: [hit], query: "hi" } });
+    expect(state.expandables).toEqual([{ kind: "knowledge", itemId: 2 }]);
+    expect(run(start, { type: "kb_hits", hits: [] }).items).toHaveLength(1);
+  });
+
+  it("opens the latest entry in the inspector, moves, prints it in full and closes", () => {
+    let state = run(
+      start,
+      { type: "tool_call_proposed", call: call("a") },
+      result("a", true, "one"),
+      { type: "tool_call_proposed", call: call("b") },
+      result("b", true, "two"),
+      { type: "ui_inspector_toggle" },
+    );
+    expect(state.inspector).toBe(1);
+    state = transcriptReducer(state, { type: "ui_inspector_move", delta: -5 });
+    expect(state.inspector).toBe(0);
+    state = transcriptReducer(state, { type: "ui_inspector_print" });
+    expect(state.inspector).toBeUndefined();
+    expect(state.items.at(-1)).toMatchObject({ kind: "detail", call: { callId: "a" } });
+    expect(
+      transcriptReducer({ ...state, inspector: 1 }, { type: "ui_inspector_toggle" }).inspector,
+    ).toBeUndefined();
+  });
+
+  it("only ever appends items, so <Static> never has to redraw", () => {
+    const actions: TranscriptAction[] = [
+      start,
+      { type: "text_delta", step: 1, delta: "a\n\nb" },
+      stepEnd,
+      { type: "ui_command_result", input: "/help", result: { kind: "text", text: "help" } },
+      end("completed"),
+      { type: "ui_notice", level: "info", text: "cleared" },
+    ];
+    let state = initialTranscriptState();
+    for (const action of actions) {
+      const next = transcriptReducer(state, action);
+      expect(next.items.slice(0, state.items.length)).toEqual(state.items);
+      state = next;
+    }
+  });
+});
+
+describe("splitAtSafePoint", () => {
+  it.each([
+    ["no blank line yet", "Hello", ["", "Hello"]],
+    ["after a paragraph", "One\n\nTwo", ["One", "Two"]],
+    ["a blank line inside a code fence is not safe", "```\na\n\nb", ["", "```\na\n\nb"]],
+    ["after a closed fence", "```\na\n```\n\nnext", ["```\na\n```", "next"]],
+    ["a paragraph ended by a blank line is final", "One\n\n", ["One", ""]],
+    ["a single line break is not a paragraph end", "One\nTw", ["", "One\nTw"]],
+  ] as Array<[string, string, [string, string]]>)("%s", (_name, text, expected) => {
+    expect(splitAtSafePoint(text)).toEqual(expected);
+  });
+});

@@ -1,0 +1,179 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import {
+  startScriptedModelServer,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
+
+/**
+ * The real binary in a real pseudo-terminal (tmux), against the scripted model server and real
+ * fixture MCP servers: what a person sees and types, end to end.
+ */
+const TMUX = "tmux";
+const socket = `mcpterm-e2e-${randomUUID().slice(0, 8)}`;
+const session = "tui";
+const marker = randomUUID();
+let model: ScriptedModelServer;
+let dir: string;
+let notes: string;
+
+function tmux(...args: string[]): string {
+  return execFileSync(TMUX, ["-L", socket, ...args], { encoding: "utf8" });
+}
+
+function screen(): string {
+  return tmux("capture-pane", "-p", "-t", session);
+}
+
+function keys(...sequence: string[]): void {
+  tmux("send-keys", "-t", session, ...sequence);
+}
+
+/** Types text and then presses Enter as a separate key, as a person would. */
+async function type(text: string): Promise<void> {
+  tmux("send-keys", "-t", session, "-l", text);
+  await pause(150);
+  keys("Enter");
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls the screen until `check` passes, failing with the last screen after `ms`. */
+async function waitForScreen(check: (text: string) => boolean, what: string, ms = 15_000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let text = screen();
+  while (!check(text)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+    await pause(100);
+    text = screen();
+  }
+  return text;
+}
+
+function reply(request: { body: { messages: Array<{ role: string; content: unknown }> } }): ScriptedReply {
+  const last = request.body.messages.at(-1);
+  const content = typeof last?.content === "string" ? last.content : "";
+  if (last?.role === "tool")
+    return { text: content.includes("denied") ? "Understood, not written." : "Wrote it." };
+  const write = (name: string): ScriptedReply => ({
+    toolCalls: [{ name: "fixture__write_note", arguments: JSON.stringify({ name, text: "from the model" }) }],
+  });
+  if (content.startsWith("write again")) return write("ok.md");
+  if (content.startsWith("write a note")) return write("denied.md");
+  return { text: "Hello **there**, streaming text about rollback [1].", chunkSize: 3 };
+}
+
+beforeAll(async () => {
+  expect(existsSync(CLI), "run npm run build first").toBe(true);
+  model = await startScriptedModelServer((request) => reply(request));
+  dir = await tempDir("mcpterm-tui-");
+  notes = path.join(dir, "notes");
+  await mkdir(notes);
+  await mkdir(path.join(dir, "knowledge_base"));
+  await writeFile(
+    path.join(dir, "knowledge_base", "deploy.md"),
+    "# Deploy\n\nTo rollback, run deploy rollback.\n",
+  );
+  const fixture = fixtureLaunch(marker);
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      fixture: { ...fixture, env: { FIXTURE_NOTES_DIR: notes } },
+      slow: { ...fixture, env: { FIXTURE_STARTUP_DELAY_MS: "4000" } },
+    },
+  });
+  const env = [
+    `PATH=${process.env.PATH ?? ""}`,
+    `HOME=${dir}`,
+    "NO_COLOR=1",
+    "TERM=xterm-256color",
+    "LANG=C.UTF-8",
+  ];
+  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, command);
+});
+
+afterAll(async () => {
+  try {
+    tmux("kill-server");
+  } catch {
+    // Already gone.
+  }
+  await model.close();
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+});
+
+describe("mcpterm TUI in a pseudo-terminal", () => {
+  it("draws the prompt before a slow server is up, streams, asks, denies, approves, toggles, lists tools and exits", async () => {
+    const started = Date.now();
+    const first = await waitForScreen(
+      (text) => text.includes("›") && text.includes("servers ready"),
+      "the prompt",
+    );
+    expect(first).toMatch(/starting/);
+    expect(Date.now() - started).toBeLessThan(4000);
+
+    await waitForScreen((text) => /kb \d+ chunks/.test(text), "the knowledge base");
+    await type("hello, how do I rollback?");
+    await waitForScreen(
+      (text) => text.includes("Hello there, streaming text about rollback [1]."),
+      "the streamed answer",
+    );
+    expect(screen()).toContain("Knowledge (1)");
+
+    await waitForScreen((text) => text.includes("2/2 servers ready"), "both servers");
+    await type("write a note");
+    const asking = await waitForScreen((text) => text.includes("Allow this call?"), "the approval panel");
+    expect(asking).toContain('"name": "denied.md"');
+    expect(asking).toMatch(/y approve once · a always allow fixture\/write_note this session · n deny/);
+
+    // Neither a stray Enter nor typing approves.
+    keys("Enter");
+    keys("x");
+    await pause(400);
+    expect(screen()).toContain("Allow this call?");
+    keys("n");
+    await waitForScreen((text) => text.includes("Understood, not written."), "the answer after the denial");
+    expect(screen()).toContain("denied by user");
+    const toldModel = model.requests.some((request) =>
+      (request.body as { messages: Array<{ role: string; content: unknown }> }).messages.some(
+        (message) => message.role === "tool" && String(message.content).includes("denied"),
+      ),
+    );
+    expect(toldModel).toBe(true);
+    expect(existsSync(path.join(notes, "denied.md"))).toBe(false);
+
+    await type("write again");
+    await waitForScreen(
+      (text) => text.includes('"name": "ok.md"') && text.includes("Allow this call?"),
+      "the second approval",
+    );
+    keys("y");
+    await waitForScreen((text) => text.includes("Wrote it."), "the answer after the approval");
+    expect(await readFile(path.join(notes, "ok.md"), "utf8")).toBe("from the model");
+
+    keys("C-o");
+    const inspecting = await waitForScreen((text) => text.includes("Inspecting"), "the expanded panel");
+    expect(inspecting).toContain("result (1 line):");
+    keys("C-o");
+    await waitForScreen((text) => !text.includes("Inspecting"), "the panel to collapse");
+
+    await type("/tools");
+    const tools = await waitForScreen(
+      (text) => /fixture\s+connected\s+write_note\s+dangerous/.test(text),
+      "the tools table",
+    );
+    expect(tools).toMatch(/slow\s+connected\s+echo\s+read_only/);
+
+    keys("C-d");
+    await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");
+  }, 90_000);
+});
