@@ -18,23 +18,28 @@ export interface ModelArgs {
   apiKey: string | undefined;
 }
 
+/** What the TUI and one-shot mode share: how to reach the model, servers and knowledge. */
+export interface SessionArgs {
+  common: CommonArgs;
+  modelArgs: ModelArgs;
+  maxSteps: number;
+  /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
+  trace: string | undefined;
+  kb: boolean;
+  trustConfig: boolean;
+}
+
 export type CliArgs =
   | { command: "print"; text: string }
-  | { command: "interactive"; common: CommonArgs; modelArgs: ModelArgs }
-  | {
+  | ({ command: "interactive" } & SessionArgs)
+  | ({
       command: "prompt";
-      common: CommonArgs;
-      modelArgs: ModelArgs;
       /** The prompt text, or "-" to read it from standard input. */
       prompt: string;
       output: OutputFormat;
       approve: Tier[];
       yes: boolean;
-      maxSteps: number;
-      trace: string | undefined;
-      kb: boolean;
-      trustConfig: boolean;
-    }
+    } & SessionArgs)
   | { command: "tools"; common: CommonArgs; server: string | undefined; json: boolean }
   | {
       command: "call";
@@ -148,26 +153,27 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             return true;
           }),
       (parsed) => {
-        const common = commonArgs(parsed);
-        const modelArgs = { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey };
-        if (parsed.prompt === undefined) {
-          choose({ command: "interactive", common, modelArgs });
-          return;
-        }
-        if (parsed.prompt.trim() === "") throw new Error('--prompt needs text, or "-" to read it from stdin');
-        choose({
-          command: "prompt",
-          common,
-          modelArgs,
-          prompt: parsed.prompt,
-          output: parsed.output,
-          approve: parseTiers(parsed.approve),
-          yes: parsed.yes,
+        const session: SessionArgs = {
+          common: commonArgs(parsed),
+          modelArgs: { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey },
           maxSteps: parsed.maxSteps,
           trace: parsed.trace,
           // yargs reads --no-kb as the negation of --kb <dir>.
           kb: (parsed.kb as unknown) !== false,
           trustConfig: parsed.trustConfig,
+        };
+        if (parsed.prompt === undefined) {
+          choose({ command: "interactive", ...session });
+          return;
+        }
+        if (parsed.prompt.trim() === "") throw new Error('--prompt needs text, or "-" to read it from stdin');
+        choose({
+          command: "prompt",
+          ...session,
+          prompt: parsed.prompt,
+          output: parsed.output,
+          approve: parseTiers(parsed.approve),
+          yes: parsed.yes,
         });
       },
     )

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { DEFAULT_MAX_STEPS, parseArgs, type CliArgs } from "./args.js";
+import { parseArgs, type CliArgs } from "./args.js";
 import { ExitCode, McptermError, errorMessage } from "./core/errors.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
@@ -71,19 +71,7 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
 function pipedPrompt(
   args: Extract<CliArgs, { command: "interactive" }>,
 ): Extract<CliArgs, { command: "prompt" }> {
-  return {
-    command: "prompt",
-    common: args.common,
-    modelArgs: args.modelArgs,
-    prompt: "-",
-    output: "text",
-    approve: [],
-    yes: false,
-    maxSteps: DEFAULT_MAX_STEPS,
-    trace: undefined,
-    kb: true,
-    trustConfig: false,
-  };
+  return { ...args, command: "prompt", prompt: "-", output: "text", approve: [], yes: false };
 }
 
 function report(error: unknown, debug: boolean): number {

@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline/promises";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
@@ -9,7 +8,7 @@ import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { isRiskyTier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
-import type { CliIo } from "./cli-io.js";
+import { readLineFromTerminal, type CliIo } from "./cli-io.js";
 import { loadProjectConfig } from "./load-project-config.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -90,13 +89,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
 async function confirm(io: CliIo, question: string): Promise<boolean> {
   // Piped stdin is never read as an answer: only a person at a terminal can approve.
   if (!io.stdin.isTTY) return false;
-  const readline = createInterface({ input: io.stdin, output: io.stderr });
-  try {
-    const answer = await readline.question(question, { signal: io.signal });
-    return /^y(es)?$/i.test(answer.trim());
-  } catch {
-    return false;
-  } finally {
-    readline.close();
-  }
+  io.stderr.write(question);
+  const answer = await readLineFromTerminal(io.stdin, io.signal);
+  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
 }

@@ -12,8 +12,13 @@ import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import type { CliIo } from "../headless/cli-io.js";
 import { loadProjectConfig } from "../headless/load-project-config.js";
 import { openFreshKnowledge } from "../headless/open-knowledge.js";
-import { DEFAULT_MAX_STEPS } from "../args.js";
+import { UserSettings } from "../core/config/user-settings.js";
+import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
+import { traceDir } from "../core/trace/trace-files.js";
+import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { App } from "./App.js";
+import { confirmConfigTrust } from "./config-trust-prompt.js";
 import { LazyKnowledge } from "./lazy-knowledge.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
@@ -33,10 +38,22 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     );
   }
   const config = await loadProjectConfig(args.common, io);
+  const userSettings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR);
+  const trusted = await confirmConfigTrust(config, userSettings, io, args.trustConfig);
   const store = new TranscriptStore();
   const { dispatch } = store;
+  const servers = trusted ? config.servers : config.servers.filter((server) => server.transport !== "stdio");
+  if (!trusted) {
+    dispatch({
+      type: "ui_notice",
+      level: "warning",
+      text: `Not starting the local servers of ${config.path ?? "the config"}: not trusted. Restart mcpterm to be asked again.`,
+    });
+  }
 
-  const { auto, ignored } = autoTiersFromProjectConfig(config.approval.auto);
+  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
+  const auto = [...new Set([...projectTiers.auto, ...userSettings.autoApprovedTiers()])];
+  const { ignored } = projectTiers;
   if (ignored.length > 0) {
     dispatch({
       type: "ui_notice",
@@ -45,14 +62,33 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     });
   }
 
-  const manager = new McpManager(config.servers, { parentEnv: io.env });
+  const redactor = new SecretRedactor([
+    ...[args.modelArgs.apiKey, io.env.OPENAI_API_KEY, io.env.ARK_API_KEY].filter(
+      (key): key is string => !!key,
+    ),
+    ...secretsFromEnvironment(io.env),
+  ]);
+  const redact = (text: string): string => redactor.redactSync(text).text;
+  const trace = TraceRecorder.open({
+    ...(args.trace ? { file: args.trace } : {}),
+    dir: traceDir(io.cwd),
+    redact,
+    model: args.modelArgs.model ?? io.env.MCPTERM_MODEL ?? config.model.name ?? "unset",
+    servers: servers.map((server) => server.name),
+    cwd: io.cwd,
+  });
+  const kbEnabled = args.kb && config.kb.enabled;
+  const manager = new McpManager(servers, { parentEnv: io.env, onWire: trace.wire });
   const knowledge = new LazyKnowledge(
-    config.kb.enabled
+    kbEnabled
       ? { state: "loading" }
-      : { state: "off", reason: "The knowledge base is turned off in the config." },
+      : { state: "off", reason: "The knowledge base is turned off (--no-kb, or kb.enabled in the config)." },
     config.kb.topK,
   );
-  const tools = new CompositeToolHost([knowledge, new McpToolHost(manager)]);
+  const tools = new CompositeToolHost([
+    knowledge,
+    new McpToolHost(manager, { redactor, onRawResult: trace.rawResult }),
+  ]);
 
   let exit: () => void = () => undefined;
   const exited = new Promise<void>((resolve) => {
@@ -76,16 +112,19 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
         model,
         tools,
         approval: { auto, flagged: [] },
-        maxSteps: DEFAULT_MAX_STEPS,
+        maxSteps: args.maxSteps,
         cwd: io.cwd,
-        ...(config.kb.enabled ? { knowledge } : {}),
+        sink: trace,
+        ...(kbEnabled ? { knowledge } : {}),
       }),
     onExit: () => exit(),
+    redact,
+    traceFile: trace.file,
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up.
-  void manager.start();
-  if (config.kb.enabled) {
+  void manager.start().then(() => trace.servers(manager.servers()));
+  if (kbEnabled) {
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     openFreshKnowledge(args.common, config, io.cwd).then(
       ({ kb }) => {
@@ -126,6 +165,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     instance.unmount();
     store.dispose();
     await manager.close();
+    trace.close();
   }
   return ExitCode.ok;
 }

@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/approver.js";
 import type { Session } from "../core/agent/session.js";
+import { redactDeep } from "../core/policy/redact-deep.js";
 import type { AgentTool, ToolHost } from "../core/agent/tool-host.js";
 import type { CommandContext, KnowledgeAccess, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
@@ -22,6 +23,10 @@ export interface TuiControllerOptions {
   newSession: (model: ChatModel) => Session;
   onExit: () => void;
   commands?: readonly SlashCommand[];
+  /** Removes secrets from everything shown; applied to each event before the UI sees it. */
+  redact?: (text: string) => string;
+  /** The file this session's trace is recorded in, for /trace. */
+  traceFile?: string;
 }
 
 interface PendingApproval {
@@ -172,7 +177,8 @@ export class TuiController {
     this.running = controller;
     try {
       for await (const event of session.run(text, { approve: this.approve, signal: controller.signal })) {
-        this.options.dispatch(event);
+        const { redact } = this.options;
+        this.options.dispatch(redact ? redactDeep(event, redact) : event);
       }
     } catch (error) {
       this.options.dispatch({
@@ -199,6 +205,7 @@ export class TuiController {
       knowledge: this.options.knowledge,
       commands: this.commands,
       clearConversation: () => this.session?.clear(),
+      traceFile: () => this.options.traceFile,
       model: {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,

@@ -10,7 +10,11 @@ import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.j
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { Session } from "../../src/core/agent/session.js";
+import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
+import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
+import { startScriptedModelServer } from "../support/scripted-model-server.js";
 import path from "node:path";
 
 const marker = randomUUID();
@@ -19,6 +23,7 @@ let kb: KnowledgeBase;
 let model: string | undefined = "gpt-test";
 let cleared = 0;
 let context: CommandContext;
+let traceFile: string | undefined;
 
 beforeAll(async () => {
   manager = new McpManager(
@@ -46,6 +51,7 @@ beforeAll(async () => {
     clearConversation: () => {
       cleared += 1;
     },
+    traceFile: () => traceFile,
     model: {
       current: () => model,
       problem: () => (model ? undefined : "No model is set."),
@@ -101,7 +107,7 @@ describe("slash commands against a real McpManager", () => {
       /Reindexed in \d+ ms: 0 added, 0 updated, 0 removed, 1 unchanged \(nothing changed\)\./,
     ],
     ["/kb frobnicate", "error", /Unknown \/kb subcommand/],
-    ["/trace", "error", /not available in this version yet/],
+    ["/trace", "error", /This session is not recording a trace/],
     [
       "/mcp",
       "table",
@@ -118,6 +124,54 @@ describe("slash commands against a real McpManager", () => {
     const result = await run(input);
     expect(result.kind, text(result)).toBe(kind);
     expect(text(result)).toMatch(expected);
+  });
+
+  it("/trace shows the recorded turn as a tree, the wire frames, and exports the file", async () => {
+    const dir = await tempDir();
+    const recorder = TraceRecorder.open({
+      dir,
+      redact: (line) => line,
+      model: "scripted",
+      servers: ["fixture"],
+      cwd: dir,
+    });
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"traced"}' }] },
+      { text: "All done." },
+    ]);
+    const wired = new McpManager([serverConfig("fixture", fixtureLaunch(marker))], {
+      parentEnv: process.env,
+      onWire: recorder.wire,
+    });
+    try {
+      await wired.start();
+      const session = new Session({
+        model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
+        tools: new McpToolHost(wired, { onRawResult: recorder.rawResult }),
+        approval: { auto: ["read_only"], flagged: [] },
+        maxSteps: 5,
+        cwd: dir,
+        sink: recorder,
+      });
+      const events = [];
+      for await (const event of session.run("echo it", { approve: () => Promise.reject(new Error("no")) })) {
+        events.push(event.type);
+      }
+      expect(events.at(-1)).toBe("turn_end");
+    } finally {
+      await wired.close();
+      await server.close();
+      recorder.close();
+    }
+    traceFile = recorder.file;
+    expect(text(await run("/trace"))).toMatch(/echo it[\s\S]*fixture\/echo[\s\S]*All done\./);
+    expect(text(await run("/trace 1"))).toMatch(/fixture\/echo/);
+    expect(text(await run("/trace 2"))).toMatch(/There is no turn 2; this trace has turns 1-1/);
+    expect(text(await run("/trace wire fixture"))).toMatch(/tools\/call/);
+    const copy = path.join(dir, "copy.jsonl");
+    expect(text(await run(`/trace export ${copy}`))).toMatch(/Trace copied to/);
+    expect(await readFile(copy, "utf8")).toBe(await readFile(recorder.file, "utf8"));
+    traceFile = undefined;
   });
 
   it("/mcp restart brings a server back with its tools", async () => {

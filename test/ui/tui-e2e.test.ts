@@ -112,6 +112,21 @@ afterAll(async () => {
 });
 
 describe("mcpterm TUI in a pseudo-terminal", () => {
+  it("asks once whether the project's config may start its servers, showing each command line", async () => {
+    const question = await waitForScreen((text) => text.includes("[y/N]"), "the trust question");
+    expect(question).toMatch(/mcp\.config\.json wants to start 2 programs on this machine:/);
+    expect(question).toMatch(/^ {2}fixture: \S+ --import /m);
+    expect(question).toMatch(/^ {2}slow: \S+ --import /m);
+    await type("y");
+    await waitForScreen((text) => text.includes("servers ready"), "the prompt after the answer");
+    const settings = JSON.parse(
+      await readFile(path.join(dir, ".config", "mcpterm", "settings.json"), "utf8"),
+    ) as {
+      trustedConfigs: Record<string, string>;
+    };
+    expect(Object.keys(settings.trustedConfigs)).toEqual([path.join(dir, "mcp.config.json")]);
+  });
+
   it("draws the prompt before a slow server is up, streams, asks, denies, approves, toggles, lists tools and exits", async () => {
     const started = Date.now();
     const first = await waitForScreen(
@@ -172,6 +187,12 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
       "the tools table",
     );
     expect(tools).toMatch(/slow\s+connected\s+echo\s+read_only/);
+
+    await type("/trace");
+    await waitForScreen(
+      (text) => /write again[\s\S]*fixture\/write_note[\s\S]*Wrote it\./.test(text),
+      "the trace tree",
+    );
 
     keys("C-d");
     await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");

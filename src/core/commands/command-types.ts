@@ -42,6 +42,8 @@ export interface CommandContext {
   model: ModelControl;
   /** Forgets the conversation (not the servers, allowances or the knowledge base). */
   clearConversation(): void;
+  /** Where this session's trace is being written, if anywhere. */
+  traceFile(): string | undefined;
   commands: readonly SlashCommand[];
 }
 

@@ -1,3 +1,7 @@
+import { copyFile } from "node:fs/promises";
+import { readTrace } from "../trace/trace-reader.js";
+import { renderTraceTree } from "../trace/trace-tree.js";
+import { renderWire } from "../trace/trace-wire.js";
 import type { SlashCommand } from "./command-types.js";
 
 export const clearCommand: SlashCommand = {
@@ -19,12 +23,29 @@ export const exitCommand: SlashCommand = {
 
 export const traceCommand: SlashCommand = {
   name: "trace",
-  usage: "[turn]",
-  description: "the last turn (or turn n) as a tree",
-  run: () =>
-    Promise.resolve({
-      kind: "error",
-      message:
-        "/trace is not available in this version yet; run a one-shot question with --trace <file.jsonl> to record one.",
-    }),
+  usage: "[turn] | wire [server] | export <file>",
+  description: "the last turn (or turn n) as a tree, the raw JSON-RPC frames, or a copy of the trace",
+  run: async (context, args) => {
+    const file = context.traceFile();
+    if (!file) return { kind: "error", message: "This session is not recording a trace." };
+    const [first, second] = args;
+    if (first === "export") {
+      if (!second) return { kind: "error", message: "Usage: /trace export <file>" };
+      await copyFile(file, second);
+      return { kind: "text", text: `Trace copied to ${second} (from ${file}).` };
+    }
+    const trace = await readTrace(file);
+    if (first === "wire") {
+      return { kind: "text", text: renderWire(trace, second === undefined ? {} : { server: second }) };
+    }
+    if (trace.turns.length === 0) return { kind: "text", text: `No turns recorded yet (${file}).` };
+    const turn = first === undefined ? trace.turns.length : Number(first);
+    if (!Number.isInteger(turn) || turn < 1 || turn > trace.turns.length) {
+      return {
+        kind: "error",
+        message: `There is no turn ${first ?? ""}; this trace has turns 1-${trace.turns.length}.`,
+      };
+    }
+    return { kind: "text", text: renderTraceTree(trace, { turn }) };
+  },
 };
