@@ -2,14 +2,13 @@ import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
 import { DeniedError, ExitCode, McpError, UsageError } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { isRiskyTier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { readLineFromTerminal, type CliIo } from "./cli-io.js";
-import { loadProjectConfig } from "./load-project-config.js";
+import { withOneServer } from "./load-project-config.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
 
@@ -18,26 +17,14 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
   const parsed = parseArguments(args.arguments ?? "");
   if (!parsed.ok) throw new UsageError(`The tool arguments are not a JSON object: ${parsed.error}.`);
 
-  const config = await loadProjectConfig(args.common, io);
-  const serverConfig = config.servers.find((server) => server.name === args.server);
-  if (!serverConfig) {
-    const known = config.servers.map((server) => server.name).join(", ") || "none";
-    throw new UsageError(
-      `There is no server named "${args.server}" in ${config.path ?? "the config"} (servers: ${known}).`,
-    );
-  }
-  const manager = new McpManager([{ ...serverConfig, disabled: false }], { parentEnv: io.env });
-  try {
-    await manager.start();
-    const snapshot = manager.servers()[0];
-    if (snapshot?.status !== "connected") {
-      throw new McpError(
-        `Server "${args.server}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
-      );
-    }
+  return withOneServer(args.common, args.server, io, async (manager, connection) => {
     const tool = new McpToolHost(manager).list().find((candidate) => candidate.name === args.tool);
     if (!tool) {
-      const names = snapshot.tools.map((candidate) => candidate.definition.name).join(", ") || "none";
+      const names =
+        connection
+          .snapshot()
+          .tools.map((candidate) => candidate.definition.name)
+          .join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
     }
     const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
@@ -81,9 +68,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
     }
     return isError ? ExitCode.runtime : ExitCode.ok;
-  } finally {
-    await manager.close();
-  }
+  });
 }
 
 async function confirm(io: CliIo, question: string): Promise<boolean> {

@@ -12,7 +12,6 @@ import { McpManager } from "../core/mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
-import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { traceDir } from "../core/trace/trace-files.js";
 import { TraceRecorder } from "../core/trace/trace-recorder.js";
@@ -50,10 +49,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     );
   }
 
-  const redactor = new SecretRedactor([
-    ...(settings.apiKey ? [settings.apiKey] : []),
-    ...secretsFromEnvironment(io.env),
-  ]);
+  const redactor = SecretRedactor.forSession([settings.apiKey], io.env);
   const redact = (text: string): string => redactor.redactSync(text).text;
   // Every run is recorded: to --trace when given, else to .mcpterm/traces/<session>.jsonl.
   const trace = TraceRecorder.open({

@@ -1,33 +1,15 @@
 import type { CliArgs } from "../args.js";
-import { ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
+import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "./cli-io.js";
-import { loadProjectConfig } from "./load-project-config.js";
+import { withOneServer } from "./load-project-config.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
 
 /** `mcpterm read <server> <uri>`: one resource, printed as text (binary content described). */
 export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCode> {
-  const config = await loadProjectConfig(args.common, io);
-  const serverConfig = config.servers.find((server) => server.name === args.server);
-  if (!serverConfig) {
-    const known = config.servers.map((server) => server.name).join(", ") || "none";
-    throw new UsageError(
-      `There is no server named "${args.server}" in ${config.path ?? "the config"} (servers: ${known}).`,
-    );
-  }
-  const manager = new McpManager([{ ...serverConfig, disabled: false }], { parentEnv: io.env });
-  try {
-    await manager.start();
-    const connection = manager.connection(args.server);
-    const snapshot = manager.servers()[0];
-    if (!connection || snapshot?.status !== "connected") {
-      throw new McpError(
-        `Server "${args.server}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
-      );
-    }
+  return withOneServer(args.common, args.server, io, async (_manager, connection) => {
     const result = await connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
       if (error instanceof ToolCallError && error.failure === "transient") throw new McpError(error.message);
       throw new RuntimeError(
@@ -46,7 +28,5 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
         );
     }
     return ExitCode.ok;
-  } finally {
-    await manager.close();
-  }
+  });
 }

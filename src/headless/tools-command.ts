@@ -1,11 +1,11 @@
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { ExitCode, UsageError } from "../core/errors.js";
+import { ExitCode } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "./cli-io.js";
-import { loadProjectConfig } from "./load-project-config.js";
+import { loadProjectConfig, requireServerConfig } from "./load-project-config.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
@@ -15,15 +15,7 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
-  const servers = args.server
-    ? config.servers.filter((server) => server.name === args.server)
-    : config.servers;
-  if (args.server && servers.length === 0) {
-    const known = config.servers.map((server) => server.name).join(", ") || "none";
-    throw new UsageError(
-      `There is no server named "${args.server}" in ${config.path ?? "the config"} (servers: ${known}).`,
-    );
-  }
+  const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const manager = new McpManager(servers, { parentEnv: io.env });
   try {
     await manager.start();

@@ -14,7 +14,6 @@ import { loadProjectConfig } from "../headless/load-project-config.js";
 import { openFreshKnowledge } from "../headless/open-knowledge.js";
 import { UserSettings } from "../core/config/user-settings.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
-import { secretsFromEnvironment } from "../core/policy/secret-patterns.js";
 import { traceDir } from "../core/trace/trace-files.js";
 import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { App } from "./App.js";
@@ -62,12 +61,10 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     });
   }
 
-  const redactor = new SecretRedactor([
-    ...[args.modelArgs.apiKey, io.env.OPENAI_API_KEY, io.env.ARK_API_KEY].filter(
-      (key): key is string => !!key,
-    ),
-    ...secretsFromEnvironment(io.env),
-  ]);
+  const redactor = SecretRedactor.forSession(
+    [args.modelArgs.apiKey, io.env.OPENAI_API_KEY, io.env.ARK_API_KEY],
+    io.env,
+  );
   const redact = (text: string): string => redactor.redactSync(text).text;
   const trace = TraceRecorder.open({
     ...(args.trace ? { file: args.trace } : {}),

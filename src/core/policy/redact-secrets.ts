@@ -1,6 +1,11 @@
 import { lintSource } from "@secretlint/core";
 import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
-import { REDACTED, redactWithPatterns, type TextRedaction } from "./secret-patterns.js";
+import {
+  REDACTED,
+  redactWithPatterns,
+  secretsFromEnvironment,
+  type TextRedaction,
+} from "./secret-patterns.js";
 
 const SECRETLINT_CONFIG = {
   rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedRules }],
@@ -13,6 +18,12 @@ const SECRETLINT_CONFIG = {
  */
 export class SecretRedactor {
   constructor(private readonly knownSecrets: readonly string[] = []) {}
+
+  /** A redactor that also knows the API keys in use and every secret-looking environment value. */
+  static forSession(apiKeys: ReadonlyArray<string | undefined>, env: NodeJS.ProcessEnv): SecretRedactor {
+    const keys = apiKeys.filter((key): key is string => key !== undefined && key !== "");
+    return new SecretRedactor([...keys, ...secretsFromEnvironment(env)]);
+  }
 
   /** Full redaction, for tool results and anything else that is not on a hot path. */
   async redact(text: string): Promise<TextRedaction> {
