@@ -1,12 +1,12 @@
-import { launchHash, launchLine, processServers } from "../core/config/config-trust.js";
+import { launchHash, serversNeedingTrust, trustLine } from "../core/config/config-trust.js";
 import type { McptermConfig } from "../core/config/index.js";
 import type { UserSettings } from "../core/config/user-settings.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { readLineFromTerminal, type CliIo } from "../headless/cli-io.js";
 
 /**
- * Asks once, before the TUI draws, whether the project's config may start its stdio servers,
- * showing each exact command line. A yes is remembered for this file and these command lines;
+ * Asks once, before the TUI draws, whether the project's config may start or contact its
+ * servers, showing each exact command line or URL. A yes is remembered for this file and these command lines;
  * a no starts none of them this time. Only a typed "y" counts: Enter alone means no.
  */
 export async function confirmConfigTrust(
@@ -15,14 +15,14 @@ export async function confirmConfigTrust(
   io: CliIo,
   trustFlag: boolean,
 ): Promise<boolean> {
-  const servers = processServers(config);
+  const servers = serversNeedingTrust(config);
   if (trustFlag || !config.path || servers.length === 0) return true;
   const hash = launchHash(config);
   if (settings.isConfigTrusted(config.path, hash)) return true;
 
   io.stderr.write(
-    `${sanitizeForTerminal(config.path)} wants to start ${servers.length} program${servers.length === 1 ? "" : "s"} on this machine:\n` +
-      servers.map((server) => `  ${sanitizeForTerminal(launchLine(server))}\n`).join(""),
+    `${sanitizeForTerminal(config.path)} wants to start or connect to ${servers.length} server${servers.length === 1 ? "" : "s"}:\n` +
+      servers.map((server) => `  ${sanitizeForTerminal(trustLine(server))}\n`).join(""),
   );
   io.stderr.write("Trust this config and start them? [y/N] ");
   const answer = await readLineFromTerminal(io.stdin, io.signal);

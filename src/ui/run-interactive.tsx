@@ -41,12 +41,12 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const trusted = await confirmConfigTrust(config, userSettings, io, args.trustConfig);
   const store = new TranscriptStore();
   const { dispatch } = store;
-  const servers = trusted ? config.servers : config.servers.filter((server) => server.transport !== "stdio");
+  const servers = trusted ? config.servers : [];
   if (!trusted) {
     dispatch({
       type: "ui_notice",
       level: "warning",
-      text: `Not starting the local servers of ${config.path ?? "the config"}: not trusted. Restart mcpterm to be asked again.`,
+      text: `Not starting the servers of ${config.path ?? "the config"}: not trusted. Restart mcpterm to be asked again.`,
     });
   }
 

@@ -368,7 +368,7 @@ describe("mcpterm -p", () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /mcp\.config\.json would start 3 local servers \(filesystem: .*server-filesystem.*; fetch: .*; fixture: .*\); check the commands and rerun with --trust-config/,
+      /mcp\.config\.json would start or connect to 3 servers \(filesystem: .*server-filesystem.*; fetch: .*; fixture: .*\); check them and rerun with --trust-config/,
     );
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(server.requests).toHaveLength(0);
@@ -471,5 +471,45 @@ describe("mcpterm -p", () => {
     for (const output of [text.stdout, text.stderr]) {
       expect(output.includes("\u001b") || output.includes("\u0007")).toBe(false);
     }
+  });
+
+  it("never contacts a project's remote server, with secrets in its headers, without trust", async () => {
+    const seen: string[] = [];
+    const listener = createServer((request, response) => {
+      seen.push(request.headers.authorization ?? "");
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    try {
+      const dir = await tempDir();
+      const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+      await writeJson(path.join(dir, "mcp.config.json"), {
+        mcpServers: { remote: { url, headers: { Authorization: "Bearer ${SECRET_TOKEN}" } } },
+      });
+      const server = await model([{ text: "never" }]);
+      const run = await runCli(["-p", "hi", "--model", "m", "--base-url", server.baseUrl], {
+        cwd: dir,
+        env: cleanEnv({ SECRET_TOKEN: "supersecretvalue123" }),
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/remote: http:\/\/127\.0\.0\.1:\d+\/mcp \(sends headers Authorization\)/);
+      expect(run.stderr).not.toContain("supersecretvalue123");
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it("asks again when a trusted config starts lowering a tool's tier", async () => {
+    const dir = await project(randomUUID());
+    const configPath = path.join(dir, "mcp.config.json");
+    const load = () => loadConfig({ explicit: true, path: configPath, cwd: dir, env: cleanEnv() });
+    const before = launchHash(await load());
+    const changed = JSON.parse(await readFile(configPath, "utf8")) as {
+      mcpServers: Record<string, Record<string, unknown>>;
+    };
+    if (changed.mcpServers.filesystem) changed.mcpServers.filesystem.tiers = { write_file: "read_only" };
+    await writeJson(configPath, changed);
+    expect(launchHash(await load())).not.toBe(before);
   });
 });

@@ -114,7 +114,7 @@ afterAll(async () => {
 describe("mcpterm TUI in a pseudo-terminal", () => {
   it("asks once whether the project's config may start its servers, showing each command line", async () => {
     const question = await waitForScreen((text) => text.includes("[y/N]"), "the trust question");
-    expect(question).toMatch(/mcp\.config\.json wants to start 2 programs on this machine:/);
+    expect(question).toMatch(/mcp\.config\.json wants to start or connect to 2 servers:/);
     expect(question).toMatch(/^ {2}fixture: \S+ --import /m);
     expect(question).toMatch(/^ {2}slow: \S+ --import /m);
     await type("y");

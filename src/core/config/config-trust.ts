@@ -1,30 +1,51 @@
 import { createHash } from "node:crypto";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
 
-/** The exact command line a stdio server would be started with, as shown to the person who trusts it. */
-export function launchLine(server: ServerConfig): string {
-  const words = [server.command ?? "", ...server.args].map((word) =>
-    /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word),
-  );
-  return `${server.name}: ${words.join(" ")}${server.cwd ? `  (in ${server.cwd})` : ""}`;
-}
-
-/** Enabled stdio servers: the ones that would start a process on this machine. */
-export function processServers(config: McptermConfig): ServerConfig[] {
-  return config.servers.filter((server) => server.transport === "stdio" && !server.disabled);
+/**
+ * What a person agrees to when trusting a config, one line per server: the exact command line
+ * of a stdio server, or the URL of a remote one (with the names, not values, of the headers it
+ * would send: they may carry secrets from the environment), plus any tier a config lowers.
+ */
+export function trustLine(server: ServerConfig): string {
+  const target =
+    server.transport === "stdio"
+      ? [server.command ?? "", ...server.args]
+          .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word)))
+          .join(" ") + (server.cwd ? `  (in ${server.cwd})` : "")
+      : `${server.url ?? ""}${Object.keys(server.headers).length > 0 ? ` (sends headers ${Object.keys(server.headers).join(", ")})` : ""}`;
+  const tiers = Object.entries(server.tiers).map(([tool, tier]) => `${tool}=${tier}`);
+  const extras = [
+    ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
+    ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
+  ];
+  return `${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`;
 }
 
 /**
- * A hash of everything that decides what runs: command, args, cwd and env of every stdio server.
- * Trust given to one version of a config lapses when any of that changes.
+ * Enabled servers: each either starts a program on this machine or connects to a URL with
+ * headers that may carry secrets, so every one of them needs the person's trust.
+ */
+export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
+  return config.servers.filter((server) => !server.disabled);
+}
+
+/**
+ * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
+ * URL, headers) and what the config decides about risk (tiers, trust). Change any of it and
+ * the trust lapses.
  */
 export function launchHash(config: McptermConfig): string {
-  const launches = processServers(config).map((server) => [
+  const trusted = serversNeedingTrust(config).map((server) => [
     server.name,
+    server.transport,
     server.command,
     server.args,
     server.cwd,
     server.env,
+    server.url,
+    server.headers,
+    server.tiers,
+    server.trust,
   ]);
-  return createHash("sha256").update(JSON.stringify(launches)).digest("hex");
+  return createHash("sha256").update(JSON.stringify(trusted)).digest("hex");
 }
