@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs, type CliArgs } from "./args.js";
 import { ExitCode, McptermError, errorMessage } from "./core/errors.js";
+import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
 import { runKbCommand } from "./headless/kb-command.js";
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // A closed terminal or a dropped ssh session: stop the servers like any other interrupt.
+  process.on("SIGHUP", onSignal);
 
   const argv = process.argv.slice(2);
   const debug = argv.includes("--debug");
@@ -76,14 +79,15 @@ function pipedPrompt(
 
 function report(error: unknown, debug: boolean): number {
   if (error instanceof McptermError) {
-    process.stderr.write(`mcpterm: ${error.message}\n`);
+    // Messages can quote a server's stderr or error text: never let it drive the terminal.
+    process.stderr.write(`mcpterm: ${sanitizeForTerminal(error.message)}\n`);
     if (debug && error.stack) process.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   process.stderr.write(
     debug && error instanceof Error && error.stack
       ? `mcpterm: internal error: ${error.stack}\n`
-      : `mcpterm: internal error: ${errorMessage(error)} (run with --debug for the stack trace)\n`,
+      : `mcpterm: internal error: ${sanitizeForTerminal(errorMessage(error))} (run with --debug for the stack trace)\n`,
   );
   return ExitCode.runtime;
 }

@@ -13,6 +13,7 @@ import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { TIERS } from "../core/policy/tiers.js";
+import { redactedLine } from "../core/trace/redact-record.js";
 import { traceDir } from "../core/trace/trace-files.js";
 import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { readAll, type CliIo } from "./cli-io.js";
@@ -75,7 +76,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     const { topK } = config.kb;
     const session = new Session({
       model: createOpenAiChatModel(settings),
-      tools: knowledge ? new CompositeToolHost([new KnowledgeToolHost(knowledge.kb), mcpTools]) : mcpTools,
+      tools: knowledge
+        ? new CompositeToolHost([new KnowledgeToolHost(knowledge.kb, redact), mcpTools])
+        : mcpTools,
       approval: { auto, flagged: args.yes ? [...TIERS] : args.approve },
       maxSteps: args.maxSteps,
       cwd: io.cwd,
@@ -83,6 +86,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
         ? { knowledge: { search: (query: string) => knowledge.kb.search(query, { k: topK }) } }
         : {}),
       sink: trace,
+      redactText: redact,
     });
     return await printEvents(session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }), args, {
       ...io,
@@ -116,7 +120,7 @@ async function printEvents(
   for await (const event of events) {
     summary = summarize(summary, event);
     if (event.type === "tool_call_proposed") calls.set(event.call.id, event.call);
-    if (args.output === "stream-json") io.stdout.write(`${io.redact(JSON.stringify(event))}\n`);
+    if (args.output === "stream-json") io.stdout.write(`${redactedLine(event, io.redact)}\n`);
     if (args.output === "text") {
       if (event.type === "text_delta") {
         const text = io.redact(sanitizeForTerminal(event.delta));
@@ -135,7 +139,9 @@ async function printEvents(
   }
 
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
-  if (args.output === "json") io.stdout.write(`${io.redact(JSON.stringify(summary, null, 2))}\n`);
+  if (args.output === "json") {
+    io.stdout.write(`${JSON.stringify(JSON.parse(redactedLine(summary, io.redact)), null, 2)}\n`);
+  }
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
   if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;

@@ -15,6 +15,7 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
   constructor(
     initial: KnowledgeAccess,
     private readonly topK: number,
+    private readonly redact: (text: string) => string = (text) => text,
   ) {
     this.access = initial;
   }
@@ -25,7 +26,7 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
 
   ready(kb: KnowledgeBase): void {
     this.access = { state: "ready", kb };
-    this.host = new KnowledgeToolHost(kb);
+    this.host = new KnowledgeToolHost(kb, this.redact);
   }
 
   off(reason: string): void {

@@ -81,6 +81,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       ? { state: "loading" }
       : { state: "off", reason: "The knowledge base is turned off (--no-kb, or kb.enabled in the config)." },
     config.kb.topK,
+    redact,
   );
   const tools = new CompositeToolHost([
     knowledge,
@@ -112,6 +113,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
         maxSteps: args.maxSteps,
         cwd: io.cwd,
         sink: trace,
+        redactText: redact,
         ...(kbEnabled ? { knowledge } : {}),
       }),
     onExit: () => exit(),

@@ -204,7 +204,11 @@ export class TuiController {
       tools: () => this.options.tools.list(),
       knowledge: this.options.knowledge,
       commands: this.commands,
-      clearConversation: () => this.session?.clear(),
+      clearConversation: () => {
+        if (this.running) return false;
+        this.session?.clear();
+        return true;
+      },
       traceFile: () => this.options.traceFile,
       model: {
         current: () => this.session?.modelName,

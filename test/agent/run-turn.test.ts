@@ -14,6 +14,8 @@ import {
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
+import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
+import { redactWithPatterns } from "../../src/core/policy/secret-patterns.js";
 
 let manager: McpManager;
 let notesDir: string;
@@ -257,5 +259,19 @@ describe("runTurn", () => {
     const message = toolMessages(server, 1)[0]?.content ?? "";
     expect(message.length).toBeLessThan(41_000);
     expect(message).toMatch(/\[truncated: 4960000 of 5000000 characters omitted\]/);
+  });
+
+  it("redacts secrets the model streams, in pieces, from every event, but keeps the model's own history", async () => {
+    const { events, conversation } = await turn(
+      [{ text: `Your key is ${FAKE_OPENAI_KEY} — keep it safe.`, chunkSize: 3 }],
+      { redactText: (text) => redactWithPatterns(text).text },
+    );
+    const shown = events.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
+    expect(shown).toBe("Your key is [REDACTED] — keep it safe.");
+    expect(JSON.stringify(events)).not.toContain(FAKE_OPENAI_KEY);
+    expect(conversation.at(-1)).toEqual({
+      role: "assistant",
+      content: `Your key is ${FAKE_OPENAI_KEY} — keep it safe.`,
+    });
   });
 });

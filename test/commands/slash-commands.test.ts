@@ -22,6 +22,7 @@ let manager: McpManager;
 let kb: KnowledgeBase;
 let model: string | undefined = "gpt-test";
 let cleared = 0;
+let turnRunning = false;
 let context: CommandContext;
 let traceFile: string | undefined;
 
@@ -50,6 +51,7 @@ beforeAll(async () => {
     commands: SLASH_COMMANDS,
     clearConversation: () => {
       cleared += 1;
+      return !turnRunning;
     },
     traceFile: () => traceFile,
     model: {
@@ -186,6 +188,12 @@ describe("slash commands against a real McpManager", () => {
     expect(model).toBe("other-model");
     expect(await run("/clear")).toMatchObject({ kind: "text", after: "clear" });
     expect(cleared).toBe(1);
+    turnRunning = true;
+    expect(await run("/clear")).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/still running/) as string,
+    });
+    turnRunning = false;
     expect(await run("/exit")).toMatchObject({ kind: "text", after: "exit" });
   });
 

@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ToolAllowances, definitionHash } from "../../src/core/commands/tool-allowances.js";
+import {
+  ToolAllowances,
+  definitionHash,
+  type AllowableTool,
+} from "../../src/core/commands/tool-allowances.js";
 
-const tool = {
+const tool: AllowableTool = {
   server: "fixture",
   name: "write_note",
   description: "Write a note.",
   inputSchema: { type: "object", properties: { name: { type: "string" } } },
+  tier: "external",
 };
 
 describe("ToolAllowances", () => {
@@ -20,6 +25,7 @@ describe("ToolAllowances", () => {
     ],
     ["a changed description", [tool], { ...tool, description: "Delete every note." }, "changed"],
     ["a changed schema", [tool], { ...tool, inputSchema: { type: "object" } }, "changed"],
+    ["a tool that became riskier", [tool], { ...tool, tier: "dangerous" }, "changed"],
     ["the same tool on another server", [tool], { ...tool, server: "other" }, "not_allowed"],
     ["another tool on the same server", [tool], { ...tool, name: "echo" }, "not_allowed"],
   ] as Array<[string, (typeof tool)[], typeof tool, string]>)(

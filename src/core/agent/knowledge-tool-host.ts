@@ -29,7 +29,11 @@ export class KnowledgeToolHost implements ToolHost {
     tierReason: "built-in: reads the local knowledge base",
   };
 
-  constructor(private readonly kb: KnowledgeBase) {}
+  constructor(
+    private readonly kb: KnowledgeBase,
+    /** Notes may hold secrets too; the model should not receive them. */
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
   list(): AgentTool[] {
     return [this.tool];
@@ -40,7 +44,9 @@ export class KnowledgeToolHost implements ToolHost {
     const k = typeof args.k === "number" ? args.k : 5;
     const hits = this.kb.search(query, { k });
     const content =
-      hits.length > 0 ? formatSourcesForModel(hits) : `No passages in the knowledge base match "${query}".`;
+      hits.length > 0
+        ? this.redact(formatSourcesForModel(hits))
+        : `No passages in the knowledge base match "${query}".`;
     return Promise.resolve({ ok: true, content, truncated: false, failure: undefined });
   }
 }

@@ -3,6 +3,7 @@ import type { McpManager } from "../mcp/mcp-manager.js";
 import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error.js";
 import { classifyTier } from "../policy/classify-tier.js";
+import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
@@ -88,7 +89,7 @@ export class McpToolHost implements ToolHost {
       signal: context.signal,
       onProgress: context.onProgress,
     });
-    this.options.onRawResult?.(context.callId, result);
+    if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));
     const redacted = await this.redact(toolResultText(result));
     const capped = capText(redacted.text, this.options.resultCharLimit);
     const isError = result.isError === true;
@@ -99,6 +100,20 @@ export class McpToolHost implements ToolHost {
       failure: isError ? "business" : undefined,
       redactions: redacted.rules,
     };
+  }
+
+  /** The raw result with the full rule set applied to every string, for the trace. */
+  private async redactRaw(result: CallToolResult): Promise<CallToolResult> {
+    const { redactor } = this.options;
+    if (!redactor) return result;
+    const strings: string[] = [];
+    redactDeep(result, (text) => {
+      strings.push(text);
+      return text;
+    });
+    const redacted = await Promise.all(strings.map(async (text) => (await redactor.redact(text)).text));
+    let index = 0;
+    return redactDeep(result, () => redacted[index++] ?? "");
   }
 
   private serverConnected(server: string): boolean {

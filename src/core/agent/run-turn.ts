@@ -14,7 +14,9 @@ import type { Approver } from "./approver.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
+import { redactDeep } from "../policy/redact-deep.js";
 import { RepeatDetector } from "../policy/repeat-detector.js";
+import { StreamRedactor } from "../policy/stream-redactor.js";
 import { BUILT_IN_SERVER } from "./tool-host.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -34,6 +36,11 @@ export interface TurnOptions {
   knowledge?: KnowledgeSource;
   /** Identical calls allowed in one turn before it is stopped (default 5). */
   repeatLimit?: number;
+  /**
+   * Removes secrets from what the turn reports (streamed text, the answer, knowledge passages).
+   * The model's own history keeps what the model said.
+   */
+  redactText?: (text: string) => string;
 }
 
 export interface KnowledgeSource {
@@ -63,7 +70,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
   const repeats = new RepeatDetector(options.repeatLimit);
   yield { type: "turn_start", turn, input: options.input, at: new Date().toISOString() };
-  const hits = options.knowledge?.search(options.input) ?? [];
+  const redactText = options.redactText ?? ((text: string) => text);
+  const hits = redactDeep(options.knowledge?.search(options.input) ?? [], redactText);
   if (options.knowledge) yield { type: "kb_hits", hits };
   const sources = formatSourcesForModel(hits);
   conversation.push({ role: "user", content: sources ? `${options.input}\n\n${sources}` : options.input });
@@ -80,12 +88,14 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     const startedAt = performance.now();
     let partialText = "";
     let done: Done | undefined;
+    const shown = new StreamRedactor(redactText);
     try {
       const request = { messages: conversation, tools: tools.map(toToolSpec), ...(signal ? { signal } : {}) };
       for await (const event of model.stream(request)) {
         if (event.type === "text") {
           partialText += event.delta;
-          yield { type: "text_delta", step, delta: event.delta };
+          const delta = shown.push(event.delta);
+          if (delta) yield { type: "text_delta", step, delta };
         } else if (event.type === "retry") {
           yield {
             type: "model_retry",
@@ -99,9 +109,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
         }
       }
       if (!done) throw new LlmError("protocol", "The model stream ended without a final chunk.");
+      const rest = shown.flush();
+      if (rest) yield { type: "text_delta", step, delta: rest };
     } catch (error) {
+      const rest = shown.flush();
+      if (rest) yield { type: "text_delta", step, delta: rest };
       if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
-      answer = partialText;
+      answer = redactText(partialText);
       if (signal?.aborted || (error instanceof LlmError && error.kind === "aborted")) {
         yield end("aborted", step);
         return;
@@ -121,7 +135,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       firstTokenMs: done.firstTokenMs,
       toolCalls: done.toolCalls.length,
     };
-    answer = done.text;
+    answer = redactText(done.text);
 
     if (done.toolCalls.length === 0) {
       conversation.push({ role: "assistant", content: done.text });
@@ -169,7 +183,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
     const outcomes = new Map<string, ToolOutcome>();
     for await (const event of runToolCalls(options, step, done.toolCalls, tools, outcomes)) {
-      if (event.type === "approval_decided" && !event.approved) deniedCalls += 1;
+      if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
       yield event;
     }
     for (const call of done.toolCalls) {
@@ -232,6 +246,11 @@ async function* runToolCalls(
         .approve({ call, tool }, signal)
         .catch((error: unknown) => ({ approved: false, by: "policy" as const, reason: errorMessage(error) }));
       yield { type: "approval_decided", callId: call.id, ...answer };
+      // Read through a function: the approval was awaited, so the signal may have fired since.
+      if (!answer.approved && isAborted(signal)) {
+        yield settle(call.id, failed("cancelled", "Not run: the user cancelled the turn."), 0);
+        continue;
+      }
       if (!answer.approved) {
         const message = `Not run: the call was denied (${answer.by}): ${answer.reason}. Do not retry it; continue without it or ask the user.`;
         yield settle(call.id, failed("permission", message), 0);
@@ -245,19 +264,22 @@ async function* runToolCalls(
   const running = approved.map(async ({ call, tool, args }) => {
     channel.push({ type: "tool_started", callId: call.id });
     const startedAt = performance.now();
-    const outcome = await options.tools
-      .call(tool, args, {
-        callId: call.id,
-        signal,
-        onProgress: (progress) =>
-          channel.push({
-            type: "tool_progress",
-            callId: call.id,
-            progress: progress.progress,
-            total: progress.total,
-            message: progress.message,
-          }),
-      })
+    // Through a promise, so a host that throws instead of rejecting still ends in an outcome.
+    const outcome = await Promise.resolve()
+      .then(() =>
+        options.tools.call(tool, args, {
+          callId: call.id,
+          signal,
+          onProgress: (progress) =>
+            channel.push({
+              type: "tool_progress",
+              callId: call.id,
+              progress: progress.progress,
+              total: progress.total,
+              message: progress.message,
+            }),
+        }),
+      )
       .catch((error: unknown) => failed("transient", `The call failed: ${errorMessage(error)}`));
     channel.push(settle(call.id, outcome, Math.round(performance.now() - startedAt)));
   });
@@ -280,6 +302,10 @@ function toolMessage(
   const label = `${tool.server}/${tool.name}`;
   const body = outcome.content.replaceAll("</tool_output", "<\\/tool_output");
   return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
+}
+
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
 
 function failed(failure: ToolOutcome["failure"], content: string): ToolOutcome {

@@ -19,6 +19,8 @@ export interface SessionOptions {
   cwd: string;
   knowledge?: KnowledgeSource;
   sink?: EventSink;
+  /** Removes secrets from what turns report; see TurnOptions.redactText. */
+  redactText?: (text: string) => string;
   now?: () => Date;
 }
 
@@ -79,6 +81,7 @@ export class Session {
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
+      ...(this.options.redactText ? { redactText: this.options.redactText } : {}),
     });
     for await (const event of events) {
       this.options.sink?.write(event);

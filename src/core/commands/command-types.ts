@@ -40,8 +40,11 @@ export interface CommandContext {
   tools(): AgentTool[];
   knowledge(): KnowledgeAccess;
   model: ModelControl;
-  /** Forgets the conversation (not the servers, allowances or the knowledge base). */
-  clearConversation(): void;
+  /**
+   * Forgets the conversation (not the servers, allowances or the knowledge base). Returns false,
+   * clearing nothing, while a turn runs: the turn is still adding to that history.
+   */
+  clearConversation(): boolean;
   /** Where this session's trace is being written, if anywhere. */
   traceFile(): string | undefined;
   commands: readonly SlashCommand[];

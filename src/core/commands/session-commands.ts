@@ -9,7 +9,12 @@ export const clearCommand: SlashCommand = {
   usage: "",
   description: "start a new conversation (servers, allowances and knowledge base stay)",
   run: (context) => {
-    context.clearConversation();
+    if (!context.clearConversation()) {
+      return Promise.resolve({
+        kind: "error",
+        message: "A turn is still running; press Esc to cancel it first.",
+      });
+    }
     return Promise.resolve({ kind: "text", text: "Conversation cleared.", after: "clear" });
   },
 };

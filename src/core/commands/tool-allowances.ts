@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../policy/repeat-detector.js";
+import type { Tier } from "../policy/tiers.js";
 
 /** The parts of a tool that an "always allow" covers. */
 export interface AllowableTool {
@@ -6,6 +8,7 @@ export interface AllowableTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  tier: Tier;
 }
 
 export type AllowanceCheck =
@@ -16,7 +19,8 @@ export type AllowanceCheck =
 
 /**
  * "Always allow this tool" for one session, remembered per server, tool and a hash of the tool's
- * definition (description and input schema), so a server that changes a tool loses the allowance.
+ * definition (description, input schema and the tier they give it), so a server that changes a
+ * tool, or makes it riskier, loses the allowance.
  */
 export class ToolAllowances {
   private readonly allowed = new Map<string, string>();
@@ -44,17 +48,6 @@ function keyOf(tool: AllowableTool): string {
 /** Stable across key order, so a server re-sending the same schema keeps the allowance. */
 export function definitionHash(tool: AllowableTool): string {
   return createHash("sha256")
-    .update(canonicalJson({ description: tool.description, inputSchema: tool.inputSchema }))
+    .update(canonicalJson({ description: tool.description, inputSchema: tool.inputSchema, tier: tool.tier }))
     .digest("hex");
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

@@ -27,6 +27,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   { rule: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0 },
   { rule: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
+  { rule: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0 },
+  { rule: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
+  { rule: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g, group: 0 },
+  { rule: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}\b/g, group: 0 },
+  { rule: "sendgrid-key", pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g, group: 0 },
+  { rule: "shopify-token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, group: 0 },
+  { rule: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, group: 0 },
   { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
   { rule: "password-in-url", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g, group: 1 },
   {
