@@ -53,6 +53,7 @@ export type CliArgs =
       timeoutMs: number | undefined;
     }
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
+  | { command: "serve"; common: CommonArgs }
   | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
       command: "kb";
@@ -242,6 +243,12 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           wire: parsed.wire,
           server: parsed.server,
         }),
+    )
+    .command(
+      "serve",
+      "run the knowledge base as an MCP server on stdio",
+      (command) => command,
+      (parsed) => choose({ command: "serve", common: commonArgs(parsed) }),
     )
     .command(
       "read <server> <uri>",

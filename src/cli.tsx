@@ -6,6 +6,7 @@ import { MCPTERM_VERSION } from "./core/version.js";
 import { runCallCommand } from "./headless/call-command.js";
 import { runKbCommand } from "./headless/kb-command.js";
 import { runReadCommand } from "./headless/read-command.js";
+import { runServeCommand } from "./headless/serve-command.js";
 import { runTraceCommand } from "./headless/trace-command.js";
 import type { CliIo } from "./headless/cli-io.js";
 import { runPromptCommand } from "./headless/prompt-command.js";
@@ -67,6 +68,8 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return runReadCommand(args, io);
     case "trace":
       return runTraceCommand(args, io);
+    case "serve":
+      return runServeCommand(args, io);
   }
 }
 
