@@ -1,3 +1,4 @@
+import { summarizeServer, type ServerSummary } from "../core/mcp/types.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode } from "../core/errors.js";
@@ -30,15 +31,7 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
       })),
     );
     const report = snapshots.map((server) => ({
-      name: server.name,
-      status: server.status,
-      transport: server.transport,
-      pid: server.pid,
-      url: server.url,
-      error: server.error,
-      serverInfo: server.serverInfo,
-      protocolVersion: server.protocolVersion,
-      initializeMs: server.initializeMs,
+      ...withoutToolCount(summarizeServer(server)),
       stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
       stderrTail: manager.connection(server.name)?.stderrLines().slice(-STDERR_TAIL) ?? [],
       tools: tools
@@ -107,4 +100,10 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     findings.length === 0 ? "lint: no findings" : `lint: ${errors} error(s), ${warnings} warning(s)`,
   );
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** The report lists the tools themselves, so the count would only repeat them. */
+function withoutToolCount(summary: ServerSummary): Omit<ServerSummary, "toolCount"> {
+  const { toolCount: _count, ...rest } = summary;
+  return rest;
 }

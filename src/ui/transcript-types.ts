@@ -1,7 +1,7 @@
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { CommandResult } from "../core/commands/command-types.js";
 import type { KbHit } from "../core/kb/index.js";
-import type { FailureClass } from "../core/policy/failure-class.js";
+import type { AgentEvent } from "../core/agent/events.js";
 import type { Tier } from "../core/policy/tiers.js";
 import type { ServerStatus } from "../core/mcp/types.js";
 
@@ -25,17 +25,8 @@ export interface ToolCallView {
   state: CallState;
   progress: { progress: number; total: number | undefined; message: string | undefined } | undefined;
   decision: { approved: boolean; by: ApprovalSource; reason: string } | undefined;
-  result:
-    | {
-        ok: boolean;
-        content: string;
-        truncated: boolean;
-        /** Rules whose secrets were removed from the content. */
-        redactions: string[];
-        durationMs: number;
-        failure: FailureClass | undefined;
-      }
-    | undefined;
+  /** The call's tool_result event, as the engine reported it. */
+  result: Omit<Extract<AgentEvent, { type: "tool_result" }>, "type" | "callId"> | undefined;
 }
 
 export interface KnowledgeView {

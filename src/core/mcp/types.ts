@@ -43,3 +43,11 @@ export interface CallOptions {
 }
 
 export type { CallToolResult };
+
+/** A server's state without its tool definitions: what reports and traces record about it. */
+export type ServerSummary = Omit<ServerSnapshot, "tools" | "instructions"> & { toolCount: number };
+
+export function summarizeServer(server: ServerSnapshot): ServerSummary {
+  const { tools, instructions: _instructions, ...rest } = server;
+  return { ...rest, toolCount: tools.length };
+}

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
-import type { CallToolResult, ServerSnapshot, WireFrame } from "../mcp/types.js";
+import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLine } from "./redact-record.js";
 import { newSessionId } from "./session-id.js";
@@ -75,18 +75,10 @@ export class TraceRecorder implements EventSink {
   readonly servers = (snapshots: readonly ServerSnapshot[]): void => {
     this.append({
       type: "servers",
-      servers: snapshots.map((server) => ({
-        name: server.name,
-        status: server.status,
-        transport: server.transport,
-        pid: server.pid,
-        url: server.url,
-        error: server.error,
-        serverInfo: server.serverInfo,
-        protocolVersion: server.protocolVersion,
-        initializeMs: server.initializeMs,
-        tools: server.tools.length,
-      })),
+      servers: snapshots.map((server) => {
+        const { toolCount, ...summary } = summarizeServer(server);
+        return { ...summary, tools: toolCount };
+      }),
     });
   };
 
