@@ -3,19 +3,14 @@ import type { Approver } from "../core/agent/approver.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { CompositeToolHost } from "../core/agent/composite-tool-host.js";
 import { KnowledgeToolHost } from "../core/agent/knowledge-tool-host.js";
-import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { Session } from "../core/agent/session.js";
+import { openSessionServices } from "../core/agent/session-services.js";
 import { resolveModelSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
-import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { redactedLine } from "../core/trace/redact-record.js";
-import { traceDir } from "../core/trace/trace-files.js";
-import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { readAll, type CliIo } from "./cli-io.js";
 import { UserSettings } from "../core/config/user-settings.js";
 import { loadProjectConfig } from "./load-project-config.js";
@@ -41,27 +36,22 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
 
   const userSettings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR);
   requireConfigTrust(config, userSettings, args.trustConfig);
-  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
-  const auto = [...new Set([...projectTiers.auto, ...userSettings.autoApprovedTiers()])];
-  const { ignored } = projectTiers;
-  if (ignored.length > 0) {
+  const services = openSessionServices({
+    config,
+    servers: config.servers,
+    userSettings,
+    apiKeys: [settings.apiKey],
+    env: io.env,
+    cwd: io.cwd,
+    traceFile: args.trace,
+    model: settings.model,
+  });
+  const { manager, mcpTools, redact, trace } = services;
+  if (services.ignoredAutoTiers.length > 0) {
     warn(
-      `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers are only allowed from the command line (--approve).`,
+      `approval.auto in ${config.path ?? "the config"} lists ${services.ignoredAutoTiers.join(", ")}; risky tiers are only allowed from the command line (--approve) or your own settings.`,
     );
   }
-
-  const redactor = SecretRedactor.forSession([settings.apiKey], io.env);
-  const redact = (text: string): string => redactor.redactSync(text).text;
-  // Every run is recorded: to --trace when given, else to .mcpterm/traces/<session>.jsonl.
-  const trace = TraceRecorder.open({
-    ...(args.trace ? { file: args.trace } : {}),
-    dir: traceDir(io.cwd),
-    redact,
-    model: settings.model,
-    servers: config.servers.map((server) => server.name),
-    cwd: io.cwd,
-  });
-  const manager = new McpManager(config.servers, { parentEnv: io.env, onWire: trace.wire });
   try {
     await manager.start();
     trace.servers(manager.servers());
@@ -72,14 +62,13 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
 
     const knowledge =
       args.kb && config.kb.enabled ? await openFreshKnowledge(args.common, config, io.cwd) : undefined;
-    const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
     const { topK } = config.kb;
     const session = new Session({
       model: createOpenAiChatModel(settings),
       tools: knowledge
         ? new CompositeToolHost([new KnowledgeToolHost(knowledge.kb, redact), mcpTools])
         : mcpTools,
-      approval: { auto, flagged: args.yes ? [...TIERS] : args.approve },
+      approval: { auto: services.autoTiers, flagged: args.yes ? [...TIERS] : args.approve },
       maxSteps: args.maxSteps,
       cwd: io.cwd,
       ...(knowledge
@@ -93,8 +82,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       redact,
     });
   } finally {
-    await manager.close();
-    trace.close();
+    await services.close();
   }
 }
 

@@ -2,20 +2,15 @@ import { ReadStream, WriteStream } from "node:tty";
 import { render } from "ink";
 import type { CliArgs } from "../args.js";
 import { CompositeToolHost } from "../core/agent/composite-tool-host.js";
-import { McpToolHost } from "../core/agent/mcp-tool-host.js";
+import { openSessionServices } from "../core/agent/session-services.js";
 import { Session } from "../core/agent/session.js";
 import { resolveModelSettings } from "../core/config/index.js";
 import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
 import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
-import { autoTiersFromProjectConfig } from "../core/policy/approval-policy.js";
 import type { CliIo } from "../headless/cli-io.js";
 import { loadProjectConfig } from "../headless/load-project-config.js";
 import { openFreshKnowledge } from "../headless/open-knowledge.js";
 import { UserSettings } from "../core/config/user-settings.js";
-import { SecretRedactor } from "../core/policy/redact-secrets.js";
-import { traceDir } from "../core/trace/trace-files.js";
-import { TraceRecorder } from "../core/trace/trace-recorder.js";
 import { App } from "./App.js";
 import { confirmConfigTrust } from "./config-trust-prompt.js";
 import { LazyKnowledge } from "./lazy-knowledge.js";
@@ -50,32 +45,26 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     });
   }
 
-  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
-  const auto = [...new Set([...projectTiers.auto, ...userSettings.autoApprovedTiers()])];
-  const { ignored } = projectTiers;
-  if (ignored.length > 0) {
+  const services = openSessionServices({
+    config,
+    servers,
+    userSettings,
+    apiKeys: [args.modelArgs.apiKey, io.env.OPENAI_API_KEY, io.env.ARK_API_KEY],
+    env: io.env,
+    cwd: io.cwd,
+    traceFile: args.trace,
+    model: args.modelArgs.model ?? io.env.MCPTERM_MODEL ?? config.model.name ?? "unset",
+  });
+  const { manager, redact, trace } = services;
+  if (services.ignoredAutoTiers.length > 0) {
     dispatch({
       type: "ui_notice",
       level: "warning",
-      text: `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers always ask here.`,
+      text: `approval.auto in ${config.path ?? "the config"} lists ${services.ignoredAutoTiers.join(", ")}; risky tiers always ask here.`,
     });
   }
 
-  const redactor = SecretRedactor.forSession(
-    [args.modelArgs.apiKey, io.env.OPENAI_API_KEY, io.env.ARK_API_KEY],
-    io.env,
-  );
-  const redact = (text: string): string => redactor.redactSync(text).text;
-  const trace = TraceRecorder.open({
-    ...(args.trace ? { file: args.trace } : {}),
-    dir: traceDir(io.cwd),
-    redact,
-    model: args.modelArgs.model ?? io.env.MCPTERM_MODEL ?? config.model.name ?? "unset",
-    servers: servers.map((server) => server.name),
-    cwd: io.cwd,
-  });
   const kbEnabled = args.kb && config.kb.enabled;
-  const manager = new McpManager(servers, { parentEnv: io.env, onWire: trace.wire });
   const knowledge = new LazyKnowledge(
     kbEnabled
       ? { state: "loading" }
@@ -83,10 +72,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     config.kb.topK,
     redact,
   );
-  const tools = new CompositeToolHost([
-    knowledge,
-    new McpToolHost(manager, { redactor, onRawResult: trace.rawResult }),
-  ]);
+  const tools = new CompositeToolHost([knowledge, services.mcpTools]);
 
   let exit: () => void = () => undefined;
   const exited = new Promise<void>((resolve) => {
@@ -109,7 +95,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       new Session({
         model,
         tools,
-        approval: { auto, flagged: [] },
+        approval: { auto: services.autoTiers, flagged: [] },
         maxSteps: args.maxSteps,
         cwd: io.cwd,
         sink: trace,
@@ -163,8 +149,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     controller.dispose();
     instance.unmount();
     store.dispose();
-    await manager.close();
-    trace.close();
+    await services.close();
   }
   return ExitCode.ok;
 }
