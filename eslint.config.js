@@ -37,6 +37,25 @@ export default tseslint.config(
     },
   },
   {
+    // The TUI and the headless commands sit side by side over core; what both need is in src/common.
+    files: ["src/ui/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/headless/**"], message: "src/ui must not import src/headless." }] },
+      ],
+    },
+  },
+  {
+    files: ["src/headless/**", "src/common/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/ui/**", "react", "ink"], message: "Only src/ui draws the terminal." }] },
+      ],
+    },
+  },
+  {
     files: ["**/*.js"],
     ...tseslint.configs.disableTypeChecked,
   },

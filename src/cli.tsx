@@ -8,7 +8,7 @@ import { runKbCommand } from "./headless/kb-command.js";
 import { runReadCommand } from "./headless/read-command.js";
 import { runServeCommand } from "./headless/serve-command.js";
 import { runTraceCommand } from "./headless/trace-command.js";
-import type { CliIo } from "./headless/cli-io.js";
+import type { CliIo } from "./common/cli-io.js";
 import { runPromptCommand } from "./headless/prompt-command.js";
 import { runToolsCommand } from "./headless/tools-command.js";
 

@@ -2,9 +2,9 @@ import type { CliArgs } from "../args.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { CliIo } from "./cli-io.js";
-import { loadProjectConfig } from "./load-project-config.js";
-import { openFreshKnowledge } from "./open-knowledge.js";
+import type { CliIo } from "../common/cli-io.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
+import { openFreshKnowledge } from "../common/open-knowledge.js";
 
 type KbArgs = Extract<CliArgs, { command: "kb" }>;
 

@@ -11,11 +11,11 @@ import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { redactedLine } from "../core/trace/redact-record.js";
-import { readAll, type CliIo } from "./cli-io.js";
+import { readAll, type CliIo } from "../common/cli-io.js";
 import { UserSettings } from "../core/config/user-settings.js";
-import { loadProjectConfig } from "./load-project-config.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
 import { requireConfigTrust } from "./require-config-trust.js";
-import { openFreshKnowledge } from "./open-knowledge.js";
+import { openFreshKnowledge } from "../common/open-knowledge.js";
 import { progressLine } from "./progress-lines.js";
 import { emptySummary, summarize } from "./run-summary.js";
 

@@ -2,8 +2,8 @@ import type { CliArgs } from "../args.js";
 import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { CliIo } from "./cli-io.js";
-import { withOneServer } from "./load-project-config.js";
+import type { CliIo } from "../common/cli-io.js";
+import { withOneServer } from "../common/load-project-config.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
 

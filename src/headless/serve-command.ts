@@ -3,9 +3,9 @@ import type { CliArgs } from "../args.js";
 import { ExitCode } from "../core/errors.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { createKnowledgeServer } from "../core/server/knowledge-server.js";
-import type { CliIo } from "./cli-io.js";
-import { loadProjectConfig } from "./load-project-config.js";
-import { openFreshKnowledge } from "./open-knowledge.js";
+import type { CliIo } from "../common/cli-io.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
+import { openFreshKnowledge } from "../common/open-knowledge.js";
 
 type ServeArgs = Extract<CliArgs, { command: "serve" }>;
 

@@ -5,8 +5,8 @@ import { ExitCode } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { CliIo } from "./cli-io.js";
-import { loadProjectConfig, requireServerConfig } from "./load-project-config.js";
+import type { CliIo } from "../common/cli-io.js";
+import { loadProjectConfig, requireServerConfig } from "../common/load-project-config.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 

@@ -7,7 +7,7 @@ import { toOtlpJson } from "../core/trace/trace-otlp.js";
 import { readTrace } from "../core/trace/trace-reader.js";
 import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
 import { renderWire, wireFrames } from "../core/trace/trace-wire.js";
-import type { CliIo } from "./cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
 
 export interface TraceCommandArgs {
   /** A trace file; undefined means the newest trace in `<cwd>/.mcpterm/traces`. */

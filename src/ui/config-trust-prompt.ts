@@ -2,7 +2,7 @@ import { launchHash, serversNeedingTrust, trustLine } from "../core/config/confi
 import type { McptermConfig } from "../core/config/index.js";
 import type { UserSettings } from "../core/config/user-settings.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { readLineFromTerminal, type CliIo } from "../headless/cli-io.js";
+import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
 
 /**
  * Asks once, before the TUI draws, whether the project's config may start or contact its
