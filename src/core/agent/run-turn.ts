@@ -147,13 +147,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
     if (step === options.maxSteps) {
-      for (const call of done.toolCalls) {
-        conversation.push({
-          role: "tool",
-          toolCallId: call.id,
-          content: "Not run: the turn reached its step limit.",
-        });
-      }
+      answerUnrun(conversation, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {
         type: "warning",
         message: `Stopped after ${options.maxSteps} model steps with tool calls still pending; raise --max-steps to let it go further.`,
@@ -166,13 +160,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       (call) => repeats.record(call.name, parseArguments(call.arguments)) >= repeats.limit,
     );
     if (repeated) {
-      for (const call of done.toolCalls) {
-        conversation.push({
-          role: "tool",
-          toolCallId: call.id,
-          content: "Not run: the same call was repeated too often.",
-        });
-      }
+      answerUnrun(conversation, done.toolCalls, "Not run: the same call was repeated too often.");
       yield {
         type: "warning",
         message: `Stopped: the model called ${repeated.name} with the same arguments ${repeats.limit} times.`,
@@ -302,6 +290,11 @@ function toolMessage(
   const label = `${tool.server}/${tool.name}`;
   const body = outcome.content.replaceAll("</tool_output", "<\\/tool_output");
   return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
+}
+
+/** Answers calls the turn stops before running, so the history stays valid to send again. */
+function answerUnrun(conversation: ChatMessage[], calls: readonly ToolCallRequest[], reason: string): void {
+  for (const call of calls) conversation.push({ role: "tool", toolCallId: call.id, content: reason });
 }
 
 function isAborted(signal: AbortSignal): boolean {

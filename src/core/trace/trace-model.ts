@@ -1,9 +1,8 @@
-import type { TurnEndReason } from "../agent/events.js";
+import type { ProposedToolCall, TurnEndReason } from "../agent/events.js";
 import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
-import type { Tier } from "../policy/tiers.js";
 import type { ServerState, WireRecord } from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
@@ -64,16 +63,8 @@ export interface TraceStep {
   toolCalls: TraceToolCall[];
 }
 
-export interface TraceToolCall {
-  id: string;
-  modelName: string;
-  server: string | undefined;
-  tool: string | undefined;
-  arguments: Record<string, unknown> | undefined;
-  rawArguments: string;
-  tier: Tier | undefined;
-  tierReason: string | undefined;
-  problem: string | undefined;
+/** A call as the engine proposed it (its step is the node it hangs under), plus what followed. */
+export interface TraceToolCall extends Omit<ProposedToolCall, "step"> {
   proposedAt: number | undefined;
   approval:
     | { asked: boolean; approved: boolean; by: ApprovalSource; reason: string; waitMs: number | undefined }

@@ -186,17 +186,10 @@ class TraceBuilder {
       }
       case "model_request":
         this.currentTurn().steps.push({
-          step: event.step,
+          ...emptyStep(event.step),
           startedAt: at,
-          durationMs: undefined,
           messageCount: event.messageCount,
           toolsOffered: event.tools,
-          retries: [],
-          text: "",
-          finishReason: undefined,
-          usage: undefined,
-          firstTokenMs: undefined,
-          toolCalls: [],
         });
         return;
       case "model_retry":
@@ -218,17 +211,9 @@ class TraceBuilder {
         return;
       }
       case "tool_call_proposed": {
-        const { call } = event;
+        const { step, ...call } = event.call;
         const proposed: TraceToolCall = {
-          id: call.id,
-          modelName: call.modelName,
-          server: call.server,
-          tool: call.tool,
-          arguments: call.arguments,
-          rawArguments: call.rawArguments,
-          tier: call.tier,
-          tierReason: call.tierReason,
-          problem: call.problem,
+          ...call,
           proposedAt: at,
           approval: undefined,
           startedAt: undefined,
@@ -239,7 +224,7 @@ class TraceBuilder {
           guardrails: [],
         };
         this.pendingRaw.delete(call.id);
-        this.stepOf(call.step).toolCalls.push(proposed);
+        this.stepOf(step).toolCalls.push(proposed);
         this.calls.set(call.id, proposed);
         return;
       }
@@ -352,19 +337,7 @@ class TraceBuilder {
     const turn = this.currentTurn();
     const found = turn.steps.findLast((step) => step.step === number);
     if (found) return found;
-    const step: TraceStep = {
-      step: number,
-      startedAt: undefined,
-      durationMs: undefined,
-      messageCount: undefined,
-      toolsOffered: [],
-      retries: [],
-      text: "",
-      finishReason: undefined,
-      usage: undefined,
-      firstTokenMs: undefined,
-      toolCalls: [],
-    };
+    const step = emptyStep(number);
     turn.steps.push(step);
     return step;
   }
@@ -403,4 +376,20 @@ function guardrailsOf(call: TraceToolCall): string[] {
 
 function firstLine(text: string): string {
   return (text.split("\n")[0] ?? "").slice(0, 200);
+}
+
+function emptyStep(step: number): TraceStep {
+  return {
+    step,
+    startedAt: undefined,
+    durationMs: undefined,
+    messageCount: undefined,
+    toolsOffered: [],
+    retries: [],
+    text: "",
+    finishReason: undefined,
+    usage: undefined,
+    firstTokenMs: undefined,
+    toolCalls: [],
+  };
 }
