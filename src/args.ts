@@ -143,16 +143,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             default: DEFAULT_MAX_STEPS,
             describe: "model steps per turn",
           })
-          .check((parsed) => {
-            // --help skips defaults, so an absent value is fine here.
-            const steps: unknown = parsed.maxSteps;
-            if (steps !== undefined && (typeof steps !== "number" || !Number.isInteger(steps) || steps < 1)) {
-              throw new Error(
-                `--max-steps must be a whole number of at least 1, got ${JSON.stringify(steps)}`,
-              );
-            }
-            return true;
-          }),
+          .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
       (parsed) => {
         const session: SessionArgs = {
           common: commonArgs(parsed),
@@ -225,13 +216,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           .option("otlp", { type: "string", describe: "write OpenTelemetry spans (OTLP JSON) to this file" })
           .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
           .option("server", { type: "string", describe: "with --wire: only this server's frames" })
-          .check((parsed) => {
-            const turn: unknown = parsed.turn;
-            if (turn !== undefined && (typeof turn !== "number" || !Number.isInteger(turn) || turn < 1)) {
-              throw new Error(`--turn must be a whole number of at least 1, got ${JSON.stringify(turn)}`);
-            }
-            return true;
-          }),
+          .check((parsed) => positiveWholeNumber("--turn", parsed.turn)),
       (parsed) =>
         choose({
           command: "trace",
@@ -276,13 +261,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           .positional("query", { type: "string", array: true, describe: "what to search for" })
           .option("k", { type: "number", default: 5, describe: "how many passages to return" })
           .option("json", { type: "boolean", default: false })
-          .check((parsed) => {
-            const k: unknown = parsed.k;
-            if (typeof k !== "number" || !Number.isInteger(k) || k < 1) {
-              throw new Error(`--k must be a whole number of at least 1, got ${JSON.stringify(k)}`);
-            }
-            return true;
-          }),
+          .check((parsed) => positiveWholeNumber("--k", parsed.k)),
       (parsed) =>
         choose({
           command: "kb",
@@ -308,6 +287,15 @@ function joinStdinPrompt(argv: readonly string[]): string[] {
     }
   }
   return joined;
+}
+
+/** A yargs check: the option, when given, is a whole number of at least 1 (NaN from "abc" included). */
+function positiveWholeNumber(flag: string, value: unknown): true {
+  // --help skips defaults, so an absent value is fine here.
+  if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < 1)) {
+    throw new Error(`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  }
+  return true;
 }
 
 function commonArgs(parsed: {
