@@ -1,4 +1,4 @@
-import { Box, Static, Text, useInput, type Key } from "ink";
+import { Box, Static, Text, useInput, useWindowSize, type Key } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
@@ -31,7 +31,6 @@ import type { TranscriptAction } from "./transcript-reducer.js";
 import { TranscriptItemView } from "./TranscriptItemView.js";
 import type { ToolCallView, TranscriptState } from "./transcript-types.js";
 import type { ApprovalKey } from "./tui-controller.js";
-import { useTerminalSize } from "./use-terminal-size.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
 export interface AppController {
@@ -59,7 +58,7 @@ export function App({
   onExit: () => void;
 }): ReactNode {
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const { columns, rows } = useTerminalSize();
+  const { columns, rows } = useWindowSize();
   // Keys can arrive faster than React re-renders, so handlers read the latest prompt state from a ref.
   const local = useRef<PromptState>(INITIAL_PROMPT);
   const [prompt, setPrompt] = useState<PromptState>(INITIAL_PROMPT);

@@ -78,7 +78,7 @@ export class BlockedAddressError extends Error {}
  */
 export async function assertPublicHost(hostname: string): Promise<void> {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  const addresses = await lookup(bare, { all: true, verbatim: true });
+  const addresses = await lookup(bare, { all: true, order: "verbatim" });
   const blocked = addresses.find(({ address }) => isNonPublicAddress(address));
   if (blocked) {
     throw new BlockedAddressError(
