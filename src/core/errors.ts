@@ -5,11 +5,31 @@ export const ExitCode = {
   usage: 2,
   denied: 3,
   serverUnavailable: 4,
+  /** 128 + the signal's number, as shells report a process a signal stopped. */
+  hangup: 129,
+  interrupted: 130,
+  terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** The signals mcpterm stops cleanly on, and the exit code each ends with. */
+export const STOP_SIGNALS = {
+  SIGINT: ExitCode.interrupted,
+  SIGTERM: ExitCode.terminated,
+  SIGHUP: ExitCode.hangup,
+} as const;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
+/** The exit code for a run stopped by `signal` (an AbortSignal whose reason is the signal's name). */
+export function exitCodeForStop(signal: AbortSignal): ExitCode {
+  const reason: unknown = signal.reason;
+  return typeof reason === "string" && reason in STOP_SIGNALS
+    ? STOP_SIGNALS[reason as StopSignal]
+    : ExitCode.interrupted;
+}
+
 /**
- * Base of every error mcpterm raises on purpose. Only src/cli.tsx turns these into a message
+ * Base of every error mcpterm raises on purpose. Only src/run-command.ts turns these into a message
  * and an exit code; everything else throws or returns them.
  */
 export abstract class McptermError extends Error {

@@ -353,10 +353,33 @@ describe("mcpterm -p", () => {
         }, 20);
       },
     });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(143);
     expect(run.stderr).toMatch(/interrupted/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const)(
+    "exits %s's code %i while the answer streams, after stopping its servers",
+    async (signal, code) => {
+      const marker = randomUUID();
+      const dir = await tempDir();
+      await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+      const server = await model([{ text: "a long answer\n".repeat(50), stallAfterChunks: 10 }]);
+      const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
+        cwd: dir,
+        env: cleanEnv(),
+        onSpawn: (child) => {
+          child.stdout?.once("data", () => child.kill(signal));
+        },
+      });
+      expect(run.code).toBe(code);
+      expect(run.stdout).toMatch(/^a long answer/);
+      expect(await waitForNoProcesses(marker)).toEqual([]);
+    },
+  );
 
   it("refuses to start a project's servers without --trust-config, naming each command line", async () => {
     const marker = randomUUID();

@@ -24,7 +24,9 @@ export type ScriptedReply =
   /** Never answers until the client aborts or the server closes. */
   | { hang: true }
   /** Streams some chunks, then destroys the socket. */
-  | { disconnectAfterChunks: number; text: string };
+  | { disconnectAfterChunks: number; text: string }
+  /** Streams some chunks, then sends nothing more, keeping the connection open (a stalled stream). */
+  | { stallAfterChunks: number; text: string };
 
 export interface RecordedRequest {
   // The request body is whatever JSON the client sent; tests read arbitrary fields from it.
@@ -153,6 +155,11 @@ function respond(res: ServerResponse, reply: ScriptedReply, request: RecordedReq
       { index: 0, delta: i === 0 ? { role: "assistant", ...(delta as object) } : delta, finish_reason: null },
     ]),
   );
+
+  if ("stallAfterChunks" in reply) {
+    res.write(chunks.slice(0, reply.stallAfterChunks).map(sse).join(""));
+    return;
+  }
 
   if ("disconnectAfterChunks" in reply) {
     const sent = chunks.slice(0, reply.disconnectAfterChunks);

@@ -1,0 +1,71 @@
+import { parseArgs, type CliArgs } from "./args.js";
+import type { CliIo } from "./common/cli-io.js";
+import { ExitCode, McptermError, errorMessage, exitCodeForStop } from "./core/errors.js";
+import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
+import { MCPTERM_VERSION } from "./core/version.js";
+
+/**
+ * Parses `argv`, runs the one command it names and returns the exit code; every error becomes
+ * one sentence on `io.stderr`. Touches the process only through `io`, so tests run it in-process.
+ */
+export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const debug = argv.includes("--debug");
+  let code: number;
+  try {
+    code = await dispatch(await parseArgs(argv, MCPTERM_VERSION), io);
+  } catch (error) {
+    code = report(error, debug, io);
+  }
+  // Stopped by a signal: say so the way shells do (130, 143, 129), whatever the command made of it.
+  return io.signal.aborted ? exitCodeForStop(io.signal) : code;
+}
+
+/** Each command is imported when it runs, so `--version` or `kb search` never load Ink or the SDK. */
+async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
+  switch (args.command) {
+    case "print":
+      io.stdout.write(`${args.text}\n`);
+      return ExitCode.ok;
+    case "prompt":
+      return (await import("./headless/prompt-command.js")).runPromptCommand(args, io);
+    case "interactive":
+      if (!io.stdin.isTTY) {
+        return (await import("./headless/prompt-command.js")).runPromptCommand(pipedPrompt(args), io);
+      }
+      return (await import("./ui/run-interactive.js")).runInteractive(args, io);
+    case "tools":
+      return (await import("./headless/tools-command.js")).runToolsCommand(args, io);
+    case "call":
+      return (await import("./headless/call-command.js")).runCallCommand(args, io);
+    case "kb":
+      return (await import("./headless/kb-command.js")).runKbCommand(args, io);
+    case "read":
+      return (await import("./headless/read-command.js")).runReadCommand(args, io);
+    case "trace":
+      return (await import("./headless/trace-command.js")).runTraceCommand(args, io);
+    case "serve":
+      return (await import("./headless/serve-command.js")).runServeCommand(args, io);
+  }
+}
+
+/** `echo question | mcpterm` is a one-shot run on the piped text. */
+function pipedPrompt(
+  args: Extract<CliArgs, { command: "interactive" }>,
+): Extract<CliArgs, { command: "prompt" }> {
+  return { ...args, command: "prompt", prompt: "-", output: "text", approve: [], yes: false };
+}
+
+function report(error: unknown, debug: boolean, io: CliIo): number {
+  if (error instanceof McptermError) {
+    // Messages can quote a server's stderr or error text: never let it drive the terminal.
+    io.stderr.write(`mcpterm: ${sanitizeForTerminal(error.message)}\n`);
+    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  io.stderr.write(
+    debug && error instanceof Error && error.stack
+      ? `mcpterm: internal error: ${error.stack}\n`
+      : `mcpterm: internal error: ${sanitizeForTerminal(errorMessage(error))} (run with --debug for the stack trace)\n`,
+  );
+  return ExitCode.runtime;
+}
