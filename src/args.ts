@@ -1,7 +1,6 @@
 import yargs, { type Argv } from "yargs";
 import { UsageError } from "./core/errors.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
-import type { TraceCommandArgs } from "./headless/trace-command.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -27,6 +26,21 @@ export interface SessionArgs {
   trace: string | undefined;
   kb: boolean;
   trustConfig: boolean;
+}
+
+/** What `mcpterm trace` reads and how it shows it. */
+export interface TraceCommandArgs {
+  /** A trace file; undefined means the newest trace in `<cwd>/.mcpterm/traces`. */
+  file: string | undefined;
+  /** 1-based turn across the file. */
+  turn: number | undefined;
+  json: boolean;
+  /** Write an OTLP/JSON export here instead of printing. */
+  otlp: string | undefined;
+  /** List the JSON-RPC frames instead of the tree. */
+  wire: boolean;
+  /** With `wire`: only this server's frames. */
+  server: string | undefined;
 }
 
 export type CliArgs =

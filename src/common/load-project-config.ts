@@ -1,10 +1,8 @@
-import { loadConfig, type McptermConfig, type ServerConfig } from "../core/config/index.js";
-import { McpError, UsageError } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
-import type { ServerConnection } from "../core/mcp/server-connection.js";
+import { loadConfig, type McptermConfig } from "../core/config/index.js";
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "./cli-io.js";
 
+/** The project's mcp.config.json: --config, else ./mcp.config.json (a missing default file is an empty config). */
 export function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<McptermConfig> {
   return loadConfig({
     ...(common.config === undefined ? {} : { path: common.config }),
@@ -12,41 +10,4 @@ export function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<Mcpter
     cwd: io.cwd,
     env: io.env,
   });
-}
-
-/** The named server's config, or a usage error that lists the servers there are. */
-export function requireServerConfig(config: McptermConfig, name: string): ServerConfig {
-  const server = config.servers.find((candidate) => candidate.name === name);
-  if (server) return server;
-  const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
-  throw new UsageError(
-    `There is no server named "${name}" in ${config.path ?? "the config"} (servers: ${known}).`,
-  );
-}
-
-/**
- * Starts just the named server (even if the config disables it: naming it is the request),
- * hands it to `work`, and stops it afterwards. A server that cannot start is an McpError (exit 4).
- */
-export async function withOneServer<T>(
-  common: CommonArgs,
-  name: string,
-  io: CliIo,
-  work: (manager: McpManager, connection: ServerConnection) => Promise<T>,
-): Promise<T> {
-  const config = await loadProjectConfig(common, io);
-  const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
-    parentEnv: io.env,
-  });
-  try {
-    await manager.start();
-    const connection = manager.connection(name);
-    const snapshot = manager.servers()[0];
-    if (!connection || snapshot?.status !== "connected") {
-      throw new McpError(`Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`);
-    }
-    return await work(manager, connection);
-  } finally {
-    await manager.close();
-  }
 }

@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { isRiskyTier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
-import { withOneServer } from "../common/load-project-config.js";
+import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
 

@@ -4,14 +4,14 @@ import type { KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
-import { openFreshKnowledge } from "../common/open-knowledge.js";
+import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
 
 type KbArgs = Extract<CliArgs, { command: "kb" }>;
 
 /** `mcpterm kb index | search <q> | stats`: the knowledge base without a model. */
 export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
-  const { kb, report } = await openFreshKnowledge(args.common, config, io.cwd);
+  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
   const write = (text: string): void => void io.stdout.write(text);
 
   switch (args.action) {

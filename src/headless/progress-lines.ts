@@ -17,7 +17,7 @@ export function progressLine(
       if (!call || event.failure === "permission") return undefined;
       const head = `${callLabel(call)} ${summarizeArguments(call)}`;
       if (event.ok) return `✓ ${head} (${event.durationMs} ms${event.truncated ? ", result truncated" : ""})`;
-      return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(event.content)}`;
+      return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(event.display)}`;
     }
     case "approval_decided": {
       const call = calls.get(event.callId);

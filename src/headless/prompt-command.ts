@@ -1,21 +1,11 @@
 import type { CliArgs } from "../args.js";
-import type { Approver } from "../core/agent/approver.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
-import { CompositeToolHost } from "../core/agent/composite-tool-host.js";
-import { KnowledgeToolHost } from "../core/agent/knowledge-tool-host.js";
-import { Session } from "../core/agent/session.js";
-import { openSessionServices } from "../core/agent/session-services.js";
-import { resolveModelSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
-import { createOpenAiChatModel } from "../core/llm/openai-chat-model.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
-import { redactedLine } from "../core/trace/redact-record.js";
+import { openSession } from "../core/session/open-session.js";
 import { readAll, type CliIo } from "../common/cli-io.js";
-import { UserSettings } from "../core/config/user-settings.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
-import { requireConfigTrust } from "./require-config-trust.js";
-import { openFreshKnowledge } from "../common/open-knowledge.js";
+import { sessionRequest } from "../common/session-request.js";
 import { progressLine } from "./progress-lines.js";
 import { emptySummary, summarize } from "./run-summary.js";
 
@@ -30,75 +20,32 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   if (prompt === "")
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
 
-  const config = await loadProjectConfig(args.common, io);
-  const settings = resolveModelSettings({ flags: args.modelArgs, env: io.env, config });
-  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
-
-  const userSettings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR);
-  requireConfigTrust(config, userSettings, args.trustConfig);
-  const services = openSessionServices({
-    config,
-    servers: config.servers,
-    userSettings,
-    apiKeys: [settings.apiKey],
-    env: io.env,
-    cwd: io.cwd,
-    traceFile: args.trace,
-    model: settings.model,
-  });
-  const { manager, mcpTools, redact, trace } = services;
-  if (services.ignoredAutoTiers.length > 0) {
-    warn(
-      `approval.auto in ${config.path ?? "the config"} lists ${services.ignoredAutoTiers.join(", ")}; risky tiers are only allowed from the command line (--approve) or your own settings.`,
-    );
-  }
+  const runtime = await openSession(
+    sessionRequest(args, { approve: args.yes ? TIERS : args.approve, interactive: false }),
+    io,
+  );
+  const warn = (message: string): void =>
+    void io.stderr.write(`warning: ${sanitizeForTerminal(runtime.redact(message))}\n`);
   try {
-    await manager.start();
-    trace.servers(manager.servers());
-    for (const server of manager.servers()) {
+    for (const notice of runtime.notices) warn(notice.text);
+    const started = runtime.start();
+    await Promise.all([started.servers, started.knowledge]);
+    for (const server of runtime.manager.servers()) {
       if (server.status === "failed")
         warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
     }
-
-    const knowledge =
-      args.kb && config.kb.enabled ? await openFreshKnowledge(args.common, config, io.cwd) : undefined;
-    const { topK } = config.kb;
-    const session = new Session({
-      model: createOpenAiChatModel(settings),
-      tools: knowledge
-        ? new CompositeToolHost([new KnowledgeToolHost(knowledge.kb, redact), mcpTools])
-        : mcpTools,
-      approval: { auto: services.autoTiers, flagged: args.yes ? [...TIERS] : args.approve },
-      maxSteps: args.maxSteps,
-      cwd: io.cwd,
-      ...(knowledge
-        ? { knowledge: { search: (query: string) => knowledge.kb.search(query, { k: topK }) } }
-        : {}),
-      sink: trace,
-      redactText: redact,
-    });
-    return await printEvents(session.run(prompt, { approve: denyWithoutPerson, signal: io.signal }), args, {
-      ...io,
-      redact,
-    });
+    const session = runtime.newSession(runtime.modelFor());
+    return await printEvents(session.run(prompt, { signal: io.signal }), args, io);
   } finally {
-    await services.close();
+    await runtime.close();
   }
 }
 
-/** One-shot mode has nobody to ask, so whatever policy did not allow is denied. */
-const denyWithoutPerson: Approver = ({ tool }) =>
-  Promise.resolve({
-    approved: false,
-    by: "policy",
-    reason: `mcpterm is running non-interactively and ${tool.tier} calls need a person's approval (the user can allow them with --approve ${tool.tier})`,
-  });
-
-/** Everything printed passes through `redact`, so secrets never reach the terminal or a pipe. */
+/** The events arrive redacted (SessionOutput); what is printed is sanitized for the terminal. */
 async function printEvents(
   events: AsyncIterable<AgentEvent>,
   args: PromptArgs,
-  io: CliIo & { redact: (text: string) => string },
+  io: CliIo,
 ): Promise<ExitCode> {
   const calls = new Map<string, ProposedToolCall>();
   let summary = emptySummary();
@@ -108,15 +55,15 @@ async function printEvents(
   for await (const event of events) {
     summary = summarize(summary, event);
     if (event.type === "tool_call_proposed") calls.set(event.call.id, event.call);
-    if (args.output === "stream-json") io.stdout.write(`${redactedLine(event, io.redact)}\n`);
+    if (args.output === "stream-json") io.stdout.write(`${JSON.stringify(event)}\n`);
     if (args.output === "text") {
       if (event.type === "text_delta") {
-        const text = io.redact(sanitizeForTerminal(event.delta));
+        const text = sanitizeForTerminal(event.delta);
         io.stdout.write(text);
         if (text) endsWithNewline = text.endsWith("\n");
       }
       const line = progressLine(event, calls);
-      if (line) io.stderr.write(`${io.redact(line)}\n`);
+      if (line) io.stderr.write(`${line}\n`);
     }
     if (event.type === "error") exitCode = event.exitCode as ExitCode;
     if (event.type === "turn_end") {
@@ -128,7 +75,7 @@ async function printEvents(
 
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
   if (args.output === "json") {
-    io.stdout.write(`${JSON.stringify(JSON.parse(redactedLine(summary, io.redact)), null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   }
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
   if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");

@@ -3,7 +3,7 @@ import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
-import { withOneServer } from "../common/load-project-config.js";
+import { withOneServer } from "./with-one-server.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
 

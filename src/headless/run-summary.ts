@@ -56,7 +56,7 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
       return updateCall(summary, event.callId, {
         ok: event.ok,
         failure: event.failure,
-        result: event.content,
+        result: event.display,
         truncated: event.truncated,
         durationMs: event.durationMs,
       });

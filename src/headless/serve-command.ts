@@ -2,10 +2,10 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CliArgs } from "../args.js";
 import { ExitCode } from "../core/errors.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
-import { createKnowledgeServer } from "../core/server/knowledge-server.js";
+import { createKnowledgeServer } from "../servers/knowledge/knowledge-server.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
-import { openFreshKnowledge } from "../common/open-knowledge.js";
+import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
 
 type ServeArgs = Extract<CliArgs, { command: "serve" }>;
 
@@ -16,7 +16,7 @@ type ServeArgs = Extract<CliArgs, { command: "serve" }>;
  */
 export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
-  const { kb, report } = await openFreshKnowledge(args.common, config, io.cwd);
+  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
   const stats = kb.stats();
   io.stderr.write(`mcpterm serve: ${stats.files} files, ${stats.chunks} passages from ${kb.dir}\n`);
   for (const skipped of report.skipped) io.stderr.write(`skipped ${skipped.path}: ${skipped.reason}\n`);

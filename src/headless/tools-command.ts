@@ -6,7 +6,8 @@ import { McpManager } from "../core/mcp/mcp-manager.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig, requireServerConfig } from "../common/load-project-config.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
+import { requireServerConfig } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 

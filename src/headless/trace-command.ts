@@ -7,21 +7,8 @@ import { toOtlpJson } from "../core/trace/trace-otlp.js";
 import { readTrace } from "../core/trace/trace-reader.js";
 import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
 import { renderWire, wireFrames } from "../core/trace/trace-wire.js";
+import type { TraceCommandArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-
-export interface TraceCommandArgs {
-  /** A trace file; undefined means the newest trace in `<cwd>/.mcpterm/traces`. */
-  file: string | undefined;
-  /** 1-based turn across the file. */
-  turn: number | undefined;
-  json: boolean;
-  /** Write an OTLP/JSON export here instead of printing. */
-  otlp: string | undefined;
-  /** List the JSON-RPC frames instead of the tree. */
-  wire: boolean;
-  /** With `wire`: only this server's frames. */
-  server: string | undefined;
-}
 
 /**
  * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s]] [--otlp out.json]`: reads a

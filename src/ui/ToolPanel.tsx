@@ -80,7 +80,7 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
     case "failed":
       return (
         <Text color={theme.color("error")} wrap="truncate-end">
-          ✗ failed ({call.result?.failure ?? "error"}): {firstLine(call.result?.content ?? "")}
+          ✗ failed ({call.result?.failure ?? "error"}): {firstLine(call.result?.display ?? "")}
         </Text>
       );
     case "denied":
@@ -98,7 +98,7 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
 function Preview({ call }: { call: ToolCallView }): ReactNode {
   const theme = useTheme();
   if (call.state !== "done" || !call.result) return null;
-  const { lines, total } = headLines(call.result.content, 1);
+  const { lines, total } = headLines(call.result.display, 1);
   return (
     <Box paddingLeft={2}>
       <Text color={theme.color("muted")} wrap="truncate-end">
@@ -111,7 +111,7 @@ function Preview({ call }: { call: ToolCallView }): ReactNode {
 
 function Details({ call, maxResultLines }: { call: ToolCallView; maxResultLines: number }): ReactNode {
   const theme = useTheme();
-  const result = call.result ? headLines(call.result.content, maxResultLines) : undefined;
+  const result = call.result ? headLines(call.result.display, maxResultLines) : undefined;
   return (
     <Box flexDirection="column" paddingLeft={2}>
       {call.tierReason ? <Text color={theme.color("muted")}>tier: {call.tierReason}</Text> : null}

@@ -261,7 +261,8 @@ function finishCall(
     state: finalState(call, result),
     result: {
       ok: result.ok,
-      content: sanitizeForTerminal(result.content),
+      display: sanitizeForTerminal(result.display),
+      forModel: sanitizeForTerminal(result.forModel),
       truncated: result.truncated,
       redactions: result.redactions.map((rule) => sanitizeForTerminal(rule)),
       durationMs: result.durationMs,

@@ -1,13 +1,11 @@
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/approver.js";
 import type { Session } from "../core/agent/session.js";
-import { redactDeep } from "../core/policy/redact-deep.js";
-import type { AgentTool, ToolHost } from "../core/agent/tool-host.js";
-import type { CommandContext, KnowledgeAccess, SlashCommand } from "../core/commands/command-types.js";
+import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
-import { ToolAllowances } from "../core/commands/tool-allowances.js";
 import { errorMessage } from "../core/errors.js";
-import type { ChatModel } from "../core/llm/types.js";
-import type { McpManager } from "../core/mcp/mcp-manager.js";
+import type { KnowledgeAccess } from "../core/kb/index.js";
+import { summarizeServer } from "../core/mcp/types.js";
+import type { SessionRuntime } from "../core/session/open-session.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 
 /** How the person answered an approval panel. */
@@ -15,23 +13,17 @@ export type ApprovalKey = { kind: "once" } | { kind: "always" } | { kind: "deny"
 
 export interface TuiControllerOptions {
   dispatch: (action: TranscriptAction) => void;
-  manager: McpManager;
-  tools: ToolHost;
-  knowledge: () => KnowledgeAccess;
-  /** Builds the chat model for `name` (undefined: the configured one); throws ConfigError when it cannot. */
-  modelFor: (name: string | undefined) => ChatModel;
-  newSession: (model: ChatModel) => Session;
+  /** The session's servers, tools, knowledge, models and trace, built by the core. */
+  runtime: Pick<
+    SessionRuntime,
+    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "redact" | "trace"
+  >;
   onExit: () => void;
   commands?: readonly SlashCommand[];
-  /** Removes secrets from everything shown; applied to each event before the UI sees it. */
-  redact?: (text: string) => string;
-  /** The file this session's trace is recorded in, for /trace. */
-  traceFile?: string;
 }
 
 interface PendingApproval {
   callId: string;
-  tool: AgentTool;
   finish: (answer: ApprovalAnswer) => void;
 }
 
@@ -44,20 +36,20 @@ export class TuiController {
   private modelProblem: string | undefined;
   private running: AbortController | undefined;
   private pending: PendingApproval | undefined;
-  private readonly allowances = new ToolAllowances();
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: TuiControllerOptions) {
+    const { runtime } = options;
     this.commands = options.commands ?? SLASH_COMMANDS;
-    try {
-      this.session = options.newSession(options.modelFor(undefined));
-    } catch (error) {
-      this.modelProblem = errorMessage(error);
+    if (runtime.modelProblem) {
+      this.modelProblem = runtime.modelProblem.message;
       options.dispatch({ type: "ui_notice", level: "error", text: this.modelProblem });
+    } else {
+      this.session = runtime.newSession(runtime.modelFor());
     }
     this.reportModel();
-    this.unsubscribe = options.manager.subscribe(() => this.reportServers());
+    this.unsubscribe = runtime.manager.subscribe(() => this.reportServers());
     this.reportServers();
   }
 
@@ -102,21 +94,19 @@ export class TuiController {
     if (!pending) return;
     switch (key.kind) {
       case "once":
-        pending.finish({ approved: true, by: "user", reason: "approved once by the user" });
+        pending.finish({ approved: true, reason: "approved once by the user" });
         return;
       case "always":
-        this.allowances.allow(pending.tool);
         pending.finish({
           approved: true,
-          by: "session",
-          reason: `the user allowed ${pending.tool.server}/${pending.tool.name} for this session`,
+          remember: true,
+          reason: "approved by the user, and allowed for the rest of this session",
         });
         return;
       case "deny": {
         const reason = key.reason?.trim();
         pending.finish({
           approved: false,
-          by: "user",
           reason: reason ? `the user denied it and said: ${reason}` : "the user denied it",
         });
         return;
@@ -127,8 +117,9 @@ export class TuiController {
   /** Words Tab can complete: commands, server names and tool names. */
   completions(): string[] {
     const words = this.commands.map((command) => `/${command.name}`);
-    for (const server of this.options.manager.servers()) words.push(server.name);
-    for (const tool of this.options.tools.list()) words.push(tool.name, `${tool.server}/${tool.name}`);
+    const { manager, tools } = this.options.runtime;
+    for (const server of manager.servers()) words.push(server.name);
+    for (const tool of tools.list()) words.push(tool.name, `${tool.server}/${tool.name}`);
     return [...new Set(words)];
   }
 
@@ -137,27 +128,10 @@ export class TuiController {
     this.running?.abort();
   }
 
-  readonly approve: Approver = (request: ApprovalRequest, signal: AbortSignal) => {
-    const { tool } = request;
-    const allowance = this.allowances.check(tool);
-    if (allowance.state === "allowed") {
-      return Promise.resolve({
-        approved: true,
-        by: "session",
-        reason: "allowed for this session by the user",
-      });
-    }
-    if (allowance.state === "changed") {
-      this.allowances.revoke(tool);
-      this.options.dispatch({
-        type: "ui_notice",
-        level: "warning",
-        text: `${tool.server}/${tool.name} changed its definition since you allowed it for this session; asking again.`,
-      });
-    }
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = (): void =>
-        finish({ approved: false, by: "user", reason: "the user cancelled the turn" });
+  /** Policy already decided that this call needs the person; this only shows the panel and waits. */
+  readonly approve: Approver = (request: ApprovalRequest, signal: AbortSignal) =>
+    new Promise<ApprovalAnswer>((resolve) => {
+      const onAbort = (): void => finish({ approved: false, reason: "the user cancelled the turn" });
       const finish = (answer: ApprovalAnswer): void => {
         signal.removeEventListener("abort", onAbort);
         if (this.pending?.callId === request.call.id) this.pending = undefined;
@@ -168,17 +142,16 @@ export class TuiController {
         return;
       }
       signal.addEventListener("abort", onAbort, { once: true });
-      this.pending = { callId: request.call.id, tool, finish };
+      this.pending = { callId: request.call.id, finish };
     });
-  };
 
   private async runTurn(session: Session, text: string): Promise<void> {
     const controller = new AbortController();
     this.running = controller;
     try {
+      // Events leave the session redacted; the reducer sanitizes what it draws.
       for await (const event of session.run(text, { approve: this.approve, signal: controller.signal })) {
-        const { redact } = this.options;
-        this.options.dispatch(redact ? redactDeep(event, redact) : event);
+        this.options.dispatch(event);
       }
     } catch (error) {
       this.options.dispatch({
@@ -199,24 +172,25 @@ export class TuiController {
   }
 
   private context(): CommandContext {
+    const { runtime } = this.options;
     return {
-      manager: this.options.manager,
-      tools: () => this.options.tools.list(),
-      knowledge: this.options.knowledge,
+      manager: runtime.manager,
+      tools: () => runtime.tools.list(),
+      knowledge: (): KnowledgeAccess => runtime.knowledge.current(),
       commands: this.commands,
       clearConversation: () => {
         if (this.running) return false;
         this.session?.clear();
         return true;
       },
-      traceFile: () => this.options.traceFile,
+      traceFile: () => runtime.trace.file,
       model: {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,
         switchTo: (name) => {
-          const model = this.options.modelFor(name);
+          const model = runtime.modelFor(name);
           if (this.session) this.session.setModel(model);
-          else this.session = this.options.newSession(model);
+          else this.session = runtime.newSession(model);
           this.modelProblem = undefined;
           this.reportModel();
         },
@@ -228,13 +202,18 @@ export class TuiController {
     this.options.dispatch({ type: "ui_model", name: this.session?.modelName, problem: this.modelProblem });
   }
 
+  /** Server states carry their stderr in errors: redacted here, since they are not session events. */
   private reportServers(): void {
+    const { manager, redact } = this.options.runtime;
     this.options.dispatch({
       type: "ui_servers",
-      servers: this.options.manager
+      servers: manager
         .servers()
         .filter((server) => server.status !== "disabled")
-        .map((server) => ({ name: server.name, status: server.status, error: server.error })),
+        .map((server) => {
+          const summary = summarizeServer(server);
+          return { ...summary, error: summary.error && redact(summary.error) };
+        }),
     });
   }
 }

@@ -36,7 +36,7 @@ describe("McpToolHost", () => {
     expect(slow.tier).toBe("read_only");
     const outcome = await host.call(slow, { ms: 2000 }, context());
     expect(outcome).toMatchObject({ ok: false, failure: "transient" });
-    expect(outcome.content).toMatch(/after 3 attempts.*did not answer within 200 ms/);
+    expect(outcome.display).toMatch(/after 3 attempts.*did not answer within 200 ms/);
     expect(toolCalls("slow")).toBe(3);
   });
 
@@ -44,7 +44,7 @@ describe("McpToolHost", () => {
     const host = new McpToolHost(manager);
     const slow = host.list().find((tool) => tool.name === "slow") as AgentTool;
     const outcome = await host.call({ ...slow, tier: "low_risk" }, { ms: 2000 }, context());
-    expect(outcome.content).not.toMatch(/attempts/);
+    expect(outcome.display).not.toMatch(/attempts/);
     expect(toolCalls("slow")).toBe(4);
   });
 
@@ -53,7 +53,7 @@ describe("McpToolHost", () => {
     const crash = host.list().find((tool) => tool.name === "crash") as AgentTool;
     const outcome = await host.call(crash, {}, context());
     expect(outcome).toMatchObject({ ok: false, failure: "transient" });
-    expect(outcome.content).not.toMatch(/attempts/);
+    expect(outcome.display).not.toMatch(/attempts/);
     expect(toolCalls("crash")).toBe(1);
   });
 });

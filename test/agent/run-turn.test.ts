@@ -15,7 +15,11 @@ import {
 } from "../support/scripted-model-server.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
+import { Session } from "../../src/core/agent/session.js";
+import type { ApprovalRules } from "../../src/core/policy/approval-policy.js";
 import { redactWithPatterns } from "../../src/core/policy/secret-patterns.js";
+import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
+import { ArgumentValidator } from "../../src/core/policy/validate-arguments.js";
 
 let manager: McpManager;
 let notesDir: string;
@@ -34,7 +38,14 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-const allowNothing: Approver = () => Promise.resolve({ approved: false, by: "user", reason: "not today" });
+const allowNothing: Approver = () => Promise.resolve({ approved: false, reason: "not today" });
+
+const SAFE_TIERS: ApprovalRules = {
+  project: ["read_only", "low_risk"],
+  settings: [],
+  flagged: [],
+  interactive: true,
+};
 
 async function turn(
   replies: ScriptedReply[],
@@ -53,8 +64,10 @@ async function turn(
       { sleep: () => Promise.resolve() },
     ),
     tools: new McpToolHost(manager),
-    approval: { auto: ["read_only", "low_risk"], flagged: [] },
+    approval: SAFE_TIERS,
+    allowances: new ToolAllowances(),
     approve: allowNothing,
+    validator: new ArgumentValidator(),
     maxSteps: 20,
     ...overrides,
   };
@@ -177,7 +190,7 @@ describe("runTurn", () => {
         },
         { text: "Written." },
       ],
-      { approval: { auto: ["read_only"], flagged: ["dangerous"] } },
+      { approval: { ...SAFE_TIERS, project: ["read_only"], flagged: ["dangerous"] } },
     );
     expect(events.find((event) => event.type === "approval_decided")).toMatchObject({
       approved: true,
@@ -215,8 +228,10 @@ describe("runTurn", () => {
       conversation,
       model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
       tools: new McpToolHost(manager),
-      approval: { auto: ["read_only"], flagged: [] },
+      approval: { ...SAFE_TIERS, project: ["read_only"] },
+      allowances: new ToolAllowances(),
       approve: allowNothing,
+      validator: new ArgumentValidator(),
       maxSteps: 5,
       signal: controller.signal,
     })) {
@@ -261,17 +276,70 @@ describe("runTurn", () => {
     expect(message).toMatch(/\[truncated: 4960000 of 5000000 characters omitted\]/);
   });
 
-  it("redacts secrets the model streams, in pieces, from every event, but keeps the model's own history", async () => {
-    const { events, conversation } = await turn(
-      [{ text: `Your key is ${FAKE_OPENAI_KEY} — keep it safe.`, chunkSize: 3 }],
-      { redactText: (text) => redactWithPatterns(text).text },
-    );
+  it("redacts secrets the model streams, in pieces, from every event a session reports, but keeps the model's own history", async () => {
+    const server = await startScriptedModelServer([
+      { text: `Your key is ${FAKE_OPENAI_KEY} — keep it safe.`, chunkSize: 3 },
+    ]);
+    servers.push(server);
+    const session = new Session({
+      model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
+      tools: new McpToolHost(manager),
+      approval: SAFE_TIERS,
+      maxSteps: 5,
+      cwd: notesDir,
+      output: { redact: (text) => redactWithPatterns(text).text, spacedSecrets: [] },
+    });
+    const events: AgentEvent[] = [];
+    for await (const event of session.run("what is my key?")) events.push(event);
     const shown = events.map((event) => (event.type === "text_delta" ? event.delta : "")).join("");
     expect(shown).toBe("Your key is [REDACTED] — keep it safe.");
     expect(JSON.stringify(events)).not.toContain(FAKE_OPENAI_KEY);
-    expect(conversation.at(-1)).toEqual({
+    expect(session.conversation.at(-1)).toEqual({
       role: "assistant",
       content: `Your key is ${FAKE_OPENAI_KEY} — keep it safe.`,
     });
+  });
+
+  it("asks about a call only when policy says so, and remembers an always-allow for the tool's definition", async () => {
+    const asked: string[] = [];
+    const allowances = new ToolAllowances();
+    const write = (id: string, name: string): ScriptedReply => ({
+      toolCalls: [{ id, name: "fixture__write_note", arguments: JSON.stringify({ name, text: "hi" }) }],
+    });
+    const { events } = await turn([write("1", "one.md"), write("2", "two.md"), { text: "Both written." }], {
+      allowances,
+      approve: (request) => {
+        asked.push(request.call.id);
+        return Promise.resolve({ approved: true, remember: true, reason: "go ahead" });
+      },
+    });
+    expect(asked).toEqual(["1"]);
+    expect(events.filter((event) => event.type === "approval_requested")).toHaveLength(1);
+    expect(
+      events.filter((event) => event.type === "approval_decided").map((event) => [event.callId, event.by]),
+    ).toEqual([
+      ["1", "user"],
+      ["2", "session"],
+    ]);
+    expect(await readdir(notesDir)).toEqual(expect.arrayContaining(["one.md", "two.md"]));
+  });
+
+  it("denies without asking when nobody can be asked, and says which flag would allow it", async () => {
+    const { events } = await turn(
+      [
+        {
+          toolCalls: [{ id: "w", name: "fixture__write_note", arguments: '{"name": "no.md", "text": "x"}' }],
+        },
+        { text: "Denied." },
+      ],
+      {
+        approval: { ...SAFE_TIERS, interactive: false },
+        approve: () => Promise.reject(new Error("must not be asked")),
+      },
+    );
+    expect(events.some((event) => event.type === "approval_requested")).toBe(false);
+    const decided = events.find((event) => event.type === "approval_decided");
+    expect(decided).toMatchObject({ approved: false, by: "policy" });
+    expect(decided?.type === "approval_decided" && decided.reason).toMatch(/--approve dangerous/);
   });
 });

@@ -60,7 +60,7 @@ async function project(marker: string): Promise<string> {
       },
       fetch: {
         command: process.execPath,
-        args: [path.join(REPO_ROOT, "dist/servers/fetch-server.js"), `--marker=${marker}`],
+        args: [path.join(REPO_ROOT, "dist/servers/fetch/fetch-server.js"), `--marker=${marker}`],
         env: { MCPTERM_FETCH_ALLOW_PRIVATE: "1" },
       },
       fixture: fixtureLaunch(marker),
@@ -403,7 +403,7 @@ describe("mcpterm -p", () => {
     const dir = await project(randomUUID());
     const configPath = path.join(dir, "mcp.config.json");
     const config = await loadConfig({ explicit: true, path: configPath, cwd: dir, env: cleanEnv() });
-    new UserSettings(settingsDir).trustConfig(configPath, launchHash(config));
+    new UserSettings(settingsDir, {}).trustConfig(configPath, launchHash(config));
 
     const server = await model([{ text: "trusted" }, { text: "again" }]);
     const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settingsDir });
@@ -442,7 +442,7 @@ describe("mcpterm -p", () => {
     );
     expect(denied.code).toBe(3);
     expect(denied.stderr).toMatch(
-      /approval\.auto in .*mcp\.config\.json lists dangerous; risky tiers are only allowed/,
+      /approval\.auto in .*mcp\.config\.json lists dangerous; risky tiers only run unasked when you allow them/,
     );
 
     await writeJson(path.join(settingsDir, "settings.json"), {

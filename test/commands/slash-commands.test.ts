@@ -150,7 +150,7 @@ describe("slash commands against a real McpManager", () => {
       const session = new Session({
         model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
         tools: new McpToolHost(wired, { onRawResult: recorder.rawResult }),
-        approval: { auto: ["read_only"], flagged: [] },
+        approval: { project: ["read_only"], settings: [], flagged: [], interactive: true },
         maxSteps: 5,
         cwd: dir,
         sink: recorder,

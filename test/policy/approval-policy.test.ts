@@ -1,18 +1,58 @@
 import { describe, expect, it } from "vitest";
-import { autoTiersFromProjectConfig, decideApproval } from "../../src/core/policy/approval-policy.js";
+import {
+  autoTiersFromProjectConfig,
+  decideApproval,
+  type ApprovalRules,
+} from "../../src/core/policy/approval-policy.js";
+import type { AllowanceCheck } from "../../src/core/policy/tool-allowances.js";
+
+const base: ApprovalRules = {
+  project: ["read_only", "low_risk"],
+  settings: [],
+  flagged: [],
+  interactive: true,
+};
+const none: AllowanceCheck = { state: "not_allowed" };
+const allowed: AllowanceCheck = { state: "allowed" };
+const changed: AllowanceCheck = { state: "changed" };
 
 describe("decideApproval", () => {
-  const rules = { auto: ["read_only", "low_risk"] as const, flagged: [] as const };
   it.each([
-    ["read_only", rules, { action: "allow", by: "config" }],
-    ["low_risk", rules, { action: "allow", by: "config" }],
-    ["dangerous", rules, { action: "ask" }],
-    ["external", rules, { action: "ask" }],
-    ["dangerous", { auto: ["read_only"], flagged: ["dangerous"] }, { action: "allow", by: "flag" }],
-    ["external", { auto: [], flagged: ["dangerous"] }, { action: "ask" }],
-    ["low_risk", { auto: [], flagged: [] }, { action: "ask" }],
-  ] as const)("%s with %j", (tier, ruleSet, expected) => {
-    expect(decideApproval(tier, ruleSet)).toMatchObject(expected);
+    ["read_only", none, base, { action: "allow", by: "config" }],
+    ["low_risk", none, base, { action: "allow", by: "config" }],
+    ["dangerous", none, base, { action: "ask" }],
+    ["external", none, base, { action: "ask" }],
+    ["dangerous", none, { ...base, flagged: ["dangerous"] }, { action: "allow", by: "flag" }],
+    ["external", none, { ...base, flagged: ["dangerous"] }, { action: "ask" }],
+    ["low_risk", none, { ...base, project: [] }, { action: "ask" }],
+    // The user's own settings are credited as such, not as the project's config.
+    ["dangerous", none, { ...base, settings: ["dangerous"] }, { action: "allow", by: "settings" }],
+    ["read_only", none, { ...base, settings: ["read_only"] }, { action: "allow", by: "settings" }],
+    // A flag is the most specific word, so it is credited first.
+    ["dangerous", allowed, { ...base, flagged: ["dangerous"] }, { action: "allow", by: "flag" }],
+    ["dangerous", allowed, base, { action: "allow", by: "session" }],
+    ["dangerous", changed, base, { action: "ask" }],
+    // Nobody to ask: whatever needs a person is denied, naming the flag that would allow it.
+    ["dangerous", none, { ...base, interactive: false }, { action: "deny", by: "policy" }],
+    ["external", changed, { ...base, interactive: false }, { action: "deny", by: "policy" }],
+    ["read_only", none, { ...base, interactive: false }, { action: "allow", by: "config" }],
+    [
+      "external",
+      none,
+      { ...base, interactive: false, flagged: ["external"] },
+      { action: "allow", by: "flag" },
+    ],
+  ] as const)("%s, allowance %j, rules %j", (tier, allowance, rules, expected) => {
+    expect(decideApproval({ tier, allowance }, rules)).toMatchObject(expected);
+  });
+});
+
+describe("the reasons decideApproval gives", () => {
+  it("names the flag that would allow a denied call, and says when an allowance lapsed", () => {
+    const denied = decideApproval({ tier: "dangerous", allowance: none }, { ...base, interactive: false });
+    expect(denied.reason).toMatch(/non-interactively.*--approve dangerous/);
+    const lapsed = decideApproval({ tier: "dangerous", allowance: changed }, base);
+    expect(lapsed.reason).toMatch(/changed its definition since you allowed it/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { canonicalJson, RepeatDetector } from "../../src/core/policy/repeat-detector.js";
+import { canonicalJson } from "../../src/core/policy/canonical-json.js";
+import { RepeatDetector } from "../../src/core/policy/repeat-detector.js";
 import { redactWithPatterns, secretsFromEnvironment } from "../../src/core/policy/secret-patterns.js";
 
 const GITHUB = `ghp_${"a1B2c3D4".repeat(4)}abcd`;

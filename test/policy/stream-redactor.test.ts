@@ -6,8 +6,11 @@ import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 const redact = (text: string): string => redactWithPatterns(text).text;
 
 /** Streams `text` in pieces of `size` characters and collects what the redactor releases. */
-function stream(text: string, size: number): string[] {
-  const redactor = new StreamRedactor(redact);
+function stream(text: string, size: number, spacedSecrets: string[] = []): string[] {
+  const redactor = new StreamRedactor(
+    (piece) => redactWithPatterns(piece, spacedSecrets).text,
+    spacedSecrets,
+  );
   const released: string[] = [];
   for (let start = 0; start < text.length; start += size) {
     const out = redactor.push(text.slice(start, start + size));
@@ -26,12 +29,39 @@ describe("StreamRedactor", () => {
     expect(out).toBe("Here is the key:\n[REDACTED]\nand password: [REDACTED] in one line.\nDone.");
   });
 
-  it("releases text line by line, and a very long line at a space well behind its end", () => {
+  it("releases every finished word at once, holding back only the word still arriving", () => {
     expect(stream("one\ntwo\nthree", 2)).toEqual(["one\n", "two\n", "three"]);
-    const long = `${"word ".repeat(300)}tail`;
-    const pieces = stream(long, 10);
-    expect(pieces.length).toBeGreaterThan(2);
-    expect(pieces.join("")).toBe(long);
+    const sentence =
+      "A sentence of about two hundred characters that has no line break in it at all, ".repeat(3);
+    const pieces = stream(sentence, 4);
+    // Word by word, not a line at a time: the first words show long before the sentence ends.
+    expect(pieces[0]).toBe("A ");
+    expect(pieces.length).toBeGreaterThan(40);
+    expect(pieces.join("")).toBe(sentence);
+  });
+
+  it.each([1, 2, 5, 9])(
+    "keeps a quoted value with spaces, a Bearer token and a known secret with spaces whole in %i-character pieces",
+    (size) => {
+      const text =
+        'config: password = "correct horse battery" then Authorization: Bearer abcdefghijklmnop0123 and the passphrase open sesame please now ok';
+      const out = stream(text, size, ["open sesame please"]).join("");
+      expect(out).not.toMatch(/correct|horse|battery/);
+      expect(out).not.toContain("abcdefghijklmnop0123");
+      expect(out).not.toMatch(/sesame/);
+      expect(out).toBe(
+        'config: password = "[REDACTED]" then Authorization: Bearer [REDACTED] and the passphrase [REDACTED] now ok',
+      );
+    },
+  );
+
+  it("releases most of a very long run without spaces, so a blob cannot stall the screen", () => {
+    const blob = "x".repeat(3000);
+    const redactor = new StreamRedactor(redact);
+    let shown = "";
+    for (let at = 0; at < blob.length; at += 100) shown += redactor.push(blob.slice(at, at + 100));
+    expect(shown.length).toBeGreaterThan(2500);
+    expect(shown + redactor.flush()).toBe(blob);
   });
 
   it("holds a PEM block until it closes", () => {

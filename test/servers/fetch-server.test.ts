@@ -54,7 +54,7 @@ function startSite(): Promise<Server> {
 async function connect(env: Record<string, string>): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", "src/servers/fetch-server.ts"],
+    args: ["--import", "tsx", "src/servers/fetch/fetch-server.ts"],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe",
   });

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const deny: Approver = ({ tool }) =>
-  Promise.resolve({ approved: false, by: "policy", reason: `${tool.tier} needs a person` });
+  Promise.resolve({ approved: false, reason: `${tool.tier} needs a person` });
 
 /** The engine wired to a recorder the way the headless and TUI entry points wire it. */
 async function recordSession(model: ScriptedModelServer, dir: string): Promise<string> {
@@ -46,7 +46,7 @@ async function recordSession(model: ScriptedModelServer, dir: string): Promise<s
     const session = new Session({
       model: createOpenAiChatModel({ model: "scripted", baseUrl: model.baseUrl, apiKey: undefined }),
       tools: new McpToolHost(manager, { redactor, onRawResult: recorder.rawResult }),
-      approval: { auto: ["read_only", "low_risk"], flagged: [] },
+      approval: { project: ["read_only", "low_risk"], settings: [], flagged: [], interactive: true },
       maxSteps: 5,
       cwd: dir,
       knowledge: {
@@ -122,15 +122,15 @@ describe("a recorded multi-step turn", () => {
       tierReason: "readOnlyHint",
       approval: { approved: true, by: "config", asked: false },
       rawResult: { content: [{ type: "text", text: "hi" }] },
-      result: { ok: true, content: "hi" },
+      result: { ok: true, display: "hi" },
       guardrails: [],
     });
     expect(calls.get("echo-1")?.durationMs).toBeGreaterThanOrEqual(0);
     expect(calls.get("write-1")).toMatchObject({
       tier: "dangerous",
-      approval: { approved: false, by: "policy", asked: true },
+      approval: { approved: false, by: "user", asked: true },
       result: { ok: false, failure: "permission" },
-      guardrails: ["denied by policy: dangerous needs a person"],
+      guardrails: ["denied by user: dangerous needs a person"],
     });
     expect(calls.get("status-1")?.result?.redactions).toEqual(["openai-api-key"]);
     expect(calls.get("status-1")?.guardrails).toEqual([
@@ -162,7 +162,7 @@ describe("a recorded multi-step turn", () => {
     expect(tree).toMatch(/tier read_only: readOnlyHint/);
     expect(tree).toMatch(/arguments \{"text":"hi"\}/);
     expect(tree).toMatch(/approved by config: read_only runs without asking/);
-    expect(tree).toMatch(/denied by policy after \d+ ms: dangerous needs a person/);
+    expect(tree).toMatch(/denied by user after \d+ ms: dangerous needs a person/);
     expect(tree).toMatch(/raw result \{"content":\[\{"type":"text","text":"hi"\}\]\}/);
     expect(tree).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
     expect(tree).toMatch(/guardrail: result truncated to fit the model's context/);

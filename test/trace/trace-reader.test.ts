@@ -99,7 +99,8 @@ function session(turnInput = "hello"): object[] {
         type: "tool_result",
         callId: "c1",
         ok: true,
-        content: "shaped",
+        forModel: "<tool_output>shaped</tool_output>",
+        display: "shaped",
         truncated: true,
         redactions: ["openai-api-key"],
         durationMs: 8,
@@ -168,7 +169,7 @@ describe("parseTrace", () => {
       durationMs: 8,
       progressUpdates: 1,
       rawResult: { content: [{ type: "text", text: "RAW" }] },
-      result: { ok: true, content: "shaped", truncated: true },
+      result: { ok: true, display: "shaped", truncated: true },
       guardrails: [
         "redacted 1 secret(s) from the result (openai-api-key)",
         "result truncated to fit the model's context",

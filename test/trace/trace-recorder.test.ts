@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ServerSnapshot } from "../../src/core/mcp/types.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { TraceRecorder, type TraceRecorderOptions } from "../../src/core/trace/trace-recorder.js";
 import { MCPTERM_VERSION } from "../../src/core/version.js";
@@ -33,6 +34,20 @@ const frame = (n: number) => ({
   direction: "send" as const,
   at: n,
   message: { jsonrpc: "2.0", id: n, method: "ping" },
+});
+
+const snapshot = (name: string): ServerSnapshot => ({
+  name,
+  status: "connected",
+  transport: "stdio",
+  pid: undefined,
+  url: undefined,
+  error: undefined,
+  tools: [],
+  serverInfo: undefined,
+  protocolVersion: undefined,
+  instructions: undefined,
+  initializeMs: undefined,
 });
 
 describe("TraceRecorder", () => {
@@ -75,11 +90,11 @@ describe("TraceRecorder", () => {
     ]);
   });
 
-  it("redacts secrets in events, raw results and frames, including ones JSON escapes and key/value pairs", async () => {
+  it("redacts secrets in its own records (raw results, frames, server states), including ones JSON escapes and key/value pairs", async () => {
     const recorder = await open();
-    recorder.write({ type: "warning", message: `leaked ${FAKE_SECRET}` });
     recorder.rawResult("c1", { content: [{ type: "text", text: 'known-secret-value"with\\quotes' }] });
     recorder.wire({ ...frame(1), message: { params: { password: "hunter2-hunter2" } } });
+    recorder.servers([{ ...snapshot("a"), status: "failed", error: `exited; stderr: ${FAKE_SECRET}` }]);
     recorder.close();
     const text = await readFile(recorder.file, "utf8");
     expect(text).not.toContain(FAKE_SECRET);

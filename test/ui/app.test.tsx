@@ -142,7 +142,7 @@ async function setup(events: AgentEvent[] = []): Promise<{
 const asking: AgentEvent[] = [
   { type: "turn_start", turn: 1, input: "write it", at: "2026-01-01T00:00:00Z" },
   { type: "tool_call_proposed", call: proposed("c1", { name: "a.md", text: "hello \u001b[2J world" }) },
-  { type: "approval_requested", callId: "c1" },
+  { type: "approval_requested", callId: "c1", reason: "dangerous calls need a person's yes" },
 ];
 
 describe("ApprovalPanel", () => {
@@ -224,7 +224,8 @@ describe("App keys", () => {
         type: "tool_result",
         callId: "c1",
         ok: true,
-        content: "line \u001b[31mred\u001b[0m\u001b]0;title\u0007\nsecond line",
+        forModel: "line \u001b[31mred\u001b[0m\u001b]0;title\u0007\nsecond line",
+        display: "line \u001b[31mred\u001b[0m\u001b]0;title\u0007\nsecond line",
         truncated: false,
         redactions: [],
         durationMs: 7,

@@ -49,7 +49,8 @@ const result = (callId: string, ok: boolean, content: string): AgentEvent => ({
   type: "tool_result",
   callId,
   ok,
-  content,
+  forModel: content,
+  display: content,
   truncated: false,
   redactions: [],
   durationMs: 12,
@@ -132,14 +133,14 @@ describe("transcriptReducer", () => {
     let state = run(
       start,
       { type: "tool_call_proposed", call: call("c") },
-      { type: "approval_requested", callId: "c" },
+      { type: "approval_requested", callId: "c", reason: "dangerous calls need a person's yes" },
     );
     expect(state.approvalCallId).toBe("c");
     expect(state.turn?.calls[0]?.state).toBe("awaiting_approval");
     state = run(
       start,
       { type: "tool_call_proposed", call: call("c") },
-      { type: "approval_requested", callId: "c" },
+      { type: "approval_requested", callId: "c", reason: "dangerous calls need a person's yes" },
       { type: "approval_decided", callId: "c", approved: true, by: "session", reason: "allowed" },
       { type: "tool_started", callId: "c" },
       { type: "tool_progress", callId: "c", progress: 1, total: 4, message: "\u001b[2Jstep" },

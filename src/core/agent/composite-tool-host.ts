@@ -20,9 +20,11 @@ export class CompositeToolHost implements ToolHost {
       this.owners.get(tool) ??
       this.hosts.find((host) => host.list().some((t) => t.modelName === tool.modelName));
     if (!owner) {
+      const message = `Unknown tool "${tool.modelName}".`;
       return Promise.resolve({
         ok: false,
-        content: `Unknown tool "${tool.modelName}".`,
+        forModel: message,
+        display: message,
         truncated: false,
         failure: "invalid_args",
       });

@@ -46,7 +46,8 @@ export type AgentEvent =
       toolCalls: number;
     }
   | { type: "tool_call_proposed"; call: ProposedToolCall }
-  | { type: "approval_requested"; callId: string }
+  /** Policy said to ask a person; only then is this emitted. */
+  | { type: "approval_requested"; callId: string; reason: string }
   | { type: "approval_decided"; callId: string; approved: boolean; by: ApprovalSource; reason: string }
   | { type: "tool_started"; callId: string }
   | {
@@ -60,8 +61,10 @@ export type AgentEvent =
       type: "tool_result";
       callId: string;
       ok: boolean;
-      /** What the model receives for this call. */
-      content: string;
+      /** The tool message the model receives for this call. */
+      forModel: string;
+      /** What a person is shown for it: the result, or why it failed or did not run. */
+      display: string;
       truncated: boolean;
       /** Secrets removed from the content before anyone saw it, by rule. */
       redactions: string[];

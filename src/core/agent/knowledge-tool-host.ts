@@ -43,10 +43,10 @@ export class KnowledgeToolHost implements ToolHost {
     const query = typeof args.query === "string" ? args.query : "";
     const k = typeof args.k === "number" ? args.k : 5;
     const hits = this.kb.search(query, { k });
-    const content =
+    const text =
       hits.length > 0
         ? this.redact(formatSourcesForModel(hits))
         : `No passages in the knowledge base match "${query}".`;
-    return Promise.resolve({ ok: true, content, truncated: false, failure: undefined });
+    return Promise.resolve({ ok: true, forModel: text, display: text, truncated: false, failure: undefined });
   }
 }

@@ -13,8 +13,13 @@ import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-h
 const READ_ONLY_ATTEMPTS = 3;
 const RETRY_BASE_DELAY_MS = 250;
 
-/** The MCP servers' tools as the agent loop sees them: tiered, callable, results shaped for the model. */
+/**
+ * The MCP servers' tools as the agent loop sees them: tiered, callable, results shaped for the
+ * model and for the person. The tiered list is kept until a server reports a change.
+ */
 export class McpToolHost implements ToolHost {
+  private listed: AgentTool[] | undefined;
+
   constructor(
     private readonly manager: McpManager,
     private readonly options: {
@@ -23,9 +28,18 @@ export class McpToolHost implements ToolHost {
       /** Sees each result as the server sent it, before shaping (for the trace; redact before storing). */
       onRawResult?: (callId: string, result: CallToolResult) => void;
     } = {},
-  ) {}
+  ) {
+    manager.subscribe(() => {
+      this.listed = undefined;
+    });
+  }
 
   list(): AgentTool[] {
+    this.listed ??= this.classify();
+    return this.listed;
+  }
+
+  private classify(): AgentTool[] {
     return this.manager.tools().flatMap((registered) => {
       const config = this.manager.connection(registered.server)?.config;
       if (!config) return [];
@@ -66,12 +80,8 @@ export class McpToolHost implements ToolHost {
           !context.signal.aborted;
         if (!retry) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
-          return {
-            ok: false,
-            content: `The call failed${tries}: ${errorMessage(error)}`,
-            truncated: false,
-            failure,
-          };
+          const message = `The call failed${tries}: ${errorMessage(error)}`;
+          return { ok: false, forModel: message, display: message, truncated: false, failure };
         }
         await delay(RETRY_BASE_DELAY_MS * 2 ** (attempt - 1), undefined, { signal: context.signal }).catch(
           () => undefined,
@@ -95,7 +105,8 @@ export class McpToolHost implements ToolHost {
     const isError = result.isError === true;
     return {
       ok: !isError,
-      content: capped.text,
+      forModel: markUntrusted(`${tool.server}/${tool.name}`, capped.text),
+      display: capped.text,
       truncated: capped.truncated,
       failure: isError ? "business" : undefined,
       redactions: redacted.rules,
@@ -125,4 +136,13 @@ export class McpToolHost implements ToolHost {
   private redact(text: string): Promise<TextRedaction> {
     return this.options.redactor ? this.options.redactor.redact(text) : Promise.resolve({ text, rules: [] });
   }
+}
+
+/**
+ * MCP output is marked as untrusted data, so text inside it that looks like instructions is read
+ * as content, not obeyed; a closing tag inside it cannot end the mark early.
+ */
+function markUntrusted(label: string, text: string): string {
+  const body = text.replaceAll("</tool_output", "<\\/tool_output");
+  return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
 }

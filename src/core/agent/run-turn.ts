@@ -8,16 +8,14 @@ import type {
   ToolSpec,
   Usage,
 } from "../llm/types.js";
-import { decideApproval, type ApprovalRules } from "../policy/approval-policy.js";
-import { ArgumentValidator } from "../policy/validate-arguments.js";
+import { decideApproval, type ApprovalRules, type ApprovalSource } from "../policy/approval-policy.js";
+import { RepeatDetector } from "../policy/repeat-detector.js";
+import type { ToolAllowances } from "../policy/tool-allowances.js";
+import type { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
-import { redactDeep } from "../policy/redact-deep.js";
-import { RepeatDetector } from "../policy/repeat-detector.js";
-import { StreamRedactor } from "../policy/stream-redactor.js";
-import { BUILT_IN_SERVER } from "./tool-host.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
 export interface TurnOptions {
@@ -29,20 +27,21 @@ export interface TurnOptions {
   model: ChatModel;
   tools: ToolHost;
   approval: ApprovalRules;
+  /** The session's "always allow" answers; a call the person allows always is added here. */
+  allowances: ToolAllowances;
+  /** Asked only about calls policy says to ask about. */
   approve: Approver;
+  /** The session's validator, which keeps each tool schema compiled across steps and turns. */
+  validator: ArgumentValidator;
   maxSteps: number;
   signal?: AbortSignal;
   /** Where to look up passages for the user's message before the first model step. */
   knowledge?: KnowledgeSource;
   /** Identical calls allowed in one turn before it is stopped (default 5). */
   repeatLimit?: number;
-  /**
-   * Removes secrets from what the turn reports (streamed text, the answer, knowledge passages).
-   * The model's own history keeps what the model said.
-   */
-  redactText?: (text: string) => string;
 }
 
+/** Passages for a message; they go to the model, so the source returns them with secrets removed. */
 export interface KnowledgeSource {
   search(query: string): KbHit[];
 }
@@ -70,8 +69,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
   const repeats = new RepeatDetector(options.repeatLimit);
   yield { type: "turn_start", turn, input: options.input, at: new Date().toISOString() };
-  const redactText = options.redactText ?? ((text: string) => text);
-  const hits = redactDeep(options.knowledge?.search(options.input) ?? [], redactText);
+  const hits = options.knowledge?.search(options.input) ?? [];
   if (options.knowledge) yield { type: "kb_hits", hits };
   const sources = formatSourcesForModel(hits);
   conversation.push({ role: "user", content: sources ? `${options.input}\n\n${sources}` : options.input });
@@ -88,14 +86,12 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     const startedAt = performance.now();
     let partialText = "";
     let done: Done | undefined;
-    const shown = new StreamRedactor(redactText);
     try {
       const request = { messages: conversation, tools: tools.map(toToolSpec), ...(signal ? { signal } : {}) };
       for await (const event of model.stream(request)) {
         if (event.type === "text") {
           partialText += event.delta;
-          const delta = shown.push(event.delta);
-          if (delta) yield { type: "text_delta", step, delta };
+          yield { type: "text_delta", step, delta: event.delta };
         } else if (event.type === "retry") {
           yield {
             type: "model_retry",
@@ -109,13 +105,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
         }
       }
       if (!done) throw new LlmError("protocol", "The model stream ended without a final chunk.");
-      const rest = shown.flush();
-      if (rest) yield { type: "text_delta", step, delta: rest };
     } catch (error) {
-      const rest = shown.flush();
-      if (rest) yield { type: "text_delta", step, delta: rest };
       if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
-      answer = redactText(partialText);
+      answer = partialText;
       if (signal?.aborted || (error instanceof LlmError && error.kind === "aborted")) {
         yield end("aborted", step);
         return;
@@ -135,7 +127,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       firstTokenMs: done.firstTokenMs,
       toolCalls: done.toolCalls.length,
     };
-    answer = redactText(done.text);
+    answer = done.text;
 
     if (done.toolCalls.length === 0) {
       conversation.push({ role: "assistant", content: done.text });
@@ -178,7 +170,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       conversation.push({
         role: "tool",
         toolCallId: call.id,
-        content: toolMessage(call, outcomes.get(call.id), tools),
+        content: outcomes.get(call.id)?.forModel ?? "Not run.",
       });
     }
     if (signal?.aborted) {
@@ -189,8 +181,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 }
 
 /**
- * Proposes every call of a step, asks about each in order (approving one never approves
- * another), then runs the approved ones concurrently. Every call ends with an outcome.
+ * Proposes every call of a step, decides each in order through the policy (asking the person
+ * only when it says so; approving one never approves another), then runs the approved ones
+ * concurrently. Every call ends with an outcome.
  */
 async function* runToolCalls(
   options: TurnOptions,
@@ -200,50 +193,30 @@ async function* runToolCalls(
   outcomes: Map<string, ToolOutcome>,
 ): AsyncGenerator<AgentEvent, void> {
   const signal = options.signal ?? new AbortController().signal;
-  const validator = new ArgumentValidator();
-  const resolved = requests.map((request) => resolveToolCall(request, step, tools, validator));
+  const resolved = requests.map((request) => resolveToolCall(request, step, tools, options.validator));
   for (const { call } of resolved) yield { type: "tool_call_proposed", call };
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs: number): AgentEvent => {
     outcomes.set(callId, outcome);
     return { type: "tool_result", callId, ...outcome, redactions: outcome.redactions ?? [], durationMs };
   };
+  const cancelled = (): ToolOutcome => notRun("cancelled", "the user cancelled the turn");
 
   const approved: Array<{ call: ProposedToolCall; tool: AgentTool; args: Record<string, unknown> }> = [];
   for (const { call, tool } of resolved) {
     if (signal.aborted) {
-      yield settle(call.id, failed("cancelled", "Not run: the user cancelled the turn."), 0);
+      yield settle(call.id, cancelled(), 0);
       continue;
     }
     if (!tool || !call.arguments || call.problem) {
-      yield settle(call.id, failed("invalid_args", call.problem ?? "The call could not be read."), 0);
+      const problem = call.problem ?? "The call could not be read.";
+      yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` }, 0);
       continue;
     }
-    const verdict = decideApproval(tool.tier, options.approval);
-    if (verdict.action === "allow") {
-      yield {
-        type: "approval_decided",
-        callId: call.id,
-        approved: true,
-        by: verdict.by,
-        reason: verdict.reason,
-      };
-    } else {
-      yield { type: "approval_requested", callId: call.id };
-      const answer = await options
-        .approve({ call, tool }, signal)
-        .catch((error: unknown) => ({ approved: false, by: "policy" as const, reason: errorMessage(error) }));
-      yield { type: "approval_decided", callId: call.id, ...answer };
-      // Read through a function: the approval was awaited, so the signal may have fired since.
-      if (!answer.approved && isAborted(signal)) {
-        yield settle(call.id, failed("cancelled", "Not run: the user cancelled the turn."), 0);
-        continue;
-      }
-      if (!answer.approved) {
-        const message = `Not run: the call was denied (${answer.by}): ${answer.reason}. Do not retry it; continue without it or ask the user.`;
-        yield settle(call.id, failed("permission", message), 0);
-        continue;
-      }
+    const decision = yield* decide(options, call, tool, signal);
+    if (!decision.approved) {
+      yield settle(call.id, isAborted(signal) ? cancelled() : denied(decision), 0);
+      continue;
     }
     approved.push({ call, tool, args: call.arguments });
   }
@@ -275,21 +248,64 @@ async function* runToolCalls(
   yield* channel;
 }
 
+interface Decision {
+  approved: boolean;
+  by: ApprovalSource;
+  reason: string;
+}
+
 /**
- * What the model reads for a call. Output of an MCP tool is marked as untrusted data, so text
- * inside it that looks like instructions is read as content, not obeyed.
+ * One call's approval: the policy decides, and only its "ask" reaches the person. An "always
+ * allow" answer is remembered here, for this tool's current definition.
  */
-function toolMessage(
-  call: ToolCallRequest,
-  outcome: ToolOutcome | undefined,
-  tools: readonly AgentTool[],
-): string {
-  if (!outcome) return "Not run.";
-  const tool = tools.find((candidate) => candidate.modelName === call.name);
-  if (!outcome.ok || !tool || tool.server === BUILT_IN_SERVER) return outcome.content;
-  const label = `${tool.server}/${tool.name}`;
-  const body = outcome.content.replaceAll("</tool_output", "<\\/tool_output");
-  return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
+async function* decide(
+  options: TurnOptions,
+  call: ProposedToolCall,
+  tool: AgentTool,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, Decision> {
+  const allowance = options.allowances.check(tool);
+  if (allowance.state === "changed") {
+    options.allowances.revoke(tool);
+    yield {
+      type: "warning",
+      message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
+    };
+  }
+  const verdict = decideApproval({ tier: tool.tier, allowance }, options.approval);
+  let decision: Decision;
+  if (verdict.action === "ask") {
+    yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
+    decision = await options
+      .approve({ call, tool, reason: verdict.reason }, signal)
+      .then((answer) => {
+        if (answer.approved && answer.remember) options.allowances.allow(tool);
+        return { approved: answer.approved, by: "user" as const, reason: answer.reason };
+      })
+      .catch((error: unknown) => ({
+        approved: false,
+        by: "policy" as const,
+        reason: `asking failed: ${errorMessage(error)}`,
+      }));
+  } else {
+    decision = { approved: verdict.action === "allow", by: verdict.by, reason: verdict.reason };
+  }
+  yield { type: "approval_decided", callId: call.id, ...decision };
+  return decision;
+}
+
+function denied(decision: Decision): ToolOutcome {
+  return {
+    ok: false,
+    forModel: `Not run: the call was denied (${decision.by}): ${decision.reason}. Do not retry it; continue without it or ask the user.`,
+    display: `denied (${decision.by}): ${decision.reason}`,
+    truncated: false,
+    failure: "permission",
+  };
+}
+
+function notRun(failure: ToolOutcome["failure"], why: string): ToolOutcome {
+  return { ok: false, forModel: `Not run: ${why}.`, display: `not run: ${why}`, truncated: false, failure };
 }
 
 /** Answers calls the turn stops before running, so the history stays valid to send again. */
@@ -301,8 +317,8 @@ function isAborted(signal: AbortSignal): boolean {
   return signal.aborted;
 }
 
-function failed(failure: ToolOutcome["failure"], content: string): ToolOutcome {
-  return { ok: false, content, truncated: false, failure };
+function failed(failure: ToolOutcome["failure"], message: string): ToolOutcome {
+  return { ok: false, forModel: message, display: message, truncated: false, failure };
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {

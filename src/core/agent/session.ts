@@ -1,8 +1,11 @@
 import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
+import { ToolAllowances } from "../policy/tool-allowances.js";
+import { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
 import type { AgentEvent } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
+import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt } from "./system-prompt.js";
 import type { ToolHost } from "./tool-host.js";
 
@@ -19,20 +22,29 @@ export interface SessionOptions {
   cwd: string;
   knowledge?: KnowledgeSource;
   sink?: EventSink;
-  /** Removes secrets from what turns report; see TurnOptions.redactText. */
-  redactText?: (text: string) => string;
+  /** How secrets are removed from what the session reports; see SessionOutput. */
+  output?: OutputRedaction;
   now?: () => Date;
 }
 
+const NO_REDACTION: OutputRedaction = { redact: (text) => text, spacedSecrets: [] };
+
+/** Policy only asks when a person is there; should it ever ask without one, nobody says yes. */
+const NOBODY_TO_ASK: Approver = () =>
+  Promise.resolve({ approved: false, reason: "nobody can be asked in this session" });
+
 /**
- * A conversation: its history, turn count and token totals, over one model and tool host.
- * The TUI and one-shot mode both run turns through it, so they behave the same.
+ * A conversation: its history, turn count, token totals and "always allow" answers, over one
+ * model and tool host. The TUI and one-shot mode both run turns through it, so they behave the
+ * same; every event it yields has passed SessionOutput, and the same events reach the sink.
  */
 export class Session {
   readonly conversation: ChatMessage[] = [];
   readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   private turns = 0;
   private model: ChatModel;
+  private readonly allowances = new ToolAllowances();
+  private readonly validator = new ArgumentValidator();
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;
@@ -56,7 +68,7 @@ export class Session {
     this.model = model;
   }
 
-  /** Forgets the conversation (not the servers or the knowledge base). */
+  /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
     const now = this.options.now?.() ?? new Date();
     this.conversation.splice(0, this.conversation.length, {
@@ -67,9 +79,10 @@ export class Session {
 
   async *run(
     input: string,
-    control: { approve: Approver; signal?: AbortSignal },
+    control: { approve?: Approver; signal?: AbortSignal } = {},
   ): AsyncGenerator<AgentEvent, void> {
     this.turns += 1;
+    const output = new SessionOutput(this.options.output ?? NO_REDACTION);
     const events = runTurn({
       input,
       turn: this.turns,
@@ -77,20 +90,23 @@ export class Session {
       model: this.model,
       tools: this.options.tools,
       approval: this.options.approval,
-      approve: control.approve,
+      allowances: this.allowances,
+      approve: control.approve ?? NOBODY_TO_ASK,
+      validator: this.validator,
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
-      ...(this.options.redactText ? { redactText: this.options.redactText } : {}),
     });
-    for await (const event of events) {
-      this.options.sink?.write(event);
-      if (event.type === "model_step_end" && event.usage) {
-        this.usage.promptTokens += event.usage.promptTokens;
-        this.usage.completionTokens += event.usage.completionTokens;
-        this.usage.totalTokens += event.usage.totalTokens;
+    for await (const raw of events) {
+      for (const event of output.pass(raw)) {
+        this.options.sink?.write(event);
+        if (event.type === "model_step_end" && event.usage) {
+          this.usage.promptTokens += event.usage.promptTokens;
+          this.usage.completionTokens += event.usage.completionTokens;
+          this.usage.totalTokens += event.usage.totalTokens;
+        }
+        yield event;
       }
-      yield event;
     }
   }
 }

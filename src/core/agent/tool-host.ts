@@ -16,10 +16,16 @@ export interface AgentTool {
   tierReason: string;
 }
 
-/** What a call produced, shaped for the model. A failure is an outcome too, never an exception. */
+/**
+ * What a call produced. A failure is an outcome too, never an exception. What the model reads and
+ * what a person is shown are decided here, by whoever made the outcome, as two fields.
+ */
 export interface ToolOutcome {
   ok: boolean;
-  content: string;
+  /** The tool message the model receives (an MCP result marked as untrusted data). */
+  forModel: string;
+  /** What a person is shown: the result or the reason it failed, without instructions to the model. */
+  display: string;
   truncated: boolean;
   failure: FailureClass | undefined;
   /** Rules that matched secrets removed from the content, one entry per secret. */

@@ -1,5 +1,5 @@
 import type { AgentTool } from "../agent/tool-host.js";
-import type { KnowledgeBase } from "../kb/index.js";
+import type { KnowledgeAccess } from "../kb/index.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 
 /** What a slash command produced; the TUI and the headless commands each render these their own way. */
@@ -18,10 +18,6 @@ export type CommandResult =
 
 /** What the front end should do once it has shown the result. */
 export type CommandEffect = "clear" | "exit";
-
-/** The knowledge base as commands see it: still loading, off, or there. */
-export type KnowledgeAccess =
-  { state: "loading" } | { state: "off"; reason: string } | { state: "ready"; kb: KnowledgeBase };
 
 /** The model in use, and a way to switch it (the front end owns the settings and the session). */
 export interface ModelControl {

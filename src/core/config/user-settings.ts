@@ -20,8 +20,12 @@ export interface UserSettingsData {
 export class UserSettings {
   readonly path: string;
 
-  /** `dir` overrides where the file lives (tests, MCPTERM_SETTINGS_DIR); default: the OS config folder. */
-  constructor(dir: string | undefined, env: NodeJS.ProcessEnv = process.env) {
+  /**
+   * `dir` overrides where the file lives (tests, MCPTERM_SETTINGS_DIR); otherwise it is the user's
+   * config folder as `env` says (XDG_CONFIG_HOME, else HOME/.config). Nothing reads the process
+   * environment behind the caller's back.
+   */
+  constructor(dir: string | undefined, env: NodeJS.ProcessEnv) {
     this.path = path.join(dir ?? defaultSettingsDir(env), "settings.json");
   }
 
@@ -74,6 +78,7 @@ export class UserSettings {
 }
 
 function defaultSettingsDir(env: NodeJS.ProcessEnv): string {
-  const base = env.XDG_CONFIG_HOME ?? path.join(env.HOME ?? os.homedir(), ".config");
+  // os.homedir() only when the environment has no HOME at all (it reads the password database).
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "mcpterm");
 }

@@ -4,5 +4,14 @@ export {
   openKnowledgeBase,
   type OpenKnowledgeBaseOptions,
 } from "./knowledge-base.js";
+export { DEFAULT_KB_DIR, knowledgeDir, openFreshKnowledge } from "./knowledge-folder.js";
 export { tokenize } from "./tokenizer.js";
-export type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
+export type {
+  KbHit,
+  KbStats,
+  KnowledgeAccess,
+  KnowledgeBase,
+  RefreshReport,
+  SearchOptions,
+  SkippedFile,
+} from "./types.js";

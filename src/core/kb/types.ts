@@ -46,6 +46,10 @@ export interface KnowledgeBase {
   stats(): KbStats;
 }
 
+/** The knowledge base as a session sees it: still loading, turned off (with why), or there. */
+export type KnowledgeAccess =
+  { state: "loading" } | { state: "off"; reason: string } | { state: "ready"; kb: KnowledgeBase };
+
 /** A passage of one file: the unit that is indexed, shown and cited. */
 export interface Chunk {
   path: string;

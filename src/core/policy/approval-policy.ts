@@ -1,24 +1,67 @@
 import { isRiskyTier, type Tier } from "./tiers.js";
+import type { AllowanceCheck } from "./tool-allowances.js";
 
-/** Who decided that a call may or may not run. */
-export type ApprovalSource = "config" | "flag" | "user" | "session" | "policy";
+/**
+ * Who decided that a call may or may not run:
+ * - `config`: the project's mcp.config.json `approval.auto` (safe tiers only);
+ * - `settings`: the user's own settings file `approval.auto`;
+ * - `flag`: `--approve` / `--yes` on this command line;
+ * - `session`: an "always allow" the person gave earlier in this session;
+ * - `user`: the person, asked about this call;
+ * - `policy`: nobody could be asked (one-shot mode), or asking failed.
+ */
+export type ApprovalSource = "config" | "settings" | "flag" | "session" | "user" | "policy";
 
+/** Everything the decision depends on besides the call itself; fixed for a session. */
 export interface ApprovalRules {
-  /** Tiers that run without asking because the config (or user settings) says so. */
-  auto: readonly Tier[];
-  /** Tiers the person allowed for this run on the command line (`--approve`, `--yes`). */
+  /** Tiers the project's config lets run unasked; only safe tiers ever get here. */
+  project: readonly Tier[];
+  /** Tiers the user's own settings let run unasked (may include risky ones: the user's word). */
+  settings: readonly Tier[];
+  /** Tiers allowed for this run on the command line (`--approve`, `--yes`). */
   flagged: readonly Tier[];
+  /** Whether a person can be asked. Without one, whatever needs asking is denied. */
+  interactive: boolean;
+}
+
+/** The call as policy sees it: its tier, and whether the person allowed this tool this session. */
+export interface ApprovalSubject {
+  tier: Tier;
+  allowance: AllowanceCheck;
 }
 
 export type ApprovalVerdict =
-  { action: "allow"; by: ApprovalSource; reason: string } | { action: "ask"; reason: string };
+  | { action: "allow"; by: Exclude<ApprovalSource, "user" | "policy">; reason: string }
+  | { action: "ask"; reason: string }
+  | { action: "deny"; by: "policy"; reason: string };
 
-/** Pure: may a call of this tier run without asking a person? */
-export function decideApproval(tier: Tier, rules: ApprovalRules): ApprovalVerdict {
+/**
+ * Pure: may this call run without asking, must a person be asked, or can nobody allow it?
+ * Every approval decision is made here; only "ask" ever reaches a person.
+ */
+export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): ApprovalVerdict {
+  const { tier, allowance } = subject;
   if (rules.flagged.includes(tier))
     return { action: "allow", by: "flag", reason: `${tier} allowed on the command line` };
-  if (rules.auto.includes(tier))
-    return { action: "allow", by: "config", reason: `${tier} runs without asking` };
+  if (rules.settings.includes(tier))
+    return { action: "allow", by: "settings", reason: `${tier} runs without asking (your settings)` };
+  if (rules.project.includes(tier))
+    return { action: "allow", by: "config", reason: `${tier} runs without asking (the project's config)` };
+  if (allowance.state === "allowed")
+    return { action: "allow", by: "session", reason: "allowed for this session by the user" };
+  if (!rules.interactive) {
+    return {
+      action: "deny",
+      by: "policy",
+      reason: `mcpterm is running non-interactively and ${tier} calls need a person's approval (the user can allow them with --approve ${tier})`,
+    };
+  }
+  if (allowance.state === "changed") {
+    return {
+      action: "ask",
+      reason: "the tool changed its definition since you allowed it for this session; asking again",
+    };
+  }
   return { action: "ask", reason: `${tier} calls need a person's yes` };
 }
 

@@ -19,10 +19,22 @@ const SECRETLINT_CONFIG = {
 export class SecretRedactor {
   constructor(private readonly knownSecrets: readonly string[] = []) {}
 
-  /** A redactor that also knows the API keys in use and every secret-looking environment value. */
-  static forSession(apiKeys: ReadonlyArray<string | undefined>, env: NodeJS.ProcessEnv): SecretRedactor {
+  /**
+   * A redactor that also knows the API keys in use, every secret-looking environment value and
+   * any other values the caller knows to be secret (such as a config's header values).
+   */
+  static forSession(
+    apiKeys: ReadonlyArray<string | undefined>,
+    env: NodeJS.ProcessEnv,
+    otherSecrets: readonly string[] = [],
+  ): SecretRedactor {
     const keys = apiKeys.filter((key): key is string => key !== undefined && key !== "");
-    return new SecretRedactor([...keys, ...secretsFromEnvironment(env)]);
+    return new SecretRedactor([...new Set([...keys, ...secretsFromEnvironment(env), ...otherSecrets])]);
+  }
+
+  /** Known secrets with whitespace inside, which streamed text must hold back on (StreamRedactor). */
+  get spacedSecrets(): string[] {
+    return this.knownSecrets.filter((secret) => /\s/.test(secret));
   }
 
   /** Full redaction, for tool results and anything else that is not on a hot path. */

@@ -75,12 +75,14 @@ export function redactWithPatterns(text: string, knownSecrets: readonly string[]
   return { text: result, rules };
 }
 
+/** Whether a variable's (or header's) name says it holds a secret. */
+export function isSecretName(name: string): boolean {
+  return /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
+}
+
 /** Values of environment variables whose names say they hold a secret, to redact wherever they appear. */
-export function secretsFromEnvironment(env: NodeJS.ProcessEnv): string[] {
+export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
   return Object.entries(env)
-    .filter(
-      ([name, value]) =>
-        /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name) && value && value.length >= 8,
-    )
+    .filter(([name, value]) => isSecretName(name) && value && value.length >= 8)
     .map(([, value]) => value as string);
 }

@@ -1,17 +1,32 @@
-/** Past this much text without a line break, text is released at a space instead. */
-const LONG_LINE = 400;
-/** How much of a long line stays held back, so a key and its value are redacted together. */
-const HOLD_BACK = 64;
+/** A run without whitespace longer than this is released in part, so a huge blob cannot stall the screen. */
+const LONG_RUN = 512;
+/** How much of such a run stays held back: longer than any token the patterns know. */
+const LONG_RUN_HOLD = 256;
+
+/**
+ * Secrets that span more than one word: an assignment such as `password = "two words"` (its
+ * value finished or not) and a `Bearer` with its token. One that reaches into the held-back
+ * tail is held whole, so the redactor later sees the key and its value together.
+ */
+const MULTI_WORD = [
+  /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?/gi,
+  /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
+];
 
 /**
  * Redacts streamed text, which arrives a few characters at a time: redacting each piece alone
- * would never see a whole key. Text is released a line at a time (a long line at a space well
- * behind its end), never in the middle of a word, and a PEM block is held until it closes.
+ * would never see a whole key. Everything is released at once except the short tail a secret
+ * could still straddle: the last word, a multi-word secret reaching into it (MULTI_WORD), the
+ * start of a known secret with spaces, and a PEM block, which is held until it closes.
  */
 export class StreamRedactor {
   private pending = "";
 
-  constructor(private readonly redact: (text: string) => string) {}
+  constructor(
+    private readonly redact: (text: string) => string,
+    /** Known secret values with whitespace in them: a tail that starts one is held too. */
+    private readonly spacedSecrets: readonly string[] = [],
+  ) {}
 
   /** Adds streamed text; returns what is now safe to show (often ""). */
   push(delta: string): string {
@@ -23,7 +38,7 @@ export class StreamRedactor {
     return this.redact(ready);
   }
 
-  /** The rest, at the end of the stream. */
+  /** The rest, at the end of the stream (or before anything else is reported). */
   flush(): string {
     const rest = this.pending;
     this.pending = "";
@@ -35,9 +50,37 @@ export class StreamRedactor {
     const begin = text.lastIndexOf("-----BEGIN ");
     // Hold from the BEGIN line until its whole END line has arrived.
     if (begin !== -1 && !/-----END [A-Z ]+-----/.test(text.slice(begin))) return begin;
-    const newline = text.lastIndexOf("\n");
-    if (newline !== -1) return newline + 1;
-    if (text.length < LONG_LINE) return 0;
-    return text.lastIndexOf(" ", text.length - HOLD_BACK) + 1;
+    let cut = lastWordStart(text);
+    for (const pattern of MULTI_WORD) {
+      for (const match of text.matchAll(pattern)) {
+        if (match.index + match[0].length >= cut) cut = Math.min(cut, match.index);
+      }
+    }
+    for (const secret of this.spacedSecrets) {
+      // A whole one reaching into the tail is held with it; so is a tail that may begin one.
+      const whole = text.lastIndexOf(secret);
+      if (whole !== -1 && whole + secret.length >= cut) cut = Math.min(cut, whole);
+      cut = Math.min(cut, text.length - sharedTail(text, secret));
+    }
+    return cut;
   }
+}
+
+/** Where the last whitespace-free run starts; in a very long run, a point well before its end. */
+function lastWordStart(text: string): number {
+  const match = /\S*$/.exec(text);
+  const start = match ? match.index : text.length;
+  if (text.length - start <= LONG_RUN) return start;
+  const limit = text.length - LONG_RUN_HOLD;
+  // Prefer a break at punctuation, where a token pattern's word boundary would be anyway.
+  const punctuation = text.slice(start, limit).search(/[^\w-][\w-]*$/);
+  return punctuation === -1 ? limit : start + punctuation + 1;
+}
+
+/** The length of the longest end of `text` that is a beginning of `secret` (shorter than it). */
+function sharedTail(text: string, secret: string): number {
+  for (let length = Math.min(secret.length - 1, text.length); length > 0; length -= 1) {
+    if (text.endsWith(secret.slice(0, length))) return length;
+  }
+  return 0;
 }

@@ -77,7 +77,8 @@ export interface TraceToolCall extends Omit<ProposedToolCall, "step"> {
   result:
     | {
         ok: boolean;
-        content: string;
+        /** What a person was shown for the result (the model's copy is marked as untrusted data). */
+        display: string;
         truncated: boolean;
         redactions: string[];
         failure: FailureClass | undefined;

@@ -150,7 +150,7 @@ function callSpan(call: TraceToolCall, ids: Ids, step: TraceStep, fallbackEnd: n
       attr("gen_ai.tool.call.id", call.id),
       attr("gen_ai.tool.type", "function"),
       attr("gen_ai.tool.call.arguments", call.arguments ? JSON.stringify(call.arguments) : call.rawArguments),
-      ...(result ? [attr("gen_ai.tool.call.result", result.content)] : []),
+      ...(result ? [attr("gen_ai.tool.call.result", result.display)] : []),
       attr("mcp.method.name", "tools/call"),
       ...(call.server ? [attr("mcpterm.tool.server", call.server)] : []),
       ...(call.tier ? [attr("mcpterm.tool.tier", call.tier)] : []),

@@ -260,7 +260,7 @@ class TraceBuilder {
         call.durationMs = event.durationMs;
         call.result = {
           ok: event.ok,
-          content: event.content,
+          display: displayOf(event),
           truncated: event.truncated,
           redactions: event.redactions,
           failure: event.failure,
@@ -363,7 +363,7 @@ function guardrailsOf(call: TraceToolCall): string[] {
     notes.push(`denied by ${call.approval.by}: ${call.approval.reason}`);
   const result = call.result;
   if (result?.failure === "invalid_args" && !call.problem)
-    notes.push(`arguments rejected before running: ${firstLine(result.content)}`);
+    notes.push(`arguments rejected before running: ${firstLine(result.display)}`);
   if (result && result.redactions.length > 0) {
     const rules = [...new Set(result.redactions)].join(", ");
     notes.push(`redacted ${result.redactions.length} secret(s) from the result (${rules})`);
@@ -392,4 +392,11 @@ function emptyStep(step: number): TraceStep {
     firstTokenMs: undefined,
     toolCalls: [],
   };
+}
+
+/** What a person was shown; traces written before display/forModel existed called it content. */
+function displayOf(event: Extract<AgentEvent, { type: "tool_result" }>): string {
+  const recorded = event as { display?: unknown; content?: unknown };
+  if (typeof recorded.display === "string") return recorded.display;
+  return typeof recorded.content === "string" ? recorded.content : "";
 }

@@ -11,7 +11,10 @@ export interface TraceRecorderOptions {
   file?: string;
   /** Where session traces live, e.g. `<cwd>/.mcpterm/traces`. */
   dir: string;
-  /** Sees every string and every serialized line before it is written; no secret may pass. */
+  /**
+   * Sees every string and serialized line of the recorder's own records (wire frames, raw
+   * results, server states) before they are written. Events arrive redacted from the session.
+   */
   redact: (text: string) => string;
   model: string;
   servers: readonly string[];
@@ -66,9 +69,9 @@ export class TraceRecorder implements EventSink {
     return recorder;
   }
 
-  /** An engine event (the Session's sink). */
+  /** An engine event (the Session's sink); the session already removed its secrets (SessionOutput). */
   readonly write = (record: object): void => {
-    this.append(record);
+    this.writeLine(JSON.stringify({ ...record, ts: this.now().getTime() }));
   };
 
   /** Each server's state once connecting settled, so a failed start is in the trace with its cause. */
@@ -112,9 +115,13 @@ export class TraceRecorder implements EventSink {
     return { preview: text.slice(0, this.maxRecordChars), chars: text.length };
   }
 
+  /** A record of the recorder's own (server states, wire frames, raw results): redacted line by line. */
   private append(record: object): void {
+    this.writeLine(redactedLine({ ...record, ts: this.now().getTime() }, this.options.redact));
+  }
+
+  private writeLine(line: string): void {
     if (this.fd === undefined) return;
-    const line = redactedLine({ ...record, ts: this.now().getTime() }, this.options.redact);
     writeSync(this.fd, `${line}\n`);
   }
 }

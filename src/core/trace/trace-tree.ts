@@ -118,7 +118,7 @@ function callNode(call: TraceToolCall): Node {
   if (call.progressUpdates > 0) children.push(node(`${call.progressUpdates} progress update(s)`));
   if (call.rawResult !== undefined)
     children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), 200)}`));
-  if (call.result) children.push(node(`result ${oneLine(call.result.content, 200)}`));
+  if (call.result) children.push(node(`result ${oneLine(call.result.display, 200)}`));
   for (const note of call.guardrails) children.push(node(`guardrail: ${oneLine(note, 200)}`));
   return node(`tool ${name} (${formatDuration(call.durationMs)}, ${outcome})`, children);
 }

@@ -7,7 +7,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { createFetchServer } from "./fetch/create-fetch-server.js";
+import { createFetchServer } from "./create-fetch-server.js";
 
 export async function main(): Promise<void> {
   const server = createFetchServer({ allowPrivate: process.env.MCPTERM_FETCH_ALLOW_PRIVATE === "1" });

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { formatSourcesForModel, type KnowledgeBase } from "../kb/index.js";
-import { MCPTERM_VERSION } from "../version.js";
+import { formatSourcesForModel, type KnowledgeBase } from "../../core/kb/index.js";
+import { MCPTERM_VERSION } from "../../core/version.js";
 
 /**
  * mcpterm's knowledge base as an MCP server, so other agents (Claude Desktop, Cursor,

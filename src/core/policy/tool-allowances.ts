@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { canonicalJson } from "../policy/repeat-detector.js";
-import type { Tier } from "../policy/tiers.js";
+import { canonicalJson } from "./canonical-json.js";
+import type { Tier } from "./tiers.js";
 
 /** The parts of a tool that an "always allow" covers. */
 export interface AllowableTool {

@@ -1,12 +1,14 @@
-import { KnowledgeToolHost } from "../core/agent/knowledge-tool-host.js";
-import type { KnowledgeSource } from "../core/agent/run-turn.js";
-import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "../core/agent/tool-host.js";
-import type { KnowledgeAccess } from "../core/commands/command-types.js";
-import type { KnowledgeBase } from "../core/kb/index.js";
+import type { KbHit, KnowledgeAccess, KnowledgeBase } from "../kb/index.js";
+import { redactDeep } from "../policy/redact-deep.js";
+import { KnowledgeToolHost } from "./knowledge-tool-host.js";
+import type { KnowledgeSource } from "./run-turn.js";
+import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
 
 /**
- * The knowledge base while it is indexed in the background: until it is ready, messages get no
- * passages and the model has no search tool, so indexing never delays the prompt.
+ * The session's knowledge base, as passages for each message and as the model's search tool.
+ * While it is indexed in the background (the TUI) messages get no passages and the model has no
+ * search tool, so indexing never delays the prompt. Passages go to the model, so they leave
+ * here with secrets removed.
  */
 export class LazyKnowledge implements ToolHost, KnowledgeSource {
   private access: KnowledgeAccess;
@@ -34,8 +36,9 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
     this.host = undefined;
   }
 
-  search(query: string): ReturnType<KnowledgeBase["search"]> {
-    return this.access.state === "ready" ? this.access.kb.search(query, { k: this.topK }) : [];
+  search(query: string): KbHit[] {
+    if (this.access.state !== "ready") return [];
+    return redactDeep(this.access.kb.search(query, { k: this.topK }), this.redact);
   }
 
   list(): AgentTool[] {
@@ -44,9 +47,11 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
 
   call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
     if (!this.host) {
+      const message = "The knowledge base is not ready.";
       return Promise.resolve({
         ok: false,
-        content: "The knowledge base is not ready.",
+        forModel: message,
+        display: message,
         truncated: false,
         failure: "transient",
       });

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  ToolAllowances,
-  definitionHash,
-  type AllowableTool,
-} from "../../src/core/commands/tool-allowances.js";
+import { ToolAllowances, definitionHash, type AllowableTool } from "../../src/core/policy/tool-allowances.js";
 
 const tool: AllowableTool = {
   server: "fixture",

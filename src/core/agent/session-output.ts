@@ -1,0 +1,99 @@
+import { redactDeep } from "../policy/redact-deep.js";
+import { StreamRedactor } from "../policy/stream-redactor.js";
+import type { AgentEvent } from "./events.js";
+
+/** The session's redaction: the fast rule set plus known secret values (see SecretRedactor). */
+export interface OutputRedaction {
+  redact: (text: string) => string;
+  /** Known secrets with whitespace in them, which streamed text must not release half of. */
+  spacedSecrets: readonly string[];
+}
+
+/**
+ * The one place where secrets are removed from what a session reports: every event passes here
+ * on its way to the screen, the trace and stdout, and nowhere else redacts it again. What the
+ * model reads (tool results, knowledge passages) was redacted where it was made, before the
+ * model saw it, so those fields pass unchanged. Streamed text is held back only as long as a
+ * secret could still straddle a chunk border, and released before any other event.
+ */
+export class SessionOutput {
+  private readonly stream: StreamRedactor;
+  private streamStep = 0;
+
+  constructor(private readonly redaction: OutputRedaction) {
+    this.stream = new StreamRedactor(redaction.redact, redaction.spacedSecrets);
+  }
+
+  /** The events that may leave the session for this one, in order (often one, sometimes none). */
+  pass(event: AgentEvent): AgentEvent[] {
+    if (event.type === "text_delta") {
+      this.streamStep = event.step;
+      const delta = this.stream.push(event.delta);
+      return delta ? [{ ...event, delta }] : [];
+    }
+    const held = this.stream.flush();
+    const out: AgentEvent[] = held ? [{ type: "text_delta", step: this.streamStep, delta: held }] : [];
+    out.push(this.redactEvent(event));
+    return out;
+  }
+
+  private redactEvent(event: Exclude<AgentEvent, { type: "text_delta" }>): AgentEvent {
+    const { redact } = this.redaction;
+    switch (event.type) {
+      case "turn_start":
+        return { ...event, input: redact(event.input) };
+      case "tool_call_proposed": {
+        const { call } = event;
+        return {
+          ...event,
+          call: {
+            ...call,
+            arguments: call.arguments && redactValues(call.arguments, redact),
+            rawArguments: redact(call.rawArguments),
+            problem: call.problem && redact(call.problem),
+          },
+        };
+      }
+      case "approval_requested":
+      case "approval_decided":
+        return { ...event, reason: redact(event.reason) };
+      case "model_retry":
+        return { ...event, reason: redact(event.reason) };
+      case "tool_progress":
+        return { ...event, message: event.message && redact(event.message) };
+      case "warning":
+      case "error":
+        return { ...event, message: redact(event.message) };
+      case "turn_end":
+        return { ...event, answer: redact(event.answer) };
+      case "kb_hits":
+      case "tool_result":
+        // Redacted where they were made: the model reads them too.
+        return event;
+      case "model_request":
+      case "model_step_end":
+      case "tool_started":
+        return event;
+    }
+  }
+}
+
+/**
+ * Arguments: each string first (a secret JSON would escape is still found), then the JSON they
+ * travel as, so a key and its value are seen together (`{"password": "…"}`). If the second pass
+ * would break the JSON, the first pass stands.
+ */
+function redactValues(
+  args: Record<string, unknown>,
+  redact: (text: string) => string,
+): Record<string, unknown> {
+  const each = redactDeep(args, redact);
+  const json = JSON.stringify(each);
+  const whole = redact(json);
+  if (whole === json) return each;
+  try {
+    return JSON.parse(whole) as Record<string, unknown>;
+  } catch {
+    return each;
+  }
+}

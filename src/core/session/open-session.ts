@@ -1,0 +1,234 @@
+import { CompositeToolHost } from "../agent/composite-tool-host.js";
+import { LazyKnowledge } from "../agent/lazy-knowledge.js";
+import { McpToolHost } from "../agent/mcp-tool-host.js";
+import { Session } from "../agent/session.js";
+import type { ToolHost } from "../agent/tool-host.js";
+import { configSecrets } from "../config/config-secrets.js";
+import { loadConfig, resolveModelSettings, type McptermConfig } from "../config/index.js";
+import { UserSettings } from "../config/user-settings.js";
+import { ConfigError, errorMessage } from "../errors.js";
+import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
+import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
+import type { ChatModel, ModelSettings } from "../llm/types.js";
+import { McpManager } from "../mcp/mcp-manager.js";
+import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
+import { SecretRedactor } from "../policy/redact-secrets.js";
+import type { Tier } from "../policy/tiers.js";
+import { traceDir } from "../trace/trace-files.js";
+import { TraceRecorder } from "../trace/trace-recorder.js";
+import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
+
+/** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
+export interface SessionRequest {
+  /** --config, as typed; undefined: ./mcp.config.json if there is one. */
+  configPath: string | undefined;
+  /** --kb, as typed; undefined: the config's kb.dir, else ./knowledge_base. */
+  kbDir: string | undefined;
+  /** False for --no-kb. */
+  kb: boolean;
+  /** --model, --base-url, --api-key. */
+  model: { model?: string | undefined; baseUrl?: string | undefined; apiKey?: string | undefined };
+  maxSteps: number;
+  /** --trace: record here instead of .mcpterm/traces/<session>.jsonl. */
+  traceFile: string | undefined;
+  /** --trust-config: this run may start the config's servers without asking. */
+  trustConfig: boolean;
+  /** Tiers allowed on the command line (--approve, or every tier for --yes). */
+  approve: readonly Tier[];
+  /** Whether a person is there to ask about calls; without one, what needs asking is denied. */
+  interactive: boolean;
+}
+
+/** The process's environment and folder, injected (tests pass their own). */
+export interface SessionPlace {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface SessionHooks {
+  /**
+   * Asks the person whether to trust the project's config (the TUI). Without it, an untrusted
+   * config is a ConfigError that names what it would start and the flag that allows it.
+   */
+  askTrust?: (question: TrustQuestion) => Promise<boolean>;
+}
+
+export interface SessionNotice {
+  level: "info" | "warning";
+  text: string;
+}
+
+/**
+ * Everything a running session stands on, built in one place for the TUI and one-shot mode:
+ * config, the user's settings, trust, the redactor, the trace, servers, knowledge, tool hosts,
+ * the approval rules, and the chat model. Nothing has started yet; `start` starts it.
+ */
+export interface SessionRuntime {
+  readonly config: McptermConfig;
+  readonly manager: McpManager;
+  /** Built-in tools first, then the servers' tools. */
+  readonly tools: ToolHost;
+  /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
+  readonly knowledge: LazyKnowledge;
+  readonly trace: TraceRecorder;
+  /** The session's fast redaction, for what a front end shows beside the events (server states). */
+  readonly redact: (text: string) => string;
+  /** What the person should be told before the first turn (servers not started, tiers ignored). */
+  readonly notices: readonly SessionNotice[];
+  /** Why no model can be reached with the settings given (flags, environment, config), if so. */
+  readonly modelProblem: ConfigError | undefined;
+  /**
+   * Starts the servers and indexes the knowledge base, side by side and in the background; each
+   * promise settles when its part did, never rejecting (a server or index that fails is marked
+   * so). One-shot mode waits for both; the TUI draws at once. Calling it again returns the same.
+   */
+  start(): { servers: Promise<void>; knowledge: Promise<KnowledgeAccess> };
+  /** A chat model for `name` (undefined: the configured one); throws ConfigError when it cannot. */
+  modelFor(name?: string): ChatModel;
+  /** A new conversation over this runtime with `model`. */
+  newSession(model: ChatModel): Session;
+  /** Stops the servers and ends the trace. */
+  close(): Promise<void>;
+}
+
+export async function openSession(
+  request: SessionRequest,
+  place: SessionPlace,
+  hooks: SessionHooks = {},
+): Promise<SessionRuntime> {
+  const { env, cwd } = place;
+  const config = await loadConfig({
+    ...(request.configPath === undefined ? {} : { path: request.configPath }),
+    explicit: request.configPath !== undefined,
+    cwd,
+    env,
+  });
+  const settings = new UserSettings(env.MCPTERM_SETTINGS_DIR, env);
+  const modelFor = (name?: string): ChatModel =>
+    createOpenAiChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
+  const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
+  // With nobody to fix it with /model, a run without a model ends here, before anything starts.
+  if (model.problem && !request.interactive) throw model.problem;
+
+  const notices: SessionNotice[] = [];
+  const trusted = await settleConfigTrust(config, settings, {
+    flag: request.trustConfig,
+    ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
+  });
+  if (!trusted) {
+    notices.push({
+      level: "warning",
+      text: `Not starting the servers of ${config.path ?? "the config"}: not trusted. Restart mcpterm to be asked again.`,
+    });
+  }
+  const servers = trusted ? config.servers : [];
+
+  const redactor = SecretRedactor.forSession(
+    [request.model.apiKey, env.OPENAI_API_KEY, env.ARK_API_KEY],
+    env,
+    configSecrets(config),
+  );
+  const redact = (text: string): string => redactor.redactSync(text).text;
+  // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
+  const trace = TraceRecorder.open({
+    ...(request.traceFile ? { file: request.traceFile } : {}),
+    dir: traceDir(cwd),
+    redact,
+    model: model.settings?.model ?? "unset",
+    servers: servers.map((server) => server.name),
+    cwd,
+  });
+  const manager = new McpManager(servers, { parentEnv: env, onWire: trace.wire });
+  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
+
+  const kbOn = request.kb && config.kb.enabled;
+  const knowledge = new LazyKnowledge(
+    kbOn ? { state: "loading" } : { state: "off", reason: KB_OFF },
+    config.kb.topK,
+    redact,
+  );
+  // Built-in tools first; the knowledge base offers its search tool only once it is ready.
+  const tools = new CompositeToolHost([knowledge, mcpTools]);
+
+  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
+  if (projectTiers.ignored.length > 0) {
+    notices.push({
+      level: "warning",
+      text: `approval.auto in ${config.path ?? "the config"} lists ${projectTiers.ignored.join(", ")}; risky tiers only run unasked when you allow them (--approve, or your own settings).`,
+    });
+  }
+  const approval: ApprovalRules = {
+    project: projectTiers.auto,
+    settings: settings.autoApprovedTiers(),
+    flagged: request.approve,
+    interactive: request.interactive,
+  };
+
+  let started: ReturnType<SessionRuntime["start"]> | undefined;
+  const start = (): ReturnType<SessionRuntime["start"]> => {
+    started ??= {
+      servers: manager.start().then(() => trace.servers(manager.servers())),
+      knowledge: kbOn
+        ? loadKnowledge(knowledge, knowledgeDir(request.kbDir, config, cwd), cwd)
+        : Promise.resolve(knowledge.current()),
+    };
+    return started;
+  };
+
+  return {
+    config,
+    manager,
+    tools,
+    knowledge,
+    trace,
+    redact,
+    notices,
+    modelProblem: model.problem,
+    start,
+    modelFor,
+    newSession: (model) =>
+      new Session({
+        model,
+        tools,
+        approval,
+        maxSteps: request.maxSteps,
+        cwd,
+        sink: trace,
+        output: { redact, spacedSecrets: redactor.spacedSecrets },
+        ...(kbOn ? { knowledge } : {}),
+      }),
+    close: async () => {
+      await manager.close();
+      trace.close();
+    },
+  };
+}
+
+const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";
+
+/** Indexes in the background; a knowledge base that cannot be opened is turned off, with why. */
+async function loadKnowledge(knowledge: LazyKnowledge, dir: string, cwd: string): Promise<KnowledgeAccess> {
+  try {
+    knowledge.ready((await openFreshKnowledge(dir, cwd)).kb);
+  } catch (error) {
+    knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
+  }
+  return knowledge.current();
+}
+
+function withModel(flags: SessionRequest["model"], name: string | undefined): SessionRequest["model"] {
+  return name === undefined ? flags : { ...flags, model: name };
+}
+
+/** Missing or wrong model settings are not fatal here: the TUI says so and lets /model fix it. */
+function settingsOrProblem(resolve: () => ModelSettings): {
+  settings: ModelSettings | undefined;
+  problem: ConfigError | undefined;
+} {
+  try {
+    return { settings: resolve(), problem: undefined };
+  } catch (error) {
+    if (error instanceof ConfigError) return { settings: undefined, problem: error };
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import type { CommonArgs } from "../args.js";
+import type { CliIo } from "../common/cli-io.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
+import type { McptermConfig, ServerConfig } from "../core/config/index.js";
+import { McpError, UsageError } from "../core/errors.js";
+import { McpManager } from "../core/mcp/mcp-manager.js";
+import type { ServerConnection } from "../core/mcp/server-connection.js";
+
+/** The named server's config, or a usage error that lists the servers there are. */
+export function requireServerConfig(config: McptermConfig, name: string): ServerConfig {
+  const server = config.servers.find((candidate) => candidate.name === name);
+  if (server) return server;
+  const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
+  throw new UsageError(
+    `There is no server named "${name}" in ${config.path ?? "the config"} (servers: ${known}).`,
+  );
+}
+
+/**
+ * Starts just the named server (even if the config disables it: naming it is the request),
+ * hands it to `work`, and stops it afterwards. A server that cannot start is an McpError (exit 4).
+ */
+export async function withOneServer<T>(
+  common: CommonArgs,
+  name: string,
+  io: CliIo,
+  work: (manager: McpManager, connection: ServerConnection) => Promise<T>,
+): Promise<T> {
+  const config = await loadProjectConfig(common, io);
+  const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
+    parentEnv: io.env,
+  });
+  try {
+    await manager.start();
+    const connection = manager.connection(name);
+    const snapshot = manager.servers()[0];
+    if (!connection || snapshot?.status !== "connected") {
+      throw new McpError(`Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`);
+    }
+    return await work(manager, connection);
+  } finally {
+    await manager.close();
+  }
+}
