@@ -2,6 +2,7 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import { noFolderCycles } from "./eslint/no-folder-cycles.js";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", ".mcpterm/**"] },
@@ -11,7 +12,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { "react-hooks": reactHooks },
+    plugins: { "react-hooks": reactHooks, layers: { rules: { "no-folder-cycles": noFolderCycles } } },
     rules: {
       ...reactHooks.configs.recommended.rules,
       "@typescript-eslint/switch-exhaustiveness-check": "error",
@@ -22,7 +23,12 @@ export default tseslint.config(
     },
   },
   {
-    // The core is UI-free: it must never reach for the terminal UI layer.
+    // Arrows point one way between the folders of src/ (see shared/DESIGN.md).
+    files: ["src/**"],
+    rules: { "layers/no-folder-cycles": "error" },
+  },
+  {
+    // The core is UI-free and knows nothing of the command line: the front ends use it, never the reverse.
     files: ["src/core/**"],
     rules: {
       "no-restricted-imports": [
@@ -30,7 +36,13 @@ export default tseslint.config(
         {
           patterns: [
             { group: ["react", "react/*", "ink", "ink-*"], message: "src/core is UI-free." },
-            { group: ["**/ui/**", "../ui/*", "../../ui/*"], message: "src/core must not import src/ui." },
+            { group: ["**/ui/**"], message: "src/core must not import src/ui." },
+            { group: ["**/headless/**"], message: "src/core must not import src/headless." },
+            { group: ["**/common/**"], message: "src/core must not import src/common." },
+            {
+              group: ["**/args.js", "**/run-command.js", "**/cli.js"],
+              message: "src/core must not know the command line.",
+            },
           ],
         },
       ],

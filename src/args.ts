@@ -43,17 +43,31 @@ export interface TraceCommandArgs {
   server: string | undefined;
 }
 
+/** How a one-shot run prints and what it may run unasked. */
+export interface OneShotArgs {
+  output: OutputFormat;
+  approve: Tier[];
+  yes: boolean;
+}
+
 export type CliArgs =
   | { command: "print"; text: string }
-  | ({ command: "interactive" } & SessionArgs)
+  | ({
+      command: "interactive";
+      /**
+       * One-shot flags given without --prompt: they apply when stdin is piped (a one-shot run on
+       * the piped text), and are a usage error at a terminal. Never silently dropped.
+       */
+      oneShot: OneShotArgs;
+      /** Which of them were given, as typed (e.g. "--output"), to name them in that error. */
+      oneShotFlags: string[];
+    } & SessionArgs)
   | ({
       command: "prompt";
       /** The prompt text, or "-" to read it from standard input. */
       prompt: string;
-      output: OutputFormat;
-      approve: Tier[];
-      yes: boolean;
-    } & SessionArgs)
+    } & OneShotArgs &
+      SessionArgs)
   | { command: "tools"; common: CommonArgs; server: string | undefined; json: boolean }
   | {
       command: "call";
@@ -142,10 +156,14 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           .option("api-key", { type: "string", describe: "API key (env OPENAI_API_KEY)" })
           .option("approve", {
             type: "string",
-            describe: `tiers that run without asking: ${TIERS.join(",")}`,
+            describe: `tiers that run without asking (one-shot): ${TIERS.join(",")}`,
+            coerce: parseTiers,
           })
-          .option("yes", { type: "boolean", default: false, describe: "approve every tier (one-shot)" })
-          .option("output", { choices: ["text", "json", "stream-json"] as const, default: "text" as const })
+          .option("yes", { type: "boolean", describe: "approve every tier (one-shot)" })
+          .option("output", {
+            choices: ["text", "json", "stream-json"] as const,
+            describe: "one-shot output (default text)",
+          })
           .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
           .option("trust-config", {
             type: "boolean",
@@ -168,19 +186,22 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           kb: (parsed.kb as unknown) !== false,
           trustConfig: parsed.trustConfig,
         };
+        const oneShot: OneShotArgs = {
+          output: parsed.output ?? "text",
+          approve: parsed.approve ?? [],
+          yes: parsed.yes === true,
+        };
         if (parsed.prompt === undefined) {
-          choose({ command: "interactive", ...session });
+          const given = [
+            parsed.output === undefined ? undefined : "--output",
+            parsed.approve === undefined ? undefined : "--approve",
+            parsed.yes === undefined ? undefined : "--yes",
+          ].filter((flag) => flag !== undefined);
+          choose({ command: "interactive", ...session, oneShot, oneShotFlags: given });
           return;
         }
         if (parsed.prompt.trim() === "") throw new Error('--prompt needs text, or "-" to read it from stdin');
-        choose({
-          command: "prompt",
-          ...session,
-          prompt: parsed.prompt,
-          output: parsed.output,
-          approve: parseTiers(parsed.approve),
-          yes: parsed.yes,
-        });
+        choose({ command: "prompt", ...session, ...oneShot, prompt: parsed.prompt });
       },
     )
     .command(

@@ -1,6 +1,6 @@
 import { parseArgs, type CliArgs } from "./args.js";
 import type { CliIo } from "./common/cli-io.js";
-import { ExitCode, McptermError, errorMessage, exitCodeForStop } from "./core/errors.js";
+import { ExitCode, McptermError, UsageError, errorMessage, exitCodeForStop } from "./core/errors.js";
 import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 
@@ -32,6 +32,12 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       if (!io.stdin.isTTY) {
         return (await import("./headless/prompt-command.js")).runPromptCommand(pipedPrompt(args), io);
       }
+      if (args.oneShotFlags.length > 0) {
+        throw new UsageError(
+          `${args.oneShotFlags.join(", ")} only ${args.oneShotFlags.length === 1 ? "applies" : "apply"} to one-shot runs; ` +
+            'add -p "<question>" (or pipe the question in), or leave them out for the interactive assistant.',
+        );
+      }
       return (await import("./ui/run-interactive.js")).runInteractive(args, io);
     case "tools":
       return (await import("./headless/tools-command.js")).runToolsCommand(args, io);
@@ -48,11 +54,12 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
   }
 }
 
-/** `echo question | mcpterm` is a one-shot run on the piped text. */
+/** `echo question | mcpterm` is a one-shot run on the piped text, with the one-shot flags given. */
 function pipedPrompt(
   args: Extract<CliArgs, { command: "interactive" }>,
 ): Extract<CliArgs, { command: "prompt" }> {
-  return { ...args, command: "prompt", prompt: "-", output: "text", approve: [], yes: false };
+  const { oneShot, oneShotFlags: _given, ...session } = args;
+  return { ...session, ...oneShot, command: "prompt", prompt: "-" };
 }
 
 function report(error: unknown, debug: boolean, io: CliIo): number {

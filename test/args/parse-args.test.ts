@@ -6,7 +6,16 @@ const parse = (...argv: string[]) => parseArgs(argv, "1.2.3");
 
 describe("parseArgs", () => {
   it.each([
-    [[], { command: "interactive" }],
+    [[], { command: "interactive", oneShotFlags: [] }],
+    // One-shot flags without --prompt are kept (for piped stdin) and named, never dropped.
+    [
+      ["--yes", "--output", "json", "--approve", "dangerous"],
+      {
+        command: "interactive",
+        oneShot: { yes: true, output: "json", approve: ["dangerous"] },
+        oneShotFlags: ["--output", "--approve", "--yes"],
+      },
+    ],
     [
       ["-p", "hi"],
       { command: "prompt", prompt: "hi", output: "text", approve: [], yes: false, maxSteps: 20, kb: true },
