@@ -2,6 +2,7 @@ import type { CliArgs } from "../args.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { formatBytes } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { openFreshKnowledge } from "../common/open-knowledge.js";
@@ -69,10 +70,4 @@ function renderHits(hits: KbHit[]): string {
     })
     .join("\n")
     .concat("\n");
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

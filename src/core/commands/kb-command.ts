@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from "../kb/index.js";
+import { formatBytes } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 
 const SEARCH_RESULTS = 5;
@@ -87,10 +88,4 @@ function search(kb: KnowledgeBase, query: string): CommandResult {
 function excerpt(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
