@@ -1,7 +1,8 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { formatDuration } from "../core/text/index.js";
 import { Elapsed } from "./Elapsed.js";
-import { formatDuration, headLines, prettyArguments, summarizeArguments } from "./format.js";
+import { headLines, prettyArguments, summarizeArguments } from "./format.js";
 import { useTheme } from "./theme.js";
 import { TierBadge } from "./TierBadge.js";
 import type { ToolCallView } from "./transcript-types.js";
