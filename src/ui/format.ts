@@ -1,16 +1,6 @@
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { ServerSummary } from "./transcript-types.js";
 
-/** Arguments as one line, e.g. `name: "a.md", text: "hello…"`, cut to `max` characters. */
-export function summarizeArguments(args: Record<string, unknown> | undefined, raw: string, max = 80): string {
-  const text = args
-    ? Object.entries(args)
-        .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
-        .join(", ")
-    : raw;
-  return truncate(sanitizeForTerminal(text.replace(/\s+/g, " ")), max);
-}
-
 /** Arguments in full, as indented JSON (JSON escapes any control characters in strings). */
 export function prettyArguments(args: Record<string, unknown> | undefined, raw: string): string {
   return sanitizeForTerminal(args ? JSON.stringify(args, null, 2) : raw);
