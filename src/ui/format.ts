@@ -6,10 +6,6 @@ export function prettyArguments(args: Record<string, unknown> | undefined, raw: 
   return sanitizeForTerminal(args ? JSON.stringify(args, null, 2) : raw);
 }
 
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
 export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
