@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const scripts = ["engine-bench.ts", "kb-perf.ts", "kb-eval.ts"];
+const scripts = ["engine-bench.ts", "kb-perf.ts", "kb-eval.ts", "text-width.ts"];
 let failed = false;
 
 for (const script of scripts) {

@@ -2,6 +2,7 @@ import type { CliArgs } from "../args.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { formatBytes, oneLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
@@ -58,21 +59,17 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   }
 }
 
+const EXCERPT_WIDTH = 200;
+
 function renderHits(hits: KbHit[]): string {
   return hits
     .map((hit, index) => {
       const heading = hit.heading ? ` — ${hit.heading}` : "";
-      const excerpt = hit.text.replace(/\s+/g, " ").trim().slice(0, 200);
+      const excerpt = oneLine(hit.text, EXCERPT_WIDTH);
       return sanitizeForTerminal(
         `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine}${heading}  (score ${hit.score.toFixed(2)})\n    ${excerpt}`,
       );
     })
     .join("\n")
     .concat("\n");
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -1,7 +1,9 @@
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { firstLine, summarizeArguments } from "../core/text/index.js";
 
-const ARGUMENT_SUMMARY_LENGTH = 80;
+const ARGUMENT_SUMMARY_WIDTH = 80;
+const FAILURE_WIDTH = 200;
 
 /**
  * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends,
@@ -15,9 +17,10 @@ export function progressLine(
     case "tool_result": {
       const call = calls.get(event.callId);
       if (!call || event.failure === "permission") return undefined;
-      const head = `${callLabel(call)} ${summarizeArguments(call)}`;
+      const args = summarizeArguments(call.arguments, call.rawArguments, ARGUMENT_SUMMARY_WIDTH);
+      const head = `${callLabel(call)} ${sanitizeForTerminal(args)}`;
       if (event.ok) return `✓ ${head} (${event.durationMs} ms${event.truncated ? ", result truncated" : ""})`;
-      return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(event.display)}`;
+      return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(sanitizeForTerminal(event.display), FAILURE_WIDTH)}`;
     }
     case "approval_decided": {
       const call = calls.get(event.callId);
@@ -48,19 +51,4 @@ export function progressLine(
 
 export function callLabel(call: ProposedToolCall): string {
   return sanitizeForTerminal(call.server && call.tool ? `${call.server}/${call.tool}` : call.modelName);
-}
-
-export function summarizeArguments(call: ProposedToolCall): string {
-  const text = sanitizeForTerminal(
-    call.arguments ? JSON.stringify(call.arguments) : call.rawArguments,
-  ).replace(/\s+/g, " ");
-  return text.length > ARGUMENT_SUMMARY_LENGTH ? `${text.slice(0, ARGUMENT_SUMMARY_LENGTH - 1)}…` : text;
-}
-
-function firstLine(text: string): string {
-  const line =
-    sanitizeForTerminal(text)
-      .split("\n")
-      .find((candidate) => candidate.trim() !== "") ?? "";
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

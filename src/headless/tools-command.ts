@@ -5,6 +5,7 @@ import { ExitCode } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { requireServerConfig } from "./with-one-server.js";
@@ -85,8 +86,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     ].filter((fact) => fact !== undefined);
     if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {
-      const description = tool.description.split("\n")[0] ?? "";
-      lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${description.slice(0, 80)}`);
+      lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`);
     }
     for (const finding of server.lint) {
       const where = finding.tool === undefined ? "" : `${finding.tool}: `;

@@ -1,11 +1,13 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { CommandResult } from "../core/commands/command-types.js";
-import { truncate } from "./format.js";
+import { layoutColumns } from "../core/text/index.js";
 import { useTheme } from "./theme.js";
 
 const MAX_CELL = 48;
 const GAP = 2;
+/** Narrowest the wrapping last column may get before the table turns into cards. */
+const MIN_LAST = 16;
 
 /** A slash command's result: tables as columns when they fit the width, as cards when not. */
 export function CommandResultView({
@@ -50,29 +52,21 @@ function ResultBody({ result, width }: { result: CommandResult; width: number })
 
 function Table({ columns, rows, width }: { columns: string[]; rows: string[][]; width: number }): ReactNode {
   const theme = useTheme();
-  const widths = columns.map((column, index) =>
-    Math.min(MAX_CELL, Math.max(column.length, ...rows.map((row) => (row[index] ?? "").length))),
-  );
-  const total = widths.reduce((sum, cell) => sum + cell, 0) + GAP * (columns.length - 1);
-  const lastStart = total - (widths.at(-1) ?? 0);
+  const table = layoutColumns([columns, ...rows], { maxCell: MAX_CELL, gap: GAP });
+  const [header, ...body] = table.rows;
   // Columns fit when all but the last do and the last keeps a useful width (it wraps).
-  if (lastStart + Math.min(widths.at(-1) ?? 0, 16) <= width) {
-    const line = (cells: string[]): string =>
-      cells
-        .slice(0, -1)
-        .map((cell, index) => truncate(cell, widths[index] ?? MAX_CELL).padEnd((widths[index] ?? 0) + GAP))
-        .join("");
+  if (header && table.lastStart + Math.min(table.lastWidth, MIN_LAST) <= width) {
     return (
       <Box flexDirection="column">
         <Box flexDirection="row">
-          <Text bold>{line(columns)}</Text>
-          <Text bold>{columns.at(-1)}</Text>
+          <Text bold>{header.lead}</Text>
+          <Text bold>{header.last}</Text>
         </Box>
-        {rows.map((row, index) => (
+        {body.map((row, index) => (
           <Box key={index} flexDirection="row">
-            <Text>{line(row)}</Text>
+            <Text>{row.lead}</Text>
             <Box flexShrink={1}>
-              <Text color={theme.color("muted")}>{row.at(-1) ?? ""}</Text>
+              <Text color={theme.color("muted")}>{row.last}</Text>
             </Box>
           </Box>
         ))}

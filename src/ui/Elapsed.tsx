@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import { useEffect, useState, type ReactNode } from "react";
-import { formatDuration } from "./format.js";
+import { formatDuration } from "../core/text/index.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const TICK_MS = 120;

@@ -1,10 +1,11 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { headLines, markTerms, queryTerms, truncate } from "./format.js";
+import { oneLine } from "../core/text/index.js";
+import { headLines, markTerms, queryTerms } from "./format.js";
 import { useTheme } from "./theme.js";
 import type { KnowledgeView } from "./transcript-types.js";
 
-const EXCERPT_CHARS = 100;
+const EXCERPT_WIDTH = 100;
 
 /** "Knowledge (n)": the passages sent to the model, numbered as the answer cites them. */
 export function KnowledgeBlock({
@@ -27,7 +28,7 @@ export function KnowledgeBlock({
       {knowledge.hits.map((hit, index) => {
         const excerpt = expanded
           ? headLines(hit.text.trim(), 8).lines.join("\n")
-          : truncate(hit.text.replace(/\s+/g, " ").trim(), EXCERPT_CHARS);
+          : oneLine(hit.text, EXCERPT_WIDTH);
         return (
           <Box key={`${hit.path}:${hit.startLine}`} flexDirection="column" paddingLeft={2}>
             <Text wrap="truncate-end">

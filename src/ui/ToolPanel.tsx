@@ -1,7 +1,9 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { firstLine, formatDuration, summarizeArguments } from "../core/text/index.js";
 import { Elapsed } from "./Elapsed.js";
-import { formatDuration, headLines, prettyArguments, summarizeArguments } from "./format.js";
+import { headLines, prettyArguments } from "./format.js";
 import { useTheme } from "./theme.js";
 import { TierBadge } from "./TierBadge.js";
 import type { ToolCallView } from "./transcript-types.js";
@@ -33,7 +35,7 @@ export function ToolPanel({
             <Text bold>{call.label}</Text>
             <Text color={theme.color("muted")}>
               {" "}
-              #{call.number} {summarizeArguments(call.args, call.rawArguments, 60)}
+              #{call.number} {sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, 60))}
             </Text>
           </Text>
         </Box>
@@ -137,8 +139,4 @@ function Details({ call, maxResultLines }: { call: ToolCallView; maxResultLines:
       ) : null}
     </Box>
   );
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0] ?? "";
 }

@@ -1,29 +1,9 @@
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { ServerSummary } from "./transcript-types.js";
 
-/** Arguments as one line, e.g. `name: "a.md", text: "hello…"`, cut to `max` characters. */
-export function summarizeArguments(args: Record<string, unknown> | undefined, raw: string, max = 80): string {
-  const text = args
-    ? Object.entries(args)
-        .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
-        .join(", ")
-    : raw;
-  return truncate(sanitizeForTerminal(text.replace(/\s+/g, " ")), max);
-}
-
 /** Arguments in full, as indented JSON (JSON escapes any control characters in strings). */
 export function prettyArguments(args: Record<string, unknown> | undefined, raw: string): string {
   return sanitizeForTerminal(args ? JSON.stringify(args, null, 2) : raw);
-}
-
-export function truncate(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
 export function formatTokens(tokens: number): string {

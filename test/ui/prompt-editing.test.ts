@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { complete } from "../../src/ui/completion.js";
-import { serverProgress, summarizeArguments } from "../../src/ui/format.js";
+import { serverProgress } from "../../src/ui/format.js";
 import {
   backspace,
   deleteWordBack,
@@ -82,11 +82,5 @@ describe("status and summaries", () => {
     ],
   ])("serverProgress %#", (servers, expected) => {
     expect(serverProgress(servers)).toBe(expected);
-  });
-
-  it("summarizes arguments on one sanitized line", () => {
-    expect(summarizeArguments({ path: "a\nb", n: 2 }, "", 80)).toBe('path: "a\\nb", n: 2');
-    expect(summarizeArguments(undefined, "{bad\u001b[2J", 80)).toBe("{bad");
-    expect(summarizeArguments({ text: "x".repeat(100) }, "", 20)).toHaveLength(20);
   });
 });

@@ -1,8 +1,9 @@
 import type { KnowledgeBase } from "../kb/index.js";
+import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 
 const SEARCH_RESULTS = 5;
-const EXCERPT_CHARS = 160;
+const EXCERPT_WIDTH = 160;
 
 export const kbCommand: SlashCommand = {
   name: "kb",
@@ -79,18 +80,7 @@ function search(kb: KnowledgeBase, query: string): CommandResult {
       String(index + 1),
       `${hit.path}:${hit.startLine}-${hit.endLine}`,
       hit.score.toFixed(2),
-      excerpt(hit.text),
+      oneLine(hit.text, EXCERPT_WIDTH),
     ]),
   };
-}
-
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS - 1)}…` : flat;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

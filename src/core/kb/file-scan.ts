@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Ignore } from "ignore";
+import { formatBytes } from "../text/index.js";
 import { isKnownBinary } from "./file-kind.js";
 import type { SkippedFile } from "./types.js";
 
@@ -116,10 +117,4 @@ async function walk(
 export function errorCode(error: unknown): string {
   if (error instanceof Error && "code" in error && typeof error.code === "string") return error.code;
   return error instanceof Error ? error.message : String(error);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${bytes} B`;
 }

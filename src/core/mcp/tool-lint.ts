@@ -1,5 +1,6 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { truncateEnd } from "../text/index.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
 
 export type LintSeverity = "error" | "warning";
@@ -112,7 +113,7 @@ function lintServer(server: LintServer): LintFinding[] {
       ...at,
       severity: "error",
       code: "stdout-noise",
-      message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(server.stdoutNoise[0]?.slice(0, 80))}); stdout is for JSON-RPC only, log to stderr.`,
+      message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(truncateEnd(server.stdoutNoise[0] ?? "", 80))}); stdout is for JSON-RPC only, log to stderr.`,
     });
   }
   if (server.initializeMs !== undefined && server.initializeMs > SLOW_INITIALIZE_MS) {
@@ -192,7 +193,7 @@ export function lintTool(
       add(
         "error",
         "instruction-like-text",
-        `The definition ${what} (${JSON.stringify(match[0].slice(0, 60))}), a sign of tool poisoning.`,
+        `The definition ${what} (${JSON.stringify(truncateEnd(match[0], 60))}), a sign of tool poisoning.`,
       );
   }
   const hidden = HIDDEN_UNICODE.exec(text);

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { formatBytes } from "../text/index.js";
 
 /** The default cap on what one tool result may put into the model's context. */
 export const DEFAULT_RESULT_CHAR_LIMIT = 40_000;
@@ -52,10 +53,4 @@ export function capText(text: string, limit = DEFAULT_RESULT_CHAR_LIMIT): Capped
 
 function base64Bytes(data: string): number {
   return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { AgentEvent } from "../agent/events.js";
+import { firstLine } from "../text/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 import type { TraceRecord } from "./trace-records.js";
 
@@ -363,7 +364,7 @@ function guardrailsOf(call: TraceToolCall): string[] {
     notes.push(`denied by ${call.approval.by}: ${call.approval.reason}`);
   const result = call.result;
   if (result?.failure === "invalid_args" && !call.problem)
-    notes.push(`arguments rejected before running: ${firstLine(result.display)}`);
+    notes.push(`arguments rejected before running: ${firstLine(result.display, 200)}`);
   if (result && result.redactions.length > 0) {
     const rules = [...new Set(result.redactions)].join(", ");
     notes.push(`redacted ${result.redactions.length} secret(s) from the result (${rules})`);
@@ -372,10 +373,6 @@ function guardrailsOf(call: TraceToolCall): string[] {
   if (result?.failure === "cancelled") notes.push("cancelled");
   if (!result) notes.push("no result recorded (the turn stopped while this call was pending)");
   return notes;
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 200);
 }
 
 function emptyStep(step: number): TraceStep {

@@ -1,6 +1,6 @@
 import { UsageError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
-import { formatDuration, oneLine } from "./format-duration.js";
+import { formatDuration, oneLine, summarizeArguments } from "../text/index.js";
 import type { Trace, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 
 /** A node of the rendered tree: a label and its children. */
@@ -10,6 +10,10 @@ interface Node {
 }
 
 const node = (label: string, children: Node[] = []): Node => ({ label, children });
+
+/** Columns for a short preview (a reason, a step's text); results and arguments get `LONG_PREVIEW`. */
+const PREVIEW = 120;
+const LONG_PREVIEW = 200;
 
 /**
  * The trace as a plain-text tree: turn -> knowledge hits -> model steps -> tool calls -> answer,
@@ -69,9 +73,9 @@ function turnNode(turn: TraceTurn): Node {
     );
   }
   children.push(...turn.steps.map(stepNode));
-  for (const warning of turn.warnings) children.push(node(`warning: ${oneLine(warning, 200)}`));
+  for (const warning of turn.warnings) children.push(node(`warning: ${oneLine(warning, LONG_PREVIEW)}`));
   for (const error of turn.errors)
-    children.push(node(`error (${error.code}): ${oneLine(error.message, 200)}`));
+    children.push(node(`error (${error.code}): ${oneLine(error.message, LONG_PREVIEW)}`));
   if (turn.end) {
     const { usage } = turn.end;
     children.push(
@@ -95,9 +99,9 @@ function stepNode(step: TraceStep): Node {
   if (step.messageCount !== undefined) facts.push(`${step.messageCount} messages`);
   facts.push(`${step.toolsOffered.length} tools offered`);
   const children: Node[] = step.retries.map((retry) =>
-    node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason)}`),
+    node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason, PREVIEW)}`),
   );
-  if (step.text && step.toolCalls.length > 0) children.push(node(`text: ${oneLine(step.text)}`));
+  if (step.text && step.toolCalls.length > 0) children.push(node(`text: ${oneLine(step.text, PREVIEW)}`));
   children.push(...step.toolCalls.map(callNode));
   return node(`model step ${step.step} (${facts.join(", ")})`, children);
 }
@@ -107,19 +111,19 @@ function callNode(call: TraceToolCall): Node {
   const outcome = !call.result ? "…" : call.result.ok ? "ok" : `failed: ${call.result.failure ?? "error"}`;
   const children: Node[] = [];
   if (call.tier) children.push(node(`tier ${call.tier}: ${call.tierReason ?? ""}`));
-  children.push(
-    node(`arguments ${oneLine(call.arguments ? JSON.stringify(call.arguments) : call.rawArguments, 200)}`),
-  );
+  children.push(node(`arguments ${summarizeArguments(call.arguments, call.rawArguments, LONG_PREVIEW)}`));
   if (call.approval) {
     const verdict = call.approval.approved ? "approved" : "denied";
     const wait = call.approval.waitMs === undefined ? "" : ` after ${formatDuration(call.approval.waitMs)}`;
-    children.push(node(`${verdict} by ${call.approval.by}${wait}: ${oneLine(call.approval.reason)}`));
+    children.push(
+      node(`${verdict} by ${call.approval.by}${wait}: ${oneLine(call.approval.reason, PREVIEW)}`),
+    );
   }
   if (call.progressUpdates > 0) children.push(node(`${call.progressUpdates} progress update(s)`));
   if (call.rawResult !== undefined)
-    children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), 200)}`));
-  if (call.result) children.push(node(`result ${oneLine(call.result.display, 200)}`));
-  for (const note of call.guardrails) children.push(node(`guardrail: ${oneLine(note, 200)}`));
+    children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), LONG_PREVIEW)}`));
+  if (call.result) children.push(node(`result ${oneLine(call.result.display, LONG_PREVIEW)}`));
+  for (const note of call.guardrails) children.push(node(`guardrail: ${oneLine(note, LONG_PREVIEW)}`));
   return node(`tool ${name} (${formatDuration(call.durationMs)}, ${outcome})`, children);
 }
 

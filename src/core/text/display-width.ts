@@ -1,0 +1,96 @@
+import stringWidth from "string-width";
+
+/**
+ * Text measured and cut in terminal columns, one grapheme cluster at a time: a CJK character or
+ * an emoji (ZWJ family, flag, skin tone) takes two columns, a combining mark or a control
+ * character none, and nothing here ever cuts inside a cluster. Widths come from string-width,
+ * the measure Ink lays out with, so what is fitted here fits on screen.
+ */
+
+const ELLIPSIS = "…";
+const ELLIPSIS_WIDTH = 1;
+
+// One segmenter for the process: building one costs more than segmenting a short cell.
+const segmenter = new Intl.Segmenter();
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+// string-width re-segments whatever it is given, so measuring cluster by cluster costs about
+// 6 µs each; text repeats its clusters, and this memo (cleared when full) makes them cheap.
+const MAX_REMEMBERED = 4096;
+const clusterWidths = new Map<string, number>();
+
+function clusterWidth(cluster: string): number {
+  const code = cluster.charCodeAt(0);
+  if (cluster.length === 1 && code >= 0x20 && code < 0x7f) return 1;
+  let width = clusterWidths.get(cluster);
+  if (width === undefined) {
+    width = stringWidth(cluster);
+    if (clusterWidths.size >= MAX_REMEMBERED) clusterWidths.clear();
+    clusterWidths.set(cluster, width);
+  }
+  return width;
+}
+
+function clusters(text: string): string[] {
+  return Array.from(segmenter.segment(text), (part) => part.segment);
+}
+
+/** Terminal columns `text` takes on one line. */
+export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let width = 0;
+  for (const { segment } of segmenter.segment(text)) width += clusterWidth(segment);
+  return width;
+}
+
+/** `text` cut to at most `maxWidth` columns, ending in `…` when anything was cut. */
+export function truncateEnd(text: string, maxWidth: number): string {
+  const limit = Math.floor(maxWidth);
+  if (limit <= 0) return "";
+  if (PRINTABLE_ASCII.test(text))
+    return text.length <= limit ? text : `${text.slice(0, limit - ELLIPSIS_WIDTH)}${ELLIPSIS}`;
+  let width = 0;
+  let keep = 0;
+  // Walks only as far as the limit, so a long tool result costs no more than a short one.
+  for (const { segment, index } of segmenter.segment(text)) {
+    width += clusterWidth(segment);
+    if (width > limit) return `${text.slice(0, keep)}${ELLIPSIS}`;
+    if (width <= limit - ELLIPSIS_WIDTH) keep = index + segment.length;
+  }
+  return text;
+}
+
+/**
+ * `text` cut to at most `maxWidth` columns by dropping its middle, so both ends of a long name
+ * or path stay readable: `server-with-a-lo…/tool_name`.
+ */
+export function truncateMiddle(text: string, maxWidth: number): string {
+  const limit = Math.floor(maxWidth);
+  if (limit <= 0) return "";
+  if (displayWidth(text) <= limit) return text;
+  const parts = clusters(text);
+  const room = limit - ELLIPSIS_WIDTH;
+  let head = 0;
+  let headWidth = 0;
+  while (head < parts.length) {
+    const width = clusterWidth(parts[head] ?? "");
+    if (headWidth + width > Math.ceil(room / 2)) break;
+    headWidth += width;
+    head += 1;
+  }
+  // The end gets whatever the start left, so a wide character at the cut costs one side only.
+  let tail = parts.length;
+  let tailWidth = 0;
+  while (tail > head) {
+    const width = clusterWidth(parts[tail - 1] ?? "");
+    if (headWidth + tailWidth + width > room) break;
+    tailWidth += width;
+    tail -= 1;
+  }
+  return `${parts.slice(0, head).join("")}${ELLIPSIS}${parts.slice(tail).join("")}`;
+}
+
+/** `text` followed by spaces up to `width` columns; text already that wide is left as it is. */
+export function padToWidth(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}

@@ -1,0 +1,4 @@
+export { displayWidth, padToWidth, truncateEnd, truncateMiddle } from "./display-width.js";
+export { layoutColumns, type ColumnLayout, type ColumnOptions, type LaidOutRow } from "./column-layout.js";
+export { firstLine, oneLine, summarizeArguments } from "./summaries.js";
+export { formatBytes, formatDuration } from "./units.js";

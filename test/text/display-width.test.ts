@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { displayWidth, padToWidth, truncateEnd, truncateMiddle } from "../../src/core/text/index.js";
+
+const FAMILY = "👨‍👩‍👧‍👦";
+const clustersOf = (text: string): string[] =>
+  Array.from(new Intl.Segmenter().segment(text), (part) => part.segment);
+
+describe("displayWidth", () => {
+  it.each([
+    ["", 0],
+    ["abc", 3],
+    ["hello, world", 12],
+    ["中文", 4],
+    ["日本語のテキスト", 16],
+    ["한국어", 6],
+    ["a中b", 4],
+    ["👍", 2],
+    ["👍🏽", 2], // skin tone modifier joins its emoji
+    [FAMILY, 2], // ZWJ sequence of four people
+    ["🏳️‍🌈", 2],
+    ["🇯🇵", 2], // regional-indicator pair
+    ["🇯🇵🇫🇷", 4],
+    ["❤️", 2], // text-default symbol with VS16
+    ["1️⃣", 2], // keycap
+    ["e\u0301", 1], // combining acute accent
+    ["a\u0308\u0323", 1], // two stacked marks
+    ["Ｆｕｌｌ", 8], // fullwidth forms
+    ["ｱｲｳ", 3], // halfwidth katakana
+    ["…", 1],
+    ["©", 1],
+    ["\u0007\u0000\u001b", 0], // control characters
+    ["a\u200bb", 2], // zero-width space
+    ["\u00ad", 0], // soft hyphen
+  ])("%j is %i columns", (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+
+  it("measures 100 KB of mixed text", () => {
+    const text = "Hello, 世界! テキスト 👨‍👩‍👧 🇯🇵 👍🏽 café ".repeat(2600);
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(displayWidth(text)).toBe(displayWidth("Hello, 世界! テキスト 👨‍👩‍👧 🇯🇵 👍🏽 café ") * 2600);
+  });
+});
+
+describe("truncateEnd", () => {
+  it.each([
+    ["hello world", 5, "hell…"],
+    ["hello", 5, "hello"],
+    ["hello", 9, "hello"],
+    ["hello", 1, "…"],
+    ["hello", 0, ""],
+    ["hello", -3, ""],
+    ["hello world", 5.9, "hell…"],
+    ["中文字符", 8, "中文字符"],
+    ["中文字符", 7, "中文字…"],
+    ["中文字符", 5, "中文…"],
+    ["中文字符", 4, "中…"],
+    ["中文字符", 2, "…"],
+    ["a中文", 3, "a…"],
+    [`${FAMILY}${FAMILY}`, 3, `${FAMILY}…`],
+    [`${FAMILY}${FAMILY}`, 2, "…"],
+    ["🇯🇵🇫🇷🇩🇪", 5, "🇯🇵🇫🇷…"],
+    ["e\u0301e\u0301e\u0301", 2, "e\u0301…"],
+    ["👍🏽👍🏽", 3, "👍🏽…"],
+  ])("%j in %d columns is %j", (text, width, expected) => {
+    expect(truncateEnd(text, width)).toBe(expected);
+  });
+
+  it("never exceeds the width and never splits a cluster, at any width", () => {
+    const text = `ab中${FAMILY}e\u0301🇯🇵c👍🏽文Ｆ\u0301d`;
+    const whole = clustersOf(text);
+    for (let width = 0; width <= displayWidth(text) + 1; width += 1) {
+      const cut = truncateEnd(text, width);
+      expect(displayWidth(cut)).toBeLessThanOrEqual(width);
+      const kept = clustersOf(cut.endsWith("…") ? cut.slice(0, -1) : cut);
+      expect(kept).toEqual(whole.slice(0, kept.length));
+    }
+  });
+});
+
+describe("truncateMiddle", () => {
+  it.each([
+    ["abcdefghij", 5, "ab…ij"],
+    ["abcdefghij", 6, "abc…ij"],
+    ["abcdefghij", 10, "abcdefghij"],
+    ["abcdefghij", 1, "…"],
+    ["abcdefghij", 0, ""],
+    ["server-with-a-long-name/tool_name", 20, "server-wit…tool_name"],
+    ["中文中文中文", 7, "中…中文"],
+    ["中文中文中文", 8, "中文…文"],
+    ["中文中文中文", 12, "中文中文中文"],
+    [`${FAMILY}abc${FAMILY}`, 5, `${FAMILY}…${FAMILY}`],
+    ["🇯🇵x🇫🇷y🇩🇪", 5, "🇯🇵…🇩🇪"],
+  ])("%j in %d columns is %j", (text, width, expected) => {
+    expect(truncateMiddle(text, width)).toBe(expected);
+  });
+
+  it("never exceeds the width and keeps whole clusters at both ends, at any width", () => {
+    const text = `知识库/${FAMILY}/e\u0301🇯🇵/部署.md:12-30`;
+    const whole = clustersOf(text);
+    for (let width = 0; width <= displayWidth(text) + 1; width += 1) {
+      const cut = truncateMiddle(text, width);
+      expect(displayWidth(cut)).toBeLessThanOrEqual(width);
+      const [head = "", tail = ""] = cut.split("…");
+      const headClusters = clustersOf(head);
+      const tailClusters = clustersOf(tail);
+      expect(headClusters).toEqual(whole.slice(0, headClusters.length));
+      expect(tailClusters).toEqual(tailClusters.length === 0 ? [] : whole.slice(-tailClusters.length));
+    }
+  });
+});
+
+describe("padToWidth", () => {
+  it.each([
+    ["ab", 4, "ab  "],
+    ["中", 4, "中  "],
+    [FAMILY, 3, `${FAMILY} `],
+    ["abcdef", 3, "abcdef"],
+  ])("%j to %d columns is %j", (text, width, expected) => {
+    expect(padToWidth(text, width)).toBe(expected);
+  });
+});
