@@ -1,29 +1,16 @@
-import { Box, Static, Text, useInput, useWindowSize, type Key } from "ink";
+import { Box, Static, Text, useInput, usePaste, useWindowSize, type Key } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
 import { ApprovalPanel } from "./ApprovalPanel.js";
-import { complete } from "./completion.js";
 import { Elapsed } from "./Elapsed.js";
 import { headLines, prettyArguments } from "./format.js";
-import {
-  backspace,
-  deleteForward,
-  deleteToLineStart,
-  deleteWordBack,
-  emptyEditor,
-  insertText,
-  lineEnd,
-  lineStart,
-  moveCursor,
-  moveLine,
-  onFirstLine,
-  onLastLine,
-  pressEnter,
-  type EditorState,
-} from "./input-editor.js";
-import { browse, emptyHistory, remember, type HistoryState } from "./input-history.js";
+import { keysFromInk, pasteKey, type KeyEvent } from "./key-event.js";
+import { keyAction, type KeyAction, type KeyMode } from "./keymap.js";
 import { KnowledgeBlock } from "./KnowledgeBlock.js";
 import { Markdown } from "./Markdown.js";
+import { keyMode, type ModeContext, type PromptAction, type PromptEffect } from "./prompt-reducer.js";
+import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
 import { StatusLine } from "./StatusLine.js";
 import { ToolPanel } from "./ToolPanel.js";
@@ -48,33 +35,47 @@ export interface TranscriptSource {
 
 const EXIT_CONFIRM_MS = 2000;
 
+/** Milliseconds on a clock that only moves forward; the approval guard measures with it. */
+const monotonic = (): number => performance.now();
+
 export function App({
   store,
   controller,
   onExit,
+  clock = monotonic,
 }: {
   store: TranscriptSource;
   controller: AppController;
   onExit: () => void;
+  /** Injected so tests can type at chosen intervals without waiting. */
+  clock?: () => number;
 }): ReactNode {
   const state = useSyncExternalStore(store.subscribe, store.getState);
+  const [promptStore] = useState(() => new PromptStore());
+  const prompt = useSyncExternalStore(promptStore.subscribe, promptStore.getState);
   const { columns, rows } = useWindowSize();
-  // Keys can arrive faster than React re-renders, so handlers read the latest prompt state from a ref.
-  const local = useRef<PromptState>(INITIAL_PROMPT);
-  const [prompt, setPrompt] = useState<PromptState>(INITIAL_PROMPT);
   const printedArgs = useRef<string | undefined>(undefined);
   const { dispatch } = store;
 
   const busy = state.turn !== undefined;
   const approvalCall = liveApprovalCall(state);
+  const askingCall = approvalCall && prompt.answered !== approvalCall.callId ? approvalCall : undefined;
+  const approval = prompt.approval?.callId === askingCall?.callId ? prompt.approval : undefined;
   const inspected = state.inspector === undefined ? undefined : state.expandables[state.inspector];
   const bodyLines = Math.max(4, rows - 14);
+  const mode = keyMode(prompt, modeContext(state));
 
   useEffect(() => {
     if (!state.exitArmed) return;
     const timer = setTimeout(() => dispatch({ type: "ui_exit_armed", armed: false }), EXIT_CONFIRM_MS);
     return () => clearTimeout(timer);
   }, [state.exitArmed, dispatch]);
+
+  // The guard runs from the first moment the panel is known: drawn here, or met by a key that came first.
+  const approvalCallId = approvalCall?.callId;
+  useEffect(() => {
+    promptStore.dispatch({ type: "approval_sync", callId: approvalCallId, at: clock() });
+  }, [approvalCallId, promptStore, clock]);
 
   // Arguments too long for the panel are printed in full above it, so nothing asked about is hidden.
   useEffect(() => {
@@ -85,64 +86,51 @@ export function App({
     dispatch({ type: "ui_print_live_call", callId: approvalCall.callId });
   }, [approvalCall, bodyLines, dispatch]);
 
-  const onKey = useCallback(
-    (input: string, key: Key): void => {
-      const update = (change: Partial<PromptState>): void => {
-        local.current = { ...local.current, ...change };
-        setPrompt(local.current);
-      };
-      const current = store.getState();
-      if (liveApprovalCall(current)) {
-        handleApprovalKey(input, key, local.current.reason, controller, (reason) => update({ reason }));
-        return;
-      }
-      if (key.ctrl && input === "o") {
-        dispatch({ type: "ui_inspector_toggle" });
-        return;
-      }
-      if (current.inspector !== undefined) {
-        if (key.upArrow || key.downArrow) {
-          dispatch({ type: "ui_inspector_move", delta: key.upArrow ? -1 : 1 });
+  const runEffect = useCallback(
+    (effect: PromptEffect): void => {
+      switch (effect.type) {
+        case "submit":
+          controller.submit(effect.text);
           return;
-        }
-        if (key.return) {
-          dispatch({ type: "ui_inspector_print" });
+        case "answer":
+          controller.answerApproval(effect.answer);
           return;
-        }
-        if (key.escape) {
-          dispatch({ type: "ui_inspector_close" });
+        case "cancel_turn":
+          controller.cancel();
           return;
-        }
+        case "exit":
+          onExit();
+          return;
+        case "transcript":
+          dispatch(effect.action);
+          return;
       }
-      const { editor } = local.current;
-      if (key.escape) {
-        controller.cancel();
-        return;
-      }
-      if (key.ctrl && input === "c") {
-        if (controller.cancel()) return;
-        if (editor.text) update({ editor: emptyEditor });
-        else if (current.exitArmed) onExit();
-        else dispatch({ type: "ui_exit_armed", armed: true });
-        return;
-      }
-      if (key.ctrl && input === "d") {
-        if (editor.text === "") onExit();
-        else update({ editor: deleteForward(editor) });
-        return;
-      }
-      const submit = (text: string): void => {
-        if (!text.trim()) return;
-        update({ history: remember(local.current.history, text), editor: emptyEditor, candidates: [] });
-        controller.submit(text);
-      };
-      handleEditorKey(input, key, local.current, controller, update, submit);
     },
-    [store, controller, dispatch, onExit],
+    [controller, onExit, dispatch],
   );
-  useInput(onKey);
 
-  const { editor, reason, candidates } = prompt;
+  // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.
+  const onKey = useCallback(
+    (key: KeyEvent): void => {
+      const at = clock();
+      const current = store.getState();
+      promptStore.dispatch({ type: "approval_sync", callId: liveApprovalCall(current)?.callId, at });
+      const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
+      for (const effect of promptStore.dispatch(withController(action, at, controller))) runEffect(effect);
+    },
+    [clock, store, promptStore, controller, runEffect],
+  );
+  useInput(
+    useCallback(
+      (input: string, key: Key): void => {
+        for (const event of keysFromInk(input, key)) onKey(event);
+      },
+      [onKey],
+    ),
+  );
+  usePaste(useCallback((text: string): void => onKey(pasteKey(text)), [onKey]));
+
+  const { editor, candidates } = prompt;
   return (
     <Box flexDirection="column" width={columns}>
       <Static items={state.items}>
@@ -153,126 +141,40 @@ export function App({
         )}
       </Static>
       <LiveTurnView state={state} maxLines={bodyLines} />
-      {approvalCall ? <ApprovalPanel call={approvalCall} reason={reason} maxArgLines={bodyLines} /> : null}
-      {inspected && !approvalCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
-      <PromptInput editor={editor} dimmed={approvalCall !== undefined} />
+      {askingCall ? (
+        <ApprovalPanel
+          call={askingCall}
+          focus={approval?.focus ?? INITIAL_APPROVAL_FOCUS}
+          reason={approval?.reason}
+          draft={editor.text !== ""}
+          maxArgLines={bodyLines}
+        />
+      ) : null}
+      {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
+      <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
-      <StatusLine
-        state={state}
-        hints={hintsFor({
-          state,
-          busy,
-          approval: approvalCall !== undefined,
-          reason,
-          inspecting: inspected !== undefined,
-        })}
-      />
+      <StatusLine state={state} hints={hintsFor(mode, busy, editor.text !== "")} />
     </Box>
   );
 }
 
-interface PromptState {
-  editor: EditorState;
-  history: HistoryState;
-  /** Set while the person types a reason for a denial. */
-  reason: string | undefined;
-  /** Tab matches to show when there was more than one. */
-  candidates: string[];
+function modeContext(state: TranscriptState): ModeContext {
+  return {
+    inspecting: state.inspector !== undefined,
+    exitArmed: state.exitArmed,
+    busy: state.turn !== undefined,
+  };
 }
 
-const INITIAL_PROMPT: PromptState = {
-  editor: emptyEditor,
-  history: emptyHistory,
-  reason: undefined,
-  candidates: [],
-};
+/** Adds what only the controller knows to the two actions that need it. */
+function withController(action: KeyAction, at: number, controller: AppController): PromptAction {
+  if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
+  if (action.type === "complete") return { type: "complete", words: controller.completions(), at };
+  return { ...action, at };
+}
 
 function liveApprovalCall(state: TranscriptState): ToolCallView | undefined {
   return state.turn?.calls.find((call) => call.callId === state.approvalCallId);
-}
-
-/** Only these exact keys decide; Enter, other typing or pasted text never approve. */
-function handleApprovalKey(
-  input: string,
-  key: Key,
-  reason: string | undefined,
-  controller: AppController,
-  setReason: (reason: string | undefined) => void,
-): void {
-  const cancel = key.escape || (key.ctrl && input === "c");
-  if (reason !== undefined) {
-    if (cancel) {
-      controller.answerApproval({ kind: "deny" });
-      setReason(undefined);
-    } else if (key.return) {
-      controller.answerApproval({ kind: "deny", reason });
-      setReason(undefined);
-    } else if (key.backspace || key.delete) setReason(reason.slice(0, -1));
-    else if (!key.ctrl && !key.meta && input)
-      setReason(reason + sanitizeForTerminal(input).replace(/[\r\n]/g, " "));
-    return;
-  }
-  if (cancel) controller.answerApproval({ kind: "deny" });
-  else if (key.ctrl || key.meta) return;
-  else if (input === "y") controller.answerApproval({ kind: "once" });
-  else if (input === "a") controller.answerApproval({ kind: "always" });
-  else if (input === "n") controller.answerApproval({ kind: "deny" });
-  else if (input === "d") setReason("");
-}
-
-function handleEditorKey(
-  input: string,
-  key: Key,
-  { editor, history }: PromptState,
-  controller: AppController,
-  update: (change: Partial<PromptState>) => void,
-  submit: (text: string) => void,
-): void {
-  const setEditor = (next: EditorState): void => update({ editor: next });
-  if (key.return) {
-    // Alt+Enter inserts a line break; so does Enter after a trailing backslash.
-    if (key.meta && !key.escape) {
-      setEditor(insertText(editor, "\n"));
-      return;
-    }
-    const entered = pressEnter(editor);
-    if (entered.submit === undefined) setEditor(entered.state);
-    else submit(entered.submit);
-    return;
-  }
-  if (key.tab) {
-    const completion = complete(editor, controller.completions());
-    update({ editor: completion.state, candidates: completion.candidates });
-    return;
-  }
-  if (key.upArrow || key.downArrow) {
-    const direction = key.upArrow ? -1 : 1;
-    const atEdge = direction < 0 ? onFirstLine(editor) : onLastLine(editor);
-    if (!atEdge) {
-      setEditor(moveLine(editor, direction));
-      return;
-    }
-    const browsed = browse(history, direction, editor.text);
-    if (browsed)
-      update({ history: browsed.history, editor: { text: browsed.text, cursor: browsed.text.length } });
-    return;
-  }
-  if (key.leftArrow) setEditor(moveCursor(editor, -1));
-  else if (key.rightArrow) setEditor(moveCursor(editor, 1));
-  else if (key.home || (key.ctrl && input === "a")) setEditor(lineStart(editor));
-  else if (key.end || (key.ctrl && input === "e")) setEditor(lineEnd(editor));
-  else if (key.backspace) setEditor(backspace(editor));
-  else if (key.delete) setEditor(deleteForward(editor));
-  else if (key.ctrl && input === "w") setEditor(deleteWordBack(editor));
-  else if (key.ctrl && input === "u") setEditor(deleteToLineStart(editor));
-  else if (!key.ctrl && !key.meta && /^[^\r\n]+\r$/.test(input)) {
-    // One line and a CR in one read: typed faster than the terminal reads (or sent by a script).
-    const typed = pressEnter(insertText(editor, sanitizeForTerminal(input.slice(0, -1))));
-    if (typed.submit === undefined) setEditor(typed.state);
-    else submit(typed.submit);
-  } else if (!key.ctrl && !key.meta && input) {
-    update({ editor: insertText(editor, sanitizeForTerminal(input)), candidates: [] });
-  }
 }
 
 function LiveTurnView({ state, maxLines }: { state: TranscriptState; maxLines: number }): ReactNode {
@@ -313,21 +215,22 @@ function Inspector({ state, maxLines }: { state: TranscriptState; maxLines: numb
   );
 }
 
-function hintsFor(mode: {
-  state: TranscriptState;
-  busy: boolean;
-  approval: boolean;
-  reason: string | undefined;
-  inspecting: boolean;
-}): string {
-  if (mode.approval) {
-    return mode.reason === undefined
-      ? "y approve once · a always allow · n deny · d deny with a reason · Esc deny"
-      : "type the reason · Enter deny with it · Esc deny without it";
+/** What the keys do now, on the status line. */
+function hintsFor(mode: KeyMode, busy: boolean, draft: boolean): string {
+  switch (mode) {
+    case "approval":
+      return draft
+        ? "letters type into your draft · ↑/↓ choose · Enter confirm · Esc deny"
+        : "↑/↓ or 1–4 choose · Enter confirm · y once · a always · n deny · d deny with a reason · Esc deny";
+    case "approval-reason":
+      return "type the reason · Enter deny with it · Esc deny without it";
+    case "inspector":
+      return "↑/↓ select · Enter print in full · Esc or Ctrl+O close";
+    case "exit-armed":
+      return "Press Ctrl+C again to exit";
+    case "prompt":
+      return busy
+        ? "Esc or Ctrl+C cancel the turn · Ctrl+O inspect the latest panel · /commands still work"
+        : "Enter send · \\+Enter or Alt+Enter new line · ↑/↓ history · Tab complete · Ctrl+O panels · /help · Ctrl+D exit";
   }
-  if (mode.inspecting) return "↑/↓ select · Enter print in full · Esc or Ctrl+O close";
-  if (mode.state.exitArmed) return "Press Ctrl+C again to exit";
-  if (mode.busy)
-    return "Esc or Ctrl+C cancel the turn · Ctrl+O inspect the latest panel · /commands still work";
-  return "Enter send · \\+Enter or Alt+Enter new line · ↑/↓ history · Tab complete · Ctrl+O panels · /help · Ctrl+D exit";
 }

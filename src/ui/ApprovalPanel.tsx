@@ -1,20 +1,26 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { APPROVAL_OPTIONS } from "./approval-choices.js";
 import { headLines, prettyArguments } from "./format.js";
+import type { EditorState } from "./input-editor.js";
 import { useTheme } from "./theme.js";
 import { TierBadge } from "./TierBadge.js";
 import type { ToolCallView } from "./transcript-types.js";
 
 export interface ApprovalPanelProps {
   call: ToolCallView;
-  /** The person pressed `d` and is typing a reason for the model. */
-  reason: string | undefined;
+  /** Index into APPROVAL_OPTIONS of the focused choice. */
+  focus: number;
+  /** The person chose to deny with a reason and is writing it for the model. */
+  reason: EditorState | undefined;
+  /** The prompt holds a draft, so shortcut letters and digits type into it rather than decide. */
+  draft: boolean;
   /** Most argument lines that fit; longer arguments were printed in full above the panel. */
   maxArgLines: number;
 }
 
-/** Asks about one call, showing everything that would run and the keys that decide. */
-export function ApprovalPanel({ call, reason, maxArgLines }: ApprovalPanelProps): ReactNode {
+/** Asks about one call, showing everything that would run and a numbered list of answers. */
+export function ApprovalPanel({ call, focus, reason, draft, maxArgLines }: ApprovalPanelProps): ReactNode {
   const theme = useTheme();
   const args = headLines(prettyArguments(call.args, call.rawArguments), maxArgLines);
   return (
@@ -42,28 +48,31 @@ export function ApprovalPanel({ call, reason, maxArgLines }: ApprovalPanelProps)
         </Text>
       ) : null}
       {reason === undefined ? (
-        <Text>
-          <Key name="y" /> approve once · <Key name="a" /> always allow {call.label} this session ·{" "}
-          <Key name="n" /> deny · <Key name="d" /> deny and tell the model why · <Key name="Esc" /> deny
-        </Text>
+        <Box flexDirection="column" marginTop={1}>
+          {APPROVAL_OPTIONS.map((option, index) => (
+            <Text key={option.choice} bold={index === focus} inverse={index === focus}>
+              {index === focus ? "›" : " "} {index + 1}. {option.label(call.label)} ({option.shortcut})
+            </Text>
+          ))}
+          <Text color={theme.color("muted")}>
+            {draft
+              ? "Letters and digits type into your draft: ↑/↓ choose · Enter confirm · Esc deny"
+              : "↑/↓ or 1–4 choose · Enter confirm · y a n d answer at once · Esc deny"}
+          </Text>
+          <Text color={theme.color("muted")}>
+            Keys typed as this appears, or while you type, go to the prompt and decide nothing.
+          </Text>
+        </Box>
       ) : (
         <Box flexDirection="column">
           <Text>
-            Why (the model reads this): {reason}
-            <Text inverse> </Text>
+            Why (the model reads this): {reason.text.slice(0, reason.cursor)}
+            <Text inverse>{reason.text.charAt(reason.cursor) || " "}</Text>
+            {reason.text.slice(reason.cursor + 1)}
           </Text>
           <Text color={theme.color("muted")}>Enter deny with this reason · Esc deny without one</Text>
         </Box>
       )}
     </Box>
-  );
-}
-
-function Key({ name }: { name: string }): ReactNode {
-  const theme = useTheme();
-  return (
-    <Text bold color={theme.color("accent")}>
-      {name}
-    </Text>
   );
 }

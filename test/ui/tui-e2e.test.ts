@@ -127,7 +127,7 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(Object.keys(settings.trustedConfigs)).toEqual([path.join(dir, "mcp.config.json")]);
   });
 
-  it("draws the prompt before a slow server is up, streams, asks, denies, approves, toggles, lists tools and exits", async () => {
+  it("draws the prompt before a slow server is up, streams, asks while the person types, denies, approves, toggles, lists tools and exits", async () => {
     const started = Date.now();
     const first = await waitForScreen(
       (text) => text.includes("›") && text.includes("servers ready"),
@@ -145,19 +145,43 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(screen()).toContain("Knowledge (1)");
 
     await waitForScreen((text) => text.includes("2/2 servers ready"), "both servers");
+    // The person sends a message and goes on typing while the model answers with a dangerous call:
+    // the panel appears mid-sentence, and a sentence full of y, a, n, d and digits approves nothing.
     await type("write a note");
-    const asking = await waitForScreen((text) => text.includes("Allow this call?"), "the approval panel");
+    const typeSlowly = async (text: string): Promise<void> => {
+      for (const character of text) {
+        tmux("send-keys", "-t", session, "-l", character);
+        await pause(40);
+      }
+    };
+    // Typing goes on until the panel is drawn (a few letters, however fast the model is), then on through it.
+    let before = 0;
+    while (!screen().includes("Allow this call?") && before < 40)
+      await typeSlowly("then also ".charAt(before++ % 10));
+    await waitForScreen((text) => text.includes("Allow this call?"), "the approval panel");
+    const sentence = "yes and a note, any day: 1 2 done";
+    await typeSlowly(sentence);
+    const asking = await waitForScreen((text) => text.includes(sentence), "the sentence in the prompt");
+    expect(asking).toContain("Allow this call?");
     expect(asking).toContain('"name": "denied.md"');
-    expect(asking).toMatch(/y approve once · a always allow fixture\/write_note this session · n deny/);
+    expect(asking).toMatch(/1\. Approve once \(y\)/);
+    expect(asking).toMatch(/2\. Always allow fixture\/write_note this session \(a\)/);
+    expect(asking).toMatch(/› 3\. Deny \(n\)/);
+    expect(existsSync(path.join(notes, "denied.md"))).toBe(false);
 
-    // Neither a stray Enter nor typing approves.
+    // Once the person has stopped typing, Enter confirms the focused choice: Deny.
+    await pause(1000);
     keys("Enter");
-    keys("x");
-    await pause(400);
-    expect(screen()).toContain("Allow this call?");
-    keys("n");
     await waitForScreen((text) => text.includes("Understood, not written."), "the answer after the denial");
     expect(screen()).toContain("denied by user");
+    // The sentence is still in the prompt, and Backspace (DEL) deletes backwards.
+    keys("BSpace", "BSpace", "BSpace", "BSpace");
+    await waitForScreen(
+      (text) => text.includes("any day: 1 2") && !text.includes("1 2 d"),
+      "Backspace to delete the last word",
+    );
+    keys("C-u");
+    await waitForScreen((text) => !text.includes("yes and a note"), "Ctrl+U to clear the prompt");
     const toldModel = model.requests.some((request) =>
       (request.body as { messages: Array<{ role: string; content: unknown }> }).messages.some(
         (message) => message.role === "tool" && String(message.content).includes("denied"),
@@ -171,6 +195,8 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
       (text) => text.includes('"name": "ok.md"') && text.includes("Allow this call?"),
       "the second approval",
     );
+    // A deliberate y, after the guard time and with nothing typed, approves once.
+    await pause(1000);
     keys("y");
     await waitForScreen((text) => text.includes("Wrote it."), "the answer after the approval");
     expect(await readFile(path.join(notes, "ok.md"), "utf8")).toBe("from the model");

@@ -1,0 +1,189 @@
+import type { ApprovalChoice } from "./approval-choices.js";
+import type { KeyEvent } from "./key-event.js";
+
+/**
+ * What the keys mean at the moment:
+ * - `prompt`: editing and sending a message;
+ * - `exit-armed`: the prompt after one Ctrl+C while idle, where the second Ctrl+C exits;
+ * - `inspector`: the panel inspector is open (↑/↓, Enter and Esc are its own, typing still edits);
+ * - `approval`: a call waits for a decision (typing still goes to the prompt);
+ * - `approval-reason`: the person is writing why they deny the call.
+ */
+export type KeyMode = "prompt" | "exit-armed" | "inspector" | "approval" | "approval-reason";
+
+/** Edits of the text field in focus: the prompt, or the denial reason. */
+export type EditName =
+  | "backspace"
+  | "deleteForward"
+  | "left"
+  | "right"
+  | "wordLeft"
+  | "wordRight"
+  | "lineStart"
+  | "lineEnd"
+  | "deleteWordBack"
+  | "deleteWordBackAlnum"
+  | "deleteWordForward"
+  | "deleteToLineStart"
+  | "deleteToLineEnd";
+
+/** What a key asks for. The prompt reducer decides what it does to the state (and the guard may refuse). */
+export type KeyAction =
+  | { type: "insert"; text: string }
+  | { type: "paste"; text: string }
+  | { type: "newline" }
+  | { type: "edit"; edit: EditName }
+  /** Enter at the prompt: send, or continue after a trailing backslash. */
+  | { type: "send" }
+  | { type: "complete" }
+  /** ↑/↓ at the prompt: between lines, then through history. */
+  | { type: "vertical"; direction: -1 | 1 }
+  /** Esc at the prompt. */
+  | { type: "cancel_turn" }
+  /** Ctrl+C at the prompt: cancel a turn, else clear the prompt, else arm exit. */
+  | { type: "interrupt" }
+  /** Ctrl+D: delete forward, or exit when the prompt is empty. */
+  | { type: "delete_or_exit" }
+  | { type: "exit" }
+  | { type: "inspector_toggle" }
+  | { type: "inspector_move"; delta: -1 | 1 }
+  | { type: "inspector_print" }
+  | { type: "inspector_close" }
+  /** ↑/↓ on the approval list. */
+  | { type: "approval_focus"; direction: -1 | 1 }
+  /** A digit 1–4: focus that choice; typed text while the guard holds or a draft is open. */
+  | { type: "approval_pick"; index: number; text: string }
+  /** A shortcut letter: decide at once; typed text while the guard holds or a draft is open. */
+  | { type: "approval_shortcut"; choice: ApprovalChoice; text: string }
+  /** Enter on the approval list: confirm the focused choice once the guard has passed. */
+  | { type: "approval_confirm" }
+  /** Esc or Ctrl+C: deny now, without a reason. Denying is always allowed. */
+  | { type: "approval_deny" }
+  /** Enter while writing the reason. */
+  | { type: "reason_send" }
+  | { type: "ignore" };
+
+/** The key as one word: "ctrl+w", "alt+backspace", "shift+tab", "up". */
+export function chordOf(key: Extract<KeyEvent, { kind: "key" }>): string {
+  return [key.ctrl ? "ctrl" : "", key.meta ? "alt" : "", key.shift ? "shift" : "", key.name]
+    .filter(Boolean)
+    .join("+");
+}
+
+const edit = (name: EditName): KeyAction => ({ type: "edit", edit: name });
+
+/** The editing keys, the same in the prompt and in the reason field. */
+const EDITING: Readonly<Record<string, KeyAction>> = {
+  backspace: edit("backspace"),
+  delete: edit("deleteForward"),
+  left: edit("left"),
+  "ctrl+b": edit("left"),
+  right: edit("right"),
+  "ctrl+f": edit("right"),
+  "ctrl+left": edit("wordLeft"),
+  "alt+left": edit("wordLeft"),
+  "alt+b": edit("wordLeft"),
+  "ctrl+right": edit("wordRight"),
+  "alt+right": edit("wordRight"),
+  "alt+f": edit("wordRight"),
+  home: edit("lineStart"),
+  "ctrl+a": edit("lineStart"),
+  end: edit("lineEnd"),
+  "ctrl+e": edit("lineEnd"),
+  "ctrl+w": edit("deleteWordBack"),
+  "alt+backspace": edit("deleteWordBackAlnum"),
+  "alt+d": edit("deleteWordForward"),
+  "ctrl+u": edit("deleteToLineStart"),
+  "ctrl+k": edit("deleteToLineEnd"),
+};
+
+/** The prompt's own keys, on top of the editing keys. */
+const PROMPT: Readonly<Record<string, KeyAction>> = {
+  ...EDITING,
+  return: { type: "send" },
+  "alt+return": { type: "newline" },
+  "ctrl+j": { type: "newline" },
+  tab: { type: "complete" },
+  up: { type: "vertical", direction: -1 },
+  down: { type: "vertical", direction: 1 },
+  escape: { type: "cancel_turn" },
+  "ctrl+c": { type: "interrupt" },
+  "ctrl+d": { type: "delete_or_exit" },
+  "ctrl+o": { type: "inspector_toggle" },
+};
+
+const EXIT_ARMED: Readonly<Record<string, KeyAction>> = { ...PROMPT, "ctrl+c": { type: "exit" } };
+
+const INSPECTOR: Readonly<Record<string, KeyAction>> = {
+  ...PROMPT,
+  up: { type: "inspector_move", delta: -1 },
+  down: { type: "inspector_move", delta: 1 },
+  return: { type: "inspector_print" },
+  escape: { type: "inspector_close" },
+};
+
+/**
+ * While a call waits, the editing keys still edit the prompt (the person may be mid-sentence), and
+ * nothing exits or opens the inspector. Only Enter, a digit or a shortcut letter can decide, and
+ * the reducer's guard turns those into typing while the person is typing.
+ */
+const APPROVAL: Readonly<Record<string, KeyAction>> = {
+  ...EDITING,
+  return: { type: "approval_confirm" },
+  "alt+return": { type: "newline" },
+  "ctrl+j": { type: "newline" },
+  tab: { type: "complete" },
+  up: { type: "approval_focus", direction: -1 },
+  down: { type: "approval_focus", direction: 1 },
+  escape: { type: "approval_deny" },
+  "ctrl+c": { type: "approval_deny" },
+  "ctrl+d": edit("deleteForward"),
+};
+
+const REASON: Readonly<Record<string, KeyAction>> = {
+  ...EDITING,
+  return: { type: "reason_send" },
+  escape: { type: "approval_deny" },
+  "ctrl+c": { type: "approval_deny" },
+  "ctrl+d": edit("deleteForward"),
+};
+
+const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
+  prompt: PROMPT,
+  "exit-armed": EXIT_ARMED,
+  inspector: INSPECTOR,
+  approval: APPROVAL,
+  "approval-reason": REASON,
+};
+
+const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
+  y: "once",
+  a: "always",
+  n: "deny",
+  d: "reason",
+};
+
+/** Pure: what `key` asks for in `mode`. Unknown keys are ignored rather than typed. */
+export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
+  switch (key.kind) {
+    case "paste":
+      return { type: "paste", text: key.text };
+    case "text":
+      return mode === "approval" ? approvalText(key.text) : { type: "insert", text: key.text };
+    case "key": {
+      const table = TABLES[mode];
+      const chord = chordOf(key);
+      // Shift changes nothing the table does not name (Shift+← is ←), except where it is named.
+      const action = table[chord] ?? (key.shift ? table[chordOf({ ...key, shift: false })] : undefined);
+      return action ?? { type: "ignore" };
+    }
+  }
+}
+
+/** One typed character may be a shortcut or a list number; more than one at once is typing. */
+function approvalText(text: string): KeyAction {
+  const shortcut = SHORTCUTS[text];
+  if (shortcut) return { type: "approval_shortcut", choice: shortcut, text };
+  if (/^[1-4]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
+  return { type: "insert", text };
+}

@@ -1,0 +1,294 @@
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { APPROVAL_OPTIONS, INITIAL_APPROVAL_FOCUS, type ApprovalChoice } from "./approval-choices.js";
+import { guardPassed } from "./approval-guard.js";
+import { complete } from "./completion.js";
+import {
+  backspace,
+  deleteForward,
+  deleteToLineEnd,
+  deleteToLineStart,
+  deleteWordBack,
+  deleteWordBackAlnum,
+  deleteWordForward,
+  emptyEditor,
+  insertText,
+  lineEnd,
+  lineStart,
+  moveCursor,
+  moveLine,
+  onFirstLine,
+  onLastLine,
+  pressEnter,
+  wordLeft,
+  wordRight,
+  type EditorState,
+} from "./input-editor.js";
+import { browse, emptyHistory, remember, type HistoryState } from "./input-history.js";
+import type { EditName, KeyAction, KeyMode } from "./keymap.js";
+import type { UiAction } from "./transcript-reducer.js";
+import type { ApprovalKey } from "./tui-controller.js";
+
+/** The approval panel's own state; the call itself lives in the transcript. */
+export interface ApprovalFocus {
+  callId: string;
+  /** When the panel was first known here: the guard runs from this moment. */
+  shownAt: number;
+  /** Index into APPROVAL_OPTIONS. */
+  focus: number;
+  /** The reason being written, once the person chose "deny and tell the model why". */
+  reason: EditorState | undefined;
+}
+
+/** Everything the keys change, in one place: the prompt, its history, Tab matches and the approval panel. */
+export interface PromptState {
+  editor: EditorState;
+  history: HistoryState;
+  /**
+   * Set by recalling a history entry: ↑/↓ keep walking history, even through a multi-line entry,
+   * until the person edits it or moves the cursor sideways; then ↑/↓ walk its lines first.
+   */
+  browsing: boolean;
+  /** Tab matches to show when there was more than one. */
+  candidates: string[];
+  /** When the person last typed or edited the prompt; typing holds the approval guard up. */
+  lastTypedAt: number | undefined;
+  approval: ApprovalFocus | undefined;
+  /** The call answered here, kept hidden until the engine reports the decision. */
+  answered: string | undefined;
+}
+
+export const initialPromptState: PromptState = {
+  editor: emptyEditor,
+  history: emptyHistory,
+  browsing: false,
+  candidates: [],
+  lastTypedAt: undefined,
+  approval: undefined,
+  answered: undefined,
+};
+
+/** A key's action with the time it arrived, and what only the controller knows filled in. */
+export type PromptAction = (
+  | Exclude<KeyAction, { type: "interrupt" | "complete" }>
+  | { type: "interrupt"; turnCancelled: boolean }
+  | { type: "complete"; words: readonly string[] }
+  /** The call the transcript is asking about now (undefined: none). */
+  | { type: "approval_sync"; callId: string | undefined }
+) & { at: number };
+
+/** What the app must do after a key; the reducer itself does no IO. */
+export type PromptEffect =
+  | { type: "submit"; text: string }
+  | { type: "answer"; answer: ApprovalKey }
+  | { type: "cancel_turn" }
+  | { type: "exit" }
+  | { type: "transcript"; action: UiAction };
+
+export interface PromptResult {
+  state: PromptState;
+  effects: PromptEffect[];
+}
+
+export interface ModeContext {
+  inspecting: boolean;
+  exitArmed: boolean;
+  busy: boolean;
+}
+
+/** Which keymap applies now. */
+export function keyMode(state: PromptState, context: ModeContext): KeyMode {
+  if (state.approval) return state.approval.reason === undefined ? "approval" : "approval-reason";
+  if (context.inspecting) return "inspector";
+  if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
+  return "prompt";
+}
+
+const EDITS: Readonly<Record<EditName, (state: EditorState) => EditorState>> = {
+  backspace,
+  deleteForward,
+  left: (state) => moveCursor(state, -1),
+  right: (state) => moveCursor(state, 1),
+  wordLeft,
+  wordRight,
+  lineStart,
+  lineEnd,
+  deleteWordBack,
+  deleteWordBackAlnum,
+  deleteWordForward,
+  deleteToLineStart,
+  deleteToLineEnd,
+};
+
+const only = (state: PromptState, ...effects: PromptEffect[]): PromptResult => ({ state, effects });
+
+/** Pure: the prompt after one key (or one approval change), and the effects it asks for. */
+export function reducePrompt(state: PromptState, action: PromptAction): PromptResult {
+  const { at } = action;
+  switch (action.type) {
+    case "approval_sync":
+      return only(syncApproval(state, action.callId, at));
+    case "insert":
+      return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
+    case "paste":
+      return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
+    case "newline":
+      return only(typed(state, at, (editor) => insertText(editor, "\n")));
+    case "edit":
+      return only(typed(state, at, EDITS[action.edit]));
+    case "send":
+      return send(state, at);
+    case "complete": {
+      const completion = complete(state.editor, action.words);
+      return only({ ...typed(state, at, () => completion.state), candidates: completion.candidates });
+    }
+    case "vertical":
+      return only(vertical(state, action.direction));
+    case "cancel_turn":
+      return only(state, { type: "cancel_turn" });
+    case "interrupt":
+      if (action.turnCancelled) return only(state);
+      if (state.editor.text !== "")
+        return only({ ...state, editor: emptyEditor, browsing: false, candidates: [] });
+      return only(state, { type: "transcript", action: { type: "ui_exit_armed", armed: true } });
+    case "delete_or_exit":
+      if (state.editor.text === "") return only(state, { type: "exit" });
+      return only(typed(state, at, deleteForward));
+    case "exit":
+      return only(state, { type: "exit" });
+    case "inspector_toggle":
+      return only(state, { type: "transcript", action: { type: "ui_inspector_toggle" } });
+    case "inspector_move":
+      return only(state, { type: "transcript", action: { type: "ui_inspector_move", delta: action.delta } });
+    case "inspector_print":
+      return only(state, { type: "transcript", action: { type: "ui_inspector_print" } });
+    case "inspector_close":
+      return only(state, { type: "transcript", action: { type: "ui_inspector_close" } });
+    case "approval_focus":
+      return only(moveFocus(state, action.direction, at));
+    case "approval_pick":
+      if (!shortcutsLive(state, at))
+        return only(typed(state, at, (editor) => insertText(editor, action.text)));
+      return only(withApproval(state, (approval) => ({ ...approval, focus: action.index })));
+    case "approval_shortcut":
+      if (!shortcutsLive(state, at))
+        return only(typed(state, at, (editor) => insertText(editor, action.text)));
+      return decide(state, action.choice);
+    case "approval_confirm": {
+      const approval = state.approval;
+      // An Enter during the guard is part of the typing: it decides nothing and holds the guard up.
+      if (!approval || !guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at))
+        return only({ ...state, lastTypedAt: at });
+      return decide(state, APPROVAL_OPTIONS[approval.focus]?.choice ?? "deny");
+    }
+    case "approval_deny":
+      return answer(state, { kind: "deny" });
+    case "reason_send": {
+      const reason = state.approval?.reason?.text.trim() ?? "";
+      return answer(state, reason ? { kind: "deny", reason } : { kind: "deny" });
+    }
+    case "ignore":
+      return only(state);
+  }
+}
+
+/** A new call to ask about starts a fresh panel and its guard; the same call keeps its panel. */
+function syncApproval(state: PromptState, callId: string | undefined, at: number): PromptState {
+  if (callId === undefined) {
+    return state.approval || state.answered ? { ...state, approval: undefined, answered: undefined } : state;
+  }
+  if (callId === state.approval?.callId || callId === state.answered) return state;
+  return {
+    ...state,
+    approval: { callId, shownAt: at, focus: INITIAL_APPROVAL_FOCUS, reason: undefined },
+    answered: undefined,
+  };
+}
+
+/**
+ * An edit of the field in focus: the reason while one is written, else the prompt. Editing the
+ * prompt counts as typing (it holds the approval guard up) and ends history browsing.
+ */
+function typed(state: PromptState, at: number, edit: (editor: EditorState) => EditorState): PromptState {
+  const reason = state.approval?.reason;
+  if (state.approval && reason !== undefined) {
+    const next = edit(reason);
+    // The reason is one line of plain text for the model.
+    const clean = { ...next, text: next.text.replace(/[\r\n\t]/g, " ") };
+    return { ...state, approval: { ...state.approval, reason: clean } };
+  }
+  return { ...state, editor: edit(state.editor), browsing: false, candidates: [], lastTypedAt: at };
+}
+
+function send(state: PromptState, at: number): PromptResult {
+  const entered = pressEnter(state.editor);
+  if (entered.submit === undefined) return only(typed(state, at, () => entered.state));
+  if (!entered.submit.trim()) return only(state);
+  return only(
+    {
+      ...state,
+      history: remember(state.history, entered.submit),
+      editor: emptyEditor,
+      browsing: false,
+      candidates: [],
+    },
+    { type: "submit", text: entered.submit },
+  );
+}
+
+/** ↑/↓: lines of the text first, then history; straight through history while browsing it. */
+function vertical(state: PromptState, direction: -1 | 1): PromptState {
+  const { editor } = state;
+  const atEdge = direction < 0 ? onFirstLine(editor) : onLastLine(editor);
+  if (!state.browsing && !atEdge) return { ...state, editor: moveLine(editor, direction) };
+  const browsed = browse(state.history, direction, editor.text);
+  if (!browsed) return state;
+  return {
+    ...state,
+    history: browsed.history,
+    editor: { text: browsed.text, cursor: browsed.text.length },
+    browsing: browsed.history.index !== undefined,
+    candidates: [],
+  };
+}
+
+/** ↑/↓ on the list; during the guard they are stray keys of someone typing and move nothing. */
+function moveFocus(state: PromptState, direction: -1 | 1, at: number): PromptState {
+  const approval = state.approval;
+  if (!approval) return state;
+  if (!guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at)) return { ...state, lastTypedAt: at };
+  const focus = Math.min(Math.max(approval.focus + direction, 0), APPROVAL_OPTIONS.length - 1);
+  return { ...state, approval: { ...approval, focus } };
+}
+
+/**
+ * Shortcut letters and digits decide only when the guard has passed and the prompt is empty: with
+ * a draft in the prompt the person is writing, so `y`, `a`, `n`, `d` and digits go on the draft.
+ */
+function shortcutsLive(state: PromptState, at: number): boolean {
+  const approval = state.approval;
+  if (!approval || approval.reason !== undefined) return false;
+  return state.editor.text === "" && guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at);
+}
+
+function withApproval(state: PromptState, change: (approval: ApprovalFocus) => ApprovalFocus): PromptState {
+  return state.approval ? { ...state, approval: change(state.approval) } : state;
+}
+
+function decide(state: PromptState, choice: ApprovalChoice): PromptResult {
+  switch (choice) {
+    case "once":
+      return answer(state, { kind: "once" });
+    case "always":
+      return answer(state, { kind: "always" });
+    case "deny":
+      return answer(state, { kind: "deny" });
+    case "reason":
+      return only(withApproval(state, (approval) => ({ ...approval, reason: emptyEditor })));
+  }
+}
+
+function answer(state: PromptState, key: ApprovalKey): PromptResult {
+  const approval = state.approval;
+  if (!approval) return only(state);
+  return only({ ...state, approval: undefined, answered: approval.callId }, { type: "answer", answer: key });
+}

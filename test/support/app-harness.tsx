@@ -1,0 +1,191 @@
+import { useInput, usePaste } from "ink";
+import { render } from "ink-testing-library";
+import { useEffect } from "react";
+import { afterEach } from "vitest";
+import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
+import { App, type AppController } from "../../src/ui/App.js";
+import { ThemeContext, themeFor } from "../../src/ui/theme.js";
+import { TranscriptStore } from "../../src/ui/transcript-store.js";
+import type { ApprovalKey } from "../../src/ui/tui-controller.js";
+
+/** The App in ink-testing-library with a fake controller and a clock the test moves by hand. */
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+export function proposed(id: string, args: Record<string, unknown>): ProposedToolCall {
+  return {
+    id,
+    step: 1,
+    modelName: "fixture__write_note",
+    server: "fixture",
+    tool: "write_note",
+    arguments: args,
+    rawArguments: JSON.stringify(args),
+    tier: "dangerous",
+    tierReason: "destructiveHint",
+    problem: undefined,
+  };
+}
+
+export const TURN_START: AgentEvent = {
+  type: "turn_start",
+  turn: 1,
+  input: "write it",
+  at: "2026-01-01T00:00:00Z",
+};
+
+/** A dangerous call and its approval request, as the engine reports them. */
+export function asking(id: string): AgentEvent[] {
+  return [
+    { type: "tool_call_proposed", call: proposed(id, { name: `${id}.md` }) },
+    { type: "approval_requested", callId: id, reason: "dangerous calls need a person's yes" },
+  ];
+}
+
+export class FakeController implements AppController {
+  readonly answers: ApprovalKey[] = [];
+  readonly submitted: string[] = [];
+  cancelled = 0;
+  busy = false;
+  submit(text: string): void {
+    this.submitted.push(text);
+  }
+  cancel(): boolean {
+    if (!this.busy) return false;
+    this.cancelled += 1;
+    return true;
+  }
+  answerApproval(key: ApprovalKey): void {
+    this.answers.push(key);
+  }
+  completions(): string[] {
+    return ["/help", "/tools", "/trace", "fixture", "write_note"];
+  }
+}
+
+type Rendered = ReturnType<typeof render>;
+
+/**
+ * Polls every 10 ms until `check` passes. Ink re-renders (and runs effects) asynchronously, so tests wait
+ * for the condition they need rather than sleeping a fixed time, which is flaky on a loaded machine.
+ */
+async function until(app: Rendered, check: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) {
+      throw new Error(
+        `Timed out after ${ms} ms waiting for ${what}. Last frame:\n${app.lastFrame() ?? "(nothing drawn yet)"}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Listens to the same Ink input stream as the App. Ink hands every key (and paste) to all listeners in one
+ * synchronous emit, so once the probe has seen a key, the App's handler has run for it too: a positive
+ * sign that a key was processed even when it has (and should have) no visible effect.
+ */
+function KeyProbe({ onInput, onReady }: { onInput: (input: string) => void; onReady: () => void }): null {
+  useInput(onInput);
+  usePaste(onInput);
+  // Effects run after Ink attached its stdin listener for this commit (the App's included).
+  useEffect(() => {
+    onReady();
+  }, [onReady]);
+  return null;
+}
+
+export interface AppHarness {
+  store: TranscriptStore;
+  controller: FakeController;
+  app: Rendered;
+  exits: () => number;
+  /** Waits until `check` passes, failing with `what` and the last frame after `ms`. */
+  until: (check: () => boolean, what: string, ms?: number) => Promise<void>;
+  /** Writes each chunk as one read of the terminal, then waits until the App has received every one. */
+  press: (...chunks: string[]) => Promise<void>;
+  /** Moves the App's clock forward. */
+  advance: (ms: number) => void;
+  frame: () => string;
+  /** The prompt's text as drawn, lines joined with \n. */
+  prompt: () => string;
+  /** Reports a new dangerous call (writing `<id>.md`) awaiting approval and waits until its panel is drawn. */
+  ask: (id: string) => Promise<void>;
+}
+
+export async function renderApp(events: AgentEvent[] = []): Promise<AppHarness> {
+  const store = new TranscriptStore(undefined, 5);
+  for (const event of events) store.dispatch(event);
+  const controller = new FakeController();
+  let exits = 0;
+  let now = 0;
+  const seen: string[] = [];
+  let ready = false;
+  const onInput = (input: string): void => {
+    seen.push(input);
+  };
+  const onReady = (): void => {
+    ready = true;
+  };
+  const app = render(
+    <ThemeContext.Provider value={themeFor({ NO_COLOR: "1" })}>
+      <App store={store} controller={controller} onExit={() => (exits += 1)} clock={() => now} />
+      <KeyProbe onInput={onInput} onReady={onReady} />
+    </ThemeContext.Provider>,
+  );
+  cleanups.push(() => {
+    app.unmount();
+    store.dispose();
+  });
+  const frame = (): string => app.lastFrame() ?? "";
+  const wait = (check: () => boolean, what: string, ms?: number): Promise<void> =>
+    until(app, check, what, ms);
+  const press = async (...chunks: string[]): Promise<void> => {
+    const target = seen.length + chunks.length;
+    for (const chunk of chunks) app.stdin.write(chunk);
+    // A lone Esc is delivered on a later turn of the event loop, so this also keeps it from merging with the next key.
+    await wait(
+      () => seen.length >= target,
+      `the app to receive ${JSON.stringify(chunks)} (received so far: ${JSON.stringify(seen)})`,
+    );
+  };
+  const ask = async (id: string): Promise<void> => {
+    for (const event of asking(id)) store.dispatch(event);
+    await wait(
+      () => frame().includes("Allow this call?") && frame().includes(`"name": "${id}.md"`),
+      `the panel for ${id}`,
+    );
+  };
+  await wait(() => ready && app.lastFrame() !== undefined, "the app to mount and listen for keys");
+  return {
+    store,
+    controller,
+    app,
+    exits: () => exits,
+    until: wait,
+    press,
+    advance: (ms) => {
+      now += ms;
+    },
+    frame,
+    prompt: () => promptText(frame()),
+    ask,
+  };
+}
+
+/** The prompt box is the last box whose first line starts with "› "; its lines are "│ › …│" then "│   …│". */
+function promptText(frame: string): string {
+  const lines = frame.split("\n");
+  const first = lines.findLastIndex((line) => line.startsWith("│ › "));
+  if (first === -1) return "";
+  const body: string[] = [];
+  for (const line of lines.slice(first)) {
+    if (!line.startsWith("│")) break;
+    body.push(line.slice(4, -1).trimEnd());
+  }
+  return body.join("\n");
+}

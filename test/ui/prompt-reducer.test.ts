@@ -1,0 +1,323 @@
+import { describe, expect, it } from "vitest";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
+import type { KeyAction } from "../../src/ui/keymap.js";
+import {
+  initialPromptState,
+  keyMode,
+  reducePrompt,
+  type PromptAction,
+  type PromptEffect,
+  type PromptState,
+} from "../../src/ui/prompt-reducer.js";
+
+type Step = PromptAction | [at: number, action: KeyAction];
+
+/** Runs the steps from `state`; `[at, keyAction]` is shorthand for a key arriving at `at`. */
+function run(state: PromptState, ...steps: Step[]): { state: PromptState; effects: PromptEffect[] } {
+  const effects: PromptEffect[] = [];
+  let current = state;
+  for (const step of steps) {
+    const action = Array.isArray(step) ? withAt(step[1], step[0]) : step;
+    const result = reducePrompt(current, action);
+    current = result.state;
+    effects.push(...result.effects);
+  }
+  return { state: current, effects };
+}
+
+function withAt(action: KeyAction, at: number): PromptAction {
+  if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
+  if (action.type === "complete") return { type: "complete", words: [], at };
+  return { ...action, at };
+}
+
+const show = (at: number, callId = "c1"): PromptAction => ({ type: "approval_sync", callId, at });
+const type = (text: string): KeyAction => ({ type: "insert", text });
+const shortcut = (text: "y" | "a" | "n" | "d"): KeyAction => ({
+  type: "approval_shortcut",
+  choice: ({ y: "once", a: "always", n: "deny", d: "reason" } as const)[text],
+  text,
+});
+const ENTER: KeyAction = { type: "approval_confirm" };
+const UP: KeyAction = { type: "approval_focus", direction: -1 };
+const answers = (effects: PromptEffect[]): unknown[] =>
+  effects.filter((effect) => effect.type === "answer").map((effect) => effect.answer);
+
+/** The panel for c1 appeared at 1000 and nothing was typed. */
+const panel = run(initialPromptState, show(1000)).state;
+
+describe("approval guard", () => {
+  it.each<[string, PromptState, Step[], unknown[], string]>([
+    ["y right after the panel appears is typing", panel, [[1100, shortcut("y")]], [], "y"],
+    ["a right after the panel appears is typing", panel, [[1000, shortcut("a")]], [], "a"],
+    [
+      "y once the guard has passed approves once",
+      panel,
+      [[1000 + GUARD, shortcut("y")]],
+      [{ kind: "once" }],
+      "",
+    ],
+    [
+      "a once the guard has passed always allows",
+      panel,
+      [[1000 + GUARD, shortcut("a")]],
+      [{ kind: "always" }],
+      "",
+    ],
+    ["n once the guard has passed denies", panel, [[1000 + GUARD, shortcut("n")]], [{ kind: "deny" }], ""],
+    [
+      "typing restarts the guard: y soon after the last typed key is typing",
+      run(panel, [1500, type("x")], [1600, { type: "edit", edit: "backspace" }]).state,
+      [[1600 + GUARD - 1, shortcut("y")]],
+      [],
+      "y",
+    ],
+    [
+      "y a guard's time after the last typed key approves",
+      run(panel, [1500, type("x")], [1600, { type: "edit", edit: "backspace" }]).state,
+      [[1600 + GUARD, shortcut("y")]],
+      [{ kind: "once" }],
+      "",
+    ],
+    [
+      "with a draft in the prompt, y is typing however long the pause",
+      panel,
+      [
+        [1100, type("the ")],
+        [9000, shortcut("a")],
+      ],
+      [],
+      "the a",
+    ],
+    [
+      "an edit is typing too: Backspace holds the guard up",
+      run(panel, [1100, type("x")], [5000, { type: "edit", edit: "backspace" }]).state,
+      [[5000 + GUARD - 1, shortcut("y")]],
+      [],
+      "y",
+    ],
+    [
+      "a digit during the guard is typing",
+      panel,
+      [[1200, { type: "approval_pick", index: 0, text: "1" }]],
+      [],
+      "1",
+    ],
+    ["Enter during the guard does nothing", panel, [[1200, ENTER]], [], ""],
+    [
+      "Enter during the guard holds it up: a second Enter soon after does nothing",
+      panel,
+      [
+        [1700, ENTER],
+        [1700 + GUARD - 1, ENTER],
+      ],
+      [],
+      "",
+    ],
+    [
+      "Enter after the guard confirms the focus, which starts on Deny",
+      panel,
+      [[1000 + GUARD, ENTER]],
+      [{ kind: "deny" }],
+      "",
+    ],
+    [
+      "↑ during the guard moves nothing, so a later Enter still denies",
+      panel,
+      [
+        [1100, UP],
+        [5000, ENTER],
+      ],
+      [{ kind: "deny" }],
+      "",
+    ],
+    [
+      "↑ ↑ Enter after the guard approves once",
+      panel,
+      [
+        [2000, UP],
+        [2000, UP],
+        [2000, ENTER],
+      ],
+      [{ kind: "once" }],
+      "",
+    ],
+    [
+      "a digit after the guard focuses; Enter confirms",
+      panel,
+      [
+        [2000, { type: "approval_pick", index: 1, text: "2" }],
+        [2000, ENTER],
+      ],
+      [{ kind: "always" }],
+      "",
+    ],
+    [
+      "Esc during the guard denies: denying is always allowed",
+      panel,
+      [[1001, { type: "approval_deny" }]],
+      [{ kind: "deny" }],
+      "",
+    ],
+    [
+      "typing just before the panel appears counts",
+      run(initialPromptState, [900, type("s")], [901, { type: "edit", edit: "backspace" }], show(1000)).state,
+      [[901 + GUARD, shortcut("y")]],
+      [],
+      "y",
+    ],
+    [
+      "a new call starts its own guard",
+      run(panel, [1000 + GUARD, shortcut("n")], show(5000, "c2")).state,
+      [[5100, shortcut("y")]],
+      [],
+      "y",
+    ],
+    [
+      "the same call seen again keeps its guard",
+      run(panel, show(4000)).state,
+      [[1000 + GUARD, shortcut("y")]],
+      [{ kind: "once" }],
+      "",
+    ],
+  ])("%s", (_name, state, steps, expected, editorText) => {
+    const result = run(state, ...steps);
+    expect(answers(result.effects)).toEqual(expected);
+    expect(result.state.editor.text).toBe(editorText);
+  });
+
+  it("an answered call stays answered until the engine moves on, and keys then go to the prompt", () => {
+    const { state } = run(panel, [2000, shortcut("y")], show(2001), [2002, shortcut("y")]);
+    expect(state.approval).toBeUndefined();
+    expect(state.answered).toBe("c1");
+    expect(keyMode(state, { inspecting: false, exitArmed: false, busy: true })).toBe("prompt");
+    const cleared = run(state, { type: "approval_sync", callId: undefined, at: 3000 }).state;
+    expect(cleared.answered).toBeUndefined();
+  });
+
+  it("d asks for a reason that is one line, edited with the editing keys, sent with Enter", () => {
+    const asked = run(panel, [2000, shortcut("d")]);
+    expect(answers(asked.effects)).toEqual([]);
+    expect(keyMode(asked.state, { inspecting: false, exitArmed: false, busy: true })).toBe("approval-reason");
+    const written = run(
+      asked.state,
+      [2100, type("not")],
+      [2200, { type: "paste", text: " now\nplease" }],
+      [2300, { type: "edit", edit: "deleteWordBack" }],
+      [2400, type("thanks")],
+    );
+    expect(written.state.approval?.reason?.text).toBe("not now thanks");
+    expect(written.state.editor.text).toBe("");
+    expect(answers(run(written.state, [2500, { type: "reason_send" }]).effects)).toEqual([
+      { kind: "deny", reason: "not now thanks" },
+    ]);
+    expect(answers(run(asked.state, [2500, { type: "reason_send" }]).effects)).toEqual([{ kind: "deny" }]);
+    expect(answers(run(written.state, [2500, { type: "approval_deny" }]).effects)).toEqual([
+      { kind: "deny" },
+    ]);
+  });
+});
+
+describe("prompt keys", () => {
+  const typed = (text: string, cursor = text.length): PromptState => ({
+    ...initialPromptState,
+    editor: { text, cursor },
+  });
+
+  it.each<[string, PromptState, KeyAction, PromptEffect[], string]>([
+    ["Enter sends", typed("hello"), { type: "send" }, [{ type: "submit", text: "hello" }], ""],
+    ["Enter on blank text sends nothing", typed("  "), { type: "send" }, [], "  "],
+    ["Enter after a backslash continues the line", typed("one\\"), { type: "send" }, [], "one\n"],
+    ["Ctrl+C clears text", typed("draft"), { type: "interrupt" }, [], ""],
+    [
+      "Ctrl+C on an empty prompt arms exit",
+      typed(""),
+      { type: "interrupt" },
+      [{ type: "transcript", action: { type: "ui_exit_armed", armed: true } }],
+      "",
+    ],
+    ["Ctrl+D on an empty prompt exits", typed(""), { type: "delete_or_exit" }, [{ type: "exit" }], ""],
+    ["Ctrl+D deletes forward", typed("abc", 1), { type: "delete_or_exit" }, [], "ac"],
+    ["Esc cancels the turn", typed("x"), { type: "cancel_turn" }, [{ type: "cancel_turn" }], "x"],
+    [
+      "typed control sequences are dropped",
+      typed(""),
+      { type: "paste", text: "a\u001b[2Jb\nc" },
+      [],
+      "ab\nc",
+    ],
+    ["Alt+Enter inserts a line break", typed("a"), { type: "newline" }, [], "a\n"],
+    [
+      "Ctrl+K kills to the end of the line",
+      typed("one two", 3),
+      { type: "edit", edit: "deleteToLineEnd" },
+      [],
+      "one",
+    ],
+  ])("%s", (_name, state, action, effects, text) => {
+    const result = run(state, [0, action]);
+    expect(result.effects).toEqual(effects);
+    expect(result.state.editor.text).toBe(text);
+  });
+
+  it("Ctrl+C while a turn was cancelled changes nothing", () => {
+    const state = typed("draft");
+    expect(reducePrompt(state, { type: "interrupt", turnCancelled: true, at: 0 })).toEqual({
+      state,
+      effects: [],
+    });
+  });
+
+  it("Tab completes from the words the controller gave", () => {
+    const { state } = run(typed("/to"), { type: "complete", words: ["/tools", "/trace"], at: 0 });
+    expect(state.editor.text).toBe("/tools ");
+    const several = run(typed("/t"), { type: "complete", words: ["/tools", "/trace"], at: 0 }).state;
+    expect(several.candidates).toEqual(["/tools", "/trace"]);
+    expect(run(several, [1, type("o")]).state.candidates).toEqual([]);
+  });
+
+  it("↑ on a recalled multi-line entry goes on through history; after an edit ↑ walks its lines", () => {
+    const sent = run(
+      initialPromptState,
+      [0, type("first")],
+      [0, { type: "send" }],
+      [0, { type: "paste", text: "one\ntwo\nthree" }],
+      [0, { type: "send" }],
+      [0, type("last")],
+      [0, { type: "send" }],
+      [0, type("draft")],
+    ).state;
+    const up = (state: PromptState): PromptState =>
+      run(state, [0, { type: "vertical", direction: -1 }]).state;
+    const down = (state: PromptState): PromptState =>
+      run(state, [0, { type: "vertical", direction: 1 }]).state;
+    const last = up(sent);
+    expect(last.editor.text).toBe("last");
+    const multi = up(last);
+    expect(multi.editor).toEqual({ text: "one\ntwo\nthree", cursor: 13 });
+    expect(up(multi).editor.text).toBe("first");
+    expect(down(multi).editor.text).toBe("last");
+    expect(down(down(multi)).editor.text).toBe("draft");
+    // A sideways move ends browsing: ↑ now moves up a line of the entry.
+    const moved = run(multi, [0, { type: "edit", edit: "left" }]).state;
+    expect(up(moved).editor).toEqual({ text: "one\ntwo\nthree", cursor: 7 });
+    const edited = run(multi, [0, type("!")]).state;
+    expect(up(edited).editor.text).toBe("one\ntwo\nthree!");
+  });
+
+  it.each<[string, Parameters<typeof keyMode>[1], PromptState, string]>([
+    ["idle", { inspecting: false, exitArmed: false, busy: false }, initialPromptState, "prompt"],
+    ["exit armed", { inspecting: false, exitArmed: true, busy: false }, initialPromptState, "exit-armed"],
+    ["exit armed with a draft", { inspecting: false, exitArmed: true, busy: false }, typed("x"), "prompt"],
+    [
+      "exit armed while a turn runs",
+      { inspecting: false, exitArmed: true, busy: true },
+      initialPromptState,
+      "prompt",
+    ],
+    ["inspecting", { inspecting: true, exitArmed: false, busy: false }, initialPromptState, "inspector"],
+    ["asking wins over inspecting", { inspecting: true, exitArmed: false, busy: true }, panel, "approval"],
+  ])("mode: %s", (_name, context, state, expected) => {
+    expect(keyMode(state, context)).toBe(expected);
+  });
+});
