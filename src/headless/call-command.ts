@@ -7,6 +7,7 @@ import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { isRiskyTier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
+import { redactedLine } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
 import { withOneServer } from "./with-one-server.js";
 
@@ -17,7 +18,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
   const parsed = parseArguments(args.arguments ?? "");
   if (!parsed.ok) throw new UsageError(`The tool arguments are not a JSON object: ${parsed.error}.`);
 
-  return withOneServer(args.common, args.server, io, async (manager, connection) => {
+  return withOneServer(args.common, args.server, io, async (manager, connection, redactor) => {
     const tool = new McpToolHost(manager).list().find((candidate) => candidate.name === args.tool);
     if (!tool) {
       const names =
@@ -58,12 +59,17 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       });
     const durationMs = Math.round(performance.now() - startedAt);
     const isError = result.isError === true;
+    // No secret leaves, whichever way it came: the server's result is redacted before printing.
+    const redact = (text: string): string => redactor.redactSync(text).text;
     if (args.json) {
-      io.stdout.write(`${JSON.stringify({ ...result, isError, durationMs }, null, 2)}\n`);
+      const line = redactedLine({ ...result, isError, durationMs }, redact);
+      io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);
     } else {
-      io.stdout.write(`${sanitizeForTerminal(toolResultText(result))}\n`);
+      const text = (await redactor.redact(toolResultText(result))).text;
+      io.stdout.write(`${sanitizeForTerminal(text)}\n`);
       if (result.structuredContent !== undefined && result.content.length > 0) {
-        io.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent, null, 2)}\n`);
+        const structured = redactedLine(result.structuredContent, redact);
+        io.stdout.write(`structuredContent: ${JSON.stringify(JSON.parse(structured), null, 2)}\n`);
       }
       io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
     }

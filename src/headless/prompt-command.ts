@@ -24,8 +24,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     sessionRequest(args, { approve: args.yes ? TIERS : args.approve, interactive: false }),
     io,
   );
-  const warn = (message: string): void =>
-    void io.stderr.write(`warning: ${sanitizeForTerminal(runtime.redact(message))}\n`);
+  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
   try {
     for (const notice of runtime.notices) warn(notice.text);
     const started = runtime.start();

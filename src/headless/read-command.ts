@@ -3,13 +3,14 @@ import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
+import { redactedLine } from "../core/policy/redacted-json.js";
 import { withOneServer } from "./with-one-server.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
 
 /** `mcpterm read <server> <uri>`: one resource, printed as text (binary content described). */
 export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCode> {
-  return withOneServer(args.common, args.server, io, async (_manager, connection) => {
+  return withOneServer(args.common, args.server, io, async (_manager, connection, redactor) => {
     const result = await connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
       if (error instanceof ToolCallError && error.failure === "transient") throw new McpError(error.message);
       throw new RuntimeError(
@@ -17,11 +18,13 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
       );
     });
     if (args.json) {
-      io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      const line = redactedLine(result, (text) => redactor.redactSync(text).text);
+      io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);
       return ExitCode.ok;
     }
     for (const content of result.contents) {
-      if ("text" in content) io.stdout.write(`${sanitizeForTerminal(content.text)}\n`);
+      if ("text" in content)
+        io.stdout.write(`${sanitizeForTerminal((await redactor.redact(content.text)).text)}\n`);
       else
         io.stdout.write(
           `[${content.uri}: ${content.mimeType ?? "binary"}, ${content.blob.length} base64 characters]\n`,

@@ -8,6 +8,7 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
+import { sessionRedactor } from "../core/session/session-redactor.js";
 import { requireServerConfig } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -19,7 +20,11 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
-  const manager = new McpManager(servers, { parentEnv: io.env });
+  const redactor = sessionRedactor(config, io.env);
+  const manager = new McpManager(servers, {
+    parentEnv: io.env,
+    redact: (text) => redactor.redactSync(text).text,
+  });
   try {
     await manager.start();
     const snapshots = manager.servers();

@@ -5,6 +5,8 @@ import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { McpError, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
+import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { sessionRedactor } from "../core/session/session-redactor.js";
 
 /** The named server's config, or a usage error that lists the servers there are. */
 export function requireServerConfig(config: McptermConfig, name: string): ServerConfig {
@@ -18,17 +20,20 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
 
 /**
  * Starts just the named server (even if the config disables it: naming it is the request),
- * hands it to `work`, and stops it afterwards. A server that cannot start is an McpError (exit 4).
+ * hands it to `work` with the redactor for what it prints, and stops it afterwards. A server
+ * that cannot start is an McpError (exit 4).
  */
 export async function withOneServer<T>(
   common: CommonArgs,
   name: string,
   io: CliIo,
-  work: (manager: McpManager, connection: ServerConnection) => Promise<T>,
+  work: (manager: McpManager, connection: ServerConnection, redactor: SecretRedactor) => Promise<T>,
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
+  const redactor = sessionRedactor(config, io.env);
   const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
     parentEnv: io.env,
+    redact: (text) => redactor.redactSync(text).text,
   });
   try {
     await manager.start();
@@ -37,7 +42,7 @@ export async function withOneServer<T>(
     if (!connection || snapshot?.status !== "connected") {
       throw new McpError(`Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`);
     }
-    return await work(manager, connection);
+    return await work(manager, connection, redactor);
   } finally {
     await manager.close();
   }

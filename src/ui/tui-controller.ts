@@ -16,7 +16,7 @@ export interface TuiControllerOptions {
   /** The session's servers, tools, knowledge, models and trace, built by the core. */
   runtime: Pick<
     SessionRuntime,
-    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "redact" | "trace"
+    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
   >;
   onExit: () => void;
   commands?: readonly SlashCommand[];
@@ -202,18 +202,14 @@ export class TuiController {
     this.options.dispatch({ type: "ui_model", name: this.session?.modelName, problem: this.modelProblem });
   }
 
-  /** Server states carry their stderr in errors: redacted here, since they are not session events. */
+  /** Server states; their errors quote stderr, which the connection already redacted. */
   private reportServers(): void {
-    const { manager, redact } = this.options.runtime;
     this.options.dispatch({
       type: "ui_servers",
-      servers: manager
+      servers: this.options.runtime.manager
         .servers()
         .filter((server) => server.status !== "disabled")
-        .map((server) => {
-          const summary = summarizeServer(server);
-          return { ...summary, error: summary.error && redact(summary.error) };
-        }),
+        .map(summarizeServer),
     });
   }
 }

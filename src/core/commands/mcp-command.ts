@@ -27,12 +27,7 @@ export const mcpCommand: SlashCommand = {
       };
     }
     if (sub === "logs") {
-      return logs(
-        name,
-        connection.stderrLines(),
-        connection.stdoutNoise(),
-        connection.notifications.snapshot(),
-      );
+      return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
     }
     try {
       await context.manager.restart(name);

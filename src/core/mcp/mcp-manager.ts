@@ -1,11 +1,17 @@
 import type { ServerConfig } from "../config/config-types.js";
 import { McpError } from "../errors.js";
+import { redactWithPatterns } from "../policy/secret-patterns.js";
 import { ServerConnection } from "./server-connection.js";
 import { assignModelToolNames } from "./tool-names.js";
 import type { CallOptions, CallToolResult, ServerSnapshot, ServerTool, WireFrame } from "./types.js";
 
 export interface McpManagerOptions {
   parentEnv: NodeJS.ProcessEnv;
+  /**
+   * Removes secrets from what servers write (see ServerConnectionOptions.redact). Default: the
+   * secret patterns alone; sessions pass their redactor, which also knows the config's secrets.
+   */
+  redact?: (text: string) => string;
   onWire?: (frame: WireFrame) => void;
   shutdownGraceMs?: number;
 }
@@ -28,6 +34,7 @@ export class McpManager {
     for (const config of servers) {
       const connectionOptions = {
         parentEnv: options.parentEnv,
+        redact: options.redact ?? redactPatterns,
         onChange: () => this.notify(),
         ...(options.onWire ? { onWire: options.onWire } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
@@ -106,4 +113,8 @@ export class McpManager {
   private notify(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function redactPatterns(text: string): string {
+  return redactWithPatterns(text).text;
 }

@@ -26,6 +26,11 @@ import type {
 
 export interface ServerConnectionOptions {
   parentEnv: NodeJS.ProcessEnv;
+  /**
+   * Removes secrets from everything the server wrote (its stderr and stdout noise, its log
+   * messages, error texts that quote them) before anyone can read it: shown, printed or traced.
+   */
+  redact: (text: string) => string;
   onChange: () => void;
   onWire?: (frame: WireFrame) => void;
   /** Grace periods when stopping a stdio server (tests shorten them). */
@@ -36,10 +41,11 @@ const STDERR_TAIL_IN_ERRORS = 5;
 
 /**
  * One MCP server: its transport, client, status and tools. It never throws from `connect`: a
- * server that cannot start is marked failed with the reason, and the others carry on.
+ * server that cannot start is marked failed with the reason, and the others carry on. What the
+ * server wrote leaves here redacted.
  */
 export class ServerConnection {
-  readonly notifications = new BoundedLines(500);
+  private readonly logLines = new BoundedLines(500);
   private status: ServerStatus;
   private error: string | undefined;
   private client: Client | undefined;
@@ -99,14 +105,19 @@ export class ServerConnection {
     };
   }
 
-  /** What the server wrote to stderr, oldest first (bounded). */
+  /** What the server wrote to stderr, oldest first (bounded), redacted. */
   stderrLines(): string[] {
-    return this.stdio?.stderr.snapshot() ?? [];
+    return (this.stdio?.stderr.snapshot() ?? []).map(this.options.redact);
   }
 
-  /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
+  /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
   stdoutNoise(): string[] {
-    return this.stdio?.stdoutNoise.snapshot() ?? [];
+    return (this.stdio?.stdoutNoise.snapshot() ?? []).map(this.options.redact);
+  }
+
+  /** The server's logging notifications, oldest first (bounded), redacted. */
+  logMessages(): string[] {
+    return this.logLines.snapshot();
   }
 
   async callTool(
@@ -210,7 +221,7 @@ export class ServerConnection {
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      this.notifications.push(`[${level}]${logger ? ` ${logger}:` : ""} ${stringify(data)}`);
+      this.logLines.push(this.options.redact(`[${level}]${logger ? ` ${logger}:` : ""} ${stringify(data)}`));
     });
     const tapped = new TappedTransport(transport, (direction, message) => {
       this.options.onWire?.({ server: this.name, direction, at: Date.now(), message });
@@ -313,7 +324,8 @@ export class ServerConnection {
 
   private setStatus(status: ServerStatus, error: string | undefined): void {
     this.status = status;
-    this.error = error;
+    // Failure texts quote the server's stderr and exit; they are shown and traced as they are.
+    this.error = error === undefined ? undefined : this.options.redact(error);
     this.options.onChange();
   }
 }

@@ -3,7 +3,6 @@ import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
-import { configSecrets } from "../config/config-secrets.js";
 import { loadConfig, resolveModelSettings, type McptermConfig } from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
 import { ConfigError, errorMessage } from "../errors.js";
@@ -12,11 +11,11 @@ import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
 import type { ChatModel, ModelSettings } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
-import { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
+import { sessionRedactor } from "./session-redactor.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -71,8 +70,6 @@ export interface SessionRuntime {
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
   readonly knowledge: LazyKnowledge;
   readonly trace: TraceRecorder;
-  /** The session's fast redaction, for what a front end shows beside the events (server states). */
-  readonly redact: (text: string) => string;
   /** What the person should be told before the first turn (servers not started, tiers ignored). */
   readonly notices: readonly SessionNotice[];
   /** Why no model can be reached with the settings given (flags, environment, config), if so. */
@@ -123,11 +120,7 @@ export async function openSession(
   }
   const servers = trusted ? config.servers : [];
 
-  const redactor = SecretRedactor.forSession(
-    [request.model.apiKey, env.OPENAI_API_KEY, env.ARK_API_KEY],
-    env,
-    configSecrets(config),
-  );
+  const redactor = sessionRedactor(config, env, [request.model.apiKey]);
   const redact = (text: string): string => redactor.redactSync(text).text;
   // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
   const trace = TraceRecorder.open({
@@ -138,7 +131,7 @@ export async function openSession(
     servers: servers.map((server) => server.name),
     cwd,
   });
-  const manager = new McpManager(servers, { parentEnv: env, onWire: trace.wire });
+  const manager = new McpManager(servers, { parentEnv: env, redact, onWire: trace.wire });
   const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
 
   const kbOn = request.kb && config.kb.enabled;
@@ -181,7 +174,6 @@ export async function openSession(
     tools,
     knowledge,
     trace,
-    redact,
     notices,
     modelProblem: model.problem,
     start,

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { redactedLine } from "./redact-record.js";
+import { redactedLine } from "../policy/redacted-json.js";
 import { newSessionId } from "./session-id.js";
 
 export interface TraceRecorderOptions {

@@ -1,4 +1,4 @@
-import { redactDeep } from "../policy/redact-deep.js";
+import { redactDeep } from "./redact-deep.js";
 
 /**
  * Serializes a record with every secret removed. Each string is redacted before serializing

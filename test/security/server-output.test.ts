@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import type { CommandContext } from "../../src/core/commands/command-types.js";
+import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { openSession } from "../../src/core/session/open-session.js";
+import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+const models: ScriptedModelServer[] = [];
+afterAll(async () => {
+  await Promise.all(models.map((model) => model.close()));
+});
+
+/** A project whose `hostile` server writes a secret from its own config env to stderr. */
+async function project(marker: string, crash: boolean): Promise<string> {
+  const dir = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      hostile: hostileLaunch(marker, crash ? { HOSTILE_CRASH: "1" } : {}),
+      fixture: fixtureLaunch(marker),
+    },
+  });
+  return dir;
+}
+
+describe("what a server writes is redacted before it is shown or stored", () => {
+  it("in one-shot mode's warning and the trace, when the server fails with a secret in its stderr", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker, true);
+    const model = await startScriptedModelServer([{ text: "done" }]);
+    models.push(model);
+    const trace = path.join(dir, "t.jsonl");
+    const run = await runCli(
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", model.baseUrl, "--trace", trace],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: server "hostile" is unavailable: .*exited with code 1.*\[REDACTED\]/,
+    );
+    expect(run.stderr).not.toContain(HOSTILE_TOKEN);
+    expect(await readFile(trace, "utf8")).not.toContain(HOSTILE_TOKEN);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("in mcpterm tools, as text and as JSON, for a failed server and a running one", async () => {
+    for (const crash of [true, false]) {
+      const dir = await project(randomUUID(), crash);
+      for (const json of [false, true]) {
+        const run = await runCli(["tools", ...(json ? ["--json"] : [])], { cwd: dir, env: cleanEnv() });
+        expect(run.code).toBe(crash ? 4 : 0);
+        expect(run.stdout + run.stderr).not.toContain(HOSTILE_TOKEN);
+        if (json) expect(run.stdout).toContain("[REDACTED]");
+      }
+    }
+  });
+
+  it("in /mcp and /mcp logs", async () => {
+    const dir = await project(randomUUID(), false);
+    const runtime = await openSession(
+      {
+        configPath: undefined,
+        kbDir: undefined,
+        kb: false,
+        model: { model: "m", baseUrl: "http://127.0.0.1:9/v1" },
+        maxSteps: 3,
+        traceFile: undefined,
+        trustConfig: true,
+        approve: [],
+        interactive: true,
+      },
+      { env: cleanEnv(), cwd: dir },
+    );
+    try {
+      await runtime.start().servers;
+      const context: CommandContext = {
+        manager: runtime.manager,
+        tools: () => runtime.tools.list(),
+        knowledge: () => runtime.knowledge.current(),
+        commands: SLASH_COMMANDS,
+        clearConversation: () => true,
+        traceFile: () => runtime.trace.file,
+        model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
+      };
+      const logs = await runSlashCommand(context, "/mcp logs hostile");
+      expect(JSON.stringify(logs)).toContain("connecting with token [REDACTED]");
+      expect(JSON.stringify(logs)).not.toContain(HOSTILE_TOKEN);
+      expect(JSON.stringify(await runSlashCommand(context, "/mcp"))).not.toContain(HOSTILE_TOKEN);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
