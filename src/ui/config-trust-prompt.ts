@@ -7,12 +7,12 @@ import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
  * servers, showing each exact command line or URL. Only a typed "y" counts: Enter alone means no.
  */
 export function askTrustAtTerminal(io: CliIo): (question: TrustQuestion) => Promise<boolean> {
-  return async ({ configPath, lines }) => {
+  return async ({ configPath, summary, lines }) => {
     io.stderr.write(
-      `${sanitizeForTerminal(configPath)} wants to start or connect to ${lines.length} server${lines.length === 1 ? "" : "s"}:\n` +
+      `${sanitizeForTerminal(configPath)} ${summary}:\n` +
         lines.map((line) => `  ${sanitizeForTerminal(line)}\n`).join(""),
     );
-    io.stderr.write("Trust this config and start them? [y/N] ");
+    io.stderr.write("Trust this config? [y/N] ");
     const answer = await readLineFromTerminal(io.stdin, io.signal);
     return answer !== undefined && /^y(es)?$/i.test(answer.trim());
   };

@@ -75,7 +75,32 @@ describe("resolveModelSettings", () => {
       { model: "qwen3", baseUrl: "http://ark/v1", apiKey: undefined },
     ],
   ])("%s", (_name, partial, expected) => {
-    expect(resolveModelSettings(input(partial))).toEqual(expected);
+    expect(resolveModelSettings(input(partial))).toMatchObject(expected);
+  });
+
+  it.each([
+    [
+      { flags: { model: "m", baseUrl: "http://flag/v1" }, config: configWith({ baseUrl: "http://cfg/v1" }) },
+      false,
+    ],
+    [
+      {
+        flags: { model: "m" },
+        env: { OPENAI_BASE_URL: "http://env/v1" },
+        config: configWith({ baseUrl: "http://cfg/v1" }),
+      },
+      false,
+    ],
+    [{ flags: { model: "m" }, config: configWith({ baseUrl: "http://cfg/v1" }) }, true],
+  ])("says whether the endpoint came from the project's config: %j", (partial, fromConfig) => {
+    expect(resolveModelSettings(input(partial)).baseUrlFromConfig).toBe(fromConfig);
+  });
+
+  it("names where the key came from", () => {
+    expect(
+      resolveModelSettings(input({ flags: { model: "m" }, env: { ARK_API_KEY: "k".repeat(20) } }))
+        .apiKeySource,
+    ).toBe("ARK_API_KEY");
   });
 
   it.each<[string, Partial<ModelSettingsInput>, string]>([

@@ -31,8 +31,8 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
- * URL, headers) and what the config decides about risk (tiers, trust). Change any of it and
- * the trust lapses.
+ * URL, headers, the model endpoint) and what the config decides about risk (tiers, trust).
+ * Change any of it and the trust lapses.
  */
 export function launchHash(config: McptermConfig): string {
   const trusted = serversNeedingTrust(config).map((server) => [
@@ -47,5 +47,7 @@ export function launchHash(config: McptermConfig): string {
     server.tiers,
     server.trust,
   ]);
-  return createHash("sha256").update(JSON.stringify(trusted)).digest("hex");
+  // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
+  const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;
+  return createHash("sha256").update(JSON.stringify(subject)).digest("hex");
 }

@@ -9,5 +9,9 @@ export {
 } from "./config-types.js";
 export { expandEnv, type EnvExpansion } from "./expand-env.js";
 export { loadConfig, type LoadConfigOptions } from "./load-config.js";
-export { resolveModelSettings, type ModelSettingsInput } from "./model-settings.js";
+export {
+  resolveModelSettings,
+  type ModelSettingsInput,
+  type ResolvedModelSettings,
+} from "./model-settings.js";
 export { serverEnvironment } from "./server-environment.js";

@@ -9,6 +9,14 @@ export interface ModelSettingsInput {
   config: McptermConfig;
 }
 
+/** The settings, and where the endpoint and the key came from (for trust and for messages). */
+export interface ResolvedModelSettings extends ModelSettings {
+  /** Set when the base URL was taken from the project's config file, not the user's flags or env. */
+  baseUrlFromConfig: boolean;
+  /** How to name where the API key came from ("--api-key", "OPENAI_API_KEY", …), if one is set. */
+  apiKeySource: string | undefined;
+}
+
 interface Sourced {
   value: string;
   /** How the error message names where the value came from: "--base-url", "OPENAI_BASE_URL", … */
@@ -20,7 +28,7 @@ interface Sourced {
  * ARK_* (Volcengine Ark) variables are accepted as aliases, and OPENAI_* wins when both are set.
  * Throws `ConfigError` when the result cannot reach any model.
  */
-export function resolveModelSettings(input: ModelSettingsInput): ModelSettings {
+export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSettings {
   const { flags, env, config } = input;
   const configLabel = config.path ?? "mcp.config.json";
 
@@ -37,11 +45,12 @@ export function resolveModelSettings(input: ModelSettingsInput): ModelSettings {
     );
   }
 
+  const configBaseUrl = `${configLabel}: model.baseUrl`;
   const baseUrl = firstSet([
     { value: flags.baseUrl, source: "--base-url" },
     { value: env.OPENAI_BASE_URL, source: "OPENAI_BASE_URL" },
     { value: env.ARK_BASE_URL, source: "ARK_BASE_URL" },
-    { value: config.model.baseUrl, source: `${configLabel}: model.baseUrl` },
+    { value: config.model.baseUrl, source: configBaseUrl },
   ]);
   if (baseUrl !== undefined && !isHttpUrl(baseUrl.value)) {
     throw new ConfigError(
@@ -62,7 +71,13 @@ export function resolveModelSettings(input: ModelSettingsInput): ModelSettings {
     );
   }
 
-  return { model: model.value, baseUrl: baseUrl?.value, apiKey: apiKey?.value };
+  return {
+    model: model.value,
+    baseUrl: baseUrl?.value,
+    apiKey: apiKey?.value,
+    baseUrlFromConfig: baseUrl?.source === configBaseUrl,
+    apiKeySource: apiKey?.source,
+  };
 }
 
 /** The first candidate with text in it; blank values count as unset so `VAR=` does not win. */

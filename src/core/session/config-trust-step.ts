@@ -3,36 +3,72 @@ import type { McptermConfig } from "../config/index.js";
 import type { UserSettings } from "../config/user-settings.js";
 import { ConfigError } from "../errors.js";
 
-/** What a person is asked to trust: the config file and one line per server it would start or contact. */
+/** What a person is asked to trust: the config file and one line per thing it would do. */
 export interface TrustQuestion {
   configPath: string;
+  /** What the config wants, e.g. "wants to start or connect to 2 servers". */
+  summary: string;
   lines: string[];
 }
 
+/** The project's `model.baseUrl` when it is the endpoint in use and the user's API key would go there. */
+export interface KeyedEndpoint {
+  url: string;
+  /** Where the key comes from, e.g. "OPENAI_API_KEY". */
+  keySource: string;
+}
+
 /**
- * Decides whether this run may start or contact the project config's servers. A cloned
- * repository must not be able to run programs, or send environment secrets in headers to a URL
- * of its choosing, just because mcpterm was started in it. Trusted: with --trust-config, when
- * there is nothing to trust, or when the person trusted this exact config before. Otherwise the
- * person is asked (and a yes remembered); with nobody to ask it is a ConfigError naming each line.
+ * Decides whether this run may do what the project's config asks: start or contact its servers
+ * (a cloned repository must not be able to run programs, or send environment secrets in headers
+ * to a URL of its choosing, just because mcpterm was started in it), and send the user's API key
+ * to the model endpoint it names. Trusted: with --trust-config, when there is nothing to trust,
+ * or when the person trusted this exact config before. Otherwise the person is asked (and a yes
+ * remembered); with nobody to ask it is a ConfigError naming each line and the flag.
  */
 export async function settleConfigTrust(
   config: McptermConfig,
   settings: UserSettings,
-  options: { flag: boolean; ask?: (question: TrustQuestion) => Promise<boolean> },
+  options: {
+    flag: boolean;
+    endpoint: KeyedEndpoint | undefined;
+    ask?: (question: TrustQuestion) => Promise<boolean>;
+  },
 ): Promise<boolean> {
   const servers = serversNeedingTrust(config);
-  if (options.flag || !config.path || servers.length === 0) return true;
+  const { endpoint } = options;
+  if (options.flag || !config.path || (servers.length === 0 && !endpoint)) return true;
   const hash = launchHash(config);
   if (settings.isConfigTrusted(config.path, hash)) return true;
-  const lines = servers.map(trustLine);
+  const serverLines = servers.map(trustLine);
+  const serverPart =
+    servers.length > 0
+      ? `start or connect to ${servers.length} server${servers.length === 1 ? "" : "s"}`
+      : undefined;
   if (!options.ask) {
+    const wants = [
+      ...(serverPart ? [`${serverPart} (${serverLines.join("; ")})`] : []),
+      ...(endpoint
+        ? [`send your API key (${endpoint.keySource}) to ${endpoint.url}, its model.baseUrl`]
+        : []),
+    ];
     throw new ConfigError(
-      `${config.path} would start or connect to ${servers.length} server${servers.length === 1 ? "" : "s"} (${lines.join("; ")}); ` +
-        "check them and rerun with --trust-config to allow it.",
+      `${config.path} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`,
     );
   }
-  const trusted = await options.ask({ configPath: config.path, lines });
+  const endpointPart = endpoint ? "send your API key to the model endpoint it names" : undefined;
+  const trusted = await options.ask({
+    configPath: config.path,
+    summary: `wants to ${[serverPart, endpointPart].filter((part) => part !== undefined).join(" and ")}`,
+    lines: [
+      ...serverLines,
+      ...(endpoint
+        ? [
+            `model endpoint: ${endpoint.url} (model.baseUrl) would receive your API key from ${endpoint.keySource}`,
+          ]
+        : []),
+    ],
+  });
   if (trusted) settings.trustConfig(config.path, hash);
   return trusted;
 }

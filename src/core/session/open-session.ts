@@ -3,12 +3,17 @@ import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
-import { loadConfig, resolveModelSettings, type McptermConfig } from "../config/index.js";
+import {
+  loadConfig,
+  resolveModelSettings,
+  type McptermConfig,
+  type ResolvedModelSettings,
+} from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
 import { ConfigError, errorMessage } from "../errors.js";
 import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
 import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
-import type { ChatModel, ModelSettings } from "../llm/types.js";
+import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
 import type { Tier } from "../policy/tiers.js";
@@ -101,15 +106,27 @@ export async function openSession(
     env,
   });
   const settings = new UserSettings(env.MCPTERM_SETTINGS_DIR, env);
-  const modelFor = (name?: string): ChatModel =>
-    createOpenAiChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
+  // Set when the person did not trust the config whose endpoint would receive their key.
+  let keyRefused: ConfigError | undefined;
+  const modelFor = (name?: string): ChatModel => {
+    if (keyRefused) throw keyRefused;
+    return createOpenAiChatModel(
+      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
+    );
+  };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
   if (model.problem && !request.interactive) throw model.problem;
 
   const notices: SessionNotice[] = [];
+  // The user's key goes to an endpoint a project file chose only if the person trusts that file.
+  const endpoint =
+    model.settings?.baseUrlFromConfig && model.settings.baseUrl && model.settings.apiKeySource
+      ? { url: model.settings.baseUrl, keySource: model.settings.apiKeySource }
+      : undefined;
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
+    endpoint,
     ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
   });
   if (!trusted) {
@@ -117,6 +134,11 @@ export async function openSession(
       level: "warning",
       text: `Not starting the servers of ${config.path ?? "the config"}: not trusted. Restart mcpterm to be asked again.`,
     });
+    if (endpoint) {
+      keyRefused = new ConfigError(
+        `Not sending your API key to ${endpoint.url}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
+      );
+    }
   }
   const servers = trusted ? config.servers : [];
 
@@ -175,7 +197,7 @@ export async function openSession(
     knowledge,
     trace,
     notices,
-    modelProblem: model.problem,
+    modelProblem: keyRefused ?? model.problem,
     start,
     modelFor,
     newSession: (model) =>
@@ -213,8 +235,8 @@ function withModel(flags: SessionRequest["model"], name: string | undefined): Se
 }
 
 /** Missing or wrong model settings are not fatal here: the TUI says so and lets /model fix it. */
-function settingsOrProblem(resolve: () => ModelSettings): {
-  settings: ModelSettings | undefined;
+function settingsOrProblem(resolve: () => ResolvedModelSettings): {
+  settings: ResolvedModelSettings | undefined;
   problem: ConfigError | undefined;
 } {
   try {
