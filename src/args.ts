@@ -48,6 +48,8 @@ export interface OneShotArgs {
   output: OutputFormat;
   approve: Tier[];
   yes: boolean;
+  /** Calls may send secrets found in their arguments (never implied by --yes or --approve). */
+  allowSecretArguments: boolean;
 }
 
 export type CliArgs =
@@ -160,6 +162,10 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             coerce: parseTiers,
           })
           .option("yes", { type: "boolean", describe: "approve every tier (one-shot)" })
+          .option("allow-secret-arguments", {
+            type: "boolean",
+            describe: "let calls send secrets found in their arguments (one-shot; --yes does not)",
+          })
           .option("output", {
             choices: ["text", "json", "stream-json"] as const,
             describe: "one-shot output (default text)",
@@ -190,12 +196,14 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           output: parsed.output ?? "text",
           approve: parsed.approve ?? [],
           yes: parsed.yes === true,
+          allowSecretArguments: parsed.allowSecretArguments === true,
         };
         if (parsed.prompt === undefined) {
           const given = [
             parsed.output === undefined ? undefined : "--output",
             parsed.approve === undefined ? undefined : "--approve",
             parsed.yes === undefined ? undefined : "--yes",
+            parsed.allowSecretArguments === undefined ? undefined : "--allow-secret-arguments",
           ].filter((flag) => flag !== undefined);
           choose({ command: "interactive", ...session, oneShot, oneShotFlags: given });
           return;

@@ -5,7 +5,7 @@ import type { Tier } from "../core/policy/tiers.js";
 /** The session the TUI or one-shot mode asks the core for, from the flags they share. */
 export function sessionRequest(
   args: SessionArgs,
-  mode: { approve: readonly Tier[]; interactive: boolean },
+  mode: { approve: readonly Tier[]; interactive: boolean; allowSecretArguments: boolean },
 ): SessionRequest {
   return {
     configPath: args.common.config,
@@ -17,5 +17,6 @@ export function sessionRequest(
     trustConfig: args.trustConfig,
     approve: mode.approve,
     interactive: mode.interactive,
+    allowSecretArguments: mode.allowSecretArguments,
   };
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import { describeArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine, summarizeArguments } from "../core/text/index.js";
 
@@ -25,6 +26,9 @@ export function progressLine(
     case "approval_decided": {
       const call = calls.get(event.callId);
       if (event.approved || !call) return undefined;
+      if (event.argumentSecrets.length > 0) {
+        return `✗ ${callLabel(call)} was not run: its arguments hold a secret (${sanitizeForTerminal(describeArgumentSecrets(event.argumentSecrets))}); rerun with --allow-secret-arguments if it is meant to go out`;
+      }
       const tier = call.tier ?? "dangerous";
       return `✗ ${callLabel(call)} was not run: ${tier} calls need approval; rerun with --approve ${tier} (or --yes) to allow it`;
     }

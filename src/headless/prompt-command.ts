@@ -21,7 +21,11 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
 
   const runtime = await openSession(
-    sessionRequest(args, { approve: args.yes ? TIERS : args.approve, interactive: false }),
+    sessionRequest(args, {
+      approve: args.yes ? TIERS : args.approve,
+      interactive: false,
+      allowSecretArguments: args.allowSecretArguments,
+    }),
     io,
   );
   const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);

@@ -41,6 +41,7 @@ export function ApprovalPanel({ call, focus, reason, draft, maxArgLines }: Appro
           {call.tier ?? "unknown"}: {call.tierReason}
         </Text>
       ) : null}
+      {call.askReason ? <Text color={theme.color("warning")}>Asked because {call.askReason}.</Text> : null}
       <Text>{args.lines.join("\n")}</Text>
       {args.hidden > 0 ? (
         <Text color={theme.color("warning")}>

@@ -25,7 +25,9 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       "The interactive assistant needs a terminal on stdin and stdout; for scripts use mcpterm -p <text>.",
     );
   }
-  const runtime = await openSession(sessionRequest(args, { approve: [], interactive: true }), io, {
+  // A person answers every question here, so no flag approves anything in advance.
+  const mode = { approve: [], interactive: true, allowSecretArguments: false };
+  const runtime = await openSession(sessionRequest(args, mode), io, {
     askTrust: askTrustAtTerminal(io),
   });
   const store = new TranscriptStore();

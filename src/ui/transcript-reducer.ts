@@ -98,7 +98,10 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       ]);
     case "approval_requested":
       return {
-        ...updateCall(state, action.callId, { state: "awaiting_approval" }),
+        ...updateCall(state, action.callId, {
+          state: "awaiting_approval",
+          askReason: sanitizeForTerminal(action.reason),
+        }),
         approvalCallId: action.callId,
       };
     case "approval_decided": {
@@ -238,6 +241,7 @@ function callView(call: ProposedToolCall, number: number): ToolCallView {
     problem: call.problem === undefined ? undefined : sanitizeForTerminal(call.problem),
     state: "proposed",
     progress: undefined,
+    askReason: undefined,
     decision: undefined,
     result: undefined,
   };

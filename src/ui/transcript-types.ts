@@ -24,6 +24,8 @@ export interface ToolCallView {
   problem: string | undefined;
   state: CallState;
   progress: { progress: number; total: number | undefined; message: string | undefined } | undefined;
+  /** Why policy asked the person (the tier, a changed definition, a secret in the arguments). */
+  askReason: string | undefined;
   decision: { approved: boolean; by: ApprovalSource; reason: string } | undefined;
   /** The call's tool_result event, as the engine reported it. */
   result: Omit<Extract<AgentEvent, { type: "tool_result" }>, "type" | "callId"> | undefined;

@@ -72,7 +72,14 @@ describe("SessionOutput", () => {
       { type: "turn_start", turn: 1, input: secret, at: "now" },
       { type: "warning", message: secret },
       { type: "error", code: "llm", message: secret, exitCode: 1 },
-      { type: "approval_decided", callId: "c1", approved: false, by: "user", reason: secret },
+      {
+        type: "approval_decided",
+        callId: "c1",
+        approved: false,
+        by: "user",
+        reason: secret,
+        argumentSecrets: [],
+      },
       { type: "model_retry", step: 1, attempt: 1, delayMs: 1, reason: secret },
       { type: "tool_progress", callId: "c1", progress: 1, total: undefined, message: secret },
       {

@@ -47,6 +47,43 @@ describe("decideApproval", () => {
   });
 });
 
+describe("a call whose arguments hold a secret", () => {
+  const secrets = [{ path: "body", rule: "openai-api-key" }];
+  const everything: ApprovalRules = {
+    project: ["read_only", "low_risk"],
+    settings: ["dangerous", "external"],
+    flagged: ["read_only", "low_risk", "dangerous", "external"],
+    interactive: true,
+  };
+  it.each([
+    ["read_only", none, everything, { action: "ask" }],
+    ["external", allowed, everything, { action: "ask" }],
+    ["external", allowed, { ...everything, interactive: false }, { action: "deny", by: "policy" }],
+    // The one flag for exactly this hands the call back to the tier rules.
+    ["external", none, { ...everything, allowSecretArguments: true }, { action: "allow", by: "flag" }],
+    [
+      "external",
+      none,
+      { ...base, interactive: false, allowSecretArguments: true },
+      { action: "deny", by: "policy" },
+    ],
+  ] as const)("%s, allowance %j, rules %j: never auto-approved", (tier, allowance, rules, expected) => {
+    expect(decideApproval({ tier, allowance, secrets }, rules)).toMatchObject(expected);
+  });
+
+  it("names the argument and the kind of secret, and the flag", () => {
+    const asked = decideApproval({ tier: "external", allowance: none, secrets }, base);
+    expect(asked.reason).toBe(
+      "the arguments hold a secret: body (openai-api-key); check it before it leaves",
+    );
+    const denied = decideApproval(
+      { tier: "external", allowance: none, secrets },
+      { ...base, interactive: false },
+    );
+    expect(denied.reason).toMatch(/body \(openai-api-key\).*--allow-secret-arguments/);
+  });
+});
+
 describe("the reasons decideApproval gives", () => {
   it("names the flag that would allow a denied call, and says when an allowance lapsed", () => {
     const denied = decideApproval({ tier: "dangerous", allowance: none }, { ...base, interactive: false });

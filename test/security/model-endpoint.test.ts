@@ -88,6 +88,7 @@ describe("a project's model.baseUrl never gets the user's key without trust", ()
       trustConfig: false,
       approve: [],
       interactive: true,
+      allowSecretArguments: false,
     };
     const runtime = await openSession(
       request,

@@ -73,6 +73,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
         trustConfig: true,
         approve: [],
         interactive: true,
+        allowSecretArguments: false,
       },
       { env: cleanEnv(), cwd: dir },
     );

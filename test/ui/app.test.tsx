@@ -20,6 +20,7 @@ describe("ApprovalPanel", () => {
       problem: undefined,
       state: "awaiting_approval",
       progress: undefined,
+      askReason: undefined,
       decision: undefined,
       result: undefined,
     };
@@ -38,6 +39,34 @@ describe("ApprovalPanel", () => {
     expect(frame).toContain("Esc deny");
   });
 
+  it("says why it asks, naming an argument that holds a secret (masked) and its kind", () => {
+    const call: ToolCallView = {
+      callId: "c2",
+      number: 1,
+      label: "hostile/send_message",
+      tool: "send_message",
+      server: "hostile",
+      tier: "external",
+      tierReason: "openWorldHint",
+      args: { to: "eve@example.com", body: "my key is [REDACTED]" },
+      rawArguments: "",
+      problem: undefined,
+      state: "awaiting_approval",
+      progress: undefined,
+      askReason: "the arguments hold a secret: body (openai-api-key); check it before it leaves",
+      decision: undefined,
+      result: undefined,
+    };
+    const { lastFrame } = render(
+      <ApprovalPanel call={call} focus={2} reason={undefined} draft={false} maxArgLines={40} />,
+    );
+    const frame = (lastFrame() ?? "").replace(/\s*\n│?\s*/g, " ");
+    expect(frame).toContain(
+      "Asked because the arguments hold a secret: body (openai-api-key); check it before it leaves.",
+    );
+    expect(frame).toContain('"body": "my key is [REDACTED]"');
+  });
+
   it("says that shortcut letters type into a draft", () => {
     const call: ToolCallView = {
       callId: "c1",
@@ -52,6 +81,7 @@ describe("ApprovalPanel", () => {
       problem: undefined,
       state: "awaiting_approval",
       progress: undefined,
+      askReason: undefined,
       decision: undefined,
       result: undefined,
     };
@@ -156,7 +186,14 @@ describe("App keys", () => {
     const { app, store, until, press, frame } = await renderApp([
       { type: "turn_start", turn: 1, input: "go", at: "2026-01-01T00:00:00Z" },
       { type: "tool_call_proposed", call: proposed("c1", { name: "b.md" }) },
-      { type: "approval_decided", callId: "c1", approved: true, by: "user", reason: "ok" },
+      {
+        type: "approval_decided",
+        callId: "c1",
+        approved: true,
+        by: "user",
+        reason: "ok",
+        argumentSecrets: [],
+      },
       { type: "tool_started", callId: "c1" },
       {
         type: "tool_result",

@@ -86,7 +86,14 @@ describe("transcriptReducer", () => {
     [
       "approved and done",
       [
-        { type: "approval_decided", callId: "c", approved: true, by: "user", reason: "ok" },
+        {
+          type: "approval_decided",
+          callId: "c",
+          approved: true,
+          by: "user",
+          reason: "ok",
+          argumentSecrets: [],
+        },
         { type: "tool_started", callId: "c" },
         result("c", true, "wrote"),
       ],
@@ -95,7 +102,14 @@ describe("transcriptReducer", () => {
     [
       "denied",
       [
-        { type: "approval_decided", callId: "c", approved: false, by: "user", reason: "no" },
+        {
+          type: "approval_decided",
+          callId: "c",
+          approved: false,
+          by: "user",
+          reason: "no",
+          argumentSecrets: [],
+        },
         result("c", false, "Not run"),
       ],
       "denied",
@@ -141,7 +155,14 @@ describe("transcriptReducer", () => {
       start,
       { type: "tool_call_proposed", call: call("c") },
       { type: "approval_requested", callId: "c", reason: "dangerous calls need a person's yes" },
-      { type: "approval_decided", callId: "c", approved: true, by: "session", reason: "allowed" },
+      {
+        type: "approval_decided",
+        callId: "c",
+        approved: true,
+        by: "session",
+        reason: "allowed",
+        argumentSecrets: [],
+      },
       { type: "tool_started", callId: "c" },
       { type: "tool_progress", callId: "c", progress: 1, total: 4, message: "\u001b[2Jstep" },
     );

@@ -31,7 +31,14 @@ describe("typing storm", () => {
     };
     const decide = (callId: string): void => {
       // The engine moves on (a timeout, say), so the next call can be asked.
-      store.dispatch({ type: "approval_decided", callId, approved: false, by: "user", reason: "timed out" });
+      store.dispatch({
+        type: "approval_decided",
+        callId,
+        approved: false,
+        by: "user",
+        reason: "timed out",
+        argumentSecrets: [],
+      });
     };
 
     // The first panel is drawn a few letters into the sentence.

@@ -1,6 +1,7 @@
 import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
+import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
@@ -48,7 +49,15 @@ export type AgentEvent =
   | { type: "tool_call_proposed"; call: ProposedToolCall }
   /** Policy said to ask a person; only then is this emitted. */
   | { type: "approval_requested"; callId: string; reason: string }
-  | { type: "approval_decided"; callId: string; approved: boolean; by: ApprovalSource; reason: string }
+  | {
+      type: "approval_decided";
+      callId: string;
+      approved: boolean;
+      by: ApprovalSource;
+      reason: string;
+      /** Secrets found in the arguments (path and kind, never the value); they made policy ask or deny. */
+      argumentSecrets: ArgumentSecret[];
+    }
   | { type: "tool_started"; callId: string }
   | {
       type: "tool_progress";

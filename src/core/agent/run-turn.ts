@@ -10,6 +10,7 @@ import type {
 } from "../llm/types.js";
 import { decideApproval, type ApprovalRules, type ApprovalSource } from "../policy/approval-policy.js";
 import { RepeatDetector } from "../policy/repeat-detector.js";
+import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
@@ -33,6 +34,8 @@ export interface TurnOptions {
   approve: Approver;
   /** The session's validator, which keeps each tool schema compiled across steps and turns. */
   validator: ArgumentValidator;
+  /** Finds secrets a call's arguments would send out, before anyone decides about it. */
+  scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
   maxSteps: number;
   signal?: AbortSignal;
   /** Where to look up passages for the user's message before the first model step. */
@@ -272,7 +275,8 @@ async function* decide(
       message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
     };
   }
-  const verdict = decideApproval({ tier: tool.tier, allowance }, options.approval);
+  const secrets = options.scanArguments && call.arguments ? await options.scanArguments(call.arguments) : [];
+  const verdict = decideApproval({ tier: tool.tier, allowance, secrets }, options.approval);
   let decision: Decision;
   if (verdict.action === "ask") {
     yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
@@ -290,7 +294,7 @@ async function* decide(
   } else {
     decision = { approved: verdict.action === "allow", by: verdict.by, reason: verdict.reason };
   }
-  yield { type: "approval_decided", callId: call.id, ...decision };
+  yield { type: "approval_decided", callId: call.id, ...decision, argumentSecrets: secrets };
   return decision;
 }
 

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
+import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
 import { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
@@ -24,6 +25,8 @@ export interface SessionOptions {
   sink?: EventSink;
   /** How secrets are removed from what the session reports; see SessionOutput. */
   output?: OutputRedaction;
+  /** Finds secrets in a call's arguments before it is decided (see findArgumentSecrets). */
+  scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
   now?: () => Date;
 }
 
@@ -93,6 +96,7 @@ export class Session {
       allowances: this.allowances,
       approve: control.approve ?? NOBODY_TO_ASK,
       validator: this.validator,
+      ...(this.options.scanArguments ? { scanArguments: this.options.scanArguments } : {}),
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),

@@ -1,3 +1,4 @@
+import { describeArgumentSecrets, type ArgumentSecret } from "./argument-secrets.js";
 import { isRiskyTier, type Tier } from "./tiers.js";
 import type { AllowanceCheck } from "./tool-allowances.js";
 
@@ -22,12 +23,19 @@ export interface ApprovalRules {
   flagged: readonly Tier[];
   /** Whether a person can be asked. Without one, whatever needs asking is denied. */
   interactive: boolean;
+  /**
+   * `--allow-secret-arguments`: the person said on the command line that calls may send secrets
+   * they find in the arguments. Without it such a call always asks (or, with nobody to ask, is denied).
+   */
+  allowSecretArguments?: boolean;
 }
 
-/** The call as policy sees it: its tier, and whether the person allowed this tool this session. */
+/** The call as policy sees it: its tier, the person's allowance for the tool, secrets it would send. */
 export interface ApprovalSubject {
   tier: Tier;
   allowance: AllowanceCheck;
+  /** Secrets found in the call's arguments (findArgumentSecrets); none when empty or absent. */
+  secrets?: readonly ArgumentSecret[];
 }
 
 export type ApprovalVerdict =
@@ -41,6 +49,19 @@ export type ApprovalVerdict =
  */
 export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): ApprovalVerdict {
   const { tier, allowance } = subject;
+  // A call that would send a secret out runs on nobody's standing word: no tier, flag or
+  // allowance lets it through, only a person looking at it (or the one flag for exactly this).
+  const secrets = subject.secrets ?? [];
+  if (secrets.length > 0 && rules.allowSecretArguments !== true) {
+    const what = `the arguments hold a secret: ${describeArgumentSecrets(secrets)}`;
+    return rules.interactive
+      ? { action: "ask", reason: `${what}; check it before it leaves` }
+      : {
+          action: "deny",
+          by: "policy",
+          reason: `${what}, and mcpterm is running non-interactively (the user can let such calls through with --allow-secret-arguments)`,
+        };
+  }
   if (rules.flagged.includes(tier))
     return { action: "allow", by: "flag", reason: `${tier} allowed on the command line` };
   if (rules.settings.includes(tier))

@@ -16,6 +16,7 @@ import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
+import { findArgumentSecrets } from "../policy/argument-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
@@ -41,6 +42,8 @@ export interface SessionRequest {
   approve: readonly Tier[];
   /** Whether a person is there to ask about calls; without one, what needs asking is denied. */
   interactive: boolean;
+  /** --allow-secret-arguments: calls may send secrets found in their arguments without a person. */
+  allowSecretArguments: boolean;
 }
 
 /** The process's environment and folder, injected (tests pass their own). */
@@ -177,6 +180,7 @@ export async function openSession(
     settings: settings.autoApprovedTiers(),
     flagged: request.approve,
     interactive: request.interactive,
+    allowSecretArguments: request.allowSecretArguments,
   };
 
   let started: ReturnType<SessionRuntime["start"]> | undefined;
@@ -209,6 +213,7 @@ export async function openSession(
         cwd,
         sink: trace,
         output: { redact, spacedSecrets: redactor.spacedSecrets },
+        scanArguments: (args) => findArgumentSecrets(args, redactor),
         ...(kbOn ? { knowledge } : {}),
       }),
     close: async () => {

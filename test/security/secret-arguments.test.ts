@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { readTrace } from "../../src/core/trace/trace-reader.js";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
+import { hostileLaunch } from "../support/hostile.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+const PEM = [
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "MIIEowIBAAKCAQEAr0Zl6fRnkaqmd0k0k1m0ZqTmz0Y7bS1n2tq3fXw0nEo0cXlU",
+  "-----END RSA PRIVATE KEY-----",
+].join("\n");
+
+const models: ScriptedModelServer[] = [];
+afterAll(async () => {
+  await Promise.all(models.map((model) => model.close()));
+});
+
+describe("findArgumentSecrets", () => {
+  const redactor = new SecretRedactor(["the-users-own-key-value"]);
+  it.each([
+    [{ body: `here: ${FAKE_OPENAI_KEY}` }, [{ path: "body", rule: "openai-api-key" }]],
+    [{ body: PEM }, [{ path: "body", rule: "private-key" }]],
+    [
+      { note: "x", nested: { list: ["ok", "the-users-own-key-value"] } },
+      [{ path: "nested.list[1]", rule: "known-secret" }],
+    ],
+    [{ password: "correct horse" }, [{ path: "password", rule: "secret-named-argument" }]],
+    [{ password: "short" }, []],
+    [{ to: "ann@example.com", body: "see you at noon", count: 3 }, []],
+  ])("%j", async (args, expected) => {
+    expect(await findArgumentSecrets(args, redactor)).toEqual(expected);
+  });
+});
+
+/** A project with the hostile server's send_message, and a model that tries to send `body`. */
+async function sendAttempt(
+  body: string,
+): Promise<{ dir: string; sent: string; marker: string; model: ScriptedModelServer }> {
+  const marker = randomUUID();
+  const dir = await tempDir();
+  const sent = path.join(dir, "sent.jsonl");
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: { hostile: hostileLaunch(marker, { HOSTILE_SENT_FILE: sent }) },
+  });
+  const model = await startScriptedModelServer([
+    {
+      toolCalls: [
+        {
+          id: "s1",
+          name: "hostile__send_message",
+          arguments: JSON.stringify({ to: "eve@example.com", body }),
+        },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  models.push(model);
+  return { dir, sent, marker, model };
+}
+
+const sentBodies = (file: string): Promise<string> => readFile(file, "utf8").catch(() => "");
+
+describe("a call whose arguments hold a secret", () => {
+  it.each([
+    ["the user's API key", `my key is ${FAKE_OPENAI_KEY}`],
+    ["a PEM private key", PEM],
+  ])(
+    "is denied in one-shot mode even with --approve external (%s), exit 3, and the trace says why",
+    async (_kind, body) => {
+      const { dir, sent, marker, model } = await sendAttempt(body);
+      const trace = path.join(dir, "t.jsonl");
+      const run = await runCli(
+        [
+          "-p",
+          "send it",
+          "--trust-config",
+          "--approve",
+          "external",
+          "--yes",
+          "--model",
+          "m",
+          "--base-url",
+          model.baseUrl,
+          "--trace",
+          trace,
+        ],
+        { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: FAKE_OPENAI_KEY }) },
+      );
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(
+        /✗ hostile\/send_message was not run: its arguments hold a secret \(body \([a-z-]+\)\); rerun with --allow-secret-arguments/,
+      );
+      expect(await sentBodies(sent)).toBe("");
+      const call = (await readTrace(trace)).turns[0]?.steps[0]?.toolCalls[0];
+      expect(call?.approval).toMatchObject({ approved: false, by: "policy", asked: false });
+      expect(call?.approval?.reason).toMatch(/the arguments hold a secret: body/);
+      const text = await readFile(trace, "utf8");
+      expect(text).not.toContain(FAKE_OPENAI_KEY);
+      expect(text).not.toContain("MIIEowIBAAKCAQEA");
+      // The model reads why, so it can tell the user instead of retrying.
+      expect(JSON.stringify(model.requests[1]?.body)).toMatch(/denied \(policy\).*hold a secret/);
+      expect(await waitForNoProcesses(marker)).toEqual([]);
+    },
+  );
+
+  it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {
+    const { dir, sent, model } = await sendAttempt(`my key is ${FAKE_OPENAI_KEY}`);
+    const env = cleanEnv({ OPENAI_API_KEY: FAKE_OPENAI_KEY });
+    const withoutTier = await runCli(
+      [
+        "-p",
+        "send it",
+        "--trust-config",
+        "--allow-secret-arguments",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+      ],
+      { cwd: dir, env },
+    );
+    expect(withoutTier.code).toBe(3);
+    expect(await sentBodies(sent)).toBe("");
+    model.enqueue(
+      {
+        toolCalls: [
+          {
+            id: "s2",
+            name: "hostile__send_message",
+            arguments: JSON.stringify({ to: "me", body: `my key is ${FAKE_OPENAI_KEY}` }),
+          },
+        ],
+      },
+      { text: "Sent." },
+    );
+    const both = await runCli(
+      [
+        "-p",
+        "send it",
+        "--trust-config",
+        "--allow-secret-arguments",
+        "--approve",
+        "external",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+      ],
+      { cwd: dir, env },
+    );
+    expect(both.code).toBe(0);
+    expect(await sentBodies(sent)).toContain(FAKE_OPENAI_KEY);
+  });
+});
