@@ -5,6 +5,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../errors.js";
 import type { RequestFailure } from "./retry-policy.js";
+import { formatLimit, roughlyFromNow } from "./wait-text.js";
 
 export interface ClassifiedError {
   /** Undefined when the error is not a failed request (a malformed stream, an in-stream error event): never retried. */
@@ -98,6 +99,34 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
     case "http":
       return httpError(failure.status, { baseUrl, model, detail, after }, make);
   }
+}
+
+/**
+ * The server asked to wait longer than mcpterm ever waits between retries: stop now and say when
+ * it will take requests again, instead of spending the retries on waits it already refused.
+ */
+export function retryAfterTooLongError(
+  failure: RequestFailure,
+  waits: { askedMs: number; maxRetryDelayMs: number },
+  context: ErrorContext,
+  cause: unknown,
+): LlmError {
+  const { baseUrl, retries } = context;
+  const after = retries > 0 ? ` after ${retries} ${retries === 1 ? "retry" : "retries"}` : "";
+  const status = failure.type === "http" ? failure.status : undefined;
+  const state =
+    status === 429
+      ? "is rate limiting requests (HTTP 429)"
+      : status === 503
+        ? "is unavailable (HTTP 503)"
+        : `failed (${describeFailure(failure)})`;
+  const seconds = Math.ceil(waits.askedMs / 1000);
+  return new LlmError(
+    status === 429 ? "rate_limit" : "server",
+    `The model endpoint at ${baseUrl} ${state}${after} and asked mcpterm to wait ${seconds} s (${roughlyFromNow(waits.askedMs)}), more than the ${formatLimit(waits.maxRetryDelayMs)} it waits between retries; try again then.`,
+    status,
+    { cause },
+  );
 }
 
 function httpError(

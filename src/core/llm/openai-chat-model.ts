@@ -6,9 +6,15 @@ import { setTimeout as delay } from "node:timers/promises";
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { LlmError } from "../errors.js";
-import { classifyError, describeFailure, isAbortError, toLlmError } from "./model-errors.js";
+import {
+  classifyError,
+  describeFailure,
+  isAbortError,
+  retryAfterTooLongError,
+  toLlmError,
+} from "./model-errors.js";
 import { toFinishReason, toOpenAiMessages, toOpenAiTools, toUsage } from "./openai-messages.js";
-import { DEFAULT_MAX_RETRY_DELAY_MS, isRetryable, retryDelayMs } from "./retry-policy.js";
+import { DEFAULT_MAX_RETRY_DELAY_MS, isRetryable, planRetryWait } from "./retry-policy.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
 import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent, Usage } from "./types.js";
 
@@ -25,6 +31,8 @@ export interface OpenAiChatModelOptions {
   requestTimeoutMs?: number;
   /** Waits between retries; must reject promptly when `signal` aborts. Injected by tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Milliseconds since the epoch, for `Retry-After` dates. Injected by tests. */
+  now?: () => number;
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -55,6 +63,7 @@ export function createOpenAiChatModel(
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
     sleep: options.sleep ?? abortableSleep,
+    now: options.now ?? Date.now,
     errorContext: { baseUrl, model: settings.model, timeoutMs, apiKey: settings.apiKey },
   };
   return { model: settings.model, stream: (request) => streamStep(loop, request) };
@@ -66,6 +75,7 @@ interface StepLoop {
   maxRetries: number;
   maxRetryDelayMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
   errorContext: { baseUrl: string; model: string; timeoutMs: number; apiKey: string | undefined };
 }
 
@@ -108,9 +118,15 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
       if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure)) {
         throw toLlmError(classified, { ...loop.errorContext, retries }, error);
       }
-      const delayMs = retryDelayMs(retries + 1, classified.headers, {
+      const wait = planRetryWait(retries + 1, classified.headers, {
         maxRetryDelayMs: loop.maxRetryDelayMs,
+        now: loop.now(),
       });
+      if (wait.kind === "too_long") {
+        const waits = { askedMs: wait.askedMs, maxRetryDelayMs: loop.maxRetryDelayMs };
+        throw retryAfterTooLongError(failure, waits, { ...loop.errorContext, retries }, error);
+      }
+      const delayMs = wait.delayMs;
       yield { type: "retry", attempt: retries + 1, delayMs, reason: describeFailure(failure) };
       try {
         await loop.sleep(delayMs, signal);
