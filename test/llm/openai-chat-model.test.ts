@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LlmError } from "../../src/core/errors.js";
 import { abortableSleep, createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
-import type { ChatModel, ModelRequest, ModelStreamEvent } from "../../src/core/llm/types.js";
+import type { ModelStreamEvent } from "../../src/core/llm/types.js";
 import {
   startScriptedModelServer,
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
+import { ask, collect, done, failure, fakeSleep, modelFor } from "./helpers.js";
 
 let server: ScriptedModelServer | undefined;
 afterEach(async () => {
@@ -18,49 +18,6 @@ async function start(...replies: ScriptedReply[]): Promise<ScriptedModelServer> 
   server = await startScriptedModelServer(replies);
   return server;
 }
-
-/** A sleep that records what it was asked to wait and returns at once, so no test waits for real. */
-function fakeSleep(): { delays: number[]; sleep: (ms: number) => Promise<void> } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: (ms) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-  };
-}
-
-const ask = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  messages: [{ role: "user", content: "hi" }],
-  tools: [],
-  ...extra,
-});
-
-async function collect(model: ChatModel, request: ModelRequest = ask()): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = [];
-  for await (const event of model.stream(request)) events.push(event);
-  return events;
-}
-
-async function failure(model: ChatModel, request: ModelRequest = ask(), events: ModelStreamEvent[] = []) {
-  try {
-    for await (const event of model.stream(request)) events.push(event);
-  } catch (error) {
-    expect(error).toBeInstanceOf(LlmError);
-    return error as LlmError;
-  }
-  throw new Error("expected the stream to fail");
-}
-
-const done = (events: ModelStreamEvent[]) => {
-  const last = events.at(-1);
-  if (last?.type !== "done") throw new Error(`last event is ${last?.type ?? "missing"}`);
-  return last;
-};
-
-const modelFor = (s: ScriptedModelServer, options: Parameters<typeof createOpenAiChatModel>[1] = {}) =>
-  createOpenAiChatModel({ model: "test-model", baseUrl: s.baseUrl, apiKey: "sk-secret-123" }, options);
 
 describe("createOpenAiChatModel streaming", () => {
   it("yields text deltas as they arrive, then one done with text, usage and timing", async () => {
