@@ -67,11 +67,17 @@ export function planRetryWait(
   if (asked !== undefined) {
     return asked > cap ? { kind: "too_long", askedMs: asked } : { kind: "wait", delayMs: asked };
   }
+  return { kind: "wait", delayMs: backoffDelayMs(attempt, options) };
+}
+
+/** Exponential backoff with jitter, for failures that came without a server-requested wait. */
+export function backoffDelayMs(attempt: number, options: RetryDelayOptions = {}): number {
+  const cap = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   const backoff = Math.min(base * 2 ** Math.max(0, attempt - 1), cap);
   // Jitter shaves up to a quarter off, so clients that failed together do not retry together.
   const random = options.random ?? Math.random;
-  return { kind: "wait", delayMs: Math.round(backoff * (1 - 0.25 * random())) };
+  return Math.round(backoff * (1 - 0.25 * random()));
 }
 
 /** What the server asked for, in milliseconds, or undefined when it asked for nothing usable. */
