@@ -55,7 +55,16 @@ export class ConfigError extends McptermError {
 }
 
 export type LlmErrorKind =
-  "auth" | "rate_limit" | "server" | "connection" | "bad_request" | "not_found" | "aborted" | "protocol";
+  | "auth"
+  | "rate_limit"
+  | "server"
+  | "connection"
+  /** The stream went silent for longer than its limit. */
+  | "stalled"
+  | "bad_request"
+  | "not_found"
+  | "aborted"
+  | "protocol";
 
 /** The model endpoint failed in a way the loop cannot recover from. */
 export class LlmError extends McptermError {

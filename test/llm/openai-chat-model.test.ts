@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LlmError } from "../../src/core/errors.js";
 import { abortableSleep, createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
-import type { ChatModel, ModelRequest, ModelStreamEvent } from "../../src/core/llm/types.js";
+import type { ModelStreamEvent } from "../../src/core/llm/types.js";
 import {
   startScriptedModelServer,
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
+import { ask, collect, done, failure, fakeSleep, modelFor } from "./helpers.js";
 
 let server: ScriptedModelServer | undefined;
 afterEach(async () => {
@@ -18,49 +18,6 @@ async function start(...replies: ScriptedReply[]): Promise<ScriptedModelServer> 
   server = await startScriptedModelServer(replies);
   return server;
 }
-
-/** A sleep that records what it was asked to wait and returns at once, so no test waits for real. */
-function fakeSleep(): { delays: number[]; sleep: (ms: number) => Promise<void> } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: (ms) => {
-      delays.push(ms);
-      return Promise.resolve();
-    },
-  };
-}
-
-const ask = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
-  messages: [{ role: "user", content: "hi" }],
-  tools: [],
-  ...extra,
-});
-
-async function collect(model: ChatModel, request: ModelRequest = ask()): Promise<ModelStreamEvent[]> {
-  const events: ModelStreamEvent[] = [];
-  for await (const event of model.stream(request)) events.push(event);
-  return events;
-}
-
-async function failure(model: ChatModel, request: ModelRequest = ask(), events: ModelStreamEvent[] = []) {
-  try {
-    for await (const event of model.stream(request)) events.push(event);
-  } catch (error) {
-    expect(error).toBeInstanceOf(LlmError);
-    return error as LlmError;
-  }
-  throw new Error("expected the stream to fail");
-}
-
-const done = (events: ModelStreamEvent[]) => {
-  const last = events.at(-1);
-  if (last?.type !== "done") throw new Error(`last event is ${last?.type ?? "missing"}`);
-  return last;
-};
-
-const modelFor = (s: ScriptedModelServer, options: Parameters<typeof createOpenAiChatModel>[1] = {}) =>
-  createOpenAiChatModel({ model: "test-model", baseUrl: s.baseUrl, apiKey: "sk-secret-123" }, options);
 
 describe("createOpenAiChatModel streaming", () => {
   it("yields text deltas as they arrive, then one done with text, usage and timing", async () => {
@@ -170,11 +127,47 @@ describe("createOpenAiChatModel retries", () => {
     expect(s.requests).toHaveLength(2);
   });
 
-  it("never waits longer than the cap, whatever Retry-After says", async () => {
-    const s = await start({ status: 429, headers: { "retry-after": "3600" } }, { text: "ok" });
+  it("stops at once when Retry-After asks for longer than the cap, after one request", async () => {
+    const s = await start({ status: 429, headers: { "retry-after": "3600" } }, { text: "never asked" });
     const { delays, sleep } = fakeSleep();
-    await collect(modelFor(s, { sleep, maxRetryDelayMs: 1500 }));
-    expect(delays).toEqual([1500]);
+    const events: ModelStreamEvent[] = [];
+    const error = await failure(modelFor(s, { sleep }), ask(), events);
+    expect(error.kind).toBe("rate_limit");
+    expect(error.status).toBe(429);
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} is rate limiting requests (HTTP 429) and asked mcpterm to wait 3600 s (about 1 hour from now), more than the 20 s it waits between retries; try again then.`,
+    );
+    expect(s.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it("reads a Retry-After date the same way, and says how far off it is", async () => {
+    const now = Date.UTC(2025, 0, 1, 12, 0, 0);
+    const s = await start({
+      status: 503,
+      headers: { "retry-after": new Date(now + 7_200_000).toUTCString() },
+    });
+    const error = await failure(modelFor(s, { sleep: fakeSleep().sleep, now: () => now }));
+    expect(error.kind).toBe("server");
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} is unavailable (HTTP 503) and asked mcpterm to wait 7200 s (about 2 hours from now), more than the 20 s it waits between retries; try again then.`,
+    );
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("gives up on a later Retry-After beyond the cap and counts the retries before it", async () => {
+    const s = await start(
+      { status: 429, headers: { "retry-after-ms": "10" } },
+      { status: 429, headers: { "retry-after-ms": "90000" } },
+    );
+    const { delays, sleep } = fakeSleep();
+    const error = await failure(modelFor(s, { sleep, maxRetryDelayMs: 1500 }));
+    expect(error.message).toContain(
+      "(HTTP 429) after 1 retry and asked mcpterm to wait 90 s (about 2 minutes from now), more than the 1.5 s",
+    );
+    expect(delays).toEqual([10]);
+    expect(s.requests).toHaveLength(2);
   });
 
   it("gives up on 429 with a rate_limit error after maxRetries", async () => {

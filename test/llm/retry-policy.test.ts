@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   isRetryable,
-  retryDelayMs,
+  planRetryWait,
   serverRetryAfterMs,
   type RequestFailure,
 } from "../../src/core/llm/retry-policy.js";
@@ -32,28 +32,57 @@ describe("isRetryable", () => {
   });
 });
 
-describe("retryDelayMs", () => {
+describe("planRetryWait", () => {
   const now = Date.UTC(2025, 0, 1, 0, 0, 0);
   const noJitter = { random: () => 0, now };
-  const cases: Array<[string, number, Record<string, string> | undefined, object, number]> = [
-    ["first retry, no jitter", 1, undefined, noJitter, 500],
-    ["second retry doubles", 2, undefined, noJitter, 1000],
-    ["fourth retry", 4, undefined, noJitter, 4000],
-    ["backoff is capped", 12, undefined, noJitter, 20_000],
-    ["jitter takes at most a quarter off", 1, undefined, { random: () => 1, now }, 375],
-    ["custom base delay", 2, undefined, { ...noJitter, baseDelayMs: 100 }, 200],
-    ["retry-after seconds", 1, { "retry-after": "3" }, noJitter, 3000],
-    ["retry-after fractional seconds", 1, { "Retry-After": "1.5" }, noJitter, 1500],
-    ["retry-after-ms wins", 1, { "retry-after-ms": "250", "retry-after": "3" }, noJitter, 250],
-    ["retry-after as HTTP date", 1, { "retry-after": new Date(now + 7000).toUTCString() }, noJitter, 7000],
-    ["retry-after date in the past", 1, { "retry-after": new Date(now - 7000).toUTCString() }, noJitter, 0],
-    ["retry-after over the cap waits the cap", 1, { "retry-after": "3600" }, noJitter, 20_000],
-    ["custom cap", 1, { "retry-after": "10" }, { ...noJitter, maxRetryDelayMs: 2000 }, 2000],
-    ["garbage retry-after falls back to backoff", 2, { "retry-after": "soon" }, noJitter, 1000],
-    ["retry-after is not jittered", 1, { "retry-after": "2" }, { random: () => 1, now }, 2000],
+  const wait = (delayMs: number) => ({ kind: "wait", delayMs });
+  const tooLong = (askedMs: number) => ({ kind: "too_long", askedMs });
+  const cases: Array<[string, number, Record<string, string> | undefined, object, object]> = [
+    ["first retry, no jitter", 1, undefined, noJitter, wait(500)],
+    ["second retry doubles", 2, undefined, noJitter, wait(1000)],
+    ["fourth retry", 4, undefined, noJitter, wait(4000)],
+    ["backoff is capped", 12, undefined, noJitter, wait(20_000)],
+    ["jitter takes at most a quarter off", 1, undefined, { random: () => 1, now }, wait(375)],
+    ["custom base delay", 2, undefined, { ...noJitter, baseDelayMs: 100 }, wait(200)],
+    ["retry-after seconds", 1, { "retry-after": "3" }, noJitter, wait(3000)],
+    ["retry-after fractional seconds", 1, { "Retry-After": "1.5" }, noJitter, wait(1500)],
+    ["retry-after-ms wins", 1, { "retry-after-ms": "250", "retry-after": "3" }, noJitter, wait(250)],
+    [
+      "retry-after as HTTP date",
+      1,
+      { "retry-after": new Date(now + 7000).toUTCString() },
+      noJitter,
+      wait(7000),
+    ],
+    [
+      "retry-after date in the past",
+      1,
+      { "retry-after": new Date(now - 7000).toUTCString() },
+      noJitter,
+      wait(0),
+    ],
+    ["retry-after exactly the cap is waited", 1, { "retry-after": "20" }, noJitter, wait(20_000)],
+    [
+      "retry-after over the cap is not waited at all",
+      1,
+      { "retry-after": "3600" },
+      noJitter,
+      tooLong(3_600_000),
+    ],
+    ["retry-after-ms over the cap", 1, { "retry-after-ms": "60000" }, noJitter, tooLong(60_000)],
+    [
+      "retry-after date past the cap",
+      1,
+      { "retry-after": new Date(now + 7_200_000).toUTCString() },
+      noJitter,
+      tooLong(7_200_000),
+    ],
+    ["custom cap", 1, { "retry-after": "10" }, { ...noJitter, maxRetryDelayMs: 2000 }, tooLong(10_000)],
+    ["garbage retry-after falls back to backoff", 2, { "retry-after": "soon" }, noJitter, wait(1000)],
+    ["retry-after is not jittered", 1, { "retry-after": "2" }, { random: () => 1, now }, wait(2000)],
   ];
   it.each(cases)("%s", (_name, attempt, headers, options, expected) => {
-    expect(retryDelayMs(attempt, headers, options)).toBe(expected);
+    expect(planRetryWait(attempt, headers, options)).toEqual(expected);
   });
 
   it("reads a Headers object too", () => {

@@ -33,7 +33,8 @@ export interface McptermConfig {
   servers: ServerConfig[];
   approval: { auto: Tier[] };
   kb: { enabled: boolean; dir: string | undefined; topK: number };
-  model: { name?: string; baseUrl?: string };
+  /** The two timeouts are silences in a model's stream, in milliseconds; see ModelSettings. */
+  model: { name?: string; baseUrl?: string; idleTimeoutMs?: number; firstTokenTimeoutMs?: number };
 }
 
 export const DEFAULT_CONFIG_FILE = "mcp.config.json";

@@ -1,3 +1,4 @@
+import { MAX_SILENCE_TIMEOUT_MS } from "../llm/stream-watchdog.js";
 import type { ModelSettings } from "../llm/types.js";
 import { ConfigError } from "../errors.js";
 import type { McptermConfig } from "./config-types.js";
@@ -24,7 +25,7 @@ interface Sourced {
 }
 
 /**
- * Picks model, base URL and API key with the precedence flags > environment > config file.
+ * Picks model, base URL, API key and the stream's silence limits with the precedence flags > environment > config file.
  * ARK_* (Volcengine Ark) variables are accepted as aliases, and OPENAI_* wins when both are set.
  * Throws `ConfigError` when the result cannot reach any model.
  */
@@ -71,13 +72,45 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     );
   }
 
+  const idleTimeoutMs = silenceLimit([
+    { value: env.MCPTERM_MODEL_IDLE_TIMEOUT_MS, source: "MCPTERM_MODEL_IDLE_TIMEOUT_MS" },
+    { value: config.model.idleTimeoutMs, source: `${configLabel}: model.idleTimeoutMs` },
+  ]);
+  const firstTokenTimeoutMs = silenceLimit([
+    { value: env.MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS, source: "MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS" },
+    { value: config.model.firstTokenTimeoutMs, source: `${configLabel}: model.firstTokenTimeoutMs` },
+  ]);
+
   return {
     model: model.value,
     baseUrl: baseUrl?.value,
     apiKey: apiKey?.value,
     baseUrlFromConfig: baseUrl?.source === configBaseUrl,
     apiKeySource: apiKey?.source,
+    ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+    ...(firstTokenTimeoutMs === undefined ? {} : { firstTokenTimeoutMs }),
   };
+}
+
+/**
+ * The first limit set, in milliseconds. Environment values are text; config values were already
+ * read as positive whole numbers. Both must stay within what Node's fetch allows a silent body.
+ */
+function silenceLimit(
+  candidates: { value: string | number | undefined; source: string }[],
+): number | undefined {
+  for (const { value, source } of candidates) {
+    const text = typeof value === "string" ? value.trim() : value;
+    if (text === undefined || text === "") continue;
+    const ms = typeof text === "number" ? text : /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(ms) || ms < 1 || ms > MAX_SILENCE_TIMEOUT_MS) {
+      throw new ConfigError(
+        `${source} must be a whole number of milliseconds from 1 to ${MAX_SILENCE_TIMEOUT_MS} (Node's fetch ends a silent stream after 5 minutes anyway), got ${JSON.stringify(value)}.`,
+      );
+    }
+    return ms;
+  }
+  return undefined;
 }
 
 /** The first candidate with text in it; blank values count as unset so `VAR=` does not win. */

@@ -5,6 +5,8 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../errors.js";
 import type { RequestFailure } from "./retry-policy.js";
+import type { StallLimit } from "./stream-watchdog.js";
+import { formatLimit, roughlyFromNow } from "./wait-text.js";
 
 export interface ClassifiedError {
   /** Undefined when the error is not a failed request (a malformed stream, an in-stream error event): never retried. */
@@ -72,8 +74,7 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
   const detail = classified.serverMessage
     ? `: ${redact(classified.serverMessage, context.apiKey).replace(/[.\s]+$/, "")}`
     : "";
-  const after =
-    context.retries > 0 ? ` after ${context.retries} ${context.retries === 1 ? "retry" : "retries"}` : "";
+  const after = afterRetries(context.retries);
   const failure = classified.failure;
   const make = (kind: LlmError["kind"], message: string, status?: number) =>
     new LlmError(kind, message, status, { cause });
@@ -98,6 +99,69 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
     case "http":
       return httpError(failure.status, { baseUrl, model, detail, after }, make);
   }
+}
+
+/** Where to raise each limit, named in the sentence so the person can act on it. */
+const STALL_SETTING = {
+  first_token: {
+    where: "before its answer began",
+    key: "model.firstTokenTimeoutMs (or MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS)",
+    why: "if the model needs longer to start",
+  },
+  idle: {
+    where: "mid-answer",
+    key: "model.idleTimeoutMs (or MCPTERM_MODEL_IDLE_TIMEOUT_MS)",
+    why: "if it is just slow",
+  },
+} as const;
+
+export function stallError(stall: StallLimit, context: ErrorContext, cause: unknown): LlmError {
+  const { where, key, why } = STALL_SETTING[stall.phase];
+  const after = afterRetries(context.retries);
+  return new LlmError(
+    "stalled",
+    `The model endpoint at ${context.baseUrl} went silent for ${formatLimit(stall.limitMs)} ${where}${after}; check the server, or raise ${key} ${why}.`,
+    undefined,
+    { cause },
+  );
+}
+
+/** A short phrase for the `retry` event after a stall. */
+export function describeStall(stall: StallLimit): string {
+  return `no data for ${formatLimit(stall.limitMs)}`;
+}
+
+/** Node's fetch gave up on a response body that sent nothing for its own limit (five minutes). */
+export function isBodyTimeout(error: unknown): boolean {
+  return networkCode(error) === "UND_ERR_BODY_TIMEOUT";
+}
+
+/**
+ * The server asked to wait longer than mcpterm ever waits between retries: stop now and say when
+ * it will take requests again, instead of spending the retries on waits it already refused.
+ */
+export function retryAfterTooLongError(
+  failure: RequestFailure,
+  waits: { askedMs: number; maxRetryDelayMs: number },
+  context: ErrorContext,
+  cause: unknown,
+): LlmError {
+  const { baseUrl, retries } = context;
+  const after = afterRetries(retries);
+  const status = failure.type === "http" ? failure.status : undefined;
+  const state =
+    status === 429
+      ? "is rate limiting requests (HTTP 429)"
+      : status === 503
+        ? "is unavailable (HTTP 503)"
+        : `failed (${describeFailure(failure)})`;
+  const seconds = Math.ceil(waits.askedMs / 1000);
+  return new LlmError(
+    status === 429 ? "rate_limit" : "server",
+    `The model endpoint at ${baseUrl} ${state}${after} and asked mcpterm to wait ${seconds} s (${roughlyFromNow(waits.askedMs)}), more than the ${formatLimit(waits.maxRetryDelayMs)} it waits between retries; try again then.`,
+    status,
+    { cause },
+  );
 }
 
 function httpError(
@@ -140,6 +204,11 @@ function httpError(
     `The model endpoint at ${baseUrl} rejected the request (HTTP ${status})${detail}.`,
     status,
   );
+}
+
+/** " after 2 retries", or nothing for the first try. */
+function afterRetries(retries: number): string {
+  return retries > 0 ? ` after ${retries} ${retries === 1 ? "retry" : "retries"}` : "";
 }
 
 function serverMessageOf(error: APIError): string | undefined {

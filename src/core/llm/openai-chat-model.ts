@@ -6,11 +6,28 @@ import { setTimeout as delay } from "node:timers/promises";
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { LlmError } from "../errors.js";
-import { classifyError, describeFailure, isAbortError, toLlmError } from "./model-errors.js";
-import { toFinishReason, toOpenAiMessages, toOpenAiTools, toUsage } from "./openai-messages.js";
-import { DEFAULT_MAX_RETRY_DELAY_MS, isRetryable, retryDelayMs } from "./retry-policy.js";
-import { ToolCallAssembler } from "./tool-call-assembler.js";
-import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent, Usage } from "./types.js";
+import { endpointLabel } from "./endpoint-label.js";
+import {
+  classifyError,
+  describeFailure,
+  describeStall,
+  isAbortError,
+  retryAfterTooLongError,
+  stallError,
+  toLlmError,
+  type ErrorContext,
+} from "./model-errors.js";
+import { toOpenAiMessages, toOpenAiTools } from "./openai-messages.js";
+import { backoffDelayMs, DEFAULT_MAX_RETRY_DELAY_MS, isRetryable, planRetryWait } from "./retry-policy.js";
+import { Attempt, streamAttempt, type SilenceLimits } from "./stream-attempt.js";
+import {
+  DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  StreamStalled,
+  startRealTimer,
+  type StartTimer,
+} from "./stream-watchdog.js";
+import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent } from "./types.js";
 
 export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Local servers ignore the key, but the package refuses to start without one. */
@@ -18,6 +35,8 @@ const PLACEHOLDER_API_KEY = "not-needed";
 const DEFAULT_MAX_RETRIES = 4;
 /** Time to response headers; generous because a local server may load the model first. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Each stall already cost a whole silence limit, so one fresh try is the most worth waiting for. */
+const MAX_STALL_RETRIES = 1;
 
 export interface OpenAiChatModelOptions {
   maxRetries?: number;
@@ -25,6 +44,10 @@ export interface OpenAiChatModelOptions {
   requestTimeoutMs?: number;
   /** Waits between retries; must reject promptly when `signal` aborts. Injected by tests. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Milliseconds since the epoch, for `Retry-After` dates. Injected by tests. */
+  now?: () => number;
+  /** The silence timers; injected by tests to see that none outlives a stream. */
+  startTimer?: StartTimer;
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -55,7 +78,18 @@ export function createOpenAiChatModel(
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
     sleep: options.sleep ?? abortableSleep,
-    errorContext: { baseUrl, model: settings.model, timeoutMs, apiKey: settings.apiKey },
+    now: options.now ?? Date.now,
+    limits: {
+      firstTokenMs: settings.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
+      idleMs: settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    },
+    startTimer: options.startTimer ?? startRealTimer,
+    errorContext: {
+      baseUrl: endpointLabel(baseUrl),
+      model: settings.model,
+      timeoutMs,
+      apiKey: settings.apiKey,
+    },
   };
   return { model: settings.model, stream: (request) => streamStep(loop, request) };
 }
@@ -66,11 +100,19 @@ interface StepLoop {
   maxRetries: number;
   maxRetryDelayMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  errorContext: { baseUrl: string; model: string; timeoutMs: number; apiKey: string | undefined };
+  now: () => number;
+  limits: SilenceLimits;
+  startTimer: StartTimer;
+  errorContext: Omit<ErrorContext, "retries">;
 }
 
 const aborted = (cause?: unknown) =>
   new LlmError("aborted", "The model request was cancelled.", undefined, { cause });
+
+interface Retry {
+  delayMs: number;
+  reason: string;
+}
 
 async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const { signal } = request;
@@ -81,39 +123,26 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     stream_options: { include_usage: true },
     ...(request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
   };
+  const attemptOptions = { signal, limits: loop.limits, startTimer: loop.startTimer };
 
-  for (let retries = 0; ; retries++) {
+  for (let retries = 0, stallRetries = 0; ; retries++) {
     if (signal?.aborted) throw aborted(signal.reason);
     const attempt = new Attempt();
     try {
-      const stream = await loop.client.chat.completions.create(params, { signal });
-      for await (const chunk of stream) {
-        const text = attempt.take(chunk);
-        if (text !== "") yield { type: "text", delta: text };
-      }
+      yield* streamAttempt(loop.client, params, attempt, attemptOptions);
     } catch (error) {
+      // The caller's abort wins over anything it caused, a cancelled stall timer included.
       if (signal?.aborted || isAbortError(error)) throw aborted(error);
-      const classified = classifyError(error);
-      if (!classified) throw error;
-      if (attempt.shownText) {
-        // The person already saw part of this answer; replaying the request could show a different one.
-        throw new LlmError(
-          "connection",
-          `The connection to the model endpoint at ${loop.errorContext.baseUrl} broke mid-answer, and a partly shown reply cannot be replayed; try again.`,
-          undefined,
-          { cause: error },
-        );
+      let retry: Retry;
+      if (error instanceof StreamStalled) {
+        retry = retryAfterStall(loop, error, attempt, { retries, stallRetries });
+        stallRetries++;
+      } else {
+        retry = retryAfterFailure(loop, error, attempt, retries);
       }
-      const failure = classified.failure;
-      if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure)) {
-        throw toLlmError(classified, { ...loop.errorContext, retries }, error);
-      }
-      const delayMs = retryDelayMs(retries + 1, classified.headers, {
-        maxRetryDelayMs: loop.maxRetryDelayMs,
-      });
-      yield { type: "retry", attempt: retries + 1, delayMs, reason: describeFailure(failure) };
+      yield { type: "retry", attempt: retries + 1, ...retry };
       try {
-        await loop.sleep(delayMs, signal);
+        await loop.sleep(retry.delayMs, signal);
       } catch (sleepError) {
         if (signal?.aborted) throw aborted(sleepError);
         throw sleepError;
@@ -127,52 +156,47 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
   }
 }
 
-/** What one HTTP attempt has streamed so far. */
-class Attempt {
-  private readonly startedAt = performance.now();
-  private firstTokenMs: number | undefined;
-  private text = "";
-  private finishReason: string | null | undefined;
-  private usage: Usage | undefined;
-  private readonly toolCalls = new ToolCallAssembler();
-
-  get shownText(): boolean {
-    return this.text !== "";
+/** How to retry a stalled attempt, or the `LlmError` that ends the step. */
+function retryAfterStall(
+  loop: StepLoop,
+  stalled: StreamStalled,
+  attempt: Attempt,
+  counts: { retries: number; stallRetries: number },
+): Retry {
+  const { retries, stallRetries } = counts;
+  // Text already shown stays, marked interrupted; a replay could tell a different story.
+  if (attempt.shownText || stallRetries >= MAX_STALL_RETRIES || retries >= loop.maxRetries) {
+    throw stallError(stalled.stall, { ...loop.errorContext, retries }, stalled);
   }
+  const delayMs = backoffDelayMs(retries + 1, { maxRetryDelayMs: loop.maxRetryDelayMs });
+  return { delayMs, reason: describeStall(stalled.stall) };
+}
 
-  /** Folds one chunk in and returns its visible text. */
-  take(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): string {
-    this.usage = toUsage(chunk.usage) ?? this.usage;
-    // Typed as always present, but the usage chunk of some servers has no `choices` at all.
-    const choices = chunk.choices as typeof chunk.choices | undefined;
-    const choice = choices?.[0];
-    if (!choice) return "";
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
-    const delta = choice.delta as typeof choice.delta | undefined;
-    const content = delta?.content ?? "";
-    for (const call of delta?.tool_calls ?? []) {
-      this.toolCalls.push(call);
-      this.markFirstToken();
-    }
-    if (content !== "") {
-      this.markFirstToken();
-      this.text += content;
-    }
-    return content;
+/** How to retry a failed request, or the error that ends the step (rethrown as is when it is a bug). */
+function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, retries: number): Retry {
+  const classified = classifyError(error);
+  if (!classified) throw error;
+  if (attempt.shownText) {
+    // The person already saw part of this answer; replaying the request could show a different one.
+    throw new LlmError(
+      "connection",
+      `The connection to the model endpoint at ${loop.errorContext.baseUrl} broke mid-answer, and a partly shown reply cannot be replayed; try again.`,
+      undefined,
+      { cause: error },
+    );
   }
-
-  done(): Extract<ModelStreamEvent, { type: "done" }> {
-    return {
-      type: "done",
-      text: this.text,
-      toolCalls: this.toolCalls.result(),
-      finishReason: toFinishReason(this.finishReason),
-      usage: this.usage,
-      firstTokenMs: this.firstTokenMs,
-    };
+  const context = { ...loop.errorContext, retries };
+  const failure = classified.failure;
+  if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure)) {
+    throw toLlmError(classified, context, error);
   }
-
-  private markFirstToken(): void {
-    this.firstTokenMs ??= Math.round(performance.now() - this.startedAt);
+  const wait = planRetryWait(retries + 1, classified.headers, {
+    maxRetryDelayMs: loop.maxRetryDelayMs,
+    now: loop.now(),
+  });
+  if (wait.kind === "too_long") {
+    const waits = { askedMs: wait.askedMs, maxRetryDelayMs: loop.maxRetryDelayMs };
+    throw retryAfterTooLongError(failure, waits, context, error);
   }
+  return { delayMs: wait.delayMs, reason: describeFailure(failure) };
 }

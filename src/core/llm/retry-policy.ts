@@ -12,7 +12,7 @@ export type RequestFailure =
 export interface RetryDelayOptions {
   /** Delay before the first retry, doubled for each later one. */
   baseDelayMs?: number;
-  /** No wait is ever longer than this, even when the server asks for more. */
+  /** No wait is ever longer than this; a server asking for more is not retried at all. */
   maxRetryDelayMs?: number;
   /** Returns a number in [0, 1); injectable so tests are deterministic. */
   random?: () => number;
@@ -49,18 +49,30 @@ export function isRetryable(failure: RequestFailure): boolean {
 /** A header lookup that fits both `Headers` and a plain record. */
 export type HeaderSource = Headers | Record<string, string | undefined> | undefined;
 
+/** Either how long to wait before the next try, or that the server asked for longer than we wait. */
+export type RetryWait = { kind: "wait"; delayMs: number } | { kind: "too_long"; askedMs: number };
+
 /**
  * The wait before retry number `attempt` (1 for the first retry). A server's `retry-after-ms` or
- * `retry-after` wins over backoff, but is capped like everything else.
+ * `retry-after` wins over backoff; when it asks for more than the cap, waiting the cap would only
+ * be refused again, so the answer is to stop and say what the server asked for.
  */
-export function retryDelayMs(
+export function planRetryWait(
   attempt: number,
   headers: HeaderSource,
   options: RetryDelayOptions = {},
-): number {
+): RetryWait {
   const cap = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const asked = serverRetryAfterMs(headers, options.now ?? Date.now());
-  if (asked !== undefined) return Math.min(asked, cap);
+  if (asked !== undefined) {
+    return asked > cap ? { kind: "too_long", askedMs: asked } : { kind: "wait", delayMs: asked };
+  }
+  return { kind: "wait", delayMs: backoffDelayMs(attempt, options) };
+}
+
+/** Exponential backoff with jitter, for failures that came without a server-requested wait. */
+export function backoffDelayMs(attempt: number, options: RetryDelayOptions = {}): number {
+  const cap = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS;
   const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
   const backoff = Math.min(base * 2 ** Math.max(0, attempt - 1), cap);
   // Jitter shaves up to a quarter off, so clients that failed together do not retry together.

@@ -68,4 +68,8 @@ export interface ModelSettings {
   model: string;
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /** Longest silence between chunks once the answer flows; the client has a default. */
+  idleTimeoutMs?: number;
+  /** Longest silence from the response headers to the first token; the client has a default. */
+  firstTokenTimeoutMs?: number;
 }

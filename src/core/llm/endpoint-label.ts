@@ -1,0 +1,13 @@
+/**
+ * How error sentences name the model endpoint: scheme, host and path. A user name, password or
+ * query string (where some gateways take a key) is left out, so the sentence never carries a secret.
+ */
+export function endpointLabel(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  } catch {
+    // Settings already checked it is a URL; anything else is shown as the person typed it.
+    return baseUrl;
+  }
+}

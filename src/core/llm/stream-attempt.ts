@@ -1,0 +1,118 @@
+/**
+ * One HTTP attempt of a streaming model step: what it has streamed so far, and the loop that
+ * reads its chunks under a watchdog so a silent server ends the attempt instead of hanging it.
+ */
+import type OpenAI from "openai";
+import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import { isBodyTimeout } from "./model-errors.js";
+import { toFinishReason, toUsage } from "./openai-messages.js";
+import { StreamStalled, StreamWatchdog, type StallLimit, type StartTimer } from "./stream-watchdog.js";
+import { ToolCallAssembler } from "./tool-call-assembler.js";
+import type { ModelStreamEvent, Usage } from "./types.js";
+
+export interface SilenceLimits {
+  /** From the response headers to the first token; reasoning models may think for minutes first. */
+  firstTokenMs: number;
+  /** Between chunks once tokens flow. */
+  idleMs: number;
+}
+
+export interface AttemptOptions {
+  signal: AbortSignal | undefined;
+  limits: SilenceLimits;
+  startTimer: StartTimer;
+}
+
+/**
+ * Streams one attempt's visible text into `attempt`. Throws `StreamStalled` when a wait ran out,
+ * and whatever the package threw otherwise; an abort by the caller ends quietly or throws an
+ * abort error, so the caller asks its own signal first.
+ */
+export async function* streamAttempt(
+  client: OpenAI,
+  params: ChatCompletionCreateParamsStreaming,
+  attempt: Attempt,
+  options: AttemptOptions,
+): AsyncGenerator<ModelStreamEvent, void> {
+  const { limits } = options;
+  const nextLimit = (): StallLimit =>
+    attempt.sawToken
+      ? { phase: "idle", limitMs: limits.idleMs }
+      : { phase: "first_token", limitMs: limits.firstTokenMs };
+  const watchdog = new StreamWatchdog(options.startTimer, options.signal);
+  try {
+    // Until the headers arrive the package's own request timeout is the limit.
+    const stream = await client.chat.completions.create(params, { signal: watchdog.signal });
+    watchdog.expect(nextLimit());
+    for await (const chunk of stream) {
+      // Paused while the consumer handles the text: a slow reader is not a silent server.
+      watchdog.pause();
+      const text = attempt.take(chunk);
+      if (text !== "") yield { type: "text", delta: text };
+      watchdog.expect(nextLimit());
+    }
+  } catch (error) {
+    // Node's fetch has its own five-minute body timeout; when it wins the race it is the same stall.
+    const stall = watchdog.stalled ?? (isBodyTimeout(error) ? nextLimit() : undefined);
+    throw stall ? new StreamStalled(stall, { cause: error }) : error;
+  } finally {
+    watchdog.dispose();
+  }
+  // The package ends a cancelled stream quietly, so a stall may surface as an early end.
+  if (watchdog.stalled) throw new StreamStalled(watchdog.stalled);
+}
+
+/** What one HTTP attempt has streamed so far. */
+export class Attempt {
+  private readonly startedAt = performance.now();
+  private firstTokenMs: number | undefined;
+  private text = "";
+  private finishReason: string | null | undefined;
+  private usage: Usage | undefined;
+  private readonly toolCalls = new ToolCallAssembler();
+
+  get shownText(): boolean {
+    return this.text !== "";
+  }
+
+  /** A text or tool-call piece has arrived; a chunk with only a role or usage does not count. */
+  get sawToken(): boolean {
+    return this.firstTokenMs !== undefined;
+  }
+
+  /** Folds one chunk in and returns its visible text. */
+  take(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): string {
+    this.usage = toUsage(chunk.usage) ?? this.usage;
+    // Typed as always present, but the usage chunk of some servers has no `choices` at all.
+    const choices = chunk.choices as typeof chunk.choices | undefined;
+    const choice = choices?.[0];
+    if (!choice) return "";
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const delta = choice.delta as typeof choice.delta | undefined;
+    const content = delta?.content ?? "";
+    for (const call of delta?.tool_calls ?? []) {
+      this.toolCalls.push(call);
+      this.markFirstToken();
+    }
+    if (content !== "") {
+      this.markFirstToken();
+      this.text += content;
+    }
+    return content;
+  }
+
+  done(): Extract<ModelStreamEvent, { type: "done" }> {
+    return {
+      type: "done",
+      text: this.text,
+      toolCalls: this.toolCalls.result(),
+      finishReason: toFinishReason(this.finishReason),
+      usage: this.usage,
+      firstTokenMs: this.firstTokenMs,
+    };
+  }
+
+  private markFirstToken(): void {
+    this.firstTokenMs ??= Math.round(performance.now() - this.startedAt);
+  }
+}
