@@ -42,6 +42,11 @@ export function ApprovalPanel({ call, focus, reason, draft, maxArgLines }: Appro
         </Text>
       ) : null}
       {call.askReason ? <Text color={theme.color("warning")}>Asked because {call.askReason}.</Text> : null}
+      {call.toolNotes.map((note) => (
+        <Text key={note} color={theme.color("warning")}>
+          ⚠ This tool: {note}.
+        </Text>
+      ))}
       <Text>{args.lines.join("\n")}</Text>
       {args.hidden > 0 ? (
         <Text color={theme.color("warning")}>

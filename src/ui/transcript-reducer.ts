@@ -236,6 +236,7 @@ function callView(call: ProposedToolCall, number: number): ToolCallView {
     server: call.server === undefined ? undefined : sanitizeForTerminal(call.server),
     tier: call.tier,
     tierReason: call.tierReason === undefined ? undefined : sanitizeForTerminal(call.tierReason),
+    toolNotes: call.toolNotes.map((note) => sanitizeForTerminal(note)),
     args: call.arguments,
     rawArguments: sanitizeForTerminal(call.rawArguments),
     problem: call.problem === undefined ? undefined : sanitizeForTerminal(call.problem),

@@ -24,6 +24,8 @@ export interface ToolCallView {
   problem: string | undefined;
   state: CallState;
   progress: { progress: number; total: number | undefined; message: string | undefined } | undefined;
+  /** What mcpterm changed in the tool's definition before the model saw it (a cut description). */
+  toolNotes: string[];
   /** Why policy asked the person (the tier, a changed definition, a secret in the arguments). */
   askReason: string | undefined;
   decision: { approved: boolean; by: ApprovalSource; reason: string } | undefined;

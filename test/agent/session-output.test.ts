@@ -25,6 +25,7 @@ const call = (args: Record<string, unknown>): ProposedToolCall => ({
   rawArguments: JSON.stringify(args),
   tier: "external",
   tierReason: "name",
+  toolNotes: [],
   problem: undefined,
 });
 

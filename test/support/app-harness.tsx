@@ -26,6 +26,7 @@ export function proposed(id: string, args: Record<string, unknown>): ProposedToo
     rawArguments: JSON.stringify(args),
     tier: "dangerous",
     tierReason: "destructiveHint",
+    toolNotes: [],
     problem: undefined,
   };
 }

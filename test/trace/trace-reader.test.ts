@@ -19,6 +19,7 @@ const call = (id: string, overrides: Partial<ProposedToolCall> = {}): ProposedTo
   rawArguments: '{"path":"a"}',
   tier: "read_only",
   tierReason: "name: read",
+  toolNotes: [],
   problem: undefined,
   ...overrides,
 });

@@ -23,6 +23,7 @@ function call(args: Record<string, unknown>, extra: Partial<ToolCallView> = {}):
     problem: undefined,
     state: "proposed",
     progress: undefined,
+    toolNotes: [],
     askReason: undefined,
     decision: undefined,
     result: undefined,

@@ -21,6 +21,7 @@ function call(id: string, overrides: Partial<ProposedToolCall> = {}): ProposedTo
     rawArguments: '{"name":"a.md"}',
     tier: "dangerous",
     tierReason: "destructiveHint",
+    toolNotes: [],
     problem: undefined,
     ...overrides,
   };

@@ -20,6 +20,8 @@ export interface ProposedToolCall {
   rawArguments: string;
   tier: Tier | undefined;
   tierReason: string | undefined;
+  /** What mcpterm changed in the tool's definition before the model saw it (see AgentTool.notes). */
+  toolNotes: string[];
   /** Why the call cannot run at all (unknown tool, bad JSON), if it cannot. */
   problem: string | undefined;
 }

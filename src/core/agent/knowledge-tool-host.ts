@@ -3,15 +3,17 @@ import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from
 
 export const KNOWLEDGE_TOOL_NAME = "search_knowledge_base";
 
+const KNOWLEDGE_TOOL_DESCRIPTION =
+  "Search the user's local knowledge base (notes, runbooks, specs) for passages about a topic. " +
+  "Returns numbered passages with file path and line range; cite them as [n].";
+
 /** The built-in read-only tool through which the model searches the knowledge base on its own. */
 export class KnowledgeToolHost implements ToolHost {
   private readonly tool: AgentTool = {
     modelName: KNOWLEDGE_TOOL_NAME,
     server: BUILT_IN_SERVER,
     name: KNOWLEDGE_TOOL_NAME,
-    description:
-      "Search the user's local knowledge base (notes, runbooks, specs) for passages about a topic. " +
-      "Returns numbered passages with file path and line range; cite them as [n].",
+    description: KNOWLEDGE_TOOL_DESCRIPTION,
     inputSchema: {
       type: "object",
       properties: {
@@ -25,8 +27,10 @@ export class KnowledgeToolHost implements ToolHost {
       },
       required: ["query"],
     },
+    modelDescription: KNOWLEDGE_TOOL_DESCRIPTION,
     tier: "read_only",
     tierReason: "built-in: reads the local knowledge base",
+    notes: [],
   };
 
   constructor(

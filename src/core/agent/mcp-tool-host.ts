@@ -6,6 +6,7 @@ import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
+import { descriptionForModel } from "../policy/tool-description.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
 import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
@@ -51,15 +52,19 @@ export class McpToolHost implements ToolHost {
         ...(config.tiers[definition.name] === undefined ? {} : { override: config.tiers[definition.name] }),
         trustedServer: config.trust,
       });
+      const description = definition.description ?? definition.title ?? definition.name;
+      const forModel = descriptionForModel(description);
       return [
         {
           modelName: registered.modelName,
           server: registered.server,
           name: definition.name,
-          description: definition.description ?? definition.title ?? definition.name,
+          description,
+          modelDescription: forModel.text,
           inputSchema: definition.inputSchema,
           tier: decision.tier,
           tierReason: decision.reason,
+          notes: forModel.notes,
         },
       ];
     });

@@ -35,6 +35,7 @@ export function resolveToolCall(
       rawArguments: request.arguments,
       tier: tool?.tier,
       tierReason: tool?.tierReason,
+      toolNotes: tool?.notes ?? [],
       problem,
     },
   };

@@ -326,7 +326,7 @@ function failed(failure: ToolOutcome["failure"], message: string): ToolOutcome {
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {
-  return { name: tool.modelName, description: tool.description, parameters: tool.inputSchema };
+  return { name: tool.modelName, description: tool.modelDescription, parameters: tool.inputSchema };
 }
 
 function addUsage(total: Usage, step: Usage | undefined): void {

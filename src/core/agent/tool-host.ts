@@ -10,10 +10,15 @@ export interface AgentTool {
   modelName: string;
   server: string;
   name: string;
+  /** The description as the server gave it: what an "always allow" is tied to. */
   description: string;
+  /** What the model is sent instead: invisible characters removed, capped (see tool-description.ts). */
+  modelDescription: string;
   inputSchema: Record<string, unknown>;
   tier: Tier;
   tierReason: string;
+  /** What mcpterm changed in the definition before the model saw it (a description cut, …). */
+  notes: string[];
 }
 
 /**

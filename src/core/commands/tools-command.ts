@@ -34,7 +34,11 @@ function listTools(
       rows.push([name, status, "", "", why]);
       continue;
     }
-    for (const entry of own) rows.push([name, status, entry.name, entry.tier, entry.tierReason]);
+    for (const entry of own) {
+      const reason =
+        entry.notes.length > 0 ? `${entry.tierReason} · ⚠ ${entry.notes.join("; ")}` : entry.tierReason;
+      rows.push([name, status, entry.name, entry.tier, reason]);
+    }
   }
   return {
     kind: "table",
@@ -58,7 +62,8 @@ function describeTool(tools: readonly AgentTool[], server: string, name: string)
     kind: "text",
     text: [
       `${tool.server}/${tool.name} · ${tool.tier} (${tool.tierReason})`,
-      tool.description,
+      ...tool.notes.map((note) => `⚠ ${note}`),
+      tool.modelDescription,
       "",
       "Input schema:",
       JSON.stringify(tool.inputSchema, null, 2),

@@ -1,0 +1,31 @@
+import { sanitizeForTerminal } from "./sanitize-terminal.js";
+
+/**
+ * Most of a tool description the model is sent. Legitimate descriptions run to about 3 KB; a
+ * longer one is where a poisoned server hides instructions behind padding.
+ */
+export const MAX_DESCRIPTION_CHARS = 4_000;
+
+export interface ModelDescription {
+  /** What the model is sent: invisible and BiDi characters and escapes removed, capped. */
+  text: string;
+  /** What was done to it, in words, for /tools and the approval panel; empty when nothing was. */
+  notes: string[];
+}
+
+/** A server's tool description as the model may read it, with a note for each change made. */
+export function descriptionForModel(description: string): ModelDescription {
+  const notes: string[] = [];
+  // The terminal sanitizer drops exactly what can hide text from a person reading it.
+  const visible = sanitizeForTerminal(description);
+  if (visible.length !== description.length) {
+    notes.push(
+      `${description.length - visible.length} invisible or control characters removed from its description`,
+    );
+  }
+  if (visible.length <= MAX_DESCRIPTION_CHARS) return { text: visible, notes };
+  notes.push(
+    `its description was cut from ${visible.length.toLocaleString("en-US")} to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")} characters before the model saw it`,
+  );
+  return { text: `${visible.slice(0, MAX_DESCRIPTION_CHARS)}… [description cut]`, notes };
+}

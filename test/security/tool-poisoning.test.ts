@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { openSession } from "../../src/core/session/open-session.js";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { HIDDEN_INSTRUCTION, hostileLaunch } from "../support/hostile.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+const models: ScriptedModelServer[] = [];
+afterAll(async () => {
+  await Promise.all(models.map((model) => model.close()));
+});
+
+async function project(): Promise<string> {
+  const dir = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: { hostile: hostileLaunch(randomUUID()) },
+  });
+  return dir;
+}
+
+describe("a poisoned tool description", () => {
+  it("reaches the model cut to 4,000 characters with invisible characters removed", async () => {
+    const dir = await project();
+    const model = await startScriptedModelServer([{ text: "ok" }]);
+    models.push(model);
+    const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", model.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(0);
+    const tools = (
+      model.requests[0]?.body as { tools: Array<{ function: { name: string; description: string } }> }
+    ).tools;
+    const poisoned =
+      tools.find((tool) => tool.function.name === "hostile__poisoned_lookup")?.function.description ?? "";
+    expect(poisoned.length).toBeLessThanOrEqual(4_100);
+    expect(poisoned).toMatch(/^Looks things up\. Looks things up\./);
+    expect(poisoned).toMatch(/\[description cut\]$/);
+    expect(poisoned).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]/);
+    expect(poisoned).not.toContain(HIDDEN_INSTRUCTION);
+    // An ordinary description is sent as it is.
+    expect(tools.find((tool) => tool.function.name === "hostile__send_message")?.function.description).toBe(
+      "Send a message to a person.",
+    );
+  });
+
+  it("is flagged in /tools and in the tool's own view", async () => {
+    const dir = await project();
+    const runtime = await openSession(
+      {
+        configPath: undefined,
+        kbDir: undefined,
+        kb: false,
+        model: { model: "m", baseUrl: "http://127.0.0.1:9/v1" },
+        maxSteps: 3,
+        traceFile: undefined,
+        trustConfig: true,
+        approve: [],
+        interactive: true,
+        allowSecretArguments: false,
+      },
+      { env: cleanEnv(), cwd: dir },
+    );
+    try {
+      await runtime.start().servers;
+      const context = {
+        manager: runtime.manager,
+        tools: () => runtime.tools.list(),
+        knowledge: () => runtime.knowledge.current(),
+        commands: SLASH_COMMANDS,
+        clearConversation: () => true,
+        traceFile: () => undefined,
+        model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
+      };
+      const table = JSON.stringify(await runSlashCommand(context, "/tools hostile"));
+      expect(table).toMatch(
+        /poisoned_lookup.*⚠ \d+ invisible or control characters removed from its description; its description was cut from [\d,]+ to 4,000 characters before the model saw it/,
+      );
+      const one = await runSlashCommand(context, "/tools hostile poisoned_lookup");
+      expect(one.kind === "text" && one.text).toMatch(/⚠ its description was cut from/);
+      expect(JSON.stringify(one)).not.toContain(HIDDEN_INSTRUCTION);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
