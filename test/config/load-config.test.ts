@@ -33,6 +33,7 @@ function server(partial: Partial<ServerConfig> & Pick<ServerConfig, "name" | "tr
     env: {},
     headers: {},
     timeoutMs: 60_000,
+    maxCallMs: 600_000,
     startupTimeoutMs: 30_000,
     disabled: false,
     trust: false,

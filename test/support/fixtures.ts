@@ -35,6 +35,7 @@ export function serverConfig(name: string, overrides: Partial<ServerConfig>): Se
     cwd: REPO_ROOT,
     headers: {},
     timeoutMs: 10_000,
+    maxCallMs: 600_000,
     startupTimeoutMs: 15_000,
     disabled: false,
     trust: false,

@@ -78,7 +78,9 @@ export class McpToolHost implements ToolHost {
         return await this.callOnce(tool, args, context);
       } catch (error) {
         const failure = error instanceof ToolCallError ? error.failure : "transient";
+        const retryable = error instanceof ToolCallError ? error.retryable : true;
         const retry =
+          retryable &&
           failure === "transient" &&
           attempt < attempts &&
           this.serverConnected(tool.server) &&

@@ -13,8 +13,10 @@ export interface ServerConfig {
   cwd?: string;
   url?: string;
   headers: Record<string, string>;
-  /** Per tool call. */
+  /** Per tool call, without news from the server (progress notifications restart it). */
   timeoutMs: number;
+  /** The most one call may take, progress or not: a server that reports progress forever is stopped. */
+  maxCallMs: number;
   /** Connect plus initialize. */
   startupTimeoutMs: number;
   disabled: boolean;
@@ -40,6 +42,7 @@ export interface McptermConfig {
 export const DEFAULT_CONFIG_FILE = "mcp.config.json";
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CALL_MS = 600_000;
 export const DEFAULT_AUTO_APPROVED_TIERS: readonly Tier[] = ["read_only", "low_risk"];
 export const DEFAULT_KB_TOP_K = 4;
 

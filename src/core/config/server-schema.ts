@@ -2,6 +2,7 @@ import path from "node:path";
 import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
 import { keyPath } from "./config-fields.js";
 import {
+  DEFAULT_MAX_CALL_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   type ServerConfig,
@@ -61,6 +62,11 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     env: expandRecord(reader.optionalStringRecord(raw, "env", here), keyPath(here, "env")),
     headers: expandRecord(reader.optionalStringRecord(raw, "headers", here), keyPath(here, "headers")),
     timeoutMs,
+    // Never below the silence limit: a call may always use that much time at least.
+    maxCallMs: Math.max(
+      timeoutMs,
+      reader.optionalPositiveInteger(raw, "maxCallMs", here) ?? DEFAULT_MAX_CALL_MS,
+    ),
     startupTimeoutMs:
       reader.optionalPositiveInteger(raw, "startupTimeoutMs", here) ?? DEFAULT_STARTUP_TIMEOUT_MS,
     disabled: reader.optionalBoolean(raw, "disabled", here) ?? false,

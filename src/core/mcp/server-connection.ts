@@ -133,10 +133,24 @@ export class ServerConnection {
       );
     }
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    // Progress restarts the SDK's timeout; this hard limit does not move. Aborting (rather than the
+    // SDK's own maxTotalTimeout) makes the SDK send notifications/cancelled, so the server stops too.
+    const maxCallMs = Math.max(this.config.maxCallMs, timeoutMs);
+    const call = new AbortController();
+    let overLimit = false;
+    const timer = setTimeout(() => {
+      overLimit = true;
+      call.abort();
+    }, maxCallMs);
+    // Linked by hand and unlinked below, so no listener on the caller's signal outlives the call.
+    const onCallerAbort = (): void => call.abort();
+    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    if (options.signal?.aborted) call.abort();
+    const { signal } = call;
     try {
       const { onProgress } = options;
       const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: options.signal,
+        signal,
         timeout: timeoutMs,
         ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
       });
@@ -144,7 +158,17 @@ export class ServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+      if (overLimit) {
+        throw new ToolCallError(
+          "transient",
+          `stopped after ${maxCallMs} ms, the most one call to server "${this.name}" may take (maxCallMs in its config), though it kept reporting progress`,
+          { cause: error, retryable: false },
+        );
+      }
       throw classifyRequestError(error, { server: this.name, timeoutMs });
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
 

@@ -4,13 +4,17 @@ import { errorMessage } from "../errors.js";
 
 /** A tool call that did not produce a result, with the class that decides what happens next. */
 export class ToolCallError extends Error {
+  /** Whether sending the same call again may help (never after it used up its whole time). */
+  readonly retryable: boolean;
+
   constructor(
     readonly failure: FailureClass,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryable?: boolean },
   ) {
     super(message, options);
     this.name = "ToolCallError";
+    this.retryable = options?.retryable ?? failure === "transient";
   }
 }
 
