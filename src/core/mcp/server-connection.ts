@@ -38,6 +38,8 @@ export interface ServerConnectionOptions {
 }
 
 const STDERR_TAIL_IN_ERRORS = 5;
+/** The abort reason of a call stopped by its hard limit (maxCallMs). */
+const OVER_CALL_LIMIT = Symbol("over maxCallMs");
 
 /**
  * One MCP server: its transport, client, status and tools. It never throws from `connect`: a
@@ -137,11 +139,7 @@ export class ServerConnection {
     // SDK's own maxTotalTimeout) makes the SDK send notifications/cancelled, so the server stops too.
     const maxCallMs = Math.max(this.config.maxCallMs, timeoutMs);
     const call = new AbortController();
-    let overLimit = false;
-    const timer = setTimeout(() => {
-      overLimit = true;
-      call.abort();
-    }, maxCallMs);
+    const timer = setTimeout(() => call.abort(OVER_CALL_LIMIT), maxCallMs);
     // Linked by hand and unlinked below, so no listener on the caller's signal outlives the call.
     const onCallerAbort = (): void => call.abort();
     options.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -158,7 +156,7 @@ export class ServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
-      if (overLimit) {
+      if (call.signal.reason === OVER_CALL_LIMIT) {
         throw new ToolCallError(
           "transient",
           `stopped after ${maxCallMs} ms, the most one call to server "${this.name}" may take (maxCallMs in its config), though it kept reporting progress`,
