@@ -42,7 +42,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up.
   const started = runtime.start();
-  if (runtime.knowledge.current().state === "loading") {
+  if (runtime.knowledge.access().state === "loading") {
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
       if (access.state === "ready") {

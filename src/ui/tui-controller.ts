@@ -176,7 +176,7 @@ export class TuiController {
     return {
       manager: runtime.manager,
       tools: () => runtime.tools.list(),
-      knowledge: (): KnowledgeAccess => runtime.knowledge.current(),
+      knowledge: (): KnowledgeAccess => runtime.knowledge.access(),
       commands: this.commands,
       clearConversation: () => {
         if (this.running) return false;

@@ -82,7 +82,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
       const context: CommandContext = {
         manager: runtime.manager,
         tools: () => runtime.tools.list(),
-        knowledge: () => runtime.knowledge.current(),
+        knowledge: () => runtime.knowledge.access(),
         commands: SLASH_COMMANDS,
         clearConversation: () => true,
         traceFile: () => runtime.trace.file,

@@ -69,7 +69,7 @@ describe("a poisoned tool description", () => {
       const context = {
         manager: runtime.manager,
         tools: () => runtime.tools.list(),
-        knowledge: () => runtime.knowledge.current(),
+        knowledge: () => runtime.knowledge.access(),
         commands: SLASH_COMMANDS,
         clearConversation: () => true,
         traceFile: () => undefined,

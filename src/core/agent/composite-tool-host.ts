@@ -15,10 +15,16 @@ export class CompositeToolHost implements ToolHost {
     );
   }
 
+  async current(tool: AgentTool): Promise<AgentTool | undefined> {
+    const owner = this.ownerOf(tool);
+    if (!owner) return undefined;
+    const now = owner.current ? await owner.current(tool) : tool;
+    if (now) this.owners.set(now, owner);
+    return now;
+  }
+
   call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
-    const owner =
-      this.owners.get(tool) ??
-      this.hosts.find((host) => host.list().some((t) => t.modelName === tool.modelName));
+    const owner = this.ownerOf(tool);
     if (!owner) {
       const message = `Unknown tool "${tool.modelName}".`;
       return Promise.resolve({
@@ -30,5 +36,12 @@ export class CompositeToolHost implements ToolHost {
       });
     }
     return owner.call(tool, args, context);
+  }
+
+  private ownerOf(tool: AgentTool): ToolHost | undefined {
+    return (
+      this.owners.get(tool) ??
+      this.hosts.find((host) => host.list().some((candidate) => candidate.modelName === tool.modelName))
+    );
   }
 }

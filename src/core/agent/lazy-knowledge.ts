@@ -11,7 +11,7 @@ import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-h
  * here with secrets removed.
  */
 export class LazyKnowledge implements ToolHost, KnowledgeSource {
-  private access: KnowledgeAccess;
+  private state: KnowledgeAccess;
   private host: ToolHost | undefined;
 
   constructor(
@@ -19,26 +19,26 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
     private readonly topK: number,
     private readonly redact: (text: string) => string = (text) => text,
   ) {
-    this.access = initial;
+    this.state = initial;
   }
 
-  current(): KnowledgeAccess {
-    return this.access;
+  access(): KnowledgeAccess {
+    return this.state;
   }
 
   ready(kb: KnowledgeBase): void {
-    this.access = { state: "ready", kb };
+    this.state = { state: "ready", kb };
     this.host = new KnowledgeToolHost(kb, this.redact);
   }
 
   off(reason: string): void {
-    this.access = { state: "off", reason };
+    this.state = { state: "off", reason };
     this.host = undefined;
   }
 
   search(query: string): KbHit[] {
-    if (this.access.state !== "ready") return [];
-    return redactDeep(this.access.kb.search(query, { k: this.topK }), this.redact);
+    if (this.state.state !== "ready") return [];
+    return redactDeep(this.state.kb.search(query, { k: this.topK }), this.redact);
   }
 
   list(): AgentTool[] {

@@ -13,6 +13,8 @@ import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-h
 
 const READ_ONLY_ATTEMPTS = 3;
 const RETRY_BASE_DELAY_MS = 250;
+/** How long a call waits for a server to list the tools it said changed. */
+const TOOL_LIST_WAIT_MS = 5_000;
 
 /**
  * The MCP servers' tools as the agent loop sees them: tiered, callable, results shaped for the
@@ -38,6 +40,11 @@ export class McpToolHost implements ToolHost {
   list(): AgentTool[] {
     this.listed ??= this.classify();
     return this.listed;
+  }
+
+  async current(tool: AgentTool): Promise<AgentTool | undefined> {
+    if (!(await this.manager.toolsSettled(tool.server, TOOL_LIST_WAIT_MS))) return undefined;
+    return this.list().find((candidate) => candidate.server === tool.server && candidate.name === tool.name);
   }
 
   private classify(): AgentTool[] {

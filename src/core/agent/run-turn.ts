@@ -8,15 +8,15 @@ import type {
   ToolSpec,
   Usage,
 } from "../llm/types.js";
-import { decideApproval, type ApprovalRules, type ApprovalSource } from "../policy/approval-policy.js";
-import { RepeatDetector } from "../policy/repeat-detector.js";
+import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
+import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { ArgumentValidator } from "../policy/validate-arguments.js";
 import type { Approver } from "./approver.js";
-import { EventChannel } from "./event-channel.js";
-import type { AgentEvent, ProposedToolCall, TurnEndReason } from "./events.js";
-import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
+import type { AgentEvent, TurnEndReason } from "./events.js";
+import { parseArguments } from "./resolve-tool-call.js";
+import { runToolCalls } from "./tool-calls.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
 export interface TurnOptions {
@@ -183,146 +183,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   }
 }
 
-/**
- * Proposes every call of a step, decides each in order through the policy (asking the person
- * only when it says so; approving one never approves another), then runs the approved ones
- * concurrently. Every call ends with an outcome.
- */
-async function* runToolCalls(
-  options: TurnOptions,
-  step: number,
-  requests: readonly ToolCallRequest[],
-  tools: readonly AgentTool[],
-  outcomes: Map<string, ToolOutcome>,
-): AsyncGenerator<AgentEvent, void> {
-  const signal = options.signal ?? new AbortController().signal;
-  const resolved = requests.map((request) => resolveToolCall(request, step, tools, options.validator));
-  for (const { call } of resolved) yield { type: "tool_call_proposed", call };
-
-  const settle = (callId: string, outcome: ToolOutcome, durationMs: number): AgentEvent => {
-    outcomes.set(callId, outcome);
-    return { type: "tool_result", callId, ...outcome, redactions: outcome.redactions ?? [], durationMs };
-  };
-  const cancelled = (): ToolOutcome => notRun("cancelled", "the user cancelled the turn");
-
-  const approved: Array<{ call: ProposedToolCall; tool: AgentTool; args: Record<string, unknown> }> = [];
-  for (const { call, tool } of resolved) {
-    if (signal.aborted) {
-      yield settle(call.id, cancelled(), 0);
-      continue;
-    }
-    if (!tool || !call.arguments || call.problem) {
-      const problem = call.problem ?? "The call could not be read.";
-      yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` }, 0);
-      continue;
-    }
-    const decision = yield* decide(options, call, tool, signal);
-    if (!decision.approved) {
-      yield settle(call.id, isAborted(signal) ? cancelled() : denied(decision), 0);
-      continue;
-    }
-    approved.push({ call, tool, args: call.arguments });
-  }
-
-  const channel = new EventChannel<AgentEvent>();
-  const running = approved.map(async ({ call, tool, args }) => {
-    channel.push({ type: "tool_started", callId: call.id });
-    const startedAt = performance.now();
-    // Through a promise, so a host that throws instead of rejecting still ends in an outcome.
-    const outcome = await Promise.resolve()
-      .then(() =>
-        options.tools.call(tool, args, {
-          callId: call.id,
-          signal,
-          onProgress: (progress) =>
-            channel.push({
-              type: "tool_progress",
-              callId: call.id,
-              progress: progress.progress,
-              total: progress.total,
-              message: progress.message,
-            }),
-        }),
-      )
-      .catch((error: unknown) => failed("transient", `The call failed: ${errorMessage(error)}`));
-    channel.push(settle(call.id, outcome, Math.round(performance.now() - startedAt)));
-  });
-  void Promise.all(running).finally(() => channel.close());
-  yield* channel;
-}
-
-interface Decision {
-  approved: boolean;
-  by: ApprovalSource;
-  reason: string;
-}
-
-/**
- * One call's approval: the policy decides, and only its "ask" reaches the person. An "always
- * allow" answer is remembered here, for this tool's current definition.
- */
-async function* decide(
-  options: TurnOptions,
-  call: ProposedToolCall,
-  tool: AgentTool,
-  signal: AbortSignal,
-): AsyncGenerator<AgentEvent, Decision> {
-  const allowance = options.allowances.check(tool);
-  if (allowance.state === "changed") {
-    options.allowances.revoke(tool);
-    yield {
-      type: "warning",
-      message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
-    };
-  }
-  const secrets = options.scanArguments && call.arguments ? await options.scanArguments(call.arguments) : [];
-  const verdict = decideApproval({ tier: tool.tier, allowance, secrets }, options.approval);
-  let decision: Decision;
-  if (verdict.action === "ask") {
-    yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
-    decision = await options
-      .approve({ call, tool, reason: verdict.reason }, signal)
-      .then((answer) => {
-        if (answer.approved && answer.remember) options.allowances.allow(tool);
-        return { approved: answer.approved, by: "user" as const, reason: answer.reason };
-      })
-      .catch((error: unknown) => ({
-        approved: false,
-        by: "policy" as const,
-        reason: `asking failed: ${errorMessage(error)}`,
-      }));
-  } else {
-    decision = { approved: verdict.action === "allow", by: verdict.by, reason: verdict.reason };
-  }
-  yield { type: "approval_decided", callId: call.id, ...decision, argumentSecrets: secrets };
-  return decision;
-}
-
-function denied(decision: Decision): ToolOutcome {
-  return {
-    ok: false,
-    forModel: `Not run: the call was denied (${decision.by}): ${decision.reason}. Do not retry it; continue without it or ask the user.`,
-    display: `denied (${decision.by}): ${decision.reason}`,
-    truncated: false,
-    failure: "permission",
-  };
-}
-
-function notRun(failure: ToolOutcome["failure"], why: string): ToolOutcome {
-  return { ok: false, forModel: `Not run: ${why}.`, display: `not run: ${why}`, truncated: false, failure };
-}
-
 /** Answers calls the turn stops before running, so the history stays valid to send again. */
 function answerUnrun(conversation: ChatMessage[], calls: readonly ToolCallRequest[], reason: string): void {
   for (const call of calls) conversation.push({ role: "tool", toolCallId: call.id, content: reason });
-}
-
-function isAborted(signal: AbortSignal): boolean {
-  return signal.aborted;
-}
-
-function failed(failure: ToolOutcome["failure"], message: string): ToolOutcome {
-  return { ok: false, forModel: message, display: message, truncated: false, failure };
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {

@@ -48,5 +48,11 @@ export interface ToolCallContext {
 export interface ToolHost {
   /** The tools available now; servers that are still starting simply are not listed yet. */
   list(): AgentTool[];
+  /**
+   * The tool as its server defines it right now, after any change the server announced has been
+   * listed (waiting briefly for it); undefined when it is gone or its list did not come in time.
+   * Hosts whose tools never change need not implement it.
+   */
+  current?(tool: AgentTool): Promise<AgentTool | undefined>;
   call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome>;
 }

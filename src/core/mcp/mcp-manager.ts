@@ -93,6 +93,14 @@ export class McpManager {
     return this.require(server).callTool(tool, args, options);
   }
 
+  /**
+   * Resolves true once `server` has no announced tool change left to list (at once for an unknown
+   * or stopped server), false if `ms` pass first.
+   */
+  toolsSettled(server: string, ms: number): Promise<boolean> {
+    return this.connections.get(server)?.toolsSettled(ms) ?? Promise.resolve(true);
+  }
+
   async restart(server: string): Promise<void> {
     await this.require(server).restart();
   }

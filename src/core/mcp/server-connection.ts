@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
   type ReadResourceResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -14,6 +15,7 @@ import { CLIENT_INFO } from "../version.js";
 import { BoundedLines } from "./bounded-lines.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
+import { ToolListRefresh } from "./tool-list-refresh.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import type {
   CallOptions,
@@ -38,6 +40,8 @@ export interface ServerConnectionOptions {
 }
 
 const STDERR_TAIL_IN_ERRORS = 5;
+/** A burst of list_changed notifications is answered with one listing, this long after the last. */
+const TOOL_REFRESH_DEBOUNCE_MS = 50;
 /** The abort reason of a call stopped by its hard limit (maxCallMs). */
 const OVER_CALL_LIMIT = Symbol("over maxCallMs");
 
@@ -59,6 +63,8 @@ export class ServerConnection {
   private initializeMs: number | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
+  private toolRefresh = new ToolListRefresh();
+  private refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -231,15 +237,13 @@ export class ServerConnection {
   }
 
   private async connectWith(transport: Transport): Promise<Client> {
-    const client = new Client(CLIENT_INFO, {
-      capabilities: {},
-      listChanged: {
-        tools: {
-          onChanged: (error, tools) => {
-            if (!error && tools) this.setTools(tools);
-          },
-        },
-      },
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    // Our own handler rather than the SDK's listChanged option: it marks the change the moment it
+    // is announced (calls then wait for the new list), and lists every page, not just the first.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const change = this.toolRefresh.announce();
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => void this.refreshTools(client, change), TOOL_REFRESH_DEBOUNCE_MS);
     });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
@@ -282,6 +286,10 @@ export class ServerConnection {
 
   private async listTools(client: Client): Promise<ServerTool[]> {
     if (!client.getServerCapabilities()?.tools) return [];
+    return this.filterTools(await this.listToolPages(client));
+  }
+
+  private async listToolPages(client: Client): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
@@ -291,12 +299,33 @@ export class ServerConnection {
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor);
-    return this.filterTools(tools);
+    return tools;
   }
 
-  private setTools(tools: Tool[]): void {
-    this.tools = this.filterTools(tools);
-    this.options.onChange();
+  /** Fetches the list after announcement `change`; a list that cannot be fetched withdraws the tools. */
+  private async refreshTools(client: Client, change: number): Promise<void> {
+    if (this.closing) return;
+    try {
+      this.tools = this.filterTools(await this.listToolPages(client));
+    } catch (error) {
+      this.tools = [];
+      this.logLines.push(
+        this.options.redact(
+          `[mcpterm] the server said its tools changed but could not list them (${errorMessage(error)}); its tools are withdrawn until it does`,
+        ),
+      );
+    } finally {
+      this.toolRefresh.answered(change);
+      this.options.onChange();
+    }
+  }
+
+  /**
+   * Resolves true once no announced tool change is waiting to be listed, false if `ms` pass
+   * first; callers then must not trust the definitions they hold.
+   */
+  toolsSettled(ms: number): Promise<boolean> {
+    return this.toolRefresh.settled(ms);
   }
 
   private filterTools(tools: Tool[]): ServerTool[] {
@@ -334,6 +363,9 @@ export class ServerConnection {
 
   private async stop(): Promise<void> {
     this.closing = true;
+    // A stopped server has no tools to wait for: nobody waits on a change it announced.
+    clearTimeout(this.refreshTimer);
+    this.toolRefresh.answered();
     const client = this.client;
     const stdio = this.stdio;
     if (client) {

@@ -189,7 +189,7 @@ export async function openSession(
       servers: manager.start().then(() => trace.servers(manager.servers())),
       knowledge: kbOn
         ? loadKnowledge(knowledge, knowledgeDir(request.kbDir, config, cwd), cwd)
-        : Promise.resolve(knowledge.current()),
+        : Promise.resolve(knowledge.access()),
     };
     return started;
   };
@@ -232,7 +232,7 @@ async function loadKnowledge(knowledge: LazyKnowledge, dir: string, cwd: string)
   } catch (error) {
     knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
   }
-  return knowledge.current();
+  return knowledge.access();
 }
 
 function withModel(flags: SessionRequest["model"], name: string | undefined): SessionRequest["model"] {

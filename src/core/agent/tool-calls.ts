@@ -1,0 +1,229 @@
+import { errorMessage } from "../errors.js";
+import type { ToolCallRequest } from "../llm/types.js";
+import { decideApproval, type ApprovalSource } from "../policy/approval-policy.js";
+import { definitionHash } from "../policy/tool-allowances.js";
+import { EventChannel } from "./event-channel.js";
+import type { AgentEvent, ProposedToolCall } from "./events.js";
+import { resolveToolCall } from "./resolve-tool-call.js";
+import type { TurnOptions } from "./run-turn.js";
+import type { AgentTool, ToolOutcome } from "./tool-host.js";
+
+/** Rounds of "a definition changed since its decision, decide again" before a call is given up. */
+const RECHECK_ROUNDS = 3;
+
+interface Decision {
+  approved: boolean;
+  by: ApprovalSource;
+  reason: string;
+}
+
+interface ApprovedCall {
+  call: ProposedToolCall;
+  tool: AgentTool;
+  args: Record<string, unknown>;
+  /** The definition the decision was made about (see definitionHash). */
+  decidedOn: string;
+}
+
+/**
+ * The tool phase of a model step. Proposes every call, decides each in order through the policy
+ * (asking the person only when it says so; approving one never approves another) against the
+ * tool's definition as its server has it then, looks once more just before anything runs (a
+ * definition changed since its decision is decided again), then runs the approved calls
+ * concurrently. Every call ends with an outcome, stored in `outcomes`.
+ */
+export async function* runToolCalls(
+  options: TurnOptions,
+  step: number,
+  requests: readonly ToolCallRequest[],
+  tools: readonly AgentTool[],
+  outcomes: Map<string, ToolOutcome>,
+): AsyncGenerator<AgentEvent, void> {
+  const signal = options.signal ?? new AbortController().signal;
+  const resolved = requests.map((request) => resolveToolCall(request, step, tools, options.validator));
+  for (const { call } of resolved) yield { type: "tool_call_proposed", call };
+
+  const settle = (callId: string, outcome: ToolOutcome, durationMs = 0): AgentEvent => {
+    outcomes.set(callId, outcome);
+    return { type: "tool_result", callId, ...outcome, redactions: outcome.redactions ?? [], durationMs };
+  };
+
+  let approved: ApprovedCall[] = [];
+  for (const { call, tool } of resolved) {
+    if (signal.aborted) {
+      yield settle(call.id, cancelled());
+      continue;
+    }
+    if (!tool || !call.arguments || call.problem) {
+      const problem = call.problem ?? "The call could not be read.";
+      yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` });
+      continue;
+    }
+    const entry = yield* decideCall(options, call, tool, call.arguments, signal);
+    if ("outcome" in entry) yield settle(call.id, entry.outcome);
+    else approved.push(entry);
+  }
+
+  // The last look before anything runs: a server may have changed a tool since it was decided.
+  for (let round = 0; round < RECHECK_ROUNDS && approved.length > 0; round += 1) {
+    const still: ApprovedCall[] = [];
+    let changed = false;
+    for (const entry of approved) {
+      const now = await currentDefinition(options, entry.tool);
+      if (now && definitionHash(now) === entry.decidedOn) {
+        still.push(entry);
+        continue;
+      }
+      changed = true;
+      if (!now) {
+        yield settle(entry.call.id, gone(entry.tool));
+        continue;
+      }
+      yield {
+        type: "warning",
+        message: `${now.server}/${now.name} changed its definition after the call was decided; deciding again.`,
+      };
+      const again = yield* decideCall(options, entry.call, now, entry.args, signal);
+      if ("outcome" in again) yield settle(entry.call.id, again.outcome);
+      else still.push(again);
+    }
+    approved = still;
+    if (!changed) break;
+    if (round === RECHECK_ROUNDS - 1) {
+      for (const entry of approved)
+        yield settle(entry.call.id, notRun("permission", "the tool kept changing its definition"));
+      approved = [];
+    }
+  }
+
+  const channel = new EventChannel<AgentEvent>();
+  const running = approved.map(async ({ call, tool, args }) => {
+    channel.push({ type: "tool_started", callId: call.id });
+    const startedAt = performance.now();
+    // Through a promise, so a host that throws instead of rejecting still ends in an outcome.
+    const outcome = await Promise.resolve()
+      .then(() =>
+        options.tools.call(tool, args, {
+          callId: call.id,
+          signal,
+          onProgress: (progress) =>
+            channel.push({
+              type: "tool_progress",
+              callId: call.id,
+              progress: progress.progress,
+              total: progress.total,
+              message: progress.message,
+            }),
+        }),
+      )
+      .catch((error: unknown) => failed("transient", `The call failed: ${errorMessage(error)}`));
+    channel.push(settle(call.id, outcome, Math.round(performance.now() - startedAt)));
+  });
+  void Promise.all(running).finally(() => channel.close());
+  yield* channel;
+}
+
+/**
+ * Decides one call against the tool's current definition: waits for a tool change its server
+ * announced, checks the arguments against the schema as it is now, then asks the policy.
+ */
+async function* decideCall(
+  options: TurnOptions,
+  call: ProposedToolCall,
+  proposedTool: AgentTool,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, ApprovedCall | { outcome: ToolOutcome }> {
+  const tool = await currentDefinition(options, proposedTool);
+  if (!tool) return { outcome: gone(proposedTool) };
+  if (tool !== proposedTool) {
+    const invalid = options.validator.check(tool.inputSchema, args);
+    if (invalid) {
+      const problem = `The arguments do not match the tool's input schema, which its server just changed: ${invalid}. Fix them and call again.`;
+      return { outcome: failed("invalid_args", problem) };
+    }
+  }
+  const decision = yield* decide(options, call, tool, signal);
+  if (!decision.approved) return { outcome: isAborted(signal) ? cancelled() : denied(decision) };
+  return { call, tool, args, decidedOn: definitionHash(tool) };
+}
+
+/**
+ * One call's approval: the policy decides, and only its "ask" reaches the person. An "always
+ * allow" answer is remembered here, for this tool's current definition.
+ */
+async function* decide(
+  options: TurnOptions,
+  call: ProposedToolCall,
+  tool: AgentTool,
+  signal: AbortSignal,
+): AsyncGenerator<AgentEvent, Decision> {
+  const allowance = options.allowances.check(tool);
+  if (allowance.state === "changed") {
+    options.allowances.revoke(tool);
+    yield {
+      type: "warning",
+      message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
+    };
+  }
+  const secrets = options.scanArguments && call.arguments ? await options.scanArguments(call.arguments) : [];
+  const verdict = decideApproval({ tier: tool.tier, allowance, secrets }, options.approval);
+  let decision: Decision;
+  if (verdict.action === "ask") {
+    yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
+    decision = await options
+      .approve({ call, tool, reason: verdict.reason }, signal)
+      .then((answer) => {
+        if (answer.approved && answer.remember) options.allowances.allow(tool);
+        return { approved: answer.approved, by: "user" as const, reason: answer.reason };
+      })
+      .catch((error: unknown) => ({
+        approved: false,
+        by: "policy" as const,
+        reason: `asking failed: ${errorMessage(error)}`,
+      }));
+  } else {
+    decision = { approved: verdict.action === "allow", by: verdict.by, reason: verdict.reason };
+  }
+  yield { type: "approval_decided", callId: call.id, ...decision, argumentSecrets: secrets };
+  return decision;
+}
+
+/** The tool as its host has it now; hosts whose tools never change give back the same one. */
+function currentDefinition(options: TurnOptions, tool: AgentTool): Promise<AgentTool | undefined> {
+  return options.tools.current ? options.tools.current(tool) : Promise.resolve(tool);
+}
+
+function gone(tool: AgentTool): ToolOutcome {
+  return notRun(
+    "invalid_args",
+    `${tool.server}/${tool.name} is not available now (its server removed it, or did not list its changed tools in time)`,
+  );
+}
+
+function cancelled(): ToolOutcome {
+  return notRun("cancelled", "the user cancelled the turn");
+}
+
+function denied(decision: Decision): ToolOutcome {
+  return {
+    ok: false,
+    forModel: `Not run: the call was denied (${decision.by}): ${decision.reason}. Do not retry it; continue without it or ask the user.`,
+    display: `denied (${decision.by}): ${decision.reason}`,
+    truncated: false,
+    failure: "permission",
+  };
+}
+
+function notRun(failure: ToolOutcome["failure"], why: string): ToolOutcome {
+  return { ok: false, forModel: `Not run: ${why}.`, display: `not run: ${why}`, truncated: false, failure };
+}
+
+function failed(failure: ToolOutcome["failure"], message: string): ToolOutcome {
+  return { ok: false, forModel: message, display: message, truncated: false, failure };
+}
+
+/** Read through a function: the approval was awaited, so the signal may have fired since. */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
+}
