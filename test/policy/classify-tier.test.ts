@@ -12,6 +12,7 @@ const trusted = (name: string, extra: Partial<TierInput> = {}): TierInput => ({
   trustedServer: true,
   ...extra,
 });
+const modes = (...values: string[]) => ({ type: "object", properties: { mode: { enum: values } } });
 const WRITE = "(a write; low_risk needs trusted annotations or your tiers)";
 const UNTRUSTED_WRITE = "(untrusted server; low_risk needs trusted annotations or your tiers)";
 
@@ -20,6 +21,7 @@ describe("classifyTier", () => {
     // The user's override wins over everything.
     [untrusted("delete_everything", { override: "read_only" }), "read_only", "config"],
     [untrusted("save_pdf", { override: "low_risk" }), "low_risk", "config"],
+    [untrusted("git_tag", { override: "low_risk", inputSchema: modes("delete") }), "low_risk", "config"],
     [
       untrusted("read_file", { override: "dangerous", annotations: { readOnlyHint: true } }),
       "dangerous",
@@ -78,6 +80,14 @@ describe("classifyTier", () => {
       "destructiveHint: false",
     ],
     [
+      trusted("git_tag", {
+        annotations: { readOnlyHint: false, destructiveHint: false },
+        inputSchema: modes("delete"),
+      }),
+      "low_risk",
+      "destructiveHint: false",
+    ],
+    [
       trusted("fetch_page", { annotations: { readOnlyHint: true, openWorldHint: false } }),
       "read_only",
       "readOnlyHint",
@@ -98,6 +108,7 @@ describe("classifyTier", () => {
     [untrusted("git_push"), "external", "name: push"],
     [untrusted("git_pull"), "external", "name: pull"],
     [untrusted("git_clone"), "external", "name: clone"],
+    [untrusted("git_push", { inputSchema: modes("force") }), "external", "name: push"],
     [untrusted("delete_and_send"), "external", "name: send"],
     // The first verb of each action decides; the words after it are its objects.
     [untrusted("get-annotated-message"), "read_only", "name: get"],
@@ -106,6 +117,36 @@ describe("classifyTier", () => {
     [untrusted("get_pull_request"), "read_only", "name: get"],
     [untrusted("create_or_update_file"), "dangerous", `name: create ${WRITE}`],
     [untrusted("search_and_replace"), "dangerous", `name: replace ${WRITE}`],
+    // Argument values that name a destructive mode count, at any depth.
+    [
+      untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),
+      "dangerous",
+      "argument mode: delete",
+    ],
+    [untrusted("list_tags", { inputSchema: modes("list", "delete") }), "dangerous", "argument mode: delete"],
+    [
+      untrusted("view", {
+        inputSchema: {
+          properties: { commands: { items: { properties: { action: { enum: ["remove_annotations"] } } } } },
+        },
+      }),
+      "dangerous",
+      "argument commands[].action: remove_annotations",
+    ],
+    [
+      untrusted("branches", { inputSchema: { oneOf: [{ properties: { op: { const: "drop" } } }] } }),
+      "dangerous",
+      "argument op: drop",
+    ],
+    // ...but not values that only filter what a read returns.
+    [
+      untrusted("list_runs", {
+        inputSchema: { properties: { runs_filter: { properties: { event: { enum: ["delete"] } } } } },
+      }),
+      "read_only",
+      "name: list",
+    ],
+    [untrusted("list_tags", { inputSchema: modes("list", "deleted") }), "read_only", "name: list"],
     // Nothing says it is safe: dangerous.
     [untrusted("frobnicate"), "dangerous", "default: nothing says it is safe"],
     [

@@ -47,6 +47,7 @@ export class McpToolHost implements ToolHost {
       const decision = classifyTier({
         name: definition.name,
         ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+        inputSchema: definition.inputSchema,
         ...(config.tiers[definition.name] === undefined ? {} : { override: config.tiers[definition.name] }),
         trustedServer: config.trust,
       });

@@ -1,3 +1,4 @@
+import { tierFromArguments } from "./tier-from-arguments.js";
 import { tierFromName } from "./tier-from-name.js";
 import { riskRank, type Tier, type TierDecision } from "./tiers.js";
 
@@ -11,6 +12,8 @@ export interface ToolAnnotationsLike {
 export interface TierInput {
   name: string;
   annotations?: ToolAnnotationsLike;
+  /** The tool's JSON Schema for its arguments: values the model may choose can name a destructive mode. */
+  inputSchema?: unknown;
   /** The user's `tiers` entry for this tool, if any. */
   override?: Tier;
   /** Whether the server is marked `trust: true`, which lets its annotations lower a tier. */
@@ -25,13 +28,14 @@ const UNTRUSTED_WRITE = "untrusted server; low_risk needs trusted annotations or
  * 2. a trusted server's annotations, when they say anything (but a network verb in the name stays
  *    `external` unless they say `openWorldHint: false`);
  * 3. otherwise the riskiest of these readings, so that annotations may raise a tier but never
- *    lower it below what the name suggests:
+ *    lower it below what the name and the arguments suggest:
  *    - the name's verb (see tierFromName): `read_only` for a read, `dangerous` for a write or a
  *      destructive verb, `external` for a network verb;
- * *    - the annotations, where an untrusted `destructiveHint: false` is a write that asks, since
+ *    - a destructive value among the arguments' enums (see tierFromArguments): `dangerous`;
+ *    - the annotations, where an untrusted `destructiveHint: false` is a write that asks, since
  *      `low_risk` runs unasked and so comes only from trusted annotations or the user's `tiers`;
  * 4. where nothing says anything, `dangerous`.
- * On a tie the most specific reason is kept: annotations, then the name.
+ * On a tie the most specific reason is kept: arguments, then annotations, then the name.
  * The description is not read: it is prose for the model, where "message", "remote" or "never
  * delete" are nouns and warnings, and would move tiers at random.
  */
@@ -45,7 +49,9 @@ export function classifyTier(input: TierInput): TierDecision {
     byAnnotations?.tier === "low_risk"
       ? { tier: "dangerous" as const, reason: `${byAnnotations.reason} (${UNTRUSTED_WRITE})` }
       : byAnnotations;
-  const evidence = [claimed, byName].filter((decision) => decision !== undefined);
+  const evidence = [tierFromArguments(input.inputSchema), claimed, byName].filter(
+    (decision) => decision !== undefined,
+  );
   const decision = evidence.reduce<TierDecision | undefined>(
     (best, next) => (!best || riskRank(next.tier) > riskRank(best.tier) ? next : best),
     undefined,
