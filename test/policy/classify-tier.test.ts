@@ -147,6 +147,20 @@ describe("classifyTier", () => {
       "name: list",
     ],
     [untrusted("list_tags", { inputSchema: modes("list", "deleted") }), "read_only", "name: list"],
+    // On a tie the reason names what tells most: a destructive verb, then arguments, then annotations.
+    [untrusted("create_and_delete"), "dangerous", "name: delete"],
+    [untrusted("delete_entities", { annotations: { destructiveHint: true } }), "dangerous", "name: delete"],
+    [
+      untrusted("actions_run", { annotations: { destructiveHint: true }, inputSchema: modes("delete_logs") }),
+      "dangerous",
+      "name: run",
+    ],
+    [
+      untrusted("git_tag", { annotations: { readOnlyHint: false }, inputSchema: modes("delete") }),
+      "dangerous",
+      "argument mode: delete",
+    ],
+    [untrusted("get_sum", { annotations: { readOnlyHint: true } }), "read_only", "readOnlyHint"],
     // Nothing says it is safe: dangerous.
     [untrusted("frobnicate"), "dangerous", "default: nothing says it is safe"],
     [

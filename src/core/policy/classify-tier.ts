@@ -35,21 +35,25 @@ const UNTRUSTED_WRITE = "untrusted server; low_risk needs trusted annotations or
  *    - the annotations, where an untrusted `destructiveHint: false` is a write that asks, since
  *      `low_risk` runs unasked and so comes only from trusted annotations or the user's `tiers`;
  * 4. where nothing says anything, `dangerous`.
- * On a tie the most specific reason is kept: arguments, then annotations, then the name.
+ * On a tie the most telling reason is kept: a destructive or network verb in the name, then the
+ * arguments, then the annotations, then a read or write verb in the name.
  * The description is not read: it is prose for the model, where "message", "remote" or "never
  * delete" are nouns and warnings, and would move tiers at random.
  */
 export function classifyTier(input: TierInput): TierDecision {
   if (input.override) return { tier: input.override, reason: "config" };
   const byName = tierFromName(input.name);
+  const named = byName && { tier: byName.tier, reason: byName.reason };
   const byAnnotations = tierFromAnnotations(input.annotations);
-  const believed = byAnnotations && believe(byAnnotations, byName, input.annotations);
+  const believed = byAnnotations && believe(byAnnotations, named, input.annotations);
   if (believed && input.trustedServer) return believed;
   const claimed =
     byAnnotations?.tier === "low_risk"
       ? { tier: "dangerous" as const, reason: `${byAnnotations.reason} (${UNTRUSTED_WRITE})` }
       : byAnnotations;
-  const evidence = [tierFromArguments(input.inputSchema), claimed, byName].filter(
+  const byArguments = tierFromArguments(input.inputSchema);
+  const telling = byName?.verb === "destructive" || byName?.verb === "network";
+  const evidence = (telling ? [named, byArguments, claimed] : [byArguments, claimed, named]).filter(
     (decision) => decision !== undefined,
   );
   const decision = evidence.reduce<TierDecision | undefined>(

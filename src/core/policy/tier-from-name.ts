@@ -3,7 +3,7 @@ import { riskRank, type Tier, type TierDecision } from "./tiers.js";
 /** Why a write named as such still asks: the name is the server's word, and untrusted. */
 export const WRITE_NEEDS_TRUST = "a write; low_risk needs trusted annotations or your tiers";
 
-type VerbKind = "read" | "write" | "destructive" | "network";
+export type VerbKind = "read" | "write" | "destructive" | "network";
 
 const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
   {
@@ -50,24 +50,31 @@ const NOUN_PHRASES: ReadonlyArray<readonly [string, string]> = [
   ["merge", "requests"],
 ];
 
+/** A name's reading, with the kind of verb that gave it. */
+export interface NameDecision extends TierDecision {
+  verb: VerbKind;
+}
+
 /**
  * What a tool's name says it does. The name is read as one or more actions joined by "and", "or"
- * or "then"; each action is its first word that is a known verb, so a namespace before it
+ * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
  * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
- * `get-annotated-message`, "message" is a noun and the tool reads. The riskiest action wins. A
- * read verb may make a tool `read_only`; a write verb makes it `dangerous`, because a name alone
- * never lets a write run unasked.
+ * `get-annotated-message`, "message" is a noun and the tool reads. The riskiest action wins, a
+ * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
+ * `dangerous`, because a name alone never lets a write run unasked.
  */
-export function tierFromName(name: string): TierDecision | undefined {
-  let best: TierDecision | undefined;
+export function tierFromName(name: string): NameDecision | undefined {
+  let best: NameDecision | undefined;
   for (const action of actions(splitWords(name))) {
     const verb = firstVerb(action);
     if (!verb) continue;
     const decision = {
       tier: TIER_OF[verb.kind],
       reason: verb.kind === "write" ? `name: ${verb.word} (${WRITE_NEEDS_TRUST})` : `name: ${verb.word}`,
+      verb: verb.kind,
     };
-    if (!best || riskRank(decision.tier) > riskRank(best.tier)) best = decision;
+    const rank = riskRank(decision.tier) - (best ? riskRank(best.tier) : -1);
+    if (rank > 0 || (rank === 0 && best?.verb === "write" && verb.kind === "destructive")) best = decision;
   }
   return best;
 }
