@@ -1,7 +1,7 @@
 import { riskRank, type Tier, type TierDecision } from "./tiers.js";
 
-/** Why a write named as such still asks: the name is the server's word, and untrusted. */
-export const WRITE_NEEDS_TRUST = "a write; low_risk needs trusted annotations or your tiers";
+/** Why a tool named for a write still asks: a name says what a tool does, not that it is cheap to undo. */
+const WRITE_NEEDS_TRUST = "a write; low_risk needs trusted annotations or your tiers";
 
 export type VerbKind = "read" | "write" | "destructive" | "network";
 
