@@ -103,7 +103,7 @@ describe("runTurn", () => {
           { id: "b", name: "fixture__slow", arguments: '{"ms": 400}' },
         ],
       },
-      { toolCalls: [{ id: "c", name: "fixture__add", arguments: '{"a": 20, "b": 22}' }] },
+      { toolCalls: [{ id: "c", name: "fixture__sum", arguments: '{"a": 20, "b": 22}' }] },
       { text: "The answer is 42." },
     ]);
     const types = events.map((event) => event.type);
@@ -126,7 +126,7 @@ describe("runTurn", () => {
     expect(toolMessages(server, 2)).toEqual([
       { role: "tool", tool_call_id: "a", content: untrusted("fixture/slow", "waited 400 ms") },
       { role: "tool", tool_call_id: "b", content: untrusted("fixture/slow", "waited 400 ms") },
-      { role: "tool", tool_call_id: "c", content: untrusted("fixture/add", "42") },
+      { role: "tool", tool_call_id: "c", content: untrusted("fixture/sum", "42") },
     ]);
     expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
   });

@@ -203,7 +203,7 @@ describe("mcpterm -p", () => {
       {
         toolCalls: [
           { name: "fixture__echo", arguments: '{"text":"hello"}' },
-          { name: "fixture__add", arguments: '{"a":1,"b":2}' },
+          { name: "fixture__sum", arguments: '{"a":1,"b":2}' },
         ],
       },
       { text: "hello, 3", chunkSize: 2 },

@@ -59,7 +59,7 @@ describe("mcpterm tools", () => {
 
 describe("mcpterm call", () => {
   it("prints the result and exits 0", async () => {
-    const run = await cli("call", "fixture/add", '{"a": 2, "b": 40}');
+    const run = await cli("call", "fixture/sum", '{"a": 2, "b": 40}');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("42\n");
     expect(run.stderr).toMatch(/^\d+ ms\n$/);
@@ -75,12 +75,12 @@ describe("mcpterm call", () => {
   });
 
   it("exits 2 for arguments that are not JSON, or that the server rejects", async () => {
-    const notJson = await cli("call", "fixture/add", "{a: 1}");
+    const notJson = await cli("call", "fixture/sum", "{a: 1}");
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toMatch(/not a JSON object/);
-    const wrongType = await cli("call", "fixture/add", '{"a": "one", "b": 2}');
+    const wrongType = await cli("call", "fixture/sum", '{"a": "one", "b": 2}');
     expect(wrongType.code).toBe(2);
-    expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/add: .*a.*must be number/);
+    expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/sum: .*a.*must be number/);
   });
 
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {

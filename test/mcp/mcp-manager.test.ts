@@ -40,7 +40,7 @@ describe("McpManager", () => {
     expect(names.some((name) => name.startsWith("everything__"))).toBe(true);
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
 
-    const result = await manager.callTool("fixture", "add", { a: 2, b: 3 });
+    const result = await manager.callTool("fixture", "sum", { a: 2, b: 3 });
     expect(result.content).toEqual([{ type: "text", text: "5" }]);
   });
 

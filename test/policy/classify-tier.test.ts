@@ -1,37 +1,59 @@
 import { describe, expect, it } from "vitest";
-import { classifyTier, splitWords, type TierInput } from "../../src/core/policy/classify-tier.js";
+import { classifyTier, type TierInput } from "../../src/core/policy/classify-tier.js";
+import { splitWords } from "../../src/core/policy/tier-from-name.js";
 
 const untrusted = (name: string, extra: Partial<TierInput> = {}): TierInput => ({
   name,
   trustedServer: false,
   ...extra,
 });
+const trusted = (name: string, extra: Partial<TierInput> = {}): TierInput => ({
+  name,
+  trustedServer: true,
+  ...extra,
+});
+const modes = (...values: string[]) => ({ type: "object", properties: { mode: { enum: values } } });
+const WRITE = "(a write; low_risk needs trusted annotations or your tiers)";
+const UNTRUSTED_WRITE = "(untrusted server; low_risk needs trusted annotations or your tiers)";
 
 describe("classifyTier", () => {
   it.each([
     // The user's override wins over everything.
     [untrusted("delete_everything", { override: "read_only" }), "read_only", "config"],
+    [untrusted("save_pdf", { override: "low_risk" }), "low_risk", "config"],
+    [untrusted("git_tag", { override: "low_risk", inputSchema: modes("delete") }), "low_risk", "config"],
     [
       untrusted("read_file", { override: "dangerous", annotations: { readOnlyHint: true } }),
       "dangerous",
       "config",
     ],
-    // Annotations decide when the name does not suggest a lower tier.
+    // Annotations decide when the name does not suggest a higher tier.
     [untrusted("frobnicate", { annotations: { readOnlyHint: true } }), "read_only", "readOnlyHint"],
     [untrusted("frobnicate", { annotations: { destructiveHint: true } }), "dangerous", "destructiveHint"],
     [
-      untrusted("frobnicate", { annotations: { readOnlyHint: false, destructiveHint: false } }),
-      "low_risk",
-      "destructiveHint: false",
+      untrusted("frobnicate", { annotations: { readOnlyHint: false } }),
+      "dangerous",
+      "readOnlyHint: false (destructiveHint defaults to true)",
     ],
     [
       untrusted("frobnicate", { annotations: { openWorldHint: true, readOnlyHint: true } }),
       "external",
       "openWorldHint",
     ],
+    // An untrusted server's word that a tool only adds things does not make it run unasked.
+    [
+      untrusted("frobnicate", { annotations: { readOnlyHint: false, destructiveHint: false } }),
+      "dangerous",
+      `destructiveHint: false ${UNTRUSTED_WRITE}`,
+    ],
     // Untrusted annotations may raise a tier...
     [untrusted("read_file", { annotations: { destructiveHint: true } }), "dangerous", "destructiveHint"],
-    [untrusted("write_file", { annotations: { destructiveHint: true } }), "dangerous", "destructiveHint"],
+    [untrusted("read_file", { annotations: { openWorldHint: true } }), "external", "openWorldHint"],
+    [
+      untrusted("list_items", { annotations: { readOnlyHint: false } }),
+      "dangerous",
+      "readOnlyHint: false (destructiveHint defaults to true)",
+    ],
     // ...but never lower it below what the name suggests.
     [
       untrusted("delete_everything", { annotations: { readOnlyHint: true } }),
@@ -39,23 +61,106 @@ describe("classifyTier", () => {
       "name: delete; readOnlyHint ignored (untrusted server)",
     ],
     [
-      untrusted("send_email", { annotations: { readOnlyHint: true } }),
-      "external",
-      "name: send; readOnlyHint ignored (untrusted server)",
+      untrusted("save_note", { annotations: { readOnlyHint: true } }),
+      "dangerous",
+      `name: save ${WRITE}; readOnlyHint ignored (untrusted server)`,
     ],
-    // A trusted server's annotations decide outright.
+    [untrusted("send_email", { annotations: { readOnlyHint: true } }), "external", "name: send"],
+    // The SDK's arithmetic example is caught too: "add" is a write verb, and the server is not trusted.
     [
-      { name: "delete_cache", trustedServer: true, annotations: { readOnlyHint: true } },
+      untrusted("add", { annotations: { readOnlyHint: true } }),
+      "dangerous",
+      `name: add ${WRITE}; readOnlyHint ignored (untrusted server)`,
+    ],
+    // A trusted server's annotations decide...
+    [trusted("delete_cache", { annotations: { readOnlyHint: true } }), "read_only", "readOnlyHint"],
+    [
+      trusted("write_file", { annotations: { readOnlyHint: false, destructiveHint: false } }),
+      "low_risk",
+      "destructiveHint: false",
+    ],
+    [
+      trusted("git_tag", {
+        annotations: { readOnlyHint: false, destructiveHint: false },
+        inputSchema: modes("delete"),
+      }),
+      "low_risk",
+      "destructiveHint: false",
+    ],
+    [
+      trusted("fetch_page", { annotations: { readOnlyHint: true, openWorldHint: false } }),
       "read_only",
       "readOnlyHint",
     ],
-    // The name decides when nothing else does.
+    // ...except that a network verb stays external unless they say the world is closed.
+    [trusted("git_push", { annotations: { readOnlyHint: false } }), "external", "name: push"],
+    // Without annotations, even a trusted server's write asks.
+    [trusted("save_pdf"), "dangerous", `name: save ${WRITE}`],
+    // A name alone may say read_only, never low_risk.
     [untrusted("list_directory"), "read_only", "name: list"],
     [untrusted("getWeather"), "read_only", "name: get"],
-    [untrusted("create_issue"), "low_risk", "name: create"],
-    [untrusted("fetch"), "external", "name: fetch"],
+    [untrusted("save_pdf"), "dangerous", `name: save ${WRITE}`],
+    [untrusted("create_issue"), "dangerous", `name: create ${WRITE}`],
     [untrusted("run-command"), "dangerous", "name: run"],
     [untrusted("files.remove"), "dangerous", "name: remove"],
+    // Network verbs mean external, and external outranks dangerous.
+    [untrusted("fetch"), "external", "name: fetch"],
+    [untrusted("git_push"), "external", "name: push"],
+    [untrusted("git_pull"), "external", "name: pull"],
+    [untrusted("git_clone"), "external", "name: clone"],
+    [untrusted("git_push", { inputSchema: modes("force") }), "external", "name: push"],
+    [untrusted("delete_and_send"), "external", "name: send"],
+    // The first verb of each action decides; the words after it are its objects.
+    [untrusted("get-annotated-message"), "read_only", "name: get"],
+    [untrusted("issue_read"), "read_only", "name: read"],
+    [untrusted("pull_request_read"), "read_only", "name: read"],
+    [untrusted("get_pull_request"), "read_only", "name: get"],
+    [untrusted("create_or_update_file"), "dangerous", `name: create ${WRITE}`],
+    [untrusted("search_and_replace"), "dangerous", `name: replace ${WRITE}`],
+    // Argument values that name a destructive mode count, at any depth.
+    [
+      untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),
+      "dangerous",
+      "argument mode: delete",
+    ],
+    [untrusted("list_tags", { inputSchema: modes("list", "delete") }), "dangerous", "argument mode: delete"],
+    [
+      untrusted("view", {
+        inputSchema: {
+          properties: { commands: { items: { properties: { action: { enum: ["remove_annotations"] } } } } },
+        },
+      }),
+      "dangerous",
+      "argument commands[].action: remove_annotations",
+    ],
+    [
+      untrusted("branches", { inputSchema: { oneOf: [{ properties: { op: { const: "drop" } } }] } }),
+      "dangerous",
+      "argument op: drop",
+    ],
+    // ...but not values that only filter what a read returns.
+    [
+      untrusted("list_runs", {
+        inputSchema: { properties: { runs_filter: { properties: { event: { enum: ["delete"] } } } } },
+      }),
+      "read_only",
+      "name: list",
+    ],
+    [untrusted("list_tags", { inputSchema: modes("list", "deleted") }), "read_only", "name: list"],
+    // On a tie the reason names what tells most: a destructive verb, then arguments, then annotations.
+    [untrusted("create_and_delete"), "dangerous", "name: delete"],
+    [untrusted("delete_entities", { annotations: { destructiveHint: true } }), "dangerous", "name: delete"],
+    [
+      untrusted("actions_run", { annotations: { destructiveHint: true }, inputSchema: modes("delete_logs") }),
+      "dangerous",
+      "name: run",
+    ],
+    [
+      untrusted("git_tag", { annotations: { readOnlyHint: false }, inputSchema: modes("delete") }),
+      "dangerous",
+      "argument mode: delete",
+    ],
+    [untrusted("get_sum", { annotations: { readOnlyHint: true } }), "read_only", "readOnlyHint"],
     // Nothing says it is safe: dangerous.
     [untrusted("frobnicate"), "dangerous", "default: nothing says it is safe"],
     [

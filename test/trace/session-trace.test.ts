@@ -79,7 +79,7 @@ describe("a recorded multi-step turn", () => {
         toolCalls: [
           { id: "status-1", name: "broken__get_status", arguments: "{}" },
           { id: "big-1", name: "fixture__big", arguments: '{"chars":50000}' },
-          { id: "add-1", name: "fixture__add", arguments: '{"a":"one","b":2}' },
+          { id: "sum-1", name: "fixture__sum", arguments: '{"a":"one","b":2}' },
         ],
       },
       { text: "All checked." },
@@ -139,8 +139,8 @@ describe("a recorded multi-step turn", () => {
     expect(JSON.stringify(calls.get("status-1")?.rawResult)).toContain("[REDACTED]");
     expect(calls.get("big-1")).toMatchObject({ result: { ok: true, truncated: true } });
     expect(calls.get("big-1")?.guardrails).toEqual(["result truncated to fit the model's context"]);
-    expect(calls.get("add-1")).toMatchObject({ result: { ok: false, failure: "invalid_args" } });
-    expect(calls.get("add-1")?.guardrails[0]).toMatch(
+    expect(calls.get("sum-1")).toMatchObject({ result: { ok: false, failure: "invalid_args" } });
+    expect(calls.get("sum-1")?.guardrails[0]).toMatch(
       /^not run: The arguments do not match the tool.s input schema: .*a must be number/,
     );
     expect(turn?.end).toMatchObject({
@@ -166,7 +166,7 @@ describe("a recorded multi-step turn", () => {
     expect(tree).toMatch(/raw result \{"content":\[\{"type":"text","text":"hi"\}\]\}/);
     expect(tree).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
     expect(tree).toMatch(/guardrail: result truncated to fit the model's context/);
-    expect(tree).toMatch(/tool fixture\/add \(0 ms, failed: invalid_args\)/);
+    expect(tree).toMatch(/tool fixture\/sum \(0 ms, failed: invalid_args\)/);
     expect(tree).toMatch(
       /└─ answer \(3 step\(s\), .+, \d+ in \/ \d+ out tokens, 1 denied\)\n {3}└─ All checked\.$/m,
     );

@@ -54,8 +54,8 @@ export class McpToolHost implements ToolHost {
       const { definition } = registered;
       const decision = classifyTier({
         name: definition.name,
-        ...(definition.description === undefined ? {} : { description: definition.description }),
         ...(definition.annotations === undefined ? {} : { annotations: definition.annotations }),
+        inputSchema: definition.inputSchema,
         ...(config.tiers[definition.name] === undefined ? {} : { override: config.tiers[definition.name] }),
         trustedServer: config.trust,
       });

@@ -1,4 +1,6 @@
-import type { Tier } from "./tiers.js";
+import { tierFromArguments } from "./tier-from-arguments.js";
+import { tierFromName } from "./tier-from-name.js";
+import { riskRank, type Tier, type TierDecision } from "./tiers.js";
 
 export interface ToolAnnotationsLike {
   readOnlyHint?: boolean;
@@ -9,100 +11,98 @@ export interface ToolAnnotationsLike {
 
 export interface TierInput {
   name: string;
-  description?: string;
   annotations?: ToolAnnotationsLike;
+  /** The tool's JSON Schema for its arguments: values the model may choose can name a destructive mode. */
+  inputSchema?: unknown;
   /** The user's `tiers` entry for this tool, if any. */
   override?: Tier;
   /** Whether the server is marked `trust: true`, which lets its annotations lower a tier. */
   trustedServer: boolean;
 }
 
-export interface TierDecision {
-  tier: Tier;
-  /** Why, in a few words: "config", "destructiveHint", "name: delete", "default". */
-  reason: string;
-}
-
-/** How risky each tier is, for "may raise but never lower". */
-const RISK_RANK: Record<Tier, number> = { read_only: 0, low_risk: 1, external: 2, dangerous: 3 };
-
-const NAME_RULES: ReadonlyArray<{ tier: Tier; words: readonly string[] }> = [
-  {
-    tier: "dangerous",
-    words: words(
-      "delete remove rm rmdir drop destroy purge wipe erase truncate kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force",
-    ),
-  },
-  {
-    tier: "external",
-    words: words(
-      "fetch http https request curl wget download upload browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite",
-    ),
-  },
-  {
-    tier: "low_risk",
-    words: words(
-      "write create edit update set add append insert save put mkdir rename patch modify change comment tag label star copy store upsert",
-    ),
-  },
-  {
-    tier: "read_only",
-    words: words(
-      "get list read search find query show describe view stat stats info tree count check inspect lookup look echo status explain validate diff preview sum summarize analyze resolve parse calculate compute compare help ping version time now",
-    ),
-  },
-];
+const UNTRUSTED_WRITE = "untrusted server; low_risk needs trusted annotations or your tiers";
 
 /**
- * A tool's tier, in this order: the user's override; the server's annotations (which, unless the
- * server is trusted, may raise but never lower what the name suggests); the name; `dangerous`.
+ * A tool's tier, in this order:
+ * 1. the user's `tiers` entry;
+ * 2. a trusted server's annotations, when they say anything (but a network verb in the name stays
+ *    `external` unless they say `openWorldHint: false`);
+ * 3. otherwise the riskiest of these readings, so that annotations may raise a tier but never
+ *    lower it below what the name and the arguments suggest:
+ *    - the name's verb (see tierFromName): `read_only` for a read, `dangerous` for a write or a
+ *      destructive verb, `external` for a network verb;
+ *    - a destructive value among the arguments' enums (see tierFromArguments): `dangerous`;
+ *    - the annotations, where an untrusted `destructiveHint: false` is a write that asks, since
+ *      `low_risk` runs unasked and so comes only from trusted annotations or the user's `tiers`;
+ * 4. where nothing says anything, `dangerous`.
+ * On a tie the most telling reason is kept: a destructive or network verb in the name, then the
+ * arguments, then the annotations, then a read or write verb in the name.
+ * The description is not read: it is prose for the model, where "message", "remote" or "never
+ * delete" are nouns and warnings, and would move tiers at random.
  */
 export function classifyTier(input: TierInput): TierDecision {
   if (input.override) return { tier: input.override, reason: "config" };
   const byName = tierFromName(input.name);
+  const named = byName && { tier: byName.tier, reason: byName.reason };
   const byAnnotations = tierFromAnnotations(input.annotations);
-  if (byAnnotations) {
-    if (input.trustedServer || !byName || RISK_RANK[byAnnotations.tier] >= RISK_RANK[byName.tier]) {
-      return byAnnotations;
-    }
+  const believed = byAnnotations && believe(byAnnotations, named, input.annotations);
+  if (believed && input.trustedServer) return believed;
+  const claimed =
+    byAnnotations?.tier === "low_risk"
+      ? { tier: "dangerous" as const, reason: `${byAnnotations.reason} (${UNTRUSTED_WRITE})` }
+      : byAnnotations;
+  const byArguments = tierFromArguments(input.inputSchema);
+  const telling = byName?.verb === "destructive" || byName?.verb === "network";
+  const evidence = (telling ? [named, byArguments, claimed] : [byArguments, claimed, named]).filter(
+    (decision) => decision !== undefined,
+  );
+  const decision = evidence.reduce<TierDecision | undefined>(
+    (best, next) => (!best || riskRank(next.tier) > riskRank(best.tier) ? next : best),
+    undefined,
+  );
+  if (!decision) return { tier: "dangerous", reason: "default: nothing says it is safe" };
+  // Say so when trusting the server would have given a lower tier: that is what `trust: true` changes.
+  if (believed && claimed === byAnnotations && riskRank(believed.tier) < riskRank(decision.tier)) {
     return {
-      tier: byName.tier,
-      reason: `${byName.reason}; ${byAnnotations.reason} ignored (untrusted server)`,
+      tier: decision.tier,
+      reason: `${decision.reason}; ${believed.reason} ignored (untrusted server)`,
     };
   }
-  return byName ?? { tier: "dangerous", reason: "default: nothing says it is safe" };
+  return decision;
 }
 
+/**
+ * What a trusted server's annotations decide: what they say, except that a network verb in the
+ * name (`git_push`) stays `external` unless they say `openWorldHint: false`, since servers rarely
+ * state the open world at all.
+ */
+function believe(
+  byAnnotations: TierDecision,
+  byName: TierDecision | undefined,
+  annotations: ToolAnnotationsLike | undefined,
+): TierDecision {
+  if (
+    byName?.tier === "external" &&
+    byAnnotations.tier !== "external" &&
+    annotations?.openWorldHint !== false
+  )
+    return byName;
+  return byAnnotations;
+}
+
+/**
+ * What the MCP annotations say, alone. Per the spec `destructiveHint` means something only when
+ * `readOnlyHint` is false, and then defaults to true.
+ */
 export function tierFromAnnotations(annotations: ToolAnnotationsLike | undefined): TierDecision | undefined {
   if (!annotations) return undefined;
   const { readOnlyHint, destructiveHint, openWorldHint } = annotations;
   if (openWorldHint === true) return { tier: "external", reason: "openWorldHint" };
   if (readOnlyHint === true) return { tier: "read_only", reason: "readOnlyHint" };
-  // Per the MCP spec destructiveHint defaults to true for a tool that is not read-only.
   if (readOnlyHint === false && destructiveHint === false)
     return { tier: "low_risk", reason: "destructiveHint: false" };
   if (destructiveHint === true) return { tier: "dangerous", reason: "destructiveHint" };
+  if (readOnlyHint === false)
+    return { tier: "dangerous", reason: "readOnlyHint: false (destructiveHint defaults to true)" };
   return undefined;
-}
-
-export function tierFromName(name: string): TierDecision | undefined {
-  const words = splitWords(name);
-  for (const rule of NAME_RULES) {
-    const match = words.find((word) => rule.words.includes(word));
-    if (match) return { tier: rule.tier, reason: `name: ${match}` };
-  }
-  return undefined;
-}
-
-/** `deleteFile`, `delete_file`, `delete-file` and `files.delete` all give ["delete", "file"]. */
-export function splitWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== "");
-}
-
-function words(list: string): readonly string[] {
-  return list.split(" ");
 }

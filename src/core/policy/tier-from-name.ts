@@ -1,0 +1,117 @@
+import { riskRank, type Tier, type TierDecision } from "./tiers.js";
+
+/** Why a tool named for a write still asks: a name says what a tool does, not that it is cheap to undo. */
+const WRITE_NEEDS_TRUST = "a write; low_risk needs trusted annotations or your tiers";
+
+export type VerbKind = "read" | "write" | "destructive" | "network";
+
+const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
+  {
+    kind: "destructive",
+    words: words(
+      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force",
+    ),
+  },
+  {
+    kind: "network",
+    words: words(
+      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite",
+    ),
+  },
+  {
+    kind: "write",
+    words: words(
+      "write create edit update set add append insert save put mkdir rename patch modify change replace comment reply tag label star unstar mark dismiss assign copy store upsert submit toggle commit init initialize stage",
+    ),
+  },
+  {
+    kind: "read",
+    words: words(
+      "get list read search find query show describe view stat stats info tree count check inspect lookup look retrieve echo status explain validate diff blame preview sum summarize analyze resolve parse calculate compute compare help ping version time now",
+    ),
+  },
+];
+
+const TIER_OF: Record<VerbKind, Tier> = {
+  read: "read_only",
+  write: "dangerous",
+  destructive: "dangerous",
+  network: "external",
+};
+
+/** Words that join two actions in one name (`create_or_update_file`): each action counts. */
+const JOINERS = new Set(["and", "or", "then"]);
+
+/** Two-word nouns whose first word is also a verb: `pull_request_read` reads, it does not pull. */
+const NOUN_PHRASES: ReadonlyArray<readonly [string, string]> = [
+  ["pull", "request"],
+  ["pull", "requests"],
+  ["merge", "request"],
+  ["merge", "requests"],
+];
+
+/** A name's reading, with the kind of verb that gave it. */
+export interface NameDecision extends TierDecision {
+  verb: VerbKind;
+}
+
+/**
+ * What a tool's name says it does. The name is read as one or more actions joined by "and", "or"
+ * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
+ * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
+ * `get-annotated-message`, "message" is a noun and the tool reads. The riskiest action wins, a
+ * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
+ * `dangerous`, because a name alone never lets a write run unasked.
+ */
+export function tierFromName(name: string): NameDecision | undefined {
+  let best: NameDecision | undefined;
+  for (const action of actions(splitWords(name))) {
+    const verb = firstVerb(action);
+    if (!verb) continue;
+    const decision = {
+      tier: TIER_OF[verb.kind],
+      reason: verb.kind === "write" ? `name: ${verb.word} (${WRITE_NEEDS_TRUST})` : `name: ${verb.word}`,
+      verb: verb.kind,
+    };
+    const rank = riskRank(decision.tier) - (best ? riskRank(best.tier) : -1);
+    if (rank > 0 || (rank === 0 && best?.verb === "write" && verb.kind === "destructive")) best = decision;
+  }
+  return best;
+}
+
+/** `deleteFile`, `delete_file`, `delete-file` and `files.delete` all give ["delete", "file"]. */
+export function splitWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+}
+
+function actions(allWords: readonly string[]): string[][] {
+  const result: string[][] = [[]];
+  for (let i = 0; i < allWords.length; i += 1) {
+    const word = allWords[i] ?? "";
+    const next = allWords[i + 1];
+    if (JOINERS.has(word)) {
+      result.push([]);
+    } else if (NOUN_PHRASES.some(([first, second]) => first === word && second === next)) {
+      i += 1;
+    } else {
+      result[result.length - 1]?.push(word);
+    }
+  }
+  return result;
+}
+
+function firstVerb(action: readonly string[]): { kind: VerbKind; word: string } | undefined {
+  for (const word of action) {
+    const verb = VERBS.find((entry) => entry.words.has(word));
+    if (verb) return { kind: verb.kind, word };
+  }
+  return undefined;
+}
+
+function words(list: string): ReadonlySet<string> {
+  return new Set(list.split(" "));
+}
