@@ -452,6 +452,26 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
     await expect(load(text)).rejects.toThrow(new ConfigError(message));
   });
 
+  it.each<[string, string, string]>([
+    [
+      "a server written twice",
+      '{\n  "mcpServers": {\n    "fetch": { "command": "a" },\n    "other": { "command": "b" },\n    "fetch": { "command": "c" }\n  }\n}',
+      'mcp.config.json: mcpServers has "fetch" twice (line 3, column 5 and line 5, column 5); keep one.',
+    ],
+    [
+      "a command written twice in one server",
+      '{"mcpServers": {"fs": {"command": "node", "command": "sh"}}}',
+      'mcp.config.json: mcpServers.fs has "command" twice (line 1, column 24 and line 1, column 43); keep one.',
+    ],
+    [
+      "a top-level key written twice",
+      '{"approval": {"auto": []},\n"approval": {"auto": ["read_only"]}}',
+      'mcp.config.json: the top level has "approval" twice (line 1, column 2 and line 2, column 1); keep one.',
+    ],
+  ])("a duplicate key: %s", async (_name, text, message) => {
+    await expect(load(text)).rejects.toThrow(new ConfigError(message));
+  });
+
   it("names the file as given when an explicit --config does not exist", async () => {
     await expect(loadConfig({ path: "./x.json", explicit: true, cwd: dir, env: {} })).rejects.toThrow(
       new ConfigError(

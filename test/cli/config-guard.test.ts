@@ -1,0 +1,58 @@
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+import { tempDir } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+const modelServers: ScriptedModelServer[] = [];
+afterAll(async () => {
+  await Promise.all(modelServers.map((server) => server.close()));
+});
+
+async function model(text: string): Promise<ScriptedModelServer> {
+  const server = await startScriptedModelServer([{ text }]);
+  modelServers.push(server);
+  return server;
+}
+
+/** A program that leaves `file` behind if it is ever started, standing in for a server. */
+function leavesFile(file: string): string {
+  return JSON.stringify({
+    command: process.execPath,
+    args: ["-e", `require("node:fs").writeFileSync(${JSON.stringify(file)}, "ran")`],
+  });
+}
+
+describe("a project config that says one thing twice", () => {
+  it("exits 2 naming both places of a duplicate server, and starts nothing", async () => {
+    const dir = await tempDir();
+    const ran = path.join(dir, "ran.txt");
+    // Written by hand: a JSON object in code cannot hold the same key twice.
+    await writeFile(
+      path.join(dir, "mcp.config.json"),
+      [
+        "{",
+        '  "mcpServers": {',
+        `    "fetch": { "command": "node", "args": ["fetch-server.js"] },`,
+        `    "fetch": ${leavesFile(ran)}`,
+        "  }",
+        "}",
+      ].join("\n"),
+    );
+    const server = await model("never asked");
+    for (const args of [
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
+      ["tools"],
+    ]) {
+      const run = await runCli(args, { cwd: dir, env: cleanEnv() });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        'mcpterm: mcp.config.json: mcpServers has "fetch" twice (line 3, column 5 and line 4, column 5); keep one.\n',
+      );
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(ran)).toBe(false);
+  });
+});
