@@ -56,3 +56,27 @@ describe("a project config that says one thing twice", () => {
     expect(existsSync(ran)).toBe(false);
   });
 });
+
+describe("a project config with a key mcpterm does not know", () => {
+  it("warns on stderr with the key meant, in -p mode and for the server commands", async () => {
+    const dir = await tempDir();
+    await writeFile(
+      path.join(dir, "mcp.config.json"),
+      JSON.stringify({ mcpServer: { fs: { command: "node" } } }),
+    );
+    const warning =
+      'warning: mcp.config.json: unknown key "mcpServer" at the top level is ignored; did you mean "mcpServers"?\n';
+    const server = await model("answer");
+    const oneShot = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(oneShot.code).toBe(0);
+    expect(oneShot.stdout).toBe("answer\n");
+    expect(oneShot.stderr).toContain(warning);
+
+    const tools = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    expect(tools.code).toBe(0);
+    expect(tools.stderr).toBe(warning);
+  });
+});

@@ -78,6 +78,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
       }),
     ]);
     expect(config.approval.auto).toEqual(["read_only", "low_risk"]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("Cursor (.cursor/mcp.json) with a remote server given by url", async () => {
@@ -103,6 +104,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
         cwd: dir,
       }),
     ]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("Claude Code (.mcp.json) with explicit types", async () => {
@@ -121,6 +123,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
       { name: "http", transport: "http", url: "https://api.example.com/mcp", command: undefined },
       { name: "sse", transport: "sse", url: "https://sse.example.com/sse", command: undefined },
     ]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("gemini-cli settings.json mcpServers block, with its own keys", async () => {
@@ -166,6 +169,28 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
         timeoutMs: 5000,
       }),
     ]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("gemini-cli settings.json in both its layouts, Cline and VS Code server keys, without a warning", async () => {
+    const config = await load({
+      $schema: "https://raw.githubusercontent.com/google-gemini/gemini-cli/main/schemas/settings.schema.json",
+      general: { vimMode: true },
+      ui: { theme: "GitHub" },
+      tools: { sandbox: false },
+      mcp: { allowed: ["git"] },
+      security: { auth: { selectedType: "gemini-api-key" } },
+      selectedAuthType: "gemini-api-key",
+      contextFileName: "GEMINI.md",
+      preferredEditor: "vscode",
+      model: { name: "gemini-2.5-pro", maxSessionTurns: 20 },
+      mcpServers: {
+        git: { command: "uvx", args: ["mcp-server-git"], description: "git", oauth: { enabled: false } },
+        cline: { command: "node", args: ["s.js"], autoApprove: [], alwaysAllow: [], transportType: "stdio" },
+        vscode: { type: "stdio", command: "node", envFile: "${workspaceFolder}/.env", dev: {} },
+      },
+    });
+    expect(config.warnings).toEqual([]);
   });
 });
 
@@ -223,6 +248,7 @@ describe("loadConfig: mcpterm's own keys", () => {
       approval: { auto: ["read_only"] },
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
+      warnings: [],
     });
   });
 
@@ -297,6 +323,60 @@ describe("loadConfig: mcpterm's own keys", () => {
       `\uFEFF{"mcpServers": {"s": {"command": "node", "args": null, "env": null}}, "kb": null}`,
     );
     expect(config.servers[0]).toMatchObject({ args: [], env: {} });
+  });
+});
+
+describe("loadConfig: keys mcpterm ignores are named, with the key meant", () => {
+  it.each<[string, unknown, string[]]>([
+    [
+      "a misspelled mcpServers",
+      { mcpServer: { fs: { command: "x" } } },
+      ['mcp.config.json: unknown key "mcpServer" at the top level is ignored; did you mean "mcpServers"?'],
+    ],
+    [
+      "the other spellings of it",
+      { mcp_servers: {}, MCPServers: {}, servers: {} },
+      [
+        'mcp.config.json: unknown key "mcp_servers" at the top level is ignored; did you mean "mcpServers"?',
+        'mcp.config.json: unknown key "MCPServers" at the top level is ignored; did you mean "mcpServers"?',
+        'mcp.config.json: unknown key "servers" at the top level is ignored; did you mean "mcpServers"?',
+      ],
+    ],
+    [
+      "a top-level key no client writes",
+      { knowledge: {} },
+      [
+        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb and model.',
+      ],
+    ],
+    [
+      "misspelled keys in a server entry",
+      { mcpServers: { fs: { command: "x", evn: {}, disable: true, excludeTool: ["rm"], tier: {} } } },
+      [
+        'mcp.config.json: unknown key "evn" in mcpServers.fs is ignored; did you mean "env"?',
+        'mcp.config.json: unknown key "disable" in mcpServers.fs is ignored; did you mean "disabled"?',
+        'mcp.config.json: unknown key "excludeTool" in mcpServers.fs is ignored; did you mean "excludeTools"?',
+        'mcp.config.json: unknown key "tier" in mcpServers.fs is ignored; did you mean "tiers"?',
+      ],
+    ],
+    [
+      "unknown keys in approval, kb and model",
+      { approval: { autos: [] }, kb: { directory: "k", topk: 2 }, model: { nam: "m" } },
+      [
+        'mcp.config.json: unknown key "autos" in approval is ignored; did you mean "auto"?',
+        'mcp.config.json: unknown key "directory" in kb is ignored; the keys mcpterm reads there are enabled, dir and topK.',
+        'mcp.config.json: unknown key "topk" in kb is ignored; did you mean "topK"?',
+        'mcp.config.json: unknown key "nam" in model is ignored; did you mean "name"?',
+      ],
+    ],
+  ])("%s", async (_name, document, warnings) => {
+    expect((await load(document)).warnings).toEqual(warnings);
+  });
+
+  it("still loads what it knows", async () => {
+    const config = await load({ mcpServers: { fs: { command: "x", disable: true } }, kb: { topk: 2 } });
+    expect(config.servers[0]).toMatchObject({ name: "fs", disabled: false });
+    expect(config.kb.topK).toBe(4);
   });
 });
 

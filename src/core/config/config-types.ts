@@ -34,6 +34,8 @@ export interface McptermConfig {
   approval: { auto: Tier[] };
   kb: { enabled: boolean; dir: string | undefined; topK: number };
   model: { name?: string; baseUrl?: string };
+  /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
+  warnings: string[];
 }
 
 export const DEFAULT_CONFIG_FILE = "mcp.config.json";
@@ -49,5 +51,6 @@ export function emptyConfig(): McptermConfig {
     approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS] },
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
+    warnings: [],
   };
 }

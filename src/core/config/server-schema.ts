@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
 import { keyPath } from "./config-fields.js";
+import { SERVER_KEYS } from "./config-keys.js";
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -9,6 +10,7 @@ import {
 } from "./config-types.js";
 import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
+import { unknownKeySentences } from "./unknown-keys.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
 const SERVER_TYPES = ["stdio", "http", "sse", "streamable-http", "streamableHttp"] as const;
@@ -35,6 +37,7 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const { reader, env } = context;
   const here = keyPath("mcpServers", name);
   const raw = reader.object(value, here);
+  for (const sentence of unknownKeySentences(raw, here, SERVER_KEYS)) reader.warn(sentence);
   const transport = pickTransport(raw, here, reader);
 
   const unset: Unset[] = [];

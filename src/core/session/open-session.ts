@@ -110,7 +110,7 @@ export async function openSession(
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
   if (model.problem && !request.interactive) throw model.problem;
 
-  const notices: SessionNotice[] = [];
+  const notices: SessionNotice[] = config.warnings.map((text) => ({ level: "warning", text }));
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
     ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
