@@ -1,9 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
-import { tempDir } from "../support/fixtures.js";
+import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 
 const modelServers: ScriptedModelServer[] = [];
@@ -78,5 +82,64 @@ describe("a project config with a key mcpterm does not know", () => {
     const tools = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
     expect(tools.code).toBe(0);
     expect(tools.stderr).toBe(warning);
+  });
+});
+
+describe("a remote server that would send its headers over plain http", () => {
+  it("is refused with its reason, sends nothing, and the other servers still work", async () => {
+    // Stands in for a server off this machine: 0.0.0.0 is not loopback, yet reaches this listener.
+    const received: IncomingHttpHeaders[] = [];
+    const listener = createServer((request, response) => {
+      received.push(request.headers);
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "0.0.0.0", resolve));
+    const host = `0.0.0.0:${(listener.address() as AddressInfo).port}`;
+    const url = `http://${host}/mcp`;
+    try {
+      const marker = randomUUID();
+      const dir = await tempDir();
+      await writeJson(path.join(dir, "mcp.config.json"), {
+        mcpServers: {
+          fixture: fixtureLaunch(marker),
+          remote: { url, headers: { Authorization: "Bearer ${TOKEN}" }, startupTimeoutMs: 3000 },
+        },
+      });
+      const env = cleanEnv({ TOKEN: "secret-token-value" });
+      const tools = await runCli(["tools"], { cwd: dir, env });
+      expect(tools.code).toBe(4);
+      expect(tools.stdout).toMatch(/^fixture: connected/m);
+      expect(tools.stdout).toContain(
+        `remote: failed — mcpServers.remote would send its headers (Authorization) in clear text to ${host} over plain http, where anyone on the network path can read them; ` +
+          'use an https:// URL, or add "allowInsecureHttp": true to mcpServers.remote in mcp.config.json if you trust that network.',
+      );
+
+      const call = await runCli(["call", "remote/anything"], { cwd: dir, env });
+      expect(call.code).toBe(4);
+      expect(call.stderr).toMatch(
+        /^mcpterm: Server "remote" could not be started: mcpServers\.remote would send/,
+      );
+
+      const server = await model("done");
+      const oneShot = await runCli(
+        ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
+        {
+          cwd: dir,
+          env,
+        },
+      );
+      expect(oneShot.code).toBe(0);
+      expect(oneShot.stdout).toBe("done\n");
+      expect(oneShot.stderr).toContain(
+        'warning: server "remote" is unavailable: mcpServers.remote would send',
+      );
+      const offered = server.requests[0]?.body as
+        { tools?: Array<{ function: { name: string } }> } | undefined;
+      expect(offered?.tools?.map((tool) => tool.function.name)).toContain("fixture__echo");
+      expect(received).toEqual([]);
+      expect(await waitForNoProcesses(marker)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 });

@@ -303,6 +303,35 @@ describe("loadConfig: mcpterm's own keys", () => {
     );
   });
 
+  it("refuses a server that would send headers over plain http to another host, unless the entry opts in", async () => {
+    const config = await load(
+      {
+        mcpServers: {
+          remote: { url: "http://mcp.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          local: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          secure: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          lan: {
+            url: "http://10.0.0.5:3000/mcp",
+            headers: { Authorization: "Bearer ${TOKEN}" },
+            allowInsecureHttp: true,
+          },
+        },
+      },
+      { TOKEN: "t0k" },
+    );
+    expect(config.servers.map((entry) => [entry.name, entry.problem, entry.allowInsecureHttp])).toEqual([
+      [
+        "remote",
+        'mcpServers.remote would send its headers (Authorization) in clear text to mcp.example.com over plain http, where anyone on the network path can read them; use an https:// URL, or add "allowInsecureHttp": true to mcpServers.remote in mcp.config.json if you trust that network.',
+        undefined,
+      ],
+      ["local", undefined, undefined],
+      ["secure", undefined, undefined],
+      ["lan", undefined, true],
+    ]);
+    expect(config.warnings).toEqual([]);
+  });
+
   it("gives an empty config when the default file does not exist", async () => {
     await expect(loadConfig({ explicit: false, cwd: dir, env: {} })).resolves.toEqual(emptyConfig());
   });
@@ -431,6 +460,11 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "gemini's timeout as a string",
       { mcpServers: { fs: { command: "x", timeout: "10s" } } },
       "mcp.config.json: mcpServers.fs.timeout must be a positive whole number, got a string.",
+    ],
+    [
+      "allowInsecureHttp not a boolean",
+      { mcpServers: { r: { url: "http://h.example", allowInsecureHttp: "yes" } } },
+      "mcp.config.json: mcpServers.r.allowInsecureHttp must be true or false, got a string.",
     ],
     [
       "disabled not a boolean",

@@ -36,6 +36,7 @@ export const SERVER_KEYS: KeyRule = {
   known: [
     ...["type", "command", "args", "env", "cwd", "url", "httpUrl", "headers", "timeout", "trust"],
     ...["includeTools", "excludeTools", "timeoutMs", "startupTimeoutMs", "disabled", "tiers"],
+    "allowInsecureHttp",
   ],
   // Clients add many keys of their own to a server entry (gemini-cli's description and oauth,
   // Cline's autoApprove, VS Code's envFile), so only a near miss of mcpterm's is reported.

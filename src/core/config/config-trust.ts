@@ -17,6 +17,7 @@ export function trustLine(server: ServerConfig): string {
   const extras = [
     ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
+    ...(server.allowInsecureHttp ? ["allowInsecureHttp: true (may send its headers over plain http)"] : []),
   ];
   return `${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`;
 }
@@ -31,8 +32,8 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
- * URL, headers) and what the config decides about risk (tiers, trust). Change any of it and
- * the trust lapses.
+ * URL, headers) and what the config decides about risk (tiers, trust, allowInsecureHttp).
+ * Change any of it and the trust lapses.
  */
 export function launchHash(config: McptermConfig): string {
   const trusted = serversNeedingTrust(config).map((server) => [
@@ -46,6 +47,8 @@ export function launchHash(config: McptermConfig): string {
     server.headers,
     server.tiers,
     server.trust,
+    // Only when set, so that configs trusted before this key existed stay trusted.
+    ...(server.allowInsecureHttp ? [server.allowInsecureHttp] : []),
   ]);
   return createHash("sha256").update(JSON.stringify(trusted)).digest("hex");
 }

@@ -22,6 +22,8 @@ export interface ServerConfig {
   includeTools: string[];
   excludeTools: string[];
   tiers: Record<string, Tier>;
+  /** The entry's `"allowInsecureHttp": true`: it may send headers or credentials over plain http to a host off this machine. */
+  allowInsecureHttp?: true;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
 }

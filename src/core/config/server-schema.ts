@@ -10,6 +10,7 @@ import {
 } from "./config-types.js";
 import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
+import { clearTextSecrets } from "./plain-http.js";
 import { unknownKeySentences } from "./unknown-keys.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
@@ -73,8 +74,12 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  const allowInsecureHttp = reader.optionalBoolean(raw, "allowInsecureHttp", here) ?? false;
+  if (allowInsecureHttp) server.allowInsecureHttp = true;
+
   const cwd = reader.optionalString(raw, "cwd", here);
   let badUrl: string | undefined;
+  let insecure: string | undefined;
   if (transport === "stdio") {
     const command = reader.optionalString(raw, "command", here) ?? "";
     server.command = expand(command, keyPath(here, "command"));
@@ -89,9 +94,16 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
       if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));
       badUrl = `${urlPath} in ${context.fileLabel} must be an http(s) URL, got ${JSON.stringify(server.url)}.`;
     }
+    // Anyone on the network path reads plain http; a token in a header is as good as published.
+    const exposed = clearTextSecrets({ url: server.url, rawUrl, headers: server.headers });
+    if (exposed && !allowInsecureHttp) {
+      insecure =
+        `${here} would send ${exposed.secrets} in clear text to ${exposed.host} over plain http, where anyone on the network path can read them; ` +
+        `use an https:// URL, or add "allowInsecureHttp": true to ${here} in ${context.fileLabel} if you trust that network.`;
+    }
   }
 
-  const problem = describeUnset(unset, context.fileLabel) ?? badUrl;
+  const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure;
   if (problem !== undefined) server.problem = problem;
   return server;
 }
