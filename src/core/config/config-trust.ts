@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
+import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
+import { clearTextSecrets } from "./plain-http.js";
+
+/** One server as a person is asked to trust it: its line, and what on it must not be missed. */
+export interface TrustEntry {
+  line: string;
+  /** e.g. "pipes a download into a shell"; empty when nothing stands out. */
+  warnings: string[];
+}
 
 /**
  * What a person agrees to when trusting a config, one line per server: the exact command line
@@ -17,9 +26,42 @@ export function trustLine(server: ServerConfig): string {
   const extras = [
     ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
-    ...(server.allowInsecureHttp ? ["allowInsecureHttp: true (may send its headers over plain http)"] : []),
   ];
   return `${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`;
+}
+
+/**
+ * What a person must not miss in what a server runs or sends: a command line that pipes a
+ * download into a shell, runs as root or deletes recursively, or (with allowInsecureHttp)
+ * secrets sent in clear text.
+ */
+export function trustWarnings(server: ServerConfig): string[] {
+  if (server.transport === "stdio") {
+    return commandLineRisks([server.command ?? "", ...server.args]).map((risk) => COMMAND_RISK_TEXT[risk]);
+  }
+  const url = server.url ?? "";
+  const exposed = server.allowInsecureHttp
+    ? clearTextSecrets({ url, rawUrl: url, headers: server.headers })
+    : undefined;
+  return exposed
+    ? [`sends ${exposed.secrets} in clear text to ${exposed.host} over plain http (allowInsecureHttp)`]
+    : [];
+}
+
+export function trustEntry(server: ServerConfig): TrustEntry {
+  return { line: trustLine(server), warnings: trustWarnings(server) };
+}
+
+/**
+ * The one-shot refusal, one sentence: every line, each warning after it in brackets (plain
+ * text, as it may land in a log), and the flag that allows it.
+ */
+export function untrustedConfigMessage(configPath: string, entries: readonly TrustEntry[]): string {
+  const lines = entries.map(({ line, warnings }) =>
+    [line, ...warnings.map((text) => `[warning: ${text}]`)].join(" "),
+  );
+  const count = `${entries.length} server${entries.length === 1 ? "" : "s"}`;
+  return `${configPath} would start or connect to ${count} (${lines.join("; ")}); check them and rerun with --trust-config to allow it.`;
 }
 
 /**

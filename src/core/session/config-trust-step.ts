@@ -1,12 +1,18 @@
-import { launchHash, serversNeedingTrust, trustLine } from "../config/config-trust.js";
+import {
+  launchHash,
+  serversNeedingTrust,
+  trustEntry,
+  untrustedConfigMessage,
+  type TrustEntry,
+} from "../config/config-trust.js";
 import type { McptermConfig } from "../config/index.js";
 import type { UserSettings } from "../config/user-settings.js";
 import { ConfigError } from "../errors.js";
 
-/** What a person is asked to trust: the config file and one line per server it would start or contact. */
+/** What a person is asked to trust: the config file and one entry per server it would start or contact. */
 export interface TrustQuestion {
   configPath: string;
-  lines: string[];
+  entries: TrustEntry[];
 }
 
 /**
@@ -25,14 +31,9 @@ export async function settleConfigTrust(
   if (options.flag || !config.path || servers.length === 0) return true;
   const hash = launchHash(config);
   if (settings.isConfigTrusted(config.path, hash)) return true;
-  const lines = servers.map(trustLine);
-  if (!options.ask) {
-    throw new ConfigError(
-      `${config.path} would start or connect to ${servers.length} server${servers.length === 1 ? "" : "s"} (${lines.join("; ")}); ` +
-        "check them and rerun with --trust-config to allow it.",
-    );
-  }
-  const trusted = await options.ask({ configPath: config.path, lines });
+  const entries = servers.map(trustEntry);
+  if (!options.ask) throw new ConfigError(untrustedConfigMessage(config.path, entries));
+  const trusted = await options.ask({ configPath: config.path, entries });
   if (trusted) settings.trustConfig(config.path, hash);
   return trusted;
 }

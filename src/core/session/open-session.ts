@@ -4,6 +4,7 @@ import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
 import { configSecrets } from "../config/config-secrets.js";
+import { trustWarnings } from "../config/config-trust.js";
 import { loadConfig, resolveModelSettings, type McptermConfig } from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
 import { ConfigError, errorMessage } from "../errors.js";
@@ -122,6 +123,10 @@ export async function openSession(
     });
   }
   const servers = trusted ? config.servers : [];
+  // Trusted by --trust-config or an earlier yes: still say what a marked line does as it starts.
+  for (const server of servers.filter((entry) => !entry.disabled))
+    for (const text of trustWarnings(server))
+      notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
   const redactor = SecretRedactor.forSession(
     [request.model.apiKey, env.OPENAI_API_KEY, env.ARK_API_KEY],
