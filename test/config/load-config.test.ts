@@ -390,9 +390,10 @@ describe("loadConfig: keys mcpterm ignores are named, with the key meant", () =>
     ],
     [
       "unknown keys in approval, kb and model",
-      { approval: { autos: [] }, kb: { directory: "k", topk: 2 }, model: { nam: "m" } },
+      { approval: { autos: [], mode: "ask" }, kb: { directory: "k", topk: 2 }, model: { nam: "m" } },
       [
         'mcp.config.json: unknown key "autos" in approval is ignored; did you mean "auto"?',
+        'mcp.config.json: unknown key "mode" in approval is ignored; the only key mcpterm reads there is auto.',
         'mcp.config.json: unknown key "directory" in kb is ignored; the keys mcpterm reads there are enabled, dir and topK.',
         'mcp.config.json: unknown key "topk" in kb is ignored; did you mean "topK"?',
         'mcp.config.json: unknown key "nam" in model is ignored; did you mean "name"?',

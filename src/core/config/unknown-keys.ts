@@ -28,12 +28,14 @@ export function unknownKeySentences(object: JsonObject, path: string, rule: KeyR
     const ignored = `unknown key ${JSON.stringify(key)} ${where} is ignored`;
     if (nearest !== undefined) sentences.push(`${ignored}; did you mean ${JSON.stringify(nearest)}?`);
     else if (!rule.nearMissesOnly) {
-      sentences.push(`${ignored}; the keys mcpterm reads there are ${listOf(rule.known)}.`);
+      sentences.push(`${ignored}; ${readsThere(rule.known)}.`);
     }
   }
   return sentences;
 }
 
-function listOf(keys: readonly string[]): string {
-  return keys.length <= 1 ? keys.join("") : `${keys.slice(0, -1).join(", ")} and ${keys.at(-1) ?? ""}`;
+function readsThere(keys: readonly string[]): string {
+  const [only, ...more] = keys;
+  if (more.length === 0) return `the only key mcpterm reads there is ${only ?? "none"}`;
+  return `the keys mcpterm reads there are ${keys.slice(0, -1).join(", ")} and ${keys.at(-1) ?? ""}`;
 }
