@@ -1,13 +1,19 @@
 import { loadConfig, type McptermConfig } from "../core/config/index.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "./cli-io.js";
 
-/** The project's mcp.config.json: --config, else ./mcp.config.json (a missing default file is an empty config). */
-export function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<McptermConfig> {
-  return loadConfig({
+/**
+ * The project's mcp.config.json: --config, else ./mcp.config.json (a missing default file is an
+ * empty config). Its warnings (keys mcpterm ignores) go to stderr, as one-shot mode prints them.
+ */
+export async function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<McptermConfig> {
+  const config = await loadConfig({
     ...(common.config === undefined ? {} : { path: common.config }),
     explicit: common.config !== undefined,
     cwd: io.cwd,
     env: io.env,
   });
+  for (const warning of config.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
+  return config;
 }

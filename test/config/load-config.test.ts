@@ -79,6 +79,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
       }),
     ]);
     expect(config.approval.auto).toEqual(["read_only", "low_risk"]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("Cursor (.cursor/mcp.json) with a remote server given by url", async () => {
@@ -104,6 +105,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
         cwd: dir,
       }),
     ]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("Claude Code (.mcp.json) with explicit types", async () => {
@@ -122,6 +124,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
       { name: "http", transport: "http", url: "https://api.example.com/mcp", command: undefined },
       { name: "sse", transport: "sse", url: "https://sse.example.com/sse", command: undefined },
     ]);
+    expect(config.warnings).toEqual([]);
   });
 
   it("gemini-cli settings.json mcpServers block, with its own keys", async () => {
@@ -167,6 +170,28 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
         timeoutMs: 5000,
       }),
     ]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("gemini-cli settings.json in both its layouts, Cline and VS Code server keys, without a warning", async () => {
+    const config = await load({
+      $schema: "https://raw.githubusercontent.com/google-gemini/gemini-cli/main/schemas/settings.schema.json",
+      general: { vimMode: true },
+      ui: { theme: "GitHub" },
+      tools: { sandbox: false },
+      mcp: { allowed: ["git"] },
+      security: { auth: { selectedType: "gemini-api-key" } },
+      selectedAuthType: "gemini-api-key",
+      contextFileName: "GEMINI.md",
+      preferredEditor: "vscode",
+      model: { name: "gemini-2.5-pro", maxSessionTurns: 20 },
+      mcpServers: {
+        git: { command: "uvx", args: ["mcp-server-git"], description: "git", oauth: { enabled: false } },
+        cline: { command: "node", args: ["s.js"], autoApprove: [], alwaysAllow: [], transportType: "stdio" },
+        vscode: { type: "stdio", command: "node", envFile: "${workspaceFolder}/.env", dev: {} },
+      },
+    });
+    expect(config.warnings).toEqual([]);
   });
 });
 
@@ -224,6 +249,7 @@ describe("loadConfig: mcpterm's own keys", () => {
       approval: { auto: ["read_only"] },
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
+      warnings: [],
     });
   });
 
@@ -278,6 +304,35 @@ describe("loadConfig: mcpterm's own keys", () => {
     );
   });
 
+  it("refuses a server that would send headers over plain http to another host, unless the entry opts in", async () => {
+    const config = await load(
+      {
+        mcpServers: {
+          remote: { url: "http://mcp.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          local: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          secure: { url: "https://mcp.example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+          lan: {
+            url: "http://10.0.0.5:3000/mcp",
+            headers: { Authorization: "Bearer ${TOKEN}" },
+            allowInsecureHttp: true,
+          },
+        },
+      },
+      { TOKEN: "t0k" },
+    );
+    expect(config.servers.map((entry) => [entry.name, entry.problem, entry.allowInsecureHttp])).toEqual([
+      [
+        "remote",
+        'mcpServers.remote would send its headers (Authorization) in clear text to mcp.example.com over plain http, where anyone on the network path can read them; use an https:// URL, or add "allowInsecureHttp": true to mcpServers.remote in mcp.config.json if you trust that network.',
+        undefined,
+      ],
+      ["local", undefined, undefined],
+      ["secure", undefined, undefined],
+      ["lan", undefined, true],
+    ]);
+    expect(config.warnings).toEqual([]);
+  });
+
   it("gives an empty config when the default file does not exist", async () => {
     await expect(loadConfig({ explicit: false, cwd: dir, env: {} })).resolves.toEqual(emptyConfig());
   });
@@ -298,6 +353,61 @@ describe("loadConfig: mcpterm's own keys", () => {
       `\uFEFF{"mcpServers": {"s": {"command": "node", "args": null, "env": null}}, "kb": null}`,
     );
     expect(config.servers[0]).toMatchObject({ args: [], env: {} });
+  });
+});
+
+describe("loadConfig: keys mcpterm ignores are named, with the key meant", () => {
+  it.each<[string, unknown, string[]]>([
+    [
+      "a misspelled mcpServers",
+      { mcpServer: { fs: { command: "x" } } },
+      ['mcp.config.json: unknown key "mcpServer" at the top level is ignored; did you mean "mcpServers"?'],
+    ],
+    [
+      "the other spellings of it",
+      { mcp_servers: {}, MCPServers: {}, servers: {} },
+      [
+        'mcp.config.json: unknown key "mcp_servers" at the top level is ignored; did you mean "mcpServers"?',
+        'mcp.config.json: unknown key "MCPServers" at the top level is ignored; did you mean "mcpServers"?',
+        'mcp.config.json: unknown key "servers" at the top level is ignored; did you mean "mcpServers"?',
+      ],
+    ],
+    [
+      "a top-level key no client writes",
+      { knowledge: {} },
+      [
+        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb and model.',
+      ],
+    ],
+    [
+      "misspelled keys in a server entry",
+      { mcpServers: { fs: { command: "x", evn: {}, disable: true, excludeTool: ["rm"], tier: {} } } },
+      [
+        'mcp.config.json: unknown key "evn" in mcpServers.fs is ignored; did you mean "env"?',
+        'mcp.config.json: unknown key "disable" in mcpServers.fs is ignored; did you mean "disabled"?',
+        'mcp.config.json: unknown key "excludeTool" in mcpServers.fs is ignored; did you mean "excludeTools"?',
+        'mcp.config.json: unknown key "tier" in mcpServers.fs is ignored; did you mean "tiers"?',
+      ],
+    ],
+    [
+      "unknown keys in approval, kb and model",
+      { approval: { autos: [], mode: "ask" }, kb: { directory: "k", topk: 2 }, model: { nam: "m" } },
+      [
+        'mcp.config.json: unknown key "autos" in approval is ignored; did you mean "auto"?',
+        'mcp.config.json: unknown key "mode" in approval is ignored; the only key mcpterm reads there is auto.',
+        'mcp.config.json: unknown key "directory" in kb is ignored; the keys mcpterm reads there are enabled, dir and topK.',
+        'mcp.config.json: unknown key "topk" in kb is ignored; did you mean "topK"?',
+        'mcp.config.json: unknown key "nam" in model is ignored; did you mean "name"?',
+      ],
+    ],
+  ])("%s", async (_name, document, warnings) => {
+    expect((await load(document)).warnings).toEqual(warnings);
+  });
+
+  it("still loads what it knows", async () => {
+    const config = await load({ mcpServers: { fs: { command: "x", disable: true } }, kb: { topk: 2 } });
+    expect(config.servers[0]).toMatchObject({ name: "fs", disabled: false });
+    expect(config.kb.topK).toBe(4);
   });
 });
 
@@ -352,6 +462,11 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "gemini's timeout as a string",
       { mcpServers: { fs: { command: "x", timeout: "10s" } } },
       "mcp.config.json: mcpServers.fs.timeout must be a positive whole number, got a string.",
+    ],
+    [
+      "allowInsecureHttp not a boolean",
+      { mcpServers: { r: { url: "http://h.example", allowInsecureHttp: "yes" } } },
+      "mcp.config.json: mcpServers.r.allowInsecureHttp must be true or false, got a string.",
     ],
     [
       "disabled not a boolean",
@@ -450,6 +565,26 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "mcp.config.json is not valid JSON: Unexpected token '}'; fix the file or pass --config <file>.",
     ],
   ])("invalid JSON: %s", async (_name, text, message) => {
+    await expect(load(text)).rejects.toThrow(new ConfigError(message));
+  });
+
+  it.each<[string, string, string]>([
+    [
+      "a server written twice",
+      '{\n  "mcpServers": {\n    "fetch": { "command": "a" },\n    "other": { "command": "b" },\n    "fetch": { "command": "c" }\n  }\n}',
+      'mcp.config.json: mcpServers has "fetch" twice (line 3, column 5 and line 5, column 5); keep one.',
+    ],
+    [
+      "a command written twice in one server",
+      '{"mcpServers": {"fs": {"command": "node", "command": "sh"}}}',
+      'mcp.config.json: mcpServers.fs has "command" twice (line 1, column 24 and line 1, column 43); keep one.',
+    ],
+    [
+      "a top-level key written twice",
+      '{"approval": {"auto": []},\n"approval": {"auto": ["read_only"]}}',
+      'mcp.config.json: the top level has "approval" twice (line 1, column 2 and line 2, column 1); keep one.',
+    ],
+  ])("a duplicate key: %s", async (_name, text, message) => {
     await expect(load(text)).rejects.toThrow(new ConfigError(message));
   });
 

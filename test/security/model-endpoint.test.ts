@@ -103,8 +103,11 @@ describe("a project's model.baseUrl never gets the user's key without trust", ()
     try {
       expect(asked).toHaveLength(1);
       expect(asked[0]?.summary).toBe("wants to send your API key to the model endpoint it names");
-      expect(asked[0]?.lines).toEqual([
-        `model endpoint: ${attacker.baseUrl} (model.baseUrl) would receive your API key from OPENAI_API_KEY`,
+      expect(asked[0]?.entries).toEqual([
+        {
+          line: `model endpoint: ${attacker.baseUrl} (model.baseUrl) would receive your API key from OPENAI_API_KEY`,
+          warnings: [],
+        },
       ]);
       expect(runtime.modelProblem?.message).toMatch(
         /^Not sending your API key to http:\/\/127\.0\.0\.1:\d+\/v1/,

@@ -32,7 +32,14 @@ const TIER_LIST = TIERS.join(", ");
  * mcpterm key stays optional for files written for other MCP clients.
  */
 export class ConfigFieldReader {
+  /** "<file>: <sentence>" for what loads but deserves a word, e.g. a key mcpterm ignores. */
+  readonly warnings: string[] = [];
+
   constructor(private readonly fileLabel: string) {}
+
+  warn(sentence: string): void {
+    this.warnings.push(`${this.fileLabel}: ${sentence}`);
+  }
 
   fail(path: string, expected: string, got: string): never {
     return this.error(`${path} must be ${expected}, got ${got}.`);

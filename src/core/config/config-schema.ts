@@ -1,7 +1,9 @@
 import path from "node:path";
-import { ConfigFieldReader, describeJsonValue, isJsonObject } from "./config-fields.js";
+import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
+import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
 import { emptyConfig, type McptermConfig } from "./config-types.js";
 import { parseServerConfig } from "./server-schema.js";
+import { unknownKeySentences, type KeyRule } from "./unknown-keys.js";
 
 export interface ConfigParseContext {
   /** How messages name the file, e.g. "mcp.config.json". */
@@ -12,9 +14,9 @@ export interface ConfigParseContext {
 }
 
 /**
- * Validates a parsed mcp.config.json. Keys mcpterm does not know are ignored, because the same
- * file is often shared with Claude Desktop, Cursor or gemini-cli, which add their own; a known
- * key with the wrong type throws `ConfigError`.
+ * Validates a parsed mcp.config.json. A known key with the wrong type throws `ConfigError`. Keys
+ * mcpterm does not know are ignored with a warning (`config.warnings`), except those Claude
+ * Desktop, Cursor or gemini-cli write into the same file, which load without a word.
  */
 export function parseConfigDocument(document: unknown, context: ConfigParseContext): McptermConfig {
   // Annotated so TypeScript narrows `document` after `reader.error`, which never returns.
@@ -23,6 +25,10 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     reader.error(`the top level must be a JSON object, got ${describeJsonValue(document)}.`);
   }
   const config = emptyConfig();
+  const warnUnknown = (object: JsonObject, path: string, rule: KeyRule): void => {
+    for (const sentence of unknownKeySentences(object, path, rule)) reader.warn(sentence);
+  };
+  warnUnknown(document, "", TOP_LEVEL_KEYS);
 
   const servers = reader.optionalObject(document, "mcpServers", "");
   for (const [name, value] of Object.entries(servers ?? {})) {
@@ -30,11 +36,14 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
   }
 
   const approval = reader.optionalObject(document, "approval", "");
-  if (approval)
+  if (approval) {
+    warnUnknown(approval, "approval", APPROVAL_KEYS);
     config.approval.auto = reader.optionalTierArray(approval, "auto", "approval") ?? config.approval.auto;
+  }
 
   const kb = reader.optionalObject(document, "kb", "");
   if (kb) {
+    warnUnknown(kb, "kb", KB_KEYS);
     const dir = reader.optionalString(kb, "dir", "kb");
     config.kb = {
       enabled: reader.optionalBoolean(kb, "enabled", "kb") ?? config.kb.enabled,
@@ -45,6 +54,7 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
 
   const model = reader.optionalObject(document, "model", "");
   if (model) {
+    warnUnknown(model, "model", MODEL_KEYS);
     const name = reader.optionalString(model, "name", "model");
     const baseUrl = reader.optionalString(model, "baseUrl", "model");
     if (name !== undefined) config.model.name = name;
@@ -54,5 +64,6 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     if (idle !== undefined) config.model.idleTimeoutMs = idle;
     if (firstToken !== undefined) config.model.firstTokenTimeoutMs = firstToken;
   }
+  config.warnings = reader.warnings;
   return config;
 }

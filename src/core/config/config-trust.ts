@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
+import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
+import { clearTextSecrets } from "./plain-http.js";
+
+/** One server as a person is asked to trust it: its line, and what on it must not be missed. */
+export interface TrustEntry {
+  line: string;
+  /** e.g. "pipes a download into a shell"; empty when nothing stands out. */
+  warnings: string[];
+}
 
 /**
  * What a person agrees to when trusting a config, one line per server: the exact command line
@@ -22,6 +31,75 @@ export function trustLine(server: ServerConfig): string {
 }
 
 /**
+ * What a person must not miss in what a server runs or sends: a command line that pipes a
+ * download into a shell, runs as root or deletes recursively, or (with allowInsecureHttp)
+ * secrets sent in clear text.
+ */
+export function trustWarnings(server: ServerConfig): string[] {
+  if (server.transport === "stdio") {
+    return commandLineRisks([server.command ?? "", ...server.args]).map((risk) => COMMAND_RISK_TEXT[risk]);
+  }
+  const url = server.url ?? "";
+  const exposed = server.allowInsecureHttp
+    ? clearTextSecrets({ url, rawUrl: url, headers: server.headers })
+    : undefined;
+  return exposed
+    ? [`sends ${exposed.secrets} in clear text to ${exposed.host} over plain http (allowInsecureHttp)`]
+    : [];
+}
+
+export function trustEntry(server: ServerConfig): TrustEntry {
+  return { line: trustLine(server), warnings: trustWarnings(server) };
+}
+
+/** The project's `model.baseUrl` when it is the endpoint in use and the user's API key would go there. */
+export interface KeyedEndpoint {
+  url: string;
+  /** Where the key comes from, e.g. "OPENAI_API_KEY". */
+  keySource: string;
+}
+
+/** The endpoint as a line of the trust question. */
+export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
+  return {
+    line: `model endpoint: ${endpoint.url} (model.baseUrl) would receive your API key from ${endpoint.keySource}`,
+    warnings: [],
+  };
+}
+
+/** "wants to start or connect to 2 servers and send your API key to the model endpoint it names". */
+export function trustSummary(servers: number, endpoint: KeyedEndpoint | undefined): string {
+  return `wants to ${[
+    ...(servers > 0 ? [startOrConnect(servers)] : []),
+    ...(endpoint ? ["send your API key to the model endpoint it names"] : []),
+  ].join(" and ")}`;
+}
+
+/**
+ * The one-shot refusal, one sentence: every server line, each warning after it in brackets
+ * (plain text, as it may land in a log), the endpoint that would get the key, and the flag that
+ * allows it.
+ */
+export function untrustedConfigMessage(
+  configPath: string,
+  entries: readonly TrustEntry[],
+  endpoint?: KeyedEndpoint,
+): string {
+  const lines = entries.map(({ line, warnings }) =>
+    [line, ...warnings.map((text) => `[warning: ${text}]`)].join(" "),
+  );
+  const wants = [
+    ...(entries.length > 0 ? [`${startOrConnect(entries.length)} (${lines.join("; ")})`] : []),
+    ...(endpoint ? [`send your API key (${endpoint.keySource}) to ${endpoint.url}, its model.baseUrl`] : []),
+  ];
+  return `${configPath} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`;
+}
+
+function startOrConnect(servers: number): string {
+  return `start or connect to ${servers} server${servers === 1 ? "" : "s"}`;
+}
+
+/**
  * Enabled servers: each either starts a program on this machine or connects to a URL with
  * headers that may carry secrets, so every one of them needs the person's trust.
  */
@@ -31,7 +109,8 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
- * URL, headers, the model endpoint) and what the config decides about risk (tiers, trust).
+ * URL, headers, the model endpoint) and what the config decides about risk (tiers, trust,
+ * allowInsecureHttp).
  * Change any of it and the trust lapses.
  */
 export function launchHash(config: McptermConfig): string {
@@ -46,6 +125,8 @@ export function launchHash(config: McptermConfig): string {
     server.headers,
     server.tiers,
     server.trust,
+    // Only when set, so that configs trusted before this key existed stay trusted.
+    ...(server.allowInsecureHttp ? [server.allowInsecureHttp] : []),
   ]);
   // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
   const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;

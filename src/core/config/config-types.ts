@@ -24,6 +24,8 @@ export interface ServerConfig {
   includeTools: string[];
   excludeTools: string[];
   tiers: Record<string, Tier>;
+  /** The entry's `"allowInsecureHttp": true`: it may send headers or credentials over plain http to a host off this machine. */
+  allowInsecureHttp?: true;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
 }
@@ -37,6 +39,8 @@ export interface McptermConfig {
   kb: { enabled: boolean; dir: string | undefined; topK: number };
   /** The two timeouts are silences in a model's stream, in milliseconds; see ModelSettings. */
   model: { name?: string; baseUrl?: string; idleTimeoutMs?: number; firstTokenTimeoutMs?: number };
+  /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
+  warnings: string[];
 }
 
 export const DEFAULT_CONFIG_FILE = "mcp.config.json";
@@ -53,5 +57,6 @@ export function emptyConfig(): McptermConfig {
     approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS] },
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
+    warnings: [],
   };
 }

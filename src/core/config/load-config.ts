@@ -3,6 +3,8 @@ import path from "node:path";
 import { ConfigError, errorMessage } from "../errors.js";
 import { parseConfigDocument } from "./config-schema.js";
 import { DEFAULT_CONFIG_FILE, emptyConfig, type McptermConfig } from "./config-types.js";
+import { describeDuplicateKey, findDuplicateKey } from "./json-duplicate-keys.js";
+import { describePosition, lineAndColumn } from "./json-position.js";
 
 export interface LoadConfigOptions {
   /** As the user wrote it; relative paths are taken from `cwd`. Defaults to ./mcp.config.json. */
@@ -47,16 +49,21 @@ export async function loadConfig(options: LoadConfigOptions): Promise<McptermCon
 function parseJson(text: string, fileLabel: string): unknown {
   // Editors on Windows save a byte-order mark that JSON.parse rejects.
   const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  let document: unknown;
   try {
-    return JSON.parse(body) as unknown;
+    document = JSON.parse(body) as unknown;
   } catch (error) {
     const { reason, offset } = describeJsonError(errorMessage(error), body);
-    const where = offset === undefined ? "" : ` (${lineAndColumn(body, offset)})`;
+    const where = offset === undefined ? "" : ` (${describePosition(lineAndColumn(body, offset))})`;
     throw new ConfigError(
       `${fileLabel} is not valid JSON${where}: ${reason}; fix the file or pass --config <file>.`,
       { cause: error },
     );
   }
+  // JSON.parse kept the last of any repeated key: what a reader saw first may not be what runs.
+  const duplicate = findDuplicateKey(body);
+  if (duplicate) throw new ConfigError(`${fileLabel}: ${describeDuplicateKey(duplicate)}`);
+  return document;
 }
 
 /**
@@ -73,13 +80,6 @@ function describeJsonError(message: string, text: string): { reason: string; off
   }
   const token = /^(Unexpected token .*?), ".*" is not valid JSON$/s.exec(message);
   return { reason: token?.[1] ?? message, offset: undefined };
-}
-
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split("\n").length;
-  const column = offset - before.lastIndexOf("\n");
-  return `line ${line}, column ${column}`;
 }
 
 /** Relative to the working folder when inside it, as people read paths in error messages. */

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
 import { keyPath } from "./config-fields.js";
+import { SERVER_KEYS } from "./config-keys.js";
 import {
   DEFAULT_MAX_CALL_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
@@ -10,6 +11,8 @@ import {
 } from "./config-types.js";
 import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
+import { clearTextSecrets } from "./plain-http.js";
+import { unknownKeySentences } from "./unknown-keys.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
 const SERVER_TYPES = ["stdio", "http", "sse", "streamable-http", "streamableHttp"] as const;
@@ -36,6 +39,7 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const { reader, env } = context;
   const here = keyPath("mcpServers", name);
   const raw = reader.object(value, here);
+  for (const sentence of unknownKeySentences(raw, here, SERVER_KEYS)) reader.warn(sentence);
   const transport = pickTransport(raw, here, reader);
 
   const unset: Unset[] = [];
@@ -76,8 +80,12 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  const allowInsecureHttp = reader.optionalBoolean(raw, "allowInsecureHttp", here) ?? false;
+  if (allowInsecureHttp) server.allowInsecureHttp = true;
+
   const cwd = reader.optionalString(raw, "cwd", here);
   let badUrl: string | undefined;
+  let insecure: string | undefined;
   if (transport === "stdio") {
     const command = reader.optionalString(raw, "command", here) ?? "";
     server.command = expand(command, keyPath(here, "command"));
@@ -92,9 +100,16 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
       if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));
       badUrl = `${urlPath} in ${context.fileLabel} must be an http(s) URL, got ${JSON.stringify(server.url)}.`;
     }
+    // Anyone on the network path reads plain http; a token in a header is as good as published.
+    const exposed = clearTextSecrets({ url: server.url, rawUrl, headers: server.headers });
+    if (exposed && !allowInsecureHttp) {
+      insecure =
+        `${here} would send ${exposed.secrets} in clear text to ${exposed.host} over plain http, where anyone on the network path can read them; ` +
+        `use an https:// URL, or add "allowInsecureHttp": true to ${here} in ${context.fileLabel} if you trust that network.`;
+    }
   }
 
-  const problem = describeUnset(unset, context.fileLabel) ?? badUrl;
+  const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure;
   if (problem !== undefined) server.problem = problem;
   return server;
 }

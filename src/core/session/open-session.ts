@@ -3,6 +3,7 @@ import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
+import { trustWarnings } from "../config/config-trust.js";
 import {
   loadConfig,
   resolveModelSettings,
@@ -121,7 +122,7 @@ export async function openSession(
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
   if (model.problem && !request.interactive) throw model.problem;
 
-  const notices: SessionNotice[] = [];
+  const notices: SessionNotice[] = config.warnings.map((text) => ({ level: "warning", text }));
   // The user's key goes to an endpoint a project file chose only if the person trusts that file.
   const endpoint =
     model.settings?.baseUrlFromConfig && model.settings.baseUrl && model.settings.apiKeySource
@@ -144,6 +145,10 @@ export async function openSession(
     }
   }
   const servers = trusted ? config.servers : [];
+  // Trusted by --trust-config or an earlier yes: still say what a marked line does as it starts.
+  for (const server of servers.filter((entry) => !entry.disabled))
+    for (const text of trustWarnings(server))
+      notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
   const redactor = sessionRedactor(config, env, [request.model.apiKey]);
   const redact = (text: string): string => redactor.redactSync(text).text;
