@@ -9,7 +9,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
-import { REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { FETCH_SERVER, REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -60,7 +60,7 @@ async function project(marker: string): Promise<string> {
       },
       fetch: {
         command: process.execPath,
-        args: [path.join(REPO_ROOT, "dist/servers/fetch-server.js"), `--marker=${marker}`],
+        args: [FETCH_SERVER, `--marker=${marker}`],
         env: { MCPTERM_FETCH_ALLOW_PRIVATE: "1" },
       },
       fixture: fixtureLaunch(marker),

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FETCH_SERVER } from "../support/fixtures.js";
 
 const LARGE = "0123456789".repeat(5_000) + "é😀end";
 
@@ -54,7 +55,7 @@ function startSite(): Promise<Server> {
 async function connect(env: Record<string, string>): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", "src/servers/fetch-server.ts"],
+    args: [FETCH_SERVER],
     env: { PATH: process.env.PATH ?? "", ...env },
     stderr: "pipe",
   });

@@ -115,8 +115,8 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
   it("asks once whether the project's config may start its servers, showing each command line", async () => {
     const question = await waitForScreen((text) => text.includes("[y/N]"), "the trust question");
     expect(question).toMatch(/mcp\.config\.json wants to start or connect to 2 servers:/);
-    expect(question).toMatch(/^ {2}fixture: \S+ --import /m);
-    expect(question).toMatch(/^ {2}slow: \S+ --import /m);
+    expect(question).toMatch(/^ {2}fixture: \S+ \S+fixture-server\.js\b/m);
+    expect(question).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
     await type("y");
     await waitForScreen((text) => text.includes("servers ready"), "the prompt after the answer");
     const settings = JSON.parse(
