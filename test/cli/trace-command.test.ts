@@ -8,6 +8,7 @@ import { readTrace } from "../../src/core/trace/trace-reader.js";
 import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
 import { runTraceCommand, type TraceCommandArgs } from "../../src/headless/trace-command.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { DURATION } from "../support/patterns.js";
 import { processesMatching } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
@@ -96,20 +97,30 @@ describe("the trace of mcpterm -p", () => {
   it("renders as a tree: steps, calls with tier, approval, guardrails and durations, then the answer", async () => {
     const { code, stdout } = await trace({ file: "t.jsonl" });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^turn 1: "check the status" \(\d+ ms, completed\)$/m);
     expect(stdout).toMatch(
-      /├─ model step 1 \(\d+ ms, first token \d+ ms, finish tool_calls, \d+ in \/ \d+ out tokens, 2 messages, \d+ tools offered\)/,
+      new RegExp(String.raw`^turn 1: "check the status" \(${DURATION}, completed\)$`, "m"),
     );
     expect(stdout).toMatch(
-      /tool fixture\/echo \(\d+ ms, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config/,
+      new RegExp(
+        String.raw`├─ model step 1 \(${DURATION}, first token ${DURATION}, finish tool_calls, \d+ in / \d+ out tokens, 2 messages, \d+ tools offered\)`,
+      ),
+    );
+    expect(stdout).toMatch(
+      new RegExp(
+        String.raw`tool fixture/echo \(${DURATION}, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config`,
+      ),
     );
     expect(stdout).toMatch(/tool fixture\/write_note \(0 ms, failed: permission\)/);
-    expect(stdout).toMatch(/denied by policy after \d+ ms: mcpterm is running non-interactively/);
+    expect(stdout).toMatch(
+      new RegExp(String.raw`denied by policy after ${DURATION}: mcpterm is running non-interactively`),
+    );
     expect(stdout).toMatch(/guardrail: denied by policy: /);
-    expect(stdout).toMatch(/tool broken\/get_status \(\d+ ms, ok\)/);
+    expect(stdout).toMatch(new RegExp(String.raw`tool broken/get_status \(${DURATION}, ok\)`));
     expect(stdout).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
     expect(stdout).toMatch(
-      /└─ answer \(3 step\(s\), \d+ ms, \d+ in \/ \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$/,
+      new RegExp(
+        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$`,
+      ),
     );
   });
 
@@ -234,7 +245,9 @@ describe("a killed mcpterm -p", () => {
     expect(call?.startedAt).toBeGreaterThan(0);
     expect(read.turns[0]?.end).toBeUndefined();
     const { stdout } = await trace({ file: killed });
-    expect(stdout).toMatch(/turn 1: "wait" \(\d+ ms, did not finish \(the process stopped mid-turn\)\)/);
+    expect(stdout).toMatch(
+      new RegExp(String.raw`turn 1: "wait" \(${DURATION}, did not finish \(the process stopped mid-turn\)\)`),
+    );
     expect(stdout).toMatch(/tool fixture\/slow \(\?, …\)/);
     expect(stdout).toContain("guardrail: no result recorded (the turn stopped while this call was pending)");
   });
