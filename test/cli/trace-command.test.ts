@@ -9,8 +9,10 @@ import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
 import { runTraceCommand, type TraceCommandArgs } from "../../src/headless/trace-command.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { DURATION } from "../support/patterns.js";
+import { waitForFileText } from "../support/poll.js";
 import { processesMatching } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { brokenLaunch, FAKE_SECRET } from "../trace/support.js";
 
@@ -18,7 +20,7 @@ const marker = randomUUID();
 let dir: string;
 let model: ScriptedModelServer;
 let traceFile: string;
-let run: { code: number | null; stderr: string };
+let run: { code: number; stderr: string };
 
 /** The turn: a read-only call and a denied dangerous one, then a call whose result leaks a key, then the answer. */
 const replies = [
@@ -39,7 +41,7 @@ beforeAll(async () => {
   });
   model = await startScriptedModelServer(replies);
   traceFile = path.join(dir, "t.jsonl");
-  run = await runCli(
+  run = await runInProcess(
     [
       "-p",
       "check the status",
@@ -219,20 +221,12 @@ describe("a killed mcpterm -p", () => {
         {
           cwd: dir,
           env: cleanEnv(),
-          onSpawn: (child) => {
-            // Kill once the trace shows the call running: the process dies mid-turn, mid-call.
-            const poll = setInterval(() => {
-              void readFile(killed, "utf8")
-                .then((text) => {
-                  if (text.includes('"tool_started"')) {
-                    clearInterval(poll);
-                    child.kill("SIGKILL");
-                  }
-                })
-                .catch(() => undefined);
-            }, 20);
-            child.on("close", () => clearInterval(poll));
-          },
+          // Kill once the trace shows the call running: the process dies mid-turn, mid-call.
+          onSpawn: (child) =>
+            void waitForFileText(killed, '"tool_started"').then(
+              () => child.kill("SIGKILL"),
+              () => child.kill("SIGTERM"),
+            ),
         },
       );
       expect(result.signal).toBe("SIGKILL");
