@@ -6,7 +6,7 @@ import { runInProcess } from "../support/run-in-process.js";
 
 let dir: string;
 const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
-/** The real binary, for its exit codes. */
+/** The real binary, so one case checks the code the process itself exits with. */
 const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
 
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe("mcpterm read", () => {
     const missing = await binary("read", "everything", "demo://nope");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Reading demo:\/\/nope from "everything" failed: .*not found/);
-    expect((await binary("read", "broken", "x://y")).code).toBe(4);
-    expect((await binary("read", "nope", "x://y")).code).toBe(2);
+    expect((await cli("read", "broken", "x://y")).code).toBe(4);
+    expect((await cli("read", "nope", "x://y")).code).toBe(2);
   });
 });
