@@ -38,10 +38,13 @@ function keys(...sequence: string[]): void {
   tmux("send-keys", "-t", session, ...sequence);
 }
 
-/** Types text and then presses Enter as a separate key, as a person would. */
-async function type(text: string): Promise<void> {
+/**
+ * Types text and presses Enter once the text shows, as a person would: Enter never arrives in the
+ * same read as the text, however slow the machine (in one read it could count as pasted).
+ */
+async function type(text: string, shown = (screen: string) => screen.includes(`› ${text}`)): Promise<void> {
   tmux("send-keys", "-t", session, "-l", text);
-  await pause(150);
+  await waitForScreen(shown, `"${text}" to show`);
   keys("Enter");
 }
 
@@ -120,7 +123,7 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(question).toMatch(/mcp\.config\.json wants to start or connect to 2 servers:/);
     expect(question).toMatch(/^ {2}fixture: \S+ \S+fixture-server\.js\b/m);
     expect(question).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
-    await type("y");
+    await type("y", (text) => /\[y\/N\]\s*y\s*$/m.test(text));
     await waitForScreen((text) => text.includes("servers ready"), "the prompt after the answer");
     const settings = JSON.parse(
       await readFile(path.join(dir, ".config", "mcpterm", "settings.json"), "utf8"),
@@ -153,7 +156,9 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(asking).toContain('"name": "denied.md"');
     expect(asking).toMatch(/y approve once · a always allow fixture\/write_note this session · n deny/);
 
-    // Neither a stray Enter nor typing approves.
+    // Neither a stray Enter nor typing approves. They change nothing on screen, so nothing can be
+    // polled: the pause only keeps "n" out of their read (a key counts only alone in a read). Had
+    // either approved, the note would be written and the model would answer "Wrote it." instead.
     keys("Enter");
     keys("x");
     await pause(400);
