@@ -10,6 +10,7 @@
  *   npx tsx bench/engine-bench.ts
  */
 import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -20,6 +21,7 @@ import type { ToolHost } from "../src/core/agent/tool-host.js";
 import { createOpenAiChatModel } from "../src/core/llm/openai-chat-model.js";
 import type { ChatMessage } from "../src/core/llm/types.js";
 import { McpManager } from "../src/core/mcp/mcp-manager.js";
+import { compileFixtures } from "../test/support/compiled-fixtures.js";
 import { fixtureLaunch, serverConfig } from "../test/support/fixtures.js";
 import { startScriptedModelServer } from "../test/support/scripted-model-server.js";
 
@@ -117,4 +119,9 @@ function report(name: string, unit: string, { floor, engine }: { floor: number; 
 }
 
 report("model step (18 KB streamed answer)", "ms", await modelStep());
-report("tool call (stdio round trip)", "ms", await toolCalls());
+const fixtures = await compileFixtures();
+try {
+  report("tool call (stdio round trip)", "ms", await toolCalls());
+} finally {
+  await rm(fixtures, { recursive: true, force: true });
+}

@@ -6,17 +6,25 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { fixtureLaunch, serverConfig } from "../support/fixtures.js";
 
-let manager: McpManager;
 const frames: WireFrame[] = [];
+const managers: McpManager[] = [];
 
-beforeAll(async () => {
-  manager = new McpManager([serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs: 200 })], {
+/** A fixture server whose calls time out after `timeoutMs`, its frames recorded in `frames`. */
+async function fixture(timeoutMs: number): Promise<McpManager> {
+  const manager = new McpManager([serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs })], {
     parentEnv: process.env,
     onWire: (frame) => frames.push(frame),
   });
+  managers.push(manager);
   await manager.start();
+  return manager;
+}
+
+let manager: McpManager;
+beforeAll(async () => {
+  manager = await fixture(200);
 });
-afterAll(() => manager.close());
+afterAll(() => Promise.all(managers.map((each) => each.close())));
 
 function context(): { callId: string; signal: AbortSignal; onProgress: () => void } {
   return { callId: "c", signal: new AbortController().signal, onProgress: () => undefined };
@@ -49,7 +57,8 @@ describe("McpToolHost", () => {
   });
 
   it("does not retry against a server that crashed: its calls fail fast", async () => {
-    const host = new McpToolHost(manager);
+    // A deadline no loaded machine reaches, so the crash is seen as a lost connection, never a timeout.
+    const host = new McpToolHost(await fixture(60_000));
     const crash = host.list().find((tool) => tool.name === "crash") as AgentTool;
     const outcome = await host.call(crash, {}, context());
     expect(outcome).toMatchObject({ ok: false, failure: "transient" });

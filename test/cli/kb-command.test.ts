@@ -3,9 +3,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 
 let dir: string;
-const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+/** The real binary, for its exit codes. */
+const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
 
 beforeAll(async () => {
   dir = await tempDir();
@@ -67,14 +70,14 @@ describe("mcpterm kb", () => {
   it("prints stats, and says so when the folder is empty", async () => {
     const stats = await cli("kb", "stats", "--json");
     expect(JSON.parse(stats.stdout)).toMatchObject({ files: 2 });
-    const empty = await runCli(["kb", "stats"], { cwd: await tempDir(), env: cleanEnv() });
+    const empty = await runInProcess(["kb", "stats"], { cwd: await tempDir(), env: cleanEnv() });
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/is empty: put \.md or \.txt files there/);
   });
 
   it("is a usage error without a query or with a bad --k", async () => {
-    expect((await cli("kb", "search")).code).toBe(2);
-    const badK = await cli("kb", "search", "x", "--k", "0");
+    expect((await binary("kb", "search")).code).toBe(2);
+    const badK = await binary("kb", "search", "x", "--k", "0");
     expect(badK.code).toBe(2);
     expect(badK.stderr).toMatch(/--k must be a whole number/);
   });

@@ -9,10 +9,12 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
-import { REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { FETCH_SERVER, REPO_ROOT, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
+import { waitForFileText } from "../support/poll.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 import { loadConfig } from "../../src/core/config/index.js";
 import { launchHash } from "../../src/core/config/config-trust.js";
 import { UserSettings } from "../../src/core/config/user-settings.js";
@@ -60,7 +62,7 @@ async function project(marker: string): Promise<string> {
       },
       fetch: {
         command: process.execPath,
-        args: [path.join(REPO_ROOT, "dist/servers/fetch/fetch-server.js"), `--marker=${marker}`],
+        args: [FETCH_SERVER, `--marker=${marker}`],
         env: { MCPTERM_FETCH_ALLOW_PRIVATE: "1" },
       },
       fixture: fixtureLaunch(marker),
@@ -110,7 +112,7 @@ describe("mcpterm -p", () => {
     });
     modelServers.push(server);
 
-    const run = await runCli(
+    const run = await runInProcess(
       [
         "-p",
         `fetch ${siteUrl}, summarize it and write the summary to new.md`,
@@ -177,7 +179,7 @@ describe("mcpterm -p", () => {
       },
       { text: "I was not allowed to write the file." },
     ]);
-    const run = await runCli(
+    const run = await runInProcess(
       ["-p", "write x.md", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
       {
         cwd: dir,
@@ -229,7 +231,7 @@ describe("mcpterm -p", () => {
       { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"a"}' }] },
       { text: "ok" },
     ]);
-    const run = await runCli(
+    const run = await runInProcess(
       ["-p", "x", "--trust-config", "--output", "stream-json", "--model", "m", "--base-url", server.baseUrl],
       { cwd: dir, env: cleanEnv() },
     );
@@ -259,7 +261,7 @@ describe("mcpterm -p", () => {
       { status: 429, headers: { "retry-after": "1" }, body: { error: { message: "slow down" } } },
       { text: "fine" },
     ]);
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+    const run = await runInProcess(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -272,7 +274,7 @@ describe("mcpterm -p", () => {
   it("exits 1 with one sentence naming the key variable when the model answers 401, without retrying", async () => {
     const dir = await tempDir();
     const server = await model([{ status: 401, body: { error: { message: "invalid key" } } }]);
-    const run = await runCli(["-p", "x", "--model", "m"], {
+    const run = await runInProcess(["-p", "x", "--model", "m"], {
       cwd: dir,
       env: cleanEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "sk-secret-value" }),
     });
@@ -287,7 +289,7 @@ describe("mcpterm -p", () => {
     const dir = await project(randomUUID());
     const call: ScriptedReply = { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"loop"}' }] };
     const server = await model([call, call]);
-    const run = await runCli(
+    const run = await runInProcess(
       ["-p", "x", "--trust-config", "--max-steps", "2", "--model", "m", "--base-url", server.baseUrl],
       {
         cwd: dir,
@@ -296,6 +298,20 @@ describe("mcpterm -p", () => {
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Stopped after 2 model steps/);
+  });
+
+  it("answers text piped into plain mcpterm as a one-shot run, since stdin is not a terminal", async () => {
+    const server = await model([{ text: "piped answer" }]);
+    const run = await runCli(["--model", "m", "--base-url", server.baseUrl], {
+      cwd: await tempDir(),
+      env: cleanEnv(),
+      input: "what is piped\n",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("piped answer\n");
+    expect(
+      (server.requests[0]?.body as { messages: Array<{ content: string }> }).messages.at(-1)?.content,
+    ).toBe("what is piped");
   });
 
   it("exits 2 with one sentence when no model is configured", async () => {
@@ -313,7 +329,7 @@ describe("mcpterm -p", () => {
     await writeJson(path.join(dir, "mcp.config.json"), {
       mcpServers: { good: fixtureLaunch(marker), bad: { command: "node", args: 5 } },
     });
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], {
+    const run = await runInProcess(["-p", "x", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"], {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -325,11 +341,11 @@ describe("mcpterm -p", () => {
   it("exits 2 for invalid JSON in the config and for unknown flags", async () => {
     const dir = await tempDir();
     await writeFile(path.join(dir, "mcp.config.json"), '{\n  "mcpServers": {,\n}');
-    const badJson = await runCli(["-p", "x", "--model", "m"], { cwd: dir, env: cleanEnv() });
+    const badJson = await runInProcess(["-p", "x", "--model", "m"], { cwd: dir, env: cleanEnv() });
     expect(badJson.code).toBe(2);
     expect(badJson.stderr).toMatch(/mcp\.config\.json is not valid JSON \(line 2, column \d+\)/);
 
-    const badFlag = await runCli(["-p", "x", "--frobnicate"], { cwd: dir, env: cleanEnv() });
+    const badFlag = await runInProcess(["-p", "x", "--frobnicate"], { cwd: dir, env: cleanEnv() });
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/Unknown argument: frobnicate/);
   });
@@ -341,18 +357,42 @@ describe("mcpterm -p", () => {
       { toolCalls: [{ name: "fixture__slow", arguments: '{"ms": 20000}' }] },
       { text: "never" },
     ]);
-    const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
-      cwd: dir,
-      env: cleanEnv(),
-      onSpawn: (child) => {
-        const poll = setInterval(() => {
-          if (server.requests.length > 0) {
-            clearInterval(poll);
-            setTimeout(() => child.kill("SIGTERM"), 500);
-          }
-        }, 20);
+    const trace = path.join(dir, "trace.jsonl");
+    const run = await runCli(
+      ["-p", "x", "--trust-config", "--trace", trace, "--model", "m", "--base-url", server.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+        // Once the trace shows the call running, the run is mid-turn and mid-call.
+        onSpawn: (child) =>
+          void waitForFileText(trace, '"tool_started"').then(
+            () => child.kill("SIGTERM"),
+            () => child.kill("SIGKILL"),
+          ),
       },
-    });
+    );
+    expect(run.code).toBe(143);
+    expect(run.stderr).toMatch(/interrupted/);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("stops its servers itself when aborted mid-call, with no exit hook to clean up after it", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker);
+    const server = await model([
+      { toolCalls: [{ name: "fixture__slow", arguments: '{"ms": 20000}' }] },
+      { text: "never" },
+    ]);
+    const trace = path.join(dir, "trace.jsonl");
+    const stop = new AbortController();
+    void waitForFileText(trace, '"tool_started"').then(
+      () => stop.abort("SIGTERM"),
+      () => stop.abort("SIGKILL"),
+    );
+    const run = await runInProcess(
+      ["-p", "x", "--trust-config", "--trace", trace, "--model", "m", "--base-url", server.baseUrl],
+      { cwd: dir, env: cleanEnv(), signal: stop.signal },
+    );
     expect(run.code).toBe(143);
     expect(run.stderr).toMatch(/interrupted/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
@@ -385,7 +425,7 @@ describe("mcpterm -p", () => {
     const marker = randomUUID();
     const dir = await project(marker);
     const server = await model([{ text: "never asked" }]);
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+    const run = await runInProcess(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -407,7 +447,10 @@ describe("mcpterm -p", () => {
 
     const server = await model([{ text: "trusted" }, { text: "again" }]);
     const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settingsDir });
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], { cwd: dir, env });
+    const run = await runInProcess(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("trusted\n");
 
@@ -416,7 +459,10 @@ describe("mcpterm -p", () => {
     };
     changed.mcpServers.fixture?.args.push("--extra");
     await writeJson(configPath, changed);
-    const after = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], { cwd: dir, env });
+    const after = await runInProcess(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env,
+    });
     expect(after.code).toBe(2);
     expect(after.stderr).toMatch(/--trust-config/);
   });
@@ -436,7 +482,7 @@ describe("mcpterm -p", () => {
     };
     const projectOnly = await model([write, { text: "denied" }]);
     const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settingsDir });
-    const denied = await runCli(
+    const denied = await runInProcess(
       ["-p", "x", "--trust-config", "--model", "m", "--base-url", projectOnly.baseUrl],
       { cwd: dir, env },
     );
@@ -450,7 +496,7 @@ describe("mcpterm -p", () => {
       trustedConfigs: {},
     });
     const userAllowed = await model([write, { text: "written" }]);
-    const allowed = await runCli(
+    const allowed = await runInProcess(
       ["-p", "x", "--trust-config", "--model", "m", "--base-url", userAllowed.baseUrl],
       { cwd: dir, env },
     );
@@ -466,7 +512,7 @@ describe("mcpterm -p", () => {
     ];
     const traceFile = path.join(dir, "trace.jsonl");
     const textServer = await model(reply());
-    const text = await runCli(
+    const text = await runInProcess(
       ["-p", "x", "--trust-config", "--trace", traceFile, "--model", "m", "--base-url", textServer.baseUrl],
       {
         cwd: dir,
@@ -474,7 +520,7 @@ describe("mcpterm -p", () => {
       },
     );
     const jsonServer = await model(reply());
-    const json = await runCli(
+    const json = await runInProcess(
       ["-p", "x", "--trust-config", "--output", "json", "--model", "m", "--base-url", jsonServer.baseUrl],
       {
         cwd: dir,
@@ -510,7 +556,7 @@ describe("mcpterm -p", () => {
         mcpServers: { remote: { url, headers: { Authorization: "Bearer ${SECRET_TOKEN}" } } },
       });
       const server = await model([{ text: "never" }]);
-      const run = await runCli(["-p", "hi", "--model", "m", "--base-url", server.baseUrl], {
+      const run = await runInProcess(["-p", "hi", "--model", "m", "--base-url", server.baseUrl], {
         cwd: dir,
         env: cleanEnv({ SECRET_TOKEN: "supersecretvalue123" }),
       });

@@ -2,9 +2,12 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 
 let dir: string;
-const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+/** The real binary, so one case checks the code the process itself exits with. */
+const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
 
 beforeAll(async () => {
   dir = await tempDir();
@@ -31,7 +34,7 @@ describe("mcpterm read", () => {
   });
 
   it("exits 1 for a resource the server does not have, 4 for a server that cannot start, 2 for an unknown server", async () => {
-    const missing = await cli("read", "everything", "demo://nope");
+    const missing = await binary("read", "everything", "demo://nope");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/Reading demo:\/\/nope from "everything" failed: .*not found/);
     expect((await cli("read", "broken", "x://y")).code).toBe(4);

@@ -59,6 +59,6 @@ describe("mcpterm serve", () => {
     const pid = transport.pid;
     expect(pid).toBeTypeOf("number");
     await client.close();
-    expect(await waitForNoProcesses(`${CLI} serve`, 5000)).toEqual([]);
+    expect(await waitForNoProcesses(`${CLI} serve`)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 
 const marker = randomUUID();
 let dir: string;
@@ -22,7 +23,9 @@ beforeAll(async () => {
   });
 });
 
-const cli = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+/** The real binary, for what only a process shows: its exit code, and stdin that is not a terminal. */
+const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
 
 describe("mcpterm tools", () => {
   it("lists every server with its status and each tool with tier and reason, exiting 4 when one failed", async () => {
@@ -84,7 +87,7 @@ describe("mcpterm call", () => {
   });
 
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {
-    const denied = await cli("call", "fixture/write_note", '{"name": "a.md", "text": "x"}');
+    const denied = await binary("call", "fixture/write_note", '{"name": "a.md", "text": "x"}');
     expect(denied.code).toBe(3);
     expect(denied.stderr).toMatch(/write_note is dangerous; answer y at the prompt or pass --yes/);
     expect(await readdir(notes)).toEqual([]);
@@ -95,7 +98,7 @@ describe("mcpterm call", () => {
   });
 
   it("exits 4 when the server cannot be started", async () => {
-    const run = await cli("call", "broken/anything");
+    const run = await binary("call", "broken/anything");
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(
       /^mcpterm: Server "broken" could not be started: command "no-such-mcp-server-command" was not found/,

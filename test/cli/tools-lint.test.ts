@@ -6,6 +6,7 @@ import { lintTool, lintTools, type LintCode } from "../../src/core/mcp/tool-lint
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 import { brokenLaunch } from "../trace/support.js";
 
 const good: Tool = {
@@ -125,7 +126,7 @@ describe("mcpterm tools on a misbehaving server", () => {
     await writeJson(path.join(dir, "mcp.config.json"), {
       mcpServers: { broken: brokenLaunch(marker, { BROKEN_INIT_DELAY_MS: "2100" }) },
     });
-    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(["tools"], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^broken: connected in \d+ ms$/m);
     expect(run.stdout).toMatch(/^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2}, pid \d+\)$/m);

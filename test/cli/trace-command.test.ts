@@ -9,8 +9,11 @@ import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
 import type { TraceCommandArgs } from "../../src/args.js";
 import { runTraceCommand } from "../../src/headless/trace-command.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { DURATION } from "../support/patterns.js";
+import { waitForFileText } from "../support/poll.js";
 import { processesMatching } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { brokenLaunch, FAKE_SECRET } from "../trace/support.js";
 
@@ -18,7 +21,7 @@ const marker = randomUUID();
 let dir: string;
 let model: ScriptedModelServer;
 let traceFile: string;
-let run: { code: number | null; stderr: string };
+let run: { code: number; stderr: string };
 
 /** The turn: a read-only call and a denied dangerous one, then a call whose result leaks a key, then the answer. */
 const replies = [
@@ -39,7 +42,7 @@ beforeAll(async () => {
   });
   model = await startScriptedModelServer(replies);
   traceFile = path.join(dir, "t.jsonl");
-  run = await runCli(
+  run = await runInProcess(
     [
       "-p",
       "check the status",
@@ -97,23 +100,31 @@ describe("the trace of mcpterm -p", () => {
   it("renders as a tree: steps, calls with tier, approval, guardrails and durations, then the answer", async () => {
     const { code, stdout } = await trace({ file: "t.jsonl" });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^turn 1: "check the status" \(\d+ ms, completed\)$/m);
     expect(stdout).toMatch(
-      /├─ model step 1 \(\d+ ms, first token \d+ ms, finish tool_calls, \d+ in \/ \d+ out tokens, 2 messages, \d+ tools offered\)/,
+      new RegExp(String.raw`^turn 1: "check the status" \(${DURATION}, completed\)$`, "m"),
     );
     expect(stdout).toMatch(
-      /tool fixture\/echo \(\d+ ms, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config/,
+      new RegExp(
+        String.raw`├─ model step 1 \(${DURATION}, first token ${DURATION}, finish tool_calls, \d+ in / \d+ out tokens, 2 messages, \d+ tools offered\)`,
+      ),
+    );
+    expect(stdout).toMatch(
+      new RegExp(
+        String.raw`tool fixture/echo \(${DURATION}, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config`,
+      ),
     );
     expect(stdout).toMatch(/tool fixture\/write_note \(0 ms, failed: permission\)/);
     // Nobody was asked, so the trace says the policy decided, not that a question waited.
     expect(stdout).toMatch(/denied by policy: mcpterm is running non-interactively/);
     expect(stdout).not.toMatch(/denied by policy after/);
     expect(stdout).toMatch(/guardrail: denied by policy: /);
-    expect(stdout).toMatch(/tool broken\/get_status \(\d+ ms, ok\)/);
+    expect(stdout).toMatch(new RegExp(String.raw`tool broken/get_status \(${DURATION}, ok\)`));
     // The key is the value of the server's own env entry BROKEN_SECRET, so it is known by value.
     expect(stdout).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(known-secret\)/);
     expect(stdout).toMatch(
-      /└─ answer \(3 step\(s\), \d+ ms, \d+ in \/ \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$/,
+      new RegExp(
+        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$`,
+      ),
     );
   });
 
@@ -212,20 +223,12 @@ describe("a killed mcpterm -p", () => {
         {
           cwd: dir,
           env: cleanEnv(),
-          onSpawn: (child) => {
-            // Kill once the trace shows the call running: the process dies mid-turn, mid-call.
-            const poll = setInterval(() => {
-              void readFile(killed, "utf8")
-                .then((text) => {
-                  if (text.includes('"tool_started"')) {
-                    clearInterval(poll);
-                    child.kill("SIGKILL");
-                  }
-                })
-                .catch(() => undefined);
-            }, 20);
-            child.on("close", () => clearInterval(poll));
-          },
+          // Kill once the trace shows the call running: the process dies mid-turn, mid-call.
+          onSpawn: (child) =>
+            void waitForFileText(killed, '"tool_started"').then(
+              () => child.kill("SIGKILL"),
+              () => child.kill("SIGTERM"),
+            ),
         },
       );
       expect(result.signal).toBe("SIGKILL");
@@ -238,7 +241,9 @@ describe("a killed mcpterm -p", () => {
     expect(call?.startedAt).toBeGreaterThan(0);
     expect(read.turns[0]?.end).toBeUndefined();
     const { stdout } = await trace({ file: killed });
-    expect(stdout).toMatch(/turn 1: "wait" \(\d+ ms, did not finish \(the process stopped mid-turn\)\)/);
+    expect(stdout).toMatch(
+      new RegExp(String.raw`turn 1: "wait" \(${DURATION}, did not finish \(the process stopped mid-turn\)\)`),
+    );
     expect(stdout).toMatch(/tool fixture\/slow \(\?, …\)/);
     expect(stdout).toContain("guardrail: no result recorded (the turn stopped while this call was pending)");
   });

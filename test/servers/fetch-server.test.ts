@@ -2,8 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFetchServer } from "../../src/servers/fetch/create-fetch-server.js";
+import { FETCH_SERVER } from "../support/fixtures.js";
 
 const LARGE = "0123456789".repeat(5_000) + "é😀end";
 
@@ -51,11 +54,21 @@ function startSite(): Promise<Server> {
   });
 }
 
-async function connect(env: Record<string, string>): Promise<Client> {
+/** The fetch server in this process, allowed to reach the local test site: its behaviour is the point. */
+async function connectInMemory(): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createFetchServer({ allowPrivate: true }).connect(serverSide);
+  const client = new Client({ name: "fetch-server-test", version: "0.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The built server as mcpterm starts it, so the shipped default (no private addresses) is what is tested. */
+async function connectProcess(): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", "src/servers/fetch/fetch-server.ts"],
-    env: { PATH: process.env.PATH ?? "", ...env },
+    args: [FETCH_SERVER],
+    env: { PATH: process.env.PATH ?? "" },
     stderr: "pipe",
   });
   const client = new Client({ name: "fetch-server-test", version: "0.0.0" });
@@ -71,7 +84,7 @@ let guardedClient: Client;
 beforeAll(async () => {
   site = await startSite();
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  [client, guardedClient] = await Promise.all([connect({ MCPTERM_FETCH_ALLOW_PRIVATE: "1" }), connect({})]);
+  [client, guardedClient] = await Promise.all([connectInMemory(), connectProcess()]);
 });
 
 afterAll(async () => {

@@ -73,7 +73,7 @@ type Rendered = ReturnType<typeof render>;
  * Polls every 10 ms until `check` passes. Ink re-renders (and runs effects) asynchronously, so tests wait
  * for the condition they need rather than sleeping a fixed time, which is flaky on a loaded machine.
  */
-async function until(app: Rendered, check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function until(app: Rendered, check: () => boolean, what: string, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) {

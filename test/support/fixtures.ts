@@ -1,28 +1,27 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import type { ServerConfig } from "../../src/core/config/index.js";
+import { compiledFixture } from "./compiled-fixtures.js";
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-export const FIXTURE_SERVER = path.join(REPO_ROOT, "test/fixtures/fixture-server.ts");
 export const CLI = path.join(REPO_ROOT, "dist/cli.js");
+/** The bundled fetch server as built into dist/ (npm test builds before it runs vitest). */
+export const FETCH_SERVER = path.join(REPO_ROOT, "dist/servers/fetch/fetch-server.js");
 export const EVERYTHING_SERVER = path.join(
   REPO_ROOT,
   "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
 );
-
-const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 
 /** A fresh temp folder for one test. */
 export function tempDir(prefix = "mcpterm-test-"): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** Launches the fixture through tsx; `marker` lets a test find the process in the process table. */
+/** Launches the compiled fixture server; `marker` lets a test find the process in the process table. */
 export function fixtureLaunch(marker: string): { command: string; args: string[] } {
-  // An absolute loader URL, so the fixture starts from any working folder.
-  return { command: process.execPath, args: ["--import", TSX_LOADER, FIXTURE_SERVER, `--marker=${marker}`] };
+  return { command: process.execPath, args: [compiledFixture("fixture-server"), `--marker=${marker}`] };
 }
 
 /** A ServerConfig with the loader's defaults, for tests that build the manager directly. */

@@ -11,8 +11,11 @@ export function processesMatching(marker: string): number[] {
     .map(([, pid]) => Number(pid));
 }
 
-/** Waits up to `ms` for every process with `marker` to be gone; returns those still alive. */
-export async function waitForNoProcesses(marker: string, ms = 5000): Promise<number[]> {
+/**
+ * Waits up to `ms` for every process with `marker` to be gone; returns those still alive. The
+ * default is generous because it only matters when something is wrong: a clean run returns at once.
+ */
+export async function waitForNoProcesses(marker: string, ms = 15_000): Promise<number[]> {
   const deadline = Date.now() + ms;
   let alive = processesMatching(marker);
   while (alive.length > 0 && Date.now() < deadline) {

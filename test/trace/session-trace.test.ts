@@ -13,6 +13,7 @@ import { readTrace } from "../../src/core/trace/trace-reader.js";
 import { renderTraceTree } from "../../src/core/trace/trace-tree.js";
 import { MCPTERM_VERSION } from "../../src/core/version.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
+import { DURATION } from "../support/patterns.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { brokenLaunch, FAKE_SECRET } from "./support.js";
 
@@ -152,17 +153,25 @@ describe("a recorded multi-step turn", () => {
     expect(turn?.durationMs).toBeGreaterThan(0);
 
     const tree = renderTraceTree(trace);
-    expect(tree).toMatch(/^server broken: connected in (\d+ ms|\d+\.\d+ s) broken 0\.0\.1, 4 tools$/m);
-    expect(tree).toMatch(/^turn 1: "check the notes and the status" \(.+, completed\)$/m);
-    expect(tree).toMatch(/knowledge: 1 hit\(s\) \(\d+ ms\)\n│ {2}└─ guide\.md:1-4 Notes \(score 2\.50\)/);
     expect(tree).toMatch(
-      /model step 1 \(\d+ ms, first token \d+ ms, finish tool_calls, \d+ in \/ \d+ out tokens/,
+      new RegExp(String.raw`^server broken: connected in ${DURATION} broken 0\.0\.1, 4 tools$`, "m"),
     );
-    expect(tree).toMatch(/tool fixture\/echo \(\d+ ms, ok\)/);
+    expect(tree).toMatch(/^turn 1: "check the notes and the status" \(.+, completed\)$/m);
+    expect(tree).toMatch(
+      new RegExp(
+        String.raw`knowledge: 1 hit\(s\) \(${DURATION}\)\n│ {2}└─ guide\.md:1-4 Notes \(score 2\.50\)`,
+      ),
+    );
+    expect(tree).toMatch(
+      new RegExp(
+        String.raw`model step 1 \(${DURATION}, first token ${DURATION}, finish tool_calls, \d+ in / \d+ out tokens`,
+      ),
+    );
+    expect(tree).toMatch(new RegExp(String.raw`tool fixture/echo \(${DURATION}, ok\)`));
     expect(tree).toMatch(/tier read_only: readOnlyHint/);
     expect(tree).toMatch(/arguments \{"text":"hi"\}/);
     expect(tree).toMatch(/approved by config: read_only runs without asking/);
-    expect(tree).toMatch(/denied by user after \d+ ms: dangerous needs a person/);
+    expect(tree).toMatch(new RegExp(String.raw`denied by user after ${DURATION}: dangerous needs a person`));
     expect(tree).toMatch(/raw result \{"content":\[\{"type":"text","text":"hi"\}\]\}/);
     expect(tree).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
     expect(tree).toMatch(/guardrail: result truncated to fit the model's context/);

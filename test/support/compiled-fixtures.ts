@@ -1,0 +1,48 @@
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+/** Where the compiled fixture servers are; set by `compileFixtures` (vitest's global setup calls it). */
+const FIXTURES_DIR_VARIABLE = "MCPTERM_TEST_FIXTURES_DIR";
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures");
+const SOURCES = {
+  "fixture-server": path.join(FIXTURES, "fixture-server.ts"),
+  "broken-server": path.join(FIXTURES, "broken-server.ts"),
+  "hostile-server": path.join(FIXTURES, "hostile-server.ts"),
+} as const;
+
+export type FixtureName = keyof typeof SOURCES;
+
+/**
+ * Bundles each fixture server with its dependencies into one plain-node file in a fresh temp
+ * folder, and points `compiledFixture` there. Through the tsx loader a fixture took seconds to
+ * answer `initialize` on a loaded machine; one bundled file starts several times faster.
+ */
+export async function compileFixtures(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "mcpterm-fixtures-"));
+  await build({
+    entryPoints: SOURCES,
+    outdir: dir,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    logLevel: "warning",
+  });
+  process.env[FIXTURES_DIR_VARIABLE] = dir;
+  return dir;
+}
+
+/** The compiled file of one fixture server, to run with plain `node`. */
+export function compiledFixture(name: FixtureName): string {
+  const dir = process.env[FIXTURES_DIR_VARIABLE];
+  if (!dir) {
+    throw new Error(
+      `${FIXTURES_DIR_VARIABLE} is not set: the fixture servers are compiled by vitest's global setup (test/global-setup.ts); outside vitest, call compileFixtures() first.`,
+    );
+  }
+  return path.join(dir, `${name}.js`);
+}

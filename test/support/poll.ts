@@ -1,0 +1,16 @@
+import { readFile } from "node:fs/promises";
+
+/**
+ * Polls until `file` exists and contains `text`: how a test learns that a run reached a point
+ * (say, a tool call started) without guessing a delay. Rejects after `ms`, which is generous
+ * because it only matters when the run never gets there.
+ */
+export async function waitForFileText(file: string, text: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const content = await readFile(file, "utf8").catch(() => "");
+    if (content.includes(text)) return;
+    if (Date.now() > deadline) throw new Error(`${file} did not come to contain ${text} within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
