@@ -31,7 +31,7 @@ function tmux(...args: string[]): string {
 }
 
 function screen(): string {
-  return tmux("capture-pane", "-p", "-t", session);
+  return tmux("capture-pane", "-p", "-J", "-t", session);
 }
 
 function keys(...sequence: string[]): void {
