@@ -1,6 +1,4 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   LoggingMessageNotificationSchema,
@@ -16,6 +14,7 @@ import { BoundedLines } from "./bounded-lines.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
+import { isExpiredSession, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import type {
   CallOptions,
@@ -133,6 +132,60 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
+    return this.inSession((client) => this.callOnce(client, tool, args, options));
+  }
+
+  /** Reads one resource; failures are classified like tool calls. */
+  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.inSession(async (client) => {
+      const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+      try {
+        return await client.readResource({ uri }, { signal: options.signal, timeout: timeoutMs });
+      } catch (error) {
+        if (options.signal?.aborted)
+          throw new ToolCallError("cancelled", "the read was cancelled", { cause: error });
+        if (isExpiredSession(error)) throw error;
+        throw classifyRequestError(error, { server: this.name, timeoutMs });
+      }
+    });
+  }
+
+  /**
+   * Runs a request on the connected client. A Streamable HTTP server that answers 404 to our
+   * session id has forgotten the session: as the MCP spec asks, a new session is started (a fresh
+   * initialize, without the old id) and the request sent once more. The server never handled the
+   * first one, so sending it again is safe whatever the tool does.
+   */
+  private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.connectedClient());
+    } catch (error) {
+      if (!isExpiredSession(error)) throw error;
+      this.logLines.push(
+        "[mcpterm] the server no longer knows this session (HTTP 404); starting a new one, as the MCP spec asks",
+      );
+      await this.restart();
+      if (this.status !== "connected" || !this.client) {
+        throw new ToolCallError(
+          "transient",
+          `server "${this.name}" no longer knew its session (HTTP 404), and starting a new one failed: ${this.error ?? "no reason given"}`,
+          { cause: error, retryable: false },
+        );
+      }
+      try {
+        return await request(this.client);
+      } catch (again) {
+        if (!isExpiredSession(again)) throw again;
+        throw new ToolCallError(
+          "transient",
+          `server "${this.name}" forgot the new session at once (HTTP 404 for its session id twice)`,
+          { cause: again, retryable: false },
+        );
+      }
+    }
+  }
+
+  private connectedClient(): Client {
     const client = this.client;
     if (this.status !== "connected" || !client) {
       throw new ToolCallError(
@@ -140,6 +193,15 @@ export class ServerConnection {
         `server "${this.name}" is ${this.status}${this.error ? ` (${this.error})` : ""}; try /mcp restart ${this.name}`,
       );
     }
+    return client;
+  }
+
+  private async callOnce(
+    client: Client,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
     // Progress restarts the SDK's timeout; this hard limit does not move. Aborting (rather than the
     // SDK's own maxTotalTimeout) makes the SDK send notifications/cancelled, so the server stops too.
@@ -169,29 +231,11 @@ export class ServerConnection {
           { cause: error, retryable: false },
         );
       }
+      if (isExpiredSession(error)) throw error;
       throw classifyRequestError(error, { server: this.name, timeoutMs });
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onCallerAbort);
-    }
-  }
-
-  /** Reads one resource; failures are classified like tool calls. */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    const client = this.client;
-    if (this.status !== "connected" || !client) {
-      throw new ToolCallError(
-        "transient",
-        `server "${this.name}" is ${this.status}${this.error ? ` (${this.error})` : ""}`,
-      );
-    }
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    try {
-      return await client.readResource({ uri }, { signal: options.signal, timeout: timeoutMs });
-    } catch (error) {
-      if (options.signal?.aborted)
-        throw new ToolCallError("cancelled", "the read was cancelled", { cause: error });
-      throw classifyRequestError(error, { server: this.name, timeoutMs });
     }
   }
 
@@ -222,14 +266,14 @@ export class ServerConnection {
     const { transport, url } = this.config;
     if (transport === "stdio") return this.connectWith(this.createStdioTransport());
     if (!url) throw new Error("no url configured");
-    if (transport === "sse") return this.connectWith(this.createSseTransport(url));
+    if (transport === "sse") return this.connectWith(legacySseTransport(url, this.config.headers));
     try {
-      return await this.connectWith(this.createStreamableTransport(url));
+      return await this.connectWith(streamableHttpTransport(url, this.config.headers));
     } catch (streamableError) {
       // Servers written before Streamable HTTP only speak the legacy SSE transport.
       if (this.closing || isTimeout(streamableError)) throw streamableError;
       try {
-        return await this.connectWith(this.createSseTransport(url));
+        return await this.connectWith(legacySseTransport(url, this.config.headers));
       } catch {
         throw streamableError;
       }
@@ -273,15 +317,6 @@ export class ServerConnection {
       ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
     });
     return this.stdio;
-  }
-
-  private createStreamableTransport(url: string): Transport {
-    return new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: this.config.headers } });
-  }
-
-  private createSseTransport(url: string): Transport {
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- still the only way to reach servers that predate Streamable HTTP.
-    return new SSEClientTransport(new URL(url), { requestInit: { headers: this.config.headers } });
   }
 
   private async listTools(client: Client): Promise<ServerTool[]> {

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import { errorMessage } from "../errors.js";
+import { STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 
 /** A tool call that did not produce a result, with the class that decides what happens next. */
 export class ToolCallError extends Error {
@@ -39,9 +40,10 @@ export function classifyRequestError(
       );
     }
     if (code === (ErrorCode.ConnectionClosed as number)) {
-      return new ToolCallError("transient", `the connection to server "${context.server}" was lost`, {
-        cause: error,
-      });
+      const how = error.message.includes(STREAM_CLOSED_MESSAGE)
+        ? `server "${context.server}" closed the response stream before answering`
+        : `the connection to server "${context.server}" was lost`;
+      return new ToolCallError("transient", how, { cause: error });
     }
     if (code === (ErrorCode.InvalidParams as number)) {
       return new ToolCallError("invalid_args", error.message, { cause: error });

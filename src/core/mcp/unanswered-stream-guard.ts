@@ -1,0 +1,122 @@
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+
+/** What a request whose response stream closed unanswered fails with. */
+export const STREAM_CLOSED_MESSAGE = "the server closed the response stream before answering";
+
+type Fetch = typeof fetch;
+
+/**
+ * Wraps the fetch a Streamable HTTP transport uses. When the server answers a POSTed request
+ * with an SSE stream and then closes it (or the connection drops) without sending the response
+ * and without an event id to resume from, the SDK would wait out the whole call timeout. Here
+ * the stream ends instead with a JSON-RPC error for each request it left unanswered, so the
+ * call fails at once and says why. Everything the server did send passes through unchanged.
+ */
+export function guardUnansweredStreams(base: Fetch = fetch): Fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const ids = requestIds(init?.body);
+    const type = response.headers.get("content-type") ?? "";
+    if (ids.length === 0 || !response.body || !/^\s*text\/event-stream/i.test(type)) return response;
+    return new Response(watch(response.body, ids), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/** The ids of the JSON-RPC requests (not notifications) in a POST body. */
+function requestIds(body: unknown): Array<string | number> {
+  if (typeof body !== "string") return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: unknown) => {
+    if (typeof message !== "object" || message === null || !("method" in message) || !("id" in message))
+      return [];
+    const { id } = message as { id: unknown };
+    return typeof id === "string" || typeof id === "number" ? [id] : [];
+  });
+}
+
+function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>): ReadableStream<Uint8Array> {
+  const pending = new Set(ids);
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const reader = source.getReader();
+  let buffered = "";
+  // An event id means the server made the stream resumable; the SDK reconnects then, not us.
+  let resumable = false;
+
+  const observe = (text: string): void => {
+    buffered += text;
+    const events = buffered.split(/\r?\n\r?\n/);
+    buffered = events.pop() ?? "";
+    for (const event of events) {
+      const lines = event.split(/\r?\n/);
+      if (lines.some((line) => line.startsWith("id:"))) resumable = true;
+      const data = lines
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).replace(/^ /, ""))
+        .join("\n");
+      for (const id of answeredIds(data)) pending.delete(id);
+    }
+  };
+  const unanswered = (): Uint8Array | undefined => {
+    if (resumable || pending.size === 0) return undefined;
+    const events = [...pending].map(
+      (id) =>
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: STREAM_CLOSED_MESSAGE } })}\n\n`,
+    );
+    pending.clear();
+    return encoder.encode(events.join(""));
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        // The connection dropped mid-stream: answer what is still open, then end cleanly.
+        const closing = unanswered();
+        if (closing) controller.enqueue(closing);
+        controller.close();
+        return;
+      }
+      if (chunk.done) {
+        const closing = unanswered();
+        if (closing) controller.enqueue(closing);
+        controller.close();
+        return;
+      }
+      observe(decoder.decode(chunk.value, { stream: true }));
+      controller.enqueue(chunk.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Ids of the JSON-RPC responses (result or error) in one SSE event's data. */
+function answeredIds(data: string): Array<string | number> {
+  if (!data) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: unknown) => {
+    if (typeof message !== "object" || message === null || "method" in message || !("id" in message))
+      return [];
+    if (!("result" in message) && !("error" in message)) return [];
+    const { id } = message;
+    return typeof id === "string" || typeof id === "number" ? [id] : [];
+  });
+}

@@ -1,0 +1,89 @@
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { serverConfig, tempDir, writeJson } from "../support/fixtures.js";
+import { startHostileHttpServer, type HostileHttpServer } from "../support/hostile-http-server.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer } from "../support/scripted-model-server.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function connected(): Promise<{ server: HostileHttpServer; manager: McpManager }> {
+  const server = await startHostileHttpServer();
+  closers.push(() => server.close());
+  // A call timeout far beyond the test's own: waiting it out would fail the test.
+  const manager = new McpManager(
+    [serverConfig("remote", { transport: "http", url: server.url, timeoutMs: 120_000 })],
+    {
+      parentEnv: {},
+    },
+  );
+  closers.push(() => manager.close());
+  await manager.start();
+  expect(manager.servers()[0]?.status).toBe("connected");
+  return { server, manager };
+}
+
+describe("Streamable HTTP faults", () => {
+  it("a response stream closed before the answer fails the call at once, saying so", async () => {
+    const { manager } = await connected();
+    await expect(manager.callTool("remote", "get_dropped", {})).rejects.toThrow(
+      'server "remote" closed the response stream before answering',
+    );
+    // The session is still fine for the next call.
+    expect((await manager.callTool("remote", "echo", { text: "still here" })).content).toEqual([
+      { type: "text", text: "still here" },
+    ]);
+  });
+
+  it("one-shot mode reports it in one line and goes on with the turn", async () => {
+    const server = await startHostileHttpServer();
+    closers.push(() => server.close());
+    const dir = await tempDir();
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { remote: { url: server.url, timeoutMs: 120_000 } },
+    });
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "d1", name: "remote__get_dropped", arguments: "{}" }] },
+      { text: "The server dropped it." },
+    ]);
+    closers.push(() => model.close());
+    const run = await runCli(
+      ["-p", "try it", "--trust-config", "--model", "m", "--base-url", model.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /✗ remote\/get_dropped \{\} failed \(transient\): .*closed the response stream before answering/,
+    );
+    expect(run.stdout).toBe("The server dropped it.\n");
+  });
+
+  it("a 404 for the session id starts a new session once and sends the call again", async () => {
+    const { server, manager } = await connected();
+    server.forgetSessions();
+    const result = await manager.callTool("remote", "echo", { text: "again" });
+    expect(result.content).toEqual([{ type: "text", text: "again" }]);
+    expect(server.initializes).toBe(2);
+    expect(manager.servers()[0]?.status).toBe("connected");
+    expect(manager.connection("remote")?.logMessages().join("\n")).toMatch(
+      /no longer knows this session \(HTTP 404\)/,
+    );
+  });
+
+  it("a server that forgets every session fails the call with one clear sentence, after one new session", async () => {
+    const { server, manager } = await connected();
+    server.forgetAlways();
+    await expect(manager.callTool("remote", "echo", { text: "x" })).rejects.toThrow(
+      /^server "remote" no longer knew its session \(HTTP 404\), and starting a new one failed: /,
+    );
+    expect(server.initializes).toBe(2);
+    expect(server.calls).toEqual(["echo"]);
+  });
+});

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { z } from "zod";
+
+/**
+ * A Streamable HTTP MCP server (with sessions) that misbehaves on request, for the transport
+ * fault tests: `get_dropped` answers its tools/call with an SSE stream that it closes without a
+ * response; `forgetSessions()` makes it forget every session, so the next request's session id
+ * gets 404, as a restarted server would answer.
+ */
+export interface HostileHttpServer {
+  url: string;
+  /** initialize requests received, in order. */
+  initializes: number;
+  /** tools/call requests received, by tool name. */
+  calls: string[];
+  forgetSessions(): void;
+  /** Forget the session on every request from now on (a server that never keeps one). */
+  forgetAlways(): void;
+  close(): Promise<void>;
+}
+
+export async function startHostileHttpServer(): Promise<HostileHttpServer> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let forgetEveryTime = false;
+  const state: Omit<HostileHttpServer, "url" | "close"> = {
+    initializes: 0,
+    calls: [],
+    forgetSessions: () => {
+      sessions.clear();
+    },
+    forgetAlways: () => {
+      forgetEveryTime = true;
+    },
+  };
+
+  const mcp = (): McpServer => {
+    const server = new McpServer({ name: "hostile-http", version: "1.0.0" });
+    server.registerTool(
+      "echo",
+      {
+        description: "Echo the text.",
+        inputSchema: { text: z.string() },
+        annotations: { readOnlyHint: true },
+      },
+      ({ text }) => ({ content: [{ type: "text", text }] }),
+    );
+    server.registerTool(
+      "get_dropped",
+      { description: "Never answers: its stream is closed first.", annotations: { readOnlyHint: true } },
+      () => ({ content: [{ type: "text", text: "unreachable" }] }),
+    );
+    return server;
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const body: unknown = request.method === "POST" ? JSON.parse(await readBody(request)) : undefined;
+    const message = body as { method?: string; params?: { name?: string } } | undefined;
+    if (message?.method === "initialize") state.initializes += 1;
+    if (message?.method === "tools/call") state.calls.push(message.params?.name ?? "");
+    if (message?.method === "tools/call" && message.params?.name === "get_dropped") {
+      // SSE headers, then the end of the stream: no response, no event id to resume from.
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.end();
+      return;
+    }
+    const sessionId = request.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      if (forgetEveryTime && message?.method !== "initialize") sessions.clear();
+      const known = sessions.get(sessionId);
+      if (!known) {
+        response.writeHead(404, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }),
+        );
+        return;
+      }
+      await known.handleRequest(request, response, body);
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+      },
+    });
+    await mcp().connect(transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const http = createServer((request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  });
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    request.on("data", (part: Buffer) => parts.push(part));
+    request.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    request.on("error", reject);
+  });
+}
