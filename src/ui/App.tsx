@@ -1,14 +1,13 @@
 import { Box, Static, Text, useInput, usePaste, useWindowSize, type Key } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
-import { ApprovalPanel } from "./ApprovalPanel.js";
-import { Elapsed } from "./Elapsed.js";
+import { ApprovalPanel, WaitingCalls } from "./ApprovalPanel.js";
 import { headLines, prettyArguments } from "./format.js";
 import { keysFromInk, pasteKey, type KeyEvent } from "./key-event.js";
 import { keyAction, type KeyAction, type KeyMode } from "./keymap.js";
 import { KnowledgeBlock } from "./KnowledgeBlock.js";
-import { Markdown } from "./Markdown.js";
+import { liveCalls } from "./live-calls.js";
+import { LiveTurnView } from "./LiveTurnView.js";
 import { keyMode, type ModeContext, type PromptAction, type PromptEffect } from "./prompt-reducer.js";
 import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
@@ -16,7 +15,7 @@ import { StatusLine } from "./StatusLine.js";
 import { ToolPanel } from "./ToolPanel.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import { TranscriptItemView } from "./TranscriptItemView.js";
-import type { ToolCallView, TranscriptState } from "./transcript-types.js";
+import type { TranscriptState } from "./transcript-types.js";
 import type { ApprovalKey } from "./tui-controller.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
@@ -58,7 +57,8 @@ export function App({
   const { dispatch } = store;
 
   const busy = state.turn !== undefined;
-  const approvalCall = liveApprovalCall(state);
+  const calls = liveCalls(state);
+  const approvalCall = calls.asking;
   const askingCall = approvalCall && prompt.answered !== approvalCall.callId ? approvalCall : undefined;
   const approval = prompt.approval?.callId === askingCall?.callId ? prompt.approval : undefined;
   const inspected = state.inspector === undefined ? undefined : state.expandables[state.inspector];
@@ -114,7 +114,7 @@ export function App({
     (key: KeyEvent): void => {
       const at = clock();
       const current = store.getState();
-      promptStore.dispatch({ type: "approval_sync", callId: liveApprovalCall(current)?.callId, at });
+      promptStore.dispatch({ type: "approval_sync", callId: liveCalls(current).asking?.callId, at });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
       for (const effect of promptStore.dispatch(withController(action, at, controller))) runEffect(effect);
     },
@@ -140,16 +140,18 @@ export function App({
           </Box>
         )}
       </Static>
-      <LiveTurnView state={state} maxLines={bodyLines} />
+      <LiveTurnView state={state} calls={calls} maxLines={bodyLines} />
       {askingCall ? (
         <ApprovalPanel
           call={askingCall}
+          position={calls.position}
           focus={approval?.focus ?? INITIAL_APPROVAL_FOCUS}
           reason={approval?.reason}
           draft={editor.text !== ""}
           maxArgLines={bodyLines}
         />
       ) : null}
+      {askingCall ? <WaitingCalls calls={calls.waiting} /> : null}
       {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
       <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
@@ -171,33 +173,6 @@ function withController(action: KeyAction, at: number, controller: AppController
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
   if (action.type === "complete") return { type: "complete", words: controller.completions(), at };
   return { ...action, at };
-}
-
-function liveApprovalCall(state: TranscriptState): ToolCallView | undefined {
-  return state.turn?.calls.find((call) => call.callId === state.approvalCallId);
-}
-
-function LiveTurnView({ state, maxLines }: { state: TranscriptState; maxLines: number }): ReactNode {
-  const turn = state.turn;
-  if (!turn) return state.commandRunning ? <Text>running the command… </Text> : null;
-  const lines = turn.text.split("\n");
-  const shown = lines.length > maxLines ? lines.slice(-maxLines).join("\n") : turn.text;
-  const waiting = turn.text === "" && turn.calls.every((call) => call.state !== "running");
-  return (
-    <Box flexDirection="column" marginTop={turn.replyStarted ? 0 : 1}>
-      {shown ? <Markdown text={sanitizeForTerminal(shown)} /> : null}
-      {turn.calls
-        .filter((call) => call.callId !== state.approvalCallId)
-        .map((call) => (
-          <ToolPanel key={call.callId} call={call} expanded={false} />
-        ))}
-      {waiting && state.approvalCallId === undefined ? (
-        <Text>
-          thinking <Elapsed />
-        </Text>
-      ) : null}
-    </Box>
-  );
 }
 
 function Inspector({ state, maxLines }: { state: TranscriptState; maxLines: number }): ReactNode {

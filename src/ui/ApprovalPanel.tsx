@@ -9,6 +9,8 @@ import type { ToolCallView } from "./transcript-types.js";
 
 export interface ApprovalPanelProps {
   call: ToolCallView;
+  /** Its place among the calls of its step still to decide, when there is more than one. */
+  position: { index: number; total: number } | undefined;
   /** Index into APPROVAL_OPTIONS of the focused choice. */
   focus: number;
   /** The person chose to deny with a reason and is writing it for the model. */
@@ -20,14 +22,22 @@ export interface ApprovalPanelProps {
 }
 
 /** Asks about one call, showing everything that would run and a numbered list of answers. */
-export function ApprovalPanel({ call, focus, reason, draft, maxArgLines }: ApprovalPanelProps): ReactNode {
+export function ApprovalPanel({
+  call,
+  position,
+  focus,
+  reason,
+  draft,
+  maxArgLines,
+}: ApprovalPanelProps): ReactNode {
   const theme = useTheme();
   const args = headLines(prettyArguments(call.args, call.rawArguments), maxArgLines);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
       <Box flexDirection="row">
         <Text bold color={theme.color("warning")}>
-          Allow this call?{" "}
+          Allow this call?
+          {position && position.total > 1 ? ` (${position.index} of ${position.total})` : ""}{" "}
         </Text>
         <TierBadge tier={call.tier} />
         <Box flexShrink={1} marginLeft={1}>
@@ -79,6 +89,27 @@ export function ApprovalPanel({ call, focus, reason, draft, maxArgLines }: Appro
           <Text color={theme.color("muted")}>Enter deny with this reason · Esc deny without one</Text>
         </Box>
       )}
+    </Box>
+  );
+}
+
+/** Calls of the same step still to decide, listed under the panel in the order they will be asked. */
+export function WaitingCalls({ calls }: { calls: readonly ToolCallView[] }): ReactNode {
+  const theme = useTheme();
+  if (calls.length === 0) return null;
+  return (
+    <Box flexDirection="column" paddingLeft={1}>
+      {calls.map((call) => (
+        <Box key={call.callId} flexDirection="row">
+          <Text color={theme.color("muted")}>then </Text>
+          <TierBadge tier={call.tier} />
+          <Box flexShrink={1} marginLeft={1}>
+            <Text wrap="truncate-end">
+              {call.label} #{call.number}
+            </Text>
+          </Box>
+        </Box>
+      ))}
     </Box>
   );
 }

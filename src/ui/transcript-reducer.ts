@@ -1,15 +1,18 @@
 import type { CommandResult } from "../core/commands/command-types.js";
-import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import type { AgentEvent } from "../core/agent/events.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { splitAtSafePoint } from "./markdown-split.js";
-import type {
-  KbSummary,
-  LiveTurn,
-  ServerSummary,
-  ToolCallView,
-  TranscriptItem,
-  TranscriptState,
-} from "./transcript-types.js";
+import {
+  askAbout,
+  endStep,
+  endTurn,
+  finishCall,
+  proposeCall,
+  startTurn,
+  streamText,
+  updateCall,
+} from "./live-turn-reducer.js";
+import { append, sanitizeResult } from "./transcript-items.js";
+import type { KbSummary, QueueView, ServerSummary, TranscriptState } from "./transcript-types.js";
 
 /** What the person (or the app around the engine) did, as opposed to what the engine reported. */
 export type UiAction =
@@ -19,6 +22,8 @@ export type UiAction =
   | { type: "ui_servers"; servers: ServerSummary[] }
   | { type: "ui_kb"; kb: KbSummary }
   | { type: "ui_model"; name: string | undefined; problem: string | undefined }
+  /** The messages waiting for the running turn, as the controller holds them. */
+  | { type: "ui_queue"; queue: QueueView }
   /** Ctrl+O: open the latest panel in the inspector, or close the inspector. */
   | { type: "ui_inspector_toggle" }
   | { type: "ui_inspector_move"; delta: number }
@@ -46,22 +51,18 @@ export function initialTranscriptState(): TranscriptState {
     model: { name: undefined, problem: undefined },
     kb: { state: "off" },
     tokens: 0,
+    queue: { messages: [], held: false },
+    epoch: 0,
     exitArmed: false,
     commandRunning: false,
   };
 }
 
-/** Pure: the transcript after one engine event or UI action. `items` only ever grows (it feeds <Static>). */
+/** Pure: the transcript after one engine event or UI action. `items` only grows, except that /clear starts a new epoch. */
 export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
   switch (action.type) {
     case "turn_start":
-      return append(
-        {
-          ...state,
-          turn: { number: action.turn, input: action.input, text: "", replyStarted: false, calls: [] },
-        },
-        { kind: "user", text: sanitizeForTerminal(action.input) },
-      );
+      return startTurn(state, action);
     case "kb_hits": {
       if (action.hits.length === 0) return state;
       const id = state.nextItemId;
@@ -85,25 +86,13 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "model_retry":
       return state;
     case "text_delta":
-      return withTurn(state, (turn) => flushSafeText(state, { ...turn, text: turn.text + action.delta }));
+      return streamText(state, action.delta);
     case "model_step_end":
-      return {
-        ...withTurn(state, (turn) => flushAllText(state, turn)),
-        tokens: state.tokens + (action.usage?.totalTokens ?? 0),
-      };
+      return endStep(state, action);
     case "tool_call_proposed":
-      return withTurn(state, (turn) => [
-        { ...state, nextCallNumber: state.nextCallNumber + 1 },
-        { ...turn, calls: [...turn.calls, callView(action.call, state.nextCallNumber)] },
-      ]);
+      return proposeCall(state, action.call);
     case "approval_requested":
-      return {
-        ...updateCall(state, action.callId, {
-          state: "awaiting_approval",
-          askReason: sanitizeForTerminal(action.reason),
-        }),
-        approvalCallId: action.callId,
-      };
+      return askAbout(state, action.callId, action.reason);
     case "approval_decided": {
       const decision = {
         approved: action.approved,
@@ -141,11 +130,13 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return append(state, { kind: "notice", level: action.level, text: sanitizeForTerminal(action.text) });
     case "ui_command_started":
       return { ...state, commandRunning: true };
-    case "ui_command_result":
-      return {
-        ...append(state, { kind: "command", input: action.input, result: sanitizeResult(action.result) }),
-        commandRunning: false,
-      };
+    case "ui_command_result": {
+      const result = sanitizeResult(action.result);
+      const base = result.kind !== "error" && result.after === "clear" ? cleared(state) : state;
+      return { ...append(base, { kind: "command", input: action.input, result }), commandRunning: false };
+    }
+    case "ui_queue":
+      return { ...state, queue: action.queue };
     case "ui_servers":
       return {
         ...state,
@@ -185,146 +176,20 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
   }
 }
 
-type NewItem = TranscriptItem extends infer Item
-  ? Item extends TranscriptItem
-    ? Omit<Item, "id">
-    : never
-  : never;
-
-function append(state: TranscriptState, ...items: NewItem[]): TranscriptState {
-  let id = state.nextItemId;
-  const added = items.map((item) => ({ ...item, id: id++ }));
-  return { ...state, items: [...state.items, ...added], nextItemId: id };
-}
-
-/** Applies `change` to the live turn, which may also return a changed state (e.g. with printed items). */
-function withTurn(
-  state: TranscriptState,
-  change: (turn: LiveTurn) => [TranscriptState, LiveTurn],
-): TranscriptState {
-  if (!state.turn) return state;
-  const [next, turn] = change(state.turn);
-  return { ...next, turn };
-}
-
-/** Moves the finished paragraphs of the streaming text into the transcript. */
-function flushSafeText(state: TranscriptState, turn: LiveTurn): [TranscriptState, LiveTurn] {
-  const [done, rest] = splitAtSafePoint(turn.text);
-  if (!done.trim()) return [state, turn];
-  return [
-    append(state, { kind: "assistant", text: sanitizeForTerminal(done), first: !turn.replyStarted }),
-    { ...turn, text: rest, replyStarted: true },
-  ];
-}
-
-function flushAllText(state: TranscriptState, turn: LiveTurn): [TranscriptState, LiveTurn] {
-  const text = turn.text.replace(/\s+$/, "");
-  if (!text) return [state, { ...turn, text: "" }];
-  return [
-    append(state, { kind: "assistant", text: sanitizeForTerminal(text), first: !turn.replyStarted }),
-    { ...turn, text: "", replyStarted: true },
-  ];
-}
-
-function callView(call: ProposedToolCall, number: number): ToolCallView {
-  const label = call.server && call.tool ? `${call.server}/${call.tool}` : call.modelName;
+/**
+ * /clear: a new conversation on a cleared screen. What was printed cannot be taken back from
+ * <Static>, so the items start over in a new epoch (the App keys <Static> by it) once the
+ * controller has cleared the screen; servers, model and knowledge base stay.
+ */
+function cleared(state: TranscriptState): TranscriptState {
   return {
-    callId: call.id,
-    number,
-    label: sanitizeForTerminal(label),
-    tool: call.tool === undefined ? undefined : sanitizeForTerminal(call.tool),
-    server: call.server === undefined ? undefined : sanitizeForTerminal(call.server),
-    tier: call.tier,
-    tierReason: call.tierReason === undefined ? undefined : sanitizeForTerminal(call.tierReason),
-    toolNotes: call.toolNotes.map((note) => sanitizeForTerminal(note)),
-    args: call.arguments,
-    rawArguments: sanitizeForTerminal(call.rawArguments),
-    problem: call.problem === undefined ? undefined : sanitizeForTerminal(call.problem),
-    state: "proposed",
-    progress: undefined,
-    askReason: undefined,
-    decision: undefined,
-    result: undefined,
+    ...state,
+    items: [],
+    finishedCalls: {},
+    knowledge: {},
+    expandables: [],
+    inspector: undefined,
+    tokens: 0,
+    epoch: state.epoch + 1,
   };
-}
-
-function updateCall(state: TranscriptState, callId: string, change: Partial<ToolCallView>): TranscriptState {
-  return withTurn(state, (turn) => [
-    state,
-    { ...turn, calls: turn.calls.map((call) => (call.callId === callId ? { ...call, ...change } : call)) },
-  ]);
-}
-
-function finishCall(
-  state: TranscriptState,
-  result: Extract<AgentEvent, { type: "tool_result" }>,
-): TranscriptState {
-  const call = state.turn?.calls.find((candidate) => candidate.callId === result.callId);
-  if (!state.turn || !call) return state;
-  const finished: ToolCallView = {
-    ...call,
-    state: finalState(call, result),
-    result: {
-      ok: result.ok,
-      display: sanitizeForTerminal(result.display),
-      forModel: sanitizeForTerminal(result.forModel),
-      truncated: result.truncated,
-      redactions: result.redactions.map((rule) => sanitizeForTerminal(rule)),
-      durationMs: result.durationMs,
-      failure: result.failure,
-    },
-  };
-  // Text streamed before the calls belongs above their panels.
-  const [flushed, turn] = flushAllText(state, state.turn);
-  const next = append(flushed, { kind: "tool", call: finished });
-  return {
-    ...next,
-    turn: { ...turn, calls: turn.calls.filter((candidate) => candidate.callId !== result.callId) },
-    finishedCalls: { ...next.finishedCalls, [call.callId]: finished },
-    expandables: [...next.expandables, { kind: "tool", callId: call.callId }],
-    approvalCallId: state.approvalCallId === call.callId ? undefined : state.approvalCallId,
-  };
-}
-
-function finalState(
-  call: ToolCallView,
-  result: { ok: boolean; failure: string | undefined },
-): ToolCallView["state"] {
-  if (result.ok) return "done";
-  if (call.decision && !call.decision.approved) return "denied";
-  if (result.failure === "cancelled") return "cancelled";
-  return "failed";
-}
-
-function endTurn(state: TranscriptState, end: Extract<AgentEvent, { type: "turn_end" }>): TranscriptState {
-  if (!state.turn) return state;
-  const interrupted = end.reason === "aborted";
-  const [flushed, turn] = flushAllText(state, state.turn);
-  let next = flushed;
-  // Calls that never reported a result were cut off with the turn.
-  for (const call of turn.calls) next = append(next, { kind: "tool", call: { ...call, state: "cancelled" } });
-  if (interrupted) {
-    next = append(next, {
-      kind: "notice",
-      level: "warning",
-      text: "Interrupted: the answer above is partial, and calls still running were cancelled.",
-    });
-  }
-  return { ...next, turn: undefined, approvalCallId: undefined };
-}
-
-function sanitizeResult(result: CommandResult): CommandResult {
-  switch (result.kind) {
-    case "text":
-      return { ...result, text: sanitizeForTerminal(result.text) };
-    case "error":
-      return { ...result, message: sanitizeForTerminal(result.message) };
-    case "table":
-      return {
-        ...result,
-        title: sanitizeForTerminal(result.title),
-        rows: result.rows.map((row) => row.map((cell) => sanitizeForTerminal(cell))),
-        ...(result.note === undefined ? {} : { note: sanitizeForTerminal(result.note) }),
-      };
-  }
 }

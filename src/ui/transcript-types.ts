@@ -28,6 +28,8 @@ export interface ToolCallView {
   toolNotes: string[];
   /** Why policy asked the person (the tier, a changed definition, a secret in the arguments). */
   askReason: string | undefined;
+  /** 1 for the first call of its step the person was asked about, 2 for the next, … */
+  askOrdinal: number | undefined;
   decision: { approved: boolean; by: ApprovalSource; reason: string } | undefined;
   /** The call's tool_result event, as the engine reported it. */
   result: Omit<Extract<AgentEvent, { type: "tool_result" }>, "type" | "callId"> | undefined;
@@ -73,6 +75,24 @@ export interface LiveTurn {
   replyStarted: boolean;
   /** Calls that have not finished yet, in the order the model proposed them. */
   calls: ToolCallView[];
+  /** When the turn started (ms since the epoch, from the engine's turn_start). */
+  startedAt: number;
+  /** Estimated tokens of the step streaming now, until the model reports its usage. */
+  streamedTokens: number;
+  /** Calls of the current step the person has been asked about so far. */
+  askedInStep: number;
+}
+
+/** A message sent while a turn was running, waiting for its own turn. */
+export interface QueuedMessage {
+  id: number;
+  text: string;
+}
+
+export interface QueueView {
+  messages: QueuedMessage[];
+  /** Esc cancelled the turn: the queue waits until the person sends the next one. */
+  held: boolean;
 }
 
 export interface TranscriptState {
@@ -91,7 +111,12 @@ export interface TranscriptState {
   servers: ServerSummary[];
   model: { name: string | undefined; problem: string | undefined };
   kb: KbSummary;
+  /** Tokens the model reported for this conversation. */
   tokens: number;
+  /** Messages waiting for the running turn to end, as the controller reports them. */
+  queue: QueueView;
+  /** Counts /clear: a new value starts a new <Static>, since printed items cannot be taken back. */
+  epoch: number;
   /** Ctrl+C was pressed once while idle; a second press exits. */
   exitArmed: boolean;
   /** A slash command is running. */

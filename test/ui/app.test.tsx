@@ -22,11 +22,19 @@ describe("ApprovalPanel", () => {
       progress: undefined,
       toolNotes: [],
       askReason: undefined,
+      askOrdinal: undefined,
       decision: undefined,
       result: undefined,
     };
     const { lastFrame } = render(
-      <ApprovalPanel call={call} focus={2} reason={undefined} draft={false} maxArgLines={40} />,
+      <ApprovalPanel
+        call={call}
+        position={undefined}
+        focus={2}
+        reason={undefined}
+        draft={false}
+        maxArgLines={40}
+      />,
     );
     const frame = lastFrame() ?? "";
     expect(frame).toContain("fixture/write_note #3");
@@ -56,11 +64,19 @@ describe("ApprovalPanel", () => {
       progress: undefined,
       toolNotes: [],
       askReason: "the arguments hold a secret: body (openai-api-key); check it before it leaves",
+      askOrdinal: 1,
       decision: undefined,
       result: undefined,
     };
     const { lastFrame } = render(
-      <ApprovalPanel call={call} focus={2} reason={undefined} draft={false} maxArgLines={40} />,
+      <ApprovalPanel
+        call={call}
+        position={undefined}
+        focus={2}
+        reason={undefined}
+        draft={false}
+        maxArgLines={40}
+      />,
     );
     const frame = (lastFrame() ?? "").replace(/\s*\n│?\s*/g, " ");
     expect(frame).toContain(
@@ -85,11 +101,12 @@ describe("ApprovalPanel", () => {
       progress: undefined,
       toolNotes: [],
       askReason: undefined,
+      askOrdinal: undefined,
       decision: undefined,
       result: undefined,
     };
     const { lastFrame } = render(
-      <ApprovalPanel call={call} focus={0} reason={undefined} draft maxArgLines={40} />,
+      <ApprovalPanel call={call} position={undefined} focus={0} reason={undefined} draft maxArgLines={40} />,
     );
     expect(lastFrame()).toMatch(/^│ › 1\. Approve once \(y\)/m);
     expect(lastFrame()).toContain("Letters and digits type into your draft");

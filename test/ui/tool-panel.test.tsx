@@ -25,6 +25,7 @@ function call(args: Record<string, unknown>, extra: Partial<ToolCallView> = {}):
     progress: undefined,
     toolNotes: [],
     askReason: undefined,
+    askOrdinal: undefined,
     decision: undefined,
     result: undefined,
     ...extra,

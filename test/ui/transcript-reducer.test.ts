@@ -174,14 +174,69 @@ describe("transcriptReducer", () => {
     });
   });
 
-  it("keeps the partial answer of an interrupted turn and says so", () => {
-    const state = run(start, { type: "text_delta", step: 1, delta: "Partial ans" }, end("aborted"));
+  it.each<[string, TranscriptAction[], string]>([
+    [
+      "with part of an answer",
+      [{ type: "text_delta", step: 1, delta: "Partial ans" }],
+      "Interrupted: the answer above is partial.",
+    ],
+    ["before any answer", [], "Interrupted before an answer."],
+    [
+      "with a call cut off",
+      [
+        { type: "tool_call_proposed", call: call("c") },
+        { type: "tool_started", callId: "c" },
+      ],
+      "Interrupted before an answer; calls not yet finished were cancelled.",
+    ],
+  ])("says what an interrupted turn left behind: %s", (_name, events, notice) => {
+    const state = run(start, ...events, end("aborted"));
     expect(state.turn).toBeUndefined();
-    expect(state.items.map((item) => item.kind)).toEqual(["user", "assistant", "notice"]);
-    expect(state.items.at(-1)).toMatchObject({
-      level: "warning",
-      text: expect.stringContaining("Interrupted") as string,
+    expect(state.items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: notice });
+  });
+
+  it("estimates the streamed step's tokens until the model reports them, and keeps the estimate when it does not", () => {
+    const streaming = run(start, { type: "text_delta", step: 1, delta: "abcdefgh 日本" });
+    expect(streaming.turn?.streamedTokens).toBe(9 / 4 + 2);
+    expect(streaming.turn?.startedAt).toBe(Date.parse("2026-01-01T00:00:00Z"));
+    expect(transcriptReducer(streaming, stepEnd)).toMatchObject({ tokens: 15, turn: { streamedTokens: 0 } });
+    expect(transcriptReducer(streaming, { ...stepEnd, usage: undefined }).tokens).toBe(5);
+  });
+
+  it("/clear starts a new epoch with no items, entries or tokens; a refused /clear changes nothing", () => {
+    const before = run(
+      start,
+      { type: "tool_call_proposed", call: call("c") },
+      result("c", true, "ok"),
+      stepEnd,
+    );
+    const clear = (kind: "text" | "error"): TranscriptAction => ({
+      type: "ui_command_result",
+      input: "/clear",
+      result:
+        kind === "text" ? { kind, text: "Conversation cleared.", after: "clear" } : { kind, message: "busy" },
     });
+    const after = transcriptReducer(before, clear("text"));
+    expect(after.items.map((item) => item.kind)).toEqual(["command"]);
+    expect(after).toMatchObject({ tokens: 0, expandables: [], finishedCalls: {}, epoch: before.epoch + 1 });
+    expect(after.items[0]?.id).toBeGreaterThan(before.items.at(-1)?.id ?? 0);
+    const refused = transcriptReducer(before, clear("error"));
+    expect(refused).toMatchObject({ tokens: before.tokens, epoch: before.epoch });
+    expect(refused.items).toHaveLength(before.items.length + 1);
+  });
+
+  it("numbers the calls of a step as they are asked about, from 1 again in the next step", () => {
+    const asked = (id: string): TranscriptAction => ({ type: "approval_requested", callId: id, reason: "r" });
+    const state = run(
+      start,
+      { type: "tool_call_proposed", call: call("a") },
+      { type: "tool_call_proposed", call: call("b") },
+      asked("a"),
+      asked("b"),
+    );
+    expect(state.turn?.calls.map((view) => view.askOrdinal)).toEqual([1, 2]);
+    const next = run(start, asked("x"), stepEnd, { type: "tool_call_proposed", call: call("c") }, asked("c"));
+    expect(next.turn?.calls.find((view) => view.callId === "c")?.askOrdinal).toBe(1);
   });
 
   it("strips escape sequences from everything a model or tool sent", () => {
