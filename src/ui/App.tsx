@@ -4,7 +4,8 @@ import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
 import { ApprovalPanel, WaitingCalls } from "./ApprovalPanel.js";
 import { headLines, prettyArguments } from "./format.js";
 import { keysFromInk, pasteKey, type KeyEvent } from "./key-event.js";
-import { keyAction, type KeyAction, type KeyMode } from "./keymap.js";
+import { keyHints } from "./key-hints.js";
+import { keyAction, type KeyAction } from "./keymap.js";
 import { KnowledgeBlock } from "./KnowledgeBlock.js";
 import { liveCalls } from "./live-calls.js";
 import { LiveTurnView } from "./LiveTurnView.js";
@@ -155,7 +156,7 @@ export function App({
       {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
       <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
-      <StatusLine state={state} hints={hintsFor(mode, busy, editor.text !== "")} />
+      <StatusLine state={state} hints={keyHints(mode, { busy, draft: editor.text !== "" })} width={columns} />
     </Box>
   );
 }
@@ -188,24 +189,4 @@ function Inspector({ state, maxLines }: { state: TranscriptState; maxLines: numb
       {knowledge ? <KnowledgeBlock knowledge={knowledge} expanded selected /> : null}
     </Box>
   );
-}
-
-/** What the keys do now, on the status line. */
-function hintsFor(mode: KeyMode, busy: boolean, draft: boolean): string {
-  switch (mode) {
-    case "approval":
-      return draft
-        ? "letters type into your draft · ↑/↓ choose · Enter confirm · Esc deny"
-        : "↑/↓ or 1–4 choose · Enter confirm · y once · a always · n deny · d deny with a reason · Esc deny";
-    case "approval-reason":
-      return "type the reason · Enter deny with it · Esc deny without it";
-    case "inspector":
-      return "↑/↓ select · Enter print in full · Esc or Ctrl+O close";
-    case "exit-armed":
-      return "Press Ctrl+C again to exit";
-    case "prompt":
-      return busy
-        ? "Esc or Ctrl+C cancel the turn · Ctrl+O inspect the latest panel · /commands still work"
-        : "Enter send · \\+Enter or Alt+Enter new line · ↑/↓ history · Tab complete · Ctrl+O panels · /help · Ctrl+D exit";
-  }
 }

@@ -1,22 +1,16 @@
 import { Text } from "ink";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { formatDuration } from "../core/text/index.js";
+import { spinnerFrame, useNow } from "./use-now.js";
 
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
-const TICK_MS = 120;
-
-/** A spinner and the time since it first appeared; only live panels show it. */
-export function Elapsed(): ReactNode {
-  const [startedAt] = useState(() => Date.now());
-  const [now, setNow] = useState(startedAt);
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), TICK_MS);
-    return () => clearInterval(timer);
-  }, []);
-  const frame = FRAMES[Math.floor((now - startedAt) / TICK_MS) % FRAMES.length] ?? "";
+/** A spinner and the time since `since` (ms since the epoch), or since it first appeared. */
+export function Elapsed({ since }: { since?: number }): ReactNode {
+  const [mountedAt] = useState(Date.now);
+  const now = useNow();
+  const elapsed = Math.max(0, now - (since ?? mountedAt));
   return (
     <Text>
-      {frame} {formatDuration(now - startedAt)}
+      {spinnerFrame(elapsed)} {formatDuration(elapsed)}
     </Text>
   );
 }

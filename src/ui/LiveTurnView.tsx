@@ -30,7 +30,7 @@ export function LiveTurnView({
       ))}
       {waiting && calls.asking === undefined ? (
         <Text>
-          thinking <Elapsed />
+          thinking <Elapsed since={turn.startedAt} />
         </Text>
       ) : null}
     </Box>

@@ -1,38 +1,45 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { formatTokens, serverProgress } from "./format.js";
+import { fitParts, type Part } from "./fit-parts.js";
+import { statusParts } from "./status-parts.js";
 import { useTheme } from "./theme.js";
 import type { TranscriptState } from "./transcript-types.js";
+import { useNow } from "./use-now.js";
+
+export interface StatusLineProps {
+  state: TranscriptState;
+  hints: readonly Part[];
+  width: number;
+}
 
 /** Model, servers, knowledge base and tokens on one line; what the keys do now on the next. */
-export function StatusLine({ state, hints }: { state: TranscriptState; hints: string }): ReactNode {
+export function StatusLine(props: StatusLineProps): ReactNode {
+  return props.state.turn ? <LiveStatus {...props} /> : <StatusRows {...props} now={undefined} />;
+}
+
+/** While a turn runs the line ticks, showing its elapsed time and the tokens streamed so far. */
+function LiveStatus(props: StatusLineProps): ReactNode {
+  const now = useNow();
+  return <StatusRows {...props} now={now} />;
+}
+
+function StatusRows({ state, hints, width, now }: StatusLineProps & { now: number | undefined }): ReactNode {
   const theme = useTheme();
-  const failed = state.servers.some((server) => server.status === "failed");
-  const kb =
-    state.kb.state === "ready"
-      ? `kb ${state.kb.chunks} chunks`
-      : state.kb.state === "loading"
-        ? "kb indexing…"
-        : "kb off";
+  const parts = fitParts(statusParts(state, now), width);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        {state.model.name ? (
-          <Text color={theme.color("accent")}>{state.model.name}</Text>
-        ) : (
-          <Text color={theme.color("error")}>no model (/model &lt;name&gt;)</Text>
-        )}
-        <Text color={theme.color("muted")}> · </Text>
-        <Text color={failed ? theme.color("warning") : theme.color("muted")}>
-          {serverProgress(state.servers)}
-        </Text>
-        <Text color={theme.color("muted")}>
-          {" "}
-          · {kb} · {formatTokens(state.tokens)} tokens
-        </Text>
+        {parts.map((part, index) => (
+          <Text key={index}>
+            {index > 0 ? <Text color={theme.color("muted")}> · </Text> : null}
+            <Text color={theme.color(part.tag)}>{part.text}</Text>
+          </Text>
+        ))}
       </Text>
       <Text color={theme.color("muted")} wrap="truncate-end">
-        {hints}
+        {fitParts(hints, width)
+          .map((part) => part.text)
+          .join(" · ")}
       </Text>
     </Box>
   );

@@ -10,14 +10,14 @@ export function formatTokens(tokens: number): string {
   return tokens < 1000 ? String(tokens) : `${(tokens / 1000).toFixed(1)}k`;
 }
 
-/** "2/3 servers ready · 1 failed", with servers still starting counted too. */
-export function serverProgress(servers: readonly ServerSummary[]): string {
+/** "2/3 servers ready · 1 failed", with servers still starting counted too; "2/3 srv · 1 failed" when short. */
+export function serverProgress(servers: readonly ServerSummary[], short = false): string {
   if (servers.length === 0) return "no servers";
   const ready = servers.filter((server) => server.status === "connected").length;
   const starting = servers.filter((server) => server.status === "connecting").length;
   const failed = servers.filter((server) => server.status === "failed" || server.status === "closed").length;
   return [
-    `${ready}/${servers.length} servers ready`,
+    short ? `${ready}/${servers.length} srv` : `${ready}/${servers.length} servers ready`,
     ...(starting > 0 ? [`${starting} starting`] : []),
     ...(failed > 0 ? [`${failed} failed`] : []),
   ].join(" · ");

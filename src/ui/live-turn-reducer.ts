@@ -23,6 +23,7 @@ export function startTurn(
         calls: [],
         startedAt: Number.isNaN(startedAt) ? 0 : startedAt,
         streamedTokens: 0,
+        answerTokens: 0,
         askedInStep: 0,
       },
     },
@@ -46,7 +47,14 @@ export function endStep(
   end: Extract<AgentEvent, { type: "model_step_end" }>,
 ): TranscriptState {
   const estimate = Math.ceil(state.turn?.streamedTokens ?? 0);
-  const next = withTurn(state, (turn) => flushAllText(state, { ...turn, streamedTokens: 0, askedInStep: 0 }));
+  const next = withTurn(state, (turn) =>
+    flushAllText(state, {
+      ...turn,
+      streamedTokens: 0,
+      answerTokens: turn.answerTokens + (end.usage?.completionTokens ?? estimate),
+      askedInStep: 0,
+    }),
+  );
   return { ...next, tokens: state.tokens + (end.usage?.totalTokens ?? estimate) };
 }
 

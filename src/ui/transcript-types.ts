@@ -79,6 +79,8 @@ export interface LiveTurn {
   startedAt: number;
   /** Estimated tokens of the step streaming now, until the model reports its usage. */
   streamedTokens: number;
+  /** Answer tokens of the turn's finished steps: as the model reported them, else as estimated. */
+  answerTokens: number;
   /** Calls of the current step the person has been asked about so far. */
   askedInStep: number;
 }

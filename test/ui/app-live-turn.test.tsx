@@ -55,4 +55,43 @@ describe("the live turn", () => {
     store.dispatch({ type: "text_delta", step: 1, delta: "and then some more" });
     await until(() => frame().includes("The first few words and then some more"), "the next words");
   });
+
+  it("shows the turn's elapsed time and its answer tokens on the status line as they stream", async () => {
+    const { store, until, frame } = await renderApp([]);
+    await until(() => /0 tokens/.test(frame()), "the idle status line");
+    store.dispatch({ type: "turn_start", turn: 1, input: "go", at: new Date().toISOString() });
+    store.dispatch({ type: "text_delta", step: 1, delta: "x".repeat(40) });
+    const status = (): string =>
+      frame()
+        .split("\n")
+        .find((line) => /↓ ~?\d/.test(line)) ?? "";
+    await until(() => status().includes("↓ ~10 tokens"), "the streamed tokens, estimated");
+    const clock = (): string => /(\d+(?:\.\d)? (?:ms|s)) · ↓/.exec(status())?.[1] ?? "";
+    const first = clock();
+    expect(first).not.toBe("");
+    await until(() => clock() !== "" && clock() !== first, "the elapsed time to move");
+    store.dispatch({
+      type: "model_step_end",
+      step: 1,
+      finishReason: "stop",
+      usage: { promptTokens: 100, completionTokens: 12, totalTokens: 112 },
+      latencyMs: 1,
+      firstTokenMs: 1,
+      toolCalls: 0,
+    });
+    await until(() => status().includes("↓ 12 tokens"), "the reported tokens");
+    store.dispatch({
+      type: "turn_end",
+      turn: 1,
+      reason: "completed",
+      answer: "",
+      steps: 1,
+      usage: { promptTokens: 100, completionTokens: 12, totalTokens: 112 },
+      deniedCalls: 0,
+    });
+    await until(
+      () => frame().includes("112 tokens") && !/↓ ~?\d/.test(frame()),
+      "the session's tokens once idle",
+    );
+  });
 });

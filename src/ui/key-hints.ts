@@ -1,0 +1,69 @@
+import type { Part } from "./fit-parts.js";
+import type { KeyMode } from "./keymap.js";
+
+export interface HintContext {
+  busy: boolean;
+  /** The prompt holds text. */
+  draft: boolean;
+}
+
+/** A hint; the earlier in a list, the later it gives way in a narrow window. */
+type Hint = [text: string, short?: string];
+
+/** Pure: what the keys do now, most important first, for `fitParts`. */
+export function keyHints(mode: KeyMode, context: HintContext): Part[] {
+  const hints = HINTS[mode](context);
+  return hints.map(([text, short], index) => ({
+    text,
+    ...(short === undefined ? {} : { short }),
+    priority: hints.length - index,
+    tag: undefined,
+  }));
+}
+
+const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
+  approval: ({ draft }) =>
+    draft
+      ? [
+          ["Enter confirm"],
+          ["Esc deny"],
+          ["↑/↓ choose"],
+          ["letters type into your draft", "typing edits the draft"],
+        ]
+      : [
+          ["Enter confirm"],
+          ["Esc deny"],
+          ["↑/↓ or 1–4 choose", "↑/↓ choose"],
+          ["y once"],
+          ["n deny"],
+          ["a always"],
+          ["d deny with a reason", "d reason"],
+        ],
+  "approval-reason": () => [
+    ["Enter deny with it", "Enter deny"],
+    ["Esc deny without it", "Esc no reason"],
+    ["type the reason"],
+  ],
+  inspector: () => [
+    ["Esc or Ctrl+O close", "Esc close"],
+    ["↑/↓ select", "↑/↓"],
+    ["Enter print in full", "Enter print"],
+  ],
+  "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
+  prompt: ({ busy }) =>
+    busy
+      ? [
+          ["Esc or Ctrl+C cancel the turn", "Esc cancel"],
+          ["Ctrl+O inspect the latest panel", "Ctrl+O inspect"],
+          ["/commands still work", "/cmds work"],
+        ]
+      : [
+          ["Enter send"],
+          ["Ctrl+D exit"],
+          ["/help"],
+          ["\\+Enter or Alt+Enter new line", "Alt+Enter newline"],
+          ["↑/↓ history", "↑ history"],
+          ["Tab complete", "Tab"],
+          ["Ctrl+O panels", "^O panels"],
+        ],
+};

@@ -1,0 +1,55 @@
+import { formatDuration } from "../core/text/index.js";
+import type { Part } from "./fit-parts.js";
+import { formatTokens, serverProgress } from "./format.js";
+import type { ColorRole } from "./theme.js";
+import type { TranscriptState } from "./transcript-types.js";
+import { spinnerFrame } from "./use-now.js";
+
+/**
+ * Pure: the status line's parts, each with its colour. While a turn runs (`now` given) its
+ * elapsed time and answer tokens take the place of the session's token count, the tokens counted
+ * as they stream and marked `~` until the model reports them.
+ */
+export function statusParts(state: TranscriptState, now: number | undefined): Array<Part<ColorRole>> {
+  const failed = state.servers.some((server) => server.status === "failed");
+  const parts: Array<Part<ColorRole>> = [
+    state.model.name
+      ? { text: state.model.name, priority: 9, tag: "accent" }
+      : { text: "no model (/model <name>)", short: "no model", priority: 9, tag: "error" },
+    {
+      text: serverProgress(state.servers),
+      short: serverProgress(state.servers, true),
+      priority: 5,
+      tag: failed ? "warning" : "muted",
+    },
+    { ...kbPart(state), priority: 1, tag: "muted" },
+  ];
+  const turn = state.turn;
+  if (turn && now !== undefined) {
+    const elapsed = Math.max(0, now - turn.startedAt);
+    const streaming = turn.streamedTokens > 0;
+    const tokens = `${streaming ? "~" : ""}${formatTokens(turn.answerTokens + Math.ceil(turn.streamedTokens))}`;
+    const clock = `${spinnerFrame(elapsed)} ${formatDuration(elapsed)}`;
+    parts.push({
+      text: `${clock} · ↓ ${tokens} tokens`,
+      short: `${clock} ↓${tokens}`,
+      priority: 8,
+      tag: "accent",
+    });
+  } else {
+    const tokens = formatTokens(state.tokens);
+    parts.push({ text: `${tokens} tokens`, short: `${tokens} tok`, priority: 3, tag: "muted" });
+  }
+  return parts;
+}
+
+function kbPart(state: TranscriptState): { text: string; short: string } {
+  switch (state.kb.state) {
+    case "ready":
+      return { text: `kb ${state.kb.chunks} chunks`, short: `kb ${state.kb.chunks}` };
+    case "loading":
+      return { text: "kb indexing…", short: "kb …" };
+    case "off":
+      return { text: "kb off", short: "kb off" };
+  }
+}

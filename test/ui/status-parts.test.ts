@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { fitParts } from "../../src/ui/fit-parts.js";
+import { keyHints } from "../../src/ui/key-hints.js";
+import { statusParts } from "../../src/ui/status-parts.js";
+import { initialTranscriptState } from "../../src/ui/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript-types.js";
+
+const idle: TranscriptState = {
+  ...initialTranscriptState(),
+  model: { name: "gpt-test", problem: undefined },
+  servers: [
+    { name: "a", status: "connected", error: undefined },
+    { name: "b", status: "failed", error: "boom" },
+  ],
+  kb: { state: "ready", chunks: 12, files: 3 },
+  tokens: 1234,
+};
+const busy: TranscriptState = {
+  ...idle,
+  turn: {
+    number: 1,
+    input: "hi",
+    text: "",
+    replyStarted: false,
+    calls: [],
+    startedAt: 10_000,
+    streamedTokens: 2.5,
+    answerTokens: 40,
+    askedInStep: 0,
+  },
+};
+const line = (state: TranscriptState, width: number, now?: number): string =>
+  fitParts(statusParts(state, now), width)
+    .map((part) => part.text)
+    .join(" · ");
+
+describe("the status line", () => {
+  it.each([
+    [idle, 120, undefined, "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · 1.2k tokens"],
+    [idle, 40, undefined, "gpt-test · 1/2 srv · 1 failed · 1.2k tok"],
+    [busy, 120, 14_200, "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · ⠴ 4.2 s · ↓ ~43 tokens"],
+    [busy, 40, 14_200, "gpt-test · ⠴ 4.2 s ↓~43"],
+    [
+      { ...idle, model: { name: undefined, problem: "none" } },
+      30,
+      undefined,
+      "no model · 1/2 srv · 1 failed",
+    ],
+  ])("case %#", (state, width, now, expected) => {
+    expect(line(state, width, now)).toBe(expected);
+  });
+
+  it("shortens and drops key hints from the least important, so the first always shows", () => {
+    const hints = (width: number): string =>
+      fitParts(keyHints("approval", { busy: true, draft: false }), width)
+        .map((part) => part.text)
+        .join(" · ");
+    expect(hints(200)).toBe(
+      "Enter confirm · Esc deny · ↑/↓ or 1–4 choose · y once · n deny · a always · d deny with a reason",
+    );
+    expect(hints(38)).toBe("Enter confirm · Esc deny · ↑/↓ choose");
+    expect(hints(10)).toBe("Enter con…");
+  });
+});
