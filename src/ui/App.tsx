@@ -12,6 +12,7 @@ import { LiveTurnView } from "./LiveTurnView.js";
 import { keyMode, type ModeContext, type PromptAction, type PromptEffect } from "./prompt-reducer.js";
 import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
+import { QueuedMessages } from "./QueuedMessages.js";
 import { StatusLine } from "./StatusLine.js";
 import { ToolPanel } from "./ToolPanel.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
@@ -21,8 +22,14 @@ import type { ApprovalKey } from "./tui-controller.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
 export interface AppController {
+  /** Sends a message, or queues it while a turn runs; slash commands run at once. */
   submit(text: string): void;
+  /** Cancels the running turn (queued messages stay, held); false when none was running. */
   cancel(): boolean;
+  /** Sends the next queued message now. */
+  sendQueued(): void;
+  /** Takes the last queued message back, for editing. */
+  takeLastQueued(): string | undefined;
   answerApproval(key: ApprovalKey): void;
   completions(): string[];
 }
@@ -99,6 +106,14 @@ export function App({
         case "cancel_turn":
           controller.cancel();
           return;
+        case "send_queued":
+          controller.sendQueued();
+          return;
+        case "take_queued": {
+          const text = controller.takeLastQueued();
+          if (text !== undefined) promptStore.dispatch({ type: "recall", text, at: clock() });
+          return;
+        }
         case "exit":
           onExit();
           return;
@@ -107,7 +122,7 @@ export function App({
           return;
       }
     },
-    [controller, onExit, dispatch],
+    [controller, onExit, dispatch, promptStore, clock],
   );
 
   // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.
@@ -117,7 +132,8 @@ export function App({
       const current = store.getState();
       promptStore.dispatch({ type: "approval_sync", callId: liveCalls(current).asking?.callId, at });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
-      for (const effect of promptStore.dispatch(withController(action, at, controller))) runEffect(effect);
+      const filled = withContext(action, at, controller, current);
+      for (const effect of promptStore.dispatch(filled)) runEffect(effect);
     },
     [clock, store, promptStore, controller, runEffect],
   );
@@ -154,9 +170,14 @@ export function App({
       ) : null}
       {askingCall ? <WaitingCalls calls={calls.waiting} /> : null}
       {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
+      <QueuedMessages queue={state.queue} width={columns} />
       <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
-      <StatusLine state={state} hints={keyHints(mode, { busy, draft: editor.text !== "" })} width={columns} />
+      <StatusLine
+        state={state}
+        hints={keyHints(mode, { busy, draft: editor.text !== "", queue: state.queue })}
+        width={columns}
+      />
     </Box>
   );
 }
@@ -169,10 +190,17 @@ function modeContext(state: TranscriptState): ModeContext {
   };
 }
 
-/** Adds what only the controller knows to the two actions that need it. */
-function withController(action: KeyAction, at: number, controller: AppController): PromptAction {
+/** Adds what only the controller and the transcript know to the actions that need it. */
+function withContext(
+  action: KeyAction,
+  at: number,
+  controller: AppController,
+  state: TranscriptState,
+): PromptAction {
+  const queue = { queued: state.queue.messages.length, busy: state.turn !== undefined };
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
   if (action.type === "complete") return { type: "complete", words: controller.completions(), at };
+  if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };
 }
 

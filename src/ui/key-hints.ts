@@ -1,10 +1,12 @@
 import type { Part } from "./fit-parts.js";
 import type { KeyMode } from "./keymap.js";
+import type { QueueView } from "./transcript-types.js";
 
 export interface HintContext {
   busy: boolean;
   /** The prompt holds text. */
   draft: boolean;
+  queue: QueueView;
 }
 
 /** A hint; the earlier in a list, the later it gives way in a narrow window. */
@@ -50,20 +52,30 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["Enter print in full", "Enter print"],
   ],
   "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
-  prompt: ({ busy }) =>
-    busy
-      ? [
-          ["Esc or Ctrl+C cancel the turn", "Esc cancel"],
-          ["Ctrl+O inspect the latest panel", "Ctrl+O inspect"],
-          ["/commands still work", "/cmds work"],
-        ]
-      : [
-          ["Enter send"],
-          ["Ctrl+D exit"],
-          ["/help"],
-          ["\\+Enter or Alt+Enter new line", "Alt+Enter newline"],
-          ["↑/↓ history", "↑ history"],
-          ["Tab complete", "Tab"],
-          ["Ctrl+O panels", "^O panels"],
-        ],
+  prompt: ({ busy, draft, queue }) => {
+    const queued = queue.messages.length > 0;
+    if (busy)
+      return [
+        ["Esc or Ctrl+C cancel the turn", "Esc cancel"],
+        ["Enter queue a message", "Enter queue"],
+        ...(queued && !draft ? [["↑ edit the last queued", "↑ edit queued"] as Hint] : []),
+        ["Ctrl+O inspect the latest panel", "Ctrl+O inspect"],
+        ["/commands run at once", "/cmds run"],
+      ];
+    if (queued && !draft)
+      return [
+        ["Enter send the next queued", "Enter send next"],
+        ["↑ edit the last queued", "↑ edit"],
+        ["Ctrl+D exit"],
+      ];
+    return [
+      ["Enter send"],
+      ["Ctrl+D exit"],
+      ["/help"],
+      ["\\+Enter or Alt+Enter new line", "Alt+Enter newline"],
+      ["↑/↓ history", "↑ history"],
+      ["Tab complete", "Tab"],
+      ["Ctrl+O panels", "^O panels"],
+    ];
+  },
 };

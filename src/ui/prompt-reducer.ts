@@ -67,11 +67,21 @@ export const initialPromptState: PromptState = {
   answered: undefined,
 };
 
+/** The queue of messages waiting for the running turn, when a key arrives. */
+export interface QueueContext {
+  queued: number;
+  busy: boolean;
+}
+
 /** A key's action with the time it arrived, and what only the controller knows filled in. */
 export type PromptAction = (
-  | Exclude<KeyAction, { type: "interrupt" | "complete" }>
+  | Exclude<KeyAction, { type: "interrupt" | "complete" | "send" | "vertical" }>
   | { type: "interrupt"; turnCancelled: boolean }
   | { type: "complete"; words: readonly string[] }
+  | { type: "send"; queue: QueueContext }
+  | { type: "vertical"; direction: -1 | 1; queue: QueueContext }
+  /** A queued message taken back into the prompt to be edited. */
+  | { type: "recall"; text: string }
   /** The call the transcript is asking about now (undefined: none). */
   | { type: "approval_sync"; callId: string | undefined }
 ) & { at: number };
@@ -81,6 +91,10 @@ export type PromptEffect =
   | { type: "submit"; text: string }
   | { type: "answer"; answer: ApprovalKey }
   | { type: "cancel_turn" }
+  /** Enter on an empty prompt while messages wait and no turn runs: send the next one. */
+  | { type: "send_queued" }
+  /** ↑ on an empty prompt while messages wait: take the last one back to edit it. */
+  | { type: "take_queued" }
   | { type: "exit" }
   | { type: "transcript"; action: UiAction };
 
@@ -136,12 +150,23 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "edit":
       return only(typed(state, at, EDITS[action.edit]));
     case "send":
+      if (state.editor.text.trim() === "" && action.queue.queued > 0 && !action.queue.busy)
+        return only({ ...state, editor: emptyEditor }, { type: "send_queued" });
       return send(state, at);
+    case "recall":
+      return only({
+        ...state,
+        editor: { text: action.text, cursor: action.text.length },
+        browsing: false,
+        candidates: [],
+      });
     case "complete": {
       const completion = complete(state.editor, action.words);
       return only({ ...typed(state, at, () => completion.state), candidates: completion.candidates });
     }
     case "vertical":
+      if (action.direction < 0 && state.editor.text === "" && action.queue.queued > 0)
+        return only(state, { type: "take_queued" });
       return only(vertical(state, action.direction));
     case "cancel_turn":
       return only(state, { type: "cancel_turn" });

@@ -7,6 +7,7 @@ import type { KnowledgeAccess } from "../core/kb/index.js";
 import { summarizeServer } from "../core/mcp/types.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
+import type { QueuedMessage } from "./transcript-types.js";
 
 /** How the person answered an approval panel. */
 export type ApprovalKey = { kind: "once" } | { kind: "always" } | { kind: "deny"; reason?: string };
@@ -36,6 +37,11 @@ export class TuiController {
   private modelProblem: string | undefined;
   private running: AbortController | undefined;
   private pending: PendingApproval | undefined;
+  /** Messages sent while a turn ran, sent in order as each turn ends. */
+  private queue: QueuedMessage[] = [];
+  private nextQueuedId = 1;
+  /** Esc cancelled a turn: the queue waits until the person sends the next message from it. */
+  private held = false;
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
 
@@ -57,20 +63,50 @@ export class TuiController {
     return this.running !== undefined;
   }
 
-  /** A prompt for the model, or a slash command. Prompts wait while a turn runs; commands do not. */
+  /** A prompt for the model, or a slash command. Prompts queue while a turn runs; commands run at once. */
   submit(text: string): void {
     if (parseSlashInput(text)) {
       void this.runCommand(text);
       return;
     }
     if (this.running) {
-      this.options.dispatch({
-        type: "ui_notice",
-        level: "warning",
-        text: "A turn is still running; wait for it or press Esc to cancel it.",
-      });
+      this.queue.push({ id: this.nextQueuedId++, text });
+      this.reportQueue();
       return;
     }
+    this.start(text);
+  }
+
+  /** Cancels the running turn; false when nothing was running. Queued messages stay, held. */
+  cancel(): boolean {
+    if (!this.running) return false;
+    this.held = true;
+    this.running.abort();
+    this.reportQueue();
+    return true;
+  }
+
+  /** Sends the next queued message now (the queue was held), and lets the rest follow. */
+  sendQueued(): void {
+    this.held = false;
+    if (!this.running) this.startNext();
+    this.reportQueue();
+  }
+
+  /** Takes the last queued message back, to edit it in the prompt; undefined when none is queued. */
+  takeLastQueued(): string | undefined {
+    const last = this.queue.pop();
+    this.reportQueue();
+    return last?.text;
+  }
+
+  private startNext(): void {
+    if (this.held) return;
+    const next = this.queue.shift();
+    if (next) this.start(next.text);
+  }
+
+  private start(text: string): void {
     if (!this.session) {
       this.options.dispatch({
         type: "ui_notice",
@@ -80,13 +116,6 @@ export class TuiController {
       return;
     }
     void this.runTurn(this.session, text);
-  }
-
-  /** Cancels the running turn; false when nothing was running. */
-  cancel(): boolean {
-    if (!this.running) return false;
-    this.running.abort();
-    return true;
   }
 
   answerApproval(key: ApprovalKey): void {
@@ -161,6 +190,8 @@ export class TuiController {
       });
     } finally {
       this.running = undefined;
+      this.startNext();
+      this.reportQueue();
     }
   }
 
@@ -196,6 +227,11 @@ export class TuiController {
         },
       },
     };
+  }
+
+  private reportQueue(): void {
+    if (this.queue.length === 0) this.held = false;
+    this.options.dispatch({ type: "ui_queue", queue: { messages: [...this.queue], held: this.held } });
   }
 
   private reportModel(): void {

@@ -59,6 +59,15 @@ export class FakeController implements AppController {
     this.cancelled += 1;
     return true;
   }
+  /** Messages the app asked to take back or send from the queue, as the test set it up. */
+  queued: string[] = [];
+  sentQueued = 0;
+  sendQueued(): void {
+    this.sentQueued += 1;
+  }
+  takeLastQueued(): string | undefined {
+    return this.queued.pop();
+  }
   answerApproval(key: ApprovalKey): void {
     this.answers.push(key);
   }

@@ -25,9 +25,13 @@ function run(state: PromptState, ...steps: Step[]): { state: PromptState; effect
   return { state: current, effects };
 }
 
+const noQueue = { queued: 0, busy: false };
+
 function withAt(action: KeyAction, at: number): PromptAction {
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
   if (action.type === "complete") return { type: "complete", words: [], at };
+  if (action.type === "send") return { type: "send", queue: noQueue, at };
+  if (action.type === "vertical") return { ...action, queue: noQueue, at };
   return { ...action, at };
 }
 
@@ -256,6 +260,55 @@ describe("prompt keys", () => {
     ],
   ])("%s", (_name, state, action, effects, text) => {
     const result = run(state, [0, action]);
+    expect(result.effects).toEqual(effects);
+    expect(result.state.editor.text).toBe(text);
+  });
+
+  it.each<[string, PromptState, PromptAction, PromptEffect[], string]>([
+    [
+      "Enter with text during a turn sends it (the controller queues it)",
+      typed("next"),
+      { type: "send", queue: { queued: 1, busy: true }, at: 0 },
+      [{ type: "submit", text: "next" }],
+      "",
+    ],
+    [
+      "Enter on an empty prompt with a held queue sends the next queued",
+      typed(""),
+      { type: "send", queue: { queued: 2, busy: false }, at: 0 },
+      [{ type: "send_queued" }],
+      "",
+    ],
+    [
+      "Enter on an empty prompt during a turn does nothing",
+      typed(""),
+      { type: "send", queue: { queued: 2, busy: true }, at: 0 },
+      [],
+      "",
+    ],
+    [
+      "↑ on an empty prompt with messages queued takes the last back",
+      typed(""),
+      { type: "vertical", direction: -1, queue: { queued: 1, busy: true }, at: 0 },
+      [{ type: "take_queued" }],
+      "",
+    ],
+    [
+      "↑ with a draft walks lines and history as always",
+      typed("draft"),
+      { type: "vertical", direction: -1, queue: { queued: 1, busy: true }, at: 0 },
+      [],
+      "draft",
+    ],
+    [
+      "a taken-back message lands in the prompt",
+      typed(""),
+      { type: "recall", text: "fix me", at: 0 },
+      [],
+      "fix me",
+    ],
+  ])("queue: %s", (_name, state, action, effects, text) => {
+    const result = reducePrompt(state, action);
     expect(result.effects).toEqual(effects);
     expect(result.state.editor.text).toBe(text);
   });

@@ -52,7 +52,10 @@ describe("the status line", () => {
 
   it("shortens and drops key hints from the least important, so the first always shows", () => {
     const hints = (width: number): string =>
-      fitParts(keyHints("approval", { busy: true, draft: false }), width)
+      fitParts(
+        keyHints("approval", { busy: true, draft: false, queue: { messages: [], held: false } }),
+        width,
+      )
         .map((part) => part.text)
         .join(" · ");
     expect(hints(200)).toBe(
