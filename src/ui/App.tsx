@@ -9,7 +9,13 @@ import { keyAction, type KeyAction } from "./keymap.js";
 import { KnowledgeBlock } from "./KnowledgeBlock.js";
 import { liveCalls } from "./live-calls.js";
 import { LiveTurnView } from "./LiveTurnView.js";
-import { keyMode, type ModeContext, type PromptAction, type PromptEffect } from "./prompt-reducer.js";
+import {
+  keyMode,
+  type ModeContext,
+  type PromptAction,
+  type PromptEffect,
+  type PromptState,
+} from "./prompt-reducer.js";
 import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
 import { QueuedMessages } from "./QueuedMessages.js";
@@ -31,7 +37,8 @@ export interface AppController {
   /** Takes the last queued message back, for editing. */
   takeLastQueued(): string | undefined;
   answerApproval(key: ApprovalKey): void;
-  completions(): string[];
+  /** Words Tab may complete to, for the text before the cursor. */
+  completions(before: string): string[];
 }
 
 export interface TranscriptSource {
@@ -132,7 +139,7 @@ export function App({
       const current = store.getState();
       promptStore.dispatch({ type: "approval_sync", callId: liveCalls(current).asking?.callId, at });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
-      const filled = withContext(action, at, controller, current);
+      const filled = withContext(action, at, controller, current, promptStore.getState());
       for (const effect of promptStore.dispatch(filled)) runEffect(effect);
     },
     [clock, store, promptStore, controller, runEffect],
@@ -150,7 +157,8 @@ export function App({
   const { editor, candidates } = prompt;
   return (
     <Box flexDirection="column" width={columns}>
-      <Static items={state.items}>
+      {/* A new epoch (after /clear) is a new <Static>: its items start over on the cleared screen. */}
+      <Static key={state.epoch} items={state.items}>
         {(item) => (
           <Box key={item.id} width={columns} paddingRight={1}>
             <TranscriptItemView item={item} width={columns - 1} />
@@ -196,10 +204,14 @@ function withContext(
   at: number,
   controller: AppController,
   state: TranscriptState,
+  prompt: PromptState,
 ): PromptAction {
   const queue = { queued: state.queue.messages.length, busy: state.turn !== undefined };
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
-  if (action.type === "complete") return { type: "complete", words: controller.completions(), at };
+  if (action.type === "complete") {
+    const before = prompt.editor.text.slice(0, prompt.editor.cursor);
+    return { type: "complete", words: controller.completions(before), at };
+  }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };
 }

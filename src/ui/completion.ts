@@ -1,3 +1,4 @@
+import type { CompletionSource, SlashCommand } from "../core/commands/command-types.js";
 import type { EditorState } from "./input-editor.js";
 
 export interface Completion {
@@ -18,7 +19,8 @@ export function complete(state: EditorState, words: readonly string[]): Completi
     (candidate) =>
       candidate.startsWith(word) && candidate !== word && (atStart || !candidate.startsWith("/")),
   );
-  if (word === "" && !atStart) return { state, candidates: [] };
+  // After a space in a message there is nothing to go on; in a command line the next argument is.
+  if (word === "" && !atStart && !before.trimStart().startsWith("/")) return { state, candidates: [] };
   if (candidates.length === 0) return { state, candidates };
   const completed = candidates.length === 1 ? `${candidates[0] ?? word} ` : commonPrefix(candidates);
   if (completed.length <= word.length) return { state, candidates };
@@ -36,4 +38,24 @@ function commonPrefix(words: readonly string[]): string {
   let prefix = words[0] ?? "";
   for (const word of words) while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
   return prefix;
+}
+
+/**
+ * Pure: the words Tab may complete to, given the prompt's text before the cursor. At the start of
+ * a command line, the commands; inside one, what that command takes next (`/mcp logs ` takes a
+ * server); in a message, server and tool names.
+ */
+export function completionWords(
+  before: string,
+  commands: readonly SlashCommand[],
+  source: CompletionSource,
+): readonly string[] {
+  const text = before.trimStart();
+  if (!text.startsWith("/")) {
+    return [...source.servers, ...source.tools.flatMap((tool) => [tool.name, `${tool.server}/${tool.name}`])];
+  }
+  const [head = "", ...rest] = text.split(/\s+/);
+  if (rest.length === 0) return commands.map((command) => `/${command.name}`);
+  const command = commands.find((candidate) => `/${candidate.name}` === head.toLowerCase());
+  return command?.complete?.(rest.slice(0, -1), source) ?? [];
 }

@@ -6,6 +6,7 @@ import { openSession } from "../core/session/open-session.js";
 import type { CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
 import { App } from "./App.js";
+import { clearTerminal } from "./clear-terminal.js";
 import { askTrustAtTerminal } from "./config-trust-prompt.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
@@ -38,7 +39,13 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const exited = new Promise<void>((resolve) => {
     exit = resolve;
   });
-  const controller = new TuiController({ dispatch, runtime, onExit: () => exit() });
+  let clearScreen: () => void = () => undefined;
+  const controller = new TuiController({
+    dispatch,
+    runtime,
+    onExit: () => exit(),
+    clearScreen: () => clearScreen(),
+  });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up.
   const started = runtime.start();
@@ -63,6 +70,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     </ThemeContext.Provider>,
     { stdout, stdin, exitOnCtrlC: false, patchConsole: true },
   );
+  clearScreen = () => clearTerminal(instance, stdout);
   try {
     await Promise.race([exited, instance.waitUntilExit()]);
   } finally {

@@ -6,6 +6,7 @@ import { errorMessage } from "../core/errors.js";
 import type { KnowledgeAccess } from "../core/kb/index.js";
 import { summarizeServer } from "../core/mcp/types.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
+import { completionWords } from "./completion.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import type { QueuedMessage } from "./transcript-types.js";
 
@@ -20,6 +21,8 @@ export interface TuiControllerOptions {
     "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
   >;
   onExit: () => void;
+  /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
+  clearScreen?: () => void;
   commands?: readonly SlashCommand[];
 }
 
@@ -143,13 +146,14 @@ export class TuiController {
     }
   }
 
-  /** Words Tab can complete: commands, server names and tool names. */
-  completions(): string[] {
-    const words = this.commands.map((command) => `/${command.name}`);
+  /** Words Tab can complete the word before the cursor to, given the text before it. */
+  completions(before: string): string[] {
     const { manager, tools } = this.options.runtime;
-    for (const server of manager.servers()) words.push(server.name);
-    for (const tool of tools.list()) words.push(tool.name, `${tool.server}/${tool.name}`);
-    return [...new Set(words)];
+    const source = {
+      servers: manager.servers().map((server) => server.name),
+      tools: tools.list().map((tool) => ({ server: tool.server, name: tool.name })),
+    };
+    return [...new Set(completionWords(before, this.commands, source))];
   }
 
   dispose(): void {
@@ -198,6 +202,8 @@ export class TuiController {
   private async runCommand(input: string): Promise<void> {
     this.options.dispatch({ type: "ui_command_started" });
     const result = await runSlashCommand(this.context(), input);
+    // Cleared before the result is drawn, so the cleared screen starts with it.
+    if (result.kind !== "error" && result.after === "clear") this.options.clearScreen?.();
     this.options.dispatch({ type: "ui_command_result", input: input.trim(), result });
     if (result.kind !== "error" && result.after === "exit") this.options.onExit();
   }

@@ -46,6 +46,12 @@ export interface CommandContext {
   commands: readonly SlashCommand[];
 }
 
+/** What Tab can offer after a command: the servers and tools there are now. */
+export interface CompletionSource {
+  servers: readonly string[];
+  tools: ReadonlyArray<{ server: string; name: string }>;
+}
+
 export interface SlashCommand {
   /** Without the slash, e.g. "tools". */
   name: string;
@@ -53,4 +59,6 @@ export interface SlashCommand {
   usage: string;
   description: string;
   run(context: CommandContext, args: string[]): Promise<CommandResult>;
+  /** Words Tab may complete the next argument to, given the arguments typed before it. */
+  complete?(args: readonly string[], source: CompletionSource): readonly string[];
 }

@@ -9,6 +9,7 @@ export const kbCommand: SlashCommand = {
   name: "kb",
   usage: "[search <query> | reindex]",
   description: "knowledge-base stats; search it; re-read changed files",
+  complete: (args) => (args.length === 0 ? ["search", "reindex"] : []),
   run: async (context, args) => {
     const kb = readyKnowledge(context);
     if ("kind" in kb) return kb;

@@ -8,6 +8,11 @@ export const mcpCommand: SlashCommand = {
   name: "mcp",
   usage: "[restart <server> | logs <server>]",
   description: "server status; restart a server; show its stderr, stray stdout and log messages",
+  complete: (args, source) => {
+    if (args.length === 0) return ["status", "restart", "logs"];
+    if (args.length === 1 && (args[0] === "restart" || args[0] === "logs")) return source.servers;
+    return [];
+  },
   run: async (context, args) => {
     const [sub, name] = args;
     if (sub === undefined || sub === "status") return status(context.manager.servers());

@@ -30,6 +30,11 @@ export const traceCommand: SlashCommand = {
   name: "trace",
   usage: "[turn] | wire [server] | export <file>",
   description: "the last turn (or turn n) as a tree, the raw JSON-RPC frames, or a copy of the trace",
+  complete: (args, source) => {
+    if (args.length === 0) return ["wire", "export"];
+    if (args.length === 1 && args[0] === "wire") return source.servers;
+    return [];
+  },
   run: async (context, args) => {
     const file = context.traceFile();
     if (!file) return { kind: "error", message: "This session is not recording a trace." };

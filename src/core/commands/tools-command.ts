@@ -6,6 +6,12 @@ export const toolsCommand: SlashCommand = {
   usage: "[server] [tool]",
   description: "servers with status, tools with tier and reason; a tool's input schema",
   run: (context, args) => Promise.resolve(listTools(context, args[0], args[1])),
+  complete: (args, source) => {
+    if (args.length === 0) return source.servers;
+    if (args.length === 1)
+      return source.tools.filter((tool) => tool.server === args[0]).map((tool) => tool.name);
+    return [];
+  },
 };
 
 function listTools(
