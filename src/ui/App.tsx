@@ -165,10 +165,11 @@ export function App({
           </Box>
         )}
       </Static>
-      <LiveTurnView state={state} calls={calls} maxLines={bodyLines} />
+      <LiveTurnView state={state} calls={calls} maxLines={bodyLines} width={columns - 1} />
       {askingCall ? (
         <ApprovalPanel
           call={askingCall}
+          width={columns}
           position={calls.position}
           focus={approval?.focus ?? INITIAL_APPROVAL_FOCUS}
           reason={approval?.reason}
@@ -176,8 +177,8 @@ export function App({
           maxArgLines={bodyLines}
         />
       ) : null}
-      {askingCall ? <WaitingCalls calls={calls.waiting} /> : null}
-      {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} /> : null}
+      {askingCall ? <WaitingCalls calls={calls.waiting} width={columns - 1} /> : null}
+      {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} width={columns} /> : null}
       <QueuedMessages queue={state.queue} width={columns} />
       <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
@@ -216,7 +217,15 @@ function withContext(
   return { ...action, at };
 }
 
-function Inspector({ state, maxLines }: { state: TranscriptState; maxLines: number }): ReactNode {
+function Inspector({
+  state,
+  maxLines,
+  width,
+}: {
+  state: TranscriptState;
+  maxLines: number;
+  width: number;
+}): ReactNode {
   const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
   if (!ref) return null;
   const position = `${(state.inspector ?? 0) + 1}/${state.expandables.length}`;
@@ -225,8 +234,16 @@ function Inspector({ state, maxLines }: { state: TranscriptState; maxLines: numb
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
       <Text bold>Inspecting {position}</Text>
-      {call ? <ToolPanel call={call} expanded selected maxResultLines={Math.max(3, maxLines - 8)} /> : null}
-      {knowledge ? <KnowledgeBlock knowledge={knowledge} expanded selected /> : null}
+      {call ? (
+        <ToolPanel
+          call={call}
+          expanded
+          selected
+          maxResultLines={Math.max(3, maxLines - 8)}
+          width={width - 4}
+        />
+      ) : null}
+      {knowledge ? <KnowledgeBlock knowledge={knowledge} expanded selected width={width - 4} /> : null}
     </Box>
   );
 }

@@ -59,12 +59,17 @@ function Table({ columns, rows, width }: { columns: string[]; rows: string[][]; 
     return (
       <Box flexDirection="column">
         <Box flexDirection="row">
-          <Text bold>{header.lead}</Text>
+          <Box flexShrink={0}>
+            <Text bold>{header.lead}</Text>
+          </Box>
           <Text bold>{header.last}</Text>
         </Box>
         {body.map((row, index) => (
           <Box key={index} flexDirection="row">
-            <Text>{row.lead}</Text>
+            {/* The leading columns keep the widths laid out for them; only the last one wraps. */}
+            <Box flexShrink={0}>
+              <Text>{row.lead}</Text>
+            </Box>
             <Box flexShrink={1}>
               <Text color={theme.color("muted")}>{row.last}</Text>
             </Box>
@@ -80,10 +85,15 @@ function Table({ columns, rows, width }: { columns: string[]; rows: string[][]; 
           <Text bold>{row[0]}</Text>
           {row.slice(1).map((cell, column) =>
             cell ? (
-              <Text key={column}>
-                <Text color={theme.color("muted")}> {columns[column + 1]}: </Text>
-                {cell}
-              </Text>
+              // The value wraps under itself, not under its label.
+              <Box key={column} flexDirection="row">
+                <Box flexShrink={0}>
+                  <Text color={theme.color("muted")}> {columns[column + 1]}: </Text>
+                </Box>
+                <Box flexShrink={1}>
+                  <Text>{cell}</Text>
+                </Box>
+              </Box>
             ) : null,
           )}
         </Box>

@@ -1,20 +1,21 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { oneLine } from "../core/text/index.js";
+import { displayWidth, oneLine, truncateMiddle } from "../core/text/index.js";
 import { headLines, markTerms, queryTerms } from "./format.js";
 import { useTheme } from "./theme.js";
 import type { KnowledgeView } from "./transcript-types.js";
-
-const EXCERPT_WIDTH = 100;
 
 /** "Knowledge (n)": the passages sent to the model, numbered as the answer cites them. */
 export function KnowledgeBlock({
   knowledge,
   expanded,
+  width,
   selected = false,
 }: {
   knowledge: KnowledgeView;
   expanded: boolean;
+  /** Columns the block may use. */
+  width: number;
   selected?: boolean;
 }): ReactNode {
   const theme = useTheme();
@@ -28,11 +29,17 @@ export function KnowledgeBlock({
       {knowledge.hits.map((hit, index) => {
         const excerpt = expanded
           ? headLines(hit.text.trim(), 8).lines.join("\n")
-          : oneLine(hit.text, EXCERPT_WIDTH);
+          : oneLine(hit.text, width - 6);
+        const number = `[${index + 1}] `;
+        const lines = `:${hit.startLine}-${hit.endLine} `;
+        // The path keeps both ends (the folder and the file name) when the window is narrow.
+        const path = truncateMiddle(hit.path, Math.max(8, width - 2 - displayWidth(number + lines) - 5));
         return (
           <Box key={`${hit.path}:${hit.startLine}`} flexDirection="column" paddingLeft={2}>
             <Text wrap="truncate-end">
-              <Text bold>[{index + 1}]</Text> {hit.path}:{hit.startLine}-{hit.endLine}{" "}
+              <Text bold>{number}</Text>
+              {path}
+              {lines}
               <Text color={theme.color("muted")}>
                 {hit.score.toFixed(2)}
                 {hit.heading ? ` · ${hit.heading}` : ""}

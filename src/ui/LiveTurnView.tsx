@@ -12,10 +12,12 @@ export function LiveTurnView({
   state,
   calls,
   maxLines,
+  width,
 }: {
   state: TranscriptState;
   calls: LiveCalls;
   maxLines: number;
+  width: number;
 }): ReactNode {
   const turn = state.turn;
   if (!turn) return state.commandRunning ? <Text>running the command… </Text> : null;
@@ -26,7 +28,7 @@ export function LiveTurnView({
     <Box flexDirection="column" marginTop={turn.replyStarted ? 0 : 1}>
       {shown ? <Markdown text={sanitizeForTerminal(shown)} /> : null}
       {calls.others.map((call) => (
-        <ToolPanel key={call.callId} call={call} expanded={false} />
+        <ToolPanel key={call.callId} call={call} expanded={false} width={width} />
       ))}
       {waiting && calls.asking === undefined ? (
         <Text>

@@ -1,14 +1,15 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { EditorState } from "./input-editor.js";
+import { graphemeAt, type EditorState } from "./input-editor.js";
 import { useTheme } from "./theme.js";
 
 /** The input box: the text with a block cursor, continuation lines indented under the prompt. */
 export function PromptInput({ editor, dimmed }: { editor: EditorState; dimmed: boolean }): ReactNode {
   const theme = useTheme();
   const before = editor.text.slice(0, editor.cursor);
-  const at = editor.text.charAt(editor.cursor);
-  const after = editor.text.slice(editor.cursor + 1);
+  // The whole grapheme under the cursor is inverted, so an emoji or accented letter stays whole.
+  const at = graphemeAt(editor.text, editor.cursor);
+  const after = editor.text.slice(editor.cursor + at.length);
   const cursorChar = at === "" || at === "\n" ? " " : at;
   const lines = `${before}\u0000${cursorChar}\u0000${at === "\n" ? "\n" : ""}${after}`.split("\n");
   return (

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { oneLine } from "../core/text/index.js";
+import { displayWidth, oneLine } from "../core/text/index.js";
 import { useTheme } from "./theme.js";
 import type { QueueView } from "./transcript-types.js";
 
@@ -15,7 +15,7 @@ export function QueuedMessages({ queue, width }: { queue: QueueView; width: numb
       {queue.messages.map((message) => (
         <Text key={message.id} color={theme.color("muted")}>
           {PREFIX}
-          <Text color={theme.color("user")}>{oneLine(message.text, width - PREFIX.length)}</Text>
+          <Text color={theme.color("user")}>{oneLine(message.text, width - displayWidth(PREFIX))}</Text>
         </Text>
       ))}
       <Text color={theme.color("muted")} wrap="truncate-end">

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine, formatDuration, summarizeArguments } from "../core/text/index.js";
 import { Elapsed } from "./Elapsed.js";
+import { badgeWidth, fitCallHeader } from "./fit-call-header.js";
 import { headLines, prettyArguments } from "./format.js";
 import { useTheme } from "./theme.js";
 import { TierBadge } from "./TierBadge.js";
@@ -10,6 +11,8 @@ import type { ToolCallView } from "./transcript-types.js";
 
 export interface ToolPanelProps {
   call: ToolCallView;
+  /** Columns the panel may use. */
+  width: number;
   /** Show the full arguments and the result. */
   expanded: boolean;
   /** Most result lines to show when expanded; the rest are counted. */
@@ -20,11 +23,14 @@ export interface ToolPanelProps {
 /** One tool call: a header that always says tier, name, arguments and state; details when expanded. */
 export function ToolPanel({
   call,
+  width,
   expanded,
   maxResultLines = 20,
   selected = false,
 }: ToolPanelProps): ReactNode {
   const theme = useTheme();
+  const args = sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, 60));
+  const header = fitCallHeader(call.label, call.number, args, width - 3 - badgeWidth(call.tier));
   return (
     <Box flexDirection="column">
       <Box flexDirection="row">
@@ -32,11 +38,8 @@ export function ToolPanel({
         <TierBadge tier={call.tier} />
         <Box flexShrink={1} marginLeft={1}>
           <Text wrap="truncate-end">
-            <Text bold>{call.label}</Text>
-            <Text color={theme.color("muted")}>
-              {" "}
-              #{call.number} {sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, 60))}
-            </Text>
+            <Text bold>{header.label}</Text>
+            <Text color={theme.color("muted")}>{header.rest}</Text>
           </Text>
         </Box>
       </Box>

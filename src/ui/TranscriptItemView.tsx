@@ -29,9 +29,9 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
         </Box>
       );
     case "knowledge":
-      return <KnowledgeBlock knowledge={item.knowledge} expanded={false} />;
+      return <KnowledgeBlock knowledge={item.knowledge} expanded={false} width={width} />;
     case "tool":
-      return <ToolPanel call={item.call} expanded={false} />;
+      return <ToolPanel call={item.call} expanded={false} width={width} />;
     case "notice":
       return (
         <Text color={theme.color(item.level === "info" ? "muted" : item.level)}>
@@ -49,9 +49,9 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
       return (
         <Box flexDirection="column" borderStyle="single" borderColor={theme.color("muted")} paddingX={1}>
           {item.call ? (
-            <ToolPanel call={item.call} expanded maxResultLines={Number.MAX_SAFE_INTEGER} />
+            <ToolPanel call={item.call} expanded maxResultLines={Number.MAX_SAFE_INTEGER} width={width - 4} />
           ) : null}
-          {item.knowledge ? <KnowledgeBlock knowledge={item.knowledge} expanded /> : null}
+          {item.knowledge ? <KnowledgeBlock knowledge={item.knowledge} expanded width={width - 4} /> : null}
         </Box>
       );
   }

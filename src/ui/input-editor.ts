@@ -21,6 +21,13 @@ function snapToBoundary(text: string, index: number): number {
   return graphemes.segment(text).containing(index)?.index ?? index;
 }
 
+/** The whole grapheme starting at `index` ("" at the end), so a cursor never splits an emoji. */
+export function graphemeAt(text: string, index: number): string {
+  if (index >= text.length) return "";
+  const segment = graphemes.segment(text).containing(index);
+  return segment ? segment.segment : text.charAt(index);
+}
+
 function nextBoundary(text: string, index: number): number {
   if (index >= text.length) return text.length;
   const segment = graphemes.segment(text).containing(index);

@@ -1,11 +1,11 @@
 import { useInput, usePaste } from "ink";
-import { render } from "ink-testing-library";
 import { useEffect } from "react";
 import { afterEach } from "vitest";
 import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
 import { App, type AppController } from "../../src/ui/App.js";
 import { ThemeContext, themeFor } from "../../src/ui/theme.js";
 import { TranscriptStore } from "../../src/ui/transcript-store.js";
+import { render, type Rendered } from "./ink-render.js";
 import type { ApprovalKey } from "../../src/ui/tui-controller.js";
 
 /** The App in ink-testing-library with a fake controller and a clock the test moves by hand. */
@@ -76,8 +76,6 @@ export class FakeController implements AppController {
   }
 }
 
-type Rendered = ReturnType<typeof render>;
-
 /**
  * Polls every 10 ms until `check` passes. Ink re-renders (and runs effects) asynchronously, so tests wait
  * for the condition they need rather than sleeping a fixed time, which is flaky on a loaded machine.
@@ -127,7 +125,10 @@ export interface AppHarness {
   ask: (id: string) => Promise<void>;
 }
 
-export async function renderApp(events: AgentEvent[] = []): Promise<AppHarness> {
+export async function renderApp(
+  events: AgentEvent[] = [],
+  size: { columns?: number; rows?: number } = {},
+): Promise<AppHarness> {
   const store = new TranscriptStore(undefined, 5);
   for (const event of events) store.dispatch(event);
   const controller = new FakeController();
@@ -146,6 +147,7 @@ export async function renderApp(events: AgentEvent[] = []): Promise<AppHarness> 
       <App store={store} controller={controller} onExit={() => (exits += 1)} clock={() => now} />
       <KeyProbe onInput={onInput} onReady={onReady} />
     </ThemeContext.Provider>,
+    size,
   );
   cleanups.push(() => {
     app.unmount();

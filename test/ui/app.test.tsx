@@ -29,6 +29,7 @@ describe("ApprovalPanel", () => {
     const { lastFrame } = render(
       <ApprovalPanel
         call={call}
+        width={100}
         position={undefined}
         focus={2}
         reason={undefined}
@@ -71,6 +72,7 @@ describe("ApprovalPanel", () => {
     const { lastFrame } = render(
       <ApprovalPanel
         call={call}
+        width={100}
         position={undefined}
         focus={2}
         reason={undefined}
@@ -106,10 +108,18 @@ describe("ApprovalPanel", () => {
       result: undefined,
     };
     const { lastFrame } = render(
-      <ApprovalPanel call={call} position={undefined} focus={0} reason={undefined} draft maxArgLines={40} />,
+      <ApprovalPanel
+        call={call}
+        width={100}
+        position={undefined}
+        focus={0}
+        reason={undefined}
+        draft
+        maxArgLines={40}
+      />,
     );
     expect(lastFrame()).toMatch(/^│ › 1\. Approve once \(y\)/m);
-    expect(lastFrame()).toContain("Letters and digits type into your draft");
+    expect(lastFrame()).toContain("letters and digits type into your draft");
   });
 });
 

@@ -65,4 +65,25 @@ describe("CommandResultView tables", () => {
     expect(long).toBe(`server-${"长".repeat(8)}…${"长".repeat(9)}-tail   search  readOnlyHint`);
     expect(columnOf(long, "search")).toBe(columnOf(lines.find((line) => line.includes("fs")) ?? "", "read"));
   });
+
+  it("keeps the leading columns whole when the last one wraps (the /help case)", () => {
+    const usage = "/trace [turn] | wire [server] | export <file>";
+    const lines = frameOf(
+      {
+        kind: "table",
+        title: "Commands",
+        columns: ["command", "what it does"],
+        rows: [
+          ["/help", "list the commands and the keys"],
+          [usage, "the last turn (or turn n) as a tree, the raw JSON-RPC frames, or a copy of the trace"],
+        ],
+      },
+      100,
+    );
+    expect(lines.some((line) => line.startsWith(usage))).toBe(true);
+    const described = lines.find((line) => line.startsWith(usage)) ?? "";
+    expect(columnOf(described, "the last turn")).toBe(
+      columnOf(lines.find((line) => line.startsWith("/help")) ?? "", "list"),
+    );
+  });
 });

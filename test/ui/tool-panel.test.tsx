@@ -35,7 +35,7 @@ function call(args: Record<string, unknown>, extra: Partial<ToolCallView> = {}):
 function frameOf(view: ToolCallView): string {
   const app = render(
     <ThemeContext.Provider value={themeFor({ NO_COLOR: "1" })}>
-      <ToolPanel call={view} expanded={false} />
+      <ToolPanel call={view} expanded={false} width={100} />
     </ThemeContext.Provider>,
   );
   cleanups.push(() => app.unmount());
