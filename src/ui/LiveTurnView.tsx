@@ -26,7 +26,7 @@ export function LiveTurnView({
   const waiting = turn.text === "" && turn.calls.every((call) => call.state !== "running");
   return (
     <Box flexDirection="column" marginTop={turn.replyStarted ? 0 : 1}>
-      {shown ? <Markdown text={sanitizeForTerminal(shown)} /> : null}
+      {shown ? <Markdown text={sanitizeForTerminal(shown)} width={width} /> : null}
       {calls.others.map((call) => (
         <ToolPanel key={call.callId} call={call} expanded={false} width={width} />
       ))}

@@ -2,20 +2,34 @@ import { Box, Text } from "ink";
 import { marked, type Token, type Tokens } from "marked";
 import type { ReactNode } from "react";
 import { codeColor, highlightCode } from "./highlight-code.js";
+import { decode, renderInline } from "./markdown-inline.js";
+import { MarkdownTable } from "./MarkdownTable.js";
 import { useTheme, type Theme } from "./theme.js";
 
-/** Renders markdown (already sanitized) as terminal text: headings, lists, emphasis, highlighted code. */
-export function Markdown({ text }: { text: string }): ReactNode {
+/**
+ * Renders markdown (already sanitized) as terminal text: headings, lists, emphasis, highlighted
+ * code, tables fitted to `width` and links (terminal hyperlinks where the terminal shows them).
+ */
+export function Markdown({ text, width }: { text: string; width: number }): ReactNode {
   const theme = useTheme();
   const tokens = marked.lexer(text, { gfm: true });
-  return <Box flexDirection="column">{renderBlocks(tokens, theme, "b", true)}</Box>;
+  return <Box flexDirection="column">{renderBlocks(tokens, theme, "b", width, true)}</Box>;
 }
 
+/** List items and quotes indent their blocks by this much. */
+const INDENT = 2;
+
 /** Top-level blocks are separated by a blank line, as in the source; blocks inside list items are not. */
-function renderBlocks(tokens: readonly Token[], theme: Theme, key: string, spaced = false): ReactNode[] {
+function renderBlocks(
+  tokens: readonly Token[],
+  theme: Theme,
+  key: string,
+  width: number,
+  spaced = false,
+): ReactNode[] {
   const blocks = tokens.filter((token) => token.type !== "space");
   return blocks.map((token, index) => {
-    const block = renderBlock(token, theme, `${key}.${index}`);
+    const block = renderBlock(token, theme, `${key}.${index}`, width);
     return spaced && index > 0 ? (
       <Box key={`${key}.${index}`} marginTop={1} flexDirection="column">
         {block}
@@ -26,7 +40,7 @@ function renderBlocks(tokens: readonly Token[], theme: Theme, key: string, space
   });
 }
 
-function renderBlock(token: Token, theme: Theme, key: string): ReactNode {
+function renderBlock(token: Token, theme: Theme, key: string, width: number): ReactNode {
   switch (token.type) {
     case "space":
       return null;
@@ -57,7 +71,7 @@ function renderBlock(token: Token, theme: Theme, key: string): ReactNode {
                 {list.ordered ? `${start + index}. ` : item.task ? (item.checked ? "☑ " : "☐ ") : "• "}
               </Text>
               <Box flexDirection="column" flexGrow={1} flexShrink={1}>
-                {renderBlocks(item.tokens, theme, `${key}.${index}`)}
+                {renderBlocks(item.tokens, theme, `${key}.${index}`, width - INDENT)}
               </Box>
             </Box>
           ))}
@@ -89,7 +103,7 @@ function renderBlock(token: Token, theme: Theme, key: string): ReactNode {
         <Box key={key} flexDirection="row">
           <Text color={theme.color("muted")}>│ </Text>
           <Box flexDirection="column" flexShrink={1}>
-            {renderBlocks((token as Tokens.Blockquote).tokens, theme, key)}
+            {renderBlocks((token as Tokens.Blockquote).tokens, theme, key, width - INDENT)}
           </Box>
         </Box>
       );
@@ -99,72 +113,10 @@ function renderBlock(token: Token, theme: Theme, key: string): ReactNode {
           ────────────────
         </Text>
       );
+    case "table":
+      return <MarkdownTable key={key} table={token as Tokens.Table} theme={theme} width={width} />;
     default:
-      // Tables, HTML and anything rarer are shown as the model wrote them.
-      return <Text key={key}>{token.raw.replace(/\n+$/, "")}</Text>;
+      // HTML and anything rarer are shown as the model wrote them.
+      return <Text key={key}>{decode(token.raw.replace(/\n+$/, ""))}</Text>;
   }
-}
-
-function renderInline(tokens: readonly Token[] | undefined, theme: Theme, key: string): ReactNode[] {
-  return (tokens ?? []).map((token, index) => {
-    const id = `${key}.i${index}`;
-    switch (token.type) {
-      case "strong":
-        return (
-          <Text key={id} bold>
-            {renderInline((token as Tokens.Strong).tokens, theme, id)}
-          </Text>
-        );
-      case "em":
-        return (
-          <Text key={id} italic>
-            {renderInline((token as Tokens.Em).tokens, theme, id)}
-          </Text>
-        );
-      case "del":
-        return (
-          <Text key={id} strikethrough>
-            {renderInline((token as Tokens.Del).tokens, theme, id)}
-          </Text>
-        );
-      case "codespan":
-        return (
-          <Text key={id} color={theme.color("code")} bold={theme.noColor}>
-            {(token as Tokens.Codespan).text}
-          </Text>
-        );
-      case "link": {
-        const link = token as Tokens.Link;
-        const label = renderInline(link.tokens, theme, id);
-        return (
-          <Text key={id}>
-            <Text underline color={theme.color("accent")}>
-              {label}
-            </Text>
-            {link.text === link.href ? "" : <Text color={theme.color("muted")}> ({link.href})</Text>}
-          </Text>
-        );
-      }
-      case "br":
-        return "\n";
-      case "text": {
-        const text = token as Tokens.Text;
-        return text.tokens ? <Text key={id}>{renderInline(text.tokens, theme, id)}</Text> : decode(text.text);
-      }
-      case "escape":
-        return decode((token as Tokens.Escape).text);
-      default:
-        return decode(token.raw);
-    }
-  });
-}
-
-/** marked escapes a few characters in inline text for HTML output; the terminal wants them back. */
-function decode(text: string): string {
-  return text
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 }

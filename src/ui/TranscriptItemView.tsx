@@ -25,7 +25,7 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
     case "assistant":
       return (
         <Box marginTop={1} flexDirection="column">
-          <Markdown text={item.text} />
+          <Markdown text={item.text} width={width} />
         </Box>
       );
     case "knowledge":
