@@ -41,6 +41,8 @@ export interface TraceCommandArgs {
   wire: boolean;
   /** With `wire`: only this server's frames. */
   server: string | undefined;
+  /** With `wire`: long strings whole instead of summarized. */
+  full: boolean;
 }
 
 /** How a one-shot run prints and what it may run unasked. */
@@ -259,6 +261,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           .option("otlp", { type: "string", describe: "write OpenTelemetry spans (OTLP JSON) to this file" })
           .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
           .option("server", { type: "string", describe: "with --wire: only this server's frames" })
+          .option("full", {
+            type: "boolean",
+            default: false,
+            describe: "with --wire: long strings (base64 images) whole, not summarized",
+          })
           .check((parsed) => positiveWholeNumber("--turn", parsed.turn)),
       (parsed) =>
         choose({
@@ -270,6 +277,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           otlp: parsed.otlp,
           wire: parsed.wire,
           server: parsed.server,
+          full: parsed.full,
         }),
     )
     .command(

@@ -11,11 +11,12 @@ import type { TraceCommandArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
 
 /**
- * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s]] [--otlp out.json]`: reads a
+ * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json]`: reads a
  * trace and prints its tree, its grouped structure, its wire frames, or writes an OTLP export.
  */
 export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promise<number> {
   if (args.server !== undefined && !args.wire) throw new UsageError("--server only applies to --wire.");
+  if (args.full && !args.wire) throw new UsageError("--full only applies to --wire.");
   const file = await resolveTraceFile(args.file, io.cwd);
   const trace = await readTrace(file).catch((error: unknown) => {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
@@ -42,7 +43,7 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
     const options = args.server === undefined ? {} : { server: args.server };
     if (args.json) {
       for (const frame of wireFrames(trace, options)) io.stdout.write(`${JSON.stringify(frame)}\n`);
-    } else io.stdout.write(renderWire(trace, options));
+    } else io.stdout.write(renderWire(trace, { ...options, full: args.full }));
     return ExitCode.ok;
   }
   if (args.json) {

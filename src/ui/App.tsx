@@ -5,8 +5,9 @@ import { ApprovalPanel, WaitingCalls } from "./ApprovalPanel.js";
 import { headLines, prettyArguments } from "./format.js";
 import { keysFromInk, pasteKey, type KeyEvent } from "./key-event.js";
 import { keyHints } from "./key-hints.js";
-import { keyAction, type KeyAction } from "./keymap.js";
-import { KnowledgeBlock } from "./KnowledgeBlock.js";
+import { keyAction, type KeyAction, type ScrollBy } from "./keymap.js";
+import { Inspector, inspectorSize } from "./Inspector.js";
+import { inspectorViewport } from "./inspector-view.js";
 import { liveCalls } from "./live-calls.js";
 import { LiveTurnView } from "./LiveTurnView.js";
 import {
@@ -20,7 +21,6 @@ import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
 import { QueuedMessages } from "./QueuedMessages.js";
 import { StatusLine } from "./StatusLine.js";
-import { ToolPanel } from "./ToolPanel.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import { TranscriptItemView } from "./TranscriptItemView.js";
 import type { TranscriptState } from "./transcript-types.js";
@@ -76,7 +76,7 @@ export function App({
   const approvalCall = calls.asking;
   const askingCall = approvalCall && prompt.answered !== approvalCall.callId ? approvalCall : undefined;
   const approval = prompt.approval?.callId === askingCall?.callId ? prompt.approval : undefined;
-  const inspected = state.inspector === undefined ? undefined : state.expandables[state.inspector];
+  const inspecting = state.inspector !== undefined;
   const bodyLines = Math.max(4, rows - 14);
   const mode = keyMode(prompt, modeContext(state));
 
@@ -121,6 +121,12 @@ export function App({
           if (text !== undefined) promptStore.dispatch({ type: "recall", text, at: clock() });
           return;
         }
+        case "inspector_scroll": {
+          const size = inspectorSize(columns, bodyLines);
+          const { maxOffset } = inspectorViewport(store.getState(), size.width, size.height);
+          dispatch({ type: "ui_inspector_scroll", delta: scrollDelta(effect.by, size.height), maxOffset });
+          return;
+        }
         case "exit":
           onExit();
           return;
@@ -129,7 +135,7 @@ export function App({
           return;
       }
     },
-    [controller, onExit, dispatch, promptStore, clock],
+    [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store],
   );
 
   // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.
@@ -178,7 +184,7 @@ export function App({
         />
       ) : null}
       {askingCall ? <WaitingCalls calls={calls.waiting} width={columns - 1} /> : null}
-      {inspected && !askingCall ? <Inspector state={state} maxLines={bodyLines} width={columns} /> : null}
+      {inspecting && !askingCall ? <Inspector state={state} columns={columns} bodyLines={bodyLines} /> : null}
       <QueuedMessages queue={state.queue} width={columns} />
       <PromptInput editor={editor} dimmed={askingCall !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
@@ -217,33 +223,20 @@ function withContext(
   return { ...action, at };
 }
 
-function Inspector({
-  state,
-  maxLines,
-  width,
-}: {
-  state: TranscriptState;
-  maxLines: number;
-  width: number;
-}): ReactNode {
-  const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
-  if (!ref) return null;
-  const position = `${(state.inspector ?? 0) + 1}/${state.expandables.length}`;
-  const call = ref.kind === "tool" ? state.finishedCalls[ref.callId] : undefined;
-  const knowledge = ref.kind === "knowledge" ? state.knowledge[ref.itemId] : undefined;
-  return (
-    <Box flexDirection="column" borderStyle="single" paddingX={1}>
-      <Text bold>Inspecting {position}</Text>
-      {call ? (
-        <ToolPanel
-          call={call}
-          expanded
-          selected
-          maxResultLines={Math.max(3, maxLines - 8)}
-          width={width - 4}
-        />
-      ) : null}
-      {knowledge ? <KnowledgeBlock knowledge={knowledge} expanded selected width={width - 4} /> : null}
-    </Box>
-  );
+/** Rows a scroll key moves: one, a page (keeping a row of context), or to either end. */
+function scrollDelta(by: ScrollBy, page: number): number | "top" | "bottom" {
+  switch (by) {
+    case "line-up":
+      return -1;
+    case "line-down":
+      return 1;
+    case "page-up":
+      return -Math.max(1, page - 1);
+    case "page-down":
+      return Math.max(1, page - 1);
+    case "top":
+      return "top";
+    case "bottom":
+      return "bottom";
+  }
 }

@@ -18,6 +18,8 @@ export interface ToolPanelProps {
   /** Most result lines to show when expanded; the rest are counted. */
   maxResultLines?: number;
   selected?: boolean;
+  /** Only the header and state, for a view that shows the rest itself (the inspector). */
+  headerOnly?: boolean;
 }
 
 /** One tool call: a header that always says tier, name, arguments and state; details when expanded. */
@@ -27,6 +29,7 @@ export function ToolPanel({
   expanded,
   maxResultLines = 20,
   selected = false,
+  headerOnly = false,
 }: ToolPanelProps): ReactNode {
   const theme = useTheme();
   const args = sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, 60));
@@ -46,7 +49,11 @@ export function ToolPanel({
       <Box paddingLeft={2}>
         <CallState call={call} />
       </Box>
-      {expanded ? <Details call={call} maxResultLines={maxResultLines} /> : <Preview call={call} />}
+      {headerOnly ? null : expanded ? (
+        <Details call={call} maxResultLines={maxResultLines} />
+      ) : (
+        <Preview call={call} />
+      )}
     </Box>
   );
 }

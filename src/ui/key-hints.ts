@@ -48,7 +48,8 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
   ],
   inspector: () => [
     ["Esc or Ctrl+O close", "Esc close"],
-    ["↑/↓ select", "↑/↓"],
+    ["PgUp/PgDn j/k g/G scroll", "j/k scroll"],
+    ["↑/↓ other panels", "↑/↓ panels"],
     ["Enter print in full", "Enter print"],
   ],
   "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],

@@ -27,6 +27,9 @@ export type EditName =
   | "deleteToLineStart"
   | "deleteToLineEnd";
 
+/** How far a key scrolls the inspector. */
+export type ScrollBy = "line-up" | "line-down" | "page-up" | "page-down" | "top" | "bottom";
+
 /** What a key asks for. The prompt reducer decides what it does to the state (and the guard may refuse). */
 export type KeyAction =
   | { type: "insert"; text: string }
@@ -49,6 +52,9 @@ export type KeyAction =
   | { type: "inspector_move"; delta: -1 | 1 }
   | { type: "inspector_print" }
   | { type: "inspector_close" }
+  | { type: "inspector_scroll"; by: ScrollBy }
+  /** j, k, g, G or f in the inspector: a pager key when the prompt is empty, else typing. */
+  | { type: "inspector_letter"; text: string }
   /** ↑/↓ on the approval list. */
   | { type: "approval_focus"; direction: -1 | 1 }
   /** A digit 1–4: focus that choice; typed text while the guard holds or a draft is open. */
@@ -120,6 +126,8 @@ const INSPECTOR: Readonly<Record<string, KeyAction>> = {
   down: { type: "inspector_move", delta: 1 },
   return: { type: "inspector_print" },
   escape: { type: "inspector_close" },
+  pageup: { type: "inspector_scroll", by: "page-up" },
+  pagedown: { type: "inspector_scroll", by: "page-down" },
 };
 
 /**
@@ -169,7 +177,10 @@ export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
     case "paste":
       return { type: "paste", text: key.text };
     case "text":
-      return mode === "approval" ? approvalText(key.text) : { type: "insert", text: key.text };
+      if (mode === "approval") return approvalText(key.text);
+      if (mode === "inspector" && INSPECTOR_LETTERS.has(key.text))
+        return { type: "inspector_letter", text: key.text };
+      return { type: "insert", text: key.text };
     case "key": {
       const table = TABLES[mode];
       const chord = chordOf(key);
@@ -179,6 +190,9 @@ export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
     }
   }
 }
+
+/** Pager letters of the inspector, as in less: j/k a line, g/G top and bottom; f shows blobs whole. */
+const INSPECTOR_LETTERS = new Set(["j", "k", "g", "G", "f"]);
 
 /** One typed character may be a shortcut or a list number; more than one at once is typing. */
 function approvalText(text: string): KeyAction {

@@ -24,7 +24,7 @@ import {
   type EditorState,
 } from "./input-editor.js";
 import { browse, emptyHistory, remember, type HistoryState } from "./input-history.js";
-import type { EditName, KeyAction, KeyMode } from "./keymap.js";
+import type { EditName, KeyAction, KeyMode, ScrollBy } from "./keymap.js";
 import type { UiAction } from "./transcript-reducer.js";
 import type { ApprovalKey } from "./tui-controller.js";
 
@@ -95,6 +95,7 @@ export type PromptEffect =
   | { type: "send_queued" }
   /** ↑ on an empty prompt while messages wait: take the last one back to edit it. */
   | { type: "take_queued" }
+  | { type: "inspector_scroll"; by: ScrollBy }
   | { type: "exit" }
   | { type: "transcript"; action: UiAction };
 
@@ -131,6 +132,13 @@ const EDITS: Readonly<Record<EditName, (state: EditorState) => EditorState>> = {
   deleteWordForward,
   deleteToLineStart,
   deleteToLineEnd,
+};
+
+const PAGER_LETTERS: Readonly<Record<string, ScrollBy>> = {
+  j: "line-down",
+  k: "line-up",
+  g: "top",
+  G: "bottom",
 };
 
 const only = (state: PromptState, ...effects: PromptEffect[]): PromptResult => ({ state, effects });
@@ -188,6 +196,15 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       return only(state, { type: "transcript", action: { type: "ui_inspector_print" } });
     case "inspector_close":
       return only(state, { type: "transcript", action: { type: "ui_inspector_close" } });
+    case "inspector_scroll":
+      return only(state, { type: "inspector_scroll", by: action.by });
+    case "inspector_letter": {
+      if (state.editor.text !== "")
+        return only(typed(state, at, (editor) => insertText(editor, action.text)));
+      if (action.text === "f")
+        return only(state, { type: "transcript", action: { type: "ui_inspector_whole" } });
+      return only(state, { type: "inspector_scroll", by: PAGER_LETTERS[action.text] ?? "line-down" });
+    }
     case "approval_focus":
       return only(moveFocus(state, action.direction, at));
     case "approval_pick":

@@ -27,6 +27,10 @@ export type UiAction =
   /** Ctrl+O: open the latest panel in the inspector, or close the inspector. */
   | { type: "ui_inspector_toggle" }
   | { type: "ui_inspector_move"; delta: number }
+  /** Scrolls the inspector by rows, or to its top or bottom; `maxOffset` is what the view can show. */
+  | { type: "ui_inspector_scroll"; delta: number | "top" | "bottom"; maxOffset: number }
+  /** Shows blobs whole in the inspector, or summarized again. */
+  | { type: "ui_inspector_whole" }
   /** Prints the inspected entry in full into the transcript, and closes the inspector. */
   | { type: "ui_inspector_print" }
   | { type: "ui_inspector_close" }
@@ -47,6 +51,8 @@ export function initialTranscriptState(): TranscriptState {
     knowledge: {},
     expandables: [],
     inspector: undefined,
+    inspectorScroll: 0,
+    inspectorWhole: false,
     servers: [],
     model: { name: undefined, problem: undefined },
     kb: { state: "off" },
@@ -152,12 +158,21 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "ui_inspector_toggle":
       if (state.inspector !== undefined || state.expandables.length === 0)
         return { ...state, inspector: undefined };
-      return { ...state, inspector: state.expandables.length - 1 };
+      return { ...state, inspector: state.expandables.length - 1, inspectorScroll: 0, inspectorWhole: false };
     case "ui_inspector_move": {
       if (state.inspector === undefined) return state;
       const index = Math.min(Math.max(state.inspector + action.delta, 0), state.expandables.length - 1);
-      return { ...state, inspector: index };
+      return { ...state, inspector: index, inspectorScroll: 0, inspectorWhole: false };
     }
+    case "ui_inspector_scroll": {
+      if (state.inspector === undefined) return state;
+      const { delta, maxOffset } = action;
+      const from = Math.min(state.inspectorScroll, maxOffset);
+      const to = delta === "top" ? 0 : delta === "bottom" ? maxOffset : from + delta;
+      return { ...state, inspectorScroll: Math.min(Math.max(0, to), maxOffset) };
+    }
+    case "ui_inspector_whole":
+      return state.inspector === undefined ? state : { ...state, inspectorWhole: !state.inspectorWhole };
     case "ui_inspector_print": {
       const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
       if (!ref) return state;

@@ -110,6 +110,10 @@ export interface TranscriptState {
   expandables: ExpandableRef[];
   /** Index into `expandables` of the entry open in the inspector. */
   inspector: number | undefined;
+  /** The inspector's first row shown (the view clamps it to the content). */
+  inspectorScroll: number;
+  /** The inspector shows blobs (base64, very long lines) whole instead of summarized. */
+  inspectorWhole: boolean;
   servers: ServerSummary[];
   model: { name: string | undefined; problem: string | undefined };
   kb: KbSummary;

@@ -42,6 +42,8 @@ describe("parseArgs", () => {
       ["-p", "hi", "--model", "m", "--base-url", "http://x/v1", "--api-key", "k"],
       { modelArgs: { model: "m", baseUrl: "http://x/v1", apiKey: "k" } },
     ],
+    [["trace", "--wire"], { command: "trace", wire: true, full: false }],
+    [["trace", "t.jsonl", "--wire", "--full"], { command: "trace", file: "t.jsonl", wire: true, full: true }],
     [["tools"], { command: "tools", server: undefined, json: false }],
     [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", json: true }],
     [

@@ -75,6 +75,7 @@ async function trace(args: Partial<TraceCommandArgs>, cwd = dir): Promise<{ code
       otlp: undefined,
       wire: false,
       server: undefined,
+      full: false,
       ...args,
     },
     {
@@ -208,6 +209,7 @@ describe("mcpterm trace without a file", () => {
     await expect(trace({ file: traceFile, server: "broken" })).rejects.toThrow(
       "--server only applies to --wire.",
     );
+    await expect(trace({ file: traceFile, full: true })).rejects.toThrow("--full only applies to --wire.");
   });
 });
 

@@ -138,7 +138,12 @@ describe("slash commands against a real McpManager", () => {
       cwd: dir,
     });
     const server = await startScriptedModelServer([
-      { toolCalls: [{ name: "fixture__echo", arguments: '{"text":"traced"}' }] },
+      {
+        toolCalls: [
+          { name: "fixture__echo", arguments: '{"text":"traced"}' },
+          { name: "fixture__big", arguments: '{"chars":3000}' },
+        ],
+      },
       { text: "All done." },
     ]);
     const wired = new McpManager([serverConfig("fixture", fixtureLaunch(marker))], {
@@ -169,7 +174,15 @@ describe("slash commands against a real McpManager", () => {
     expect(text(await run("/trace"))).toMatch(/echo it[\s\S]*fixture\/echo[\s\S]*All done\./);
     expect(text(await run("/trace 1"))).toMatch(/fixture\/echo/);
     expect(text(await run("/trace 2"))).toMatch(/There is no turn 2; this trace has turns 1-1/);
-    expect(text(await run("/trace wire fixture"))).toMatch(/tools\/call/);
+    const wire = text(await run("/trace wire fixture"));
+    expect(wire).toMatch(/tools\/call/);
+    // The big result is summarized by its start and length, and --full shows it whole.
+    expect(wire).toMatch(/"text":"x+… ‹3000 chars›"/);
+    expect(wire).not.toContain("x".repeat(300));
+    expect(wire).toMatch(/\(1 long string summarized; --full shows them whole\)\n$/);
+    const full = text(await run("/trace wire fixture --full"));
+    expect(full).toContain("x".repeat(3000));
+    expect(full).not.toContain("summarized");
     const copy = path.join(dir, "copy.jsonl");
     expect(text(await run(`/trace export ${copy}`))).toMatch(/Trace copied to/);
     expect(await readFile(copy, "utf8")).toBe(await readFile(recorder.file, "utf8"));

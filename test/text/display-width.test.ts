@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { displayWidth, padToWidth, truncateEnd, truncateMiddle } from "../../src/core/text/index.js";
+import {
+  displayWidth,
+  padToWidth,
+  truncateEnd,
+  truncateMiddle,
+  wrapToWidth,
+} from "../../src/core/text/index.js";
 
 const FAMILY = "👨‍👩‍👧‍👦";
 const clustersOf = (text: string): string[] =>
@@ -107,6 +113,18 @@ describe("truncateMiddle", () => {
       expect(headClusters).toEqual(whole.slice(0, headClusters.length));
       expect(tailClusters).toEqual(tailClusters.length === 0 ? [] : whole.slice(-tailClusters.length));
     }
+  });
+});
+
+describe("wrapToWidth", () => {
+  it.each([
+    ["", 4, [""]],
+    ["abcdefghij", 4, ["abcd", "efgh", "ij"]],
+    ["日本語のテキスト", 5, ["日本", "語の", "テキ", "スト"]],
+    ["ab😀cd", 3, ["ab", "😀c", "d"]],
+    ["👨‍👩‍👧‍👦x", 2, ["👨‍👩‍👧‍👦", "x"]],
+  ])("%j at %i columns", (line, width, rows) => {
+    expect(wrapToWidth(line, width)).toEqual(rows);
   });
 });
 

@@ -287,6 +287,38 @@ describe("renderWire", () => {
     expect(renderWire(trace).split("\n")[1]).toMatch(/^\+ {5}1 ms {2}fs ← result #1 /);
     expect(renderWire(trace, { server: "other" })).toBe('(no wire frames for server "other")\n');
   });
+
+  it("summarizes a base64 image and a long text unless --full asks for every string whole", () => {
+    const image = "iVBORw0KGgo".repeat(4000);
+    const text = "line of a long file ".repeat(50);
+    const frame = {
+      type: "wire",
+      ts: T0 + 3,
+      server: "fs",
+      direction: "receive",
+      at: T0 + 3,
+      message: {
+        jsonrpc: "2.0",
+        id: 2,
+        result: {
+          content: [
+            { type: "image", mimeType: "image/png", data: image },
+            { type: "text", text },
+          ],
+        },
+      },
+    };
+    const trace = parseTrace(jsonl([...session(), frame]));
+    const shown = renderWire(trace);
+    expect(shown).toContain('"data":"‹base64, 32.2 KB›"');
+    expect(shown).toMatch(/"text":"line of a long file line of a long file [^"]*… ‹1000 chars›"/);
+    expect(shown).not.toContain(image);
+    expect(shown.trimEnd().split("\n").at(-1)).toBe("(2 long strings summarized; --full shows them whole)");
+    const whole = renderWire(trace, { full: true });
+    expect(whole).toContain(image);
+    expect(whole).toContain(text);
+    expect(whole).not.toContain("summarized");
+  });
 });
 
 describe("toOtlpJson", () => {

@@ -278,6 +278,28 @@ describe("transcriptReducer", () => {
     ).toBeUndefined();
   });
 
+  it("scrolls the inspector within what the view can show, and starts at the top of each entry", () => {
+    const opened = run(start, { type: "tool_call_proposed", call: call("c") }, result("c", true, "ok"), {
+      type: "ui_inspector_toggle",
+    });
+    const scroll = (
+      state: TranscriptState,
+      delta: number | "top" | "bottom",
+      maxOffset = 10,
+    ): TranscriptState => transcriptReducer(state, { type: "ui_inspector_scroll", delta, maxOffset });
+    expect(scroll(opened, 3).inspectorScroll).toBe(3);
+    expect(scroll(opened, -3).inspectorScroll).toBe(0);
+    expect(scroll(opened, "bottom").inspectorScroll).toBe(10);
+    expect(scroll(scroll(opened, "bottom"), -4, 6).inspectorScroll).toBe(2);
+    expect(scroll(scroll(opened, 5), "top").inspectorScroll).toBe(0);
+    const whole = transcriptReducer(scroll(opened, 4), { type: "ui_inspector_whole" });
+    expect(whole.inspectorWhole).toBe(true);
+    expect(transcriptReducer(whole, { type: "ui_inspector_move", delta: -1 })).toMatchObject({
+      inspectorScroll: 0,
+      inspectorWhole: false,
+    });
+  });
+
   it("only ever appends items, so <Static> never has to redraw", () => {
     const actions: TranscriptAction[] = [
       start,

@@ -28,11 +28,12 @@ export const exitCommand: SlashCommand = {
 
 export const traceCommand: SlashCommand = {
   name: "trace",
-  usage: "[turn] | wire [server] | export <file>",
+  usage: "[turn] | wire [server] [--full] | export <file>",
   description: "the last turn (or turn n) as a tree, the raw JSON-RPC frames, or a copy of the trace",
   complete: (args, source) => {
     if (args.length === 0) return ["wire", "export"];
-    if (args.length === 1 && args[0] === "wire") return source.servers;
+    if (args[0] === "wire" && args.length <= 2)
+      return [...(args.length === 1 ? source.servers : []), "--full"];
     return [];
   },
   run: async (context, args) => {
@@ -46,7 +47,15 @@ export const traceCommand: SlashCommand = {
     }
     const trace = await readTrace(file);
     if (first === "wire") {
-      return { kind: "text", text: renderWire(trace, second === undefined ? {} : { server: second }) };
+      const rest = args.slice(1);
+      const server = rest.find((arg) => arg !== "--full");
+      return {
+        kind: "text",
+        text: renderWire(trace, {
+          ...(server === undefined ? {} : { server }),
+          full: rest.includes("--full"),
+        }),
+      };
     }
     if (trace.turns.length === 0) return { kind: "text", text: `No turns recorded yet (${file}).` };
     const turn = first === undefined ? trace.turns.length : Number(first);

@@ -90,6 +90,35 @@ export function truncateMiddle(text: string, maxWidth: number): string {
   return `${parts.slice(0, head).join("")}${ELLIPSIS}${parts.slice(tail).join("")}`;
 }
 
+/**
+ * One line of text broken into rows of at most `width` columns, as a terminal would wrap it but
+ * never inside a cluster: a wide character that would straddle the edge starts the next row.
+ * An empty line is one empty row.
+ */
+export function wrapToWidth(line: string, width: number): string[] {
+  const limit = Math.max(1, Math.floor(width));
+  if (PRINTABLE_ASCII.test(line)) {
+    const rows: string[] = [];
+    for (let start = 0; start < line.length; start += limit) rows.push(line.slice(start, start + limit));
+    return rows.length > 0 ? rows : [""];
+  }
+  const rows: string[] = [];
+  let row = "";
+  let rowWidth = 0;
+  for (const { segment } of segmenter.segment(line)) {
+    const cluster = clusterWidth(segment);
+    if (rowWidth + cluster > limit && row !== "") {
+      rows.push(row);
+      row = "";
+      rowWidth = 0;
+    }
+    row += segment;
+    rowWidth += cluster;
+  }
+  rows.push(row);
+  return rows;
+}
+
 /** `text` followed by spaces up to `width` columns; text already that wide is left as it is. */
 export function padToWidth(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - displayWidth(text)));

@@ -1,6 +1,18 @@
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { base64Bytes, formatBytes, looksLikeBase64, truncateEnd } from "../text/index.js";
 import type { Trace } from "./trace-model.js";
 import type { WireRecord } from "./trace-records.js";
+
+/** Strings longer than this are summarized unless the whole frames are asked for. */
+const LONG_STRING = 200;
+/** How much of a summarized string (or a frame kept only as a preview) is shown. */
+const SHOWN = 80;
+
+export interface WireOptions {
+  server?: string;
+  /** Every string whole, a base64 image included; by default long strings are summarized. */
+  full?: boolean;
+}
 
 /** The JSON-RPC frames of a trace, optionally of one server, oldest first. */
 export function wireFrames(trace: Trace, options: { server?: string } = {}): WireRecord[] {
@@ -11,18 +23,28 @@ export function wireFrames(trace: Trace, options: { server?: string } = {}): Wir
 
 /**
  * One line per frame: time since the first frame, server, direction, a summary (method and
- * id) and the whole message, so a server developer sees exactly what crossed the wire.
+ * id) and the message. Long strings in it (a base64 image, a file's text) are summarized as
+ * `‹base64, 45.2 KB›` or their start and length, so one frame cannot fill the screen;
+ * `full` shows exactly what crossed the wire.
  */
-export function renderWire(trace: Trace, options: { server?: string } = {}): string {
+export function renderWire(trace: Trace, options: WireOptions = {}): string {
   const frames = wireFrames(trace, options);
   const first = trace.wire[0]?.at;
+  let summarized = 0;
   const lines = frames.map((frame) => {
     const offset = first === undefined ? "" : `+${String(frame.at - first).padStart(6)} ms`;
     const arrow = frame.direction === "send" ? "→" : "←";
-    const body =
-      frame.preview === undefined
-        ? JSON.stringify(frame.message)
-        : `${frame.preview}… (${frame.chars ?? "?"} chars)`;
+    let body: string;
+    if (frame.preview !== undefined) {
+      const preview = options.full ? frame.preview : truncateEnd(frame.preview, SHOWN);
+      body = `${preview}… (${frame.chars ?? "?"} chars)`;
+    } else if (options.full) {
+      body = JSON.stringify(frame.message);
+    } else {
+      const shortened = summarizeStrings(frame.message);
+      summarized += shortened.count;
+      body = JSON.stringify(shortened.value);
+    }
     return `${offset}  ${frame.server} ${arrow} ${summary(frame.message)}  ${body}`;
   });
   if (frames.length === 0)
@@ -33,7 +55,29 @@ export function renderWire(trace: Trace, options: { server?: string } = {}): str
     );
   if (trace.wireTruncatedAt !== undefined)
     lines.push(`(wire capture stopped after ${trace.wireTruncatedAt} frames)`);
+  if (summarized > 0)
+    lines.push(
+      `(${summarized} long ${summarized === 1 ? "string" : "strings"} summarized; --full shows them whole)`,
+    );
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** `value` with every long string replaced by a summary, and how many were. */
+function summarizeStrings(value: unknown): { value: unknown; count: number } {
+  let count = 0;
+  const walk = (node: unknown): unknown => {
+    if (typeof node === "string") {
+      if (node.length <= LONG_STRING) return node;
+      count += 1;
+      if (looksLikeBase64(node)) return `‹base64, ${formatBytes(base64Bytes(node))}›`;
+      return `${truncateEnd(node, SHOWN)} ‹${node.length} chars›`;
+    }
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node === "object" && node !== null)
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
+    return node;
+  };
+  return { value: walk(value), count };
 }
 
 function summary(message: unknown): string {

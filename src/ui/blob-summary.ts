@@ -1,0 +1,28 @@
+import { base64Bytes, formatBytes, looksLikeBase64, truncateEnd } from "../core/text/index.js";
+
+/** A run of the base64 alphabet this long may be data (an image, a file), not something to read. */
+const BASE64_RUN = /[A-Za-z0-9+/]{200,}={0,2}/g;
+/** A line longer than this is shown by its start and its length. */
+const LONG_LINE = 1000;
+const SHOWN = 200;
+
+/**
+ * Pure: text with its blobs summarized, so a base64 image or a minified file does not fill the
+ * inspector: a base64 run becomes `‹base64, 45.2 KB›`, a very long line its start and `‹N more
+ * chars›`. Returns how many were summarized, so the view can say how to see them whole.
+ */
+export function summarizeBlobs(text: string): { text: string; count: number } {
+  let count = 0;
+  const lines = text.split("\n").map((line) => {
+    const shortened = line.replace(BASE64_RUN, (run) => {
+      if (!looksLikeBase64(run)) return run;
+      count += 1;
+      return `‹base64, ${formatBytes(base64Bytes(run))}›`;
+    });
+    if (shortened.length <= LONG_LINE) return shortened;
+    count += 1;
+    const start = truncateEnd(shortened, SHOWN);
+    return `${start} ‹${shortened.length - start.length + 1} more chars›`;
+  });
+  return { text: lines.join("\n"), count };
+}
