@@ -162,7 +162,9 @@ export function App({
 
   const { editor, candidates } = prompt;
   return (
-    <Box flexDirection="column" width={columns}>
+    // No width here: Ink sizes the root to the window itself, at once on a resize, while `columns`
+    // updates a render later; a frame drawn wider than a narrowed window would wrap and leave ghosts.
+    <Box flexDirection="column">
       {/* A new epoch (after /clear) is a new <Static>: its items start over on the cleared screen. */}
       <Static key={state.epoch} items={state.items}>
         {(item) => (

@@ -11,6 +11,8 @@ import { askTrustAtTerminal } from "./config-trust-prompt.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
 import { TuiController } from "./tui-controller.js";
+import { captureTypeAhead } from "./type-ahead.js";
+import { eraseFrameOnNarrowing, inkFrameReader } from "./reflow-erase.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
@@ -64,6 +66,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
 
   const onSignal = (): void => exit();
   io.signal.addEventListener("abort", onSignal, { once: true });
+  await captureTypeAhead(stdin, stdout);
   const instance = render(
     <ThemeContext.Provider value={themeFor(io.env)}>
       <App store={store} controller={controller} onExit={() => exit()} />
@@ -71,10 +74,14 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     { stdout, stdin, exitOnCtrlC: false, patchConsole: true },
   );
   clearScreen = () => clearTerminal(instance, stdout);
+  const stopReflowErase = eraseFrameOnNarrowing(io.env, stdout, instance, {
+    frame: await inkFrameReader(stdout),
+  });
   try {
     await Promise.race([exited, instance.waitUntilExit()]);
   } finally {
     io.signal.removeEventListener("abort", onSignal);
+    stopReflowErase();
     controller.dispose();
     instance.unmount();
     store.dispose();
