@@ -48,6 +48,24 @@ async function type(text: string, shown = (screen: string) => screen.includes(`�
   keys("Enter");
 }
 
+/**
+ * Lines of the prompt box's first row (not the focused choice of an approval, "│ › 3. Deny"):
+ * more than one on screen is a ghost left by a resize.
+ */
+function promptRows(text: string): number {
+  return text.split("\n").filter((line) => line.startsWith("│ › ") && !/^│ › \d\. /.test(line)).length;
+}
+
+/** The prompt box drawn `columns` wide, and no ghost of an earlier one. */
+function promptBoxAt(columns: number): (text: string) => boolean {
+  const top = new RegExp(String.raw`^╭─{${columns - 2}}╮$`, "m");
+  return (text) => top.test(text) && promptRows(text) === 1;
+}
+
+function resize(columns: number): void {
+  tmux("resize-window", "-t", session, "-x", String(columns), "-y", "40");
+}
+
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -73,6 +91,8 @@ function reply(request: { body: { messages: Array<{ role: string; content: unkno
     toolCalls: [{ name: "fixture__write_note", arguments: JSON.stringify({ name, text: "from the model" }) }],
   });
   if (content.startsWith("write again")) return write("ok.md");
+  // A turn that stays running (two chunks, then nothing) until the person cancels it.
+  if (content.startsWith("stall")) return { stallAfterChunks: 2, text: "Partial answer, then nothing" };
   if (content.startsWith("write a note")) return write("denied.md");
   return { text: "Hello **there**, streaming text about rollback [1].", chunkSize: 3 };
 }
@@ -225,8 +245,171 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
       (text) => /write again[\s\S]*fixture\/write_note[\s\S]*Wrote it\./.test(text),
       "the trace tree",
     );
+  }, 90_000);
+
+  it("shrinks to 40 columns leaving no ghost boxes, and a whole turn works there", async () => {
+    // A draft in the prompt makes its box the widest thing on screen as the window narrows.
+    tmux("send-keys", "-t", session, "-l", "a draft");
+    await waitForScreen((text) => text.includes("› a draft"), "the draft");
+    resize(40);
+    const narrow = await waitForScreen(promptBoxAt(40), "the prompt box 40 columns wide, alone");
+    expect(narrow).toContain("› a draft");
+    keys("C-u");
+    await waitForScreen((text) => !text.includes("› a draft"), "Ctrl+U to clear the draft");
+
+    const requestsBefore = model.requests.length;
+    await type("write again at 40 columns", (text) => text.includes("write again at 40"));
+    const asking = await waitForScreen((text) => text.includes("Allow this call?"), "the approval at 40");
+    // The badge and the tool's name stay whole on one line.
+    expect(asking).toMatch(/^│ Allow this call\? \[dangerous\] +│$/m);
+    expect(asking).toMatch(/^│ fixture\/write_note #\d+ +│$/m);
+    await pause(1000);
+    keys("y");
+    await waitForScreen(
+      (text) =>
+        model.requests.length >= requestsBefore + 2 &&
+        text.includes("Wrote it.") &&
+        !text.includes("Allow this call?") &&
+        promptBoxAt(40)(text),
+      "the answer after the approval at 40",
+    );
+
+    keys("C-o");
+    await waitForScreen(
+      (text) => text.includes("Inspecting") && /lines 1–\d+ of \d+/.test(text),
+      "the inspector",
+    );
+    keys("Escape");
+    await waitForScreen((text) => !text.includes("Inspecting"), "Esc to close the inspector");
+
+    await type("/tools");
+    // At 40 columns the table becomes one record per tool.
+    await waitForScreen(
+      (text) => /tool: write_note\n tier: dangerous/.test(text) && text.includes("shows a tool's"),
+      "the tools at 40",
+    );
+  }, 90_000);
+
+  it("queues messages during a turn, lets the last be taken back and removed, and Esc keeps the queue", async () => {
+    await type("stall for a while");
+    await waitForScreen((text) => /Esc (or Ctrl\+C )?cancel/.test(text), "the running turn");
+    await type("first queued", (text) => text.includes("› first queued"));
+    await waitForScreen((text) => text.includes("⏵ queued: first queued"), "the first queued message");
+    await type("second queued", (text) => text.includes("› second queued"));
+    await waitForScreen((text) => text.includes("⏵ queued: second queued"), "the second queued message");
+    // ↑ on the empty prompt takes the last one back to edit; Ctrl+U then removes it.
+    keys("Up");
+    await waitForScreen(
+      (text) => text.includes("› second queued") && !text.includes("⏵ queued: second queued"),
+      "↑ to take the last queued message back",
+    );
+    keys("C-u");
+    await waitForScreen((text) => !text.includes("second queued"), "Ctrl+U to remove it");
+    await type("second, edited", (text) => text.includes("› second, edited"));
+    await waitForScreen((text) => text.includes("⏵ queued: second, edited"), "the edited message queued");
+
+    keys("Escape");
+    const held = await waitForScreen((text) => text.includes("Interrupted"), "Esc to cancel the turn");
+    expect(held).toContain("⏵ queued: first queued");
+    expect(held).toContain("⏵ queued: second, edited");
+    expect(model.requests.some((request) => JSON.stringify(request.body).includes("first queued"))).toBe(
+      false,
+    );
+    // The held queue goes on with Enter on the empty prompt, in order.
+    keys("Enter");
+    await waitForScreen(
+      (text) => text.includes("› first queued") && !text.includes("⏵ queued: first queued"),
+      "the first queued message sent",
+    );
+    await waitForScreen(
+      (text) => text.includes("› second, edited") && !text.includes("⏵ queued"),
+      "the second one sent after it",
+    );
+  }, 90_000);
+
+  it("grows back to 120 columns leaving no ghosts; ↑ recalls a multi-line entry whole, then goes on through history", async () => {
+    resize(120);
+    await waitForScreen(promptBoxAt(120), "the prompt box 120 columns wide, alone");
+
+    tmux("send-keys", "-t", session, "-l", "line one");
+    await waitForScreen((text) => text.includes("› line one"), "the first line");
+    keys("M-Enter");
+    tmux("send-keys", "-t", session, "-l", "line two");
+    await waitForScreen((text) => /^│ {3}line two/m.test(text), "the second line");
+    keys("Enter");
+    await waitForScreen((text) => promptRows(text) === 1 && /^│ › +│$/m.test(text), "the two lines sent");
+    keys("Up");
+    await waitForScreen(
+      (text) => /^│ › line one +│\n│ {3}line two +│$/m.test(text),
+      "↑ to recall the two-line entry",
+    );
+    // A second ↑ goes to the entry before it instead of walking up into "line one".
+    keys("Up");
+    await waitForScreen(
+      (text) => /^│ › \S/m.test(text) && !/^│ › line one/m.test(text) && !/^│ {3}line two/m.test(text),
+      "↑ again to go on through history",
+    );
+    keys("C-u");
+    await waitForScreen((text) => /^│ › +│$/m.test(text), "Ctrl+U to clear the prompt");
 
     keys("C-d");
     await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");
   }, 90_000);
+});
+
+describe("keys typed before the first frame", () => {
+  const early = "early";
+  let earlyDir: string;
+
+  beforeAll(async () => {
+    earlyDir = await tempDir("mcpterm-tui-early-");
+    const env = [
+      `PATH=${process.env.PATH ?? ""}`,
+      `HOME=${earlyDir}`,
+      "NO_COLOR=1",
+      "TERM=xterm-256color",
+      "LANG=C.UTF-8",
+    ];
+    // mcpterm starts only once the gate exists, so the keys are certainly typed before it runs,
+    // while the terminal is still in cooked mode and echoes them.
+    const start = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --model scripted --base-url '${model.baseUrl}'`;
+    const command = `while [ ! -e gate ]; do sleep 0.05; done; ${start}; echo "EXITED $?"; sleep 60`;
+    tmux("new-session", "-d", "-s", early, "-x", "100", "-y", "30", "-c", earlyDir, command);
+  });
+
+  const earlyScreen = (): string => tmux("capture-pane", "-p", "-J", "-t", early);
+  async function waitForEarly(check: (text: string) => boolean, what: string): Promise<string> {
+    const deadline = Date.now() + 30_000;
+    let text = earlyScreen();
+    while (!check(text)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+      await pause(100);
+      text = earlyScreen();
+    }
+    return text;
+  }
+
+  it("go into the prompt: Enter sends, the rest waits in the box, and nothing is left echoed above the UI", async () => {
+    tmux("send-keys", "-t", early, "-l", "typed early");
+    tmux("send-keys", "-t", early, "Enter");
+    tmux("send-keys", "-t", early, "-l", "and more");
+    await waitForEarly((text) => /^and more/m.test(text), "the terminal to echo the keys");
+    await writeFile(path.join(earlyDir, "gate"), "");
+
+    const shown = await waitForEarly(
+      (text) =>
+        text.includes("› typed early") && /^│ › and more +│$/m.test(text) && text.includes("Hello there"),
+      "the early message sent and the rest in the prompt",
+    );
+    expect(shown).not.toMatch(/^typed early/m);
+    expect(shown).not.toMatch(/^and more/m);
+    const sent = model.requests.filter((request) => JSON.stringify(request.body).includes("typed early"));
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent[0]?.body)).not.toContain("typed early\\nand more");
+
+    tmux("send-keys", "-t", early, "C-u");
+    await waitForEarly((text) => /^│ › +│$/m.test(text), "Ctrl+U to clear the prompt");
+    tmux("send-keys", "-t", early, "C-d");
+    await waitForEarly((text) => text.includes("EXITED 0"), "a clean exit");
+  }, 60_000);
 });
