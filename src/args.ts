@@ -131,6 +131,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
     .usage("$0 [options]\n\nA terminal assistant: any OpenAI-compatible model, MCP tools, risk tiers.")
     .version(version)
     .help()
+    .alias("help", "h")
     .strict()
     .exitProcess(false)
     .wrap(null)

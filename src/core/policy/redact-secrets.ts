@@ -1,5 +1,4 @@
-import { lintSource } from "@secretlint/core";
-import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+import type { lintSource } from "@secretlint/core";
 import {
   REDACTED,
   redactWithPatterns,
@@ -7,9 +6,24 @@ import {
   type TextRedaction,
 } from "./secret-patterns.js";
 
-const SECRETLINT_CONFIG = {
-  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedRules }],
-};
+/**
+ * secretlint and its preset, loaded on first use rather than at start-up: only the full
+ * (asynchronous) redaction of results and arguments needs them, never the first frame.
+ */
+let secretlint: Promise<{ lint: LintSource; config: SecretLintCoreConfig }> | undefined;
+type LintSource = typeof lintSource;
+type SecretLintCoreConfig = Parameters<LintSource>[0]["options"]["config"];
+
+function loadSecretlint(): Promise<{ lint: LintSource; config: SecretLintCoreConfig }> {
+  secretlint ??= Promise.all([
+    import("@secretlint/core"),
+    import("@secretlint/secretlint-rule-preset-recommend"),
+  ]).then(([core, preset]) => ({
+    lint: core.lintSource,
+    config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: preset.creator }] },
+  }));
+  return secretlint;
+}
 
 /**
  * Removes secrets from text before it reaches the model, the screen or the trace: secretlint's
@@ -41,9 +55,10 @@ export class SecretRedactor {
   async redact(text: string): Promise<TextRedaction> {
     const rules: string[] = [];
     let result = text;
-    const lint = await lintSource({
+    const { lint: lintText, config } = await loadSecretlint();
+    const lint = await lintText({
       source: { content: text, filePath: "/tool-result.txt", ext: ".txt", contentType: "text" },
-      options: { config: SECRETLINT_CONFIG, maskSecrets: false },
+      options: { config, maskSecrets: false },
     });
     // Replace from the end so earlier ranges stay valid.
     const ranges = lint.messages

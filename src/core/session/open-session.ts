@@ -13,7 +13,7 @@ import {
 import { UserSettings } from "../config/user-settings.js";
 import { ConfigError, errorMessage } from "../errors.js";
 import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
-import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
+import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
@@ -114,9 +114,7 @@ export async function openSession(
   let keyRefused: ConfigError | undefined;
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    return createOpenAiChatModel(
-      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
-    );
+    return lazyChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
