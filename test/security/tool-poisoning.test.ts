@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { HIDDEN_INSTRUCTION, hostileLaunch } from "../support/hostile.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { commandContext, interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const models: ScriptedModelServer[] = [];
@@ -49,32 +50,13 @@ describe("a poisoned tool description", () => {
 
   it("is flagged in /tools and in the tool's own view", async () => {
     const dir = await project();
-    const runtime = await openSession(
-      {
-        configPath: undefined,
-        kbDir: undefined,
-        kb: false,
-        model: { model: "m", baseUrl: "http://127.0.0.1:9/v1" },
-        maxSteps: 3,
-        traceFile: undefined,
-        trustConfig: true,
-        approve: [],
-        interactive: true,
-        allowSecretArguments: false,
-      },
-      { env: cleanEnv(), cwd: dir },
-    );
+    const runtime = await openSession(interactiveRequest({ trustConfig: true }), {
+      env: cleanEnv(),
+      cwd: dir,
+    });
     try {
       await runtime.start().servers;
-      const context = {
-        manager: runtime.manager,
-        tools: () => runtime.tools.list(),
-        knowledge: () => runtime.knowledge.access(),
-        commands: SLASH_COMMANDS,
-        clearConversation: () => true,
-        traceFile: () => undefined,
-        model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
-      };
+      const context = commandContext(runtime);
       const table = JSON.stringify(await runSlashCommand(context, "/tools hostile"));
       expect(table).toMatch(
         /poisoned_lookup.*⚠ \d+ invisible or control characters removed from its description; its description was cut from [\d,]+ to 4,000 characters before the model saw it/,
