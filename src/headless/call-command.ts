@@ -1,7 +1,7 @@
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
-import { DeniedError, ExitCode, McpError, UsageError } from "../core/errors.js";
+import { DeniedError, ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -51,11 +51,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       })
       .catch((error: unknown) => {
-        if (error instanceof ToolCallError && error.failure === "invalid_args")
-          throw new UsageError(error.message);
-        if (error instanceof ToolCallError && error.failure === "transient")
-          throw new McpError(error.message);
-        throw error;
+        throw asCommandError(error, connection.snapshot().status === "connected");
       });
     const durationMs = Math.round(performance.now() - startedAt);
     const isError = result.isError === true;
@@ -83,4 +79,24 @@ async function confirm(io: CliIo, question: string): Promise<boolean> {
   io.stderr.write(question);
   const answer = await readLineFromTerminal(io.stdin, io.signal);
   return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+}
+
+/**
+ * What a failed call means for the exit code: arguments the server rejected are a usage error
+ * (2), a server that is gone could not be reached (4), anything else — a timeout, an error the
+ * tool raised, a cancelled call — is a runtime failure (1). Messages arrive already redacted.
+ */
+function asCommandError(error: unknown, stillConnected: boolean): Error {
+  if (!(error instanceof ToolCallError)) return error instanceof Error ? error : new Error(String(error));
+  switch (error.failure) {
+    case "invalid_args":
+      return new UsageError(error.message);
+    case "transient":
+      return stillConnected ? new RuntimeError(error.message) : new McpError(error.message);
+    case "cancelled":
+      return new RuntimeError("interrupted");
+    case "business":
+    case "permission":
+      return new RuntimeError(error.message);
+  }
 }

@@ -77,4 +77,51 @@ describe("what a server writes is redacted before it is shown or stored", () => 
       await runtime.close();
     }
   });
+
+  it("in a tool's error message, wherever it goes: the model, stream-json, the trace, mcpterm call and read", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker, false);
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "b1", name: "hostile__get_backend", arguments: "{}" }] },
+      { text: "It failed." },
+    ]);
+    models.push(model);
+    const trace = path.join(dir, "t.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "x",
+        "--trust-config",
+        "--output",
+        "stream-json",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("backend failed for token [REDACTED]");
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      await readFile(trace, "utf8"),
+      JSON.stringify(model.requests),
+    ]) {
+      expect(text).not.toContain(HOSTILE_TOKEN);
+    }
+
+    const call = await runCli(["call", "hostile/get_backend"], { cwd: dir, env: cleanEnv() });
+    expect(call.code).toBe(1);
+    expect(call.stderr).toMatch(/^mcpterm: .*backend failed for token \[REDACTED\]/);
+    expect(call.stderr).not.toMatch(/internal error/);
+    const read = await runCli(["read", "hostile", "file:///x"], { cwd: dir, env: cleanEnv() });
+    expect(read.code).toBe(1);
+    expect(read.stderr).toMatch(/read failed for token \[REDACTED\]/);
+    expect(call.stderr + read.stderr).not.toContain(HOSTILE_TOKEN);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
 });

@@ -158,6 +158,22 @@ export class ServerConnection {
    */
   private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
     try {
+      return await this.renewingSession(request);
+    } catch (error) {
+      // Error texts quote the server (its messages, its stderr): they leave here redacted.
+      const failure =
+        error instanceof ToolCallError
+          ? error
+          : classifyRequestError(error, { server: this.name, timeoutMs: 0 });
+      throw new ToolCallError(failure.failure, this.options.redact(failure.message), {
+        cause: error,
+        retryable: failure.retryable,
+      });
+    }
+  }
+
+  private async renewingSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    try {
       return await request(this.connectedClient());
     } catch (error) {
       if (!isExpiredSession(error)) throw error;
