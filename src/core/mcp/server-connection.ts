@@ -102,7 +102,8 @@ export class ServerConnection {
       status: this.status,
       transport: this.config.transport,
       pid: this.stdio?.exit ? undefined : this.stdio?.pid,
-      url: this.config.url,
+      // A `${VAR}` in a URL was expanded; a secret in it is not for display.
+      url: this.config.url === undefined ? undefined : this.options.redact(this.config.url),
       error: this.error,
       tools: this.status === "connected" ? this.tools : [],
       serverInfo: this.serverInfo,

@@ -126,9 +126,12 @@ export async function openSession(
     model.settings?.baseUrlFromConfig && model.settings.baseUrl && model.settings.apiKeySource
       ? { url: model.settings.baseUrl, keySource: model.settings.apiKeySource }
       : undefined;
+  const redactor = sessionRedactor(config, env, [request.model.apiKey]);
+  const redact = (text: string): string => redactor.redactSync(text).text;
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
     endpoint,
+    redact,
     ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
   });
   if (!trusted) {
@@ -138,18 +141,16 @@ export async function openSession(
     });
     if (endpoint) {
       keyRefused = new ConfigError(
-        `Not sending your API key to ${endpoint.url}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
+        `Not sending your API key to ${redact(endpoint.url)}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
       );
     }
   }
   const servers = trusted ? config.servers : [];
   // Trusted by --trust-config or an earlier yes: still say what a marked line does as it starts.
   for (const server of servers.filter((entry) => !entry.disabled))
-    for (const text of trustWarnings(server))
+    for (const text of trustWarnings(server, redact))
       notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
-  const redactor = sessionRedactor(config, env, [request.model.apiKey]);
-  const redact = (text: string): string => redactor.redactSync(text).text;
   // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
   const trace = TraceRecorder.open({
     ...(request.traceFile ? { file: request.traceFile } : {}),
