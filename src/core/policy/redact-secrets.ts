@@ -46,6 +46,11 @@ export class SecretRedactor {
     return new SecretRedactor([...new Set([...keys, ...secretsFromEnvironment(env), ...otherSecrets])]);
   }
 
+  /** The secret values this redactor knows (API keys, environment and config secrets). */
+  get knownValues(): readonly string[] {
+    return this.knownSecrets;
+  }
+
   /** Known secrets with whitespace inside, which streamed text must hold back on (StreamRedactor). */
   get spacedSecrets(): string[] {
     return this.knownSecrets.filter((secret) => /\s/.test(secret));
