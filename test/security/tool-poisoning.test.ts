@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { HIDDEN_INSTRUCTION, hostileLaunch } from "../support/hostile.js";
+import { HIDDEN_INSTRUCTION, HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
@@ -42,6 +42,22 @@ describe("a poisoned tool description", () => {
     expect(poisoned).toMatch(/\[description cut\]$/);
     expect(poisoned).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]/);
     expect(poisoned).not.toContain(HIDDEN_INSTRUCTION);
+    // The schema is read by the model as much as the description is.
+    const schema = JSON.stringify(
+      (
+        tools.find((tool) => tool.function.name === "hostile__poisoned_lookup") as {
+          function: { parameters: unknown };
+        }
+      ).function.parameters,
+    );
+    const query = (JSON.parse(schema) as { properties: { q: { title: string; description: string } } })
+      .properties.q;
+    expect(query.title).toBe("Query");
+    expect(query.description.length).toBeLessThanOrEqual(1_010);
+    expect(query.description).toMatch(/^Looks things up\. .*… \[cut\]$/);
+    expect(schema).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]|\udb40/);
+    expect(schema).not.toContain(HIDDEN_INSTRUCTION);
+    expect(schema).not.toContain(HOSTILE_TOKEN);
     // An ordinary description is sent as it is.
     expect(tools.find((tool) => tool.function.name === "hostile__send_message")?.function.description).toBe(
       "Send a message to a person.",

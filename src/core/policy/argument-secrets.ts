@@ -103,12 +103,7 @@ function safeDecodeUri(text: string): string {
   }
 }
 
-function collectStrings(
-  value: unknown,
-  path: string,
-  key: string | undefined,
-  into: ArgumentString[],
-): void {
+function collectStrings(value: unknown, path: string, key: string | undefined, into: ArgumentString[]): void {
   if (typeof value === "string") {
     into.push({ path, key, text: value, isKey: false });
   } else if (Array.isArray(value)) {
