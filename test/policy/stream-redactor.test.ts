@@ -73,7 +73,8 @@ describe("StreamRedactor", () => {
   });
 
   it.each([1, 3, 7, 29])("holds a closed PEM block whole when its END line is the last word (%i)", (size) => {
-    const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----";
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----";
     const pieces = stream(`key: ${pem}`, size);
     expect(pieces.join("")).toBe("key: [REDACTED]");
     expect(pieces.some((piece) => piece.includes("MIIE"))).toBe(false);

@@ -33,7 +33,9 @@ describe("a poisoned tool description", () => {
     });
     expect(run.code).toBe(0);
     const tools = (
-      model.requests[0]?.body as { tools: Array<{ function: { name: string; description: string } }> }
+      model.requests[0]?.body as {
+        tools: Array<{ function: { name: string; description: string; parameters: unknown } }>;
+      }
     ).tools;
     const poisoned =
       tools.find((tool) => tool.function.name === "hostile__poisoned_lookup")?.function.description ?? "";
@@ -44,11 +46,7 @@ describe("a poisoned tool description", () => {
     expect(poisoned).not.toContain(HIDDEN_INSTRUCTION);
     // The schema is read by the model as much as the description is.
     const schema = JSON.stringify(
-      (
-        tools.find((tool) => tool.function.name === "hostile__poisoned_lookup") as {
-          function: { parameters: unknown };
-        }
-      ).function.parameters,
+      tools.find((tool) => tool.function.name === "hostile__poisoned_lookup")?.function.parameters,
     );
     const query = (JSON.parse(schema) as { properties: { q: { title: string; description: string } } })
       .properties.q;
