@@ -12,7 +12,7 @@ async function project(marker: string, mode: "endless" | "loop"): Promise<string
   await writeJson(path.join(dir, "mcp.config.json"), {
     mcpServers: {
       hostile: { ...hostileLaunch(marker, { HOSTILE_PAGES: mode }), startupTimeoutMs: 20_000 },
-      fixture: fixtureLaunch(),
+      fixture: fixtureLaunch(marker),
     },
   });
   return dir;
