@@ -80,6 +80,7 @@ export type CliArgs =
       arguments: string | undefined;
       json: boolean;
       yes: boolean;
+      allowSecretArguments: boolean;
       timeoutMs: number | undefined;
     }
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
@@ -238,6 +239,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
             .option("json", { type: "boolean", default: false })
             .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
+            .option("allow-secret-arguments", {
+              type: "boolean",
+              default: false,
+              describe: "send a secret found in the arguments without asking (--yes does not)",
+            })
             .option("timeout", { type: "number", describe: "milliseconds to wait for the result" }),
         (parsed) => {
           const [server, ...rest] = parsed.target.split("/");
@@ -251,6 +257,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             arguments: parsed.arguments,
             json: parsed.json,
             yes: parsed.yes,
+            allowSecretArguments: parsed.allowSecretArguments,
             timeoutMs: parsed.timeout,
           });
         },
