@@ -7,8 +7,9 @@
  * - CPU seconds of the mcpterm process over that time (/proc/<pid>/stat), of the reader likewise;
  * - bytes written to the terminal, as tmux's pipe-pane hands them over, against the answer's own;
  * - frames drawn: Ink opens each with a synchronized-update sequence (ESC[?2026h), counted here;
- * - frame cost: CPU per frame for the same answer after ~500 transcript items against after 2
- *   (one warm-up turn); the items come from typed one-line turns; and keystroke echo at both.
+ * - frame cost: CPU per frame for the same answer after ~500 transcript items against after only
+ *   those of a warm-up turn and a 2,000-token warm-up answer (so neither is the JIT's first); the
+ *   items in between come from typed one-line turns; and keystroke echo at both points.
  *
  *   npx tsx bench/streaming-bench.ts [--quick]
  */
@@ -26,6 +27,7 @@ import { Tmux } from "./lib/tmux.js";
 import { PaneRun, execLine, idle, promptDrawn, tempProject, tuiArgv } from "./lib/tui.js";
 
 const FRAME_START = "\u001b[?2026h";
+const WARM_UP_TOKENS = 2000;
 /** Typed one key at a time; no transcript line starts with these letters, so only the prompt matches. */
 const ECHO_KEYS = "qzxjvkqzxj";
 
@@ -139,8 +141,10 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
   const tokens = quick ? 2000 : 20_000;
   const itemsTarget = quick ? 60 : 500;
   const repeats = quick ? 1 : 3;
-  const answers = new Map<string, string>();
-  const ends = new Map<string, string>();
+  // A shorter answer first warms the same paths, so the first measured answer is not the JIT's first.
+  const warmUp = longAnswer(WARM_UP_TOKENS, "w");
+  const answers = new Map<string, string>([["stream w", warmUp.text]]);
+  const ends = new Map<string, string>([["stream w", warmUp.end]]);
   let paragraphs = 0;
   for (const id of ["a", "b"]) {
     const answer = longAnswer(tokens, id);
@@ -154,8 +158,9 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
   const tmux = await Tmux.start();
   defer(() => tmux.close());
 
-  // Items before the second answer: the warm-up turn (2), the first answer's message and paragraphs, typed turns (2 each).
-  const itemsBeforeFirst = 2;
+  // Each message is an item, and each paragraph of an answer (moved to the transcript as it ends)
+  // about one: items before the first measured answer are the warm-up turn's and answer's.
+  const itemsBeforeFirst = 2 + 1 + warmUp.paragraphs;
   const prefillTurns = Math.max(0, Math.ceil((itemsTarget - itemsBeforeFirst - 1 - paragraphs) / 2));
   const itemsBeforeSecond = itemsBeforeFirst + 1 + paragraphs + 2 * prefillTurns;
 
@@ -180,6 +185,7 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
       const pid = await run.pid();
       await run.submit(turnInput(0));
       await run.waitFor((screen) => screen.includes(turnAnswer(0)) && idle(screen), "the warm-up answer");
+      await streamOnce(run, pid, output, "stream w", warmUp.end);
       echoFew.push(median(await echoLatencies(run)));
       few.push(await streamOnce(run, pid, output, "stream a", ends.get("stream a") ?? ""));
       await typeTurns(run, 1, prefillTurns);
