@@ -9,34 +9,24 @@
  * - frames drawn: Ink opens each with a synchronized-update sequence (ESC[?2026h), counted here;
  * - frame cost: CPU per frame for the same answer after ~500 transcript items against after only
  *   those of a warm-up turn and a 2,000-token warm-up answer (so neither is the JIT's first); the
- *   items in between come from typed one-line turns; and keystroke echo at both points.
+ *   items in between come from typed one-line turns; and at both points, the CPU and echo time of
+ *   a keystroke at the idle prompt (one redraw with nothing else going on).
  *
  *   npx tsx bench/streaming-bench.ts [--quick]
  */
 import { spawn } from "node:child_process";
-import { open, stat } from "node:fs/promises";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { startScriptedModelServer } from "../test/support/scripted-model-server.js";
 import { figureOf, type Figure } from "./lib/figures.js";
-import { cpuSeconds } from "./lib/proc.js";
 import { benchReplies, longAnswer, turnAnswer, turnInput, typeTurns } from "./lib/scripted-session.js";
 import { BENCH_DIR, runSuite } from "./lib/suite.js";
 import { Tmux } from "./lib/tmux.js";
+import { keystrokes, streamOnce, type StreamSample } from "./lib/tui-probes.js";
 import { PaneRun, execLine, idle, promptDrawn, tempProject, tuiArgv } from "./lib/tui.js";
 
-const FRAME_START = "\u001b[?2026h";
 const WARM_UP_TOKENS = 2000;
-/** Typed one key at a time; no transcript line starts with these letters, so only the prompt matches. */
-const ECHO_KEYS = "qzxjvkqzxj";
-
-interface StreamSample {
-  wallMs: number;
-  cpuSeconds: number;
-  bytes: number;
-  frames: number;
-}
+/** Keys typed at each point, for enough CPU ticks (10 ms each) to tell a few percent apart. */
+const KEYS = 200;
 
 interface FloorSample {
   wallMs: number;
@@ -66,76 +56,6 @@ function readWithOpenAi(baseUrl: string, message: string): Promise<FloorSample> 
     });
   });
 }
-
-/** The file's size once tmux's pipe has stopped adding to it. */
-async function settledSize(file: string): Promise<number> {
-  let size = (await stat(file)).size;
-  for (;;) {
-    await sleep(150);
-    const now = (await stat(file)).size;
-    if (now === size) return size;
-    size = now;
-  }
-}
-
-async function countFrames(file: string, from: number, to: number): Promise<number> {
-  const handle = await open(file, "r");
-  try {
-    const buffer = Buffer.alloc(to - from);
-    await handle.read(buffer, 0, buffer.length, from);
-    return buffer.toString("latin1").split(FRAME_START).length - 1;
-  } finally {
-    await handle.close();
-  }
-}
-
-async function streamOnce(
-  run: PaneRun,
-  pid: number,
-  output: string,
-  message: string,
-  end: string,
-): Promise<StreamSample> {
-  await run.sendText(message);
-  await run.waitFor((screen) => screen.includes(`› ${message}`), "the message in the prompt");
-  const cpuBefore = await cpuSeconds(pid);
-  const bytesBefore = await settledSize(output);
-  await run.sendKey("Enter");
-  const sent = performance.now();
-  const { at } = await run.waitFor(
-    (screen) => screen.includes(end) && idle(screen),
-    "the end of the answer",
-    300_000,
-  );
-  const cpuAfter = await cpuSeconds(pid);
-  const bytesAfter = await settledSize(output);
-  return {
-    wallMs: at - sent,
-    cpuSeconds: cpuAfter - cpuBefore,
-    bytes: bytesAfter - bytesBefore,
-    frames: await countFrames(output, bytesBefore, bytesAfter),
-  };
-}
-
-/** Milliseconds from sending each key to a capture showing it in the prompt. */
-async function echoLatencies(run: PaneRun): Promise<number[]> {
-  const samples: number[] = [];
-  let typed = "";
-  for (const key of ECHO_KEYS) {
-    typed += key;
-    const sent = performance.now();
-    await run.sendText(key);
-    const shown = typed;
-    const { at } = await run.waitFor((screen) => screen.includes(`› ${shown}`), "a typed key to echo");
-    samples.push(at - sent);
-  }
-  await run.sendKey("C-u");
-  await run.waitFor((screen) => !screen.includes(`› ${ECHO_KEYS.charAt(0)}`), "the prompt to clear");
-  return samples;
-}
-
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
 
 await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ quick, defer }) => {
   const tokens = quick ? 2000 : 20_000;
@@ -167,8 +87,8 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
   const floor: FloorSample[] = [];
   const few: StreamSample[] = [];
   const many: StreamSample[] = [];
-  const echoFew: number[] = [];
-  const echoMany: number[] = [];
+  const keysFew: Array<{ echoMs: number; cpuMsPerKey: number }> = [];
+  const keysMany: typeof keysFew = [];
   for (let repeat = 0; repeat < repeats; repeat += 1) {
     floor.push(await readWithOpenAi(model.baseUrl, "stream a"));
     const project = await tempProject(model.baseUrl);
@@ -186,10 +106,10 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
       await run.submit(turnInput(0));
       await run.waitFor((screen) => screen.includes(turnAnswer(0)) && idle(screen), "the warm-up answer");
       await streamOnce(run, pid, output, "stream w", warmUp.end);
-      echoFew.push(median(await echoLatencies(run)));
+      keysFew.push(await keystrokes(run, pid, KEYS));
       few.push(await streamOnce(run, pid, output, "stream a", ends.get("stream a") ?? ""));
       await typeTurns(run, 1, prefillTurns);
-      echoMany.push(median(await echoLatencies(run)));
+      keysMany.push(await keystrokes(run, pid, KEYS));
       many.push(await streamOnce(run, pid, output, "stream b", ends.get("stream b") ?? ""));
     } finally {
       await run.exit();
@@ -235,12 +155,12 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
       note: "synchronized-update openings (ESC[?2026h) in the terminal output",
     }),
     figureOf({
-      name: `frame cost after ~${itemsBeforeSecond} items`,
+      name: `frame cost streaming, after ~${itemsBeforeSecond} items`,
       unit: "CPU ms/frame",
       samples: many.map(perFrame),
       floor: { label: `the same after ${itemsBeforeFirst} items`, samples: few.map(perFrame) },
       target: { kind: "ratio-at-most", value: 1.1 },
-      note: "CPU of the whole answer divided by the frames drawn for it",
+      note: "CPU of the whole answer (reading the stream included) divided by the frames drawn for it",
     }),
     figureOf({
       name: `streaming after ~${itemsBeforeSecond} items`,
@@ -253,12 +173,26 @@ await runSuite("streaming", { quickSeconds: 45, fullSeconds: 2400 }, async ({ qu
       target: { kind: "none" },
     }),
     figureOf({
+      name: `keystroke frame after ~${itemsBeforeSecond} items`,
+      unit: "CPU ms/key",
+      samples: keysMany.map((sample) => sample.cpuMsPerKey),
+      floor: {
+        label: `the same after ${itemsBeforeFirst} items`,
+        samples: keysFew.map((sample) => sample.cpuMsPerKey),
+      },
+      target: { kind: "ratio-at-most", value: 1.1 },
+      note: `a frame with nothing else going on: ${KEYS} keys typed at the idle prompt, one redraw each`,
+    }),
+    figureOf({
       name: `keystroke echo after ~${itemsBeforeSecond} items`,
       unit: "ms",
-      samples: echoMany,
-      floor: { label: `the same after ${itemsBeforeFirst} items`, samples: echoFew },
+      samples: keysMany.map((sample) => sample.echoMs),
+      floor: {
+        label: `the same after ${itemsBeforeFirst} items`,
+        samples: keysFew.map((sample) => sample.echoMs),
+      },
       target: { kind: "none" },
-      note: "median of 10 keys per session, each from send-keys to a capture showing it",
+      note: `median of the ${KEYS} keys, each from send-keys to a capture showing it`,
     }),
   ];
   return figures;
