@@ -8,7 +8,8 @@
  * - the TUI's first prompt frame in a tmux pane (120x40): from starting the pane to a capture
  *   showing the prompt marker and the status line's server count, against `node -e` printing the
  *   same two things in the same harness; and the same frame with three stdio servers, one of which
- *   answers nothing for 5 s, against the frame with none.
+ *   answers nothing for 5 s, against the frame with none; and, as a control, with three servers
+ *   that cost nothing to start (`sleep`), which never answer.
  *
  *   npx tsx bench/startup-bench.ts [--quick]
  */
@@ -68,6 +69,11 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
     slow: { ...launch, env: { FIXTURE_STARTUP_DELAY_MS: String(SLOW_SERVER_MS) } },
   });
   defer(() => threeServers.remove());
+  // A control: three servers that cost no CPU to start (they never answer), to tell mcpterm
+  // waiting for servers apart from the machine being busy starting three node processes.
+  const idleServer = { command: "sh", args: ["-c", "sleep 60; :", marker] };
+  const threeIdle = await tempProject(model.baseUrl, { one: idleServer, two: idleServer, three: idleServer });
+  defer(() => threeIdle.remove());
   const tmux = await Tmux.start();
   defer(() => tmux.close());
 
@@ -116,6 +122,7 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
     floor: frame(bare, [NODE, "-e", FLOOR_FRAME], true),
     none: frame(bare, tuiArgv(false), false),
     three: frame(threeServers, tuiArgv(true), false),
+    idle: frame(threeIdle, tuiArgv(true), false),
   });
 
   const wall = exitTimes.wall;
@@ -164,6 +171,14 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
       floor: { label: "the same frame with no servers", samples: frames.none ?? [] },
       target: { kind: "ratio-at-most", value: 1.1 },
       note: '"does not move": within 10 % of the frame with no servers',
+    }),
+    figureOf({
+      name: "first prompt frame, 3 servers that never answer",
+      unit: "ms",
+      samples: frames.idle ?? [],
+      floor: { label: "the same frame with no servers", samples: frames.none ?? [] },
+      target: { kind: "none" },
+      note: "a control: `sh -c 'sleep 60'` as servers start no node, so what remains is mcpterm's own",
     }),
   ];
   return figures;
