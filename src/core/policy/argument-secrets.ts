@@ -42,10 +42,11 @@ export async function findArgumentSecrets(
   const add = (path: string, rule: string): void => {
     if (!found.some((secret) => secret.path === path && secret.rule === rule)) found.push({ path, rule });
   };
-  for (const { path, key, text } of strings) {
-    const hidden = hasHiddenText(text);
-    if (hidden) add(path, "hidden-text");
-    const rules = new Set((await redactor.redact(hidden ? decodeHiddenText(text) : text)).rules);
+  const scanned = strings.map(({ text }) => (hasHiddenText(text) ? decodeHiddenText(text) : text));
+  const matched = await redactor.rulesIn(scanned);
+  for (const [index, { path, key, text }] of strings.entries()) {
+    if (scanned[index] !== text) add(path, "hidden-text");
+    const rules = new Set(matched[index]);
     if (rules.size === 0 && key !== undefined && isSecretName(key) && text.length >= NAMED_SECRET_MIN_LENGTH)
       rules.add("secret-named-argument");
     for (const rule of rules) add(path, rule);
