@@ -246,7 +246,7 @@ describe("loadConfig: mcpterm's own keys", () => {
           disabled: true,
         }),
       ],
-      approval: { auto: ["read_only"] },
+      approval: { auto: ["read_only"], fromFile: true },
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
       warnings: [],

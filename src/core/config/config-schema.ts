@@ -38,7 +38,8 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
   const approval = reader.optionalObject(document, "approval", "");
   if (approval) {
     warnUnknown(approval, "approval", APPROVAL_KEYS);
-    config.approval.auto = reader.optionalTierArray(approval, "auto", "approval") ?? config.approval.auto;
+    const auto = reader.optionalTierArray(approval, "auto", "approval");
+    if (auto !== undefined) config.approval = { auto, fromFile: true };
   }
 
   const kb = reader.optionalObject(document, "kb", "");

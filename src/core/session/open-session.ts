@@ -180,7 +180,9 @@ export async function openSession(
     });
   }
   const approval: ApprovalRules = {
-    project: projectTiers.auto,
+    // Tiers the file names are the project's word; without it they are mcpterm's default.
+    project: config.approval.fromFile ? projectTiers.auto : [],
+    defaults: config.approval.fromFile ? [] : projectTiers.auto,
     settings: settings.autoApprovedTiers(),
     flagged: request.approve,
     interactive: request.interactive,
