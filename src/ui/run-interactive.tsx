@@ -40,9 +40,11 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   });
   const controller = new TuiController({ dispatch, runtime, onExit: () => exit() });
 
-  // Neither servers nor the index are awaited: the prompt is usable while they come up.
-  const started = runtime.start();
-  if (runtime.knowledge.access().state === "loading") {
+  // Neither servers nor the index are awaited: the prompt is usable while they come up. They
+  // start once the first frame is out, so spawning servers and reading the index never delay it.
+  const startInBackground = (): void => {
+    const started = runtime.start();
+    if (runtime.knowledge.access().state !== "loading") return;
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
       if (access.state === "ready") {
@@ -53,7 +55,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       dispatch({ type: "ui_kb", kb: { state: "off" } });
       if (access.state === "off") dispatch({ type: "ui_notice", level: "warning", text: access.reason });
     });
-  }
+  };
 
   const onSignal = (): void => exit();
   io.signal.addEventListener("abort", onSignal, { once: true });
@@ -63,9 +65,11 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     </ThemeContext.Provider>,
     { stdout, stdin, exitOnCtrlC: false, patchConsole: true },
   );
+  const background = setImmediate(startInBackground);
   try {
     await Promise.race([exited, instance.waitUntilExit()]);
   } finally {
+    clearImmediate(background);
     io.signal.removeEventListener("abort", onSignal);
     controller.dispose();
     instance.unmount();
