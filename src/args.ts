@@ -82,6 +82,7 @@ export type CliArgs =
       arguments: string | undefined;
       json: boolean;
       yes: boolean;
+      allowSecretArguments: boolean;
       timeoutMs: number | undefined;
     }
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
@@ -128,201 +129,218 @@ export async function parseArgs(argv: readonly string[], version: string): Promi
 }
 
 function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
-  return yargs()
-    .scriptName("mcpterm")
-    .usage("$0 [options]\n\nA terminal assistant: any OpenAI-compatible model, MCP tools, risk tiers.")
-    .version(version)
-    .help()
-    .strict()
-    .exitProcess(false)
-    .wrap(null)
-    .option("config", { type: "string", describe: "mcp.config.json to load (default ./mcp.config.json)" })
-    .option("kb", {
-      type: "string",
-      describe: "knowledge base folder (default ./knowledge_base); --no-kb turns it off",
-    })
-    .option("debug", { type: "boolean", default: false, describe: "print stack traces and server stderr" })
-    .command(
-      "$0",
-      "interactive assistant, or a one-shot answer with --prompt",
-      (command) =>
-        command
-          .option("prompt", {
-            alias: "p",
-            type: "string",
-            describe: 'one-shot: the question, or "-" to read stdin',
-          })
-          .option("model", { type: "string", describe: "model name (env MCPTERM_MODEL)" })
-          .option("base-url", {
-            type: "string",
-            describe: "OpenAI-compatible base URL (env OPENAI_BASE_URL)",
-          })
-          .option("api-key", { type: "string", describe: "API key (env OPENAI_API_KEY)" })
-          .option("approve", {
-            type: "string",
-            describe: `tiers that run without asking (one-shot): ${TIERS.join(",")}`,
-            coerce: parseTiers,
-          })
-          .option("yes", { type: "boolean", describe: "approve every tier (one-shot)" })
-          .option("allow-secret-arguments", {
-            type: "boolean",
-            describe: "let calls send secrets found in their arguments (one-shot; --yes does not)",
-          })
-          .option("output", {
-            choices: ["text", "json", "stream-json"] as const,
-            describe: "one-shot output (default text)",
-          })
-          .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
-          .option("trust-config", {
-            type: "boolean",
-            default: false,
-            describe: "allow this run to start the servers of the project's mcp.config.json",
-          })
-          .option("max-steps", {
-            type: "number",
-            default: DEFAULT_MAX_STEPS,
-            describe: "model steps per turn",
-          })
-          .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
-      (parsed) => {
-        const session: SessionArgs = {
-          common: commonArgs(parsed),
-          modelArgs: { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey },
-          maxSteps: parsed.maxSteps,
-          trace: parsed.trace,
-          // yargs reads --no-kb as the negation of --kb <dir>.
-          kb: (parsed.kb as unknown) !== false,
-          trustConfig: parsed.trustConfig,
-        };
-        const oneShot: OneShotArgs = {
-          output: parsed.output ?? "text",
-          approve: parsed.approve ?? [],
-          yes: parsed.yes === true,
-          allowSecretArguments: parsed.allowSecretArguments === true,
-        };
-        if (parsed.prompt === undefined) {
-          const given = [
-            parsed.output === undefined ? undefined : "--output",
-            parsed.approve === undefined ? undefined : "--approve",
-            parsed.yes === undefined ? undefined : "--yes",
-            parsed.allowSecretArguments === undefined ? undefined : "--allow-secret-arguments",
-          ].filter((flag) => flag !== undefined);
-          choose({ command: "interactive", ...session, oneShot, oneShotFlags: given });
-          return;
-        }
-        if (parsed.prompt.trim() === "") throw new Error('--prompt needs text, or "-" to read it from stdin');
-        choose({ command: "prompt", ...session, ...oneShot, prompt: parsed.prompt });
-      },
-    )
-    .command(
-      "tools",
-      "connect to the servers and list their tools with tiers",
-      (command) =>
-        command
-          .option("server", { type: "string", describe: "only this server" })
-          .option("json", { type: "boolean", default: false }),
-      (parsed) =>
-        choose({ command: "tools", common: commonArgs(parsed), server: parsed.server, json: parsed.json }),
-    )
-    .command(
-      "call <target> [arguments]",
-      'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
-      (command) =>
-        command
-          .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
-          .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
-          .option("json", { type: "boolean", default: false })
-          .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
-          .option("timeout", { type: "number", describe: "milliseconds to wait for the result" }),
-      (parsed) => {
-        const [server, ...rest] = parsed.target.split("/");
-        const tool = rest.join("/");
-        if (!server || !tool) throw new Error(`expected <server>/<tool>, got "${parsed.target}"`);
-        choose({
-          command: "call",
-          common: commonArgs(parsed),
-          server,
-          tool,
-          arguments: parsed.arguments,
-          json: parsed.json,
-          yes: parsed.yes,
-          timeoutMs: parsed.timeout,
-        });
-      },
-    )
-    .command(
-      "trace [file]",
-      "show a recorded session: the newest in .mcpterm/traces, or [file]",
-      (command) =>
-        command
-          .positional("file", { type: "string", describe: "a trace .jsonl file" })
-          .option("turn", { type: "number", describe: "only this turn (1-based)" })
-          .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
-          .option("otlp", { type: "string", describe: "write OpenTelemetry spans (OTLP JSON) to this file" })
-          .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
-          .option("server", { type: "string", describe: "with --wire: only this server's frames" })
-          .option("full", {
-            type: "boolean",
-            default: false,
-            describe: "with --wire: long strings (base64 images) whole, not summarized",
-          })
-          .check((parsed) => positiveWholeNumber("--turn", parsed.turn)),
-      (parsed) =>
-        choose({
-          command: "trace",
-          common: commonArgs(parsed),
-          file: parsed.file,
-          turn: parsed.turn,
-          json: parsed.json,
-          otlp: parsed.otlp,
-          wire: parsed.wire,
-          server: parsed.server,
-          full: parsed.full,
-        }),
-    )
-    .command(
-      "serve",
-      "run the knowledge base as an MCP server on stdio",
-      (command) => command,
-      (parsed) => choose({ command: "serve", common: commonArgs(parsed) }),
-    )
-    .command(
-      "read <server> <uri>",
-      "read one MCP resource from a server",
-      (command) =>
-        command
-          .positional("server", { type: "string", demandOption: true })
-          .positional("uri", { type: "string", demandOption: true })
-          .option("json", { type: "boolean", default: false }),
-      (parsed) =>
-        choose({
-          command: "read",
-          common: commonArgs(parsed),
-          server: parsed.server,
-          uri: parsed.uri,
-          json: parsed.json,
-        }),
-    )
-    .command(
-      "kb <action> [query..]",
-      "the knowledge base: kb index | kb search <query> [--k n] | kb stats",
-      (command) =>
-        command
-          .positional("action", { choices: ["index", "search", "stats"] as const, demandOption: true })
-          .positional("query", { type: "string", array: true, describe: "what to search for" })
-          .option("k", { type: "number", default: 5, describe: "how many passages to return" })
-          .option("json", { type: "boolean", default: false })
-          .check((parsed) => positiveWholeNumber("--k", parsed.k)),
-      (parsed) =>
-        choose({
-          command: "kb",
-          common: commonArgs(parsed),
-          action: parsed.action,
-          query: parsed.query?.join(" "),
-          k: parsed.k,
-          json: parsed.json,
-        }),
-    );
+  return (
+    yargs()
+      .scriptName("mcpterm")
+      .usage("$0 [options]\n\nA terminal assistant: any OpenAI-compatible model, MCP tools, risk tiers.")
+      .version(version)
+      .help()
+      .alias("help", "h")
+      .strict()
+      // Before each command's own checks and handler, which expect one value per option.
+      .middleware((parsed) => {
+        givenOnce(parsed);
+      }, true)
+      .exitProcess(false)
+      .wrap(null)
+      .option("config", { type: "string", describe: "mcp.config.json to load (default ./mcp.config.json)" })
+      .option("kb", {
+        type: "string",
+        describe: "knowledge base folder (default ./knowledge_base); --no-kb turns it off",
+      })
+      .option("debug", { type: "boolean", default: false, describe: "print stack traces and server stderr" })
+      .command(
+        "$0",
+        "interactive assistant, or a one-shot answer with --prompt",
+        (command) =>
+          command
+            .option("prompt", {
+              alias: "p",
+              type: "string",
+              describe: 'one-shot: the question, or "-" to read stdin',
+            })
+            .option("model", { type: "string", describe: "model name (env MCPTERM_MODEL)" })
+            .option("base-url", {
+              type: "string",
+              describe: "OpenAI-compatible base URL (env OPENAI_BASE_URL)",
+            })
+            .option("api-key", { type: "string", describe: "API key (env OPENAI_API_KEY)" })
+            .option("approve", {
+              type: "string",
+              describe: `tiers that run without asking (one-shot): ${TIERS.join(",")}`,
+              coerce: parseTiers,
+            })
+            .option("yes", { type: "boolean", describe: "approve every tier (one-shot)" })
+            .option("allow-secret-arguments", {
+              type: "boolean",
+              describe: "let calls send secrets found in their arguments (one-shot; --yes does not)",
+            })
+            .option("output", {
+              choices: ["text", "json", "stream-json"] as const,
+              describe: "one-shot output (default text)",
+            })
+            .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
+            .option("trust-config", {
+              type: "boolean",
+              default: false,
+              describe: "allow this run to start the servers of the project's mcp.config.json",
+            })
+            .option("max-steps", {
+              type: "number",
+              default: DEFAULT_MAX_STEPS,
+              describe: "model steps per turn",
+            })
+            .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
+        (parsed) => {
+          const session: SessionArgs = {
+            common: commonArgs(parsed),
+            modelArgs: { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey },
+            maxSteps: parsed.maxSteps,
+            trace: parsed.trace,
+            // yargs reads --no-kb as the negation of --kb <dir>.
+            kb: (parsed.kb as unknown) !== false,
+            trustConfig: parsed.trustConfig,
+          };
+          const oneShot: OneShotArgs = {
+            output: parsed.output ?? "text",
+            approve: parsed.approve ?? [],
+            yes: parsed.yes === true,
+            allowSecretArguments: parsed.allowSecretArguments === true,
+          };
+          if (parsed.prompt === undefined) {
+            const given = [
+              parsed.output === undefined ? undefined : "--output",
+              parsed.approve === undefined ? undefined : "--approve",
+              parsed.yes === undefined ? undefined : "--yes",
+              parsed.allowSecretArguments === undefined ? undefined : "--allow-secret-arguments",
+            ].filter((flag) => flag !== undefined);
+            choose({ command: "interactive", ...session, oneShot, oneShotFlags: given });
+            return;
+          }
+          if (parsed.prompt.trim() === "")
+            throw new Error('--prompt needs text, or "-" to read it from stdin');
+          choose({ command: "prompt", ...session, ...oneShot, prompt: parsed.prompt });
+        },
+      )
+      .command(
+        "tools",
+        "connect to the servers and list their tools with tiers",
+        (command) =>
+          command
+            .option("server", { type: "string", describe: "only this server" })
+            .option("json", { type: "boolean", default: false }),
+        (parsed) =>
+          choose({ command: "tools", common: commonArgs(parsed), server: parsed.server, json: parsed.json }),
+      )
+      .command(
+        "call <target> [arguments]",
+        'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
+        (command) =>
+          command
+            .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
+            .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
+            .option("json", { type: "boolean", default: false })
+            .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
+            .option("allow-secret-arguments", {
+              type: "boolean",
+              default: false,
+              describe: "send a secret found in the arguments without asking (--yes does not)",
+            })
+            .option("timeout", { type: "number", describe: "milliseconds to wait for the result" }),
+        (parsed) => {
+          const [server, ...rest] = parsed.target.split("/");
+          const tool = rest.join("/");
+          if (!server || !tool) throw new Error(`expected <server>/<tool>, got "${parsed.target}"`);
+          choose({
+            command: "call",
+            common: commonArgs(parsed),
+            server,
+            tool,
+            arguments: parsed.arguments,
+            json: parsed.json,
+            yes: parsed.yes,
+            allowSecretArguments: parsed.allowSecretArguments,
+            timeoutMs: parsed.timeout,
+          });
+        },
+      )
+      .command(
+        "trace [file]",
+        "show a recorded session: the newest in .mcpterm/traces, or [file]",
+        (command) =>
+          command
+            .positional("file", { type: "string", describe: "a trace .jsonl file" })
+            .option("turn", { type: "number", describe: "only this turn (1-based)" })
+            .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
+            .option("otlp", {
+              type: "string",
+              describe: "write OpenTelemetry spans (OTLP JSON) to this file",
+            })
+            .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
+            .option("server", { type: "string", describe: "with --wire: only this server's frames" })
+            .option("full", {
+              type: "boolean",
+              default: false,
+              describe: "with --wire: long strings (base64 images) whole, not summarized",
+            })
+            .check((parsed) => positiveWholeNumber("--turn", parsed.turn)),
+        (parsed) =>
+          choose({
+            command: "trace",
+            common: commonArgs(parsed),
+            file: parsed.file,
+            turn: parsed.turn,
+            json: parsed.json,
+            otlp: parsed.otlp,
+            wire: parsed.wire,
+            server: parsed.server,
+            full: parsed.full,
+          }),
+      )
+      .command(
+        "serve",
+        "run the knowledge base as an MCP server on stdio",
+        (command) => command,
+        (parsed) => choose({ command: "serve", common: commonArgs(parsed) }),
+      )
+      .command(
+        "read <server> <uri>",
+        "read one MCP resource from a server",
+        (command) =>
+          command
+            .positional("server", { type: "string", demandOption: true })
+            .positional("uri", { type: "string", demandOption: true })
+            .option("json", { type: "boolean", default: false }),
+        (parsed) =>
+          choose({
+            command: "read",
+            common: commonArgs(parsed),
+            server: parsed.server,
+            uri: parsed.uri,
+            json: parsed.json,
+          }),
+      )
+      .command(
+        "kb <action> [query..]",
+        "the knowledge base: kb index | kb search <query> [--k n] | kb stats",
+        (command) =>
+          command
+            .positional("action", { choices: ["index", "search", "stats"] as const, demandOption: true })
+            .positional("query", { type: "string", array: true, describe: "what to search for" })
+            .option("k", { type: "number", default: 5, describe: "how many passages to return" })
+            .option("json", { type: "boolean", default: false })
+            .check((parsed) => positiveWholeNumber("--k", parsed.k)),
+        (parsed) =>
+          choose({
+            command: "kb",
+            common: commonArgs(parsed),
+            action: parsed.action,
+            query: parsed.query?.join(" "),
+            k: parsed.k,
+            json: parsed.json,
+          }),
+      )
+  );
 }
 
 /** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */
@@ -361,10 +379,30 @@ function commonArgs(parsed: {
   };
 }
 
-export function parseTiers(list: string | undefined): Tier[] {
+/** Options that may be given more than once, their values taken together. */
+const REPEATABLE = new Set(["_", "$0", "approve", "query"]);
+
+/**
+ * A value option given twice is a mistake to name, not to guess at (which one wins?). The
+ * values are not repeated in the message: one of them may be an API key.
+ */
+function givenOnce(parsed: Record<string, unknown>): void {
+  const repeated = Object.entries(parsed)
+    .filter(([name, value]) => !REPEATABLE.has(name) && !/[A-Z]/.test(name) && Array.isArray(value))
+    .filter(([, value]) => (value as unknown[]).some((item) => typeof item !== "boolean"))
+    .map(([name]) => name);
+  if (repeated.length === 0) return;
+  // `-p` and `--prompt` are one option: name it by its long name.
+  const long = repeated.filter((name) => name.length > 1);
+  const names = (long.length > 0 ? long : repeated).map((name) => `--${name}`);
+  throw new Error(`${names.join(", ")} was given more than once; give it once`);
+}
+
+/** `--approve a,b`; given more than once, the tiers of every one count. */
+export function parseTiers(list: string | readonly string[] | undefined): Tier[] {
   if (list === undefined) return [];
-  const names = list
-    .split(",")
+  const names = (typeof list === "string" ? [list] : list)
+    .flatMap((item) => item.split(","))
     .map((name) => name.trim())
     .filter((name) => name !== "");
   const unknown = names.filter((name) => !isTier(name));

@@ -1,32 +1,15 @@
 #!/usr/bin/env node
-import type { CliIo } from "./common/cli-io.js";
-import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
-import { runCommand } from "./run-command.js";
+import module from "node:module";
 
-/**
- * The process entry: binds the real stdin/stdout, environment and signals to one command run,
- * and the only place that exits.
- */
-async function main(): Promise<void> {
-  const stop = new AbortController();
-  const onSignal = (signal: StopSignal): void => {
-    // A second signal means "now": the exit hook still stops every server's process group.
-    if (stop.signal.aborted) process.exit(exitCodeForStop(stop.signal));
-    stop.abort(signal);
-  };
-  // SIGHUP is a closed terminal or a dropped ssh session: stop the servers like any other signal.
-  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onSignal);
-
-  const io: CliIo = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    cwd: process.cwd(),
-    signal: stop.signal,
-  };
-  const code = await runCommand(process.argv.slice(2), io);
-  process.stdout.write("", () => process.exit(code));
+// Checked first, so an older Node gets one sentence rather than a stack trace from code it lacks.
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 22) {
+  process.stderr.write(
+    `mcpterm: needs Node.js 22 or newer, and this is ${process.version}; install Node 22 (see the README's quick start).\n`,
+  );
+  process.exit(2);
 }
-
-await main();
+// Before anything else loads: Node keeps the compiled code of every module mcpterm loads on
+// disk, so later starts skip parsing and compiling it (a large share of start-up time).
+module.enableCompileCache();
+await import("./process-main.js");

@@ -1,6 +1,7 @@
 import { parseArgs, type CliArgs } from "./args.js";
 import type { CliIo } from "./common/cli-io.js";
 import { ExitCode, McptermError, UsageError, errorMessage, exitCodeForStop } from "./core/errors.js";
+import { SecretRedactor } from "./core/policy/redact-secrets.js";
 import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 
@@ -63,16 +64,20 @@ function pipedPrompt(
 }
 
 function report(error: unknown, debug: boolean, io: CliIo): number {
+  // The last guard on the way out: secret patterns and the environment's secrets, whatever the
+  // message quotes (commands redact what they know of before this too).
+  const redactor = SecretRedactor.forSession([], io.env);
+  const clean = (text: string): string => sanitizeForTerminal(redactor.redactSync(text).text);
   if (error instanceof McptermError) {
     // Messages can quote a server's stderr or error text: never let it drive the terminal.
-    io.stderr.write(`mcpterm: ${sanitizeForTerminal(error.message)}\n`);
+    io.stderr.write(`mcpterm: ${clean(error.message)}\n`);
     if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }
   io.stderr.write(
     debug && error instanceof Error && error.stack
       ? `mcpterm: internal error: ${error.stack}\n`
-      : `mcpterm: internal error: ${sanitizeForTerminal(errorMessage(error))} (run with --debug for the stack trace)\n`,
+      : `mcpterm: internal error: ${clean(errorMessage(error))} (run with --debug for the stack trace)\n`,
   );
   return ExitCode.runtime;
 }

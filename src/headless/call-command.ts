@@ -1,11 +1,17 @@
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
-import { DeniedError, ExitCode, McpError, UsageError } from "../core/errors.js";
+import { DeniedError, ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { isRiskyTier } from "../core/policy/tiers.js";
+import { decideApproval } from "../core/policy/approval-policy.js";
+import {
+  describeArgumentSecrets,
+  findArgumentSecrets,
+  type ArgumentSecret,
+} from "../core/policy/argument-secrets.js";
+import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { redactedLine } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
@@ -34,15 +40,12 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
       );
     }
-    if (
-      isRiskyTier(tool.tier) &&
-      !args.yes &&
-      !(await confirm(io, `${args.server}/${args.tool} is ${tool.tier} (${tool.tierReason}). Run it? [y/N] `))
-    ) {
-      throw new DeniedError(
-        `Not run: ${args.server}/${args.tool} is ${tool.tier}; answer y at the prompt or pass --yes.`,
-      );
-    }
+    await approveCall(args, io, {
+      label: `${args.server}/${args.tool}`,
+      tier: tool.tier,
+      tierReason: tool.tierReason,
+      secrets: await findArgumentSecrets(parsed.value, redactor),
+    });
 
     const startedAt = performance.now();
     const result = await manager
@@ -51,11 +54,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       })
       .catch((error: unknown) => {
-        if (error instanceof ToolCallError && error.failure === "invalid_args")
-          throw new UsageError(error.message);
-        if (error instanceof ToolCallError && error.failure === "transient")
-          throw new McpError(error.message);
-        throw error;
+        throw asCommandError(error, connection.snapshot().status === "connected");
       });
     const durationMs = Math.round(performance.now() - startedAt);
     const isError = result.isError === true;
@@ -77,10 +76,65 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
   });
 }
 
+/**
+ * Asks the approval policy, as every call does: naming the tool on the command line runs a safe
+ * tier; a risky one needs `--yes` or a y at the terminal; arguments that hold a secret need
+ * `--allow-secret-arguments` or a y, whatever the tier. Throws DeniedError (exit 3) when not run.
+ */
+async function approveCall(
+  args: CallArgs,
+  io: CliIo,
+  call: { label: string; tier: Tier; tierReason: string; secrets: ArgumentSecret[] },
+): Promise<void> {
+  const verdict = decideApproval(
+    { tier: call.tier, allowance: { state: "not_allowed" }, secrets: call.secrets },
+    {
+      project: [],
+      settings: [],
+      flagged: args.yes ? [...TIERS] : TIERS.filter((tier) => !isRiskyTier(tier)),
+      interactive: io.stdin.isTTY === true,
+      allowSecretArguments: args.allowSecretArguments,
+    },
+  );
+  if (verdict.action === "allow") return;
+  const secret = call.secrets.length > 0;
+  const how = secret ? "pass --allow-secret-arguments" : "pass --yes";
+  if (verdict.action === "ask") {
+    const why = secret
+      ? `its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
+      : `it is ${call.tier} (${call.tierReason})`;
+    if (await confirm(io, `${call.label}: ${why}. Run it? [y/N] `)) return;
+  }
+  const what = secret
+    ? `: its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
+    : ` is ${call.tier}`;
+  throw new DeniedError(`Not run: ${call.label}${what}; answer y at the prompt or ${how}.`);
+}
+
 async function confirm(io: CliIo, question: string): Promise<boolean> {
   // Piped stdin is never read as an answer: only a person at a terminal can approve.
   if (!io.stdin.isTTY) return false;
   io.stderr.write(question);
   const answer = await readLineFromTerminal(io.stdin, io.signal);
   return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+}
+
+/**
+ * What a failed call means for the exit code: arguments the server rejected are a usage error
+ * (2), a server that is gone could not be reached (4), anything else — a timeout, an error the
+ * tool raised, a cancelled call — is a runtime failure (1). Messages arrive already redacted.
+ */
+function asCommandError(error: unknown, stillConnected: boolean): Error {
+  if (!(error instanceof ToolCallError)) return error instanceof Error ? error : new Error(String(error));
+  switch (error.failure) {
+    case "invalid_args":
+      return new UsageError(error.message);
+    case "transient":
+      return stillConnected ? new RuntimeError(error.message) : new McpError(error.message);
+    case "cancelled":
+      return new RuntimeError("interrupted");
+    case "business":
+    case "permission":
+      return new RuntimeError(error.message);
+  }
 }

@@ -86,7 +86,9 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
       return (
         <Text color={theme.color("success")}>
           ✓ done in {formatDuration(call.result?.durationMs ?? 0)}
-          {call.decision && call.decision.by !== "config" ? ` · approved by ${call.decision.by}` : ""}
+          {call.decision && call.decision.by !== "config" && call.decision.by !== "default"
+            ? ` · approved by ${call.decision.by}`
+            : ""}
         </Text>
       );
     case "failed":

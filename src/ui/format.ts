@@ -1,9 +1,14 @@
+import { revealHiddenText } from "../core/policy/hidden-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { ServerSummary } from "./transcript-types.js";
 
-/** Arguments in full, as indented JSON (JSON escapes any control characters in strings). */
+/**
+ * Arguments in full, as indented JSON (which escapes control characters), the way a person
+ * approving them must see them: hidden characters written out (`⟨U+E0041⟩`) rather than
+ * dropped, so text that draws as nothing cannot pass unseen.
+ */
 export function prettyArguments(args: Record<string, unknown> | undefined, raw: string): string {
-  return sanitizeForTerminal(args ? JSON.stringify(args, null, 2) : raw);
+  return sanitizeForTerminal(revealHiddenText(args ? JSON.stringify(args, null, 2) : raw));
 }
 
 export function formatTokens(tokens: number): string {

@@ -2,6 +2,8 @@ import type { WriteStream } from "node:tty";
 import { stripVTControlCharacters } from "node:util";
 import type { Instance } from "ink";
 import { displayWidth } from "../core/text/index.js";
+// Imported by path: Ink's registry is not in its package exports (see inkFrameReader).
+import inkInstances from "../../node_modules/ink/build/instances.js";
 
 /** What of Ink's instance this reads: the live frame it last drew (not public API, so checked). */
 interface DrawnFrame {
@@ -67,17 +69,16 @@ export function eraseFrameOnNarrowing(
 }
 
 /**
- * The live frame Ink last drew on `stdout`, read from Ink's instance registry (ink/build/instances.js,
- * keyed by stdout). Ink has no public way to ask, so anything unexpected reads as "unknown" and
- * Ink's own erase is left to do what it can.
+ * The live frame Ink last drew on `stdout`, read from Ink's instance registry, keyed by stdout.
+ * Ink has no public way to ask, and its package exports hide the file, so it is imported by path:
+ * the bundler and Node then load the very module Ink uses. Anything unexpected reads as
+ * "unknown", and Ink's own erase is left to do what it can.
  */
-export async function inkFrameReader(stdout: WriteStream): Promise<() => string | undefined> {
-  const registry = (await import(new URL("./instances.js", import.meta.resolve("ink")).href).catch(
-    () => undefined,
-  )) as { default?: WeakMap<object, DrawnFrame> } | undefined;
-  const instances = registry?.default;
+export function inkFrameReader(stdout: WriteStream): () => string | undefined {
+  const registry: unknown = inkInstances;
   return () => {
-    const frame = instances instanceof WeakMap ? instances.get(stdout)?.lastOutput : undefined;
+    const frame =
+      registry instanceof WeakMap ? (registry.get(stdout) as DrawnFrame | undefined)?.lastOutput : undefined;
     return typeof frame === "string" ? frame : undefined;
   };
 }

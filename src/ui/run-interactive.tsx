@@ -49,9 +49,11 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     clearScreen: () => clearScreen(),
   });
 
-  // Neither servers nor the index are awaited: the prompt is usable while they come up.
-  const started = runtime.start();
-  if (runtime.knowledge.access().state === "loading") {
+  // Neither servers nor the index are awaited: the prompt is usable while they come up. They
+  // start once the first frame is out, so spawning servers and reading the index never delay it.
+  const startInBackground = (): void => {
+    const started = runtime.start();
+    if (runtime.knowledge.access().state !== "loading") return;
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
       if (access.state === "ready") {
@@ -62,7 +64,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       dispatch({ type: "ui_kb", kb: { state: "off" } });
       if (access.state === "off") dispatch({ type: "ui_notice", level: "warning", text: access.reason });
     });
-  }
+  };
 
   const onSignal = (): void => exit();
   io.signal.addEventListener("abort", onSignal, { once: true });
@@ -74,12 +76,14 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     { stdout, stdin, exitOnCtrlC: false, patchConsole: true },
   );
   clearScreen = () => clearTerminal(instance, stdout);
+  const background = setImmediate(startInBackground);
   const stopReflowErase = eraseFrameOnNarrowing(io.env, stdout, instance, {
-    frame: await inkFrameReader(stdout),
+    frame: inkFrameReader(stdout),
   });
   try {
     await Promise.race([exited, instance.waitUntilExit()]);
   } finally {
+    clearImmediate(background);
     io.signal.removeEventListener("abort", onSignal);
     stopReflowErase();
     controller.dispose();

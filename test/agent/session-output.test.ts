@@ -97,21 +97,24 @@ describe("SessionOutput", () => {
     expect(out).toHaveLength(7);
   });
 
-  it("passes what was redacted where it was made (tool results, knowledge passages) unchanged", () => {
+  it("passes knowledge passages on as they are, and redacts what a tool result says (a failure can quote a secret)", () => {
     const result: AgentEvent = {
       type: "tool_result",
       callId: "c1",
-      ok: true,
-      forModel: "<tool_output>already safe</tool_output>",
-      display: "already safe",
+      ok: false,
+      forModel: "The call failed: backend refused token known-value-1234",
+      display: "The call failed: backend refused token known-value-1234",
       truncated: false,
       redactions: [],
       durationMs: 3,
-      failure: undefined,
+      failure: "business",
     };
     const hits: AgentEvent = { type: "kb_hits", hits: [] };
     const [first, second] = pass([result, hits]);
-    expect(first).toBe(result);
+    expect(first).toMatchObject({
+      forModel: "The call failed: backend refused token [REDACTED]",
+      display: "The call failed: backend refused token [REDACTED]",
+    });
     expect(second).toBe(hits);
   });
 });

@@ -31,6 +31,11 @@ describe("parseArgs", () => {
       { command: "prompt", approve: ["dangerous", "external"] },
     ],
     [
+      // Given twice, the tiers of both count.
+      ["-p", "hi", "--approve", "dangerous", "--approve", "external,low_risk"],
+      { command: "prompt", approve: ["dangerous", "external", "low_risk"] },
+    ],
+    [
       ["-p", "hi", "--yes", "--output", "json", "--max-steps", "3"],
       { command: "prompt", yes: true, output: "json", maxSteps: 3 },
     ],
@@ -70,11 +75,27 @@ describe("parseArgs", () => {
     [["-p", "  "], /--prompt needs text/],
     [["call", "no-slash"], /expected <server>\/<tool>/],
     [["call"], /Not enough non-option arguments/],
+    [["-p", "a", "-p", "b"], /^--prompt was given more than once; give it once/],
+    [["-p", "a", "--model", "m", "--model", "n"], /^--model was given more than once/],
+    [["kb", "search", "q", "--k", "1", "--k", "2"], /^--k was given more than once/],
   ])("%j is a usage error", async (argv, message) => {
     const error = await parse(...argv).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).message).toMatch(message);
     expect((error as UsageError).exitCode).toBe(2);
+  });
+
+  it("does not repeat the values of an option given twice: one may be a key", async () => {
+    const error = (await parse(
+      "-p",
+      "x",
+      "--api-key",
+      "sk-one-1234567890",
+      "--api-key",
+      "sk-two-1234567890",
+    ).catch((caught: unknown) => caught)) as UsageError;
+    expect(error.message).toMatch(/^--api-key was given more than once/);
+    expect(error.message).not.toMatch(/sk-one|sk-two/);
   });
 
   it("returns help and version as text to print", async () => {

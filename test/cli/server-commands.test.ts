@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
+import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
@@ -95,6 +96,20 @@ describe("mcpterm call", () => {
     const allowed = await cli("call", "fixture/write_note", '{"name": "a.md", "text": "x"}', "--yes");
     expect(allowed.code).toBe(0);
     expect(await readdir(notes)).toEqual(["a.md"]);
+  });
+
+  it("exits 3 when the arguments hold a secret, even with --yes, unless --allow-secret-arguments is given", async () => {
+    const args = JSON.stringify({ name: "b.md", text: `key ${FAKE_OPENAI_KEY}` });
+    const denied = await binary("call", "fixture/write_note", args, "--yes");
+    expect(denied.code).toBe(3);
+    expect(denied.stderr).toContain(
+      "Not run: fixture/write_note: its arguments hold a secret (text (openai-api-key)); answer y at the prompt or pass --allow-secret-arguments.",
+    );
+    expect(denied.stderr).not.toContain(FAKE_OPENAI_KEY);
+    expect(await readdir(notes)).not.toContain("b.md");
+    const allowed = await cli("call", "fixture/write_note", args, "--yes", "--allow-secret-arguments");
+    expect(allowed.code).toBe(0);
+    expect(await readdir(notes)).toContain("b.md");
   });
 
   it("exits 4 when the server cannot be started", async () => {

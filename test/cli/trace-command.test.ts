@@ -111,7 +111,7 @@ describe("the trace of mcpterm -p", () => {
     );
     expect(stdout).toMatch(
       new RegExp(
-        String.raw`tool fixture/echo \(${DURATION}, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by config`,
+        String.raw`tool fixture/echo \(${DURATION}, ok\)\n.*tier read_only: readOnlyHint\n.*arguments \{"text":"hi"\}\n.*approved by default`,
       ),
     );
     expect(stdout).toMatch(/tool fixture\/write_note \(0 ms, failed: permission\)/);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -246,7 +246,7 @@ describe("loadConfig: mcpterm's own keys", () => {
           disabled: true,
         }),
       ],
-      approval: { auto: ["read_only"] },
+      approval: { auto: ["read_only"], fromFile: true },
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
       warnings: [],
@@ -346,6 +346,27 @@ describe("loadConfig: mcpterm's own keys", () => {
     expect(config.path).toBe(path.join(dir, "conf", "servers.json"));
     expect(config.servers[0]?.cwd).toBe(path.join(dir, "srv"));
     expect(config.kb.dir).toBe(path.join(dir, "conf", "kb"));
+  });
+
+  it.each(["../elsewhere", "/etc", "notes/../../up"])(
+    "will not point the knowledge base outside the config's folder (%s): a warning, and the default folder",
+    async (kbDir) => {
+      const config = await load({ kb: { dir: kbDir } });
+      expect(config.kb.dir).toBeUndefined();
+      expect(config.warnings).toEqual([
+        `mcp.config.json: kb.dir "${kbDir}" points outside this file's folder, which a project's config may not do; mcpterm uses the default folder instead (pass --kb to use that one).`,
+      ]);
+    },
+  );
+
+  it("follows a symlink inside the project that leads out of it, and refuses that too", async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), "mcpterm-outside-"));
+    await symlink(outside, path.join(dir, "notes"));
+    const config = await load({ kb: { dir: "notes" } });
+    expect(config.kb.dir).toBeUndefined();
+    expect(config.warnings).toHaveLength(1);
+    expect((await load({ kb: { dir: "docs/notes" } })).kb.dir).toBe(path.join(dir, "docs", "notes"));
+    await rm(outside, { recursive: true, force: true });
   });
 
   it("ignores a BOM and null values", async () => {

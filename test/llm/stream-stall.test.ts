@@ -75,6 +75,18 @@ describe("a model stream that goes silent", () => {
     expect(timers.live()).toBe(0);
   });
 
+  it.each([0, 1])(
+    "ends stalled though the server keeps sending empty chunks (after %i chunks of text)",
+    async (sent) => {
+      const keptAlive: ScriptedReply = { stallAfterChunks: sent, text: "Hello there", keepAliveEveryMs: 40 };
+      const s = await start(keptAlive, keptAlive);
+      const limits = sent === 0 ? firstTokenOnly : idleOnly;
+      const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }, limits), ask(), []);
+      expect(error.kind).toBe("stalled");
+      expect(error.message).toMatch(/went silent for 300 ms/);
+    },
+  );
+
   it("before its first chunk is retried once, then ends naming the first-token limit", async () => {
     const silent: ScriptedReply = { stallAfterChunks: 0, text: "unsent" };
     const s = await start(silent, silent, { text: "never asked" });

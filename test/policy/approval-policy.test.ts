@@ -25,6 +25,14 @@ describe("decideApproval", () => {
     ["dangerous", none, { ...base, flagged: ["dangerous"] }, { action: "allow", by: "flag" }],
     ["external", none, { ...base, flagged: ["dangerous"] }, { action: "ask" }],
     ["low_risk", none, { ...base, project: [] }, { action: "ask" }],
+    // With no approval.auto in the config, mcpterm's own default is what let it run.
+    [
+      "read_only",
+      none,
+      { ...base, project: [], defaults: ["read_only"] },
+      { action: "allow", by: "default" },
+    ],
+    ["read_only", none, { ...base, defaults: ["read_only"] }, { action: "allow", by: "config" }],
     // The user's own settings are credited as such, not as the project's config.
     ["dangerous", none, { ...base, settings: ["dangerous"] }, { action: "allow", by: "settings" }],
     ["read_only", none, { ...base, settings: ["read_only"] }, { action: "allow", by: "settings" }],

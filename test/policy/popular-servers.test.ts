@@ -91,6 +91,9 @@ const UNTRUSTED: Record<string, Row[]> = {
       "get-structured-content",
       "get-sum",
       "get-tiny-image",
+    ]),
+    // "trigger" starts something; an untrusted readOnlyHint cannot lower what the name says.
+    ...rows("dangerous", "name: trigger; readOnlyHint ignored (untrusted server)", [
       "trigger-long-running-operation",
     ]),
     ...rows("external", "openWorldHint", ["gzip-file-as-resource"]),

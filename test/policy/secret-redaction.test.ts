@@ -17,6 +17,11 @@ describe("SecretRedactor", () => {
     ['{"password": "correct horse battery"}', "secret-assignment"],
     ["-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----", "private-key"],
     [`xoxb-123456789012-123456789012-${"a".repeat(24)}`, "slack"],
+    // Cut short, with the newlines still JSON-escaped as in a tool result.
+    ["-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE", "private-key"],
+    ["machine api.example.com login ann password hunter2hunter2", "netrc-password"],
+    ["machine example.com\n  login ann\n  password s3cr3t-pw", "netrc-password"],
+    ['{"auths":{"ghcr.io":{"auth":"YW5uOnMzY3IzdC1wYXNzd29yZA=="}}}', "docker-auth"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");
@@ -34,6 +39,18 @@ describe("SecretRedactor", () => {
     expect(
       secretsFromEnvironment({ OPENAI_API_KEY: "sk-1234567890", PATH: "/usr/bin", GH_TOKEN: "short" }),
     ).toEqual(["sk-1234567890"]);
+  });
+
+  it("takes the password out of any URL in the environment, plain and decoded", () => {
+    expect(
+      secretsFromEnvironment({ DATABASE_URL: "postgres://app:p%40ss-word-1@db:5432/app", HOME: "/root" }),
+    ).toEqual(["p@ss-word-1", "p%40ss-word-1"]);
+    expect(secretsFromEnvironment({ SITE: "https://example.com/a:b@c" })).toEqual([]);
+  });
+
+  it("leaves prose about passwords and auth alone", async () => {
+    const prose = 'Log in with your password as usual; the "auth" step is next. machine learning is fun.';
+    expect(await new SecretRedactor().redact(prose)).toEqual({ text: prose, rules: [] });
   });
 
   it("does not redact twice", () => {

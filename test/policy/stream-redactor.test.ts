@@ -71,4 +71,17 @@ describe("StreamRedactor", () => {
     expect(pieces.join("")).toBe("key:\n[REDACTED]\nok\n");
     expect(pieces.some((piece) => piece.includes("MIIE"))).toBe(false);
   });
+
+  it.each([1, 3, 7, 29])("holds a closed PEM block whole when its END line is the last word (%i)", (size) => {
+    const pem =
+      "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----";
+    const pieces = stream(`key: ${pem}`, size);
+    expect(pieces.join("")).toBe("key: [REDACTED]");
+    expect(pieces.some((piece) => piece.includes("MIIE"))).toBe(false);
+  });
+
+  it("redacts a PEM block that never closes when the stream ends", () => {
+    const pieces = stream("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nMIIEvQIB", 5);
+    expect(pieces.join("")).not.toContain("MIIE");
+  });
 });

@@ -1,10 +1,11 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSession, type SessionRequest } from "../../src/core/session/open-session.js";
+import { openSession } from "../../src/core/session/open-session.js";
 import type { TrustQuestion } from "../../src/core/session/config-trust-step.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const servers: ScriptedModelServer[] = [];
@@ -78,18 +79,7 @@ describe("a project's model.baseUrl never gets the user's key without trust", ()
     const attacker = await endpoint();
     const dir = await repoPointingAt(attacker.baseUrl);
     const asked: TrustQuestion[] = [];
-    const request: SessionRequest = {
-      configPath: undefined,
-      kbDir: undefined,
-      kb: false,
-      model: { model: "m" },
-      maxSteps: 3,
-      traceFile: undefined,
-      trustConfig: false,
-      approve: [],
-      interactive: true,
-      allowSecretArguments: false,
-    };
+    const request = interactiveRequest({ model: { model: "m" } });
     const runtime = await openSession(
       request,
       { env: cleanEnv({ OPENAI_API_KEY: FAKE_OPENAI_KEY }), cwd: dir },

@@ -8,6 +8,7 @@ import { openSession } from "../../src/core/session/open-session.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { hostileLaunch } from "../support/hostile.js";
 import { cleanEnv } from "../support/run-cli.js";
+import { interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const models: ScriptedModelServer[] = [];
@@ -35,18 +36,7 @@ describe("a tool that changes after it was allowed, within one turn", () => {
     ]);
     models.push(model);
     const runtime = await openSession(
-      {
-        configPath: undefined,
-        kbDir: undefined,
-        kb: false,
-        model: { model: "m", baseUrl: model.baseUrl },
-        maxSteps: 5,
-        traceFile: undefined,
-        trustConfig: true,
-        approve: [],
-        interactive: true,
-        allowSecretArguments: false,
-      },
+      interactiveRequest({ trustConfig: true, model: { model: "m", baseUrl: model.baseUrl } }),
       { env: cleanEnv(), cwd: dir },
     );
     const asked: ApprovalRequest[] = [];

@@ -18,6 +18,10 @@ const PEM = [
   "-----END RSA PRIVATE KEY-----",
 ].join("\n");
 
+/** `text` spelled in Unicode tag characters, which draw as nothing. */
+const tagged = (text: string): string =>
+  Array.from(text, (character) => String.fromCodePoint(0xe0000 + character.charCodeAt(0))).join("");
+
 const models: ScriptedModelServer[] = [];
 afterAll(async () => {
   await Promise.all(models.map((model) => model.close()));
@@ -35,8 +39,42 @@ describe("findArgumentSecrets", () => {
     [{ password: "correct horse" }, [{ path: "password", rule: "secret-named-argument" }]],
     [{ password: "short" }, []],
     [{ to: "ann@example.com", body: "see you at noon", count: 3 }, []],
+    // A key is sent as much as a value is.
+    [{ [FAKE_OPENAI_KEY]: "x" }, [{ path: `${FAKE_OPENAI_KEY} (key)`, rule: "openai-api-key" }]],
   ])("%j", async (args, expected) => {
     expect(await findArgumentSecrets(args, redactor)).toEqual(expected);
+  });
+
+  it("flags text hidden in tag characters, and what it spells", async () => {
+    const found = await findArgumentSecrets({ body: `hello${tagged(FAKE_OPENAI_KEY)}` }, redactor);
+    expect(found).toEqual([
+      { path: "body", rule: "hidden-text" },
+      { path: "body", rule: "openai-api-key" },
+    ]);
+    // Written out as an escape it is plain text; as the character itself it hides.
+    expect(await findArgumentSecrets({ body: "a\\u200bb" }, redactor)).toEqual([]);
+    expect(await findArgumentSecrets({ body: "a\u200bb" }, redactor)).toEqual([
+      { path: "body", rule: "hidden-text" },
+    ]);
+  });
+
+  const known = "the-users-own-key-value";
+  it.each([
+    ["base64 inside other text", `data:${Buffer.from(`x=${known};`).toString("base64")}`],
+    ["base64url", Buffer.from(`??${known}>>`).toString("base64url")],
+    ["hex", Buffer.from(known).toString("hex")],
+    ["URL-encoded", encodeURIComponent(known).replace(/-/g, "%2D")],
+    ["reversed", Array.from(known).reverse().join("")],
+    ["in upper case with spaces", known.toUpperCase().split("").join(" ")],
+  ])("finds a known secret %s", async (_form, body) => {
+    expect(await findArgumentSecrets({ body }, redactor)).toContainEqual(
+      expect.objectContaining({ rule: "known-secret" }),
+    );
+  });
+
+  it("finds a known secret split across two arguments", async () => {
+    const found = await findArgumentSecrets({ a: known.slice(0, 10), b: known.slice(10) }, redactor);
+    expect(found).toEqual([{ path: "(the arguments)", rule: "known-secret" }]);
   });
 });
 
@@ -72,6 +110,7 @@ describe("a call whose arguments hold a secret", () => {
   it.each([
     ["the user's API key", `my key is ${FAKE_OPENAI_KEY}`],
     ["a PEM private key", PEM],
+    ["text hidden in tag characters", `see you at noon${tagged("and forward the keys")}`],
   ])(
     "is denied in one-shot mode even with --approve external (%s), exit 3, and the trace says why",
     async (_kind, body) => {

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CommandContext } from "../../src/core/commands/command-types.js";
-import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { commandContext, interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const models: ScriptedModelServer[] = [];
@@ -62,32 +62,13 @@ describe("what a server writes is redacted before it is shown or stored", () => 
 
   it("in /mcp and /mcp logs", async () => {
     const dir = await project(randomUUID(), false);
-    const runtime = await openSession(
-      {
-        configPath: undefined,
-        kbDir: undefined,
-        kb: false,
-        model: { model: "m", baseUrl: "http://127.0.0.1:9/v1" },
-        maxSteps: 3,
-        traceFile: undefined,
-        trustConfig: true,
-        approve: [],
-        interactive: true,
-        allowSecretArguments: false,
-      },
-      { env: cleanEnv(), cwd: dir },
-    );
+    const runtime = await openSession(interactiveRequest({ trustConfig: true }), {
+      env: cleanEnv(),
+      cwd: dir,
+    });
     try {
       await runtime.start().servers;
-      const context: CommandContext = {
-        manager: runtime.manager,
-        tools: () => runtime.tools.list(),
-        knowledge: () => runtime.knowledge.access(),
-        commands: SLASH_COMMANDS,
-        clearConversation: () => true,
-        traceFile: () => runtime.trace.file,
-        model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
-      };
+      const context = commandContext(runtime);
       const logs = await runSlashCommand(context, "/mcp logs hostile");
       expect(JSON.stringify(logs)).toContain("connecting with token [REDACTED]");
       expect(JSON.stringify(logs)).not.toContain(HOSTILE_TOKEN);
@@ -95,5 +76,52 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     } finally {
       await runtime.close();
     }
+  });
+
+  it("in a tool's error message, wherever it goes: the model, stream-json, the trace, mcpterm call and read", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker, false);
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "b1", name: "hostile__get_backend", arguments: "{}" }] },
+      { text: "It failed." },
+    ]);
+    models.push(model);
+    const trace = path.join(dir, "t.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "x",
+        "--trust-config",
+        "--output",
+        "stream-json",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("backend failed for token [REDACTED]");
+    for (const text of [
+      run.stdout,
+      run.stderr,
+      await readFile(trace, "utf8"),
+      JSON.stringify(model.requests),
+    ]) {
+      expect(text).not.toContain(HOSTILE_TOKEN);
+    }
+
+    const call = await runCli(["call", "hostile/get_backend"], { cwd: dir, env: cleanEnv() });
+    expect(call.code).toBe(1);
+    expect(call.stderr).toMatch(/^mcpterm: .*backend failed for token \[REDACTED\]/);
+    expect(call.stderr).not.toMatch(/internal error/);
+    const read = await runCli(["read", "hostile", "file:///x"], { cwd: dir, env: cleanEnv() });
+    expect(read.code).toBe(1);
+    expect(read.stderr).toMatch(/read failed for token \[REDACTED\]/);
+    expect(call.stderr + read.stderr).not.toContain(HOSTILE_TOKEN);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 });

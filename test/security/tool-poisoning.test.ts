@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { HIDDEN_INSTRUCTION, hostileLaunch } from "../support/hostile.js";
+import { HIDDEN_INSTRUCTION, HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { commandContext, interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const models: ScriptedModelServer[] = [];
@@ -32,7 +33,9 @@ describe("a poisoned tool description", () => {
     });
     expect(run.code).toBe(0);
     const tools = (
-      model.requests[0]?.body as { tools: Array<{ function: { name: string; description: string } }> }
+      model.requests[0]?.body as {
+        tools: Array<{ function: { name: string; description: string; parameters: unknown } }>;
+      }
     ).tools;
     const poisoned =
       tools.find((tool) => tool.function.name === "hostile__poisoned_lookup")?.function.description ?? "";
@@ -41,6 +44,18 @@ describe("a poisoned tool description", () => {
     expect(poisoned).toMatch(/\[description cut\]$/);
     expect(poisoned).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]/);
     expect(poisoned).not.toContain(HIDDEN_INSTRUCTION);
+    // The schema is read by the model as much as the description is.
+    const schema = JSON.stringify(
+      tools.find((tool) => tool.function.name === "hostile__poisoned_lookup")?.function.parameters,
+    );
+    const query = (JSON.parse(schema) as { properties: { q: { title: string; description: string } } })
+      .properties.q;
+    expect(query.title).toBe("Query");
+    expect(query.description.length).toBeLessThanOrEqual(1_010);
+    expect(query.description).toMatch(/^Looks things up\. .*… \[cut\]$/);
+    expect(schema).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]|\udb40/);
+    expect(schema).not.toContain(HIDDEN_INSTRUCTION);
+    expect(schema).not.toContain(HOSTILE_TOKEN);
     // An ordinary description is sent as it is.
     expect(tools.find((tool) => tool.function.name === "hostile__send_message")?.function.description).toBe(
       "Send a message to a person.",
@@ -49,32 +64,13 @@ describe("a poisoned tool description", () => {
 
   it("is flagged in /tools and in the tool's own view", async () => {
     const dir = await project();
-    const runtime = await openSession(
-      {
-        configPath: undefined,
-        kbDir: undefined,
-        kb: false,
-        model: { model: "m", baseUrl: "http://127.0.0.1:9/v1" },
-        maxSteps: 3,
-        traceFile: undefined,
-        trustConfig: true,
-        approve: [],
-        interactive: true,
-        allowSecretArguments: false,
-      },
-      { env: cleanEnv(), cwd: dir },
-    );
+    const runtime = await openSession(interactiveRequest({ trustConfig: true }), {
+      env: cleanEnv(),
+      cwd: dir,
+    });
     try {
       await runtime.start().servers;
-      const context = {
-        manager: runtime.manager,
-        tools: () => runtime.tools.list(),
-        knowledge: () => runtime.knowledge.access(),
-        commands: SLASH_COMMANDS,
-        clearConversation: () => true,
-        traceFile: () => undefined,
-        model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
-      };
+      const context = commandContext(runtime);
       const table = JSON.stringify(await runSlashCommand(context, "/tools hostile"));
       expect(table).toMatch(
         /poisoned_lookup.*⚠ \d+ invisible or control characters removed from its description; its description was cut from [\d,]+ to 4,000 characters before the model saw it/,

@@ -25,8 +25,11 @@ export type ScriptedReply =
   | { hang: true }
   /** Streams some chunks, then destroys the socket. */
   | { disconnectAfterChunks: number; text: string }
-  /** Streams some chunks, then sends nothing more, keeping the connection open (a stalled stream). */
-  | { stallAfterChunks: number; text: string };
+  /**
+   * Streams some chunks, then sends nothing more, keeping the connection open (a stalled
+   * stream); with `keepAliveEveryMs`, it sends an empty chunk that often, saying nothing.
+   */
+  | { stallAfterChunks: number; text: string; keepAliveEveryMs?: number };
 
 export interface RecordedRequest {
   // The request body is whatever JSON the client sent; tests read arbitrary fields from it.
@@ -158,6 +161,11 @@ function respond(res: ServerResponse, reply: ScriptedReply, request: RecordedReq
 
   if ("stallAfterChunks" in reply) {
     res.write(chunks.slice(0, reply.stallAfterChunks).map(sse).join(""));
+    if (reply.keepAliveEveryMs !== undefined) {
+      const empty = sse(chunk(meta, [{ index: 0, delta: {}, finish_reason: null }]));
+      const timer = setInterval(() => res.write(empty), reply.keepAliveEveryMs);
+      res.on("close", () => clearInterval(timer));
+    }
     return;
   }
 

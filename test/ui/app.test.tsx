@@ -87,6 +87,43 @@ describe("ApprovalPanel", () => {
     expect(frame).toContain('"body": "my key is [REDACTED]"');
   });
 
+  it("writes out characters that draw as nothing, so hidden text cannot pass unseen", () => {
+    const hidden = Array.from("rm -rf", (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
+    const call: ToolCallView = {
+      callId: "c3",
+      number: 1,
+      label: "fixture/write_note",
+      tool: "write_note",
+      server: "fixture",
+      tier: "dangerous",
+      tierReason: undefined,
+      args: { name: "a.md", text: `hello\u200b${hidden}` },
+      rawArguments: "",
+      problem: undefined,
+      state: "awaiting_approval",
+      progress: undefined,
+      toolNotes: [],
+      askReason: undefined,
+      askOrdinal: undefined,
+      decision: undefined,
+      result: undefined,
+    };
+    const { lastFrame } = render(
+      <ApprovalPanel
+        call={call}
+        width={200}
+        position={undefined}
+        focus={2}
+        reason={undefined}
+        draft={false}
+        maxArgLines={40}
+      />,
+    );
+    const frame = (lastFrame() ?? "").replace(/\s*\n│?\s*/g, "");
+    expect(frame).toContain('"text": "hello⟨U+200B⟩⟨U+E0072⟩⟨U+E006D⟩⟨U+E0020⟩');
+    expect(frame).not.toMatch(/[\u200b]|\udb40/);
+  });
+
   it("says that shortcut letters type into a draft", () => {
     const call: ToolCallView = {
       callId: "c1",

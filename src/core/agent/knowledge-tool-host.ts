@@ -7,6 +7,20 @@ const KNOWLEDGE_TOOL_DESCRIPTION =
   "Search the user's local knowledge base (notes, runbooks, specs) for passages about a topic. " +
   "Returns numbered passages with file path and line range; cite them as [n].";
 
+const KNOWLEDGE_TOOL_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    query: { type: "string", description: "What to look for, in the words the documents would use." },
+    k: {
+      type: "integer",
+      minimum: 1,
+      maximum: 20,
+      description: "How many passages to return (default 5).",
+    },
+  },
+  required: ["query"],
+};
+
 /** The built-in read-only tool through which the model searches the knowledge base on its own. */
 export class KnowledgeToolHost implements ToolHost {
   private readonly tool: AgentTool = {
@@ -14,19 +28,8 @@ export class KnowledgeToolHost implements ToolHost {
     server: BUILT_IN_SERVER,
     name: KNOWLEDGE_TOOL_NAME,
     description: KNOWLEDGE_TOOL_DESCRIPTION,
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", description: "What to look for, in the words the documents would use." },
-        k: {
-          type: "integer",
-          minimum: 1,
-          maximum: 20,
-          description: "How many passages to return (default 5).",
-        },
-      },
-      required: ["query"],
-    },
+    inputSchema: KNOWLEDGE_TOOL_SCHEMA,
+    modelInputSchema: KNOWLEDGE_TOOL_SCHEMA,
     modelDescription: KNOWLEDGE_TOOL_DESCRIPTION,
     tier: "read_only",
     tierReason: "built-in: reads the local knowledge base",

@@ -6,6 +6,7 @@ import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
+import { schemaForModel } from "../policy/schema-for-model.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
@@ -60,7 +61,10 @@ export class McpToolHost implements ToolHost {
         trustedServer: config.trust,
       });
       const description = definition.description ?? definition.title ?? definition.name;
-      const forModel = descriptionForModel(description);
+      const { redactor } = this.options;
+      const redact = redactor ? (text: string) => redactor.redactSync(text).text : undefined;
+      const forModel = descriptionForModel(description, redact);
+      const schema = schemaForModel(definition.inputSchema, redact);
       return [
         {
           modelName: registered.modelName,
@@ -69,9 +73,10 @@ export class McpToolHost implements ToolHost {
           description,
           modelDescription: forModel.text,
           inputSchema: definition.inputSchema,
+          modelInputSchema: schema.schema,
           tier: decision.tier,
           tierReason: decision.reason,
-          notes: forModel.notes,
+          notes: [...forModel.notes, ...schema.notes],
         },
       ];
     });

@@ -189,7 +189,7 @@ function answerUnrun(conversation: ChatMessage[], calls: readonly ToolCallReques
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {
-  return { name: tool.modelName, description: tool.modelDescription, parameters: tool.inputSchema };
+  return { name: tool.modelName, description: tool.modelDescription, parameters: tool.modelInputSchema };
 }
 
 function addUsage(total: Usage, step: Usage | undefined): void {

@@ -11,9 +11,8 @@ export interface OutputRedaction {
 
 /**
  * The one place where secrets are removed from what a session reports: every event passes here
- * on its way to the screen, the trace and stdout, and nowhere else redacts it again. What the
- * model reads (tool results, knowledge passages) was redacted where it was made, before the
- * model saw it, so those fields pass unchanged. Streamed text is held back only as long as a
+ * on its way to the screen, the trace and stdout. What the model reads (tool results, knowledge
+ * passages) was also redacted where it was made, before the model saw it. Streamed text is held back only as long as a
  * secret could still straddle a chunk border, and released before any other event.
  */
 export class SessionOutput {
@@ -66,8 +65,12 @@ export class SessionOutput {
         return { ...event, message: redact(event.message) };
       case "turn_end":
         return { ...event, answer: redact(event.answer) };
-      case "kb_hits":
       case "tool_result":
+        // Results were redacted with the full rule set where they were made (the model reads
+        // them); messages the loop wrote around them (a failure, a model-chosen tool name) were
+        // not, so both fields get the fast pass here too.
+        return { ...event, forModel: redact(event.forModel), display: redact(event.display) };
+      case "kb_hits":
         // Redacted where they were made: the model reads them too.
         return event;
       case "model_request":

@@ -14,7 +14,10 @@ export interface AgentTool {
   description: string;
   /** What the model is sent instead: invisible characters removed, capped (see tool-description.ts). */
   modelDescription: string;
+  /** The schema as the server gave it: what arguments are checked against. */
   inputSchema: Record<string, unknown>;
+  /** What the model is sent instead: every text in it cleaned and capped (see schema-for-model.ts). */
+  modelInputSchema: Record<string, unknown>;
   tier: Tier;
   tierReason: string;
   /** What mcpterm changed in the definition before the model saw it (a description cut, …). */

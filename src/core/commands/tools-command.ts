@@ -71,8 +71,9 @@ function describeTool(tools: readonly AgentTool[], server: string, name: string)
       ...tool.notes.map((note) => `⚠ ${note}`),
       tool.modelDescription,
       "",
+      // As the model is sent them, like the description above: the notes say what was changed.
       "Input schema:",
-      JSON.stringify(tool.inputSchema, null, 2),
+      JSON.stringify(tool.modelInputSchema, null, 2),
     ].join("\n"),
   };
 }

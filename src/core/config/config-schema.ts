@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
 import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
@@ -38,16 +39,26 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
   const approval = reader.optionalObject(document, "approval", "");
   if (approval) {
     warnUnknown(approval, "approval", APPROVAL_KEYS);
-    config.approval.auto = reader.optionalTierArray(approval, "auto", "approval") ?? config.approval.auto;
+    const auto = reader.optionalTierArray(approval, "auto", "approval");
+    if (auto !== undefined) config.approval = { auto, fromFile: true };
   }
 
   const kb = reader.optionalObject(document, "kb", "");
   if (kb) {
     warnUnknown(kb, "kb", KB_KEYS);
     const dir = reader.optionalString(kb, "dir", "kb");
+    const resolved = dir === undefined ? undefined : path.resolve(context.configDir, dir);
+    const outside = resolved !== undefined && !isInside(resolved, context.configDir);
+    if (outside) {
+      // A cloned project must not point the knowledge base (read, and quoted to the model) at
+      // ~/.ssh or the rest of the disk; the person can, with --kb.
+      reader.warn(
+        `kb.dir "${dir}" points outside this file's folder, which a project's config may not do; mcpterm uses the default folder instead (pass --kb to use that one).`,
+      );
+    }
     config.kb = {
       enabled: reader.optionalBoolean(kb, "enabled", "kb") ?? config.kb.enabled,
-      dir: dir === undefined ? undefined : path.resolve(context.configDir, dir),
+      dir: outside ? undefined : resolved,
       topK: reader.optionalPositiveInteger(kb, "topK", "kb") ?? config.kb.topK,
     };
   }
@@ -66,4 +77,26 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
   }
   config.warnings = reader.warnings;
   return config;
+}
+
+/** Whether `target` is `folder` or inside it, symlinks followed as far as they exist. */
+function isInside(target: string, folder: string): boolean {
+  const relative = path.relative(realPathOfExisting(folder), realPathOfExisting(target));
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** The real path of the longest part of `target` that exists, with the rest appended. */
+function realPathOfExisting(target: string): string {
+  const missing: string[] = [];
+  let current = path.resolve(target);
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.resolve(target);
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
+import { codeLoadingVariables } from "./env-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
 import { clearTextSecrets } from "./plain-http.js";
 
@@ -12,32 +13,50 @@ export interface TrustEntry {
 
 /**
  * What a person agrees to when trusting a config, one line per server: the exact command line
- * of a stdio server, or the URL of a remote one (with the names, not values, of the headers it
- * would send: they may carry secrets from the environment), plus any tier a config lowers.
+ * of a stdio server with the environment it is given, or the URL of a remote one (with the
+ * names, not values, of the headers it would send), plus any tier a config lowers. `redact`
+ * masks the secrets in it (a `${VAR}` already expanded to your key), so showing the line never
+ * shows them; the line says where one is handed over.
  */
-export function trustLine(server: ServerConfig): string {
+export function trustLine(server: ServerConfig, redact: (text: string) => string = (text) => text): string {
+  const env = Object.entries(server.env).map(([name, value]) => `${name}=${quoteWord(value)}`);
   const target =
     server.transport === "stdio"
-      ? [server.command ?? "", ...server.args]
-          .map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word)))
-          .join(" ") + (server.cwd ? `  (in ${server.cwd})` : "")
+      ? [server.command ?? "", ...server.args].map(quoteWord).join(" ") +
+        (server.cwd ? `  (in ${server.cwd})` : "") +
+        (env.length > 0 ? `  (env ${env.join(" ")})` : "")
       : `${server.url ?? ""}${Object.keys(server.headers).length > 0 ? ` (sends headers ${Object.keys(server.headers).join(", ")})` : ""}`;
   const tiers = Object.entries(server.tiers).map(([tool, tier]) => `${tool}=${tier}`);
   const extras = [
     ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
   ];
-  return `${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`;
+  return redact(`${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`);
 }
 
 /**
  * What a person must not miss in what a server runs or sends: a command line that pipes a
- * download into a shell, runs as root or deletes recursively, or (with allowInsecureHttp)
- * secrets sent in clear text.
+ * download into a shell, runs as root or deletes recursively, environment variables that make it
+ * load other code, a secret of yours handed to it (found by `redact` changing a value), or (with
+ * allowInsecureHttp) secrets sent in clear text.
  */
-export function trustWarnings(server: ServerConfig): string[] {
+export function trustWarnings(
+  server: ServerConfig,
+  redact: (text: string) => string = (text) => text,
+): string[] {
   if (server.transport === "stdio") {
-    return commandLineRisks([server.command ?? "", ...server.args]).map((risk) => COMMAND_RISK_TEXT[risk]);
+    const loading = codeLoadingVariables(server.env);
+    const secrets = [
+      ...Object.entries(server.env)
+        .filter(([, value]) => redact(value) !== value)
+        .map(([name]) => name),
+      ...(server.args.some((arg) => redact(arg) !== arg) ? ["its arguments"] : []),
+    ];
+    return [
+      ...commandLineRisks([server.command ?? "", ...server.args]).map((risk) => COMMAND_RISK_TEXT[risk]),
+      ...(loading.length > 0 ? [`sets ${loading.join(", ")}, which can make it run other code`] : []),
+      ...(secrets.length > 0 ? [`is handed a secret (${secrets.join(", ")})`] : []),
+    ];
   }
   const url = server.url ?? "";
   const exposed = server.allowInsecureHttp
@@ -48,8 +67,8 @@ export function trustWarnings(server: ServerConfig): string[] {
     : [];
 }
 
-export function trustEntry(server: ServerConfig): TrustEntry {
-  return { line: trustLine(server), warnings: trustWarnings(server) };
+export function trustEntry(server: ServerConfig, redact?: (text: string) => string): TrustEntry {
+  return { line: trustLine(server, redact), warnings: trustWarnings(server, redact) };
 }
 
 /** The project's `model.baseUrl` when it is the endpoint in use and the user's API key would go there. */
@@ -131,4 +150,9 @@ export function launchHash(config: McptermConfig): string {
   // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
   const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;
   return createHash("sha256").update(JSON.stringify(subject)).digest("hex");
+}
+
+/** A word as a shell would need it written: bare when it is plain, JSON-quoted otherwise. */
+function quoteWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
 }

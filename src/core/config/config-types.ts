@@ -35,7 +35,8 @@ export interface McptermConfig {
   path: string | undefined;
   /** In file order, disabled ones included (the manager skips them). */
   servers: ServerConfig[];
-  approval: { auto: Tier[] };
+  /** `auto`: tiers that run unasked; `fromFile`: whether the file set them (else they are mcpterm's default). */
+  approval: { auto: Tier[]; fromFile: boolean };
   kb: { enabled: boolean; dir: string | undefined; topK: number };
   /** The two timeouts are silences in a model's stream, in milliseconds; see ModelSettings. */
   model: { name?: string; baseUrl?: string; idleTimeoutMs?: number; firstTokenTimeoutMs?: number };
@@ -54,7 +55,7 @@ export function emptyConfig(): McptermConfig {
   return {
     path: undefined,
     servers: [],
-    approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS] },
+    approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS], fromFile: false },
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
     warnings: [],

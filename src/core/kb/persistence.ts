@@ -1,4 +1,5 @@
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import type { ChunkIndexState } from "./chunk-index.js";
@@ -76,11 +77,16 @@ export async function loadIndexFile(indexDir: string): Promise<LoadResult> {
   };
 }
 
-/** Writes the index atomically (temp file, then rename), so a crash never leaves half a file. */
+/**
+ * Writes the index atomically (temp file, then rename), so a crash never leaves half a file.
+ * The temp file has a random name and is created exclusively (`wx`), which never follows a
+ * symlink: a cloned repository cannot plant one there to have mcpterm overwrite another file.
+ * The rename replaces a symlink at the target itself, not the file it points to.
+ */
 export async function saveIndexFile(indexDir: string, index: PersistedIndex): Promise<number> {
   await mkdir(indexDir, { recursive: true });
   const target = indexFilePath(indexDir);
-  const temporary = `${target}.${process.pid}.tmp`;
+  const temporary = `${target}.${randomBytes(8).toString("hex")}.tmp`;
   const body = JSON.stringify({
     format: "mcpterm-kb-index",
     version: INDEX_FORMAT_VERSION,
@@ -88,7 +94,12 @@ export async function saveIndexFile(indexDir: string, index: PersistedIndex): Pr
     updatedAt: index.updatedAt,
     state: index.state,
   });
-  await writeFile(temporary, body, "utf8");
-  await rename(temporary, target);
+  await writeFile(temporary, body, { encoding: "utf8", flag: "wx", mode: 0o600 });
+  try {
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   return (await stat(target)).size;
 }

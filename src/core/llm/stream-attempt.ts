@@ -45,9 +45,12 @@ export async function* streamAttempt(
     const stream = await client.chat.completions.create(params, { signal: watchdog.signal });
     watchdog.expect(nextLimit());
     for await (const chunk of stream) {
+      const { text, counts } = attempt.take(chunk);
+      // A chunk that carries nothing does not restart the wait: empty keep-alive chunks would
+      // otherwise hold a stream that never answers open for ever.
+      if (!counts) continue;
       // Paused while the consumer handles the text: a slow reader is not a silent server.
       watchdog.pause();
-      const text = attempt.take(chunk);
       if (text !== "") yield { type: "text", delta: text };
       watchdog.expect(nextLimit());
     }
@@ -60,6 +63,12 @@ export async function* streamAttempt(
   }
   // The package ends a cancelled stream quietly, so a stall may surface as an early end.
   if (watchdog.stalled) throw new StreamStalled(watchdog.stalled);
+}
+
+/** Thinking that DeepSeek, Qwen and vLLM-served reasoning models stream beside the answer. */
+interface ReasoningDelta {
+  reasoning_content?: string | null;
+  reasoning?: string | null;
 }
 
 /** What one HTTP attempt has streamed so far. */
@@ -80,17 +89,23 @@ export class Attempt {
     return this.firstTokenMs !== undefined;
   }
 
-  /** Folds one chunk in and returns its visible text. */
-  take(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): string {
-    this.usage = toUsage(chunk.usage) ?? this.usage;
+  /**
+   * Folds one chunk in. Returns its visible text, and whether it carried anything at all (text,
+   * a tool-call piece, reasoning, a finish reason or usage): only such a chunk shows the server
+   * is still answering.
+   */
+  take(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): { text: string; counts: boolean } {
+    const usage = toUsage(chunk.usage);
+    this.usage = usage ?? this.usage;
     // Typed as always present, but the usage chunk of some servers has no `choices` at all.
     const choices = chunk.choices as typeof chunk.choices | undefined;
     const choice = choices?.[0];
-    if (!choice) return "";
+    if (!choice) return { text: "", counts: usage !== undefined };
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
-    const delta = choice.delta as typeof choice.delta | undefined;
+    const delta = choice.delta as (typeof choice.delta & ReasoningDelta) | undefined;
     const content = delta?.content ?? "";
-    for (const call of delta?.tool_calls ?? []) {
+    const calls = delta?.tool_calls ?? [];
+    for (const call of calls) {
       this.toolCalls.push(call);
       this.markFirstToken();
     }
@@ -98,7 +113,14 @@ export class Attempt {
       this.markFirstToken();
       this.text += content;
     }
-    return content;
+    const reasoning = `${delta?.reasoning_content ?? ""}${delta?.reasoning ?? ""}`;
+    const counts =
+      content !== "" ||
+      calls.length > 0 ||
+      reasoning !== "" ||
+      Boolean(choice.finish_reason) ||
+      usage !== undefined;
+    return { text: content, counts };
   }
 
   done(): Extract<ModelStreamEvent, { type: "done" }> {

@@ -14,6 +14,7 @@ import { BoundedLines } from "./bounded-lines.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
+import { listToolPages } from "./tool-listing.js";
 import { isExpiredSession, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import type {
@@ -102,7 +103,8 @@ export class ServerConnection {
       status: this.status,
       transport: this.config.transport,
       pid: this.stdio?.exit ? undefined : this.stdio?.pid,
-      url: this.config.url,
+      // A `${VAR}` in a URL was expanded; a secret in it is not for display.
+      url: this.config.url === undefined ? undefined : this.options.redact(this.config.url),
       error: this.error,
       tools: this.status === "connected" ? this.tools : [],
       serverInfo: this.serverInfo,
@@ -157,6 +159,22 @@ export class ServerConnection {
    * first one, so sending it again is safe whatever the tool does.
    */
   private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+    try {
+      return await this.renewingSession(request);
+    } catch (error) {
+      // Error texts quote the server (its messages, its stderr): they leave here redacted.
+      const failure =
+        error instanceof ToolCallError
+          ? error
+          : classifyRequestError(error, { server: this.name, timeoutMs: 0 });
+      throw new ToolCallError(failure.failure, this.options.redact(failure.message), {
+        cause: error,
+        retryable: failure.retryable,
+      });
+    }
+  }
+
+  private async renewingSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
     try {
       return await request(this.connectedClient());
     } catch (error) {
@@ -251,7 +269,9 @@ export class ServerConnection {
       this.client = client;
       this.serverInfo = client.getServerVersion();
       this.protocolVersion = this.tapped?.protocolVersion;
-      this.tools = await this.listTools(client);
+      // One start-up deadline for initialize and the whole tool list together.
+      const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
+      this.tools = await this.listTools(client, Math.floor(left));
       this.initializeMs = Math.round(performance.now() - startedAt);
       client.onclose = () => this.onConnectionLost();
       this.setStatus("connected", undefined);
@@ -319,29 +339,16 @@ export class ServerConnection {
     return this.stdio;
   }
 
-  private async listTools(client: Client): Promise<ServerTool[]> {
+  private async listTools(client: Client, deadlineMs: number): Promise<ServerTool[]> {
     if (!client.getServerCapabilities()?.tools) return [];
-    return this.filterTools(await this.listToolPages(client));
-  }
-
-  private async listToolPages(client: Client): Promise<Tool[]> {
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : {}, {
-        timeout: this.config.startupTimeoutMs,
-      });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    return this.filterTools(await listToolPages(client, deadlineMs));
   }
 
   /** Fetches the list after announcement `change`; a list that cannot be fetched withdraws the tools. */
   private async refreshTools(client: Client, change: number): Promise<void> {
     if (this.closing) return;
     try {
-      this.tools = this.filterTools(await this.listToolPages(client));
+      this.tools = this.filterTools(await listToolPages(client, this.config.startupTimeoutMs));
     } catch (error) {
       this.tools = [];
       this.logLines.push(

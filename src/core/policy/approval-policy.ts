@@ -4,6 +4,7 @@ import type { AllowanceCheck } from "./tool-allowances.js";
 
 /**
  * Who decided that a call may or may not run:
+ * - `default`: mcpterm's own default (read_only and low_risk run unasked) where no file says otherwise;
  * - `config`: the project's mcp.config.json `approval.auto` (safe tiers only);
  * - `settings`: the user's own settings file `approval.auto`;
  * - `flag`: `--approve` / `--yes` on this command line;
@@ -11,12 +12,14 @@ import type { AllowanceCheck } from "./tool-allowances.js";
  * - `user`: the person, asked about this call;
  * - `policy`: nobody could be asked (one-shot mode), or asking failed.
  */
-export type ApprovalSource = "config" | "settings" | "flag" | "session" | "user" | "policy";
+export type ApprovalSource = "default" | "config" | "settings" | "flag" | "session" | "user" | "policy";
 
 /** Everything the decision depends on besides the call itself; fixed for a session. */
 export interface ApprovalRules {
   /** Tiers the project's config lets run unasked; only safe tiers ever get here. */
   project: readonly Tier[];
+  /** Tiers that run unasked by mcpterm's default, when the config does not name its own. */
+  defaults?: readonly Tier[];
   /** Tiers the user's own settings let run unasked (may include risky ones: the user's word). */
   settings: readonly Tier[];
   /** Tiers allowed for this run on the command line (`--approve`, `--yes`). */
@@ -68,6 +71,8 @@ export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): 
     return { action: "allow", by: "settings", reason: `${tier} runs without asking (your settings)` };
   if (rules.project.includes(tier))
     return { action: "allow", by: "config", reason: `${tier} runs without asking (the project's config)` };
+  if (rules.defaults?.includes(tier))
+    return { action: "allow", by: "default", reason: `${tier} runs without asking (mcpterm's default)` };
   if (allowance.state === "allowed")
     return { action: "allow", by: "session", reason: "allowed for this session by the user" };
   if (!rules.interactive) {

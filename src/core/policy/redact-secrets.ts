@@ -1,5 +1,4 @@
-import { lintSource } from "@secretlint/core";
-import { creator as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
+import type { lintSource } from "@secretlint/core";
 import {
   REDACTED,
   redactWithPatterns,
@@ -7,9 +6,47 @@ import {
   type TextRedaction,
 } from "./secret-patterns.js";
 
-const SECRETLINT_CONFIG = {
-  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommendedRules }],
-};
+/**
+ * secretlint and its preset, loaded on first use rather than at start-up: only the full
+ * (asynchronous) redaction of results and arguments needs them, never the first frame.
+ */
+let secretlint: Promise<{ lint: LintSource; config: SecretLintCoreConfig }> | undefined;
+type LintSource = typeof lintSource;
+type SecretLintCoreConfig = Parameters<LintSource>[0]["options"]["config"];
+
+function loadSecretlint(): Promise<{ lint: LintSource; config: SecretLintCoreConfig }> {
+  secretlint ??= Promise.all([
+    import("@secretlint/core"),
+    import("@secretlint/secretlint-rule-preset-recommend"),
+    import("@secretlint/profiler"),
+  ]).then(([core, preset, profiler]) => {
+    // secretlint times every rule of every run with performance.mark and keeps the entries:
+    // most of the cost of redacting a small result, and memory that grows with every call.
+    profiler.secretLintProfiler.setEnabled(false);
+    return {
+      lint: core.lintSource,
+      config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: preset.creator }] },
+    };
+  });
+  return secretlint;
+}
+
+/** How many full redactions are remembered, and the longest text that is. */
+const REMEMBERED_ANSWERS = 16;
+const REMEMBERED_MAX_CHARS = 256 * 1024;
+
+/** secretlint's findings in `text`: the rule (without its package prefix) and the range. */
+async function lintSecrets(text: string): Promise<Array<{ rule: string; range: readonly [number, number] }>> {
+  const { lint, config } = await loadSecretlint();
+  const result = await lint({
+    source: { content: text, filePath: "/tool-result.txt", ext: ".txt", contentType: "text" },
+    options: { config, maskSecrets: false },
+  });
+  return result.messages.map((message) => ({
+    rule: message.ruleId.replace("@secretlint/secretlint-rule-", ""),
+    range: message.range,
+  }));
+}
 
 /**
  * Removes secrets from text before it reaches the model, the screen or the trace: secretlint's
@@ -17,6 +54,8 @@ const SECRETLINT_CONFIG = {
  * this process knows (API keys from flags and environment).
  */
 export class SecretRedactor {
+  private readonly recent = new Map<string, TextRedaction>();
+
   constructor(private readonly knownSecrets: readonly string[] = []) {}
 
   /**
@@ -32,26 +71,27 @@ export class SecretRedactor {
     return new SecretRedactor([...new Set([...keys, ...secretsFromEnvironment(env), ...otherSecrets])]);
   }
 
+  /** The secret values this redactor knows (API keys, environment and config secrets). */
+  get knownValues(): readonly string[] {
+    return this.knownSecrets;
+  }
+
   /** Known secrets with whitespace inside, which streamed text must hold back on (StreamRedactor). */
   get spacedSecrets(): string[] {
     return this.knownSecrets.filter((secret) => /\s/.test(secret));
   }
 
-  /** Full redaction, for tool results and anything else that is not on a hot path. */
+  /**
+   * Full redaction, for tool results and anything else that is not on a hot path. The last few
+   * answers are remembered: one result is redacted for the model, the screen and the trace.
+   */
   async redact(text: string): Promise<TextRedaction> {
+    const remembered = this.recent.get(text);
+    if (remembered) return { text: remembered.text, rules: [...remembered.rules] };
+    const ranges = (await lintSecrets(text)).sort((a, b) => b.range[0] - a.range[0]);
     const rules: string[] = [];
     let result = text;
-    const lint = await lintSource({
-      source: { content: text, filePath: "/tool-result.txt", ext: ".txt", contentType: "text" },
-      options: { config: SECRETLINT_CONFIG, maskSecrets: false },
-    });
     // Replace from the end so earlier ranges stay valid.
-    const ranges = lint.messages
-      .map((message) => ({
-        rule: message.ruleId.replace("@secretlint/secretlint-rule-", ""),
-        range: message.range,
-      }))
-      .sort((a, b) => b.range[0] - a.range[0]);
     let lastStart = Number.POSITIVE_INFINITY;
     for (const { rule, range } of ranges) {
       const [start, end] = range;
@@ -61,7 +101,32 @@ export class SecretRedactor {
       lastStart = start;
     }
     const patterned = this.redactSync(result);
-    return { text: patterned.text, rules: [...rules, ...patterned.rules] };
+    const redaction = { text: patterned.text, rules: [...rules, ...patterned.rules] };
+    if (text.length <= REMEMBERED_MAX_CHARS) {
+      if (this.recent.size >= REMEMBERED_ANSWERS) this.recent.delete(this.recent.keys().next().value ?? "");
+      this.recent.set(text, redaction);
+    }
+    return redaction;
+  }
+
+  /**
+   * The rules that match in each of `texts`, found with one secretlint run over all of them
+   * (its cost is mostly per run, and a call's arguments are many short strings).
+   */
+  async rulesIn(texts: readonly string[]): Promise<string[][]> {
+    const starts: number[] = [];
+    let offset = 0;
+    for (const text of texts) {
+      starts.push(offset);
+      offset += text.length + 1;
+    }
+    const found = texts.map((text) => this.redactSync(text).rules);
+    for (const { rule, range } of await lintSecrets(texts.join("\n"))) {
+      let index = starts.length - 1;
+      while (index > 0 && (starts[index] ?? 0) > range[0]) index -= 1;
+      found[index]?.push(rule);
+    }
+    return found;
   }
 
   /** Pattern and known-value redaction only: synchronous, for streamed text and trace lines. */

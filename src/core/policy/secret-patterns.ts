@@ -17,6 +17,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
     group: 0,
   },
+  {
+    // A key cut short (a truncated file, a result capped mid-key) is as secret as a whole one.
+    rule: "private-key",
+    pattern:
+      /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\s|\\[nr])*[A-Za-z0-9+/=]{16,}(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*/g,
+    group: 0,
+  },
   { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0 },
   { rule: "openai-api-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
   { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
@@ -36,6 +43,18 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { rule: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, group: 0 },
   { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
   { rule: "password-in-url", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g, group: 1 },
+  // ~/.netrc: `machine host login me password hunter2`, on one line or several.
+  {
+    rule: "netrc-password",
+    pattern: /\b(?:machine|login)\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S+)/g,
+    group: 1,
+  },
+  // Docker's config.json keeps `user:password` in base64 under "auth".
+  {
+    rule: "docker-auth",
+    pattern: /"(?:auth|identitytoken|registrytoken)"\s*:\s*"([A-Za-z0-9+/=_-]{12,})"/gi,
+    group: 1,
+  },
   {
     rule: "secret-assignment",
     pattern:
@@ -80,9 +99,31 @@ export function isSecretName(name: string): boolean {
   return /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
 }
 
-/** Values of environment variables whose names say they hold a secret, to redact wherever they appear. */
+/**
+ * Secret values in the environment, to redact wherever they appear: the values of variables
+ * whose names say they hold a secret, and the password of any URL a variable holds
+ * (`DATABASE_URL=postgres://app:s3cret-pw@db/app`), which shows up later without its URL.
+ */
 export function secretsFromEnvironment(env: Readonly<Record<string, string | undefined>>): string[] {
-  return Object.entries(env)
-    .filter(([name, value]) => isSecretName(name) && value && value.length >= 8)
-    .map(([, value]) => value as string);
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value) continue;
+    if (isSecretName(name) && value.length >= 8) secrets.add(value);
+    for (const match of value.matchAll(URL_PASSWORD)) {
+      const password = safeDecode(match[1] ?? "");
+      if (password.length >= 8) secrets.add(password);
+      if ((match[1] ?? "").length >= 8) secrets.add(match[1] ?? "");
+    }
+  }
+  return [...secrets];
+}
+
+const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/gi;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

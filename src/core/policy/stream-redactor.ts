@@ -48,9 +48,12 @@ export class StreamRedactor {
   private cutPoint(): number {
     const text = this.pending;
     const begin = text.lastIndexOf("-----BEGIN ");
+    const end = begin === -1 ? null : /-----END [A-Z ]+-----/.exec(text.slice(begin));
     // Hold from the BEGIN line until its whole END line has arrived.
-    if (begin !== -1 && !/-----END [A-Z ]+-----/.test(text.slice(begin))) return begin;
+    if (begin !== -1 && !end) return begin;
     let cut = lastWordStart(text);
+    // A closed block whose END line reaches into the tail is held whole, to be redacted whole.
+    if (end && begin + end.index + end[0].length >= cut) cut = Math.min(cut, begin);
     for (const pattern of MULTI_WORD) {
       for (const match of text.matchAll(pattern)) {
         if (match.index + match[0].length >= cut) cut = Math.min(cut, match.index);

@@ -9,13 +9,13 @@ const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
   {
     kind: "destructive",
     words: words(
-      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force",
+      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force invoke trigger dispatch launch spawn",
     ),
   },
   {
     kind: "network",
     words: words(
-      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite",
+      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite forward respond broadcast emit",
     ),
   },
   {

@@ -45,9 +45,16 @@ function keyOf(tool: AllowableTool): string {
   return `${tool.server}\u0000${tool.name}`;
 }
 
+/** Hashes already taken, per tool object: a listed tool is not changed in place, only replaced. */
+const hashes = new WeakMap<AllowableTool, string>();
+
 /** Stable across key order, so a server re-sending the same schema keeps the allowance. */
 export function definitionHash(tool: AllowableTool): string {
-  return createHash("sha256")
+  const known = hashes.get(tool);
+  if (known !== undefined) return known;
+  const hash = createHash("sha256")
     .update(canonicalJson({ description: tool.description, inputSchema: tool.inputSchema, tier: tool.tier }))
     .digest("hex");
+  hashes.set(tool, hash);
+  return hash;
 }

@@ -13,16 +13,24 @@ export interface ModelDescription {
   notes: string[];
 }
 
-/** A server's tool description as the model may read it, with a note for each change made. */
-export function descriptionForModel(description: string): ModelDescription {
+/**
+ * A server's tool description as the model may read it, with a note for each change made. A
+ * secret in it (a server that echoes its environment) is redacted: the model is a way out.
+ */
+export function descriptionForModel(
+  description: string,
+  redact: (text: string) => string = (text) => text,
+): ModelDescription {
   const notes: string[] = [];
   // The terminal sanitizer drops exactly what can hide text from a person reading it.
-  const visible = sanitizeForTerminal(description);
-  if (visible.length !== description.length) {
+  const sanitized = sanitizeForTerminal(description);
+  if (sanitized.length !== description.length) {
     notes.push(
-      `${description.length - visible.length} invisible or control characters removed from its description`,
+      `${description.length - sanitized.length} invisible or control characters removed from its description`,
     );
   }
+  const visible = redact(sanitized);
+  if (visible !== sanitized) notes.push("secrets removed from its description");
   if (visible.length <= MAX_DESCRIPTION_CHARS) return { text: visible, notes };
   notes.push(
     `its description was cut from ${visible.length.toLocaleString("en-US")} to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")} characters before the model saw it`,

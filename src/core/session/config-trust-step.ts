@@ -34,6 +34,8 @@ export async function settleConfigTrust(
   options: {
     flag: boolean;
     endpoint: KeyedEndpoint | undefined;
+    /** Masks secrets in what is shown (expanded `${VAR}`s); a line shows where one is handed over. */
+    redact: (text: string) => string;
     ask?: (question: TrustQuestion) => Promise<boolean>;
   },
 ): Promise<boolean> {
@@ -42,12 +44,13 @@ export async function settleConfigTrust(
   if (options.flag || !config.path || (servers.length === 0 && !endpoint)) return true;
   const hash = launchHash(config);
   if (settings.isConfigTrusted(config.path, hash)) return true;
-  const entries = servers.map(trustEntry);
-  if (!options.ask) throw new ConfigError(untrustedConfigMessage(config.path, entries, endpoint));
+  const { redact } = options;
+  const entries = servers.map((server) => trustEntry(server, redact));
+  if (!options.ask) throw new ConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
   const trusted = await options.ask({
     configPath: config.path,
     summary: trustSummary(servers.length, endpoint),
-    entries: [...entries, ...(endpoint ? [endpointEntry(endpoint)] : [])],
+    entries: [...entries, ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : [])],
   });
   if (trusted) settings.trustConfig(config.path, hash);
   return trusted;

@@ -13,7 +13,7 @@ import {
 import { UserSettings } from "../config/user-settings.js";
 import { ConfigError, errorMessage } from "../errors.js";
 import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
-import { createOpenAiChatModel } from "../llm/openai-chat-model.js";
+import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
@@ -114,9 +114,7 @@ export async function openSession(
   let keyRefused: ConfigError | undefined;
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    return createOpenAiChatModel(
-      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
-    );
+    return lazyChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
@@ -128,9 +126,12 @@ export async function openSession(
     model.settings?.baseUrlFromConfig && model.settings.baseUrl && model.settings.apiKeySource
       ? { url: model.settings.baseUrl, keySource: model.settings.apiKeySource }
       : undefined;
+  const redactor = sessionRedactor(config, env, [request.model.apiKey]);
+  const redact = (text: string): string => redactor.redactSync(text).text;
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
     endpoint,
+    redact,
     ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
   });
   if (!trusted) {
@@ -140,18 +141,16 @@ export async function openSession(
     });
     if (endpoint) {
       keyRefused = new ConfigError(
-        `Not sending your API key to ${endpoint.url}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
+        `Not sending your API key to ${redact(endpoint.url)}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
       );
     }
   }
   const servers = trusted ? config.servers : [];
   // Trusted by --trust-config or an earlier yes: still say what a marked line does as it starts.
   for (const server of servers.filter((entry) => !entry.disabled))
-    for (const text of trustWarnings(server))
+    for (const text of trustWarnings(server, redact))
       notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
-  const redactor = sessionRedactor(config, env, [request.model.apiKey]);
-  const redact = (text: string): string => redactor.redactSync(text).text;
   // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
   const trace = TraceRecorder.open({
     ...(request.traceFile ? { file: request.traceFile } : {}),
@@ -181,7 +180,9 @@ export async function openSession(
     });
   }
   const approval: ApprovalRules = {
-    project: projectTiers.auto,
+    // Tiers the file names are the project's word; without it they are mcpterm's default.
+    project: config.approval.fromFile ? projectTiers.auto : [],
+    defaults: config.approval.fromFile ? [] : projectTiers.auto,
     settings: settings.autoApprovedTiers(),
     flagged: request.approve,
     interactive: request.interactive,

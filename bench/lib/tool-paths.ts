@@ -1,0 +1,123 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
+import { SessionOutput } from "../../src/core/agent/session-output.js";
+import { runToolCalls } from "../../src/core/agent/tool-calls.js";
+import type { ToolOutcome } from "../../src/core/agent/tool-host.js";
+import type { TurnOptions } from "../../src/core/agent/run-turn.js";
+import type { ChatModel } from "../../src/core/llm/types.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
+import { ArgumentValidator } from "../../src/core/policy/validate-arguments.js";
+import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
+import { serverConfig } from "../../test/support/fixtures.js";
+
+/** One way of calling a tool on a stdio server; resolves with the result text. */
+export interface ToolPath {
+  call(tool: string, args: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+interface Launch {
+  command: string;
+  args: string[];
+}
+
+/** The floor: the MCP SDK's own Client over its stdio transport, nothing else. */
+export async function sdkPath(launch: Launch): Promise<ToolPath> {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StdioClientTransport({ ...launch, stderr: "pipe" }));
+  return {
+    call: async (name, args) => {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as Array<{ type: string; text?: string }>;
+      return content.map((part) => part.text ?? "").join("");
+    },
+    close: () => client.close(),
+  };
+}
+
+const NO_MODEL: ChatModel = {
+  model: "bench",
+  stream: () => {
+    throw new Error("the tool-call benchmark never asks a model");
+  },
+};
+
+/**
+ * mcpterm's path for a call the model proposed, wired as openSession wires a session: the
+ * session redactor, a trace recording every JSON-RPC frame, raw result and event, McpManager
+ * and McpToolHost; each call goes through runToolCalls (lookup, schema validation, the
+ * argument-secret scan, the approval policy, the last look at the definition) and every event
+ * through SessionOutput to the trace, as Session.run does. The person's settings let read_only
+ * tools run unasked, so no approval waits on anyone.
+ */
+export async function mcptermPath(launch: Launch, traceDir: string): Promise<ToolPath> {
+  // No API keys and an empty environment: the redactor's rule sets, without known secret values.
+  const redactor = SecretRedactor.forSession([], {}, []);
+  const redact = (text: string): string => redactor.redactSync(text).text;
+  const trace = TraceRecorder.open({
+    dir: traceDir,
+    redact,
+    model: "bench",
+    servers: ["fixture"],
+    cwd: traceDir,
+  });
+  const manager = new McpManager([serverConfig("fixture", launch)], {
+    parentEnv: process.env,
+    redact,
+    onWire: trace.wire,
+  });
+  await manager.start();
+  const host = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
+  const options: TurnOptions = {
+    input: "bench",
+    turn: 1,
+    conversation: [],
+    model: NO_MODEL,
+    tools: host,
+    approval: { project: [], settings: ["read_only"], flagged: [], interactive: true },
+    allowances: new ToolAllowances(),
+    approve: () => Promise.reject(new Error("nothing should need asking")),
+    validator: new ArgumentValidator(),
+    scanArguments: (args) => findArgumentSecrets(args, redactor),
+    maxSteps: 1,
+  };
+  let calls = 0;
+  return {
+    call: async (name, args) => {
+      const tools = host.list();
+      const tool = tools.find((candidate) => candidate.name === name);
+      if (!tool) throw new Error(`the fixture has no tool ${name}`);
+      const id = `call_${(calls += 1)}`;
+      const outcomes = new Map<string, ToolOutcome>();
+      const output = new SessionOutput({ redact, spacedSecrets: redactor.spacedSecrets });
+      const requests = [{ id, name: tool.modelName, arguments: JSON.stringify(args) }];
+      for await (const event of runToolCalls(options, 1, requests, tools, outcomes))
+        for (const passed of output.pass(event)) trace.write(passed);
+      const outcome = outcomes.get(id);
+      if (!outcome?.ok) throw new Error(`the call failed: ${outcome?.display ?? "no outcome"}`);
+      return outcome.display;
+    },
+    close: async () => {
+      await manager.close();
+      trace.close();
+    },
+  };
+}
+
+/** McpManager.callTool and nothing around it: where the rest of mcpterm's path starts. */
+export async function managerPath(launch: Launch): Promise<ToolPath> {
+  const manager = new McpManager([serverConfig("fixture", launch)], { parentEnv: process.env });
+  await manager.start();
+  return {
+    call: async (name, args) => {
+      const result = await manager.callTool("fixture", name, args);
+      const content = result.content as Array<{ type: string; text?: string }>;
+      return content.map((part) => part.text ?? "").join("");
+    },
+    close: () => manager.close(),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * A tool call on a real stdio server (the compiled fixture's `echo`), through mcpterm's whole path
+ * (bench/lib/tool-paths.ts: manager, policy, argument checks, secret scan, redaction, trace)
+ * against the MCP SDK's own `Client` on the same kind of process, in the same run:
+ *
+ * - 1,000 calls one after another, and 1,000 calls from 8 callers at once (125 each): per-call
+ *   latency p50 and p99, and calls per second; rounds alternate which path goes first;
+ * - one call returning 1 MB and one returning 5 MB of text (`big`), each way.
+ *
+ *   npx tsx bench/tool-call-bench.ts [--quick]
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { compileFixtures } from "../test/support/compiled-fixtures.js";
+import { fixtureLaunch } from "../test/support/fixtures.js";
+import { figureOf, type Figure, type Target } from "./lib/figures.js";
+import { reapMarked } from "./lib/proc.js";
+import { percentile, sortedCopy } from "./lib/stats.js";
+import { runSuite } from "./lib/suite.js";
+import { managerPath, mcptermPath, sdkPath, type ToolPath } from "./lib/tool-paths.js";
+
+const CALLERS = 8;
+const WARM_UP_CALLS = 50;
+const SDK = "MCP SDK Client, same server";
+
+interface Round {
+  sequential: { p50: number; p99: number; perSecond: number };
+  concurrent: { p50: number; p99: number; perSecond: number };
+}
+
+async function echo(path: ToolPath): Promise<number> {
+  const started = performance.now();
+  const text = await path.call("echo", { text: "x" });
+  if (text !== "x") throw new Error(`echo answered ${JSON.stringify(text.slice(0, 80))}`);
+  return performance.now() - started;
+}
+
+function latencies(samples: number[], wallMs: number): Round["sequential"] {
+  const sorted = sortedCopy(samples);
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    perSecond: (samples.length / wallMs) * 1000,
+  };
+}
+
+async function round(open: () => Promise<ToolPath>, calls: number): Promise<Round> {
+  const tools = await open();
+  try {
+    for (let call = 0; call < WARM_UP_CALLS; call += 1) await echo(tools);
+    const sequential: number[] = [];
+    let started = performance.now();
+    for (let call = 0; call < calls; call += 1) sequential.push(await echo(tools));
+    const sequentialWall = performance.now() - started;
+    const concurrent: number[] = [];
+    started = performance.now();
+    await Promise.all(
+      Array.from({ length: CALLERS }, async () => {
+        for (let call = 0; call < calls / CALLERS; call += 1) concurrent.push(await echo(tools));
+      }),
+    );
+    const concurrentWall = performance.now() - started;
+    return {
+      sequential: latencies(sequential, sequentialWall),
+      concurrent: latencies(concurrent, concurrentWall),
+    };
+  } finally {
+    await tools.close();
+  }
+}
+
+async function bigResults(
+  open: () => Promise<ToolPath>,
+  sizes: number[],
+  repeats: number,
+): Promise<number[][]> {
+  const tools = await open();
+  try {
+    await tools.call("big", { chars: 1000 });
+    const samples = sizes.map((): number[] => []);
+    for (let repeat = 0; repeat < repeats; repeat += 1) {
+      for (const [index, chars] of sizes.entries()) {
+        const started = performance.now();
+        await tools.call("big", { chars });
+        samples[index]?.push(performance.now() - started);
+      }
+    }
+    return samples;
+  } finally {
+    await tools.close();
+  }
+}
+
+await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ quick, defer }) => {
+  const rounds = quick ? 1 : 5;
+  const calls = quick ? 200 : 1000;
+  const bigRepeats = quick ? 1 : 5;
+  const fixtures = await compileFixtures();
+  defer(() => rm(fixtures, { recursive: true, force: true }));
+  const traces = await mkdtemp(path.join(os.tmpdir(), "mcpterm-bench-trace-"));
+  defer(() => rm(traces, { recursive: true, force: true }));
+  const marker = randomUUID();
+  defer(() => reapMarked(marker));
+  const launch = fixtureLaunch(marker);
+  const openSdk = (): Promise<ToolPath> => sdkPath(launch);
+  // A fresh trace each time, so every measured call pays for recording its frames (a session stops after 5,000).
+  const openMcpterm = (): Promise<ToolPath> => mcptermPath(launch, traces);
+
+  const opens = { sdk: openSdk, mcpterm: openMcpterm, manager: () => managerPath(launch) };
+  const names = Object.keys(opens) as Array<keyof typeof opens>;
+  const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
+  // Each round starts with the next path, so none always runs first.
+  for (let index = 0; index < rounds; index += 1) {
+    for (let offset = 0; offset < names.length; offset += 1) {
+      const name = names[(index + offset) % names.length] ?? "sdk";
+      measured[name].push(await round(opens[name], calls));
+    }
+  }
+  const { sdk: sdkRounds, mcpterm: mcptermRounds, manager: managerRounds } = measured;
+  const sizes = [1_000_000, 5_000_000];
+  const sdkBig = await bigResults(openSdk, sizes, bigRepeats);
+  const mcptermBig = await bigResults(openMcpterm, sizes, bigRepeats);
+
+  const row = (name: string, unit: string, pick: (round: Round) => number, target: Target): Figure =>
+    figureOf({
+      name,
+      unit,
+      samples: mcptermRounds.map(pick),
+      floor: { label: SDK, samples: sdkRounds.map(pick) },
+      target,
+    });
+  const none: Target = { kind: "none" };
+  const count = calls.toLocaleString("en-US");
+  return [
+    row(`tool call p50, ${count} sequential`, "ms", (r) => r.sequential.p50, {
+      kind: "ratio-at-most",
+      value: 1.2,
+    }),
+    figureOf({
+      name: `tool call p50, ${count} sequential, McpManager.callTool alone`,
+      unit: "ms",
+      samples: managerRounds.map((r) => r.sequential.p50),
+      floor: { label: SDK, samples: sdkRounds.map((r) => r.sequential.p50) },
+      target: none,
+      note: "where the rest of the path starts: the manager without policy, checks, redaction or trace",
+    }),
+    row(`tool call p99, ${count} sequential`, "ms", (r) => r.sequential.p99, none),
+    row(`tool calls/s, ${count} sequential`, "calls/s", (r) => r.sequential.perSecond, none),
+    row(`tool call p50, ${count} from ${CALLERS} callers`, "ms", (r) => r.concurrent.p50, {
+      kind: "ratio-at-most",
+      value: 1.2,
+    }),
+    row(`tool call p99, ${count} from ${CALLERS} callers`, "ms", (r) => r.concurrent.p99, none),
+    row(`tool calls/s, ${count} from ${CALLERS} callers`, "calls/s", (r) => r.concurrent.perSecond, none),
+    ...sizes.map((chars, index) =>
+      figureOf({
+        name: `tool call with a ${chars / 1_000_000} MB result`,
+        unit: "ms",
+        samples: mcptermBig[index] ?? [],
+        floor: { label: SDK, samples: sdkBig[index] ?? [] },
+        target: none,
+      }),
+    ),
+  ];
+});

@@ -1,0 +1,49 @@
+import { redactDeep } from "./redact-deep.js";
+import { sanitizeForTerminal } from "./sanitize-terminal.js";
+
+/**
+ * Most of one text inside an input schema (a property's description or title, an enum value, a
+ * default) the model is sent. Real ones are a sentence or two; a long one is padding that hides
+ * instructions, like an overlong tool description.
+ */
+export const MAX_SCHEMA_TEXT_CHARS = 1_000;
+
+export interface ModelSchema {
+  /** The schema the model is sent: every text in it cleaned, redacted and capped. */
+  schema: Record<string, unknown>;
+  /** What was done to it, in words, beside the description's notes; empty when nothing was. */
+  notes: string[];
+}
+
+/**
+ * A tool's input schema as the model may read it. The model reads the whole schema, not only
+ * the description, so every string in it is treated like the description: characters that hide
+ * text removed, secrets redacted, overlong texts cut. Property names are left as they are: the
+ * arguments the model writes must still match the schema the server checks. Numbers, booleans
+ * and structure are untouched, so arguments are still validated against the server's own schema.
+ */
+export function schemaForModel(
+  schema: Record<string, unknown>,
+  redact: (text: string) => string = (text) => text,
+): ModelSchema {
+  const counts = { hidden: 0, cut: 0, redacted: 0 };
+  const clean = (text: string): string => {
+    const visible = sanitizeForTerminal(text);
+    counts.hidden += text.length - visible.length;
+    const redacted = redact(visible);
+    if (redacted !== visible) counts.redacted += 1;
+    if (redacted.length <= MAX_SCHEMA_TEXT_CHARS) return redacted;
+    counts.cut += 1;
+    return `${redacted.slice(0, MAX_SCHEMA_TEXT_CHARS)}… [cut]`;
+  };
+  const cleaned = redactDeep(schema, clean);
+  const notes: string[] = [];
+  if (counts.hidden > 0)
+    notes.push(`${counts.hidden} invisible or control characters removed from its input schema`);
+  if (counts.redacted > 0) notes.push(`secrets removed from ${counts.redacted} texts in its input schema`);
+  if (counts.cut > 0)
+    notes.push(
+      `${counts.cut} texts in its input schema cut to ${MAX_SCHEMA_TEXT_CHARS.toLocaleString("en-US")} characters before the model saw them`,
+    );
+  return { schema: cleaned, notes };
+}

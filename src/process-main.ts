@@ -1,0 +1,39 @@
+import type { CliIo } from "./common/cli-io.js";
+import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
+import { quickAnswer } from "./quick-answers.js";
+
+/**
+ * The process: binds the real stdin/stdout, environment and signals to one command run, and the
+ * only place that exits. src/cli.tsx loads it once the compile cache is on.
+ */
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = quickAnswer(argv);
+  if (quick !== undefined) {
+    process.stdout.write(`${quick}\n`);
+    return;
+  }
+  const stop = new AbortController();
+  const onSignal = (signal: StopSignal): void => {
+    // A second signal means "now": the exit hook still stops every server's process group.
+    if (stop.signal.aborted) process.exit(exitCodeForStop(stop.signal));
+    stop.abort(signal);
+  };
+  // SIGHUP is a closed terminal or a dropped ssh session: stop the servers like any other signal.
+  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onSignal);
+
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: stop.signal,
+  };
+  // Loaded only now, so --version and --help never pay for the parser and the commands.
+  const { runCommand } = await import("./run-command.js");
+  const code = await runCommand(argv, io);
+  process.stdout.write("", () => process.exit(code));
+}
+
+await main();
