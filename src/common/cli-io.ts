@@ -19,11 +19,37 @@ export async function readAll(stream: Readable): Promise<string> {
 }
 
 /**
- * Reads one line typed at the terminal (cooked mode: the terminal echoes and edits it), then
- * leaves stdin paused with no listeners. node:readline is not used here because it leaves stdin
- * in a state where Ink, started afterwards, never receives a key.
+ * How long after a question is shown its answer is not taken: lines that arrive sooner were typed
+ * before it appeared (waiting in the terminal's buffer, or part of something else being typed),
+ * and a "y" among them must not answer a question nobody has read.
  */
-export function readLineFromTerminal(stdin: Readable, signal: AbortSignal): Promise<string | undefined> {
+export const ANSWER_GUARD_MS = 500;
+
+/** Said when lines typed before a question were thrown away. */
+export const TYPED_AHEAD_NOTE = "\n(what was typed before this question was ignored; answer now) ";
+
+export interface AnswerOptions {
+  /** Told, once, that early lines were thrown away, so the person knows to answer again. */
+  onIgnored?: () => void;
+  guardMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Reads one line typed at the terminal (cooked mode: the terminal echoes and edits it), then
+ * leaves stdin paused with no listeners. Lines that arrive within `guardMs` of the question, or
+ * of a line already ignored, are thrown away (see ANSWER_GUARD_MS). node:readline is not used
+ * here because it leaves stdin in a state where Ink, started afterwards, never receives a key.
+ */
+export function readLineFromTerminal(
+  stdin: Readable,
+  signal: AbortSignal,
+  options: AnswerOptions = {},
+): Promise<string | undefined> {
+  const now = options.now ?? (() => performance.now());
+  const guardMs = options.guardMs ?? ANSWER_GUARD_MS;
+  let guardFrom = now();
+  let told = false;
   return new Promise((resolve) => {
     let buffer = "";
     const finish = (line: string | undefined): void => {
@@ -34,6 +60,15 @@ export function readLineFromTerminal(stdin: Readable, signal: AbortSignal): Prom
       resolve(line);
     };
     const onData = (chunk: Buffer | string): void => {
+      const at = now();
+      if (at - guardFrom < guardMs) {
+        // Typed ahead: dropped whole, and the guard runs on from here, as long as typing goes on.
+        guardFrom = at;
+        buffer = "";
+        if (!told) options.onIgnored?.();
+        told = true;
+        return;
+      }
       buffer += chunk.toString();
       const newline = buffer.indexOf("\n");
       if (newline !== -1) finish(buffer.slice(0, newline).replace(/\r$/, ""));

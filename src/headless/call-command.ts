@@ -14,7 +14,7 @@ import {
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { redactedLine } from "../core/policy/redacted-json.js";
-import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
+import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -115,7 +115,9 @@ async function confirm(io: CliIo, question: string): Promise<boolean> {
   // Piped stdin is never read as an answer: only a person at a terminal can approve.
   if (!io.stdin.isTTY) return false;
   io.stderr.write(question);
-  const answer = await readLineFromTerminal(io.stdin, io.signal);
+  const answer = await readLineFromTerminal(io.stdin, io.signal, {
+    onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
+  });
   return answer !== undefined && /^y(es)?$/i.test(answer.trim());
 }
 

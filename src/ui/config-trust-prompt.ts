@@ -1,6 +1,6 @@
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TrustQuestion } from "../core/session/config-trust-step.js";
-import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
+import { readLineFromTerminal, TYPED_AHEAD_NOTE, type AnswerOptions, type CliIo } from "../common/cli-io.js";
 
 /**
  * Asks once, before the TUI draws, whether the project's config may start or contact its
@@ -8,7 +8,11 @@ import { readLineFromTerminal, type CliIo } from "../common/cli-io.js";
  * Only a typed "y" counts (Enter alone means no); when a line is marked, only "yes" in full, so
  * a reflex keystroke cannot start `curl … | sh`.
  */
-export function askTrustAtTerminal(io: CliIo): (question: TrustQuestion) => Promise<boolean> {
+export function askTrustAtTerminal(
+  io: CliIo,
+  /** Tests set the clock the typed-ahead guard reads. */
+  clock: Pick<AnswerOptions, "now"> = {},
+): (question: TrustQuestion) => Promise<boolean> {
   return async ({ configPath, summary, entries }) => {
     const marked = entries.filter((entry) => entry.warnings.length > 0).length;
     io.stderr.write(
@@ -28,7 +32,13 @@ export function askTrustAtTerminal(io: CliIo): (question: TrustQuestion) => Prom
     } else {
       io.stderr.write("Trust this config? [y/N] ");
     }
-    const answer = (await readLineFromTerminal(io.stdin, io.signal))?.trim() ?? "";
+    const answer =
+      (
+        await readLineFromTerminal(io.stdin, io.signal, {
+          ...clock,
+          onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
+        })
+      )?.trim() ?? "";
     if (marked === 0) return /^y(es)?$/i.test(answer);
     if (/^y$/i.test(answer))
       io.stderr.write('Not trusted: with a line marked ⚠, only "yes" typed in full counts.\n');

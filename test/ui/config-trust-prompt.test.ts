@@ -1,10 +1,17 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { TrustEntry } from "../../src/core/config/config-trust.js";
+import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
 import { askTrustAtTerminal } from "../../src/ui/config-trust-prompt.js";
 
-/** Asks with `entries`, types `answer`, and returns the decision and everything shown. */
-async function ask(entries: TrustEntry[], answer: string): Promise<{ trusted: boolean; shown: string }> {
+/**
+ * Asks with `entries`; each of `typed` is written to stdin at its time (ms after the question);
+ * returns the decision and everything shown.
+ */
+async function askTyped(
+  entries: TrustEntry[],
+  typed: Array<[at: number, text: string]>,
+): Promise<{ trusted: boolean; shown: string }> {
   const stdin = new PassThrough();
   const stderr = new PassThrough();
   let shown = "";
@@ -17,12 +24,25 @@ async function ask(entries: TrustEntry[], answer: string): Promise<{ trusted: bo
     cwd: "/p",
     signal: new AbortController().signal,
   };
+  let clock = 0;
   const summary = `wants to start or connect to ${entries.length} server${entries.length === 1 ? "" : "s"}`;
-  const asked = askTrustAtTerminal(io)({ configPath: "/p/mcp.config.json", summary, entries });
-  stdin.write(`${answer}\n`);
+  const asked = askTrustAtTerminal(io, { now: () => clock })({
+    configPath: "/p/mcp.config.json",
+    summary,
+    entries,
+  });
+  for (const [at, text] of typed) {
+    clock = at;
+    stdin.write(text);
+    // Each write is its own read, as keys typed apart arrive.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const trusted = await asked;
   return { trusted, shown };
 }
+
+/** Asks with `entries` and types `answer` and Enter well after the question appeared. */
+const ask = (entries: TrustEntry[], answer: string) => askTyped(entries, [[ANSWER_GUARD_MS, `${answer}\n`]]);
 
 const plain: TrustEntry = { line: "fs: node s.js", warnings: [] };
 const marked: TrustEntry = {
@@ -49,5 +69,32 @@ describe("askTrustAtTerminal", () => {
         'Not trusted: with a line marked ⚠, only "yes" typed in full counts.\n',
     );
     expect((await ask([plain, marked], "yes")).trusted).toBe(true);
+  });
+
+  it("ignores what was typed before the question, however it reads, and says so", async () => {
+    // "y" and Enter waiting in the terminal's buffer, then a sentence typed on as the question shows.
+    const typedAhead = await askTyped(
+      [plain],
+      [
+        [0, "y\n"],
+        [200, "yes and then\n"],
+        [200 + ANSWER_GUARD_MS - 1, "y\n"],
+        [200 + 2 * ANSWER_GUARD_MS, "n\n"],
+      ],
+    );
+    expect(typedAhead.trusted).toBe(false);
+    expect(typedAhead.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE}`)).toBe(true);
+    // A deliberate answer once the typing has stopped counts.
+    expect(
+      (
+        await askTyped(
+          [plain],
+          [
+            [0, "y\n"],
+            [ANSWER_GUARD_MS, "y\n"],
+          ],
+        )
+      ).trusted,
+    ).toBe(true);
   });
 });

@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import {
@@ -143,7 +145,12 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(question).toMatch(/mcp\.config\.json wants to start or connect to 2 servers:/);
     expect(question).toMatch(/^ {2}fixture: \S+ \S+fixture-server\.js\b/m);
     expect(question).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
+    // A "y" and Enter the moment the question shows were typed before anyone read it: ignored.
     await type("y", (text) => /\[y\/N\]\s*y\s*$/m.test(text));
+    await waitForScreen((text) => text.includes("typed before this question was ignored"), "the note");
+    // A person reads the question first; the answer typed after that counts.
+    await delay(ANSWER_GUARD_MS);
+    await type("y", (text) => /answer now\)\s*y\s*$/m.test(text));
     await waitForScreen((text) => text.includes("servers ready"), "the prompt after the answer");
     const settings = JSON.parse(
       await readFile(path.join(dir, ".config", "mcpterm", "settings.json"), "utf8"),
