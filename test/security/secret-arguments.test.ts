@@ -58,6 +58,25 @@ describe("findArgumentSecrets", () => {
     ]);
   });
 
+  it.each([
+    ["zero-width non-joiner and joiner (a key spelled in bits)", "\u200c\u200d\u200c\u200c\u200d"],
+    ["the combining grapheme joiner", "\u034f"],
+    ["musical symbol formatting", "\u{1d173}\u{1d17a}"],
+    ["an unassigned default-ignorable point", "\u2065"],
+    ["a variation selector beyond the emoji one", "\u{e0100}"],
+    ["the blank Braille pattern", "\u2800"],
+  ])("flags %s", async (_what, hidden) => {
+    expect(await findArgumentSecrets({ body: `see you at noon${hidden}` }, redactor)).toEqual([
+      { path: "body", rule: "hidden-text" },
+    ]);
+  });
+
+  it("leaves emoji joined into one picture alone, and ordinary accents and CJK", async () => {
+    expect(await findArgumentSecrets({ body: "ship it 👩\u200d💻 ❤\ufe0f — héllo 你好" }, redactor)).toEqual(
+      [],
+    );
+  });
+
   const known = "the-users-own-key-value";
   it.each([
     ["base64 inside other text", `data:${Buffer.from(`x=${known};`).toString("base64")}`],

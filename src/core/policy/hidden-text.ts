@@ -1,12 +1,20 @@
 /**
- * Characters that draw as nothing yet carry text: Unicode tag characters (which spell ASCII
- * invisibly), variation selectors beyond the emoji one (used to smuggle bytes), zero-width
- * spaces and joiners-that-are-not, BiDi embeddings, overrides and isolates, and fillers that
- * look blank. Text holding them can show a person something other than what it says.
+ * Characters that draw as nothing yet carry text, as one list used to flag, reveal and strip
+ * them: every Unicode format character (category Cf: zero-width spaces and joiners, BiDi
+ * embeddings, overrides and isolates, tag characters that spell ASCII invisibly, invisible
+ * operators, interlinear annotation and shorthand format controls) and every character Unicode
+ * calls default-ignorable (variation selectors other than the emoji one, used to smuggle bytes;
+ * the combining grapheme joiner; Hangul fillers; Khmer and Mongolian invisible vowels and
+ * selectors; unassigned points kept for such use), and the blank Braille pattern. A zero-width joiner inside an emoji sequence
+ * (👩‍💻) is the one exception: there it draws, as part of the emoji.
  */
-export const HIDDEN_CHARACTERS =
-  // eslint-disable-next-line no-misleading-character-class -- the variation selectors in it are what it finds, not a combined character.
-  /\u115f|\u1160|[\u00ad\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufe00-\ufe0e\ufeff\uffa0]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
+export const HIDDEN_CHARACTERS = new RegExp(
+  String.raw`(?<!\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})|` +
+    // The v flag's set difference: every default-ignorable or format character and the blank
+    // Braille pattern, but the joiner (decided just above) and the emoji presentation selector.
+    String.raw`[[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]--[\u200D\uFE0F]]`,
+  "gv",
+);
 
 /** Whether `text` holds any character that draws as nothing but carries content. */
 export function hasHiddenText(text: string): boolean {
@@ -25,7 +33,7 @@ export function revealHiddenText(text: string): string {
   });
 }
 
-const HIDDEN_RUN = new RegExp(`(?:${HIDDEN_CHARACTERS.source})+`, "g");
+const HIDDEN_RUN = new RegExp(`(?:${HIDDEN_CHARACTERS.source})+`, "gv");
 
 /**
  * The text with what its tag characters spell (U+E0020–U+E007E are ASCII in disguise) written

@@ -1,7 +1,8 @@
 /**
  * Removes what could drive a terminal from text that came from a model or a tool: ANSI CSI and
  * OSC sequences (colour, cursor moves, hyperlinks, clipboard writes), other C0/C1 controls,
- * BiDi overrides and zero-width characters. Newlines and tabs stay.
+ * and every character that hides text (hidden-text.ts: BiDi controls, zero-width characters, tag
+ * characters and the rest). Newlines and tabs stay.
  */
 import { HIDDEN_CHARACTERS } from "./hidden-text.js";
 
@@ -9,13 +10,7 @@ import { HIDDEN_CHARACTERS } from "./hidden-text.js";
 const ESCAPE_SEQUENCES =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-/** Zero-width and BiDi formatting plus every other character that hides text (hidden-text.ts). */
-const INVISIBLE_FORMATTING = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 export function sanitizeForTerminal(text: string): string {
-  return text
-    .replace(ESCAPE_SEQUENCES, "")
-    .replace(CONTROL_CHARACTERS, "")
-    .replace(INVISIBLE_FORMATTING, "")
-    .replace(HIDDEN_CHARACTERS, "");
+  return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "").replace(HIDDEN_CHARACTERS, "");
 }
