@@ -1,5 +1,6 @@
 import { redactDeep } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
+import { REDACT_MARGIN } from "./tool-description.js";
 
 /**
  * Most of one text inside an input schema (a property's description or title, an enum value, a
@@ -30,9 +31,10 @@ export function schemaForModel(
   const clean = (text: string): string => {
     const visible = sanitizeForTerminal(text);
     counts.hidden += text.length - visible.length;
-    const redacted = redact(visible);
-    if (redacted !== visible) counts.redacted += 1;
-    if (redacted.length <= MAX_SCHEMA_TEXT_CHARS) return redacted;
+    const kept = visible.slice(0, MAX_SCHEMA_TEXT_CHARS + REDACT_MARGIN);
+    const redacted = redact(kept);
+    if (redacted !== kept) counts.redacted += 1;
+    if (visible.length <= MAX_SCHEMA_TEXT_CHARS && redacted.length <= MAX_SCHEMA_TEXT_CHARS) return redacted;
     counts.cut += 1;
     return `${redacted.slice(0, MAX_SCHEMA_TEXT_CHARS)}… [cut]`;
   };

@@ -40,9 +40,19 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { rule: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}\b/g, group: 0 },
   { rule: "sendgrid-key", pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g, group: 0 },
   { rule: "shopify-token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, group: 0 },
-  { rule: "jwt", pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, group: 0 },
+  // Each of these two starts only where a run of its characters starts (the lookbehind), so a
+  // long run without a match is scanned once, not once from every position in it.
+  {
+    rule: "jwt",
+    pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
+    group: 0,
+  },
   { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
-  { rule: "password-in-url", pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g, group: 1 },
+  {
+    rule: "password-in-url",
+    pattern: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g,
+    group: 1,
+  },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {
     rule: "netrc-password",

@@ -6,6 +6,9 @@ import { sanitizeForTerminal } from "./sanitize-terminal.js";
  */
 export const MAX_DESCRIPTION_CHARS = 4_000;
 
+/** Text kept past a cut while redacting, so a secret across the cut is still seen whole. */
+export const REDACT_MARGIN = 256;
+
 export interface ModelDescription {
   /** What the model is sent: invisible and BiDi characters and escapes removed, capped. */
   text: string;
@@ -29,11 +32,14 @@ export function descriptionForModel(
       `${description.length - sanitized.length} invisible or control characters removed from its description`,
     );
   }
-  const visible = redact(sanitized);
-  if (visible !== sanitized) notes.push("secrets removed from its description");
-  if (visible.length <= MAX_DESCRIPTION_CHARS) return { text: visible, notes };
+  // Cut (with room for a secret straddling the cut) before redacting: the rules cost time in
+  // proportion to the text, and a 50 KB description is what an attacker would send.
+  const kept = sanitized.slice(0, MAX_DESCRIPTION_CHARS + REDACT_MARGIN);
+  const visible = redact(kept);
+  if (visible !== kept) notes.push("secrets removed from its description");
+  if (sanitized.length <= MAX_DESCRIPTION_CHARS) return { text: visible, notes };
   notes.push(
-    `its description was cut from ${visible.length.toLocaleString("en-US")} to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")} characters before the model saw it`,
+    `its description was cut from ${sanitized.length.toLocaleString("en-US")} to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")} characters before the model saw it`,
   );
   return { text: `${visible.slice(0, MAX_DESCRIPTION_CHARS)}… [description cut]`, notes };
 }
