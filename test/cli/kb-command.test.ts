@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
@@ -80,5 +80,37 @@ describe("mcpterm kb", () => {
     const badK = await binary("kb", "search", "x", "--k", "0");
     expect(badK.code).toBe(2);
     expect(badK.stderr).toMatch(/--k must be a whole number/);
+  });
+});
+
+describe("a cloned project whose knowledge folder leads out of it", () => {
+  it("is not read: a knowledge_base symlinked elsewhere is exit 2 naming --kb, and --kb reads it on purpose", async () => {
+    const project = await tempDir();
+    const outside = await tempDir();
+    await writeFile(path.join(outside, "credentials.md"), "# Credentials\n\nThe launch code is 0451.\n");
+    await symlink(outside, path.join(project, "knowledge_base"));
+    const run = await runCli(["kb", "search", "launch", "code"], { cwd: project, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      "The knowledge folder knowledge_base leads outside this project (it is a symlink); mcpterm does not read it — pass --kb <dir> to use a folder outside on purpose, or --no-kb.",
+    );
+    expect(run.stdout).not.toContain("0451");
+    const chosen = await runInProcess(["kb", "search", "launch", "code", "--kb", outside], {
+      cwd: project,
+      env: cleanEnv(),
+    });
+    expect(chosen.stdout).toContain("0451");
+  });
+
+  it("does not write its index through a symlinked .mcpterm/kb", async () => {
+    const project = await tempDir();
+    const victim = await tempDir();
+    await mkdir(path.join(project, ".mcpterm"));
+    await symlink(victim, path.join(project, ".mcpterm", "kb"));
+    await writeFile(path.join(victim, "kb-index.json"), "precious");
+    const run = await runCli(["kb", "index"], { cwd: project, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/The index folder \.mcpterm\/kb leads outside this project/);
+    expect(await readFile(path.join(victim, "kb-index.json"), "utf8")).toBe("precious");
   });
 });

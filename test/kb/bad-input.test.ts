@@ -50,16 +50,26 @@ describe("files that cannot be indexed are skipped with a note", () => {
     expect(report.skipped.every((skip) => skip.reason.startsWith("symlink loop"))).toBe(true);
   });
 
-  it("follows a symlink to a file and skips a dangling one", async () => {
-    const workspace = await makeWorkspace({ "good.md": GOOD });
-    await writeFile(path.join(workspace.root, "outside.md"), "# Outside\n\nThe ferry leaves at noon.\n");
-    await symlink(path.join(workspace.root, "outside.md"), path.join(workspace.kbDir, "linked.md"));
+  it("follows a symlink to a file inside, skips a dangling one and one that leads out of the folder", async () => {
+    const workspace = await makeWorkspace({
+      "good.md": GOOD,
+      "sub/inside.md": "# Inside\n\nThe ferry leaves at noon.\n",
+    });
+    await writeFile(path.join(workspace.root, "outside.md"), "# Outside\n\nThe launch code is 0000.\n");
+    await symlink(path.join(workspace.kbDir, "sub", "inside.md"), path.join(workspace.kbDir, "linked.md"));
+    await symlink(path.join(workspace.root, "outside.md"), path.join(workspace.kbDir, "escape.md"));
+    await symlink(workspace.root, path.join(workspace.kbDir, "up"));
     await symlink(path.join(workspace.root, "missing.md"), path.join(workspace.kbDir, "dangling.md"));
     const kb = await openKnowledgeBase({ dir: workspace.kbDir, indexDir: workspace.indexDir });
     const report = await kb.refresh();
-    expect(report.added).toEqual(["good.md", "linked.md"]);
-    expect(report.skipped).toEqual([{ path: "dangling.md", reason: "unreadable (ENOENT)" }]);
+    expect(report.added).toEqual(["good.md", "linked.md", "sub/inside.md"]);
+    expect(report.skipped).toEqual([
+      { path: "dangling.md", reason: "unreadable (ENOENT)" },
+      { path: "escape.md", reason: "links outside the knowledge folder" },
+      { path: "up", reason: "links outside the knowledge folder" },
+    ]);
     expect(kb.search("ferry")[0]?.path).toBe("linked.md");
+    expect(kb.search("launch code")).toEqual([]);
   });
 
   it("removes a file from the index once it can no longer be read", async () => {

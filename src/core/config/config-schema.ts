@@ -1,8 +1,8 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
 import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
 import { emptyConfig, type McptermConfig } from "./config-types.js";
+import { isInsideFolder } from "./inside-folder.js";
 import { parseServerConfig } from "./server-schema.js";
 import { unknownKeySentences, type KeyRule } from "./unknown-keys.js";
 
@@ -48,7 +48,7 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     warnUnknown(kb, "kb", KB_KEYS);
     const dir = reader.optionalString(kb, "dir", "kb");
     const resolved = dir === undefined ? undefined : path.resolve(context.configDir, dir);
-    const outside = resolved !== undefined && !isInside(resolved, context.configDir);
+    const outside = resolved !== undefined && !isInsideFolder(resolved, context.configDir);
     if (outside) {
       // A cloned project must not point the knowledge base (read, and quoted to the model) at
       // ~/.ssh or the rest of the disk; the person can, with --kb.
@@ -77,26 +77,4 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
   }
   config.warnings = reader.warnings;
   return config;
-}
-
-/** Whether `target` is `folder` or inside it, symlinks followed as far as they exist. */
-function isInside(target: string, folder: string): boolean {
-  const relative = path.relative(realPathOfExisting(folder), realPathOfExisting(target));
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-/** The real path of the longest part of `target` that exists, with the rest appended. */
-function realPathOfExisting(target: string): string {
-  const missing: string[] = [];
-  let current = path.resolve(target);
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(target);
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
 }

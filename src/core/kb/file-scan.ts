@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
+import { isInsideFolder } from "../config/index.js";
 import path from "node:path";
 import type { Ignore } from "ignore";
 import { formatBytes } from "../text/index.js";
@@ -40,19 +41,26 @@ export async function scanFolder(dir: string, options: ScanOptions): Promise<Sca
   }
   const visited = new Set<string>([root]);
   const excluded = new Set(options.exclude.map((folder) => path.resolve(folder)));
-  await walk(dir, "", visited, excluded, options, result);
+  await walk(dir, "", { root, visited, excluded }, options, result);
   result.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result;
+}
+
+/** What a walk carries down: the real root, the real folders seen, the folders left out. */
+interface WalkState {
+  root: string;
+  visited: Set<string>;
+  excluded: ReadonlySet<string>;
 }
 
 async function walk(
   absoluteDir: string,
   relativeDir: string,
-  visited: Set<string>,
-  excluded: ReadonlySet<string>,
+  state: WalkState,
   options: ScanOptions,
   result: ScanResult,
 ): Promise<void> {
+  const { visited, excluded } = state;
   let entries: Dirent[];
   try {
     entries = await readdir(absoluteDir, { withFileTypes: true });
@@ -69,6 +77,15 @@ async function walk(
     let isDirectory = entry.isDirectory();
     let isFile = entry.isFile();
     let size = 0;
+    if (entry.isSymbolicLink()) {
+      // What is indexed is quoted to the model: a link out of the folder (to ~/.ssh, say, in a
+      // cloned repository) is not followed. Copy the file in, or point --kb at its folder.
+      const real = await realpath(absolutePath).catch(() => undefined);
+      if (real !== undefined && !isInsideFolder(real, state.root)) {
+        result.skipped.push({ path: relativePath, reason: "links outside the knowledge folder" });
+        continue;
+      }
+    }
     if (entry.isSymbolicLink() || isFile) {
       try {
         const info = await stat(absolutePath);
@@ -97,7 +114,7 @@ async function walk(
         continue;
       }
       visited.add(real);
-      await walk(absolutePath, relativePath, visited, excluded, options, result);
+      await walk(absolutePath, relativePath, state, options, result);
     } else if (isFile) {
       if (options.ignore.ignores(relativePath)) continue;
       if (isKnownBinary(entry.name)) {

@@ -1,13 +1,25 @@
 import path from "node:path";
-import type { McptermConfig } from "../config/index.js";
+import { isInsideFolder, type McptermConfig } from "../config/index.js";
+import { ConfigError } from "../errors.js";
 import { openKnowledgeBase } from "./knowledge-base.js";
 import type { KnowledgeBase, RefreshReport } from "./types.js";
 
 export const DEFAULT_KB_DIR = "knowledge_base";
 
-/** The knowledge-base folder: the --kb flag, else the config's kb.dir, else ./knowledge_base. */
+/**
+ * The knowledge-base folder: the --kb flag, else the config's kb.dir, else ./knowledge_base.
+ * Only the flag may name a folder outside the project: a cloned repository's `knowledge_base`
+ * that is a symlink to ~/.ssh is refused (ConfigError), since what is indexed is quoted to the model.
+ */
 export function knowledgeDir(flagDir: string | undefined, config: McptermConfig, cwd: string): string {
-  return path.resolve(cwd, flagDir ?? config.kb.dir ?? DEFAULT_KB_DIR);
+  if (flagDir !== undefined) return path.resolve(cwd, flagDir);
+  const dir = path.resolve(cwd, config.kb.dir ?? DEFAULT_KB_DIR);
+  if (!isInsideFolder(dir, cwd)) {
+    throw new ConfigError(
+      `The knowledge folder ${path.relative(cwd, dir) || dir} leads outside this project (it is a symlink); mcpterm does not read it — pass --kb <dir> to use a folder outside on purpose, or --no-kb.`,
+    );
+  }
+  return dir;
 }
 
 /** Opens the knowledge base in `dir` and brings its index (kept in <cwd>/.mcpterm/kb) up to date. */
@@ -15,7 +27,14 @@ export async function openFreshKnowledge(
   dir: string,
   cwd: string,
 ): Promise<{ kb: KnowledgeBase; report: RefreshReport }> {
-  const kb = await openKnowledgeBase({ dir, indexDir: path.join(cwd, ".mcpterm", "kb") });
+  const indexDir = path.join(cwd, ".mcpterm", "kb");
+  // A symlinked .mcpterm/kb would have the index written over a file somewhere else.
+  if (!isInsideFolder(indexDir, cwd)) {
+    throw new ConfigError(
+      `The index folder .mcpterm/kb leads outside this project (a symlink); mcpterm does not write there — remove the link.`,
+    );
+  }
+  const kb = await openKnowledgeBase({ dir, indexDir });
   const report = await kb.refresh();
   return { kb, report };
 }

@@ -194,7 +194,7 @@ export async function openSession(
     started ??= {
       servers: manager.start().then(() => trace.servers(manager.servers())),
       knowledge: kbOn
-        ? loadKnowledge(knowledge, knowledgeDir(request.kbDir, config, cwd), cwd)
+        ? loadKnowledge(knowledge, () => knowledgeDir(request.kbDir, config, cwd), cwd)
         : Promise.resolve(knowledge.access()),
     };
     return started;
@@ -232,9 +232,13 @@ export async function openSession(
 const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";
 
 /** Indexes in the background; a knowledge base that cannot be opened is turned off, with why. */
-async function loadKnowledge(knowledge: LazyKnowledge, dir: string, cwd: string): Promise<KnowledgeAccess> {
+async function loadKnowledge(
+  knowledge: LazyKnowledge,
+  dir: () => string,
+  cwd: string,
+): Promise<KnowledgeAccess> {
   try {
-    knowledge.ready((await openFreshKnowledge(dir, cwd)).kb);
+    knowledge.ready((await openFreshKnowledge(dir(), cwd)).kb);
   } catch (error) {
     knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
   }
