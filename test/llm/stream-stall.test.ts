@@ -87,6 +87,41 @@ describe("a model stream that goes silent", () => {
     },
   );
 
+  it.each(["usage", "finish", "tool-piece"] as const)(
+    "ends stalled though the server keeps repeating what says nothing new (%s)",
+    async (keepAlive) => {
+      const repeating: ScriptedReply = {
+        stallAfterChunks: 1,
+        text: "Hello there",
+        keepAliveEveryMs: 40,
+        keepAlive,
+      };
+      const s = await start(repeating);
+      const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }, idleOnly), ask(), []);
+      expect(error.kind).toBe("stalled");
+      expect(error.message).toMatch(/went silent for 300 ms mid-answer/);
+    },
+  );
+
+  it("ends an answer that streams past the longest an answer may take, reasoning for ever, without a retry", async () => {
+    const thinking: ScriptedReply = {
+      stallAfterChunks: 1,
+      text: "Hello there",
+      keepAliveEveryMs: 20,
+      keepAlive: "reasoning",
+    };
+    const s = await start(thinking, { text: "never asked" });
+    const events: ModelStreamEvent[] = [];
+    const model = modelFor(s, { sleep: fakeSleep().sleep, maxAnswerMs: 400 }, idleOnly);
+    const error = await failure(model, ask(), events);
+    expect(error.kind).toBe("stalled");
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} kept one answer streaming for more than 400 ms without finishing, so mcpterm stopped it; check the server (the part already shown is kept).`,
+    );
+    expect(texts(events)).toEqual(["Hell"]);
+    expect(s.requests).toHaveLength(1);
+  });
+
   it("before its first chunk is retried once, then ends naming the first-token limit", async () => {
     const silent: ScriptedReply = { stallAfterChunks: 0, text: "unsent" };
     const s = await start(silent, silent, { text: "never asked" });

@@ -29,7 +29,13 @@ export type ScriptedReply =
    * Streams some chunks, then sends nothing more, keeping the connection open (a stalled
    * stream); with `keepAliveEveryMs`, it sends an empty chunk that often, saying nothing.
    */
-  | { stallAfterChunks: number; text: string; keepAliveEveryMs?: number };
+  | { stallAfterChunks: number; text: string; keepAliveEveryMs?: number; keepAlive?: KeepAlive };
+
+/**
+ * What a stalled stream keeps sending: nothing new (an empty delta, the same usage, the same
+ * finish reason, an empty tool-call piece), or reasoning that never ends.
+ */
+export type KeepAlive = "empty" | "usage" | "finish" | "tool-piece" | "reasoning";
 
 export interface RecordedRequest {
   // The request body is whatever JSON the client sent; tests read arbitrary fields from it.
@@ -162,8 +168,20 @@ function respond(res: ServerResponse, reply: ScriptedReply, request: RecordedReq
   if ("stallAfterChunks" in reply) {
     res.write(chunks.slice(0, reply.stallAfterChunks).map(sse).join(""));
     if (reply.keepAliveEveryMs !== undefined) {
-      const empty = sse(chunk(meta, [{ index: 0, delta: {}, finish_reason: null }]));
-      const timer = setInterval(() => res.write(empty), reply.keepAliveEveryMs);
+      const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+      const pieces: Record<KeepAlive, string> = {
+        empty: sse(chunk(meta, [{ index: 0, delta: {}, finish_reason: null }])),
+        usage: sse(chunk(meta, [], usage)),
+        finish: sse(chunk(meta, [{ index: 0, delta: {}, finish_reason: "stop" }])),
+        "tool-piece": sse(
+          chunk(meta, [{ index: 0, delta: { tool_calls: [{ index: 0 }] }, finish_reason: null }]),
+        ),
+        reasoning: sse(
+          chunk(meta, [{ index: 0, delta: { reasoning_content: "hmm " }, finish_reason: null }]),
+        ),
+      };
+      const piece = pieces[reply.keepAlive ?? "empty"];
+      const timer = setInterval(() => res.write(piece), reply.keepAliveEveryMs);
       res.on("close", () => clearInterval(timer));
     }
     return;

@@ -126,6 +126,20 @@ export function stallError(stall: StallLimit, context: ErrorContext, cause: unkn
   );
 }
 
+/** An answer that kept streaming past MAX_ANSWER_MS; not retried. */
+export function answerTooLongError(
+  limitMs: number,
+  context: Omit<ErrorContext, "retries">,
+  cause: unknown,
+): LlmError {
+  return new LlmError(
+    "stalled",
+    `The model endpoint at ${context.baseUrl} kept one answer streaming for more than ${formatLimit(limitMs)} without finishing, so mcpterm stopped it; check the server (the part already shown is kept).`,
+    undefined,
+    { cause },
+  );
+}
+
 /** A short phrase for the `retry` event after a stall. */
 export function describeStall(stall: StallLimit): string {
   return `no data for ${formatLimit(stall.limitMs)}`;

@@ -8,6 +8,7 @@ import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/
 import { LlmError } from "../errors.js";
 import { endpointLabel } from "./endpoint-label.js";
 import {
+  answerTooLongError,
   classifyError,
   describeFailure,
   describeStall,
@@ -19,7 +20,13 @@ import {
 } from "./model-errors.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-messages.js";
 import { backoffDelayMs, DEFAULT_MAX_RETRY_DELAY_MS, isRetryable, planRetryWait } from "./retry-policy.js";
-import { Attempt, streamAttempt, type SilenceLimits } from "./stream-attempt.js";
+import {
+  AnswerOverLimit,
+  Attempt,
+  MAX_ANSWER_MS,
+  streamAttempt,
+  type SilenceLimits,
+} from "./stream-attempt.js";
 import {
   DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -48,6 +55,8 @@ export interface OpenAiChatModelOptions {
   now?: () => number;
   /** The silence timers; injected by tests to see that none outlives a stream. */
   startTimer?: StartTimer;
+  /** The longest one answer may stream, whatever it sends (MAX_ANSWER_MS); tests shorten it. */
+  maxAnswerMs?: number;
 }
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -82,6 +91,7 @@ export function createOpenAiChatModel(
     limits: {
       firstTokenMs: settings.firstTokenTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS,
       idleMs: settings.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      answerMs: options.maxAnswerMs ?? MAX_ANSWER_MS,
     },
     startTimer: options.startTimer ?? startRealTimer,
     errorContext: {
@@ -133,6 +143,7 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     } catch (error) {
       // The caller's abort wins over anything it caused, a cancelled stall timer included.
       if (signal?.aborted || isAbortError(error)) throw aborted(error);
+      if (error instanceof AnswerOverLimit) throw answerTooLongError(error.limitMs, loop.errorContext, error);
       let retry: Retry;
       if (error instanceof StreamStalled) {
         retry = retryAfterStall(loop, error, attempt, { retries, stallRetries });

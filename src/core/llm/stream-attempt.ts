@@ -15,6 +15,23 @@ export interface SilenceLimits {
   firstTokenMs: number;
   /** Between chunks once tokens flow. */
   idleMs: number;
+  /** The whole answer, however busy the stream (MAX_ANSWER_MS). */
+  answerMs: number;
+}
+
+/**
+ * The longest one answer may stream. A stream that keeps sending (reasoning that never ends,
+ * chunks that carry nothing new) passes every silence limit; this ends it. Long enough for
+ * 20,000 tokens from a slow local model on a CPU.
+ */
+export const MAX_ANSWER_MS = 30 * 60_000;
+
+/** Thrown out of an attempt that streamed longer than `limitMs`; never retried. */
+export class AnswerOverLimit extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the answer streamed for more than ${limitMs} ms`);
+    this.name = "AnswerOverLimit";
+  }
 }
 
 export interface AttemptOptions {
@@ -44,7 +61,9 @@ export async function* streamAttempt(
     // Until the headers arrive the package's own request timeout is the limit.
     const stream = await client.chat.completions.create(params, { signal: watchdog.signal });
     watchdog.expect(nextLimit());
+    const startedAt = performance.now();
     for await (const chunk of stream) {
+      if (performance.now() - startedAt > limits.answerMs) throw new AnswerOverLimit(limits.answerMs);
       const { text, counts } = attempt.take(chunk);
       // A chunk that carries nothing does not restart the wait: empty keep-alive chunks would
       // otherwise hold a stream that never answers open for ever.
@@ -79,6 +98,8 @@ export class Attempt {
   private finishReason: string | null | undefined;
   private usage: Usage | undefined;
   private readonly toolCalls = new ToolCallAssembler();
+  private lastUsage: string | undefined;
+  private sawFinish = false;
 
   get shownText(): boolean {
     return this.text !== "";
@@ -100,7 +121,7 @@ export class Attempt {
     // Typed as always present, but the usage chunk of some servers has no `choices` at all.
     const choices = chunk.choices as typeof chunk.choices | undefined;
     const choice = choices?.[0];
-    if (!choice) return { text: "", counts: usage !== undefined };
+    if (!choice) return { text: "", counts: this.newUsage(usage) };
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
     const delta = choice.delta as (typeof choice.delta & ReasoningDelta) | undefined;
     const content = delta?.content ?? "";
@@ -114,12 +135,14 @@ export class Attempt {
       this.text += content;
     }
     const reasoning = `${delta?.reasoning_content ?? ""}${delta?.reasoning ?? ""}`;
-    const counts =
-      content !== "" ||
-      calls.length > 0 ||
-      reasoning !== "" ||
-      Boolean(choice.finish_reason) ||
-      usage !== undefined;
+    // Only what is new counts: a usage or finish reason sent again, or a tool-call piece with
+    // nothing in it, says nothing more than the chunk before.
+    const newFinish = Boolean(choice.finish_reason) && !this.sawFinish;
+    if (choice.finish_reason) this.sawFinish = true;
+    const callPieces = calls.some(
+      (call) => Boolean(call.id) || Boolean(call.function?.name) || Boolean(call.function?.arguments),
+    );
+    const counts = content !== "" || callPieces || reasoning !== "" || newFinish || this.newUsage(usage);
     return { text: content, counts };
   }
 
@@ -132,6 +155,15 @@ export class Attempt {
       usage: this.usage,
       firstTokenMs: this.firstTokenMs,
     };
+  }
+
+  /** Whether `usage` is there and differs from the last usage seen. */
+  private newUsage(usage: Usage | undefined): boolean {
+    if (usage === undefined) return false;
+    const seen = JSON.stringify(usage);
+    const fresh = seen !== this.lastUsage;
+    this.lastUsage = seen;
+    return fresh;
   }
 
   private markFirstToken(): void {
