@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { canonicalJson } from "../../src/core/policy/canonical-json.js";
 import { RepeatDetector } from "../../src/core/policy/repeat-detector.js";
-import { redactWithPatterns, secretsFromEnvironment } from "../../src/core/policy/secret-patterns.js";
+import {
+  isSecretName,
+  redactWithPatterns,
+  secretsFromEnvironment,
+} from "../../src/core/policy/secret-patterns.js";
 
 const GITHUB = `ghp_${"a1B2c3D4".repeat(4)}abcd`;
 
@@ -67,5 +71,40 @@ describe("RepeatDetector", () => {
     expect(detector.record("t", { a: 2 })).toBe(1);
     expect(detector.record("u", { a: 1, b: [1, { c: 2 }] })).toBe(1);
     expect(canonicalJson({ z: 1, a: { y: 2, b: 3 } })).toBe('{"a":{"b":3,"y":2},"z":1}');
+  });
+});
+
+describe("isSecretName", () => {
+  it.each([
+    ["OPENAI_API_KEY", true, true],
+    ["AWS_SECRET_ACCESS_KEY", true, true],
+    ["GITHUB_TOKEN", true, true],
+    ["DB_PASSWORD", true, true],
+    ["apiKey", true, true],
+    ["x-api-key", true, true],
+    ["client_secret", true, true],
+    // An environment variable named *_KEY is how secrets are named there; an argument is not.
+    ["STRIPE_KEY", true, false],
+    ["sortKey", true, false],
+    ["cache_key", true, false],
+    // Read as words, and a name about a secret is not the secret.
+    ["KEYBOARD_LAYOUT", false, false],
+    ["GITHUB_TOKEN_PATH", false, false],
+    ["token_file", false, false],
+    ["passwordMinLength", false, false],
+    ["keyPath", false, false],
+  ])("%s: environment %s, argument %s", (name, environment, argument) => {
+    expect(isSecretName(name)).toBe(environment);
+    expect(isSecretName(name, "argument")).toBe(argument);
+  });
+
+  it("leaves code that reads a secret from the environment alone", () => {
+    for (const code of [
+      "password = process.env.PASSWORD",
+      'token = os.environ["TOKEN"]',
+      "api_key=$API_KEY_VALUE",
+      "secret: ${SECRET}",
+    ])
+      expect(redactWithPatterns(code)).toEqual({ text: code, rules: [] });
   });
 });

@@ -47,7 +47,7 @@ export async function findArgumentSecrets(
   for (const [index, { path, key, text }] of strings.entries()) {
     if (scanned[index] !== text) add(path, "hidden-text");
     const rules = new Set(matched[index]);
-    if (rules.size === 0 && key !== undefined && isSecretName(key) && text.length >= NAMED_SECRET_MIN_LENGTH)
+    if (rules.size === 0 && key !== undefined && isSecretName(key, "argument") && text.length >= NAMED_SECRET_MIN_LENGTH)
       rules.add("secret-named-argument");
     for (const rule of rules) add(path, rule);
   }

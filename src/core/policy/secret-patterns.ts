@@ -68,7 +68,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern:
-      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|([^\s"',;]{8,}))/gi,
+      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
     group: 1,
   },
 ];
@@ -104,9 +104,103 @@ export function redactWithPatterns(text: string, knownSecrets: readonly string[]
   return { text: result, rules };
 }
 
-/** Whether a variable's (or header's) name says it holds a secret. */
-export function isSecretName(name: string): boolean {
-  return /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i.test(name);
+/** Words that name a secret wherever they stand in a name. */
+const SECRET_WORDS = new Set([
+  "secret",
+  "secrets",
+  "password",
+  "passwords",
+  "passwd",
+  "pwd",
+  "passphrase",
+  "credential",
+  "credentials",
+  "token",
+  "tokens",
+  "apikey",
+  "privatekey",
+  "auth",
+]);
+/** Words before "key" that make it a credential in an argument's name (`api_key`, not `sort_key`). */
+const KEY_QUALIFIERS = new Set([
+  "api",
+  "access",
+  "private",
+  "secret",
+  "signing",
+  "encryption",
+  "auth",
+  "client",
+  "master",
+  "license",
+  "service",
+  "account",
+  "deploy",
+  "ssh",
+  "gpg",
+  "pgp",
+  "session",
+  "subscription",
+]);
+/** Last words that make a name about a secret rather than the secret (`token_path`, `password_min_length`). */
+const DESCRIBING_WORDS = new Set([
+  "path",
+  "file",
+  "filename",
+  "dir",
+  "url",
+  "uri",
+  "name",
+  "type",
+  "length",
+  "len",
+  "count",
+  "id",
+  "size",
+  "min",
+  "max",
+  "format",
+  "mode",
+  "prefix",
+  "suffix",
+  "enabled",
+  "required",
+  "policy",
+  "expiry",
+  "expires",
+  "ttl",
+  "hint",
+  "label",
+  "field",
+  "header",
+  "env",
+  "var",
+  "variable",
+]);
+
+/**
+ * Whether a name says it holds a secret. It is read as words (`OPENAI_API_KEY`, `apiKey`,
+ * `x-api-key`), so `KEYBOARD_LAYOUT` or `sortKey` do not count. A word such as `token` or
+ * `password` counts unless the name ends in a word that describes it (`token_path`); `key`
+ * counts after a qualifier (`api_key`, `private_key`) and, in an environment variable's name,
+ * as its last word too (`STRIPE_KEY`), where that is how secrets are named.
+ */
+export function isSecretName(name: string, where: "environment" | "argument" = "environment"): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== "");
+  const last = words.at(-1);
+  if (last === undefined || (words.length > 1 && DESCRIBING_WORDS.has(last))) return false;
+  if (words.some((word) => SECRET_WORDS.has(word))) return true;
+  return words.some(
+    (word, index) =>
+      word === "key" &&
+      ((index > 0 && KEY_QUALIFIERS.has(words[index - 1] ?? "")) ||
+        (where === "environment" && index === words.length - 1 && words.length > 1) ||
+        words.length === 1),
+  );
 }
 
 /**
