@@ -91,6 +91,44 @@ describe("findArgumentSecrets", () => {
     );
   });
 
+  it.each([
+    ["split in reversed key order", { b: known.slice(10), a: known.slice(0, 10) }],
+    ["half in a key, half in its value", { [known.slice(0, 10)]: known.slice(10) }],
+    ["joined by dots", { body: known.split("").join(".") }],
+    [
+      "as JSON \\u escapes",
+      { body: Array.from(known, (c) => `\\u00${c.charCodeAt(0).toString(16)}`).join("") },
+    ],
+    ["as \\x escapes", { body: Array.from(known, (c) => `\\x${c.charCodeAt(0).toString(16)}`).join("") }],
+    ["as HTML entities", { body: Array.from(known, (c) => `&#${c.charCodeAt(0)};`).join("") }],
+    ["as hex with colons", { body: Buffer.from(known).toString("hex").match(/../g)?.join(":") ?? "" }],
+    ["as an array of character codes", { codes: Array.from(known, (c) => c.charCodeAt(0)) }],
+    ["as base64 of base64", { body: Buffer.from(Buffer.from(known).toString("base64")).toString("base64") }],
+    [
+      "in full-width letters",
+      {
+        body: Array.from(known, (c) => (c === "-" ? c : String.fromCharCode(c.charCodeAt(0) + 0xfee0))).join(
+          "",
+        ),
+      },
+    ],
+  ])("finds a known secret %s", async (_form, args) => {
+    expect(await findArgumentSecrets(args, redactor)).toContainEqual(
+      expect.objectContaining({ rule: "known-secret" }),
+    );
+  });
+
+  it("does not mistake ordinary arguments for a known secret", async () => {
+    const ordinary = {
+      path: "src/core/policy/argument-secrets.ts",
+      id: "3f2b8c1e-9d4a-4b7e-8f21-6c0a5e9d7b13",
+      sha: "d0d8ca1f3e9b2a7c6d5e4f3a2b1c0d9e8f7a6b5c",
+      body: "Use the key-value store the users own; see https://example.com/a.b.c?x=1",
+      image: Buffer.alloc(3000, 7).toString("base64"),
+    };
+    expect(await findArgumentSecrets(ordinary, redactor)).toEqual([]);
+  });
+
   it("finds a known secret split across two arguments", async () => {
     const found = await findArgumentSecrets({ a: known.slice(0, 10), b: known.slice(10) }, redactor);
     expect(found).toEqual([{ path: "(the arguments)", rule: "known-secret" }]);

@@ -1,5 +1,6 @@
 import { decodeHiddenText, hasHiddenText } from "./hidden-text.js";
 import type { SecretRedactor } from "./redact-secrets.js";
+import { containsEncoded, decodeEscapes, withDecodedBase64 } from "./known-secret-search.js";
 import { isSecretName } from "./secret-patterns.js";
 
 /** A secret found in a call's arguments: where, and what kind (the rule that matched). */
@@ -20,8 +21,6 @@ interface ArgumentString {
 
 /** Shorter values under a secret-looking name are too short to be a credential worth asking about. */
 const NAMED_SECRET_MIN_LENGTH = 8;
-/** Encoded forms shorter than this match too much by chance to say anything. */
-const ENCODED_MIN_LENGTH = 12;
 
 /**
  * Every secret a call would send out. Each string — values and keys — is checked with the rules
@@ -47,61 +46,63 @@ export async function findArgumentSecrets(
   for (const [index, { path, key, text }] of strings.entries()) {
     if (scanned[index] !== text) add(path, "hidden-text");
     const rules = new Set(matched[index]);
-    if (rules.size === 0 && key !== undefined && isSecretName(key, "argument") && text.length >= NAMED_SECRET_MIN_LENGTH)
+    if (
+      rules.size === 0 &&
+      key !== undefined &&
+      isSecretName(key, "argument") &&
+      text.length >= NAMED_SECRET_MIN_LENGTH
+    )
       rules.add("secret-named-argument");
     for (const rule of rules) add(path, rule);
   }
   if (!found.some((secret) => secret.rule === "known-secret")) {
-    const values = strings.filter((item) => !item.isKey);
-    const all = values.map(({ text }) => decodeHiddenText(text)).join("");
-    if (redactor.knownValues.some((secret) => containsEncoded(all, secret)))
+    const haystacks = joinedForms(args, strings);
+    if (
+      redactor.knownValues.some((secret) => haystacks.some((haystack) => containsEncoded(haystack, secret)))
+    )
       add("(the arguments)", "known-secret");
   }
   return found;
 }
 
-/** How a finding reads to a person: `body (openai-api-key)`. */
-export function describeArgumentSecrets(secrets: readonly ArgumentSecret[]): string {
-  return secrets.map((secret) => `${secret.path || "(the arguments)"} (${secret.rule})`).join(", ");
-}
-
-/** Whether `haystack` holds `secret` plainly, split, spaced, in another case, reversed or encoded. */
-function containsEncoded(haystack: string, secret: string): boolean {
-  if (secret.length < NAMED_SECRET_MIN_LENGTH) return false;
-  const compact = haystack.replace(/\s+/g, "");
-  const folded = compact.toLowerCase();
-  const plain = secret.replace(/\s+/g, "").toLowerCase();
-  if (folded.includes(plain) || folded.includes(Array.from(plain).reverse().join(""))) return true;
-  const decodedUrl = safeDecodeUri(compact).toLowerCase();
-  if (decodedUrl.includes(plain)) return true;
-  const bytes = Buffer.from(secret, "utf8");
-  if (folded.includes(bytes.toString("hex"))) return true;
-  return base64Cores(bytes).some((core) => compact.includes(core) || compact.includes(toBase64Url(core)));
-}
-
 /**
- * The part of the secret's base64 that is the same wherever it sits in a longer encoded text:
- * one form per byte offset modulo 3, without the first and last groups, which mix in neighbours.
+ * The arguments' text as one string, in the orders a secret split across them could be put back
+ * together: the values in order and reversed, keys and values as they stand, arrays of
+ * character codes as the text they spell; each also with escapes decoded (`\u0041`, `\x41`,
+ * `&#65;`) and base64 runs inside it decoded, twice over.
  */
-function base64Cores(bytes: Buffer): string[] {
-  return [0, 1, 2].flatMap((offset) => {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
-    const whole = Math.floor((offset + bytes.length) / 3) * 4;
-    const core = encoded.slice(offset === 0 ? 0 : 4, whole);
-    return core.length >= ENCODED_MIN_LENGTH ? [core] : [];
+function joinedForms(args: Record<string, unknown>, strings: readonly ArgumentString[]): string[] {
+  const values = strings.filter((item) => !item.isKey).map(({ text }) => decodeHiddenText(text));
+  const spelled = characterCodeTexts(args);
+  const forms = [
+    [...values, ...spelled].join(""),
+    [...values].reverse().join(""),
+    strings.map(({ text }) => decodeHiddenText(text)).join(""),
+  ];
+  return forms.flatMap((form) => {
+    const unescaped = decodeEscapes(form);
+    const once = withDecodedBase64(unescaped);
+    return [form, unescaped, once, withDecodedBase64(once)];
   });
 }
 
-function toBase64Url(text: string): string {
-  return text.replace(/\+/g, "-").replace(/\//g, "_");
+/** Arrays of numbers that are printable character codes, as the text they spell. */
+function characterCodeTexts(value: unknown): string[] {
+  if (Array.isArray(value)) {
+    if (
+      value.length >= NAMED_SECRET_MIN_LENGTH &&
+      value.every((item) => Number.isInteger(item) && item >= 32 && item < 0x10000)
+    )
+      return [String.fromCharCode(...(value as number[]))];
+    return value.flatMap(characterCodeTexts);
+  }
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(characterCodeTexts);
+  return [];
 }
 
-function safeDecodeUri(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+/** How a finding reads to a person: `body (openai-api-key)`. */
+export function describeArgumentSecrets(secrets: readonly ArgumentSecret[]): string {
+  return secrets.map((secret) => `${secret.path || "(the arguments)"} (${secret.rule})`).join(", ");
 }
 
 function collectStrings(value: unknown, path: string, key: string | undefined, into: ArgumentString[]): void {

@@ -1,0 +1,74 @@
+/**
+ * Looking for a known secret value inside text that may hide it: split, spaced, reversed, in
+ * another case or width, escaped, URL-encoded, hex or base64 (at any byte offset, nested).
+ */
+
+/** Secrets shorter than this match too much by chance to look for in disguise. */
+const MIN_SECRET_LENGTH = 8;
+/** Encoded forms shorter than this match too much by chance to say anything. */
+const ENCODED_MIN_LENGTH = 12;
+
+export function decodeEscapes(text: string): string {
+  return text
+    .replace(
+      /\\u\{?([0-9a-fA-F]{2,6})\}?|\\x([0-9a-fA-F]{2})|&#x([0-9a-fA-F]+);|&#(\d+);/g,
+      (whole: string, u?: string, x?: string, hex?: string, dec?: string) => {
+        const code = dec === undefined ? Number.parseInt(u ?? x ?? hex ?? "", 16) : Number.parseInt(dec, 10);
+        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      },
+    )
+    .normalize("NFKC");
+}
+
+/** `text` followed by what each base64 run of 16 or more characters in it decodes to, where that is text. */
+export function withDecodedBase64(text: string): string {
+  const decoded = Array.from(text.matchAll(/[A-Za-z0-9+/_-]{16,}={0,2}/g), ([run]) => {
+    const plain = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+    return /^[\x20-\x7e\s]+$/.test(plain) ? plain : "";
+  });
+  return [text, ...decoded].join("\n");
+}
+
+/** Whether `haystack` holds `secret` plainly, split, spaced, in another case, reversed or encoded. */
+export function containsEncoded(haystack: string, secret: string): boolean {
+  if (secret.length < MIN_SECRET_LENGTH) return false;
+  const compact = haystack.replace(/\s+/g, "");
+  const folded = compact.toLowerCase();
+  const plain = secret.replace(/\s+/g, "").toLowerCase();
+  if (folded.includes(plain) || folded.includes(Array.from(plain).reverse().join(""))) return true;
+  // Joined by dashes, dots, colons or anything else: letters and digits alone still spell it.
+  const letters = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  const secretLetters = letters(secret);
+  if (secretLetters.length >= MIN_SECRET_LENGTH && letters(haystack).includes(secretLetters)) return true;
+  const decodedUrl = safeDecodeUri(compact).toLowerCase();
+  if (decodedUrl.includes(plain)) return true;
+  const bytes = Buffer.from(secret, "utf8");
+  // Hex survives with any separator between its bytes (`74:68:65`).
+  if (letters(haystack).includes(bytes.toString("hex"))) return true;
+  return base64Cores(bytes).some((core) => compact.includes(core) || compact.includes(toBase64Url(core)));
+}
+
+/**
+ * The part of the secret's base64 that is the same wherever it sits in a longer encoded text:
+ * one form per byte offset modulo 3, without the first and last groups, which mix in neighbours.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  return [0, 1, 2].flatMap((offset) => {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const whole = Math.floor((offset + bytes.length) / 3) * 4;
+    const core = encoded.slice(offset === 0 ? 0 : 4, whole);
+    return core.length >= ENCODED_MIN_LENGTH ? [core] : [];
+  });
+}
+
+function toBase64Url(text: string): string {
+  return text.replace(/\+/g, "-").replace(/\//g, "_");
+}
+
+function safeDecodeUri(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
