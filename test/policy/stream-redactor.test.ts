@@ -84,4 +84,20 @@ describe("StreamRedactor", () => {
     const pieces = stream("-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nMIIEvQIB", 5);
     expect(pieces.join("")).not.toContain("MIIE");
   });
+
+  it.each([1, 7, 64])("holds a long JWT whole, so no piece of it shows (%i)", (size) => {
+    const part = (n: number) => "Ab9_-".repeat(n);
+    const jwt = `eyJ${part(60)}.eyJ${part(200)}.${part(80)}`;
+    const pieces = stream(`token: ${jwt} ok\n`, size);
+    expect(pieces.join("")).toBe("token: [REDACTED] ok\n");
+    expect(pieces.some((piece) => piece.includes("Ab9_"))).toBe(false);
+  });
+
+  it.each([1, 5, 13])(
+    "holds a netrc entry over several lines until its password is redacted (%i)",
+    (size) => {
+      const pieces = stream("machine example.com\n  login ann\n  password s3cr3t-pw\nnext line\n", size);
+      expect(pieces.join("")).not.toContain("s3cr3t");
+    },
+  );
 });

@@ -2,6 +2,11 @@
 const LONG_RUN = 512;
 /** How much of such a run stays held back: longer than any token the patterns know. */
 const LONG_RUN_HOLD = 256;
+/**
+ * A run that starts like a JWT (`eyJ…`) is held whole up to this long: OIDC and Kubernetes
+ * tokens run to several kilobytes, and released in pieces none would match the pattern.
+ */
+const TOKEN_RUN = 16_384;
 
 /**
  * Secrets that span more than one word: an assignment such as `password = "two words"` (its
@@ -11,6 +16,9 @@ const LONG_RUN_HOLD = 256;
 const MULTI_WORD = [
   /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?/gi,
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
+  // ~/.netrc, on one line or several: `machine h login me password x`.
+  // The trailing space counts, so an entry is held while its next line may still be coming.
+  /\b(?:machine(?:\s+\S+(?:\s+login(?:\s+\S+)?)?)?|login(?:\s+\S+)?)(?:\s+password(?:\s+\S*)?)?\s*/g,
 ];
 
 /**
@@ -74,6 +82,7 @@ function lastWordStart(text: string): number {
   const match = /\S*$/.exec(text);
   const start = match ? match.index : text.length;
   if (text.length - start <= LONG_RUN) return start;
+  if (text.startsWith("eyJ", start) && text.length - start <= TOKEN_RUN) return start;
   const limit = text.length - LONG_RUN_HOLD;
   // Prefer a break at punctuation, where a token pattern's word boundary would be anyway.
   const punctuation = text.slice(start, limit).search(/[^\w-][\w-]*$/);
