@@ -246,7 +246,8 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               default: false,
               describe: "send a secret found in the arguments without asking (--yes does not)",
             })
-            .option("timeout", { type: "number", describe: "milliseconds to wait for the result" }),
+            .option("timeout", { type: "number", describe: "milliseconds to wait for the result" })
+            .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
         (parsed) => {
           const [server, ...rest] = parsed.target.split("/");
           const tool = rest.join("/");
@@ -359,10 +360,19 @@ function joinStdinPrompt(argv: readonly string[]): string[] {
 }
 
 /** A yargs check: the option, when given, is a whole number of at least 1 (NaN from "abc" included). */
-function positiveWholeNumber(flag: string, value: unknown): true {
+/** The longest a Node timer can wait (about 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+function positiveWholeNumber(flag: string, value: unknown, max = Number.MAX_SAFE_INTEGER): true {
   // --help skips defaults, so an absent value is fine here.
-  if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < 1)) {
-    throw new Error(`${flag} must be a whole number of at least 1, got ${JSON.stringify(value)}`);
+  if (
+    value !== undefined &&
+    (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max)
+  ) {
+    const range = max === Number.MAX_SAFE_INTEGER ? "of at least 1" : `from 1 to ${max}`;
+    throw new Error(
+      `${flag} must be a whole number ${range}, got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`,
+    );
   }
   return true;
 }

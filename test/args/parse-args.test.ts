@@ -75,6 +75,15 @@ describe("parseArgs", () => {
     [["-p", "  "], /--prompt needs text/],
     [["call", "no-slash"], /expected <server>\/<tool>/],
     [["call"], /Not enough non-option arguments/],
+    [
+      ["call", "fs/read", "--timeout", "abc"],
+      /--timeout must be a whole number from 1 to 2147483647, got NaN/,
+    ],
+    [["call", "fs/read", "--timeout", "-1"], /--timeout must be a whole number from 1/],
+    [
+      ["call", "fs/read", "--timeout", "1e99"],
+      /--timeout must be a whole number from 1 to 2147483647, got 1e\+99/,
+    ],
     [["-p", "a", "-p", "b"], /^--prompt was given more than once; give it once/],
     [["-p", "a", "--model", "m", "--model", "n"], /^--model was given more than once/],
     [["kb", "search", "q", "--k", "1", "--k", "2"], /^--k was given more than once/],
