@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { formatBytes } from "../text/index.js";
 import { BoundedLines } from "./bounded-lines.js";
 import {
   registerProcessGroup,
@@ -18,7 +19,12 @@ export interface StdioProcessOptions {
   cwd: string | undefined;
   /** How long to wait after closing stdin, and again after SIGTERM, before escalating. */
   gracePeriodMs?: number;
+  /** The longest one message may be (MAX_MESSAGE_CHARS); tests lower it. */
+  maxMessageChars?: number;
 }
+
+/** The longest one JSON-RPC message may be (in characters); real results stay far below. */
+export const MAX_MESSAGE_CHARS = 64 * 1_048_576;
 
 export interface ProcessExit {
   code: number | null;
@@ -42,9 +48,14 @@ export class StdioProcessTransport implements Transport {
 
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private stdoutBuffer = "";
+  private oversized = false;
   private closing: Promise<void> | undefined;
 
-  constructor(private readonly options: StdioProcessOptions) {}
+  private readonly maxMessageChars: number;
+
+  constructor(private readonly options: StdioProcessOptions) {
+    this.maxMessageChars = options.maxMessageChars ?? MAX_MESSAGE_CHARS;
+  }
 
   get pid(): number | undefined {
     return this.child?.pid;
@@ -108,14 +119,37 @@ export class StdioProcessTransport implements Transport {
   }
 
   private readStdout(chunk: string): void {
-    this.stdoutBuffer += chunk;
-    let newline = this.stdoutBuffer.indexOf("\n");
-    while (newline !== -1) {
-      const line = this.stdoutBuffer.slice(0, newline).replace(/\r$/, "");
-      this.stdoutBuffer = this.stdoutBuffer.slice(newline + 1);
-      this.readLine(line);
-      newline = this.stdoutBuffer.indexOf("\n");
+    if (this.oversized) return;
+    // Only the new chunk is searched: a long message arriving in many pieces is scanned once.
+    let newline = chunk.indexOf("\n");
+    if (newline === -1) {
+      this.stdoutBuffer += chunk;
+      if (this.stdoutBuffer.length > this.maxMessageChars) this.dropOversized();
+      return;
     }
+    let rest = chunk;
+    while (newline !== -1) {
+      const line = (this.stdoutBuffer + rest.slice(0, newline)).replace(/\r$/, "");
+      this.stdoutBuffer = "";
+      rest = rest.slice(newline + 1);
+      this.readLine(line);
+      newline = rest.indexOf("\n");
+    }
+    this.stdoutBuffer = rest;
+    if (rest.length > this.maxMessageChars) this.dropOversized();
+  }
+
+  /**
+   * A message past MAX_MESSAGE_CHARS is a server flooding its client, not a result: reading stops,
+   * the server is stopped and the connection reported lost, before it can exhaust memory.
+   */
+  private dropOversized(): void {
+    this.oversized = true;
+    this.stdoutBuffer = "";
+    const what = `the server sent one message of more than ${formatBytes(this.maxMessageChars)}`;
+    this.stdoutNoise.push(`[mcpterm] ${what}; mcpterm stopped it`);
+    this.onerror?.(new Error(what));
+    void this.close();
   }
 
   private readLine(line: string): void {
