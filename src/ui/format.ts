@@ -1,6 +1,6 @@
 import { revealHiddenText } from "../core/policy/hidden-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { ServerSummary } from "./transcript-types.js";
+import type { ServerStatusView } from "./transcript-types.js";
 
 /**
  * Arguments in full, as indented JSON (which escapes control characters), the way a person
@@ -16,7 +16,7 @@ export function formatTokens(tokens: number): string {
 }
 
 /** "2/3 servers ready · 1 failed", with servers still starting counted too; "2/3 srv · 1 failed" when short. */
-export function serverProgress(servers: readonly ServerSummary[], short = false): string {
+export function serverProgress(servers: readonly ServerStatusView[], short = false): string {
   if (servers.length === 0) return "no servers";
   const ready = servers.filter((server) => server.status === "connected").length;
   const starting = servers.filter((server) => server.status === "connecting").length;

@@ -12,14 +12,14 @@ import {
   updateCall,
 } from "./live-turn-reducer.js";
 import { append, sanitizeResult } from "./transcript-items.js";
-import type { KbSummary, QueueView, ServerSummary, TranscriptState } from "./transcript-types.js";
+import type { KbSummary, QueueView, ServerStatusView, TranscriptState } from "./transcript-types.js";
 
 /** What the person (or the app around the engine) did, as opposed to what the engine reported. */
 export type UiAction =
   | { type: "ui_notice"; level: "info" | "warning" | "error"; text: string }
   | { type: "ui_command_started" }
   | { type: "ui_command_result"; input: string; result: CommandResult }
-  | { type: "ui_servers"; servers: ServerSummary[] }
+  | { type: "ui_servers"; servers: ServerStatusView[] }
   | { type: "ui_kb"; kb: KbSummary }
   | { type: "ui_model"; name: string | undefined; problem: string | undefined }
   /** The messages waiting for the running turn, as the controller holds them. */

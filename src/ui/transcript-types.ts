@@ -3,7 +3,7 @@ import type { CommandResult } from "../core/commands/command-types.js";
 import type { KbHit } from "../core/kb/index.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { Tier } from "../core/policy/tiers.js";
-import type { ServerStatus } from "../core/mcp/types.js";
+import type { ServerSummary } from "../core/mcp/types.js";
 
 export type CallState =
   "proposed" | "awaiting_approval" | "approved" | "running" | "done" | "failed" | "denied" | "cancelled";
@@ -56,11 +56,8 @@ export type TranscriptItem =
   /** The full content of a panel or knowledge block, printed on request. */
   | { kind: "detail"; id: number; call: ToolCallView | undefined; knowledge: KnowledgeView | undefined };
 
-export interface ServerSummary {
-  name: string;
-  status: ServerStatus;
-  error: string | undefined;
-}
+/** What the status line shows of a server: the core's summary, narrowed to what it draws. */
+export type ServerStatusView = Pick<ServerSummary, "name" | "status" | "error">;
 
 export type KbSummary =
   { state: "loading" } | { state: "off" } | { state: "ready"; chunks: number; files: number };
@@ -114,7 +111,7 @@ export interface TranscriptState {
   inspectorScroll: number;
   /** The inspector shows blobs (base64, very long lines) whole instead of summarized. */
   inspectorWhole: boolean;
-  servers: ServerSummary[];
+  servers: ServerStatusView[];
   model: { name: string | undefined; problem: string | undefined };
   kb: KbSummary;
   /** Tokens the model reported for this conversation. */
