@@ -56,6 +56,8 @@ describe("a poisoned tool description", () => {
     expect(schema).not.toMatch(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064]|\udb40/);
     expect(schema).not.toContain(HIDDEN_INSTRUCTION);
     expect(schema).not.toContain(HOSTILE_TOKEN);
+    // A tool whose property names hide text is not offered at all.
+    expect(tools.map((tool) => tool.function.name)).not.toContain("hostile__named_lookup");
     // An ordinary description is sent as it is.
     expect(tools.find((tool) => tool.function.name === "hostile__send_message")?.function.description).toBe(
       "Send a message to a person.",
@@ -74,6 +76,9 @@ describe("a poisoned tool description", () => {
       const table = JSON.stringify(await runSlashCommand(context, "/tools hostile"));
       expect(table).toMatch(
         /poisoned_lookup.*⚠ \d+ invisible or control characters removed from its description; its description was cut from [\d,]+ to 4,000 characters before the model saw it/,
+      );
+      expect(table).toMatch(
+        /named_lookup.*⚠ not offered to the model: a property name in its input schema holds hidden characters/,
       );
       const one = await runSlashCommand(context, "/tools hostile poisoned_lookup");
       expect(one.kind === "text" && one.text).toMatch(/⚠ its description was cut from/);

@@ -6,7 +6,7 @@ import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
-import { schemaForModel } from "../policy/schema-for-model.js";
+import { schemaForModel, schemaWithholdReason } from "../policy/schema-for-model.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
@@ -65,6 +65,7 @@ export class McpToolHost implements ToolHost {
       const redact = redactor ? (text: string) => redactor.redactSync(text).text : undefined;
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
+      const withheld = schemaWithholdReason(definition.inputSchema, redact);
       return [
         {
           modelName: registered.modelName,
@@ -76,7 +77,12 @@ export class McpToolHost implements ToolHost {
           modelInputSchema: schema.schema,
           tier: decision.tier,
           tierReason: decision.reason,
-          notes: [...forModel.notes, ...schema.notes],
+          notes: [
+            ...forModel.notes,
+            ...schema.notes,
+            ...(withheld ? [`not offered to the model: ${withheld}`] : []),
+          ],
+          ...(withheld ? { withheld } : {}),
         },
       ];
     });

@@ -78,7 +78,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   conversation.push({ role: "user", content: sources ? `${options.input}\n\n${sources}` : options.input });
 
   for (let step = 1; step <= options.maxSteps; step += 1) {
-    const tools = options.tools.list();
+    // A withheld tool is shown in /tools but never offered, so the model cannot call it either.
+    const tools = options.tools.list().filter((tool) => tool.withheld === undefined);
     yield {
       type: "model_request",
       step,

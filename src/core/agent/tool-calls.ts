@@ -190,8 +190,10 @@ async function* decide(
 }
 
 /** The tool as its host has it now; hosts whose tools never change give back the same one. */
-function currentDefinition(options: TurnOptions, tool: AgentTool): Promise<AgentTool | undefined> {
-  return options.tools.current ? options.tools.current(tool) : Promise.resolve(tool);
+async function currentDefinition(options: TurnOptions, tool: AgentTool): Promise<AgentTool | undefined> {
+  const now = options.tools.current ? await options.tools.current(tool) : tool;
+  // A tool its server changed into one that may not be offered is gone as far as the model goes.
+  return now?.withheld === undefined ? now : undefined;
 }
 
 function gone(tool: AgentTool): ToolOutcome {

@@ -49,3 +49,45 @@ export function schemaForModel(
     );
   return { schema: cleaned, notes };
 }
+
+/** The largest input schema offered to the model, as JSON; real ones are a few kilobytes. */
+export const MAX_SCHEMA_CHARS = 64 * 1024;
+/** The longest property name offered; real ones are a word or three. */
+const MAX_PROPERTY_NAME_CHARS = 64;
+
+/**
+ * Why a tool's input schema must not reach the model at all, or undefined. Property names cannot
+ * be cleaned like other texts (the model's arguments must match the names the server checks), so
+ * a name that hides text, holds a secret or is a paragraph long withholds the tool; so does a
+ * schema too large to be anything but padding.
+ */
+export function schemaWithholdReason(
+  schema: Record<string, unknown>,
+  redact: (text: string) => string = (text) => text,
+): string | undefined {
+  const size = JSON.stringify(schema).length;
+  if (size > MAX_SCHEMA_CHARS)
+    return `its input schema is ${size.toLocaleString("en-US")} characters, more than ${MAX_SCHEMA_CHARS.toLocaleString("en-US")}`;
+  for (const name of propertyNames(schema)) {
+    if (sanitizeForTerminal(name) !== name)
+      return "a property name in its input schema holds hidden characters";
+    if (name.length > MAX_PROPERTY_NAME_CHARS)
+      return `a property name in its input schema is ${name.length} characters long`;
+    if (redact(name) !== name) return "a property name in its input schema holds a secret";
+  }
+  return undefined;
+}
+
+/** Every property name at any depth: the keys of `properties` objects and the `required` entries. */
+function propertyNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap((item: unknown) => propertyNames(item));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => {
+    let own: string[] = [];
+    if (key === "properties" && typeof item === "object" && item !== null && !Array.isArray(item))
+      own = Object.keys(item);
+    else if (key === "required" && Array.isArray(item))
+      own = item.filter((entry: unknown): entry is string => typeof entry === "string");
+    return [...own, ...propertyNames(item)];
+  });
+}
