@@ -41,6 +41,7 @@ export async function findArgumentSecrets(
   const add = (path: string, rule: string): void => {
     if (!found.some((secret) => secret.path === path && secret.rule === rule)) found.push({ path, rule });
   };
+  const secretKeys: string[] = [];
   const scanned = strings.map(({ text }) => (hasHiddenText(text) ? decodeHiddenText(text) : text));
   const matched = await redactor.rulesIn(scanned);
   for (const [index, { path, key, text }] of strings.entries()) {
@@ -54,6 +55,7 @@ export async function findArgumentSecrets(
     )
       rules.add("secret-named-argument");
     for (const rule of rules) add(path, rule);
+    if (rules.size > 0 && strings[index]?.isKey) secretKeys.push(text);
   }
   if (!found.some((secret) => secret.rule === "known-secret")) {
     const haystacks = joinedForms(args, strings);
@@ -62,7 +64,10 @@ export async function findArgumentSecrets(
     )
       add("(the arguments)", "known-secret");
   }
-  return found;
+  // A path is made of key names, and a key may be the secret: it is never shown in one.
+  const masked = (path: string): string =>
+    redactor.redactSync(secretKeys.reduce((shown, key) => shown.split(key).join("[REDACTED]"), path)).text;
+  return found.map((secret) => ({ ...secret, path: masked(secret.path) }));
 }
 
 /**
