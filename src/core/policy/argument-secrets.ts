@@ -1,6 +1,6 @@
 import { decodeHiddenText, hasHiddenText } from "./hidden-text.js";
 import type { SecretRedactor } from "./redact-secrets.js";
-import { containsEncoded, decodeEscapes, withDecodedBase64 } from "./known-secret-search.js";
+import { decodeEscapes, SecretHaystack, withDecodedBase64 } from "./known-secret-search.js";
 import { isSecretName } from "./secret-patterns.js";
 
 /** A secret found in a call's arguments: where, and what kind (the rule that matched). */
@@ -58,10 +58,8 @@ export async function findArgumentSecrets(
     if (rules.size > 0 && strings[index]?.isKey) secretKeys.push(text);
   }
   if (!found.some((secret) => secret.rule === "known-secret")) {
-    const haystacks = joinedForms(args, strings);
-    if (
-      redactor.knownValues.some((secret) => haystacks.some((haystack) => containsEncoded(haystack, secret)))
-    )
+    const haystacks = joinedForms(args, strings).map((form) => new SecretHaystack(form));
+    if (redactor.knownValues.some((secret) => haystacks.some((haystack) => haystack.contains(secret))))
       add("(the arguments)", "known-secret");
   }
   // A path is made of key names, and a key may be the secret: it is never shown in one.
@@ -84,11 +82,13 @@ function joinedForms(args: Record<string, unknown>, strings: readonly ArgumentSt
     [...values].reverse().join(""),
     strings.map(({ text }) => decodeHiddenText(text)).join(""),
   ];
-  return forms.flatMap((form) => {
+  const all = forms.flatMap((form) => {
     const unescaped = decodeEscapes(form);
     const once = withDecodedBase64(unescaped);
     return [form, unescaped, once, withDecodedBase64(once)];
   });
+  // One argument gives the same text in most orders: each distinct text is searched once.
+  return [...new Set(all)];
 }
 
 /** Arrays of numbers that are printable character codes, as the text they spell. */

@@ -29,23 +29,58 @@ export function withDecodedBase64(text: string): string {
   return [text, ...decoded].join("\n");
 }
 
-/** Whether `haystack` holds `secret` plainly, split, spaced, in another case, reversed or encoded. */
-export function containsEncoded(haystack: string, secret: string): boolean {
-  if (secret.length < MIN_SECRET_LENGTH) return false;
-  const compact = haystack.replace(/\s+/g, "");
-  const folded = compact.toLowerCase();
-  const plain = secret.replace(/\s+/g, "").toLowerCase();
-  if (folded.includes(plain) || folded.includes(Array.from(plain).reverse().join(""))) return true;
-  // Joined by dashes, dots, colons or anything else: letters and digits alone still spell it.
-  const letters = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, "");
-  const secretLetters = letters(secret);
-  if (secretLetters.length >= MIN_SECRET_LENGTH && letters(haystack).includes(secretLetters)) return true;
-  const decodedUrl = safeDecodeUri(compact).toLowerCase();
-  if (decodedUrl.includes(plain)) return true;
-  const bytes = Buffer.from(secret, "utf8");
-  // Hex survives with any separator between its bytes (`74:68:65`).
-  if (letters(haystack).includes(bytes.toString("hex"))) return true;
-  return base64Cores(bytes).some((core) => compact.includes(core) || compact.includes(toBase64Url(core)));
+/**
+ * A text prepared once for looking up many secrets in it: without whitespace, case-folded,
+ * URL-decoded, and as letters and digits alone. Each form is made on first use.
+ */
+export class SecretHaystack {
+  private compactText: string | undefined;
+  private foldedText: string | undefined;
+  private urlDecoded: string | undefined;
+  private lettersOnly: string | undefined;
+
+  constructor(private readonly text: string) {}
+
+  /** Whether it holds `secret` plainly, split, spaced, in another case, reversed or encoded. */
+  contains(secret: string): boolean {
+    if (secret.length < MIN_SECRET_LENGTH) return false;
+    const plain = secret.replace(/\s+/g, "").toLowerCase();
+    const folded = this.folded();
+    if (folded.includes(plain) || folded.includes(Array.from(plain).reverse().join(""))) return true;
+    // Joined by dashes, dots, colons or anything else: letters and digits alone still spell it.
+    const secretLetters = letters(secret);
+    if (secretLetters.length >= MIN_SECRET_LENGTH && this.letters().includes(secretLetters)) return true;
+    if (this.decodedUrl().includes(plain)) return true;
+    const bytes = Buffer.from(secret, "utf8");
+    // Hex survives with any separator between its bytes (`74:68:65`).
+    if (this.letters().includes(bytes.toString("hex"))) return true;
+    const compact = this.compact();
+    return base64Cores(bytes).some((core) => compact.includes(core) || compact.includes(toBase64Url(core)));
+  }
+
+  private compact(): string {
+    this.compactText ??= this.text.replace(/\s+/g, "");
+    return this.compactText;
+  }
+
+  private folded(): string {
+    this.foldedText ??= this.compact().toLowerCase();
+    return this.foldedText;
+  }
+
+  private decodedUrl(): string {
+    this.urlDecoded ??= safeDecodeUri(this.compact()).toLowerCase();
+    return this.urlDecoded;
+  }
+
+  private letters(): string {
+    this.lettersOnly ??= letters(this.text);
+    return this.lettersOnly;
+  }
+}
+
+function letters(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, "");
 }
 
 /**
