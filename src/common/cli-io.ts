@@ -29,7 +29,7 @@ export const ANSWER_GUARD_MS = 500;
 export const TYPED_AHEAD_NOTE = "\n(what was typed before this question was ignored; answer now) ";
 
 export interface AnswerOptions {
-  /** Told, once, that early lines were thrown away, so the person knows to answer again. */
+  /** Told each time early lines are thrown away, so the person knows to answer again. */
   onIgnored?: () => void;
   guardMs?: number;
   now?: () => number;
@@ -49,7 +49,6 @@ export function readLineFromTerminal(
   const now = options.now ?? (() => performance.now());
   const guardMs = options.guardMs ?? ANSWER_GUARD_MS;
   let guardFrom = now();
-  let told = false;
   return new Promise((resolve) => {
     let buffer = "";
     const finish = (line: string | undefined): void => {
@@ -65,8 +64,8 @@ export function readLineFromTerminal(
         // Typed ahead: dropped whole, and the guard runs on from here, as long as typing goes on.
         guardFrom = at;
         buffer = "";
-        if (!told) options.onIgnored?.();
-        told = true;
+        // Said each time, so a person whose answer was dropped knows to give it again.
+        options.onIgnored?.();
         return;
       }
       buffer += chunk.toString();
@@ -74,7 +73,8 @@ export function readLineFromTerminal(
       if (newline !== -1) finish(buffer.slice(0, newline).replace(/\r$/, ""));
     };
     const onEnd = (): void => finish(undefined);
-    if (signal.aborted) {
+    // An input that already ended answers nothing, and would never say so again.
+    if (signal.aborted || stdin.readableEnded) {
       resolve(undefined);
       return;
     }

@@ -93,6 +93,10 @@ describe("isSecretName", () => {
     ["token_file", false, false],
     ["passwordMinLength", false, false],
     ["keyPath", false, false],
+    // Paging cursors and object names, which ordinary list and storage calls send.
+    ["pageToken", false, false],
+    ["next_token", false, false],
+    ["key", true, false],
   ])("%s: environment %s, argument %s", (name, environment, argument) => {
     expect(isSecretName(name)).toBe(environment);
     expect(isSecretName(name, "argument")).toBe(argument);

@@ -81,6 +81,32 @@ describe("findArgumentSecrets", () => {
     );
   });
 
+  it.each([
+    ["Persian", "می\u200cخواهم فایل را ببینم"],
+    ["Devanagari", "क्\u200dष"],
+    ["Malayalam", "ശ്\u200d"],
+    ["Sinhala", "ශ්\u200dරී ලංකා"],
+  ])("leaves the joiners %s is written with alone", async (_script, text) => {
+    expect(await findArgumentSecrets({ text }, redactor)).toEqual([]);
+  });
+
+  it("still flags joiners doubled in those scripts, or after an emoji, where they draw nothing", async () => {
+    for (const text of ["می\u200c\u200cخواهم", "👍🏽\u200d", "see\u200cyou"])
+      expect(await findArgumentSecrets({ text }, redactor)).toEqual([{ path: "text", rule: "hidden-text" }]);
+  });
+
+  it("scans a large array of numbers without overflowing, and takes ordinary names for what they are", async () => {
+    expect(await findArgumentSecrets({ data: Array.from({ length: 200_000 }, () => 65) }, redactor)).toEqual(
+      [],
+    );
+    expect(
+      await findArgumentSecrets(
+        { pageToken: "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA", Key: "photos/2026/cat.jpg" },
+        redactor,
+      ),
+    ).toEqual([]);
+  });
+
   const known = "the-users-own-key-value";
   it.each([
     ["base64 inside other text", `data:${Buffer.from(`x=${known};`).toString("base64")}`],

@@ -83,7 +83,8 @@ describe("askTrustAtTerminal", () => {
       ],
     );
     expect(typedAhead.trusted).toBe(false);
-    expect(typedAhead.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE}`)).toBe(true);
+    // Said for each line dropped, so nobody is left waiting on a prompt that seems to hang.
+    expect(typedAhead.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE.repeat(3)}`)).toBe(true);
     // A deliberate answer once the typing has stopped counts.
     expect(
       (

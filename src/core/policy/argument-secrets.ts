@@ -91,15 +91,22 @@ function joinedForms(args: Record<string, unknown>, strings: readonly ArgumentSt
   return [...new Set(all)];
 }
 
+/** The longest array read as character codes: no secret is longer, and spreading more overflows the stack. */
+const MAX_CODE_ARRAY = 4096;
+
 /** Arrays of numbers that are printable character codes, as the text they spell. */
 function characterCodeTexts(value: unknown): string[] {
   if (Array.isArray(value)) {
+    const codes = value as unknown[];
     if (
-      value.length >= NAMED_SECRET_MIN_LENGTH &&
-      value.every((item) => Number.isInteger(item) && item >= 32 && item < 0x10000)
+      codes.length >= NAMED_SECRET_MIN_LENGTH &&
+      codes.length <= MAX_CODE_ARRAY &&
+      codes.every(
+        (item) => typeof item === "number" && Number.isInteger(item) && item >= 32 && item < 0x10000,
+      )
     )
-      return [String.fromCharCode(...(value as number[]))];
-    return value.flatMap(characterCodeTexts);
+      return [String.fromCharCode(...(codes as number[]))];
+    return codes.flatMap(characterCodeTexts);
   }
   if (typeof value === "object" && value !== null) return Object.values(value).flatMap(characterCodeTexts);
   return [];

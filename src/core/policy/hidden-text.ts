@@ -1,19 +1,32 @@
 /**
+ * Letters and marks of the scripts that need zero-width joiners to be written right (Arabic
+ * and Persian, the Indic scripts, Sinhala, …): every letter but the Latin, Greek, Cyrillic and
+ * Han ones, where a joiner changes nothing a reader sees.
+ */
+const JOINING_SCRIPT = String.raw`[[\p{L}\p{M}]--[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Han}]]`;
+/** What an emoji sequence's joiner follows: a pictograph, with its presentation or skin tone. */
+const EMOJI_BEFORE = String.raw`\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?`;
+
+/**
  * Characters that draw as nothing yet carry text, as one list used to flag, reveal and strip
  * them: every Unicode format character (category Cf: zero-width spaces and joiners, BiDi
  * embeddings, overrides and isolates, tag characters that spell ASCII invisibly, invisible
  * operators, interlinear annotation and shorthand format controls) and every character Unicode
  * calls default-ignorable (variation selectors other than the emoji one, used to smuggle bytes;
  * the combining grapheme joiner; Hangul fillers; Khmer and Mongolian invisible vowels and
- * selectors; unassigned points kept for such use), and the blank Braille pattern. A zero-width joiner inside an emoji sequence
- * (👩‍💻) is the one exception: there it draws, as part of the emoji.
+ * selectors; unassigned points kept for such use), and the blank Braille pattern. A zero-width
+ * joiner inside an emoji sequence (👩‍💻), and a joiner in a script that needs one (Persian
+ * می‌خواهم, Devanagari क्‍ष), are the exceptions: there they draw, as part of the text.
  */
 export const HIDDEN_CHARACTERS = new RegExp(
+  // A joiner (U+200C, U+200D) draws as part of the text after a letter of a joining script or
+  // inside an emoji; anywhere else, or two in a row, it only carries hidden bits.
   // eslint-disable-next-line no-misleading-character-class -- selectors and skin tones listed one by one, on purpose.
-  String.raw`(?<!\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D|\u200D(?!\p{Extended_Pictographic})|` +
+  String.raw`(?<!${JOINING_SCRIPT}|${EMOJI_BEFORE})[\u200C\u200D]|[\u200C\u200D](?=[\u200C\u200D])|` +
+    String.raw`(?<=${EMOJI_BEFORE})[\u200C\u200D](?!\p{Extended_Pictographic})|` +
     // The v flag's set difference: every default-ignorable or format character and the blank
-    // Braille pattern, but the joiner (decided just above) and the emoji presentation selector.
-    String.raw`[[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]--[\u200D\uFE0F]]`,
+    // Braille pattern, but the joiners (decided just above) and the emoji presentation selector.
+    String.raw`[[\p{Default_Ignorable_Code_Point}\p{Cf}\u2800]--[\u200C\u200D\uFE0F]]`,
   "gv",
 );
 

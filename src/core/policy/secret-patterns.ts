@@ -142,6 +142,18 @@ const KEY_QUALIFIERS = new Set([
   "session",
   "subscription",
 ]);
+/** Words before "token" that make it a place in a listing (`page_token`), not a secret. */
+const CURSOR_WORDS = new Set([
+  "page",
+  "next",
+  "prev",
+  "previous",
+  "continuation",
+  "cursor",
+  "sync",
+  "resume",
+  "start",
+]);
 /** Last words that make a name about a secret rather than the secret (`token_path`, `password_min_length`). */
 const DESCRIBING_WORDS = new Set([
   "path",
@@ -183,7 +195,8 @@ const DESCRIBING_WORDS = new Set([
  * `x-api-key`), so `KEYBOARD_LAYOUT` or `sortKey` do not count. A word such as `token` or
  * `password` counts unless the name ends in a word that describes it (`token_path`); `key`
  * counts after a qualifier (`api_key`, `private_key`) and, in an environment variable's name,
- * as its last word too (`STRIPE_KEY`), where that is how secrets are named.
+ * as its last word too (`STRIPE_KEY`), where that is how secrets are named; an argument named
+ * just `key` is an object's or a cache entry's name. A paging `pageToken` is not a secret.
  */
 export function isSecretName(name: string, where: "environment" | "argument" = "environment"): boolean {
   const words = name
@@ -193,13 +206,14 @@ export function isSecretName(name: string, where: "environment" | "argument" = "
     .filter((word) => word !== "");
   const last = words.at(-1);
   if (last === undefined || (words.length > 1 && DESCRIBING_WORDS.has(last))) return false;
+  // `pageToken`, `nextToken`: a cursor through a listing, not a credential.
+  if (words.length > 1 && last === "token" && CURSOR_WORDS.has(words.at(-2) ?? "")) return false;
   if (words.some((word) => SECRET_WORDS.has(word))) return true;
   return words.some(
     (word, index) =>
       word === "key" &&
       ((index > 0 && KEY_QUALIFIERS.has(words[index - 1] ?? "")) ||
-        (where === "environment" && index === words.length - 1 && words.length > 1) ||
-        words.length === 1),
+        (where === "environment" && index === words.length - 1)),
   );
 }
 
