@@ -8,7 +8,7 @@ const part = (text: string, priority: number, short?: string): Part => ({
   ...(short === undefined ? {} : { short }),
 });
 const parts = [part("model-x", 9), part("2/2 servers ready", 5, "2/2 srv"), part("kb 12 chunks", 1, "kb 12")];
-const fit = (width: number, list = parts): string =>
+const fittedLine = (width: number, list = parts): string =>
   fitParts(list, width)
     .map((entry) => entry.text)
     .join(" · ");
@@ -23,13 +23,13 @@ describe("fitParts", () => {
     [10, "model-x"],
     [5, "mode…"],
   ])("at %i columns: %s", (width, expected) => {
-    expect(fit(width)).toBe(expected);
+    expect(fittedLine(width)).toBe(expected);
   });
 
   it("measures wide characters by their columns", () => {
     const wide = [part("模型名", 9), part("知识库", 1)];
-    expect(fit(15, wide)).toBe("模型名 · 知识库");
-    expect(fit(14, wide)).toBe("模型名");
-    expect(fit(5, wide)).toBe("模型…");
+    expect(fittedLine(15, wide)).toBe("模型名 · 知识库");
+    expect(fittedLine(14, wide)).toBe("模型名");
+    expect(fittedLine(5, wide)).toBe("模型…");
   });
 });
