@@ -1,8 +1,13 @@
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { LlmError } from "../../src/core/errors.js";
 import { createOpenAiChatModel, type OpenAiChatModelOptions } from "../../src/core/llm/openai-chat-model.js";
 import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent } from "../../src/core/llm/types.js";
-import type { ScriptedModelServer } from "../support/scripted-model-server.js";
+import {
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
 
 /** A sleep that records what it was asked to wait and returns at once, so no test waits for real. */
 export function fakeSleep(): { delays: number[]; sleep: (ms: number) => Promise<void> } {
@@ -58,3 +63,22 @@ export const modelFor = (
     { model: "test-model", baseUrl: s.baseUrl, apiKey: "sk-secret-123", ...settings },
     options,
   );
+
+/** Starts one scripted model server per test, closed after it: call at a test file's top level. */
+export function scriptedServerPerTest(): {
+  /** A server that answers with `replies` in order. */
+  start: (...replies: ScriptedReply[]) => Promise<ScriptedModelServer>;
+  /** A server that answers every request through `reply`. */
+  startAnswering: (reply: (request: RecordedRequest) => ScriptedReply) => Promise<ScriptedModelServer>;
+} {
+  let server: ScriptedModelServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const started = async (script: Parameters<typeof startScriptedModelServer>[0]) => {
+    server = await startScriptedModelServer(script);
+    return server;
+  };
+  return { start: (...replies) => started(replies), startAnswering: (reply) => started(reply) };
+}

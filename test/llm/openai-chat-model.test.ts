@@ -1,23 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { abortableSleep, createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
 import type { ModelStreamEvent } from "../../src/core/llm/types.js";
-import {
-  startScriptedModelServer,
-  type ScriptedModelServer,
-  type ScriptedReply,
-} from "../support/scripted-model-server.js";
-import { ask, collect, done, failure, fakeSleep, modelFor } from "./helpers.js";
+import { startScriptedModelServer, type ScriptedReply } from "../support/scripted-model-server.js";
+import { ask, collect, done, failure, fakeSleep, modelFor, scriptedServerPerTest } from "./helpers.js";
 
-let server: ScriptedModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(...replies: ScriptedReply[]): Promise<ScriptedModelServer> {
-  server = await startScriptedModelServer(replies);
-  return server;
-}
+const { start, startAnswering } = scriptedServerPerTest();
 
 describe("createOpenAiChatModel streaming", () => {
   it("yields text deltas as they arrive, then one done with text, usage and timing", async () => {
@@ -215,8 +202,7 @@ describe("createOpenAiChatModel retries", () => {
   });
 
   it("gives up on repeated 500s with a server error after maxRetries + 1 requests", async () => {
-    const s = await startScriptedModelServer(() => ({ status: 500 }));
-    server = s;
+    const s = await startAnswering(() => ({ status: 500 }));
     const { delays, sleep } = fakeSleep();
     const events: ModelStreamEvent[] = [];
     const error = await failure(modelFor(s, { sleep, maxRetries: 3 }), ask(), events);
@@ -260,7 +246,7 @@ describe("createOpenAiChatModel retries", () => {
 describe("createOpenAiChatModel aborts", () => {
   it("stops promptly when aborted while the server hangs", async () => {
     const controller = new AbortController();
-    server = await startScriptedModelServer(() => {
+    const server = await startAnswering(() => {
       setImmediate(() => {
         controller.abort();
       });

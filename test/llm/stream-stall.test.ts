@@ -3,27 +3,14 @@
  * Limits are small (300 ms) so the stalls end quickly; nothing asserts how long anything took.
  */
 import { getEventListeners } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LlmError } from "../../src/core/errors.js";
 import { startRealTimer, type StartTimer } from "../../src/core/llm/stream-watchdog.js";
 import type { ModelStreamEvent } from "../../src/core/llm/types.js";
-import {
-  startScriptedModelServer,
-  type ScriptedModelServer,
-  type ScriptedReply,
-} from "../support/scripted-model-server.js";
-import { ask, collect, done, failure, fakeSleep, modelFor } from "./helpers.js";
+import type { ScriptedReply } from "../support/scripted-model-server.js";
+import { ask, collect, done, failure, fakeSleep, modelFor, scriptedServerPerTest } from "./helpers.js";
 
-let server: ScriptedModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(...replies: ScriptedReply[]): Promise<ScriptedModelServer> {
-  server = await startScriptedModelServer(replies);
-  return server;
-}
+const { start } = scriptedServerPerTest();
 
 /** Real timers, counted, so a test can see that none is left running. */
 function countingTimers(): { startTimer: StartTimer; live: () => number; started: () => number } {
