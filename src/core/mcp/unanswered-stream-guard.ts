@@ -53,7 +53,13 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
   let resumable = false;
 
   const observe = (text: string): void => {
+    // Once every request is answered (or the stream is resumable) there is nothing to watch for.
+    if (resumable || pending.size === 0) return;
+    // Only the new text (and the three characters before it, for a separator split between
+    // chunks) can end an event: a long event arriving in many chunks is not rescanned each time.
+    const searchFrom = Math.max(0, buffered.length - 3);
     buffered += text;
+    if (!/\r?\n\r?\n/.test(buffered.slice(searchFrom))) return;
     const events = buffered.split(/\r?\n\r?\n/);
     buffered = events.pop() ?? "";
     for (const event of events) {
