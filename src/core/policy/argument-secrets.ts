@@ -58,7 +58,7 @@ export async function findArgumentSecrets(
     if (rules.size > 0 && strings[index]?.isKey) secretKeys.push(text);
   }
   if (!found.some((secret) => secret.rule === "known-secret")) {
-    const haystacks = joinedForms(args, strings).map((form) => new SecretHaystack(form));
+    const haystacks = joinedForms(args, strings, scanned).map((form) => new SecretHaystack(form));
     if (redactor.knownValues.some((secret) => haystacks.some((haystack) => haystack.contains(secret))))
       add("(the arguments)", "known-secret");
   }
@@ -74,14 +74,15 @@ export async function findArgumentSecrets(
  * character codes as the text they spell; each also with escapes decoded (`\u0041`, `\x41`,
  * `&#65;`) and base64 runs inside it decoded, twice over.
  */
-function joinedForms(args: Record<string, unknown>, strings: readonly ArgumentString[]): string[] {
-  const values = strings.filter((item) => !item.isKey).map(({ text }) => decodeHiddenText(text));
+function joinedForms(
+  args: Record<string, unknown>,
+  strings: readonly ArgumentString[],
+  /** Each string as its hidden characters spell it, in the same order as `strings`. */
+  decoded: readonly string[],
+): string[] {
+  const values = decoded.filter((_, index) => strings[index]?.isKey === false);
   const spelled = characterCodeTexts(args);
-  const forms = [
-    [...values, ...spelled].join(""),
-    [...values].reverse().join(""),
-    strings.map(({ text }) => decodeHiddenText(text)).join(""),
-  ];
+  const forms = [[...values, ...spelled].join(""), [...values].reverse().join(""), decoded.join("")];
   const all = forms.flatMap((form) => {
     const unescaped = decodeEscapes(form);
     const once = withDecodedBase64(unescaped);
