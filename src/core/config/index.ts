@@ -8,7 +8,7 @@ export {
   emptyConfig,
 } from "./config-types.js";
 export { expandEnv, type EnvExpansion } from "./expand-env.js";
-export { isInsideFolder } from "./inside-folder.js";
+export { isInsideFolder, isWithinPath } from "./inside-folder.js";
 export { loadConfig, type LoadConfigOptions } from "./load-config.js";
 export {
   resolveModelSettings,

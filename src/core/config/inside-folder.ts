@@ -3,9 +3,13 @@ import path from "node:path";
 
 /** Whether `target` is `folder` or inside it, symlinks followed as far as they exist. */
 export function isInsideFolder(target: string, folder: string): boolean {
-  const relative = path.relative(realPathOfExisting(folder), realPathOfExisting(target));
-  const outside = relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
-  return !outside;
+  return isWithinPath(realPathOfExisting(target), realPathOfExisting(folder));
+}
+
+/** Whether `target` is `folder` or inside it, by path alone: for paths already made real. */
+export function isWithinPath(target: string, folder: string): boolean {
+  const relative = path.relative(folder, target);
+  return !(relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }
 
 /** The real path of the longest part of `target` that exists, with the rest appended. */

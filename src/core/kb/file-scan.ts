@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
-import { isInsideFolder } from "../config/index.js";
+import { isWithinPath } from "../config/index.js";
 import path from "node:path";
 import type { Ignore } from "ignore";
 import { formatBytes } from "../text/index.js";
@@ -81,7 +81,8 @@ async function walk(
       // What is indexed is quoted to the model: a link out of the folder (to ~/.ssh, say, in a
       // cloned repository) is not followed. Copy the file in, or point --kb at its folder.
       const real = await realpath(absolutePath).catch(() => undefined);
-      if (real !== undefined && !isInsideFolder(real, state.root)) {
+      // Both paths are real already: a plain path comparison is enough.
+      if (real !== undefined && !isWithinPath(real, state.root)) {
         result.skipped.push({ path: relativePath, reason: "links outside the knowledge folder" });
         continue;
       }
