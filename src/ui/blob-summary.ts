@@ -1,4 +1,4 @@
-import { base64Bytes, formatBytes, looksLikeBase64, truncateEnd } from "../core/text/index.js";
+import { describeBase64, looksLikeBase64, truncateEnd } from "../core/text/index.js";
 
 /** A run of the base64 alphabet this long may be data (an image, a file), not something to read. */
 const BASE64_RUN = /[A-Za-z0-9+/]{200,}={0,2}/g;
@@ -17,7 +17,7 @@ export function summarizeBlobs(text: string): { text: string; count: number } {
     const shortened = line.replace(BASE64_RUN, (run) => {
       if (!looksLikeBase64(run)) return run;
       count += 1;
-      return `‹base64, ${formatBytes(base64Bytes(run))}›`;
+      return describeBase64(run);
     });
     if (shortened.length <= LONG_LINE) return shortened;
     count += 1;

@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { formatBytes } from "../text/index.js";
+import { base64Bytes, formatBytes } from "../text/index.js";
 
 /** The default cap on what one tool result may put into the model's context. */
 export const DEFAULT_RESULT_CHAR_LIMIT = 40_000;
@@ -49,8 +49,4 @@ export function capText(text: string, limit = DEFAULT_RESULT_CHAR_LIMIT): Capped
     truncated: true,
     omittedChars,
   };
-}
-
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
 }

@@ -1,3 +1,5 @@
+import { formatBytes } from "./units.js";
+
 /** Only the base64 alphabet, padding and line breaks (MIME wraps base64 at 76 columns). */
 const BASE64_ALPHABET = /^[A-Za-z0-9+/=\r\n]+$/;
 
@@ -10,6 +12,11 @@ export function looksLikeBase64(text: string): boolean {
   if (!BASE64_ALPHABET.test(text)) return false;
   const classes = [/[A-Z]/, /[a-z]/, /[0-9+/]/].filter((pattern) => pattern.test(text)).length;
   return classes === 3;
+}
+
+/** How a summary names a base64 run in place of it: `‹base64, 45.2 KB›`. */
+export function describeBase64(base64: string): string {
+  return `‹base64, ${formatBytes(base64Bytes(base64))}›`;
 }
 
 /** Bytes that `base64` (without its whitespace) decodes to. */

@@ -1,5 +1,5 @@
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
-import { base64Bytes, formatBytes, looksLikeBase64, truncateEnd } from "../text/index.js";
+import { describeBase64, looksLikeBase64, truncateEnd } from "../text/index.js";
 import type { Trace } from "./trace-model.js";
 import type { WireRecord } from "./trace-records.js";
 
@@ -69,7 +69,7 @@ function summarizeStrings(value: unknown): { value: unknown; count: number } {
     if (typeof node === "string") {
       if (node.length <= LONG_STRING) return node;
       count += 1;
-      if (looksLikeBase64(node)) return `‹base64, ${formatBytes(base64Bytes(node))}›`;
+      if (looksLikeBase64(node)) return describeBase64(node);
       return `${truncateEnd(node, SHOWN)} ‹${node.length} chars›`;
     }
     if (Array.isArray(node)) return node.map(walk);
