@@ -1,3 +1,4 @@
+import { redactDeep } from "../policy/redact-deep.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { describeBase64, looksLikeBase64, truncateEnd } from "../text/index.js";
 import type { Trace } from "./trace-model.js";
@@ -65,19 +66,14 @@ export function renderWire(trace: Trace, options: WireOptions = {}): string {
 /** `value` with every long string replaced by a summary, and how many were. */
 function summarizeStrings(value: unknown): { value: unknown; count: number } {
   let count = 0;
-  const walk = (node: unknown): unknown => {
-    if (typeof node === "string") {
-      if (node.length <= LONG_STRING) return node;
-      count += 1;
-      if (looksLikeBase64(node)) return describeBase64(node);
-      return `${truncateEnd(node, SHOWN)} ‹${node.length} chars›`;
-    }
-    if (Array.isArray(node)) return node.map(walk);
-    if (typeof node === "object" && node !== null)
-      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child)]));
-    return node;
-  };
-  return { value: walk(value), count };
+  const summarized = redactDeep(value, (text) => {
+    if (text.length <= LONG_STRING) return text;
+    count += 1;
+    return looksLikeBase64(text)
+      ? describeBase64(text)
+      : `${truncateEnd(text, SHOWN)} ‹${text.length} chars›`;
+  });
+  return { value: summarized, count };
 }
 
 function summary(message: unknown): string {
