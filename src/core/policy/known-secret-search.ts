@@ -100,7 +100,8 @@ function toBase64Url(text: string): string {
   return text.replace(/\+/g, "-").replace(/\//g, "_");
 }
 
-function safeDecodeUri(text: string): string {
+/** `decodeURIComponent`, or the text as it is where it is not valid URI encoding. */
+export function safeDecodeUri(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

@@ -4,12 +4,20 @@
  * formats, bare AWS key ids, bearer tokens, `password=` style assignments, PEM private keys)
  * and are cheap enough to run on every streamed delta and every trace line.
  */
+import { safeDecodeUri } from "./known-secret-search.js";
+
 export interface SecretPattern {
   rule: string;
   pattern: RegExp;
   /** 0: the whole match is the secret; 1: the first capture group that matched is. */
   group: 0 | 1;
 }
+
+/**
+ * A URL with a password in it; the password is group 1. It starts only where a run of scheme
+ * characters starts (the lookbehind), so a long run without a match is scanned once.
+ */
+const URL_WITH_PASSWORD = String.raw`(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
@@ -50,7 +58,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
   {
     rule: "password-in-url",
-    pattern: /(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/g,
+    pattern: new RegExp(URL_WITH_PASSWORD, "g"),
     group: 1,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
@@ -228,7 +236,7 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
     if (!value) continue;
     if (isSecretName(name) && value.length >= 8) secrets.add(value);
     for (const match of value.matchAll(URL_PASSWORD)) {
-      const password = safeDecode(match[1] ?? "");
+      const password = safeDecodeUri(match[1] ?? "");
       if (password.length >= 8) secrets.add(password);
       if ((match[1] ?? "").length >= 8) secrets.add(match[1] ?? "");
     }
@@ -236,12 +244,4 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
   return [...secrets];
 }
 
-const URL_PASSWORD = /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@/gi;
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
+const URL_PASSWORD = new RegExp(URL_WITH_PASSWORD, "gi");
