@@ -67,7 +67,7 @@ function report(error: unknown, debug: boolean, io: CliIo): number {
   // The last guard on the way out: secret patterns and the environment's secrets, whatever the
   // message quotes (commands redact what they know of before this too).
   const redactor = SecretRedactor.forSession([], io.env);
-  const clean = (text: string): string => sanitizeForTerminal(redactor.redactSync(text).text);
+  const clean = (text: string): string => sanitizeForTerminal(redactor.redactText(text));
   if (error instanceof McptermError) {
     // Messages can quote a server's stderr or error text: never let it drive the terminal.
     io.stderr.write(`mcpterm: ${clean(error.message)}\n`);

@@ -59,7 +59,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     const durationMs = Math.round(performance.now() - startedAt);
     const isError = result.isError === true;
     // No secret leaves, whichever way it came: the server's result is redacted before printing.
-    const redact = (text: string): string => redactor.redactSync(text).text;
+    const redact = redactor.redactText;
     if (args.json) {
       const line = redactedLine({ ...result, isError, durationMs }, redact);
       io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);

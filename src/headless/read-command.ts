@@ -18,7 +18,7 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
       );
     });
     if (args.json) {
-      const line = redactedLine(result, (text) => redactor.redactSync(text).text);
+      const line = redactedLine(result, redactor.redactText);
       io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);
       return ExitCode.ok;
     }

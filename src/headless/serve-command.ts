@@ -22,7 +22,7 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   for (const skipped of report.skipped) io.stderr.write(`skipped ${skipped.path}: ${skipped.reason}\n`);
 
   const redactor = SecretRedactor.forSession([], io.env);
-  const server = createKnowledgeServer(kb, (text) => redactor.redactSync(text).text);
+  const server = createKnowledgeServer(kb, redactor.redactText);
   const transport = new StdioServerTransport(io.stdin, io.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

@@ -23,7 +23,7 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   const redactor = sessionRedactor(config, io.env);
   const manager = new McpManager(servers, {
     parentEnv: io.env,
-    redact: (text) => redactor.redactSync(text).text,
+    redact: redactor.redactText,
   });
   try {
     await manager.start();

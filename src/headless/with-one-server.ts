@@ -33,7 +33,7 @@ export async function withOneServer<T>(
   const redactor = sessionRedactor(config, io.env);
   const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
     parentEnv: io.env,
-    redact: (text) => redactor.redactSync(text).text,
+    redact: redactor.redactText,
   });
   try {
     await manager.start();

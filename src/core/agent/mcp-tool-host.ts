@@ -62,7 +62,7 @@ export class McpToolHost implements ToolHost {
       });
       const description = definition.description ?? definition.title ?? definition.name;
       const { redactor } = this.options;
-      const redact = redactor ? (text: string) => redactor.redactSync(text).text : undefined;
+      const redact = redactor?.redactText;
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
       const withheld = schemaWithholdReason(definition.inputSchema, redact);

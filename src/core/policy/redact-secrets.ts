@@ -133,4 +133,7 @@ export class SecretRedactor {
   redactSync(text: string): TextRedaction {
     return redactWithPatterns(text, this.knownSecrets);
   }
+
+  /** redactSync's text alone, bound, to hand over as a `(text) => text` callback. */
+  readonly redactText = (text: string): string => this.redactSync(text).text;
 }

@@ -127,7 +127,7 @@ export async function openSession(
       ? { url: model.settings.baseUrl, keySource: model.settings.apiKeySource }
       : undefined;
   const redactor = sessionRedactor(config, env, [request.model.apiKey]);
-  const redact = (text: string): string => redactor.redactSync(text).text;
+  const redact = redactor.redactText;
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
     endpoint,
