@@ -13,7 +13,7 @@ import {
 } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
-import { redactedLine } from "../core/policy/redacted-json.js";
+import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { withOneServer } from "./with-one-server.js";
 
@@ -61,14 +61,12 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     // No secret leaves, whichever way it came: the server's result is redacted before printing.
     const redact = redactor.redactText;
     if (args.json) {
-      const line = redactedLine({ ...result, isError, durationMs }, redact);
-      io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);
+      io.stdout.write(`${redactedPretty({ ...result, isError, durationMs }, redact)}\n`);
     } else {
       const text = (await redactor.redact(toolResultText(result))).text;
       io.stdout.write(`${sanitizeForTerminal(text)}\n`);
       if (result.structuredContent !== undefined && result.content.length > 0) {
-        const structured = redactedLine(result.structuredContent, redact);
-        io.stdout.write(`structuredContent: ${JSON.stringify(JSON.parse(structured), null, 2)}\n`);
+        io.stdout.write(`structuredContent: ${redactedPretty(result.structuredContent, redact)}\n`);
       }
       io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
     }

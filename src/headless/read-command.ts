@@ -3,7 +3,7 @@ import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
-import { redactedLine } from "../core/policy/redacted-json.js";
+import { redactedPretty } from "../core/policy/redacted-json.js";
 import { withOneServer } from "./with-one-server.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
@@ -18,8 +18,7 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
       );
     });
     if (args.json) {
-      const line = redactedLine(result, redactor.redactText);
-      io.stdout.write(`${JSON.stringify(JSON.parse(line), null, 2)}\n`);
+      io.stdout.write(`${redactedPretty(result, redactor.redactText)}\n`);
       return ExitCode.ok;
     }
     for (const content of result.contents) {

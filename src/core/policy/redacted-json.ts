@@ -17,3 +17,8 @@ export function redactedLine(record: object, redact: (text: string) => string): 
     return line;
   }
 }
+
+/** redactedLine, indented for a person to read (`mcpterm call --json`, `mcpterm read --json`). */
+export function redactedPretty(record: object, redact: (text: string) => string): string {
+  return JSON.stringify(JSON.parse(redactedLine(record, redact)), null, 2);
+}
