@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import type { ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { displayWidth, truncateMiddle } from "../core/text/index.js";
 import { APPROVAL_OPTIONS, type ApprovalOption } from "./approval-choices.js";
 import { badgeWidth, fitCallHeader } from "./fit-call-header.js";
@@ -42,7 +42,9 @@ export function ApprovalPanel({
 }: ApprovalPanelProps): ReactNode {
   const theme = useTheme();
   const inner = Math.max(1, width - FRAME);
-  const args = headLines(prettyArguments(call.args, call.rawArguments), maxArgLines);
+  // Drawn again on every key while the panel is up; the arguments only change with the call.
+  const pretty = useMemo(() => prettyArguments(call.args, call.rawArguments), [call.args, call.rawArguments]);
+  const args = headLines(pretty, maxArgLines);
   const badge = badgeWidth(call.tier);
   const counted = position && position.total > 1 ? position : undefined;
   let title = counted ? `${TITLE} (${counted.index} of ${counted.total})` : TITLE;

@@ -150,7 +150,6 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "approval_sync":
       return only(syncApproval(state, action.callId, at));
     case "insert":
-      return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
     case "paste":
       return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
     case "newline":
@@ -218,8 +217,7 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "approval_confirm": {
       const approval = state.approval;
       // An Enter during the guard is part of the typing: it decides nothing and holds the guard up.
-      if (!approval || !guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at))
-        return only({ ...state, lastTypedAt: at });
+      if (!approval || !approvalGuardPassed(state, approval, at)) return only({ ...state, lastTypedAt: at });
       return decide(state, APPROVAL_OPTIONS[approval.focus]?.choice ?? "deny");
     }
     case "approval_deny":
@@ -297,7 +295,7 @@ function vertical(state: PromptState, direction: -1 | 1): PromptState {
 function moveFocus(state: PromptState, direction: -1 | 1, at: number): PromptState {
   const approval = state.approval;
   if (!approval) return state;
-  if (!guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at)) return { ...state, lastTypedAt: at };
+  if (!approvalGuardPassed(state, approval, at)) return { ...state, lastTypedAt: at };
   const focus = Math.min(Math.max(approval.focus + direction, 0), APPROVAL_OPTIONS.length - 1);
   return { ...state, approval: { ...approval, focus } };
 }
@@ -309,7 +307,7 @@ function moveFocus(state: PromptState, direction: -1 | 1, at: number): PromptSta
 function shortcutsLive(state: PromptState, at: number): boolean {
   const approval = state.approval;
   if (!approval || approval.reason !== undefined) return false;
-  return state.editor.text === "" && guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at);
+  return state.editor.text === "" && approvalGuardPassed(state, approval, at);
 }
 
 function withApproval(state: PromptState, change: (approval: ApprovalFocus) => ApprovalFocus): PromptState {
@@ -333,4 +331,9 @@ function answer(state: PromptState, key: ApprovalKey): PromptResult {
   const approval = state.approval;
   if (!approval) return only(state);
   return only({ ...state, approval: undefined, answered: approval.callId }, { type: "answer", answer: key });
+}
+
+/** Whether the approval guard is down for `approval` at `at`, counting the person's last key. */
+function approvalGuardPassed(state: PromptState, approval: ApprovalFocus, at: number): boolean {
+  return guardPassed({ ...approval, lastTypedAt: state.lastTypedAt }, at);
 }
