@@ -79,7 +79,7 @@ export function askAbout(state: TranscriptState, callId: string, reason: string)
 }
 
 /** Applies `change` to the live turn, which may also return a changed state (e.g. with printed items). */
-export function withTurn(
+function withTurn(
   state: TranscriptState,
   change: (turn: LiveTurn) => [TranscriptState, LiveTurn],
 ): TranscriptState {

@@ -1,7 +1,7 @@
 import { displayWidth } from "../core/text/index.js";
 
 /** Columns between two cells: " │ ". */
-export const CELL_GAP = 3;
+const CELL_GAP = 3;
 /** A column is not made narrower than this (or its longest word, when shorter). */
 const MIN_COLUMN = 6;
 
