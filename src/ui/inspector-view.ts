@@ -43,18 +43,38 @@ export function inspected(
  */
 export function inspectorViewport(state: TranscriptState, width: number, height: number): InspectorViewport {
   const entry = inspected(state);
-  const lines = entry?.call ? callLines(entry.call) : entry?.knowledge ? knowledgeLines(entry.knowledge) : [];
+  const source = entry?.call ?? entry?.knowledge;
+  const { rows, summarized } = laidOut(source, width, state.inspectorWhole, () =>
+    entry?.call ? callLines(entry.call) : entry?.knowledge ? knowledgeLines(entry.knowledge) : [],
+  );
+  const maxOffset = Math.max(0, rows.length - height);
+  const offset = Math.min(Math.max(0, state.inspectorScroll), maxOffset);
+  return { rows: rows.slice(offset, offset + height), offset, maxOffset, total: rows.length, summarized };
+}
+
+/** The last layout, reused while its entry, width and mode stay: the App draws on every token and key. */
+let lastLayout:
+  { source: object; width: number; whole: boolean; rows: InspectorRow[]; summarized: number } | undefined;
+
+/** The entry's lines, blobs summarized unless `whole`, wrapped to `width`; remembered for one entry. */
+function laidOut(
+  source: object | undefined,
+  width: number,
+  whole: boolean,
+  lines: () => Line[],
+): { rows: InspectorRow[]; summarized: number } {
+  if (source && lastLayout?.source === source && lastLayout.width === width && lastLayout.whole === whole)
+    return lastLayout;
   let summarized = 0;
   const rows: InspectorRow[] = [];
-  for (const line of lines) {
-    const shown = state.inspectorWhole ? { text: line.text, count: 0 } : summarizeBlobs(line.text);
+  for (const line of lines()) {
+    const shown = whole ? { text: line.text, count: 0 } : summarizeBlobs(line.text);
     summarized += shown.count;
     for (const part of shown.text.replace(/\t/g, "  ").split("\n"))
       for (const row of wrapToWidth(part, width)) rows.push({ text: row, role: line.role });
   }
-  const maxOffset = Math.max(0, rows.length - height);
-  const offset = Math.min(Math.max(0, state.inspectorScroll), maxOffset);
-  return { rows: rows.slice(offset, offset + height), offset, maxOffset, total: rows.length, summarized };
+  if (source) lastLayout = { source, width, whole, rows, summarized };
+  return { rows, summarized };
 }
 
 function callLines(call: ToolCallView): Line[] {
