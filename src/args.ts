@@ -26,6 +26,8 @@ export interface SessionArgs {
   trace: string | undefined;
   kb: boolean;
   trustConfig: boolean;
+  /** --root: folders offered to servers as MCP roots besides the working folder. */
+  roots: string[];
 }
 
 /** What `mcpterm trace` reads and how it shows it. */
@@ -52,6 +54,8 @@ export interface OneShotArgs {
   yes: boolean;
   /** Calls may send secrets found in their arguments (never implied by --yes or --approve). */
   allowSecretArguments: boolean;
+  /** Servers' sampling requests are answered by the model without a person (never implied by --yes). */
+  allowSampling: boolean;
 }
 
 export type CliArgs =
@@ -175,6 +179,15 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               type: "boolean",
               describe: "let calls send secrets found in their arguments (one-shot; --yes does not)",
             })
+            .option("allow-sampling", {
+              type: "boolean",
+              describe: "answer servers' sampling requests with the model (one-shot; --yes does not)",
+            })
+            .option("root", {
+              type: "string",
+              array: true,
+              describe: "also offer this folder to servers as an MCP root (repeatable)",
+            })
             .option("output", {
               choices: ["text", "json", "stream-json"] as const,
               describe: "one-shot output (default text)",
@@ -200,12 +213,14 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
             trustConfig: parsed.trustConfig,
+            roots: (parsed.root ?? []).map(String),
           };
           const oneShot: OneShotArgs = {
             output: parsed.output ?? "text",
             approve: parsed.approve ?? [],
             yes: parsed.yes === true,
             allowSecretArguments: parsed.allowSecretArguments === true,
+            allowSampling: parsed.allowSampling === true,
           };
           if (parsed.prompt === undefined) {
             const given = [
@@ -213,6 +228,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               parsed.approve === undefined ? undefined : "--approve",
               parsed.yes === undefined ? undefined : "--yes",
               parsed.allowSecretArguments === undefined ? undefined : "--allow-secret-arguments",
+              parsed.allowSampling === undefined ? undefined : "--allow-sampling",
             ].filter((flag) => flag !== undefined);
             choose({ command: "interactive", ...session, oneShot, oneShotFlags: given });
             return;
@@ -390,7 +406,7 @@ function commonArgs(parsed: {
 }
 
 /** Options that may be given more than once, their values taken together. */
-const REPEATABLE = new Set(["_", "$0", "approve", "query"]);
+const REPEATABLE = new Set(["_", "$0", "approve", "query", "root"]);
 
 /**
  * A value option given twice is a mistake to name, not to guess at (which one wins?). The

@@ -5,7 +5,12 @@ import type { Tier } from "../core/policy/tiers.js";
 /** The session the TUI or one-shot mode asks the core for, from the flags they share. */
 export function sessionRequest(
   args: SessionArgs,
-  mode: { approve: readonly Tier[]; interactive: boolean; allowSecretArguments: boolean },
+  mode: {
+    approve: readonly Tier[];
+    interactive: boolean;
+    allowSecretArguments: boolean;
+    allowSampling: boolean;
+  },
 ): SessionRequest {
   return {
     configPath: args.common.config,
@@ -18,5 +23,7 @@ export function sessionRequest(
     approve: mode.approve,
     interactive: mode.interactive,
     allowSecretArguments: mode.allowSecretArguments,
+    allowSampling: mode.allowSampling,
+    roots: args.roots,
   };
 }

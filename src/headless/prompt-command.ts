@@ -25,10 +25,13 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       approve: args.yes ? TIERS : args.approve,
       interactive: false,
       allowSecretArguments: args.allowSecretArguments,
+      allowSampling: args.allowSampling,
     }),
     io,
   );
   const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
+  // Server errors and declined server requests, as they happen (stderr: stdout is the answer).
+  const stopNotices = runtime.onNotice((notice) => warn(notice.text));
   try {
     for (const notice of runtime.notices) warn(notice.text);
     const started = runtime.start();
@@ -40,6 +43,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     const session = runtime.newSession(runtime.modelFor());
     return await printEvents(session.run(prompt, { signal: io.signal }), args, io);
   } finally {
+    stopNotices();
     await runtime.close();
   }
 }

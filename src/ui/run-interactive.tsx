@@ -29,7 +29,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     );
   }
   // A person answers every question here, so no flag approves anything in advance.
-  const mode = { approve: [], interactive: true, allowSecretArguments: false };
+  const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
     askTrust: askTrustAtTerminal(io),
   });

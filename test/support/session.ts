@@ -15,6 +15,8 @@ export function interactiveRequest(overrides: Partial<SessionRequest> = {}): Ses
     approve: [],
     interactive: true,
     allowSecretArguments: false,
+    allowSampling: false,
+    roots: [],
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ServerSnapshot } from "../../src/core/mcp/types.js";
+import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { TraceRecorder, type TraceRecorderOptions } from "../../src/core/trace/trace-recorder.js";
 import { MCPTERM_VERSION } from "../../src/core/version.js";
@@ -37,6 +38,8 @@ const frame = (n: number) => ({
 });
 
 const snapshot = (name: string): ServerSnapshot => ({
+  catalog: EMPTY_CATALOG,
+  capabilities: undefined,
   name,
   status: "connected",
   transport: "stdio",

@@ -7,7 +7,7 @@ import type { Approver } from "./approver.js";
 import type { AgentEvent } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
-import { defaultSystemPrompt } from "./system-prompt.js";
+import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
 import type { ToolHost } from "./tool-host.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
@@ -27,6 +27,10 @@ export interface SessionOptions {
   output?: OutputRedaction;
   /** Finds secrets in a call's arguments before it is decided (see findArgumentSecrets). */
   scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
+  /** What the connected servers said about themselves in initialize; read at each turn's start. */
+  serverInstructions?: () => ServerInstructions[];
+  /** Told when /model switches the model, so what else answers with it (sampling) follows. */
+  onModelChange?: (model: ChatModel) => void;
   now?: () => Date;
 }
 
@@ -48,6 +52,7 @@ export class Session {
   private model: ChatModel;
   private readonly allowances = new ToolAllowances();
   private readonly validator = new ArgumentValidator();
+  private startedAt = new Date();
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;
@@ -69,15 +74,19 @@ export class Session {
   /** Switches the model for the following turns; the history stays. */
   setModel(model: ChatModel): void {
     this.model = model;
+    this.options.onModelChange?.(model);
   }
 
   /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
-    const now = this.options.now?.() ?? new Date();
-    this.conversation.splice(0, this.conversation.length, {
-      role: "system",
-      content: defaultSystemPrompt(now, this.options.cwd),
-    });
+    this.startedAt = this.options.now?.() ?? new Date();
+    this.conversation.splice(0, this.conversation.length, this.systemMessage());
+  }
+
+  /** The system prompt with the instructions of the servers connected now (they come and go). */
+  private systemMessage(): ChatMessage {
+    const servers = this.options.serverInstructions?.() ?? [];
+    return { role: "system", content: defaultSystemPrompt(this.startedAt, this.options.cwd, servers) };
   }
 
   async *run(
@@ -85,6 +94,7 @@ export class Session {
     control: { approve?: Approver; signal?: AbortSignal } = {},
   ): AsyncGenerator<AgentEvent, void> {
     this.turns += 1;
+    if (this.conversation[0]?.role === "system") this.conversation[0] = this.systemMessage();
     const output = new SessionOutput(this.options.output ?? NO_REDACTION);
     const events = runTurn({
       input,

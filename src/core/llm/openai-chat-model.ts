@@ -132,6 +132,10 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     stream: true,
     stream_options: { include_usage: true },
     ...(request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
+    // max_tokens, not max_completion_tokens: llama.cpp, vLLM, LM Studio and Ollama all read it.
+    // eslint-disable-next-line @typescript-eslint/no-deprecated
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
   };
   const attemptOptions = { signal, limits: loop.limits, startTimer: loop.startTimer };
 

@@ -37,6 +37,9 @@ export interface ModelRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
   signal?: AbortSignal;
+  /** Longest answer, in tokens (a server's sampling request sets it); unset: the endpoint's default. */
+  maxTokens?: number;
+  temperature?: number;
 }
 
 export type ModelStreamEvent =

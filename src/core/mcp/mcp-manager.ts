@@ -1,7 +1,10 @@
 import type { ServerConfig } from "../config/config-types.js";
 import { McpError } from "../errors.js";
 import { redactWithPatterns } from "../policy/secret-patterns.js";
+import type { ServerRequestHandlers } from "./client-requests.js";
+import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
+import type { ServerLogEntry } from "./server-log.js";
 import { assignModelToolNames } from "./tool-names.js";
 import type { CallOptions, CallToolResult, ServerSnapshot, ServerTool, WireFrame } from "./types.js";
 
@@ -13,6 +16,12 @@ export interface McpManagerOptions {
    */
   redact?: (text: string) => string;
   onWire?: (frame: WireFrame) => void;
+  /** Every server's log messages as they arrive (also kept per server for /mcp logs). */
+  onLog?: (entry: ServerLogEntry) => void;
+  /** Answers sampling and elicitation; without it they are declined. */
+  requests?: ServerRequestHandlers;
+  /** The roots offered to servers; each connected server is told when they change. */
+  roots?: RootList;
   shutdownGraceMs?: number;
 }
 
@@ -29,18 +38,26 @@ export class McpManager {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly listeners = new Set<() => void>();
   private started: Promise<void> | undefined;
+  private readonly unsubscribeRoots: (() => void) | undefined;
 
   constructor(servers: readonly ServerConfig[], options: McpManagerOptions) {
+    const { roots } = options;
     for (const config of servers) {
       const connectionOptions = {
         parentEnv: options.parentEnv,
         redact: options.redact ?? redactPatterns,
         onChange: () => this.notify(),
         ...(options.onWire ? { onWire: options.onWire } : {}),
+        ...(options.onLog ? { onLog: options.onLog } : {}),
+        ...(options.requests ? { requests: options.requests } : {}),
+        ...(roots ? { roots: () => roots.list() } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }
+    this.unsubscribeRoots = roots?.subscribe(() => {
+      for (const connection of this.connections.values()) void connection.rootsChanged();
+    });
   }
 
   /** Starts connecting every enabled server without waiting; each becomes usable when it is ready. */
@@ -106,6 +123,7 @@ export class McpManager {
   }
 
   async close(): Promise<void> {
+    this.unsubscribeRoots?.();
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
   }
 

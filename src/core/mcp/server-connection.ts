@@ -1,16 +1,28 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type LoggingLevel,
   type ReadResourceResult,
+  type Root,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
 import { CLIENT_INFO } from "../version.js";
-import { BoundedLines } from "./bounded-lines.js";
+import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
+import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
+import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
@@ -35,6 +47,12 @@ export interface ServerConnectionOptions {
   redact: (text: string) => string;
   onChange: () => void;
   onWire?: (frame: WireFrame) => void;
+  /** Each log message as it arrives (already kept in the connection's log), redacted. */
+  onLog?: (entry: ServerLogEntry) => void;
+  /** Answers the server's sampling and elicitation requests; without it they are declined. */
+  requests?: ServerRequestHandlers;
+  /** The roots the server is offered when it asks (roots/list). */
+  roots?: () => Root[];
   /** Grace periods when stopping a stdio server (tests shorten them). */
   shutdownGraceMs?: number;
 }
@@ -51,7 +69,7 @@ const OVER_CALL_LIMIT = Symbol("over maxCallMs");
  * server wrote leaves here redacted.
  */
 export class ServerConnection {
-  private readonly logLines = new BoundedLines(500);
+  private readonly log = new ServerLog(500);
   private status: ServerStatus;
   private error: string | undefined;
   private client: Client | undefined;
@@ -65,12 +83,18 @@ export class ServerConnection {
   private closing = false;
   private toolRefresh = new ToolListRefresh();
   private refreshTimer: NodeJS.Timeout | undefined;
+  private catalog: ServerCatalog | undefined;
+  private catalogLoaded: Promise<void> = Promise.resolve();
+  private instructions: string | undefined;
+  /** "sse" once a Streamable HTTP url fell back to the legacy transport. */
+  private transportUsed: ServerSnapshot["transport"];
 
   constructor(
     readonly config: ServerConfig,
     private readonly options: ServerConnectionOptions,
   ) {
     this.status = config.disabled ? "disabled" : "connecting";
+    this.transportUsed = config.transport;
   }
 
   get name(): string {
@@ -101,7 +125,7 @@ export class ServerConnection {
     return {
       name: this.name,
       status: this.status,
-      transport: this.config.transport,
+      transport: this.transportUsed,
       pid: this.stdio?.exit ? undefined : this.stdio?.pid,
       // A `${VAR}` in a URL was expanded; a secret in it is not for display.
       url: this.config.url === undefined ? undefined : this.options.redact(this.config.url),
@@ -109,8 +133,10 @@ export class ServerConnection {
       tools: this.status === "connected" ? this.tools : [],
       serverInfo: this.serverInfo,
       protocolVersion: this.protocolVersion,
-      instructions: this.client?.getInstructions(),
+      instructions: this.status === "connected" ? this.instructions : undefined,
       initializeMs: this.initializeMs,
+      catalog: this.status === "connected" ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
+      capabilities: this.status === "connected" ? this.client?.getServerCapabilities() : undefined,
     };
   }
 
@@ -124,9 +150,51 @@ export class ServerConnection {
     return (this.stdio?.stdoutNoise.snapshot() ?? []).map(this.options.redact);
   }
 
-  /** The server's logging notifications, oldest first (bounded), redacted. */
+  /** The server's logging notifications, oldest first (bounded), redacted, one line each with time and level. */
   logMessages(): string[] {
-    return this.logLines.snapshot();
+    return this.log.snapshot().map(formatLogEntry);
+  }
+
+  logEntries(): ServerLogEntry[] {
+    return this.log.snapshot();
+  }
+
+  /** Resolves once the resources, templates and prompts of the current connection were listed. */
+  catalogSettled(): Promise<void> {
+    return this.catalogLoaded;
+  }
+
+  /** Asks the server to send log messages from `level` up (logging/setLevel). */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    await this.inSession(async (client) => {
+      if (!client.getServerCapabilities()?.logging)
+        throw new ToolCallError("invalid_args", `server "${this.name}" does not offer logging`);
+      await client.setLoggingLevel(level, { timeout: this.config.timeoutMs });
+    });
+    this.note("info", `log level set to ${level}`);
+  }
+
+  /** Renders one of the server's prompts with `args` (prompts/get). */
+  getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
+    return this.inSession((client) =>
+      this.classified(
+        () => client.getPrompt({ name, arguments: args }, this.requestOptions(options)),
+        options,
+        "the prompt",
+      ),
+    );
+  }
+
+  /** Suggestions for one argument of a prompt or resource template (completion/complete). */
+  complete(params: CompleteRequest["params"], options: CallOptions = {}): Promise<CompleteResult> {
+    return this.inSession(async (client) => {
+      if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
+      return this.classified(
+        () => client.complete(params, this.requestOptions(options)),
+        options,
+        "the completion",
+      );
+    });
   }
 
   async callTool(
@@ -139,17 +207,31 @@ export class ServerConnection {
 
   /** Reads one resource; failures are classified like tool calls. */
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.inSession(async (client) => {
-      const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-      try {
-        return await client.readResource({ uri }, { signal: options.signal, timeout: timeoutMs });
-      } catch (error) {
-        if (options.signal?.aborted)
-          throw new ToolCallError("cancelled", "the read was cancelled", { cause: error });
-        if (isExpiredSession(error)) throw error;
-        throw classifyRequestError(error, { server: this.name, timeoutMs });
-      }
-    });
+    return this.inSession((client) =>
+      this.classified(() => client.readResource({ uri }, this.requestOptions(options)), options, "the read"),
+    );
+  }
+
+  private requestOptions(options: CallOptions): { signal?: AbortSignal; timeout: number } {
+    return {
+      ...(options.signal ? { signal: options.signal } : {}),
+      timeout: options.timeoutMs ?? this.config.timeoutMs,
+    };
+  }
+
+  /** Runs one request other than a tool call, its failure classified like a tool call's. */
+  private async classified<T>(request: () => Promise<T>, options: CallOptions, what: string): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (options.signal?.aborted)
+        throw new ToolCallError("cancelled", `${what} was cancelled`, { cause: error });
+      if (isExpiredSession(error)) throw error;
+      throw classifyRequestError(error, {
+        server: this.name,
+        timeoutMs: options.timeoutMs ?? this.config.timeoutMs,
+      });
+    }
   }
 
   /**
@@ -179,8 +261,9 @@ export class ServerConnection {
       return await request(this.connectedClient());
     } catch (error) {
       if (!isExpiredSession(error)) throw error;
-      this.logLines.push(
-        "[mcpterm] the server no longer knows this session (HTTP 404); starting a new one, as the MCP spec asks",
+      this.note(
+        "notice",
+        "the server no longer knows this session (HTTP 404); starting a new one, as the MCP spec asks",
       );
       await this.restart();
       if (this.status !== "connected" || !this.client) {
@@ -271,7 +354,13 @@ export class ServerConnection {
       this.protocolVersion = this.tapped?.protocolVersion;
       // One start-up deadline for initialize and the whole tool list together.
       const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
+      // Resources and prompts are listed beside the tools, but a session does not wait for them.
+      const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
+      this.catalog = catalog;
+      this.catalogLoaded = catalog.load();
       this.tools = await this.listTools(client, Math.floor(left));
+      const instructions = client.getInstructions();
+      this.instructions = instructions === undefined ? undefined : this.options.redact(instructions);
       this.initializeMs = Math.round(performance.now() - startedAt);
       client.onclose = () => this.onConnectionLost();
       this.setStatus("connected", undefined);
@@ -293,7 +382,9 @@ export class ServerConnection {
       // Servers written before Streamable HTTP only speak the legacy SSE transport.
       if (this.closing || isTimeout(streamableError)) throw streamableError;
       try {
-        return await this.connectWith(legacySseTransport(url, this.config.headers));
+        const client = await this.connectWith(legacySseTransport(url, this.config.headers));
+        this.transportUsed = "sse";
+        return client;
       } catch {
         throw streamableError;
       }
@@ -301,7 +392,8 @@ export class ServerConnection {
   }
 
   private async connectWith(transport: Transport): Promise<Client> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+    this.answerServerRequests(client);
     // Our own handler rather than the SDK's listChanged option: it marks the change the moment it
     // is announced (calls then wait for the new list), and lists every page, not just the first.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -309,9 +401,22 @@ export class ServerConnection {
       clearTimeout(this.refreshTimer);
       this.refreshTimer = setTimeout(() => void this.refreshTools(client, change), TOOL_REFRESH_DEBOUNCE_MS);
     });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      void this.catalog?.refresh("resources");
+    });
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      void this.catalog?.refresh("prompts");
+    });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
-      this.logLines.push(this.options.redact(`[${level}]${logger ? ` ${logger}:` : ""} ${stringify(data)}`));
+      const entry = this.log.push({
+        server: this.name,
+        at: Date.now(),
+        level,
+        logger: logger === undefined ? undefined : this.options.redact(logger),
+        text: this.options.redact(logDataText(data)),
+      });
+      this.options.onLog?.(entry);
     });
     const tapped = new TappedTransport(transport, (direction, message) => {
       this.options.onWire?.({ server: this.name, direction, at: Date.now(), message });
@@ -324,6 +429,41 @@ export class ServerConnection {
       `did not finish initialize within ${this.config.startupTimeoutMs} ms`,
     );
     return client;
+  }
+
+  /**
+   * The requests a server may send mcpterm. Roots are answered at once; sampling and elicitation
+   * go to the session's handlers, which ask the person (or decline where nobody can be asked).
+   */
+  private answerServerRequests(client: Client): void {
+    const requests = this.options.requests ?? DECLINE_ALL;
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      requests.createMessage(this.name, request.params, extra.signal),
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+      requests.elicit(this.name, request.params, extra.signal),
+    );
+  }
+
+  /** Tells the server the roots changed (notifications/roots/list_changed), if it is connected. */
+  async rootsChanged(): Promise<void> {
+    if (this.status !== "connected" || !this.client) return;
+    await this.client.sendRootsListChanged().catch((error: unknown) => {
+      this.note("warning", `could not tell the server that the roots changed: ${errorMessage(error)}`);
+    });
+  }
+
+  /** One of mcpterm's own notes about this server, kept with its log messages. */
+  private note(level: LoggingLevel, text: string): void {
+    const entry = this.log.push({
+      server: this.name,
+      at: Date.now(),
+      level,
+      logger: "mcpterm",
+      text: this.options.redact(text),
+    });
+    if (level !== "info" && level !== "debug") this.options.onLog?.(entry);
   }
 
   private createStdioTransport(): StdioProcessTransport {
@@ -351,10 +491,9 @@ export class ServerConnection {
       this.tools = this.filterTools(await listToolPages(client, this.config.startupTimeoutMs));
     } catch (error) {
       this.tools = [];
-      this.logLines.push(
-        this.options.redact(
-          `[mcpterm] the server said its tools changed but could not list them (${errorMessage(error)}); its tools are withdrawn until it does`,
-        ),
+      this.note(
+        "warning",
+        `the server said its tools changed but could not list them (${errorMessage(error)}); its tools are withdrawn until it does`,
       );
     } finally {
       this.toolRefresh.answered(change);
@@ -436,8 +575,4 @@ function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Prom
 
 function isTimeout(error: unknown): boolean {
   return /within \d+ ms|timed out|timeout/i.test(errorMessage(error));
-}
-
-function stringify(data: unknown): string {
-  return typeof data === "string" ? data : JSON.stringify(data);
 }

@@ -1,4 +1,5 @@
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
 
@@ -33,6 +34,10 @@ export interface ServerSnapshot {
   instructions: string | undefined;
   /** Milliseconds from start to a completed initialize. */
   initializeMs: number | undefined;
+  /** Its resources, resource templates and prompts while connected (empty until listed). */
+  catalog: CatalogSnapshot;
+  /** What the server said it offers in initialize, while connected. */
+  capabilities: ServerCapabilities | undefined;
 }
 
 export interface CallOptions {
@@ -45,9 +50,17 @@ export interface CallOptions {
 export type { CallToolResult };
 
 /** A server's state without its tool definitions: what reports and traces record about it. */
-export type ServerSummary = Omit<ServerSnapshot, "tools" | "instructions"> & { toolCount: number };
+export type ServerSummary = Omit<ServerSnapshot, "tools" | "instructions" | "catalog" | "capabilities"> & {
+  toolCount: number;
+};
 
 export function summarizeServer(server: ServerSnapshot): ServerSummary {
-  const { tools, instructions: _instructions, ...rest } = server;
+  const {
+    tools,
+    instructions: _instructions,
+    catalog: _catalog,
+    capabilities: _capabilities,
+    ...rest
+  } = server;
   return { ...rest, toolCount: tools.length };
 }

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
@@ -16,12 +17,16 @@ import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/in
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
+import { RootList } from "../mcp/roots.js";
+import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
+import { openUrlWith } from "../requests/open-url.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
+import { serverRequestHandlers, type PersonAtHand } from "../requests/server-requests.js";
 import { sessionRedactor } from "./session-redactor.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
@@ -45,6 +50,10 @@ export interface SessionRequest {
   interactive: boolean;
   /** --allow-secret-arguments: calls may send secrets found in their arguments without a person. */
   allowSecretArguments: boolean;
+  /** --allow-sampling: servers' sampling requests are answered by the model without a person. */
+  allowSampling: boolean;
+  /** --root: folders offered as MCP roots besides the working folder. */
+  roots: readonly string[];
 }
 
 /** The process's environment and folder, injected (tests pass their own). */
@@ -64,6 +73,13 @@ export interface SessionHooks {
 export interface SessionNotice {
   level: "info" | "warning";
   text: string;
+}
+
+/** Something the person should hear about while the session runs: a server's error, a declined request. */
+export interface LiveNotice {
+  level: "info" | "warning" | "error";
+  text: string;
+  server: string | undefined;
 }
 
 /**
@@ -93,6 +109,12 @@ export interface SessionRuntime {
   modelFor(name?: string): ChatModel;
   /** A new conversation over this runtime with `model`. */
   newSession(model: ChatModel): Session;
+  /** The folders offered to servers as MCP roots; adding one tells every connected server. */
+  readonly roots: RootList;
+  /** Who answers servers' sampling and elicitation requests from now on (the TUI); none declines. */
+  answerServerRequestsWith(person: PersonAtHand | undefined): void;
+  /** Live notices (server errors, declined requests) as they happen; returns the unsubscribe. */
+  onNotice(listener: (notice: LiveNotice) => void): () => void;
   /** Stops the servers and ends the trace. */
   close(): Promise<void>;
 }
@@ -160,7 +182,39 @@ export async function openSession(
     servers: servers.map((server) => server.name),
     cwd,
   });
-  const manager = new McpManager(servers, { parentEnv: env, redact, onWire: trace.wire });
+  const roots = new RootList([cwd, ...request.roots.map((folder) => path.resolve(cwd, folder))]);
+  const noticeListeners = new Set<(notice: LiveNotice) => void>();
+  const tell = (notice: LiveNotice): void => {
+    for (const listener of noticeListeners) listener(notice);
+  };
+  let person: PersonAtHand | undefined;
+  let sessionModel: ChatModel | undefined;
+  const requests = serverRequestHandlers({
+    person: () => person,
+    allowSampling: request.allowSampling,
+    // Sampling answers with the conversation's model (after /model, the new one).
+    model: () => sessionModel ?? modelFor(),
+    redact,
+    record: trace.serverRequest,
+    openUrl: openUrlWith(env),
+    notify: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  const onLog = (entry: ServerLogEntry): void => {
+    if (isErrorLevel(entry.level))
+      tell({
+        level: "error",
+        text: `server "${entry.server}" logged ${entry.level}: ${entry.text}`,
+        server: entry.server,
+      });
+  };
+  const manager = new McpManager(servers, {
+    parentEnv: env,
+    redact,
+    onWire: trace.wire,
+    onLog,
+    requests,
+    roots,
+  });
   const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
 
   const kbOn = request.kb && config.kb.enabled;
@@ -210,8 +264,17 @@ export async function openSession(
     modelProblem: keyRefused ?? model.problem,
     start,
     modelFor,
-    newSession: (model) =>
-      new Session({
+    roots,
+    answerServerRequestsWith: (next) => {
+      person = next;
+    },
+    onNotice: (listener) => {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
+    },
+    newSession: (model) => {
+      sessionModel = model;
+      return new Session({
         model,
         tools,
         approval,
@@ -221,7 +284,17 @@ export async function openSession(
         output: { redact, spacedSecrets: redactor.spacedSecrets },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
         ...(kbOn ? { knowledge } : {}),
-      }),
+        serverInstructions: () =>
+          manager
+            .servers()
+            .flatMap((server) =>
+              server.instructions ? [{ server: server.name, text: server.instructions }] : [],
+            ),
+        onModelChange: (next) => {
+          sessionModel = next;
+        },
+      });
+    },
     close: async () => {
       await manager.close();
       trace.close();

@@ -3,6 +3,7 @@ import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
+import type { ServerRequestRecord } from "../requests/server-requests.js";
 import type { ServerState, WireRecord } from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
@@ -11,6 +12,8 @@ export interface Trace {
   sessions: TraceSession[];
   turns: TraceTurn[];
   wire: WireRecord[];
+  /** Servers' sampling and elicitation requests, in order, with what became of each. */
+  serverRequests: Array<ServerRequestRecord & { ts?: number }>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */

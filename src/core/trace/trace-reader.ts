@@ -100,6 +100,7 @@ class TraceBuilder {
       turns: [],
       wire: [],
       wireTruncatedAt: undefined,
+      serverRequests: [],
       problems: [],
       unknownRecords: 0,
     };
@@ -142,6 +143,10 @@ class TraceBuilder {
         return;
       case "wire_truncated":
         this.trace.wireTruncatedAt = record.limit;
+        return;
+      case "sampling":
+      case "elicitation":
+        this.trace.serverRequests.push(record);
         return;
       case "raw_result": {
         const raw = record.result ?? { preview: record.preview, chars: record.chars };

@@ -4,6 +4,7 @@ import type { EventSink } from "../agent/session.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLine } from "../policy/redacted-json.js";
+import type { ServerRequestRecord } from "../requests/server-requests.js";
 import { newSessionId } from "./session-id.js";
 
 export interface TraceRecorderOptions {
@@ -100,6 +101,11 @@ export class TraceRecorder implements EventSink {
   /** A tool result as the server sent it, before it was shaped for the model. */
   readonly rawResult = (callId: string, result: CallToolResult): void => {
     this.append({ type: "raw_result", callId, ...this.bounded("result", result) });
+  };
+
+  /** A server's sampling or elicitation request and what became of it (no typed values). */
+  readonly serverRequest = (record: ServerRequestRecord): void => {
+    this.append(record);
   };
 
   close(): void {

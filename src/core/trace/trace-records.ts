@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { CallToolResult, ServerSnapshot, WireFrame } from "../mcp/types.js";
+import type { ServerRequestRecord } from "../requests/server-requests.js";
 
 /**
  * What a trace file holds, one JSON object a line. Every record carries `ts`, milliseconds since
@@ -12,6 +13,7 @@ export type TraceRecord =
   | WireRecord
   | WireTruncatedRecord
   | RawResultRecord
+  | (ServerRequestRecord & { ts?: number })
   | SessionEndRecord;
 
 export interface SessionStartRecord {

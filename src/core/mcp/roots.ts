@@ -1,0 +1,75 @@
+import { statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Root } from "@modelcontextprotocol/sdk/types.js";
+
+/**
+ * The folders mcpterm offers servers as MCP roots: the working folder, plus any added with
+ * `--root` or `/roots add`. Servers are told (`notifications/roots/list_changed`) when it changes.
+ */
+export class RootList {
+  private readonly folders: string[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  constructor(folders: readonly string[]) {
+    for (const folder of folders) this.insert(path.resolve(folder));
+  }
+
+  /** The roots as MCP sends them: `file://` URIs named by their folder. */
+  list(): Root[] {
+    return this.folders.map((folder) => ({
+      uri: pathToFileURL(folder).href,
+      name: path.basename(folder) || folder,
+    }));
+  }
+
+  paths(): string[] {
+    return [...this.folders];
+  }
+
+  /**
+   * Adds a folder (relative to `cwd`); returns why not when it is no folder. Adding one that is
+   * already there changes nothing and tells no server.
+   */
+  add(
+    folder: string,
+    cwd: string,
+  ): { ok: true; path: string; added: boolean } | { ok: false; reason: string } {
+    const resolved = path.resolve(cwd, folder);
+    let isFolder = false;
+    try {
+      isFolder = statSync(resolved).isDirectory();
+    } catch {
+      return { ok: false, reason: `${resolved} does not exist` };
+    }
+    if (!isFolder) return { ok: false, reason: `${resolved} is not a folder` };
+    const added = this.insert(resolved);
+    if (added) this.notify();
+    return { ok: true, path: resolved, added };
+  }
+
+  /** Removes a folder given as listed or relative to `cwd`; false when it was not a root. */
+  remove(folder: string, cwd: string): boolean {
+    const resolved = path.resolve(cwd, folder);
+    const index = this.folders.indexOf(resolved);
+    if (index < 0) return false;
+    this.folders.splice(index, 1);
+    this.notify();
+    return true;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private insert(folder: string): boolean {
+    if (this.folders.includes(folder)) return false;
+    this.folders.push(folder);
+    return true;
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

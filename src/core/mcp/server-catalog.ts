@@ -1,0 +1,104 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../errors.js";
+import { listPages } from "./list-pages.js";
+
+/** What a server offers besides tools: its resources, resource templates and prompts. */
+export interface CatalogSnapshot {
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  prompts: Prompt[];
+  /** Why a list could not be fetched, per kind; the others are still shown. */
+  problems: string[];
+}
+
+export const EMPTY_CATALOG: CatalogSnapshot = {
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+  problems: [],
+};
+
+type Part = "resources" | "prompts";
+
+/**
+ * Lists a connected server's resources, templates and prompts (every page, bounded like tools),
+ * and lists a part again when the server says it changed. A list that fails is left empty with
+ * the reason, and never fails the connection: tools are what a session cannot do without.
+ */
+export class ServerCatalog {
+  private state: CatalogSnapshot = EMPTY_CATALOG;
+  private readonly problems = new Map<Part, string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly deadlineMs: number,
+    private readonly onChange: () => void,
+  ) {}
+
+  snapshot(): CatalogSnapshot {
+    return this.state;
+  }
+
+  /** Fetches every part the server declared; resolves when all have settled. */
+  async load(): Promise<void> {
+    await Promise.all([this.refresh("resources"), this.refresh("prompts")]);
+  }
+
+  async refresh(part: Part): Promise<void> {
+    const capabilities = this.client.getServerCapabilities();
+    if (!capabilities?.[part]) return;
+    try {
+      if (part === "resources") {
+        const [resources, resourceTemplates] = await Promise.all([
+          this.listResources(),
+          this.listTemplates(),
+        ]);
+        this.state = { ...this.state, resources, resourceTemplates };
+      } else {
+        // Listed first, merged after: the other part may have changed the state meanwhile.
+        const prompts = await this.listPrompts();
+        this.state = { ...this.state, prompts };
+      }
+      this.problems.delete(part);
+    } catch (error) {
+      this.problems.set(part, `listing its ${part} failed: ${errorMessage(error)}`);
+    }
+    this.state = { ...this.state, problems: [...this.problems.values()] };
+    this.onChange();
+  }
+
+  private listResources(): Promise<Resource[]> {
+    return listPages({ one: "resource", many: "resources" }, this.deadlineMs, async (cursor, options) => {
+      const answer = await this.client.listResources(cursor === undefined ? {} : { cursor }, options);
+      return { items: answer.resources, nextCursor: answer.nextCursor };
+    });
+  }
+
+  private async listTemplates(): Promise<ResourceTemplate[]> {
+    try {
+      return await listPages(
+        { one: "resource template", many: "resource templates" },
+        this.deadlineMs,
+        async (cursor, options) => {
+          const answer = await this.client.listResourceTemplates(
+            cursor === undefined ? {} : { cursor },
+            options,
+          );
+          return { items: answer.resourceTemplates, nextCursor: answer.nextCursor };
+        },
+      );
+    } catch (error) {
+      // Templates are optional: a server with resources but no templates/list answers "method not found".
+      if (/-32601|method not found/i.test(errorMessage(error))) return [];
+      throw error;
+    }
+  }
+
+  private listPrompts(): Promise<Prompt[]> {
+    return listPages({ one: "prompt", many: "prompts" }, this.deadlineMs, async (cursor, options) => {
+      const answer = await this.client.listPrompts(cursor === undefined ? {} : { cursor }, options);
+      return { items: answer.prompts, nextCursor: answer.nextCursor };
+    });
+  }
+}

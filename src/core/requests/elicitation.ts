@@ -1,0 +1,66 @@
+import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitationParams } from "../mcp/client-requests.js";
+import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import {
+  applyDefaults,
+  contentProblem,
+  formFields,
+  type FormContent,
+  type FormField,
+} from "./elicitation-form.js";
+
+/** A server's question for the person: a form to fill in, or a page to open. */
+export type ElicitationQuestion =
+  | { mode: "form"; server: string; message: string; fields: FormField[] }
+  | {
+      mode: "url";
+      server: string;
+      message: string;
+      /** The address as the server sent it, sanitized for display. */
+      url: string;
+      /** The host the page is on, the part a person must check (punycode as it is, never decoded). */
+      domain: string;
+    };
+
+/** How the person answered: the values typed (before defaults), a decline, or a cancel. */
+export type ElicitationAnswer =
+  { action: "accept"; content: FormContent } | { action: "decline" } | { action: "cancel" };
+
+/** The question a request asks, or why mcpterm cannot ask it (answered as a decline). */
+export function elicitationQuestion(
+  server: string,
+  params: ElicitationParams,
+  clean: (text: string) => string,
+): ElicitationQuestion | { problem: string } {
+  const message = sanitizeForTerminal(clean(params.message)).slice(0, 4000);
+  if (params.mode === "url") {
+    const url = openableUrl(params.url);
+    if (!url) return { problem: `the address it asks to open is not an http(s) URL` };
+    return { mode: "url", server, message, url: sanitizeForTerminal(url.href), domain: url.hostname };
+  }
+  const form = formFields(params.requestedSchema);
+  if ("problem" in form) return form;
+  return { mode: "form", server, message, fields: form.fields };
+}
+
+/** Only web pages are opened: no file:, javascript:, data: or custom schemes that run programs. */
+export function openableUrl(text: string): URL | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
+}
+
+/**
+ * The result sent back for the person's answer to a form: defaults applied as the spec's
+ * applyDefaults describes, then checked against the form, so a server never gets content its
+ * own schema rejects (an answer that does not fit is a problem, for the person to fix).
+ */
+export function formResult(
+  fields: readonly FormField[],
+  answer: ElicitationAnswer,
+): { ok: true; result: ElicitResult } | { ok: false; problem: string } {
+  if (answer.action !== "accept") return { ok: true, result: { action: answer.action } };
+  const content = applyDefaults(fields, answer.content);
+  const problem = contentProblem(fields, content);
+  return problem ? { ok: false, problem } : { ok: true, result: { action: "accept", content } };
+}

@@ -1,0 +1,228 @@
+import type { CreateMessageResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../errors.js";
+import type { ChatModel } from "../llm/types.js";
+import {
+  samplingRefused,
+  type ElicitationParams,
+  type SamplingParams,
+  type ServerRequestHandlers,
+} from "../mcp/client-requests.js";
+import {
+  elicitationQuestion,
+  formResult,
+  type ElicitationAnswer,
+  type ElicitationQuestion,
+} from "./elicitation.js";
+import { PerServerRateLimit } from "./rate-limit.js";
+import { answerSampling, samplingQuestion, type SamplingAnswer, type SamplingQuestion } from "./sampling.js";
+
+/** The person at the keyboard, who answers what servers ask (the TUI); absent in one-shot mode. */
+export interface PersonAtHand {
+  /** Must answer `approved: false` when `signal` aborts. */
+  sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer>;
+  /** Must answer `cancel` when `signal` aborts. */
+  elicitation(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer>;
+}
+
+/** What the trace keeps of one server request: who asked, what, and what became of it. */
+export type ServerRequestRecord =
+  | {
+      type: "sampling";
+      server: string;
+      outcome: "answered" | "refused" | "failed";
+      by: "user" | "flag" | "default" | "limit";
+      reason: string;
+      messages: number;
+      maxTokens: number;
+      modelHints: string[];
+      model: string | undefined;
+      answerChars: number | undefined;
+      edited: boolean;
+    }
+  | {
+      type: "elicitation";
+      server: string;
+      mode: "form" | "url";
+      action: ElicitResult["action"];
+      by: "user" | "default" | "limit";
+      reason: string;
+      /** Field names answered (never their values: they may be what the person typed in confidence). */
+      fields: string[];
+      domain: string | undefined;
+    };
+
+export interface ServerRequestOptions {
+  /** Who answers questions; without one, elicitation is declined and sampling needs `allowSampling`. */
+  person: () => PersonAtHand | undefined;
+  /** --allow-sampling: answer sampling requests with the model without asking (one-shot mode). */
+  allowSampling: boolean;
+  /** The model that answers sampling; throws (ConfigError) when none can be reached. */
+  model: () => ChatModel;
+  /** Removes secrets, both from what is shown and from what is sent back to the server. */
+  redact: (text: string) => string;
+  record: (record: ServerRequestRecord) => void;
+  /** Opens a web page in the person's browser (never through a shell). */
+  openUrl: (url: string) => Promise<void>;
+  /** Tells the person something about a request as it happens (declined, failed). */
+  notify: (text: string) => void;
+  /** Per server: at most this many sampling or elicitation requests a minute. */
+  perMinute?: number;
+}
+
+const DEFAULT_PER_MINUTE = 10;
+
+/**
+ * The session's answers to servers' sampling and elicitation requests: each is shown to the
+ * person, rate-limited per server, recorded in the trace, and declined where nobody can be asked.
+ */
+export function serverRequestHandlers(options: ServerRequestOptions): ServerRequestHandlers {
+  const limit = options.perMinute ?? DEFAULT_PER_MINUTE;
+  const samplingLimit = new PerServerRateLimit(limit, 60_000);
+  const elicitationLimit = new PerServerRateLimit(limit, 60_000);
+  return {
+    createMessage: (server, params, signal) => sample(options, samplingLimit, server, params, signal),
+    elicit: (server, params, signal) => elicit(options, elicitationLimit, server, params, signal),
+  };
+}
+
+async function sample(
+  options: ServerRequestOptions,
+  limit: PerServerRateLimit,
+  server: string,
+  params: SamplingParams,
+  signal: AbortSignal,
+): Promise<CreateMessageResult> {
+  const base = {
+    type: "sampling" as const,
+    server,
+    messages: params.messages.length,
+    maxTokens: params.maxTokens,
+    modelHints: (params.modelPreferences?.hints ?? []).flatMap((hint) =>
+      hint.name ? [options.redact(hint.name)] : [],
+    ),
+    edited: false,
+  };
+  const refuse = (by: "user" | "default" | "limit", reason: string, model?: string): never => {
+    options.record({ ...base, outcome: "refused", by, reason, model, answerChars: undefined });
+    options.notify(`Declined a sampling request from server "${server}": ${reason}.`);
+    throw samplingRefused(`sampling request declined: ${reason}`);
+  };
+  const slot = limit.take(server);
+  if (!slot.ok) return refuse("limit", slot.reason);
+  try {
+    let model: ChatModel;
+    try {
+      model = options.model();
+    } catch (error) {
+      return refuse("default", `no model can answer it (${errorMessage(error)})`);
+    }
+    const question = samplingQuestion(server, params, model.model, options.redact);
+    const person = options.person();
+    let answer: SamplingAnswer;
+    let by: "user" | "flag";
+    if (person) {
+      answer = await person.sampling(question, signal);
+      by = "user";
+    } else if (options.allowSampling) {
+      answer = { approved: true };
+      by = "flag";
+    } else {
+      return refuse(
+        "default",
+        "nobody is there to approve it; pass --allow-sampling to answer such requests",
+      );
+    }
+    if (!answer.approved) return refuse("user", answer.reason, model.model);
+    const edited = "editedText" in answer && answer.editedText !== undefined;
+    try {
+      const result = await answerSampling(model, params, question, answer, signal);
+      // What the model wrote goes back to the server: without the secrets it may have repeated.
+      const text = result.content.type === "text" ? options.redact(result.content.text) : "";
+      options.record({
+        ...base,
+        edited,
+        outcome: "answered",
+        by,
+        reason: by === "flag" ? "allowed by --allow-sampling" : "approved by the user",
+        model: model.model,
+        answerChars: text.length,
+      });
+      return { ...result, content: { type: "text", text } };
+    } catch (error) {
+      const reason = options.redact(errorMessage(error));
+      options.record({
+        ...base,
+        edited,
+        outcome: "failed",
+        by,
+        reason,
+        model: model.model,
+        answerChars: undefined,
+      });
+      options.notify(`A sampling request from server "${server}" failed: ${reason}`);
+      throw samplingRefused(`the model could not answer: ${reason}`);
+    }
+  } finally {
+    slot.release();
+  }
+}
+
+async function elicit(
+  options: ServerRequestOptions,
+  limit: PerServerRateLimit,
+  server: string,
+  params: ElicitationParams,
+  signal: AbortSignal,
+): Promise<ElicitResult> {
+  const mode = params.mode === "url" ? "url" : "form";
+  const finish = (
+    result: ElicitResult,
+    by: "user" | "default" | "limit",
+    reason: string,
+    domain?: string,
+  ): ElicitResult => {
+    options.record({
+      type: "elicitation",
+      server,
+      mode,
+      action: result.action,
+      by,
+      reason,
+      fields: Object.keys(result.content ?? {}),
+      domain,
+    });
+    if (by !== "user") options.notify(`Declined a request for input from server "${server}": ${reason}.`);
+    return result;
+  };
+  const slot = limit.take(server);
+  if (!slot.ok) return finish({ action: "decline" }, "limit", slot.reason);
+  try {
+    const question = elicitationQuestion(server, params, options.redact);
+    if ("problem" in question) return finish({ action: "decline" }, "default", question.problem);
+    const person = options.person();
+    if (!person)
+      return finish({ action: "decline" }, "default", "nobody is there to answer it (one-shot mode)");
+    const answer = await person.elicitation(question, signal);
+    if (question.mode === "url") {
+      if (answer.action !== "accept")
+        return finish({ action: answer.action }, "user", `the user chose ${answer.action}`, question.domain);
+      try {
+        await options.openUrl(question.url);
+      } catch (error) {
+        options.notify(`Could not open ${question.url}: ${errorMessage(error)}`);
+      }
+      return finish(
+        { action: "accept" },
+        "user",
+        `the user opened a page on ${question.domain}`,
+        question.domain,
+      );
+    }
+    const form = formResult(question.fields, answer);
+    if (!form.ok)
+      return finish({ action: "cancel" }, "default", `the answer did not fit the form: ${form.problem}`);
+    return finish(form.result, "user", `the user chose ${form.result.action}`);
+  } finally {
+    slot.release();
+  }
+}

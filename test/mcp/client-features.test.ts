@@ -1,0 +1,218 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { RootList } from "../../src/core/mcp/roots.js";
+import type { ServerLogEntry } from "../../src/core/mcp/server-log.js";
+import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
+import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
+import {
+  serverRequestHandlers,
+  type PersonAtHand,
+  type ServerRequestRecord,
+} from "../../src/core/requests/server-requests.js";
+import { EVERYTHING_SERVER, serverConfig, tempDir } from "../support/fixtures.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Harness {
+  manager: McpManager;
+  roots: RootList;
+  records: ServerRequestRecord[];
+  notices: string[];
+  logs: ServerLogEntry[];
+  model: ScriptedModelServer;
+  asked: { sampling: SamplingQuestion[]; elicitation: ElicitationQuestion[] };
+}
+
+/** server-everything over stdio, with a person who answers as `person` says. */
+async function everything(
+  person: Partial<PersonAtHand> | undefined,
+  allowSampling = false,
+): Promise<Harness> {
+  const folder = await tempDir();
+  const model = await startScriptedModelServer([{ text: "a sampled answer" }]);
+  cleanups.push(() => model.close());
+  const records: ServerRequestRecord[] = [];
+  const notices: string[] = [];
+  const logs: ServerLogEntry[] = [];
+  const asked: Harness["asked"] = { sampling: [], elicitation: [] };
+  const answering: PersonAtHand | undefined = person && {
+    sampling: async (question, signal) => {
+      asked.sampling.push(question);
+      return (await person.sampling?.(question, signal)) ?? { approved: false, reason: "no" };
+    },
+    elicitation: async (question, signal) => {
+      asked.elicitation.push(question);
+      return (await person.elicitation?.(question, signal)) ?? { action: "decline" };
+    },
+  };
+  const roots = new RootList([folder]);
+  const manager = new McpManager(
+    [serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] })],
+    {
+      parentEnv: process.env,
+      roots,
+      onLog: (entry) => logs.push(entry),
+      requests: serverRequestHandlers({
+        person: () => answering,
+        allowSampling,
+        model: () => lazyChatModel({ model: "scripted", baseUrl: model.baseUrl, apiKey: "k" }),
+        redact: (text) => text.replaceAll("hunter2-secret", "[REDACTED]"),
+        record: (record) => records.push(record),
+        openUrl: () => Promise.resolve(),
+        notify: (text) => notices.push(text),
+      }),
+    },
+  );
+  cleanups.push(() => manager.close());
+  await manager.start();
+  return { manager, roots, records, notices, logs, model, asked };
+}
+
+async function toolNames(manager: McpManager, wanted: string): Promise<string[]> {
+  // server-everything registers its capability-dependent tools just after initialize.
+  for (let tries = 0; tries < 100; tries++) {
+    const names = manager.tools().map((tool) => tool.definition.name);
+    if (names.includes(wanted)) return names;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return manager.tools().map((tool) => tool.definition.name);
+}
+
+function text(result: { content?: unknown }): string {
+  return (result.content as Array<{ type: string; text?: string }>)
+    .map((block) => block.text ?? "")
+    .join("\n");
+}
+
+describe("mcpterm as a whole MCP client (server-everything)", () => {
+  it("declares roots, sampling and elicitation, so the server offers the tools that need them", async () => {
+    const { manager } = await everything(undefined);
+    const names = await toolNames(manager, "trigger-elicitation-request");
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+        "trigger-url-elicitation",
+      ]),
+    );
+  });
+
+  it("answers roots/list with the working folder, and tells the server when a root is added", async () => {
+    const { manager, roots } = await everything(undefined);
+    await toolNames(manager, "get-roots-list");
+    const first = text(await manager.callTool("everything", "get-roots-list", {}));
+    expect(first).toContain(roots.list()[0]?.uri);
+    const extra = await tempDir("mcpterm-root-");
+    expect(roots.add(extra, process.cwd())).toMatchObject({ ok: true, added: true });
+    let listed = "";
+    for (let tries = 0; tries < 100 && !listed.includes(extra); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      listed = text(await manager.callTool("everything", "get-roots-list", {}));
+    }
+    expect(listed).toContain(new URL(`file://${extra}`).href);
+  });
+
+  it("shows a sampling request to the person and answers it with the model once approved", async () => {
+    const harness = await everything({ sampling: () => Promise.resolve({ approved: true }) });
+    await toolNames(harness.manager, "trigger-sampling-request");
+    const result = await harness.manager.callTool("everything", "trigger-sampling-request", {
+      prompt: "say hi hunter2-secret",
+      maxTokens: 50,
+    });
+    expect(text(result)).toContain("a sampled answer");
+    const [question] = harness.asked.sampling;
+    expect(question?.server).toBe("everything");
+    expect(question?.maxTokens).toBe(50);
+    expect(question?.messages[0]?.text).toContain("say hi [REDACTED]");
+    expect(question?.systemPrompt).toBe("You are a helpful test server.");
+    // The model got the server's messages and its token limit, and no tools.
+    const body = harness.model.requests[0]?.body as {
+      max_tokens: number;
+      tools?: unknown;
+      messages: unknown[];
+    };
+    expect(body.max_tokens).toBe(50);
+    expect(body.tools).toBeUndefined();
+    expect(harness.records).toEqual([
+      expect.objectContaining({ type: "sampling", outcome: "answered", by: "user" }),
+    ]);
+  });
+
+  it("tells the server a denied sampling request was rejected, and never reaches the model", async () => {
+    const harness = await everything({
+      sampling: () => Promise.resolve({ approved: false, reason: "the user denied it" }),
+    });
+    await toolNames(harness.manager, "trigger-sampling-request");
+    const result = await harness.manager.callTool("everything", "trigger-sampling-request", { prompt: "x" });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/declined: the user denied it/);
+    expect(harness.model.requests).toHaveLength(0);
+    expect(harness.records[0]).toMatchObject({ outcome: "refused", by: "user" });
+  });
+
+  it("declines sampling with nobody to ask unless --allow-sampling, which answers unasked", async () => {
+    const declined = await everything(undefined);
+    await toolNames(declined.manager, "trigger-sampling-request");
+    const refused = await declined.manager.callTool("everything", "trigger-sampling-request", {
+      prompt: "x",
+    });
+    expect(text(refused)).toMatch(/pass --allow-sampling/);
+    expect(declined.notices[0]).toMatch(/Declined a sampling request from server "everything"/);
+
+    const allowed = await everything(undefined, true);
+    await toolNames(allowed.manager, "trigger-sampling-request");
+    const answered = await allowed.manager.callTool("everything", "trigger-sampling-request", {
+      prompt: "x",
+    });
+    expect(text(answered)).toContain("a sampled answer");
+    expect(allowed.records[0]).toMatchObject({ outcome: "answered", by: "flag" });
+  });
+
+  it("puts an elicitation form to the person and returns what they typed with the defaults", async () => {
+    const harness = await everything({
+      elicitation: () => Promise.resolve({ action: "accept", content: { name: "Ada", check: true } }),
+    });
+    await toolNames(harness.manager, "trigger-elicitation-request");
+    const result = await harness.manager.callTool("everything", "trigger-elicitation-request", {});
+    const question = harness.asked.elicitation[0];
+    expect(question?.mode).toBe("form");
+    const fields = question?.mode === "form" ? question.fields : [];
+    expect(fields.map((field) => field.name)).toEqual(expect.arrayContaining(["name", "check", "integer"]));
+    // Defaults the person left alone were applied, as the spec's applyDefaults says.
+    expect(text(result)).toContain("Ada");
+    expect(text(result)).toContain("It was a dark and stormy night.");
+    expect(harness.records[0]).toMatchObject({ type: "elicitation", action: "accept", mode: "form" });
+    expect(JSON.stringify(harness.records)).not.toContain("Ada");
+  });
+
+  it("declines elicitation when nobody can be asked", async () => {
+    const harness = await everything(undefined);
+    await toolNames(harness.manager, "trigger-elicitation-request");
+    const result = await harness.manager.callTool("everything", "trigger-elicitation-request", {});
+    expect(text(result)).toMatch(/decline/i);
+    expect(harness.records[0]).toMatchObject({ action: "decline", by: "default" });
+  });
+
+  it("lists resources, templates and prompts, keeps the instructions, and sets the log level", async () => {
+    const { manager } = await everything(undefined);
+    await manager.connection("everything")?.catalogSettled();
+    const [server] = manager.servers();
+    expect(server?.catalog.problems).toEqual([]);
+    expect(server?.catalog.resources.length).toBeGreaterThan(0);
+    expect(server?.catalog.resourceTemplates.length).toBeGreaterThan(0);
+    expect(server?.catalog.prompts.map((prompt) => prompt.name)).toEqual(
+      expect.arrayContaining(["simple-prompt"]),
+    );
+    expect(server?.instructions).toMatch(/\w/);
+    await manager.connection("everything")?.setLogLevel("debug");
+    expect(manager.connection("everything")?.logMessages().at(-1)).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} \[info\] mcpterm: log level set to debug$/,
+    );
+  });
+});
