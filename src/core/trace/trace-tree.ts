@@ -26,7 +26,25 @@ export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): 
   for (const problem of trace.problems) lines.push(`! ${problem}`);
   if (trace.turns.length === 0) lines.push("(no turns recorded)");
   for (const turn of turns) lines.push(...draw(turnNode(turn)));
+  if (options.turn === undefined && trace.serverRequests.length > 0)
+    lines.push(...draw(node("requests from servers", trace.serverRequests.map(requestNode))));
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** One sampling or elicitation request: who asked, what became of it, who decided. */
+function requestNode(request: Trace["serverRequests"][number]): Node {
+  if (request.type === "sampling") {
+    const hints = request.modelHints.length > 0 ? `, hints ${request.modelHints.join(", ")}` : "";
+    const answer = request.answerChars === undefined ? "" : `, ${request.answerChars} chars back`;
+    return node(
+      `sampling from ${request.server}: ${request.outcome} by ${request.by} (${oneLine(request.reason, PREVIEW)}) · ${request.messages} messages, max ${request.maxTokens} tokens${hints}${answer}${request.edited ? ", edited" : ""}`,
+    );
+  }
+  const where = request.domain ? ` · ${request.domain}` : "";
+  const fields = request.fields.length > 0 ? ` · fields ${request.fields.join(", ")}` : "";
+  return node(
+    `elicitation (${request.mode}) from ${request.server}: ${request.action} by ${request.by} (${oneLine(request.reason, PREVIEW)})${where}${fields}`,
+  );
 }
 
 /** The turn at a 1-based index, or a UsageError that says which turns exist. */
