@@ -10,8 +10,14 @@ import stringWidth from "string-width";
 const ELLIPSIS = "…";
 const ELLIPSIS_WIDTH = 1;
 
-// One segmenter for the process: building one costs more than segmenting a short cell.
-const segmenter = new Intl.Segmenter();
+// One segmenter for the process: building one costs more than segmenting a short cell. Built at
+// first use, not at import: loading ICU's break rules takes 10-30 ms that `-p` and `--help`
+// would pay for nothing, since every module reaches this one through the text index.
+let segmenterOnce: Intl.Segmenter | undefined;
+function segmenter(): Intl.Segmenter {
+  segmenterOnce ??= new Intl.Segmenter();
+  return segmenterOnce;
+}
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 // string-width re-segments whatever it is given, so measuring cluster by cluster costs about
@@ -32,14 +38,14 @@ function clusterWidth(cluster: string): number {
 }
 
 function clusters(text: string): string[] {
-  return Array.from(segmenter.segment(text), (part) => part.segment);
+  return Array.from(segmenter().segment(text), (part) => part.segment);
 }
 
 /** Terminal columns `text` takes on one line. */
 export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += clusterWidth(segment);
+  for (const { segment } of segmenter().segment(text)) width += clusterWidth(segment);
   return width;
 }
 
@@ -52,7 +58,7 @@ export function truncateEnd(text: string, maxWidth: number): string {
   let width = 0;
   let keep = 0;
   // Walks only as far as the limit, so a long tool result costs no more than a short one.
-  for (const { segment, index } of segmenter.segment(text)) {
+  for (const { segment, index } of segmenter().segment(text)) {
     width += clusterWidth(segment);
     if (width > limit) return `${text.slice(0, keep)}${ELLIPSIS}`;
     if (width <= limit - ELLIPSIS_WIDTH) keep = index + segment.length;
@@ -105,7 +111,7 @@ export function wrapToWidth(line: string, width: number): string[] {
   const rows: string[] = [];
   let row = "";
   let rowWidth = 0;
-  for (const { segment } of segmenter.segment(line)) {
+  for (const { segment } of segmenter().segment(line)) {
     const cluster = clusterWidth(segment);
     if (rowWidth + cluster > limit && row !== "") {
       rows.push(row);
