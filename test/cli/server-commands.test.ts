@@ -7,6 +7,7 @@ import { waitForNoProcesses } from "../support/process-table.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
+import { brokenLaunch } from "../trace/support.js";
 
 const marker = randomUUID();
 let dir: string;
@@ -20,6 +21,7 @@ beforeAll(async () => {
       fixture: { ...fixtureLaunch(marker), env: { FIXTURE_NOTES_DIR: notes } },
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
       broken: { command: "no-such-mcp-server-command" },
+      misbehaving: brokenLaunch(marker, { BROKEN_STDOUT_NOISE: "0" }),
     },
   });
 });
@@ -57,7 +59,9 @@ describe("mcpterm tools", () => {
   it("exits 2 for a server name that is not in the config", async () => {
     const run = await cli("tools", "--server", "nope");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/There is no server named "nope" .*servers: fixture, everything, broken/);
+    expect(run.stderr).toMatch(
+      /There is no server named "nope" .*servers: fixture, everything, broken, misbehaving/,
+    );
   });
 });
 
@@ -85,6 +89,12 @@ describe("mcpterm call", () => {
     const wrongType = await cli("call", "fixture/sum", '{"a": "one", "b": 2}');
     expect(wrongType.code).toBe(2);
     expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/sum: .*a.*must be number/);
+  });
+
+  it("says a server's -32602 error once, not with the code twice", async () => {
+    const run = await cli("call", "misbehaving/get_weather", "{}");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("mcpterm: MCP error -32602: get_weather needs a city\n");
   });
 
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {

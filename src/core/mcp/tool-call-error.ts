@@ -30,6 +30,7 @@ export function classifyRequestError(
   }
   if (error instanceof SdkMcpError) {
     const code: number = error.code;
+    const message = errorMessage(error);
     if (code === (ErrorCode.RequestTimeout as number)) {
       return new ToolCallError(
         "transient",
@@ -40,18 +41,18 @@ export function classifyRequestError(
       );
     }
     if (code === (ErrorCode.ConnectionClosed as number)) {
-      const how = error.message.includes(STREAM_CLOSED_MESSAGE)
+      const how = message.includes(STREAM_CLOSED_MESSAGE)
         ? `server "${context.server}" closed the response stream before answering`
         : `the connection to server "${context.server}" was lost`;
       return new ToolCallError("transient", how, { cause: error });
     }
     if (code === (ErrorCode.InvalidParams as number)) {
-      return new ToolCallError("invalid_args", error.message, { cause: error });
+      return new ToolCallError("invalid_args", message, { cause: error });
     }
-    if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(error.message)) {
-      return new ToolCallError("permission", error.message, { cause: error });
+    if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(message)) {
+      return new ToolCallError("permission", message, { cause: error });
     }
-    return new ToolCallError("business", error.message, { cause: error });
+    return new ToolCallError("business", message, { cause: error });
   }
   const message = errorMessage(error);
   if (/abort/i.test(message))
