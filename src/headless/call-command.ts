@@ -121,8 +121,9 @@ async function confirm(io: CliIo, question: string): Promise<boolean> {
 
 /**
  * What a failed call means for the exit code: arguments the server rejected are a usage error
- * (2), a server that is gone could not be reached (4), anything else — a timeout, an error the
- * tool raised, a cancelled call — is a runtime failure (1). Messages arrive already redacted.
+ * (2), a server that is gone could not be reached (4), anything else — a timeout (the server was
+ * reached, whatever became of it after), an error the tool raised, a cancelled call — is a
+ * runtime failure (1). Messages arrive already redacted.
  */
 function asCommandError(error: unknown, stillConnected: boolean): Error {
   if (!(error instanceof ToolCallError)) return error instanceof Error ? error : new Error(String(error));
@@ -130,7 +131,7 @@ function asCommandError(error: unknown, stillConnected: boolean): Error {
     case "invalid_args":
       return new UsageError(error.message);
     case "transient":
-      return stillConnected ? new RuntimeError(error.message) : new McpError(error.message);
+      return stillConnected || error.timedOut ? new RuntimeError(error.message) : new McpError(error.message);
     case "cancelled":
       return new RuntimeError("interrupted");
     case "business":

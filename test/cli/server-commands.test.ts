@@ -91,6 +91,13 @@ describe("mcpterm call", () => {
     expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/sum: .*a.*must be number/);
   });
 
+  it("exits 1 when the tool does not answer within --timeout: the server was reached (4 is for one that was not)", async () => {
+    const run = await cli("call", "fixture/slow", '{"ms": 60000}', "--timeout", "100");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('mcpterm: server "fixture" did not answer within 100 ms\n');
+    expect(run.stdout).toBe("");
+  });
+
   it("says a server's -32602 error once, not with the code twice", async () => {
     const run = await cli("call", "misbehaving/get_weather", "{}");
     expect(run.code).toBe(2);

@@ -7,15 +7,18 @@ import { STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 export class ToolCallError extends Error {
   /** Whether sending the same call again may help (never after it used up its whole time). */
   readonly retryable: boolean;
+  /** The server was reached but did not answer in time: not the same as a server that is gone. */
+  readonly timedOut: boolean;
 
   constructor(
     readonly failure: FailureClass,
     message: string,
-    options?: { cause?: unknown; retryable?: boolean },
+    options?: { cause?: unknown; retryable?: boolean; timedOut?: boolean },
   ) {
     super(message, options);
     this.name = "ToolCallError";
     this.retryable = options?.retryable ?? failure === "transient";
+    this.timedOut = options?.timedOut ?? false;
   }
 }
 
@@ -35,9 +38,7 @@ export function classifyRequestError(
       return new ToolCallError(
         "transient",
         `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
-        {
-          cause: error,
-        },
+        { cause: error, timedOut: true },
       );
     }
     if (code === (ErrorCode.ConnectionClosed as number)) {
