@@ -61,7 +61,9 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     // No secret leaves, whichever way it came: the server's result is redacted before printing.
     const redact = redactor.redactText;
     if (args.json) {
-      io.stdout.write(`${redactedPretty({ ...result, isError, durationMs }, redact)}\n`);
+      // The server's result as it came (secrets aside), with mcpterm's own facts beside it, not in it.
+      const report = { server: args.server, tool: args.tool, isError, durationMs, result };
+      io.stdout.write(`${redactedPretty(report, redact)}\n`);
     } else {
       const text = (await redactor.redact(toolResultText(result))).text;
       io.stdout.write(`${sanitizeForTerminal(text)}\n`);

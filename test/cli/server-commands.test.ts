@@ -78,7 +78,22 @@ describe("mcpterm call", () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "the record does not exist" }],
+      result: { isError: true, content: [{ type: "text", text: "the record does not exist" }] },
+    });
+  });
+
+  it("with --json, reports the server's result whole under result, and mcpterm's facts beside it", async () => {
+    const run = await cli("call", "everything/get-structured-content", '{"location": "Chicago"}', "--json");
+    expect(run.code).toBe(0);
+    const weather = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(report)).toEqual(["server", "tool", "isError", "durationMs", "result"]);
+    expect(report).toMatchObject({ server: "everything", tool: "get-structured-content", isError: false });
+    expect(report.durationMs).toEqual(expect.any(Number));
+    // Exactly what the server sent: no isError it did not send, no durationMs.
+    expect(report.result).toEqual({
+      content: [{ type: "text", text: JSON.stringify(weather) }],
+      structuredContent: weather,
     });
   });
 
