@@ -12,6 +12,7 @@ import {
   type ArgumentSecret,
 } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
+import { needsTaskExecution } from "../core/policy/tool-withhold.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
@@ -33,6 +34,14 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           .tools.map((candidate) => candidate.definition.name)
           .join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
+    }
+    const definition = connection
+      .snapshot()
+      .tools.find((candidate) => candidate.definition.name === args.tool);
+    if (definition && needsTaskExecution(definition.definition)) {
+      throw new RuntimeError(
+        `${args.server}/${args.tool} was not called: it needs task-based execution (its execution.taskSupport is "required"), which mcpterm does not run yet.`,
+      );
     }
     const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
     if (invalid) {

@@ -49,6 +49,8 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
           tier: tool.tier,
           tierReason: tool.tierReason,
           description: tool.description,
+          notes: tool.notes,
+          withheld: tool.withheld,
         })),
       lint: findings.filter((finding) => finding.server === server.name),
     }));
@@ -72,7 +74,7 @@ interface ServerReport {
   serverInfo: { name: string; version: string } | undefined;
   protocolVersion: string | undefined;
   initializeMs: number | undefined;
-  tools: Array<{ name: string; tier: string; tierReason: string; description: string }>;
+  tools: Array<{ name: string; tier: string; tierReason: string; description: string; notes: string[] }>;
   lint: LintFinding[];
 }
 
@@ -92,6 +94,8 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {
       lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`);
+      // What the model is not sent, or sent changed (a tool withheld, a description cut).
+      for (const note of tool.notes) lines.push(`    ⚠ ${note}`);
     }
     for (const finding of server.lint) {
       const where = finding.tool === undefined ? "" : `${finding.tool}: `;
