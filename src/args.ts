@@ -76,7 +76,14 @@ export type CliArgs =
       prompt: string;
     } & OneShotArgs &
       SessionArgs)
-  | { command: "tools"; common: CommonArgs; server: string | undefined; json: boolean }
+  | {
+      command: "tools";
+      common: CommonArgs;
+      server: string | undefined;
+      /** One tool of `server` to show whole. */
+      tool: string | undefined;
+      json: boolean;
+    }
   | {
       command: "call";
       common: CommonArgs;
@@ -239,14 +246,29 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         },
       )
       .command(
-        "tools",
-        "connect to the servers and list their tools with tiers",
+        "tools [tool]",
+        "connect to the servers and list their tools with tiers; --server s <tool> shows one whole",
         (command) =>
           command
+            .positional("tool", {
+              type: "string",
+              describe: "with --server: show this tool's whole definition",
+            })
             .option("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false }),
-        (parsed) =>
-          choose({ command: "tools", common: commonArgs(parsed), server: parsed.server, json: parsed.json }),
+        (parsed) => {
+          if (parsed.tool !== undefined && parsed.server === undefined)
+            throw new Error(
+              `name the server of tool "${parsed.tool}": mcpterm tools --server <server> ${parsed.tool}`,
+            );
+          choose({
+            command: "tools",
+            common: commonArgs(parsed),
+            server: parsed.server,
+            tool: parsed.tool,
+            json: parsed.json,
+          });
+        },
       )
       .command(
         "call <target> [arguments]",

@@ -100,6 +100,12 @@ export class RuntimeError extends McptermError {
 }
 
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(REPEATED_MCP_PREFIX, "$1");
 }
+
+/**
+ * The SDK's McpError puts "MCP error <code>: " before its message, and a client rebuilds a
+ * server's McpError from its message, which already says so: one prefix is enough.
+ */
+const REPEATED_MCP_PREFIX = /(MCP error (-?\d+): )(?:MCP error \2: )+/g;

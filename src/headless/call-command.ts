@@ -12,6 +12,7 @@ import {
   type ArgumentSecret,
 } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
+import { needsTaskExecution } from "../core/policy/tool-withhold.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
@@ -33,6 +34,14 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           .tools.map((candidate) => candidate.definition.name)
           .join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
+    }
+    const definition = connection
+      .snapshot()
+      .tools.find((candidate) => candidate.definition.name === args.tool);
+    if (definition && needsTaskExecution(definition.definition)) {
+      throw new RuntimeError(
+        `${args.server}/${args.tool} was not called: it needs task-based execution (its execution.taskSupport is "required"), which mcpterm does not run yet.`,
+      );
     }
     const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
     if (invalid) {
@@ -61,7 +70,9 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     // No secret leaves, whichever way it came: the server's result is redacted before printing.
     const redact = redactor.redactText;
     if (args.json) {
-      io.stdout.write(`${redactedPretty({ ...result, isError, durationMs }, redact)}\n`);
+      // The server's result as it came (secrets aside), with mcpterm's own facts beside it, not in it.
+      const report = { server: args.server, tool: args.tool, isError, durationMs, result };
+      io.stdout.write(`${redactedPretty(report, redact)}\n`);
     } else {
       const text = (await redactor.redact(toolResultText(result))).text;
       io.stdout.write(`${sanitizeForTerminal(text)}\n`);
@@ -121,8 +132,9 @@ async function confirm(io: CliIo, question: string): Promise<boolean> {
 
 /**
  * What a failed call means for the exit code: arguments the server rejected are a usage error
- * (2), a server that is gone could not be reached (4), anything else — a timeout, an error the
- * tool raised, a cancelled call — is a runtime failure (1). Messages arrive already redacted.
+ * (2), a server that is gone could not be reached (4), anything else — a timeout (the server was
+ * reached, whatever became of it after), an error the tool raised, a cancelled call — is a
+ * runtime failure (1). Messages arrive already redacted.
  */
 function asCommandError(error: unknown, stillConnected: boolean): Error {
   if (!(error instanceof ToolCallError)) return error instanceof Error ? error : new Error(String(error));
@@ -130,7 +142,7 @@ function asCommandError(error: unknown, stillConnected: boolean): Error {
     case "invalid_args":
       return new UsageError(error.message);
     case "transient":
-      return stillConnected ? new RuntimeError(error.message) : new McpError(error.message);
+      return stillConnected || error.timedOut ? new RuntimeError(error.message) : new McpError(error.message);
     case "cancelled":
       return new RuntimeError("interrupted");
     case "business":

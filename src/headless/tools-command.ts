@@ -1,23 +1,29 @@
 import { summarizeServer, type ServerSummary } from "../core/mcp/types.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { ExitCode } from "../core/errors.js";
+import { ExitCode, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
+import type { ServerConnection } from "../core/mcp/server-connection.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
+import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
-import { requireServerConfig } from "./with-one-server.js";
+import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
+import { requireServerConfig, withOneServer } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
 /**
  * `mcpterm tools`: connect, then list each server's status, its tools with tier and reason, and
  * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed.
+ * With `--server s <tool>`, that one tool whole instead.
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
+  if (args.server !== undefined && args.tool !== undefined)
+    return showOneTool(args, args.server, args.tool, io);
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const redactor = sessionRedactor(config, io.env);
@@ -28,37 +34,71 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   try {
     await manager.start();
     const snapshots = manager.servers();
-    const tools = new McpToolHost(manager).list();
-    const findings = lintTools(
-      snapshots.map((server) => ({
-        name: server.name,
-        tools: server.tools.map((tool) => tool.definition),
-        stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
-        initializeMs: server.initializeMs,
-      })),
-    );
+    const reports = toolReports(manager);
+    const findings = lintServers(manager);
     const report = snapshots.map((server) => ({
       ...withoutToolCount(summarizeServer(server)),
       stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
       stderrTail: manager.connection(server.name)?.stderrLines().slice(-STDERR_TAIL) ?? [],
-      tools: tools
-        .filter((tool) => tool.server === server.name)
-        .map((tool) => ({
-          name: tool.name,
-          modelName: tool.modelName,
-          tier: tool.tier,
-          tierReason: tool.tierReason,
-          description: tool.description,
-        })),
+      tools: reports.filter((tool) => tool.server === server.name).map((tool) => tool.report),
       lint: findings.filter((finding) => finding.server === server.name),
     }));
-    if (args.json) io.stdout.write(`${JSON.stringify({ servers: report, lint: findings }, null, 2)}\n`);
-    else io.stdout.write(renderReport(report, findings));
+    if (args.json)
+      io.stdout.write(`${displayPretty({ servers: report, lint: findings }, redactor.redactText)}\n`);
+    else io.stdout.write(redactor.redactText(renderReport(report, findings)));
     const anyFailed = snapshots.some((server) => server.status === "failed");
     return anyFailed ? ExitCode.serverUnavailable : ExitCode.ok;
   } finally {
     await manager.close();
   }
+}
+
+/** One tool whole; a server that cannot start is exit 4, a tool it does not have exit 2. */
+async function showOneTool(args: ToolsArgs, server: string, name: string, io: CliIo): Promise<ExitCode> {
+  return withOneServer(args.common, server, io, (manager, connection, redactor) => {
+    const found = toolReports(manager).find((tool) => tool.report.name === name);
+    if (!found)
+      throw new UsageError(`Server "${server}" has no tool "${name}" (tools: ${toolNames(connection)}).`);
+    const lint = lintServers(manager).filter((finding) => finding.tool === name);
+    const redact = redactor.redactText;
+    io.stdout.write(
+      args.json
+        ? `${displayPretty({ server, ...found.report, lint }, redact)}\n`
+        : renderToolReport(server, found.report, lint, redact),
+    );
+    return Promise.resolve(ExitCode.ok);
+  });
+}
+
+/** Every listed tool as reported, beside the server it belongs to. */
+function toolReports(manager: McpManager): Array<{ server: string; report: ToolReport }> {
+  const listed = manager.tools();
+  return new McpToolHost(manager).list().flatMap((tool) => {
+    const registered = listed.find(
+      (candidate) => candidate.server === tool.server && candidate.definition.name === tool.name,
+    );
+    return registered ? [{ server: tool.server, report: toolReport(tool, registered.definition) }] : [];
+  });
+}
+
+function lintServers(manager: McpManager): LintFinding[] {
+  return lintTools(
+    manager.servers().map((server) => ({
+      name: server.name,
+      tools: server.tools.map((tool) => tool.definition),
+      stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
+      initializeMs: server.initializeMs,
+    })),
+  );
+}
+
+function toolNames(connection: ServerConnection): string {
+  return (
+    connection
+      .snapshot()
+      .tools.map((tool) => tool.definition.name)
+      .join(", ") || "none"
+  );
 }
 
 const STDERR_TAIL = 5;
@@ -72,7 +112,7 @@ interface ServerReport {
   serverInfo: { name: string; version: string } | undefined;
   protocolVersion: string | undefined;
   initializeMs: number | undefined;
-  tools: Array<{ name: string; tier: string; tierReason: string; description: string }>;
+  tools: ToolReport[];
   lint: LintFinding[];
 }
 
@@ -92,13 +132,10 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {
       lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`);
+      // What the model is not sent, or sent changed (a tool withheld, a description cut).
+      for (const note of tool.notes) lines.push(`    ⚠ ${note}`);
     }
-    for (const finding of server.lint) {
-      const where = finding.tool === undefined ? "" : `${finding.tool}: `;
-      lines.push(
-        `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`,
-      );
-    }
+    for (const finding of server.lint) lines.push(findingLine(finding, true));
   }
   const errors = findings.filter((finding) => finding.severity === "error").length;
   const warnings = findings.length - errors;

@@ -49,8 +49,12 @@ describe("parseArgs", () => {
     ],
     [["trace", "--wire"], { command: "trace", wire: true, full: false }],
     [["trace", "t.jsonl", "--wire", "--full"], { command: "trace", file: "t.jsonl", wire: true, full: true }],
-    [["tools"], { command: "tools", server: undefined, json: false }],
-    [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", json: true }],
+    [["tools"], { command: "tools", server: undefined, tool: undefined, json: false }],
+    [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", tool: undefined, json: true }],
+    [
+      ["tools", "--server", "fs", "read_file"],
+      { command: "tools", server: "fs", tool: "read_file", json: false },
+    ],
     [
       ["call", "fs/read_file", '{"path":"a"}'],
       { command: "call", server: "fs", tool: "read_file", arguments: '{"path":"a"}' },
@@ -74,6 +78,10 @@ describe("parseArgs", () => {
     [["-p", "hi", "--output", "xml"], /Invalid values/],
     [["-p", "  "], /--prompt needs text/],
     [["call", "no-slash"], /expected <server>\/<tool>/],
+    [
+      ["tools", "read_file"],
+      /name the server of tool "read_file": mcpterm tools --server <server> read_file/,
+    ],
     [["call"], /Not enough non-option arguments/],
     [
       ["call", "fs/read", "--timeout", "abc"],

@@ -36,7 +36,10 @@ describe("mcpterm read", () => {
   it("exits 1 for a resource the server does not have, 4 for a server that cannot start, 2 for an unknown server", async () => {
     const missing = await binary("read", "everything", "demo://nope");
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/Reading demo:\/\/nope from "everything" failed: .*not found/);
+    // The server's McpError already says "MCP error -32602:"; the client's must not say it again.
+    expect(missing.stderr).toBe(
+      'mcpterm: Reading demo://nope from "everything" failed: MCP error -32602: Resource demo://nope not found.\n',
+    );
     expect((await cli("read", "broken", "x://y")).code).toBe(4);
     expect((await cli("read", "nope", "x://y")).code).toBe(2);
   });

@@ -7,6 +7,7 @@ import { waitForNoProcesses } from "../support/process-table.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
+import { brokenLaunch } from "../trace/support.js";
 
 const marker = randomUUID();
 let dir: string;
@@ -20,6 +21,7 @@ beforeAll(async () => {
       fixture: { ...fixtureLaunch(marker), env: { FIXTURE_NOTES_DIR: notes } },
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
       broken: { command: "no-such-mcp-server-command" },
+      misbehaving: brokenLaunch(marker, { BROKEN_STDOUT_NOISE: "0" }),
     },
   });
 });
@@ -57,7 +59,9 @@ describe("mcpterm tools", () => {
   it("exits 2 for a server name that is not in the config", async () => {
     const run = await cli("tools", "--server", "nope");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/There is no server named "nope" .*servers: fixture, everything, broken/);
+    expect(run.stderr).toMatch(
+      /There is no server named "nope" .*servers: fixture, everything, broken, misbehaving/,
+    );
   });
 });
 
@@ -74,7 +78,22 @@ describe("mcpterm call", () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "the record does not exist" }],
+      result: { isError: true, content: [{ type: "text", text: "the record does not exist" }] },
+    });
+  });
+
+  it("with --json, reports the server's result whole under result, and mcpterm's facts beside it", async () => {
+    const run = await cli("call", "everything/get-structured-content", '{"location": "Chicago"}', "--json");
+    expect(run.code).toBe(0);
+    const weather = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(Object.keys(report)).toEqual(["server", "tool", "isError", "durationMs", "result"]);
+    expect(report).toMatchObject({ server: "everything", tool: "get-structured-content", isError: false });
+    expect(report.durationMs).toEqual(expect.any(Number));
+    // Exactly what the server sent: no isError it did not send, no durationMs.
+    expect(report.result).toEqual({
+      content: [{ type: "text", text: JSON.stringify(weather) }],
+      structuredContent: weather,
     });
   });
 
@@ -85,6 +104,19 @@ describe("mcpterm call", () => {
     const wrongType = await cli("call", "fixture/sum", '{"a": "one", "b": 2}');
     expect(wrongType.code).toBe(2);
     expect(wrongType.stderr).toMatch(/do not match the input schema of fixture\/sum: .*a.*must be number/);
+  });
+
+  it("exits 1 when the tool does not answer within --timeout: the server was reached (4 is for one that was not)", async () => {
+    const run = await cli("call", "fixture/slow", '{"ms": 60000}', "--timeout", "100");
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('mcpterm: server "fixture" did not answer within 100 ms\n');
+    expect(run.stdout).toBe("");
+  });
+
+  it("says a server's -32602 error once, not with the code twice", async () => {
+    const run = await cli("call", "misbehaving/get_weather", "{}");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe("mcpterm: MCP error -32602: get_weather needs a city\n");
   });
 
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {

@@ -113,7 +113,7 @@ describe("slash commands against a real McpManager", () => {
     [
       "/mcp",
       "table",
-      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \| fixture 1\.0\.0 \| 8 \| \d+ ms \| $/m,
+      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \| fixture 1\.0\.0 \| 10 \| \d+ ms \| $/m,
     ],
     ["/mcp", "table", /broken \| failed \| stdio/],
     ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],
@@ -192,7 +192,7 @@ describe("slash commands against a real McpManager", () => {
   it("/mcp restart brings a server back with its tools", async () => {
     const before = manager.servers().find((server) => server.name === "fixture")?.pid;
     const result = await run("/mcp restart fixture");
-    expect(text(result)).toMatch(/Restarted "fixture": connected, 8 tools\./);
+    expect(text(result)).toMatch(/Restarted "fixture": connected, 10 tools\./);
     expect(manager.servers().find((server) => server.name === "fixture")?.pid).not.toBe(before);
   });
 

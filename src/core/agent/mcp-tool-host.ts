@@ -6,7 +6,8 @@ import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, toolResultText } from "../policy/result-text.js";
-import { schemaForModel, schemaWithholdReason } from "../policy/schema-for-model.js";
+import { schemaForModel } from "../policy/schema-for-model.js";
+import { toolWithholdReason } from "../policy/tool-withhold.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { errorMessage } from "../errors.js";
@@ -65,7 +66,7 @@ export class McpToolHost implements ToolHost {
       const redact = redactor?.redactText;
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
-      const withheld = schemaWithholdReason(definition.inputSchema, redact);
+      const withheld = toolWithholdReason(definition, redact);
       return [
         {
           modelName: registered.modelName,

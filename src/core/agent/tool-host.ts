@@ -22,7 +22,7 @@ export interface AgentTool {
   tierReason: string;
   /** What mcpterm changed in the definition before the model saw it (a description cut, …). */
   notes: string[];
-  /** Why the tool is not offered to the model at all (see schemaWithholdReason); listed, never called. */
+  /** Why the tool is not offered to the model at all (see tool-withhold.ts); listed, never called by it. */
   withheld?: string;
 }
 

@@ -252,6 +252,7 @@ export class ServerConnection {
       throw new ToolCallError(failure.failure, this.options.redact(failure.message), {
         cause: error,
         retryable: failure.retryable,
+        timedOut: failure.timedOut,
       });
     }
   }
@@ -329,7 +330,7 @@ export class ServerConnection {
         throw new ToolCallError(
           "transient",
           `stopped after ${maxCallMs} ms, the most one call to server "${this.name}" may take (maxCallMs in its config), though it kept reporting progress`,
-          { cause: error, retryable: false },
+          { cause: error, retryable: false, timedOut: true },
         );
       }
       if (isExpiredSession(error)) throw error;

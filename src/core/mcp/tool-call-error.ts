@@ -7,15 +7,18 @@ import { STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 export class ToolCallError extends Error {
   /** Whether sending the same call again may help (never after it used up its whole time). */
   readonly retryable: boolean;
+  /** The server was reached but did not answer in time: not the same as a server that is gone. */
+  readonly timedOut: boolean;
 
   constructor(
     readonly failure: FailureClass,
     message: string,
-    options?: { cause?: unknown; retryable?: boolean },
+    options?: { cause?: unknown; retryable?: boolean; timedOut?: boolean },
   ) {
     super(message, options);
     this.name = "ToolCallError";
     this.retryable = options?.retryable ?? failure === "transient";
+    this.timedOut = options?.timedOut ?? false;
   }
 }
 
@@ -30,28 +33,27 @@ export function classifyRequestError(
   }
   if (error instanceof SdkMcpError) {
     const code: number = error.code;
+    const message = errorMessage(error);
     if (code === (ErrorCode.RequestTimeout as number)) {
       return new ToolCallError(
         "transient",
         `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
-        {
-          cause: error,
-        },
+        { cause: error, timedOut: true },
       );
     }
     if (code === (ErrorCode.ConnectionClosed as number)) {
-      const how = error.message.includes(STREAM_CLOSED_MESSAGE)
+      const how = message.includes(STREAM_CLOSED_MESSAGE)
         ? `server "${context.server}" closed the response stream before answering`
         : `the connection to server "${context.server}" was lost`;
       return new ToolCallError("transient", how, { cause: error });
     }
     if (code === (ErrorCode.InvalidParams as number)) {
-      return new ToolCallError("invalid_args", error.message, { cause: error });
+      return new ToolCallError("invalid_args", message, { cause: error });
     }
-    if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(error.message)) {
-      return new ToolCallError("permission", error.message, { cause: error });
+    if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(message)) {
+      return new ToolCallError("permission", message, { cause: error });
     }
-    return new ToolCallError("business", error.message, { cause: error });
+    return new ToolCallError("business", message, { cause: error });
   }
   const message = errorMessage(error);
   if (/abort/i.test(message))

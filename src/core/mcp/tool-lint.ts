@@ -173,10 +173,7 @@ export function lintTool(
 
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const undocumented = Object.entries(properties)
-    .filter(
-      ([, property]) =>
-        !isRecord(property) || typeof property.description !== "string" || property.description.trim() === "",
-    )
+    .filter(([, property]) => !isDocumented(property))
     .map(([name]) => name);
   if (undocumented.length > 0)
     add(
@@ -221,6 +218,33 @@ function schemaCompileError(
   } catch (error) {
     return (error instanceof Error ? error.message : String(error)).replace(/\.$/, "");
   }
+}
+
+/**
+ * Whether the model learns what a parameter means: from its own description, or, for an object
+ * or array, from descriptions on every field inside it (server-memory's `entities` describes each
+ * entity's fields, which says more than a line on the array would).
+ */
+function isDocumented(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  if (typeof schema.description === "string" && schema.description.trim() !== "") return true;
+  const inner = innerSchemas(schema);
+  return inner.length > 0 && inner.every(isDocumented);
+}
+
+/** The schemas of what a value holds: an object's properties, an array's items, a union's branches. */
+function innerSchemas(schema: Record<string, unknown>): unknown[] {
+  const inner: unknown[] = [];
+  if (isRecord(schema.properties)) inner.push(...Object.values(schema.properties));
+  if (isRecord(schema.items)) inner.push(schema.items);
+  else if (Array.isArray(schema.items)) inner.push(...(schema.items as unknown[]));
+  for (const union of ["anyOf", "oneOf"] as const) {
+    const branches = schema[union];
+    // A nullable value's `{type: "null"}` branch has nothing to describe.
+    if (Array.isArray(branches))
+      inner.push(...(branches as unknown[]).filter((branch) => !isRecord(branch) || branch.type !== "null"));
+  }
+  return inner;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,6 @@
+import { revealHiddenText } from "./hidden-text.js";
 import { redactDeep } from "./redact-deep.js";
+import { sanitizeForTerminal } from "./sanitize-terminal.js";
 
 /**
  * Serializes a record with every secret removed. Each string is redacted before serializing
@@ -21,4 +23,25 @@ export function redactedLine(record: object, redact: (text: string) => string): 
 /** redactedLine, indented for a person to read (`mcpterm call --json`, `mcpterm read --json`). */
 export function redactedPretty(record: object, redact: (text: string) => string): string {
   return JSON.stringify(JSON.parse(redactedLine(record, redact)), null, 2);
+}
+
+/**
+ * redactedPretty for output whose strings end up on a terminal (`mcpterm tools --json`): every
+ * key and string also loses its terminal control sequences and has its invisible characters
+ * written out (`⟨U+200B⟩`), so nothing in it can drive the terminal or pass unseen, and two keys
+ * that differ only by such a character stay two keys.
+ */
+export function displayPretty(record: object, redact: (text: string) => string): string {
+  return JSON.stringify(forDisplay(JSON.parse(redactedLine(record, redact))), null, 2);
+}
+
+function forDisplay(value: unknown): unknown {
+  if (typeof value === "string") return displayText(value);
+  if (Array.isArray(value)) return value.map(forDisplay);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [displayText(key), forDisplay(item)]));
+}
+
+function displayText(text: string): string {
+  return sanitizeForTerminal(revealHiddenText(text));
 }
