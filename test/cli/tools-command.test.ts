@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_CAPABILITIES } from "../../src/core/mcp/client-requests.js";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
 import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";
@@ -37,9 +38,12 @@ beforeAll(async () => {
 
 const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
 
-/** The tools server-everything lists to a plain SDK client: the definitions as the server sent them. */
+/**
+ * The tools server-everything lists to a plain SDK client declaring what mcpterm declares (it
+ * offers some tools only to clients with roots, sampling or elicitation): the definitions as sent.
+ */
 async function everythingTools(): Promise<Tool[]> {
-  const client = new Client({ name: "test", version: "1.0.0" });
+  const client = new Client({ name: "test", version: "1.0.0" }, { capabilities: CLIENT_CAPABILITIES });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
