@@ -16,6 +16,7 @@ import { needsTaskExecution } from "../core/policy/tool-withhold.js";
 import { ArgumentValidator } from "../core/policy/validate-arguments.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import { callProgressLine } from "./progress-lines.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -60,6 +61,9 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     const result = await manager
       .callTool(args.server, args.tool, parsed.value, {
         signal: io.signal,
+        // Progress goes to stderr as it comes, so a long call shows it is alive; stdout stays the result.
+        onProgress: (progress) =>
+          void io.stderr.write(`${callProgressLine(progress, redactor.redactText)}\n`),
         ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       })
       .catch((error: unknown) => {

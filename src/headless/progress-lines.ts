@@ -56,3 +56,19 @@ export function progressLine(
 export function callLabel(call: ProposedToolCall): string {
   return sanitizeForTerminal(call.server && call.tool ? `${call.server}/${call.tool}` : call.modelName);
 }
+
+/** `progress 3/10 (30 %): indexing` — one progress notification of a direct call, for stderr. */
+export function callProgressLine(
+  progress: { progress: number; total?: number | undefined; message?: string | undefined },
+  redact: (text: string) => string,
+): string {
+  const { total } = progress;
+  const amount =
+    total === undefined || total <= 0
+      ? `${progress.progress}`
+      : `${progress.progress}/${total} (${Math.round((progress.progress / total) * 100)} %)`;
+  const message = progress.message
+    ? `: ${firstLine(sanitizeForTerminal(redact(progress.message)), FAILURE_WIDTH)}`
+    : "";
+  return `progress ${amount}${message}`;
+}

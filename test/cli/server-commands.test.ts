@@ -66,6 +66,19 @@ describe("mcpterm tools", () => {
 });
 
 describe("mcpterm call", () => {
+  it("shows the server's progress on stderr as it comes, and only the result on stdout", async () => {
+    const run = await cli(
+      "call",
+      "--yes",
+      "everything/trigger-long-running-operation",
+      '{"duration": 0.3, "steps": 3}',
+    );
+    expect(run.code).toBe(0);
+    // The last notification may race the result, after which the SDK drops it.
+    expect(run.stderr).toMatch(/^progress 1\/3 \(33 %\)\nprogress 2\/3 \(67 %\)\n/);
+    expect(run.stdout).not.toContain("progress");
+  });
+
   it("prints the result and exits 0", async () => {
     const run = await cli("call", "fixture/sum", '{"a": 2, "b": 40}');
     expect(run.code).toBe(0);
