@@ -108,6 +108,22 @@ describe("elicitation forms", () => {
     expect("problem" in form && form.problem).toMatch(reason);
   });
 
+  it("marks fields that ask for a secret, which the spec forbids a form to do", () => {
+    const form = fields({
+      type: "object",
+      properties: {
+        password: { type: "string" },
+        key: { type: "string", title: "API Key" },
+        name: { type: "string", title: "Your name" },
+      },
+    });
+    expect(form.map((field) => [field.name, field.asksForSecret])).toEqual([
+      ["password", true],
+      ["key", true],
+      ["name", false],
+    ]);
+  });
+
   it("strips terminal escapes and hidden text from labels and choices", () => {
     const [field] = fields({
       type: "object",

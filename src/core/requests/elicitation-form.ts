@@ -1,4 +1,5 @@
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { isSecretName } from "../policy/secret-patterns.js";
 
 /** One choice of an enum field: the value sent back, and the label shown. */
 export interface FieldOption {
@@ -24,6 +25,11 @@ export interface FormField {
   minLength: number | undefined;
   maxLength: number | undefined;
   default: FieldValue | undefined;
+  /**
+   * The field asks for what looks like a secret (a password, token, key). The MCP spec forbids
+   * asking for those in a form; the person is warned before typing one.
+   */
+  asksForSecret: boolean;
 }
 
 export type FieldValue = string | number | boolean | string[];
@@ -57,9 +63,13 @@ export function formFields(schema: unknown): { fields: FormField[] } | { problem
 
 function formField(name: string, property: unknown, required: boolean): FormField | string {
   if (!isRecord(property)) return "is not a schema";
+  const title = text(property.title);
   const base = {
     name,
-    label: clip(text(property.title) ?? name),
+    asksForSecret:
+      isSecretName(name, "argument") ||
+      (title !== undefined && isSecretName(title.replace(/\s+/g, "_"), "argument")),
+    label: clip(title ?? name),
     description: optionalClip(text(property.description)),
     required,
     options: [] as FieldOption[],
