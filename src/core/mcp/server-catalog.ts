@@ -29,6 +29,8 @@ type Part = "resources" | "prompts";
 export class ServerCatalog {
   private state: CatalogSnapshot = EMPTY_CATALOG;
   private readonly problems = new Map<Part, string>();
+  private readonly running = new Map<Part, Promise<void>>();
+  private readonly again = new Set<Part>();
 
   constructor(
     private readonly client: Client,
@@ -45,7 +47,25 @@ export class ServerCatalog {
     await Promise.all([this.refresh("resources"), this.refresh("prompts")]);
   }
 
-  async refresh(part: Part): Promise<void> {
+  /**
+   * Lists `part` again. A flood of list_changed notifications costs at most one listing in
+   * flight and one after it per part: those that arrive meanwhile are answered by the next.
+   */
+  refresh(part: Part): Promise<void> {
+    const running = this.running.get(part);
+    if (running) {
+      this.again.add(part);
+      return running;
+    }
+    const listing = this.list(part).finally(() => {
+      this.running.delete(part);
+      if (this.again.delete(part)) void this.refresh(part);
+    });
+    this.running.set(part, listing);
+    return listing;
+  }
+
+  private async list(part: Part): Promise<void> {
     const capabilities = this.client.getServerCapabilities();
     if (!capabilities?.[part]) return;
     try {
