@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { CallToolResult } from "../../src/core/mcp/types.js";
 import { capText, toolResultText } from "../../src/core/policy/result-text.js";
 import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 
@@ -14,6 +15,19 @@ describe("toolResultText", () => {
     });
     expect(text).toBe(
       "hello\n[image: image/png, 5 B; not shown to a text-only model]\n[resource file:///a.txt]\ninside\n[resource link: b file:///b]",
+    );
+  });
+
+  it("describes audio and binary resources with their type and decoded size", () => {
+    const data = Buffer.alloc(2_048).toString("base64");
+    const blocks: CallToolResult["content"] = [
+      { type: "audio", mimeType: "audio/wav", data },
+      { type: "resource", resource: { uri: "file:///r.bin", mimeType: "application/pdf", blob: data } },
+      { type: "resource", resource: { uri: "file:///s.bin", blob: "aGk=" } },
+    ];
+    const text = toolResultText({ content: blocks });
+    expect(text).toBe(
+      "[audio: audio/wav, 2.0 KB; not shown to a text-only model]\n[resource file:///r.bin: application/pdf, 2.0 KB]\n[resource file:///s.bin: no type given, 2 B]",
     );
   });
 

@@ -75,6 +75,7 @@ describe("summarizeBlobs", () => {
   it.each([
     ["short text stays", "short text stays", 0],
     [`data ${BLOB} end`, "data ‹base64, 900 B› end", 1],
+    [`<img src="data:image/png;base64,${BLOB}">`, '<img src="‹image/png, 900 B›">', 1],
     // Long runs of one or two character classes are words or digests, not encoded data.
     [`hex ${"0123456789abcdef".repeat(16)}`, `hex ${"0123456789abcdef".repeat(16)}`, 0],
     ["x ".repeat(750), `${"x ".repeat(100).slice(0, 199)}… ‹1301 more chars›`, 1],

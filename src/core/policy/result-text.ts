@@ -1,12 +1,12 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { base64Bytes, formatBytes } from "../text/index.js";
+import { describeBlob } from "../text/index.js";
 
 /** The default cap on what one tool result may put into the model's context. */
 export const DEFAULT_RESULT_CHAR_LIMIT = 40_000;
 
 /**
  * Turns an MCP tool result into text for a text-only model: text blocks as they are, other
- * content as a short description, structured content as JSON when there is nothing else.
+ * content as a short description (describeBlob), structured content as JSON when there is nothing else.
  */
 export function toolResultText(result: CallToolResult): string {
   const parts = result.content.map((block) => {
@@ -15,11 +15,11 @@ export function toolResultText(result: CallToolResult): string {
         return block.text;
       case "image":
       case "audio":
-        return `[${block.type}: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; not shown to a text-only model]`;
+        return `[${block.type}: ${describeBlob(block.mimeType, block.data)}; not shown to a text-only model]`;
       case "resource": {
         const { resource } = block;
         if ("text" in resource) return `[resource ${resource.uri}]\n${resource.text}`;
-        return `[resource ${resource.uri}: ${resource.mimeType ?? "binary"}, ${formatBytes(base64Bytes(resource.blob))}]`;
+        return `[resource ${resource.uri}: ${describeBlob(resource.mimeType, resource.blob)}]`;
       }
       case "resource_link":
         return `[resource link: ${block.name} ${block.uri}]`;
