@@ -12,7 +12,7 @@ import {
   type ArgumentSecret,
 } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
-import { ArgumentValidator } from "../core/policy/validate-arguments.js";
+import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { withOneServer } from "./with-one-server.js";
@@ -34,7 +34,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           .join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
     }
-    const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
+    const invalid = new SchemaValidator().check(tool.inputSchema, parsed.value);
     if (invalid) {
       throw new UsageError(
         `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,

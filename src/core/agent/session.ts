@@ -2,7 +2,7 @@ import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
-import { ArgumentValidator } from "../policy/validate-arguments.js";
+import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
 import type { AgentEvent } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
@@ -47,7 +47,7 @@ export class Session {
   private turns = 0;
   private model: ChatModel;
   private readonly allowances = new ToolAllowances();
-  private readonly validator = new ArgumentValidator();
+  private readonly validator = new SchemaValidator();
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;

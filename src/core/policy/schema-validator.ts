@@ -2,16 +2,24 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 
 /**
- * Checks a call's arguments against the tool's inputSchema before anyone is asked to approve
- * it, so nobody approves garbage and the model gets the validation message to fix its call.
- * Compiled validators are cached per schema object; tool schemas live as long as the tool list.
+ * The session's one JSON Schema validator: a call's arguments against the tool's inputSchema
+ * before anyone is asked to approve it (so nobody approves garbage and the model gets the message
+ * to fix its call), and a result's structuredContent against its outputSchema. Compiled
+ * validators are cached per schema object; tool schemas live as long as the tool list.
  */
-export class ArgumentValidator {
+export class SchemaValidator {
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly compiled = new WeakMap<object, JsonSchemaValidator<unknown> | null>();
 
-  /** The validation message, or undefined when the arguments fit (or the schema cannot be compiled). */
-  check(schema: Record<string, unknown>, args: Record<string, unknown>): string | undefined {
+  /** The validation message, or undefined when the value fits (or the schema cannot be compiled). */
+  check(schema: Record<string, unknown>, value: unknown): string | undefined {
+    const validate = this.compile(schema);
+    if (!validate) return undefined;
+    const result = validate(value);
+    return result.valid ? undefined : result.errorMessage;
+  }
+
+  private compile(schema: Record<string, unknown>): JsonSchemaValidator<unknown> | null {
     let validate = this.compiled.get(schema);
     if (validate === undefined) {
       try {
@@ -25,8 +33,6 @@ export class ArgumentValidator {
       }
       this.compiled.set(schema, validate);
     }
-    if (!validate) return undefined;
-    const result = validate(args);
-    return result.valid ? undefined : result.errorMessage;
+    return validate;
   }
 }
