@@ -3,6 +3,7 @@ import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
 import { DeniedError, ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { outputSchemaProblem } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
@@ -34,7 +35,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           .join(", ") || "none";
       throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
     }
-    const invalid = new SchemaValidator().check(tool.inputSchema, parsed.value);
+    const validator = new SchemaValidator();
+    const invalid = validator.check(tool.inputSchema, parsed.value);
     if (invalid) {
       throw new UsageError(
         `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
@@ -70,6 +72,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       }
       io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
     }
+    const problem = outputSchemaProblem(tool.outputSchema, result, validator);
+    if (problem) io.stderr.write(`warning: ${sanitizeForTerminal(redact(problem))}\n`);
     return isError ? ExitCode.runtime : ExitCode.ok;
   });
 }

@@ -27,6 +27,8 @@ export interface SessionOptions {
   output?: OutputRedaction;
   /** Finds secrets in a call's arguments before it is decided (see findArgumentSecrets). */
   scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
+  /** The validator the session's tool host checks results with, so each schema compiles once. */
+  validator?: SchemaValidator;
   now?: () => Date;
 }
 
@@ -47,10 +49,11 @@ export class Session {
   private turns = 0;
   private model: ChatModel;
   private readonly allowances = new ToolAllowances();
-  private readonly validator = new SchemaValidator();
+  private readonly validator: SchemaValidator;
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;
+    this.validator = options.validator ?? new SchemaValidator();
     this.clear();
   }
 

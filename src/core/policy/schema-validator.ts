@@ -1,6 +1,15 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 
+/** ajv's text for one error starts with its data variable and the failing value's path. */
+const ERROR_START = /, (?=data(?:\/| ))/;
+
+/** One place where a value breaks a schema: its JSON pointer ("" for the whole value) and why. */
+export interface SchemaMismatch {
+  path: string;
+  message: string;
+}
+
 /**
  * The session's one JSON Schema validator: a call's arguments against the tool's inputSchema
  * before anyone is asked to approve it (so nobody approves garbage and the model gets the message
@@ -17,6 +26,16 @@ export class SchemaValidator {
     if (!validate) return undefined;
     const result = validate(value);
     return result.valid ? undefined : result.errorMessage;
+  }
+
+  /** Every place the value breaks the schema, in ajv's order; empty when it fits or cannot be checked. */
+  mismatches(schema: Record<string, unknown>, value: unknown): SchemaMismatch[] {
+    const message = this.check(schema, value);
+    if (message === undefined) return [];
+    return message.split(ERROR_START).map((error) => {
+      const match = /^data(\S*) ([\s\S]*)$/.exec(error);
+      return match ? { path: match[1] ?? "", message: match[2] ?? "" } : { path: "", message: error };
+    });
   }
 
   private compile(schema: Record<string, unknown>): JsonSchemaValidator<unknown> | null {

@@ -18,6 +18,7 @@ import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
+import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
@@ -161,7 +162,9 @@ export async function openSession(
     cwd,
   });
   const manager = new McpManager(servers, { parentEnv: env, redact, onWire: trace.wire });
-  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
+  // One validator for the session: arguments against inputSchema, results against outputSchema.
+  const validator = new SchemaValidator();
+  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult, validator });
 
   const kbOn = request.kb && config.kb.enabled;
   const knowledge = new LazyKnowledge(
@@ -220,6 +223,7 @@ export async function openSession(
         sink: trace,
         output: { redact, spacedSecrets: redactor.spacedSecrets },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
+        validator,
         ...(kbOn ? { knowledge } : {}),
       }),
     close: async () => {
