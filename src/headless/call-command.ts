@@ -3,6 +3,7 @@ import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
 import { DeniedError, ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { outputSchemaProblem } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
@@ -13,7 +14,7 @@ import {
 } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
 import { needsTaskExecution } from "../core/policy/tool-withhold.js";
-import { ArgumentValidator } from "../core/policy/validate-arguments.js";
+import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { callProgressLine } from "./progress-lines.js";
@@ -44,7 +45,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         `${args.server}/${args.tool} was not called: it needs task-based execution (its execution.taskSupport is "required"), which mcpterm does not run yet.`,
       );
     }
-    const invalid = new ArgumentValidator().check(tool.inputSchema, parsed.value);
+    const validator = new SchemaValidator();
+    const invalid = validator.check(tool.inputSchema, parsed.value);
     if (invalid) {
       throw new UsageError(
         `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
@@ -85,6 +87,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       }
       io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
     }
+    const problem = outputSchemaProblem(tool.outputSchema, result, validator);
+    if (problem) io.stderr.write(`warning: ${sanitizeForTerminal(redact(problem))}\n`);
     return isError ? ExitCode.runtime : ExitCode.ok;
   });
 }

@@ -7,8 +7,8 @@ const ARGUMENT_SUMMARY_WIDTH = 80;
 const FAILURE_WIDTH = 200;
 
 /**
- * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends,
- * one per denial (naming the flag that would allow it), retries and warnings.
+ * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends
+ * (with a second under it when the result breaks its tool's outputSchema), one per denial (naming the flag that would allow it), retries and warnings.
  */
 export function progressLine(
   event: AgentEvent,
@@ -20,7 +20,11 @@ export function progressLine(
       if (!call || event.failure === "permission") return undefined;
       const args = summarizeArguments(call.arguments, call.rawArguments, ARGUMENT_SUMMARY_WIDTH);
       const head = `${callLabel(call)} ${sanitizeForTerminal(args)}`;
-      if (event.ok) return `✓ ${head} (${event.durationMs} ms${event.truncated ? ", result truncated" : ""})`;
+      if (event.ok) {
+        const line = `✓ ${head} (${event.durationMs} ms${event.truncated ? ", result truncated" : ""})`;
+        const problem = event.outputSchemaProblem;
+        return problem === undefined ? line : `${line}\n  ⚠ ${sanitizeForTerminal(problem)}`;
+      }
       return `✗ ${head} failed (${event.failure ?? "error"}): ${firstLine(sanitizeForTerminal(event.display), FAILURE_WIDTH)}`;
     }
     case "approval_decided": {

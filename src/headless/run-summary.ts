@@ -17,6 +17,12 @@ export interface ToolCallSummary {
   ok: boolean | undefined;
   failure: FailureClass | undefined;
   result: string | undefined;
+  /** The result's structuredContent as indented JSON (redacted, capped), when it had one. */
+  structuredContent: string | undefined;
+  /** Why the result breaks its tool's outputSchema, in one sentence, when it does. */
+  outputSchemaProblem: string | undefined;
+  /** The images, sounds and binary resources in the result, described (`image/png, 12.3 KB`). */
+  attachments: string[] | undefined;
   truncated: boolean;
   durationMs: number | undefined;
 }
@@ -57,6 +63,9 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         ok: event.ok,
         failure: event.failure,
         result: event.display,
+        structuredContent: event.structured,
+        outputSchemaProblem: event.outputSchemaProblem,
+        attachments: event.attachments,
         truncated: event.truncated,
         durationMs: event.durationMs,
       });
@@ -156,6 +165,9 @@ function fromProposal(call: ProposedToolCall): ToolCallSummary {
     ok: undefined,
     failure: undefined,
     result: undefined,
+    structuredContent: undefined,
+    outputSchemaProblem: undefined,
+    attachments: undefined,
     truncated: false,
     durationMs: undefined,
   };

@@ -1,10 +1,17 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { firstLine, formatDuration, summarizeArguments } from "../core/text/index.js";
+import {
+  displayWidth,
+  firstLine,
+  formatDuration,
+  oneLine,
+  summarizeArguments,
+  truncateEnd,
+} from "../core/text/index.js";
 import { Elapsed } from "./Elapsed.js";
 import { badgeWidth, fitCallHeader } from "./fit-call-header.js";
-import { headLines, prettyArguments } from "./format.js";
+import { headLines, prettyArguments, resultSections } from "./format.js";
 import { useTheme } from "./theme.js";
 import { TierBadge } from "./TierBadge.js";
 import type { ToolCallView } from "./transcript-types.js";
@@ -21,6 +28,13 @@ export interface ToolPanelProps {
   /** Only the header and state, for a view that shows the rest itself (the inspector). */
   headerOnly?: boolean;
 }
+
+/** Characters of structured content a one-line preview takes (the line is cut to the panel anyway). */
+const PREVIEW_WIDTH = 200;
+/** Attachments a one-line preview names; the rest are counted. */
+const ATTACHMENTS_SHOWN = 3;
+/** Columns a preview's text keeps however many attachments follow it. */
+const PREVIEW_MIN = 12;
 
 /** One tool call: a header that always says tier, name, arguments and state; details when expanded. */
 export function ToolPanel({
@@ -49,10 +63,17 @@ export function ToolPanel({
       <Box paddingLeft={2}>
         <CallState call={call} />
       </Box>
+      {call.result?.outputSchemaProblem && !headerOnly ? (
+        <Box paddingLeft={2}>
+          <Text color={theme.color("warning")} wrap={expanded ? "wrap" : "truncate-end"}>
+            ⚠ {call.result.outputSchemaProblem}
+          </Text>
+        </Box>
+      ) : null}
       {headerOnly ? null : expanded ? (
         <Details call={call} maxResultLines={maxResultLines} />
       ) : (
-        <Preview call={call} />
+        <Preview call={call} width={width} />
       )}
     </Box>
   );
@@ -109,15 +130,31 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
   }
 }
 
-function Preview({ call }: { call: ToolCallView }): ReactNode {
+/**
+ * The result's first line and the attachments it holds; a result with only structured content
+ * shows that, on one line.
+ */
+function Preview({ call, width }: { call: ToolCallView; width: number }): ReactNode {
   const theme = useTheme();
   if (call.state !== "done" || !call.result) return null;
-  const { lines, total } = headLines(call.result.display, 1);
+  const { display, structured, attachments = [] } = call.result;
+  const { lines, total } = headLines(display, 1);
+  const preview =
+    display === "" && structured !== undefined
+      ? `structured: ${oneLine(structured, PREVIEW_WIDTH)}`
+      : `${lines[0] ?? ""}${total > 1 ? ` (+${total - 1} lines)` : ""}`;
+  const shownAttachments = attachments.slice(0, ATTACHMENTS_SHOWN);
+  const more = attachments.length - shownAttachments.length;
+  const media = [...shownAttachments, ...(more > 0 ? [`${more} more`] : [])]
+    .map((part) => ` · ${part}`)
+    .join("");
+  // The text gives way, so the attachments stay in sight; "  ⎿ " takes four columns.
+  const room = Math.max(PREVIEW_MIN, width - 4 - displayWidth(media));
   return (
     <Box paddingLeft={2}>
       <Text color={theme.color("muted")} wrap="truncate-end">
-        ⎿ {lines[0] ?? ""}
-        {total > 1 ? ` (+${total - 1} lines)` : ""}
+        ⎿ {media ? truncateEnd(preview, room) : preview}
+        {media}
       </Text>
     </Box>
   );
@@ -125,29 +162,27 @@ function Preview({ call }: { call: ToolCallView }): ReactNode {
 
 function Details({ call, maxResultLines }: { call: ToolCallView; maxResultLines: number }): ReactNode {
   const theme = useTheme();
-  const result = call.result ? headLines(call.result.display, maxResultLines) : undefined;
+  const { result } = call;
+  const sections = result ? resultSections(result) : [];
+  const shown = sections.map((section) => ({ ...section, ...headLines(section.text, maxResultLines) }));
+  const hidden = shown.reduce((sum, section) => sum + section.hidden, 0);
   return (
     <Box flexDirection="column" paddingLeft={2}>
       {call.tierReason ? <Text color={theme.color("muted")}>tier: {call.tierReason}</Text> : null}
       {call.problem ? <Text color={theme.color("error")}>problem: {call.problem}</Text> : null}
       <Text color={theme.color("muted")}>arguments:</Text>
       <Text>{prettyArguments(call.args, call.rawArguments)}</Text>
-      {result ? (
-        <>
-          <Text color={theme.color("muted")}>
-            result ({result.total} {result.total === 1 ? "line" : "lines"}
-            {call.result?.truncated ? ", cut for the model" : ""}):
-          </Text>
-          <Text>{result.lines.join("\n")}</Text>
-          {call.result?.redactions.length ? (
-            <Text color={theme.color("warning")}>secrets removed: {call.result.redactions.join(", ")}</Text>
-          ) : null}
-          {result.hidden > 0 ? (
-            <Text color={theme.color("muted")}>
-              … {result.hidden} more lines (Enter in the inspector prints all)
-            </Text>
-          ) : null}
-        </>
+      {shown.map((section) => (
+        <Box key={section.title} flexDirection="column">
+          <Text color={theme.color("muted")}>{section.title}</Text>
+          <Text>{section.lines.join("\n")}</Text>
+        </Box>
+      ))}
+      {result?.redactions.length ? (
+        <Text color={theme.color("warning")}>secrets removed: {result.redactions.join(", ")}</Text>
+      ) : null}
+      {hidden > 0 ? (
+        <Text color={theme.color("muted")}>… {hidden} more lines (Enter in the inspector prints all)</Text>
       ) : null}
     </Box>
   );

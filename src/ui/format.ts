@@ -28,6 +28,30 @@ export function serverProgress(servers: readonly ServerStatusView[], short = fal
   ].join(" · ");
 }
 
+/**
+ * What the panel and the inspector show of a result, each part under its heading: the content,
+ * then the structured content (the content's heading is left out when only the structure came).
+ */
+export function resultSections(result: {
+  display: string;
+  structured?: string | undefined;
+  truncated: boolean;
+}): Array<{ title: string; text: string }> {
+  const { display, structured, truncated } = result;
+  const lines = (text: string): string => {
+    const count = text.split("\n").length;
+    return `${count} ${count === 1 ? "line" : "lines"}`;
+  };
+  return [
+    ...(display !== "" || structured === undefined
+      ? [{ title: `result (${lines(display)}${truncated ? ", cut for the model" : ""}):`, text: display }]
+      : []),
+    ...(structured === undefined
+      ? []
+      : [{ title: `structured content (${lines(structured)}):`, text: structured }]),
+  ];
+}
+
 /** The first `max` lines of a text, and how many were left out. */
 export function headLines(text: string, max: number): { lines: string[]; hidden: number; total: number } {
   const all = text.split("\n");

@@ -1,6 +1,6 @@
 import { wrapToWidth } from "../core/text/index.js";
 import { summarizeBlobs } from "./blob-summary.js";
-import { prettyArguments } from "./format.js";
+import { prettyArguments, resultSections } from "./format.js";
 import type { ColorRole } from "./theme.js";
 import type { KnowledgeView, ToolCallView, TranscriptState } from "./transcript-types.js";
 
@@ -86,8 +86,13 @@ function callLines(call: ToolCallView): Line[] {
     { text: prettyArguments(call.args, call.rawArguments) },
     ...(result
       ? [
-          { text: resultTitle(result.display.split("\n").length, result.truncated), role: "muted" as const },
-          { text: result.display },
+          ...(result.outputSchemaProblem === undefined
+            ? []
+            : [{ text: `⚠ ${result.outputSchemaProblem}`, role: "warning" as const }]),
+          ...resultSections(result).flatMap((section) => [
+            { text: section.title, role: "muted" as const },
+            { text: section.text },
+          ]),
           ...(result.redactions.length > 0
             ? [{ text: `secrets removed: ${result.redactions.join(", ")}`, role: "warning" as const }]
             : []),
@@ -105,8 +110,4 @@ function knowledgeLines(knowledge: KnowledgeView): Line[] {
     { text: hit.text.trim() },
     { text: "" },
   ]);
-}
-
-function resultTitle(lines: number, truncated: boolean): string {
-  return `result (${lines} ${lines === 1 ? "line" : "lines"}${truncated ? ", cut for the model" : ""}):`;
 }

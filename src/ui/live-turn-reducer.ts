@@ -153,6 +153,13 @@ export function finishCall(
     result: {
       ok: result.ok,
       display: sanitizeForTerminal(result.display),
+      ...(result.structured === undefined ? {} : { structured: sanitizeForTerminal(result.structured) }),
+      ...(result.outputSchemaProblem === undefined
+        ? {}
+        : { outputSchemaProblem: sanitizeForTerminal(result.outputSchemaProblem) }),
+      ...(result.attachments === undefined
+        ? {}
+        : { attachments: result.attachments.map((attachment) => sanitizeForTerminal(attachment)) }),
       forModel: sanitizeForTerminal(result.forModel),
       truncated: result.truncated,
       redactions: result.redactions.map((rule) => sanitizeForTerminal(rule)),

@@ -19,7 +19,7 @@ import { Session } from "../../src/core/agent/session.js";
 import type { ApprovalRules } from "../../src/core/policy/approval-policy.js";
 import { redactWithPatterns } from "../../src/core/policy/secret-patterns.js";
 import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
-import { ArgumentValidator } from "../../src/core/policy/validate-arguments.js";
+import { SchemaValidator } from "../../src/core/policy/schema-validator.js";
 
 let manager: McpManager;
 let notesDir: string;
@@ -67,7 +67,7 @@ async function turn(
     approval: SAFE_TIERS,
     allowances: new ToolAllowances(),
     approve: allowNothing,
-    validator: new ArgumentValidator(),
+    validator: new SchemaValidator(),
     maxSteps: 20,
     ...overrides,
   };
@@ -231,7 +231,7 @@ describe("runTurn", () => {
       approval: { ...SAFE_TIERS, project: ["read_only"] },
       allowances: new ToolAllowances(),
       approve: allowNothing,
-      validator: new ArgumentValidator(),
+      validator: new SchemaValidator(),
       maxSteps: 5,
       signal: controller.signal,
     })) {

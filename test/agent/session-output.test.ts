@@ -108,12 +108,16 @@ describe("SessionOutput", () => {
       redactions: [],
       durationMs: 3,
       failure: "business",
+      structured: '{ "token": "known-value-1234" }',
+      outputSchemaProblem: "The structuredContent does not match at /known-value-1234: it must be number.",
     };
     const hits: AgentEvent = { type: "kb_hits", hits: [] };
     const [first, second] = pass([result, hits]);
     expect(first).toMatchObject({
       forModel: "The call failed: backend refused token [REDACTED]",
       display: "The call failed: backend refused token [REDACTED]",
+      structured: '{ "token": "[REDACTED]" }',
+      outputSchemaProblem: "The structuredContent does not match at /[REDACTED]: it must be number.",
     });
     expect(second).toBe(hits);
   });

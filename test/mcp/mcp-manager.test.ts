@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { ToolCallError } from "../../src/core/mcp/tool-call-error.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import { EVERYTHING_SERVER, fixtureLaunch, serverConfig } from "../support/fixtures.js";
+import { EVERYTHING_SERVER, fixtureLaunch, resultsLaunch, serverConfig } from "../support/fixtures.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 
 const managers: McpManager[] = [];
@@ -208,5 +208,61 @@ describe("McpManager", () => {
     await manager.close();
     expect(manager.servers()[0]?.status).toBe("closed");
     expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
+describe("results the SDK client would refuse", () => {
+  async function resultsAndEverything(): Promise<McpManager> {
+    const manager = manage(
+      new McpManager(
+        [
+          serverConfig("results", resultsLaunch(randomUUID())),
+          serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] }),
+        ],
+        { parentEnv: process.env },
+      ),
+    );
+    await manager.start();
+    return manager;
+  }
+
+  it("connects a server one of whose outputSchemas cannot be compiled, and calls its tools", async () => {
+    const manager = await resultsAndEverything();
+    const results = manager.servers().find((server) => server.name === "results");
+    expect(results?.status).toBe("connected");
+    expect(results?.tools.map((tool) => tool.definition.name)).toContain("get_weather_uncompilable");
+    const result = await manager.callTool("results", "get_weather_uncompilable", {});
+    expect(result.structuredContent).toEqual({ temperature: 21.5, conditions: "sunny" });
+  });
+
+  it("returns a result whose structuredContent breaks the outputSchema, or is missing, as the server sent it", async () => {
+    const manager = await resultsAndEverything();
+    const wrong = await manager.callTool("results", "get_weather_wrong", {});
+    expect(wrong.structuredContent).toEqual({ temperature: "warm", conditions: 7 });
+    const missing = await manager.callTool("results", "get_weather_missing", {});
+    expect(missing.structuredContent).toBeUndefined();
+    expect(missing.content).toEqual([{ type: "text", text: '{"temperature":21.5,"conditions":"sunny"}' }]);
+  });
+
+  it("refuses a tool that requires a task with the reason, without sending it", async () => {
+    const frames: WireFrame[] = [];
+    const manager = manage(
+      new McpManager(
+        [serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] })],
+        { parentEnv: process.env, onWire: (frame) => frames.push(frame) },
+      ),
+    );
+    await manager.start();
+    const error = await manager
+      .callTool("everything", "simulate-research-query", { topic: "tides" })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolCallError);
+    expect(error).toMatchObject({
+      failure: "business",
+      message: "simulate-research-query can only run as an MCP task, which mcpterm does not start",
+    });
+    expect(frames.some((frame) => (frame.message as { method?: string }).method === "tools/call")).toBe(
+      false,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { capText, toolResultText } from "../../src/core/policy/result-text.js";
+import type { CallToolResult } from "../../src/core/mcp/types.js";
+import { capText, resultText, textForModel, toolResultText } from "../../src/core/policy/result-text.js";
 import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 
 describe("toolResultText", () => {
@@ -17,8 +18,37 @@ describe("toolResultText", () => {
     );
   });
 
+  it("describes audio and binary resources with their type and decoded size", () => {
+    const data = Buffer.alloc(2_048).toString("base64");
+    const blocks: CallToolResult["content"] = [
+      { type: "audio", mimeType: "audio/wav", data },
+      { type: "resource", resource: { uri: "file:///r.bin", mimeType: "application/pdf", blob: data } },
+      { type: "resource", resource: { uri: "file:///s.bin", blob: "aGk=" } },
+    ];
+    const text = toolResultText({ content: blocks });
+    expect(resultText({ content: blocks }).attachments).toEqual([
+      "audio/wav, 2.0 KB",
+      "application/pdf, 2.0 KB",
+      "no type given, 2 B",
+    ]);
+    expect(text).toBe(
+      "[audio: audio/wav, 2.0 KB; not shown to a text-only model]\n[resource file:///r.bin: application/pdf, 2.0 KB]\n[resource file:///s.bin: no type given, 2 B]",
+    );
+  });
+
   it("falls back to structured content when there are no blocks", () => {
     expect(toolResultText({ content: [], structuredContent: { ok: 1 } })).toBe('{\n  "ok": 1\n}');
+  });
+
+  it("keeps blocks and structured content apart; the model reads the blocks when there are any", () => {
+    const result = { content: [{ type: "text" as const, text: '{"ok":1}' }], structuredContent: { ok: 1 } };
+    const text = resultText(result);
+    expect(text).toEqual({ content: '{"ok":1}', structured: '{\n  "ok": 1\n}', attachments: [] });
+    expect(textForModel(result, text)).toBe('{"ok":1}');
+    expect(
+      textForModel({ content: [], structuredContent: { ok: 1 } }, { content: "", structured: "S" }),
+    ).toBe("S");
+    expect(resultText({ content: [{ type: "text", text: "t" }] }).structured).toBeUndefined();
   });
 });
 

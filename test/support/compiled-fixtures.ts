@@ -12,6 +12,7 @@ const SOURCES = {
   "fixture-server": path.join(FIXTURES, "fixture-server.ts"),
   "broken-server": path.join(FIXTURES, "broken-server.ts"),
   "hostile-server": path.join(FIXTURES, "hostile-server.ts"),
+  "results-server": path.join(FIXTURES, "results-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

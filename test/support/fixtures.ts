@@ -24,6 +24,11 @@ export function fixtureLaunch(marker: string): { command: string; args: string[]
   return { command: process.execPath, args: [compiledFixture("fixture-server"), `--marker=${marker}`] };
 }
 
+/** Launches the compiled results server (structured content, outputSchema, images and audio). */
+export function resultsLaunch(marker: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [compiledFixture("results-server"), `--marker=${marker}`] };
+}
+
 /** A ServerConfig with the loader's defaults, for tests that build the manager directly. */
 export function serverConfig(name: string, overrides: Partial<ServerConfig>): ServerConfig {
   return {

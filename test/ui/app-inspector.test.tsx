@@ -7,7 +7,11 @@ import { proposed, renderApp, TURN_START } from "../support/app-harness.js";
 const BLOB = Buffer.from(Array.from({ length: 900 }, (_, index) => (index * 37) % 256)).toString("base64");
 const LINES = Array.from({ length: 401 }, (_, index) => `line ${index + 1}`).join("\n");
 
-function finished(id: string, display: string): AgentEvent[] {
+function finished(
+  id: string,
+  display: string,
+  more: { structured?: string; outputSchemaProblem?: string } = {},
+): AgentEvent[] {
   return [
     { type: "tool_call_proposed", call: proposed(id, { name: `${id}.md` }) },
     { type: "tool_started", callId: id },
@@ -21,6 +25,7 @@ function finished(id: string, display: string): AgentEvent[] {
       redactions: [],
       durationMs: 3,
       failure: undefined,
+      ...more,
     },
   ];
 }
@@ -71,10 +76,31 @@ describe("the inspector", () => {
   });
 });
 
+describe("the inspector on structured content", () => {
+  it("shows the outputSchema problem, the content and the structured content, its blobs summarized", async () => {
+    const structured = JSON.stringify({ temperature: "warm", thumbnail: BLOB }, null, 2);
+    const problem =
+      "The structuredContent does not match the tool's outputSchema at /temperature: it must be number.";
+    const { until, press, frame } = await renderApp(
+      [TURN_START, ...finished("c1", '{"temperature":"warm"}', { structured, outputSchemaProblem: problem })],
+      { rows: 40, columns: 120 },
+    );
+    await press("\u000f");
+    await until(() => frame().includes("Inspecting 1/1"), "the inspector");
+    const shown = frame();
+    expect(shown).toContain(`⚠ ${problem}`);
+    expect(shown).toMatch(/result \(1 line\):[\s│]*\{"temperature":"warm"\}/);
+    expect(shown).toContain("structured content (4 lines):");
+    expect(shown).toContain('"thumbnail": "‹base64, 900 B›"');
+    expect(shown).toContain("f show the blob whole");
+  });
+});
+
 describe("summarizeBlobs", () => {
   it.each([
     ["short text stays", "short text stays", 0],
     [`data ${BLOB} end`, "data ‹base64, 900 B› end", 1],
+    [`<img src="data:image/png;base64,${BLOB}">`, '<img src="‹image/png, 900 B›">', 1],
     // Long runs of one or two character classes are words or digests, not encoded data.
     [`hex ${"0123456789abcdef".repeat(16)}`, `hex ${"0123456789abcdef".repeat(16)}`, 0],
     ["x ".repeat(750), `${"x ".repeat(100).slice(0, 199)}… ‹1301 more chars›`, 1],

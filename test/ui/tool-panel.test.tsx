@@ -32,10 +32,10 @@ function call(args: Record<string, unknown>, extra: Partial<ToolCallView> = {}):
   };
 }
 
-function frameOf(view: ToolCallView): string {
+function frameOf(view: ToolCallView, expanded = false): string {
   const app = render(
     <ThemeContext.Provider value={themeFor({ NO_COLOR: "1" })}>
-      <ToolPanel call={view} expanded={false} width={100} />
+      <ToolPanel call={view} expanded={expanded} width={100} />
     </ThemeContext.Provider>,
   );
   cleanups.push(() => app.unmount());
@@ -66,5 +66,61 @@ describe("ToolPanel", () => {
       },
     );
     expect(frameOf(failed)).toMatch(/^ {2}✗ failed \(business\): 错误：文件不存在$/m);
+  });
+
+  const MISMATCH =
+    "The structuredContent does not match the tool's outputSchema at /temperature: it must be number.";
+
+  function done(result: Partial<NonNullable<ToolCallView["result"]>>): ToolCallView {
+    return call(
+      {},
+      {
+        state: "done",
+        result: {
+          ok: true,
+          forModel: "",
+          display: "",
+          truncated: false,
+          durationMs: 3,
+          failure: undefined,
+          redactions: [],
+          ...result,
+        },
+      },
+    );
+  }
+
+  it("flags a result that breaks its outputSchema under the state, collapsed and expanded", () => {
+    const view = done({
+      display: '{"temperature":"warm"}',
+      structured: '{\n  "temperature": "warm"\n}',
+      outputSchemaProblem: MISMATCH,
+    });
+    const collapsed = frameOf(view);
+    expect(collapsed).toMatch(/✓ done in 3 ms\n {2}⚠ The structuredContent does not match/);
+    expect(collapsed).toContain('⎿ {"temperature":"warm"}');
+    const expanded = frameOf(view, true);
+    expect(expanded).toContain(`⚠ ${MISMATCH}`);
+    expect(expanded).toMatch(
+      /result \(1 line\):\n\s*\{"temperature":"warm"\}\n\s*structured content \(3 lines\):\n\s*\{\n\s*"temperature": "warm"\n\s*\}/,
+    );
+  });
+
+  it("previews a result that is only structured content on one line, and shows only the structure", () => {
+    const view = done({ structured: '{\n  "city": "Lisbon",\n  "days": [1, 2]\n}' });
+    expect(frameOf(view)).toContain('⎿ structured: { "city": "Lisbon", "days": [1, 2] }');
+    const expanded = frameOf(view, true);
+    expect(expanded).toContain("structured content (4 lines):");
+    expect(expanded).not.toContain("result (");
+  });
+
+  it("names a result's attachments after its first line, cutting the text rather than them", () => {
+    const view = done({
+      display: `${"word ".repeat(40)}\n[image: image/png, 3.9 KB; not shown to a text-only model]`,
+      attachments: ["image/png, 3.9 KB", "audio/wav, 2.0 KB", "application/pdf, 1.0 MB", "image/gif, 10 B"],
+    });
+    expect(frameOf(view)).toMatch(
+      /^ {2}⎿ word word .*… · image\/png, 3\.9 KB · audio\/wav, 2\.0 KB · application\/pdf, 1\.0 MB · 1 more$/m,
+    );
   });
 });

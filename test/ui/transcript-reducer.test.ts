@@ -76,6 +76,24 @@ describe("transcriptReducer", () => {
     expect(flushed.turn?.text).toBe("Next");
   });
 
+  it("keeps a result's structured content and outputSchema problem, stripped of terminal controls", () => {
+    const state = run(
+      start,
+      { type: "tool_call_proposed", call: call("c") },
+      {
+        ...(result("c", true, "see below") as Extract<AgentEvent, { type: "tool_result" }>),
+        structured: '{\n  "note": "\u001b]52;c;ZXZpbA==\u0007a\u200bb\u009b2J"\n}',
+        outputSchemaProblem:
+          "The structuredContent does not match the tool's outputSchema at /n\u001b[2J: it must be number.",
+      },
+    );
+    expect(state.finishedCalls.c?.result).toMatchObject({
+      structured: '{\n  "note": "ab"\n}',
+      outputSchemaProblem:
+        "The structuredContent does not match the tool's outputSchema at /n: it must be number.",
+    });
+  });
+
   it("moves the rest of the text to the transcript at the end of a step and counts tokens", () => {
     const state = run(start, { type: "text_delta", step: 1, delta: "Done." }, stepEnd);
     expect(state.items.at(-1)).toMatchObject({ kind: "assistant", text: "Done." });

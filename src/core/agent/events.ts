@@ -74,8 +74,14 @@ export type AgentEvent =
       ok: boolean;
       /** The tool message the model receives for this call. */
       forModel: string;
-      /** What a person is shown for it: the result, or why it failed or did not run. */
+      /** What a person is shown for it: the result's content, or why it failed or did not run. */
       display: string;
+      /** The result's structuredContent as indented JSON, when it has one (redacted, capped). */
+      structured?: string;
+      /** Why the result breaks its tool's outputSchema, in one sentence, when it does. */
+      outputSchemaProblem?: string;
+      /** The images, sounds and binary resources in the result, described (`image/png, 12.3 KB`). */
+      attachments?: string[];
       truncated: boolean;
       /** Secrets removed from the content before anyone saw it, by rule. */
       redactions: string[];

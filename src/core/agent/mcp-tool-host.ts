@@ -5,8 +5,10 @@ import { ToolCallError } from "../mcp/tool-call-error.js";
 import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
-import { capText, toolResultText } from "../policy/result-text.js";
+import { outputSchemaProblem } from "../policy/output-schema.js";
+import { capText, resultText, textForModel } from "../policy/result-text.js";
 import { schemaForModel } from "../policy/schema-for-model.js";
+import { SchemaValidator } from "../policy/schema-validator.js";
 import { toolWithholdReason } from "../policy/tool-withhold.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
@@ -24,6 +26,7 @@ const TOOL_LIST_WAIT_MS = 5_000;
  */
 export class McpToolHost implements ToolHost {
   private listed: AgentTool[] | undefined;
+  private readonly validator: SchemaValidator;
 
   constructor(
     private readonly manager: McpManager,
@@ -32,8 +35,11 @@ export class McpToolHost implements ToolHost {
       redactor?: SecretRedactor;
       /** Sees each result as the server sent it, before shaping (for the trace; redact before storing). */
       onRawResult?: (callId: string, result: CallToolResult) => void;
+      /** The session's validator, which checks results against their tools' outputSchema. */
+      validator?: SchemaValidator;
     } = {},
   ) {
+    this.validator = options.validator ?? new SchemaValidator();
     manager.subscribe(() => {
       this.listed = undefined;
     });
@@ -76,6 +82,7 @@ export class McpToolHost implements ToolHost {
           modelDescription: forModel.text,
           inputSchema: definition.inputSchema,
           modelInputSchema: schema.schema,
+          ...(definition.outputSchema === undefined ? {} : { outputSchema: definition.outputSchema }),
           tier: decision.tier,
           tierReason: decision.reason,
           notes: [
@@ -126,16 +133,26 @@ export class McpToolHost implements ToolHost {
       onProgress: context.onProgress,
     });
     if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));
-    const redacted = await this.redact(toolResultText(result));
-    const capped = capText(redacted.text, this.options.resultCharLimit);
+    const text = resultText(result);
+    const content = await this.redact(text.content);
+    const structured = text.structured === undefined ? undefined : await this.redact(text.structured);
+    const limit = this.options.resultCharLimit;
+    const forModel = capText(
+      textForModel(result, { content: content.text, structured: structured?.text }),
+      limit,
+    );
+    const problem = outputSchemaProblem(tool.outputSchema, result, this.validator);
     const isError = result.isError === true;
     return {
       ok: !isError,
-      forModel: markUntrusted(`${tool.server}/${tool.name}`, capped.text),
-      display: capped.text,
-      truncated: capped.truncated,
+      forModel: markUntrusted(`${tool.server}/${tool.name}`, forModel.text),
+      display: capText(content.text, limit).text,
+      ...(structured ? { structured: capText(structured.text, limit).text } : {}),
+      ...(problem ? { outputSchemaProblem: problem } : {}),
+      ...(text.attachments.length > 0 ? { attachments: text.attachments } : {}),
+      truncated: forModel.truncated,
       failure: isError ? "business" : undefined,
-      redactions: redacted.rules,
+      redactions: [...content.rules, ...(structured?.rules ?? [])],
     };
   }
 

@@ -1,5 +1,5 @@
 import type { ToolCallRequest } from "../llm/types.js";
-import type { ArgumentValidator } from "../policy/validate-arguments.js";
+import type { SchemaValidator } from "../policy/schema-validator.js";
 import type { ProposedToolCall } from "./events.js";
 import type { AgentTool } from "./tool-host.js";
 
@@ -8,7 +8,7 @@ export function resolveToolCall(
   request: ToolCallRequest,
   step: number,
   tools: readonly AgentTool[],
-  validator: ArgumentValidator,
+  validator: SchemaValidator,
 ): { call: ProposedToolCall; tool: AgentTool | undefined } {
   const tool = tools.find((candidate) => candidate.modelName === request.name);
   const parsed = parseArguments(request.arguments);

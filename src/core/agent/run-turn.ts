@@ -12,7 +12,7 @@ import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
-import type { ArgumentValidator } from "../policy/validate-arguments.js";
+import type { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
 import type { AgentEvent, TurnEndReason } from "./events.js";
 import { parseArguments } from "./resolve-tool-call.js";
@@ -33,7 +33,7 @@ export interface TurnOptions {
   /** Asked only about calls policy says to ask about. */
   approve: Approver;
   /** The session's validator, which keeps each tool schema compiled across steps and turns. */
-  validator: ArgumentValidator;
+  validator: SchemaValidator;
   /** Finds secrets a call's arguments would send out, before anyone decides about it. */
   scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
   maxSteps: number;

@@ -68,8 +68,17 @@ export class SessionOutput {
       case "tool_result":
         // Results were redacted with the full rule set where they were made (the model reads
         // them); messages the loop wrote around them (a failure, a model-chosen tool name) were
-        // not, so both fields get the fast pass here too.
-        return { ...event, forModel: redact(event.forModel), display: redact(event.display) };
+        // not, so every text field gets the fast pass here too.
+        return {
+          ...event,
+          forModel: redact(event.forModel),
+          display: redact(event.display),
+          ...(event.structured === undefined ? {} : { structured: redact(event.structured) }),
+          ...(event.outputSchemaProblem === undefined
+            ? {}
+            : { outputSchemaProblem: redact(event.outputSchemaProblem) }),
+          ...(event.attachments === undefined ? {} : { attachments: event.attachments.map(redact) }),
+        };
       case "kb_hits":
         // Redacted where they were made: the model reads them too.
         return event;

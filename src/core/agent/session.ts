@@ -2,7 +2,7 @@ import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
-import { ArgumentValidator } from "../policy/validate-arguments.js";
+import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
 import type { AgentEvent } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
@@ -31,6 +31,8 @@ export interface SessionOptions {
   serverInstructions?: () => ServerInstructions[];
   /** Told when /model switches the model, so what else answers with it (sampling) follows. */
   onModelChange?: (model: ChatModel) => void;
+  /** The validator the session's tool host checks results with, so each schema compiles once. */
+  validator?: SchemaValidator;
   now?: () => Date;
 }
 
@@ -51,11 +53,12 @@ export class Session {
   private turns = 0;
   private model: ChatModel;
   private readonly allowances = new ToolAllowances();
-  private readonly validator = new ArgumentValidator();
+  private readonly validator: SchemaValidator;
   private startedAt = new Date();
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;
+    this.validator = options.validator ?? new SchemaValidator();
     this.clear();
   }
 

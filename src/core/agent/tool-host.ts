@@ -18,6 +18,8 @@ export interface AgentTool {
   inputSchema: Record<string, unknown>;
   /** What the model is sent instead: every text in it cleaned and capped (see schema-for-model.ts). */
   modelInputSchema: Record<string, unknown>;
+  /** The schema the tool promises its structuredContent keeps, if it declares one. */
+  outputSchema?: Record<string, unknown>;
   tier: Tier;
   tierReason: string;
   /** What mcpterm changed in the definition before the model saw it (a description cut, …). */
@@ -36,6 +38,12 @@ export interface ToolOutcome {
   forModel: string;
   /** What a person is shown: the result or the reason it failed, without instructions to the model. */
   display: string;
+  /** The result's structuredContent as indented JSON, redacted and capped like `display`. */
+  structured?: string;
+  /** Why the result breaks its tool's outputSchema, in one sentence (see outputSchemaProblem). */
+  outputSchemaProblem?: string;
+  /** The images, sounds and binary resources in the result, described (`image/png, 12.3 KB`). */
+  attachments?: string[];
   truncated: boolean;
   failure: FailureClass | undefined;
   /** Rules that matched secrets removed from the content, one entry per secret. */

@@ -1,9 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  CallToolResultSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -62,6 +64,16 @@ const STDERR_TAIL_IN_ERRORS = 5;
 const TOOL_REFRESH_DEBOUNCE_MS = 50;
 /** The abort reason of a call stopped by its hard limit (maxCallMs). */
 const OVER_CALL_LIMIT = Symbol("over maxCallMs");
+/**
+ * For the SDK client, which compiles every outputSchema as tools are listed: one schema ajv cannot
+ * compile would fail the whole listing, and so the server. mcpterm checks results itself.
+ */
+const UNCHECKED_OUTPUT: jsonSchemaValidator = {
+  // Its validators are never consulted (callOnce does not use client.callTool): nothing is checked.
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
 
 /**
  * One MCP server: its transport, client, status and tools. It never throws from `connect`: a
@@ -317,12 +329,15 @@ export class ServerConnection {
     const { signal } = call;
     try {
       const { onProgress } = options;
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      this.refuseTaskOnly(tool);
+      // A plain request, not client.callTool: that throws a result away when its structuredContent
+      // breaks the outputSchema, though the tool ran; mcpterm keeps it and flags it (output-schema.ts).
+      const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
+      return await client.request(request, CallToolResultSchema, {
         signal,
         timeout: timeoutMs,
         ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
       });
-      return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
@@ -339,6 +354,16 @@ export class ServerConnection {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onCallerAbort);
     }
+  }
+
+  /** The spec's rule client.callTool kept: a tool that requires a task must not be called without one. */
+  private refuseTaskOnly(tool: string): void {
+    const listed = this.tools.find((candidate) => candidate.definition.name === tool);
+    if (listed?.definition.execution?.taskSupport === "required")
+      throw new ToolCallError(
+        "business",
+        `${tool} can only run as an MCP task, which mcpterm does not start`,
+      );
   }
 
   private async attemptConnect(): Promise<void> {
@@ -393,7 +418,10 @@ export class ServerConnection {
   }
 
   private async connectWith(transport: Transport): Promise<Client> {
-    const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: CLIENT_CAPABILITIES,
+      jsonSchemaValidator: UNCHECKED_OUTPUT,
+    });
     this.answerServerRequests(client);
     // Our own handler rather than the SDK's listChanged option: it marks the change the moment it
     // is announced (calls then wait for the new list), and lists every page, not just the first.

@@ -1,34 +1,64 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { base64Bytes, formatBytes } from "../text/index.js";
+import { describeBlob } from "../text/index.js";
 
 /** The default cap on what one tool result may put into the model's context. */
 export const DEFAULT_RESULT_CHAR_LIMIT = 40_000;
 
+/** A result as text: its content blocks, and its structuredContent as indented JSON if it has any. */
+export interface ResultText {
+  content: string;
+  structured: string | undefined;
+  /** Each image, sound and binary resource in the content, described (`image/png, 12.3 KB`). */
+  attachments: string[];
+}
+
 /**
- * Turns an MCP tool result into text for a text-only model: text blocks as they are, other
- * content as a short description, structured content as JSON when there is nothing else.
+ * Both parts of an MCP tool result as text: text blocks as they are, other content as a short
+ * description (describeBlob), structured content as indented JSON.
  */
-export function toolResultText(result: CallToolResult): string {
+export function resultText(result: CallToolResult): ResultText {
+  const attachments: string[] = [];
+  const described = (mimeType: string | undefined, data: string): string => {
+    const description = describeBlob(mimeType, data);
+    attachments.push(description);
+    return description;
+  };
   const parts = result.content.map((block) => {
     switch (block.type) {
       case "text":
         return block.text;
       case "image":
       case "audio":
-        return `[${block.type}: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; not shown to a text-only model]`;
+        return `[${block.type}: ${described(block.mimeType, block.data)}; not shown to a text-only model]`;
       case "resource": {
         const { resource } = block;
         if ("text" in resource) return `[resource ${resource.uri}]\n${resource.text}`;
-        return `[resource ${resource.uri}: ${resource.mimeType ?? "binary"}, ${formatBytes(base64Bytes(resource.blob))}]`;
+        return `[resource ${resource.uri}: ${described(resource.mimeType, resource.blob)}]`;
       }
       case "resource_link":
         return `[resource link: ${block.name} ${block.uri}]`;
     }
   });
-  if (parts.length === 0 && result.structuredContent !== undefined) {
-    return JSON.stringify(result.structuredContent, null, 2);
-  }
-  return parts.join("\n");
+  const { structuredContent } = result;
+  return {
+    content: parts.join("\n"),
+    structured: structuredContent === undefined ? undefined : JSON.stringify(structuredContent, null, 2),
+    attachments,
+  };
+}
+
+/**
+ * What a text-only model reads of a result (given its parts as text, redacted or not): the
+ * blocks, or the structured content when there are none. The spec asks servers to repeat
+ * structured content in a text block, so reading both would mostly read it twice.
+ */
+export function textForModel(result: CallToolResult, text: Omit<ResultText, "attachments">): string {
+  return result.content.length === 0 && text.structured !== undefined ? text.structured : text.content;
+}
+
+/** A result as one text, as a text-only model reads it. */
+export function toolResultText(result: CallToolResult): string {
+  return textForModel(result, resultText(result));
 }
 
 export interface CappedText {

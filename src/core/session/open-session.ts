@@ -22,6 +22,7 @@ import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
 import { openUrlWith } from "../requests/open-url.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
+import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
@@ -215,7 +216,9 @@ export async function openSession(
     requests,
     roots,
   });
-  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
+  // One validator for the session: arguments against inputSchema, results against outputSchema.
+  const validator = new SchemaValidator();
+  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult, validator });
 
   const kbOn = request.kb && config.kb.enabled;
   const knowledge = new LazyKnowledge(
@@ -283,6 +286,7 @@ export async function openSession(
         sink: trace,
         output: { redact, spacedSecrets: redactor.spacedSecrets },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
+        validator,
         ...(kbOn ? { knowledge } : {}),
         serverInstructions: () =>
           manager

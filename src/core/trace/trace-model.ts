@@ -82,6 +82,10 @@ export interface TraceToolCall extends Omit<ProposedToolCall, "step"> {
         ok: boolean;
         /** What a person was shown for the result (the model's copy is marked as untrusted data). */
         display: string;
+        /** Its structuredContent as indented JSON, when it had one. */
+        structured: string | undefined;
+        /** Why it broke its tool's outputSchema, when it did. */
+        outputSchemaProblem: string | undefined;
         truncated: boolean;
         redactions: string[];
         failure: FailureClass | undefined;

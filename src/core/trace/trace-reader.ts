@@ -267,6 +267,8 @@ class TraceBuilder {
         call.result = {
           ok: event.ok,
           display: displayOf(event),
+          structured: event.structured,
+          outputSchemaProblem: event.outputSchemaProblem,
           truncated: event.truncated,
           redactions: event.redactions,
           failure: event.failure,

@@ -140,7 +140,12 @@ function callNode(call: TraceToolCall): Node {
   if (call.progressUpdates > 0) children.push(node(`${call.progressUpdates} progress update(s)`));
   if (call.rawResult !== undefined)
     children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), LONG_PREVIEW)}`));
-  if (call.result) children.push(node(`result ${oneLine(call.result.display, LONG_PREVIEW)}`));
+  if (call.result) {
+    const { display, structured, outputSchemaProblem } = call.result;
+    children.push(node(`result ${oneLine(display, LONG_PREVIEW)}`));
+    if (structured !== undefined) children.push(node(`structured ${oneLine(structured, LONG_PREVIEW)}`));
+    if (outputSchemaProblem !== undefined) children.push(node(`⚠ ${outputSchemaProblem}`));
+  }
   for (const note of call.guardrails) children.push(node(`guardrail: ${oneLine(note, LONG_PREVIEW)}`));
   return node(`tool ${name} (${formatDuration(call.durationMs)}, ${outcome})`, children);
 }
