@@ -12,6 +12,8 @@ const SOURCES = {
   "fixture-server": path.join(FIXTURES, "fixture-server.ts"),
   "broken-server": path.join(FIXTURES, "broken-server.ts"),
   "hostile-server": path.join(FIXTURES, "hostile-server.ts"),
+  // Not a server: mcpterm's client for the MCP conformance suite's scenarios.
+  "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;
