@@ -13,6 +13,8 @@ const SOURCES = {
   "broken-server": path.join(FIXTURES, "broken-server.ts"),
   "hostile-server": path.join(FIXTURES, "hostile-server.ts"),
   "results-server": path.join(FIXTURES, "results-server.ts"),
+  // Not a server: mcpterm's client for the MCP conformance suite's scenarios.
+  "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;
