@@ -18,8 +18,18 @@ export interface TuiControllerOptions {
   /** The session's servers, tools, knowledge, models and trace, built by the core. */
   runtime: Pick<
     SessionRuntime,
-    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
+    | "manager"
+    | "tools"
+    | "knowledge"
+    | "modelFor"
+    | "newSession"
+    | "modelProblem"
+    | "trace"
+    | "roots"
+    | "onNotice"
   >;
+  /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
+  cwd: string;
   onExit: () => void;
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
   clearScreen?: () => void;
@@ -47,6 +57,7 @@ export class TuiController {
   private held = false;
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeNotices: () => void;
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
@@ -60,6 +71,10 @@ export class TuiController {
     this.reportModel();
     this.unsubscribe = runtime.manager.subscribe(() => this.reportServers());
     this.reportServers();
+    // A server's error log or a declined request is news while it happens, not at the next command.
+    this.unsubscribeNotices = runtime.onNotice((notice) =>
+      options.dispatch({ type: "ui_notice", level: notice.level, text: notice.text }),
+    );
   }
 
   get busy(): boolean {
@@ -158,6 +173,7 @@ export class TuiController {
 
   dispose(): void {
     this.unsubscribe();
+    this.unsubscribeNotices();
     this.running?.abort();
   }
 
@@ -221,6 +237,11 @@ export class TuiController {
         return true;
       },
       traceFile: () => runtime.trace.file,
+      roots: {
+        paths: () => runtime.roots.paths(),
+        add: (folder) => runtime.roots.add(folder, this.options.cwd),
+        remove: (folder) => runtime.roots.remove(folder, this.options.cwd),
+      },
       model: {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,

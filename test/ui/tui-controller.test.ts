@@ -1,9 +1,14 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import type { Session } from "../../src/core/agent/session.js";
+import { RootList } from "../../src/core/mcp/roots.js";
+import type { LiveNotice } from "../../src/core/session/open-session.js";
 import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
 import type { QueueView } from "../../src/ui/transcript-types.js";
 import { TuiController, type TuiControllerOptions } from "../../src/ui/tui-controller.js";
+import { tempDir } from "../support/fixtures.js";
 
 /** A turn the test ends by hand: it reports its start, then waits to be finished or cancelled. */
 interface HeldTurn {
@@ -11,12 +16,15 @@ interface HeldTurn {
   finish: () => void;
 }
 
-function setup(): {
+function setup(cwd = process.cwd()): {
   controller: TuiController;
   turns: HeldTurn[];
   actions: TranscriptAction[];
   queue: () => QueueView | undefined;
   settled: () => Promise<void>;
+  /** Tells the controller a live notice, as the session does. */
+  notice: (notice: LiveNotice) => void;
+  roots: RootList;
 } {
   const turns: HeldTurn[] = [];
   const actions: TranscriptAction[] = [];
@@ -35,7 +43,14 @@ function setup(): {
       yield { type: "turn_end", turn: turns.length, reason, answer: "", steps: 1, usage, deniedCalls: 0 };
     },
   };
+  const noticeListeners = new Set<(notice: LiveNotice) => void>();
+  const roots = new RootList([cwd]);
   const runtime = {
+    roots,
+    onNotice: (listener: (notice: LiveNotice) => void) => {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
+    },
     manager: { subscribe: () => () => undefined, servers: () => [], connection: () => undefined },
     tools: { list: () => [] },
     knowledge: { access: () => ({ state: "off", reason: "off" }) },
@@ -48,6 +63,7 @@ function setup(): {
   const controller = new TuiController({
     dispatch: (action) => actions.push(action),
     runtime,
+    cwd,
     onExit: () => undefined,
   });
   const queue = (): QueueView | undefined =>
@@ -58,7 +74,10 @@ function setup(): {
   const settled = async (): Promise<void> => {
     for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { controller, turns, actions, queue, settled };
+  const notice = (live: LiveNotice): void => {
+    for (const listener of noticeListeners) listener(live);
+  };
+  return { controller, turns, actions, queue, settled, notice, roots };
 }
 
 const started = (actions: TranscriptAction[]): string[] =>
@@ -126,5 +145,33 @@ describe("TuiController's queue", () => {
     await settled();
     expect(started(actions)).toEqual(["first", "second"]);
     expect(controller.takeLastQueued()).toBeUndefined();
+  });
+});
+
+describe("TuiController's live notices and roots", () => {
+  it("shows a server's error log and a declined request as they happen, and stops listening on dispose", () => {
+    const { controller, actions, notice } = setup();
+    notice({ level: "error", text: 'server "everything" logged error: disk full', server: "everything" });
+    notice({ level: "warning", text: "Declined a request for input", server: undefined });
+    const notices = actions.filter((action) => action.type === "ui_notice");
+    expect(notices).toEqual([
+      { type: "ui_notice", level: "error", text: 'server "everything" logged error: disk full' },
+      { type: "ui_notice", level: "warning", text: "Declined a request for input" },
+    ]);
+    controller.dispose();
+    notice({ level: "error", text: "after the end", server: undefined });
+    expect(actions.filter((action) => action.type === "ui_notice")).toHaveLength(2);
+  });
+
+  it("/roots add takes a folder relative to the working folder", async () => {
+    const cwd = await tempDir("mcpterm-roots-");
+    await mkdir(path.join(cwd, "docs"));
+    const { controller, actions, settled, roots } = setup(cwd);
+    controller.submit("/roots add docs");
+    await settled();
+    expect(roots.paths()).toEqual([cwd, path.join(cwd, "docs")]);
+    expect(actions.findLast((action) => action.type === "ui_command_result")).toMatchObject({
+      result: { kind: "text", text: expect.stringContaining(`Added ${path.join(cwd, "docs")}`) as string },
+    });
   });
 });
