@@ -2,29 +2,19 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { APPROVAL_OPTIONS, INITIAL_APPROVAL_FOCUS, type ApprovalChoice } from "./approval-choices.js";
 import { guardPassed } from "./approval-guard.js";
 import { complete } from "./completion.js";
+import { EDITS } from "./editor-edits.js";
 import {
-  backspace,
   deleteForward,
-  deleteToLineEnd,
-  deleteToLineStart,
-  deleteWordBack,
-  deleteWordBackAlnum,
-  deleteWordForward,
   emptyEditor,
   insertText,
-  lineEnd,
-  lineStart,
-  moveCursor,
   moveLine,
   onFirstLine,
   onLastLine,
   pressEnter,
-  wordLeft,
-  wordRight,
   type EditorState,
 } from "./input-editor.js";
 import { browse, emptyHistory, remember, type HistoryState } from "./input-history.js";
-import type { EditName, KeyAction, KeyMode, ScrollBy } from "./keymap.js";
+import type { KeyAction, KeyMode, ScrollBy } from "./keymap.js";
 import type { UiAction } from "./transcript-reducer.js";
 import type { ApprovalKey } from "./tui-controller.js";
 
@@ -117,22 +107,6 @@ export function keyMode(state: PromptState, context: ModeContext): KeyMode {
   if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
   return "prompt";
 }
-
-const EDITS: Readonly<Record<EditName, (state: EditorState) => EditorState>> = {
-  backspace,
-  deleteForward,
-  left: (state) => moveCursor(state, -1),
-  right: (state) => moveCursor(state, 1),
-  wordLeft,
-  wordRight,
-  lineStart,
-  lineEnd,
-  deleteWordBack,
-  deleteWordBackAlnum,
-  deleteWordForward,
-  deleteToLineStart,
-  deleteToLineEnd,
-};
 
 const PAGER_LETTERS: Readonly<Record<string, ScrollBy>> = {
   j: "line-down",
