@@ -38,7 +38,7 @@ export function FormPanel({
   const focused = form.fields[form.focus];
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
-      <Text bold color={theme.color("warning")} wrap="truncate-end">
+      <Text bold color={theme.color("warning")}>
         Server {JSON.stringify(server)} asks you to fill in a form
       </Text>
       {message ? <Text>{message}</Text> : null}

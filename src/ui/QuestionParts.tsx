@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { displayWidth } from "../core/text/index.js";
 import { fitParts, type Part } from "./fit-parts.js";
 import { graphemeAt, type EditorState } from "./input-editor.js";
 import type { QuestionOption } from "./question-choices.js";
@@ -10,20 +11,28 @@ export function ChoiceList({
   options,
   focus,
   subject,
+  width,
 }: {
   options: ReadonlyArray<QuestionOption<string>>;
   focus: number;
   /** What the labels name: the model, or the page's domain. */
   subject: string;
+  /** Columns inside the panel: a label that does not fit there uses its fewer words. */
+  width: number;
 }): ReactNode {
   return (
     <Box flexDirection="column" marginTop={1}>
-      {options.map((option, index) => (
-        <Text key={option.choice} bold={index === focus} inverse={index === focus}>
-          {index === focus ? "›" : " "} {index + 1}. {option.label(subject)}
-          {option.shortcut ? ` (${option.shortcut})` : ""}
-        </Text>
-      ))}
+      {options.map((option, index) => {
+        const key = option.shortcut ? ` (${option.shortcut})` : "";
+        const full = `${index === focus ? "›" : " "} ${index + 1}. ${option.label(subject)}${key}`;
+        const words = displayWidth(full) <= width ? option.label(subject) : option.short;
+        return (
+          <Text key={option.choice} bold={index === focus} inverse={index === focus}>
+            {index === focus ? "›" : " "} {index + 1}. {words}
+            {key}
+          </Text>
+        );
+      })}
     </Box>
   );
 }

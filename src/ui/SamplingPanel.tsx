@@ -39,7 +39,7 @@ export function SamplingPanel({
   const request = headLines(samplingLines(question).join("\n"), maxLines);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
-      <Text bold color={theme.color("warning")} wrap="truncate-end">
+      <Text bold color={theme.color("warning")}>
         Server {JSON.stringify(question.server)} asks to use the model
       </Text>
       <Text color={theme.color("muted")}>{samplingTerms(question)}</Text>
@@ -54,7 +54,7 @@ export function SamplingPanel({
       ) : null}
       {text === undefined ? (
         <>
-          <ChoiceList options={SAMPLING_OPTIONS} focus={focus} subject={question.model} />
+          <ChoiceList options={SAMPLING_OPTIONS} focus={focus} subject={question.model} width={inner} />
           <PanelHints
             width={inner}
             hints={

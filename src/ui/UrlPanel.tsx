@@ -26,7 +26,7 @@ export function UrlPanel({
   const inner = Math.max(1, width - FRAME);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
-      <Text bold color={theme.color("warning")} wrap="truncate-end">
+      <Text bold color={theme.color("warning")}>
         Server {JSON.stringify(question.server)} asks you to open a web page
       </Text>
       {question.message ? <Text>{question.message}</Text> : null}
@@ -37,7 +37,7 @@ export function UrlPanel({
         </Text>
       </Box>
       <Text>Address: {question.url}</Text>
-      <ChoiceList options={URL_OPTIONS} focus={focus} subject={question.domain} />
+      <ChoiceList options={URL_OPTIONS} focus={focus} subject={question.domain} width={inner} />
       <PanelHints
         width={inner}
         hints={

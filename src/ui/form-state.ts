@@ -28,7 +28,6 @@ export interface FieldEntry {
 }
 
 export const FORM_BUTTONS = ["accept", "decline", "cancel"] as const;
-export type FormButton = (typeof FORM_BUTTONS)[number];
 
 /** An elicitation form being filled in. */
 export interface FormState {
@@ -75,7 +74,7 @@ export function isTyped(field: FormField): boolean {
 }
 
 /** The value a field holds (undefined: left out), or why its text means nothing for it. */
-export function fieldValue(
+function fieldValue(
   field: FormField,
   entry: FieldEntry,
 ): { value: FieldValue | undefined } | { problem: string } {
@@ -102,7 +101,7 @@ export function fieldProblem(field: FormField, entry: FieldEntry): string | unde
 }
 
 /** The values filled in (defaults are the core's to apply), or the first field with a problem. */
-export function formContent(form: FormState): { content: FormContent } | { index: number } {
+function formContent(form: FormState): { content: FormContent } | { index: number } {
   const content: FormContent = {};
   for (const [index, field] of form.fields.entries()) {
     const entry = form.entries[index];

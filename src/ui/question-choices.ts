@@ -9,19 +9,26 @@ export interface QuestionOption<Choice extends string> {
   shortcut: string | undefined;
   /** The words, given the model that would answer (sampling) or the page's domain. */
   label: (subject: string) => string;
+  /** Fewer words, for a narrow window. */
+  short: string;
 }
 
 export const SAMPLING_OPTIONS: ReadonlyArray<QuestionOption<SamplingChoice>> = [
-  { choice: "send", shortcut: "y", label: (model) => `Send it to ${model}` },
-  { choice: "edit", shortcut: "e", label: () => "Edit the message, then send it" },
-  { choice: "deny", shortcut: "n", label: () => "Deny" },
-  { choice: "reason", shortcut: "d", label: () => "Deny and tell the server why" },
+  { choice: "send", shortcut: "y", label: (model) => `Send it to ${model}`, short: "Send it" },
+  { choice: "edit", shortcut: "e", label: () => "Edit the message, then send it", short: "Edit, then send" },
+  { choice: "deny", shortcut: "n", label: () => "Deny", short: "Deny" },
+  { choice: "reason", shortcut: "d", label: () => "Deny and tell the server why", short: "Deny, saying why" },
 ];
 
 export const URL_OPTIONS: ReadonlyArray<QuestionOption<UrlChoice>> = [
-  { choice: "open", shortcut: "y", label: (domain) => `Open the page on ${domain} in your browser` },
-  { choice: "decline", shortcut: "n", label: () => "Decline" },
-  { choice: "cancel", shortcut: undefined, label: () => "Cancel (Esc)" },
+  {
+    choice: "open",
+    shortcut: "y",
+    label: (domain) => `Open the page on ${domain} in your browser`,
+    short: "Open it",
+  },
+  { choice: "decline", shortcut: "n", label: () => "Decline", short: "Decline" },
+  { choice: "cancel", shortcut: undefined, label: () => "Cancel (Esc)", short: "Cancel (Esc)" },
 ];
 
 /** A new panel focuses the answer that gives nothing away: Enter on a panel nobody moved through says no. */
