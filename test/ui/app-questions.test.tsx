@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
 import { formFields } from "../../src/core/requests/elicitation-form.js";
 import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
+import { displayWidth } from "../../src/core/text/index.js";
 import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
 import { renderApp, TURN_START, type AppHarness } from "../support/app-harness.js";
 
@@ -181,5 +182,14 @@ describe("server questions in the App", () => {
       () => harness.app.frames.some((frame) => frame.includes("in full") && frame.includes("  line 40")),
       "the whole request printed",
     );
+  });
+
+  it("fits a 40-column window: no line wider, the answers in fewer words", async () => {
+    const harness = await renderApp([TURN_START], { columns: 40 });
+    await ask(harness, 1, SAMPLING, "asks to use the");
+    const frame = harness.frame();
+    expect(frame).toMatch(/2\. Edit, then send \(e\)/);
+    expect(frame).toMatch(/4\. Deny, saying why \(d\)/);
+    expect(frame.split("\n").every((line) => displayWidth(line) <= 40)).toBe(true);
   });
 });
