@@ -1,5 +1,6 @@
 import { Box, Static, Text, useInput, usePaste, useWindowSize, type Key } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import { activePanel } from "./active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
 import { ApprovalPanel, WaitingCalls } from "./ApprovalPanel.js";
 import { headLines, prettyArguments } from "./format.js";
@@ -20,6 +21,9 @@ import {
 import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
 import { QueuedMessages } from "./QueuedMessages.js";
+import { QuestionPanel, WaitingQuestions } from "./QuestionPanel.js";
+import type { QuestionAnswer } from "./question-reducer.js";
+import { samplingLines } from "./question-view.js";
 import { StatusLine } from "./StatusLine.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import { TranscriptItemView } from "./TranscriptItemView.js";
@@ -37,6 +41,8 @@ export interface AppController {
   /** Takes the last queued message back, for editing. */
   takeLastQueued(): string | undefined;
   answerApproval(key: ApprovalKey): void;
+  /** Answers the server question `id` (a sampling request, a form, a web page to open). */
+  answerQuestion(id: number, answer: QuestionAnswer): void;
   /** Words Tab may complete to, for the text before the cursor. */
   completions(before: string): string[];
 }
@@ -69,15 +75,24 @@ export function App({
   const prompt = useSyncExternalStore(promptStore.subscribe, promptStore.getState);
   const { columns, rows } = useWindowSize();
   const printedArgs = useRef<string | undefined>(undefined);
+  const printedQuestion = useRef<number | undefined>(undefined);
   const { dispatch } = store;
 
   const busy = state.turn !== undefined;
   const calls = liveCalls(state);
-  const approvalCall = calls.asking;
+  // One panel at a time, in the order they came: an approval, or a server's question.
+  const panel = activePanel(state);
+  const approvalCall = panel?.kind === "approval" ? calls.asking : undefined;
   const askingCall = approvalCall && prompt.answered !== approvalCall.callId ? approvalCall : undefined;
   const approval = prompt.approval?.callId === askingCall?.callId ? prompt.approval : undefined;
+  const question = panel?.kind === "question" ? panel.question : undefined;
+  const questionFocus =
+    question && prompt.question?.id === question.id && prompt.answeredQuestion !== question.id
+      ? prompt.question
+      : undefined;
   const inspecting = state.inspector !== undefined;
   const bodyLines = Math.max(4, rows - 14);
+  const questionLines = Math.max(4, bodyLines - 6);
   const mode = keyMode(prompt, modeContext(state));
 
   useEffect(() => {
@@ -91,6 +106,18 @@ export function App({
   useEffect(() => {
     promptStore.dispatch({ type: "approval_sync", callId: approvalCallId, at: clock() });
   }, [approvalCallId, promptStore, clock]);
+
+  useEffect(() => {
+    promptStore.dispatch({ type: "question_sync", question, at: clock() });
+  }, [question, promptStore, clock]);
+
+  // A sampling request too long for its panel is printed in full above it, like long arguments.
+  useEffect(() => {
+    if (question?.kind !== "sampling" || printedQuestion.current === question.id) return;
+    if (headLines(samplingLines(question.question).join("\n"), questionLines).hidden === 0) return;
+    printedQuestion.current = question.id;
+    dispatch({ type: "ui_print_question", id: question.id });
+  }, [question, questionLines, dispatch]);
 
   // Arguments too long for the panel are printed in full above it, so nothing asked about is hidden.
   useEffect(() => {
@@ -109,6 +136,9 @@ export function App({
           return;
         case "answer":
           controller.answerApproval(effect.answer);
+          return;
+        case "question_answer":
+          controller.answerQuestion(effect.id, effect.answer);
           return;
         case "cancel_turn":
           controller.cancel();
@@ -143,7 +173,14 @@ export function App({
     (key: KeyEvent): void => {
       const at = clock();
       const current = store.getState();
-      promptStore.dispatch({ type: "approval_sync", callId: liveCalls(current).asking?.callId, at });
+      const shown = activePanel(current);
+      const callId = shown?.kind === "approval" ? liveCalls(current).asking?.callId : undefined;
+      promptStore.dispatch({ type: "approval_sync", callId, at });
+      promptStore.dispatch({
+        type: "question_sync",
+        question: shown?.kind === "question" ? shown.question : undefined,
+        at,
+      });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
       const filled = withContext(action, at, controller, current, promptStore.getState());
       for (const effect of promptStore.dispatch(filled)) runEffect(effect);
@@ -186,9 +223,26 @@ export function App({
         />
       ) : null}
       {askingCall ? <WaitingCalls calls={calls.waiting} width={columns - 1} /> : null}
-      {inspecting && !askingCall ? <Inspector state={state} columns={columns} bodyLines={bodyLines} /> : null}
+      {askingCall ? (
+        <WaitingQuestions questions={state.questions} call={undefined} width={columns - 1} />
+      ) : null}
+      {question && questionFocus ? (
+        <QuestionPanel
+          question={question}
+          focus={questionFocus}
+          draft={editor.text !== ""}
+          width={columns}
+          maxLines={questionLines}
+        />
+      ) : null}
+      {question && questionFocus ? (
+        <WaitingQuestions questions={state.questions.slice(1)} call={calls.asking} width={columns - 1} />
+      ) : null}
+      {inspecting && !askingCall && !questionFocus ? (
+        <Inspector state={state} columns={columns} bodyLines={bodyLines} />
+      ) : null}
       <QueuedMessages queue={state.queue} width={columns} />
-      <PromptInput editor={editor} dimmed={askingCall !== undefined} />
+      <PromptInput editor={editor} dimmed={askingCall !== undefined || questionFocus !== undefined} />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
       <StatusLine
         state={state}

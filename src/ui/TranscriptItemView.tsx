@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { CommandResultView } from "./CommandResultView.js";
 import { KnowledgeBlock } from "./KnowledgeBlock.js";
 import { Markdown } from "./Markdown.js";
+import { SamplingRequest } from "./SamplingPanel.js";
 import { useTheme } from "./theme.js";
 import { ToolPanel } from "./ToolPanel.js";
 import type { TranscriptItem } from "./transcript-types.js";
@@ -45,6 +46,8 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
           <CommandResultView input={item.input} result={item.result} width={width} />
         </Box>
       );
+    case "sampling":
+      return <SamplingRequest question={item.question} />;
     case "detail":
       return (
         <Box flexDirection="column" borderStyle="single" borderColor={theme.color("muted")} paddingX={1}>

@@ -46,6 +46,47 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["Esc deny without it", "Esc no reason"],
     ["type the reason"],
   ],
+  sampling: ({ draft }) =>
+    draft
+      ? [
+          ["Enter confirm"],
+          ["Esc deny"],
+          ["↑/↓ choose"],
+          ["letters type into your draft", "typing edits the draft"],
+        ]
+      : [
+          ["Enter confirm"],
+          ["Esc deny"],
+          ["↑/↓ or 1–4 choose", "↑/↓ choose"],
+          ["y send"],
+          ["e edit"],
+          ["n deny"],
+        ],
+  "sampling-edit": () => [
+    ["Enter send it edited", "Enter send"],
+    ["Esc back to the list", "Esc back"],
+    ["Alt+Enter new line", "Alt+Enter newline"],
+  ],
+  "sampling-reason": () => [
+    ["Enter deny with it", "Enter deny"],
+    ["Esc deny without it", "Esc no reason"],
+    ["type the reason"],
+  ],
+  url: ({ draft }) =>
+    draft
+      ? [
+          ["Enter confirm"],
+          ["Esc cancel"],
+          ["↑/↓ choose"],
+          ["letters type into your draft", "typing edits the draft"],
+        ]
+      : [["Enter confirm"], ["Esc cancel"], ["y open"], ["n decline"], ["↑/↓ or 1–3 choose", "↑/↓ choose"]],
+  form: () => [
+    ["Tab/↓ next field", "Tab next"],
+    ["Shift+Tab/↑ back", "S-Tab back"],
+    ["Esc cancel"],
+    ["Space toggles, ←/→ choose", "Space/←/→"],
+  ],
   inspector: () => [
     ["Esc or Ctrl+O close", "Esc close"],
     ["PgUp/PgDn j/k g/G scroll", "j/k scroll"],

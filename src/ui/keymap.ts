@@ -7,9 +7,22 @@ import type { KeyEvent } from "./key-event.js";
  * - `exit-armed`: the prompt after one Ctrl+C while idle, where the second Ctrl+C exits;
  * - `inspector`: the panel inspector is open (↑/↓, Enter and Esc are its own, typing still edits);
  * - `approval`: a call waits for a decision (typing still goes to the prompt);
- * - `approval-reason`: the person is writing why they deny the call.
+ * - `approval-reason`: the person is writing why they deny the call;
+ * - `sampling`, `url`: a server's request to use the model, or to open a web page (a numbered list);
+ * - `sampling-edit`, `sampling-reason`: editing the message a server wants sampled, or why it is denied;
+ * - `form`: a server's form (typing goes to the prompt until the person starts filling it in).
  */
-export type KeyMode = "prompt" | "exit-armed" | "inspector" | "approval" | "approval-reason";
+export type KeyMode =
+  | "prompt"
+  | "exit-armed"
+  | "inspector"
+  | "approval"
+  | "approval-reason"
+  | "sampling"
+  | "sampling-edit"
+  | "sampling-reason"
+  | "url"
+  | "form";
 
 /** Edits of the text field in focus: the prompt, or the denial reason. */
 export type EditName =
@@ -67,6 +80,24 @@ export type KeyAction =
   | { type: "approval_deny" }
   /** Enter while writing the reason. */
   | { type: "reason_send" }
+  /** A typed character on a question's list: a shortcut or a list number once the guard is down, else typing. */
+  | { type: "question_key"; text: string }
+  /** ↑/↓ on a question's list. */
+  | { type: "question_focus"; direction: -1 | 1 }
+  /** Enter on a question's list. */
+  | { type: "question_confirm" }
+  /** Esc or Ctrl+C: deny a sampling request, cancel an elicitation. Saying no is always allowed. */
+  | { type: "question_dismiss" }
+  /** Enter in a sampling panel's edit or reason field. */
+  | { type: "question_text_send" }
+  /** Esc there: back to the list from the edit, or deny without a reason. */
+  | { type: "question_text_back" }
+  /** Keys on a form: typing, a paste, an editing key, to the next or previous field, Enter. */
+  | { type: "form_text"; text: string }
+  | { type: "form_paste"; text: string }
+  | { type: "form_edit"; edit: EditName }
+  | { type: "form_move"; direction: -1 | 1 }
+  | { type: "form_enter" }
   | { type: "ignore" };
 
 /** The key as one word: "ctrl+w", "alt+backspace", "shift+tab", "up". */
@@ -156,12 +187,58 @@ const REASON: Readonly<Record<string, KeyAction>> = {
   "ctrl+d": edit("deleteForward"),
 };
 
+/** A server question's numbered list, like the approval list: editing keys still edit the prompt. */
+const QUESTION_LIST: Readonly<Record<string, KeyAction>> = {
+  ...EDITING,
+  return: { type: "question_confirm" },
+  "alt+return": { type: "newline" },
+  "ctrl+j": { type: "newline" },
+  tab: { type: "complete" },
+  up: { type: "question_focus", direction: -1 },
+  down: { type: "question_focus", direction: 1 },
+  escape: { type: "question_dismiss" },
+  "ctrl+c": { type: "question_dismiss" },
+  "ctrl+d": edit("deleteForward"),
+};
+
+const QUESTION_TEXT: Readonly<Record<string, KeyAction>> = {
+  ...EDITING,
+  return: { type: "question_text_send" },
+  "alt+return": { type: "newline" },
+  "ctrl+j": { type: "newline" },
+  escape: { type: "question_text_back" },
+  "ctrl+c": { type: "question_dismiss" },
+  "ctrl+d": edit("deleteForward"),
+};
+
+const FORM: Readonly<Record<string, KeyAction>> = {
+  ...Object.fromEntries(
+    Object.entries(EDITING).map(([chord, action]) => [
+      chord,
+      action.type === "edit" ? { type: "form_edit", edit: action.edit } : action,
+    ]),
+  ),
+  return: { type: "form_enter" },
+  tab: { type: "form_move", direction: 1 },
+  "shift+tab": { type: "form_move", direction: -1 },
+  down: { type: "form_move", direction: 1 },
+  up: { type: "form_move", direction: -1 },
+  escape: { type: "question_dismiss" },
+  "ctrl+c": { type: "question_dismiss" },
+  "ctrl+d": { type: "form_edit", edit: "deleteForward" },
+};
+
 const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
   prompt: PROMPT,
   "exit-armed": EXIT_ARMED,
   inspector: INSPECTOR,
   approval: APPROVAL,
   "approval-reason": REASON,
+  sampling: QUESTION_LIST,
+  url: QUESTION_LIST,
+  "sampling-edit": QUESTION_TEXT,
+  "sampling-reason": QUESTION_TEXT,
+  form: FORM,
 };
 
 const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
@@ -175,9 +252,11 @@ const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
 export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
   switch (key.kind) {
     case "paste":
-      return { type: "paste", text: key.text };
+      return mode === "form" ? { type: "form_paste", text: key.text } : { type: "paste", text: key.text };
     case "text":
       if (mode === "approval") return approvalText(key.text);
+      if (mode === "sampling" || mode === "url") return { type: "question_key", text: key.text };
+      if (mode === "form") return { type: "form_text", text: key.text };
       if (mode === "inspector" && INSPECTOR_LETTERS.has(key.text))
         return { type: "inspector_letter", text: key.text };
       return { type: "insert", text: key.text };

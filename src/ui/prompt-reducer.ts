@@ -2,30 +2,31 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { APPROVAL_OPTIONS, INITIAL_APPROVAL_FOCUS, type ApprovalChoice } from "./approval-choices.js";
 import { guardPassed } from "./approval-guard.js";
 import { complete } from "./completion.js";
+import { EDITS } from "./editor-edits.js";
 import {
-  backspace,
   deleteForward,
-  deleteToLineEnd,
-  deleteToLineStart,
-  deleteWordBack,
-  deleteWordBackAlnum,
-  deleteWordForward,
   emptyEditor,
   insertText,
-  lineEnd,
-  lineStart,
-  moveCursor,
   moveLine,
   onFirstLine,
   onLastLine,
   pressEnter,
-  wordLeft,
-  wordRight,
   type EditorState,
 } from "./input-editor.js";
 import { browse, emptyHistory, remember, type HistoryState } from "./input-history.js";
-import type { EditName, KeyAction, KeyMode, ScrollBy } from "./keymap.js";
+import type { KeyAction, KeyMode, ScrollBy } from "./keymap.js";
+import {
+  editQuestionText,
+  promptEditOf,
+  questionKey,
+  questionKeyMode,
+  startQuestion,
+  type QuestionAnswer,
+  type QuestionFocus,
+  type QuestionKey,
+} from "./question-reducer.js";
 import type { UiAction } from "./transcript-reducer.js";
+import type { ServerQuestion } from "./transcript-types.js";
 import type { ApprovalKey } from "./tui-controller.js";
 
 /** The approval panel's own state; the call itself lives in the transcript. */
@@ -55,6 +56,10 @@ export interface PromptState {
   approval: ApprovalFocus | undefined;
   /** The call answered here, kept hidden until the engine reports the decision. */
   answered: string | undefined;
+  /** The server question asked now (never at the same time as an approval). */
+  question: QuestionFocus | undefined;
+  /** The question answered here, kept hidden until the controller reports it done. */
+  answeredQuestion: number | undefined;
 }
 
 export const initialPromptState: PromptState = {
@@ -65,6 +70,8 @@ export const initialPromptState: PromptState = {
   lastTypedAt: undefined,
   approval: undefined,
   answered: undefined,
+  question: undefined,
+  answeredQuestion: undefined,
 };
 
 /** The queue of messages waiting for the running turn, when a key arrives. */
@@ -84,12 +91,15 @@ export type PromptAction = (
   | { type: "recall"; text: string }
   /** The call the transcript is asking about now (undefined: none). */
   | { type: "approval_sync"; callId: string | undefined }
+  /** The server question the transcript is asking now (undefined: none). */
+  | { type: "question_sync"; question: ServerQuestion | undefined }
 ) & { at: number };
 
 /** What the app must do after a key; the reducer itself does no IO. */
 export type PromptEffect =
   | { type: "submit"; text: string }
   | { type: "answer"; answer: ApprovalKey }
+  | { type: "question_answer"; id: number; answer: QuestionAnswer }
   | { type: "cancel_turn" }
   /** Enter on an empty prompt while messages wait and no turn runs: send the next one. */
   | { type: "send_queued" }
@@ -113,26 +123,11 @@ export interface ModeContext {
 /** Which keymap applies now. */
 export function keyMode(state: PromptState, context: ModeContext): KeyMode {
   if (state.approval) return state.approval.reason === undefined ? "approval" : "approval-reason";
+  if (state.question) return questionKeyMode(state.question);
   if (context.inspecting) return "inspector";
   if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
   return "prompt";
 }
-
-const EDITS: Readonly<Record<EditName, (state: EditorState) => EditorState>> = {
-  backspace,
-  deleteForward,
-  left: (state) => moveCursor(state, -1),
-  right: (state) => moveCursor(state, 1),
-  wordLeft,
-  wordRight,
-  lineStart,
-  lineEnd,
-  deleteWordBack,
-  deleteWordBackAlnum,
-  deleteWordForward,
-  deleteToLineStart,
-  deleteToLineEnd,
-};
 
 const PAGER_LETTERS: Readonly<Record<string, ScrollBy>> = {
   j: "line-down",
@@ -149,6 +144,20 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
   switch (action.type) {
     case "approval_sync":
       return only(syncApproval(state, action.callId, at));
+    case "question_sync":
+      return only(syncQuestion(state, action.question, at));
+    case "question_key":
+    case "question_focus":
+    case "question_confirm":
+    case "question_dismiss":
+    case "question_text_send":
+    case "question_text_back":
+    case "form_text":
+    case "form_paste":
+    case "form_edit":
+    case "form_move":
+    case "form_enter":
+      return onQuestion(state, action, at);
     case "insert":
     case "paste":
       return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
@@ -244,11 +253,50 @@ function syncApproval(state: PromptState, callId: string | undefined, at: number
   };
 }
 
+/** A new question to ask starts a fresh panel and its guard; the same question keeps its panel. */
+function syncQuestion(state: PromptState, question: ServerQuestion | undefined, at: number): PromptState {
+  if (question === undefined) {
+    return state.question || state.answeredQuestion !== undefined
+      ? { ...state, question: undefined, answeredQuestion: undefined }
+      : state;
+  }
+  if (question.id === state.question?.id || question.id === state.answeredQuestion) return state;
+  return { ...state, question: startQuestion(question, at), answeredQuestion: undefined };
+}
+
+/** A key for the question panel: it may answer, change the panel, or be typing for the prompt. */
+function onQuestion(state: PromptState, action: QuestionKey, at: number): PromptResult {
+  const focus = state.question;
+  if (!focus) return only(state);
+  const step = questionKey(focus, action, {
+    promptEmpty: state.editor.text === "",
+    lastTypedAt: state.lastTypedAt,
+    at,
+  });
+  switch (step.type) {
+    case "prompt":
+      return only(typed(state, at, promptEditOf(action)));
+    case "hold":
+      // A deciding key during the guard is part of the typing: it holds the guard up.
+      return only({ ...state, lastTypedAt: at });
+    case "update":
+      return only({ ...state, question: step.focus });
+    case "answer":
+      return only(
+        { ...state, question: undefined, answeredQuestion: focus.id },
+        { type: "question_answer", id: focus.id, answer: step.answer },
+      );
+  }
+}
+
 /**
- * An edit of the field in focus: the reason while one is written, else the prompt. Editing the
- * prompt counts as typing (it holds the approval guard up) and ends history browsing.
+ * An edit of the field in focus: the reason while one is written, a sampling panel's open text
+ * field, else the prompt. Editing the prompt counts as typing (it holds the guards up) and ends
+ * history browsing.
  */
 function typed(state: PromptState, at: number, edit: (editor: EditorState) => EditorState): PromptState {
+  if (state.question?.panel.kind === "sampling" && state.question.panel.text)
+    return { ...state, question: editQuestionText(state.question, edit) };
   const reason = state.approval?.reason;
   if (state.approval && reason !== undefined) {
     const next = edit(reason);

@@ -45,6 +45,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const controller = new TuiController({
     dispatch,
     runtime,
+    cwd: io.cwd,
     onExit: () => exit(),
     clearScreen: () => clearScreen(),
   });

@@ -12,7 +12,13 @@ import {
   updateCall,
 } from "./live-turn-reducer.js";
 import { append, sanitizeResult } from "./transcript-items.js";
-import type { KbSummary, QueueView, ServerStatusView, TranscriptState } from "./transcript-types.js";
+import type {
+  KbSummary,
+  QueueView,
+  ServerQuestion,
+  ServerStatusView,
+  TranscriptState,
+} from "./transcript-types.js";
 
 /** What the person (or the app around the engine) did, as opposed to what the engine reported. */
 export type UiAction =
@@ -36,7 +42,13 @@ export type UiAction =
   | { type: "ui_inspector_close" }
   /** Prints a live call (e.g. one awaiting approval with long arguments) in full into the transcript. */
   | { type: "ui_print_live_call"; callId: string }
-  | { type: "ui_exit_armed"; armed: boolean };
+  | { type: "ui_exit_armed"; armed: boolean }
+  /** A server asks the person something; it waits its turn behind what was asked before it. */
+  | { type: "ui_question"; question: ServerQuestion }
+  /** The question was answered, or its server gave up on it. */
+  | { type: "ui_question_done"; id: number }
+  /** Prints a sampling request in full into the transcript (its panel shows only its start). */
+  | { type: "ui_print_question"; id: number };
 
 export type TranscriptAction = AgentEvent | UiAction;
 
@@ -47,6 +59,9 @@ export function initialTranscriptState(): TranscriptState {
     nextCallNumber: 1,
     turn: undefined,
     approvalCallId: undefined,
+    questions: [],
+    askCount: 0,
+    approvalOrder: undefined,
     finishedCalls: {},
     knowledge: {},
     expandables: [],
@@ -98,7 +113,11 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "tool_call_proposed":
       return proposeCall(state, action.call);
     case "approval_requested":
-      return askAbout(state, action.callId, action.reason);
+      return {
+        ...askAbout(state, action.callId, action.reason),
+        approvalOrder: state.askCount,
+        askCount: state.askCount + 1,
+      };
     case "approval_decided": {
       const decision = {
         approved: action.approved,
@@ -188,6 +207,20 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     }
     case "ui_exit_armed":
       return { ...state, exitArmed: action.armed };
+    case "ui_question":
+      return {
+        ...state,
+        questions: [...state.questions, { ...action.question, order: state.askCount }],
+        askCount: state.askCount + 1,
+      };
+    case "ui_question_done":
+      return { ...state, questions: state.questions.filter((question) => question.id !== action.id) };
+    case "ui_print_question": {
+      const asked = state.questions.find((question) => question.id === action.id);
+      return asked?.kind === "sampling"
+        ? append(state, { kind: "sampling", question: asked.question })
+        : state;
+    }
   }
 }
 

@@ -4,6 +4,8 @@ import type { KbHit } from "../core/kb/index.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { Tier } from "../core/policy/tiers.js";
 import type { ServerSummary } from "../core/mcp/types.js";
+import type { ElicitationQuestion } from "../core/requests/elicitation.js";
+import type { SamplingQuestion } from "../core/requests/sampling.js";
 
 export type CallState =
   "proposed" | "awaiting_approval" | "approved" | "running" | "done" | "failed" | "denied" | "cancelled";
@@ -53,8 +55,18 @@ export type TranscriptItem =
   | { kind: "tool"; id: number; call: ToolCallView }
   | { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
   | { kind: "command"; id: number; input: string; result: CommandResult }
+  /** A sampling request in full, printed above its panel when the panel cannot show it all. */
+  | { kind: "sampling"; id: number; question: SamplingQuestion }
   /** The full content of a panel or knowledge block, printed on request. */
   | { kind: "detail"; id: number; call: ToolCallView | undefined; knowledge: KnowledgeView | undefined };
+
+/** A server's question for the person, as the controller reports it; the core sanitized its texts. */
+export type ServerQuestion =
+  | { kind: "sampling"; id: number; question: SamplingQuestion }
+  | { kind: "elicitation"; id: number; question: ElicitationQuestion };
+
+/** A question waiting for the person, with its place among everything put to them. */
+export type WaitingQuestion = ServerQuestion & { order: number };
 
 /** What the status line shows of a server: the core's summary, narrowed to what it draws. */
 export type ServerStatusView = Pick<ServerSummary, "name" | "status" | "error">;
@@ -101,6 +113,12 @@ export interface TranscriptState {
   turn: LiveTurn | undefined;
   /** The call whose approval is being asked, if any. */
   approvalCallId: string | undefined;
+  /** Servers' questions for the person, oldest first: one is asked at a time. */
+  questions: WaitingQuestion[];
+  /** Counts approvals and questions as they come, so they are put to the person in that order. */
+  askCount: number;
+  /** The place of the approval asked now among them. */
+  approvalOrder: number | undefined;
   /** Finished calls and knowledge blocks by id, for the inspector. */
   finishedCalls: Record<string, ToolCallView>;
   knowledge: Record<number, KnowledgeView>;

@@ -5,10 +5,14 @@ import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/comman
 import { errorMessage } from "../core/errors.js";
 import type { KnowledgeAccess } from "../core/kb/index.js";
 import { summarizeServer } from "../core/mcp/types.js";
+import type { ElicitationAnswer, ElicitationQuestion } from "../core/requests/elicitation.js";
+import type { SamplingAnswer, SamplingQuestion } from "../core/requests/sampling.js";
+import type { PersonAtHand } from "../core/requests/server-requests.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import { completionWords } from "./completion.js";
+import type { QuestionAnswer } from "./question-reducer.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
-import type { QueuedMessage } from "./transcript-types.js";
+import type { QueuedMessage, ServerQuestion } from "./transcript-types.js";
 
 /** How the person answered an approval panel. */
 export type ApprovalKey = { kind: "once" } | { kind: "always" } | { kind: "deny"; reason?: string };
@@ -18,8 +22,19 @@ export interface TuiControllerOptions {
   /** The session's servers, tools, knowledge, models and trace, built by the core. */
   runtime: Pick<
     SessionRuntime,
-    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
+    | "manager"
+    | "tools"
+    | "knowledge"
+    | "modelFor"
+    | "newSession"
+    | "modelProblem"
+    | "trace"
+    | "roots"
+    | "onNotice"
+    | "answerServerRequestsWith"
   >;
+  /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
+  cwd: string;
   onExit: () => void;
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
   clearScreen?: () => void;
@@ -31,11 +46,18 @@ interface PendingApproval {
   finish: (answer: ApprovalAnswer) => void;
 }
 
+/** A server question on screen or waiting; `finish` takes the person's answer, if it is of its kind. */
+interface PendingQuestion {
+  finish: (answer: QuestionAnswer) => void;
+  /** Answers as if the person said no: the server gave up, or the TUI is closing. */
+  abandon: () => void;
+}
+
 /**
  * The TUI's link to the engine: runs turns and slash commands, answers approvals, and reports
  * everything to the transcript store. Components call it; it holds all the IO the UI triggers.
  */
-export class TuiController {
+export class TuiController implements PersonAtHand {
   private session: Session | undefined;
   private modelProblem: string | undefined;
   private running: AbortController | undefined;
@@ -47,6 +69,10 @@ export class TuiController {
   private held = false;
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeNotices: () => void;
+  /** Servers' questions not answered yet, by id; the transcript asks them one at a time. */
+  private readonly questions = new Map<number, PendingQuestion>();
+  private nextQuestionId = 1;
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
@@ -60,6 +86,11 @@ export class TuiController {
     this.reportModel();
     this.unsubscribe = runtime.manager.subscribe(() => this.reportServers());
     this.reportServers();
+    // A server's error log or a declined request is news while it happens, not at the next command.
+    this.unsubscribeNotices = runtime.onNotice((notice) =>
+      options.dispatch({ type: "ui_notice", level: notice.level, text: notice.text }),
+    );
+    runtime.answerServerRequestsWith(this);
   }
 
   get busy(): boolean {
@@ -156,8 +187,36 @@ export class TuiController {
     return [...new Set(completionWords(before, this.commands, source))];
   }
 
+  /** A server asks to use the model: shown as a panel, answered when the person decides. */
+  sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer> {
+    return this.ask((id) => ({ kind: "sampling", id, question }), signal, {
+      unanswered: { approved: false, reason: "the request ended before the user answered" },
+      answer: (answer) => (answer.kind === "sampling" ? answer.answer : undefined),
+      told: (answer) =>
+        answer.approved
+          ? `Sent server "${question.server}"'s sampling request to ${question.model}${answer.editedText === undefined ? "" : ", as you edited it"}.`
+          : undefined,
+    });
+  }
+
+  /** A server asks for input (a form) or to open a web page. */
+  elicitation(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer> {
+    return this.ask((id) => ({ kind: "elicitation", id, question }), signal, {
+      unanswered: { action: "cancel" },
+      answer: (answer) => (answer.kind === "elicitation" ? answer.answer : undefined),
+      told: (answer) => elicitationTold(question, answer),
+    });
+  }
+
+  answerQuestion(id: number, answer: QuestionAnswer): void {
+    this.questions.get(id)?.finish(answer);
+  }
+
   dispose(): void {
+    this.options.runtime.answerServerRequestsWith(undefined);
+    for (const pending of [...this.questions.values()]) pending.abandon();
     this.unsubscribe();
+    this.unsubscribeNotices();
     this.running?.abort();
   }
 
@@ -177,6 +236,46 @@ export class TuiController {
       signal.addEventListener("abort", onAbort, { once: true });
       this.pending = { callId: request.call.id, finish };
     });
+
+  /**
+   * Puts a question to the person: the transcript shows it when everything asked before it is
+   * answered. It ends with their answer, or unanswered when the server's request ends first.
+   */
+  private ask<Answer>(
+    view: (id: number) => ServerQuestion,
+    signal: AbortSignal,
+    how: {
+      unanswered: Answer;
+      answer: (answer: QuestionAnswer) => Answer | undefined;
+      /** What the transcript keeps of the person's answer, if anything. */
+      told: (answer: Answer) => string | undefined;
+    },
+  ): Promise<Answer> {
+    return new Promise<Answer>((resolve) => {
+      if (signal.aborted) {
+        resolve(how.unanswered);
+        return;
+      }
+      const id = this.nextQuestionId++;
+      const end = (answer: Answer): void => {
+        signal.removeEventListener("abort", abandon);
+        this.questions.delete(id);
+        this.options.dispatch({ type: "ui_question_done", id });
+        resolve(answer);
+      };
+      const abandon = (): void => end(how.unanswered);
+      const finish = (given: QuestionAnswer): void => {
+        const answer = how.answer(given);
+        if (answer === undefined) return;
+        const told = how.told(answer);
+        if (told) this.options.dispatch({ type: "ui_notice", level: "info", text: told });
+        end(answer);
+      };
+      signal.addEventListener("abort", abandon, { once: true });
+      this.questions.set(id, { finish, abandon });
+      this.options.dispatch({ type: "ui_question", question: view(id) });
+    });
+  }
 
   private async runTurn(session: Session, text: string): Promise<void> {
     const controller = new AbortController();
@@ -221,6 +320,11 @@ export class TuiController {
         return true;
       },
       traceFile: () => runtime.trace.file,
+      roots: {
+        paths: () => runtime.roots.paths(),
+        add: (folder) => runtime.roots.add(folder, this.options.cwd),
+        remove: (folder) => runtime.roots.remove(folder, this.options.cwd),
+      },
       model: {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,
@@ -253,5 +357,23 @@ export class TuiController {
         .filter((server) => server.status !== "disabled")
         .map(summarizeServer),
     });
+  }
+}
+
+/** The line the transcript keeps of how the person answered a request for input. */
+function elicitationTold(question: ElicitationQuestion, answer: ElicitationAnswer): string {
+  const server = `server "${question.server}"`;
+  if (question.mode === "url") {
+    if (answer.action === "accept")
+      return `Opening ${question.url} (${question.domain}) in your browser, as ${server} asked.`;
+    return `You chose not to open the page ${server} asked for (${answer.action}).`;
+  }
+  switch (answer.action) {
+    case "accept":
+      return `Sent your answers to ${server}'s form.`;
+    case "decline":
+      return `Declined ${server}'s form.`;
+    case "cancel":
+      return `Cancelled ${server}'s form.`;
   }
 }

@@ -6,6 +6,7 @@ import { App, type AppController } from "../../src/ui/App.js";
 import { ThemeContext, themeFor } from "../../src/ui/theme.js";
 import { TranscriptStore } from "../../src/ui/transcript-store.js";
 import { render, type Rendered } from "./ink-render.js";
+import type { QuestionAnswer } from "../../src/ui/question-reducer.js";
 import type { ApprovalKey } from "../../src/ui/tui-controller.js";
 
 /** The App in ink-testing-library with a fake controller and a clock the test moves by hand. */
@@ -70,6 +71,11 @@ export class FakeController implements AppController {
   }
   answerApproval(key: ApprovalKey): void {
     this.answers.push(key);
+  }
+  /** Server questions answered, in order. */
+  readonly questionAnswers: Array<{ id: number; answer: QuestionAnswer }> = [];
+  answerQuestion(id: number, answer: QuestionAnswer): void {
+    this.questionAnswers.push({ id, answer });
   }
   completions(): string[] {
     return ["/help", "/tools", "/trace", "fixture", "write_note"];

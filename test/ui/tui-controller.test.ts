@@ -1,9 +1,17 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import type { Session } from "../../src/core/agent/session.js";
+import { RootList } from "../../src/core/mcp/roots.js";
+import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
+import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
+import type { PersonAtHand } from "../../src/core/requests/server-requests.js";
+import type { LiveNotice } from "../../src/core/session/open-session.js";
 import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
 import type { QueueView } from "../../src/ui/transcript-types.js";
 import { TuiController, type TuiControllerOptions } from "../../src/ui/tui-controller.js";
+import { tempDir } from "../support/fixtures.js";
 
 /** A turn the test ends by hand: it reports its start, then waits to be finished or cancelled. */
 interface HeldTurn {
@@ -11,12 +19,17 @@ interface HeldTurn {
   finish: () => void;
 }
 
-function setup(): {
+function setup(cwd = process.cwd()): {
   controller: TuiController;
   turns: HeldTurn[];
   actions: TranscriptAction[];
   queue: () => QueueView | undefined;
   settled: () => Promise<void>;
+  /** Tells the controller a live notice, as the session does. */
+  notice: (notice: LiveNotice) => void;
+  roots: RootList;
+  /** Who the session would ask servers' questions now. */
+  person: () => PersonAtHand | undefined;
 } {
   const turns: HeldTurn[] = [];
   const actions: TranscriptAction[] = [];
@@ -35,7 +48,18 @@ function setup(): {
       yield { type: "turn_end", turn: turns.length, reason, answer: "", steps: 1, usage, deniedCalls: 0 };
     },
   };
+  const noticeListeners = new Set<(notice: LiveNotice) => void>();
+  const roots = new RootList([cwd]);
+  let person: PersonAtHand | undefined;
   const runtime = {
+    roots,
+    answerServerRequestsWith: (next: PersonAtHand | undefined) => {
+      person = next;
+    },
+    onNotice: (listener: (notice: LiveNotice) => void) => {
+      noticeListeners.add(listener);
+      return () => noticeListeners.delete(listener);
+    },
     manager: { subscribe: () => () => undefined, servers: () => [], connection: () => undefined },
     tools: { list: () => [] },
     knowledge: { access: () => ({ state: "off", reason: "off" }) },
@@ -48,6 +72,7 @@ function setup(): {
   const controller = new TuiController({
     dispatch: (action) => actions.push(action),
     runtime,
+    cwd,
     onExit: () => undefined,
   });
   const queue = (): QueueView | undefined =>
@@ -58,7 +83,10 @@ function setup(): {
   const settled = async (): Promise<void> => {
     for (let round = 0; round < 5; round += 1) await new Promise((resolve) => setImmediate(resolve));
   };
-  return { controller, turns, actions, queue, settled };
+  const notice = (live: LiveNotice): void => {
+    for (const listener of noticeListeners) listener(live);
+  };
+  return { controller, turns, actions, queue, settled, notice, roots, person: () => person };
 }
 
 const started = (actions: TranscriptAction[]): string[] =>
@@ -126,5 +154,113 @@ describe("TuiController's queue", () => {
     await settled();
     expect(started(actions)).toEqual(["first", "second"]);
     expect(controller.takeLastQueued()).toBeUndefined();
+  });
+});
+
+describe("TuiController's live notices and roots", () => {
+  it("shows a server's error log and a declined request as they happen, and stops listening on dispose", () => {
+    const { controller, actions, notice } = setup();
+    notice({ level: "error", text: 'server "everything" logged error: disk full', server: "everything" });
+    notice({ level: "warning", text: "Declined a request for input", server: undefined });
+    const notices = actions.filter((action) => action.type === "ui_notice");
+    expect(notices).toEqual([
+      { type: "ui_notice", level: "error", text: 'server "everything" logged error: disk full' },
+      { type: "ui_notice", level: "warning", text: "Declined a request for input" },
+    ]);
+    controller.dispose();
+    notice({ level: "error", text: "after the end", server: undefined });
+    expect(actions.filter((action) => action.type === "ui_notice")).toHaveLength(2);
+  });
+
+  it("/roots add takes a folder relative to the working folder", async () => {
+    const cwd = await tempDir("mcpterm-roots-");
+    await mkdir(path.join(cwd, "docs"));
+    const { controller, actions, settled, roots } = setup(cwd);
+    controller.submit("/roots add docs");
+    await settled();
+    expect(roots.paths()).toEqual([cwd, path.join(cwd, "docs")]);
+    expect(actions.findLast((action) => action.type === "ui_command_result")).toMatchObject({
+      result: { kind: "text", text: expect.stringContaining(`Added ${path.join(cwd, "docs")}`) as string },
+    });
+  });
+});
+
+const SAMPLING: SamplingQuestion = {
+  server: "everything",
+  messages: [{ role: "user", text: "say hi" }],
+  systemPrompt: undefined,
+  modelHints: [],
+  maxTokens: 100,
+  temperature: undefined,
+  model: "scripted",
+};
+const PAGE: ElicitationQuestion = {
+  mode: "url",
+  server: "everything",
+  message: "Please open it",
+  url: "https://example.com/a",
+  domain: "example.com",
+};
+
+const asked = (actions: TranscriptAction[]): number[] =>
+  actions.flatMap((action) => (action.type === "ui_question" ? [action.question.id] : []));
+const done = (actions: TranscriptAction[]): number[] =>
+  actions.flatMap((action) => (action.type === "ui_question_done" ? [action.id] : []));
+
+describe("TuiController answering servers' questions", () => {
+  it("is the person the session asks, shows each question and ends it with the person's answer", async () => {
+    const { controller, actions, person } = setup();
+    expect(person()).toBe(controller);
+    const sampled = controller.sampling(SAMPLING, new AbortController().signal);
+    const opened = controller.elicitation(PAGE, new AbortController().signal);
+    expect(actions.filter((action) => action.type === "ui_question")).toEqual([
+      { type: "ui_question", question: { kind: "sampling", id: 1, question: SAMPLING } },
+      { type: "ui_question", question: { kind: "elicitation", id: 2, question: PAGE } },
+    ]);
+    // An answer of the wrong kind changes nothing.
+    controller.answerQuestion(2, { kind: "sampling", answer: { approved: true } });
+    expect(done(actions)).toEqual([]);
+    controller.answerQuestion(2, { kind: "elicitation", answer: { action: "accept", content: {} } });
+    controller.answerQuestion(1, { kind: "sampling", answer: { approved: true, editedText: "say hello" } });
+    expect(await opened).toEqual({ action: "accept", content: {} });
+    expect(await sampled).toEqual({ approved: true, editedText: "say hello" });
+    expect(done(actions)).toEqual([2, 1]);
+    const told = actions.flatMap((action) => (action.type === "ui_notice" ? [action.text] : []));
+    expect(told).toEqual([
+      'Opening https://example.com/a (example.com) in your browser, as server "everything" asked.',
+      'Sent server "everything"\'s sampling request to scripted, as you edited it.',
+    ]);
+  });
+
+  it("takes a question down when its server gives up on it, answering no", async () => {
+    const { controller, actions } = setup();
+    const stop = new AbortController();
+    const sampled = controller.sampling(SAMPLING, stop.signal);
+    const form = new AbortController();
+    const filled = controller.elicitation(
+      { mode: "form", server: "s", message: "m", fields: [] },
+      form.signal,
+    );
+    stop.abort();
+    form.abort();
+    expect(await sampled).toEqual({ approved: false, reason: "the request ended before the user answered" });
+    expect(await filled).toEqual({ action: "cancel" });
+    expect(done(actions)).toEqual([1, 2]);
+    // An answer that comes after changes nothing.
+    controller.answerQuestion(1, { kind: "sampling", answer: { approved: true } });
+    expect(done(actions)).toEqual([1, 2]);
+    // A request that ended before it was asked is never shown.
+    expect(await controller.sampling(SAMPLING, AbortSignal.abort())).toMatchObject({ approved: false });
+    expect(asked(actions)).toEqual([1, 2]);
+  });
+
+  it("on dispose stops answering for the session and says no to what is still open", async () => {
+    const { controller, person } = setup();
+    const sampled = controller.sampling(SAMPLING, new AbortController().signal);
+    const opened = controller.elicitation(PAGE, new AbortController().signal);
+    controller.dispose();
+    expect(person()).toBeUndefined();
+    expect(await sampled).toMatchObject({ approved: false });
+    expect(await opened).toEqual({ action: "cancel" });
   });
 });

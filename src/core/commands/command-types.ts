@@ -29,6 +29,15 @@ export interface ModelControl {
   switchTo(name: string): void;
 }
 
+/** The folders offered to servers as MCP roots; relative paths are taken from the working folder. */
+export interface RootControl {
+  /** The roots, as absolute paths. */
+  paths(): string[];
+  add(folder: string): { ok: true; path: string; added: boolean } | { ok: false; reason: string };
+  /** False when the folder was not a root. */
+  remove(folder: string): boolean;
+}
+
 /** Everything a command may read or change. */
 export interface CommandContext {
   manager: McpManager;
@@ -44,6 +53,8 @@ export interface CommandContext {
   /** Where this session's trace is being written, if anywhere. */
   traceFile(): string | undefined;
   commands: readonly SlashCommand[];
+  /** Absent where no roots are offered (a front end that does not keep a root list). */
+  roots?: RootControl;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

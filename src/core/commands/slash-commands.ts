@@ -4,6 +4,7 @@ import { helpCommand } from "./help-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
+import { rootsCommand } from "./roots-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
 import { toolsCommand } from "./tools-command.js";
 
@@ -15,6 +16,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   traceCommand,
   mcpCommand,
   modelCommand,
+  rootsCommand,
   clearCommand,
   exitCommand,
 ];

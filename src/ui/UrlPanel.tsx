@@ -1,0 +1,63 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { ElicitationQuestion } from "../core/requests/elicitation.js";
+import { URL_OPTIONS } from "./question-choices.js";
+import { ChoiceList, GuardNote, PanelHints } from "./QuestionParts.js";
+import { useTheme } from "./theme.js";
+
+const FRAME = 4;
+
+/**
+ * A server asks the person to open a web page: its message, the domain (the part to check, shown
+ * on its own line) and the whole address. Nothing opens without a yes.
+ */
+export function UrlPanel({
+  question,
+  focus,
+  draft,
+  width,
+}: {
+  question: Extract<ElicitationQuestion, { mode: "url" }>;
+  focus: number;
+  draft: boolean;
+  width: number;
+}): ReactNode {
+  const theme = useTheme();
+  const inner = Math.max(1, width - FRAME);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
+      <Text bold color={theme.color("warning")}>
+        Server {JSON.stringify(question.server)} asks you to open a web page
+      </Text>
+      {question.message ? <Text>{question.message}</Text> : null}
+      <Box flexDirection="row" marginTop={1}>
+        <Text>Domain: </Text>
+        <Text bold inverse>
+          {` ${question.domain} `}
+        </Text>
+      </Box>
+      <Text>Address: {question.url}</Text>
+      <ChoiceList options={URL_OPTIONS} focus={focus} subject={question.domain} width={inner} />
+      <PanelHints
+        width={inner}
+        hints={
+          draft
+            ? [
+                ["Enter confirm"],
+                ["Esc cancel"],
+                ["↑/↓ choose"],
+                ["letters type into your draft", "typing edits the draft"],
+              ]
+            : [
+                ["Enter confirm"],
+                ["Esc cancel"],
+                ["y open"],
+                ["n decline"],
+                ["↑/↓ or 1–3 choose", "↑/↓ choose"],
+              ]
+        }
+      />
+      <GuardNote width={inner} />
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+
+/**
+ * One tmux server of its own running one command in a pseudo-terminal: what a person sees
+ * (`screen`) and types (`keys`, `text`). Waits poll the screen, never sleep a fixed time.
+ */
+export class TmuxTerminal {
+  private readonly socket = `mcpterm-pty-${randomUUID().slice(0, 8)}`;
+  private readonly session = "pty";
+
+  constructor(command: string, options: { cwd: string; columns: number; rows: number }) {
+    this.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      this.session,
+      "-x",
+      String(options.columns),
+      "-y",
+      String(options.rows),
+      "-c",
+      options.cwd,
+      command,
+    );
+  }
+
+  screen(): string {
+    return this.tmux("capture-pane", "-p", "-J", "-t", this.session);
+  }
+
+  /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */
+  keys(...names: string[]): void {
+    this.tmux("send-keys", "-t", this.session, ...names);
+  }
+
+  /** Characters typed as they are. */
+  text(text: string): void {
+    this.tmux("send-keys", "-t", this.session, "-l", text);
+  }
+
+  /** Polls the screen until `check` passes, failing with the last screen after `ms` (generous: a loaded machine is slow). */
+  async waitFor(check: (screen: string) => boolean, what: string, ms = 30_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    let text = this.screen();
+    while (!check(text)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      text = this.screen();
+    }
+    return text;
+  }
+
+  close(): void {
+    try {
+      this.tmux("kill-server");
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
+  }
+}
