@@ -121,6 +121,11 @@ function FieldView({
           {field.description}
         </Text>
       ) : null}
+      {field.asksForSecret ? (
+        <Text color={theme.color("warning")}>
+          {"    ⚠ this looks like a secret; the MCP spec forbids servers to ask for one in a form"}
+        </Text>
+      ) : null}
       {focused && (field.kind === "enum" || field.kind === "multi") ? (
         <Choices field={field} entry={entry} />
       ) : null}

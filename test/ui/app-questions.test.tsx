@@ -146,6 +146,20 @@ describe("server questions in the App", () => {
     });
   });
 
+  it("a form field that asks for a secret carries a warning before anything is typed", async () => {
+    const secretForm = formFields({ type: "object", properties: { password: { type: "string" } } });
+    const harness = await renderApp([TURN_START]);
+    await ask(
+      harness,
+      6,
+      { ...FORM, fields: "fields" in secretForm ? secretForm.fields : [] },
+      "asks you to fill in a form",
+    );
+    expect(harness.frame()).toContain(
+      "⚠ this looks like a secret; the MCP spec forbids servers to ask for one in a form",
+    );
+  });
+
   it("a web page: the domain on its own line and the whole address; y after a pause opens it, Esc cancels", async () => {
     const harness = await renderApp([TURN_START]);
     const { controller, press, advance, until, frame } = harness;
