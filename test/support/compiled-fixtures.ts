@@ -12,6 +12,7 @@ const SOURCES = {
   "fixture-server": path.join(FIXTURES, "fixture-server.ts"),
   "broken-server": path.join(FIXTURES, "broken-server.ts"),
   "hostile-server": path.join(FIXTURES, "hostile-server.ts"),
+  "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

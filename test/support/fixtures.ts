@@ -24,6 +24,11 @@ export function fixtureLaunch(marker: string): { command: string; args: string[]
   return { command: process.execPath, args: [compiledFixture("fixture-server"), `--marker=${marker}`] };
 }
 
+/** Launches the compiled catalog server (resources and prompts that misbehave); `marker` as above. */
+export function catalogLaunch(marker: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [compiledFixture("catalog-server"), `--marker=${marker}`] };
+}
+
 /** A ServerConfig with the loader's defaults, for tests that build the manager directly. */
 export function serverConfig(name: string, overrides: Partial<ServerConfig>): ServerConfig {
   return {
