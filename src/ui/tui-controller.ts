@@ -18,7 +18,7 @@ export interface TuiControllerOptions {
   /** The session's servers, tools, knowledge, models and trace, built by the core. */
   runtime: Pick<
     SessionRuntime,
-    "manager" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
+    "manager" | "redactor" | "tools" | "knowledge" | "modelFor" | "newSession" | "modelProblem" | "trace"
   >;
   onExit: () => void;
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
@@ -212,6 +212,7 @@ export class TuiController {
     const { runtime } = this.options;
     return {
       manager: runtime.manager,
+      redactor: runtime.redactor,
       tools: () => runtime.tools.list(),
       knowledge: (): KnowledgeAccess => runtime.knowledge.access(),
       commands: this.commands,
