@@ -128,10 +128,14 @@ export class McpToolHost implements ToolHost {
     const redacted = await this.redact(toolResultText(result));
     const capped = capText(redacted.text, this.options.resultCharLimit);
     const isError = result.isError === true;
+    const links = result.content.some((block) => block.type === "resource_link");
     return {
       ok: !isError,
       forModel: markUntrusted(`${tool.server}/${tool.name}`, capped.text),
-      display: capped.text,
+      // A person opens a link themselves: the model only reads its name and URI.
+      display: links
+        ? `${capped.text}\n(a resource link opens with /read ${tool.server} <uri>, or mcpterm read ${tool.server} <uri>)`
+        : capped.text,
       truncated: capped.truncated,
       failure: isError ? "business" : undefined,
       redactions: redacted.rules,
