@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CommandContext, CommandResult } from "../../src/core/commands/command-types.js";
 import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
+import { catalogsSettled } from "../../src/core/context/catalog-view.js";
 import { openSession, type SessionRuntime } from "../../src/core/session/open-session.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { catalogLaunch, EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
@@ -26,6 +27,7 @@ beforeAll(async () => {
   });
   runtime = await openSession(interactiveRequest({ trustConfig: true }), { env: cleanEnv(), cwd: dir });
   await runtime.start().servers;
+  await catalogsSettled(runtime.manager);
   context = commandContext(runtime);
 });
 

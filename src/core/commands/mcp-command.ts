@@ -1,5 +1,5 @@
 import { MAX_SERVER_INSTRUCTIONS } from "../agent/system-prompt.js";
-import { catalogsSettled, resourceCount } from "../context/catalog-view.js";
+import { resourceCount } from "../context/catalog-view.js";
 import { errorMessage } from "../errors.js";
 import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
@@ -28,10 +28,8 @@ export const mcpCommand: SlashCommand = {
   },
   run: async (context, args) => {
     const [sub, name, level] = args;
-    if (sub === undefined || sub === "status") {
-      await catalogsSettled(context.manager);
-      return status(context.manager.servers());
-    }
+    // What is listed so far: a server slow to list its resources must not hold up its status.
+    if (sub === undefined || sub === "status") return status(context.manager.servers());
     if (!isSubcommand(sub)) {
       return {
         kind: "error",
@@ -52,7 +50,6 @@ export const mcpCommand: SlashCommand = {
       case "logs":
         return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
       case "info":
-        await connection.catalogSettled();
         return info(connection.snapshot());
       case "loglevel":
         return setLevel(connection, level);
