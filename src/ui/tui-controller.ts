@@ -177,10 +177,10 @@ export class TuiController {
   completions(before: string): string[] | Promise<string[]> {
     const { manager, tools, redactor } = this.options.runtime;
     const servers = manager.servers();
-    const plan = completionPlan(before, catalogEntries(servers), redactor.redactText);
+    const connected = catalogEntries(servers);
+    const plan = completionPlan(before, connected, redactor.redactText);
     if (plan?.kind === "words") return [...new Set(plan.words)];
     if (plan?.kind === "ask") return this.askServer(plan);
-    const connected = catalogEntries(servers);
     const source = {
       servers: servers.map((server) => server.name),
       tools: tools.list().map((tool) => ({ server: tool.server, name: tool.name })),
