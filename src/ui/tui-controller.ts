@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/approver.js";
 import type { Session } from "../core/agent/session.js";
 import { catalogEntries } from "../core/context/catalog-view.js";
-import { completionPlan, type CompletionPlan } from "../core/context/completion-plan.js";
+import { completionPlan } from "../core/context/completion-plan.js";
 import { isPromptInvocation, prepareMessage } from "../core/context/prepare-message.js";
 import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
@@ -10,6 +10,7 @@ import type { KnowledgeAccess } from "../core/kb/index.js";
 import { summarizeServer } from "../core/mcp/types.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import { completionWords } from "./completion.js";
+import { ServerCompletions } from "./server-completions.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import type { QueuedMessage } from "./transcript-types.js";
 
@@ -32,10 +33,6 @@ export interface TuiControllerOptions {
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
 export type OnUnsent = (text: string) => void;
 
-/** How long Tab waits for a server's completion/complete answer. */
-const COMPLETION_TIMEOUT_MS = 5_000;
-const COMPLETION_CACHE_SIZE = 100;
-
 interface PendingApproval {
   callId: string;
   finish: (answer: ApprovalAnswer) => void;
@@ -57,14 +54,14 @@ export class TuiController {
   private held = false;
   /** Whom to tell, per queued message, when it could not be sent after all. */
   private readonly onUnsent = new Map<number, OnUnsent>();
-  /** Servers' completion answers, by server and question, so Tab again answers at once. */
-  private readonly completionCache = new Map<string, readonly string[]>();
+  private readonly serverCompletions: ServerCompletions;
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
     this.commands = options.commands ?? SLASH_COMMANDS;
+    this.serverCompletions = new ServerCompletions(runtime.manager);
     if (runtime.modelProblem) {
       this.modelProblem = runtime.modelProblem.message;
       options.dispatch({ type: "ui_notice", level: "error", text: this.modelProblem });
@@ -180,7 +177,7 @@ export class TuiController {
     const connected = catalogEntries(servers);
     const plan = completionPlan(before, connected, redactor.redactText);
     if (plan?.kind === "words") return [...new Set(plan.words)];
-    if (plan?.kind === "ask") return this.askServer(plan);
+    if (plan?.kind === "ask") return this.serverCompletions.words(plan);
     const source = {
       servers: servers.map((server) => server.name),
       tools: tools.list().map((tool) => ({ server: tool.server, name: tool.name })),
@@ -190,25 +187,6 @@ export class TuiController {
       ),
     };
     return [...new Set(completionWords(before, this.commands, source))];
-  }
-
-  /** A server's suggestions for a completion plan; none when it cannot answer in time. */
-  private async askServer(plan: Extract<CompletionPlan, { kind: "ask" }>): Promise<string[]> {
-    const key = `${plan.server}\u0000${JSON.stringify(plan.params)}`;
-    let values = this.completionCache.get(key);
-    if (!values) {
-      const connection = this.options.runtime.manager.connection(plan.server);
-      try {
-        const answer = await connection?.complete(plan.params, { timeoutMs: COMPLETION_TIMEOUT_MS });
-        values = answer?.completion.values ?? [];
-      } catch {
-        return [...new Set(plan.words([]))];
-      }
-      if (this.completionCache.size >= COMPLETION_CACHE_SIZE)
-        this.completionCache.delete(this.completionCache.keys().next().value ?? "");
-      this.completionCache.set(key, values);
-    }
-    return [...new Set(plan.words(values))];
   }
 
   dispose(): void {
