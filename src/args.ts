@@ -97,6 +97,8 @@ export type CliArgs =
       timeoutMs: number | undefined;
     }
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
+  /** `mcpterm resources` and `mcpterm prompts`: what the servers offer besides tools. */
+  | { command: "resources" | "prompts"; common: CommonArgs; server: string | undefined; json: boolean }
   | { command: "serve"; common: CommonArgs }
   | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
@@ -356,6 +358,36 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             common: commonArgs(parsed),
             server: parsed.server,
             uri: parsed.uri,
+            json: parsed.json,
+          }),
+      )
+      .command(
+        "resources [server]",
+        "connect to the servers and list their resources and resource templates",
+        (command) =>
+          command
+            .positional("server", { type: "string", describe: "only this server" })
+            .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
+        (parsed) =>
+          choose({
+            command: "resources",
+            common: commonArgs(parsed),
+            server: parsed.server,
+            json: parsed.json,
+          }),
+      )
+      .command(
+        "prompts [server]",
+        "connect to the servers and list their prompts with their arguments",
+        (command) =>
+          command
+            .positional("server", { type: "string", describe: "only this server" })
+            .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
+        (parsed) =>
+          choose({
+            command: "prompts",
+            common: commonArgs(parsed),
+            server: parsed.server,
             json: parsed.json,
           }),
       )

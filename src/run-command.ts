@@ -48,6 +48,9 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return (await import("./headless/kb-command.js")).runKbCommand(args, io);
     case "read":
       return (await import("./headless/read-command.js")).runReadCommand(args, io);
+    case "resources":
+    case "prompts":
+      return (await import("./headless/catalog-command.js")).runCatalogCommand(args, io);
     case "trace":
       return (await import("./headless/trace-command.js")).runTraceCommand(args, io);
     case "serve":

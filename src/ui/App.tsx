@@ -32,8 +32,11 @@ import type { ApprovalKey } from "./tui-controller.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
 export interface AppController {
-  /** Sends a message, or queues it while a turn runs; slash commands run at once. */
-  submit(text: string): void;
+  /**
+   * Sends a message, or queues it while a turn runs; slash commands run at once. `onUnsent` is
+   * told when the message could not be sent after all (a mention could not be read).
+   */
+  submit(text: string, onUnsent?: (text: string) => void): void;
   /** Cancels the running turn (queued messages stay, held); false when none was running. */
   cancel(): boolean;
   /** Sends the next queued message now. */
@@ -43,8 +46,8 @@ export interface AppController {
   answerApproval(key: ApprovalKey): void;
   /** Answers the server question `id` (a sampling request, a form, a web page to open). */
   answerQuestion(id: number, answer: QuestionAnswer): void;
-  /** Words Tab may complete to, for the text before the cursor. */
-  completions(before: string): string[];
+  /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
+  completions(before: string): string[] | Promise<string[]>;
 }
 
 export interface TranscriptSource {
@@ -128,11 +131,20 @@ export function App({
     dispatch({ type: "ui_print_live_call", callId: approvalCall.callId });
   }, [approvalCall, bodyLines, dispatch]);
 
+  // A message that could not be sent comes back into the prompt, unless the person typed another.
+  const restore = useCallback(
+    (text: string): void => {
+      if (promptStore.getState().editor.text === "")
+        promptStore.dispatch({ type: "recall", text, at: clock() });
+    },
+    [promptStore, clock],
+  );
+
   const runEffect = useCallback(
     (effect: PromptEffect): void => {
       switch (effect.type) {
         case "submit":
-          controller.submit(effect.text);
+          controller.submit(effect.text, restore);
           return;
         case "answer":
           controller.answerApproval(effect.answer);
@@ -165,7 +177,7 @@ export function App({
           return;
       }
     },
-    [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store],
+    [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store, restore],
   );
 
   // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.
@@ -183,6 +195,15 @@ export function App({
       });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
       const filled = withContext(action, at, controller, current, promptStore.getState());
+      if (filled instanceof Promise) {
+        // A server is asked for completions: they apply if the person has not typed on meanwhile.
+        const before = textBeforeCursor(promptStore.getState());
+        void filled.then((later) => {
+          if (textBeforeCursor(promptStore.getState()) !== before) return;
+          for (const effect of promptStore.dispatch(later)) runEffect(effect);
+        });
+        return;
+      }
       for (const effect of promptStore.dispatch(filled)) runEffect(effect);
     },
     [clock, store, promptStore, controller, runEffect],
@@ -261,6 +282,10 @@ function modeContext(state: TranscriptState): ModeContext {
   };
 }
 
+function textBeforeCursor(prompt: PromptState): string {
+  return prompt.editor.text.slice(0, prompt.editor.cursor);
+}
+
 /** Adds what only the controller and the transcript know to the actions that need it. */
 function withContext(
   action: KeyAction,
@@ -268,12 +293,13 @@ function withContext(
   controller: AppController,
   state: TranscriptState,
   prompt: PromptState,
-): PromptAction {
+): PromptAction | Promise<PromptAction> {
   const queue = { queued: state.queue.messages.length, busy: state.turn !== undefined };
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
   if (action.type === "complete") {
-    const before = prompt.editor.text.slice(0, prompt.editor.cursor);
-    return { type: "complete", words: controller.completions(before), at };
+    const words = controller.completions(textBeforeCursor(prompt));
+    if (Array.isArray(words)) return { type: "complete", words, at };
+    return words.then((later) => ({ type: "complete", words: later, at }));
   }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };

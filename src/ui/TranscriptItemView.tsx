@@ -14,13 +14,20 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
   switch (item.kind) {
     case "user":
       return (
-        <Box marginTop={1} flexDirection="row">
-          <Text color={theme.color("user")} bold>
-            ›{" "}
-          </Text>
-          <Box flexShrink={1}>
-            <Text color={theme.color("user")}>{item.text}</Text>
+        <Box marginTop={1} flexDirection="column">
+          <Box flexDirection="row">
+            <Text color={theme.color("user")} bold>
+              ›{" "}
+            </Text>
+            <Box flexShrink={1}>
+              <Text color={theme.color("user")}>{item.text}</Text>
+            </Box>
           </Box>
+          {(item.attachments ?? []).map((line, index) => (
+            <Box key={index} paddingLeft={2}>
+              <Text color={theme.color("muted")}>{line}</Text>
+            </Box>
+          ))}
         </Box>
       );
     case "assistant":

@@ -9,7 +9,8 @@ export interface Completion {
 
 /**
  * Tab: completes the word before the cursor from `words` (slash commands only at the start of
- * the input). One match is completed with a space; several are completed to their common prefix.
+ * the input). One match is completed with a space, unless it is the start of more (`@server:`,
+ * a URI's folder, `key=`); several are completed to their common prefix.
  */
 export function complete(state: EditorState, words: readonly string[]): Completion {
   const before = state.text.slice(0, state.cursor);
@@ -22,7 +23,8 @@ export function complete(state: EditorState, words: readonly string[]): Completi
   // After a space in a message there is nothing to go on; in a command line the next argument is.
   if (word === "" && !atStart && !before.trimStart().startsWith("/")) return { state, candidates: [] };
   if (candidates.length === 0) return { state, candidates };
-  const completed = candidates.length === 1 ? `${candidates[0] ?? word} ` : commonPrefix(candidates);
+  const only = candidates.length === 1 ? (candidates[0] ?? word) : undefined;
+  const completed = only === undefined ? commonPrefix(candidates) : /[:/=]$/.test(only) ? only : `${only} `;
   if (completed.length <= word.length) return { state, candidates };
   const start = state.cursor - word.length;
   return {
@@ -42,8 +44,9 @@ function commonPrefix(words: readonly string[]): string {
 
 /**
  * Pure: the words Tab may complete to, given the prompt's text before the cursor. At the start of
- * a command line, the commands; inside one, what that command takes next (`/mcp logs ` takes a
- * server); in a message, server and tool names.
+ * a command line, the commands and the servers' prompts; inside one, what that command takes next
+ * (`/mcp logs ` takes a server); in a message, server and tool names. (Mentions and a prompt's
+ * arguments are planned in the core: see completionPlan.)
  */
 export function completionWords(
   before: string,
@@ -55,7 +58,11 @@ export function completionWords(
     return [...source.servers, ...source.tools.flatMap((tool) => [tool.name, `${tool.server}/${tool.name}`])];
   }
   const [head = "", ...rest] = text.split(/\s+/);
-  if (rest.length === 0) return commands.map((command) => `/${command.name}`);
+  if (rest.length === 0)
+    return [
+      ...commands.map((command) => `/${command.name}`),
+      ...(source.prompts ?? []).map((name) => `/${name}`),
+    ];
   const command = commands.find((candidate) => `/${candidate.name}` === head.toLowerCase());
   return command?.complete?.(rest.slice(0, -1), source) ?? [];
 }

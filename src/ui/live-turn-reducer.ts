@@ -1,4 +1,4 @@
-import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
+import type { AgentEvent, MessageAttachment, ProposedToolCall } from "../core/agent/events.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { splitAtSafePoint } from "./markdown-split.js";
 import { estimateTokens } from "./token-estimate.js";
@@ -27,8 +27,21 @@ export function startTurn(
         askedInStep: 0,
       },
     },
-    { kind: "user", text: sanitizeForTerminal(start.input) },
+    {
+      kind: "user",
+      text: sanitizeForTerminal(start.input),
+      ...(start.attached ? { attachments: start.attached.attachments.map(attachmentLine) } : {}),
+    },
   );
+}
+
+/** `⎘ @everything:demo://… · text/markdown, 3,120 characters`, or the prompt a message came from. */
+function attachmentLine(attachment: MessageAttachment): string {
+  const line =
+    attachment.kind === "prompt"
+      ? `↳ from the prompt /${attachment.server}:${attachment.name} · ${attachment.detail}`
+      : `⎘ @${attachment.server}:${attachment.name} · ${attachment.detail}`;
+  return sanitizeForTerminal(line);
 }
 
 export function streamText(state: TranscriptState, delta: string): TranscriptState {

@@ -177,7 +177,8 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
         candidates: [],
       });
     case "complete": {
-      const completion = complete(state.editor, action.words);
+      // Words can come from servers (prompt names, URIs, their completions): typed in clean.
+      const completion = complete(state.editor, action.words.map(sanitizeForTerminal));
       return only({ ...typed(state, at, () => completion.state), candidates: completion.candidates });
     }
     case "vertical":

@@ -48,7 +48,8 @@ export type ExpandableRef = { kind: "tool"; callId: string } | { kind: "knowledg
 
 /** A finished piece of the transcript: printed once into Ink's <Static>, never redrawn. */
 export type TranscriptItem =
-  | { kind: "user"; id: number; text: string }
+  /** The user's message; `attachments` say what went with it (resources, the prompt it came from). */
+  | { kind: "user"; id: number; text: string; attachments?: string[] }
   /** A finished stretch of the answer, as markdown; `first` marks the start of a reply. */
   | { kind: "assistant"; id: number; text: string; first: boolean }
   | { kind: "knowledge"; id: number; knowledge: KnowledgeView }

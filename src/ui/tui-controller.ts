@@ -1,5 +1,8 @@
 import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/approver.js";
 import type { Session } from "../core/agent/session.js";
+import { catalogEntries } from "../core/context/catalog-view.js";
+import { completionPlan } from "../core/context/completion-plan.js";
+import { isPromptInvocation, prepareMessage } from "../core/context/prepare-message.js";
 import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
 import { errorMessage } from "../core/errors.js";
@@ -11,6 +14,7 @@ import type { PersonAtHand } from "../core/requests/server-requests.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
+import { ServerCompletions } from "./server-completions.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import type { QueuedMessage, ServerQuestion } from "./transcript-types.js";
 
@@ -23,6 +27,7 @@ export interface TuiControllerOptions {
   runtime: Pick<
     SessionRuntime,
     | "manager"
+    | "redactor"
     | "tools"
     | "knowledge"
     | "modelFor"
@@ -40,6 +45,9 @@ export interface TuiControllerOptions {
   clearScreen?: () => void;
   commands?: readonly SlashCommand[];
 }
+
+/** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
+export type OnUnsent = (text: string) => void;
 
 interface PendingApproval {
   callId: string;
@@ -67,6 +75,9 @@ export class TuiController implements PersonAtHand {
   private nextQueuedId = 1;
   /** Esc cancelled a turn: the queue waits until the person sends the next message from it. */
   private held = false;
+  /** Whom to tell, per queued message, when it could not be sent after all. */
+  private readonly onUnsent = new Map<number, OnUnsent>();
+  private readonly serverCompletions: ServerCompletions;
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
   private readonly unsubscribeNotices: () => void;
@@ -77,6 +88,7 @@ export class TuiController implements PersonAtHand {
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
     this.commands = options.commands ?? SLASH_COMMANDS;
+    this.serverCompletions = new ServerCompletions(runtime.manager);
     if (runtime.modelProblem) {
       this.modelProblem = runtime.modelProblem.message;
       options.dispatch({ type: "ui_notice", level: "error", text: this.modelProblem });
@@ -97,18 +109,24 @@ export class TuiController implements PersonAtHand {
     return this.running !== undefined;
   }
 
-  /** A prompt for the model, or a slash command. Prompts queue while a turn runs; commands run at once. */
-  submit(text: string): void {
-    if (parseSlashInput(text)) {
+  /**
+   * A message for the model, or a slash command. Messages (a server prompt's command is one)
+   * queue while a turn runs; commands run at once. `onUnsent` hears of a message that could not
+   * be sent after all (a mention that could not be read), with its text.
+   */
+  submit(text: string, onUnsent?: OnUnsent): void {
+    if (parseSlashInput(text) && !isPromptInvocation(text)) {
       void this.runCommand(text);
       return;
     }
     if (this.running) {
-      this.queue.push({ id: this.nextQueuedId++, text });
+      const id = this.nextQueuedId++;
+      this.queue.push({ id, text });
+      if (onUnsent) this.onUnsent.set(id, onUnsent);
       this.reportQueue();
       return;
     }
-    this.start(text);
+    this.start(text, onUnsent);
   }
 
   /** Cancels the running turn; false when nothing was running. Queued messages stay, held. */
@@ -130,6 +148,7 @@ export class TuiController implements PersonAtHand {
   /** Takes the last queued message back, to edit it in the prompt; undefined when none is queued. */
   takeLastQueued(): string | undefined {
     const last = this.queue.pop();
+    if (last) this.onUnsent.delete(last.id);
     this.reportQueue();
     return last?.text;
   }
@@ -137,10 +156,13 @@ export class TuiController implements PersonAtHand {
   private startNext(): void {
     if (this.held) return;
     const next = this.queue.shift();
-    if (next) this.start(next.text);
+    if (!next) return;
+    const onUnsent = this.onUnsent.get(next.id);
+    this.onUnsent.delete(next.id);
+    this.start(next.text, onUnsent);
   }
 
-  private start(text: string): void {
+  private start(text: string, onUnsent?: OnUnsent): void {
     if (!this.session) {
       this.options.dispatch({
         type: "ui_notice",
@@ -149,7 +171,7 @@ export class TuiController implements PersonAtHand {
       });
       return;
     }
-    void this.runTurn(this.session, text);
+    void this.runTurn(this.session, text, onUnsent);
   }
 
   answerApproval(key: ApprovalKey): void {
@@ -177,12 +199,24 @@ export class TuiController implements PersonAtHand {
     }
   }
 
-  /** Words Tab can complete the word before the cursor to, given the text before it. */
-  completions(before: string): string[] {
-    const { manager, tools } = this.options.runtime;
+  /**
+   * Words Tab can complete the word before the cursor to, given the text before it; a promise
+   * when a server is asked (a template variable, a prompt argument: completion/complete).
+   */
+  completions(before: string): string[] | Promise<string[]> {
+    const { manager, tools, redactor } = this.options.runtime;
+    const servers = manager.servers();
+    const connected = catalogEntries(servers);
+    const plan = completionPlan(before, connected, redactor.redactText);
+    if (plan?.kind === "words") return [...new Set(plan.words)];
+    if (plan?.kind === "ask") return this.serverCompletions.words(plan);
     const source = {
-      servers: manager.servers().map((server) => server.name),
+      servers: servers.map((server) => server.name),
       tools: tools.list().map((tool) => ({ server: tool.server, name: tool.name })),
+      prompts: connected.flatMap((entry) => entry.prompts.map((prompt) => `${entry.name}:${prompt.name}`)),
+      resources: connected.flatMap((entry) =>
+        entry.resources.map((resource) => ({ server: entry.name, uri: redactor.redactText(resource.uri) })),
+      ),
     };
     return [...new Set(completionWords(before, this.commands, source))];
   }
@@ -277,12 +311,25 @@ export class TuiController implements PersonAtHand {
     });
   }
 
-  private async runTurn(session: Session, text: string): Promise<void> {
+  private async runTurn(session: Session, text: string, onUnsent: OnUnsent | undefined): Promise<void> {
     const controller = new AbortController();
     this.running = controller;
+    const { signal } = controller;
     try {
+      // Mentions are read and a prompt's command rendered first; what cannot be is not sent.
+      const { manager, redactor } = this.options.runtime;
+      const prepared = await prepareMessage(text, { manager, redactor, signal });
+      if (!prepared.ok || signal.aborted) {
+        this.options.dispatch({
+          type: "ui_notice",
+          level: signal.aborted ? "info" : "error",
+          text: prepared.ok || signal.aborted ? "Cancelled before the message was sent." : prepared.reason,
+        });
+        onUnsent?.(text);
+        return;
+      }
       // Events leave the session redacted; the reducer sanitizes what it draws.
-      for await (const event of session.run(text, { approve: this.approve, signal: controller.signal })) {
+      for await (const event of session.run(prepared.message, { approve: this.approve, signal })) {
         this.options.dispatch(event);
       }
     } catch (error) {
@@ -311,6 +358,7 @@ export class TuiController implements PersonAtHand {
     const { runtime } = this.options;
     return {
       manager: runtime.manager,
+      redactor: runtime.redactor,
       tools: () => runtime.tools.list(),
       knowledge: (): KnowledgeAccess => runtime.knowledge.access(),
       commands: this.commands,

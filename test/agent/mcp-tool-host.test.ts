@@ -4,7 +4,7 @@ import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
 import type { AgentTool } from "../../src/core/agent/tool-host.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import { fixtureLaunch, serverConfig } from "../support/fixtures.js";
+import { catalogLaunch, fixtureLaunch, serverConfig } from "../support/fixtures.js";
 
 const frames: WireFrame[] = [];
 const managers: McpManager[] = [];
@@ -64,5 +64,21 @@ describe("McpToolHost", () => {
     expect(outcome).toMatchObject({ ok: false, failure: "transient" });
     expect(outcome.display).not.toMatch(/attempts/);
     expect(toolCalls("crash")).toBe(1);
+  });
+
+  it("tells the person how to open a resource link a tool returned; the model reads just the link", async () => {
+    const linked = new McpManager([serverConfig("catalog", catalogLaunch(randomUUID()))], {
+      parentEnv: process.env,
+    });
+    managers.push(linked);
+    await linked.start();
+    const host = new McpToolHost(linked);
+    const link = host.list().find((tool) => tool.name === "link") as AgentTool;
+    const outcome = await host.call(link, {}, context());
+    expect(outcome.display).toBe(
+      "Here is the note.\n[resource link: alpha catalog://notes/alpha]\n(a resource link opens with /read catalog <uri>, or mcpterm read catalog <uri>)",
+    );
+    expect(outcome.forModel).toContain("[resource link: alpha catalog://notes/alpha]");
+    expect(outcome.forModel).not.toContain("/read");
   });
 });

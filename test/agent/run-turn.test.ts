@@ -342,4 +342,15 @@ describe("runTurn", () => {
     expect(decided).toMatchObject({ approved: false, by: "policy" });
     expect(decided?.type === "approval_decided" && decided.reason).toMatch(/--approve dangerous/);
   });
+
+  it("sends the message's attached context after its words, and reports both in turn_start", async () => {
+    const attached = {
+      attachments: [{ kind: "resource" as const, server: "fixture", name: "note://a", detail: "text/plain" }],
+      forModel: '<resource server="fixture" uri="note://a" trust="untrusted">\nA\n</resource>',
+    };
+    const { events, server } = await turn([{ text: "ok" }], { input: "what is in it?", attached });
+    expect(events[0]).toMatchObject({ type: "turn_start", input: "what is in it?", attached });
+    const body = server.requests[0]?.body as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages.at(-1)).toEqual({ role: "user", content: `what is in it?\n\n${attached.forModel}` });
+  });
 });

@@ -70,7 +70,13 @@ describe("SessionOutput", () => {
   it("redacts the input, warnings, errors, reasons and the answer", () => {
     const secret = `known-value-1234 ${FAKE_OPENAI_KEY}`;
     const out = pass([
-      { type: "turn_start", turn: 1, input: secret, at: "now" },
+      {
+        type: "turn_start",
+        turn: 1,
+        input: secret,
+        at: "now",
+        attached: { attachments: [], forModel: secret },
+      },
       { type: "warning", message: secret },
       { type: "error", code: "llm", message: secret, exitCode: 1 },
       {

@@ -6,6 +6,7 @@ import { CompositeToolHost } from "../../src/core/agent/composite-tool-host.js";
 import type { CommandContext, CommandResult } from "../../src/core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { ConfigError } from "../../src/core/errors.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
@@ -46,6 +47,7 @@ beforeAll(async () => {
   const tools = new CompositeToolHost([new KnowledgeToolHost(kb), new McpToolHost(manager)]);
   context = {
     manager,
+    redactor: new SecretRedactor(),
     tools: () => tools.list(),
     knowledge: () => ({ state: "ready", kb }),
     commands: SLASH_COMMANDS,
@@ -113,7 +115,7 @@ describe("slash commands against a real McpManager", () => {
     [
       "/mcp",
       "table",
-      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \| fixture 1\.0\.0 \| 10 \| \d+ ms \| $/m,
+      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \| fixture 1\.0\.0 \| 10 \| 0 \| 0 \| \d+ ms \| $/m,
     ],
     ["/mcp", "table", /broken \| failed \| stdio/],
     ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],

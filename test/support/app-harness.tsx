@@ -52,8 +52,11 @@ export class FakeController implements AppController {
   readonly submitted: string[] = [];
   cancelled = 0;
   busy = false;
-  submit(text: string): void {
+  /** What the app asked to be told if the last message could not be sent; a test calls it to say so. */
+  unsent: ((text: string) => void) | undefined;
+  submit(text: string, onUnsent?: (text: string) => void): void {
     this.submitted.push(text);
+    this.unsent = onUnsent;
   }
   cancel(): boolean {
     if (!this.busy) return false;
@@ -77,8 +80,10 @@ export class FakeController implements AppController {
   answerQuestion(id: number, answer: QuestionAnswer): void {
     this.questionAnswers.push({ id, answer });
   }
-  completions(): string[] {
-    return ["/help", "/tools", "/trace", "fixture", "write_note"];
+  /** What Tab completes to; a promise stands for a server that answers later. */
+  words: string[] | Promise<string[]> = ["/help", "/tools", "/trace", "fixture", "write_note"];
+  completions(): string[] | Promise<string[]> {
+    return this.words;
   }
 }
 

@@ -15,6 +15,7 @@ const SOURCES = {
   "results-server": path.join(FIXTURES, "results-server.ts"),
   // Not a server: mcpterm's client for the MCP conformance suite's scenarios.
   "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
+  "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

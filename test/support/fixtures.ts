@@ -29,6 +29,11 @@ export function resultsLaunch(marker: string): { command: string; args: string[]
   return { command: process.execPath, args: [compiledFixture("results-server"), `--marker=${marker}`] };
 }
 
+/** Launches the compiled catalog server (resources and prompts that misbehave); `marker` as above. */
+export function catalogLaunch(marker: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [compiledFixture("catalog-server"), `--marker=${marker}`] };
+}
+
 /** A ServerConfig with the loader's defaults, for tests that build the manager directly. */
 export function serverConfig(name: string, overrides: Partial<ServerConfig>): ServerConfig {
   return {

@@ -25,6 +25,7 @@ export function interactiveRequest(overrides: Partial<SessionRequest> = {}): Ses
 export function commandContext(runtime: SessionRuntime): CommandContext {
   return {
     manager: runtime.manager,
+    redactor: runtime.redactor,
     tools: () => runtime.tools.list(),
     knowledge: () => runtime.knowledge.access(),
     commands: SLASH_COMMANDS,

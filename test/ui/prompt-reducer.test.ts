@@ -329,6 +329,11 @@ describe("prompt keys", () => {
     expect(run(several, [1, type("o")]).state.candidates).toEqual([]);
   });
 
+  it("types a completed word in without the terminal controls a server may have put in it", () => {
+    const { state } = run(typed("/ev"), { type: "complete", words: ["/every\u001b[2Jthing:x\u200b"], at: 0 });
+    expect(state.editor.text).toBe("/everything:x ");
+  });
+
   it("↑ on a recalled multi-line entry goes on through history; after an edit ↑ walks its lines", () => {
     const sent = run(
       initialPromptState,

@@ -63,6 +63,32 @@ function run(...actions: TranscriptAction[]): TranscriptState {
 }
 
 describe("transcriptReducer", () => {
+  it("prints what went with the user's message under it: attached resources and the prompt it came from", () => {
+    const state = run({
+      ...start,
+      attached: {
+        attachments: [
+          { kind: "prompt", server: "everything", name: "args-prompt", detail: '1 message, city="Paris"' },
+          {
+            kind: "resource",
+            server: "everything",
+            name: "demo://a\u001b[2J",
+            detail: "text/plain, 12 characters",
+          },
+        ],
+        forModel: "<resource …>",
+      },
+    });
+    expect(state.items[0]).toMatchObject({
+      kind: "user",
+      text: "hi",
+      attachments: [
+        '↳ from the prompt /everything:args-prompt · 1 message, city="Paris"',
+        "⎘ @everything:demo://a · text/plain, 12 characters",
+      ],
+    });
+  });
+
   it("prints the user's message and streams text in the live turn until a paragraph is complete", () => {
     const state = run(
       start,

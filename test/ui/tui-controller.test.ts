@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/core/agent/events.js";
-import type { Session } from "../../src/core/agent/session.js";
+import type { Session, UserMessage } from "../../src/core/agent/session.js";
 import { RootList } from "../../src/core/mcp/roots.js";
 import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
 import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
@@ -10,6 +10,7 @@ import type { PersonAtHand } from "../../src/core/requests/server-requests.js";
 import type { LiveNotice } from "../../src/core/session/open-session.js";
 import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
 import type { QueueView } from "../../src/ui/transcript-types.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { TuiController, type TuiControllerOptions } from "../../src/ui/tui-controller.js";
 import { tempDir } from "../support/fixtures.js";
 
@@ -37,7 +38,11 @@ function setup(cwd = process.cwd()): {
     modelName: "fake",
     clear: () => undefined,
     setModel: () => undefined,
-    async *run(input: string, control: { signal?: AbortSignal }): AsyncGenerator<AgentEvent, void> {
+    async *run(
+      message: string | UserMessage,
+      control: { signal?: AbortSignal },
+    ): AsyncGenerator<AgentEvent, void> {
+      const input = typeof message === "string" ? message : message.text;
       yield { type: "turn_start", turn: turns.length + 1, input, at: new Date().toISOString() };
       await new Promise<void>((resolve) => {
         turns.push({ input, finish: resolve });
@@ -61,6 +66,7 @@ function setup(cwd = process.cwd()): {
       return () => noticeListeners.delete(listener);
     },
     manager: { subscribe: () => () => undefined, servers: () => [], connection: () => undefined },
+    redactor: new SecretRedactor(),
     tools: { list: () => [] },
     knowledge: { access: () => ({ state: "off", reason: "off" }) },
     modelFor: () => ({ model: "fake" }),
@@ -119,6 +125,30 @@ describe("TuiController's queue", () => {
     await settled();
     expect(actions.some((action) => action.type === "ui_command_result")).toBe(true);
     expect(queue()?.messages ?? []).toEqual([]);
+  });
+
+  it("queues a server prompt's command like a message, and hands back one that cannot be sent", async () => {
+    const { controller, turns, actions, queue, settled } = setup();
+    controller.submit("first");
+    await settled();
+    const unsent: string[] = [];
+    controller.submit("/everything:simple-prompt", (text) => unsent.push(text));
+    await settled();
+    expect(actions.some((action) => action.type === "ui_command_result")).toBe(false);
+    expect(queue()?.messages.map((message) => message.text)).toEqual(["/everything:simple-prompt"]);
+    turns[0]?.finish();
+    await settled();
+    // This runtime has no servers, so the prompt cannot be rendered: said once, and handed back.
+    expect(started(actions)).toEqual(["first"]);
+    expect(actions.filter((action) => action.type === "ui_notice")).toEqual([
+      {
+        type: "ui_notice",
+        level: "error",
+        text: 'There is no server named "everything" (servers: none) for /everything:simple-prompt; nothing was sent.',
+      },
+    ]);
+    expect(unsent).toEqual(["/everything:simple-prompt"]);
+    expect(controller.busy).toBe(false);
   });
 
   it("keeps the queue held when Esc cancels the turn, until the person sends the next", async () => {

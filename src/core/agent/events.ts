@@ -26,6 +26,23 @@ export interface ProposedToolCall {
   problem: string | undefined;
 }
 
+/** Something attached to a user's message for the model: a resource's content, or the server prompt it came from. */
+export interface MessageAttachment {
+  kind: "resource" | "prompt";
+  server: string;
+  /** The resource's URI, or the prompt's name. */
+  name: string;
+  /** What the model got of it, for a person: `text/markdown, 3.1 KB`, `cut to 40,000 characters`, … */
+  detail: string;
+}
+
+/** What a user's message carries for the model besides its words. */
+export interface AttachedContext {
+  attachments: MessageAttachment[];
+  /** The attached contents as the model reads them after the message, each fenced as untrusted data. */
+  forModel: string;
+}
+
 export type TurnEndReason = "completed" | "max_steps" | "loop_detected" | "aborted" | "error";
 
 /**
@@ -33,7 +50,15 @@ export type TurnEndReason = "completed" | "max_steps" | "loop_detected" | "abort
  * `--output stream-json` prints them; so every field is plain, serializable data.
  */
 export type AgentEvent =
-  | { type: "turn_start"; turn: number; input: string; at: string }
+  | {
+      type: "turn_start";
+      turn: number;
+      /** The user's words (or a server prompt's text): shown, recorded, searched in the knowledge base. */
+      input: string;
+      at: string;
+      /** Resources attached to the message, or the prompt it came from; absent for a plain message. */
+      attached?: AttachedContext;
+    }
   /** Knowledge-base passages found for the user's message; they go to the model as numbered sources. */
   | { type: "kb_hits"; hits: KbHit[] }
   | { type: "model_request"; step: number; messageCount: number; tools: string[] }

@@ -143,10 +143,14 @@ export class McpToolHost implements ToolHost {
     );
     const problem = outputSchemaProblem(tool.outputSchema, result, this.validator);
     const isError = result.isError === true;
+    const links = result.content.some((block) => block.type === "resource_link");
     return {
       ok: !isError,
       forModel: markUntrusted(`${tool.server}/${tool.name}`, forModel.text),
-      display: capText(content.text, limit).text,
+      // A person opens a link themselves: the model only reads its name and URI.
+      display: links
+        ? `${capText(content.text, limit).text}\n(a resource link opens with /read ${tool.server} <uri>, or mcpterm read ${tool.server} <uri>)`
+        : capText(content.text, limit).text,
       ...(structured ? { structured: capText(structured.text, limit).text } : {}),
       ...(problem ? { outputSchemaProblem: problem } : {}),
       ...(text.attachments.length > 0 ? { attachments: text.attachments } : {}),

@@ -14,13 +14,15 @@ import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
-import type { AgentEvent, TurnEndReason } from "./events.js";
+import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
 export interface TurnOptions {
   input: string;
+  /** What the message carries for the model besides `input` (attached resources, its prompt). */
+  attached?: AttachedContext;
   /** 1-based number of this turn in the session. */
   turn: number;
   /** The session's history. The turn appends to it, and leaves it valid to send again whatever happens. */
@@ -71,11 +73,19 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   });
 
   const repeats = new RepeatDetector(options.repeatLimit);
-  yield { type: "turn_start", turn, input: options.input, at: new Date().toISOString() };
+  const { attached } = options;
+  yield {
+    type: "turn_start",
+    turn,
+    input: options.input,
+    at: new Date().toISOString(),
+    ...(attached ? { attached } : {}),
+  };
   const hits = options.knowledge?.search(options.input) ?? [];
   if (options.knowledge) yield { type: "kb_hits", hits };
   const sources = formatSourcesForModel(hits);
-  conversation.push({ role: "user", content: sources ? `${options.input}\n\n${sources}` : options.input });
+  const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");
+  conversation.push({ role: "user", content });
 
   for (let step = 1; step <= options.maxSteps; step += 1) {
     // A withheld tool is shown in /tools but never offered, so the model cannot call it either.

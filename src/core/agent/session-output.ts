@@ -39,8 +39,14 @@ export class SessionOutput {
   private redactEvent(event: Exclude<AgentEvent, { type: "text_delta" }>): AgentEvent {
     const { redact } = this.redaction;
     switch (event.type) {
-      case "turn_start":
-        return { ...event, input: redact(event.input) };
+      case "turn_start": {
+        const { attached } = event;
+        return {
+          ...event,
+          input: redact(event.input),
+          ...(attached ? { attached: { ...attached, forModel: redact(attached.forModel) } } : {}),
+        };
+      }
       case "tool_call_proposed": {
         const { call } = event;
         return {

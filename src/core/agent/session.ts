@@ -4,7 +4,7 @@ import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
-import type { AgentEvent } from "./events.js";
+import type { AgentEvent, AttachedContext } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
@@ -34,6 +34,12 @@ export interface SessionOptions {
   /** The validator the session's tool host checks results with, so each schema compiles once. */
   validator?: SchemaValidator;
   now?: () => Date;
+}
+
+/** A user's message: the words, and what is attached to them for the model (see AttachedContext). */
+export interface UserMessage {
+  text: string;
+  attached?: AttachedContext;
 }
 
 const NO_REDACTION: OutputRedaction = { redact: (text) => text, spacedSecrets: [] };
@@ -93,14 +99,17 @@ export class Session {
   }
 
   async *run(
-    input: string,
+    message: string | UserMessage,
     control: { approve?: Approver; signal?: AbortSignal } = {},
   ): AsyncGenerator<AgentEvent, void> {
+    const { text: input, attached } =
+      typeof message === "string" ? { text: message, attached: undefined } : message;
     this.turns += 1;
     if (this.conversation[0]?.role === "system") this.conversation[0] = this.systemMessage();
     const output = new SessionOutput(this.options.output ?? NO_REDACTION);
     const events = runTurn({
       input,
+      ...(attached ? { attached } : {}),
       turn: this.turns,
       conversation: this.conversation,
       model: this.model,

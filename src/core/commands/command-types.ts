@@ -1,6 +1,7 @@
 import type { AgentTool } from "../agent/tool-host.js";
 import type { KnowledgeAccess } from "../kb/index.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
+import type { SecretRedactor } from "../policy/redact-secrets.js";
 
 /** What a slash command produced; the TUI and the headless commands each render these their own way. */
 export type CommandResult =
@@ -41,6 +42,8 @@ export interface RootControl {
 /** Everything a command may read or change. */
 export interface CommandContext {
   manager: McpManager;
+  /** Removes secrets from what servers send before it is shown (resources, prompts, descriptions). */
+  redactor: SecretRedactor;
   /** Every tool the model can call right now, with tier and reason. */
   tools(): AgentTool[];
   knowledge(): KnowledgeAccess;
@@ -61,6 +64,10 @@ export interface CommandContext {
 export interface CompletionSource {
   servers: readonly string[];
   tools: ReadonlyArray<{ server: string; name: string }>;
+  /** Server prompts as commands are typed, without the slash: `everything:args-prompt`. */
+  prompts?: readonly string[];
+  /** Resources the servers list, by URI as shown. */
+  resources?: ReadonlyArray<{ server: string; uri: string }>;
 }
 
 export interface SlashCommand {

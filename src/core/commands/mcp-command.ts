@@ -1,28 +1,43 @@
+import { MAX_SERVER_INSTRUCTIONS } from "../agent/system-prompt.js";
+import { resourceCount } from "../context/catalog-view.js";
 import { errorMessage } from "../errors.js";
+import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
+import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
-import type { CommandResult, SlashCommand } from "./command-types.js";
+import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 
 const LOG_LINES = 40;
+const SUBCOMMANDS = ["status", "info", "logs", "loglevel", "restart"] as const;
+type Subcommand = Exclude<(typeof SUBCOMMANDS)[number], "status">;
+
+function isSubcommand(word: string): word is Subcommand {
+  return word !== "status" && (SUBCOMMANDS as readonly string[]).includes(word);
+}
 
 export const mcpCommand: SlashCommand = {
   name: "mcp",
-  usage: "[restart <server> | logs <server>]",
-  description: "server status; restart a server; show its stderr, stray stdout and log messages",
+  usage: "[info <server> | logs <server> | loglevel <server> <level> | restart <server>]",
+  description:
+    "server status; a server's instructions and capabilities; its stderr, stray stdout and log messages; its log level; restart it",
   complete: (args, source) => {
-    if (args.length === 0) return ["status", "restart", "logs"];
-    if (args.length === 1 && (args[0] === "restart" || args[0] === "logs")) return source.servers;
+    if (args.length === 0) return SUBCOMMANDS;
+    if (args.length === 1 && isSubcommand(args[0] ?? "")) return source.servers;
+    if (args.length === 2 && args[0] === "loglevel") return LOG_LEVELS;
     return [];
   },
   run: async (context, args) => {
-    const [sub, name] = args;
+    const [sub, name, level] = args;
+    // What is listed so far: a server slow to list its resources must not hold up its status.
     if (sub === undefined || sub === "status") return status(context.manager.servers());
-    if (sub !== "restart" && sub !== "logs") {
+    if (!isSubcommand(sub)) {
       return {
         kind: "error",
-        message: `Unknown /mcp subcommand "${sub}"; use /mcp, /mcp restart <server> or /mcp logs <server>.`,
+        message: `Unknown /mcp subcommand "${sub}"; use /mcp, /mcp info|logs|restart <server> or /mcp loglevel <server> <level>.`,
       };
     }
-    if (name === undefined) return { kind: "error", message: `Usage: /mcp ${sub} <server>` };
+    if (name === undefined)
+      return { kind: "error", message: `Usage: /mcp ${sub} <server>${sub === "loglevel" ? " <level>" : ""}` };
     const connection = context.manager.connection(name);
     if (!connection) {
       const known = context.manager.servers().map((server) => server.name);
@@ -31,24 +46,99 @@ export const mcpCommand: SlashCommand = {
         message: `There is no server named "${name}" (servers: ${known.join(", ") || "none"}).`,
       };
     }
-    if (sub === "logs") {
-      return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
+    switch (sub) {
+      case "logs":
+        return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
+      case "info":
+        return info(connection.snapshot());
+      case "loglevel":
+        return setLevel(connection, level);
+      case "restart":
+        return restart(context, connection);
     }
-    try {
-      await context.manager.restart(name);
-    } catch (error) {
-      return { kind: "error", message: `Restarting "${name}" failed: ${errorMessage(error)}` };
-    }
-    const after = connection.snapshot();
-    if (after.status === "connected") {
-      return { kind: "text", text: `Restarted "${name}": connected, ${after.tools.length} tools.` };
-    }
-    return {
-      kind: "error",
-      message: `Restarted "${name}" but it is ${after.status}: ${after.error ?? "no reason given"}`,
-    };
   },
 };
+
+async function setLevel(connection: ServerConnection, level: string | undefined): Promise<CommandResult> {
+  if (level === undefined || !isLogLevel(level)) {
+    return {
+      kind: "error",
+      message: `Usage: /mcp loglevel ${connection.name} <level>, where level is one of ${LOG_LEVELS.join(", ")}.`,
+    };
+  }
+  try {
+    await connection.setLogLevel(level);
+  } catch (error) {
+    return {
+      kind: "error",
+      message: `Setting the log level of "${connection.name}" failed: ${errorMessage(error)}`,
+    };
+  }
+  return {
+    kind: "text",
+    text: `Asked "${connection.name}" to send log messages from ${level} up; /mcp logs ${connection.name} shows them.`,
+  };
+}
+
+async function restart(context: CommandContext, connection: ServerConnection): Promise<CommandResult> {
+  const { name } = connection;
+  try {
+    await context.manager.restart(name);
+  } catch (error) {
+    return { kind: "error", message: `Restarting "${name}" failed: ${errorMessage(error)}` };
+  }
+  const after = connection.snapshot();
+  if (after.status === "connected") {
+    return { kind: "text", text: `Restarted "${name}": connected, ${after.tools.length} tools.` };
+  }
+  return {
+    kind: "error",
+    message: `Restarted "${name}" but it is ${after.status}: ${after.error ?? "no reason given"}`,
+  };
+}
+
+/** What a server said about itself in initialize: who it is, what it offers, and its instructions. */
+function info(server: ServerSnapshot): CommandResult {
+  const where = server.pid !== undefined ? `pid ${server.pid}` : server.url;
+  const lines = [[server.name, server.status, server.transport, where].filter((part) => part).join(" · ")];
+  if (server.error) lines.push(`last error: ${server.error}`);
+  if (server.serverInfo || server.protocolVersion) {
+    const who = server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "unnamed";
+    lines.push(`server: ${who}${server.protocolVersion ? ` · protocol ${server.protocolVersion}` : ""}`);
+  }
+  if (server.status === "connected") {
+    lines.push(`offers: ${capabilityList(server.capabilities) || "nothing it declared"}`);
+    lines.push(
+      `tools ${server.tools.length} · resources ${resourceCount(server)} · prompts ${server.catalog.prompts.length}`,
+    );
+    for (const problem of server.catalog.problems) lines.push(`! ${problem}`);
+  }
+  const instructions = sanitizeForTerminal(server.instructions ?? "").trim();
+  if (instructions === "") {
+    lines.push("instructions: none");
+  } else {
+    const cut =
+      instructions.length > MAX_SERVER_INSTRUCTIONS
+        ? ` (${instructions.length} characters; the model is given the first ${MAX_SERVER_INSTRUCTIONS})`
+        : "";
+    lines.push(`instructions, from the server and given to the model as its own${cut}:`);
+    lines.push(...instructions.split("\n").map((line) => `  ${line}`));
+  }
+  return { kind: "text", text: lines.join("\n") };
+}
+
+/** `tools (listChanged), resources (subscribe, listChanged), logging`: the capabilities a server declared. */
+function capabilityList(capabilities: ServerSnapshot["capabilities"]): string {
+  if (!capabilities) return "";
+  return Object.entries(capabilities)
+    .map(([name, value]) => {
+      const flags = Object.entries(value as Record<string, unknown>)
+        .filter(([, flag]) => flag === true)
+        .map(([flag]) => flag);
+      return flags.length > 0 ? `${name} (${flags.join(", ")})` : name;
+    })
+    .join(", ");
+}
 
 function status(servers: readonly ServerSnapshot[]): CommandResult {
   if (servers.length === 0) {
@@ -68,6 +158,8 @@ function status(servers: readonly ServerSnapshot[]): CommandResult {
       "protocol",
       "server info",
       "tools",
+      "resources",
+      "prompts",
       "init",
       "last error",
     ],
@@ -79,10 +171,12 @@ function status(servers: readonly ServerSnapshot[]): CommandResult {
       server.protocolVersion ?? "",
       server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "",
       String(server.tools.length),
+      resourceCount(server),
+      server.status === "connected" ? String(server.catalog.prompts.length) : "",
       server.initializeMs === undefined ? "" : `${server.initializeMs} ms`,
       server.error ?? "",
     ]),
-    note: "/mcp restart <server> · /mcp logs <server>",
+    note: "/mcp info <server> · /mcp logs <server> · /mcp loglevel <server> <level> · /mcp restart <server>",
   };
 }
 

@@ -6,12 +6,16 @@ import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
 import { rootsCommand } from "./roots-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
+import { promptsCommand, readCommand, resourcesCommand } from "./resources-command.js";
 import { toolsCommand } from "./tools-command.js";
 
 /** Every slash command, in the order /help lists them. */
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   helpCommand,
   toolsCommand,
+  resourcesCommand,
+  promptsCommand,
+  readCommand,
   kbCommand,
   traceCommand,
   mcpCommand,

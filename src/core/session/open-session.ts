@@ -23,6 +23,7 @@ import { openUrlWith } from "../requests/open-url.js";
 import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
+import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
@@ -91,6 +92,8 @@ export interface LiveNotice {
 export interface SessionRuntime {
   readonly config: McptermConfig;
   readonly manager: McpManager;
+  /** Removes secrets from what is shown or sent: the rule sets and the secrets this session knows. */
+  readonly redactor: SecretRedactor;
   /** Built-in tools first, then the servers' tools. */
   readonly tools: ToolHost;
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
@@ -260,6 +263,7 @@ export async function openSession(
   return {
     config,
     manager,
+    redactor,
     tools,
     knowledge,
     trace,

@@ -1,0 +1,111 @@
+import type { CliArgs } from "../args.js";
+import type { CliIo } from "../common/cli-io.js";
+import { loadProjectConfig } from "../common/load-project-config.js";
+import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core/context/catalog-view.js";
+import { ExitCode } from "../core/errors.js";
+import { McpManager } from "../core/mcp/mcp-manager.js";
+import type { ServerSnapshot } from "../core/mcp/types.js";
+import { redactedPretty } from "../core/policy/redacted-json.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sessionRedactor } from "../core/session/session-redactor.js";
+import { firstLine } from "../core/text/index.js";
+import { requireServerConfig } from "./with-one-server.js";
+
+type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
+
+/**
+ * `mcpterm resources` and `mcpterm prompts`: connect like `mcpterm tools`, wait for each
+ * server's first listing, then list its resources and templates, or its prompts with their
+ * arguments. Text is redacted and cleaned for the terminal; `--json` gives the whole definitions,
+ * redacted. Exit 4 when any server failed.
+ */
+export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<ExitCode> {
+  const config = await loadProjectConfig(args.common, io);
+  const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
+  const redactor = sessionRedactor(config, io.env);
+  const manager = new McpManager(servers, { parentEnv: io.env, redact: redactor.redactText });
+  try {
+    await manager.start();
+    await catalogsSettled(manager);
+    const snapshots = manager.servers();
+    if (args.json) {
+      const report = { servers: snapshots.map((server) => jsonReport(server, args.command)) };
+      io.stdout.write(`${redactedPretty(report, redactor.redactText)}\n`);
+    } else if (snapshots.length === 0) {
+      io.stdout.write("No MCP servers are configured (add them to mcp.config.json under mcpServers).\n");
+    } else {
+      const render = args.command === "resources" ? resourcesText : promptsText;
+      const lines = snapshots.flatMap((server) => render(server, redactor.redactText));
+      if (args.command === "prompts" && snapshots.some((server) => server.catalog.prompts.length > 0))
+        lines.push("In the assistant, a prompt runs as its command: /<server>:<prompt> [arguments].");
+      io.stdout.write(`${sanitizeForTerminal(lines.join("\n"))}\n`);
+    }
+    return snapshots.some((server) => server.status === "failed") ? ExitCode.serverUnavailable : ExitCode.ok;
+  } finally {
+    await manager.close();
+  }
+}
+
+function jsonReport(server: ServerSnapshot, part: CatalogArgs["command"]): object {
+  const { name, status, error, catalog } = server;
+  const offered = server.status === "connected" ? server.capabilities?.[part] !== undefined : undefined;
+  const lists =
+    part === "resources"
+      ? { resources: catalog.resources, resourceTemplates: catalog.resourceTemplates }
+      : { prompts: catalog.prompts };
+  return { name, status, error, offered, ...lists, problems: catalog.problems };
+}
+
+const DESCRIPTION_WIDTH = 100;
+
+function resourcesText(server: ServerSnapshot, redact: (text: string) => string): string[] {
+  const lines = resourceLines(server, redact);
+  const { resources, resourceTemplates } = server.catalog;
+  const gap = catalogGap(server, "resources");
+  const head =
+    lines.length === 0
+      ? `${server.name}: ${gap ?? "no resources"}`
+      : `${server.name}: ${count(resources.length, "resource")}, ${count(resourceTemplates.length, "template")}`;
+  return [
+    head,
+    ...lines.flatMap((line) => [
+      `  ${line.kind === "template" ? "template " : ""}${line.uri}  ${line.name}${line.mimeType ? `  ${line.mimeType}` : ""}`,
+      ...described(line.description),
+    ]),
+    ...problems(server, gap),
+  ];
+}
+
+function promptsText(server: ServerSnapshot, redact: (text: string) => string): string[] {
+  const lines = promptLines(server, redact);
+  const gap = catalogGap(server, "prompts");
+  const head =
+    lines.length === 0
+      ? `${server.name}: ${gap ?? "no prompts"}`
+      : `${server.name}: ${count(lines.length, "prompt")}`;
+  return [
+    head,
+    ...lines.flatMap((line) => [
+      `  ${line.command}${line.usage ? ` ${line.usage}` : ""}`,
+      ...described([line.title, line.description].filter((part) => part !== "").join(" — ")),
+      ...line.arguments.map(
+        (argument) =>
+          `      ${argument.name}${argument.required ? " (required)" : ""}${argument.description ? `: ${firstLine(argument.description, DESCRIPTION_WIDTH)}` : ""}`,
+      ),
+    ]),
+    ...problems(server, gap),
+  ];
+}
+
+function described(description: string): string[] {
+  return description.trim() === "" ? [] : [`      ${firstLine(description, DESCRIPTION_WIDTH)}`];
+}
+
+/** Listing failures not already said in the server's line. */
+function problems(server: ServerSnapshot, said: string | undefined): string[] {
+  return server.catalog.problems.filter((problem) => problem !== said).map((problem) => `  ! ${problem}`);
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
