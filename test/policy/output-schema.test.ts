@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CallToolResult } from "../../src/core/mcp/types.js";
 import { outputSchemaProblem } from "../../src/core/policy/output-schema.js";
-import { SchemaValidator } from "../../src/core/policy/schema-validator.js";
+import { checkableSchema, SchemaValidator } from "../../src/core/policy/schema-validator.js";
 
 const WEATHER = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -70,5 +70,34 @@ describe("outputSchemaProblem", () => {
     ],
   ])("%s", (_case, schema, result, expected) => {
     expect(outputSchemaProblem(schema, result, validator)).toBe(expected);
+  });
+});
+
+describe("what a hostile schema cannot do to the checker", () => {
+  it("does not run a server's regular expressions: ^(a+)+$ against 40 a's and a b returns at once", () => {
+    const validator = new SchemaValidator();
+    const schema = { type: "object", properties: { s: { type: "string", pattern: "^(a+)+$" } } };
+    // With the pattern run, this would backtrack for hours on the event loop.
+    expect(validator.check(schema, { s: `${"a".repeat(40)}b` })).toBeUndefined();
+    expect(validator.check(schema, { s: 5 })).toMatch(/must be string/);
+  });
+
+  it("keeps a property named pattern, and drops patternProperties", () => {
+    expect(
+      checkableSchema({
+        $id: "x",
+        properties: { pattern: { type: "string", pattern: "a+" } },
+        patternProperties: { "^(a+)+$": {} },
+      }),
+    ).toEqual({ properties: { pattern: { type: "string" } } });
+  });
+
+  it("checks each schema on its own even when two share an $id", () => {
+    const validator = new SchemaValidator();
+    const first = { $id: "urn:same", type: "object", required: ["n"] };
+    const second = { $id: "urn:same", type: "object", required: ["s"] };
+    expect(validator.check(first, {})).toMatch(/'n'/);
+    expect(validator.check(second, { s: "x" })).toBeUndefined();
+    expect(validator.check(second, {})).toMatch(/'s'/);
   });
 });

@@ -1,6 +1,37 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 
+/** Deeper than this, a schema is not walked (nor checked below it): no tool needs it. */
+const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * The schema as mcpterm checks it, a copy without what a hostile server could turn against the
+ * checker: `pattern` and `patternProperties` (a server's regular expression such as `^(a+)+$`
+ * backtracks for minutes on a short string, on the event loop, where not even Ctrl+C is heard;
+ * the server still checks its own patterns), and `$id` and `$schema` (ajv registers schemas by
+ * `$id` for the whole session, so one server's schema could stand in for another's, or an old
+ * one for its replacement; a dialect the default ajv does not know would stop it compiling).
+ */
+export function checkableSchema(schema: unknown, depth = 0, namesOnly = false): unknown {
+  if (Array.isArray(schema))
+    return depth > MAX_SCHEMA_DEPTH ? [] : schema.map((item) => checkableSchema(item, depth + 1));
+  if (typeof schema !== "object" || schema === null) return schema;
+  if (depth > MAX_SCHEMA_DEPTH) return {};
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // Under `properties` and the like, keys are names (a property may be called "pattern").
+    if (!namesOnly) {
+      if (key === "$id" || key === "$schema" || key === "patternProperties") continue;
+      if (key === "pattern" && typeof value === "string") continue;
+    }
+    copy[key] = checkableSchema(value, depth + 1, !namesOnly && NAME_MAPS.has(key));
+  }
+  return copy;
+}
+
+/** Keywords whose value maps names to schemas, not keywords to values. */
+const NAME_MAPS = new Set(["properties", "definitions", "$defs", "dependentSchemas"]);
+
 /** ajv's text for one error starts with its data variable and the failing value's path. */
 const ERROR_START = /, (?=data(?:\/| ))/;
 
@@ -44,8 +75,7 @@ export class SchemaValidator {
       try {
         // Servers declare draft 2020-12 or draft-07; the keywords tools use mean the same in both,
         // and a `$schema` the default ajv does not know would stop it compiling at all.
-        const { $schema: _dialect, ...body } = schema;
-        validate = this.validator.getValidator<unknown>(body);
+        validate = this.validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
       } catch {
         // A schema ajv cannot compile is the server's bug; the server still validates on its side.
         validate = null;
