@@ -4,6 +4,7 @@ import { loadProjectConfig } from "../common/load-project-config.js";
 import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core/context/catalog-view.js";
 import { ExitCode } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
+import { RootList } from "../core/mcp/roots.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -23,7 +24,12 @@ export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<E
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const redactor = sessionRedactor(config, io.env);
-  const manager = new McpManager(servers, { parentEnv: io.env, redact: redactor.redactText });
+  // Roots as in a session (the working folder), so the commands list what a session would see.
+  const manager = new McpManager(servers, {
+    parentEnv: io.env,
+    redact: redactor.redactText,
+    roots: new RootList([io.cwd]),
+  });
   try {
     await manager.start();
     await catalogsSettled(manager);

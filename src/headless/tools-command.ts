@@ -3,6 +3,7 @@ import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
+import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
@@ -27,9 +28,11 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const redactor = sessionRedactor(config, io.env);
+  // Roots as in a session (the working folder): some servers list tools only to clients with roots.
   const manager = new McpManager(servers, {
     parentEnv: io.env,
     redact: redactor.redactText,
+    roots: new RootList([io.cwd]),
   });
   try {
     await manager.start();

@@ -4,6 +4,7 @@ import { loadProjectConfig } from "../common/load-project-config.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { McpError, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
+import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
@@ -31,9 +32,11 @@ export async function withOneServer<T>(
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
   const redactor = sessionRedactor(config, io.env);
+  // Roots as in a session (the working folder); sampling and forms are declined: nobody is asked here.
   const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
     parentEnv: io.env,
     redact: redactor.redactText,
+    roots: new RootList([io.cwd]),
   });
   try {
     await manager.start();

@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
@@ -214,5 +216,52 @@ describe("mcpterm as a whole MCP client (server-everything)", () => {
     expect(manager.connection("everything")?.logMessages().at(-1)).toMatch(
       /^\d\d:\d\d:\d\d\.\d{3} \[info\] mcpterm: log level set to debug$/,
     );
+  });
+});
+
+describe("roots and a server given its folders on the command line", () => {
+  const FILESYSTEM = `${process.cwd()}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
+
+  async function allowed(roots: boolean | undefined, until: (listed: string) => boolean): Promise<string> {
+    const project = await tempDir("mcpterm-project-");
+    await mkdir(path.join(project, "workspace"));
+    const manager = new McpManager(
+      [
+        serverConfig("filesystem", {
+          command: process.execPath,
+          args: [FILESYSTEM, "./workspace"],
+          cwd: project,
+          ...(roots === undefined ? {} : { roots }),
+        }),
+      ],
+      { parentEnv: process.env, roots: new RootList([project]) },
+    );
+    cleanups.push(() => manager.close());
+    await manager.start();
+    // server-filesystem asks for roots just after initialize: list until it has (or 3 s passed).
+    let listed = "";
+    for (let tries = 0; tries < 30; tries++) {
+      listed = text(await manager.callTool("filesystem", "list_allowed_directories", {}));
+      if (until(listed)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return listed;
+  }
+
+  it("keeps server-filesystem on ./workspace: roots would widen it to the whole project", async () => {
+    // Had it been offered roots, it would have switched to the project within the 3 s.
+    const listed = await allowed(undefined, (shown) => !shown.includes("workspace"));
+    expect(listed).toMatch(/workspace/);
+    expect(
+      listed
+        .split("\n")
+        .filter((line) => line.includes("mcpterm-project-"))
+        .every((line) => line.endsWith("workspace")),
+    ).toBe(true);
+  });
+
+  it('offers the roots when the entry says "roots": true', async () => {
+    const listed = await allowed(true, (shown) => !shown.includes("workspace"));
+    expect(listed).not.toMatch(/workspace/);
   });
 });

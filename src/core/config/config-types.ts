@@ -24,6 +24,11 @@ export interface ServerConfig {
   includeTools: string[];
   excludeTools: string[];
   tiers: Record<string, Tier>;
+  /**
+   * The entry's `"roots"`: whether the server is offered mcpterm's roots. Unset: yes, unless it
+   * was started with folders on its command line (see offersRoots).
+   */
+  roots?: boolean;
   /** The entry's `"allowInsecureHttp": true`: it may send headers or credentials over plain http to a host off this machine. */
   allowInsecureHttp?: true;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */

@@ -80,6 +80,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  const roots = reader.optionalBoolean(raw, "roots", here);
+  if (roots !== undefined) server.roots = roots;
+
   const allowInsecureHttp = reader.optionalBoolean(raw, "allowInsecureHttp", here) ?? false;
   if (allowInsecureHttp) server.allowInsecureHttp = true;
 

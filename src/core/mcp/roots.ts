@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Root } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerConfig } from "../config/config-types.js";
 
 /**
  * The folders mcpterm offers servers as MCP roots: the working folder, plus any added with
@@ -71,5 +72,33 @@ export class RootList {
 
   private notify(): void {
     for (const listener of this.listeners) listener();
+  }
+}
+
+/**
+ * Whether `server` is offered roots, and if not, why. Servers such as server-filesystem replace
+ * the folders on their command line with the client's roots: offering the working folder to one
+ * started on `./workspace` would widen what it may read to the whole project, `.env` included.
+ * So a stdio server given a folder on its command line keeps it, unless its entry says
+ * `"roots": true`; `"roots": false` offers none to any server.
+ */
+export function rootsOffer(server: ServerConfig): { offered: true } | { offered: false; reason: string } {
+  if (server.roots === true) return { offered: true };
+  if (server.roots === false) return { offered: false, reason: 'its config says "roots": false' };
+  if (server.transport !== "stdio") return { offered: true };
+  const base = server.cwd ?? process.cwd();
+  const folder = server.args.find((arg) => !arg.startsWith("-") && isFolder(path.resolve(base, arg)));
+  if (folder === undefined) return { offered: true };
+  return {
+    offered: false,
+    reason: `it was started with the folder ${folder} on its command line, which roots would replace; set "roots": true in its entry to offer them`,
+  };
+}
+
+function isFolder(candidate: string): boolean {
+  try {
+    return statSync(candidate).isDirectory();
+  } catch {
+    return false;
   }
 }

@@ -10,6 +10,7 @@ import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type ClientCapabilities,
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
@@ -23,6 +24,7 @@ import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
 import { CLIENT_INFO } from "../version.js";
 import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
+import { rootsOffer } from "./roots.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
@@ -466,7 +468,9 @@ export class ServerConnection {
    */
   private answerServerRequests(client: Client): void {
     const requests = this.options.requests ?? DECLINE_ALL;
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));
+    // Only a client that declared roots may answer roots/list (the SDK refuses the handler otherwise).
+    if (rootsOffer(this.config).offered)
+      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
       requests.createMessage(this.name, request.params, extra.signal),
     );
@@ -475,9 +479,18 @@ export class ServerConnection {
     );
   }
 
+  /** What this server is told mcpterm can do: everything, but roots only where they are offered. */
+  private capabilities(): ClientCapabilities {
+    const offer = rootsOffer(this.config);
+    if (offer.offered) return CLIENT_CAPABILITIES;
+    this.note("info", `not offered roots: ${offer.reason}`);
+    const { roots: _roots, ...rest } = CLIENT_CAPABILITIES;
+    return rest;
+  }
+
   /** Tells the server the roots changed (notifications/roots/list_changed), if it is connected. */
   async rootsChanged(): Promise<void> {
-    if (this.status !== "connected" || !this.client) return;
+    if (this.status !== "connected" || !this.client || !rootsOffer(this.config).offered) return;
     await this.client.sendRootsListChanged().catch((error: unknown) => {
       this.note("warning", `could not tell the server that the roots changed: ${errorMessage(error)}`);
     });
