@@ -5,6 +5,7 @@ import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { RootList } from "../../src/core/mcp/roots.js";
 import type { ServerLogEntry } from "../../src/core/mcp/server-log.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
 import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
 import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
 import {
@@ -26,6 +27,7 @@ interface Harness {
   records: ServerRequestRecord[];
   notices: string[];
   logs: ServerLogEntry[];
+  wire: WireFrame[];
   model: ScriptedModelServer;
   asked: { sampling: SamplingQuestion[]; elicitation: ElicitationQuestion[] };
 }
@@ -41,6 +43,7 @@ async function everything(
   const records: ServerRequestRecord[] = [];
   const notices: string[] = [];
   const logs: ServerLogEntry[] = [];
+  const wire: WireFrame[] = [];
   const asked: Harness["asked"] = { sampling: [], elicitation: [] };
   const answering: PersonAtHand | undefined = person && {
     sampling: async (question, signal) => {
@@ -59,6 +62,7 @@ async function everything(
       parentEnv: process.env,
       roots,
       onLog: (entry) => logs.push(entry),
+      onWire: (frame) => wire.push(frame),
       requests: serverRequestHandlers({
         person: () => answering,
         allowSampling,
@@ -72,7 +76,7 @@ async function everything(
   );
   cleanups.push(() => manager.close());
   await manager.start();
-  return { manager, roots, records, notices, logs, model, asked };
+  return { manager, roots, records, notices, logs, wire, model, asked };
 }
 
 async function toolNames(manager: McpManager, wanted: string): Promise<string[]> {
@@ -191,6 +195,12 @@ describe("mcpterm as a whole MCP client (server-everything)", () => {
     expect(text(result)).toContain("It was a dark and stormy night.");
     expect(harness.records[0]).toMatchObject({ type: "elicitation", action: "accept", mode: "form" });
     expect(JSON.stringify(harness.records)).not.toContain("Ada");
+    // The wire frames the trace keeps have the answer's shape, not what was typed.
+    const answer = harness.wire.find(
+      (frame) => frame.direction === "send" && JSON.stringify(frame.message).includes('"accept"'),
+    );
+    expect(JSON.stringify(answer?.message)).toContain("withheld from the trace");
+    expect(JSON.stringify(harness.wire.filter((frame) => frame.direction === "send"))).not.toContain("Ada");
   });
 
   it("declines elicitation when nobody can be asked", async () => {

@@ -24,6 +24,7 @@ import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
 import { CLIENT_INFO } from "../version.js";
 import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
+import { PrivateAnswers } from "./private-answers.js";
 import { rootsOffer } from "./roots.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
@@ -449,8 +450,16 @@ export class ServerConnection {
       });
       this.options.onLog?.(entry);
     });
+    const privateAnswers = new PrivateAnswers();
     const tapped = new TappedTransport(transport, (direction, message) => {
-      this.options.onWire?.({ server: this.name, direction, at: Date.now(), message });
+      const { onWire } = this.options;
+      if (onWire)
+        onWire({
+          server: this.name,
+          direction,
+          at: Date.now(),
+          message: privateAnswers.forTrace(direction, message),
+        });
     });
     this.client = client;
     this.tapped = tapped;
