@@ -62,6 +62,17 @@ describe("elicitation forms", () => {
     });
   });
 
+  it("treats fields named like Object's own members as any other", () => {
+    const form = fields({
+      type: "object",
+      properties: { constructor: { type: "string", default: "c" }, toString: { type: "string" } },
+    });
+    expect(formResult(form, { action: "accept", content: {} })).toEqual({
+      ok: true,
+      result: { action: "accept", content: { constructor: "c" } },
+    });
+  });
+
   it("sends nothing back for a decline or cancel, whatever was typed", () => {
     const form = fields(DEFAULTS_SCHEMA);
     expect(formResult(form, { action: "decline" })).toEqual({ ok: true, result: { action: "decline" } });

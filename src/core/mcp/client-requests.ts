@@ -1,6 +1,5 @@
 import {
   ErrorCode,
-  McpError,
   type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -33,8 +32,16 @@ export interface ServerRequestHandlers {
 /** The MCP spec's code for a sampling request the user rejected. */
 export const SAMPLING_REJECTED = -1;
 
-export function samplingRefused(reason: string): McpError {
-  return new McpError(SAMPLING_REJECTED, reason);
+/**
+ * An error the SDK sends back as a JSON-RPC error with this code and message. Not an McpError,
+ * whose message already starts "MCP error <code>:", which the server would then read twice.
+ */
+export function requestError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
+export function samplingRefused(reason: string): Error & { code: number } {
+  return requestError(SAMPLING_REJECTED, reason);
 }
 
 export const DECLINE_ALL: ServerRequestHandlers = {
@@ -43,6 +50,6 @@ export const DECLINE_ALL: ServerRequestHandlers = {
 };
 
 /** A request mcpterm cannot make sense of: the spec's invalid-params error, with the reason. */
-export function invalidRequest(reason: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, reason);
+export function invalidRequest(reason: string): Error & { code: number } {
+  return requestError(ErrorCode.InvalidParams, reason);
 }

@@ -153,14 +153,15 @@ function enumDefault(value: unknown, options: readonly FieldOption[]): string | 
 export function applyDefaults(fields: readonly FormField[], content: FormContent): FormContent {
   const filled: FormContent = { ...content };
   for (const field of fields)
-    if (filled[field.name] === undefined && field.default !== undefined) filled[field.name] = field.default;
+    if (ownValue(filled, field.name) === undefined && field.default !== undefined)
+      filled[field.name] = field.default;
   return filled;
 }
 
 /** Why `content` does not answer the form (the first problem), or undefined when it does. */
 export function contentProblem(fields: readonly FormField[], content: FormContent): string | undefined {
   for (const field of fields) {
-    const value = content[field.name];
+    const value = ownValue(content, field.name);
     if (value === undefined) {
       if (field.required) return `${field.label} is required`;
       continue;
@@ -274,6 +275,11 @@ function pickOption(options: readonly FieldOption[], input: string): FieldOption
 
 function optionList(field: FormField): string {
   return field.options.map((option, index) => `${index + 1} ${option.label}`).join(", ");
+}
+
+/** A field's answer; a field named "constructor" or "toString" must not find Object's own. */
+function ownValue(content: FormContent, name: string): FieldValue | undefined {
+  return Object.hasOwn(content, name) ? content[name] : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -40,19 +40,30 @@ export function samplingQuestion(
     server,
     messages: params.messages.map((message) => ({ role: message.role, text: show(messageText(message)) })),
     systemPrompt: params.systemPrompt === undefined ? undefined : show(params.systemPrompt),
-    modelHints: (params.modelPreferences?.hints ?? [])
-      .map((hint) => hint.name)
-      .filter((name): name is string => typeof name === "string")
-      .map(show),
+    modelHints: samplingHints(params).map(show),
     maxTokens: Math.min(params.maxTokens, MAX_SAMPLING_TOKENS),
     temperature: params.temperature,
     model,
   };
 }
 
+/** At most this many model hints, each at most this long, are looked at: a server's hints are only hints. */
+const MAX_HINTS = 10;
+const MAX_HINT_CHARS = 100;
+
+/** The model names a request hints at, bounded. */
+export function samplingHints(params: SamplingParams): string[] {
+  return (params.modelPreferences?.hints ?? [])
+    .slice(0, MAX_HINTS)
+    .map((hint) => hint.name)
+    .filter((name): name is string => typeof name === "string")
+    .map((name) => name.slice(0, MAX_HINT_CHARS));
+}
+
 /**
- * Answers an approved request with `model`: the server's messages (the last user message as the
- * person edited it) without tools, at most `question.maxTokens` long.
+ * Answers an approved request with `model`: exactly the messages the person was shown and
+ * approved (the last user message as they edited it; hidden text the panel could not show is not
+ * sent either), without tools, at most `question.maxTokens` long.
  */
 export async function answerSampling(
   model: ChatModel,
@@ -62,11 +73,10 @@ export async function answerSampling(
   signal: AbortSignal,
 ): Promise<CreateMessageResult> {
   const messages: ChatMessage[] = [];
-  if (params.systemPrompt) messages.push({ role: "system", content: params.systemPrompt });
-  const lastUser = params.messages.map((message) => message.role).lastIndexOf("user");
-  params.messages.forEach((message, index) => {
-    const text =
-      index === lastUser && answer.editedText !== undefined ? answer.editedText : messageText(message);
+  if (question.systemPrompt) messages.push({ role: "system", content: question.systemPrompt });
+  const lastUser = question.messages.map((message) => message.role).lastIndexOf("user");
+  question.messages.forEach((message, index) => {
+    const text = index === lastUser && answer.editedText !== undefined ? answer.editedText : message.text;
     messages.push(
       message.role === "user" ? { role: "user", content: text } : { role: "assistant", content: text },
     );

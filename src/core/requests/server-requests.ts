@@ -2,6 +2,7 @@ import type { CreateMessageResult, ElicitResult } from "@modelcontextprotocol/sd
 import { errorMessage } from "../errors.js";
 import type { ChatModel } from "../llm/types.js";
 import {
+  invalidRequest,
   samplingRefused,
   type ElicitationParams,
   type SamplingParams,
@@ -14,7 +15,13 @@ import {
   type ElicitationQuestion,
 } from "./elicitation.js";
 import { PerServerRateLimit } from "./rate-limit.js";
-import { answerSampling, samplingQuestion, type SamplingAnswer, type SamplingQuestion } from "./sampling.js";
+import {
+  answerSampling,
+  samplingHints,
+  samplingQuestion,
+  type SamplingAnswer,
+  type SamplingQuestion,
+} from "./sampling.js";
 
 /** The person at the keyboard, who answers what servers ask (the TUI); absent in one-shot mode. */
 export interface PersonAtHand {
@@ -63,13 +70,30 @@ export interface ServerRequestOptions {
   record: (record: ServerRequestRecord) => void;
   /** Opens a web page in the person's browser (never through a shell). */
   openUrl: (url: string) => Promise<void>;
-  /** Tells the person something about a request as it happens (declined, failed). */
-  notify: (text: string) => void;
+  /** Tells the person something about a request of `server` as it happens (declined, failed). */
+  notify: (text: string, server: string) => void;
   /** Per server: at most this many sampling or elicitation requests a minute. */
   perMinute?: number;
 }
 
 const DEFAULT_PER_MINUTE = 10;
+/** Longest reason and field name a trace record keeps (a typed denial, a server's field name). */
+const MAX_REASON = 300;
+const MAX_FIELD_NAME = 100;
+
+/** Once per server, kind and minute: whether a refusal by the rate limit is the first of its window. */
+class LimitNotes {
+  private readonly last = new Map<string, number>();
+
+  first(server: string, kind: string): boolean {
+    const key = `${server}\u0000${kind}`;
+    const now = Date.now();
+    const previous = this.last.get(key);
+    if (previous !== undefined && now - previous < 60_000) return false;
+    this.last.set(key, now);
+    return true;
+  }
+}
 
 /**
  * The session's answers to servers' sampling and elicitation requests: each is shown to the
@@ -78,33 +102,46 @@ const DEFAULT_PER_MINUTE = 10;
 export function serverRequestHandlers(options: ServerRequestOptions): ServerRequestHandlers {
   const limit = options.perMinute ?? DEFAULT_PER_MINUTE;
   const samplingLimit = new PerServerRateLimit(limit, 60_000);
+  const limitNotes = new LimitNotes();
   const elicitationLimit = new PerServerRateLimit(limit, 60_000);
   return {
-    createMessage: (server, params, signal) => sample(options, samplingLimit, server, params, signal),
-    elicit: (server, params, signal) => elicit(options, elicitationLimit, server, params, signal),
+    createMessage: (server, params, signal) =>
+      sample(options, { rate: samplingLimit, notes: limitNotes }, server, params, signal),
+    elicit: (server, params, signal) =>
+      elicit(options, { rate: elicitationLimit, notes: limitNotes }, server, params, signal),
   };
+}
+
+/** A kind of request's rate limit, and the notes that keep its refusals from flooding. */
+interface Limits {
+  rate: PerServerRateLimit;
+  notes: LimitNotes;
 }
 
 async function sample(
   options: ServerRequestOptions,
-  limit: PerServerRateLimit,
+  { rate: limit, notes: limitNotes }: Limits,
   server: string,
   params: SamplingParams,
   signal: AbortSignal,
 ): Promise<CreateMessageResult> {
+  if (!Number.isInteger(params.maxTokens) || params.maxTokens < 1)
+    throw invalidRequest(`maxTokens must be a whole number of at least 1, not ${String(params.maxTokens)}`);
   const base = {
     type: "sampling" as const,
     server,
     messages: params.messages.length,
     maxTokens: params.maxTokens,
-    modelHints: (params.modelPreferences?.hints ?? []).flatMap((hint) =>
-      hint.name ? [options.redact(hint.name)] : [],
-    ),
+    modelHints: samplingHints(params).map(options.redact),
     edited: false,
   };
   const refuse = (by: "user" | "default" | "limit", reason: string, model?: string): never => {
-    options.record({ ...base, outcome: "refused", by, reason, model, answerChars: undefined });
-    options.notify(`Declined a sampling request from server "${server}": ${reason}.`);
+    const shown = reason.slice(0, MAX_REASON);
+    // Past the rate limit, a flood is recorded once a window, not once a request.
+    if (by !== "limit" || limitNotes.first(server, "sampling")) {
+      options.record({ ...base, outcome: "refused", by, reason: shown, model, answerChars: undefined });
+      options.notify(`Declined a sampling request from server "${server}": ${shown}.`, server);
+    }
     throw samplingRefused(`sampling request declined: ${reason}`);
   };
   const slot = limit.take(server);
@@ -159,7 +196,7 @@ async function sample(
         model: model.model,
         answerChars: undefined,
       });
-      options.notify(`A sampling request from server "${server}" failed: ${reason}`);
+      options.notify(`A sampling request from server "${server}" failed: ${reason}`, server);
       throw samplingRefused(`the model could not answer: ${reason}`);
     }
   } finally {
@@ -169,7 +206,7 @@ async function sample(
 
 async function elicit(
   options: ServerRequestOptions,
-  limit: PerServerRateLimit,
+  { rate: limit, notes: limitNotes }: Limits,
   server: string,
   params: ElicitationParams,
   signal: AbortSignal,
@@ -181,17 +218,20 @@ async function elicit(
     reason: string,
     domain?: string,
   ): ElicitResult => {
+    // Past the rate limit, a flood is recorded once a window, not once a request.
+    if (by === "limit" && !limitNotes.first(server, "elicitation")) return result;
     options.record({
       type: "elicitation",
       server,
       mode,
       action: result.action,
       by,
-      reason,
-      fields: Object.keys(result.content ?? {}),
+      reason: reason.slice(0, MAX_REASON),
+      fields: Object.keys(result.content ?? {}).map((field) => field.slice(0, MAX_FIELD_NAME)),
       domain,
     });
-    if (by !== "user") options.notify(`Declined a request for input from server "${server}": ${reason}.`);
+    if (by !== "user")
+      options.notify(`Declined a request for input from server "${server}": ${reason}.`, server);
     return result;
   };
   const slot = limit.take(server);
@@ -209,7 +249,14 @@ async function elicit(
       try {
         await options.openUrl(question.url);
       } catch (error) {
-        options.notify(`Could not open ${question.url}: ${errorMessage(error)}`);
+        options.notify(`Could not open ${question.url}: ${errorMessage(error)}`, server);
+        // The person said yes, but nothing opened: the server must not take it as done.
+        return finish(
+          { action: "cancel" },
+          "user",
+          `the page on ${question.domain} could not be opened`,
+          question.domain,
+        );
       }
       return finish(
         { action: "accept" },

@@ -29,6 +29,7 @@ import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
 import { serverRequestHandlers, type PersonAtHand } from "../requests/server-requests.js";
+import { NoticeThrottle } from "./notice-throttle.js";
 import { sessionRedactor } from "./session-redactor.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
@@ -188,8 +189,11 @@ export async function openSession(
   });
   const roots = new RootList([cwd, ...request.roots.map((folder) => path.resolve(cwd, folder))]);
   const noticeListeners = new Set<(notice: LiveNotice) => void>();
+  const throttle = new NoticeThrottle();
   const tell = (notice: LiveNotice): void => {
-    for (const listener of noticeListeners) listener(notice);
+    const text = throttle.pass(`${notice.server ?? ""}\u0000${notice.level}`, notice.text);
+    if (text === undefined) return;
+    for (const listener of noticeListeners) listener({ ...notice, text });
   };
   let person: PersonAtHand | undefined;
   let sessionModel: ChatModel | undefined;
@@ -201,7 +205,7 @@ export async function openSession(
     redact,
     record: trace.serverRequest,
     openUrl: openUrlWith(env),
-    notify: (text) => tell({ level: "warning", text, server: undefined }),
+    notify: (text, server) => tell({ level: "warning", text, server }),
   });
   const onLog = (entry: ServerLogEntry): void => {
     if (isErrorLevel(entry.level))
