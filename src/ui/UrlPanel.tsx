@@ -6,6 +6,13 @@ import { ChoiceList, GuardNote, PanelHints } from "./QuestionParts.js";
 import { useTheme } from "./theme.js";
 
 const FRAME = 4;
+/** Most of the message and the address the panel shows: the domain and the choices stay on screen. */
+const MESSAGE_SHOWN = 400;
+const ADDRESS_SHOWN = 200;
+
+function clip(text: string, most: number): string {
+  return text.length > most ? `${text.slice(0, most)}… (${text.length - most} more characters)` : text;
+}
 
 /**
  * A server asks the person to open a web page: its message, the domain (the part to check, shown
@@ -29,14 +36,15 @@ export function UrlPanel({
       <Text bold color={theme.color("warning")}>
         Server {JSON.stringify(question.server)} asks you to open a web page
       </Text>
-      {question.message ? <Text>{question.message}</Text> : null}
+      {question.message ? <Text>{clip(question.message, MESSAGE_SHOWN)}</Text> : null}
+      <Text>Address: {clip(question.url, ADDRESS_SHOWN)}</Text>
+      {/* Right above the choices, so no long message or address can push it out of sight. */}
       <Box flexDirection="row" marginTop={1}>
         <Text>Domain: </Text>
         <Text bold inverse>
           {` ${question.domain} `}
         </Text>
       </Box>
-      <Text>Address: {question.url}</Text>
       <ChoiceList options={URL_OPTIONS} focus={focus} subject={question.domain} width={inner} />
       <PanelHints
         width={inner}

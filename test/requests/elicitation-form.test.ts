@@ -216,5 +216,15 @@ describe("URL elicitation", () => {
         (t) => t,
       ),
     ).toEqual({ problem: "the address it asks to open is not an http(s) URL" });
+    const ask = (url: string) =>
+      elicitationQuestion("s", { mode: "url", message: "x", url, elicitationId: "1" }, (t) => t);
+    expect(ask("https://accounts.example.com@evil.example/")).toEqual({
+      problem: "the address it asks to open has a user name in it, which hides where it goes",
+    });
+    expect(ask(`https://a.example/${"a".repeat(2100)}`)).toEqual({
+      problem: "the address it asks to open is over 2048 characters long",
+    });
+    // The port is part of where it goes.
+    expect(ask("http://127.0.0.1:9200/x")).toMatchObject({ domain: "127.0.0.1:9200" });
   });
 });

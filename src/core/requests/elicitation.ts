@@ -34,14 +34,29 @@ export function elicitationQuestion(
 ): ElicitationQuestion | { problem: string } {
   const message = sanitizeForTerminal(clean(params.message)).slice(0, 4000);
   if (params.mode === "url") {
+    if (params.url.length > MAX_URL)
+      return { problem: `the address it asks to open is over ${MAX_URL} characters long` };
     const url = openableUrl(params.url);
     if (!url) return { problem: `the address it asks to open is not an http(s) URL` };
-    return { mode: "url", server, message, url: sanitizeForTerminal(url.href), domain: url.hostname };
+    // https://accounts.example.com@evil.example/ names one host and goes to another.
+    if (url.username || url.password)
+      return { problem: "the address it asks to open has a user name in it, which hides where it goes" };
+    return { mode: "url", server, message, url: sanitizeForTerminal(clean(url.href)), domain: url.host };
   }
   const form = formFields(params.requestedSchema);
   if ("problem" in form) return form;
-  return { mode: "form", server, message, fields: form.fields };
+  // What the form shows is the server's text: without the secrets it may quote, like the message.
+  const fields = form.fields.map((field) => ({
+    ...field,
+    label: clean(field.label),
+    description: field.description === undefined ? undefined : clean(field.description),
+    options: field.options.map((option) => ({ ...option, label: clean(option.label) })),
+  }));
+  return { mode: "form", server, message, fields };
 }
+
+/** Longer addresses are refused: no sign-in page needs one, and a long one hides its domain. */
+const MAX_URL = 2048;
 
 /** Only web pages are opened: no file:, javascript:, data: or custom schemes that run programs. */
 export function openableUrl(text: string): URL | undefined {
