@@ -36,6 +36,7 @@ interface Harness {
 async function everything(
   person: Partial<PersonAtHand> | undefined,
   allowSampling = false,
+  timeoutMs = 10_000,
 ): Promise<Harness> {
   const folder = await tempDir();
   const model = await startScriptedModelServer([{ text: "a sampled answer" }]);
@@ -57,7 +58,13 @@ async function everything(
   };
   const roots = new RootList([folder]);
   const manager = new McpManager(
-    [serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] })],
+    [
+      serverConfig("everything", {
+        command: process.execPath,
+        args: [EVERYTHING_SERVER, "stdio"],
+        timeoutMs,
+      }),
+    ],
     {
       parentEnv: process.env,
       roots,
@@ -201,6 +208,24 @@ describe("mcpterm as a whole MCP client (server-everything)", () => {
     );
     expect(JSON.stringify(answer?.message)).toContain("withheld from the trace");
     expect(JSON.stringify(harness.wire.filter((frame) => frame.direction === "send"))).not.toContain("Ada");
+  });
+
+  it("holds a call's silence limit while the person fills in the form its server asked for", async () => {
+    // The call may be silent for 300 ms; the person takes longer than that to answer.
+    const harness = await everything(
+      {
+        elicitation: () =>
+          new Promise((resolve) =>
+            setTimeout(() => resolve({ action: "accept", content: { name: "Ada" } }), 1500),
+          ),
+      },
+      false,
+      300,
+    );
+    await toolNames(harness.manager, "trigger-elicitation-request");
+    const result = await harness.manager.callTool("everything", "trigger-elicitation-request", {});
+    expect(text(result)).toContain("Ada");
+    expect(harness.asked.elicitation).toHaveLength(1);
   });
 
   it("declines elicitation when nobody can be asked", async () => {

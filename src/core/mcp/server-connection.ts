@@ -26,6 +26,7 @@ import { CLIENT_INFO } from "../version.js";
 import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
 import { PrivateAnswers } from "./private-answers.js";
 import { rootsOffer } from "./roots.js";
+import { SilenceTimer } from "./silence-timer.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
@@ -67,6 +68,10 @@ const STDERR_TAIL_IN_ERRORS = 5;
 const TOOL_REFRESH_DEBOUNCE_MS = 50;
 /** The abort reason of a call stopped by its hard limit (maxCallMs). */
 const OVER_CALL_LIMIT = Symbol("over maxCallMs");
+/** The abort reason of a call that said nothing for its timeoutMs. */
+const SILENT = Symbol("silent for timeoutMs");
+/** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
+const SDK_TIMEOUT_SLACK_MS = 1000;
 /**
  * For the SDK client, which compiles every outputSchema as tools are listed: one schema ajv cannot
  * compile would fail the whole listing, and so the server. mcpterm checks results itself.
@@ -85,6 +90,9 @@ const UNCHECKED_OUTPUT: jsonSchemaValidator = {
  */
 export class ServerConnection {
   private readonly log = new ServerLog(500);
+  /** Sampling and elicitation requests of this server waiting on the person now. */
+  private openQuestions = 0;
+  private readonly questionListeners = new Set<(open: boolean) => void>();
   private status: ServerStatus;
   private error: string | undefined;
   private client: Client | undefined;
@@ -320,11 +328,15 @@ export class ServerConnection {
     options: CallOptions,
   ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    // Progress restarts the SDK's timeout; this hard limit does not move. Aborting (rather than the
-    // SDK's own maxTotalTimeout) makes the SDK send notifications/cancelled, so the server stops too.
+    // Progress restarts the silence limit, and a question the server put to the person holds it;
+    // the hard limit does not move. Aborting (rather than the SDK's own timeouts) makes the SDK
+    // send notifications/cancelled, so the server stops too.
     const maxCallMs = Math.max(this.config.maxCallMs, timeoutMs);
     const call = new AbortController();
     const timer = setTimeout(() => call.abort(OVER_CALL_LIMIT), maxCallMs);
+    const silence = new SilenceTimer(timeoutMs, () => call.abort(SILENT));
+    const unhold = this.onQuestionsOpen((open) => silence.hold(open));
+    silence.hold(this.openQuestions > 0);
     // Linked by hand and unlinked below, so no listener on the caller's signal outlives the call.
     const onCallerAbort = (): void => call.abort();
     options.signal?.addEventListener("abort", onCallerAbort, { once: true });
@@ -338,12 +350,26 @@ export class ServerConnection {
       const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
       return await client.request(request, CallToolResultSchema, {
         signal,
-        timeout: timeoutMs,
-        ...(onProgress ? { onprogress: onProgress, resetTimeoutOnProgress: true } : {}),
+        // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
+        timeout: maxCallMs + SDK_TIMEOUT_SLACK_MS,
+        ...(onProgress
+          ? {
+              onprogress: (progress: Parameters<typeof onProgress>[0]) => {
+                silence.restart();
+                onProgress(progress);
+              },
+            }
+          : {}),
       });
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+      if (call.signal.reason === SILENT) {
+        throw new ToolCallError("transient", `server "${this.name}" did not answer within ${timeoutMs} ms`, {
+          cause: error,
+          timedOut: true,
+        });
+      }
       if (call.signal.reason === OVER_CALL_LIMIT) {
         throw new ToolCallError(
           "transient",
@@ -355,6 +381,8 @@ export class ServerConnection {
       throw classifyRequestError(error, { server: this.name, timeoutMs });
     } finally {
       clearTimeout(timer);
+      silence.stop();
+      unhold();
       options.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
@@ -481,10 +509,10 @@ export class ServerConnection {
     if (rootsOffer(this.config).offered)
       client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-      requests.createMessage(this.name, request.params, extra.signal),
+      this.whileAsking(() => requests.createMessage(this.name, request.params, extra.signal)),
     );
     client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      requests.elicit(this.name, request.params, extra.signal),
+      this.whileAsking(() => requests.elicit(this.name, request.params, extra.signal)),
     );
   }
 
@@ -495,6 +523,23 @@ export class ServerConnection {
     this.note("info", `not offered roots: ${offer.reason}`);
     const { roots: _roots, ...rest } = CLIENT_CAPABILITIES;
     return rest;
+  }
+
+  /** Runs one of the server's questions to the person; its calls' silence limits hold meanwhile. */
+  private async whileAsking<T>(ask: () => Promise<T>): Promise<T> {
+    this.openQuestions += 1;
+    if (this.openQuestions === 1) for (const listener of this.questionListeners) listener(true);
+    try {
+      return await ask();
+    } finally {
+      this.openQuestions -= 1;
+      if (this.openQuestions === 0) for (const listener of this.questionListeners) listener(false);
+    }
+  }
+
+  private onQuestionsOpen(listener: (open: boolean) => void): () => void {
+    this.questionListeners.add(listener);
+    return () => this.questionListeners.delete(listener);
   }
 
   /** Tells the server the roots changed (notifications/roots/list_changed), if it is connected. */
