@@ -25,6 +25,9 @@ await build({
   banner: {
     js: 'import { createRequire as __mcptermRequire } from "node:module"; const require = __mcptermRequire(import.meta.url);',
   },
+  // React's production build: no development checks, whose warnings a server could print over the
+  // TUI (two choices with one value made React warn about duplicate keys), and faster renders.
+  define: { "process.env.NODE_ENV": '"production"' },
   // Ink loads its React devtools bridge only when DEV=true; it is not a dependency.
   external: ["react-devtools-core"],
   logLevel: "warning",

@@ -8,9 +8,11 @@ import { fieldProblem, type FieldEntry, type FormState } from "./form-state.js";
  */
 export function samplingLines(question: SamplingQuestion): string[] {
   const lines: string[] = [];
+  // A loop, not push(...lines): a message of 150,000 lines would overflow the call stack.
   const add = (head: string, text: string): void => {
-    const [first = "", ...rest] = text.split("\n");
-    lines.push(`${head}: ${first}`, ...rest.map((line) => `  ${line}`));
+    text.split("\n").forEach((line, index) => {
+      lines.push(index === 0 ? `${head}: ${line}` : `  ${line}`);
+    });
   };
   if (question.systemPrompt !== undefined) add("system", question.systemPrompt);
   for (const message of question.messages) add(message.role, message.text);

@@ -63,25 +63,30 @@ export async function attachResources(
     let binary = false;
     for (const contents of resource.contents) {
       const item = contentsText(contents);
-      const clean = await cleanText(item.text, redactor);
+      // Cut (with a margin, so a secret at the edge is still whole to be found) before redacting:
+      // a 30 MB resource would otherwise be redacted whole for the 40,000 characters attached.
+      const read = Math.min(item.text.length, Math.max(left, 0) + REDACT_MARGIN);
+      const clean = await cleanText(item.text.slice(0, read), redactor);
+      // What the whole would be: the part read, cleaned, and the part never read.
+      const total = clean.length + item.text.length - read;
       binary ||= item.binary;
       const capped =
         left > 0
-          ? capText(clean, left)
+          ? capText(clean, left, total)
           : {
               text: `[not attached: the message already carries ${limit} characters of resources]`,
               truncated: true,
             };
-      left = Math.max(0, left - Math.min(clean.length, left));
-      chars += clean.length;
       cut ||= capped.truncated;
+      left = Math.max(0, left - Math.min(clean.length, left));
+      chars += item.text.length;
       blocks.push(fence(resource.server, redactor.redactText(contents.uri), contents.mimeType, capped.text));
     }
     const mimeTypes = [...new Set(resource.contents.map((contents) => contents.mimeType ?? "text"))];
     attachments.push({
       kind: "resource",
       server: resource.server,
-      name: resource.uri,
+      name: redactor.redactText(resource.uri),
       detail: [
         mimeTypes.join(", ") || "empty",
         `${chars.toLocaleString("en-US")} characters`,
@@ -95,9 +100,14 @@ export async function attachResources(
   return { attachments, forModel: blocks.join("\n\n") };
 }
 
+/** Characters read past the cap before redacting, so a secret cut by the cap is still found whole. */
+const REDACT_MARGIN = 4096;
+
 function fence(server: string, uri: string, mimeType: string | undefined, body: string): string {
   const type = mimeType === undefined ? "" : ` mimeType="${attribute(mimeType)}"`;
-  const text = body.replaceAll("</resource", "<\\/resource");
+  // Any spelling of the fence's tags, opening or closing, in any case: the body cannot end the
+  // fence, nor open one that claims another server or trust="trusted".
+  const text = body.replace(/<(?=\s*\/?\s*resource)/gi, "&lt;");
   return `<resource server="${attribute(server)}" uri="${attribute(uri)}"${type} trust="untrusted">\n${text}\n</resource>`;
 }
 

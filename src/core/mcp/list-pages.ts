@@ -47,11 +47,12 @@ export async function listPages<T>(
         );
       throw error;
     });
-    items.push(...answer.items);
-    if (items.length > MAX_LIST_ITEMS)
+    // Checked before they are added, one by one: a page of 200,000 would overflow push(...page).
+    if (items.length + answer.items.length > MAX_LIST_ITEMS)
       throw new Error(
         `it listed more than ${MAX_LIST_ITEMS.toLocaleString("en-US")} ${kind.many}; mcpterm stops there`,
       );
+    for (const item of answer.items) items.push(item);
     cursor = answer.nextCursor;
     if (cursor === undefined || cursor === "") return items;
     if (seen.has(cursor))

@@ -68,14 +68,14 @@ export interface CappedText {
 }
 
 /** Cuts text to `limit` characters without splitting a surrogate pair, saying how much was cut. */
-export function capText(text: string, limit = DEFAULT_RESULT_CHAR_LIMIT): CappedText {
-  if (text.length <= limit) return { text, truncated: false, omittedChars: 0 };
-  let cut = limit;
+export function capText(text: string, limit = DEFAULT_RESULT_CHAR_LIMIT, total = text.length): CappedText {
+  if (text.length <= limit && total <= text.length) return { text, truncated: false, omittedChars: 0 };
+  let cut = Math.min(limit, text.length);
   const last = text.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
-  const omittedChars = text.length - cut;
+  if (cut === limit && last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  const omittedChars = total - cut;
   return {
-    text: `${text.slice(0, cut)}\n[truncated: ${omittedChars} of ${text.length} characters omitted]`,
+    text: `${text.slice(0, cut)}\n[truncated: ${omittedChars} of ${total} characters omitted]`,
     truncated: true,
     omittedChars,
   };

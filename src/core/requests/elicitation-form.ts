@@ -81,7 +81,7 @@ function formField(name: string, property: unknown, required: boolean): FormFiel
   };
   const type = property.type;
   if (type === "string") {
-    const options = singleOptions(property);
+    const options = unique(singleOptions(property));
     if (options) return { ...base, kind: "enum", options, default: enumDefault(property.default, options) };
     return {
       ...base,
@@ -100,7 +100,7 @@ function formField(name: string, property: unknown, required: boolean): FormFiel
       default: typeof property.default === "boolean" ? property.default : undefined,
     };
   if (type === "array" && isRecord(property.items)) {
-    const options = multiOptions(property.items);
+    const options = unique(multiOptions(property.items));
     if (!options) return "is an array of something other than choices";
     const chosen = Array.isArray(property.default)
       ? property.default.filter((value): value is string => options.some((option) => option.value === value))
@@ -115,6 +115,13 @@ function formField(name: string, property: unknown, required: boolean): FormFiel
     };
   }
   return `has type ${JSON.stringify(type)}, which a form cannot ask for`;
+}
+
+/** Each value once: a server that lists a choice twice gets it shown once. */
+function unique(options: FieldOption[] | undefined): FieldOption[] | undefined {
+  if (!options) return undefined;
+  const seen = new Set<string>();
+  return options.filter((option) => !seen.has(option.value) && seen.add(option.value));
 }
 
 function singleOptions(property: Record<string, unknown>): FieldOption[] | undefined {
