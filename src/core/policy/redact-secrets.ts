@@ -90,16 +90,19 @@ export class SecretRedactor {
     if (remembered) return { text: remembered.text, rules: [...remembered.rules] };
     const ranges = (await lintSecrets(text)).sort((a, b) => b.range[0] - a.range[0]);
     const rules: string[] = [];
-    let result = text;
-    // Replace from the end so earlier ranges stay valid.
-    let lastStart = Number.POSITIVE_INFINITY;
+    // From the end, skipping overlaps; the pieces are joined once, not the text rebuilt per match
+    // (40,000 matches in a 1.6 MB resource took 11 s that way).
+    const pieces: string[] = [];
+    let lastStart = text.length;
     for (const { rule, range } of ranges) {
       const [start, end] = range;
       if (end > lastStart) continue;
-      result = `${result.slice(0, start)}${REDACTED}${result.slice(end)}`;
+      pieces.push(text.slice(end, lastStart), REDACTED);
       rules.push(rule);
       lastStart = start;
     }
+    pieces.push(text.slice(0, lastStart));
+    const result = pieces.reverse().join("");
     const patterned = this.redactSync(result);
     const redaction = { text: patterned.text, rules: [...rules, ...patterned.rules] };
     if (text.length <= REMEMBERED_MAX_CHARS) {
