@@ -297,7 +297,7 @@ function onQuestion(state: PromptState, action: QuestionKey, at: number): Prompt
  */
 function typed(state: PromptState, at: number, edit: (editor: EditorState) => EditorState): PromptState {
   if (state.question?.panel.kind === "sampling" && state.question.panel.text)
-    return { ...state, question: editQuestionText(state.question, edit) };
+    return { ...state, question: editQuestionText(state.question, edit, at) };
   const reason = state.approval?.reason;
   if (state.approval && reason !== undefined) {
     const next = edit(reason);

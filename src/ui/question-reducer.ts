@@ -1,7 +1,7 @@
 import type { ElicitationAnswer } from "../core/requests/elicitation.js";
 import type { SamplingAnswer } from "../core/requests/sampling.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { guardPassed } from "./approval-guard.js";
+import { APPROVAL_GUARD_MS, guardPassed } from "./approval-guard.js";
 import { EDITS } from "./editor-edits.js";
 import { formKey, newForm, type FormKey, type FormState } from "./form-state.js";
 import { insertText, type EditorState } from "./input-editor.js";
@@ -40,6 +40,8 @@ export interface QuestionFocus {
   id: number;
   /** When the panel was first known here: the guard runs from this moment. */
   shownAt: number;
+  /** When the person last moved the list's focus: a choice counts only a guard's time after. */
+  movedAt?: number;
   panel: QuestionPanel;
 }
 
@@ -137,10 +139,17 @@ function listKey(focus: QuestionFocus, key: QuestionKey, context: GuardContext):
         return withFocus(Number(key.text) - 1);
       return { type: "prompt" };
     }
-    case "question_focus":
-      return passed ? withFocus(panel.focus + key.direction) : { type: "hold" };
-    case "question_confirm":
-      return passed ? choose(focus, panel.focus, context.at) : { type: "hold" };
+    case "question_focus": {
+      if (!passed) return { type: "hold" };
+      // A move holds the choice for a guard's time: ↑ meant for the prompt's history, then Enter,
+      // must not open the page or send the request one step above the default.
+      const moved = withFocus(panel.focus + key.direction);
+      return moved.type === "update" ? { ...moved, focus: { ...moved.focus, movedAt: context.at } } : moved;
+    }
+    case "question_confirm": {
+      const settled = focus.movedAt === undefined || context.at - focus.movedAt >= APPROVAL_GUARD_MS;
+      return passed && settled ? choose(focus, panel.focus, context.at) : { type: "hold" };
+    }
     case "question_dismiss":
     case "question_text_send":
     case "question_text_back":
@@ -234,7 +243,8 @@ function formStep(
   });
   if (!panel.engaged) {
     const passed = guardPassed({ shownAt: focus.shownAt, lastTypedAt: context.lastTypedAt }, context.at);
-    const navigation = key.type === "form_move" || key.type === "form_enter";
+    // With a draft in the prompt, Enter is the draft's (it sends it); only Tab and the arrows start the form.
+    const navigation = key.type === "form_move" || (key.type === "form_enter" && context.promptEmpty);
     if (!passed) return navigation ? { type: "hold" } : { type: "prompt" };
     if (navigation) return engaged({ ...panel.form, lastKeyAt: context.at });
     if (!context.promptEmpty) return { type: "prompt" };
@@ -270,13 +280,16 @@ function asFormKey(key: QuestionKey): FormKey | undefined {
 export function editQuestionText(
   focus: QuestionFocus,
   edit: (editor: EditorState) => EditorState,
+  at: number,
 ): QuestionFocus {
   const { panel } = focus;
   if (panel.kind !== "sampling" || !panel.text) return focus;
   const next = edit(panel.text.editor);
   const editor =
     panel.text.purpose === "reason" ? { ...next, text: next.text.replace(/[\r\n\t]/g, " ") } : next;
-  return { ...focus, panel: { ...panel, text: { ...panel.text, editor } } };
+  // Each key restarts the guard: "e" then "xplain more" then Enter, typed as one sentence, must
+  // not send the server's request with the person's words in it.
+  return { ...focus, panel: { ...panel, text: { ...panel.text, editor, openedAt: at } } };
 }
 
 /** Which keymap a question's panel uses now. */

@@ -297,7 +297,15 @@ export class TuiController implements PersonAtHand {
         this.options.dispatch({ type: "ui_question_done", id });
         resolve(answer);
       };
-      const abandon = (): void => end(how.unanswered);
+      // The server withdrew it (cancelled, or gave up waiting): say so, or the panel just vanishes.
+      const abandon = (): void => {
+        this.options.dispatch({
+          type: "ui_notice",
+          level: "warning",
+          text: "The server withdrew its question before it was answered.",
+        });
+        end(how.unanswered);
+      };
       const finish = (given: QuestionAnswer): void => {
         const answer = how.answer(given);
         if (answer === undefined) return;

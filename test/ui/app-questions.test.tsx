@@ -73,9 +73,12 @@ describe("server questions in the App", () => {
     }
     expect(controller.questionAnswers).toEqual([]);
     await until(() => prompt() === "I was writing yes end 1y", "the typing in the prompt");
-    // After a pause, ↑↑ then Enter choose Send; the draft stays in the prompt.
+    // After a pause, ↑↑ then Enter choose Send, once a pause after the move; the draft stays.
     advance(APPROVAL_GUARD_MS);
     await press(UP, UP, "\r");
+    expect(controller.questionAnswers).toEqual([]);
+    advance(APPROVAL_GUARD_MS);
+    await press("\r");
     await until(() => controller.questionAnswers.length === 1, "the answer");
     expect(controller.questionAnswers).toEqual([
       { id: 1, answer: { kind: "sampling", answer: { approved: true } } },

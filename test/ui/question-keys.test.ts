@@ -123,12 +123,13 @@ describe("a sampling panel's keys", () => {
       "",
     ],
     [
-      "↑ then Enter sends it (Edit is above Deny, Send above that)",
+      "↑ then, a guard's time later, Enter sends it (Edit is above Deny, Send above that)",
       "",
       [
         [LATER, key("up")],
         [LATER + 1, key("up")],
         [LATER + 2, ENTER],
+        [LATER + 2 + GUARD, ENTER],
       ],
       [{ approved: true }],
       "",
@@ -176,19 +177,21 @@ describe("a sampling panel's keys", () => {
   });
 
   it("e opens the last user message to edit; the edit is sent only by a later Enter, and only if changed", () => {
-    const opened = press(shown(SAMPLING, "my draft"), [LATER, key("up")], [LATER + 1, ENTER]);
+    const opened = press(shown(SAMPLING, "my draft"), [LATER, key("up")], [LATER + GUARD, ENTER]);
     expect(keyMode(opened.state, { inspecting: false, exitArmed: false, busy: true })).toBe("sampling-edit");
     // Enter in the same burst as the key that opened the editor sends nothing.
-    const hurried = press(opened.state, [LATER + 2, ENTER]);
+    const hurried = press(opened.state, [LATER + GUARD + 1, ENTER]);
     expect(hurried.answers).toEqual([]);
-    const unchanged = press(hurried.state, [LATER + 1 + GUARD, ENTER]);
+    const unchanged = press(hurried.state, [LATER + 2 * GUARD, ENTER]);
     expect(unchanged.answers).toEqual([{ approved: true }]);
     const edited = press(
       opened.state,
-      [LATER + 2, text(" there")],
-      [LATER + 4, key("return", { meta: true })],
-      [LATER + 5, text("bye")],
-      [LATER + 1 + GUARD, ENTER],
+      [LATER + GUARD + 2, text(" there")],
+      [LATER + GUARD + 4, key("return", { meta: true })],
+      [LATER + GUARD + 5, text("bye")],
+      // A guard's time after the last key typed into the editor, not after it opened.
+      [LATER + 2 * GUARD + 4, ENTER],
+      [LATER + 2 * GUARD + 5, ENTER],
     );
     expect(edited.answers).toEqual([{ approved: true, editedText: "say hi there\nbye" }]);
     // The prompt's draft was never touched.

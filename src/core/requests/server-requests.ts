@@ -160,6 +160,8 @@ async function sample(
     if (person) {
       answer = await person.sampling(question, signal);
       by = "user";
+      if (signal.aborted)
+        return refuse("default", "the server withdrew it before it was answered", model.model);
     } else if (options.allowSampling) {
       answer = { approved: true };
       by = "flag";
@@ -243,6 +245,8 @@ async function elicit(
     if (!person)
       return finish({ action: "decline" }, "default", "nobody is there to answer it (one-shot mode)");
     const answer = await person.elicitation(question, signal);
+    if (signal.aborted)
+      return finish({ action: "cancel" }, "default", "the server withdrew it before it was answered");
     if (question.mode === "url") {
       if (answer.action !== "accept")
         return finish({ action: answer.action }, "user", `the user chose ${answer.action}`, question.domain);
