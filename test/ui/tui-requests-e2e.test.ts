@@ -176,6 +176,8 @@ describe("servers' questions in the TUI, in a pseudo-terminal", () => {
     await pause(1000);
     terminal.keys("Up");
     await terminal.waitFor((screen) => /› 2\. Edit the message/.test(screen), "the focus on Edit");
+    // A choice counts only a pause after the focus moved.
+    await pause(1000);
     terminal.keys("Enter");
     await terminal.waitFor((screen) => screen.includes("as it will be sent"), "the editor");
     terminal.text(" about tea");
