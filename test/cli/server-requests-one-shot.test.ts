@@ -94,6 +94,22 @@ describe("server requests in one-shot mode", () => {
     expect(JSON.stringify(output)).toContain("the sampled text");
   });
 
+  it("refuses a --root that is not a folder, in one sentence, before anything starts", async () => {
+    const { dir, model } = await project("get-roots-list", {});
+    const run = await runCli(
+      ["-p", "roots", "--root", "no-such-folder", ...flags(model, path.join(dir, "t.jsonl"))],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `mcpterm: --root no-such-folder: ${path.join(dir, "no-such-folder")} does not exist; give an existing folder.\n`,
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+
   it("offers the working folder and every --root as roots", async () => {
     const { dir, model } = await project("get-roots-list", {});
     const extra = await tempDir("mcpterm-root-");

@@ -59,7 +59,9 @@ export const mcpCommand: SlashCommand = {
   },
 };
 
-async function setLevel(connection: ServerConnection, level: string | undefined): Promise<CommandResult> {
+async function setLevel(connection: ServerConnection, typed: string | undefined): Promise<CommandResult> {
+  // DEBUG and debug alike: the levels are words, not case-sensitive names.
+  const level = typed?.toLowerCase();
   if (level === undefined || !isLogLevel(level)) {
     return {
       kind: "error",

@@ -64,6 +64,8 @@ export interface ServerConnectionOptions {
 }
 
 const STDERR_TAIL_IN_ERRORS = 5;
+/** How much of one log message is read: what the log keeps (2,000) and a margin to redact in. */
+const LOG_TEXT_READ = 6000;
 /** A burst of list_changed notifications is answered with one listing, this long after the last. */
 const TOOL_REFRESH_DEBOUNCE_MS = 50;
 /** The abort reason of a call stopped by its hard limit (maxCallMs). */
@@ -473,8 +475,10 @@ export class ServerConnection {
         server: this.name,
         at: Date.now(),
         level,
-        logger: logger === undefined ? undefined : this.options.redact(logger),
-        text: this.options.redact(logDataText(data)),
+        // Cut (with a margin for a secret at the edge) before redacting: a log line is kept at
+        // 2,000 characters, and a 10 MB one is not redacted whole to keep that much of it.
+        logger: logger === undefined ? undefined : this.options.redact(logger.slice(0, 200)),
+        text: this.options.redact(logDataText(data).slice(0, LOG_TEXT_READ)),
       });
       this.options.onLog?.(entry);
     });

@@ -51,6 +51,8 @@ export function elicitationQuestion(
     label: clean(field.label),
     description: field.description === undefined ? undefined : clean(field.description),
     options: field.options.map((option) => ({ ...option, label: clean(option.label) })),
+    // A text default is the server's text too, shown in the field before anything is typed.
+    default: typeof field.default === "string" ? sanitizeForTerminal(clean(field.default)) : field.default,
   }));
   return { mode: "form", server, message, fields };
 }

@@ -1,4 +1,3 @@
-import path from "node:path";
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
@@ -12,7 +11,7 @@ import {
   type ResolvedModelSettings,
 } from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
-import { ConfigError, errorMessage } from "../errors.js";
+import { ConfigError, errorMessage, UsageError } from "../errors.js";
 import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
@@ -187,7 +186,11 @@ export async function openSession(
     servers: servers.map((server) => server.name),
     cwd,
   });
-  const roots = new RootList([cwd, ...request.roots.map((folder) => path.resolve(cwd, folder))]);
+  const roots = new RootList([cwd]);
+  for (const folder of request.roots) {
+    const added = roots.add(folder, cwd);
+    if (!added.ok) throw new UsageError(`--root ${folder}: ${added.reason}; give an existing folder.`);
+  }
   const noticeListeners = new Set<(notice: LiveNotice) => void>();
   const throttle = new NoticeThrottle();
   const tell = (notice: LiveNotice): void => {
