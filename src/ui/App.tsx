@@ -1,4 +1,4 @@
-import { Box, Static, Text, useInput, usePaste, useWindowSize, type Key } from "ink";
+import { Box, Static, Text, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "./active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
@@ -32,6 +32,8 @@ import type { ApprovalKey } from "./tui-controller.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
 export interface AppController {
+  /** The escape sequences of images to draw inline as tools return them (absent: none drawn). */
+  onImageSequences?(draw: (sequence: string) => void): () => void;
   /**
    * Sends a message, or queues it while a turn runs; slash commands run at once. `onUnsent` is
    * told when the message could not be sent after all (a mention could not be read).
@@ -80,6 +82,9 @@ export function App({
   const printedArgs = useRef<string | undefined>(undefined);
   const printedQuestion = useRef<number | undefined>(undefined);
   const { dispatch } = store;
+  const { write } = useStdout();
+  // Images go out through Ink's own write, which draws them above the live frame and redraws it.
+  useEffect(() => controller.onImageSequences?.(write), [controller, write]);
 
   const busy = state.turn !== undefined;
   const calls = liveCalls(state);

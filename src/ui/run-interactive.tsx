@@ -7,6 +7,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
 import { App } from "./App.js";
 import { clearTerminal } from "./clear-terminal.js";
+import { imageProtocol } from "./inline-image.js";
 import { askTrustAtTerminal } from "./config-trust-prompt.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
@@ -46,6 +47,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     dispatch,
     runtime,
     cwd: io.cwd,
+    images: imageProtocol(io.env),
     onExit: () => exit(),
     clearScreen: () => clearScreen(),
   });

@@ -14,6 +14,7 @@ import type { PersonAtHand } from "../core/requests/server-requests.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
+import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
 import { ServerCompletions } from "./server-completions.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import type { QueuedMessage, ServerQuestion } from "./transcript-types.js";
@@ -37,9 +38,12 @@ export interface TuiControllerOptions {
     | "roots"
     | "onNotice"
     | "answerServerRequestsWith"
+    | "onImages"
   >;
   /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
   cwd: string;
+  /** How this terminal draws images; "none" (the default) leaves them described. */
+  images?: ImageProtocol;
   onExit: () => void;
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
   clearScreen?: () => void;
@@ -244,6 +248,21 @@ export class TuiController implements PersonAtHand {
 
   answerQuestion(id: number, answer: QuestionAnswer): void {
     this.questions.get(id)?.finish(answer);
+  }
+
+  /**
+   * Calls `draw` with the escape sequence of each image a tool returns, where the terminal can
+   * draw it; returns the unsubscribe. Nothing is called when the terminal draws no images.
+   */
+  onImageSequences(draw: (sequence: string) => void): () => void {
+    const protocol = this.options.images ?? "none";
+    if (protocol === "none") return () => undefined;
+    return this.options.runtime.onImages((images) => {
+      for (const image of images) {
+        const sequence = inlineImageSequence(protocol, image.mimeType, image.data);
+        if (sequence) draw(sequence);
+      }
+    });
   }
 
   dispose(): void {

@@ -37,6 +37,8 @@ export class McpToolHost implements ToolHost {
       onRawResult?: (callId: string, result: CallToolResult) => void;
       /** The session's validator, which checks results against their tools' outputSchema. */
       validator?: SchemaValidator;
+      /** Sees the images of each result (type and base64), for a terminal that can draw them. */
+      onImages?: (images: Array<{ mimeType: string; data: string }>) => void;
     } = {},
   ) {
     this.validator = options.validator ?? new SchemaValidator();
@@ -133,6 +135,10 @@ export class McpToolHost implements ToolHost {
       onProgress: context.onProgress,
     });
     if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));
+    const images = result.content.flatMap((block) =>
+      block.type === "image" ? [{ mimeType: block.mimeType, data: block.data }] : [],
+    );
+    if (images.length > 0) this.options.onImages?.(images);
     const text = resultText(result);
     const content = await this.redact(text.content);
     const structured = text.structured === undefined ? undefined : await this.redact(text.structured);

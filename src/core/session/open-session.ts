@@ -72,6 +72,12 @@ export interface SessionHooks {
   askTrust?: (question: TrustQuestion) => Promise<boolean>;
 }
 
+/** An image a tool returned: its type and base64 data, as the server sent it. */
+export interface ToolImage {
+  mimeType: string;
+  data: string;
+}
+
 export interface SessionNotice {
   level: "info" | "warning";
   text: string;
@@ -117,6 +123,8 @@ export interface SessionRuntime {
   readonly roots: RootList;
   /** Who answers servers' sampling and elicitation requests from now on (the TUI); none declines. */
   answerServerRequestsWith(person: PersonAtHand | undefined): void;
+  /** The images in tool results as they arrive (the TUI draws them where the terminal can). */
+  onImages(listener: (images: ToolImage[]) => void): () => void;
   /** Live notices (server errors, declined requests) as they happen; returns the unsubscribe. */
   onNotice(listener: (notice: LiveNotice) => void): () => void;
   /** Stops the servers and ends the trace. */
@@ -228,7 +236,15 @@ export async function openSession(
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
-  const mcpTools = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult, validator });
+  const imageListeners = new Set<(images: ToolImage[]) => void>();
+  const mcpTools = new McpToolHost(manager, {
+    redactor,
+    onRawResult: trace.rawResult,
+    validator,
+    onImages: (images) => {
+      for (const listener of imageListeners) listener(images);
+    },
+  });
 
   const kbOn = request.kb && config.kb.enabled;
   const knowledge = new LazyKnowledge(
@@ -281,6 +297,10 @@ export async function openSession(
     roots,
     answerServerRequestsWith: (next) => {
       person = next;
+    },
+    onImages: (listener) => {
+      imageListeners.add(listener);
+      return () => imageListeners.delete(listener);
     },
     onNotice: (listener) => {
       noticeListeners.add(listener);
