@@ -36,7 +36,7 @@ describe("an inline image's escape sequence", () => {
   it("is kitty's graphics sequence in chunks of 4096, for PNG only", () => {
     const big = "A".repeat(9000);
     const sequence = inlineImageSequence("kitty", "image/png", big) ?? "";
-    expect(sequence.match(/\u001b_G/g)).toHaveLength(3);
+    expect(sequence.split("\u001b_G")).toHaveLength(4);
     expect(sequence.startsWith("\u001b_Ga=T,f=100,m=1;")).toBe(true);
     expect(sequence).toContain("\u001b_Gm=0;");
     expect(inlineImageSequence("kitty", "image/jpeg", PNG)).toBeUndefined();
@@ -97,9 +97,10 @@ describe("images in the TUI", () => {
     controller.dispose();
     none.dispose();
     expect(drawn).toHaveLength(1);
-    expect(drawn[0]).toMatch(
-      /^\u001b\]1337;File=inline=1;size=\d+;preserveAspectRatio=1:[A-Za-z0-9+/]+=*\u0007\n$/,
-    );
+    const [sequence = ""] = drawn;
+    expect(sequence.startsWith("\u001b]1337;File=inline=1;size=")).toBe(true);
+    expect(sequence.endsWith("\u0007\n")).toBe(true);
+    expect(sequence.slice(sequence.indexOf(":") + 1, -2)).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(plain).toEqual([]);
   });
 });
