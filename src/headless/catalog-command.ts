@@ -6,7 +6,7 @@ import { ExitCode } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
-import { redactedPretty } from "../core/policy/redacted-json.js";
+import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { firstLine } from "../core/text/index.js";
@@ -36,7 +36,8 @@ export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<E
     const snapshots = manager.servers();
     if (args.json) {
       const report = { servers: snapshots.map((server) => jsonReport(server, args.command)) };
-      io.stdout.write(`${redactedPretty(report, redactor.redactText)}\n`);
+      // As tools --json: keys and strings also cleaned of controls, invisible characters written out.
+      io.stdout.write(`${displayPretty(report, redactor.redactText)}\n`);
     } else if (snapshots.length === 0) {
       io.stdout.write("No MCP servers are configured (add them to mcp.config.json under mcpServers).\n");
     } else {

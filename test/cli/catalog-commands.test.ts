@@ -53,6 +53,10 @@ describe("mcpterm resources", () => {
   it("gives the whole definitions as JSON, redacted", async () => {
     const run = await cli("resources", "catalog", "--json");
     expect(run.code).toBe(0);
+    // Like tools --json: no terminal control survives, and invisible characters are written out.
+    expect(run.stdout).not.toContain("\u001b");
+    expect(run.stdout).not.toContain("\u200b");
+    expect(run.stdout).toContain("⟨U+200B⟩");
     const report = JSON.parse(run.stdout) as {
       servers: Array<{
         name: string;
