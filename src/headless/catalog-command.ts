@@ -3,14 +3,12 @@ import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core/context/catalog-view.js";
 import { ExitCode } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
-import { RootList } from "../core/mcp/roots.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { firstLine } from "../core/text/index.js";
-import { requireServerConfig } from "./with-one-server.js";
+import { commandManager, requireServerConfig } from "./with-one-server.js";
 
 type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
 
@@ -24,12 +22,7 @@ export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<E
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const redactor = sessionRedactor(config, io.env);
-  // Roots as in a session (the working folder), so the commands list what a session would see.
-  const manager = new McpManager(servers, {
-    parentEnv: io.env,
-    redact: redactor.redactText,
-    roots: new RootList([io.cwd]),
-  });
+  const manager = commandManager(servers, io, redactor);
   try {
     await manager.start();
     await catalogsSettled(manager);

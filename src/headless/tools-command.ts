@@ -2,8 +2,7 @@ import { summarizeServer, type ServerSummary } from "../core/mcp/types.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
-import { RootList } from "../core/mcp/roots.js";
+import type { McpManager } from "../core/mcp/mcp-manager.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
@@ -13,7 +12,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
-import { requireServerConfig, withOneServer } from "./with-one-server.js";
+import { commandManager, requireServerConfig, withOneServer } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
@@ -28,12 +27,7 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   const config = await loadProjectConfig(args.common, io);
   const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
   const redactor = sessionRedactor(config, io.env);
-  // Roots as in a session (the working folder): some servers list tools only to clients with roots.
-  const manager = new McpManager(servers, {
-    parentEnv: io.env,
-    redact: redactor.redactText,
-    roots: new RootList([io.cwd]),
-  });
+  const manager = commandManager(servers, io, redactor);
   try {
     await manager.start();
     const snapshots = manager.servers();

@@ -20,6 +20,24 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
 }
 
 /**
+ * The servers of a command that is not a session (`tools`, `call`, `read`, `resources`,
+ * `prompts`), connected as a session would be: offered the working folder as a root (some servers
+ * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
+ * nobody is asked here.
+ */
+export function commandManager(
+  servers: readonly ServerConfig[],
+  io: CliIo,
+  redactor: SecretRedactor,
+): McpManager {
+  return new McpManager(servers, {
+    parentEnv: io.env,
+    redact: redactor.redactText,
+    roots: new RootList([io.cwd]),
+  });
+}
+
+/**
  * Starts just the named server (even if the config disables it: naming it is the request),
  * hands it to `work` with the redactor for what it prints, and stops it afterwards. A server
  * that cannot start is an McpError (exit 4).
@@ -32,12 +50,7 @@ export async function withOneServer<T>(
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
   const redactor = sessionRedactor(config, io.env);
-  // Roots as in a session (the working folder); sampling and forms are declined: nobody is asked here.
-  const manager = new McpManager([{ ...requireServerConfig(config, name), disabled: false }], {
-    parentEnv: io.env,
-    redact: redactor.redactText,
-    roots: new RootList([io.cwd]),
-  });
+  const manager = commandManager([{ ...requireServerConfig(config, name), disabled: false }], io, redactor);
   try {
     await manager.start();
     const connection = manager.connection(name);

@@ -6,6 +6,7 @@ import { SAMPLING_OPTIONS } from "./question-choices.js";
 import { ChoiceList, GuardNote, PanelHints, TextField } from "./QuestionParts.js";
 import type { TextEntry } from "./question-reducer.js";
 import { samplingLines, samplingTerms } from "./question-view.js";
+import { whileDrafting } from "./key-hints.js";
 import { useTheme } from "./theme.js";
 
 /** Border and padding on each side. */
@@ -59,12 +60,7 @@ export function SamplingPanel({
             width={inner}
             hints={
               draft
-                ? [
-                    ["Enter confirm"],
-                    ["Esc deny"],
-                    ["↑/↓ choose"],
-                    ["letters type into your draft", "typing edits the draft"],
-                  ]
+                ? whileDrafting("deny")
                 : [
                     ["Enter confirm"],
                     ["Esc deny"],

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { ElicitationQuestion } from "../core/requests/elicitation.js";
 import { URL_OPTIONS } from "./question-choices.js";
 import { ChoiceList, GuardNote, PanelHints } from "./QuestionParts.js";
+import { whileDrafting } from "./key-hints.js";
 import { useTheme } from "./theme.js";
 
 const FRAME = 4;
@@ -50,12 +51,7 @@ export function UrlPanel({
         width={inner}
         hints={
           draft
-            ? [
-                ["Enter confirm"],
-                ["Esc cancel"],
-                ["↑/↓ choose"],
-                ["letters type into your draft", "typing edits the draft"],
-              ]
+            ? whileDrafting("cancel")
             : [
                 ["Enter confirm"],
                 ["Esc cancel"],

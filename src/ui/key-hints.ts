@@ -10,7 +10,20 @@ export interface HintContext {
 }
 
 /** A hint; the earlier in a list, the later it gives way in a narrow window. */
-type Hint = [text: string, short?: string];
+export type Hint = [text: string, short?: string];
+
+/**
+ * What a panel's keys do while the prompt holds a draft: letters type into it, so only Enter,
+ * Esc (`esc`: "deny", "cancel") and the arrows answer. The status line and the panels share it.
+ */
+export function whileDrafting(esc: string): Hint[] {
+  return [
+    ["Enter confirm"],
+    [`Esc ${esc}`],
+    ["↑/↓ choose"],
+    ["letters type into your draft", "typing edits the draft"],
+  ];
+}
 
 /** Pure: what the keys do now, most important first, for `fitParts`. */
 export function keyHints(mode: KeyMode, context: HintContext): Part[] {
@@ -26,12 +39,7 @@ export function keyHints(mode: KeyMode, context: HintContext): Part[] {
 const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
   approval: ({ draft }) =>
     draft
-      ? [
-          ["Enter confirm"],
-          ["Esc deny"],
-          ["↑/↓ choose"],
-          ["letters type into your draft", "typing edits the draft"],
-        ]
+      ? whileDrafting("deny")
       : [
           ["Enter confirm"],
           ["Esc deny"],
@@ -48,12 +56,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
   ],
   sampling: ({ draft }) =>
     draft
-      ? [
-          ["Enter confirm"],
-          ["Esc deny"],
-          ["↑/↓ choose"],
-          ["letters type into your draft", "typing edits the draft"],
-        ]
+      ? whileDrafting("deny")
       : [
           ["Enter confirm"],
           ["Esc deny"],
@@ -74,12 +77,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
   ],
   url: ({ draft }) =>
     draft
-      ? [
-          ["Enter confirm"],
-          ["Esc cancel"],
-          ["↑/↓ choose"],
-          ["letters type into your draft", "typing edits the draft"],
-        ]
+      ? whileDrafting("cancel")
       : [["Enter confirm"], ["Esc cancel"], ["y open"], ["n decline"], ["↑/↓ or 1–3 choose", "↑/↓ choose"]],
   form: () => [
     ["Tab/↓ next field", "Tab next"],
