@@ -1,14 +1,12 @@
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
 import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core/context/catalog-view.js";
 import { ExitCode } from "../core/errors.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { sessionRedactor } from "../core/session/session-redactor.js";
 import { firstLine } from "../core/text/index.js";
-import { commandManager, requireServerConfig } from "./with-one-server.js";
+import { withServers } from "./with-one-server.js";
 
 type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
 
@@ -19,12 +17,7 @@ type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
  * redacted. Exit 4 when any server failed.
  */
 export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<ExitCode> {
-  const config = await loadProjectConfig(args.common, io);
-  const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
-  const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(servers, io, redactor);
-  try {
-    await manager.start();
+  return withServers(args.common, args.server, io, async (manager, redactor) => {
     await catalogsSettled(manager);
     const snapshots = manager.servers();
     if (args.json) {
@@ -41,9 +34,7 @@ export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<E
       io.stdout.write(`${sanitizeForTerminal(lines.join("\n"))}\n`);
     }
     return snapshots.some((server) => server.status === "failed") ? ExitCode.serverUnavailable : ExitCode.ok;
-  } finally {
-    await manager.close();
-  }
+  });
 }
 
 function jsonReport(server: ServerSnapshot, part: CatalogArgs["command"]): object {

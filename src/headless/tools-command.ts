@@ -9,10 +9,8 @@ import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
-import { sessionRedactor } from "../core/session/session-redactor.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
-import { commandManager, requireServerConfig, withOneServer } from "./with-one-server.js";
+import { withOneServer, withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
@@ -24,12 +22,7 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
   if (args.server !== undefined && args.tool !== undefined)
     return showOneTool(args, args.server, args.tool, io);
-  const config = await loadProjectConfig(args.common, io);
-  const servers = args.server ? [requireServerConfig(config, args.server)] : config.servers;
-  const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(servers, io, redactor);
-  try {
-    await manager.start();
+  return withServers(args.common, args.server, io, (manager, redactor) => {
     const snapshots = manager.servers();
     const reports = toolReports(manager);
     const findings = lintServers(manager);
@@ -44,10 +37,8 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
       io.stdout.write(`${displayPretty({ servers: report, lint: findings }, redactor.redactText)}\n`);
     else io.stdout.write(redactor.redactText(renderReport(report, findings)));
     const anyFailed = snapshots.some((server) => server.status === "failed");
-    return anyFailed ? ExitCode.serverUnavailable : ExitCode.ok;
-  } finally {
-    await manager.close();
-  }
+    return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : ExitCode.ok);
+  });
 }
 
 /** One tool whole; a server that cannot start is exit 4, a tool it does not have exit 2. */

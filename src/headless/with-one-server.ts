@@ -25,16 +25,35 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
  * nobody is asked here.
  */
-export function commandManager(
-  servers: readonly ServerConfig[],
-  io: CliIo,
-  redactor: SecretRedactor,
-): McpManager {
+function commandManager(servers: readonly ServerConfig[], io: CliIo, redactor: SecretRedactor): McpManager {
   return new McpManager(servers, {
     parentEnv: io.env,
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
   });
+}
+
+/**
+ * Starts the config's servers (only `only`, when named), hands the started manager to `work`
+ * with the redactor for what it prints, and stops them afterwards. Servers that fail are marked
+ * so, not thrown: `tools`, `resources` and `prompts` report them.
+ */
+export async function withServers<T>(
+  common: CommonArgs,
+  only: string | undefined,
+  io: CliIo,
+  work: (manager: McpManager, redactor: SecretRedactor) => Promise<T>,
+): Promise<T> {
+  const config = await loadProjectConfig(common, io);
+  const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
+  const redactor = sessionRedactor(config, io.env);
+  const manager = commandManager(servers, io, redactor);
+  try {
+    await manager.start();
+    return await work(manager, redactor);
+  } finally {
+    await manager.close();
+  }
 }
 
 /**
