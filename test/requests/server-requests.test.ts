@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SamplingParams } from "../../src/core/mcp/client-requests.js";
 import { serverRequestHandlers, type ServerRequestRecord } from "../../src/core/requests/server-requests.js";
-import { NoticeThrottle } from "../../src/core/session/notice-throttle.js";
+import { NoticeThrottle } from "../../src/core/requests/notice-throttle.js";
 
 function handlers(records: ServerRequestRecord[], notices: string[]) {
   return serverRequestHandlers({

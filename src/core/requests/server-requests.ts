@@ -14,6 +14,7 @@ import {
   type ElicitationAnswer,
   type ElicitationQuestion,
 } from "./elicitation.js";
+import { NoticeThrottle } from "./notice-throttle.js";
 import { PerServerRateLimit } from "./rate-limit.js";
 import {
   answerSampling,
@@ -81,20 +82,6 @@ const DEFAULT_PER_MINUTE = 10;
 const MAX_REASON = 300;
 const MAX_FIELD_NAME = 100;
 
-/** Once per server, kind and minute: whether a refusal by the rate limit is the first of its window. */
-class LimitNotes {
-  private readonly last = new Map<string, number>();
-
-  first(server: string, kind: string): boolean {
-    const key = `${server}\u0000${kind}`;
-    const now = Date.now();
-    const previous = this.last.get(key);
-    if (previous !== undefined && now - previous < 60_000) return false;
-    this.last.set(key, now);
-    return true;
-  }
-}
-
 /**
  * The session's answers to servers' sampling and elicitation requests: each is shown to the
  * person, rate-limited per server, recorded in the trace, and declined where nobody can be asked.
@@ -102,7 +89,8 @@ class LimitNotes {
 export function serverRequestHandlers(options: ServerRequestOptions): ServerRequestHandlers {
   const limit = options.perMinute ?? DEFAULT_PER_MINUTE;
   const samplingLimit = new PerServerRateLimit(limit, 60_000);
-  const limitNotes = new LimitNotes();
+  // Past the rate limit, a flood is recorded and told once a minute, not once a request.
+  const limitNotes = new NoticeThrottle(1, 60_000);
   const elicitationLimit = new PerServerRateLimit(limit, 60_000);
   return {
     createMessage: (server, params, signal) =>
@@ -115,7 +103,7 @@ export function serverRequestHandlers(options: ServerRequestOptions): ServerRequ
 /** A kind of request's rate limit, and the notes that keep its refusals from flooding. */
 interface Limits {
   rate: PerServerRateLimit;
-  notes: LimitNotes;
+  notes: NoticeThrottle;
 }
 
 async function sample(
@@ -138,7 +126,7 @@ async function sample(
   const refuse = (by: "user" | "default" | "limit", reason: string, model?: string): never => {
     const shown = reason.slice(0, MAX_REASON);
     // Past the rate limit, a flood is recorded once a window, not once a request.
-    if (by !== "limit" || limitNotes.first(server, "sampling")) {
+    if (by !== "limit" || limitNotes.pass(`${server}\u0000sampling`, "") !== undefined) {
       options.record({ ...base, outcome: "refused", by, reason: shown, model, answerChars: undefined });
       options.notify(`Declined a sampling request from server "${server}": ${shown}.`, server);
     }
@@ -221,7 +209,7 @@ async function elicit(
     domain?: string,
   ): ElicitResult => {
     // Past the rate limit, a flood is recorded once a window, not once a request.
-    if (by === "limit" && !limitNotes.first(server, "elicitation")) return result;
+    if (by === "limit" && limitNotes.pass(`${server}\u0000elicitation`, "") === undefined) return result;
     options.record({
       type: "elicitation",
       server,

@@ -28,7 +28,7 @@ import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
 import { serverRequestHandlers, type PersonAtHand } from "../requests/server-requests.js";
-import { NoticeThrottle } from "./notice-throttle.js";
+import { NoticeThrottle } from "../requests/notice-throttle.js";
 import { sessionRedactor } from "./session-redactor.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
