@@ -1,36 +1,129 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CliArgs } from "../args.js";
-import { ExitCode } from "../core/errors.js";
+import { ExitCode, UsageError } from "../core/errors.js";
+import { knowledgeDir, openFreshKnowledge, type RefreshReport } from "../core/kb/index.js";
+import { indexFolder } from "../core/kb-docs/document-catalog.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { watchFolder } from "../servers/knowledge/folder-watcher.js";
+import { serveHttp } from "../servers/knowledge/http-serve.js";
 import { createKnowledgeServer } from "../servers/knowledge/knowledge-server.js";
+import { KnowledgeService } from "../servers/knowledge/knowledge-service.js";
+import { isLoopbackHost } from "../servers/knowledge/request-guard.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
-import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
 
 type ServeArgs = Extract<CliArgs, { command: "serve" }>;
 
 /**
- * `mcpterm serve`: the knowledge base as an MCP server on stdio. stdout belongs to the protocol,
- * so everything else goes to stderr. Runs until the client closes stdin or the process is told
- * to stop.
+ * `mcpterm serve`: the knowledge base as an MCP server, on stdio or (`--http`) Streamable HTTP.
+ * stdout belongs to the protocol, so everything else goes to stderr. The folder is watched while
+ * serving: a changed document is re-indexed and clients are told the resource list changed.
+ * Runs until the client closes stdin (stdio) or the process is told to stop.
  */
 export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitCode> {
+  const token = bearerToken(args, io.env);
   const config = await loadProjectConfig(args.common, io);
   const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
+  const say = (text: string): void => void io.stderr.write(`${sanitizeForTerminal(text)}\n`);
   const stats = kb.stats();
-  io.stderr.write(`mcpterm serve: ${stats.files} files, ${stats.chunks} passages from ${kb.dir}\n`);
-  for (const skipped of report.skipped) io.stderr.write(`skipped ${skipped.path}: ${skipped.reason}\n`);
+  say(`mcpterm serve: ${stats.files} files, ${stats.chunks} passages from ${kb.dir}`);
+  for (const skipped of report.skipped) say(`skipped ${skipped.path}: ${skipped.reason}`);
 
   const redactor = SecretRedactor.forSession([], io.env);
-  const server = createKnowledgeServer(kb, redactor.redactText);
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = resolve;
-    io.stdin.once("end", resolve);
-    io.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  await server.connect(transport);
-  await closed;
-  await server.close();
+  const service = new KnowledgeService(kb, redactor.redactText, [indexFolder(io.cwd)]);
+  await service.catalog.refresh();
+
+  let live: () => McpServer[];
+  let finished: Promise<void>;
+  let stop: () => Promise<void>;
+  if (args.http === undefined) {
+    const server = createKnowledgeServer(service);
+    const transport = new StdioServerTransport(io.stdin, io.stdout);
+    finished = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+      io.stdin.once("end", resolve);
+      io.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    await server.connect(transport);
+    live = () => [server];
+    stop = () => server.close();
+  } else {
+    const serving = await serveHttp({
+      host: args.host,
+      port: args.http,
+      token,
+      newServer: () => createKnowledgeServer(service),
+    });
+    const guard = token === undefined ? "no token" : `bearer token from $${args.tokenEnv ?? ""}`;
+    say(`mcpterm serve: listening on ${serving.url} (${guard})`);
+    // Started in the background with stdin closed is normal here: only a signal stops it.
+    finished = new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    live = () => serving.servers();
+    stop = () => serving.close();
+  }
+
+  const log = (level: "info" | "warning", data: string): void => {
+    for (const server of live()) void server.sendLoggingMessage({ level, logger: "knowledge", data });
+  };
+  const watching = watchFolder(
+    kb.dir,
+    async () => {
+      const { report: changes, changed } = await service.refresh();
+      if (!changed) return;
+      say(`mcpterm serve: ${describeChanges(changes)}`);
+      for (const server of live()) server.sendResourceListChanged();
+      log("info", describeChanges(changes));
+    },
+    (message) => {
+      say(`mcpterm serve: ${message}`);
+      log("warning", message);
+    },
+  );
+
+  await finished;
+  await watching.close();
+  await stop();
   return ExitCode.ok;
+}
+
+function describeChanges(report: RefreshReport): string {
+  return (
+    `re-indexed the knowledge base: ${report.added.length} added, ${report.updated.length} updated, ` +
+    `${report.removed.length} removed (${report.durationMs} ms)`
+  );
+}
+
+/**
+ * The bearer token comes from the variable `--token-env` names, never from the command line,
+ * where `ps` would show it to every user of the machine.
+ */
+function bearerToken(args: ServeArgs, env: NodeJS.ProcessEnv): string | undefined {
+  if (args.http === undefined) {
+    const given = [args.hostGiven ? "--host" : "", args.tokenEnv !== undefined ? "--token-env" : ""].filter(
+      Boolean,
+    );
+    if (given.length > 0) throw new UsageError(`${given.join(" and ")} only apply with --http <port>.`);
+    return undefined;
+  }
+  let token: string | undefined;
+  if (args.tokenEnv !== undefined) {
+    token = env[args.tokenEnv];
+    if (token === undefined || token.trim() === "") {
+      throw new UsageError(
+        `--token-env names ${args.tokenEnv}, which is not set or empty; export the token in it first (e.g. ${args.tokenEnv}=$(openssl rand -hex 32)).`,
+      );
+    }
+    token = token.trim();
+  }
+  if (token === undefined && !isLoopbackHost(args.host)) {
+    throw new UsageError(
+      `--host ${args.host} lets other machines reach the knowledge base; give it a bearer token with --token-env <VAR>.`,
+    );
+  }
+  return token;
 }

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { checkRequest, isLoopbackHost } from "./request-guard.js";
+
+export const MCP_PATH = "/mcp";
+/** Sessions open at once; a team shares one server, a runaway client must not exhaust it. */
+export const MAX_SESSIONS = 64;
+/** The largest request body read: JSON-RPC requests to this server are small. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpServeOptions {
+  host: string;
+  port: number;
+  token: string | undefined;
+  /** A new MCP server for each session; all of them share the knowledge base. */
+  newServer: () => McpServer;
+}
+
+export interface HttpServing {
+  url: string;
+  /** The servers of the sessions open now, e.g. to tell them the resource list changed. */
+  servers(): McpServer[];
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+}
+
+/**
+ * Serves MCP over Streamable HTTP at `/mcp`, one session per client. Every request passes the
+ * guard first (Host, Origin, bearer token), so nothing of the protocol answers a refused request.
+ */
+export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
+  const sessions = new Map<string, Session>();
+  const settings = { loopback: isLoopbackHost(options.host), token: options.token };
+
+  /** Answers one request; returns the refusal to send when the protocol is not reached. */
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<Refusal | undefined> => {
+    const verdict = checkRequest(
+      { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization },
+      settings,
+    );
+    if (!verdict.ok) {
+      const headers: Record<string, string> =
+        verdict.status === 401 ? { "www-authenticate": 'Bearer realm="mcpterm"' } : {};
+      return { status: verdict.status, message: verdict.message, headers };
+    }
+    if (new URL(req.url ?? "/", "http://localhost").pathname !== MCP_PATH) {
+      return { status: 404, message: `Not found; the MCP endpoint is ${MCP_PATH}.` };
+    }
+    const id = req.headers["mcp-session-id"];
+    if (typeof id === "string") {
+      const session = sessions.get(id);
+      if (!session) return { status: 404, message: "Session not found; initialize a new one.", code: -32001 };
+      await session.transport.handleRequest(req, res);
+      return undefined;
+    }
+    if (req.method !== "POST") return { status: 400, message: "Initialize a session with a POST first." };
+    const body = await readJson(req);
+    if (!body.ok) return { status: body.status, message: body.message, code: -32700 };
+    if (!isInitializeRequest(body.value)) {
+      return { status: 400, message: "No session: the first request must be initialize." };
+    }
+    if (sessions.size >= MAX_SESSIONS) {
+      return {
+        status: 503,
+        message: `This server already has ${MAX_SESSIONS} sessions open; try again later.`,
+      };
+    }
+    const server = options.newServer();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server }),
+      onsessionclosed: (sessionId) => void sessions.delete(sessionId),
+    });
+    // Not server.close() here: closing the server closes the transport, which would call this again.
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body.value);
+    return undefined;
+  };
+
+  const http: Server = createServer((req, res) => {
+    handle(req, res).then(
+      (refusal) => {
+        if (refusal) reply(res, refusal);
+      },
+      (error: unknown) => {
+        const message = `Internal error: ${error instanceof Error ? error.message : String(error)}`;
+        if (res.headersSent) res.end();
+        else reply(res, { status: 500, message });
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, options.host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${hostPart}:${address.port}${MCP_PATH}`,
+    servers: () => [...sessions.values()].map((session) => session.server),
+    async close() {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((session) => session.server.close()));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+interface Refusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+  code?: number;
+}
+
+/** A JSON-RPC error body (id null) with an HTTP status, as the SDK's own transport answers. */
+function reply(res: ServerResponse, refusal: Refusal): void {
+  res.writeHead(refusal.status, { "content-type": "application/json", ...refusal.headers });
+  res.end(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      error: { code: refusal.code ?? -32000, message: refusal.message },
+      id: null,
+    }),
+  );
+}
+
+type JsonBody = { ok: true; value: unknown } | { ok: false; status: number; message: string };
+
+async function readJson(req: IncomingMessage): Promise<JsonBody> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const piece = chunk as Buffer;
+    size += piece.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: "The request body is too large." };
+    chunks.push(piece);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown };
+  } catch {
+    return { ok: false, status: 400, message: "The request body is not JSON." };
+  }
+}
