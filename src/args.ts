@@ -99,7 +99,17 @@ export type CliArgs =
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
   /** `mcpterm resources` and `mcpterm prompts`: what the servers offer besides tools. */
   | { command: "resources" | "prompts"; common: CommonArgs; server: string | undefined; json: boolean }
-  | { command: "serve"; common: CommonArgs }
+  | {
+      command: "serve";
+      common: CommonArgs;
+      /** Serve Streamable HTTP on this port (0: any free one) instead of stdio. */
+      http: number | undefined;
+      host: string;
+      /** Whether --host was given (it only applies with --http). */
+      hostGiven: boolean;
+      /** The environment variable holding the bearer token HTTP clients must send. */
+      tokenEnv: string | undefined;
+    }
   | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
       command: "kb";
@@ -108,7 +118,20 @@ export type CliArgs =
       query: string | undefined;
       k: number;
       json: boolean;
-    };
+    }
+  | {
+      command: "kb";
+      common: CommonArgs;
+      action: "add";
+      /** A file's path, or an http(s) URL to fetch. */
+      source: string;
+      /** The name to give it in the knowledge folder, instead of one taken from the source. */
+      as: string | undefined;
+      force: boolean;
+      yes: boolean;
+      json: boolean;
+    }
+  | { command: "kb"; common: CommonArgs; action: "remove"; path: string; json: boolean };
 
 export const DEFAULT_MAX_STEPS = 20;
 
@@ -340,9 +363,36 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
       )
       .command(
         "serve",
-        "run the knowledge base as an MCP server on stdio",
-        (command) => command,
-        (parsed) => choose({ command: "serve", common: commonArgs(parsed) }),
+        "run the knowledge base as an MCP server on stdio, or on Streamable HTTP with --http",
+        (command) =>
+          command
+            .option("http", {
+              type: "number",
+              describe: "serve Streamable HTTP on this port (0: any free port)",
+            })
+            .option("host", {
+              type: "string",
+              describe: "with --http: the address to bind (default 127.0.0.1)",
+            })
+            .option("token-env", {
+              type: "string",
+              describe: "with --http: the environment variable holding the bearer token clients must send",
+            })
+            .check((parsed) => {
+              const port = parsed.http;
+              if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+                throw new Error(`--http must be a port from 0 to 65535, got ${String(port)}`);
+              return true;
+            }),
+        (parsed) =>
+          choose({
+            command: "serve",
+            common: commonArgs(parsed),
+            http: parsed.http,
+            host: parsed.host ?? "127.0.0.1",
+            hostGiven: parsed.host !== undefined,
+            tokenEnv: parsed["token-env"],
+          }),
       )
       .command(
         "read <server> <uri>",
@@ -393,25 +443,72 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
       )
       .command(
         "kb <action> [query..]",
-        "the knowledge base: kb index | kb search <query> [--k n] | kb stats",
+        "the knowledge base: kb index | kb search <query> [--k n] | kb stats | kb add <path|url> | kb remove <path>",
         (command) =>
           command
-            .positional("action", { choices: ["index", "search", "stats"] as const, demandOption: true })
-            .positional("query", { type: "string", array: true, describe: "what to search for" })
+            .positional("action", {
+              choices: ["index", "search", "stats", "add", "remove"] as const,
+              demandOption: true,
+            })
+            .positional("query", {
+              type: "string",
+              array: true,
+              describe: "what to search for, add or remove",
+            })
             .option("k", { type: "number", default: 5, describe: "how many passages to return" })
+            .option("as", { type: "string", describe: "kb add: the name to give the document in the folder" })
+            .option("force", {
+              type: "boolean",
+              default: false,
+              describe: "kb add: replace a document of that name",
+            })
+            .option("yes", {
+              type: "boolean",
+              default: false,
+              describe: "kb add <url>: fetch without asking",
+            })
             .option("json", { type: "boolean", default: false })
             .check((parsed) => positiveWholeNumber("--k", parsed.k)),
-        (parsed) =>
-          choose({
-            command: "kb",
-            common: commonArgs(parsed),
-            action: parsed.action,
-            query: parsed.query?.join(" "),
-            k: parsed.k,
-            json: parsed.json,
-          }),
+        (parsed) => choose(kbArgs(parsed)),
       )
   );
+}
+
+function kbArgs(parsed: {
+  action: "index" | "search" | "stats" | "add" | "remove";
+  query?: string[] | undefined;
+  k: number;
+  as?: string | undefined;
+  force: boolean;
+  yes: boolean;
+  json: boolean;
+  config?: string | undefined;
+  kb?: unknown;
+  debug?: boolean | undefined;
+}): CliArgs {
+  const common = commonArgs(parsed);
+  const { action, json } = parsed;
+  if (action !== "add" && (parsed.as !== undefined || parsed.force || parsed.yes))
+    throw new Error("--as, --force and --yes only apply to mcpterm kb add");
+  if (action === "add" || action === "remove") {
+    // One path or URL, exactly as typed: a name with spaces is quoted, never joined from words.
+    const [target, ...extra] = parsed.query ?? [];
+    const what = action === "add" ? "<path|url>" : "<path>";
+    if (target === undefined || extra.length > 0)
+      throw new Error(`mcpterm kb ${action} takes one ${what} (quote a name with spaces)`);
+    if (action === "remove") return { command: "kb", common, action, path: target, json };
+    return {
+      command: "kb",
+      common,
+      action,
+      source: target,
+      as: parsed.as,
+      force: parsed.force,
+      yes: parsed.yes,
+      json,
+    };
+  }
+  return { command: "kb", common, action, query: parsed.query?.join(" "), k: parsed.k, json };
 }
 
 /** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { PageNetwork } from "./page-fetcher.js";
 
 /** The process's outside world, injected so commands run the same in tests and for real. */
 export interface CliIo {
@@ -9,6 +10,11 @@ export interface CliIo {
   cwd: string;
   /** Aborts when the user presses Ctrl+C or the process is told to stop. */
   signal: AbortSignal;
+  /**
+   * How `kb add <url>` reaches the web; the real network when absent. Set only in code (tests
+   * serve a page from a local server under a public-looking name), never from outside.
+   */
+  network?: PageNetwork;
 }
 
 export async function readAll(stream: Readable): Promise<string> {

@@ -1,15 +1,23 @@
 import type { CliArgs } from "../args.js";
-import { ExitCode, UsageError } from "../core/errors.js";
+import { DeniedError, ExitCode, RuntimeError, UsageError } from "../core/errors.js";
+import {
+  addFile,
+  addPage,
+  isPageUrl,
+  removeDocument,
+  type DocumentChange,
+} from "../core/kb-docs/add-document.js";
 import type { KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
-import type { CliIo } from "../common/cli-io.js";
+import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import { pageFetcher } from "../common/page-fetcher.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
 
 type KbArgs = Extract<CliArgs, { command: "kb" }>;
 
-/** `mcpterm kb index | search <q> | stats`: the knowledge base without a model. */
+/** `mcpterm kb index | search <q> | stats | add <path|url> | remove <path>`: the knowledge base without a model. */
 export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
   const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
@@ -42,6 +50,21 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
         write(hits.length === 0 ? `No passages match "${sanitizeForTerminal(query)}".\n` : renderHits(hits));
       return ExitCode.ok;
     }
+    case "add": {
+      if (!isPageUrl(args.source)) {
+        return changed(await addFile(kb, args.source, io.cwd, args), "Added", args.json, io);
+      }
+      // Fetching is an external call: it runs on a yes given here, never unasked.
+      if (!args.yes && !(await askToFetch(args.source, io))) {
+        throw new DeniedError(
+          `Fetching ${args.source} is an external call and needs your yes: run this at a terminal to be asked, or pass --yes.`,
+        );
+      }
+      const page = await pageFetcher(io.network)(args.source);
+      return changed(await addPage(kb, args.source, page, args), "Added", args.json, io);
+    }
+    case "remove":
+      return changed(await removeDocument(kb, args.path, io.cwd), "Removed", args.json, io);
     case "stats": {
       const stats = kb.stats();
       if (args.json) {
@@ -57,6 +80,41 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
       return ExitCode.ok;
     }
   }
+}
+
+/** Asks at the terminal, on stderr; false when stdin is no terminal (nobody to ask). */
+async function askToFetch(url: string, io: CliIo): Promise<boolean> {
+  if (io.stdin.isTTY !== true) return false;
+  io.stderr.write(
+    `Fetch ${sanitizeForTerminal(url)} (an external call) and add it to the knowledge base? [y/N] `,
+  );
+  const answer = await readLineFromTerminal(io.stdin, io.signal, {
+    onIgnored: () => void io.stderr.write(TYPED_AHEAD_NOTE),
+  });
+  return /^\s*y(es)?\s*$/i.test(answer ?? "");
+}
+
+/** Reports an add or a remove; a refusal becomes the error of its kind (exit 2, 3 or 1). */
+function changed(change: DocumentChange, verb: string, json: boolean, io: CliIo): ExitCode {
+  if (!change.ok) {
+    if (change.kind === "denied") throw new DeniedError(change.reason);
+    if (change.kind === "failed") throw new RuntimeError(change.reason);
+    throw new UsageError(change.reason);
+  }
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ path: change.path, bytes: change.bytes, replaced: change.replaced, report: change.report }, null, 2)}\n`,
+    );
+    return ExitCode.ok;
+  }
+  const how = change.replaced ? "Replaced" : verb;
+  const where = verb === "Removed" ? "from" : change.replaced ? "in" : "to";
+  io.stdout.write(
+    sanitizeForTerminal(
+      `${how} ${change.path} (${formatBytes(change.bytes)}) ${where} the knowledge base; indexed in ${change.report.durationMs} ms.\n`,
+    ),
+  );
+  return ExitCode.ok;
 }
 
 const EXCERPT_WIDTH = 200;

@@ -14,6 +14,7 @@ import { TranscriptStore } from "./transcript-store.js";
 import { TuiController } from "./tui-controller.js";
 import { captureTypeAhead } from "./type-ahead.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "./reflow-erase.js";
+import { pageFetcher } from "../common/page-fetcher.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
@@ -50,6 +51,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     images: imageProtocol(io.env),
     onExit: () => exit(),
     clearScreen: () => clearScreen(),
+    fetchPage: pageFetcher(io.network),
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up. They

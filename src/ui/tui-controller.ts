@@ -7,6 +7,7 @@ import type { CommandContext, SlashCommand } from "../core/commands/command-type
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
 import { errorMessage } from "../core/errors.js";
 import type { KnowledgeAccess } from "../core/kb/index.js";
+import type { PageFetcher } from "../core/kb-docs/add-document.js";
 import { summarizeServer } from "../core/mcp/types.js";
 import type { ElicitationAnswer, ElicitationQuestion } from "../core/requests/elicitation.js";
 import type { SamplingAnswer, SamplingQuestion } from "../core/requests/sampling.js";
@@ -48,6 +49,8 @@ export interface TuiControllerOptions {
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
   clearScreen?: () => void;
   commands?: readonly SlashCommand[];
+  /** How `/kb add <url>` fetches a page; without it, `/kb add` and `/kb remove` say they are unavailable. */
+  fetchPage?: PageFetcher;
 }
 
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
@@ -395,6 +398,9 @@ export class TuiController implements PersonAtHand {
         return true;
       },
       traceFile: () => runtime.trace.file,
+      ...(this.options.fetchPage
+        ? { documents: { cwd: this.options.cwd, fetchPage: this.options.fetchPage } }
+        : {}),
       roots: {
         paths: () => runtime.roots.paths(),
         add: (folder) => runtime.roots.add(folder, this.options.cwd),

@@ -1,5 +1,6 @@
 import type { AgentTool } from "../agent/tool-host.js";
 import type { KnowledgeAccess } from "../kb/index.js";
+import type { PageFetcher } from "../kb-docs/add-document.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 
@@ -39,6 +40,12 @@ export interface RootControl {
   remove(folder: string): boolean;
 }
 
+/** What `/kb add` and `/kb remove` need: where relative paths start, and how pages are fetched. */
+export interface DocumentAccess {
+  cwd: string;
+  fetchPage: PageFetcher;
+}
+
 /** Everything a command may read or change. */
 export interface CommandContext {
   manager: McpManager;
@@ -58,6 +65,8 @@ export interface CommandContext {
   commands: readonly SlashCommand[];
   /** Absent where no roots are offered (a front end that does not keep a root list). */
   roots?: RootControl;
+  /** Absent where documents cannot be added (`/kb add` then says so). */
+  documents?: DocumentAccess;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

@@ -1,15 +1,16 @@
 import type { KnowledgeBase } from "../kb/index.js";
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { addDocumentCommand, removeDocumentCommand } from "./kb-documents.js";
 
 const SEARCH_RESULTS = 5;
 const EXCERPT_WIDTH = 160;
 
 export const kbCommand: SlashCommand = {
   name: "kb",
-  usage: "[search <query> | reindex]",
-  description: "knowledge-base stats; search it; re-read changed files",
-  complete: (args) => (args.length === 0 ? ["search", "reindex"] : []),
+  usage: "[search <query> | reindex | add <path|url> | remove <path>]",
+  description: "knowledge-base stats; search it; re-read changed files; add or remove a document",
+  complete: (args) => (args.length === 0 ? ["search", "reindex", "add", "remove"] : []),
   run: async (context, args) => {
     const kb = readyKnowledge(context);
     if ("kind" in kb) return kb;
@@ -20,6 +21,8 @@ export const kbCommand: SlashCommand = {
       if (!query) return { kind: "error", message: "Usage: /kb search <query>" };
       return search(kb, query);
     }
+    if (sub === "add") return addDocumentCommand(kb, context.documents, rest);
+    if (sub === "remove") return removeDocumentCommand(kb, context.documents, rest);
     if (sub === "reindex") {
       const report = await kb.refresh();
       const changed = report.added.length + report.updated.length + report.removed.length;
@@ -34,7 +37,7 @@ export const kbCommand: SlashCommand = {
     }
     return {
       kind: "error",
-      message: `Unknown /kb subcommand "${sub}"; use /kb, /kb search <query> or /kb reindex.`,
+      message: `Unknown /kb subcommand "${sub}"; use /kb, /kb search <query>, /kb reindex, /kb add <path|url> or /kb remove <path>.`,
     };
   },
 };
@@ -66,7 +69,7 @@ function stats(kb: KnowledgeBase): CommandResult {
         info.updatedAt ?? "never",
       ],
     ],
-    note: "/kb search <query> · /kb reindex",
+    note: "/kb search <query> · /kb reindex · /kb add <path|url> · /kb remove <path>",
   };
 }
 

@@ -72,13 +72,18 @@ export function isNonPublicAddress(address: string): boolean {
 
 export class BlockedAddressError extends Error {}
 
+/** Resolves a host name to every address it has, as dns.lookup with `all: true` does. */
+export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
+
+const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true, order: "verbatim" });
+
 /**
  * Resolves `hostname` and throws `BlockedAddressError` when any address it resolves to is not
  * public: checking only the first would let a name with one public and one private record through.
  */
-export async function assertPublicHost(hostname: string): Promise<void> {
+export async function assertPublicHost(hostname: string, resolve: HostLookup = systemLookup): Promise<void> {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  const addresses = await lookup(bare, { all: true, order: "verbatim" });
+  const addresses = await resolve(bare);
   const blocked = addresses.find(({ address }) => isNonPublicAddress(address));
   if (blocked) {
     throw new BlockedAddressError(

@@ -1,11 +1,19 @@
-import { assertPublicHost, BlockedAddressError } from "./address-guard.js";
+import { assertPublicHost, BlockedAddressError, type HostLookup } from "./address-guard.js";
 
 export const MAX_REDIRECTS = 5;
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const FETCH_TIMEOUT_MS = 30_000;
 
 /** A fetch that failed for a reason the model should read: one sentence, no stack. */
-export class FetchFailure extends Error {}
+export class FetchFailure extends Error {
+  constructor(
+    message: string,
+    /** The address guard refused it (a loopback, private or link-local address). */
+    readonly blocked = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface FetchedDocument {
   finalUrl: string;
@@ -20,6 +28,11 @@ export interface FetchOptions {
   /** Skip the address guard, for tests and for people who want their own network reachable. */
   allowPrivate: boolean;
   timeoutMs?: number;
+  /**
+   * How names are resolved and requests sent; the real network when absent. Only code can pass
+   * one (no flag, variable or config reaches it): tests stand a "public" page on a local server.
+   */
+  network?: { lookup: HostLookup; fetch: typeof fetch };
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -34,8 +47,8 @@ export async function fetchDocument(url: string, options: FetchOptions): Promise
   let current = parseHttpUrl(url);
   try {
     for (let hop = 0; ; hop++) {
-      if (!options.allowPrivate) await assertPublicHost(current.hostname);
-      const response = await fetch(current, {
+      if (!options.allowPrivate) await assertPublicHost(current.hostname, options.network?.lookup);
+      const response = await (options.network?.fetch ?? fetch)(current, {
         redirect: "manual",
         signal,
         headers: { "user-agent": "mcpterm-fetch/0.1", accept: "*/*" },
@@ -105,7 +118,7 @@ async function readCapped(response: Response): Promise<{ body: Uint8Array; cut: 
 
 function describeFailure(error: unknown, url: URL, timeoutMs: number): FetchFailure {
   if (error instanceof FetchFailure) return error;
-  if (error instanceof BlockedAddressError) return new FetchFailure(error.message);
+  if (error instanceof BlockedAddressError) return new FetchFailure(error.message, true);
   if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return new FetchFailure(`${url.href} did not answer within ${timeoutMs / 1000} seconds.`);
   }

@@ -1,0 +1,56 @@
+import type { FetchedPage, PageFetcher } from "../core/kb-docs/add-document.js";
+import type { HostLookup } from "../servers/fetch/address-guard.js";
+import { documentText } from "../servers/fetch/document-text.js";
+import { fetchDocument, FetchFailure } from "../servers/fetch/fetch-url.js";
+
+/** How pages are reached: the real network unless a test passes its own (see FetchOptions.network). */
+export interface PageNetwork {
+  lookup: HostLookup;
+  fetch: typeof fetch;
+}
+
+/**
+ * Fetches a page for `kb add` the way the fetch server does: every hop through the address
+ * guard (never loopback, private or link-local; there is no switch for this one), binary types
+ * refused, HTML converted to Markdown.
+ */
+export function pageFetcher(network?: PageNetwork): PageFetcher {
+  return async (url: string): Promise<FetchedPage> => {
+    try {
+      const document = await fetchDocument(url, { allowPrivate: false, ...(network ? { network } : {}) });
+      if (document.cut) {
+        return {
+          ok: false,
+          blocked: false,
+          reason: `${url} is larger than 5 MB; save the part you need and add the file.`,
+        };
+      }
+      const text = documentText(document, false);
+      return {
+        ok: true,
+        finalUrl: document.finalUrl,
+        text,
+        extension: extensionFor(document.contentType, document.finalUrl),
+      };
+    } catch (error) {
+      if (!(error instanceof FetchFailure)) throw error;
+      if (error.blocked) {
+        return {
+          ok: false,
+          blocked: true,
+          reason: `Refusing to fetch ${url}: it leads to a loopback, private or link-local address, which kb add never fetches; save the page and add the file instead.`,
+        };
+      }
+      return { ok: false, blocked: false, reason: error.message };
+    }
+  };
+}
+
+/** HTML becomes Markdown; JSON stays JSON; other text keeps the URL's extension when it has a text one. */
+function extensionFor(contentType: string, url: string): string {
+  const media = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  if (media === "text/html" || media === "application/xhtml+xml" || media === "text/markdown") return ".md";
+  if (media === "application/json" || media.endsWith("+json")) return ".json";
+  const own = /\.(txt|md|rst|ya?ml|toml|csv|xml)$/i.exec(new URL(url).pathname)?.[0];
+  return own?.toLowerCase() ?? ".txt";
+}

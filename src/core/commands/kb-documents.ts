@@ -1,0 +1,82 @@
+import { addFile, addPage, isPageUrl, removeDocument, type DocumentChange } from "../kb-docs/add-document.js";
+import type { KnowledgeBase } from "../kb/index.js";
+import { formatBytes } from "../text/index.js";
+import type { CommandResult, DocumentAccess } from "./command-types.js";
+
+const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
+
+/**
+ * `/kb add <path|url>` and `/kb remove <path>`. Fetching a page is an external call: the first
+ * `/kb add <url>` only says where it would go, and the person confirms with `/kb add --yes <url>`.
+ */
+export async function addDocumentCommand(
+  kb: KnowledgeBase,
+  access: DocumentAccess | undefined,
+  args: readonly string[],
+): Promise<CommandResult> {
+  if (!access) return { kind: "error", message: "Adding documents is not available here." };
+  const flags = parseFlags(args);
+  if (!flags.ok) return { kind: "error", message: flags.message };
+  const { source, as, force, yes } = flags;
+  const options = { as, force };
+  if (!isPageUrl(source)) return report(await addFile(kb, source, access.cwd, options), "Added");
+  if (!yes) {
+    const host = new URL(source).host;
+    return {
+      kind: "text",
+      text:
+        `Fetching ${source} reaches ${host}: an external call, so it needs your yes. ` +
+        `To fetch it and add it to the knowledge base, type /kb add --yes ${[source, ...rest(as, force)].join(" ")}`,
+    };
+  }
+  return report(await addPage(kb, source, await access.fetchPage(source), options), "Added");
+}
+
+export async function removeDocumentCommand(
+  kb: KnowledgeBase,
+  access: DocumentAccess | undefined,
+  args: readonly string[],
+): Promise<CommandResult> {
+  if (!access) return { kind: "error", message: "Removing documents is not available here." };
+  if (args.length !== 1 || args[0] === undefined)
+    return { kind: "error", message: "Usage: /kb remove <path>" };
+  return report(await removeDocument(kb, args[0], access.cwd), "Removed");
+}
+
+function report(change: DocumentChange, verb: "Added" | "Removed"): CommandResult {
+  if (!change.ok) return { kind: "error", message: change.reason };
+  const how = change.replaced ? "Replaced" : verb;
+  const where = verb === "Removed" ? "from" : change.replaced ? "in" : "to";
+  return {
+    kind: "text",
+    text: `${how} ${change.path} (${formatBytes(change.bytes)}) ${where} the knowledge base; indexed in ${change.report.durationMs} ms.`,
+  };
+}
+
+type Flags =
+  | { ok: true; source: string; as: string | undefined; force: boolean; yes: boolean }
+  | { ok: false; message: string };
+
+function parseFlags(args: readonly string[]): Flags {
+  let as: string | undefined;
+  let force = false;
+  let yes = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--force") force = true;
+    else if (arg === "--yes") yes = true;
+    else if (arg === "--as") {
+      as = args[++i];
+      if (as === undefined) return { ok: false, message: "--as needs a name. " + ADD_USAGE };
+    } else if (arg.startsWith("--")) return { ok: false, message: `Unknown option ${arg}. ${ADD_USAGE}` };
+    else words.push(arg);
+  }
+  const [source, ...extra] = words;
+  if (source === undefined || extra.length > 0) return { ok: false, message: ADD_USAGE };
+  return { ok: true, source, as, force, yes };
+}
+
+function rest(as: string | undefined, force: boolean): string[] {
+  return [...(as === undefined ? [] : ["--as", as]), ...(force ? ["--force"] : [])];
+}
