@@ -8,6 +8,7 @@ import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { watchFolder } from "../servers/knowledge/folder-watcher.js";
 import { serveHttp } from "../servers/knowledge/http-serve.js";
+import { trackInFlight } from "../servers/knowledge/in-flight.js";
 import { createKnowledgeServer } from "../servers/knowledge/knowledge-server.js";
 import { KnowledgeService } from "../servers/knowledge/knowledge-service.js";
 import { isLoopbackHost } from "../servers/knowledge/request-guard.js";
@@ -47,8 +48,12 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
       io.signal.addEventListener("abort", () => resolve(), { once: true });
     });
     await server.connect(transport);
+    const inFlight = trackInFlight(transport);
     live = () => [server];
-    stop = () => server.close();
+    stop = async () => {
+      await inFlight.idle();
+      await server.close();
+    };
   } else {
     const serving = await serveHttp({
       host: args.host,

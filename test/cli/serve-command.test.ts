@@ -1,23 +1,43 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  type LoggingMessageNotification,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, tempDir } from "../support/fixtures.js";
+import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
 
 let client: Client;
 let transport: StdioClientTransport;
 let dir: string;
+let kbDir: string;
+let listChanged = 0;
+const logs: LoggingMessageNotification["params"][] = [];
+const transportErrors: Error[] = [];
+
+const DEPLOY = "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n\n## Checks\n\nWatch the error rate.\n";
 
 beforeAll(async () => {
   dir = await tempDir("mcpterm-serve-");
-  await mkdir(path.join(dir, "knowledge_base"));
+  kbDir = path.join(dir, "knowledge_base");
+  await mkdir(path.join(kbDir, "ops"), { recursive: true });
   await writeFile(
-    path.join(dir, "knowledge_base", "oncall.md"),
+    path.join(kbDir, "oncall.md"),
     "# On-call\n\n## Paging\n\nPage the database owner when replication lag passes five minutes.\n",
   );
+  await writeFile(path.join(kbDir, "ops", "deploy.md"), DEPLOY);
+  // 120 more documents, so resources/list takes two pages.
+  await mkdir(path.join(kbDir, "notes"));
+  for (let i = 0; i < 120; i++) {
+    await writeFile(path.join(kbDir, "notes", `note-${String(i).padStart(3, "0")}.txt`), `Note ${i}.\n`);
+  }
+  await writeFile(path.join(dir, "secret.txt"), "outside the knowledge folder\n");
+  await symlink(path.join(dir, "secret.txt"), path.join(kbDir, "escape.md"));
   transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "serve"],
@@ -26,39 +46,231 @@ beforeAll(async () => {
     stderr: "pipe",
   });
   client = new Client({ name: "test", version: "1" });
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => void logs.push(note.params));
   await client.connect(transport);
+  // A line on stdout that is not JSON-RPC would land here.
+  transport.onerror = (error) => void transportErrors.push(error);
 });
 
 afterAll(async () => {
   await client.close();
 });
 
-describe("mcpterm serve", () => {
-  it("offers the knowledge base as read-only MCP tools", async () => {
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("mcpterm serve (stdio)", () => {
+  it("declares tools, resources, prompts, completions and logging", () => {
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      resources: { listChanged: true },
+      prompts: {},
+      completions: {},
+      logging: {},
+    });
+  });
+
+  it("offers read-only tools with output schemas and accurate annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([
-      ["search_knowledge_base", true],
-      ["knowledge_base_stats", true],
-    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(["search_knowledge_base", "read_document", "knowledge_base_stats"]);
+    for (const tool of tools) {
+      expect(tool.annotations).toEqual({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+      expect(tool.outputSchema?.type).toBe("object");
+    }
   });
 
   it("answers a search with cited passages, as text and as structured content", async () => {
-    const result = await client.callTool({
-      name: "search_knowledge_base",
-      arguments: { query: "replication lag" },
-    });
-    const hits = (
-      result.structuredContent as { hits: Array<{ path: string; startLine: number; text: string }> }
-    ).hits;
+    const result = await client.callTool({ name: "search_knowledge_base", arguments: { query: "replication lag" } });
+    const hits = (result.structuredContent as { hits: Array<{ path: string; uri: string; startLine: number; text: string }> })
+      .hits;
     expect(hits[0]).toMatchObject({ path: "oncall.md", startLine: 1 });
+    expect(hits[0]?.uri).toMatch(/^kb:\/\/oncall\.md\?startLine=1&endLine=\d+$/);
     expect(hits[0]?.text).toContain("replication lag");
     expect(JSON.stringify(result.content)).toMatch(/\[1\] oncall\.md:1-\d+/);
   });
 
-  it("exits when the client goes away", async () => {
-    const pid = transport.pid;
-    expect(pid).toBeTypeOf("number");
+  it("reads a document whole and by line range", async () => {
+    const whole = await client.callTool({ name: "read_document", arguments: { path: "ops/deploy.md" } });
+    expect(whole.isError).toBeFalsy();
+    expect(whole.structuredContent).toMatchObject({ path: "ops/deploy.md", startLine: 1, endLine: 9, lineCount: 9 });
+    const range = await client.callTool({
+      name: "read_document",
+      arguments: { path: "ops/deploy.md", startLine: 3, endLine: 5 },
+    });
+    expect(range.structuredContent).toMatchObject({ startLine: 3, endLine: 5, text: "## Rollback\n\nRoll back with kubectl rollout undo." });
+    expect(JSON.stringify(range.content)).toContain("ops/deploy.md:3-5 (of 9 lines)");
+  });
+
+  it.each([
+    ["../secret.txt", 'leads outside the knowledge folder (it uses "..")'],
+    ["ops/../../secret.txt", "leads outside the knowledge folder"],
+    [path.join("/", "etc", "passwd"), "is absolute"],
+    ["escape.md", "leads outside the knowledge folder through a symlink"],
+    [".mcptermignore", "hidden file"],
+    ["missing.md", "There is no document"],
+  ])("refuses read_document %s with a tool error", async (given, reason) => {
+    const result = await client.callTool({ name: "read_document", arguments: { path: given } });
+    expect(result.isError).toBe(true);
+    const [block] = result.content as Array<{ type: string; text: string }>;
+    expect(block?.text).toContain(reason);
+    expect(block?.text).not.toContain("outside the knowledge folder\n");
+  });
+
+  it("refuses a line range past the end", async () => {
+    const result = await client.callTool({ name: "read_document", arguments: { path: "ops/deploy.md", startLine: 50 } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain("past the end of the document (9 lines)");
+  });
+
+  it("reports its stats without the folder's absolute path", async () => {
+    const result = await client.callTool({ name: "knowledge_base_stats", arguments: {} });
+    expect(result.structuredContent).toMatchObject({ files: 122 });
+    expect(JSON.stringify(result)).not.toContain(dir);
+  });
+
+  it("lists every document as a kb:// resource, in pages, leaving out the symlink out", async () => {
+    const first = await client.listResources();
+    expect(first.resources).toHaveLength(100);
+    expect(first.nextCursor).toBeTypeOf("string");
+    const second = await client.listResources({ cursor: first.nextCursor });
+    expect(second.nextCursor).toBeUndefined();
+    const all = [...first.resources, ...second.resources];
+    expect(all).toHaveLength(122);
+    expect(all.map((resource) => resource.uri)).not.toContain("kb://escape.md");
+    expect(all.find((resource) => resource.uri === "kb://ops/deploy.md")).toMatchObject({
+      name: "ops/deploy.md",
+      mimeType: "text/markdown",
+      size: DEPLOY.length,
+    });
+    expect(all.find((resource) => resource.uri === "kb://notes/note-000.txt")?.mimeType).toBe("text/plain");
+    await expect(client.listResources({ cursor: "not-a-cursor" })).rejects.toThrow(/cursor/);
+  });
+
+  it("reads resources whole and through the line-range template", async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["kb://{+path}{?startLine,endLine}"]);
+    const whole = await client.readResource({ uri: "kb://ops/deploy.md" });
+    expect(whole.contents[0]).toMatchObject({ uri: "kb://ops/deploy.md", mimeType: "text/markdown", text: DEPLOY });
+    const lines = await client.readResource({ uri: "kb://ops/deploy.md?startLine=7&endLine=9" });
+    expect(lines.contents[0]).toMatchObject({ text: "## Checks\n\nWatch the error rate." });
+    await expect(client.readResource({ uri: "kb://../secret.txt" })).rejects.toThrow(/outside the knowledge folder/);
+    await expect(client.readResource({ uri: "kb://escape.md" })).rejects.toThrow(/through a symlink/);
+  });
+
+  it("offers the two prompts, and fills them from the knowledge base", async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => [prompt.name, prompt.arguments?.map((arg) => [arg.name, arg.required])])).toEqual([
+      ["answer_with_sources", [["question", true]]],
+      ["summarize_document", [["path", true]]],
+    ]);
+    const answer = await client.getPrompt({ name: "answer_with_sources", arguments: { question: "replication lag" } });
+    expect(JSON.stringify(answer.messages)).toContain("[1] oncall.md:1-");
+    const summary = await client.getPrompt({ name: "summarize_document", arguments: { path: "ops/deploy.md" } });
+    expect(summary.messages[1]?.content).toEqual({
+      type: "resource",
+      resource: { uri: "kb://ops/deploy.md", mimeType: "text/markdown", text: DEPLOY },
+    });
+    await expect(client.getPrompt({ name: "summarize_document", arguments: { path: "../secret.txt" } })).rejects.toThrow(
+      /outside the knowledge folder/,
+    );
+  });
+
+  it("completes document paths for the prompt and the template", async () => {
+    const prompt = await client.complete({
+      ref: { type: "ref/prompt", name: "summarize_document" },
+      argument: { name: "path", value: "op" },
+    });
+    expect(prompt.completion.values).toEqual(["ops/deploy.md"]);
+    const template = await client.complete({
+      ref: { type: "ref/resource", uri: "kb://{+path}{?startLine,endLine}" },
+      argument: { name: "path", value: "notes/" },
+    });
+    expect(template.completion).toMatchObject({ total: 120, hasMore: true });
+    expect(template.completion.values).toHaveLength(100);
+  });
+
+  it("re-indexes a document added while serving, says the list changed, and logs it at the level set", async () => {
+    await client.setLoggingLevel("info");
+    const before = listChanged;
+    await writeFile(path.join(kbDir, "ops", "failover.md"), "# Failover\n\nPromote the replica in zone b.\n");
+    await until(() => listChanged > before, "notifications/resources/list_changed");
+    await until(() => logs.some((log) => String(log.data).includes("1 added")), "a log message");
+    const result = await client.callTool({ name: "search_knowledge_base", arguments: { query: "promote replica" } });
+    expect(JSON.stringify(result.structuredContent)).toContain("ops/failover.md");
+
+    // Above the level set, nothing more is logged.
+    await client.setLoggingLevel("error");
+    const logged = logs.length;
+    const changed = listChanged;
+    await writeFile(path.join(kbDir, "ops", "dns.md"), "# DNS\n\nLower the TTL first.\n");
+    await until(() => listChanged > changed, "a second list_changed");
+    expect(logs.length).toBe(logged);
+  });
+
+  it("writes nothing but JSON-RPC on stdout", () => {
+    expect(transportErrors).toEqual([]);
+  });
+
+  it("exits when the client goes away, leaving no process behind", async () => {
+    expect(transport.pid).toBeTypeOf("number");
     await client.close();
     expect(await waitForNoProcesses(`${CLI} serve`)).toEqual([]);
+  });
+});
+
+describe("mcpterm serve, raw", () => {
+  it("answers on stdout in JSON-RPC lines only and exits 0 when stdin ends", async () => {
+    const folder = await tempDir("mcpterm-serve-raw-");
+    await mkdir(path.join(folder, "knowledge_base"));
+    await writeFile(path.join(folder, "knowledge_base", "a.md"), "# A\n\nalpha\n");
+    const input = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_document", arguments: { path: "a.md" } } },
+    ]
+      .map((message) => JSON.stringify(message))
+      .join("\n");
+    const run = await runCli(["serve"], { cwd: folder, env: cleanEnv(), input: `${input}\n` });
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split("\n").filter((line) => line !== "");
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
+    expect(run.stderr).toContain("mcpterm serve: 1 files");
+  });
+});
+
+describe("mcpterm tools against mcpterm serve", () => {
+  it("lints clean", async () => {
+    const folder = await tempDir("mcpterm-serve-lint-");
+    await mkdir(path.join(folder, "knowledge_base"));
+    await writeFile(path.join(folder, "knowledge_base", "a.md"), "# A\n\nalpha\n");
+    await writeJson(path.join(folder, "mcp.config.json"), {
+      mcpServers: { kb: { command: process.execPath, args: [CLI, "serve"] } },
+    });
+    const run = await runCli(["tools", "--json"], { cwd: folder, env: cleanEnv() });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      lint: unknown[];
+      servers: Array<{ name: string; state: string; lint: unknown[]; tools: Array<{ name: string; tier: string }> }>;
+    };
+    expect(report.lint).toEqual([]);
+    expect(report.servers[0]).toMatchObject({ name: "kb", lint: [] });
+    expect(report.servers[0]?.tools.map((tool) => [tool.name, tool.tier])).toEqual([
+      ["search_knowledge_base", "read_only"],
+      ["read_document", "read_only"],
+      ["knowledge_base_stats", "read_only"],
+    ]);
   });
 });
