@@ -20,7 +20,8 @@ let listChanged = 0;
 const logs: LoggingMessageNotification["params"][] = [];
 const transportErrors: Error[] = [];
 
-const DEPLOY = "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n\n## Checks\n\nWatch the error rate.\n";
+const DEPLOY =
+  "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n\n## Checks\n\nWatch the error rate.\n";
 
 beforeAll(async () => {
   dir = await tempDir("mcpterm-serve-");
@@ -46,7 +47,9 @@ beforeAll(async () => {
     stderr: "pipe",
   });
   client = new Client({ name: "test", version: "1" });
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    listChanged++;
+  });
   client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => void logs.push(note.params));
   await client.connect(transport);
   // A line on stdout that is not JSON-RPC would land here.
@@ -78,7 +81,11 @@ describe("mcpterm serve (stdio)", () => {
 
   it("offers read-only tools with output schemas and accurate annotations", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["search_knowledge_base", "read_document", "knowledge_base_stats"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "search_knowledge_base",
+      "read_document",
+      "knowledge_base_stats",
+    ]);
     for (const tool of tools) {
       expect(tool.annotations).toEqual({
         readOnlyHint: true,
@@ -91,9 +98,15 @@ describe("mcpterm serve (stdio)", () => {
   });
 
   it("answers a search with cited passages, as text and as structured content", async () => {
-    const result = await client.callTool({ name: "search_knowledge_base", arguments: { query: "replication lag" } });
-    const hits = (result.structuredContent as { hits: Array<{ path: string; uri: string; startLine: number; text: string }> })
-      .hits;
+    const result = await client.callTool({
+      name: "search_knowledge_base",
+      arguments: { query: "replication lag" },
+    });
+    const hits = (
+      result.structuredContent as {
+        hits: Array<{ path: string; uri: string; startLine: number; text: string }>;
+      }
+    ).hits;
     expect(hits[0]).toMatchObject({ path: "oncall.md", startLine: 1 });
     expect(hits[0]?.uri).toMatch(/^kb:\/\/oncall\.md\?startLine=1&endLine=\d+$/);
     expect(hits[0]?.text).toContain("replication lag");
@@ -103,12 +116,21 @@ describe("mcpterm serve (stdio)", () => {
   it("reads a document whole and by line range", async () => {
     const whole = await client.callTool({ name: "read_document", arguments: { path: "ops/deploy.md" } });
     expect(whole.isError).toBeFalsy();
-    expect(whole.structuredContent).toMatchObject({ path: "ops/deploy.md", startLine: 1, endLine: 9, lineCount: 9 });
+    expect(whole.structuredContent).toMatchObject({
+      path: "ops/deploy.md",
+      startLine: 1,
+      endLine: 9,
+      lineCount: 9,
+    });
     const range = await client.callTool({
       name: "read_document",
       arguments: { path: "ops/deploy.md", startLine: 3, endLine: 5 },
     });
-    expect(range.structuredContent).toMatchObject({ startLine: 3, endLine: 5, text: "## Rollback\n\nRoll back with kubectl rollout undo." });
+    expect(range.structuredContent).toMatchObject({
+      startLine: 3,
+      endLine: 5,
+      text: "## Rollback\n\nRoll back with kubectl rollout undo.",
+    });
     expect(JSON.stringify(range.content)).toContain("ops/deploy.md:3-5 (of 9 lines)");
   });
 
@@ -128,7 +150,10 @@ describe("mcpterm serve (stdio)", () => {
   });
 
   it("refuses a line range past the end", async () => {
-    const result = await client.callTool({ name: "read_document", arguments: { path: "ops/deploy.md", startLine: 50 } });
+    const result = await client.callTool({
+      name: "read_document",
+      arguments: { path: "ops/deploy.md", startLine: 50 },
+    });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("past the end of the document (9 lines)");
   });
@@ -159,31 +184,47 @@ describe("mcpterm serve (stdio)", () => {
 
   it("reads resources whole and through the line-range template", async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["kb://{+path}{?startLine,endLine}"]);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "kb://{+path}{?startLine,endLine}",
+    ]);
     const whole = await client.readResource({ uri: "kb://ops/deploy.md" });
-    expect(whole.contents[0]).toMatchObject({ uri: "kb://ops/deploy.md", mimeType: "text/markdown", text: DEPLOY });
+    expect(whole.contents[0]).toMatchObject({
+      uri: "kb://ops/deploy.md",
+      mimeType: "text/markdown",
+      text: DEPLOY,
+    });
     const lines = await client.readResource({ uri: "kb://ops/deploy.md?startLine=7&endLine=9" });
     expect(lines.contents[0]).toMatchObject({ text: "## Checks\n\nWatch the error rate." });
-    await expect(client.readResource({ uri: "kb://../secret.txt" })).rejects.toThrow(/outside the knowledge folder/);
+    await expect(client.readResource({ uri: "kb://../secret.txt" })).rejects.toThrow(
+      /outside the knowledge folder/,
+    );
     await expect(client.readResource({ uri: "kb://escape.md" })).rejects.toThrow(/through a symlink/);
   });
 
   it("offers the two prompts, and fills them from the knowledge base", async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => [prompt.name, prompt.arguments?.map((arg) => [arg.name, arg.required])])).toEqual([
+    expect(
+      prompts.map((prompt) => [prompt.name, prompt.arguments?.map((arg) => [arg.name, arg.required])]),
+    ).toEqual([
       ["answer_with_sources", [["question", true]]],
       ["summarize_document", [["path", true]]],
     ]);
-    const answer = await client.getPrompt({ name: "answer_with_sources", arguments: { question: "replication lag" } });
+    const answer = await client.getPrompt({
+      name: "answer_with_sources",
+      arguments: { question: "replication lag" },
+    });
     expect(JSON.stringify(answer.messages)).toContain("[1] oncall.md:1-");
-    const summary = await client.getPrompt({ name: "summarize_document", arguments: { path: "ops/deploy.md" } });
+    const summary = await client.getPrompt({
+      name: "summarize_document",
+      arguments: { path: "ops/deploy.md" },
+    });
     expect(summary.messages[1]?.content).toEqual({
       type: "resource",
       resource: { uri: "kb://ops/deploy.md", mimeType: "text/markdown", text: DEPLOY },
     });
-    await expect(client.getPrompt({ name: "summarize_document", arguments: { path: "../secret.txt" } })).rejects.toThrow(
-      /outside the knowledge folder/,
-    );
+    await expect(
+      client.getPrompt({ name: "summarize_document", arguments: { path: "../secret.txt" } }),
+    ).rejects.toThrow(/outside the knowledge folder/);
   });
 
   it("completes document paths for the prompt and the template", async () => {
@@ -206,7 +247,10 @@ describe("mcpterm serve (stdio)", () => {
     await writeFile(path.join(kbDir, "ops", "failover.md"), "# Failover\n\nPromote the replica in zone b.\n");
     await until(() => listChanged > before, "notifications/resources/list_changed");
     await until(() => logs.some((log) => String(log.data).includes("1 added")), "a log message");
-    const result = await client.callTool({ name: "search_knowledge_base", arguments: { query: "promote replica" } });
+    const result = await client.callTool({
+      name: "search_knowledge_base",
+      arguments: { query: "promote replica" },
+    });
     expect(JSON.stringify(result.structuredContent)).toContain("ops/failover.md");
 
     // Above the level set, nothing more is logged.
@@ -235,9 +279,23 @@ describe("mcpterm serve, raw", () => {
     await mkdir(path.join(folder, "knowledge_base"));
     await writeFile(path.join(folder, "knowledge_base", "a.md"), "# A\n\nalpha\n");
     const input = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "read_document", arguments: { path: "a.md" } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "read_document", arguments: { path: "a.md" } },
+      },
     ]
       .map((message) => JSON.stringify(message))
       .join("\n");
@@ -263,7 +321,12 @@ describe("mcpterm tools against mcpterm serve", () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {
       lint: unknown[];
-      servers: Array<{ name: string; state: string; lint: unknown[]; tools: Array<{ name: string; tier: string }> }>;
+      servers: Array<{
+        name: string;
+        state: string;
+        lint: unknown[];
+        tools: Array<{ name: string; tier: string }>;
+      }>;
     };
     expect(report.lint).toEqual([]);
     expect(report.servers[0]).toMatchObject({ name: "kb", lint: [] });

@@ -18,7 +18,10 @@ let stderr = "";
 beforeAll(async () => {
   dir = await tempDir("mcpterm-serve-http-");
   await mkdir(path.join(dir, "knowledge_base"));
-  await writeFile(path.join(dir, "knowledge_base", "deploy.md"), "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n");
+  await writeFile(
+    path.join(dir, "knowledge_base", "deploy.md"),
+    "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n",
+  );
   child = spawn(process.execPath, [CLI, "serve", "--http", "0", "--token-env", "KB_TOKEN"], {
     cwd: dir,
     env: cleanEnv({ KB_TOKEN: TOKEN }),
@@ -44,7 +47,9 @@ afterAll(() => {
 async function connect(token = TOKEN): Promise<Client> {
   const client = new Client({ name: "team", version: "1" });
   await client.connect(
-    new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
   );
   return client;
 }
@@ -62,7 +67,11 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
       url,
       {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
       },
       (res) => {
         let text = "";
@@ -97,12 +106,22 @@ describe("mcpterm serve --http", () => {
     ]);
     const search = await client.callTool({ name: "search_knowledge_base", arguments: { query: "rollback" } });
     expect(JSON.stringify(search.structuredContent)).toContain("deploy.md");
-    const read = await client.callTool({ name: "read_document", arguments: { path: "deploy.md", startLine: 3, endLine: 3 } });
+    const read = await client.callTool({
+      name: "read_document",
+      arguments: { path: "deploy.md", startLine: 3, endLine: 3 },
+    });
     expect(read.structuredContent).toMatchObject({ text: "## Rollback" });
-    const refused = await client.callTool({ name: "read_document", arguments: { path: "../mcp.config.json" } });
+    const refused = await client.callTool({
+      name: "read_document",
+      arguments: { path: "../mcp.config.json" },
+    });
     expect(refused.isError).toBe(true);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(["kb://deploy.md"]);
-    expect((await client.readResource({ uri: "kb://deploy.md?startLine=1&endLine=1" })).contents[0]).toMatchObject({
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+      "kb://deploy.md",
+    ]);
+    expect(
+      (await client.readResource({ uri: "kb://deploy.md?startLine=1&endLine=1" })).contents[0],
+    ).toMatchObject({
       text: "# Deploy",
     });
     expect((await client.listResourceTemplates()).resourceTemplates).toHaveLength(1);
@@ -160,8 +179,16 @@ describe("mcpterm serve --http", () => {
 
 describe("mcpterm serve --http, refused set-ups", () => {
   it.each([
-    [["serve", "--http", "0", "--host", "0.0.0.0"], {}, "--host 0.0.0.0 lets other machines reach the knowledge base"],
-    [["serve", "--http", "0", "--token-env", "NOT_SET"], {}, "--token-env names NOT_SET, which is not set or empty"],
+    [
+      ["serve", "--http", "0", "--host", "0.0.0.0"],
+      {},
+      "--host 0.0.0.0 lets other machines reach the knowledge base",
+    ],
+    [
+      ["serve", "--http", "0", "--token-env", "NOT_SET"],
+      {},
+      "--token-env names NOT_SET, which is not set or empty",
+    ],
     [["serve", "--token-env", "KB_TOKEN"], { KB_TOKEN: "x" }, "--token-env only apply with --http <port>"],
     [["serve", "--http", "70000"], {}, "--http must be a port from 0 to 65535"],
   ])("%j is a usage error", async (args, env, message) => {

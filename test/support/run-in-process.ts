@@ -1,5 +1,6 @@
 import { Readable, Writable } from "node:stream";
 import type { CliIo } from "../../src/common/cli-io.js";
+import type { PageNetwork } from "../../src/common/page-fetcher.js";
 import { runCommand } from "../../src/run-command.js";
 
 export interface InProcessRun {
@@ -18,6 +19,8 @@ export interface InProcessOptions {
   signal?: AbortSignal;
   /** Sees each piece of stdout as it is written, e.g. to interrupt the run mid-answer. */
   onStdout?: (chunk: string) => void;
+  /** How `kb add <url>` reaches pages (see CliIo.network); the real network when absent. */
+  network?: PageNetwork;
 }
 
 /**
@@ -35,6 +38,7 @@ export async function runInProcess(args: string[], options: InProcessOptions): P
     env: options.env,
     cwd: options.cwd,
     signal: options.signal ?? new AbortController().signal,
+    ...(options.network ? { network: options.network } : {}),
   };
   const code = await runCommand(args, io);
   return { code, stdout: stdout.text(), stderr: stderr.text() };

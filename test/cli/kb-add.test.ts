@@ -1,0 +1,227 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
+import { mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PageNetwork } from "../../src/common/page-fetcher.js";
+import { tempDir } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
+
+let web: Server;
+let port: number;
+let dir: string;
+
+const PAGE =
+  "<html><head><title>Deploy guide</title><script>alert(1)</script></head><body><main>" +
+  "<h1>Deploy guide</h1><p>Drain the <b>canary</b> before the rollout.</p><ul><li>check dashboards</li></ul>" +
+  "</main></body></html>";
+
+beforeAll(async () => {
+  web = createServer((req, res) => {
+    if (req.url === "/ops/Deploy%20Guide.html") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
+    } else if (req.url === "/bounce") {
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/ops/Deploy%20Guide.html` }).end();
+    } else if (req.url === "/logo.png") {
+      res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+  port = (web.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => web.close(resolve));
+});
+
+beforeEach(async () => {
+  dir = await tempDir("mcpterm-kb-add-");
+  await mkdir(path.join(dir, "knowledge_base"));
+  await writeFile(path.join(dir, "knowledge_base", "existing.md"), "# Existing\n\nold words\n");
+});
+
+/**
+ * The web as a test needs it: `wiki.example.test` is a public address (TEST-NET-3) whose
+ * connections reach the local server, and `intranet.example.test` a private one. The address
+ * guard itself runs unchanged on what this resolves.
+ */
+const network: PageNetwork = {
+  lookup: (hostname) => {
+    if (isIP(hostname)) return Promise.resolve([{ address: hostname }]);
+    if (hostname === "wiki.example.test") return Promise.resolve([{ address: "203.0.113.7" }]);
+    if (hostname === "intranet.example.test") return Promise.resolve([{ address: "10.1.2.3" }]);
+    return Promise.reject(
+      Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
+    );
+  },
+  fetch: (input, init) => {
+    const target = new URL(input instanceof Request ? input.url : String(input));
+    if (target.hostname === "wiki.example.test") {
+      target.hostname = "127.0.0.1";
+      target.port = String(port);
+    }
+    return fetch(target, init);
+  },
+};
+
+const kb = (...args: string[]) => runInProcess(["kb", ...args], { cwd: dir, env: cleanEnv(), network });
+
+describe("mcpterm kb add <file>", () => {
+  it("copies a file into the knowledge folder and indexes it at once", async () => {
+    await writeFile(
+      path.join(dir, "runbook.md"),
+      "# Runbook\n\nRestart the ingest worker when the queue stalls.\n",
+    );
+    const added = await kb("add", "runbook.md");
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(
+      /^Added runbook\.md \(\d+ B\) to the knowledge base; indexed in \d+ ms\.\n$/,
+    );
+    expect(await readFile(path.join(dir, "knowledge_base", "runbook.md"), "utf8")).toContain("ingest worker");
+    const search = await kb("search", "ingest worker", "--json");
+    expect(JSON.parse(search.stdout)).toMatchObject([{ path: "runbook.md" }]);
+  });
+
+  it("adds under another name with --as, into a subfolder", async () => {
+    await writeFile(path.join(dir, "notes.txt"), "quarterly failover drill\n");
+    const added = await kb("add", "notes.txt", "--as", "drills/failover.txt", "--json");
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ path: "drills/failover.txt", replaced: false });
+  });
+
+  it("refuses to overwrite without --force, and replaces with it", async () => {
+    await writeFile(path.join(dir, "existing.md"), "# Existing\n\nnew words\n");
+    const refused = await kb("add", "existing.md");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      "mcpterm: existing.md is in the knowledge folder already; pass --force to replace it, or --as <name> to add this under another name.\n",
+    );
+    const forced = await kb("add", "existing.md", "--force");
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^Replaced existing\.md/);
+    expect(await readFile(path.join(dir, "knowledge_base", "existing.md"), "utf8")).toContain("new words");
+  });
+
+  it.each([
+    ["a missing file", ["add", "nope.md"], "There is no file nope.md; check the path."],
+    ["a folder", ["add", "."], ". is a folder; add its files one at a time."],
+    [
+      "a name that escapes",
+      ["add", "plain.txt", "--as", "../outside.txt"],
+      'leads outside the knowledge folder (it uses "..")',
+    ],
+    ["an absolute name", ["add", "plain.txt", "--as", "/tmp/x.txt"], "is absolute"],
+    ["a hidden name", ["add", "plain.txt", "--as", ".env"], "names a hidden file or folder"],
+    ["a binary file", ["add", "image.png"], "image.png is a binary file"],
+    ["a file with NUL bytes", ["add", "blob.txt"], "blob.txt is a binary file"],
+    ["a file too big", ["add", "huge.txt"], "over the knowledge base's 2.0 MB limit"],
+    ["two sources", ["add", "a.md", "b.md"], "mcpterm kb add takes one <path|url>"],
+    ["--force elsewhere", ["index", "--force"], "--as, --force and --yes only apply to mcpterm kb add"],
+  ])("refuses %s with exit 2 and one sentence", async (_what, args, message) => {
+    await writeFile(path.join(dir, "plain.txt"), "plain\n");
+    await writeFile(path.join(dir, "image.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    await writeFile(path.join(dir, "blob.txt"), Buffer.from([0x61, 0, 0x62]));
+    await writeFile(path.join(dir, "huge.txt"), "x".repeat(2 * 1024 * 1024 + 1));
+    const run = await kb(...args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(await readdir(path.join(dir, "knowledge_base"))).toEqual(["existing.md"]);
+  });
+
+  it("refuses a name that leads out through a symlinked folder", async () => {
+    const outside = await tempDir("mcpterm-kb-outside-");
+    await symlink(outside, path.join(dir, "knowledge_base", "linked"));
+    await writeFile(path.join(dir, "plain.txt"), "plain\n");
+    const run = await kb("add", "plain.txt", "--as", "linked/plain.txt");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("through a symlink");
+    expect(await readdir(outside)).toEqual([]);
+  });
+});
+
+describe("mcpterm kb add <url>", () => {
+  it("fetches a page, keeps it as Markdown and indexes it at once", async () => {
+    const url = "http://wiki.example.test/ops/Deploy%20Guide.html";
+    const added = await kb("add", url, "--yes");
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/^Added deploy-guide\.md/);
+    const kept = await readFile(path.join(dir, "knowledge_base", "deploy-guide.md"), "utf8");
+    expect(kept).toMatch(/^# Deploy guide\n\nDrain the \*\*canary\*\* before the rollout\./);
+    expect(kept).toMatch(/^-\s+check dashboards$/m);
+    expect(kept).toContain(`Source: ${url}`);
+    expect(kept).not.toContain("<");
+    expect(kept).not.toContain("alert");
+    const search = await kb("search", "canary rollout", "--json");
+    expect(JSON.parse(search.stdout)).toMatchObject([{ path: "deploy-guide.md" }]);
+  });
+
+  it("needs --yes when nobody can be asked (exit 3), and fetches nothing", async () => {
+    const run = await kb("add", "http://wiki.example.test/ops/Deploy%20Guide.html");
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe(
+      "mcpterm: Fetching http://wiki.example.test/ops/Deploy%20Guide.html is an external call and needs your yes: run this at a terminal to be asked, or pass --yes.\n",
+    );
+    expect(await readdir(path.join(dir, "knowledge_base"))).toEqual(["existing.md"]);
+  });
+
+  it.each([
+    ["a private address", "http://intranet.example.test/page"],
+    ["a public page redirecting to loopback", "http://wiki.example.test/bounce"],
+  ])("refuses %s through the address guard (exit 3)", async (_what, url) => {
+    const run = await kb("add", url, "--yes");
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("a loopback, private or link-local address, which kb add never fetches");
+    expect(await readdir(path.join(dir, "knowledge_base"))).toEqual(["existing.md"]);
+  });
+
+  it("refuses a binary page (exit 1) and a page that is not there (exit 1)", async () => {
+    const binary = await kb("add", "http://wiki.example.test/logo.png", "--yes");
+    expect(binary.code).toBe(1);
+    expect(binary.stderr).toContain("image/png");
+    const missing = await kb("add", "http://wiki.example.test/gone", "--yes");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("answered HTTP 404");
+  });
+
+  it("never fetches loopback from the real binary, whatever the environment says", async () => {
+    const run = await runCli(["kb", "add", `http://127.0.0.1:${port}/ops/Deploy%20Guide.html`, "--yes"], {
+      cwd: dir,
+      env: cleanEnv({ MCPTERM_FETCH_ALLOW_PRIVATE: "1" }),
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("which kb add never fetches");
+  });
+});
+
+describe("mcpterm kb remove", () => {
+  it("removes a document and its passages", async () => {
+    const run = await kb("remove", "existing.md");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Removed existing\.md/);
+    expect(await readdir(path.join(dir, "knowledge_base"))).toEqual([]);
+    expect((await kb("search", "old words", "--json")).stdout).toBe("[]\n");
+  });
+
+  it("takes the path as typed from the project folder too", async () => {
+    const run = await kb("remove", "knowledge_base/existing.md");
+    expect(run.code).toBe(0);
+  });
+
+  it.each([
+    ["../mcp.config.json", "leads outside the knowledge folder"],
+    ["missing.md", "There is no document missing.md"],
+  ])("refuses %s with exit 2", async (given, message) => {
+    await writeFile(path.join(dir, "mcp.config.json"), "{}");
+    const run = await kb("remove", given);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(await readFile(path.join(dir, "mcp.config.json"), "utf8")).toBe("{}");
+  });
+});
