@@ -53,6 +53,20 @@ describe("parseArgs", () => {
     [["trace", "--wire"], { command: "trace", wire: true, full: false }],
     [["trace", "t.jsonl", "--wire", "--full"], { command: "trace", file: "t.jsonl", wire: true, full: true }],
     [["tools"], { command: "tools", server: undefined, tool: undefined, json: false }],
+    [
+      ["serve"],
+      { command: "serve", http: undefined, host: "127.0.0.1", hostGiven: false, tokenEnv: undefined },
+    ],
+    [
+      ["serve", "--http", "3001", "--host", "0.0.0.0", "--token-env", "KB_TOKEN"],
+      { command: "serve", http: 3001, host: "0.0.0.0", hostGiven: true, tokenEnv: "KB_TOKEN" },
+    ],
+    [
+      ["kb", "add", "my notes.md", "--as", "ops/notes.md", "--force"],
+      { command: "kb", action: "add", source: "my notes.md", as: "ops/notes.md", force: true, yes: false },
+    ],
+    [["kb", "add", "https://x.example/a", "--yes"], { command: "kb", action: "add", yes: true }],
+    [["kb", "remove", "ops/notes.md"], { command: "kb", action: "remove", path: "ops/notes.md" }],
     [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", tool: undefined, json: true }],
     [
       ["tools", "--server", "fs", "read_file"],
@@ -98,6 +112,9 @@ describe("parseArgs", () => {
     [["-p", "a", "-p", "b"], /^--prompt was given more than once; give it once/],
     [["-p", "a", "--model", "m", "--model", "n"], /^--model was given more than once/],
     [["kb", "search", "q", "--k", "1", "--k", "2"], /^--k was given more than once/],
+    [["kb", "add"], /mcpterm kb add takes one <path|url>/],
+    [["kb", "remove", "a.md", "b.md"], /mcpterm kb remove takes one <path>/],
+    [["serve", "--http", "-1"], /--http must be a port from 0 to 65535/],
   ])("%j is a usage error", async (argv, message) => {
     const error = await parse(...argv).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);
