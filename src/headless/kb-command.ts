@@ -4,6 +4,7 @@ import {
   addFile,
   addPage,
   isPageUrl,
+  pageUrlProblem,
   removeDocument,
   type DocumentChange,
 } from "../core/kb-docs/add-document.js";
@@ -54,6 +55,8 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
       if (!isPageUrl(args.source)) {
         return changed(await addFile(kb, args.source, io.cwd, args), "Added", args.json, io);
       }
+      const problem = pageUrlProblem(args.source);
+      if (problem !== undefined) throw new UsageError(problem);
       // Fetching is an external call: it runs on a yes given here, never unasked.
       if (!args.yes && !(await askToFetch(args.source, io))) {
         throw new DeniedError(

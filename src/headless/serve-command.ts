@@ -72,8 +72,14 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
     stop = () => serving.close();
   }
 
+  // A client that went away mid-notification must not become an unhandled rejection.
   const log = (level: "info" | "warning", data: string): void => {
-    for (const server of live()) void server.sendLoggingMessage({ level, logger: "knowledge", data });
+    for (const server of live())
+      server.sendLoggingMessage({ level, logger: "knowledge", data }).catch(() => undefined);
+  };
+  const listChanged = (): void => {
+    for (const server of live())
+      if (server.isConnected()) server.server.sendResourceListChanged().catch(() => undefined);
   };
   const watching = watchFolder(
     kb.dir,
@@ -81,7 +87,7 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
       const { report: changes, changed } = await service.refresh();
       if (!changed) return;
       say(`mcpterm serve: ${describeChanges(changes)}`);
-      for (const server of live()) server.sendResourceListChanged();
+      listChanged();
       log("info", describeChanges(changes));
     },
     (message) => {

@@ -55,7 +55,9 @@ async function connect(token = TOKEN): Promise<Client> {
 }
 
 /** One raw POST of an initialize request, with the headers given (node:http lets a test set Host). */
-function post(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function post(
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; session: string | undefined }> {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -76,10 +78,11 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
       (res) => {
         let text = "";
         res.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        const session = res.headers["mcp-session-id"] as string | undefined;
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, session }));
         // An accepted initialize answers on an SSE stream that stays open: the status is enough.
         if (res.statusCode === 200) {
-          resolve({ status: 200, body: "" });
+          resolve({ status: 200, body: "", session });
           res.destroy();
         }
       },
@@ -168,6 +171,27 @@ describe("mcpterm serve --http", () => {
     const rebound = await post({ authorization: `Bearer ${TOKEN}`, host: `evil.example:${url.port}` });
     expect(rebound.status).toBe(403);
     expect(rebound.body).toContain("answers only to localhost");
+  });
+
+  it("closes the least recently used session when clients leave theirs behind", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const first = await post(auth);
+    expect(first.session).toBeTypeOf("string");
+    for (let i = 0; i < 64; i++) expect((await post(auth)).status).toBe(200);
+    const stale = await fetch(url, {
+      method: "POST",
+      headers: {
+        ...auth,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": first.session ?? "",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    });
+    expect(stale.status).toBe(404);
+    const client = await connect();
+    expect((await client.listTools()).tools).toHaveLength(3);
+    await client.close();
   });
 
   it("stops on SIGTERM with 143", async () => {

@@ -1,4 +1,11 @@
-import { addFile, addPage, isPageUrl, removeDocument, type DocumentChange } from "../kb-docs/add-document.js";
+import {
+  addFile,
+  addPage,
+  isPageUrl,
+  pageUrlProblem,
+  removeDocument,
+  type DocumentChange,
+} from "../kb-docs/add-document.js";
 import type { KnowledgeBase } from "../kb/index.js";
 import { formatBytes } from "../text/index.js";
 import type { CommandResult, DocumentAccess } from "./command-types.js";
@@ -20,6 +27,8 @@ export async function addDocumentCommand(
   const { source, as, force, yes } = flags;
   const options = { as, force };
   if (!isPageUrl(source)) return report(await addFile(kb, source, access.cwd, options), "Added");
+  const problem = pageUrlProblem(source);
+  if (problem !== undefined) return { kind: "error", message: problem };
   if (!yes) {
     const host = new URL(source).host;
     return {

@@ -37,6 +37,13 @@ export function isPageUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
+/** Why `source`, which looks like a URL, cannot be fetched; undefined when it can be. */
+export function pageUrlProblem(source: string): string | undefined {
+  return URL.canParse(source) && new URL(source).hostname !== ""
+    ? undefined
+    : `${JSON.stringify(source)} is not a valid URL; pass an absolute http:// or https:// URL.`;
+}
+
 const refuse = (reason: string, kind: DocumentRefusal["kind"] = "usage"): DocumentRefusal => ({
   ok: false,
   kind,

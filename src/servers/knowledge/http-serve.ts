@@ -7,7 +7,11 @@ import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { checkRequest, isLoopbackHost } from "./request-guard.js";
 
 export const MCP_PATH = "/mcp";
-/** Sessions open at once; a team shares one server, a runaway client must not exhaust it. */
+/**
+ * Sessions kept at once. A client that goes away without DELETE leaves its session behind, so
+ * past this the least recently used one is closed (its client gets 404 and starts a new one, as
+ * the spec asks) rather than turning new clients away for good.
+ */
 export const MAX_SESSIONS = 64;
 /** The largest request body read: JSON-RPC requests to this server are small. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -58,6 +62,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (typeof id === "string") {
       const session = sessions.get(id);
       if (!session) return { status: 404, message: "Session not found; initialize a new one.", code: -32001 };
+      // Map order is use order: the first entry is the least recently used.
+      sessions.delete(id);
+      sessions.set(id, session);
       await session.transport.handleRequest(req, res);
       return undefined;
     }
@@ -67,11 +74,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     if (!isInitializeRequest(body.value)) {
       return { status: 400, message: "No session: the first request must be initialize." };
     }
-    if (sessions.size >= MAX_SESSIONS) {
-      return {
-        status: 503,
-        message: `This server already has ${MAX_SESSIONS} sessions open; try again later.`,
-      };
+    for (const [oldest, session] of sessions) {
+      if (sessions.size < MAX_SESSIONS) break;
+      sessions.delete(oldest);
+      await session.server.close();
     }
     const server = options.newServer();
     const transport = new StreamableHTTPServerTransport({
