@@ -72,17 +72,16 @@ const kb = (...args: string[]) => runInProcess(["kb", ...args], { cwd: dir, env:
 
 describe("mcpterm kb add <file>", () => {
   it("copies a file into the knowledge folder and indexes it at once", async () => {
-    await writeFile(
-      path.join(dir, "runbook.md"),
-      "# Runbook\n\nRestart the ingest worker when the queue stalls.\n",
-    );
+    const original = "# Runbook\r\n\r\nRestart the ingest worker when the queue stalls.\r\n";
+    await writeFile(path.join(dir, "runbook.md"), original);
     const added = await kb("add", "runbook.md");
     expect(added.stderr).toBe("");
     expect(added.code).toBe(0);
     expect(added.stdout).toMatch(
       /^Added runbook\.md \(\d+ B\) to the knowledge base; indexed in \d+ ms\.\n$/,
     );
-    expect(await readFile(path.join(dir, "knowledge_base", "runbook.md"), "utf8")).toContain("ingest worker");
+    // A copy, byte for byte (its line ends kept).
+    expect(await readFile(path.join(dir, "knowledge_base", "runbook.md"), "utf8")).toBe(original);
     const search = await kb("search", "ingest worker", "--json");
     expect(JSON.parse(search.stdout)).toMatchObject([{ path: "runbook.md" }]);
   });

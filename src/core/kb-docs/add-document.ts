@@ -69,12 +69,14 @@ export async function addFile(
   }
   if (isKnownBinary(absolute)) return refuse(binaryReason(source));
   if (info.size > DEFAULT_MAX_FILE_BYTES) return refuse(tooBigReason(source, info.size));
-  const decoded = decodeText(await readFile(absolute));
+  const bytes = await readFile(absolute);
+  const decoded = decodeText(bytes);
   if (!decoded.ok)
     return refuse(
       decoded.reason === "binary file" ? binaryReason(source) : `${source} is not text (${decoded.reason}).`,
     );
-  return keep(kb, options.as ?? path.basename(absolute), decoded.text, options);
+  // The bytes as they are (line ends, BOM): a copy, not a rewrite.
+  return keep(kb, options.as ?? path.basename(absolute), bytes, options);
 }
 
 /** Keeps a fetched page in the knowledge folder (HTML as Markdown) and indexes it. */
@@ -116,7 +118,7 @@ export async function removeDocument(kb: KnowledgeBase, given: string, cwd: stri
 async function keep(
   kb: KnowledgeBase,
   name: string,
-  text: string,
+  content: string | Buffer,
   options: AddOptions,
 ): Promise<DocumentChange> {
   const target = resolveDocumentPath(kb.dir, name);
@@ -140,7 +142,7 @@ async function keep(
   // Replaced by unlinking first: writing through a symlink would change the file it points to.
   if (existing) await unlink(target.absolute);
   try {
-    await writeFile(target.absolute, text, { flag: "wx" });
+    await writeFile(target.absolute, content, { flag: "wx" });
   } catch (error) {
     return refuse(
       `Could not write ${target.path}: ${error instanceof Error ? error.message : String(error)}.`,
@@ -157,7 +159,7 @@ async function keep(
   return {
     ok: true,
     path: target.path,
-    bytes: Buffer.byteLength(text),
+    bytes: Buffer.byteLength(content),
     replaced: existing !== undefined,
     report,
   };
