@@ -9,7 +9,9 @@ import {
   type DocumentChange,
 } from "../core/kb-docs/add-document.js";
 import type { KbHit } from "../core/kb/index.js";
+import { decideApproval } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { TIERS } from "../core/policy/tiers.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { pageFetcher } from "../common/page-fetcher.js";
@@ -57,12 +59,7 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
       }
       const problem = pageUrlProblem(args.source);
       if (problem !== undefined) throw new UsageError(problem);
-      // Fetching is an external call: it runs on a yes given here, never unasked.
-      if (!args.yes && !(await askToFetch(args.source, io))) {
-        throw new DeniedError(
-          `Fetching ${args.source} is an external call and needs your yes: run this at a terminal to be asked, or pass --yes.`,
-        );
-      }
+      await approveFetch(args.source, args.yes, io);
       const page = await pageFetcher(io.network)(args.source);
       return changed(await addPage(kb, args.source, page, args), "Added", args.json, io);
     }
@@ -85,9 +82,25 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   }
 }
 
-/** Asks at the terminal, on stderr; false when stdin is no terminal (nobody to ask). */
+/**
+ * Fetching a page is an `external` call, decided by the approval policy as `mcpterm call` is:
+ * `--yes` runs it, a person at the terminal is asked, and with nobody to ask it is not run
+ * (DeniedError, exit 3).
+ */
+async function approveFetch(url: string, yes: boolean, io: CliIo): Promise<void> {
+  const verdict = decideApproval(
+    { tier: "external", allowance: { state: "not_allowed" } },
+    { project: [], settings: [], flagged: yes ? [...TIERS] : [], interactive: io.stdin.isTTY === true },
+  );
+  if (verdict.action === "allow") return;
+  if (verdict.action === "ask" && (await askToFetch(url, io))) return;
+  throw new DeniedError(
+    `Fetching ${url} is an external call and needs your yes: run this at a terminal to be asked, or pass --yes.`,
+  );
+}
+
+/** Asks at the terminal, on stderr. */
 async function askToFetch(url: string, io: CliIo): Promise<boolean> {
-  if (io.stdin.isTTY !== true) return false;
   io.stderr.write(
     `Fetch ${sanitizeForTerminal(url)} (an external call) and add it to the knowledge base? [y/N] `,
   );
