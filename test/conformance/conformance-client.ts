@@ -6,12 +6,17 @@
  *
  * Exit code 0 when every call got a result; the suite's own checks decide conformance.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import process from "node:process";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { ConfigError, errorMessage } from "../../src/core/errors.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { RootList } from "../../src/core/mcp/roots.js";
 import { serverRequestHandlers, type PersonAtHand } from "../../src/core/requests/server-requests.js";
+import type { SignInPerson } from "../../src/core/oauth/server-auth.js";
+import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { sampleArguments } from "./sample-arguments.js";
 
 const SERVER = "conformance";
@@ -27,12 +32,112 @@ const person: PersonAtHand = {
     Promise.resolve(question.mode === "form" ? { action: "accept", content: {} } : { action: "decline" }),
 };
 
+/** The person signing in: says yes to every sign-in page. */
+const signer: SignInPerson = {
+  confirm: () => Promise.resolve("open"),
+  waiting: () => () => undefined,
+};
+
+/**
+ * The browser, scripted: loads the authorization page (the suite's authorization server answers
+ * at once with a redirect carrying the code) and follows that redirect to mcpterm's loopback
+ * listener, as a browser would after the person signed in.
+ */
+async function scriptedBrowser(address: string): Promise<void> {
+  const page = await fetch(address, { redirect: "manual" });
+  const location = page.headers.get("location");
+  if (!location) throw new Error(`the authorization page answered ${page.status} without a redirect`);
+  await fetch(new URL(location, address), { redirect: "manual" });
+}
+
+/**
+ * The server entry a person would write for this scenario: OAuth as discovered, with a client ID
+ * metadata document where the authorization server takes one; the scenarios that hand out a
+ * registered client (MCP_CONFORMANCE_CONTEXT) get it as `oauth` settings, its secrets through
+ * `${VAR}` as a config file would.
+ */
+async function serverEntry(url: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<
+    string,
+    string | undefined
+  >;
+  if (context.client_secret !== undefined) env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
+  if (context.private_key_pem !== undefined) env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
+  switch (context.name ?? "") {
+    case "auth/pre-registration":
+      return { url, oauth: { clientId: context.client_id, clientSecret: "${CONFORMANCE_CLIENT_SECRET}" } };
+    case "auth/client-credentials-basic":
+      return {
+        url,
+        oauth: {
+          grant: "client_credentials",
+          issuer: await issuerOf(url),
+          clientId: context.client_id,
+          clientSecret: "${CONFORMANCE_CLIENT_SECRET}",
+        },
+      };
+    case "auth/client-credentials-jwt":
+      return {
+        url,
+        oauth: {
+          grant: "client_credentials",
+          issuer: await issuerOf(url),
+          clientId: context.client_id,
+          privateKey: "${CONFORMANCE_PRIVATE_KEY}",
+          ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
+        },
+      };
+    case "auth/cross-app-access-complete-flow":
+      env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
+      return {
+        url,
+        oauth: {
+          grant: "enterprise",
+          issuer: await issuerOf(url),
+          clientId: context.client_id,
+          clientSecret: "${CONFORMANCE_CLIENT_SECRET}",
+          idpTokenEndpoint: context.idp_token_endpoint,
+          idpClientId: context.idp_client_id,
+          idToken: "${CONFORMANCE_ID_TOKEN}",
+        },
+      };
+    default:
+      return { url, oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" } };
+  }
+}
+
+/**
+ * The issuer of the scenario's authorization server, which a person configuring a service
+ * account knows (they registered it there); here it is read off the server's metadata.
+ */
+async function issuerOf(url: string): Promise<string> {
+  const resource = new URL(url);
+  const prm = (await (
+    await fetch(new URL(`/.well-known/oauth-protected-resource${resource.pathname}`, resource))
+  ).json()) as { authorization_servers: string[] };
+  const server = new URL(prm.authorization_servers[0] ?? "");
+  const metadata = (await (
+    await fetch(
+      new URL(`/.well-known/oauth-authorization-server${server.pathname.replace(/\/$/, "")}`, server),
+    )
+  ).json()) as { issuer: string };
+  return metadata.issuer;
+}
+
 async function main(url: string): Promise<number> {
+  const env = { ...process.env };
   const config = parseConfigDocument(
-    { mcpServers: { [SERVER]: { url } } },
-    { fileLabel: "conformance", configDir: process.cwd(), env: process.env },
+    { mcpServers: { [SERVER]: await serverEntry(url, env) } },
+    { fileLabel: "conformance", configDir: process.cwd(), env },
   );
+  const settings = mkdtempSync(path.join(os.tmpdir(), "mcpterm-conformance-oauth-"));
   const manager = new McpManager(config.servers, {
+    oauth: {
+      store: new OAuthStore(settings),
+      learnSecret: () => undefined,
+      person: () => signer,
+      openUrl: scriptedBrowser,
+    },
     parentEnv: process.env,
     roots: new RootList([process.cwd()]),
     onLog: (entry) => console.error(`log ${entry.level}: ${entry.text}`),
@@ -70,6 +175,7 @@ async function main(url: string): Promise<number> {
     return failed === 0 ? 0 : 1;
   } finally {
     await manager.close();
+    rmSync(settings, { recursive: true, force: true });
   }
 }
 

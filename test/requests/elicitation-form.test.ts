@@ -6,7 +6,8 @@ import {
   parseFieldInput,
   type FormField,
 } from "../../src/core/requests/elicitation-form.js";
-import { elicitationQuestion, formResult, openableUrl } from "../../src/core/requests/elicitation.js";
+import { elicitationQuestion, formResult } from "../../src/core/requests/elicitation.js";
+import { openableUrl } from "../../src/core/policy/openable-url.js";
 
 /** The conformance suite's SEP-1034 schema: every primitive with a default. */
 const DEFAULTS_SCHEMA = {

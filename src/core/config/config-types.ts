@@ -1,3 +1,4 @@
+import type { ServerOAuth } from "./server-oauth.js";
 import type { Tier } from "../policy/tiers.js";
 
 /** "http" is Streamable HTTP; the MCP manager falls back to SSE when the server only speaks that. */
@@ -31,6 +32,8 @@ export interface ServerConfig {
   roots?: boolean;
   /** The entry's `"allowInsecureHttp": true`: it may send headers or credentials over plain http to a host off this machine. */
   allowInsecureHttp?: true;
+  /** The entry's `"oauth"`, for remote servers; unset means sign in as the MCP spec says on a 401. */
+  oauth?: ServerOAuth;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
 }

@@ -13,6 +13,7 @@ import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
 import { clearTextSecrets } from "./plain-http.js";
 import { unknownKeySentences } from "./unknown-keys.js";
+import { parseServerOAuth } from "./server-oauth.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
 const SERVER_TYPES = ["stdio", "http", "sse", "streamable-http", "streamableHttp"] as const;
@@ -98,6 +99,8 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     const urlPath = keyPath(here, urlKey);
     const rawUrl = reader.optionalString(raw, urlKey, here) ?? "";
     server.url = expand(rawUrl, urlPath);
+    const oauth = parseServerOAuth(raw, here, reader, expand);
+    if (oauth !== undefined) server.oauth = oauth;
     if (unset.length === 0 && !isHttpUrl(server.url)) {
       // A literal typo is the file's fault; a bad value from the environment only fails this server.
       if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));

@@ -1,3 +1,4 @@
+import type { OAuthOptions } from "../oauth/server-auth.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { McpError } from "../errors.js";
 import { redactWithPatterns } from "../policy/secret-patterns.js";
@@ -20,6 +21,8 @@ export interface McpManagerOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Answers sampling and elicitation; without it they are declined. */
   requests?: ServerRequestHandlers;
+  /** Signing in to remote servers that need OAuth; without it a 401 is reported as it is. */
+  oauth?: OAuthOptions;
   /** The roots offered to servers; each connected server is told when they change. */
   roots?: RootList;
   shutdownGraceMs?: number;
@@ -50,6 +53,7 @@ export class McpManager {
         ...(options.onWire ? { onWire: options.onWire } : {}),
         ...(options.onLog ? { onLog: options.onLog } : {}),
         ...(options.requests ? { requests: options.requests } : {}),
+        ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(roots ? { roots: () => roots.list() } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
       };

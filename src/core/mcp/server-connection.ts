@@ -1,4 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import {
@@ -22,6 +24,7 @@ import {
 import type { ServerConfig } from "../config/config-types.js";
 import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
+import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
 import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
 import { PrivateAnswers } from "./private-answers.js";
@@ -59,6 +62,8 @@ export interface ServerConnectionOptions {
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
   roots?: () => Root[];
+  /** Signing in to remote servers that need it (OAuth); without it a 401 is reported as it is. */
+  oauth?: OAuthOptions;
   /** Grace periods when stopping a stdio server (tests shorten them). */
   shutdownGraceMs?: number;
 }
@@ -74,6 +79,8 @@ const OVER_CALL_LIMIT = Symbol("over maxCallMs");
 const SILENT = Symbol("silent for timeoutMs");
 /** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
 const SDK_TIMEOUT_SLACK_MS = 1000;
+/** Sign-ins one connection attempt may ask for: the first, and one step-up for more scopes. */
+const MAX_SIGN_INS = 2;
 /**
  * For the SDK client, which compiles every outputSchema as tools are listed: one schema ajv cannot
  * compile would fail the whole listing, and so the server. mcpterm checks results itself.
@@ -113,6 +120,8 @@ export class ServerConnection {
   private instructions: string | undefined;
   /** "sse" once a Streamable HTTP url fell back to the legacy transport. */
   private transportUsed: ServerSnapshot["transport"];
+  /** OAuth, for a remote server that may ask for it. */
+  private readonly auth: ServerAuth | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -120,6 +129,7 @@ export class ServerConnection {
   ) {
     this.status = config.disabled ? "disabled" : "connecting";
     this.transportUsed = config.transport;
+    this.auth = ServerAuth.for(config, options.oauth);
   }
 
   get name(): string {
@@ -286,6 +296,12 @@ export class ServerConnection {
     try {
       return await request(this.connectedClient());
     } catch (error) {
+      // The server wants more scopes for this request (403 insufficient_scope): sign in for
+      // them and send it once more; a second refusal is final (the SDK stops re-asking).
+      if (this.auth?.needsSignIn(error) && this.client) {
+        await this.auth.signIn(this.auth.fetch(fetch));
+        return await request(this.client);
+      }
       if (!isExpiredSession(error)) throw error;
       this.note(
         "notice",
@@ -405,43 +421,90 @@ export class ServerConnection {
       this.setStatus("failed", this.config.problem);
       return;
     }
-    const startedAt = performance.now();
-    try {
-      const client = await this.openClient();
-      this.client = client;
-      this.serverInfo = client.getServerVersion();
-      this.protocolVersion = this.tapped?.protocolVersion;
-      // One start-up deadline for initialize and the whole tool list together.
-      const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
-      // Resources and prompts are listed beside the tools, but a session does not wait for them.
-      const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
-      this.catalog = catalog;
-      this.catalogLoaded = catalog.load();
-      this.tools = await this.listTools(client, Math.floor(left));
-      const instructions = client.getInstructions();
-      this.instructions = instructions === undefined ? undefined : this.options.redact(instructions);
-      this.initializeMs = Math.round(performance.now() - startedAt);
-      client.onclose = () => this.onConnectionLost();
-      this.setStatus("connected", undefined);
-    } catch (error) {
-      const reason = this.describeFailure(error);
+    for (let signIns = 0; ; signIns++) {
+      let failure: unknown;
+      try {
+        await this.connectOnce();
+        return;
+      } catch (error) {
+        failure = error;
+      }
+      // The server needs a sign-in (or more scopes, while listing): with a person at hand, sign
+      // in and connect once more with the tokens. The start-up deadline covers each attempt,
+      // not the time the person takes in the browser.
+      if (this.auth?.needsSignIn(failure) && signIns < MAX_SIGN_INS && !this.closing) {
+        const signedIn = await this.signInAfresh(this.auth);
+        if (signedIn === true) continue;
+        if (signedIn === "closing") return;
+        failure = signedIn;
+      }
+      const reason = this.describeFailure(failure);
       await this.stop();
       this.setStatus("failed", reason);
+      return;
     }
   }
 
+  /** Stops the refused attempt and signs in: true when signed in, else why not. */
+  private async signInAfresh(auth: ServerAuth): Promise<true | "closing" | Error> {
+    await this.stop();
+    this.closing = false;
+    try {
+      await auth.signIn(auth.fetch(fetch));
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+    return this.isClosing() ? "closing" : true;
+  }
+
+  /** Read through a method: `close()` may have run while a sign-in was awaited. */
+  private isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** One attempt: connect, initialize, list the tools. Throws what went wrong. */
+  private async connectOnce(): Promise<void> {
+    const startedAt = performance.now();
+    const client = await this.openClient();
+    this.client = client;
+    this.serverInfo = client.getServerVersion();
+    this.protocolVersion = this.tapped?.protocolVersion;
+    // One start-up deadline for initialize and the whole tool list together.
+    const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
+    // Resources and prompts are listed beside the tools, but a session does not wait for them.
+    const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
+    this.catalog = catalog;
+    this.catalogLoaded = catalog.load();
+    this.tools = await this.listTools(client, Math.floor(left));
+    const instructions = client.getInstructions();
+    this.instructions = instructions === undefined ? undefined : this.options.redact(instructions);
+    this.initializeMs = Math.round(performance.now() - startedAt);
+    client.onclose = () => this.onConnectionLost();
+    if (this.auth) this.auth.scheduleRefresh(this.auth.fetch(fetch));
+    this.setStatus("connected", undefined);
+  }
+
   private async openClient(): Promise<Client> {
-    const { transport, url } = this.config;
+    const { transport, url, headers } = this.config;
+    const auth = this.auth;
     if (transport === "stdio") return this.connectWith(this.createStdioTransport());
     if (!url) throw new Error("no url configured");
-    if (transport === "sse") return this.connectWith(legacySseTransport(url, this.config.headers));
+    if (auth?.shouldRefreshNow()) await auth.refreshNow(auth.fetch(fetch));
+    if (transport === "sse") return this.connectWith(legacySseTransport(url, headers, auth));
     try {
-      return await this.connectWith(streamableHttpTransport(url, this.config.headers));
+      return await this.connectWith(streamableHttpTransport(url, headers, auth));
     } catch (streamableError) {
-      // Servers written before Streamable HTTP only speak the legacy SSE transport.
-      if (this.closing || isTimeout(streamableError)) throw streamableError;
+      // Servers written before Streamable HTTP only speak the legacy SSE transport; one that
+      // asked for authorization speaks Streamable HTTP.
+      if (
+        this.closing ||
+        isTimeout(streamableError) ||
+        auth?.describe(streamableError) ||
+        isAuthError(streamableError)
+      )
+        throw streamableError;
       try {
-        const client = await this.connectWith(legacySseTransport(url, this.config.headers));
+        const client = await this.connectWith(legacySseTransport(url, headers, auth));
         this.transportUsed = "sse";
         return client;
       } catch {
@@ -625,6 +688,9 @@ export class ServerConnection {
 
   private describeFailure(error: unknown): string {
     if (this.stdio?.spawnError) return this.stdio.spawnError.message;
+    const signIn =
+      this.auth?.describe(error) ?? unauthorizedSentence(error, this.name, this.auth !== undefined);
+    if (signIn) return signIn;
     const exit = this.describeExit();
     if (exit) return `${exit} before initialize finished`;
     return `${errorMessage(error)}${this.stderrSuffix()}`;
@@ -644,6 +710,7 @@ export class ServerConnection {
 
   private async stop(): Promise<void> {
     this.closing = true;
+    this.auth?.close();
     // A stopped server has no tools to wait for: nobody waits on a change it announced.
     clearTimeout(this.refreshTimer);
     this.toolRefresh.answered();
@@ -671,6 +738,27 @@ function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Prom
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** A 401 or 403 from the server: another transport would be refused the same way. */
+function isAuthError(error: unknown): boolean {
+  return (
+    error instanceof UnauthorizedError ||
+    (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))
+  );
+}
+
+/**
+ * A 401 from a server mcpterm does not sign in to (`"oauth": false`, or its own Authorization
+ * header): what it means and what to configure, instead of the server's raw answer.
+ */
+function unauthorizedSentence(error: unknown, server: string, signsIn: boolean): string | undefined {
+  if (signsIn || !isAuthError(error)) return undefined;
+  const code = error instanceof StreamableHTTPError ? error.code : 401;
+  return (
+    `server "${server}" refused the connection (HTTP ${code}): it needs authorization. ` +
+    `Check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in.`
+  );
 }
 
 function isTimeout(error: unknown): boolean {

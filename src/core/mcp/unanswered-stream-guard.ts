@@ -1,9 +1,10 @@
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 
 /** What a request whose response stream closed unanswered fails with. */
 export const STREAM_CLOSED_MESSAGE = "the server closed the response stream before answering";
 
-type Fetch = typeof fetch;
+type Fetch = FetchLike;
 
 /**
  * Wraps the fetch a Streamable HTTP transport uses. When the server answers a POSTed request

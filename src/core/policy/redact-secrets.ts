@@ -53,10 +53,27 @@ async function lintSecrets(text: string): Promise<Array<{ rule: string; range: r
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
  * this process knows (API keys from flags and environment).
  */
+/** Shorter values would redact ordinary words; no token or key is this short. */
+const MIN_LEARNED_LENGTH = 8;
+
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
+  private readonly knownSecrets: string[];
 
-  constructor(private readonly knownSecrets: readonly string[] = []) {}
+  constructor(knownSecrets: readonly string[] = []) {
+    this.knownSecrets = [...knownSecrets];
+  }
+
+  /**
+   * A secret learned while running, such as an OAuth token just issued or refreshed: redacted
+   * from now on like the ones known at the start.
+   */
+  learn(secret: string): void {
+    if (secret.length < MIN_LEARNED_LENGTH || this.knownSecrets.includes(secret)) return;
+    this.knownSecrets.push(secret);
+    // A remembered redaction predates the secret and could still hold it.
+    this.recent.clear();
+  }
 
   /**
    * A redactor that also knows the API keys in use, every secret-looking environment value and

@@ -1,5 +1,6 @@
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitationParams } from "../mcp/client-requests.js";
+import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import {
   applyDefaults,
@@ -59,13 +60,6 @@ export function elicitationQuestion(
 
 /** Longer addresses are refused: no sign-in page needs one, and a long one hides its domain. */
 const MAX_URL = 2048;
-
-/** Only web pages are opened: no file:, javascript:, data: or custom schemes that run programs. */
-export function openableUrl(text: string): URL | undefined {
-  if (!URL.canParse(text)) return undefined;
-  const url = new URL(text);
-  return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
-}
 
 /**
  * The result sent back for the person's answer to a form: defaults applied as the spec's

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { openableUrl } from "./elicitation.js";
+import { openableUrl } from "../policy/openable-url.js";
 
 /**
  * Opens a web page in the person's browser: `$BROWSER` when set (one program, no arguments of

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { McpError } from "../errors.js";
+import { CLIENT_INFO } from "../version.js";
+import { freeLoopbackPort, LOOPBACK_HOST, redirectUrlFor } from "./loopback-redirect.js";
+import type { ServerOAuth } from "../config/server-oauth.js";
+import type { OAuthStore } from "./token-store.js";
+
+/** Where a sign-in stands, to name the step that failed. */
+export type SignInStep = "discovery" | "registration" | "authorization" | "token exchange";
+
+/**
+ * The SDK's view of one server's sign-in with a person at a browser (authorization code + PKCE,
+ * loopback redirect): it keeps what the SDK hands it in the user's OAuth store and records the
+ * page the person must open, which the connection then shows (it never opens anything itself).
+ */
+export class StoredOAuthProvider implements OAuthClientProvider {
+  private port: number | undefined;
+  private verifier: string | undefined;
+  private sentState: string | undefined;
+  private authorizationUrl: URL | undefined;
+  /** Set from the SDK's first callback of a sign-in until its tokens are saved. */
+  private running: SignInStep | undefined;
+
+  constructor(
+    private readonly server: string,
+    private readonly url: string,
+    private readonly oauth: ServerOAuth | undefined,
+    private readonly store: OAuthStore,
+    private readonly learnSecret: (secret: string) => void,
+  ) {
+    for (const secret of this.secrets()) learnSecret(secret);
+  }
+
+  /** The stored secrets of this server (tokens, a registered client's secret), to redact. */
+  secrets(): string[] {
+    const entry = this.store.get(this.server, this.url);
+    return [
+      entry?.tokens?.access_token,
+      entry?.tokens?.refresh_token,
+      entry?.tokens?.id_token,
+      entry?.client?.client_secret,
+    ].filter((value): value is string => typeof value === "string");
+  }
+
+  get redirectUrl(): string {
+    return redirectUrlFor(this.port ?? this.registeredPort() ?? 0);
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.oauth?.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: CLIENT_INFO.name,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      // A terminal program keeps no secret: a public client, as RFC 8252 says native apps are.
+      token_endpoint_auth_method: this.oauth?.clientSecret === undefined ? "none" : "client_secret_post",
+      ...(this.oauth?.scopes ? { scope: this.oauth.scopes.join(" ") } : {}),
+    };
+  }
+
+  /** The sign-in step in progress, or undefined when none is. */
+  get step(): SignInStep | undefined {
+    return this.running;
+  }
+
+  /** The page the person must open to go on, set when the SDK asked for it. */
+  get pendingAuthorization(): URL | undefined {
+    return this.authorizationUrl;
+  }
+
+  /** The loopback port the redirect will come to, chosen by `discoveryState`. */
+  get redirectPort(): number | undefined {
+    return this.port;
+  }
+
+  /** The state sent with the authorization request, which the redirect must carry back. */
+  get expectedState(): string | undefined {
+    return this.sentState;
+  }
+
+  /** Forgets the page to open (after a sign-in finished, failed or was declined). */
+  settle(): void {
+    this.authorizationUrl = undefined;
+    this.running = undefined;
+  }
+
+  /**
+   * The SDK's first call in every sign-in, and the one moment it awaits before it reads
+   * `redirectUrl`: the loopback port is chosen here (the configured one, the one the stored
+   * client was registered with, or a free one), so servers that never ask for a sign-in cost no
+   * port and no file read.
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    this.running = "discovery";
+    this.port ??= this.oauth?.redirectPort ?? this.registeredPort() ?? (await freeLoopbackPort());
+    return this.store.get(this.server, this.url)?.discovery;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const pinned = this.oauth?.issuer;
+    if (pinned !== undefined && !sameIssuer(pinned, state.authorizationServerUrl))
+      throw new McpError(
+        `the server sends sign-ins to ${state.authorizationServerUrl}, but its entry's oauth.issuer is ${pinned}; nothing was sent there. Check the entry, or remove "issuer" if the server moved.`,
+      );
+    this.running = "registration";
+    this.store.update(this.server, this.url, (entry) => {
+      entry.discovery = state;
+    });
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const { clientId, clientSecret } = this.oauth ?? {};
+    // A client registered beforehand is the config's, never a stored one.
+    if (clientId !== undefined)
+      return { client_id: clientId, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) };
+    const stored = this.store.get(this.server, this.url)?.client;
+    // A client registered for another redirect port cannot come back here; register again.
+    if (
+      stored &&
+      "redirect_uris" in stored &&
+      this.port !== undefined &&
+      !stored.redirect_uris.includes(this.redirectUrl)
+    )
+      return undefined;
+    return stored;
+  }
+
+  saveClientInformation(client: OAuthClientInformationMixed): void {
+    if (this.running === "registration") this.running = "authorization";
+    if (client.client_secret) this.learnSecret(client.client_secret);
+    // The config's client stays in the config: only what the SDK registered (or stamped) is kept.
+    if (this.oauth?.clientId !== undefined) return;
+    this.store.update(this.server, this.url, (entry) => {
+      entry.client = client;
+    });
+  }
+
+  tokens(): OAuthTokens | undefined {
+    return this.store.get(this.server, this.url)?.tokens;
+  }
+
+  saveTokens(tokens: OAuthTokens): void {
+    for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token])
+      if (secret) this.learnSecret(secret);
+    this.store.update(this.server, this.url, (entry) => {
+      // A refresh answer may leave the refresh token out: the old one still holds.
+      entry.tokens = { ...tokens, refresh_token: tokens.refresh_token ?? entry.tokens?.refresh_token };
+      entry.savedAt = Date.now();
+    });
+    this.settle();
+  }
+
+  state(): string {
+    this.sentState = randomBytes(32).toString("base64url");
+    return this.sentState;
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.running = "authorization";
+    this.authorizationUrl = authorizationUrl;
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.verifier === undefined) throw new Error("no sign-in was started in this process");
+    this.running = "token exchange";
+    return this.verifier;
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    if (scope === "verifier") {
+      this.verifier = undefined;
+      return;
+    }
+    this.store.update(this.server, this.url, (entry) => {
+      if (scope === "all" || scope === "tokens") delete entry.tokens;
+      if (scope === "all" || scope === "client") delete entry.client;
+      if (scope === "all" || scope === "discovery") delete entry.discovery;
+    });
+  }
+
+  /** The port of the loopback redirect URI the stored client was registered with. */
+  private registeredPort(): number | undefined {
+    const stored = this.store.get(this.server, this.url)?.client;
+    const registered = stored && "redirect_uris" in stored ? stored.redirect_uris[0] : undefined;
+    if (registered === undefined) return undefined;
+    try {
+      const url = new URL(registered);
+      return url.hostname === LOOPBACK_HOST && url.port !== "" ? Number(url.port) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Issuer URLs compared as the spec does, a trailing slash aside. */
+export function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+}

@@ -1,0 +1,53 @@
+import { describe, it } from "vitest";
+import { runScenario } from "./conformance-runner.js";
+
+/**
+ * The authorization scenarios (all 22 of this suite version), each with how many checks it
+ * reports SUCCESS when mcpterm signs in as it should; none may report anything short of it.
+ * `auth/resource-mismatch` wants the client to refuse, so its adapter exits non-zero there. The
+ * service-account scenarios count two more: the adapter reads the issuer off the metadata, as
+ * the person who registered the account would know it.
+ */
+const AUTH_SCENARIOS: ReadonlyArray<{ scenario: string; successes: number }> = [
+  ...["metadata-default", "metadata-var1", "metadata-var2", "metadata-var3", "basic-cimd"].map((name) => ({
+    scenario: `auth/${name}`,
+    successes: 13,
+  })),
+  { scenario: "auth/scope-from-www-authenticate", successes: 14 },
+  { scenario: "auth/scope-from-scopes-supported", successes: 14 },
+  { scenario: "auth/scope-omitted-when-undefined", successes: 14 },
+  { scenario: "auth/scope-step-up", successes: 20 },
+  { scenario: "auth/scope-retry-limit", successes: 16 },
+  { scenario: "auth/token-endpoint-auth-basic", successes: 18 },
+  { scenario: "auth/token-endpoint-auth-post", successes: 18 },
+  { scenario: "auth/token-endpoint-auth-none", successes: 18 },
+  { scenario: "auth/pre-registration", successes: 13 },
+  { scenario: "auth/2025-03-26-oauth-metadata-backcompat", successes: 12 },
+  { scenario: "auth/2025-03-26-oauth-endpoint-fallback", successes: 7 },
+  { scenario: "auth/resource-mismatch", successes: 3 },
+  { scenario: "auth/offline-access-scope", successes: 12 },
+  { scenario: "auth/offline-access-not-supported", successes: 14 },
+  { scenario: "auth/client-credentials-jwt", successes: 10 },
+  { scenario: "auth/client-credentials-basic", successes: 10 },
+  { scenario: "auth/cross-app-access-complete-flow", successes: 11 },
+];
+
+describe("the MCP conformance suite's authorization scenarios, with mcpterm signing in", () => {
+  it.concurrent.for(AUTH_SCENARIOS)(
+    "$scenario: every check passes",
+    { timeout: 60_000 },
+    async (expected, { expect }) => {
+      const { checks, output } = await runScenario(expected.scenario);
+      const notPassed = checks.filter((check) => check.status !== "SUCCESS" && check.status !== "INFO");
+      const report = [
+        ...notPassed.map(
+          (check) =>
+            `${check.status} ${check.id}: ${check.errorMessage ?? check.description} ${JSON.stringify(check.details)}`,
+        ),
+        output,
+      ].join("\n");
+      expect(notPassed, report).toEqual([]);
+      expect(checks.filter((check) => check.status === "SUCCESS").length, report).toBe(expected.successes);
+    },
+  );
+});

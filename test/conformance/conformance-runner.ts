@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import { readdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { compiledFixture } from "../support/compiled-fixtures.js";
+import { REPO_ROOT, tempDir } from "../support/fixtures.js";
+
+const CONFORMANCE = path.join(REPO_ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+
+export interface Check {
+  id: string;
+  status: "SUCCESS" | "FAILURE" | "WARNING" | "INFO" | "SKIPPED";
+  description: string;
+  errorMessage?: string;
+  details?: unknown;
+}
+
+/** Runs one scenario with mcpterm's adapter as the client; returns its checks and the runner's output. */
+export async function runScenario(scenario: string): Promise<{ checks: Check[]; output: string }> {
+  const out = await tempDir("mcpterm-conformance-");
+  try {
+    // The runner splits --command at spaces and appends the scenario server's URL.
+    const client = `${process.execPath} ${compiledFixture("conformance-client")}`;
+    if (client.split(/\s+/).length !== 2)
+      throw new Error(`the conformance runner cannot start a command whose path has a space: ${client}`);
+    const args = [CONFORMANCE, "client", "--command", client, "--scenario", scenario, "--output-dir", out];
+    // The runner exits non-zero when a check fails; checks.json says which, so that is no error here.
+    const output = await runToEnd(process.execPath, args, out);
+    // An "auth/…" scenario's results land one folder deeper, under auth/.
+    const results = (await readdir(out, { recursive: true })).find(
+      (file) => path.basename(file) === "checks.json",
+    );
+    if (!results) throw new Error(`the conformance runner wrote no results:\n${output}`);
+    const checks = JSON.parse(await readFile(path.join(out, results), "utf8")) as Check[];
+    return { checks, output };
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+/** Runs a program to its end; resolves with what it wrote, whatever its exit code. */
+function runToEnd(command: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve(`${output}\n(the runner exited with ${signal ?? code})`));
+  });
+}
