@@ -110,6 +110,16 @@ export type CliArgs =
       /** The environment variable holding the bearer token HTTP clients must send. */
       tokenEnv: string | undefined;
     }
+  /** `mcpterm auth login|logout|status`: OAuth sign-ins to remote servers. */
+  | {
+      command: "auth";
+      common: CommonArgs;
+      action: "login" | "logout" | "status";
+      server: string | undefined;
+      /** login: open the sign-in page in a browser when the person says yes (--no-browser: only show it). */
+      browser: boolean;
+      json: boolean;
+    }
   | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
       command: "kb";
@@ -438,6 +448,36 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             command: "prompts",
             common: commonArgs(parsed),
             server: parsed.server,
+            json: parsed.json,
+          }),
+      )
+      .command(
+        "auth <action> [server]",
+        "sign in to remote servers (OAuth): auth login <server> | auth logout <server> | auth status",
+        (command) =>
+          command
+            .positional("action", { choices: ["login", "logout", "status"] as const, demandOption: true })
+            .positional("server", { type: "string", describe: "the server, as named in mcp.config.json" })
+            .option("browser", {
+              type: "boolean",
+              default: true,
+              describe: "login: offer to open the sign-in page in a browser (--no-browser only shows it)",
+            })
+            .option("json", { type: "boolean", default: false, describe: "status as JSON" })
+            .check((parsed) => {
+              if (parsed.action !== "status" && parsed.server === undefined)
+                throw new Error(
+                  `auth ${parsed.action} needs the server's name: mcpterm auth ${parsed.action} <server>`,
+                );
+              return true;
+            }),
+        (parsed) =>
+          choose({
+            command: "auth",
+            common: commonArgs(parsed),
+            action: parsed.action,
+            server: parsed.server,
+            browser: parsed.browser,
             json: parsed.json,
           }),
       )

@@ -55,6 +55,8 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return (await import("./headless/trace-command.js")).runTraceCommand(args, io);
     case "serve":
       return (await import("./headless/serve-command.js")).runServeCommand(args, io);
+    case "auth":
+      return (await import("./headless/auth-command.js")).runAuthCommand(args, io);
   }
 }
 

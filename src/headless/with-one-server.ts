@@ -6,7 +6,9 @@ import { McpError, UsageError } from "../core/errors.js";
 import { McpManager } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
+import type { SignInPerson } from "../core/oauth/server-auth.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { sessionOAuth } from "../core/session/session-oauth.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 
 /** The named server's config, or a usage error that lists the servers there are. */
@@ -25,11 +27,18 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
  * nobody is asked here.
  */
-function commandManager(servers: readonly ServerConfig[], io: CliIo, redactor: SecretRedactor): McpManager {
+function commandManager(
+  servers: readonly ServerConfig[],
+  io: CliIo,
+  redactor: SecretRedactor,
+  signIn?: SignInPerson,
+): McpManager {
   return new McpManager(servers, {
     parentEnv: io.env,
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
+    // Stored sign-ins are used; a needed one names `mcpterm auth login` (which passes `signIn`).
+    oauth: sessionOAuth(io.env, redactor, () => signIn),
   });
 }
 
@@ -66,10 +75,19 @@ export async function withOneServer<T>(
   name: string,
   io: CliIo,
   work: (manager: McpManager, connection: ServerConnection, redactor: SecretRedactor) => Promise<T>,
+  signIn?: SignInPerson,
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager([{ ...requireServerConfig(config, name), disabled: false }], io, redactor);
+  const manager = commandManager(
+    [{ ...requireServerConfig(config, name), disabled: false }],
+    io,
+    redactor,
+    signIn,
+  );
+  // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
+  const stop = (): void => void manager.close();
+  io.signal.addEventListener("abort", stop, { once: true });
   try {
     await manager.start();
     const connection = manager.connection(name);
@@ -79,6 +97,7 @@ export async function withOneServer<T>(
     }
     return await work(manager, connection, redactor);
   } finally {
+    io.signal.removeEventListener("abort", stop);
     await manager.close();
   }
 }

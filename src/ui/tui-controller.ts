@@ -17,6 +17,7 @@ import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
 import { ServerCompletions } from "./server-completions.js";
+import { TuiSignIn } from "./tui-sign-in.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import type { QueuedMessage, ServerQuestion } from "./transcript-types.js";
 
@@ -91,6 +92,11 @@ export class TuiController implements PersonAtHand {
   /** Servers' questions not answered yet, by id; the transcript asks them one at a time. */
   private readonly questions = new Map<number, PendingQuestion>();
   private nextQuestionId = 1;
+  /** Signs in to servers that need OAuth (PersonAtHand.signIn). */
+  readonly signIn = new TuiSignIn(
+    (question, signal) => this.elicitation(question, signal),
+    (level, text) => this.options.dispatch({ type: "ui_notice", level, text }),
+  );
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
@@ -136,9 +142,12 @@ export class TuiController implements PersonAtHand {
     this.start(text, onUnsent);
   }
 
-  /** Cancels the running turn; false when nothing was running. Queued messages stay, held. */
+  /**
+   * Cancels the running turn; false when nothing was running. Queued messages stay, held. With
+   * no turn running, it gives up a sign-in that waits for the browser.
+   */
   cancel(): boolean {
-    if (!this.running) return false;
+    if (!this.running) return this.signIn.cancelWaits();
     this.held = true;
     this.running.abort();
     this.reportQueue();

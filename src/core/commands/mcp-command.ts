@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 
 const LOG_LINES = 40;
-const SUBCOMMANDS = ["status", "info", "logs", "loglevel", "restart"] as const;
+const SUBCOMMANDS = ["status", "info", "logs", "loglevel", "restart", "login", "logout"] as const;
 type Subcommand = Exclude<(typeof SUBCOMMANDS)[number], "status">;
 
 function isSubcommand(word: string): word is Subcommand {
@@ -17,9 +17,10 @@ function isSubcommand(word: string): word is Subcommand {
 
 export const mcpCommand: SlashCommand = {
   name: "mcp",
-  usage: "[info <server> | logs <server> | loglevel <server> <level> | restart <server>]",
+  usage:
+    "[info <server> | logs <server> | loglevel <server> <level> | restart <server> | login <server> | logout <server>]",
   description:
-    "server status; a server's instructions and capabilities; its stderr, stray stdout and log messages; its log level; restart it",
+    "server status; a server's instructions and capabilities; its stderr, stray stdout and log messages; its log level; restart it; sign in to it (OAuth) or out",
   complete: (args, source) => {
     if (args.length === 0) return SUBCOMMANDS;
     if (args.length === 1 && isSubcommand(args[0] ?? "")) return source.servers;
@@ -33,7 +34,7 @@ export const mcpCommand: SlashCommand = {
     if (!isSubcommand(sub)) {
       return {
         kind: "error",
-        message: `Unknown /mcp subcommand "${sub}"; use /mcp, /mcp info|logs|restart <server> or /mcp loglevel <server> <level>.`,
+        message: `Unknown /mcp subcommand "${sub}"; use /mcp, /mcp info|logs|restart|login|logout <server> or /mcp loglevel <server> <level>.`,
       };
     }
     if (name === undefined)
@@ -55,6 +56,10 @@ export const mcpCommand: SlashCommand = {
         return setLevel(connection, level);
       case "restart":
         return restart(context, connection);
+      case "login":
+        return login(context, connection);
+      case "logout":
+        return logout(connection);
     }
   },
 };
@@ -96,6 +101,33 @@ async function restart(context: CommandContext, connection: ServerConnection): P
   return {
     kind: "error",
     message: `Restarted "${name}" but it is ${after.status}: ${after.error ?? "no reason given"}`,
+  };
+}
+
+/** Connects the server again, signing in (a browser page, on a yes) if it asks for it. */
+async function login(context: CommandContext, connection: ServerConnection): Promise<CommandResult> {
+  if (!connection.signsIn) return notSigningIn(connection.name);
+  const result = await restart(context, connection);
+  return result.kind === "text"
+    ? {
+        kind: "text",
+        text: `Signed in to "${connection.name}": connected, ${connection.snapshot().tools.length} tools.`,
+      }
+    : result;
+}
+
+async function logout(connection: ServerConnection): Promise<CommandResult> {
+  if (!(await connection.signOut())) return notSigningIn(connection.name);
+  return {
+    kind: "text",
+    text: `Signed out of "${connection.name}": its tokens and registered client are forgotten, and it is disconnected.`,
+  };
+}
+
+function notSigningIn(name: string): CommandResult {
+  return {
+    kind: "error",
+    message: `Server "${name}" does not sign in with OAuth: it is a local (stdio) server, its entry says "oauth": false, or it sends its own Authorization header.`,
   };
 }
 

@@ -77,6 +77,11 @@ export class UserSettings {
   }
 }
 
+/** The user's settings folder: MCPTERM_SETTINGS_DIR, else XDG_CONFIG_HOME/mcpterm, else ~/.config/mcpterm. */
+export function userSettingsDir(env: NodeJS.ProcessEnv): string {
+  return env.MCPTERM_SETTINGS_DIR || defaultSettingsDir(env);
+}
+
 function defaultSettingsDir(env: NodeJS.ProcessEnv): string {
   // os.homedir() only when the environment has no HOME at all (it reads the password database).
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");

@@ -151,6 +151,29 @@ export class ServerConnection {
     await this.connect();
   }
 
+  /** Whether this server may sign in with OAuth (a remote server without its own Authorization header). */
+  get signsIn(): boolean {
+    return this.auth !== undefined;
+  }
+
+  /**
+   * Forgets the server's sign-in (tokens, registered client) and disconnects it, so nothing
+   * more is sent with those tokens. False when the server does not sign in.
+   */
+  async signOut(): Promise<boolean> {
+    const auth = this.auth;
+    if (!auth) return false;
+    auth.forget();
+    await this.stop();
+    this.closing = false;
+    this.connecting = undefined;
+    this.setStatus(
+      "failed",
+      `signed out; /mcp login ${this.name} (or \`mcpterm auth login ${this.name}\`) signs in again`,
+    );
+    return true;
+  }
+
   async close(): Promise<void> {
     await this.stop();
     if (this.status !== "disabled") this.setStatus("closed", this.error);

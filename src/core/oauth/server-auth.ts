@@ -209,6 +209,12 @@ export class ServerAuth {
     }
   }
 
+  /** Forgets this server's sign-ins: its tokens, registered client and what discovery found. */
+  forget(): void {
+    this.options.store.forget(this.config.name);
+    void this.provider.invalidateCredentials?.("all");
+  }
+
   /** Stops refreshing; a sign-in still waiting for the browser gives up. */
   close(): void {
     clearTimeout(this.refreshTimer);

@@ -15,6 +15,7 @@ import {
   type ElicitationQuestion,
 } from "./elicitation.js";
 import { NoticeThrottle } from "./notice-throttle.js";
+import type { SignInPerson } from "../oauth/server-auth.js";
 import { PerServerRateLimit } from "./rate-limit.js";
 import {
   answerSampling,
@@ -30,6 +31,8 @@ export interface PersonAtHand {
   sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer>;
   /** Must answer `cancel` when `signal` aborts. */
   elicitation(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** Signs in to servers that need OAuth; without it a needed sign-in is reported, not started. */
+  readonly signIn?: SignInPerson;
 }
 
 /** What the trace keeps of one server request: who asked, what, and what became of it. */

@@ -28,6 +28,7 @@ import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
 import { serverRequestHandlers, type PersonAtHand } from "../requests/server-requests.js";
+import { sessionOAuth } from "./session-oauth.js";
 import { NoticeThrottle } from "../requests/notice-throttle.js";
 import { sessionRedactor } from "./session-redactor.js";
 
@@ -233,6 +234,8 @@ export async function openSession(
     onLog,
     requests,
     roots,
+    // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
+    oauth: sessionOAuth(env, redactor, () => person?.signIn),
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
