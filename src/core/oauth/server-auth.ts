@@ -9,7 +9,7 @@ import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import { serviceAccountProvider } from "./service-account.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
-import { expiresAt, type OAuthStore } from "./token-store.js";
+import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
 
 /** The page a person is asked to open to sign in to a server, ready to show. */
 export interface SignInQuestion {
@@ -40,8 +40,15 @@ export interface OAuthOptions {
 }
 
 const DEFAULT_WAIT_MS = 5 * 60_000;
-/** Tokens are refreshed this long before they expire, so no request meets an expired one. */
+/** Tokens are refreshed this long before they expire, so no request meets an expired one... */
 const REFRESH_AHEAD_MS = 60_000;
+/** ...or, for short-lived ones, at half their life; and never in a tight loop. */
+const MIN_REFRESH_DELAY_MS = 1000;
+
+function refreshAhead(entry: StoredSignIn): number {
+  const lifetime = (entry.tokens?.expires_in ?? 0) * 1000;
+  return Math.min(REFRESH_AHEAD_MS, lifetime / 2);
+}
 
 /**
  * Everything OAuth for one remote server: the SDK provider it hands the transport, the sign-in
@@ -100,7 +107,12 @@ export class ServerAuth {
         throw new McpError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
-      if (target.origin === server.origin || ownHeaders.length === 0) return base(input, init);
+      if (target.origin === server.origin) {
+        const response = await base(input, init);
+        if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
+        return response;
+      }
+      if (ownHeaders.length === 0) return base(input, init);
       const headers = new Headers(init?.headers);
       for (const name of ownHeaders) headers.delete(name);
       return base(input, { ...init, headers });
@@ -177,7 +189,7 @@ export class ServerAuth {
     const entry = this.options.store.get(this.config.name, this.config.url);
     const expiry = entry ? expiresAt(entry) : undefined;
     if (!this.browser || expiry === undefined || !entry?.tokens?.refresh_token) return;
-    const delay = Math.max(0, expiry - REFRESH_AHEAD_MS - Date.now());
+    const delay = Math.max(MIN_REFRESH_DELAY_MS, expiry - refreshAhead(entry) - Date.now());
     this.refreshTimer = setTimeout(() => {
       void auth(this.provider, { serverUrl: this.config.url, fetchFn })
         .then(() => this.scheduleRefresh(fetchFn))
@@ -191,12 +203,9 @@ export class ServerAuth {
   shouldRefreshNow(): boolean {
     const entry = this.options.store.get(this.config.name, this.config.url);
     const expiry = entry ? expiresAt(entry) : undefined;
-    return (
-      this.browser !== undefined &&
-      expiry !== undefined &&
-      expiry - REFRESH_AHEAD_MS <= Date.now() &&
-      entry?.tokens?.refresh_token !== undefined
-    );
+    if (!this.browser || !entry || expiry === undefined || entry.tokens?.refresh_token === undefined)
+      return false;
+    return expiry - refreshAhead(entry) <= Date.now();
   }
 
   async refreshNow(fetchFn: FetchLike): Promise<void> {

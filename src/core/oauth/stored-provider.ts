@@ -26,6 +26,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private authorizationUrl: URL | undefined;
   /** Set from the SDK's first callback of a sign-in until its tokens are saved. */
   private running: SignInStep | undefined;
+  /** The scopes a 403 insufficient_scope asked for, until tokens with them are saved. */
+  private wanted: string[] | undefined;
 
   constructor(
     private readonly server: string,
@@ -146,7 +148,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.store.get(this.server, this.url)?.tokens;
+    const tokens = this.store.get(this.server, this.url)?.tokens;
+    // A refresh keeps the scopes the tokens had; a step-up needs the person to grant more, so
+    // the SDK is not shown the refresh token until tokens with the wanted scopes arrive.
+    if (tokens && this.wanted && !this.wanted.every((scope) => tokens.scope?.split(" ").includes(scope)))
+      return { ...tokens, refresh_token: undefined };
+    return tokens;
+  }
+
+  /** A 403 from the server: with `insufficient_scope`, the scopes it wants are noted for the step-up. */
+  noteRefusal(challenge: string | null): void {
+    if (!challenge || !/error="?insufficient_scope/.test(challenge)) return;
+    const scope = /scope="([^"]*)"/.exec(challenge)?.[1];
+    if (scope) this.wanted = scope.split(" ").filter((word) => word !== "");
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -157,6 +171,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       entry.tokens = { ...tokens, refresh_token: tokens.refresh_token ?? entry.tokens?.refresh_token };
       entry.savedAt = Date.now();
     });
+    this.wanted = undefined;
     this.settle();
   }
 

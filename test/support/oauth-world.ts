@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from "node:crypto";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+
+/**
+ * A remote MCP server behind OAuth, as hosted servers are: a resource server (Streamable HTTP,
+ * bearer tokens, RFC 9728 metadata, 401/403 challenges) and, on another origin, its own
+ * authorization server (RFC 8414 metadata, dynamic registration, authorization code with PKCE,
+ * refresh with rotation). Real HTTP on 127.0.0.1, everything recorded for the tests to check.
+ */
+export interface OAuthWorld {
+  mcpUrl: string;
+  issuer: string;
+  /** Token requests, in order (grant type and the scope asked for). */
+  tokenRequests: Array<{ grant: string; scope: string | undefined }>;
+  /** Authorization requests, in order (their query). */
+  authorizations: URLSearchParams[];
+  registrations: number;
+  /** The headers of every request the authorization server received. */
+  authServerHeaders: IncomingHttpHeaders[];
+  /** Every access and refresh token issued, live or not. */
+  issued: string[];
+  /** Tool calls that got through, by name. */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+export interface OAuthWorldOptions {
+  /** Access token lifetime in seconds (default 3600). */
+  expiresIn?: number;
+  /** `admin_task` needs the "admin" scope beyond "read"; "always": it is refused whatever the token. */
+  stepUp?: "always";
+  /** Serve no OAuth metadata and no registration: a 401 with no way to sign in. */
+  noOAuth?: boolean;
+}
+
+interface Token {
+  scope: string;
+  expiresAt: number;
+  refresh: string;
+}
+
+export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<OAuthWorld> {
+  const access = new Map<string, Token>();
+  const refreshes = new Map<string, { scope: string; client: string }>();
+  const codes = new Map<string, { client: string; redirect: string; challenge: string; scope: string }>();
+  const clients = new Set<string>();
+  const world: Omit<OAuthWorld, "mcpUrl" | "issuer" | "close"> = {
+    tokenRequests: [],
+    authorizations: [],
+    registrations: 0,
+    authServerHeaders: [],
+    issued: [],
+    calls: [],
+  };
+  const expiresIn = options.expiresIn ?? 3600;
+
+  const issue = (scope: string, client: string): Record<string, unknown> => {
+    const token = `at-${randomBytes(24).toString("hex")}`;
+    const refresh = `rt-${randomBytes(24).toString("hex")}`;
+    access.set(token, { scope, expiresAt: Date.now() + expiresIn * 1000, refresh });
+    refreshes.set(refresh, { scope, client });
+    world.issued.push(token, refresh);
+    return {
+      access_token: token,
+      token_type: "Bearer",
+      expires_in: expiresIn,
+      refresh_token: refresh,
+      scope,
+    };
+  };
+
+  const authServer = await listen(async (request, response, base) => {
+    world.authServerHeaders.push(request.headers);
+    const url = new URL(request.url ?? "/", base);
+    if (options.noOAuth) return json(response, 404, { error: "not_found" });
+    if (url.pathname === "/.well-known/oauth-authorization-server")
+      return json(response, 200, {
+        issuer: base,
+        authorization_endpoint: `${base}/authorize`,
+        token_endpoint: `${base}/token`,
+        registration_endpoint: `${base}/register`,
+        response_types_supported: ["code"],
+        grant_types_supported: ["authorization_code", "refresh_token"],
+        code_challenge_methods_supported: ["S256"],
+        token_endpoint_auth_methods_supported: ["none"],
+      });
+    if (url.pathname === "/register" && request.method === "POST") {
+      world.registrations += 1;
+      const metadata = JSON.parse(await readBody(request)) as Record<string, unknown>;
+      const clientId = `client-${randomBytes(8).toString("hex")}`;
+      clients.add(clientId);
+      return json(response, 201, {
+        ...metadata,
+        client_id: clientId,
+        client_id_issued_at: Math.floor(Date.now() / 1000),
+      });
+    }
+    if (url.pathname === "/authorize") {
+      world.authorizations.push(url.searchParams);
+      const client = url.searchParams.get("client_id") ?? "";
+      const redirect = url.searchParams.get("redirect_uri") ?? "";
+      if (
+        !clients.has(client) ||
+        url.searchParams.get("code_challenge_method") !== "S256" ||
+        !redirect.startsWith("http://127.0.0.1:")
+      )
+        return json(response, 400, { error: "invalid_request" });
+      const code = randomBytes(16).toString("hex");
+      codes.set(code, {
+        client,
+        redirect,
+        challenge: url.searchParams.get("code_challenge") ?? "",
+        scope: url.searchParams.get("scope") ?? "",
+      });
+      const back = new URL(redirect);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", url.searchParams.get("state") ?? "");
+      response.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === "/token" && request.method === "POST") {
+      const form = new URLSearchParams(await readBody(request));
+      const grant = form.get("grant_type") ?? "";
+      world.tokenRequests.push({ grant, scope: form.get("scope") ?? undefined });
+      if (grant === "authorization_code") {
+        const code = codes.get(form.get("code") ?? "");
+        codes.delete(form.get("code") ?? "");
+        const verifier = form.get("code_verifier") ?? "";
+        const challenge = createHash("sha256").update(verifier).digest("base64url");
+        if (!code || code.challenge !== challenge || code.redirect !== form.get("redirect_uri"))
+          return json(response, 400, { error: "invalid_grant" });
+        return json(response, 200, issue(code.scope, code.client));
+      }
+      if (grant === "refresh_token") {
+        const old = form.get("refresh_token") ?? "";
+        const known = refreshes.get(old);
+        if (!known) return json(response, 400, { error: "invalid_grant" });
+        // Rotation: the old refresh token and every access token it backed stop working.
+        refreshes.delete(old);
+        for (const [token, value] of access) if (value.refresh === old) access.delete(token);
+        return json(response, 200, issue(known.scope, known.client));
+      }
+      return json(response, 400, { error: "unsupported_grant_type" });
+    }
+    return json(response, 404, { error: "not_found" });
+  });
+  const issuer = authServer.base;
+
+  const resource = await listen(async (request, response, base) => {
+    const url = new URL(request.url ?? "/", base);
+    const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
+    if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
+      if (options.noOAuth) return json(response, 404, { error: "not_found" });
+      return json(response, 200, {
+        resource: `${base}/mcp`,
+        authorization_servers: [issuer],
+        scopes_supported: ["read", "admin"],
+      });
+    }
+    if (url.pathname !== "/mcp") return json(response, 404, { error: "not_found" });
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+    const token = bearer === undefined ? undefined : access.get(bearer);
+    if (!token || token.expiresAt <= Date.now()) {
+      response.writeHead(401, {
+        "content-type": "application/json",
+        "www-authenticate": `Bearer error="invalid_token", resource_metadata="${prm}", scope="read"`,
+      });
+      response.end(JSON.stringify({ error: "invalid_token", error_description: "sign in first" }));
+      return;
+    }
+    const body = request.method === "POST" ? await readBody(request) : "";
+    const message = body ? (JSON.parse(body) as { method?: string; params?: { name?: string } }) : undefined;
+    const tool = message?.method === "tools/call" ? message.params?.name : undefined;
+    const refused = options.stepUp === "always" || !token.scope.split(" ").includes("admin");
+    if (tool === "admin_task" && refused) {
+      response.writeHead(403, {
+        "content-type": "application/json",
+        "www-authenticate": `Bearer error="insufficient_scope", scope="read admin", resource_metadata="${prm}"`,
+      });
+      response.end(JSON.stringify({ error: "insufficient_scope" }));
+      return;
+    }
+    if (tool) world.calls.push(tool);
+    const server = new McpServer({ name: "oauth-world", version: "1.0.0" });
+    server.registerTool(
+      "whoami",
+      {
+        description: "Says who you are, quoting the Authorization header it got.",
+        annotations: { readOnlyHint: true },
+      },
+      () => ({
+        content: [{ type: "text", text: `you sent ${request.headers.authorization ?? "nothing"}` }],
+      }),
+    );
+    server.registerTool(
+      "admin_task",
+      { description: "Needs the admin scope.", annotations: { readOnlyHint: true } },
+      () => ({
+        content: [{ type: "text", text: "admin done" }],
+      }),
+    );
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request, response, message);
+    response.on("close", () => void server.close());
+  });
+
+  return Object.assign(world, {
+    mcpUrl: `${resource.base}/mcp`,
+    issuer,
+    close: async () => {
+      await Promise.all([authServer.close(), resource.close()]);
+    },
+  });
+}
+
+/**
+ * What a browser does once the person signed in: loads the authorization page, which answers
+ * with a redirect, and follows it to mcpterm's loopback listener. Returns the listener's status.
+ */
+export async function browse(address: string): Promise<number> {
+  const page = await fetch(address, { redirect: "manual" });
+  const location = page.headers.get("location");
+  if (!location) throw new Error(`the authorization page answered ${page.status} without a redirect`);
+  return (await fetch(location, { redirect: "manual" })).status;
+}
+
+/** The sign-in address a command printed, if it printed one yet. */
+export function signInAddress(output: string): string | undefined {
+  return /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(output)?.[1];
+}
+
+async function listen(
+  handle: (request: IncomingMessage, response: ServerResponse, base: string) => Promise<void>,
+): Promise<{ base: string; close: () => Promise<void> }> {
+  let base = "";
+  const server: Server = createServer((request, response) => {
+    handle(request, response, base).catch((error: unknown) => {
+      if (!response.headersSent) json(response, 500, { error: String(error) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function json(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => resolve(body));
+    request.on("error", reject);
+  });
+}
