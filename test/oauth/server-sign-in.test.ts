@@ -61,9 +61,13 @@ function manager(
     parentEnv: {},
     oauth: {
       store,
-      learnSecret: (secret) => learned.push(secret),
+      learnSecret: (secret) => {
+        learned.push(secret);
+      },
       person: () => who,
-      openUrl: async (address) => void (await browse(address)),
+      openUrl: async (address) => {
+        await browse(address);
+      },
     },
   });
   managers.push(created);

@@ -81,9 +81,9 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const authServer = await listen(async (request, response, base) => {
     world.authServerHeaders.push(request.headers);
     const url = new URL(request.url ?? "/", base);
-    if (options.noOAuth) return json(response, 404, { error: "not_found" });
+    if (options.noOAuth) { json(response, 404, { error: "not_found" }); return; }
     if (url.pathname === "/.well-known/oauth-authorization-server")
-      return json(response, 200, {
+      { json(response, 200, {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
@@ -92,17 +92,17 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
-      });
+      }); return; }
     if (url.pathname === "/register" && request.method === "POST") {
       world.registrations += 1;
       const metadata = JSON.parse(await readBody(request)) as Record<string, unknown>;
       const clientId = `client-${randomBytes(8).toString("hex")}`;
       clients.add(clientId);
-      return json(response, 201, {
+      json(response, 201, {
         ...metadata,
         client_id: clientId,
         client_id_issued_at: Math.floor(Date.now() / 1000),
-      });
+      }); return;
     }
     if (url.pathname === "/authorize") {
       world.authorizations.push(url.searchParams);
@@ -113,7 +113,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         url.searchParams.get("code_challenge_method") !== "S256" ||
         !redirect.startsWith("http://127.0.0.1:")
       )
-        return json(response, 400, { error: "invalid_request" });
+        { json(response, 400, { error: "invalid_request" }); return; }
       const code = randomBytes(16).toString("hex");
       codes.set(code, {
         client,
@@ -137,21 +137,21 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         const verifier = form.get("code_verifier") ?? "";
         const challenge = createHash("sha256").update(verifier).digest("base64url");
         if (!code || code.challenge !== challenge || code.redirect !== form.get("redirect_uri"))
-          return json(response, 400, { error: "invalid_grant" });
-        return json(response, 200, issue(code.scope, code.client));
+          { json(response, 400, { error: "invalid_grant" }); return; }
+        json(response, 200, issue(code.scope, code.client)); return;
       }
       if (grant === "refresh_token") {
         const old = form.get("refresh_token") ?? "";
         const known = refreshes.get(old);
-        if (!known) return json(response, 400, { error: "invalid_grant" });
+        if (!known) { json(response, 400, { error: "invalid_grant" }); return; }
         // Rotation: the old refresh token and every access token it backed stop working.
         refreshes.delete(old);
         for (const [token, value] of access) if (value.refresh === old) access.delete(token);
-        return json(response, 200, issue(known.scope, known.client));
+        json(response, 200, issue(known.scope, known.client)); return;
       }
-      return json(response, 400, { error: "unsupported_grant_type" });
+      json(response, 400, { error: "unsupported_grant_type" }); return;
     }
-    return json(response, 404, { error: "not_found" });
+    json(response, 404, { error: "not_found" });
   });
   const issuer = authServer.base;
 
@@ -159,14 +159,14 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     const url = new URL(request.url ?? "/", base);
     const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      if (options.noOAuth) return json(response, 404, { error: "not_found" });
-      return json(response, 200, {
+      if (options.noOAuth) { json(response, 404, { error: "not_found" }); return; }
+      json(response, 200, {
         resource: `${base}/mcp`,
         authorization_servers: [issuer],
         scopes_supported: ["read", "admin"],
-      });
+      }); return;
     }
-    if (url.pathname !== "/mcp") return json(response, 404, { error: "not_found" });
+    if (url.pathname !== "/mcp") { json(response, 404, { error: "not_found" }); return; }
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
     const token = bearer === undefined ? undefined : access.get(bearer);
     if (!token || token.expiresAt <= Date.now()) {
