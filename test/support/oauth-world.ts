@@ -81,9 +81,12 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const authServer = await listen(async (request, response, base) => {
     world.authServerHeaders.push(request.headers);
     const url = new URL(request.url ?? "/", base);
-    if (options.noOAuth) { json(response, 404, { error: "not_found" }); return; }
-    if (url.pathname === "/.well-known/oauth-authorization-server")
-      { json(response, 200, {
+    if (options.noOAuth) {
+      json(response, 404, { error: "not_found" });
+      return;
+    }
+    if (url.pathname === "/.well-known/oauth-authorization-server") {
+      json(response, 200, {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
         token_endpoint: `${base}/token`,
@@ -92,7 +95,9 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
-      }); return; }
+      });
+      return;
+    }
     if (url.pathname === "/register" && request.method === "POST") {
       world.registrations += 1;
       const metadata = JSON.parse(await readBody(request)) as Record<string, unknown>;
@@ -102,7 +107,8 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         ...metadata,
         client_id: clientId,
         client_id_issued_at: Math.floor(Date.now() / 1000),
-      }); return;
+      });
+      return;
     }
     if (url.pathname === "/authorize") {
       world.authorizations.push(url.searchParams);
@@ -112,8 +118,10 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         !clients.has(client) ||
         url.searchParams.get("code_challenge_method") !== "S256" ||
         !redirect.startsWith("http://127.0.0.1:")
-      )
-        { json(response, 400, { error: "invalid_request" }); return; }
+      ) {
+        json(response, 400, { error: "invalid_request" });
+        return;
+      }
       const code = randomBytes(16).toString("hex");
       codes.set(code, {
         client,
@@ -136,20 +144,28 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         codes.delete(form.get("code") ?? "");
         const verifier = form.get("code_verifier") ?? "";
         const challenge = createHash("sha256").update(verifier).digest("base64url");
-        if (!code || code.challenge !== challenge || code.redirect !== form.get("redirect_uri"))
-          { json(response, 400, { error: "invalid_grant" }); return; }
-        json(response, 200, issue(code.scope, code.client)); return;
+        if (!code || code.challenge !== challenge || code.redirect !== form.get("redirect_uri")) {
+          json(response, 400, { error: "invalid_grant" });
+          return;
+        }
+        json(response, 200, issue(code.scope, code.client));
+        return;
       }
       if (grant === "refresh_token") {
         const old = form.get("refresh_token") ?? "";
         const known = refreshes.get(old);
-        if (!known) { json(response, 400, { error: "invalid_grant" }); return; }
+        if (!known) {
+          json(response, 400, { error: "invalid_grant" });
+          return;
+        }
         // Rotation: the old refresh token and every access token it backed stop working.
         refreshes.delete(old);
         for (const [token, value] of access) if (value.refresh === old) access.delete(token);
-        json(response, 200, issue(known.scope, known.client)); return;
+        json(response, 200, issue(known.scope, known.client));
+        return;
       }
-      json(response, 400, { error: "unsupported_grant_type" }); return;
+      json(response, 400, { error: "unsupported_grant_type" });
+      return;
     }
     json(response, 404, { error: "not_found" });
   });
@@ -159,14 +175,21 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     const url = new URL(request.url ?? "/", base);
     const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      if (options.noOAuth) { json(response, 404, { error: "not_found" }); return; }
+      if (options.noOAuth) {
+        json(response, 404, { error: "not_found" });
+        return;
+      }
       json(response, 200, {
         resource: `${base}/mcp`,
         authorization_servers: [issuer],
         scopes_supported: ["read", "admin"],
-      }); return;
+      });
+      return;
     }
-    if (url.pathname !== "/mcp") { json(response, 404, { error: "not_found" }); return; }
+    if (url.pathname !== "/mcp") {
+      json(response, 404, { error: "not_found" });
+      return;
+    }
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
     const token = bearer === undefined ? undefined : access.get(bearer);
     if (!token || token.expiresAt <= Date.now()) {
