@@ -15,6 +15,10 @@ export interface ModelArgs {
   model: string | undefined;
   baseUrl: string | undefined;
   apiKey: string | undefined;
+  /** Tokens the model reads at most; unset: the config, the server's report, or the default. */
+  contextWindow?: number;
+  temperature?: number;
+  maxTokens?: number;
 }
 
 /** What the TUI and one-shot mode share: how to reach the model, servers and knowledge. */
@@ -211,6 +215,18 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               describe: "OpenAI-compatible base URL (env OPENAI_BASE_URL)",
             })
             .option("api-key", { type: "string", describe: "API key (env OPENAI_API_KEY)" })
+            .option("context-window", {
+              type: "number",
+              describe: "the model's context window in tokens (env MCPTERM_CONTEXT_WINDOW)",
+            })
+            .option("temperature", {
+              type: "number",
+              describe: "sampling temperature sent with each request (env MCPTERM_TEMPERATURE)",
+            })
+            .option("max-tokens", {
+              type: "number",
+              describe: "longest answer in tokens, sent with each request (env MCPTERM_MAX_TOKENS)",
+            })
             .option("approve", {
               type: "string",
               describe: `tiers that run without asking (one-shot): ${TIERS.join(",")}`,
@@ -249,7 +265,14 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         (parsed) => {
           const session: SessionArgs = {
             common: commonArgs(parsed),
-            modelArgs: { model: parsed.model, baseUrl: parsed.baseUrl, apiKey: parsed.apiKey },
+            modelArgs: {
+              model: parsed.model,
+              baseUrl: parsed.baseUrl,
+              apiKey: parsed.apiKey,
+              ...(parsed.contextWindow === undefined ? {} : { contextWindow: parsed.contextWindow }),
+              ...(parsed.temperature === undefined ? {} : { temperature: parsed.temperature }),
+              ...(parsed.maxTokens === undefined ? {} : { maxTokens: parsed.maxTokens }),
+            },
             maxSteps: parsed.maxSteps,
             trace: parsed.trace,
             // yargs reads --no-kb as the negation of --kb <dir>.

@@ -62,6 +62,8 @@ export type LlmErrorKind =
   /** The stream went silent for longer than its limit. */
   | "stalled"
   | "bad_request"
+  /** The request was longer than the model's context window (the server said so, or mcpterm knew). */
+  | "context_length"
   | "not_found"
   | "aborted"
   | "protocol";

@@ -2,6 +2,7 @@ import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { describeArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine, summarizeArguments } from "../core/text/index.js";
+import { describeCompaction } from "../core/window/describe-compaction.js";
 
 const ARGUMENT_SUMMARY_WIDTH = 80;
 const FAILURE_WIDTH = 200;
@@ -18,6 +19,8 @@ export function progressLine(
     case "tool_result": {
       const call = calls.get(event.callId);
       if (!call || event.failure === "permission") return undefined;
+      if (event.notRun !== undefined)
+        return `· ${callLabel(call)} ${sanitizeForTerminal(event.notRun.toLowerCase())}`;
       const args = summarizeArguments(call.arguments, call.rawArguments, ARGUMENT_SUMMARY_WIDTH);
       const head = `${callLabel(call)} ${sanitizeForTerminal(args)}`;
       if (event.ok) {
@@ -43,6 +46,8 @@ export function progressLine(
       return `model request failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
     case "warning":
       return `warning: ${event.message}`;
+    case "context_compacted":
+      return `context: ${describeCompaction(event)}`;
     case "turn_start":
     case "model_request":
     case "text_delta":

@@ -2,6 +2,7 @@ import type { AgentEvent, ProposedToolCall, TurnEndReason } from "../core/agent/
 import type { FinishReason, Usage } from "../core/llm/types.js";
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { FailureClass } from "../core/policy/failure-class.js";
+import { describeCompaction } from "../core/window/describe-compaction.js";
 
 export interface ToolCallSummary {
   id: string;
@@ -25,6 +26,8 @@ export interface ToolCallSummary {
   attachments: string[] | undefined;
   truncated: boolean;
   durationMs: number | undefined;
+  /** Why mcpterm did not run a call the model proposed (the step limit, a loop), when it did not. */
+  notRun: string | undefined;
 }
 
 export interface ModelStepSummary {
@@ -48,6 +51,8 @@ export interface RunSummary {
   knowledge: Array<{ path: string; startLine: number; endLine: number; score: number }>;
   toolCalls: ToolCallSummary[];
   warnings: string[];
+  /** One sentence per compaction of the history during the run (see describeCompaction). */
+  compactions: string[];
   error: { code: string; message: string } | undefined;
 }
 
@@ -68,6 +73,7 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         attachments: event.attachments,
         truncated: event.truncated,
         durationMs: event.durationMs,
+        notRun: event.notRun,
       });
     case "warning":
       return { ...summary, warnings: [...summary.warnings, event.message] };
@@ -104,6 +110,8 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
           score,
         })),
       };
+    case "context_compacted":
+      return { ...summary, compactions: [...summary.compactions, describeCompaction(event)] };
     case "turn_start":
     case "model_retry":
     case "approval_requested":
@@ -123,6 +131,7 @@ export function emptySummary(): RunSummary {
     knowledge: [],
     toolCalls: [],
     warnings: [],
+    compactions: [],
     error: undefined,
   };
 }
@@ -170,6 +179,7 @@ function fromProposal(call: ProposedToolCall): ToolCallSummary {
     attachments: undefined,
     truncated: false,
     durationMs: undefined,
+    notRun: undefined,
   };
 }
 

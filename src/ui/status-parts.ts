@@ -40,7 +40,19 @@ export function statusParts(state: TranscriptState, now: number | undefined): Ar
     const tokens = formatTokens(state.tokens);
     parts.push({ text: `${tokens} tokens`, short: `${tokens} tok`, priority: 3, tag: "muted" });
   }
+  if (state.context) parts.push(contextPart(state.context));
   return parts;
+}
+
+/** `ctx 42%` of the window the last request filled; a warning colour from 80%, where compaction nears. */
+function contextPart(context: { tokens: number; window: number }): Part<ColorRole> {
+  const percent = Math.min(999, Math.round((100 * context.tokens) / Math.max(1, context.window)));
+  return {
+    text: `ctx ${percent}% of ${formatTokens(context.window)}`,
+    short: `ctx ${percent}%`,
+    priority: 6,
+    tag: percent >= 80 ? "warning" : "muted",
+  };
 }
 
 function kbPart(state: TranscriptState): { text: string; short: string } {

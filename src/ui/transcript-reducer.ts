@@ -1,6 +1,7 @@
 import type { CommandResult } from "../core/commands/command-types.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { describeCompaction } from "../core/window/describe-compaction.js";
 import {
   askAbout,
   endStep,
@@ -28,6 +29,8 @@ export type UiAction =
   | { type: "ui_servers"; servers: ServerStatusView[] }
   | { type: "ui_kb"; kb: KbSummary }
   | { type: "ui_model"; name: string | undefined; problem: string | undefined }
+  /** How full the context window is now (after /compact or /clear), for the status line. */
+  | { type: "ui_context"; tokens: number; window: number }
   /** The messages waiting for the running turn, as the controller holds them. */
   | { type: "ui_queue"; queue: QueueView }
   /** Ctrl+O: open the latest panel in the inspector, or close the inspector. */
@@ -72,6 +75,7 @@ export function initialTranscriptState(): TranscriptState {
     model: { name: undefined, problem: undefined },
     kb: { state: "off" },
     tokens: 0,
+    context: undefined,
     queue: { messages: [], held: false },
     epoch: 0,
     exitArmed: false,
@@ -104,6 +108,13 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       };
     }
     case "model_request":
+      return action.contextTokens !== undefined && action.contextWindow !== undefined
+        ? { ...state, context: { tokens: action.contextTokens, window: action.contextWindow } }
+        : state;
+    case "context_compacted": {
+      const next = append(state, { kind: "notice", level: "info", text: describeCompaction(action) });
+      return { ...next, context: { tokens: action.afterTokens, window: action.window } };
+    }
     case "model_retry":
       return state;
     case "text_delta":
@@ -174,6 +185,8 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return { ...state, kb: action.kb };
     case "ui_model":
       return { ...state, model: { name: action.name, problem: action.problem } };
+    case "ui_context":
+      return { ...state, context: { tokens: action.tokens, window: action.window } };
     case "ui_inspector_toggle":
       if (state.inspector !== undefined || state.expandables.length === 0)
         return { ...state, inspector: undefined };
@@ -238,6 +251,7 @@ function cleared(state: TranscriptState): TranscriptState {
     expandables: [],
     inspector: undefined,
     tokens: 0,
+    context: undefined,
     epoch: state.epoch + 1,
   };
 }

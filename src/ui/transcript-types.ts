@@ -135,6 +135,8 @@ export interface TranscriptState {
   kb: KbSummary;
   /** Tokens the model reported for this conversation. */
   tokens: number;
+  /** The last request's estimated size and the window it had to fit, for the status line's `ctx n%`. */
+  context: { tokens: number; window: number } | undefined;
   /** Messages waiting for the running turn to end, as the controller reports them. */
   queue: QueueView;
   /** Counts /clear: a new value starts a new <Static>, since printed items cannot be taken back. */

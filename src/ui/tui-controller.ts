@@ -6,6 +6,7 @@ import { isPromptInvocation, prepareMessage } from "../core/context/prepare-mess
 import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
 import { errorMessage } from "../core/errors.js";
+import { describeCompaction } from "../core/window/describe-compaction.js";
 import type { KnowledgeAccess } from "../core/kb/index.js";
 import type { PageFetcher } from "../core/kb-docs/add-document.js";
 import { summarizeServer } from "../core/mcp/types.js";
@@ -41,6 +42,7 @@ export interface TuiControllerOptions {
     | "onNotice"
     | "answerServerRequestsWith"
     | "onImages"
+    | "config"
   >;
   /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
   cwd: string;
@@ -410,6 +412,11 @@ export class TuiController implements PersonAtHand {
       ...(this.options.fetchPage
         ? { documents: { cwd: this.options.cwd, fetchPage: this.options.fetchPage } }
         : {}),
+      conversation: {
+        pricing: runtime.config.model.pricing,
+        stats: async () => this.session?.stats(),
+        compact: (focus) => this.compact(focus),
+      },
       roots: {
         paths: () => runtime.roots.paths(),
         add: (folder) => runtime.roots.add(folder, this.options.cwd),
@@ -426,6 +433,31 @@ export class TuiController implements PersonAtHand {
           this.reportModel();
         },
       },
+    };
+  }
+
+  /** /compact: not while a turn runs (it is still adding to the history); Esc cannot cancel it yet. */
+  private async compact(
+    focus: string | undefined,
+  ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    const { session } = this;
+    if (!session)
+      return { ok: false, reason: "No model is set, so there is nothing to compact (/model <name>)." };
+    if (this.running)
+      return { ok: false, reason: "A turn is still running; press Esc to cancel it first, or wait." };
+    const said: string[] = [];
+    try {
+      for await (const event of session.compact(focus)) {
+        if (event.type === "context_compacted") said.push(describeCompaction(event));
+      }
+    } catch (error) {
+      return { ok: false, reason: errorMessage(error) };
+    }
+    const stats = await session.stats();
+    this.options.dispatch({ type: "ui_context", tokens: stats.contextTokens, window: stats.window.tokens });
+    return {
+      ok: true,
+      text: said.join("\n") || "Nothing to compact: the conversation has no earlier turns or long results.",
     };
   }
 

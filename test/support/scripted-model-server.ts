@@ -43,6 +43,22 @@ export interface RecordedRequest {
   body: any;
   headers: Record<string, string | string[] | undefined>;
   receivedAt: number;
+  /** The prompt's size as this server counts tokens (see promptTokensOf). */
+  promptTokens: number;
+  /** Set when the server refused it as longer than its `contextWindow`. */
+  refused?: boolean;
+}
+
+export interface ScriptedServerOptions {
+  /**
+   * Behave like llama-server started with `-c <contextWindow>`: a request whose prompt is longer
+   * is refused with llama.cpp's own HTTP 400, before the script is asked.
+   */
+  contextWindow?: number;
+  /** What GET /models answers (e.g. a llama.cpp, vLLM or LM Studio listing); 404 when unset. */
+  models?: unknown;
+  /** Other GET routes by path (llama.cpp's /props, LM Studio's /api/v0/models/<id>, Ollama's /api/ps). */
+  routes?: Record<string, unknown>;
 }
 
 export interface ScriptedModelServer {
@@ -59,7 +75,10 @@ type Script = ScriptedReply[] | ((request: RecordedRequest, index: number) => Sc
 const DEFAULT_CHUNK_SIZE = 4;
 const DEFAULT_ARG_PIECES = 3;
 
-export async function startScriptedModelServer(script?: Script): Promise<ScriptedModelServer> {
+export async function startScriptedModelServer(
+  script?: Script,
+  options: ScriptedServerOptions = {},
+): Promise<ScriptedModelServer> {
   const queue: ScriptedReply[] = Array.isArray(script) ? [...script] : [];
   const fallback = typeof script === "function" ? script : undefined;
   const requests: RecordedRequest[] = [];
@@ -78,15 +97,32 @@ export async function startScriptedModelServer(script?: Script): Promise<Scripte
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
+    const route = routeFor(req, options);
+    if (route !== undefined) {
+      sendJson(res, 200, route);
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       sendJson(res, 404, {
         error: { message: `scripted server: no route ${req.method ?? ""} ${req.url ?? ""}` },
       });
       return;
     }
-    const recorded: RecordedRequest = { body: parseJson(raw), headers: req.headers, receivedAt: Date.now() };
+    const body = parseJson(raw);
+    const recorded: RecordedRequest = {
+      body,
+      headers: req.headers,
+      receivedAt: Date.now(),
+      promptTokens: promptTokensOf(body),
+    };
     const index = requests.length;
     requests.push(recorded);
+    const window = options.contextWindow;
+    if (window !== undefined && recorded.promptTokens > window) {
+      recorded.refused = true;
+      sendJson(res, 400, contextSizeError(recorded.promptTokens, window));
+      return;
+    }
     const reply = nextReply(recorded, index);
     if (!reply) {
       sendJson(res, 500, {
@@ -97,7 +133,7 @@ export async function startScriptedModelServer(script?: Script): Promise<Scripte
       });
       return;
     }
-    respond(res, reply, recorded, index);
+    respond(res, reply, recorded, index, window !== undefined);
   }
 
   server.on("connection", (socket) => {
@@ -129,7 +165,13 @@ export async function startScriptedModelServer(script?: Script): Promise<Scripte
   };
 }
 
-function respond(res: ServerResponse, reply: ScriptedReply, request: RecordedRequest, index: number): void {
+function respond(
+  res: ServerResponse,
+  reply: ScriptedReply,
+  request: RecordedRequest,
+  index: number,
+  countsWholePrompt: boolean,
+): void {
   if ("hang" in reply) return;
   if ("status" in reply) {
     const body = reply.body ?? { error: { message: `scripted HTTP ${reply.status}`, type: "scripted" } };
@@ -143,7 +185,10 @@ function respond(res: ServerResponse, reply: ScriptedReply, request: RecordedReq
   const toolCalls = "toolCalls" in reply ? reply.toolCalls.map((call, i) => withId(call, index, i)) : [];
   const text = reply.text ?? "";
   const finishReason = finishReasonOf(reply);
-  const usage = "usage" in reply && reply.usage ? reply.usage : estimateUsage(request, text, toolCalls);
+  const usage =
+    "usage" in reply && reply.usage
+      ? reply.usage
+      : estimateUsage(request, text, toolCalls, countsWholePrompt);
 
   if (body.stream !== true) {
     sendJson(res, 200, completion(meta, text, toolCalls, finishReason, usage));
@@ -307,15 +352,50 @@ function completion(
   };
 }
 
-/** A deterministic stand-in for token counts: roughly four characters a token. */
+/**
+ * A deterministic stand-in for token counts: roughly four characters a token, of the messages
+ * (or, for a server with a context window, of the whole prompt it checks against it).
+ */
 function estimateUsage(
   request: RecordedRequest,
   text: string,
   toolCalls: ScriptedCall[],
+  countsWholePrompt: boolean,
 ): { prompt_tokens: number; completion_tokens: number } {
-  const prompt = JSON.stringify(bodyOf(request).messages ?? []).length;
+  const prompt = countsWholePrompt
+    ? request.promptTokens
+    : Math.ceil(JSON.stringify(bodyOf(request).messages ?? []).length / 4);
   const completionChars = text.length + toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
-  return { prompt_tokens: Math.ceil(prompt / 4), completion_tokens: Math.ceil(completionChars / 4) };
+  return { prompt_tokens: prompt, completion_tokens: Math.ceil(completionChars / 4) };
+}
+
+/** The prompt as a server's template would see it, messages and tool definitions, four characters a token. */
+export function promptTokensOf(body: unknown): number {
+  const view =
+    typeof body === "object" && body !== null ? (body as { messages?: unknown; tools?: unknown }) : {};
+  return Math.ceil(JSON.stringify({ messages: view.messages ?? [], tools: view.tools ?? [] }).length / 4);
+}
+
+/** llama-server's answer to a prompt longer than its `-c`, word for word. */
+function contextSizeError(promptTokens: number, window: number): unknown {
+  return {
+    error: {
+      code: 400,
+      message: `request (${promptTokens} tokens) exceeds the available context size (${window} tokens), try increasing it`,
+      type: "exceed_context_size_error",
+      n_prompt_tokens: promptTokens,
+      n_ctx: window,
+    },
+  };
+}
+
+/** The body of a GET route the options define, or undefined for any other request. */
+function routeFor(req: IncomingMessage, options: ScriptedServerOptions): unknown {
+  if (req.method !== "GET" || req.url === undefined) return undefined;
+  const path = req.url.split("?")[0] ?? "";
+  if (path.endsWith("/models") && options.models !== undefined && path.startsWith("/v1"))
+    return options.models;
+  return options.routes?.[path];
 }
 
 function sse(data: unknown): string {

@@ -4,6 +4,7 @@ import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
+import type { CompactionTrigger, Dropped } from "../window/compaction.js";
 
 /** A tool call as the model proposed it, after the loop looked it up and parsed its arguments. */
 export interface ProposedToolCall {
@@ -61,7 +62,27 @@ export type AgentEvent =
     }
   /** Knowledge-base passages found for the user's message; they go to the model as numbered sources. */
   | { type: "kb_hits"; hits: KbHit[] }
-  | { type: "model_request"; step: number; messageCount: number; tools: string[] }
+  | {
+      type: "model_request";
+      step: number;
+      messageCount: number;
+      tools: string[];
+      /** The request's size in tokens as estimated before sending, and the window it must fit. */
+      contextTokens?: number;
+      contextWindow?: number;
+    }
+  /** The history was made shorter to fit the context window; `dropped` says what went. */
+  | {
+      type: "context_compacted";
+      trigger: CompactionTrigger;
+      window: number;
+      beforeTokens: number;
+      afterTokens: number;
+      dropped: Dropped[];
+      focus?: string;
+      /** What the summary request cost, when the model wrote one. */
+      usage?: Usage;
+    }
   | { type: "model_retry"; step: number; attempt: number; delayMs: number; reason: string }
   | { type: "text_delta"; step: number; delta: string }
   | {
@@ -112,6 +133,8 @@ export type AgentEvent =
       redactions: string[];
       durationMs: number;
       failure: FailureClass | undefined;
+      /** Set when mcpterm never ran the call because the turn stopped first (its step limit, a loop). */
+      notRun?: string;
     }
   | { type: "warning"; message: string }
   | { type: "error"; code: string; message: string; exitCode: number }

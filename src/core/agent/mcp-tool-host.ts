@@ -142,11 +142,12 @@ export class McpToolHost implements ToolHost {
     const text = resultText(result);
     const content = await this.redact(text.content);
     const structured = text.structured === undefined ? undefined : await this.redact(text.structured);
-    const limit = this.options.resultCharLimit;
     const forModel = capText(
       textForModel(result, { content: content.text, structured: structured?.text }),
-      limit,
+      context.resultCharLimit ?? this.options.resultCharLimit,
     );
+    // A person may read the whole result (the inspector), whatever the model's window leaves.
+    const limit = this.options.resultCharLimit;
     const problem = outputSchemaProblem(tool.outputSchema, result, this.validator);
     const isError = result.isError === true;
     const links = result.content.some((block) => block.type === "resource_link");

@@ -14,8 +14,9 @@ import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
+import type { ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
-import { parseArguments } from "./resolve-tool-call.js";
+import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -44,6 +45,10 @@ export interface TurnOptions {
   knowledge?: KnowledgeSource;
   /** Identical calls allowed in one turn before it is stopped (default 5). */
   repeatLimit?: number;
+  /** Keeps each request inside the context window; without it requests go as they are. */
+  context?: ContextKeeper;
+  /** The most one result may put into the history; the loop sets it per step from the room left. */
+  resultCharLimit?: number;
 }
 
 /** Passages for a message; they go to the model, so the source returns them with secrets removed. */
@@ -58,7 +63,7 @@ type Done = Extract<ModelStreamEvent, { type: "done" }>;
  * step limit is reached, the signal aborts, or the model fails. Yields every event on the way.
  */
 export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent, void> {
-  const { conversation, model, signal, turn } = options;
+  const { conversation, model, signal, turn, context } = options;
   const usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let deniedCalls = 0;
   let answer = "";
@@ -90,45 +95,60 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   for (let step = 1; step <= options.maxSteps; step += 1) {
     // A withheld tool is shown in /tools but never offered, so the model cannot call it either.
     const tools = options.tools.list().filter((tool) => tool.withheld === undefined);
-    yield {
-      type: "model_request",
-      step,
-      messageCount: conversation.length,
-      tools: tools.map((t) => t.modelName),
-    };
-
-    const startedAt = performance.now();
+    const specs = tools.map(toToolSpec);
     let partialText = "";
     let done: Done | undefined;
-    try {
-      const request = { messages: conversation, tools: tools.map(toToolSpec), ...(signal ? { signal } : {}) };
-      for await (const event of model.stream(request)) {
-        if (event.type === "text") {
-          partialText += event.delta;
-          yield { type: "text_delta", step, delta: event.delta };
-        } else if (event.type === "retry") {
-          yield {
-            type: "model_retry",
-            step,
-            attempt: event.attempt,
-            delayMs: event.delayMs,
-            reason: event.reason,
-          };
-        } else {
-          done = event;
+    let startedAt = performance.now();
+    // A request the server refuses as too long is compacted and sent once more, no more.
+    for (let attempt = 1; done === undefined; attempt++) {
+      partialText = "";
+      try {
+        const sent = context
+          ? yield* prepareRequest(context, conversation, specs, attempt, signal)
+          : undefined;
+        yield {
+          type: "model_request",
+          step,
+          messageCount: conversation.length,
+          tools: tools.map((t) => t.modelName),
+          ...(sent ? { contextTokens: sent.tokens, contextWindow: sent.window } : {}),
+        };
+        startedAt = performance.now();
+        const request = { messages: conversation, tools: specs, ...(signal ? { signal } : {}) };
+        for await (const event of model.stream(request)) {
+          if (event.type === "text") {
+            partialText += event.delta;
+            yield { type: "text_delta", step, delta: event.delta };
+          } else if (event.type === "retry") {
+            yield {
+              type: "model_retry",
+              step,
+              attempt: event.attempt,
+              delayMs: event.delayMs,
+              reason: event.reason,
+            };
+          } else {
+            done = event;
+          }
         }
-      }
-      if (!done) throw new LlmError("protocol", "The model stream ended without a final chunk.");
-    } catch (error) {
-      if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
-      answer = partialText;
-      if (signal?.aborted || (error instanceof LlmError && error.kind === "aborted")) {
-        yield end("aborted", step);
+        if (!done) throw new LlmError("protocol", "The model stream ended without a final chunk.");
+        if (context && sent) context.observe(sent.raw, done.usage);
+      } catch (error) {
+        const tooLong = error instanceof LlmError && error.kind === "context_length";
+        if (tooLong && context && attempt === 1 && !partialText && !signal?.aborted) {
+          context.learnFrom(error);
+          continue;
+        }
+        if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
+        answer = partialText;
+        if (signal?.aborted || (error instanceof LlmError && error.kind === "aborted")) {
+          yield end("aborted", step);
+          return;
+        }
+        yield toErrorEvent(error);
+        yield end("error", step);
         return;
       }
-      yield toErrorEvent(error);
-      yield end("error", step);
-      return;
     }
 
     addUsage(usage, done.usage);
@@ -153,7 +173,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
     if (step === options.maxSteps) {
-      answerUnrun(conversation, done.toolCalls, "Not run: the turn reached its step limit.");
+      yield* answerUnrun(options, step, tools, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {
         type: "warning",
         message: `Stopped after ${options.maxSteps} model steps with tool calls still pending; raise --max-steps to let it go further.`,
@@ -166,7 +186,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       (call) => repeats.record(call.name, parseArguments(call.arguments)) >= repeats.limit,
     );
     if (repeated) {
-      answerUnrun(conversation, done.toolCalls, "Not run: the same call was repeated too often.");
+      yield* answerUnrun(
+        options,
+        step,
+        tools,
+        done.toolCalls,
+        "Not run: the same call was repeated too often.",
+      );
       yield {
         type: "warning",
         message: `Stopped: the model called ${repeated.name} with the same arguments ${repeats.limit} times.`,
@@ -176,7 +202,12 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     const outcomes = new Map<string, ToolOutcome>();
-    for await (const event of runToolCalls(options, step, done.toolCalls, tools, outcomes)) {
+    // Each result gets what room the window leaves, so one listing cannot crowd out the turn.
+    const resultCharLimit = context
+      ? await context.resultCharLimit(conversation, specs, done.toolCalls.length)
+      : undefined;
+    const run = { ...options, ...(resultCharLimit === undefined ? {} : { resultCharLimit }) };
+    for await (const event of runToolCalls(run, step, done.toolCalls, tools, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
       yield event;
     }
@@ -194,9 +225,56 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   }
 }
 
-/** Answers calls the turn stops before running, so the history stays valid to send again. */
-function answerUnrun(conversation: ChatMessage[], calls: readonly ToolCallRequest[], reason: string): void {
-  for (const call of calls) conversation.push({ role: "tool", toolCallId: call.id, content: reason });
+/**
+ * Answers calls the turn stops before running, so the history stays valid to send again, and
+ * reports each as proposed and not run, so `--output json` and the transcript show them.
+ */
+function* answerUnrun(
+  options: TurnOptions,
+  step: number,
+  tools: readonly AgentTool[],
+  calls: readonly ToolCallRequest[],
+  reason: string,
+): Generator<AgentEvent, void> {
+  for (const request of calls) {
+    yield { type: "tool_call_proposed", call: resolveToolCall(request, step, tools, options.validator).call };
+    yield {
+      type: "tool_result",
+      callId: request.id,
+      ok: false,
+      forModel: reason,
+      display: reason,
+      truncated: false,
+      redactions: [],
+      durationMs: 0,
+      failure: undefined,
+      notRun: reason,
+    };
+    options.conversation.push({ role: "tool", toolCallId: request.id, content: reason });
+  }
+}
+
+/**
+ * Compacts the history if the request would not fit (always on a second attempt: the server
+ * refused the first), and returns its estimated size and the window.
+ */
+async function* prepareRequest(
+  context: ContextKeeper,
+  conversation: ChatMessage[],
+  specs: readonly ToolSpec[],
+  attempt: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<AgentEvent, { tokens: number; raw: number; window: number }> {
+  yield* context.fit(conversation, specs, {
+    trigger: attempt === 1 ? "auto" : "overflow",
+    ...(signal ? { signal } : {}),
+  });
+  const window = await context.contextWindow();
+  return {
+    tokens: context.estimate(conversation, specs),
+    raw: context.rawEstimate(conversation, specs),
+    window: window.tokens,
+  };
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {
@@ -208,6 +286,7 @@ function addUsage(total: Usage, step: Usage | undefined): void {
   total.promptTokens += step.promptTokens;
   total.completionTokens += step.completionTokens;
   total.totalTokens += step.totalTokens;
+  if (step.cachedTokens) total.cachedTokens = (total.cachedTokens ?? 0) + step.cachedTokens;
 }
 
 function finishWarning(reason: Done["finishReason"]): string | undefined {

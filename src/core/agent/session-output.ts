@@ -88,6 +88,14 @@ export class SessionOutput {
       case "kb_hits":
         // Redacted where they were made: the model reads them too.
         return event;
+      case "context_compacted":
+        return {
+          ...event,
+          ...(event.focus === undefined ? {} : { focus: redact(event.focus) }),
+          dropped: event.dropped.map((item) =>
+            item.kind === "tool_result" ? { ...item, tool: redact(item.tool) } : item,
+          ),
+        };
       case "model_request":
       case "model_step_end":
       case "tool_started":

@@ -1,9 +1,10 @@
-import type { ChatMessage, ChatModel, Usage } from "../llm/types.js";
+import type { ChatMessage, ChatModel, ContextWindow, ToolSpec, Usage } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
+import { ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
@@ -42,6 +43,28 @@ export interface UserMessage {
   attached?: AttachedContext;
 }
 
+/** One turn's tokens as the model reported them (summary requests included). */
+export interface TurnTokens {
+  turn: number;
+  usage: Usage;
+}
+
+/** What /stats shows: tokens per turn and in all, the window and how full it is, the fixed prompt. */
+export interface SessionStats {
+  model: string;
+  turns: TurnTokens[];
+  usage: Usage;
+  window: ContextWindow;
+  /** The last request's estimated size, or the history's now when nothing was sent yet. */
+  contextTokens: number;
+  /** The room a prompt has: the window less the answer's room and a margin. */
+  promptBudget: number;
+  systemPromptTokens: number;
+  toolTokens: number;
+  toolCount: number;
+  compactions: number;
+}
+
 const NO_REDACTION: OutputRedaction = { redact: (text) => text, spacedSecrets: [] };
 
 /** Policy only asks when a person is there; should it ever ask without one, nobody says yes. */
@@ -61,9 +84,14 @@ export class Session {
   private readonly allowances = new ToolAllowances();
   private readonly validator: SchemaValidator;
   private startedAt = new Date();
+  private readonly context: ContextKeeper;
+  private readonly turnTokens: TurnTokens[] = [];
+  private lastContextTokens: number | undefined;
+  private compactions = 0;
 
   constructor(private readonly options: SessionOptions) {
     this.model = options.model;
+    this.context = new ContextKeeper(options.model);
     this.validator = options.validator ?? new SchemaValidator();
     this.clear();
   }
@@ -83,6 +111,7 @@ export class Session {
   /** Switches the model for the following turns; the history stays. */
   setModel(model: ChatModel): void {
     this.model = model;
+    this.context.setModel(model);
     this.options.onModelChange?.(model);
   }
 
@@ -90,6 +119,7 @@ export class Session {
   clear(): void {
     this.startedAt = this.options.now?.() ?? new Date();
     this.conversation.splice(0, this.conversation.length, this.systemMessage());
+    this.lastContextTokens = undefined;
   }
 
   /** The system prompt with the instructions of the servers connected now (they come and go). */
@@ -122,17 +152,94 @@ export class Session {
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
+      context: this.context,
     });
+    const tokens: TurnTokens = {
+      turn: this.turns,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    };
+    this.turnTokens.push(tokens);
+    yield* this.record(events, output, tokens.usage);
+  }
+
+  /**
+   * /compact: summarizes the older turns now (keeping what concerns `focus` above all) and
+   * shortens old tool results; the events go to the sink like a turn's.
+   */
+  async *compact(focus?: string, signal?: AbortSignal): AsyncGenerator<AgentEvent, void> {
+    const output = new SessionOutput(this.options.output ?? NO_REDACTION);
+    const usage = this.turnTokens[this.turnTokens.length - 1]?.usage ?? { ...EMPTY_USAGE };
+    const specs = this.toolSpecs();
+    const events = this.context.fit(this.conversation, specs, {
+      trigger: "manual",
+      ...(focus ? { focus } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    yield* this.record(events, output, usage);
+    this.lastContextTokens = this.context.estimate(this.conversation, specs);
+  }
+
+  async stats(): Promise<SessionStats> {
+    const specs = this.toolSpecs();
+    const budget = await this.context.budget();
+    const system = this.conversation[0]?.role === "system" ? [this.conversation[0]] : [];
+    return {
+      model: this.model.model,
+      turns: this.turnTokens.map((entry) => ({ turn: entry.turn, usage: { ...entry.usage } })),
+      usage: { ...this.usage },
+      window: await this.context.contextWindow(),
+      contextTokens: this.lastContextTokens ?? this.context.estimate(this.conversation, specs),
+      promptBudget: budget.prompt,
+      systemPromptTokens: this.context.estimate(system, []),
+      toolTokens: this.context.estimate([], specs),
+      toolCount: specs.length,
+      compactions: this.compactions,
+    };
+  }
+
+  private toolSpecs(): ToolSpec[] {
+    return this.options.tools
+      .list()
+      .filter((tool) => tool.withheld === undefined)
+      .map((tool) => ({
+        name: tool.modelName,
+        description: tool.modelDescription,
+        parameters: tool.modelInputSchema,
+      }));
+  }
+
+  /** Passes events through SessionOutput to the sink and the caller, counting tokens on the way. */
+  private async *record(
+    events: AsyncIterable<AgentEvent>,
+    output: SessionOutput,
+    turn: Usage,
+  ): AsyncGenerator<AgentEvent, void> {
     for await (const raw of events) {
       for (const event of output.pass(raw)) {
         this.options.sink?.write(event);
-        if (event.type === "model_step_end" && event.usage) {
-          this.usage.promptTokens += event.usage.promptTokens;
-          this.usage.completionTokens += event.usage.completionTokens;
-          this.usage.totalTokens += event.usage.totalTokens;
+        const usage =
+          event.type === "model_step_end" || event.type === "context_compacted" ? event.usage : undefined;
+        if (usage) {
+          addUsage(this.usage, usage);
+          addUsage(turn, usage);
+        }
+        if (event.type === "model_request" && event.contextTokens !== undefined)
+          this.lastContextTokens = event.contextTokens;
+        if (event.type === "context_compacted") {
+          this.compactions += 1;
+          this.lastContextTokens = event.afterTokens;
         }
         yield event;
       }
     }
   }
+}
+
+const EMPTY_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+
+function addUsage(total: Usage, step: Usage): void {
+  total.promptTokens += step.promptTokens;
+  total.completionTokens += step.completionTokens;
+  total.totalTokens += step.totalTokens;
+  if (step.cachedTokens) total.cachedTokens = (total.cachedTokens ?? 0) + step.cachedTokens;
 }

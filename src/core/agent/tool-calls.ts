@@ -106,6 +106,7 @@ export async function* runToolCalls(
         options.tools.call(tool, args, {
           callId: call.id,
           signal,
+          ...(options.resultCharLimit === undefined ? {} : { resultCharLimit: options.resultCharLimit }),
           onProgress: (progress) =>
             channel.push({
               type: "tool_progress",

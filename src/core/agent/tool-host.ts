@@ -54,6 +54,8 @@ export interface ToolCallContext {
   /** The model's id for the call, so hosts can relate what they record to the turn's events. */
   callId: string;
   signal: AbortSignal;
+  /** The most characters the result may put into the model's context (the window's room); hosts have a default. */
+  resultCharLimit?: number;
   onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 

@@ -1,4 +1,6 @@
+import type { SessionStats } from "../agent/session.js";
 import type { AgentTool } from "../agent/tool-host.js";
+import type { ModelPricing } from "../config/config-types.js";
 import type { KnowledgeAccess } from "../kb/index.js";
 import type { PageFetcher } from "../kb-docs/add-document.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
@@ -46,6 +48,16 @@ export interface DocumentAccess {
   fetchPage: PageFetcher;
 }
 
+/** The conversation's context: compact it now, or count what it holds (the front end owns the session). */
+export interface ConversationControl {
+  /** Compacts the history, keeping `focus` above all; a sentence saying what went, or why nothing could. */
+  compact(focus: string | undefined): Promise<{ ok: true; text: string } | { ok: false; reason: string }>;
+  /** Undefined when there is no session (no model configured). */
+  stats(): Promise<SessionStats | undefined>;
+  /** model.pricing from the config, when it gives prices. */
+  pricing: ModelPricing | undefined;
+}
+
 /** Everything a command may read or change. */
 export interface CommandContext {
   manager: McpManager;
@@ -67,6 +79,8 @@ export interface CommandContext {
   roots?: RootControl;
   /** Absent where documents cannot be added (`/kb add` then says so). */
   documents?: DocumentAccess;
+  /** Absent where there is no conversation to manage. */
+  conversation?: ConversationControl;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

@@ -1,5 +1,6 @@
 import { errorMessage } from "../errors.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { compactCommand, statsCommand } from "./context-commands.js";
 import { helpCommand } from "./help-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
@@ -21,6 +22,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   mcpCommand,
   modelCommand,
   rootsCommand,
+  compactCommand,
+  statsCommand,
   clearCommand,
   exitCommand,
 ];

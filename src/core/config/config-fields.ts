@@ -86,6 +86,22 @@ export class ConfigFieldReader {
     return value;
   }
 
+  /** A number from `min` to `max`, e.g. a temperature or a price. */
+  optionalNumber(
+    parent: JsonObject,
+    key: string,
+    path: string,
+    range: { min: number; max: number },
+  ): number | undefined {
+    const value = parent[key];
+    if (value == null) return undefined;
+    if (typeof value !== "number" || !Number.isFinite(value) || value < range.min || value > range.max) {
+      const got = typeof value === "number" ? String(value) : describeJsonValue(value);
+      this.fail(keyPath(path, key), `a number from ${range.min} to ${range.max}`, got);
+    }
+    return value;
+  }
+
   optionalStringArray(parent: JsonObject, key: string, path: string): string[] | undefined {
     const value = parent[key];
     if (value == null) return undefined;

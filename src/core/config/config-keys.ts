@@ -50,10 +50,18 @@ export const APPROVAL_KEYS: KeyRule = { known: ["auto"] };
 export const KB_KEYS: KeyRule = { known: ["enabled", "dir", "topK"] };
 
 export const MODEL_KEYS: KeyRule = {
-  known: ["name", "baseUrl", "idleTimeoutMs", "firstTokenTimeoutMs"],
+  known: [
+    ...["name", "baseUrl", "idleTimeoutMs", "firstTokenTimeoutMs"],
+    ...["contextWindow", "temperature", "maxTokens", "pricing"],
+  ],
   // gemini-cli's settings.json has a model section too.
   others: [
     ...["compressionThreshold", "disableLoopDetection", "maxSessionTurns", "skipNextSpeakerCheck"],
     "summarizeToolOutput",
   ],
+};
+
+export const PRICING_KEYS: KeyRule = {
+  known: ["inputPerMillion", "outputPerMillion", "cachedInputPerMillion", "currency"],
+  others: [],
 };

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
-import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
-import { emptyConfig, type McptermConfig } from "./config-types.js";
+import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, PRICING_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
+import { emptyConfig, type McptermConfig, type ModelPricing } from "./config-types.js";
 import { isInsideFolder } from "./inside-folder.js";
 import { parseServerConfig } from "./server-schema.js";
 import { unknownKeySentences, type KeyRule } from "./unknown-keys.js";
@@ -12,6 +12,29 @@ export interface ConfigParseContext {
   /** Folder of the config file; relative paths inside it are taken from here. */
   configDir: string;
   env: NodeJS.ProcessEnv;
+}
+
+/** What OpenAI-compatible servers accept; the same range --temperature and MCPTERM_TEMPERATURE take. */
+export const TEMPERATURE_RANGE = { min: 0, max: 2 } as const;
+const PRICE_RANGE = { min: 0, max: 1_000_000 } as const;
+
+function parsePricing(reader: ConfigFieldReader, pricing: JsonObject): ModelPricing {
+  const at = "model.pricing";
+  const input = reader.optionalNumber(pricing, "inputPerMillion", at, PRICE_RANGE);
+  const output = reader.optionalNumber(pricing, "outputPerMillion", at, PRICE_RANGE);
+  if (input === undefined || output === undefined) {
+    reader.error(
+      `${at} needs inputPerMillion and outputPerMillion, the prices of a million prompt and answer tokens.`,
+    );
+  }
+  const cached = reader.optionalNumber(pricing, "cachedInputPerMillion", at, PRICE_RANGE);
+  const currency = reader.optionalString(pricing, "currency", at) ?? "USD";
+  return {
+    inputPerMillion: input,
+    outputPerMillion: output,
+    ...(cached === undefined ? {} : { cachedInputPerMillion: cached }),
+    currency,
+  };
 }
 
 /**
@@ -74,6 +97,17 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     const firstToken = reader.optionalPositiveInteger(model, "firstTokenTimeoutMs", "model");
     if (idle !== undefined) config.model.idleTimeoutMs = idle;
     if (firstToken !== undefined) config.model.firstTokenTimeoutMs = firstToken;
+    const contextWindow = reader.optionalPositiveInteger(model, "contextWindow", "model");
+    const temperature = reader.optionalNumber(model, "temperature", "model", TEMPERATURE_RANGE);
+    const maxTokens = reader.optionalPositiveInteger(model, "maxTokens", "model");
+    if (contextWindow !== undefined) config.model.contextWindow = contextWindow;
+    if (temperature !== undefined) config.model.temperature = temperature;
+    if (maxTokens !== undefined) config.model.maxTokens = maxTokens;
+    const pricing = reader.optionalObject(model, "pricing", "model");
+    if (pricing) {
+      warnUnknown(pricing, "model.pricing", PRICING_KEYS);
+      config.model.pricing = parsePricing(reader, pricing);
+    }
   }
   config.warnings = reader.warnings;
   return config;

@@ -47,9 +47,27 @@ export interface McptermConfig {
   approval: { auto: Tier[]; fromFile: boolean };
   kb: { enabled: boolean; dir: string | undefined; topK: number };
   /** The two timeouts are silences in a model's stream, in milliseconds; see ModelSettings. */
-  model: { name?: string; baseUrl?: string; idleTimeoutMs?: number; firstTokenTimeoutMs?: number };
+  model: {
+    name?: string;
+    baseUrl?: string;
+    idleTimeoutMs?: number;
+    firstTokenTimeoutMs?: number;
+    contextWindow?: number;
+    temperature?: number;
+    maxTokens?: number;
+    pricing?: ModelPricing;
+  };
   /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
   warnings: string[];
+}
+
+/** What the model costs, per million tokens, for /stats (`model.pricing`); `currency` is only a label. */
+export interface ModelPricing {
+  inputPerMillion: number;
+  outputPerMillion: number;
+  /** Prompt tokens the server took from its cache; billed as input when unset. */
+  cachedInputPerMillion?: number;
+  currency: string;
 }
 
 export const DEFAULT_CONFIG_FILE = "mcp.config.json";

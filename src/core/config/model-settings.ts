@@ -2,10 +2,18 @@ import { MAX_SILENCE_TIMEOUT_MS } from "../llm/stream-watchdog.js";
 import type { ModelSettings } from "../llm/types.js";
 import { ConfigError } from "../errors.js";
 import type { McptermConfig } from "./config-types.js";
+import { TEMPERATURE_RANGE } from "./config-schema.js";
 import { isHttpUrl } from "./http-url.js";
 
 export interface ModelSettingsInput {
-  flags: { model?: string; baseUrl?: string; apiKey?: string };
+  flags: {
+    model?: string;
+    baseUrl?: string;
+    apiKey?: string;
+    contextWindow?: number;
+    temperature?: number;
+    maxTokens?: number;
+  };
   env: NodeJS.ProcessEnv;
   config: McptermConfig;
 }
@@ -81,6 +89,27 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     { value: config.model.firstTokenTimeoutMs, source: `${configLabel}: model.firstTokenTimeoutMs` },
   ]);
 
+  const contextWindow = wholeNumber([
+    { value: flags.contextWindow, source: "--context-window" },
+    { value: env.MCPTERM_CONTEXT_WINDOW, source: "MCPTERM_CONTEXT_WINDOW" },
+    { value: config.model.contextWindow, source: `${configLabel}: model.contextWindow` },
+  ]);
+  const maxTokens = wholeNumber([
+    { value: flags.maxTokens, source: "--max-tokens" },
+    { value: env.MCPTERM_MAX_TOKENS, source: "MCPTERM_MAX_TOKENS" },
+    { value: config.model.maxTokens, source: `${configLabel}: model.maxTokens` },
+  ]);
+  if (contextWindow !== undefined && maxTokens !== undefined && maxTokens >= contextWindow) {
+    throw new ConfigError(
+      `The answer limit (maxTokens ${maxTokens}) must be smaller than the context window (${contextWindow} tokens), which holds the prompt too; lower --max-tokens or MCPTERM_MAX_TOKENS (model.maxTokens).`,
+    );
+  }
+  const temperature = temperatureOf([
+    { value: flags.temperature, source: "--temperature" },
+    { value: env.MCPTERM_TEMPERATURE, source: "MCPTERM_TEMPERATURE" },
+    { value: config.model.temperature, source: `${configLabel}: model.temperature` },
+  ]);
+
   return {
     model: model.value,
     baseUrl: baseUrl?.value,
@@ -89,7 +118,46 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     apiKeySource: apiKey?.source,
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
     ...(firstTokenTimeoutMs === undefined ? {} : { firstTokenTimeoutMs }),
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
+    ...(temperature === undefined ? {} : { temperature }),
   };
+}
+
+type Candidate = { value: string | number | undefined; source: string };
+
+/** The first value set, as text (environment) or a number (flags, config). */
+function firstValue(candidates: Candidate[]): { value: number; text: string; source: string } | undefined {
+  for (const { value, source } of candidates) {
+    const text = typeof value === "string" ? value.trim() : value;
+    if (text === undefined || text === "") continue;
+    return { value: typeof text === "number" ? text : Number(text), text: String(value), source };
+  }
+  return undefined;
+}
+
+/** A token count (a context window, an answer limit) from 1 up. */
+function wholeNumber(candidates: Candidate[]): number | undefined {
+  const found = firstValue(candidates);
+  if (found === undefined) return undefined;
+  if (!Number.isInteger(found.value) || found.value < 1 || found.value > 100_000_000) {
+    throw new ConfigError(
+      `${found.source} must be a whole number of tokens such as 8192, got ${JSON.stringify(found.text)}.`,
+    );
+  }
+  return found.value;
+}
+
+function temperatureOf(candidates: Candidate[]): number | undefined {
+  const found = firstValue(candidates);
+  if (found === undefined) return undefined;
+  const { min, max } = TEMPERATURE_RANGE;
+  if (!Number.isFinite(found.value) || found.value < min || found.value > max) {
+    throw new ConfigError(
+      `${found.source} must be a number from ${min} to ${max} such as 0.2, got ${JSON.stringify(found.text)}.`,
+    );
+  }
+  return found.value;
 }
 
 /**

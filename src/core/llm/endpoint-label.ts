@@ -1,3 +1,6 @@
+/** Where requests go when no base URL is set. */
+export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
 /**
  * How error sentences name the model endpoint: scheme, host and path. A user name, password or
  * query string (where some gateways take a key) is left out, so the sentence never carries a secret.

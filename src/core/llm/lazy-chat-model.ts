@@ -1,5 +1,7 @@
+import { probeContextWindow } from "./context-probe.js";
+import { DEFAULT_BASE_URL } from "./endpoint-label.js";
 import type { OpenAiChatModelOptions } from "./openai-chat-model.js";
-import type { ChatModel, ModelSettings } from "./types.js";
+import type { ChatModel, ContextWindow, ModelSettings } from "./types.js";
 
 /**
  * The chat model for `settings`, with the `openai` package (and Node's fetch behind it) loaded
@@ -7,6 +9,7 @@ import type { ChatModel, ModelSettings } from "./types.js";
  */
 export function lazyChatModel(settings: ModelSettings, options?: OpenAiChatModelOptions): ChatModel {
   let real: Promise<ChatModel> | undefined;
+  let window: Promise<ContextWindow> | undefined;
   const load = (): Promise<ChatModel> => {
     real ??= import("./openai-chat-model.js").then(({ createOpenAiChatModel }) =>
       createOpenAiChatModel(settings, options),
@@ -15,6 +18,17 @@ export function lazyChatModel(settings: ModelSettings, options?: OpenAiChatModel
   };
   return {
     model: settings.model,
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+    contextWindow: () => {
+      window ??= settings.contextWindow
+        ? Promise.resolve({ tokens: settings.contextWindow, source: "config", detail: "model.contextWindow" })
+        : probeContextWindow({
+            baseUrl: settings.baseUrl ?? DEFAULT_BASE_URL,
+            model: settings.model,
+            apiKey: settings.apiKey,
+          });
+      return window;
+    },
     async *stream(request) {
       yield* (await load()).stream(request);
     },

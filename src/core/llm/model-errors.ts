@@ -79,6 +79,13 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
   const make = (kind: LlmError["kind"], message: string, status?: number) =>
     new LlmError(kind, message, status, { cause });
 
+  if (isContextLengthMessage(classified.serverMessage)) {
+    return make(
+      "context_length",
+      `The model endpoint at ${baseUrl} rejected the request as longer than the model's context window${detail}; run /compact or /clear to make room, or narrow the tools (see /stats).`,
+      failure?.type === "http" ? failure.status : undefined,
+    );
+  }
   if (failure === undefined) {
     if (classified.protocol) {
       return make("protocol", `The model endpoint at ${baseUrl} sent a stream mcpterm could not parse.`);
@@ -218,6 +225,28 @@ function httpError(
     `The model endpoint at ${baseUrl} rejected the request (HTTP ${status})${detail}.`,
     status,
   );
+}
+
+/**
+ * How servers say a request did not fit: OpenAI and vLLM "maximum context length" and
+ * `context_length_exceeded`, llama.cpp "exceeds the available context size", Anthropic-style
+ * gateways "prompt is too long", LM Studio and Ollama "context length" / "context window".
+ */
+const CONTEXT_LENGTH_PATTERNS = [
+  /maximum context length/i,
+  /context[_ ]length[_ ]exceeded/i,
+  /exceeds? (?:the )?(?:available )?context (?:size|window|length)/i,
+  /context (?:window|size|length) (?:is )?(?:exceeded|too small|of only)/i,
+  /prompt is too long/i,
+  /too many tokens/i,
+  /input (?:is )?too long/i,
+  /reduce the length of the messages/i,
+  /maximum (?:prompt|model) length is/i,
+  /exceed_context_size_error/i,
+];
+
+export function isContextLengthMessage(message: string | undefined): boolean {
+  return message !== undefined && CONTEXT_LENGTH_PATTERNS.some((pattern) => pattern.test(message));
 }
 
 /** " after 2 retries", or nothing for the first try. */

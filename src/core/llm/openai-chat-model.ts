@@ -6,13 +6,14 @@ import { setTimeout as delay } from "node:timers/promises";
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { LlmError } from "../errors.js";
-import { endpointLabel } from "./endpoint-label.js";
+import { DEFAULT_BASE_URL, endpointLabel } from "./endpoint-label.js";
 import {
   answerTooLongError,
   classifyError,
   describeFailure,
   describeStall,
   isAbortError,
+  isContextLengthMessage,
   retryAfterTooLongError,
   stallError,
   toLlmError,
@@ -36,7 +37,6 @@ import {
 } from "./stream-watchdog.js";
 import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent } from "./types.js";
 
-export const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Local servers ignore the key, but the package refuses to start without one. */
 const PLACEHOLDER_API_KEY = "not-needed";
 const DEFAULT_MAX_RETRIES = 4;
@@ -84,6 +84,8 @@ export function createOpenAiChatModel(
   const loop: StepLoop = {
     client,
     model: settings.model,
+    ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     maxRetryDelayMs: options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS,
     sleep: options.sleep ?? abortableSleep,
@@ -101,12 +103,19 @@ export function createOpenAiChatModel(
       apiKey: settings.apiKey,
     },
   };
-  return { model: settings.model, stream: (request) => streamStep(loop, request) };
+  return {
+    model: settings.model,
+    ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
+    stream: (request) => streamStep(loop, request),
+  };
 }
 
 interface StepLoop {
   client: OpenAI;
   model: string;
+  /** The person's model.temperature and model.maxTokens; a request's own (sampling's) wins. */
+  temperature?: number;
+  maxTokens?: number;
   maxRetries: number;
   maxRetryDelayMs: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -126,6 +135,8 @@ interface Retry {
 
 async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerator<ModelStreamEvent> {
   const { signal } = request;
+  const maxTokens = request.maxTokens ?? loop.maxTokens;
+  const temperature = request.temperature ?? loop.temperature;
   const params: ChatCompletionCreateParamsStreaming = {
     model: loop.model,
     messages: toOpenAiMessages(request.messages),
@@ -134,8 +145,8 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     ...(request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
     // max_tokens, not max_completion_tokens: llama.cpp, vLLM, LM Studio and Ollama all read it.
     // eslint-disable-next-line @typescript-eslint/no-deprecated
-    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
-    ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+    ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+    ...(temperature === undefined ? {} : { temperature }),
   };
   const attemptOptions = { signal, limits: loop.limits, startTimer: loop.startTimer };
 
@@ -202,7 +213,9 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
   }
   const context = { ...loop.errorContext, retries };
   const failure = classified.failure;
-  if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure)) {
+  // A request too long for the window is as long the next time: the turn compacts instead.
+  const tooLong = isContextLengthMessage(classified.serverMessage);
+  if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure) || tooLong) {
     throw toLlmError(classified, context, error);
   }
   const wait = planRetryWait(retries + 1, classified.headers, {

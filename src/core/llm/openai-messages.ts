@@ -61,5 +61,12 @@ export function toUsage(usage: ChatCompletionChunk["usage"]): Usage | undefined 
   const totalTokens = Number.isFinite(usage.total_tokens)
     ? usage.total_tokens
     : promptTokens + completionTokens;
-  return { promptTokens, completionTokens, totalTokens };
+  // OpenAI and vLLM report the cached part of the prompt here; llama.cpp and others do not.
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens,
+    ...(typeof cached === "number" && cached > 0 ? { cachedTokens: cached } : {}),
+  };
 }

@@ -31,6 +31,8 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Prompt tokens the server served from its cache, where it reports them (part of promptTokens). */
+  cachedTokens?: number;
 }
 
 export interface ModelRequest {
@@ -58,8 +60,23 @@ export type ModelStreamEvent =
       firstTokenMs: number | undefined;
     };
 
+/** How many tokens the model reads at most, and who said so. */
+export interface ContextWindow {
+  tokens: number;
+  source: "config" | "server" | "default";
+  /** Where it came from, for /stats: `model.contextWindow`, `GET /v1/models (max_model_len)`, … */
+  detail: string;
+}
+
 export interface ChatModel {
   readonly model: string;
+  /** The answer length sent with each request when set (model.maxTokens), so room is kept for it. */
+  readonly maxTokens?: number;
+  /**
+   * The model's context window: the configured one, else what the endpoint reports, else a default.
+   * Asked once and kept; a model without it (a test's) gets the default.
+   */
+  contextWindow?(): Promise<ContextWindow>;
   /**
    * Streams one model step. Throws `LlmError` for failures that retrying did not fix
    * (kind `aborted` when `signal` fired).
@@ -75,4 +92,10 @@ export interface ModelSettings {
   idleTimeoutMs?: number;
   /** Longest silence from the response headers to the first token; the client has a default. */
   firstTokenTimeoutMs?: number;
+  /** Sent with every request when set; unset leaves it to the server. */
+  temperature?: number;
+  /** Longest answer in tokens, sent with every request when set. */
+  maxTokens?: number;
+  /** The context window in tokens, when the person set it; else the server is asked (context-probe.ts). */
+  contextWindow?: number;
 }

@@ -49,6 +49,8 @@ export interface TraceTurn {
   end:
     { reason: TurnEndReason; answer: string; steps: number; usage: Usage; deniedCalls: number } | undefined;
   warnings: string[];
+  /** What compaction dropped from the history during the turn, one sentence each. */
+  compactions: string[];
   errors: Array<{ code: string; message: string }>;
 }
 

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
 import { firstLine } from "../text/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
@@ -170,6 +171,7 @@ class TraceBuilder {
       case "warning":
       case "error":
       case "turn_end":
+      case "context_compacted":
         this.event(record, at);
     }
   }
@@ -278,6 +280,9 @@ class TraceBuilder {
       case "warning":
         this.currentTurn().warnings.push(event.message);
         return;
+      case "context_compacted":
+        this.currentTurn().compactions.push(describeCompaction(event));
+        return;
       case "error":
         this.currentTurn().errors.push({ code: event.code, message: event.message });
         return;
@@ -328,6 +333,7 @@ class TraceBuilder {
       steps: [],
       end: undefined,
       warnings: [],
+      compactions: [],
       errors: [],
     };
     this.trace.turns.push(this.turn);

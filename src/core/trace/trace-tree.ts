@@ -92,6 +92,8 @@ function turnNode(turn: TraceTurn): Node {
   }
   children.push(...turn.steps.map(stepNode));
   for (const warning of turn.warnings) children.push(node(`warning: ${oneLine(warning, LONG_PREVIEW)}`));
+  for (const compaction of turn.compactions)
+    children.push(node(`context: ${oneLine(compaction, LONG_PREVIEW)}`));
   for (const error of turn.errors)
     children.push(node(`error (${error.code}): ${oneLine(error.message, LONG_PREVIEW)}`));
   if (turn.end) {

@@ -1,0 +1,221 @@
+/**
+ * The pure steps of making a conversation fit: shorten tool results (oldest first), find where
+ * older turns end so they can be summarized, and put a summary in their place. Every step
+ * changes the history in place and says what it dropped, for the trace. The history stays plain
+ * messages, valid to send and to save: a summary is one user message and its acknowledgement.
+ */
+import type { ChatMessage } from "../llm/types.js";
+import { estimateMessagesTokens } from "./token-estimate.js";
+
+/** Why the history was compacted: near the limit, /compact, or the server refused a request as too long. */
+export type CompactionTrigger = "auto" | "manual" | "overflow";
+
+/** What a compaction took out, one line each, for the trace and the transcript. */
+export type Dropped =
+  | { kind: "tool_result"; toolCallId: string; tool: string; chars: number; keptChars: number }
+  | { kind: "turns"; messages: number; turns: number; summary: "model" | "fallback" }
+  | { kind: "message"; role: ChatMessage["role"]; chars: number; keptChars: number };
+
+const SUMMARY_OPEN = "<conversation_summary>";
+const SUMMARY_CLOSE = "</conversation_summary>";
+const SUMMARY_ACK = "Understood; I will continue from this summary of our earlier conversation.";
+
+/** Whether a message is a summary compaction put in (so it is summarized again, never split at). */
+export function isSummaryMessage(message: ChatMessage | undefined): boolean {
+  return message?.role === "user" && message.content.startsWith(SUMMARY_OPEN);
+}
+
+/** The two messages that stand for the summarized turns. */
+export function summaryMessages(summary: string): ChatMessage[] {
+  const body = summary.replaceAll(SUMMARY_CLOSE, "<\\/conversation_summary>").trim();
+  return [
+    {
+      role: "user",
+      content: `${SUMMARY_OPEN}\nThe earlier part of this conversation was summarized by mcpterm to fit the model's context window:\n${body}\n${SUMMARY_CLOSE}`,
+    },
+    { role: "assistant", content: SUMMARY_ACK },
+  ];
+}
+
+/**
+ * Shortens tool results in `[from, to)`, oldest first, to `keepChars` each, until `fits` says
+ * the history fits. Returns what it dropped.
+ */
+export function shortenToolResults(
+  conversation: ChatMessage[],
+  range: { from: number; to: number },
+  keepChars: number,
+  fits: () => boolean,
+): Dropped[] {
+  const dropped: Dropped[] = [];
+  for (let index = range.from; index < range.to && !fits(); index++) {
+    const message = conversation[index];
+    if (message?.role !== "tool" || message.content.length <= keepChars + 200) continue;
+    const content = shorten(message.content, keepChars, "result");
+    conversation[index] = { ...message, content };
+    dropped.push({
+      kind: "tool_result",
+      toolCallId: message.toolCallId,
+      tool: toolNameOf(conversation, index, message.toolCallId),
+      chars: message.content.length,
+      keptChars: keepChars,
+    });
+  }
+  return dropped;
+}
+
+/**
+ * Where the kept part of the history starts: the earliest user message from which the rest
+ * fits in `keepTokens`, but never the first message after the system prompt (nothing would be
+ * summarized) and at the latest the last user message (the turn in progress is kept).
+ * Undefined when there is no earlier turn to summarize.
+ */
+export function summarySplit(conversation: readonly ChatMessage[], keepTokens: number): number | undefined {
+  const starts: number[] = [];
+  conversation.forEach((message, index) => {
+    if (index > 0 && message.role === "user" && !isSummaryMessage(message)) starts.push(index);
+  });
+  const first = conversation[0]?.role === "system" ? 1 : 0;
+  const candidates = starts.filter((index) => index > first && !isSummaryAck(conversation, index));
+  if (candidates.length === 0) return undefined;
+  for (const index of candidates) {
+    if (estimateMessagesTokens(conversation.slice(index)) <= keepTokens) return index;
+  }
+  return candidates[candidates.length - 1];
+}
+
+/** Replaces `[from, to)` with the summary's two messages. */
+export function replaceWithSummary(
+  conversation: ChatMessage[],
+  range: { from: number; to: number },
+  summary: string,
+  how: "model" | "fallback",
+): Dropped {
+  const removed = conversation.slice(range.from, range.to);
+  conversation.splice(range.from, range.to - range.from, ...summaryMessages(summary));
+  const turns = removed.filter((message) => message.role === "user" && !isSummaryMessage(message)).length;
+  return { kind: "turns", messages: removed.length, turns, summary: how };
+}
+
+/**
+ * The last resort when the kept turn alone is too long (a pasted document, a long answer): cuts
+ * the longest message after the system prompt in half, again and again, until it fits.
+ */
+export function shrinkLongest(conversation: ChatMessage[], fits: () => boolean): Dropped[] {
+  const dropped = new Map<number, Dropped>();
+  while (!fits()) {
+    let longest = -1;
+    for (let index = 1; index < conversation.length; index++) {
+      const length = contentOf(conversation[index]).length;
+      if (length > 400 && (longest < 0 || length > contentOf(conversation[longest]).length)) longest = index;
+    }
+    const message = conversation[longest];
+    if (!message) break;
+    const original = dropped.get(longest);
+    const chars = original && original.kind !== "turns" ? original.chars : contentOf(message).length;
+    const keep = Math.floor(contentOf(message).length / 2);
+    const content = shorten(contentOf(message), keep, message.role === "tool" ? "result" : "message");
+    conversation[longest] = { ...message, content };
+    dropped.set(
+      longest,
+      message.role === "tool"
+        ? {
+            kind: "tool_result",
+            toolCallId: message.toolCallId,
+            tool: toolNameOf(conversation, longest, message.toolCallId),
+            chars,
+            keptChars: keep,
+          }
+        : { kind: "message", role: message.role, chars, keptChars: keep },
+    );
+  }
+  return [...dropped.values()];
+}
+
+/** The messages to summarize as plain text for the summarizer, each capped so the whole fits `maxChars`. */
+export function transcriptText(messages: readonly ChatMessage[], maxChars: number): string {
+  const perMessage = Math.max(300, Math.floor(maxChars / Math.max(1, messages.length)));
+  const lines = messages.map((message) => {
+    switch (message.role) {
+      case "system":
+        return "";
+      case "user":
+        return `User: ${cap(message.content, perMessage)}`;
+      case "assistant": {
+        const calls = (message.toolCalls ?? []).map(
+          (call) => `Assistant called ${call.name} ${cap(call.arguments, 300)}`,
+        );
+        return [message.content ? `Assistant: ${cap(message.content, perMessage)}` : "", ...calls]
+          .filter((line) => line !== "")
+          .join("\n");
+      }
+      case "tool":
+        return `Tool result: ${cap(message.content, Math.min(perMessage, 2_000))}`;
+    }
+  });
+  return cap(lines.filter((line) => line !== "").join("\n\n"), maxChars);
+}
+
+/**
+ * A summary made without the model (it failed, or could not be asked): what the person asked,
+ * the tools called and the last answer, so the thread is not lost outright.
+ */
+export function fallbackSummary(messages: readonly ChatMessage[], maxChars: number): string {
+  const asked = messages
+    .filter((message) => message.role === "user")
+    .map((message) => `- asked: ${cap(message.content.replace(/\s+/g, " "), 200)}`);
+  const called = messages.flatMap((message) =>
+    message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.name) : [],
+  );
+  const answers = messages.filter((message) => message.role === "assistant" && message.content);
+  const last = answers[answers.length - 1];
+  return cap(
+    [
+      "(The model could not be asked for a summary; this is mcpterm's outline of the earlier turns.)",
+      ...asked,
+      ...(called.length > 0 ? [`- tools called: ${[...new Set(called)].join(", ")}`] : []),
+      ...(last?.content ? [`- last answer: ${cap(last.content.replace(/\s+/g, " "), 400)}`] : []),
+    ].join("\n"),
+    maxChars,
+  );
+}
+
+function isSummaryAck(conversation: readonly ChatMessage[], index: number): boolean {
+  return isSummaryMessage(conversation[index - 1]) && conversation[index]?.role === "assistant";
+}
+
+function contentOf(message: ChatMessage | undefined): string {
+  return message?.content ?? "";
+}
+
+/** The tool a result answers, from the assistant message that made the call. */
+function toolNameOf(conversation: readonly ChatMessage[], index: number, callId: string): string {
+  for (let at = index - 1; at >= 0; at--) {
+    const message = conversation[at];
+    if (message?.role !== "assistant") continue;
+    const call = message.toolCalls?.find((candidate) => candidate.id === callId);
+    if (call) return call.name;
+  }
+  return "unknown";
+}
+
+/** The start of `text` and a note of what was cut; a tool result keeps its closing untrusted mark. */
+function shorten(text: string, keepChars: number, what: "result" | "message"): string {
+  const closing = "\n</tool_output>";
+  const closes = what === "result" && text.endsWith(closing);
+  const head = cutAt(text, keepChars);
+  const note = `\n[mcpterm shortened this ${what} to fit the context window: ${text.length - head.length} of ${text.length} characters dropped]`;
+  return `${head}${note}${closes ? closing : ""}`;
+}
+
+function cap(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${cutAt(text, maxChars)} […]`;
+}
+
+/** The first `chars` characters, never splitting a surrogate pair. */
+function cutAt(text: string, chars: number): string {
+  let cut = Math.max(0, Math.min(chars, text.length));
+  const last = text.charCodeAt(cut - 1);
+  if (cut < text.length && last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  return text.slice(0, cut);
+}
