@@ -233,4 +233,27 @@ describe("the context window", () => {
     // One retry at most: the first request and the one after compacting.
     expect(model.requests.filter((request) => request.refused).length).toBeLessThanOrEqual(2);
   });
+
+  it("/compact summarizes the older turns now, keeping the focus the person gives", async () => {
+    const model = await server((request) => {
+      if (isSummaryRequest(request)) return { text: "Kept: the Q3 figures are final (see /data/q3.csv)." };
+      return { text: `Noted ${lastUser(request)}.` };
+    }, llamaCpp(16_384));
+    const chat = session({ model: "scripted", baseUrl: model.baseUrl, apiKey: undefined });
+    for (const input of ["first question", "second question", "third question"]) await run(chat, input);
+    const events: AgentEvent[] = [];
+    for await (const event of chat.compact("the Q3 figures")) events.push(event);
+
+    const summary = model.requests.find(isSummaryRequest);
+    expect(summary && messagesOf(summary)[0]?.content).toContain(
+      "Above all, keep what concerns: the Q3 figures",
+    );
+    expect(events).toEqual([
+      expect.objectContaining({ type: "context_compacted", trigger: "manual", focus: "the Q3 figures" }),
+    ]);
+    expect(chat.conversation[1]?.content).toContain("/data/q3.csv");
+    // The last turn stays as it was, so the conversation goes on from it.
+    expect(chat.conversation.at(-1)).toEqual({ role: "assistant", content: "Noted third question." });
+    expect((await run(chat, "go on")).at(-1)).toMatchObject({ reason: "completed" });
+  });
 });

@@ -4,6 +4,9 @@ import type { Usage } from "../llm/types.js";
 import { TOOL_SHARE_WARNING } from "../window/context-budget.js";
 import type { CommandResult, SlashCommand } from "./command-types.js";
 
+/** The last turns /stats lists one by one; the total covers them all. */
+const SHOWN_TURNS = 20;
+
 const NO_CONVERSATION: CommandResult = { kind: "error", message: "There is no conversation here to manage." };
 
 export const compactCommand: SlashCommand = {
@@ -47,7 +50,9 @@ export function renderStats(stats: SessionStats, pricing: ModelPricing | undefin
     );
   }
   lines.push("", "turn   prompt   completion   cached");
-  for (const { turn, usage } of stats.turns) lines.push(row(String(turn), usage));
+  const shown = stats.turns.slice(-SHOWN_TURNS);
+  if (shown.length < stats.turns.length) lines.push(`… ${stats.turns.length - shown.length} earlier turns`);
+  for (const { turn, usage } of shown) lines.push(row(String(turn), usage));
   lines.push(row("all", stats.usage));
   if (pricing) lines.push("", costLine(stats.usage, pricing));
   else lines.push("", "Cost: set model.pricing in mcp.config.json (prices per million tokens) to see it.");

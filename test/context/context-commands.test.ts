@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { costOf, renderStats } from "../../src/core/commands/context-commands.js";
+import type { SessionStats } from "../../src/core/agent/session.js";
+import { isContextLengthMessage } from "../../src/core/llm/model-errors.js";
+import { windowFromError } from "../../src/core/window/context-budget.js";
+import { statusParts } from "../../src/ui/status-parts.js";
+import { initialTranscriptState } from "../../src/ui/transcript-reducer.js";
+
+const stats: SessionStats = {
+  model: "qwen",
+  turns: [
+    {
+      turn: 1,
+      usage: { promptTokens: 3_900, completionTokens: 120, totalTokens: 4_020, cachedTokens: 3_000 },
+    },
+    { turn: 2, usage: { promptTokens: 4_100, completionTokens: 80, totalTokens: 4_180 } },
+  ],
+  usage: { promptTokens: 8_000, completionTokens: 200, totalTokens: 8_200, cachedTokens: 3_000 },
+  window: { tokens: 8_192, source: "server", detail: "llama.cpp GET /props (n_ctx)" },
+  contextTokens: 4_200,
+  promptBudget: 6_554,
+  systemPromptTokens: 420,
+  toolTokens: 3_461,
+  toolCount: 28,
+  compactions: 1,
+};
+
+describe("/stats", () => {
+  it("shows per-turn and session tokens, the window, the fixed prompt, and warns when tools take over a quarter", () => {
+    const text = renderStats(stats, undefined);
+    expect(text).toContain("context window 8,192 tokens (from llama.cpp GET /props (n_ctx))");
+    expect(text).toContain(
+      "Fixed prompt: about 3,881 tokens before you type, 47% of the window: the system prompt 420, 28 tool definitions 3,461.",
+    );
+    expect(text).toMatch(/⚠ The tool definitions take 42% of the window.*excludeTools/);
+    expect(text).toMatch(/^1 +3,900 +120 +3,000$/m);
+    expect(text).toMatch(/^all +8,000 +200 +3,000$/m);
+    expect(text).toContain("set model.pricing");
+    expect(renderStats({ ...stats, toolTokens: 500 }, undefined)).not.toContain("⚠");
+  });
+
+  it("prices cached prompt tokens at their own rate", () => {
+    const pricing = { inputPerMillion: 2, outputPerMillion: 8, cachedInputPerMillion: 0.5, currency: "USD" };
+    expect(costOf(stats.usage, pricing)).toBeCloseTo((5_000 * 2 + 3_000 * 0.5 + 200 * 8) / 1_000_000);
+    expect(renderStats(stats, pricing)).toContain("Cost this session: 0.0131 USD");
+  });
+});
+
+describe("context-length errors", () => {
+  it.each([
+    ["request (17509 tokens) exceeds the available context size (8192 tokens), try increasing it", 8192],
+    ["This model's maximum context length is 4096 tokens. However, you requested 5000 tokens", 4096],
+    ["context_length_exceeded", undefined],
+    [
+      "The number of tokens to keep from the initial prompt is greater than the context length of only 2048 tokens",
+      2048,
+    ],
+    ["prompt is too long: 215000 tokens > 200000 maximum", undefined],
+  ])("recognizes %j", (message, window) => {
+    expect(isContextLengthMessage(message)).toBe(true);
+    expect(windowFromError(message)).toBe(window);
+  });
+
+  it("leaves other errors alone", () => {
+    expect(isContextLengthMessage("model 'x' not found")).toBe(false);
+    expect(isContextLengthMessage(undefined)).toBe(false);
+  });
+});
+
+describe("the status line", () => {
+  it("shows how full the context window is, in warning colour from 80%", () => {
+    const state = { ...initialTranscriptState(), context: { tokens: 3_400, window: 4_096 } };
+    const part = statusParts(state, undefined).find((candidate) => candidate.text.startsWith("ctx"));
+    expect(part).toMatchObject({ text: "ctx 83% of 4.1k", tag: "warning" });
+    expect(
+      statusParts(initialTranscriptState(), undefined).some((candidate) => candidate.text.startsWith("ctx")),
+    ).toBe(false);
+  });
+});
