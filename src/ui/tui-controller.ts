@@ -43,6 +43,7 @@ export interface TuiControllerOptions {
     | "answerServerRequestsWith"
     | "onImages"
     | "config"
+    | "narrowing"
   >;
   /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
   cwd: string;
@@ -412,6 +413,7 @@ export class TuiController implements PersonAtHand {
       ...(this.options.fetchPage
         ? { documents: { cwd: this.options.cwd, fetchPage: this.options.fetchPage } }
         : {}),
+      narrowing: runtime.narrowing,
       conversation: {
         pricing: runtime.config.model.pricing,
         stats: async () => this.session?.stats(),

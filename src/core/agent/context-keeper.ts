@@ -250,6 +250,6 @@ function fixedPromptTooLarge(
   const toolTokens = estimateToolTokens(tools);
   return new LlmError(
     "context_length",
-    `The request needs about ${tokens} tokens (${tools.length} tool definitions take ${toolTokens}), more than the ${budget.prompt} a ${window.tokens}-token context window leaves for a prompt; narrow the servers or tools (includeTools, excludeTools or disabled in mcp.config.json), or set model.contextWindow if the model's window is larger.`,
+    `The request needs about ${tokens} tokens (${tools.length} tool definitions take ${toolTokens}), more than the ${budget.prompt} a ${window.tokens}-token context window leaves for a prompt; narrow the servers or tools (/tools hide <server> in the TUI, or includeTools, excludeTools or disabled in mcp.config.json), or set model.contextWindow if the model's window is larger.`,
   );
 }

@@ -1,4 +1,5 @@
 import type { SessionStats } from "../agent/session.js";
+import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import type { AgentTool } from "../agent/tool-host.js";
 import type { ModelPricing } from "../config/config-types.js";
 import type { KnowledgeAccess } from "../kb/index.js";
@@ -81,6 +82,8 @@ export interface CommandContext {
   documents?: DocumentAccess;
   /** Absent where there is no conversation to manage. */
   conversation?: ConversationControl;
+  /** Which tools the model is offered this session (/tools hide, /tools show); absent where fixed. */
+  narrowing?: ToolNarrowing;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

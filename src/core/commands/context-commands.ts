@@ -46,7 +46,7 @@ export function renderStats(stats: SessionStats, pricing: ModelPricing | undefin
   ];
   if (stats.toolTokens > window.tokens * TOOL_SHARE_WARNING) {
     lines.push(
-      `⚠ The tool definitions take ${percent(stats.toolTokens, window.tokens)} of the window (more than ${Math.round(TOOL_SHARE_WARNING * 100)}%); offer fewer: set "includeTools" or "excludeTools" on a server in mcp.config.json, or "disabled": true on servers this session does not need, then restart mcpterm.`,
+      `⚠ The tool definitions take ${percent(stats.toolTokens, window.tokens)} of the window (more than ${Math.round(TOOL_SHARE_WARNING * 100)}%); offer fewer: /tools hide <server> (or <server>/<tool>) for this session, or "includeTools", "excludeTools" or "disabled": true on a server in mcp.config.json for good.`,
     );
   }
   lines.push("", "turn   prompt   completion   cached");

@@ -3,16 +3,35 @@ import type { CommandContext, CommandResult, SlashCommand } from "./command-type
 
 export const toolsCommand: SlashCommand = {
   name: "tools",
-  usage: "[server] [tool]",
-  description: "servers with status, tools with tier and reason; a tool's input schema",
-  run: (context, args) => Promise.resolve(listTools(context, args[0], args[1])),
+  usage: "[server] [tool] | hide|show <server>[/<tool>]",
+  description:
+    "servers with status, tools with tier and reason; a tool's input schema; offer fewer tools this session",
+  run: (context, args) => Promise.resolve(toolsCommandResult(context, args)),
   complete: (args, source) => {
-    if (args.length === 0) return source.servers;
+    if (args.length === 0) return [...source.servers, "hide", "show"];
+    if ((args[0] === "hide" || args[0] === "show") && args.length === 1 && !source.servers.includes(args[0]))
+      return source.servers;
     if (args.length === 1)
       return source.tools.filter((tool) => tool.server === args[0]).map((tool) => tool.name);
     return [];
   },
 };
+
+/** `hide` and `show` narrow the offer, unless a server is named so (then it is listed, as before). */
+function toolsCommandResult(context: CommandContext, args: string[]): CommandResult {
+  const [first, target] = args;
+  const verb = first === "hide" || first === "show" ? first : undefined;
+  const serverNamed = context.manager.servers().some((server) => server.name === first);
+  if (verb && !serverNamed && context.narrowing) {
+    if (target === undefined) return { kind: "error", message: `Usage: /tools ${verb} <server>[/<tool>]` };
+    const slash = target.indexOf("/");
+    const server = slash < 0 ? target : target.slice(0, slash);
+    const tool = slash < 0 ? undefined : target.slice(slash + 1);
+    const result = context.narrowing[verb](server, tool === "" ? undefined : tool);
+    return result.ok ? { kind: "text", text: result.text } : { kind: "error", message: result.text };
+  }
+  return listTools(context, args[0], args[1]);
+}
 
 function listTools(
   context: CommandContext,
@@ -41,8 +60,8 @@ function listTools(
       continue;
     }
     for (const entry of own) {
-      const reason =
-        entry.notes.length > 0 ? `${entry.tierReason} · ⚠ ${entry.notes.join("; ")}` : entry.tierReason;
+      const notes = entry.withheld?.startsWith("hidden") ? [...entry.notes, entry.withheld] : entry.notes;
+      const reason = notes.length > 0 ? `${entry.tierReason} · ⚠ ${notes.join("; ")}` : entry.tierReason;
       rows.push([name, status, entry.name, entry.tier, reason]);
     }
   }

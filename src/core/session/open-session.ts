@@ -1,4 +1,5 @@
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
+import { NarrowedToolHost, type ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
@@ -103,6 +104,8 @@ export interface SessionRuntime {
   readonly redactor: SecretRedactor;
   /** Built-in tools first, then the servers' tools. */
   readonly tools: ToolHost;
+  /** The same tools: which of them the model is offered this session (/tools hide and show). */
+  readonly narrowing: ToolNarrowing;
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
   readonly knowledge: LazyKnowledge;
   readonly trace: TraceRecorder;
@@ -256,7 +259,7 @@ export async function openSession(
     redact,
   );
   // Built-in tools first; the knowledge base offers its search tool only once it is ready.
-  const tools = new CompositeToolHost([knowledge, mcpTools]);
+  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, mcpTools]));
 
   const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
   if (projectTiers.ignored.length > 0) {
@@ -291,6 +294,7 @@ export async function openSession(
     manager,
     redactor,
     tools,
+    narrowing: tools,
     knowledge,
     trace,
     notices,

@@ -114,7 +114,7 @@ describe("the context window a server reports", () => {
     });
     expect(await probe({ models })).toMatchObject({
       tokens: 131_072,
-      detail: expect.stringContaining("n_ctx_train"),
+      detail: "llama.cpp GET /v1/models (meta.n_ctx_train)",
     });
   });
 
@@ -129,7 +129,7 @@ describe("the context window a server reports", () => {
           "/api/v0/models/m": { id: "m", max_context_length: 32_768, loaded_context_length: 12_000 },
         },
       }),
-    ).toMatchObject({ tokens: 12_000, detail: expect.stringContaining("LM Studio") });
+    ).toMatchObject({ tokens: 12_000, detail: "LM Studio GET /api/v0/models (loaded_context_length)" });
     expect(
       await probe(
         {
@@ -138,7 +138,7 @@ describe("the context window a server reports", () => {
         },
         "qwen2.5:7b",
       ),
-    ).toMatchObject({ tokens: 4096, detail: expect.stringContaining("Ollama") });
+    ).toMatchObject({ tokens: 4096, detail: "Ollama GET /api/ps (context_length)" });
   });
 
   it("falls back to the documented default when the server says nothing (api.openai.com) or is not there", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { costOf, renderStats } from "../../src/core/commands/context-commands.js";
+import { NarrowedToolHost } from "../../src/core/agent/narrowed-tool-host.js";
 import type { SessionStats } from "../../src/core/agent/session.js";
+import type { AgentTool, ToolHost } from "../../src/core/agent/tool-host.js";
 import { isContextLengthMessage } from "../../src/core/llm/model-errors.js";
 import { windowFromError } from "../../src/core/window/context-budget.js";
 import { statusParts } from "../../src/ui/status-parts.js";
@@ -75,5 +77,53 @@ describe("the status line", () => {
     expect(
       statusParts(initialTranscriptState(), undefined).some((candidate) => candidate.text.startsWith("ctx")),
     ).toBe(false);
+  });
+});
+
+describe("/tools hide and /tools show", () => {
+  const tool = (server: string, name: string): AgentTool => ({
+    modelName: `${server}__${name}`,
+    server,
+    name,
+    description: name,
+    modelDescription: name,
+    inputSchema: { type: "object" },
+    modelInputSchema: { type: "object" },
+    tier: "read_only",
+    tierReason: "test",
+    notes: [],
+  });
+  const host: ToolHost = {
+    list: () => [tool("fs", "read"), tool("fs", "write"), tool("web", "fetch")],
+    call: () => Promise.reject(new Error("not called")),
+  };
+
+  it("takes a server or one tool out of the model's offer for the session, and puts it back", () => {
+    const narrowed = new NarrowedToolHost(host);
+    const offered = () =>
+      narrowed
+        .list()
+        .filter((entry) => entry.withheld === undefined)
+        .map((entry) => entry.modelName);
+    expect(narrowed.hide("fs")).toEqual({
+      ok: true,
+      text: "The tools of fs are no longer offered to the model this session (1 tool still is); /tools show fs offers them again.",
+    });
+    expect(offered()).toEqual(["web__fetch"]);
+    expect(narrowed.list()[0]?.withheld).toBe("hidden for this session (/tools show fs)");
+    expect(narrowed.hide("web", "fetch").ok).toBe(true);
+    expect(offered()).toEqual([]);
+    expect(narrowed.show("fs").ok).toBe(true);
+    expect(offered()).toEqual(["fs__read", "fs__write"]);
+    expect(narrowed.show("all").ok).toBe(true);
+    expect(offered()).toHaveLength(3);
+    expect(narrowed.hide("nope")).toEqual({
+      ok: false,
+      text: 'There is no server named "nope" with tools (servers: fs, web).',
+    });
+    expect(narrowed.hide("fs", "nope")).toMatchObject({
+      ok: false,
+      text: 'Server "fs" has no tool named "nope".',
+    });
   });
 });
