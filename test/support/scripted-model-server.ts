@@ -11,7 +11,11 @@ export type ScriptedReply =
       text: string;
       chunkSize?: number;
       finishReason?: string | null;
-      usage?: { prompt_tokens: number; completion_tokens: number };
+      usage?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        prompt_tokens_details?: { cached_tokens: number };
+      };
     }
   | {
       toolCalls: Array<{ id?: string; name: string; arguments: string }>;

@@ -152,3 +152,22 @@ describe("the context window a server reports", () => {
     ).toMatchObject({ source: "default" });
   });
 });
+
+describe("token counts from the API", () => {
+  it("reads the cached part of the prompt from a usage chunk that has no choices, as llama.cpp and vLLM send it", async () => {
+    const started = await startScriptedModelServer([
+      {
+        text: "hi",
+        usage: { prompt_tokens: 900, completion_tokens: 3, prompt_tokens_details: { cached_tokens: 640 } },
+      },
+    ]);
+    servers.push(started);
+    const events = await collect(
+      createOpenAiChatModel({ model: "m", baseUrl: started.baseUrl, apiKey: undefined }),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: "done",
+      usage: { promptTokens: 900, completionTokens: 3, totalTokens: 903, cachedTokens: 640 },
+    });
+  });
+});

@@ -241,6 +241,9 @@ function lastUserIndex(conversation: readonly ChatMessage[]): number {
   return conversation.length;
 }
 
+/** Nothing mcpterm may drop makes the request fit: sending it again cannot help. */
+export class WindowTooSmall extends LlmError {}
+
 function fixedPromptTooLarge(
   tokens: number,
   tools: readonly ToolSpec[],
@@ -248,7 +251,7 @@ function fixedPromptTooLarge(
   budget: Budget,
 ): LlmError {
   const toolTokens = estimateToolTokens(tools);
-  return new LlmError(
+  return new WindowTooSmall(
     "context_length",
     `The request needs about ${tokens} tokens (${tools.length} tool definitions take ${toolTokens}), more than the ${budget.prompt} a ${window.tokens}-token context window leaves for a prompt; narrow the servers or tools (/tools hide <server> in the TUI, or includeTools, excludeTools or disabled in mcp.config.json), or set model.contextWindow if the model's window is larger.`,
   );

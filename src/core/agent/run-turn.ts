@@ -14,7 +14,7 @@ import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
-import type { ContextKeeper } from "./context-keeper.js";
+import { WindowTooSmall, type ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
@@ -134,7 +134,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
         if (!done) throw new LlmError("protocol", "The model stream ended without a final chunk.");
         if (context && sent) context.observe(sent.raw, done.usage);
       } catch (error) {
-        const tooLong = error instanceof LlmError && error.kind === "context_length";
+        // The server refused it as too long; mcpterm's own "nothing left to drop" is final.
+        const tooLong =
+          error instanceof LlmError && error.kind === "context_length" && !(error instanceof WindowTooSmall);
         if (tooLong && context && attempt === 1 && !partialText && !signal?.aborted) {
           context.learnFrom(error);
           continue;
