@@ -415,7 +415,10 @@ export class TuiController implements PersonAtHand {
         : {}),
       narrowing: runtime.narrowing,
       conversation: {
-        pricing: runtime.config.model.pricing,
+        // Read when /stats asks, not each time a command runs.
+        get pricing() {
+          return runtime.config.model.pricing;
+        },
         stats: async () => this.session?.stats(),
         compact: (focus) => this.compact(focus),
       },

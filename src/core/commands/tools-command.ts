@@ -3,9 +3,9 @@ import type { CommandContext, CommandResult, SlashCommand } from "./command-type
 
 export const toolsCommand: SlashCommand = {
   name: "tools",
-  usage: "[server] [tool] | hide|show <server>[/<tool>]",
+  usage: "[server] [tool]",
   description:
-    "servers with status, tools with tier and reason; a tool's input schema; offer fewer tools this session",
+    "servers with status, tools with tier and reason; a tool's input schema; /tools hide|show <server>[/<tool>] offers fewer or more to the model this session",
   run: (context, args) => Promise.resolve(toolsCommandResult(context, args)),
   complete: (args, source) => {
     if (args.length === 0) return [...source.servers, "hide", "show"];
