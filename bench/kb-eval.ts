@@ -13,7 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { openKnowledgeBase } from "../src/core/kb/index.js";
+import {
+  EVIDENCE_FLOOR,
+  openKnowledgeBase,
+  RELEVANCE_FLOOR,
+  type KnowledgeBase,
+} from "../src/core/kb/index.js";
 import { bm25Reference, type ReferenceDoc } from "./kb-bm25-reference.js";
 
 interface Collection {
@@ -37,31 +42,64 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 const dataDir = process.env.KB_EVAL_DATA ?? path.resolve(repoRoot, "../shared/data");
 const queryLimit = Number(process.env.KB_EVAL_QUERIES ?? Infinity);
 
+/** Messages about nothing in any collection: the relevance floor must leave them no passage. */
+const NOISE = [
+  "hello",
+  "thanks, that works!",
+  "ok, one more thing",
+  "what is the weather like in Paris tomorrow?",
+  "call the echo tool with the text hi",
+  '{"name":"read_file","arguments":{"path":"/etc/hosts"}}',
+  "tell me a joke about cats",
+  "can you summarise what we just did?",
+  "git status",
+  "你好，今天天气怎么样？",
+];
+
 async function main(): Promise<void> {
   const rows: string[] = [];
+  const collections: Collection[] = [];
   for (const name of COLLECTIONS) {
     const folder = path.join(dataDir, name);
     if (!existsSync(path.join(folder, "corpus.jsonl"))) {
       console.log(`skipping ${name}: no corpus.jsonl under ${folder}`);
       continue;
     }
-    const collection = await loadCollection(name, folder);
-    const ours = await evaluateKnowledgeBase(collection);
+    collections.push(await loadCollection(name, folder));
+  }
+  for (const collection of collections) {
+    // Another collection's questions are on other subjects: noise for this one.
+    const foreign = collections.filter((other) => other !== collection).flatMap((other) => other.queries);
+    const ours = await evaluateKnowledgeBase(collection, [...NOISE, ...foreign.map((query) => query.text)]);
     const reference = evaluateRanking(collection, bm25Reference(collection.docs));
     rows.push(
-      `| ${name} | ${collection.docs.length} | ${collection.queries.length} | ` +
-        `${fmt(ours.scores.ndcg)} | ${fmt(ours.scores.recall)} | ${fmt(reference.ndcg)} | ${fmt(reference.recall)} | ` +
-        `${ours.indexMs} ms |`,
+      `| ${collection.name} | ${collection.docs.length} | ${collection.queries.length} | ` +
+        `${fmt(ours.unfloored.ndcg)} / ${fmt(ours.unfloored.recall)} | ${fmt(ours.scores.ndcg)} / ${fmt(ours.scores.recall)} | ` +
+        `${fmt(reference.ndcg)} / ${fmt(reference.recall)} | ` +
+        `${ours.noise.chat} / ${ours.noise.foreign} | ${ours.indexMs} ms |`,
     );
   }
   console.log(
-    "\n| collection | docs | queries | kb nDCG@10 | kb Recall@10 | BM25 nDCG@10 | BM25 Recall@10 | kb index |",
+    `\nrelevance floor: coverage ${RELEVANCE_FLOOR}, or evidence ${EVIDENCE_FLOOR} from 2+ words; nDCG@10 / Recall@10`,
+  );
+  console.log(
+    "| collection | docs | queries | kb, no floor | kb | plain BM25 | noise with passages: chat / other collections' questions | kb index |",
   );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of rows) console.log(row);
 }
 
-async function evaluateKnowledgeBase(collection: Collection): Promise<{ scores: Scores; indexMs: number }> {
+interface KbEvaluation {
+  scores: Scores;
+  unfloored: Scores;
+  noise: { chat: string; foreign: string };
+  indexMs: number;
+}
+
+async function evaluateKnowledgeBase(
+  collection: Collection,
+  noise: readonly string[],
+): Promise<KbEvaluation> {
   const temp = await mkdtemp(path.join(os.tmpdir(), `kb-eval-${collection.name}-`));
   try {
     const docsDir = path.join(temp, "docs");
@@ -78,21 +116,41 @@ async function evaluateKnowledgeBase(collection: Collection): Promise<{ scores: 
     const report = await kb.refresh();
     const indexMs = Math.round(performance.now() - started);
     if (report.skipped.length > 0) console.log(`${collection.name}: ${report.skipped.length} files skipped`);
-    const scores = evaluateRanking(collection, (query) => {
-      const ranked: string[] = [];
-      for (const hit of kb.search(query, { k: PASSAGES_PER_QUERY })) {
-        const id = fileToDoc.get(hit.path);
-        if (id !== undefined && !ranked.includes(id)) ranked.push(id);
-      }
-      return ranked;
-    });
+    const rank = (minRelevance: number | undefined) => (query: string) =>
+      rankDocuments(kb, fileToDoc, query, minRelevance);
+    const scores = evaluateRanking(collection, rank(undefined));
+    const unfloored = evaluateRanking(collection, rank(0));
+    const noisy = (queries: readonly string[]): string =>
+      `${queries.filter((query) => kb.search(query).length > 0).length}/${queries.length}`;
     console.log(
       `${collection.name}: ${kb.stats().chunks} chunks from ${kb.stats().files} files, indexed in ${indexMs} ms`,
     );
-    return { scores, indexMs };
+    return {
+      scores,
+      unfloored,
+      noise: { chat: noisy(noise.slice(0, NOISE.length)), foreign: noisy(noise.slice(NOISE.length)) },
+      indexMs,
+    };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
+}
+
+/** Passages rolled up into distinct documents, best first. */
+function rankDocuments(
+  kb: KnowledgeBase,
+  fileToDoc: ReadonlyMap<string, string>,
+  query: string,
+  minRelevance: number | undefined,
+): string[] {
+  const ranked: string[] = [];
+  const options =
+    minRelevance === undefined ? { k: PASSAGES_PER_QUERY } : { k: PASSAGES_PER_QUERY, minRelevance };
+  for (const hit of kb.search(query, options)) {
+    const id = fileToDoc.get(hit.path);
+    if (id !== undefined && !ranked.includes(id)) ranked.push(id);
+  }
+  return ranked;
 }
 
 function evaluateRanking(collection: Collection, rank: (query: string) => string[]): Scores {

@@ -8,7 +8,7 @@ import {
   removeDocument,
   type DocumentChange,
 } from "../core/kb-docs/add-document.js";
-import type { KbHit } from "../core/kb/index.js";
+import { describeRelevance, plainExcerpt, type KbHit } from "../core/kb/index.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
@@ -139,9 +139,10 @@ function renderHits(hits: KbHit[]): string {
   return hits
     .map((hit, index) => {
       const heading = hit.heading ? ` — ${hit.heading}` : "";
-      const excerpt = oneLine(hit.text, EXCERPT_WIDTH);
+      const excerpt = oneLine(plainExcerpt(hit.text), EXCERPT_WIDTH);
+      const matched = hit.matched.length > 0 ? `, matched ${hit.matched.join(", ")}` : "";
       return sanitizeForTerminal(
-        `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine}${heading}  (score ${hit.score.toFixed(2)})\n    ${excerpt}`,
+        `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine}${heading}  (${describeRelevance(hit.relevance)}${matched})\n    ${excerpt}`,
       );
     })
     .join("\n")

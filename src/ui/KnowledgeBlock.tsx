@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { describeRelevance, plainExcerpt } from "../core/kb/index.js";
 import { displayWidth, oneLine, truncateMiddle } from "../core/text/index.js";
 import { headLines, markTerms, queryTerms } from "./format.js";
 import { useTheme } from "./theme.js";
@@ -19,7 +20,7 @@ export function KnowledgeBlock({
   selected?: boolean;
 }): ReactNode {
   const theme = useTheme();
-  const terms = queryTerms(knowledge.query);
+  const fallbackTerms = queryTerms(knowledge.query);
   return (
     <Box flexDirection="column">
       <Text color={theme.color("accent")}>
@@ -27,9 +28,9 @@ export function KnowledgeBlock({
         <Text bold>Knowledge ({knowledge.hits.length})</Text>
       </Text>
       {knowledge.hits.map((hit, index) => {
-        const excerpt = expanded
-          ? headLines(hit.text.trim(), 8).lines.join("\n")
-          : oneLine(hit.text, width - 6);
+        const text = plainExcerpt(hit.text);
+        const excerpt = expanded ? headLines(text, 8).lines.join("\n") : oneLine(text, width - 6);
+        const terms = hit.matched.length > 0 ? hit.matched.map((word) => word.toLowerCase()) : fallbackTerms;
         const number = `[${index + 1}] `;
         const lines = `:${hit.startLine}-${hit.endLine} `;
         // The path keeps both ends (the folder and the file name) when the window is narrow.
@@ -41,7 +42,8 @@ export function KnowledgeBlock({
               {path}
               {lines}
               <Text color={theme.color("muted")}>
-                {hit.score.toFixed(2)}
+                {describeRelevance(hit.relevance)}
+                {hit.matched.length > 0 ? ` · matched ${hit.matched.join(", ")}` : ""}
                 {hit.heading ? ` · ${hit.heading}` : ""}
               </Text>
             </Text>

@@ -1,3 +1,4 @@
+import { describeRelevance, plainExcerpt } from "../core/kb/index.js";
 import { wrapToWidth } from "../core/text/index.js";
 import { summarizeBlobs } from "./blob-summary.js";
 import { prettyArguments, resultSections } from "./format.js";
@@ -104,10 +105,10 @@ function callLines(call: ToolCallView): Line[] {
 function knowledgeLines(knowledge: KnowledgeView): Line[] {
   return knowledge.hits.flatMap((hit, index) => [
     {
-      text: `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine} · ${hit.score.toFixed(2)}${hit.heading ? ` · ${hit.heading}` : ""}`,
+      text: `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine} · ${describeRelevance(hit.relevance)}${hit.matched.length > 0 ? ` · matched ${hit.matched.join(", ")}` : ""}${hit.heading ? ` · ${hit.heading}` : ""}`,
       role: "accent" as const,
     },
-    { text: hit.text.trim() },
+    { text: plainExcerpt(hit.text) },
     { text: "" },
   ]);
 }

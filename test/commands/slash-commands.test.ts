@@ -103,7 +103,11 @@ describe("slash commands against a real McpManager", () => {
     ["/tools fixture echo", "text", /"required": \[\s*"text"\s*\]/],
     ["/tools fixture missing", "error", /has no tool "missing"/],
     ["/kb", "table", /\| 1 \| \d+ \|/],
-    ["/kb search rollback", "table", /1 \| deploy\.md:\d+-\d+ \| \d+\.\d\d \| .*rollback/],
+    [
+      "/kb search rollback",
+      "table",
+      /1 \| deploy\.md:\d+-\d+ \| (strong|good|weak) \d+% \| rollback \| .*rollback/,
+    ],
     ["/kb search zzzqqq", "text", /No passages match/],
     [
       "/kb reindex",

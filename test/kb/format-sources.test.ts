@@ -7,6 +7,8 @@ const hit = (overrides: Partial<KbHit>): KbHit => ({
   endLine: 3,
   heading: "",
   score: 1,
+  relevance: 1,
+  matched: [],
   text: "text",
   ...overrides,
 });

@@ -52,7 +52,16 @@ async function recordSession(model: ScriptedModelServer, dir: string): Promise<s
       cwd: dir,
       knowledge: {
         search: () => [
-          { path: "guide.md", startLine: 1, endLine: 4, heading: "Notes", score: 2.5, text: "x" },
+          {
+            path: "guide.md",
+            startLine: 1,
+            endLine: 4,
+            heading: "Notes",
+            score: 2.5,
+            relevance: 1,
+            matched: ["notes"],
+            text: "x",
+          },
         ],
       },
       sink: recorder,

@@ -295,7 +295,16 @@ describe("transcriptReducer", () => {
   });
 
   it("records knowledge hits as an expandable block and ignores an empty result", () => {
-    const hit = { path: "a.md", startLine: 1, endLine: 3, heading: "A", score: 1.5, text: "rollback steps" };
+    const hit = {
+      path: "a.md",
+      startLine: 1,
+      endLine: 3,
+      heading: "A",
+      score: 1.5,
+      relevance: 0.8,
+      matched: [],
+      text: "rollback steps",
+    };
     const state = run(start, { type: "kb_hits", hits: [hit] });
     expect(state.items.at(-1)).toMatchObject({ kind: "knowledge", knowledge: { hits: [hit], query: "hi" } });
     expect(state.expandables).toEqual([{ kind: "knowledge", itemId: 2 }]);

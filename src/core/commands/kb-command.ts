@@ -1,4 +1,4 @@
-import type { KnowledgeBase } from "../kb/index.js";
+import { describeRelevance, plainExcerpt, type KnowledgeBase } from "../kb/index.js";
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { addDocumentCommand, removeDocumentCommand } from "./kb-documents.js";
@@ -79,12 +79,13 @@ function search(kb: KnowledgeBase, query: string): CommandResult {
   return {
     kind: "table",
     title: `Knowledge base: ${query}`,
-    columns: ["#", "passage", "score", "excerpt"],
+    columns: ["#", "passage", "relevance", "matched", "excerpt"],
     rows: hits.map((hit, index) => [
       String(index + 1),
       `${hit.path}:${hit.startLine}-${hit.endLine}`,
-      hit.score.toFixed(2),
-      oneLine(hit.text, EXCERPT_WIDTH),
+      describeRelevance(hit.relevance),
+      hit.matched.join(", "),
+      oneLine(plainExcerpt(hit.text), EXCERPT_WIDTH),
     ]),
   };
 }

@@ -1,5 +1,14 @@
 import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from "minisearch";
 import { selectDiverse } from "./ranking.js";
+import {
+  coverage,
+  evidence,
+  informativeTerms,
+  matchedWords,
+  passesFloor,
+  RELEVANCE_FLOOR,
+  termWeights,
+} from "./relevance.js";
 import { isCjkTerm, tokenize } from "./tokenizer.js";
 import type { Chunk, KbHit } from "./types.js";
 
@@ -24,7 +33,11 @@ interface IndexedChunk {
 }
 
 export const DEFAULT_K = 4;
-const MIN_RELATIVE_SCORE = 0.2;
+/**
+ * No cut relative to the best passage: the relevance floor (relevance.ts) says what is too weak
+ * to show, and the old cut at 0.2 of the best cost Cranfield 0.008 Recall@10 (bench/kb-eval.ts).
+ */
+const MIN_RELATIVE_SCORE = 0;
 
 /** Tuned with bench/kb-eval.ts; see docs/knowledge-base.md. */
 const SEARCH_OPTIONS: SearchOptions = {
@@ -131,11 +144,24 @@ export class ChunkIndex {
     if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum();
   }
 
-  search(query: string, k: number = DEFAULT_K): KbHit[] {
-    if (k <= 0 || tokenize(query).length === 0) return [];
-    const candidates = this.miniSearch.search(query).flatMap((result) => {
+  /**
+   * The best passages for `query`, each holding at least `minRelevance` of the query's weight
+   * (see relevance.ts), spread across files, best first.
+   */
+  search(query: string, k: number = DEFAULT_K, minRelevance: number = RELEVANCE_FLOOR): KbHit[] {
+    const queryTerms = [...new Set(tokenize(query))];
+    if (k <= 0 || queryTerms.length === 0) return [];
+    const results = this.miniSearch.search(query);
+    const weights = termWeights(queryTerms, results, this.miniSearch.documentCount);
+    const candidates = results.flatMap((result) => {
       const chunk = this.chunks.get(result.id as number);
-      return chunk ? [{ ...chunk, score: result.score }] : [];
+      const measured = {
+        coverage: coverage(result.queryTerms, weights),
+        evidence: evidence(result.queryTerms, weights, this.miniSearch.documentCount),
+        informativeTerms: informativeTerms(result.queryTerms, weights),
+      };
+      if (!chunk || !passesFloor(measured, minRelevance)) return [];
+      return [{ ...chunk, score: result.score, relevance: measured.coverage, queryTerms: result.queryTerms }];
     });
     const perFile = Math.max(1, Math.ceil(k / 2));
     return selectDiverse(candidates, { k, minRelativeScore: MIN_RELATIVE_SCORE, maxPerFile: perFile }).map(
@@ -145,6 +171,8 @@ export class ChunkIndex {
         endLine: hit.endLine,
         heading: hit.heading,
         score: Math.round(hit.score * 1000) / 1000,
+        relevance: Math.round(hit.relevance * 1000) / 1000,
+        matched: matchedWords(query, hit.queryTerms),
         text: hit.text,
       }),
     );

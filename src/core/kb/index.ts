@@ -1,3 +1,4 @@
+export { plainExcerpt } from "./excerpt.js";
 export { formatSourcesForModel } from "./format-sources.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
@@ -5,6 +6,7 @@ export {
   type OpenKnowledgeBaseOptions,
 } from "./knowledge-base.js";
 export { DEFAULT_KB_DIR, knowledgeDir, openFreshKnowledge } from "./knowledge-folder.js";
+export { describeRelevance, EVIDENCE_FLOOR, RELEVANCE_FLOOR } from "./relevance.js";
 export { tokenize } from "./tokenizer.js";
 export type {
   KbHit,

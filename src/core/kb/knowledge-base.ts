@@ -65,7 +65,7 @@ class LocalKnowledgeBase implements KnowledgeBase {
   }
 
   search(query: string, options: SearchOptions = {}): KbHit[] {
-    return this.index.search(query, options.k ?? DEFAULT_K);
+    return this.index.search(query, options.k ?? DEFAULT_K, options.minRelevance);
   }
 
   stats(): KbStats {

@@ -6,7 +6,15 @@ export interface KbHit {
   endLine: number;
   /** Heading path such as "Guide > Install"; "" when the passage sits under no heading. */
   heading: string;
+  /** The ranking score (BM25, or fused with embeddings); comparable only within one search. */
   score: number;
+  /**
+   * 0..1: the share of the query's weight the passage holds (relevance.ts), or with embeddings
+   * its similarity when that is higher. What a person is shown, as "strong 82%".
+   */
+  relevance: number;
+  /** The query's words the passage matched, as typed; empty for a match by meaning only. */
+  matched: string[];
   text: string;
 }
 
@@ -36,6 +44,8 @@ export interface RefreshReport {
 
 export interface SearchOptions {
   k?: number;
+  /** Passages below this relevance (0..1) are dropped; default RELEVANCE_FLOOR. 0 keeps all. */
+  minRelevance?: number;
 }
 
 export interface KnowledgeBase {
