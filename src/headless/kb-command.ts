@@ -16,6 +16,7 @@ import { formatBytes, oneLine } from "../core/text/index.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { pageFetcher } from "../common/page-fetcher.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
+import { resolveEmbeddingsSettings } from "../core/config/index.js";
 import { knowledgeDir, openFreshKnowledge } from "../core/kb/index.js";
 
 type KbArgs = Extract<CliArgs, { command: "kb" }>;
@@ -23,7 +24,13 @@ type KbArgs = Extract<CliArgs, { command: "kb" }>;
 /** `mcpterm kb index | search <q> | stats | add <path|url> | remove <path>`: the knowledge base without a model. */
 export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
-  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
+  const warn = (text: string): void => void io.stderr.write(`mcpterm: ${sanitizeForTerminal(text)}\n`);
+  const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, io.env, false);
+  if (warning) warn(warning);
+  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd, {
+    ...(embeddings ? { embeddings } : {}),
+    onWarning: warn,
+  });
   const write = (text: string): void => void io.stdout.write(text);
 
   switch (args.action) {
@@ -47,7 +54,7 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
       const query = args.query ?? "";
       if (query.trim() === "")
         throw new UsageError('mcpterm kb search needs a query, e.g. mcpterm kb search "risk tiers".');
-      const hits = kb.search(query, { k: args.k });
+      const hits = await kb.retrieve(query, { k: args.k });
       if (args.json) write(`${JSON.stringify(hits, null, 2)}\n`);
       else
         write(hits.length === 0 ? `No passages match "${sanitizeForTerminal(query)}".\n` : renderHits(hits));

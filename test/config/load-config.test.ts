@@ -416,7 +416,7 @@ describe("loadConfig: keys mcpterm ignores are named, with the key meant", () =>
       [
         'mcp.config.json: unknown key "autos" in approval is ignored; did you mean "auto"?',
         'mcp.config.json: unknown key "mode" in approval is ignored; the only key mcpterm reads there is auto.',
-        'mcp.config.json: unknown key "directory" in kb is ignored; the keys mcpterm reads there are enabled, dir and topK.',
+        'mcp.config.json: unknown key "directory" in kb is ignored; the keys mcpterm reads there are enabled, dir, topK and embeddings.',
         'mcp.config.json: unknown key "topk" in kb is ignored; did you mean "topK"?',
         'mcp.config.json: unknown key "nam" in model is ignored; did you mean "name"?',
       ],

@@ -46,14 +46,14 @@ export class KnowledgeToolHost implements ToolHost {
     return [this.tool];
   }
 
-  call(_tool: AgentTool, args: Record<string, unknown>): Promise<ToolOutcome> {
+  async call(_tool: AgentTool, args: Record<string, unknown>): Promise<ToolOutcome> {
     const query = typeof args.query === "string" ? args.query : "";
     const k = typeof args.k === "number" ? args.k : 5;
-    const hits = this.kb.search(query, { k });
+    const hits = await this.kb.retrieve(query, { k });
     const text =
       hits.length > 0
         ? this.redact(formatSourcesForModel(hits))
         : `No passages in the knowledge base match "${query}".`;
-    return Promise.resolve({ ok: true, forModel: text, display: text, truncated: false, failure: undefined });
+    return { ok: true, forModel: text, display: text, truncated: false, failure: undefined };
   }
 }

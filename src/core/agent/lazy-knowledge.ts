@@ -36,9 +36,9 @@ export class LazyKnowledge implements ToolHost, KnowledgeSource {
     this.host = undefined;
   }
 
-  search(query: string): KbHit[] {
+  async search(query: string): Promise<KbHit[]> {
     if (this.state.state !== "ready") return [];
-    return redactDeep(this.state.kb.search(query, { k: this.topK }), this.redact);
+    return redactDeep(await this.state.kb.retrieve(query, { k: this.topK }), this.redact);
   }
 
   list(): AgentTool[] {

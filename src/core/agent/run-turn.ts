@@ -53,7 +53,7 @@ export interface TurnOptions {
 
 /** Passages for a message; they go to the model, so the source returns them with secrets removed. */
 export interface KnowledgeSource {
-  search(query: string): KbHit[];
+  search(query: string): KbHit[] | Promise<KbHit[]>;
 }
 
 type Done = Extract<ModelStreamEvent, { type: "done" }>;
@@ -86,7 +86,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     at: new Date().toISOString(),
     ...(attached ? { attached } : {}),
   };
-  const hits = options.knowledge?.search(options.input) ?? [];
+  const hits = (await options.knowledge?.search(options.input)) ?? [];
   if (options.knowledge) yield { type: "kb_hits", hits };
   const sources = formatSourcesForModel(hits);
   const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");

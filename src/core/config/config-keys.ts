@@ -47,7 +47,9 @@ export const SERVER_KEYS: KeyRule = {
 
 export const APPROVAL_KEYS: KeyRule = { known: ["auto"] };
 
-export const KB_KEYS: KeyRule = { known: ["enabled", "dir", "topK"] };
+export const KB_KEYS: KeyRule = { known: ["enabled", "dir", "topK", "embeddings"] };
+
+export const KB_EMBEDDINGS_KEYS: KeyRule = { known: ["model", "baseUrl"] };
 
 export const MODEL_KEYS: KeyRule = {
   known: [

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
-import { APPROVAL_KEYS, KB_KEYS, MODEL_KEYS, PRICING_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
+import { APPROVAL_KEYS, KB_EMBEDDINGS_KEYS, KB_KEYS, MODEL_KEYS, PRICING_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
 import { emptyConfig, type McptermConfig, type ModelPricing } from "./config-types.js";
+import { isHttpUrl } from "./http-url.js";
 import { isInsideFolder } from "./inside-folder.js";
 import { parseServerConfig } from "./server-schema.js";
 import { unknownKeySentences, type KeyRule } from "./unknown-keys.js";
@@ -84,6 +85,23 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
       dir: outside ? undefined : resolved,
       topK: reader.optionalPositiveInteger(kb, "topK", "kb") ?? config.kb.topK,
     };
+    const embeddings = reader.optionalObject(kb, "embeddings", "kb");
+    if (embeddings) {
+      warnUnknown(embeddings, "kb.embeddings", KB_EMBEDDINGS_KEYS);
+      const model = reader.optionalString(embeddings, "model", "kb.embeddings")?.trim();
+      const baseUrl = reader.optionalString(embeddings, "baseUrl", "kb.embeddings")?.trim();
+      if (!model) {
+        reader.error(
+          `kb.embeddings.model must name the embedding model, e.g. "text-embedding-3-small" or "nomic-embed-text"; remove kb.embeddings to search by keywords only.`,
+        );
+      }
+      if (!baseUrl || !isHttpUrl(baseUrl)) {
+        reader.error(
+          `kb.embeddings.baseUrl must be the http(s) URL of an OpenAI-compatible endpoint, such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl ?? null)}.`,
+        );
+      }
+      config.kb.embeddings = { model, baseUrl };
+    }
   }
 
   const model = reader.optionalObject(document, "model", "");

@@ -38,6 +38,13 @@ export interface ServerConfig {
   problem?: string;
 }
 
+/** `kb.embeddings`: an OpenAI-compatible /v1/embeddings endpoint for hybrid retrieval. */
+export interface EmbeddingsConfig {
+  model: string;
+  /** As written, e.g. http://localhost:11434/v1; "/embeddings" is appended. */
+  baseUrl: string;
+}
+
 export interface McptermConfig {
   /** Absolute path of the file loaded; undefined when no file existed. */
   path: string | undefined;
@@ -45,7 +52,7 @@ export interface McptermConfig {
   servers: ServerConfig[];
   /** `auto`: tiers that run unasked; `fromFile`: whether the file set them (else they are mcpterm's default). */
   approval: { auto: Tier[]; fromFile: boolean };
-  kb: { enabled: boolean; dir: string | undefined; topK: number };
+  kb: { enabled: boolean; dir: string | undefined; topK: number; embeddings?: EmbeddingsConfig };
   /** The two timeouts are silences in a model's stream, in milliseconds; see ModelSettings. */
   model: {
     name?: string;

@@ -1,4 +1,9 @@
-export type { McptermConfig, ServerConfig, ServerTransport } from "./config-types.js";
+export type { EmbeddingsConfig, McptermConfig, ServerConfig, ServerTransport } from "./config-types.js";
+export {
+  resolveEmbeddingsSettings,
+  type EmbeddingsResolution,
+  type EmbeddingsSettings,
+} from "./embeddings-settings.js";
 export {
   DEFAULT_AUTO_APPROVED_TIERS,
   DEFAULT_CONFIG_FILE,

@@ -149,34 +149,72 @@ export class ChunkIndex {
    * (see relevance.ts), spread across files, best first.
    */
   search(query: string, k: number = DEFAULT_K, minRelevance: number = RELEVANCE_FLOOR): KbHit[] {
+    if (k <= 0) return [];
+    return this.select(this.candidates(query, minRelevance), k);
+  }
+
+  /** Every passage past the floor, by keyword score, best first; chunk ids kept for fusion. */
+  candidates(query: string, minRelevance: number = RELEVANCE_FLOOR): ScoredChunk[] {
     const queryTerms = [...new Set(tokenize(query))];
-    if (k <= 0 || queryTerms.length === 0) return [];
+    if (queryTerms.length === 0) return [];
     const results = this.miniSearch.search(query);
     const weights = termWeights(queryTerms, results, this.miniSearch.documentCount);
-    const candidates = results.flatMap((result) => {
-      const chunk = this.chunks.get(result.id as number);
+    return results.flatMap((result) => {
+      const id = result.id as number;
+      const chunk = this.chunks.get(id);
       const measured = {
         coverage: coverage(result.queryTerms, weights),
         evidence: evidence(result.queryTerms, weights, this.miniSearch.documentCount),
         informativeTerms: informativeTerms(result.queryTerms, weights),
       };
       if (!chunk || !passesFloor(measured, minRelevance)) return [];
-      return [{ ...chunk, score: result.score, relevance: measured.coverage, queryTerms: result.queryTerms }];
+      return [
+        {
+          id,
+          chunk,
+          score: result.score,
+          relevance: measured.coverage,
+          matched: matchedWords(query, result.queryTerms),
+        },
+      ];
     });
+  }
+
+  /** The top `k` of scored passages (best first), at most half of them from one file. */
+  select(candidates: readonly ScoredChunk[], k: number): KbHit[] {
     const perFile = Math.max(1, Math.ceil(k / 2));
-    return selectDiverse(candidates, { k, minRelativeScore: MIN_RELATIVE_SCORE, maxPerFile: perFile }).map(
-      (hit) => ({
-        path: hit.path,
-        startLine: hit.startLine,
-        endLine: hit.endLine,
-        heading: hit.heading,
-        score: Math.round(hit.score * 1000) / 1000,
-        relevance: Math.round(hit.relevance * 1000) / 1000,
-        matched: matchedWords(query, hit.queryTerms),
-        text: hit.text,
+    const ranked = candidates.map((candidate) => ({ ...candidate, path: candidate.chunk.path }));
+    return selectDiverse(ranked, { k, minRelativeScore: MIN_RELATIVE_SCORE, maxPerFile: perFile }).map(
+      ({ chunk, score, relevance, matched }) => ({
+        path: chunk.path,
+        startLine: chunk.startLine,
+        endLine: chunk.endLine,
+        heading: chunk.heading,
+        score: Math.round(score * 1000) / 1000,
+        relevance: Math.round(relevance * 1000) / 1000,
+        matched,
+        text: chunk.text,
       }),
     );
   }
+
+  chunk(id: number): Chunk | undefined {
+    return this.chunks.get(id);
+  }
+
+  /** The ids of a file's chunks, in file order. */
+  chunkIds(path: string): readonly number[] {
+    return this.files.get(path)?.chunkIds ?? [];
+  }
+}
+
+/** A passage with its id and scores, before it becomes a hit. */
+export interface ScoredChunk {
+  id: number;
+  chunk: Chunk;
+  score: number;
+  relevance: number;
+  matched: string[];
 }
 
 /** The title plus folder and file names ("guides/mcp-servers.md" -> "guides mcp servers"). */

@@ -5,6 +5,8 @@ import { ChunkIndex, DEFAULT_K } from "./chunk-index.js";
 import { fileKind } from "./file-kind.js";
 import { decodeText, readFileBytes, type ReadResult } from "./file-read.js";
 import { scanFolder, type ScannedFile } from "./file-scan.js";
+import type { EmbeddingsClientOptions } from "./embeddings-client.js";
+import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 import { loadIndexFile, saveIndexFile } from "./persistence.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
@@ -16,6 +18,10 @@ export interface OpenKnowledgeBaseOptions {
   indexDir: string;
   /** Files larger than this are skipped with a note (default 2 MiB). */
   maxFileBytes?: number;
+  /** kb.embeddings, resolved: vectors are made and fused with the keyword ranking. */
+  embeddings?: EmbeddingsClientOptions;
+  /** Told once when the embeddings endpoint fails and retrieval falls back to keywords. */
+  onWarning?: (text: string) => void;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -29,16 +35,28 @@ const READ_CONCURRENCY = 16;
 export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Promise<KnowledgeBase> {
   const dir = path.resolve(options.dir);
   const indexDir = path.resolve(options.indexDir);
+  const hybrid = options.embeddings
+    ? new HybridRetriever(indexDir, options.embeddings, options.onWarning ?? (() => undefined))
+    : undefined;
+  await hybrid?.load();
   const loaded = await loadIndexFile(indexDir);
   if (loaded.kind === "loaded" && loaded.index.dir === dir) {
     try {
       const index = ChunkIndex.fromState(loaded.index.state);
-      return new LocalKnowledgeBase(dir, indexDir, options, index, loaded.index.updatedAt, loaded.bytes);
+      return new LocalKnowledgeBase(
+        dir,
+        indexDir,
+        options,
+        index,
+        loaded.index.updatedAt,
+        loaded.bytes,
+        hybrid,
+      );
     } catch {
       // A file that passed validation but does not load is treated like any corrupt index.
     }
   }
-  return new LocalKnowledgeBase(dir, indexDir, options, ChunkIndex.empty(), undefined, 0);
+  return new LocalKnowledgeBase(dir, indexDir, options, ChunkIndex.empty(), undefined, 0, hybrid);
 }
 
 class LocalKnowledgeBase implements KnowledgeBase {
@@ -53,6 +71,7 @@ class LocalKnowledgeBase implements KnowledgeBase {
     private index: ChunkIndex,
     private updatedAt: string | undefined,
     private indexBytes: number,
+    private readonly hybrid: HybridRetriever | undefined,
   ) {
     this.persisted = updatedAt !== undefined;
   }
@@ -66,6 +85,12 @@ class LocalKnowledgeBase implements KnowledgeBase {
 
   search(query: string, options: SearchOptions = {}): KbHit[] {
     return this.index.search(query, options.k ?? DEFAULT_K, options.minRelevance);
+  }
+
+  async retrieve(query: string, options: SearchOptions = {}): Promise<KbHit[]> {
+    const k = options.k ?? DEFAULT_K;
+    const fused = k > 0 ? await this.hybrid?.retrieve(this.index, query, k, options.minRelevance) : undefined;
+    return fused ?? this.search(query, options);
   }
 
   stats(): KbStats {
@@ -119,6 +144,7 @@ class LocalKnowledgeBase implements KnowledgeBase {
       });
       this.persisted = true;
     }
+    await this.hybrid?.sync(this.index, (file) => this.index.fileHash(file));
     report.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     report.durationMs = Math.round(performance.now() - started);
     return report;

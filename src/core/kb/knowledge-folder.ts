@@ -1,7 +1,7 @@
 import path from "node:path";
 import { isInsideFolder, type McptermConfig } from "../config/index.js";
 import { ConfigError } from "../errors.js";
-import { openKnowledgeBase } from "./knowledge-base.js";
+import { openKnowledgeBase, type OpenKnowledgeBaseOptions } from "./knowledge-base.js";
 import type { KnowledgeBase, RefreshReport } from "./types.js";
 
 export const DEFAULT_KB_DIR = "knowledge_base";
@@ -22,10 +22,14 @@ export function knowledgeDir(flagDir: string | undefined, config: McptermConfig,
   return dir;
 }
 
-/** Opens the knowledge base in `dir` and brings its index (kept in <cwd>/.mcpterm/kb) up to date. */
+/**
+ * Opens the knowledge base in `dir` and brings its index (kept in <cwd>/.mcpterm/kb) up to date.
+ * `options` adds embeddings (resolveEmbeddingsSettings) and where their one warning goes.
+ */
 export async function openFreshKnowledge(
   dir: string,
   cwd: string,
+  options: Pick<OpenKnowledgeBaseOptions, "embeddings" | "onWarning"> = {},
 ): Promise<{ kb: KnowledgeBase; report: RefreshReport }> {
   const indexDir = path.join(cwd, ".mcpterm", "kb");
   // A symlinked .mcpterm/kb would have the index written over a file somewhere else.
@@ -34,7 +38,7 @@ export async function openFreshKnowledge(
       `The index folder .mcpterm/kb leads outside this project (a symlink); mcpterm does not write there — remove the link.`,
     );
   }
-  const kb = await openKnowledgeBase({ dir, indexDir });
+  const kb = await openKnowledgeBase({ dir, indexDir, ...options });
   const report = await kb.refresh();
   return { kb, report };
 }

@@ -84,9 +84,6 @@ export async function loadIndexFile(indexDir: string): Promise<LoadResult> {
  * The rename replaces a symlink at the target itself, not the file it points to.
  */
 export async function saveIndexFile(indexDir: string, index: PersistedIndex): Promise<number> {
-  await mkdir(indexDir, { recursive: true });
-  const target = indexFilePath(indexDir);
-  const temporary = `${target}.${randomBytes(8).toString("hex")}.tmp`;
   const body = JSON.stringify({
     format: "mcpterm-kb-index",
     version: INDEX_FORMAT_VERSION,
@@ -94,6 +91,13 @@ export async function saveIndexFile(indexDir: string, index: PersistedIndex): Pr
     updatedAt: index.updatedAt,
     state: index.state,
   });
+  return writeAtomically(indexFilePath(indexDir), body);
+}
+
+/** Writes `body` to `target` through an exclusive temp file and a rename; returns the size. */
+export async function writeAtomically(target: string, body: string): Promise<number> {
+  await mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${randomBytes(8).toString("hex")}.tmp`;
   await writeFile(temporary, body, { encoding: "utf8", flag: "wx", mode: 0o600 });
   try {
     await rename(temporary, target);

@@ -52,7 +52,13 @@ export interface KnowledgeBase {
   readonly dir: string;
   /** Scans the folder, re-indexes only files whose content hash changed, and persists the index. */
   refresh(): Promise<RefreshReport>;
+  /** Keyword search (BM25 with the relevance floor); synchronous, never leaves the machine. */
   search(query: string, options?: SearchOptions): KbHit[];
+  /**
+   * What a message is given: with kb.embeddings, keyword and embedding rankings fused; without
+   * them, or once the endpoint failed, exactly search().
+   */
+  retrieve(query: string, options?: SearchOptions): Promise<KbHit[]>;
   stats(): KbStats;
 }
 

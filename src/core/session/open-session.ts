@@ -5,6 +5,7 @@ import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
+import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import {
   loadConfig,
   resolveModelSettings,
@@ -278,12 +279,19 @@ export async function openSession(
     allowSecretArguments: request.allowSecretArguments,
   };
 
+  // Embeddings see every message: an endpoint the project names off this machine needs --trust-config.
+  const embeddingsFor = (tell: (notice: LiveNotice) => void): Parameters<typeof openFreshKnowledge>[2] => {
+    const warn = (text: string): void => tell({ level: "warning", text, server: undefined });
+    const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, env, request.trustConfig);
+    if (warning) warn(warning);
+    return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
+  };
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {
     started ??= {
       servers: manager.start().then(() => trace.servers(manager.servers())),
       knowledge: kbOn
-        ? loadKnowledge(knowledge, () => knowledgeDir(request.kbDir, config, cwd), cwd)
+        ? loadKnowledge(knowledge, () => knowledgeDir(request.kbDir, config, cwd), cwd, embeddingsFor(tell))
         : Promise.resolve(knowledge.access()),
     };
     return started;
@@ -351,9 +359,10 @@ async function loadKnowledge(
   knowledge: LazyKnowledge,
   dir: () => string,
   cwd: string,
+  options: Parameters<typeof openFreshKnowledge>[2],
 ): Promise<KnowledgeAccess> {
   try {
-    knowledge.ready((await openFreshKnowledge(dir(), cwd)).kb);
+    knowledge.ready((await openFreshKnowledge(dir(), cwd, options)).kb);
   } catch (error) {
     knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
   }

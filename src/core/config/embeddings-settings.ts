@@ -1,0 +1,71 @@
+import { isHttpUrl, isLoopbackHost } from "./http-url.js";
+import type { McptermConfig } from "./config-types.js";
+
+/** What the knowledge base needs to reach an embeddings endpoint. */
+export interface EmbeddingsSettings {
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+export interface EmbeddingsResolution {
+  settings: EmbeddingsSettings | undefined;
+  /** Why a configured endpoint is not used, one sentence; shown once, never fatal. */
+  warning: string | undefined;
+}
+
+/**
+ * The embeddings endpoint: MCPTERM_EMBEDDINGS_MODEL / MCPTERM_EMBEDDINGS_BASE_URL (the person's
+ * own choice) over kb.embeddings in the config. An endpoint receives every message and every
+ * note, so one that a project's config names off this machine is used only with --trust-config
+ * (`trusted`); on localhost (Ollama, llama.cpp, vLLM) it is used as is.
+ *
+ * The key: MCPTERM_EMBEDDINGS_API_KEY goes to whatever endpoint is in use; the chat model's key
+ * (OPENAI_API_KEY, ARK_API_KEY) only to its own service, so a config cannot have it sent to a
+ * server of its choosing.
+ */
+export function resolveEmbeddingsSettings(
+  config: McptermConfig,
+  env: NodeJS.ProcessEnv,
+  trusted: boolean,
+): EmbeddingsResolution {
+  const envModel = env.MCPTERM_EMBEDDINGS_MODEL?.trim();
+  const envUrl = env.MCPTERM_EMBEDDINGS_BASE_URL?.trim();
+  const model = envModel || config.kb.embeddings?.model;
+  const baseUrl = envUrl || config.kb.embeddings?.baseUrl;
+  if (!model || !baseUrl) return { settings: undefined, warning: undefined };
+  if (!isHttpUrl(baseUrl)) {
+    return {
+      settings: undefined,
+      warning: `MCPTERM_EMBEDDINGS_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl)}; the knowledge base searches by keywords only.`,
+    };
+  }
+  if (!envUrl && !trusted && !isLoopbackHost(new URL(baseUrl).hostname)) {
+    return {
+      settings: undefined,
+      warning: `Not sending your messages and notes to ${new URL(baseUrl).origin}: kb.embeddings.baseUrl in ${config.path ?? "the config"} names a server off this machine; pass --trust-config or set MCPTERM_EMBEDDINGS_BASE_URL to use it. The knowledge base searches by keywords only.`,
+    };
+  }
+  const own = env.MCPTERM_EMBEDDINGS_API_KEY?.trim();
+  return { settings: { model, baseUrl, apiKey: own || chatKeyFor(baseUrl, env) }, warning: undefined };
+}
+
+function chatKeyFor(baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+  const origin = originOf(baseUrl);
+  const candidates: Array<[string | undefined, string]> = [
+    [env.OPENAI_API_KEY, env.OPENAI_BASE_URL?.trim() || "https://api.openai.com/v1"],
+    [env.ARK_API_KEY, env.ARK_BASE_URL?.trim() || "https://ark.cn-beijing.volces.com/api/v3"],
+  ];
+  for (const [key, home] of candidates) {
+    if (key?.trim() && origin !== undefined && originOf(home) === origin) return key.trim();
+  }
+  return undefined;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
