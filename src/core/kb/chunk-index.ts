@@ -1,4 +1,9 @@
-import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from "minisearch";
+import MiniSearch, {
+  type AsPlainObject,
+  type Options,
+  type SearchOptions,
+  type SearchResult,
+} from "minisearch";
 import { selectDiverse } from "./ranking.js";
 import {
   coverage,
@@ -39,11 +44,15 @@ export const DEFAULT_K = 4;
  */
 const MIN_RELATIVE_SCORE = 0;
 
+/** Typos: one edit for words of 5+ letters. Never on CJK terms, where one edit is another word. */
+function typoMatched(term: string): boolean {
+  return !isCjkTerm(term) && term.length >= 5;
+}
+
 /** Tuned with bench/kb-eval.ts; see docs/knowledge-base.md. */
 const SEARCH_OPTIONS: SearchOptions = {
   boost: { title: 1.5, heading: 1.5, text: 1 },
-  // Typos: one edit for words of 5+ letters. Never on CJK terms, where one edit is another word.
-  fuzzy: (term) => (!isCjkTerm(term) && term.length >= 5 ? 1 : false),
+  fuzzy: (term) => (typoMatched(term) ? 1 : false),
   // The last word may still be being typed.
   prefix: (term, index, terms) => index === terms.length - 1 && term.length >= 3 && !isCjkTerm(term),
   weights: { fuzzy: 0.3, prefix: 0.4 },
@@ -150,14 +159,14 @@ export class ChunkIndex {
    */
   search(query: string, k: number = DEFAULT_K, minRelevance: number = RELEVANCE_FLOOR): KbHit[] {
     if (k <= 0) return [];
-    return this.select(this.candidates(query, minRelevance), k);
+    return this.select(query, this.candidates(query, minRelevance), k);
   }
 
   /** Every passage past the floor, by keyword score, best first; chunk ids kept for fusion. */
   candidates(query: string, minRelevance: number = RELEVANCE_FLOOR): ScoredChunk[] {
     const queryTerms = [...new Set(tokenize(query))];
     if (queryTerms.length === 0) return [];
-    const results = this.miniSearch.search(query);
+    const results = this.match(query, queryTerms);
     const weights = termWeights(queryTerms, results, this.miniSearch.documentCount);
     return results.flatMap((result) => {
       const id = result.id as number;
@@ -174,25 +183,36 @@ export class ChunkIndex {
           chunk,
           score: result.score,
           relevance: measured.coverage,
-          matched: matchedWords(query, result.queryTerms),
+          queryTerms: result.queryTerms,
         },
       ];
     });
   }
 
+  /**
+   * Exact and prefix matches first; typo matching (a walk of the whole term tree per long word,
+   * most of a query's time) only when some word of the query matched nothing as typed.
+   */
+  private match(query: string, queryTerms: readonly string[]): SearchResult[] {
+    const exact = this.miniSearch.search(query, { fuzzy: false });
+    const found = new Set(exact.flatMap((result) => result.queryTerms));
+    const typo = queryTerms.some((term) => !found.has(term) && typoMatched(term));
+    return typo ? this.miniSearch.search(query) : exact;
+  }
+
   /** The top `k` of scored passages (best first), at most half of them from one file. */
-  select(candidates: readonly ScoredChunk[], k: number): KbHit[] {
+  select(query: string, candidates: readonly ScoredChunk[], k: number): KbHit[] {
     const perFile = Math.max(1, Math.ceil(k / 2));
     const ranked = candidates.map((candidate) => ({ ...candidate, path: candidate.chunk.path }));
     return selectDiverse(ranked, { k, minRelativeScore: MIN_RELATIVE_SCORE, maxPerFile: perFile }).map(
-      ({ chunk, score, relevance, matched }) => ({
+      ({ chunk, score, relevance, queryTerms }) => ({
         path: chunk.path,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         heading: chunk.heading,
         score: Math.round(score * 1000) / 1000,
         relevance: Math.round(relevance * 1000) / 1000,
-        matched,
+        matched: matchedWords(query, queryTerms),
         text: chunk.text,
       }),
     );
@@ -214,7 +234,8 @@ export interface ScoredChunk {
   chunk: Chunk;
   score: number;
   relevance: number;
-  matched: string[];
+  /** The query's terms it holds; turned into the words shown only for the passages chosen. */
+  queryTerms: readonly string[];
 }
 
 /** The title plus folder and file names ("guides/mcp-servers.md" -> "guides mcp servers"). */

@@ -74,13 +74,13 @@ export class HybridRetriever {
       if (known) byId.set(id, { ...known, relevance: Math.max(known.relevance, similarity) });
       else {
         const chunk = index.chunk(id);
-        if (chunk) byId.set(id, { id, chunk, score: 0, relevance: similarity, matched: [] });
+        if (chunk) byId.set(id, { id, chunk, score: 0, relevance: similarity, queryTerms: [] });
       }
     }
     const ranked = [...byId.values()]
       .map((candidate) => ({ ...candidate, score: fused.get(candidate.id) ?? 0 }))
       .sort((a, b) => b.score - a.score);
-    return index.select(ranked, k);
+    return index.select(query, ranked, k);
   }
 
   private fail(error: unknown): void {
