@@ -12,74 +12,10 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { openKnowledgeBase } from "../src/core/kb/index.js";
+import { markdownFile, word, zh } from "./lib/kb-corpus.js";
 
 const TARGET_BYTES = Number(process.env.KB_PERF_MB ?? 20) * 1024 * 1024;
-const FILE_BYTES = 12 * 1024;
 const QUERIES = 500;
-
-/** Deterministic pseudo-random numbers, so every run indexes the same corpus. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1664525 + 1013904223) % 4294967296;
-    return state / 4294967296;
-  };
-}
-
-const next = random(42);
-const syllables = [
-  "ka",
-  "lo",
-  "mi",
-  "ser",
-  "ver",
-  "tor",
-  "an",
-  "el",
-  "dis",
-  "pro",
-  "ton",
-  "ba",
-  "ri",
-  "ux",
-  "qen",
-];
-/** A Zipf-like vocabulary: a few words are everywhere, most are rare, as in real notes. */
-const vocabulary = Array.from({ length: 20000 }, () =>
-  Array.from(
-    { length: 2 + Math.floor(next() * 3) },
-    () => syllables[Math.floor(next() * syllables.length)],
-  ).join(""),
-);
-const zh = "服务器日志配置工具调用错误请求响应超时连接权限批准风险数据文件索引搜索模型终端";
-
-function word(): string {
-  const index = Math.floor(Math.pow(next(), 3) * vocabulary.length);
-  return vocabulary[index] ?? "word";
-}
-
-function sentence(): string {
-  if (next() < 0.1) {
-    return Array.from({ length: 12 }, () => zh[Math.floor(next() * zh.length)]).join("") + "。";
-  }
-  const words = Array.from({ length: 8 + Math.floor(next() * 12) }, word);
-  return `${words.join(" ")}.`;
-}
-
-function markdownFile(index: number): string {
-  const parts = [`# Document ${index}: ${word()} ${word()}\n`];
-  let size = parts[0]?.length ?? 0;
-  let section = 0;
-  while (size < FILE_BYTES) {
-    const block =
-      next() < 0.2
-        ? `\n## Section ${++section} ${word()}\n`
-        : `\n${Array.from({ length: 2 + Math.floor(next() * 5) }, sentence).join(" ")}\n`;
-    parts.push(block);
-    size += block.length;
-  }
-  return parts.join("");
-}
 
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

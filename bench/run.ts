@@ -23,6 +23,7 @@ const SUITES = {
   "tool-calls": "tool-call-bench.ts",
   streaming: "streaming-bench.ts",
   memory: "memory-bench.ts",
+  kb: "kb-bench.ts",
 } as const;
 const OLDER = ["engine-bench.ts", "kb-perf.ts", "kb-eval.ts", "text-width.ts"];
 

@@ -148,9 +148,16 @@ export class ChunkIndex {
     this.files.delete(path);
   }
 
-  /** Removed chunks linger in minisearch's term lists until vacuumed; do it before saving. */
+  /**
+   * Removed chunks linger in minisearch's term lists (searches skip them) until vacuumed. A vacuum
+   * walks every term, pausing 10 ms every 1,000 by default: over a large index that was most of
+   * the cost of saving one edited file. So it runs only once a tenth of the entries are stale
+   * (minisearch's own auto-vacuum rule), in large batches with short pauses.
+   */
   async compact(): Promise<void> {
-    if (this.miniSearch.dirtCount > 0) await this.miniSearch.vacuum();
+    if (this.miniSearch.dirtCount >= 20 && this.miniSearch.dirtFactor >= 0.1) {
+      await this.miniSearch.vacuum({ batchSize: 50_000, batchWait: 1 });
+    }
   }
 
   /**

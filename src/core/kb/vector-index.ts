@@ -3,7 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { ChunkIndex } from "./chunk-index.js";
 import { writeAtomically } from "./persistence.js";
-import { MAX_DIMENSIONS, type EmbeddingsClient } from "./embeddings-client.js";
+import { EmbeddingsError, MAX_DIMENSIONS, type EmbeddingsClient } from "./embeddings-client.js";
 
 export const VECTORS_FILE_NAME = "kb-vectors.json";
 const FORMAT_VERSION = 1;
@@ -147,7 +147,15 @@ export class VectorIndex {
       dimensions: this.dimensions ?? 1,
       files,
     });
-    await writeAtomically(path.join(this.indexDir, VECTORS_FILE_NAME), body);
+    try {
+      await writeAtomically(path.join(this.indexDir, VECTORS_FILE_NAME), body);
+    } catch (error) {
+      // Vectors that cannot be kept are a reason to search by keywords, not to lose the knowledge base.
+      const code = (error as { code?: unknown }).code;
+      throw new EmbeddingsError(
+        `the vectors could not be saved in ${this.indexDir} (${String(code ?? error)})`,
+      );
+    }
   }
 }
 
