@@ -50,7 +50,15 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
               startLine: z.number().describe("First line of the passage, 1-based."),
               endLine: z.number().describe("Last line of the passage, inclusive."),
               heading: z.string().describe('The heading path, e.g. "Deploy > Rollback"; "" for none.'),
-              score: z.number().describe("Relevance; higher is better."),
+              score: z
+                .number()
+                .describe("The ranking score (BM25); higher is better, comparable within one search."),
+              relevance: z
+                .number()
+                .describe(
+                  "0..1: the share of the query's weight the passage holds (1 = every informative word).",
+                ),
+              matched: z.array(z.string()).describe("The query's words the passage matched, as typed."),
               text: z.string().describe("The passage."),
             }),
           )
@@ -66,6 +74,8 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
         endLine: hit.endLine,
         heading: redact(hit.heading),
         score: hit.score,
+        relevance: hit.relevance,
+        matched: hit.matched,
         text: redact(hit.text),
       }));
       const text =
