@@ -1,6 +1,13 @@
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
-import { APPROVAL_KEYS, KB_EMBEDDINGS_KEYS, KB_KEYS, MODEL_KEYS, PRICING_KEYS, TOP_LEVEL_KEYS } from "./config-keys.js";
+import {
+  APPROVAL_KEYS,
+  KB_EMBEDDINGS_KEYS,
+  KB_KEYS,
+  MODEL_KEYS,
+  PRICING_KEYS,
+  TOP_LEVEL_KEYS,
+} from "./config-keys.js";
 import { emptyConfig, type McptermConfig, type ModelPricing } from "./config-types.js";
 import { isHttpUrl } from "./http-url.js";
 import { isInsideFolder } from "./inside-folder.js";
