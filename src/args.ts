@@ -1,6 +1,9 @@
 import yargs, { type Argv } from "yargs";
+import { splitCommandLine } from "./core/config/command-line.js";
 import { UsageError } from "./core/errors.js";
+import { isLogLevel } from "./core/mcp/server-log.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -49,6 +52,29 @@ export interface TraceCommandArgs {
   server: string | undefined;
   /** With `wire`: long strings whole instead of summarized. */
   full: boolean;
+  /** Print the recorded MCP calls as JSON lines (a calls file for `mcpterm replay`). */
+  calls: boolean;
+}
+
+/** `--server name=<command or url>`: the server a replay sends a recorded server's calls to instead. */
+export type ServerOverride =
+  { name: string; command: string; args: string[] } | { name: string; url: string };
+
+/** What `mcpterm replay` compares with and how (shared with `mcpterm dev --replay`). */
+export interface ReplayFlags {
+  json: boolean;
+  yes: boolean;
+  allowSecretArguments: boolean;
+  /** JSON paths of fields left out of every comparison (`--ignore`), besides those in `ignoreFile`. */
+  ignore: string[];
+  ignoreFile: string | undefined;
+}
+
+/** `mcpterm dev --call "<tool> [json]"`: a call made again after every start. */
+export interface SavedCall {
+  tool: string;
+  /** JSON arguments as typed, undefined for none. */
+  arguments: string | undefined;
 }
 
 /** How a one-shot run prints and what it may run unasked. */
@@ -124,6 +150,25 @@ export type CliArgs =
       browser: boolean;
       json: boolean;
     }
+  | ({
+      command: "replay";
+      common: CommonArgs;
+      /** A trace or calls file; undefined means the newest trace in `<cwd>/.mcpterm/traces`. */
+      file: string | undefined;
+      servers: ServerOverride[];
+      timeoutMs: number | undefined;
+    } & ReplayFlags)
+  | ({
+      command: "dev";
+      common: CommonArgs;
+      server: string;
+      /** Files and folders to watch besides (or, when given, instead of) the files its command line names. */
+      watch: string[];
+      calls: SavedCall[];
+      /** A trace or calls file whose calls to this server are replayed after every start. */
+      replay: string | undefined;
+      logLevel: LoggingLevel;
+    } & Omit<ReplayFlags, "json">)
   | ({ command: "trace"; common: CommonArgs } & TraceCommandArgs)
   | {
       command: "kb";
@@ -380,6 +425,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               default: false,
               describe: "with --wire: long strings (base64 images) whole, not summarized",
             })
+            .option("calls", {
+              type: "boolean",
+              default: false,
+              describe: "print the recorded MCP calls as JSON lines, to edit and give to mcpterm replay",
+            })
             .check((parsed) => positiveWholeNumber("--turn", parsed.turn)),
         (parsed) =>
           choose({
@@ -392,6 +442,79 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             wire: parsed.wire,
             server: parsed.server,
             full: parsed.full,
+            calls: parsed.calls,
+          }),
+      )
+      .command(
+        "replay [trace]",
+        "send the MCP calls of a recorded session again, compare each answer with the recorded one",
+        (command) =>
+          replayOptions(command)
+            .positional("trace", {
+              type: "string",
+              describe: "a trace, or a calls file from mcpterm trace --calls (default: the newest trace)",
+            })
+            .option("server", {
+              type: "string",
+              array: true,
+              describe: "name=<command or url>: send that server's calls here instead (repeatable)",
+            })
+            .option("json", { type: "boolean", default: false, describe: "the whole comparison as JSON" })
+            .option("timeout", { type: "number", describe: "milliseconds to wait for each answer" })
+            .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
+        (parsed) =>
+          choose({
+            command: "replay",
+            common: commonArgs(parsed),
+            file: parsed.trace,
+            servers: (parsed.server ?? []).map((spec) => serverOverride(spec)),
+            json: parsed.json,
+            timeoutMs: parsed.timeout,
+            ...replayFlags(parsed),
+          }),
+      )
+      .command(
+        "dev <server>",
+        "run one server, restart it whenever its files change, and show what changed in its tools",
+        (command) =>
+          replayOptions(command)
+            .positional("server", { type: "string", demandOption: true, describe: "a server of the config" })
+            .option("watch", {
+              type: "string",
+              array: true,
+              describe: "a file or folder to watch instead of the files its command line names (repeatable)",
+            })
+            .option("call", {
+              type: "string",
+              array: true,
+              describe: "'<tool> [json]': call this tool after every start (repeatable)",
+            })
+            .option("replay", {
+              type: "string",
+              describe: "a trace or calls file whose calls to this server are replayed after every start",
+            })
+            .option("log-level", {
+              type: "string",
+              default: "debug",
+              describe: "the level of the server's log messages to show (logging/setLevel)",
+            })
+            .check((parsed) => {
+              if (typeof parsed.logLevel !== "string" || !isLogLevel(parsed.logLevel))
+                throw new Error(
+                  `--log-level must be one of debug, info, notice, warning, error, critical, alert, emergency, got ${JSON.stringify(parsed.logLevel)}`,
+                );
+              return true;
+            }),
+        (parsed) =>
+          choose({
+            command: "dev",
+            common: commonArgs(parsed),
+            server: parsed.server,
+            watch: parsed.watch ?? [],
+            calls: (parsed.call ?? []).map((spec) => savedCall(spec)),
+            replay: parsed.replay,
+            logLevel: parsed.logLevel as LoggingLevel,
+            ...replayFlags(parsed),
           }),
       )
       .command(
@@ -619,16 +742,87 @@ function commonArgs(parsed: {
   };
 }
 
+/** What replay and dev share: approval of the calls they send, and what comparisons ignore. */
+function replayOptions<T>(command: Argv<T>) {
+  return command
+    .option("yes", {
+      type: "boolean",
+      default: false,
+      describe: "send risky (dangerous, external) calls too",
+    })
+    .option("allow-secret-arguments", {
+      type: "boolean",
+      default: false,
+      describe: "send calls whose arguments hold a secret (--yes does not)",
+    })
+    .option("ignore", {
+      type: "string",
+      array: true,
+      describe: "a JSON path left out of every comparison, e.g. $.structuredContent.timestamp (repeatable)",
+    })
+    .option("ignore-file", {
+      type: "string",
+      describe: "a file of such JSON paths, one a line (# comments)",
+    });
+}
+
+function replayFlags(parsed: {
+  yes: boolean;
+  allowSecretArguments: boolean;
+  ignore?: Array<string | number> | undefined;
+  ignoreFile?: string | undefined;
+}): Omit<ReplayFlags, "json"> {
+  return {
+    yes: parsed.yes,
+    allowSecretArguments: parsed.allowSecretArguments,
+    ignore: (parsed.ignore ?? []).map(String),
+    ignoreFile: parsed.ignoreFile,
+  };
+}
+
+/** `name=<command line>` or `name=<http(s) url>`. */
+export function serverOverride(spec: string): ServerOverride {
+  const equals = spec.indexOf("=");
+  const name = spec.slice(0, Math.max(0, equals)).trim();
+  const target = spec.slice(equals + 1).trim();
+  if (equals <= 0 || name === "" || target === "")
+    throw new Error(
+      `--server needs name=<command or url>, e.g. --server fixture="node build/server.js", got "${spec}"`,
+    );
+  if (/^https?:\/\//i.test(target)) return { name, url: target };
+  const words = splitCommandLine(target);
+  if (typeof words === "string") throw new Error(`--server ${name}: ${words}`);
+  const [command, ...args] = words;
+  if (command === undefined) throw new Error(`--server ${name} names no command`);
+  return { name, command, args };
+}
+
+/** `<tool> [json]`: the tool's name, then its arguments as JSON. */
+export function savedCall(spec: string): SavedCall {
+  const trimmed = spec.trim();
+  const space = trimmed.search(/\s/);
+  const tool = space === -1 ? trimmed : trimmed.slice(0, space);
+  const rest = space === -1 ? "" : trimmed.slice(space).trim();
+  if (tool === "")
+    throw new Error(`--call needs a tool name and optional JSON arguments, e.g. --call 'echo {"text":"hi"}'`);
+  return { tool, arguments: rest === "" ? undefined : rest };
+}
+
 /** Options that may be given more than once, their values taken together. */
-const REPEATABLE = new Set(["_", "$0", "approve", "query", "root"]);
+const REPEATABLE = new Set(["_", "$0", "approve", "query", "root", "ignore", "watch", "call"]);
+/** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
+const REPEATABLE_IN: Record<string, ReadonlySet<string>> = { replay: new Set(["server"]) };
 
 /**
  * A value option given twice is a mistake to name, not to guess at (which one wins?). The
  * values are not repeated in the message: one of them may be an API key.
  */
 function givenOnce(parsed: Record<string, unknown>): void {
+  const command = Array.isArray(parsed._) ? String(parsed._[0]) : "";
+  const repeatable = (name: string): boolean =>
+    REPEATABLE.has(name) || REPEATABLE_IN[command]?.has(name) === true;
   const repeated = Object.entries(parsed)
-    .filter(([name, value]) => !REPEATABLE.has(name) && !/[A-Z]/.test(name) && Array.isArray(value))
+    .filter(([name, value]) => !repeatable(name) && !/[A-Z]/.test(name) && Array.isArray(value))
     .filter(([, value]) => (value as unknown[]).some((item) => typeof item !== "boolean"))
     .map(([name]) => name);
   if (repeated.length === 0) return;

@@ -57,6 +57,10 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return (await import("./headless/serve-command.js")).runServeCommand(args, io);
     case "auth":
       return (await import("./headless/auth-command.js")).runAuthCommand(args, io);
+    case "replay":
+      return (await import("./headless/replay-command.js")).runReplayCommand(args, io);
+    case "dev":
+      return (await import("./headless/dev-command.js")).runDevCommand(args, io);
   }
 }
 

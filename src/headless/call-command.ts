@@ -6,17 +6,12 @@ import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { outputSchemaProblem } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { decideApproval } from "../core/policy/approval-policy.js";
-import {
-  describeArgumentSecrets,
-  findArgumentSecrets,
-  type ArgumentSecret,
-} from "../core/policy/argument-secrets.js";
-import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
+import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { needsTaskExecution } from "../core/policy/tool-withhold.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
-import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
+import { approveCall } from "./approve-call.js";
 import { callProgressLine } from "./progress-lines.js";
 import { withOneServer } from "./with-one-server.js";
 
@@ -52,12 +47,19 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
       );
     }
-    await approveCall(args, io, {
-      label: `${args.server}/${args.tool}`,
-      tier: tool.tier,
-      tierReason: tool.tierReason,
-      secrets: await findArgumentSecrets(parsed.value, redactor),
-    });
+    const label = `${args.server}/${args.tool}`;
+    const refusal = await approveCall(
+      io,
+      {
+        label,
+        tier: tool.tier,
+        tierReason: tool.tierReason,
+        secrets: await findArgumentSecrets(parsed.value, redactor),
+      },
+      { yes: args.yes, allowSecretArguments: args.allowSecretArguments, ask: true },
+    );
+    if (refusal)
+      throw new DeniedError(`Not run: ${label}${refusal.what}; answer y at the prompt or ${refusal.how}.`);
 
     const startedAt = performance.now();
     const result = await manager
@@ -91,51 +93,6 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     if (problem) io.stderr.write(`warning: ${sanitizeForTerminal(redact(problem))}\n`);
     return isError ? ExitCode.runtime : ExitCode.ok;
   });
-}
-
-/**
- * Asks the approval policy, as every call does: naming the tool on the command line runs a safe
- * tier; a risky one needs `--yes` or a y at the terminal; arguments that hold a secret need
- * `--allow-secret-arguments` or a y, whatever the tier. Throws DeniedError (exit 3) when not run.
- */
-async function approveCall(
-  args: CallArgs,
-  io: CliIo,
-  call: { label: string; tier: Tier; tierReason: string; secrets: ArgumentSecret[] },
-): Promise<void> {
-  const verdict = decideApproval(
-    { tier: call.tier, allowance: { state: "not_allowed" }, secrets: call.secrets },
-    {
-      project: [],
-      settings: [],
-      flagged: args.yes ? [...TIERS] : TIERS.filter((tier) => !isRiskyTier(tier)),
-      interactive: io.stdin.isTTY === true,
-      allowSecretArguments: args.allowSecretArguments,
-    },
-  );
-  if (verdict.action === "allow") return;
-  const secret = call.secrets.length > 0;
-  const how = secret ? "pass --allow-secret-arguments" : "pass --yes";
-  if (verdict.action === "ask") {
-    const why = secret
-      ? `its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
-      : `it is ${call.tier} (${call.tierReason})`;
-    if (await confirm(io, `${call.label}: ${why}. Run it? [y/N] `)) return;
-  }
-  const what = secret
-    ? `: its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
-    : ` is ${call.tier}`;
-  throw new DeniedError(`Not run: ${call.label}${what}; answer y at the prompt or ${how}.`);
-}
-
-async function confirm(io: CliIo, question: string): Promise<boolean> {
-  // Piped stdin is never read as an answer: only a person at a terminal can approve.
-  if (!io.stdin.isTTY) return false;
-  io.stderr.write(question);
-  const answer = await readLineFromTerminal(io.stdin, io.signal, {
-    onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
-  });
-  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
 }
 
 /**

@@ -1,23 +1,30 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
-import { newestTrace, traceDir } from "../core/trace/trace-files.js";
+import { resolveTraceFile } from "../core/trace/trace-files.js";
 import type { Trace } from "../core/trace/trace-model.js";
 import { toOtlpJson } from "../core/trace/trace-otlp.js";
 import { readTrace } from "../core/trace/trace-reader.js";
 import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
 import { renderWire, wireFrames } from "../core/trace/trace-wire.js";
+import { callLine } from "../core/trace/calls-file.js";
+import { readRecordedCalls } from "../core/trace/read-calls.js";
+import { escapeInvisible } from "../core/policy/json-escapes.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
 
 /**
- * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json]`: reads a
- * trace and prints its tree, its grouped structure, its wire frames, or writes an OTLP export.
+ * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json] [--calls]`:
+ * reads a trace and prints its tree, its grouped structure, its wire frames or its MCP calls, or
+ * writes an OTLP export.
  */
 export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promise<number> {
-  if (args.server !== undefined && !args.wire) throw new UsageError("--server only applies to --wire.");
+  if (args.server !== undefined && !args.wire && !args.calls)
+    throw new UsageError("--server only applies to --wire and --calls.");
   if (args.full && !args.wire) throw new UsageError("--full only applies to --wire.");
   const file = await resolveTraceFile(args.file, io.cwd);
+  if (args.calls) return printCalls(args, file, io);
   const trace = await readTrace(file).catch((error: unknown) => {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     throw new UsageError(
@@ -56,15 +63,6 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
   return ExitCode.ok;
 }
 
-async function resolveTraceFile(file: string | undefined, cwd: string): Promise<string> {
-  if (file !== undefined) return path.resolve(cwd, file);
-  const dir = traceDir(cwd);
-  const newest = await newestTrace(dir);
-  if (!newest)
-    throw new UsageError(`There are no traces in ${dir}; run a session first or name a trace file.`);
-  return newest;
-}
-
 function onlyTurn(trace: Trace, index: number): Trace {
   return { ...trace, turns: [selectTurn(trace, index)] };
 }
@@ -73,4 +71,27 @@ function onlyTurn(trace: Trace, index: number): Trace {
 function withoutWire(trace: Trace): Omit<Trace, "wire"> & { wireFrames: number } {
   const { wire, ...rest } = trace;
   return { ...rest, wireFrames: wire.length };
+}
+
+/** `--calls`: the recorded calls as JSON lines, the calls file `mcpterm replay` reads back. */
+async function printCalls(args: TraceCommandArgs, file: string, io: CliIo): Promise<number> {
+  const others = [
+    args.turn === undefined ? undefined : "--turn",
+    args.json ? "--json" : undefined,
+    args.wire ? "--wire" : undefined,
+    args.otlp === undefined ? undefined : "--otlp",
+  ].filter((flag) => flag !== undefined);
+  if (others.length > 0)
+    throw new UsageError(
+      `--calls prints every call of the file as JSON lines; leave out ${others.join(", ")}.`,
+    );
+  const recorded = await readRecordedCalls(file);
+  for (const note of recorded.notes) io.stderr.write(`note: ${sanitizeForTerminal(note)}\n`);
+  const calls = recorded.calls.filter((call) => args.server === undefined || call.server === args.server);
+  for (const call of calls) io.stdout.write(`${escapeInvisible(callLine(call))}\n`);
+  if (calls.length === 0)
+    io.stderr.write(
+      `note: ${sanitizeForTerminal(`${file} holds no MCP calls${args.server === undefined ? "" : ` to server "${args.server}"`}.`)}\n`,
+    );
+  return ExitCode.ok;
 }

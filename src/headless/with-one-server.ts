@@ -3,7 +3,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { McpError, UsageError } from "../core/errors.js";
-import { McpManager } from "../core/mcp/mcp-manager.js";
+import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
@@ -27,13 +27,15 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
  * nobody is asked here.
  */
-function commandManager(
+export function commandManager(
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
+  extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "shutdownGraceMs"> = {},
   signIn?: SignInPerson,
 ): McpManager {
   return new McpManager(servers, {
+    ...extra,
     parentEnv: io.env,
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
@@ -83,6 +85,7 @@ export async function withOneServer<T>(
     [{ ...requireServerConfig(config, name), disabled: false }],
     io,
     redactor,
+    {},
     signIn,
   );
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.

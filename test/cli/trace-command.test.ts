@@ -76,6 +76,7 @@ async function trace(args: Partial<TraceCommandArgs>, cwd = dir): Promise<{ code
       wire: false,
       server: undefined,
       full: false,
+      calls: false,
       ...args,
     },
     {

@@ -19,6 +19,8 @@ export interface McpManagerOptions {
   onWire?: (frame: WireFrame) => void;
   /** Every server's log messages as they arrive (also kept per server for /mcp logs). */
   onLog?: (entry: ServerLogEntry) => void;
+  /** Every stdio server's stderr lines as they arrive, redacted (also kept per server). */
+  onStderr?: (server: string, line: string) => void;
   /** Answers sampling and elicitation; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** Signing in to remote servers that need OAuth; without it a 401 is reported as it is. */
@@ -52,6 +54,7 @@ export class McpManager {
         onChange: () => this.notify(),
         ...(options.onWire ? { onWire: options.onWire } : {}),
         ...(options.onLog ? { onLog: options.onLog } : {}),
+        ...(options.onStderr ? { onStderr: options.onStderr } : {}),
         ...(options.requests ? { requests: options.requests } : {}),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(roots ? { roots: () => roots.list() } : {}),

@@ -58,6 +58,8 @@ export interface ServerConnectionOptions {
   onWire?: (frame: WireFrame) => void;
   /** Each log message as it arrives (already kept in the connection's log), redacted. */
   onLog?: (entry: ServerLogEntry) => void;
+  /** Each line a stdio server writes to stderr as it arrives, redacted and cut to 2,000 characters. */
+  onStderr?: (server: string, line: string) => void;
   /** Answers the server's sampling and elicitation requests; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
@@ -654,6 +656,7 @@ export class ServerConnection {
 
   private createStdioTransport(): StdioProcessTransport {
     const { command, args, env, cwd } = this.config;
+    const { onStderr } = this.options;
     if (!command) throw new Error("no command configured");
     this.stdio = new StdioProcessTransport({
       command,
@@ -661,6 +664,12 @@ export class ServerConnection {
       env: serverEnvironment(this.options.parentEnv, env),
       cwd,
       ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
+      ...(onStderr
+        ? {
+            onStderrLine: (line: string) =>
+              onStderr(this.name, this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)),
+          }
+        : {}),
     });
     return this.stdio;
   }

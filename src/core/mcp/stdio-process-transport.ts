@@ -21,6 +21,8 @@ export interface StdioProcessOptions {
   gracePeriodMs?: number;
   /** The longest one message may be (MAX_MESSAGE_CHARS); tests lower it. */
   maxMessageChars?: number;
+  /** Each complete line the server writes to stderr, as it comes (`mcpterm dev` shows them). */
+  onStderrLine?: (line: string) => void;
 }
 
 /** The longest one JSON-RPC message may be (in characters); real results stay far below. */
@@ -84,7 +86,10 @@ export class StdioProcessTransport implements Transport {
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => this.readStdout(chunk));
       child.stderr.setEncoding("utf8");
-      child.stderr.on("data", (chunk: string) => this.stderr.write(chunk));
+      child.stderr.on("data", (chunk: string) => {
+        const lines = this.stderr.write(chunk);
+        for (const line of lines) this.options.onStderrLine?.(line);
+      });
     });
   }
 

@@ -1,0 +1,78 @@
+import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import { decideApproval } from "../core/policy/approval-policy.js";
+import { describeArgumentSecrets, type ArgumentSecret } from "../core/policy/argument-secrets.js";
+import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
+
+/** One call a command was told to make, as the approval policy sees it. */
+export interface CallToApprove {
+  /** `server/tool`, for the question. */
+  label: string;
+  tier: Tier;
+  tierReason: string;
+  secrets: ArgumentSecret[];
+}
+
+export interface ApprovalFlags {
+  /** `--yes`: risky tiers run. */
+  yes: boolean;
+  /** `--allow-secret-arguments`: arguments may carry a secret (`--yes` does not imply it). */
+  allowSecretArguments: boolean;
+  /** Whether a person may be asked at the terminal (never through piped stdin). */
+  ask: boolean;
+}
+
+/** Why a call was not run, for the caller to say, and the flag that would run it. */
+export interface CallRefusal {
+  /** `: its arguments hold a secret (…)` or ` is dangerous`, to follow the call's name. */
+  what: string;
+  /** `pass --yes` or `pass --allow-secret-arguments`. */
+  how: string;
+}
+
+/**
+ * The approval of a call a command makes on a person's behalf (`mcpterm call`, `mcpterm replay`,
+ * the saved calls of `mcpterm dev`), decided by the one policy: a safe tier runs; a risky one
+ * needs `--yes` or a y at the terminal; arguments that hold a secret need
+ * `--allow-secret-arguments` or a y, whatever the tier. Undefined when the call may run.
+ */
+export async function approveCall(
+  io: CliIo,
+  call: CallToApprove,
+  flags: ApprovalFlags,
+): Promise<CallRefusal | undefined> {
+  const interactive = flags.ask && io.stdin.isTTY === true;
+  const verdict = decideApproval(
+    { tier: call.tier, allowance: { state: "not_allowed" }, secrets: call.secrets },
+    {
+      project: [],
+      settings: [],
+      flagged: flags.yes ? [...TIERS] : TIERS.filter((tier) => !isRiskyTier(tier)),
+      interactive,
+      allowSecretArguments: flags.allowSecretArguments,
+    },
+  );
+  if (verdict.action === "allow") return undefined;
+  const secret = call.secrets.length > 0;
+  if (verdict.action === "ask") {
+    const why = secret
+      ? `its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
+      : `it is ${call.tier} (${call.tierReason})`;
+    if (await confirm(io, `${call.label}: ${why}. Run it? [y/N] `)) return undefined;
+  }
+  return {
+    what: secret
+      ? `: its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
+      : ` is ${call.tier}`,
+    how: secret ? "pass --allow-secret-arguments" : "pass --yes",
+  };
+}
+
+async function confirm(io: CliIo, question: string): Promise<boolean> {
+  // Piped stdin is never read as an answer: only a person at a terminal can approve.
+  if (!io.stdin.isTTY) return false;
+  io.stderr.write(question);
+  const answer = await readLineFromTerminal(io.stdin, io.signal, {
+    onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
+  });
+  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
+}

@@ -1,0 +1,241 @@
+import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+import type { CliIo } from "../common/cli-io.js";
+import { McpToolHost } from "../core/agent/mcp-tool-host.js";
+import type { AgentTool } from "../core/agent/tool-host.js";
+import { errorMessage } from "../core/errors.js";
+import type { McpManager } from "../core/mcp/mcp-manager.js";
+import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
+import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { SchemaValidator } from "../core/policy/schema-validator.js";
+import { REDACTED } from "../core/policy/secret-patterns.js";
+import { riskRank, type Tier } from "../core/policy/tiers.js";
+import { needsTaskExecution } from "../core/policy/tool-withhold.js";
+import { compareAnswers, type ReplayedOutcome } from "../core/replay/compare-answers.js";
+import type { JsonPath } from "../core/replay/json-path.js";
+import type { RecordedSecrets } from "../core/replay/recorded-secrets.js";
+import type { Difference } from "../core/replay/value-diff.js";
+import type { RecordedCall } from "../core/trace/recorded-calls.js";
+import { approveCall } from "./approve-call.js";
+
+export type ReplayStatus = "match" | "differs" | "not_replayed" | "unreachable";
+
+export interface CallReport {
+  /** 1-based, in the order of the file. */
+  index: number;
+  call: RecordedCall;
+  status: ReplayStatus;
+  /** Why it was not replayed, or what differs besides the answer (a tool that is gone). */
+  reason: string | undefined;
+  durationMs: number | undefined;
+  differences: Difference[];
+}
+
+export interface ReplayOptions {
+  yes: boolean;
+  allowSecretArguments: boolean;
+  /** Whether a person may be asked at the terminal about a risky call. */
+  ask: boolean;
+  ignore: readonly JsonPath[];
+  /** Per-call timeout, milliseconds; the server's own when undefined. */
+  timeoutMs?: number | undefined;
+}
+
+/**
+ * Sends recorded calls again, one at a time and in order, to the servers of `manager`, and
+ * compares each answer with the recorded one. Calls are approved as `mcpterm call` approves
+ * them, against the riskier of the recorded tier and the tier the tool has now: only a call
+ * whose tier ran unasked when it was recorded, and still would, runs without --yes.
+ */
+export async function replayCalls(
+  manager: McpManager,
+  calls: readonly RecordedCall[],
+  options: ReplayOptions,
+  context: {
+    io: CliIo;
+    redactor: SecretRedactor;
+    /** What the recording redacted, learned as calls are compared; what is printed is masked with it. */
+    secrets: RecordedSecrets;
+    onReport?: (report: CallReport) => void;
+  },
+): Promise<CallReport[]> {
+  const host = new McpToolHost(manager);
+  const validator = new SchemaValidator();
+  const reports: CallReport[] = [];
+  for (const [position, call] of calls.entries()) {
+    if (context.io.signal.aborted) break;
+    const report = await replayOne(call, position + 1, {
+      ...context,
+      manager,
+      host,
+      validator,
+      options,
+    });
+    reports.push(report);
+    context.onReport?.(report);
+  }
+  return reports;
+}
+
+interface ReplayContext {
+  io: CliIo;
+  redactor: SecretRedactor;
+  manager: McpManager;
+  host: McpToolHost;
+  validator: SchemaValidator;
+  secrets: RecordedSecrets;
+  options: ReplayOptions;
+}
+
+async function replayOne(call: RecordedCall, index: number, context: ReplayContext): Promise<CallReport> {
+  const report = (status: ReplayStatus, reason?: string, durationMs?: number): CallReport => ({
+    index,
+    call,
+    status,
+    reason:
+      reason === undefined ? undefined : context.secrets.maskLearned(context.redactor.redactText(reason)),
+    durationMs,
+    differences: [],
+  });
+  const snapshot = context.manager.servers().find((server) => server.name === call.server);
+  if (snapshot?.status !== "connected")
+    return report(
+      "unreachable",
+      `server "${call.server}" is ${snapshot?.status ?? "unknown"}${snapshot?.error ? `: ${snapshot.error}` : ""}`,
+    );
+  if (JSON.stringify(call.arguments).includes(REDACTED))
+    return report(
+      "not_replayed",
+      "the trace redacted a secret from its arguments, so it cannot be sent as it was; give the value in a calls file (mcpterm trace --calls) to replay it",
+    );
+  if (call.kind === "tool") {
+    const tool = context.host
+      .list()
+      .find((candidate) => candidate.server === call.server && candidate.name === call.target);
+    const refused = await refusalOf(call, tool, context);
+    if (refused) return report(refused.status, refused.reason);
+  }
+  const startedAt = performance.now();
+  const replayed = await send(call, context);
+  const durationMs = Math.round(performance.now() - startedAt);
+  const { differences } = await compareAnswers(call.kind, call.recorded, replayed, {
+    redactor: context.redactor,
+    secrets: context.secrets,
+    ignore: context.options.ignore,
+  });
+  return { ...report(differences.length === 0 ? "match" : "differs", undefined, durationMs), differences };
+}
+
+/** Why a tool call is not sent: the tool is gone, its arguments no longer fit, nobody approved it. */
+async function refusalOf(
+  call: RecordedCall,
+  tool: AgentTool | undefined,
+  context: ReplayContext,
+): Promise<{ status: ReplayStatus; reason: string } | undefined> {
+  if (!tool) {
+    const names = context.host
+      .list()
+      .filter((candidate) => candidate.server === call.server)
+      .map((candidate) => candidate.name);
+    return {
+      status: "differs",
+      reason: `server "${call.server}" has no tool "${call.target}" now (tools: ${names.join(", ") || "none"})`,
+    };
+  }
+  const invalid = context.validator.check(tool.inputSchema, call.arguments);
+  if (invalid)
+    return { status: "differs", reason: `the arguments no longer match its input schema: ${invalid}` };
+  const definition = context.manager
+    .connection(call.server)
+    ?.snapshot()
+    .tools.find((candidate) => candidate.definition.name === call.target)?.definition;
+  if (definition && needsTaskExecution(definition))
+    return {
+      status: "not_replayed",
+      reason: "it needs task-based execution, which mcpterm does not run yet",
+    };
+  const { tier, reason } = riskier(call.tier, tool);
+  const refusal = await approveCall(
+    context.io,
+    {
+      label: `${call.server}/${call.target}`,
+      tier,
+      tierReason: reason,
+      secrets: await findArgumentSecrets(call.arguments, context.redactor),
+    },
+    context.options,
+  );
+  if (!refusal) return undefined;
+  const what = refusal.what.startsWith(":") ? refusal.what.slice(2) : `it${refusal.what} (${reason})`;
+  return { status: "not_replayed", reason: `${what}; answer y at the prompt or ${refusal.how}` };
+}
+
+/** The riskier of the tier the call had when it was recorded and the one its tool has now. */
+function riskier(recorded: Tier | undefined, tool: AgentTool): { tier: Tier; reason: string } {
+  if (recorded !== undefined && riskRank(recorded) > riskRank(tool.tier))
+    return { tier: recorded, reason: `it was ${recorded} when it was recorded` };
+  return { tier: tool.tier, reason: tool.tierReason };
+}
+
+async function send(call: RecordedCall, context: ReplayContext): Promise<ReplayedOutcome> {
+  const { manager, io, options } = context;
+  const callOptions = {
+    signal: io.signal,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  };
+  try {
+    switch (call.kind) {
+      case "tool":
+        return {
+          kind: "result",
+          value: await manager.callTool(call.server, call.target, call.arguments, callOptions),
+        };
+      case "resource":
+        return {
+          kind: "result",
+          value: await requireConnection(manager, call.server).readResource(call.target, callOptions),
+        };
+      case "prompt":
+        return {
+          kind: "result",
+          value: await requireConnection(manager, call.server).getPrompt(
+            call.target,
+            call.arguments as Record<string, string>,
+            callOptions,
+          ),
+        };
+    }
+  } catch (error) {
+    return errorOutcome(error);
+  }
+}
+
+function requireConnection(
+  manager: McpManager,
+  server: string,
+): NonNullable<ReturnType<McpManager["connection"]>> {
+  const connection = manager.connection(server);
+  if (!connection) throw new ToolCallError("transient", `there is no server "${server}"`);
+  return connection;
+}
+
+/** A failed request as an answer: its class, and the JSON-RPC error the server sent, if it sent one. */
+function errorOutcome(error: unknown): ReplayedOutcome {
+  const failure = error instanceof ToolCallError ? error.failure : "transient";
+  const rpc = jsonRpcError(error);
+  return {
+    kind: "error",
+    failure,
+    code: rpc?.code,
+    message: rpc?.message ?? errorMessage(error),
+  };
+}
+
+/** The SDK's error deep in the cause chain: the code and message the server sent. */
+function jsonRpcError(error: unknown): { code: number; message: string } | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof SdkMcpError)
+      return { code: cause.code, message: cause.message.replace(/^(?:MCP error -?\d+: )+/, "") };
+  }
+  return undefined;
+}

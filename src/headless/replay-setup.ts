@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ReplayFlags, ServerOverride } from "../args.js";
+import type { CliIo } from "../common/cli-io.js";
+import {
+  DEFAULT_MAX_CALL_MS,
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type McptermConfig,
+  type ServerConfig,
+} from "../core/config/index.js";
+import { UsageError } from "../core/errors.js";
+import { parseJsonPath, type JsonPath } from "../core/replay/json-path.js";
+
+/** `--ignore` paths and those of `--ignore-file` (one a line, `#` starts a comment), parsed. */
+export async function loadIgnorePaths(
+  flags: Pick<ReplayFlags, "ignore" | "ignoreFile">,
+  io: CliIo,
+): Promise<JsonPath[]> {
+  const paths: JsonPath[] = [];
+  for (const text of flags.ignore) {
+    const parsed = parseJsonPath(text);
+    if (typeof parsed === "string") throw new UsageError(`--ignore ${parsed}`);
+    paths.push(parsed);
+  }
+  if (flags.ignoreFile === undefined) return paths;
+  const file = path.resolve(io.cwd, flags.ignoreFile);
+  const text = await readFile(file, "utf8").catch((error: unknown) => {
+    throw new UsageError(`Cannot read the ignore file ${file}: ${(error as Error).message}.`, {
+      cause: error,
+    });
+  });
+  for (const [index, line] of text.split("\n").entries()) {
+    const entry = line.replace(/(^|\s)#.*$/, "").trim();
+    if (entry === "") continue;
+    const parsed = parseJsonPath(entry);
+    if (typeof parsed === "string") throw new UsageError(`${file}, line ${index + 1}: ${parsed}`);
+    paths.push(parsed);
+  }
+  return paths;
+}
+
+/**
+ * The servers a replay needs, each from the config or from `--server`. Nothing is started that
+ * neither names: a trace is input, and the servers it calls must already be the person's own.
+ */
+export function replayServers(
+  config: McptermConfig,
+  needed: readonly string[],
+  overrides: readonly ServerOverride[],
+  cwd: string,
+): ServerConfig[] {
+  for (const override of overrides) {
+    if (!needed.includes(override.name))
+      throw new UsageError(
+        `--server ${override.name}: the recording makes no calls to a server of that name (it calls ${needed.map((name) => JSON.stringify(name)).join(", ")}).`,
+      );
+  }
+  return needed.map((name) => {
+    const configured = config.servers.find((server) => server.name === name);
+    const override = overrides.find((candidate) => candidate.name === name);
+    if (override) return { ...(configured ?? defaults(name)), ...launch(override, cwd), disabled: false };
+    if (!configured) {
+      const known = config.servers.map((server) => server.name).join(", ") || "none";
+      throw new UsageError(
+        // Quoted as JSON: a name from a trace may hold escapes, which then show rather than act.
+        `The recording calls server ${JSON.stringify(name)}, which ${config.path ?? "the config"} does not have (servers: ${known}); add it there, or give --server ${JSON.stringify(name)}=<command or url>.`,
+      );
+    }
+    // Naming the recording is the request to run its servers, as naming one is for `mcpterm call`.
+    return { ...configured, disabled: false };
+  });
+}
+
+/**
+ * A command typed on the command line runs where it was typed, not in the config's folder. A URL
+ * typed there gets none of the config's headers: they hold tokens for the configured address.
+ */
+function launch(override: ServerOverride, cwd: string): Partial<ServerConfig> {
+  if ("url" in override)
+    return { transport: "http", url: override.url, headers: {}, command: undefined, args: [] };
+  return { transport: "stdio", command: override.command, args: override.args, cwd, url: undefined };
+}
+
+function defaults(name: string): ServerConfig {
+  return {
+    name,
+    transport: "stdio",
+    args: [],
+    env: {},
+    headers: {},
+    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
+    maxCallMs: DEFAULT_MAX_CALL_MS,
+    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
+    disabled: false,
+    trust: false,
+    includeTools: [],
+    excludeTools: [],
+    tiers: {},
+  };
+}

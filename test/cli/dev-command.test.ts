@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { copyFile, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledFixture } from "../support/compiled-fixtures.js";
+import { CLI, tempDir, writeJson } from "../support/fixtures.js";
+import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv } from "../support/run-cli.js";
+import { runInProcess } from "../support/run-in-process.js";
+
+const marker = randomUUID();
+let dir: string;
+let script: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  script = path.join(dir, "server.js");
+  await copyFile(compiledFixture("fixture-server"), script);
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      // The fixture starts a child that outlives it unless its whole process group is stopped.
+      fixture: {
+        command: process.execPath,
+        args: ["server.js", `--marker=${marker}`],
+        env: { FIXTURE_SPAWN_CHILD: "1" },
+      },
+      remote: { url: "http://127.0.0.1:9/mcp" },
+    },
+  });
+});
+
+afterAll(async () => {
+  for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Polls until `check` holds; the deadline only matters when the run never gets there. */
+async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("mcpterm dev", () => {
+  it("restarts the server when its script changes, reports the changed tool, and leaves no process behind", async () => {
+    const dev = spawn(process.execPath, [CLI, "dev", "fixture", "--call", 'sum {"a":2,"b":3}'], {
+      cwd: dir,
+      env: cleanEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    dev.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    dev.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<number | null>((resolve) => dev.on("close", (code) => resolve(code)));
+    try {
+      await until("the first start", () => out.includes("call sum"));
+      expect(out).toMatch(
+        /^dev: starting fixture; watching server\.js; type r and Enter to restart, Ctrl\+C to stop$/m,
+      );
+      expect(out).toMatch(/^dev: fixture is up in \d+ ms, pid \d+, \d+ tool\(s\)$/m);
+      expect(out).toMatch(/^ {2}echo {2}\[read_only: readOnlyHint\]$/m);
+      // The server's stderr, marked by server.
+      expect(out).toMatch(/^\[fixture\] fixture: ready$/m);
+      expect(out).toMatch(/^call sum \{"a":2,"b":3\}: ok \(\d+ ms\)\n {2}5$/m);
+      const first = processesMatching(marker);
+      expect(first).toHaveLength(2);
+
+      const source = await readFile(script, "utf8");
+      expect(source).toContain('"Echo the text back."');
+      await writeFile(script, source.replace('"Echo the text back."', '"Echo the text back, twice."'));
+      await until("the restart's report", () => out.includes("~ echo:"));
+      expect(out).toMatch(/^dev: server\.js changed; restarting fixture$/m);
+      expect(out).toMatch(
+        /^ {2}~ echo: description changed \(an "always allow" given for it no longer holds\)$/m,
+      );
+      await until("the saved call after the restart", () => (out.match(/^call sum/gm) ?? []).length === 2);
+      // The old server and the child it started are gone; a new pair runs.
+      const now = processesMatching(marker);
+      expect(now.filter((pid) => first.includes(pid))).toEqual([]);
+      expect(now).toHaveLength(2);
+    } finally {
+      dev.kill("SIGINT");
+    }
+    expect(await exited).toBe(130);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("says what to watch when the server's command line names no file", async () => {
+    const run = await runInProcess(["dev", "remote"], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'mcpterm: The command line of "remote" (http://127.0.0.1:9/mcp) names no file to watch; give one with --watch <file or folder>.\n',
+    );
+  });
+});
