@@ -80,6 +80,75 @@ describe("parseArgs", () => {
       ["call", "fs/read_file", "--yes", "--timeout", "500", "--json"],
       { command: "call", arguments: undefined, yes: true, timeoutMs: 500, json: true },
     ],
+    [["trace", "--calls", "--server", "fs"], { command: "trace", calls: true, server: "fs" }],
+    [
+      ["replay"],
+      {
+        command: "replay",
+        file: undefined,
+        servers: [],
+        json: false,
+        yes: false,
+        ignore: [],
+        ignoreFile: undefined,
+      },
+    ],
+    [
+      [
+        "replay",
+        "t.jsonl",
+        "--server",
+        "fs=node 'build/my server.js' --port 0",
+        "--server",
+        "web=https://example.com/mcp",
+        "--ignore",
+        "$.structuredContent.id",
+        "--ignore",
+        "$..ts",
+        "--yes",
+        "--timeout",
+        "900",
+      ],
+      {
+        command: "replay",
+        file: "t.jsonl",
+        servers: [
+          { name: "fs", command: "node", args: ["build/my server.js", "--port", "0"] },
+          { name: "web", url: "https://example.com/mcp" },
+        ],
+        ignore: ["$.structuredContent.id", "$..ts"],
+        yes: true,
+        timeoutMs: 900,
+      },
+    ],
+    [
+      [
+        "dev",
+        "fs",
+        "--watch",
+        "src",
+        "--watch",
+        "lib",
+        "--call",
+        'echo {"text":"hi"}',
+        "--call",
+        "ping",
+        "--replay",
+        "t.jsonl",
+      ],
+      {
+        command: "dev",
+        server: "fs",
+        watch: ["src", "lib"],
+        calls: [
+          { tool: "echo", arguments: '{"text":"hi"}' },
+          { tool: "ping", arguments: undefined },
+        ],
+        replay: "t.jsonl",
+        logLevel: "debug",
+        yes: false,
+      },
+    ],
   ])("%j", async (argv, expected) => {
     expect(await parse(...argv)).toMatchObject(expected);
   });
@@ -115,6 +184,14 @@ describe("parseArgs", () => {
     [["kb", "add"], /mcpterm kb add takes one <path|url>/],
     [["kb", "remove", "a.md", "b.md"], /mcpterm kb remove takes one <path>/],
     [["serve", "--http", "-1"], /--http must be a port from 0 to 65535/],
+    [["replay", "--server", "fs"], /--server needs name=<command or url>/],
+    [
+      ["replay", "--server", "fs=node 'unclosed"],
+      /--server fs: the command line "node 'unclosed" has an unclosed ' quote/,
+    ],
+    [["tools", "--server", "a", "--server", "b"], /^--server was given more than once/],
+    [["dev"], /Not enough non-option arguments/],
+    [["dev", "fs", "--log-level", "loud"], /--log-level must be one of debug, .*, got "loud"/],
   ])("%j is a usage error", async (argv, message) => {
     const error = await parse(...argv).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UsageError);

@@ -3,13 +3,16 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as delay } from "node:timers/promises";
+import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
-import { tempDir, writeJson } from "../support/fixtures.js";
+import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer } from "../support/scripted-model-server.js";
+import { TmuxTerminal } from "../support/tmux.js";
 
 const marker = randomUUID();
 const ESC = "\u001b";
@@ -134,6 +137,31 @@ describe("mcpterm replay of a recorded session", () => {
     );
     expect(run.stdout).toMatch(/^4 call\(s\): 3 match, 0 differ, 1 not replayed$/m);
     expect(existsSync(path.join(notes, "a.md"))).toBe(false);
+  });
+
+  it("asks a person at a terminal about the dangerous call, as mcpterm call does, and runs it on their yes", async () => {
+    await rm(path.join(notes, "a.md"), { force: true });
+    const env = ["PATH", "HOME", "LANG"].map((key) => `'${key}=${process.env[key] ?? ""}'`).join(" ");
+    const terminal = new TmuxTerminal(
+      `env -i ${env} NO_COLOR=1 '${process.execPath}' '${CLI}' replay '${trace}'; echo "EXITED $?"; sleep 60`,
+      { cwd: dir, columns: 160, rows: 40 },
+    );
+    try {
+      const question = await terminal.waitFor((text) => text.includes("Run it? [y/N]"), "the question");
+      expect(question).toMatch(
+        /fixture\/write_note: it is dangerous \(destructiveHint\)\. Run it\? \[y\/N\]/,
+      );
+      // A person reads the question first: an answer typed the moment it shows is not taken.
+      await delay(ANSWER_GUARD_MS);
+      terminal.text("y");
+      terminal.keys("Enter");
+      const done = await terminal.waitFor((text) => text.includes("EXITED"), "the end of the replay");
+      expect(done).toMatch(/^4 call\(s\): 4 match, 0 differ$/m);
+      expect(done).toMatch(/^EXITED 0$/m);
+      expect(existsSync(path.join(notes, "a.md"))).toBe(true);
+    } finally {
+      terminal.close();
+    }
   });
 
   it("ignores the JSON paths it is told to", async () => {

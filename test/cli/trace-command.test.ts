@@ -208,7 +208,7 @@ describe("mcpterm trace without a file", () => {
       "There is no turn 4 in this trace (turns are 1 to 1).",
     );
     await expect(trace({ file: traceFile, server: "broken" })).rejects.toThrow(
-      "--server only applies to --wire.",
+      "--server only applies to --wire and --calls.",
     );
     await expect(trace({ file: traceFile, full: true })).rejects.toThrow("--full only applies to --wire.");
   });
