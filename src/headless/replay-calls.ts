@@ -173,7 +173,7 @@ async function refusalOf(
 /** The riskier of the tier the call had when it was recorded and the one its tool has now. */
 function riskier(recorded: Tier | undefined, tool: AgentTool): { tier: Tier; reason: string } {
   if (recorded !== undefined && riskRank(recorded) > riskRank(tool.tier))
-    return { tier: recorded, reason: `it was ${recorded} when it was recorded` };
+    return { tier: recorded, reason: "its tier when it was recorded" };
   return { tier: tool.tier, reason: tool.tierReason };
 }
 

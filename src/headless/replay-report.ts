@@ -21,25 +21,13 @@ export function renderCallReport(report: CallReport, redact: (text: string) => s
   const recorded = call.durationMs === undefined ? "" : `, recorded ${call.durationMs} ms`;
   const timing = report.durationMs === undefined ? "" : `  (${report.durationMs} ms${recorded})`;
   const lines = [`${MARK[report.status]} ${report.index} ${callLabel(call)}${args}${timing}`];
-  if (report.reason !== undefined) lines.push(`    ${statusWord(report.status)}: ${report.reason}`);
+  if (report.reason !== undefined)
+    lines.push(`    ${report.status === "differs" ? "differs" : "not replayed"}: ${report.reason}`);
   const diff = report.differences.flatMap(differenceLines);
   lines.push(...diff.slice(0, MAX_DIFF_LINES));
   if (diff.length > MAX_DIFF_LINES)
     lines.push(`    … ${diff.length - MAX_DIFF_LINES} more line(s) differ (--json shows all)`);
   return `${lines.map((line) => shown(line, redact)).join("\n")}\n`;
-}
-
-function statusWord(status: ReplayStatus): string {
-  switch (status) {
-    case "not_replayed":
-      return "not replayed";
-    case "unreachable":
-      return "not replayed";
-    case "differs":
-      return "differs";
-    case "match":
-      return "note";
-  }
 }
 
 /** The lines that show one difference: a value against a value, or the lines of a text that changed. */

@@ -4,6 +4,7 @@ import type { RecordedCall } from "../../src/core/trace/recorded-calls.js";
 import { splitCommandLine } from "../../src/core/config/command-line.js";
 import { toolChanges } from "../../src/core/policy/tool-changes.js";
 import { escapeInvisible } from "../../src/core/policy/json-escapes.js";
+import { TraceCallCollector } from "../../src/core/trace/trace-calls.js";
 
 const tool: RecordedCall = {
   kind: "tool",
@@ -110,5 +111,44 @@ describe("toolChanges", () => {
       { kind: "added", tool: "new" },
       { kind: "removed", tool: "old" },
     ]);
+  });
+});
+
+describe("TraceCallCollector", () => {
+  const send = (id: number, method: string, params: object) => ({
+    type: "wire",
+    server: "s",
+    direction: "send",
+    at: id,
+    message: { jsonrpc: "2.0", id, method, params },
+  });
+  const receive = (id: number, body: object) => ({
+    type: "wire",
+    server: "s",
+    direction: "receive",
+    at: id + 1,
+    message: { jsonrpc: "2.0", id, ...body },
+  });
+
+  it("pairs reads with their answers, not with a server's own request of the same id", () => {
+    const collector = new TraceCallCollector();
+    const records = [
+      { type: "session_start", ts: 0 },
+      send(1, "resources/read", { uri: "a://x" }),
+      receive(1, { method: "sampling/createMessage", params: {} }),
+      receive(1, { result: { contents: [] } }),
+      send(2, "prompts/get", { name: "p", arguments: { a: "b" } }),
+      receive(2, { error: { code: -32602, message: "bad" } }),
+      // A call the loop never started (denied) is not a call to replay.
+      { type: "tool_call_proposed", ts: 3, call: { id: "c1", server: "s", tool: "t", arguments: {} } },
+      { type: "tool_result", ts: 4, callId: "c1", ok: false, failure: "permission", display: "denied" },
+    ];
+    records.forEach((record, index) => collector.add(record, index + 1));
+    const { calls, notes } = collector.finish();
+    expect(calls.map((call) => [call.kind, call.target, call.recorded])).toEqual([
+      ["resource", "a://x", { kind: "result", value: { contents: [] } }],
+      ["prompt", "p", { kind: "error", failure: undefined, code: -32602, message: "bad" }],
+    ]);
+    expect(notes).toEqual([]);
   });
 });

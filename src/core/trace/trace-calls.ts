@@ -172,7 +172,8 @@ export class TraceCallCollector {
       return;
     }
     const request = this.requests.get(key);
-    if (direction !== "receive" || !request) return;
+    // A server's own requests (sampling, roots) number their ids apart from the client's.
+    if (direction !== "receive" || !request || message.method !== undefined) return;
     this.requests.delete(key);
     const recorded = answerOf(message);
     if (!recorded) {
