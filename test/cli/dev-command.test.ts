@@ -56,7 +56,8 @@ describe("mcpterm dev", () => {
     dev.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     const exited = new Promise<number | null>((resolve) => dev.on("close", (code) => resolve(code)));
     try {
-      await until("the first start", () => out.includes("call sum"));
+      // The saved call's answer is the last thing a start reports.
+      await until("the first start", () => /^call sum .*\n {2}5$/m.test(out));
       expect(out).toMatch(
         /^dev: starting fixture; watching server\.js; type r and Enter to restart, Ctrl\+C to stop$/m,
       );
