@@ -10,6 +10,8 @@ export interface CallToApprove {
   tier: Tier;
   tierReason: string;
   secrets: ArgumentSecret[];
+  /** No tier runs it on its own: a replayed call a person approved when it was recorded. */
+  needsYes?: boolean;
 }
 
 export interface ApprovalFlags {
@@ -46,7 +48,7 @@ export async function approveCall(
     {
       project: [],
       settings: [],
-      flagged: flags.yes ? [...TIERS] : TIERS.filter((tier) => !isRiskyTier(tier)),
+      flagged: flags.yes ? [...TIERS] : call.needsYes ? [] : TIERS.filter((tier) => !isRiskyTier(tier)),
       interactive,
       allowSecretArguments: flags.allowSecretArguments,
     },

@@ -154,7 +154,7 @@ async function refusalOf(
       status: "not_replayed",
       reason: "it needs task-based execution, which mcpterm does not run yet",
     };
-  const { tier, reason } = riskier(call.tier, tool);
+  const { tier, reason } = riskier(call, tool);
   const refusal = await approveCall(
     context.io,
     {
@@ -162,6 +162,7 @@ async function refusalOf(
       tier,
       tierReason: reason,
       secrets: await findArgumentSecrets(call.arguments, context.redactor),
+      ...(call.personApproved ? { needsYes: true } : {}),
     },
     context.options,
   );
@@ -170,11 +171,19 @@ async function refusalOf(
   return { status: "not_replayed", reason: `${what}; answer y at the prompt or ${refusal.how}` };
 }
 
-/** The riskier of the tier the call had when it was recorded and the one its tool has now. */
-function riskier(recorded: Tier | undefined, tool: AgentTool): { tier: Tier; reason: string } {
-  if (recorded !== undefined && riskRank(recorded) > riskRank(tool.tier))
-    return { tier: recorded, reason: "its tier when it was recorded" };
-  return { tier: tool.tier, reason: tool.tierReason };
+/**
+ * The riskier of the tier the call had when it was recorded and the one its tool has now; a call
+ * a person approved in the recording did not run by its tier, and says so.
+ */
+function riskier(call: RecordedCall, tool: AgentTool): { tier: Tier; reason: string } {
+  const recorded = call.tier;
+  const { tier, reason } =
+    recorded !== undefined && riskRank(recorded) > riskRank(tool.tier)
+      ? { tier: recorded, reason: "its tier when it was recorded" }
+      : { tier: tool.tier, reason: tool.tierReason };
+  return call.personApproved
+    ? { tier, reason: `${reason}; a person approved it when it was recorded` }
+    : { tier, reason };
 }
 
 async function send(call: RecordedCall, context: ReplayContext): Promise<ReplayedOutcome> {

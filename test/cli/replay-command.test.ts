@@ -315,6 +315,20 @@ describe("a trace that is not what mcpterm wrote", () => {
     expect(run.stdout).not.toContain(secret);
   });
 
+  it("asks again about a call a person approved when it was recorded, whatever its tier", async () => {
+    const file = path.join(dir, "approved.jsonl");
+    await writeFile(
+      file,
+      `${JSON.stringify({ kind: "tool", server: "fixture", tool: "echo", arguments: { text: "hi" }, personApproved: true, result: { content: [{ type: "text", text: "hi" }] } })}\n`,
+    );
+    const run = await cli(file);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^ {4}not replayed: it is read_only \(readOnlyHint; a person approved it when it was recorded\); answer y at the prompt or pass --yes$/m,
+    );
+    expect((await cli(file, "--yes")).code).toBe(0);
+  });
+
   it("is a usage error when the file holds no calls, or is not there", async () => {
     const empty = path.join(dir, "empty.jsonl");
     await writeFile(empty, "");

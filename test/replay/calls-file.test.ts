@@ -31,6 +31,7 @@ describe("calls files", () => {
     { ...tool, kind: "prompt", target: "review", arguments: { note: "a" }, tier: undefined },
     { ...tool, recorded: { kind: "error", failure: "transient", code: undefined, message: "lost" } },
     { ...tool, recorded: { kind: "preview", preview: '{"content":[', chars: 300000 } },
+    { ...tool, personApproved: true },
   ])("read back a written line unchanged: %j", (call) => {
     expect(callFromLine(JSON.parse(callLine(call)) as Record<string, unknown>, 1)).toEqual(call);
   });
@@ -128,6 +129,25 @@ describe("TraceCallCollector", () => {
     direction: "receive",
     at: id + 1,
     message: { jsonrpc: "2.0", id, ...body },
+  });
+
+  it("keeps that a person, not the tier, approved a tool call", () => {
+    const collector = new TraceCallCollector();
+    const records = [
+      {
+        type: "tool_call_proposed",
+        ts: 1,
+        call: { id: "c", server: "s", tool: "t", arguments: {}, tier: "read_only" },
+      },
+      { type: "approval_decided", ts: 2, callId: "c", approved: true, by: "user" },
+      { type: "tool_started", ts: 3, callId: "c" },
+      { type: "raw_result", ts: 4, callId: "c", result: { content: [] } },
+      { type: "tool_result", ts: 5, callId: "c", ok: true, display: "", durationMs: 2 },
+    ];
+    records.forEach((record, index) => collector.add(record, index + 1));
+    expect(collector.finish().calls).toMatchObject([
+      { target: "t", tier: "read_only", personApproved: true, durationMs: 2 },
+    ]);
   });
 
   it("pairs reads with their answers, not with a server's own request of the same id", () => {

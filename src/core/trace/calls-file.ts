@@ -28,6 +28,7 @@ export function callLine(call: RecordedCall): string {
     [target]: call.target,
     ...(call.kind === "resource" ? {} : { arguments: call.arguments }),
     ...(call.tier === undefined ? {} : { tier: call.tier }),
+    ...(call.personApproved ? { personApproved: true } : {}),
     ...(call.durationMs === undefined ? {} : { durationMs: call.durationMs }),
     ...outcomeFields(call.recorded),
   });
@@ -76,6 +77,8 @@ export function callFromLine(value: Record<string, unknown>, line: number): Reco
   }
   if (value.tier !== undefined && !isTier(value.tier))
     return `${at}: "tier" must be one of ${TIERS.join(", ")}, got ${shown(value.tier)}.`;
+  if (value.personApproved !== undefined && typeof value.personApproved !== "boolean")
+    return `${at}: "personApproved" must be true or false, got ${shown(value.personApproved)}.`;
   const { durationMs } = value;
   if (durationMs !== undefined && (typeof durationMs !== "number" || durationMs < 0))
     return `${at}: "durationMs" must be a number of milliseconds, got ${shown(durationMs)}.`;
@@ -87,6 +90,7 @@ export function callFromLine(value: Record<string, unknown>, line: number): Reco
     target,
     arguments: args,
     tier: isTier(value.tier) ? value.tier : undefined,
+    ...(value.personApproved === true ? { personApproved: true as const } : {}),
     durationMs: typeof durationMs === "number" ? durationMs : undefined,
     recorded,
     line,

@@ -14,6 +14,8 @@ export interface RecordedCall {
   arguments: Record<string, unknown>;
   /** The tool's tier when it was recorded (a trace says; a calls file may). */
   tier: Tier | undefined;
+  /** A person approved it when it was recorded (asked, or an "always allow"): its tier did not run it. */
+  personApproved?: true;
   durationMs: number | undefined;
   recorded: RecordedOutcome;
   /** The line of the file it came from, for messages. */

@@ -12,6 +12,7 @@ interface PendingTool {
   tool: string;
   arguments: Record<string, unknown>;
   tier: RecordedCall["tier"];
+  personApproved: boolean;
   line: number;
   startedAt: number | undefined;
   raw: RecordedOutcome | undefined;
@@ -55,6 +56,11 @@ export class TraceCallCollector {
       case "tool_call_proposed":
         this.proposed(record.call, line);
         return;
+      case "approval_decided": {
+        const call = this.toolOf(record.callId);
+        if (call) call.personApproved = record.by === "user" || record.by === "session";
+        return;
+      }
       case "tool_started": {
         const call = this.toolOf(record.callId);
         if (call && call.startedAt === undefined) {
@@ -128,6 +134,7 @@ export class TraceCallCollector {
       tool,
       arguments: args,
       tier: isTier(value.tier) ? value.tier : undefined,
+      personApproved: false,
       line,
       startedAt: undefined,
       raw: undefined,
@@ -151,6 +158,7 @@ export class TraceCallCollector {
           target: call.tool,
           arguments: call.arguments,
           tier: call.tier,
+          ...(call.personApproved ? { personApproved: true as const } : {}),
           durationMs: call.ended?.durationMs,
           recorded,
           line: call.line,
