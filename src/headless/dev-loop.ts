@@ -70,12 +70,13 @@ export class DevLoop {
     });
   }
 
-  /** The first start. */
+  /** The first start; a change saved meanwhile restarts the server after it. */
   async start(): Promise<void> {
-    await this.whileBusy(async () => {
+    this.running = this.whileBusy(async () => {
       await this.manager.start();
       await this.afterStart();
     });
+    await this.running;
   }
 
   /** A watched file changed (or the person asked): restart once the changes settle. */
