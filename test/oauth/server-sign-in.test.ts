@@ -1,10 +1,11 @@
-import { statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { tempDir } from "../support/fixtures.js";
 import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
 
@@ -52,6 +53,7 @@ function manager(
   who: SignInPerson | undefined,
   entry: Record<string, unknown> = {},
   learned: string[] = [],
+  extra: { redactor?: SecretRedactor; requestTimeoutMs?: number } = {},
 ): McpManager {
   const config = parseConfigDocument(
     { mcpServers: { secure: { url, ...entry } } },
@@ -59,10 +61,13 @@ function manager(
   );
   const created = new McpManager(config.servers, {
     parentEnv: {},
+    ...(extra.redactor ? { redact: extra.redactor.redactText } : {}),
     oauth: {
       store,
+      ...(extra.requestTimeoutMs ? { requestTimeoutMs: extra.requestTimeoutMs } : {}),
       learnSecret: (secret) => {
         learned.push(secret);
+        extra.redactor?.learn(secret);
       },
       person: () => who,
       openUrl: async (address) => {
@@ -174,7 +179,7 @@ describe("signing in to a remote server behind OAuth", () => {
     const connected = manager(world.mcpUrl, store, undefined);
     await connected.start();
     expect(connected.servers()[0]?.error).toBe(
-      'server "secure" needs you to sign in (OAuth); run `mcpterm auth login secure` (or /mcp login secure in the TUI), then try again.',
+      'server "secure" needs you to sign in (OAuth); run `mcpterm auth login secure` (or /mcp login secure in the TUI), then try again',
     );
     expect(world.authorizations).toEqual([]);
   });
@@ -227,5 +232,66 @@ describe("signing in to a remote server behind OAuth", () => {
     );
     expect(world.tokenRequests).toEqual([]);
     expect(world.authorizations).toEqual([]);
+  });
+
+  it("with nobody to ask, registers no client and writes nothing", async () => {
+    const { world, store } = await setUp();
+    await manager(world.mcpUrl, store, undefined).start();
+    expect(world.registrations).toBe(0);
+    expect(store.list()).toEqual([]);
+  });
+
+  it("an authorization server that never answers the token request fails that step after the limit, not minutes later", async () => {
+    const { world, store } = await setUp({ tokenEndpoint: "stall" });
+    const connected = manager(world.mcpUrl, store, person(), {}, [], { requestTimeoutMs: 1000 });
+    await connected.start();
+    expect(connected.servers()[0]?.error).toMatch(
+      new RegExp(
+        `^sign-in to "secure" failed at token exchange: .*127\\.0\\.0\\.1:\\d+ did not answer within 1 s`,
+      ),
+    );
+  });
+
+  it("a client secret echoed back inside an Authorization: Basic header is redacted", async () => {
+    const { world, store } = await setUp({ tokenEndpoint: "echo" });
+    const redactor = new SecretRedactor([]);
+    const secret = "sekrit-from-env-12345";
+    const connected = manager(
+      world.mcpUrl,
+      store,
+      person(),
+      { oauth: { clientId: "preset", clientSecret: secret } },
+      [],
+      {
+        redactor,
+      },
+    );
+    await connected.start();
+    const error = connected.servers()[0]?.error ?? "";
+    expect(error).toContain("failed at token exchange");
+    expect(error).toContain("Basic [REDACTED]");
+    expect(error).not.toContain(Buffer.from(`preset:${secret}`).toString("base64"));
+  });
+
+  it("two processes refreshing the same rotating tokens at once both connect, and the sign-in survives", async () => {
+    const { world, store } = await setUp({ expiresIn: 2 });
+    const first = manager(world.mcpUrl, store, person());
+    await first.start();
+    await first.close();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const racers = [0, 1, 2].map(() => manager(world.mcpUrl, store, person("decline")));
+    await Promise.all(racers.map((racer) => racer.start()));
+    for (const racer of racers) expect(racer.servers()[0]).toMatchObject({ status: "connected" });
+    expect(store.list()[0]?.tokens?.refresh_token).toBeDefined();
+    expect(world.authorizations).toHaveLength(1);
+  });
+
+  it("a token file that is not valid JSON is neither used nor overwritten", async () => {
+    const { world, store } = await setUp();
+    writeFileSync(store.path, '{"signIns":[{"server":"other","url":"https://x"},]}');
+    const connected = manager(world.mcpUrl, store, person());
+    await connected.start();
+    expect(connected.servers()[0]?.error).toMatch(/oauth\.json is not valid JSON; fix it or delete it/);
+    expect(readFileSync(store.path, "utf8")).toBe('{"signIns":[{"server":"other","url":"https://x"},]}');
   });
 });

@@ -40,6 +40,8 @@ export interface OAuthWorldOptions {
   stepUp?: "always";
   /** Serve no OAuth metadata and no registration: a 401 with no way to sign in. */
   noOAuth?: boolean;
+  /** The token endpoint never answers ("stall"), or refuses quoting the request's Authorization header ("echo"). */
+  tokenEndpoint?: "stall" | "echo";
 }
 
 interface Token {
@@ -52,7 +54,8 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const access = new Map<string, Token>();
   const refreshes = new Map<string, { scope: string; client: string }>();
   const codes = new Map<string, { client: string; redirect: string; challenge: string; scope: string }>();
-  const clients = new Set<string>();
+  // "preset" stands for a client registered beforehand (the entry names it in its oauth settings).
+  const clients = new Set<string>(["preset"]);
   const world: Omit<OAuthWorld, "mcpUrl" | "issuer" | "close"> = {
     tokenRequests: [],
     authorizations: [],
@@ -94,7 +97,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
+        token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
       });
       return;
     }
@@ -136,6 +139,12 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       return;
     }
     if (url.pathname === "/token" && request.method === "POST") {
+      if (options.tokenEndpoint === "stall") return new Promise<void>(() => undefined);
+      if (options.tokenEndpoint === "echo")
+        { json(response, 400, {
+          error: "invalid_client",
+          error_description: `bad credentials: ${request.headers.authorization ?? "none"}`,
+        }); return; }
       const form = new URLSearchParams(await readBody(request));
       const grant = form.get("grant_type") ?? "";
       world.tokenRequests.push({ grant, scope: form.get("scope") ?? undefined });

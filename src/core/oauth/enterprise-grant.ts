@@ -9,7 +9,7 @@ import { McpError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
-import { sameIssuer } from "./stored-provider.js";
+import { credentialForms, sameIssuer } from "./stored-provider.js";
 
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -31,7 +31,10 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     private readonly serverUrl: string,
     private readonly oauth: ServerOAuth,
     private readonly learnSecret: (secret: string) => void,
-  ) {}
+  ) {
+    if (oauth.clientId !== undefined && oauth.clientSecret !== undefined)
+      for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
+  }
 
   get redirectUrl(): undefined {
     return undefined;

@@ -7,6 +7,7 @@ import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
+import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { serviceAccountProvider } from "./service-account.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
 import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
@@ -37,9 +38,14 @@ export interface OAuthOptions {
   openUrl: (address: string) => Promise<void>;
   /** How long a sign-in waits for the browser to come back. */
   waitMs?: number;
+  /** How long one request to the authorization server may take (discovery, registration, tokens). */
+  requestTimeoutMs?: number;
 }
 
 const DEFAULT_WAIT_MS = 5 * 60_000;
+const AUTH_REQUEST_MS = 30_000;
+/** What an authorization server's error text may add to a sentence (it can quote whole pages). */
+const ERROR_TEXT_SHOWN = 300;
 /** Tokens are refreshed this long before they expire, so no request meets an expired one... */
 const REFRESH_AHEAD_MS = 60_000;
 /** ...or, for short-lived ones, at half their life; and never in a tight loop. */
@@ -61,6 +67,8 @@ export class ServerAuth {
   private refreshTimer: NodeJS.Timeout | undefined;
   /** The sign-in waiting for the browser now, which closing the connection stops. */
   private waiting: AbortController | undefined;
+  /** Aborts the OAuth requests in flight when the connection closes (Ctrl+C included). */
+  private stopping = new AbortController();
 
   private constructor(
     private readonly config: ServerConfig & { url: string },
@@ -78,6 +86,7 @@ export class ServerAuth {
         oauth,
         options.store,
         options.learnSecret,
+        () => options.person() !== undefined,
       );
       this.provider = this.browser;
     }
@@ -103,19 +112,42 @@ export class ServerAuth {
     const ownHeaders = Object.keys(this.config.headers);
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
-      if (target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp)
+      const sameOrigin = target.origin === server.origin;
+      const carriesToken = new Headers(init?.headers).has("authorization");
+      if (
+        (!sameOrigin || carriesToken) &&
+        target.protocol === "http:" &&
+        !isLoopbackHost(target.hostname) &&
+        !this.config.allowInsecureHttp
+      )
         throw new McpError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
-      if (target.origin === server.origin) {
+      if (sameOrigin && target.pathname === server.pathname) {
         const response = await base(input, init);
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
-      if (ownHeaders.length === 0) return base(input, init);
+      // Discovery, registration and tokens: bounded, and given up when the connection closes.
       const headers = new Headers(init?.headers);
-      for (const name of ownHeaders) headers.delete(name);
-      return base(input, { ...init, headers });
+      if (!sameOrigin) for (const name of ownHeaders) headers.delete(name);
+      const signals = [
+        AbortSignal.timeout(this.options.requestTimeoutMs ?? AUTH_REQUEST_MS),
+        this.stopping.signal,
+      ];
+      if (init?.signal) signals.push(init.signal);
+      try {
+        return await base(input, { ...init, headers, signal: AbortSignal.any(signals) });
+      } catch (error) {
+        if (this.stopping.signal.aborted)
+          throw new McpError(`sign-in to "${this.config.name}" was given up.`);
+        // A plain Error: the sign-in step it happened in is added where it is reported.
+        if (error instanceof Error && error.name === "TimeoutError")
+          throw new Error(
+            `${target.host} did not answer within ${Math.round((this.options.requestTimeoutMs ?? AUTH_REQUEST_MS) / 1000)} s`,
+          );
+        throw error;
+      }
     };
   }
 
@@ -150,7 +182,7 @@ export class ServerAuth {
       await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, fetchFn });
     } catch (error) {
       if (error instanceof McpError) throw error;
-      throw new McpError(`sign-in to "${name}" failed at token exchange: ${errorMessage(error)}`, {
+      throw new McpError(`sign-in to "${name}" failed at token exchange: ${shortError(error)}`, {
         cause: error,
       });
     } finally {
@@ -173,11 +205,8 @@ export class ServerAuth {
     const nothingFound =
       !entry?.discovery?.resourceMetadata && !entry?.discovery?.authorizationServerMetadata;
     if (nothingFound && (step === "discovery" || step === "registration"))
-      return (
-        `server "${name}" answered 401 (it needs authorization) but offers no way to sign in: it publishes no OAuth metadata and registering a client failed (${errorMessage(error)}). ` +
-        `If it takes a token, set it in mcpServers.${name}.headers (for example "Authorization": "Bearer \${${envName(name)}_TOKEN}"); if you have a registered client, add "oauth": { "clientId": … }.`
-      );
-    return `sign-in to "${name}" failed at ${step}: ${errorMessage(error)}`;
+      return noOAuthSentence(name, shortError(error));
+    return `sign-in to "${name}" failed at ${step}: ${shortError(error)}`;
   }
 
   /**
@@ -191,10 +220,11 @@ export class ServerAuth {
     if (!this.browser || expiry === undefined || !entry?.tokens?.refresh_token) return;
     const delay = Math.max(MIN_REFRESH_DELAY_MS, expiry - refreshAhead(entry) - Date.now());
     this.refreshTimer = setTimeout(() => {
-      void auth(this.provider, { serverUrl: this.config.url, fetchFn })
-        .then(() => this.scheduleRefresh(fetchFn))
-        .catch(() => undefined)
-        .finally(() => this.browser?.settle());
+      void this.refreshNow(fetchFn).then(() => {
+        // Only new tokens get a new timer: a refresh that failed is left to the next 401.
+        const now = this.options.store.get(this.config.name, this.config.url);
+        if (now && (expiresAt(now) ?? 0) > expiry) this.scheduleRefresh(fetchFn);
+      });
     }, delay);
     this.refreshTimer.unref();
   }
@@ -208,9 +238,16 @@ export class ServerAuth {
     return expiry - refreshAhead(entry) <= Date.now();
   }
 
+  /**
+   * Refreshes now, holding the store's lock: another mcpterm process may be refreshing the same
+   * tokens, and with rotating refresh tokens only one of two may. Whoever gets the lock second
+   * finds fresh tokens and leaves them be.
+   */
   async refreshNow(fetchFn: FetchLike): Promise<void> {
     try {
-      await auth(this.provider, { serverUrl: this.config.url, fetchFn });
+      await this.options.store.locked(async () => {
+        if (this.shouldRefreshNow()) await auth(this.provider, { serverUrl: this.config.url, fetchFn });
+      });
     } catch {
       // The connection's 401 will say what is wrong, with the step.
     } finally {
@@ -224,10 +261,12 @@ export class ServerAuth {
     void this.provider.invalidateCredentials?.("all");
   }
 
-  /** Stops refreshing; a sign-in still waiting for the browser gives up. */
+  /** Stops refreshing; a sign-in waiting for the browser, or an OAuth request in flight, gives up. */
   close(): void {
     clearTimeout(this.refreshTimer);
-    this.waiting?.abort(new McpError(`sign-in to "${this.config.name}" was stopped: the server is closing.`));
+    this.waiting?.abort(new McpError(`sign-in to "${this.config.name}" was given up.`));
+    this.stopping.abort();
+    this.stopping = new AbortController();
   }
 
   private async awaitCode(
@@ -296,11 +335,12 @@ function isUnauthorized(error: unknown): boolean {
   return false;
 }
 
-/** One-shot mode, or nobody to ask: which command signs in. */
-export function needsLoginSentence(server: string): string {
-  return `server "${server}" needs you to sign in (OAuth); run \`mcpterm auth login ${server}\` (or /mcp login ${server} in the TUI), then try again.`;
-}
-
-function envName(server: string): string {
-  return server.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+/**
+ * An OAuth failure as a clause: the SDK quotes an authorization server's whole answer ("Raw
+ * body: <html>…"), which is cut, and so is anything past a few hundred characters.
+ */
+function shortError(error: unknown): string {
+  const text = errorMessage(error).split(/\s*Raw body:/)[0] ?? "";
+  const line = text.replace(/\s+/g, " ").trim().replace(/\.$/, "");
+  return line.length > ERROR_TEXT_SHOWN ? `${line.slice(0, ERROR_TEXT_SHOWN)}…` : line;
 }

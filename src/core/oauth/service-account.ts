@@ -6,6 +6,7 @@ import {
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
+import { credentialForms } from "./stored-provider.js";
 
 /**
  * A service account's sign-in (client credentials, for CI): the SDK's providers, with a client
@@ -34,6 +35,9 @@ export function serviceAccountProvider(
           algorithm: oauth.signingAlgorithm ?? "ES256",
         })
       : new ClientCredentialsProvider({ ...common, clientSecret: oauth.clientSecret ?? "" });
+  // The secret travels in an Authorization: Basic header or a form: each form is a secret too.
+  if (oauth.clientSecret !== undefined)
+    for (const form of credentialForms(clientId, oauth.clientSecret)) learnSecret(form);
   const save = provider.saveTokens.bind(provider);
   provider.saveTokens = (tokens: OAuthTokens): void => {
     learnSecret(tokens.access_token);

@@ -6,6 +6,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { McpError } from "../errors.js";
+import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { CLIENT_INFO } from "../version.js";
 import { freeLoopbackPort, LOOPBACK_HOST, redirectUrlFor } from "./loopback-redirect.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
@@ -28,6 +29,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private running: SignInStep | undefined;
   /** The scopes a 403 insufficient_scope asked for, until tokens with them are saved. */
   private wanted: string[] | undefined;
+  /** The refresh token last handed to the SDK: a failed refresh may forget only that one. */
+  private servedRefresh: string | undefined;
 
   constructor(
     private readonly server: string,
@@ -35,18 +38,23 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly oauth: ServerOAuth | undefined,
     private readonly store: OAuthStore,
     private readonly learnSecret: (secret: string) => void,
+    /** Whether a person can sign in now; when not, no client is registered and nothing stored. */
+    private readonly canAsk: () => boolean,
   ) {
     for (const secret of this.secrets()) learnSecret(secret);
+    if (oauth?.clientId !== undefined && oauth.clientSecret !== undefined)
+      for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
   }
 
   /** The stored secrets of this server (tokens, a registered client's secret), to redact. */
   secrets(): string[] {
     const entry = this.store.get(this.server, this.url);
+    const client = entry?.client;
     return [
       entry?.tokens?.access_token,
       entry?.tokens?.refresh_token,
       entry?.tokens?.id_token,
-      entry?.client?.client_secret,
+      ...(client?.client_secret ? credentialForms(client.client_id, client.client_secret) : []),
     ].filter((value): value is string => typeof value === "string");
   }
 
@@ -109,6 +117,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // Nobody can sign in here (one-shot mode, the developer commands): stop before registering
+    // a client or writing anything, with the sentence that says how to sign in.
+    const stored = this.store.get(this.server, this.url);
+    if (!this.canAsk() && !stored?.tokens?.refresh_token) {
+      const found = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
+      throw new McpError(found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined));
+    }
     const pinned = this.oauth?.issuer;
     if (pinned !== undefined && !sameIssuer(pinned, state.authorizationServerUrl))
       throw new McpError(
@@ -139,7 +154,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   saveClientInformation(client: OAuthClientInformationMixed): void {
     if (this.running === "registration") this.running = "authorization";
-    if (client.client_secret) this.learnSecret(client.client_secret);
+    if (client.client_secret)
+      for (const form of credentialForms(client.client_id, client.client_secret)) this.learnSecret(form);
     // The config's client stays in the config: only what the SDK registered (or stamped) is kept.
     if (this.oauth?.clientId !== undefined) return;
     this.store.update(this.server, this.url, (entry) => {
@@ -153,6 +169,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     // the SDK is not shown the refresh token until tokens with the wanted scopes arrive.
     if (tokens && this.wanted && !this.wanted.every((scope) => tokens.scope?.split(" ").includes(scope)))
       return { ...tokens, refresh_token: undefined };
+    this.servedRefresh = tokens?.refresh_token;
     return tokens;
   }
 
@@ -201,7 +218,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       return;
     }
     this.store.update(this.server, this.url, (entry) => {
-      if (scope === "all" || scope === "tokens") delete entry.tokens;
+      // Another process may have refreshed (rotating the token this one tried): its tokens stay.
+      const replacedElsewhere = scope === "tokens" && entry.tokens?.refresh_token !== this.servedRefresh;
+      if ((scope === "all" || scope === "tokens") && !replacedElsewhere) delete entry.tokens;
       if (scope === "all" || scope === "client") delete entry.client;
       if (scope === "all" || scope === "discovery") delete entry.discovery;
     });
@@ -224,4 +243,20 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 /** Issuer URLs compared as the spec does, a trailing slash aside. */
 export function sameIssuer(a: string, b: string): boolean {
   return a.replace(/\/+$/, "") === b.replace(/\/+$/, "");
+}
+
+/**
+ * A client secret as it travels, each form redacted where it is echoed: itself, form-encoded
+ * (client_secret_post) and inside an `Authorization: Basic` header (client_secret_basic, the
+ * id and secret form-encoded as RFC 6749 says, and as some servers send them unencoded).
+ */
+export function credentialForms(clientId: string, secret: string): string[] {
+  const basic = (id: string, value: string): string => Buffer.from(`${id}:${value}`).toString("base64");
+  return [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    basic(encodeURIComponent(clientId), encodeURIComponent(secret)),
+    basic(clientId, secret),
+  ];
 }

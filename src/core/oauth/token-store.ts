@@ -1,6 +1,17 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import { McpError } from "../errors.js";
 import {
   OAuthClientInformationFullSchema,
   OAuthTokensSchema,
@@ -27,6 +38,10 @@ interface StoreFile {
 
 const FILE_MODE = 0o600;
 const FOLDER_MODE = 0o700;
+/** How long `locked` waits for another process's lock, and when a lock counts as left behind. */
+const LOCK_WAIT_MS = 15_000;
+const LOCK_STALE_MS = 60_000;
+const LOCK_POLL_MS = 50;
 
 /**
  * Sign-ins (registered clients, tokens, what discovery found), per server and URL, in one file
@@ -68,19 +83,77 @@ export class OAuthStore {
     return data.signIns.length - kept.length;
   }
 
+  /**
+   * Why the file cannot be used, when it exists but is not a store mcpterm wrote (hand-edited
+   * into invalid JSON, say): nothing is written over it, so no sign-in in it is lost.
+   */
+  problem(): string | undefined {
+    return this.load().problem;
+  }
+
+  /**
+   * Runs `work` holding the store's lock file (created exclusively beside it), so two processes
+   * never refresh the same tokens at once; a lock older than a minute is taken as left behind.
+   */
+  async locked<T>(work: () => Promise<T>): Promise<T> {
+    mkdirSync(path.dirname(this.path), { recursive: true, mode: FOLDER_MODE });
+    const lock = `${this.path}.lock`;
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+      try {
+        closeSync(openSync(lock, "wx", FILE_MODE));
+        break;
+      } catch {
+        const age = lockAge(lock);
+        if (age !== undefined && age > LOCK_STALE_MS) unlinkSync(lock);
+        else if (Date.now() > deadline)
+          throw new McpError(`${lock} is held by another mcpterm; try again when it is done.`);
+        else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+
   private read(): StoreFile {
+    return this.load().data;
+  }
+
+  private load(): { data: StoreFile; problem?: string } {
+    let text: string;
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch (error) {
+      // Missing: no sign-ins yet. Unreadable: none usable, and nothing written over it.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { data: { version: 1, signIns: [] } };
+      return {
+        data: { version: 1, signIns: [] },
+        problem: `${this.path} cannot be read (${(error as Error).message})`,
+      };
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.path, "utf8"));
+      parsed = JSON.parse(text);
     } catch {
-      // Missing or unreadable: no sign-ins. The next save writes a good file.
-      return { version: 1, signIns: [] };
+      return {
+        data: { version: 1, signIns: [] },
+        problem: `${this.path} is not valid JSON; fix it or delete it (every sign-in in it is then forgotten)`,
+      };
     }
     const signIns = (parsed as { signIns?: unknown } | null)?.signIns;
-    return { version: 1, signIns: Array.isArray(signIns) ? signIns.flatMap(validEntry) : [] };
+    return { data: { version: 1, signIns: Array.isArray(signIns) ? signIns.flatMap(validEntry) : [] } };
   }
 
   private write(data: StoreFile): void {
+    const problem = this.problem();
+    if (problem) throw new McpError(`${problem}; mcpterm writes no sign-in over it.`);
     mkdirSync(path.dirname(this.path), { recursive: true, mode: FOLDER_MODE });
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: FILE_MODE });
@@ -120,4 +193,12 @@ export function expiresAt(entry: StoredSignIn): number | undefined {
   const seconds = entry.tokens?.expires_in;
   if (seconds === undefined || entry.savedAt === undefined) return undefined;
   return entry.savedAt + seconds * 1000;
+}
+
+function lockAge(lock: string): number | undefined {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,16 @@
+/** One-shot mode, or nobody to ask: which command signs in. */
+export function needsLoginSentence(server: string): string {
+  return `server "${server}" needs you to sign in (OAuth); run \`mcpterm auth login ${server}\` (or /mcp login ${server} in the TUI), then try again`;
+}
+
+/** A server that answers 401 but publishes nothing to sign in with: what to configure instead. */
+export function noOAuthSentence(server: string, failure: string | undefined): string {
+  return (
+    `server "${server}" answered 401 (it needs authorization) but offers no way to sign in: it publishes no OAuth metadata${failure ? ` and registering a client failed (${failure})` : ""}. ` +
+    `If it takes a token, set it in mcpServers.${server}.headers (for example "Authorization": "Bearer \${${envName(server)}_TOKEN}"); if you have a registered client, add "oauth": { "clientId": … }`
+  );
+}
+
+function envName(server: string): string {
+  return server.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
+}
