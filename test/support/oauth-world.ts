@@ -140,11 +140,13 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     }
     if (url.pathname === "/token" && request.method === "POST") {
       if (options.tokenEndpoint === "stall") return new Promise<void>(() => undefined);
-      if (options.tokenEndpoint === "echo")
-        { json(response, 400, {
+      if (options.tokenEndpoint === "echo") {
+        json(response, 400, {
           error: "invalid_client",
           error_description: `bad credentials: ${request.headers.authorization ?? "none"}`,
-        }); return; }
+        });
+        return;
+      }
       const form = new URLSearchParams(await readBody(request));
       const grant = form.get("grant_type") ?? "";
       world.tokenRequests.push({ grant, scope: form.get("scope") ?? undefined });
