@@ -35,7 +35,11 @@ export interface SessionArgs {
   trustConfig: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
+  /** --continue (the latest saved session), --resume <id>, or --resume alone (pick one). */
+  resume: ResumeChoice | undefined;
 }
+
+export type ResumeChoice = { kind: "latest" } | { kind: "id"; id: string } | { kind: "pick" };
 
 /** What `mcpterm trace` reads and how it shows it. */
 export interface TraceCommandArgs {
@@ -306,6 +310,15 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               default: DEFAULT_MAX_STEPS,
               describe: "model steps per turn",
             })
+            .option("continue", {
+              type: "boolean",
+              describe: "go on with the latest saved session of this folder",
+            })
+            .option("resume", {
+              type: "string",
+              describe: "go on with saved session [id]; without one, pick it from a list (TUI)",
+            })
+            .conflicts("continue", "resume")
             .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
         (parsed) => {
           const session: SessionArgs = {
@@ -324,6 +337,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             kb: (parsed.kb as unknown) !== false,
             trustConfig: parsed.trustConfig,
             roots: (parsed.root ?? []).map(String),
+            resume: resumeChoice(parsed.continue, parsed.resume),
           };
           const oneShot: OneShotArgs = {
             output: parsed.output ?? "text",
@@ -695,6 +709,12 @@ function kbArgs(parsed: {
     };
   }
   return { command: "kb", common, action, query: parsed.query?.join(" "), k: parsed.k, json };
+}
+
+function resumeChoice(latest: boolean | undefined, resume: string | undefined): ResumeChoice | undefined {
+  if (latest === true) return { kind: "latest" };
+  if (resume === undefined) return undefined;
+  return resume.trim() === "" ? { kind: "pick" } : { kind: "id", id: resume.trim() };
 }
 
 /** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */

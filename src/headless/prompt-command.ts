@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { openSession } from "../core/session/open-session.js";
+import { findSavedSession, missingSince, resumeNotices } from "../core/session/resume-session.js";
 import { readAll, type CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
 import { progressLine } from "./progress-lines.js";
@@ -19,6 +20,12 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   const prompt = args.prompt === "-" ? (await readAll(io.stdin)).trim() : args.prompt;
   if (prompt === "")
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
+  if (args.resume?.kind === "pick")
+    throw new UsageError(
+      "--resume needs a session id in a one-shot run (nobody is there to pick one); pass --resume <id>, or --continue for the latest.",
+    );
+  // Read before anything starts: a session that cannot be resumed stops the run here.
+  const resumed = args.resume ? await findSavedSession(io.cwd, args.resume) : undefined;
 
   const runtime = await openSession(
     sessionRequest(args, {
@@ -40,8 +47,17 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       if (server.status === "failed")
         warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
     }
-    const session = runtime.newSession(runtime.modelFor());
-    return await printEvents(session.run(prompt, { signal: io.signal }), args, io);
+    const model = runtime.modelFor();
+    if (resumed) {
+      for (const note of resumeNotices(resumed, { cwd: io.cwd, model: model.model }).slice(1)) warn(note);
+      for (const note of missingSince(resumed, {
+        servers: runtime.manager.servers(),
+        tools: runtime.tools.list(),
+      }))
+        warn(note);
+    }
+    const session = runtime.newSession(model, resumed);
+    return await printEvents(session.run(prompt, { signal: io.signal }), args, io, () => session.savedId);
   } finally {
     stopNotices();
     await runtime.close();
@@ -53,6 +69,7 @@ async function printEvents(
   events: AsyncIterable<AgentEvent>,
   args: PromptArgs,
   io: CliIo,
+  savedId: () => string | undefined,
 ): Promise<ExitCode> {
   const calls = new Map<string, ProposedToolCall>();
   let summary = emptySummary();
@@ -82,7 +99,7 @@ async function printEvents(
 
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
   if (args.output === "json") {
-    io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ ...summary, session: savedId() }, null, 2)}\n`);
   }
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
   if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");

@@ -14,3 +14,12 @@ export async function waitForFileText(file: string, text: string, ms = 30_000): 
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Polls until `check` passes, failing with `what` after `ms` (generous: a loaded machine is slow). */
+export async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

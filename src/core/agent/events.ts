@@ -27,11 +27,12 @@ export interface ProposedToolCall {
   problem: string | undefined;
 }
 
-/** Something attached to a user's message for the model: a resource's content, or the server prompt it came from. */
+/** Something attached to a user's message for the model: a resource's or a file's content, or the server prompt it came from. */
 export interface MessageAttachment {
-  kind: "resource" | "prompt";
+  kind: "resource" | "prompt" | "file";
+  /** The server it came from ("" for a file of the working folder). */
   server: string;
-  /** The resource's URI, or the prompt's name. */
+  /** The resource's URI, the prompt's name, or the file's path in the working folder. */
   name: string;
   /** What the model got of it, for a person: `text/markdown, 3.1 KB`, `cut to 40,000 characters`, … */
   detail: string;

@@ -5,7 +5,7 @@ import { ToolAllowances } from "../policy/tool-allowances.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import type { Approver } from "./approver.js";
 import { ContextKeeper } from "./context-keeper.js";
-import type { AgentEvent, AttachedContext } from "./events.js";
+import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
@@ -14,6 +14,37 @@ import type { ToolHost } from "./tool-host.js";
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
   write(record: object): void;
+}
+
+/** A turn that ended, as the session holds it afterwards: what a saved session keeps of it. */
+export interface EndedTurn {
+  turn: number;
+  at: string;
+  model: string;
+  /** The user's words and attachments as the events reported them (redacted). */
+  input: string;
+  attachments: MessageAttachment[];
+  answer: string;
+  reason: TurnEndReason;
+  /** The tools the turn called, `server`/`tool`, each once. */
+  tools: Array<{ server: string; tool: string }>;
+  /** The whole history after the turn, without the system prompt (which is rebuilt each turn). */
+  history: readonly ChatMessage[];
+}
+
+/** Where ended turns are saved (see SessionSaver); what it returns is a problem to tell. */
+export interface SessionJournal {
+  /** The id the session is saved under, once it has one. */
+  readonly id: string | undefined;
+  turnEnded(turn: EndedTurn): string | undefined;
+  /** The conversation was forgotten: the next turn starts a new saved session. */
+  cleared(): void;
+}
+
+/** A conversation saved earlier, to go on with: its history and how many turns it had. */
+export interface RestoredHistory {
+  history: readonly ChatMessage[];
+  turns: number;
 }
 
 export interface SessionOptions {
@@ -34,6 +65,8 @@ export interface SessionOptions {
   onModelChange?: (model: ChatModel) => void;
   /** The validator the session's tool host checks results with, so each schema compiles once. */
   validator?: SchemaValidator;
+  /** Saves each ended turn (the TUI and one-shot sessions save to .mcpterm/sessions). */
+  journal?: SessionJournal;
   now?: () => Date;
 }
 
@@ -93,11 +126,16 @@ export class Session {
     this.model = options.model;
     this.context = new ContextKeeper(options.model);
     this.validator = options.validator ?? new SchemaValidator();
-    this.clear();
+    this.reset();
   }
 
   get turnCount(): number {
     return this.turns;
+  }
+
+  /** The id this conversation is saved under, once it has one. */
+  get savedId(): string | undefined {
+    return this.options.journal?.id;
   }
 
   get modelName(): string {
@@ -117,6 +155,18 @@ export class Session {
 
   /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
+    this.reset();
+    this.options.journal?.cleared();
+  }
+
+  /** Goes on with a saved conversation: its history follows the system prompt, its turns are counted. */
+  restore(saved: RestoredHistory): void {
+    this.conversation.splice(0, this.conversation.length, this.systemMessage(), ...saved.history);
+    this.turns = saved.turns;
+    this.lastContextTokens = undefined;
+  }
+
+  private reset(): void {
     this.startedAt = this.options.now?.() ?? new Date();
     this.conversation.splice(0, this.conversation.length, this.systemMessage());
     this.lastContextTokens = undefined;
@@ -214,8 +264,21 @@ export class Session {
     output: SessionOutput,
     turn: Usage,
   ): AsyncGenerator<AgentEvent, void> {
+    const ended = new TurnNotes();
     for await (const raw of events) {
       for (const event of output.pass(raw)) {
+        ended.note(event);
+        if (event.type === "turn_end") {
+          // Saved before the turn's end is told, so a process killed after it loses nothing.
+          const problem = this.options.journal?.turnEnded(
+            ended.turn(event, this.model.model, this.conversation),
+          );
+          if (problem) {
+            const warning: AgentEvent = { type: "warning", message: problem };
+            this.options.sink?.write(warning);
+            yield warning;
+          }
+        }
         this.options.sink?.write(event);
         const usage =
           event.type === "model_step_end" || event.type === "context_compacted" ? event.usage : undefined;
@@ -242,4 +305,42 @@ function addUsage(total: Usage, step: Usage): void {
   total.completionTokens += step.completionTokens;
   total.totalTokens += step.totalTokens;
   if (step.cachedTokens) total.cachedTokens = (total.cachedTokens ?? 0) + step.cachedTokens;
+}
+
+/** What a turn's events say that its saved record keeps: the input, attachments and tools called. */
+class TurnNotes {
+  private input = "";
+  private at = "";
+  private attachments: MessageAttachment[] = [];
+  private readonly tools = new Map<string, { server: string; tool: string }>();
+
+  note(event: AgentEvent): void {
+    if (event.type === "turn_start") {
+      this.input = event.input;
+      this.at = event.at;
+      this.attachments = event.attached?.attachments ?? [];
+    }
+    if (event.type === "tool_call_proposed" && event.call.server && event.call.tool) {
+      const { server, tool } = event.call;
+      this.tools.set(`${server}/${tool}`, { server, tool });
+    }
+  }
+
+  turn(
+    end: Extract<AgentEvent, { type: "turn_end" }>,
+    model: string,
+    conversation: readonly ChatMessage[],
+  ): EndedTurn {
+    return {
+      turn: end.turn,
+      at: this.at,
+      model,
+      input: this.input,
+      attachments: this.attachments,
+      answer: end.answer,
+      reason: end.reason,
+      tools: [...this.tools.values()],
+      history: conversation.filter((message, index) => index > 0 || message.role !== "system"),
+    };
+  }
 }

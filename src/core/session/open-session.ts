@@ -33,6 +33,9 @@ import { serverRequestHandlers, type PersonAtHand } from "../requests/server-req
 import { sessionOAuth } from "./session-oauth.js";
 import { NoticeThrottle } from "../requests/notice-throttle.js";
 import { sessionRedactor } from "./session-redactor.js";
+import type { SavedSession } from "./saved-session.js";
+import { sessionsDir } from "./saved-session-files.js";
+import { SessionSaver } from "./session-saver.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -122,8 +125,13 @@ export interface SessionRuntime {
   start(): { servers: Promise<void>; knowledge: Promise<KnowledgeAccess> };
   /** A chat model for `name` (undefined: the configured one); throws ConfigError when it cannot. */
   modelFor(name?: string): ChatModel;
-  /** A new conversation over this runtime with `model`. */
-  newSession(model: ChatModel): Session;
+  /**
+   * A new conversation over this runtime with `model`, saved to .mcpterm/sessions as it goes;
+   * with `resumed`, that saved conversation goes on (and is saved on in its own file).
+   */
+  newSession(model: ChatModel, resumed?: SavedSession): Session;
+  /** Where this working folder's sessions are saved. */
+  readonly sessionsDir: string;
   /** The folders offered to servers as MCP roots; adding one tells every connected server. */
   readonly roots: RootList;
   /** Who answers servers' sampling and elicitation requests from now on (the TUI); none declines. */
@@ -286,6 +294,7 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
+  const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {
     started ??= {
@@ -321,9 +330,12 @@ export async function openSession(
       noticeListeners.add(listener);
       return () => noticeListeners.delete(listener);
     },
-    newSession: (model) => {
+    sessionsDir: sessionsDir(cwd),
+    newSession: (model, resumed) => {
       sessionModel = model;
-      return new Session({
+      const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact }, resumed);
+      savers.add(saver);
+      const session = new Session({
         model,
         tools,
         approval,
@@ -343,11 +355,15 @@ export async function openSession(
         onModelChange: (next) => {
           sessionModel = next;
         },
+        journal: saver,
       });
+      if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
+      return session;
     },
     close: async () => {
       await manager.close();
       trace.close();
+      for (const saver of savers) saver.close();
     },
   };
 }

@@ -1,0 +1,136 @@
+import path from "node:path";
+import { BUILT_IN_SERVER, type AgentTool } from "../agent/tool-host.js";
+import { UsageError } from "../errors.js";
+import type { ServerSnapshot } from "../mcp/types.js";
+import { isSessionId, listSessionFiles, readSessionFile, sessionsDir } from "./saved-session-files.js";
+import type { SavedSession } from "./saved-session.js";
+
+/** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
+export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
+
+/**
+ * The saved session to go on with, read and checked; a UsageError (exit 2) saying what to do
+ * when there is none, the id names none, or the file is not a session mcpterm can go on with.
+ */
+export async function findSavedSession(cwd: string, request: ResumeRequest): Promise<SavedSession> {
+  const dir = sessionsDir(cwd);
+  const shown = path.relative(cwd, dir) || dir;
+  const files = await listSessionFiles(dir);
+  let chosen = files[0];
+  if (request.kind === "latest") {
+    if (!chosen)
+      throw new UsageError(
+        `There is no saved session in ${shown} to continue; start one with mcpterm (or mcpterm -p "…").`,
+      );
+  } else {
+    if (!isSessionId(request.id))
+      throw new UsageError(
+        `"${request.id}" is not a session id (ids look like ${files[0]?.id ?? "20261201-170635-123-a1b2c3"}); run mcpterm --resume to pick one.`,
+      );
+    const matches = files.filter((entry) => entry.id === request.id || entry.id.startsWith(request.id));
+    chosen =
+      matches.find((entry) => entry.id === request.id) ?? (matches.length === 1 ? matches[0] : undefined);
+    if (!chosen) {
+      const latest = files[0] ? `; the latest is ${files[0].id}` : "";
+      throw new UsageError(
+        matches.length > 1
+          ? `"${request.id}" starts ${matches.length} saved sessions' ids in ${shown}; give more of it.`
+          : `There is no saved session "${request.id}" in ${shown}${latest}.`,
+      );
+    }
+  }
+  const read = await readSessionFile(chosen.file);
+  if (!read.ok)
+    throw new UsageError(
+      `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
+    );
+  return read.session;
+}
+
+/** One line of the session picker and of /resume's list. */
+export interface SessionSummary {
+  id: string;
+  modified: Date;
+  /** The first message's words, or why the file cannot be resumed. */
+  first: string;
+  turns: number;
+  readable: boolean;
+}
+
+/** The newest `limit` sessions of the folder, summarized (unreadable ones say why). */
+export async function sessionSummaries(cwd: string, limit = 20): Promise<SessionSummary[]> {
+  const files = (await listSessionFiles(sessionsDir(cwd))).slice(0, limit);
+  return Promise.all(
+    files.map(async (entry) => {
+      const read = await readSessionFile(entry.file);
+      return read.ok
+        ? {
+            id: entry.id,
+            modified: entry.modified,
+            first: read.session.turns[0]?.input ?? "",
+            turns: read.session.turns.length,
+            readable: true,
+          }
+        : {
+            id: entry.id,
+            modified: entry.modified,
+            first: `(cannot resume: ${read.reason})`,
+            turns: 0,
+            readable: false,
+          };
+    }),
+  );
+}
+
+/** What the person is told when a session resumes: what it is, and what differs from when it was saved. */
+export function resumeNotices(
+  saved: SavedSession,
+  now: { cwd: string; model: string | undefined },
+): string[] {
+  const last = saved.turns.at(-1);
+  const notes = [
+    `Resumed session ${saved.id} (${saved.turns.length} ${saved.turns.length === 1 ? "turn" : "turns"}, started ${saved.createdAt.slice(0, 16).replace("T", " ")} UTC).`,
+  ];
+  if (path.resolve(saved.cwd) !== path.resolve(now.cwd))
+    notes.push(`It was saved in another folder (${saved.cwd}); its file may have come with the project.`);
+  if (saved.skipped > 0)
+    notes.push(
+      `${saved.skipped === 1 ? "One record" : `${saved.skipped} records`} of it could not be read (a write cut short) and ${saved.skipped === 1 ? "was" : "were"} left out.`,
+    );
+  if (last && now.model !== undefined && last.model !== now.model)
+    notes.push(
+      `It last used the model ${last.model}; this session uses ${now.model} (/model ${last.model} to switch).`,
+    );
+  return notes;
+}
+
+/**
+ * Servers and tools the saved session called that are not here now, one sentence each: the
+ * model may refer to them, and calling them would fail. Asked once the servers have settled.
+ */
+export function missingSince(
+  saved: SavedSession,
+  now: { servers: readonly ServerSnapshot[]; tools: readonly AgentTool[] },
+): string[] {
+  const used = new Map<string, Set<string>>();
+  for (const turn of saved.turns)
+    for (const { server, tool } of turn.tools) used.set(server, (used.get(server) ?? new Set()).add(tool));
+  const notes: string[] = [];
+  for (const [server, tools] of used) {
+    const snapshot = now.servers.find((candidate) => candidate.name === server);
+    const offered = now.tools.filter((tool) => tool.server === server).map((tool) => tool.name);
+    // The built-in tools are not a server's: the knowledge base may still be loading.
+    if (server === BUILT_IN_SERVER) continue;
+    if (offered.length === 0 && snapshot?.status !== "connected") {
+      const why = snapshot ? `is ${snapshot.status}` : "is not in the config now";
+      notes.push(`Server "${server}", which this session used, ${why}; its tools cannot be called.`);
+      continue;
+    }
+    const gone = [...tools].filter((tool) => !offered.includes(tool));
+    if (gone.length > 0)
+      notes.push(
+        `Server "${server}" no longer offers ${gone.map((tool) => `"${tool}"`).join(", ")}, which this session used.`,
+      );
+  }
+  return notes;
+}

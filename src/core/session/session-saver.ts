@@ -1,0 +1,219 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import path from "node:path";
+import type { EndedTurn, SessionJournal } from "../agent/session.js";
+import { isInsideFolder } from "../config/inside-folder.js";
+import { errorMessage } from "../errors.js";
+import { redactedLine } from "../policy/redacted-json.js";
+import { newSessionId } from "../trace/session-id.js";
+import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
+import { sessionHeader, type SavedSession, type SavedTurn, type SessionHeader } from "./saved-session.js";
+
+export interface SessionSaverOptions {
+  /** `<cwd>/.mcpterm/sessions`. */
+  dir: string;
+  cwd: string;
+  /** The trace's redactor: a saved session holds no more than the trace may. */
+  redact: (text: string) => string;
+  maxBytes?: number;
+  maxSessions?: number;
+  now?: () => Date;
+}
+
+interface OpenFile {
+  header: SessionHeader;
+  file: string;
+  fd: number;
+  bytes: number;
+}
+
+/**
+ * Saves a session as it goes: each ended turn is one redacted JSON line appended in one write,
+ * so a kill loses at most the turn in flight. The file is created at the first turn (a session
+ * that never sent a message leaves nothing), 0600 in a 0700 folder, never through a symlink; a
+ * file grown past its size is rewritten (atomically) to its recent half, and only the newest
+ * sessions of a folder are kept.
+ */
+export class SessionSaver implements SessionJournal {
+  private open: OpenFile | undefined;
+  /** The history as last saved, a JSON string per message, to tell an append from a change. */
+  private savedKeys: string[] = [];
+  private turns: SavedTurn[] = [];
+  private resumed: SavedSession | undefined;
+  private broken = false;
+  private readonly maxBytes: number;
+
+  constructor(
+    private readonly options: SessionSaverOptions,
+    resumed?: SavedSession,
+  ) {
+    this.maxBytes = options.maxBytes ?? MAX_SESSION_BYTES;
+    if (resumed) {
+      this.resumed = resumed;
+      this.savedKeys = resumed.history.map((message) => JSON.stringify(message));
+      this.turns = [...resumed.turns];
+    }
+  }
+
+  /** The id of the session being saved, once it has a file (or the one it resumes). */
+  get id(): string | undefined {
+    return this.open?.header.id ?? this.resumed?.id;
+  }
+
+  turnEnded(ended: EndedTurn): string | undefined {
+    if (this.broken) return undefined;
+    try {
+      this.save(ended);
+      return undefined;
+    } catch (error) {
+      // Told once: the conversation goes on, unsaved, rather than failing every turn.
+      this.broken = true;
+      this.close();
+      return `This session is no longer being saved: ${errorMessage(error)}.`;
+    }
+  }
+
+  cleared(): void {
+    this.close();
+    this.resumed = undefined;
+    this.savedKeys = [];
+    this.turns = [];
+    this.broken = false;
+  }
+
+  close(): void {
+    if (this.open) closeSync(this.open.fd);
+    this.open = undefined;
+  }
+
+  private save(ended: EndedTurn): void {
+    const keys = ended.history.map((message) => JSON.stringify(message));
+    const appended =
+      this.savedKeys.length <= keys.length && this.savedKeys.every((key, index) => key === keys[index]);
+    const turn: SavedTurn = {
+      turn: ended.turn,
+      at: ended.at,
+      model: ended.model,
+      input: ended.input,
+      attachments: ended.attachments,
+      answer: ended.answer,
+      reason: ended.reason,
+      tools: ended.tools,
+    };
+    const change = appended
+      ? { append: ended.history.slice(this.savedKeys.length) }
+      : { replace: ended.history };
+    const line = `${redactedLine({ type: "turn", ...turn, ...change }, this.options.redact)}\n`;
+    const target = this.open ?? this.openFile();
+    this.turns.push(turn);
+    this.savedKeys = keys;
+    if (target.bytes + Buffer.byteLength(line) > this.maxBytes) {
+      this.rewrite(target, ended.history);
+      return;
+    }
+    this.write(target, line);
+  }
+
+  private openFile(): OpenFile {
+    const { dir, cwd } = this.options;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A cloned repository may bring its own .mcpterm: never write where a link in it leads.
+    if (lstatSync(dir).isSymbolicLink() || !isInsideFolder(dir, cwd)) {
+      throw new Error(`${dir} leads outside the working folder`);
+    }
+    this.open = this.resumed ? this.reopen(this.resumed) : this.create();
+    return this.open;
+  }
+
+  private create(): OpenFile {
+    const now = this.options.now?.() ?? new Date();
+    const header = sessionHeader(newSessionId(now), now.toISOString(), this.options.cwd);
+    const file = path.join(this.options.dir, `${header.id}.jsonl`);
+    // O_EXCL: a new file, never an existing one or a symlink's target.
+    const fd = openSync(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
+      0o600,
+    );
+    const opened: OpenFile = { header, file, fd, bytes: 0 };
+    this.write(opened, `${redactedLine(header, this.options.redact)}\n`);
+    this.prune(file);
+    return opened;
+  }
+
+  /** Appends to a resumed session's own file; a torn last line is closed first, so it stays one bad line. */
+  private reopen(saved: SavedSession): OpenFile {
+    const fd = openSync(saved.file, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
+    const opened: OpenFile = {
+      header: sessionHeader(saved.id, saved.createdAt, saved.cwd),
+      file: saved.file,
+      fd,
+      bytes: fstatSync(fd).size,
+    };
+    const last = Buffer.alloc(1);
+    if (opened.bytes > 0 && readSync(fd, last, 0, 1, opened.bytes - 1) === 1 && last[0] !== 0x0a) {
+      this.write(opened, "\n");
+    }
+    return opened;
+  }
+
+  private write(target: OpenFile, line: string): void {
+    writeSync(target.fd, line);
+    target.bytes += Buffer.byteLength(line);
+  }
+
+  /** The file grew past its size: it becomes the header and one snapshot, swapped in by a rename. */
+  private rewrite(target: OpenFile, history: EndedTurn["history"]): void {
+    const snapshot = {
+      type: "snapshot",
+      turns: fitTurns(this.turns),
+      history: fitHistory(history, this.maxBytes / 2),
+    };
+    const body =
+      `${redactedLine(target.header, this.options.redact)}\n` +
+      `${redactedLine(snapshot, this.options.redact)}\n`;
+    const temporary = `${target.file}.${randomBytes(8).toString("hex")}.tmp`;
+    writeFileSync(temporary, body, { flag: "wx", mode: 0o600 });
+    try {
+      renameSync(temporary, target.file);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    closeSync(target.fd);
+    const fd = openSync(target.file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
+    this.open = { ...target, fd, bytes: Buffer.byteLength(body) };
+  }
+
+  /** Keeps the newest sessions of the folder: the oldest beyond the limit are deleted. */
+  private prune(current: string): void {
+    const limit = this.options.maxSessions ?? MAX_SAVED_SESSIONS;
+    const others = readdirSync(this.options.dir)
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => path.join(this.options.dir, name))
+      .filter((file) => file !== current)
+      .flatMap((file) => {
+        try {
+          const info = lstatSync(file);
+          return info.isFile() ? [{ file, modified: info.mtimeMs }] : [];
+        } catch {
+          return [];
+        }
+      })
+      .sort((a, b) => b.modified - a.modified || b.file.localeCompare(a.file));
+    for (const old of others.slice(Math.max(0, limit - 1))) rmSync(old.file, { force: true });
+  }
+}
