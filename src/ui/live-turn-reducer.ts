@@ -35,12 +35,14 @@ export function startTurn(
   );
 }
 
-/** `⎘ @everything:demo://… · text/markdown, 3,120 characters`, or the prompt a message came from. */
-function attachmentLine(attachment: MessageAttachment): string {
+/** `⎘ @everything:demo://… · text/markdown, 3,120 characters`, `⎘ @src/a.ts · …`, or the prompt a message came from. */
+export function attachmentLine(attachment: MessageAttachment): string {
   const line =
     attachment.kind === "prompt"
       ? `↳ from the prompt /${attachment.server}:${attachment.name} · ${attachment.detail}`
-      : `⎘ @${attachment.server}:${attachment.name} · ${attachment.detail}`;
+      : attachment.kind === "file"
+        ? `⎘ @${attachment.name} · ${attachment.detail}`
+        : `⎘ @${attachment.server}:${attachment.name} · ${attachment.detail}`;
   return sanitizeForTerminal(line);
 }
 

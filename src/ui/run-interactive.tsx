@@ -3,12 +3,15 @@ import { render } from "ink";
 import type { CliArgs } from "../args.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { openSession } from "../core/session/open-session.js";
+import { findSavedSession, sessionSummaries } from "../core/session/resume-session.js";
+import type { SavedSession } from "../core/session/saved-session.js";
 import type { CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
 import { App } from "./App.js";
 import { clearTerminal } from "./clear-terminal.js";
 import { imageProtocol } from "./inline-image.js";
 import { askTrustAtTerminal } from "./config-trust-prompt.js";
+import { pickSessionAtTerminal } from "./session-picker.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
 import { TuiController } from "./tui-controller.js";
@@ -30,6 +33,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       "The interactive assistant needs a terminal on stdin and stdout; for scripts use mcpterm -p <text>.",
     );
   }
+  // The session to go on with is found (or picked) first: one that cannot be resumed stops here.
+  const resumed = await savedSessionFor(args.resume, io, stdout.columns);
   // A person answers every question here, so no flag approves anything in advance.
   const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
@@ -52,12 +57,14 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     onExit: () => exit(),
     clearScreen: () => clearScreen(),
     fetchPage: pageFetcher(io.network),
+    ...(resumed ? { resumed } : {}),
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up. They
   // start once the first frame is out, so spawning servers and reading the index never delay it.
   const startInBackground = (): void => {
     const started = runtime.start();
+    void started.servers.then(() => controller.onServersSettled());
     if (runtime.knowledge.access().state !== "loading") return;
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
@@ -97,4 +104,16 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     await runtime.close();
   }
   return ExitCode.ok;
+}
+
+/** --continue, --resume <id>, or --resume alone (the person picks from a list), as a saved session. */
+async function savedSessionFor(
+  choice: InteractiveArgs["resume"],
+  io: CliIo,
+  columns: number,
+): Promise<SavedSession | undefined> {
+  if (!choice) return undefined;
+  if (choice.kind !== "pick") return findSavedSession(io.cwd, choice);
+  const id = await pickSessionAtTerminal(io, await sessionSummaries(io.cwd), columns);
+  return id === undefined ? undefined : findSavedSession(io.cwd, { kind: "id", id });
 }

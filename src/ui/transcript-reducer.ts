@@ -1,5 +1,6 @@
 import type { CommandResult } from "../core/commands/command-types.js";
 import type { AgentEvent } from "../core/agent/events.js";
+import type { SavedTurn } from "../core/session/saved-session.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
 import {
@@ -12,6 +13,7 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
+import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
 import type {
   KbSummary,
@@ -51,7 +53,9 @@ export type UiAction =
   /** The question was answered, or its server gave up on it. */
   | { type: "ui_question_done"; id: number }
   /** Prints a sampling request in full into the transcript (its panel shows only its start). */
-  | { type: "ui_print_question"; id: number };
+  | { type: "ui_print_question"; id: number }
+  /** A saved session goes on: its turns are drawn again, then what the person should know about it. */
+  | { type: "ui_resumed"; turns: SavedTurn[]; notes: string[] };
 
 export type TranscriptAction = AgentEvent | UiAction;
 
@@ -228,6 +232,8 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       };
     case "ui_question_done":
       return { ...state, questions: state.questions.filter((question) => question.id !== action.id) };
+    case "ui_resumed":
+      return resumedTranscript(state, action.turns, action.notes);
     case "ui_print_question": {
       const asked = state.questions.find((question) => question.id === action.id);
       return asked?.kind === "sampling"

@@ -14,6 +14,13 @@ import type { ElicitationAnswer, ElicitationQuestion } from "../core/requests/el
 import type { SamplingAnswer, SamplingQuestion } from "../core/requests/sampling.js";
 import type { PersonAtHand } from "../core/requests/server-requests.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
+import {
+  findSavedSession,
+  missingSince,
+  resumeNotices,
+  sessionSummaries,
+} from "../core/session/resume-session.js";
+import type { SavedSession } from "../core/session/saved-session.js";
 import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
@@ -55,6 +62,8 @@ export interface TuiControllerOptions {
   commands?: readonly SlashCommand[];
   /** How `/kb add <url>` fetches a page; without it, `/kb add` and `/kb remove` say they are unavailable. */
   fetchPage?: PageFetcher;
+  /** A saved session to go on with (--continue, --resume). */
+  resumed?: SavedSession;
 }
 
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
@@ -100,6 +109,13 @@ export class TuiController implements PersonAtHand {
     (question, signal) => this.elicitation(question, signal),
     (level, text) => this.options.dispatch({ type: "ui_notice", level, text }),
   );
+  /** A session to resume once a model is set (there was none when it was asked for). */
+  private pendingResume: SavedSession | undefined;
+  /** The resumed session whose transcript /resume draws once its result is shown. */
+  private replayAfterCommand: SavedSession | undefined;
+  /** The resumed session whose servers and tools are checked once the servers have settled. */
+  private checkMissing: SavedSession | undefined;
+  private serversSettled = false;
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
@@ -108,10 +124,12 @@ export class TuiController implements PersonAtHand {
     if (runtime.modelProblem) {
       this.modelProblem = runtime.modelProblem.message;
       options.dispatch({ type: "ui_notice", level: "error", text: this.modelProblem });
+      this.pendingResume = options.resumed;
     } else {
-      this.session = runtime.newSession(runtime.modelFor());
+      this.session = runtime.newSession(runtime.modelFor(), options.resumed);
     }
     this.reportModel();
+    if (options.resumed) this.showResumed(options.resumed);
     this.unsubscribe = runtime.manager.subscribe(() => this.reportServers());
     this.reportServers();
     // A server's error log or a declined request is news while it happens, not at the next command.
@@ -280,6 +298,12 @@ export class TuiController implements PersonAtHand {
     });
   }
 
+  /** The servers have settled (connected or failed): a resumed session's missing tools can be told. */
+  onServersSettled(): void {
+    this.serversSettled = true;
+    this.reportMissing();
+  }
+
   dispose(): void {
     this.options.runtime.answerServerRequestsWith(undefined);
     for (const pending of [...this.questions.values()]) pending.abandon();
@@ -393,6 +417,9 @@ export class TuiController implements PersonAtHand {
     // Cleared before the result is drawn, so the cleared screen starts with it.
     if (result.kind !== "error" && result.after === "clear") this.options.clearScreen?.();
     this.options.dispatch({ type: "ui_command_result", input: input.trim(), result });
+    const replay = this.replayAfterCommand;
+    this.replayAfterCommand = undefined;
+    if (replay) this.showResumed(replay);
     if (result.kind !== "error" && result.after === "exit") this.options.onExit();
   }
 
@@ -427,13 +454,18 @@ export class TuiController implements PersonAtHand {
         add: (folder) => runtime.roots.add(folder, this.options.cwd),
         remove: (folder) => runtime.roots.remove(folder, this.options.cwd),
       },
+      sessions: {
+        list: () => sessionSummaries(this.options.cwd),
+        resume: (id) => this.resume(id),
+      },
       model: {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,
         switchTo: (name) => {
           const model = runtime.modelFor(name);
           if (this.session) this.session.setModel(model);
-          else this.session = runtime.newSession(model);
+          else this.session = runtime.newSession(model, this.pendingResume);
+          this.pendingResume = undefined;
           this.modelProblem = undefined;
           this.reportModel();
         },
@@ -464,6 +496,38 @@ export class TuiController implements PersonAtHand {
       ok: true,
       text: said.join("\n") || "Nothing to compact: the conversation has no earlier turns or long results.",
     };
+  }
+
+  /** /resume: the conversation becomes the saved one (a new Session over the same runtime). */
+  private async resume(id: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
+    if (this.running) return { ok: false, reason: "A turn is still running; press Esc to cancel it first." };
+    let saved: SavedSession;
+    try {
+      saved = await findSavedSession(this.options.cwd, { kind: "id", id });
+    } catch (error) {
+      return { ok: false, reason: errorMessage(error) };
+    }
+    const { runtime } = this.options;
+    if (this.session) this.session = runtime.newSession(runtime.modelFor(this.session.modelName), saved);
+    else this.pendingResume = saved;
+    this.replayAfterCommand = saved;
+    return { ok: true, text: `Going on with session ${saved.id}.` };
+  }
+
+  private showResumed(saved: SavedSession): void {
+    const notes = resumeNotices(saved, { cwd: this.options.cwd, model: this.session?.modelName });
+    this.options.dispatch({ type: "ui_resumed", turns: saved.turns, notes });
+    this.checkMissing = saved;
+    if (this.serversSettled) this.reportMissing();
+  }
+
+  private reportMissing(): void {
+    const saved = this.checkMissing;
+    if (!saved) return;
+    this.checkMissing = undefined;
+    const { manager, tools } = this.options.runtime;
+    for (const text of missingSince(saved, { servers: manager.servers(), tools: tools.list() }))
+      this.options.dispatch({ type: "ui_notice", level: "warning", text });
   }
 
   private reportQueue(): void {

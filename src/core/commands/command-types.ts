@@ -6,6 +6,7 @@ import type { KnowledgeAccess } from "../kb/index.js";
 import type { PageFetcher } from "../kb-docs/add-document.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
+import type { SessionSummary } from "../session/resume-session.js";
 
 /** What a slash command produced; the TUI and the headless commands each render these their own way. */
 export type CommandResult =
@@ -59,6 +60,14 @@ export interface ConversationControl {
   pricing: ModelPricing | undefined;
 }
 
+/** The sessions saved in this working folder, and a way to go on with one (the TUI). */
+export interface SessionControl {
+  /** The newest saved sessions, newest first. */
+  list(): Promise<SessionSummary[]>;
+  /** Goes on with saved session `id`: the front end shows its transcript once the result is shown. */
+  resume(id: string): Promise<{ ok: true; text: string } | { ok: false; reason: string }>;
+}
+
 /** Everything a command may read or change. */
 export interface CommandContext {
   manager: McpManager;
@@ -84,6 +93,8 @@ export interface CommandContext {
   conversation?: ConversationControl;
   /** Which tools the model is offered this session (/tools hide, /tools show); absent where fixed. */
   narrowing?: ToolNarrowing;
+  /** Absent where sessions cannot be resumed. */
+  sessions?: SessionControl;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

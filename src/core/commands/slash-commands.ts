@@ -6,6 +6,7 @@ import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
 import { rootsCommand } from "./roots-command.js";
+import { resumeCommand } from "./resume-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
 import { promptsCommand, readCommand, resourcesCommand } from "./resources-command.js";
 import { toolsCommand } from "./tools-command.js";
@@ -24,6 +25,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   rootsCommand,
   compactCommand,
   statsCommand,
+  resumeCommand,
   clearCommand,
   exitCommand,
 ];

@@ -54,6 +54,7 @@ export class SessionSaver implements SessionJournal {
   private turns: SavedTurn[] = [];
   private resumed: SavedSession | undefined;
   private broken = false;
+  private savedId: string | undefined;
   private readonly maxBytes: number;
 
   constructor(
@@ -70,7 +71,7 @@ export class SessionSaver implements SessionJournal {
 
   /** The id of the session being saved, once it has a file (or the one it resumes). */
   get id(): string | undefined {
-    return this.open?.header.id ?? this.resumed?.id;
+    return this.savedId ?? this.resumed?.id;
   }
 
   turnEnded(ended: EndedTurn): string | undefined {
@@ -89,6 +90,7 @@ export class SessionSaver implements SessionJournal {
   cleared(): void {
     this.close();
     this.resumed = undefined;
+    this.savedId = undefined;
     this.savedKeys = [];
     this.turns = [];
     this.broken = false;
@@ -135,6 +137,7 @@ export class SessionSaver implements SessionJournal {
       throw new Error(`${dir} leads outside the working folder`);
     }
     this.open = this.resumed ? this.reopen(this.resumed) : this.create();
+    this.savedId = this.open.header.id;
     return this.open;
   }
 

@@ -1,0 +1,44 @@
+import { oneLine } from "../text/index.js";
+import type { SlashCommand } from "./command-types.js";
+
+/** `/resume` lists the folder's saved sessions; `/resume <n>` or `/resume <id>` goes on with one. */
+export const resumeCommand: SlashCommand = {
+  name: "resume",
+  usage: "[n | id]",
+  description: "go on with a saved session of this folder (without an argument: list them)",
+  run: async (context, args) => {
+    const sessions = context.sessions;
+    if (!sessions) return { kind: "error", message: "Saved sessions cannot be resumed here." };
+    const list = await sessions.list();
+    const [choice] = args;
+    if (choice === undefined) {
+      if (list.length === 0) return { kind: "text", text: "No saved sessions in this folder yet." };
+      return {
+        kind: "table",
+        title: "Saved sessions, newest first",
+        columns: ["#", "saved", "turns", "first message", "id"],
+        rows: list.map((entry, index) => [
+          String(index + 1),
+          localMinute(entry.modified),
+          entry.readable ? String(entry.turns) : "-",
+          oneLine(entry.first, 60),
+          entry.id,
+        ]),
+        note: "/resume <#> or /resume <id> goes on with one.",
+      };
+    }
+    const picked = /^\d+$/.test(choice) ? list[Number(choice) - 1]?.id : choice;
+    if (picked === undefined)
+      return { kind: "error", message: `There is no session #${choice}; /resume lists ${list.length}.` };
+    const resumed = await sessions.resume(picked);
+    return resumed.ok
+      ? { kind: "text", text: resumed.text, after: "clear" }
+      : { kind: "error", message: resumed.reason };
+  },
+};
+
+/** `2026-12-01 17:06`, in the local time zone: when a session was last saved. */
+export function localMinute(date: Date): string {
+  const two = (value: number): string => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}

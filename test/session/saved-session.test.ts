@@ -1,0 +1,221 @@
+import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EndedTurn } from "../../src/core/agent/session.js";
+import type { ChatMessage } from "../../src/core/llm/types.js";
+import { fitHistory } from "../../src/core/session/saved-session-bounds.js";
+import { readSessionFile, sessionsDir } from "../../src/core/session/saved-session-files.js";
+import { parseSession, sessionHeader } from "../../src/core/session/saved-session.js";
+import { SessionSaver } from "../../src/core/session/session-saver.js";
+import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript-reducer.js";
+import { tempDir } from "../support/fixtures.js";
+
+function turn(n: number, history: ChatMessage[], extra: Partial<EndedTurn> = {}): EndedTurn {
+  return {
+    turn: n,
+    at: "2026-12-01T10:00:00.000Z",
+    model: "m",
+    input: `message ${n}`,
+    attachments: [],
+    answer: `answer ${n}`,
+    reason: "completed",
+    tools: [],
+    history,
+    ...extra,
+  };
+}
+
+/** A history of `turns` plain turns, each with a `size`-character answer. */
+function history(turns: number, size = 10): ChatMessage[] {
+  return Array.from({ length: turns }, (_, index): ChatMessage[] => [
+    { role: "user", content: `message ${index + 1}` },
+    { role: "assistant", content: `${index + 1}:`.padEnd(size, "x") },
+  ]).flat();
+}
+
+async function saver(options: Partial<ConstructorParameters<typeof SessionSaver>[0]> = {}) {
+  const cwd = await tempDir("mcpterm-saver-");
+  const dir = sessionsDir(cwd);
+  return {
+    cwd,
+    dir,
+    saver: new SessionSaver({
+      dir,
+      cwd,
+      redact: (text) => text.replaceAll("hunter2", "[REDACTED]"),
+      ...options,
+    }),
+  };
+}
+
+async function only(dir: string): Promise<string> {
+  const [name] = await readdir(dir);
+  if (!name) throw new Error("no session file");
+  return path.join(dir, name);
+}
+
+describe("SessionSaver", () => {
+  it("appends what each turn added, and the whole history when the session changed what it holds", async () => {
+    const { dir, saver: journal } = await saver();
+    expect(journal.id).toBeUndefined();
+    journal.turnEnded(turn(1, history(1)));
+    journal.turnEnded(turn(2, history(2)));
+    // As after a compaction: the history is held shorter than it was saved.
+    const compacted: ChatMessage[] = [
+      { role: "user", content: "summary of turns 1-2" },
+      ...history(3).slice(4),
+    ];
+    journal.turnEnded(turn(3, compacted, { input: "the password is hunter2" }));
+    journal.close();
+    const file = await only(dir);
+    const lines = (await readFile(file, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.type)).toEqual(["session", "turn", "turn", "turn"]);
+    expect(lines[2]?.append).toEqual(history(2).slice(2));
+    expect(lines[3]?.replace).toEqual(compacted);
+    expect(lines[3]?.input).toBe("the password is [REDACTED]");
+    const read = await readSessionFile(file);
+    expect(read.ok && read.session.history).toEqual(compacted);
+    expect(read.ok && read.session.turns.map((entry) => entry.turn)).toEqual([1, 2, 3]);
+    expect(journal.id).toBe(path.basename(file, ".jsonl"));
+  });
+
+  it("rewrites a file grown past its size to its recent half, atomically", async () => {
+    const { dir, saver: journal } = await saver({ maxBytes: 20_000 });
+    for (let n = 1; n <= 40; n += 1) journal.turnEnded(turn(n, history(n, 1000)));
+    journal.close();
+    const file = await only(dir);
+    expect((await stat(file)).size).toBeLessThanOrEqual(20_000);
+    const read = await readSessionFile(file);
+    if (!read.ok) throw new Error(read.reason);
+    // Every turn is still shown; the model keeps the newest turns that fit, ending with the last.
+    expect(read.session.turns).toHaveLength(40);
+    expect(read.session.history.at(-1)?.content).toMatch(/^40:x+$/);
+    expect(read.session.history[0]).toMatchObject({ role: "user" });
+    expect(read.session.history.length).toBeLessThan(80);
+    expect(await readdir(dir)).toEqual([path.basename(file)]);
+  });
+
+  it("keeps only the newest sessions of the folder", async () => {
+    const { cwd, dir } = await saver();
+    for (let n = 0; n < 4; n += 1) {
+      const journal = new SessionSaver({ dir, cwd, redact: (text) => text, maxSessions: 3 });
+      journal.turnEnded(turn(1, history(1)));
+      journal.close();
+      // Distinct times, oldest first, whatever the clock's resolution.
+      const files = await readdir(dir);
+      await Promise.all(
+        files.map((name, index) => utimes(path.join(dir, name), 1_000_000 + index, 1_000_000 + index)),
+      );
+    }
+    expect(await readdir(dir)).toHaveLength(3);
+  });
+
+  it("never writes through a sessions folder that is a link out of the project", async () => {
+    const { cwd } = await saver();
+    const outside = await tempDir("mcpterm-outside-");
+    await import("node:fs/promises").then(async (fs) => {
+      await fs.mkdir(path.join(cwd, ".mcpterm"));
+      await fs.symlink(outside, sessionsDir(cwd));
+    });
+    const journal = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact: (text) => text });
+    expect(journal.turnEnded(turn(1, history(1)))).toMatch(
+      /^This session is no longer being saved: .* leads outside the working folder\.$/,
+    );
+    expect(journal.turnEnded(turn(2, history(2)))).toBeUndefined();
+    expect(await readdir(outside)).toEqual([]);
+  });
+});
+
+describe("fitHistory", () => {
+  it("drops the oldest whole turns, keeps tool calls with their answers, and cuts only a last turn too big alone", () => {
+    const calls: ChatMessage[] = [
+      { role: "user", content: "look" },
+      { role: "assistant", content: null, toolCalls: [{ id: "c", name: "t", arguments: "{}" }] },
+      { role: "tool", toolCallId: "c", content: "y".repeat(5000) },
+      { role: "assistant", content: "done" },
+    ];
+    const fitted = fitHistory([...history(3, 3000), ...calls], 4000);
+    expect(fitted).toHaveLength(4);
+    expect(fitted[2]?.content).toMatch(/^y{4000}\n\[cut when the session was saved/);
+    expect(fitHistory(history(3), 10_000)).toEqual(history(3));
+  });
+});
+
+describe("parseSession", () => {
+  const header = JSON.stringify(sessionHeader("s", "2026-12-01T10:00:00.000Z", "/p"));
+  const record = (fields: object): string =>
+    JSON.stringify({
+      type: "turn",
+      turn: 1,
+      at: "",
+      model: "m",
+      input: "hi",
+      attachments: [],
+      answer: "",
+      reason: "completed",
+      tools: [],
+      ...fields,
+    });
+
+  it.each([
+    [
+      "a record of another shape",
+      `${header}\n{"type":"turn"}\n`,
+      "line 2 is not a record of a saved session",
+    ],
+    ["another format version", header.replace('"version":1', '"version":9'), "format version 9"],
+    [
+      "a tool result that answers no call",
+      `${header}\n${record({ append: [{ role: "tool", toolCallId: "x", content: "" }] })}\n`,
+      "a tool result (message 1) that answers no call",
+    ],
+  ])("refuses %s", (_what, content, reason) => {
+    const parsed = parseSession(content);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.reason).toContain(reason);
+  });
+
+  it("keeps only the fields it knows, whatever else a file holds", () => {
+    const parsed = parseSession(
+      `${header}\n${record({ append: [{ role: "user", content: "hi", name: "x", extra: 1 }] })}\n`,
+    );
+    expect(parsed.ok && parsed.session.history).toEqual([{ role: "user", content: "hi" }]);
+  });
+});
+
+describe("a resumed transcript", () => {
+  it("is drawn sanitized: a saved file may have come with a cloned project", async () => {
+    const cwd = await tempDir("mcpterm-resumed-");
+    const file = path.join(cwd, "s.jsonl");
+    const header = JSON.stringify(sessionHeader("s", "2026-12-01T10:00:00.000Z", cwd));
+    const hostile = JSON.stringify({
+      type: "turn",
+      turn: 1,
+      at: "",
+      model: "m",
+      input: "\u001b]52;c;cGF5bG9hZA==\u0007hello\u001b[2J",
+      attachments: [{ kind: "file", server: "", name: "a\u001b[31m.md", detail: "1 line" }],
+      answer: "\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007 me\u202e",
+      reason: "completed",
+      tools: [{ server: "s\u001b[1m", tool: "t" }],
+      append: [{ role: "user", content: "hello" }],
+    });
+    await writeFile(file, `${header}\n${hostile}\n`);
+    const read = await readSessionFile(file);
+    if (!read.ok) throw new Error(read.reason);
+    const state = transcriptReducer(initialTranscriptState(), {
+      type: "ui_resumed",
+      turns: read.session.turns,
+      notes: ["note \u001b[5m"],
+    });
+    const drawn = JSON.stringify(state.items);
+    expect(drawn).not.toContain("\\u001b");
+    expect(drawn).not.toContain("\\u0007");
+    expect(drawn).not.toContain("\u202e");
+    expect(state.items.map((item) => item.kind)).toEqual(["user", "notice", "assistant", "notice"]);
+    expect(state.items[0]).toMatchObject({ text: "hello", attachments: ["⎘ @a.md · 1 line"] });
+  });
+});
