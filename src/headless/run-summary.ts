@@ -1,3 +1,4 @@
+import { splitEvidence } from "../core/agent/answer-evidence.js";
 import type { AgentEvent, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
 import type { FinishReason, Usage } from "../core/llm/types.js";
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
@@ -54,6 +55,10 @@ export interface RunSummary {
   /** One sentence per compaction of the history during the run (see describeCompaction). */
   compactions: string[];
   error: { code: string; message: string } | undefined;
+  /** The answer's closing "Confirmed" part, when the model wrote one (see answer-evidence.ts). */
+  confirmed?: string;
+  /** The answer's closing "Inferred" part (to verify), when the model wrote one. */
+  inferred?: string;
 }
 
 /** Folds the event stream into the summary; pure, so it is tested without a model. */
@@ -79,14 +84,18 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
       return { ...summary, warnings: [...summary.warnings, event.message] };
     case "error":
       return { ...summary, error: { code: event.code, message: event.message } };
-    case "turn_end":
+    case "turn_end": {
+      const { confirmed, inferred } = splitEvidence(event.answer);
       return {
         ...summary,
         answer: event.answer,
         reason: event.reason,
         steps: event.steps,
         usage: event.usage,
+        ...(confirmed === undefined ? {} : { confirmed }),
+        ...(inferred === undefined ? {} : { inferred }),
       };
+    }
     case "model_request":
       return { ...summary, modelSteps: [...summary.modelSteps, emptyStep(event.step)] };
     case "text_delta":

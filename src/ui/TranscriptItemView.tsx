@@ -31,7 +31,9 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
         </Box>
       );
     case "assistant":
-      return (
+      return item.section ? (
+        <AnswerPart item={item} width={width} />
+      ) : (
         <Box marginTop={1} flexDirection="column">
           <Markdown text={item.text} width={width} />
         </Box>
@@ -65,4 +67,43 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
         </Box>
       );
   }
+}
+
+/**
+ * An answer's confirmed or inferred part: its heading marked (✓ confirmed, ? inferred, to
+ * verify) and its text behind a coloured bar, so a guess never reads like a fact, in colour or not.
+ */
+function AnswerPart({
+  item,
+  width,
+}: {
+  item: Extract<TranscriptItem, { kind: "assistant" }>;
+  width: number;
+}): ReactNode {
+  const theme = useTheme();
+  const confirmed = item.section === "confirmed";
+  const color = theme.color(confirmed ? "success" : "warning");
+  return (
+    <Box marginTop={1} flexDirection="column">
+      {item.label !== undefined ? (
+        <Text color={color} bold>
+          {confirmed ? "✓ " : "? "}
+          {item.label}
+          {confirmed || /verif/i.test(item.label) ? "" : " (to verify)"}
+        </Text>
+      ) : null}
+      {item.text !== "" ? (
+        <Box
+          borderStyle="bold"
+          borderTop={false}
+          borderBottom={false}
+          borderRight={false}
+          borderColor={color}
+          paddingLeft={1}
+        >
+          <Markdown text={item.text} width={Math.max(10, width - 2)} />
+        </Box>
+      ) : null}
+    </Box>
+  );
 }

@@ -2,6 +2,7 @@ import type { AgentEvent, MessageAttachment, ProposedToolCall } from "../core/ag
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { splitAtSafePoint } from "./markdown-split.js";
 import { estimateTokens } from "./token-estimate.js";
+import { answerItems } from "./answer-sections.js";
 import { append } from "./transcript-items.js";
 import type { LiveTurn, ToolCallView, TranscriptState } from "./transcript-types.js";
 
@@ -20,6 +21,7 @@ export function startTurn(
         input: start.input,
         text: "",
         replyStarted: false,
+        section: "body",
         calls: [],
         startedAt: Number.isNaN(startedAt) ? 0 : startedAt,
         streamedTokens: 0,
@@ -107,19 +109,24 @@ function withTurn(
 function flushSafeText(state: TranscriptState, turn: LiveTurn): [TranscriptState, LiveTurn] {
   const [done, rest] = splitAtSafePoint(turn.text);
   if (!done.trim()) return [state, turn];
-  return [
-    append(state, { kind: "assistant", text: sanitizeForTerminal(done), first: !turn.replyStarted }),
-    { ...turn, text: rest, replyStarted: true },
-  ];
+  return printAnswer(state, turn, done, rest);
 }
 
 function flushAllText(state: TranscriptState, turn: LiveTurn): [TranscriptState, LiveTurn] {
   const text = turn.text.replace(/\s+$/, "");
   if (!text) return [state, { ...turn, text: "" }];
-  return [
-    append(state, { kind: "assistant", text: sanitizeForTerminal(text), first: !turn.replyStarted }),
-    { ...turn, text: "", replyStarted: true },
-  ];
+  return printAnswer(state, turn, text, "");
+}
+
+/** Prints finished answer text, its confirmed and inferred parts apart from the body. */
+function printAnswer(
+  state: TranscriptState,
+  turn: LiveTurn,
+  done: string,
+  rest: string,
+): [TranscriptState, LiveTurn] {
+  const { items, section } = answerItems(done, turn.section, !turn.replyStarted);
+  return [append(state, ...items), { ...turn, text: rest, replyStarted: true, section }];
 }
 
 function callView(call: ProposedToolCall, number: number): ToolCallView {

@@ -1,5 +1,6 @@
 import type { SavedTurn } from "../core/session/saved-session.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { answerItems } from "./answer-sections.js";
 import { attachmentLine } from "./live-turn-reducer.js";
 import { append, type NewItem } from "./transcript-items.js";
 import type { TranscriptState } from "./transcript-types.js";
@@ -39,8 +40,7 @@ export function resumedTranscript(
           `called ${turn.tools.map((tool) => `${tool.server}/${tool.tool}`).join(", ")}`,
         ),
       });
-    if (turn.answer.trim() !== "")
-      items.push({ kind: "assistant", text: sanitizeForTerminal(turn.answer), first: true });
+    if (turn.answer.trim() !== "") items.push(...answerItems(turn.answer, "body", true).items);
     if (turn.reason !== "completed")
       items.push({
         kind: "notice",

@@ -1,6 +1,7 @@
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { CommandResult } from "../core/commands/command-types.js";
 import type { KbHit } from "../core/kb/index.js";
+import type { EvidenceSection } from "../core/agent/answer-evidence.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { Tier } from "../core/policy/tiers.js";
 import type { ServerSummary } from "../core/mcp/types.js";
@@ -50,8 +51,19 @@ export type ExpandableRef = { kind: "tool"; callId: string } | { kind: "knowledg
 export type TranscriptItem =
   /** The user's message; `attachments` say what went with it (resources, the prompt it came from). */
   | { kind: "user"; id: number; text: string; attachments?: string[] }
-  /** A finished stretch of the answer, as markdown; `first` marks the start of a reply. */
-  | { kind: "assistant"; id: number; text: string; first: boolean }
+  /**
+   * A finished stretch of the answer, as markdown; `first` marks the start of a reply. An answer's
+   * closing confirmed and inferred parts are items with their `section` (and `label` where the
+   * part's heading was), drawn apart from the body.
+   */
+  | {
+      kind: "assistant";
+      id: number;
+      text: string;
+      first: boolean;
+      section?: "confirmed" | "inferred";
+      label?: string;
+    }
   | { kind: "knowledge"; id: number; knowledge: KnowledgeView }
   | { kind: "tool"; id: number; call: ToolCallView }
   | { kind: "notice"; id: number; level: "info" | "warning" | "error"; text: string }
@@ -83,6 +95,8 @@ export interface LiveTurn {
   text: string;
   /** Whether this reply's first text was already printed (so later chunks get no header). */
   replyStarted: boolean;
+  /** The part of the answer printed last: its body, or its confirmed or inferred part. */
+  section: EvidenceSection;
   /** Calls that have not finished yet, in the order the model proposed them. */
   calls: ToolCallView[];
   /** When the turn started (ms since the epoch, from the engine's turn_start). */

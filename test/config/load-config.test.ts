@@ -249,6 +249,7 @@ describe("loadConfig: mcpterm's own keys", () => {
       approval: { auto: ["read_only"], fromFile: true },
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
+      answers: { confirmedInferred: true },
       warnings: [],
     });
   });
@@ -397,7 +398,7 @@ describe("loadConfig: keys mcpterm ignores are named, with the key meant", () =>
       "a top-level key no client writes",
       { knowledge: {} },
       [
-        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb and model.',
+        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb, model and answers.',
       ],
     ],
     [

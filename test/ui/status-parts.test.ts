@@ -22,6 +22,7 @@ const busy: TranscriptState = {
     input: "hi",
     text: "",
     replyStarted: false,
+    section: "body",
     calls: [],
     startedAt: 10_000,
     streamedTokens: 2.5,

@@ -65,6 +65,8 @@ export interface SessionOptions {
   onModelChange?: (model: ChatModel) => void;
   /** The validator the session's tool host checks results with, so each schema compiles once. */
   validator?: SchemaValidator;
+  /** Whether answers that used tools or knowledge are asked to end with what is confirmed and what is inferred (default yes). */
+  confirmedInferred?: boolean;
   /** Saves each ended turn (the TUI and one-shot sessions save to .mcpterm/sessions). */
   journal?: SessionJournal;
   now?: () => Date;
@@ -175,7 +177,12 @@ export class Session {
   /** The system prompt with the instructions of the servers connected now (they come and go). */
   private systemMessage(): ChatMessage {
     const servers = this.options.serverInstructions?.() ?? [];
-    return { role: "system", content: defaultSystemPrompt(this.startedAt, this.options.cwd, servers) };
+    return {
+      role: "system",
+      content: defaultSystemPrompt(this.startedAt, this.options.cwd, servers, {
+        confirmedInferred: this.options.confirmedInferred !== false,
+      }),
+    };
   }
 
   async *run(

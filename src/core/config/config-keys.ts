@@ -5,7 +5,7 @@ import type { KeyRule } from "./unknown-keys.js";
  * their own documentation and schemas, so that a file they wrote loads without warnings.
  */
 export const TOP_LEVEL_KEYS: KeyRule = {
-  known: ["mcpServers", "approval", "kb", "model"],
+  known: ["mcpServers", "approval", "kb", "model", "answers"],
   others: [
     "$schema",
     // Claude Desktop (claude_desktop_config.json).
@@ -50,6 +50,8 @@ export const APPROVAL_KEYS: KeyRule = { known: ["auto"] };
 export const KB_KEYS: KeyRule = { known: ["enabled", "dir", "topK", "embeddings"] };
 
 export const KB_EMBEDDINGS_KEYS: KeyRule = { known: ["model", "baseUrl"] };
+
+export const ANSWERS_KEYS: KeyRule = { known: ["confirmedInferred"] };
 
 export const MODEL_KEYS: KeyRule = {
   known: [

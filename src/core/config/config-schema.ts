@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ConfigFieldReader, describeJsonValue, isJsonObject, type JsonObject } from "./config-fields.js";
 import {
+  ANSWERS_KEYS,
   APPROVAL_KEYS,
   KB_EMBEDDINGS_KEYS,
   KB_KEYS,
@@ -133,6 +134,13 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
       warnUnknown(pricing, "model.pricing", PRICING_KEYS);
       config.model.pricing = parsePricing(reader, pricing);
     }
+  }
+
+  const answers = reader.optionalObject(document, "answers", "");
+  if (answers) {
+    warnUnknown(answers, "answers", ANSWERS_KEYS);
+    const confirmedInferred = reader.optionalBoolean(answers, "confirmedInferred", "answers");
+    if (confirmedInferred !== undefined) config.answers.confirmedInferred = confirmedInferred;
   }
   config.warnings = reader.warnings;
   return config;

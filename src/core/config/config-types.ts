@@ -64,6 +64,8 @@ export interface McptermConfig {
     maxTokens?: number;
     pricing?: ModelPricing;
   };
+  /** `confirmedInferred`: answers that used tools or knowledge end with what is confirmed and what is inferred. */
+  answers: { confirmedInferred: boolean };
   /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
   warnings: string[];
 }
@@ -91,6 +93,7 @@ export function emptyConfig(): McptermConfig {
     approval: { auto: [...DEFAULT_AUTO_APPROVED_TIERS], fromFile: false },
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
+    answers: { confirmedInferred: true },
     warnings: [],
   };
 }

@@ -356,6 +356,7 @@ export async function openSession(
           sessionModel = next;
         },
         journal: saver,
+        confirmedInferred: config.answers.confirmedInferred,
       });
       if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
       return session;
