@@ -35,7 +35,7 @@ export function evidenceHeading(line: string): EvidenceHeading | undefined {
   text = text
     .replace(/^#{1,6}\s+/, "")
     .replace(/^[-*+]\s+(?=[*_])/, "")
-    .replace(/^[\p{Extended_Pictographic}\u2713\u2714\uFE0F\u200D\s]+/u, "");
+    .replace(/^(?:\p{Extended_Pictographic}|\u2713|\uFE0F|\u200D|\s)+/u, "");
   let head: string;
   let rest: string;
   const bold = /^([*_]{1,3})(.+?)\1(.*)$/.exec(text);
