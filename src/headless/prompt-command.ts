@@ -3,6 +3,7 @@ import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
+import { prepareMentions } from "../core/context/prepare-message.js";
 import { openSession } from "../core/session/open-session.js";
 import { findSavedSession, missingSince, resumeNotices } from "../core/session/resume-session.js";
 import { readAll, type CliIo } from "../common/cli-io.js";
@@ -56,8 +57,20 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       }))
         warn(note);
     }
+    // Mentions are read in a prompt typed as -p <text>; text piped in is data and goes as it is.
+    const prepared =
+      args.prompt === "-"
+        ? undefined
+        : await prepareMentions(prompt, {
+            manager: runtime.manager,
+            redactor: runtime.redactor,
+            signal: io.signal,
+            cwd: io.cwd,
+          });
+    if (prepared && !prepared.ok) throw new UsageError(prepared.reason);
     const session = runtime.newSession(model, resumed);
-    return await printEvents(session.run(prompt, { signal: io.signal }), args, io, () => session.savedId);
+    const message = prepared?.message ?? prompt;
+    return await printEvents(session.run(message, { signal: io.signal }), args, io, () => session.savedId);
   } finally {
     stopNotices();
     await runtime.close();

@@ -1,4 +1,5 @@
-import { Box, Static, Text, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
+import { Box, Static, Text, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
+import type { EditResult } from "../common/external-editor.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "./active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
@@ -50,6 +51,8 @@ export interface AppController {
   answerQuestion(id: number, answer: QuestionAnswer): void;
   /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
   completions(before: string): string[] | Promise<string[]>;
+  /** Edits `text` in $VISUAL / $EDITOR, `suspend` handing the terminal over meanwhile (absent: no editor). */
+  editText?(text: string, suspend: (run: () => Promise<void>) => Promise<void>): Promise<EditResult>;
 }
 
 export interface TranscriptSource {
@@ -83,6 +86,9 @@ export function App({
   const printedQuestion = useRef<number | undefined>(undefined);
   const { dispatch } = store;
   const { write } = useStdout();
+  const { suspendTerminal } = useApp();
+  // One editor at a time: a second Ctrl+G in the same read must not suspend the terminal twice.
+  const editing = useRef(false);
   // Images go out through Ink's own write, which draws them above the live frame and redraws it.
   useEffect(() => controller.onImageSequences?.(write), [controller, write]);
 
@@ -174,6 +180,20 @@ export function App({
           dispatch({ type: "ui_inspector_scroll", delta: scrollDelta(effect.by, size.height), maxOffset });
           return;
         }
+        case "open_editor": {
+          if (!controller.editText || editing.current) return;
+          editing.current = true;
+          void controller
+            .editText(effect.text, (run) => suspendTerminal(run))
+            .then((result) => {
+              if (result.ok) promptStore.dispatch({ type: "recall", text: result.text, at: clock() });
+              else dispatch({ type: "ui_notice", level: "error", text: result.reason });
+            })
+            .finally(() => {
+              editing.current = false;
+            });
+          return;
+        }
         case "exit":
           onExit();
           return;
@@ -182,7 +202,7 @@ export function App({
           return;
       }
     },
-    [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store, restore],
+    [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store, restore, suspendTerminal],
   );
 
   // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.

@@ -92,6 +92,10 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["Enter print in full", "Enter print"],
   ],
   "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
+  "ctrl-x": () => [
+    ["Ctrl+E edit in $EDITOR", "^E editor"],
+    ["another key cancels", "cancel"],
+  ],
   prompt: ({ busy, draft, queue }) => {
     const queued = queue.messages.length > 0;
     if (busy)
@@ -116,6 +120,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
       ["↑/↓ history", "↑ history"],
       ["Tab complete", "Tab"],
       ["Ctrl+O panels", "^O panels"],
+      ["Ctrl+G editor", "^G editor"],
     ];
   },
 };

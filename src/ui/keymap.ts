@@ -10,7 +10,8 @@ import type { KeyEvent } from "./key-event.js";
  * - `approval-reason`: the person is writing why they deny the call;
  * - `sampling`, `url`: a server's request to use the model, or to open a web page (a numbered list);
  * - `sampling-edit`, `sampling-reason`: editing the message a server wants sampled, or why it is denied;
- * - `form`: a server's form (typing goes to the prompt until the person starts filling it in).
+ * - `form`: a server's form (typing goes to the prompt until the person starts filling it in);
+ * - `ctrl-x`: Ctrl+X was pressed at the prompt, and the next key finishes the chord (Ctrl+E).
  */
 export type KeyMode =
   | "prompt"
@@ -22,7 +23,8 @@ export type KeyMode =
   | "sampling-edit"
   | "sampling-reason"
   | "url"
-  | "form";
+  | "form"
+  | "ctrl-x";
 
 /** Edits of the text field in focus: the prompt, or the denial reason. */
 export type EditName =
@@ -98,6 +100,12 @@ export type KeyAction =
   | { type: "form_edit"; edit: EditName }
   | { type: "form_move"; direction: -1 | 1 }
   | { type: "form_enter" }
+  /** Ctrl+G, or Ctrl+X then Ctrl+E: edit the prompt in $VISUAL / $EDITOR. */
+  | { type: "open_editor" }
+  /** Ctrl+X: the first key of a chord. */
+  | { type: "chord_start" }
+  /** A key after Ctrl+X that finishes no chord: both are dropped, as readline does. */
+  | { type: "chord_cancel" }
   | { type: "ignore" };
 
 /** The key as one word: "ctrl+w", "alt+backspace", "shift+tab", "up". */
@@ -147,6 +155,14 @@ const PROMPT: Readonly<Record<string, KeyAction>> = {
   "ctrl+c": { type: "interrupt" },
   "ctrl+d": { type: "delete_or_exit" },
   "ctrl+o": { type: "inspector_toggle" },
+  "ctrl+g": { type: "open_editor" },
+  "ctrl+x": { type: "chord_start" },
+};
+
+/** After Ctrl+X: Ctrl+E (or E) opens the editor, as in bash; any other key ends the chord. */
+const CTRL_X: Readonly<Record<string, KeyAction>> = {
+  "ctrl+e": { type: "open_editor" },
+  "ctrl+x": { type: "chord_start" },
 };
 
 const EXIT_ARMED: Readonly<Record<string, KeyAction>> = { ...PROMPT, "ctrl+c": { type: "exit" } };
@@ -239,6 +255,7 @@ const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
   "sampling-edit": QUESTION_TEXT,
   "sampling-reason": QUESTION_TEXT,
   form: FORM,
+  "ctrl-x": CTRL_X,
 };
 
 const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
@@ -252,8 +269,10 @@ const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
 export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
   switch (key.kind) {
     case "paste":
+      if (mode === "ctrl-x") return { type: "chord_cancel" };
       return mode === "form" ? { type: "form_paste", text: key.text } : { type: "paste", text: key.text };
     case "text":
+      if (mode === "ctrl-x") return key.text === "e" ? { type: "open_editor" } : { type: "chord_cancel" };
       if (mode === "approval") return approvalText(key.text);
       if (mode === "sampling" || mode === "url") return { type: "question_key", text: key.text };
       if (mode === "form") return { type: "form_text", text: key.text };
@@ -265,7 +284,7 @@ export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
       const chord = chordOf(key);
       // Shift changes nothing the table does not name (Shift+← is ←), except where it is named.
       const action = table[chord] ?? (key.shift ? table[chordOf({ ...key, shift: false })] : undefined);
-      return action ?? { type: "ignore" };
+      return action ?? { type: mode === "ctrl-x" ? "chord_cancel" : "ignore" };
     }
   }
 }

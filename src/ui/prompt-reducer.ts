@@ -60,6 +60,8 @@ export interface PromptState {
   question: QuestionFocus | undefined;
   /** The question answered here, kept hidden until the controller reports it done. */
   answeredQuestion: number | undefined;
+  /** Ctrl+X was pressed at the prompt: the next key may finish the chord (Ctrl+E opens the editor). */
+  chord: "ctrl+x" | undefined;
 }
 
 export const initialPromptState: PromptState = {
@@ -72,6 +74,7 @@ export const initialPromptState: PromptState = {
   answered: undefined,
   question: undefined,
   answeredQuestion: undefined,
+  chord: undefined,
 };
 
 /** The queue of messages waiting for the running turn, when a key arrives. */
@@ -107,6 +110,8 @@ export type PromptEffect =
   | { type: "take_queued" }
   | { type: "inspector_scroll"; by: ScrollBy }
   | { type: "exit" }
+  /** Open $VISUAL / $EDITOR on the prompt's text; what comes back replaces it (a `recall`). */
+  | { type: "open_editor"; text: string }
   | { type: "transcript"; action: UiAction };
 
 export interface PromptResult {
@@ -124,6 +129,7 @@ export interface ModeContext {
 export function keyMode(state: PromptState, context: ModeContext): KeyMode {
   if (state.approval) return state.approval.reason === undefined ? "approval" : "approval-reason";
   if (state.question) return questionKeyMode(state.question);
+  if (state.chord) return "ctrl-x";
   if (context.inspecting) return "inspector";
   if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
   return "prompt";
@@ -236,6 +242,15 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       const reason = state.approval?.reason?.text.trim() ?? "";
       return answer(state, reason ? { kind: "deny", reason } : { kind: "deny" });
     }
+    case "chord_start":
+      return only({ ...state, chord: "ctrl+x" });
+    case "chord_cancel":
+      return only({ ...state, chord: undefined });
+    case "open_editor":
+      return only(
+        { ...state, chord: undefined, candidates: [] },
+        { type: "open_editor", text: state.editor.text },
+      );
     case "ignore":
       return only(state);
   }

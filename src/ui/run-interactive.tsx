@@ -6,6 +6,7 @@ import { openSession } from "../core/session/open-session.js";
 import { findSavedSession, sessionSummaries } from "../core/session/resume-session.js";
 import type { SavedSession } from "../core/session/saved-session.js";
 import type { CliIo } from "../common/cli-io.js";
+import { editInExternalEditor } from "../common/external-editor.js";
 import { sessionRequest } from "../common/session-request.js";
 import { App } from "./App.js";
 import { clearTerminal } from "./clear-terminal.js";
@@ -58,6 +59,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     clearScreen: () => clearScreen(),
     fetchPage: pageFetcher(io.network),
     ...(resumed ? { resumed } : {}),
+    editText: (text, suspend) => editInExternalEditor(text, io.env, suspend),
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up. They

@@ -2,6 +2,7 @@ import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/ap
 import type { Session } from "../core/agent/session.js";
 import { catalogEntries } from "../core/context/catalog-view.js";
 import { completionPlan } from "../core/context/completion-plan.js";
+import { fileCompletions } from "../core/context/file-completion.js";
 import { isPromptInvocation, prepareMessage } from "../core/context/prepare-message.js";
 import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
@@ -21,6 +22,7 @@ import {
   sessionSummaries,
 } from "../core/session/resume-session.js";
 import type { SavedSession } from "../core/session/saved-session.js";
+import type { EditResult } from "../common/external-editor.js";
 import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
@@ -64,6 +66,8 @@ export interface TuiControllerOptions {
   fetchPage?: PageFetcher;
   /** A saved session to go on with (--continue, --resume). */
   resumed?: SavedSession;
+  /** Edits the prompt's text in the person's editor (see editInExternalEditor). */
+  editText?: (text: string, suspend: (run: () => Promise<void>) => Promise<void>) => Promise<EditResult>;
 }
 
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
@@ -245,7 +249,9 @@ export class TuiController implements PersonAtHand {
     const servers = manager.servers();
     const connected = catalogEntries(servers);
     const plan = completionPlan(before, connected, redactor.redactText);
-    if (plan?.kind === "words") return [...new Set(plan.words)];
+    const word = /\S*$/.exec(before)?.[0] ?? "";
+    if (plan?.kind === "words")
+      return [...new Set([...plan.words, ...fileCompletions(this.options.cwd, word)])];
     if (plan?.kind === "ask") return this.serverCompletions.words(plan);
     const source = {
       servers: servers.map((server) => server.name),
@@ -296,6 +302,13 @@ export class TuiController implements PersonAtHand {
         if (sequence) draw(sequence);
       }
     });
+  }
+
+  /** Ctrl+G: the prompt's text in $VISUAL / $EDITOR, while the terminal is handed to it. */
+  editText(text: string, suspend: (run: () => Promise<void>) => Promise<void>): Promise<EditResult> {
+    return this.options.editText
+      ? this.options.editText(text, suspend)
+      : Promise.resolve({ ok: false, reason: "No external editor can be opened here." });
   }
 
   /** The servers have settled (connected or failed): a resumed session's missing tools can be told. */
@@ -384,7 +397,7 @@ export class TuiController implements PersonAtHand {
     try {
       // Mentions are read and a prompt's command rendered first; what cannot be is not sent.
       const { manager, redactor } = this.options.runtime;
-      const prepared = await prepareMessage(text, { manager, redactor, signal });
+      const prepared = await prepareMessage(text, { manager, redactor, signal, cwd: this.options.cwd });
       if (!prepared.ok || signal.aborted) {
         this.options.dispatch({
           type: "ui_notice",

@@ -3,6 +3,7 @@ import { errorMessage } from "../errors.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
+import { attachFiles } from "./file-mentions.js";
 import { findMentions, mentionedUri, type Mention } from "./mentions.js";
 import {
   bindPromptArguments,
@@ -17,6 +18,8 @@ export interface MessageSources {
   manager: Pick<McpManager, "servers" | "connection">;
   redactor: SecretRedactor;
   signal?: AbortSignal;
+  /** The working folder, whose files `@path` attaches; without it, `@path` stays text. */
+  cwd?: string;
 }
 
 /** A message ready for the model, or the one sentence that says why it cannot be sent. */
@@ -25,12 +28,33 @@ export type PreparedMessage = { ok: true; message: UserMessage } | { ok: false; 
 /**
  * What the person typed, made into the message the model gets: a server prompt's command
  * (`/everything:args-prompt Paris`) is rendered by its server; `@server:uri` mentions are read
- * and their content attached. Anything that cannot be done stops the message, with the reason.
+ * and `@path` files of the working folder too, and their content attached. Anything that
+ * cannot be done stops the message, with the reason.
  */
 export async function prepareMessage(input: string, sources: MessageSources): Promise<PreparedMessage> {
   const invocation = parsePromptInvocation(input);
   if (invocation) return renderPrompt(invocation, sources);
-  return attachMentions(input, sources);
+  return prepareMentions(input, sources);
+}
+
+/** The mentions of a message attached (files, then resources), without reading it as a command (one-shot mode). */
+export async function prepareMentions(input: string, sources: MessageSources): Promise<PreparedMessage> {
+  const files =
+    sources.cwd === undefined ? undefined : await attachFiles(input, sources.cwd, sources.redactor);
+  if (files && !files.ok) return files;
+  const resources = await attachMentions(input, sources);
+  if (!resources.ok || !files || files.attached.attachments.length === 0) return resources;
+  const attached = resources.message.attached;
+  return {
+    ok: true,
+    message: {
+      text: input,
+      attached: {
+        attachments: [...files.attached.attachments, ...(attached?.attachments ?? [])],
+        forModel: [files.attached.forModel, attached?.forModel].filter((part) => part).join("\n\n"),
+      },
+    },
+  };
 }
 
 /** Whether `input` is a server prompt's command, which is sent as a message rather than run. */

@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+
+/** The editor to run: `$VISUAL`, else `$EDITOR`, else vi; where it came from, for messages. */
+export interface EditorCommand {
+  command: string;
+  args: string[];
+  from: "$VISUAL" | "$EDITOR" | "the default";
+}
+
+/**
+ * Pure: the editor command from the environment, split into words as a shell would split them
+ * (`code --wait`, `"/opt/My Editor/bin/edit" -w`), but with no shell: nothing is expanded, and
+ * `;`, `|` or `$(…)` in it are just characters of a word.
+ */
+export function editorCommand(env: NodeJS.ProcessEnv): EditorCommand {
+  const visual = env.VISUAL?.trim();
+  const editor = env.EDITOR?.trim();
+  const [text, from]: [string, EditorCommand["from"]] = visual
+    ? [visual, "$VISUAL"]
+    : editor
+      ? [editor, "$EDITOR"]
+      : ["vi", "the default"];
+  const [command = "vi", ...args] = splitWords(text);
+  return { command, args, from };
+}
+
+/** Words of a command line: whitespace between them, '…' literal, "…" with \" and \\, \ escaping one character. */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let started = false;
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index] ?? "";
+    if (quote === "'") {
+      if (character === "'") quote = undefined;
+      else word += character;
+    } else if (quote === '"') {
+      if (character === '"') quote = undefined;
+      else if (character === "\\" && /["\\]/.test(text[index + 1] ?? "")) word += text[++index] ?? "";
+      else word += character;
+    } else if (/\s/.test(character)) {
+      if (started) words.push(word);
+      word = "";
+      started = false;
+    } else {
+      started = true;
+      if (character === "'" || character === '"') quote = character;
+      else if (character === "\\") word += text[++index] ?? "";
+      else word += character;
+    }
+  }
+  if (started) words.push(word);
+  return words;
+}
+
+type EditorOutcome =
+  { code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException };
+
+export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
+
+/**
+ * Opens the person's editor on `text` in a private temporary file and returns what they saved.
+ * `suspend` hands the terminal to it (the TUI's raw mode off, its drawing held) and takes it
+ * back after, redrawn. The editor's own exit code decides: anything but 0 (`:cq` in vim) keeps
+ * the prompt as it was.
+ */
+export async function editInExternalEditor(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  suspend: (run: () => Promise<void>) => Promise<void>,
+): Promise<EditResult> {
+  const editor = editorCommand(env);
+  const folder = await mkdtemp(path.join(os.tmpdir(), "mcpterm-edit-"));
+  const file = path.join(folder, "message.md");
+  try {
+    await writeFile(file, text, { mode: 0o600 });
+    const ran: { outcome?: EditorOutcome } = {};
+    await suspend(async () => {
+      ran.outcome = await new Promise<EditorOutcome>((resolve) => {
+        const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
+        child.once("error", (error) => resolve({ error }));
+        child.once("exit", (code, signal) => resolve({ code, signal }));
+      });
+    });
+    const outcome = ran.outcome ?? { code: null, signal: null };
+    const named = `the editor ${JSON.stringify(sanitizeForTerminal(editor.command))} (${editor.from})`;
+    if ("error" in outcome) {
+      const why = outcome.error.code === "ENOENT" ? "it was not found" : outcome.error.message;
+      return {
+        ok: false,
+        reason: `Could not start ${named}: ${why}; set $VISUAL or $EDITOR to an editor that waits until you close the file (e.g. "code --wait").`,
+      };
+    }
+    if (outcome.code !== 0) {
+      const how = outcome.signal
+        ? `was stopped by ${outcome.signal}`
+        : `exited with code ${String(outcome.code)}`;
+      return { ok: false, reason: `T${named.slice(1)} ${how}; the prompt was left as it was.` };
+    }
+    const edited = (await readFile(file, "utf8")).replace(/\r\n?/g, "\n").replace(/\n$/, "");
+    return { ok: true, text: sanitizeForTerminal(edited) };
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,167 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, tempDir } from "../support/fixtures.js";
+import {
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ScriptedModelServer,
+} from "../support/scripted-model-server.js";
+import { TmuxTerminal } from "../support/tmux.js";
+
+/**
+ * The real binary in a pseudo-terminal: the prompt edited in a scripted $EDITOR (Ctrl+X Ctrl+E
+ * arriving in one read, and Ctrl+G), `@path` completed with Tab and attached, a secrets file
+ * refused, and an answer's confirmed and inferred parts drawn apart. Keys go in as the bytes a
+ * terminal sends.
+ */
+let model: ScriptedModelServer;
+let dir: string;
+let editorLog: string;
+let terminal: TmuxTerminal;
+
+const ANSWER = [
+  "The constant is one.",
+  "",
+  "**Confirmed:**",
+  "- `src/main.ts` exports a = 1",
+  "",
+  "**Inferred (to verify):** nothing else uses it",
+].join("\n");
+
+function lastUserMessage(request: RecordedRequest | undefined): string {
+  const body = request?.body as { messages: Array<{ role: string; content: string }> } | undefined;
+  return body?.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
+}
+
+/** The prompt's line as drawn, `│ › …`, without the box's padding. */
+function promptLine(screen: string): string {
+  const line = screen.split("\n").findLast((candidate) => candidate.startsWith("│ › ")) ?? "";
+  return line.slice(4, -1).trimEnd();
+}
+
+async function typed(text: string, shown: (line: string) => boolean, what: string): Promise<string> {
+  terminal.text(text);
+  return terminal.waitFor((screen) => shown(promptLine(screen)), what);
+}
+
+beforeAll(async () => {
+  expect(existsSync(CLI), "run npm run build first").toBe(true);
+  model = await startScriptedModelServer(() => ({ text: ANSWER, chunkSize: 5 }));
+  dir = await tempDir("mcpterm-tui-editor-");
+  editorLog = path.join(dir, "editor-log.jsonl");
+  await mkdir(path.join(dir, "src"));
+  await writeFile(path.join(dir, "src", "main.ts"), "export const a = 1;\n");
+  await writeFile(path.join(dir, ".env"), "TOKEN=abc\n");
+  // The scripted editor: logs how it was called, then appends to the file (or fails when told to).
+  const editor = path.join(dir, "editor.mjs");
+  await writeFile(
+    editor,
+    [
+      'import { appendFileSync, readFileSync, writeFileSync } from "node:fs";',
+      "const file = process.argv.at(-1);",
+      "const text = readFileSync(file, 'utf8');",
+      `appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ args: process.argv.slice(2), text, tty: process.stdin.isTTY === true }) + "\\n");`,
+      "if (text.includes('FAIL')) process.exit(1);",
+      "writeFileSync(file, text + ' (edited)\\n');",
+    ].join("\n"),
+  );
+  const env = [
+    `PATH=${process.env.PATH ?? ""}`,
+    `HOME=${dir}`,
+    "NO_COLOR=1",
+    "TERM=xterm-256color",
+    "LANG=C.UTF-8",
+    `EDITOR="${process.execPath}" "${editor}" --wait`,
+  ];
+  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --no-kb --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 40 });
+});
+
+afterAll(async () => {
+  terminal.close();
+  await model.close();
+});
+
+async function editorCalls(): Promise<Array<{ args: string[]; text: string; tty: boolean }>> {
+  const text = await readFile(editorLog, "utf8").catch(() => "");
+  return text
+    .trim()
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as { args: string[]; text: string; tty: boolean });
+}
+
+describe("the external editor, @path mentions and confirmed/inferred parts in the TUI", () => {
+  it("round-trips the prompt through $EDITOR with Ctrl+X Ctrl+E and with Ctrl+G", async () => {
+    await terminal.waitFor((screen) => screen.includes("no servers"), "the TUI");
+    await typed("draft text", (line) => line === "draft text", "the draft");
+    // Ctrl+X and Ctrl+E in one read, as a fast typist's terminal may send them.
+    terminal.text("\u0018\u0005");
+    const edited = await terminal.waitFor(
+      (screen) => promptLine(screen) === "draft text (edited)",
+      "the edit",
+    );
+    const [call] = await editorCalls();
+    expect(call?.args.slice(0, 1)).toEqual(["--wait"]);
+    expect(call?.args.at(-1)).toMatch(/mcpterm-edit-[^/]+\/message\.md$/);
+    expect(call?.text).toBe("draft text");
+    // The editor had the terminal; afterwards the TUI is drawn once, with no copy left behind.
+    expect(call?.tty).toBe(true);
+    expect(edited.split("\n").filter((line) => line.startsWith("╭")).length).toBe(1);
+
+    terminal.text("\u0007");
+    await terminal.waitFor(
+      (screen) => promptLine(screen) === "draft text (edited) (edited)",
+      "the second edit",
+    );
+    // Keys work as before once the terminal is back.
+    terminal.text(" more");
+    await terminal.waitFor((screen) => promptLine(screen) === "draft text (edited) (edited) more", "typing");
+
+    // An editor that fails leaves the prompt as it was, and says so.
+    terminal.text("\u0015FAIL");
+    await terminal.waitFor((screen) => promptLine(screen) === "FAIL", "the new draft");
+    terminal.text("\u0007");
+    const failed = await terminal.waitFor((screen) => screen.includes("exited with code 1"), "the failure");
+    expect(failed.replace(/\n/g, " ")).toMatch(
+      /✗ The editor ".*node" \(\$EDITOR\) exited with code 1; the prompt was left as it was\./,
+    );
+    expect(promptLine(failed)).toBe("FAIL");
+    terminal.text("\u0015");
+    await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
+  }, 90_000);
+
+  it("completes @path with Tab, attaches the file, and draws the answer's parts apart", async () => {
+    await typed("explain @sr", (line) => line === "explain @sr", "the mention");
+    terminal.text("\t");
+    await terminal.waitFor((screen) => promptLine(screen) === "explain @src/", "the folder");
+    await typed("ma", (line) => line === "explain @src/ma", "more of it");
+    terminal.text("\t");
+    await terminal.waitFor((screen) => promptLine(screen) === "explain @src/main.ts", "the file");
+    terminal.text("\r");
+    const answered = await terminal.waitFor(
+      (screen) => screen.includes("nothing else uses it"),
+      "the answer",
+    );
+    expect(lastUserMessage(model.requests.at(-1))).toBe(
+      'explain @src/main.ts \n\n<file path="src/main.ts" trust="untrusted">\nexport const a = 1;\n\n</file>',
+    );
+    expect(answered).toContain("⎘ @src/main.ts · 20 B, 2 lines");
+    expect(answered).toContain("✓ Confirmed");
+    expect(answered).toMatch(/┃ • src\/main\.ts exports a = 1/);
+    expect(answered).toContain("? Inferred (to verify)");
+    expect(answered).toMatch(/┃ nothing else uses it/);
+
+    const requests = model.requests.length;
+    await typed("read @.env", (line) => line === "read @.env", "the secret mention");
+    terminal.text("\r");
+    const refused = await terminal.waitFor((screen) => screen.includes("never attaches"), "the refusal");
+    expect(refused).toContain(
+      "@.env looks like a file of secrets, which mcpterm never attaches; the message was not sent.",
+    );
+    await terminal.waitFor((screen) => promptLine(screen) === "read @.env", "the message handed back");
+    expect(model.requests.length).toBe(requests);
+  }, 90_000);
+});
