@@ -29,8 +29,8 @@ export const helpCommand: SlashCommand = {
       ],
       note:
         "Keys: Enter send · \\ then Enter or Alt+Enter new line · Up/Down history · Tab complete · " +
-        "Esc cancel a turn · Ctrl+O open the latest tool panel · Ctrl+C twice or Ctrl+D exit · " +
-        "@server:uri in a message attaches a resource",
+        "Esc cancel a turn · Ctrl+O open the latest tool panel · Ctrl+G or Ctrl+X Ctrl+E edit in $EDITOR · " +
+        "Ctrl+C twice or Ctrl+D exit · @path attaches a file, @server:uri a resource",
     });
   },
 };
