@@ -72,7 +72,9 @@ export function endStep(
       askedInStep: 0,
     }),
   );
-  return { ...next, tokens: state.tokens + (end.usage?.totalTokens ?? estimate) };
+  const tokens = state.tokens + (end.usage?.totalTokens ?? estimate);
+  // The confirmed and inferred parts close one step's text: the next step starts with its body.
+  return next.turn ? { ...next, turn: { ...next.turn, section: "body" }, tokens } : { ...next, tokens };
 }
 
 export function proposeCall(state: TranscriptState, call: ProposedToolCall): TranscriptState {

@@ -131,6 +131,20 @@ describe("confirmed and inferred parts of a streamed answer", () => {
     ]);
   });
 
+  it("close one model step's text: the next step starts with its body again", () => {
+    const events = [
+      ...answered("Checking.\n\nConfirmed: the disk is full").slice(0, -1),
+      ...answered("The final answer.").slice(1),
+    ];
+    const state = events.reduce(transcriptReducer, initialTranscriptState());
+    const answers = state.items.filter((item) => item.kind === "assistant");
+    expect(answers.map((item) => [item.section, item.text])).toEqual([
+      [undefined, "Checking."],
+      ["confirmed", "the disk is full"],
+      [undefined, "The final answer."],
+    ]);
+  });
+
   it("are drawn apart from the body, marked, and an answer without them is plain text", async () => {
     const { frame, until } = await renderApp(answered(SCRIPTED));
     await until(() => frame().includes("log rotation stopped"), "the answer");

@@ -170,7 +170,8 @@ describe("Tab for mentions and prompts", () => {
   }
 
   it("offers servers, then resources and templates, then asks the server for a template's variable", async () => {
-    expect((await tab("look at @")).candidates).toEqual(["@everything:", "@catalog:"]);
+    // The servers that have resources, then the working folder's files.
+    expect((await tab("look at @")).candidates).toEqual(["@everything:", "@catalog:", "@mcp.config.json"]);
     expect((await tab("look at @ev")).text).toBe("look at @everything:");
     expect((await tab("@catalog:catalog://n")).text).toBe("@catalog:catalog://notes/");
     expect((await tab("@catalog:catalog://l")).text).toBe("@catalog:catalog://leak ");

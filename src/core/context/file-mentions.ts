@@ -14,6 +14,9 @@ import { isSecretFile } from "./secret-files.js";
 /** Files larger than this are not read at all: a mention is for a file a person can read, not a dump. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
+/** Characters read past the cap before redacting, so a secret cut by the cap is still found whole. */
+const REDACT_MARGIN = 4096;
+
 /** `@path` in a message, as typed: any `@word` that is not a resource mention (`@server:uri`). */
 const FILE_MENTION = /(?<=^|\s)@(\S+)/g;
 /** Characters that end a sentence rather than a path, when the path with them names no file. */
@@ -110,11 +113,14 @@ export async function attachFiles(
       return { ok: false, reason: `@${read.path} ${read.reason}; the message was not sent.` };
     if (seen.has(read.path)) continue;
     seen.add(read.path);
-    const redaction = await redactor.redact(read.text);
+    // Cut (with a margin, so a secret at the edge is still whole to be found) before redacting,
+    // as resources are: a 1 MB log would otherwise be redacted whole for the 40,000 characters sent.
+    const readChars = Math.min(read.text.length, left + REDACT_MARGIN);
+    const redaction = await redactor.redact(read.text.slice(0, readChars));
     const clean = sanitizeForTerminal(redaction.text);
     const capped =
       left > 0
-        ? capText(clean, left)
+        ? capText(clean, left, clean.length + read.text.length - readChars)
         : {
             text: `[not attached: the message already carries ${limit} characters of files]`,
             truncated: true,
