@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  chmodSync,
   closeSync,
   constants,
   fstatSync,
@@ -132,6 +133,8 @@ export class SessionSaver implements SessionJournal {
   private openFile(): OpenFile {
     const { dir, cwd } = this.options;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Private even when it was there before (made by hand, or by a looser umask's tool).
+    if (!lstatSync(dir).isSymbolicLink()) chmodSync(dir, 0o700);
     // A cloned repository may bring its own .mcpterm: never write where a link in it leads.
     if (lstatSync(dir).isSymbolicLink() || !isInsideFolder(dir, cwd)) {
       throw new Error(`${dir} leads outside the working folder`);
