@@ -7,7 +7,7 @@ import {
   shrinkLongest,
   summarySplit,
 } from "../../src/core/window/compaction.js";
-import { budgetFor, Calibration } from "../../src/core/window/context-budget.js";
+import { budgetFor, Calibration, tokensFromError } from "../../src/core/window/context-budget.js";
 import { estimateTextTokens } from "../../src/core/window/token-estimate.js";
 
 const result = (id: string, chars: number): ChatMessage => ({
@@ -66,21 +66,57 @@ describe("compaction steps", () => {
     expect(isSummaryMessage(conversation[1])).toBe(true);
     // Text that would close the summary early is escaped.
     expect(conversation[1]?.content?.match(/<\/conversation_summary>/g)).toHaveLength(1);
-    // A summary is summarized again next time, never split at.
-    expect(summarySplit(conversation, 10)).toBe(3);
+    // With no real turn before the one in progress, there is nothing to summarize again.
+    expect(summarySplit(conversation, 10)).toBeUndefined();
+    // A summary is summarized again, with the turn after it, once there is one; never split at.
+    conversation.push({ role: "assistant", content: "three" }, { role: "user", content: "fourth" });
+    expect(summarySplit(conversation, 10)).toBe(5);
   });
 
-  it("cuts the longest message as the last resort", () => {
+  it("cuts tool results and older messages before the current question, and keeps the question's end", () => {
     const conversation: ChatMessage[] = [
       { role: "system", content: "s" },
-      { role: "user", content: "y".repeat(10_000) },
+      { role: "user", content: `old ${"o".repeat(6_000)}` },
+      { role: "assistant", content: "noted" },
+      { role: "user", content: `${"p".repeat(6_000)}\nQUESTION: what is the total?` },
+      call("a"),
+      result("a", 8_000),
     ];
-    const dropped = shrinkLongest(conversation, () => (conversation[1]?.content?.length ?? 0) < 3_000);
+    const size = () => conversation.reduce((n, message) => n + (message.content?.length ?? 0), 0);
+    const dropped = shrinkLongest(conversation, () => size() < 8_000);
+    expect(dropped.map((item) => item.kind)).toEqual(["tool_result", "message"]);
+    expect(dropped[1]).toMatchObject({ kind: "message", role: "user", chars: 6_004 });
+    expect(conversation[3]?.content).toHaveLength(6_029);
+
+    const squeezed = shrinkLongest(conversation, () => size() < 2_000);
+    const question = squeezed.find((item) => item.kind === "message" && item.current);
+    expect(question).toMatchObject({ kind: "message", role: "user", chars: 6_029, current: true });
+    const kept = conversation[3]?.content ?? "";
+    expect(kept.startsWith("ppp")).toBe(true);
+    expect(kept.endsWith("QUESTION: what is the total?")).toBe(true);
+    expect(kept).toMatch(/\[mcpterm cut \d+ of 6029 characters from the middle of this message/);
+  });
+
+  it("shortens the arguments of old tool calls to JSON that says what was cut", () => {
+    const conversation: ChatMessage[] = [
+      { role: "system", content: "s" },
+      { role: "user", content: "write it" },
+      {
+        role: "assistant",
+        content: null,
+        toolCalls: [{ id: "w", name: "fs__write", arguments: JSON.stringify({ text: "z".repeat(5_000) }) }],
+      },
+      { role: "tool", toolCallId: "w", content: "ok" },
+      { role: "user", content: "now" },
+    ];
+    const dropped = shortenToolResults(conversation, { from: 1, to: 4 }, 100, () => false);
     expect(dropped).toEqual([
-      { kind: "message", role: "user", chars: 10_000, keptChars: expect.any(Number) as number },
+      { kind: "tool_arguments", toolCallId: "w", tool: "fs__write", chars: 5_011, keptChars: 100 },
     ]);
-    expect(conversation[1]?.content?.length).toBeLessThan(3_000);
-    expect(conversation[1]?.content).toContain("[mcpterm shortened this message to fit the context window:");
+    const message = conversation[2];
+    const args = message?.role === "assistant" ? (message.toolCalls?.[0]?.arguments ?? "") : "";
+    expect(JSON.parse(args)).toMatchObject({ start: expect.stringMatching(/^\{"text":"z+$/) as string });
+    expect(args.length).toBeLessThan(400);
   });
 });
 
@@ -94,10 +130,21 @@ describe("the budget", () => {
     const calibration = new Calibration();
     calibration.observe(1_000, 750);
     expect(calibration.apply(1_000)).toBe(750);
+    calibration.observe(1_000, 9_000);
+    expect(calibration.factor).toBe(4);
     calibration.observe(1_000, 10);
     expect(calibration.factor).toBe(0.6);
     calibration.observe(1_000, undefined);
     expect(calibration.factor).toBe(0.6);
+  });
+
+  it.each([
+    ["request (9120 tokens) exceeds the available context size (8192 tokens), try increasing it", 9120],
+    ["Your messages resulted in 9120 tokens. Please reduce the length of the messages.", 9120],
+    ["However, you requested 9500 tokens (9120 in the messages, 380 in the completion).", 9120],
+    ["maximum context length is 8192 tokens", undefined],
+  ])("reads the count the server made of a refused request from %j", (message, tokens) => {
+    expect(tokensFromError(message)).toBe(tokens);
   });
 
   it("counts ASCII at three characters a token and other characters one each", () => {

@@ -93,7 +93,9 @@ export class SessionOutput {
           ...event,
           ...(event.focus === undefined ? {} : { focus: redact(event.focus) }),
           dropped: event.dropped.map((item) =>
-            item.kind === "tool_result" ? { ...item, tool: redact(item.tool) } : item,
+            item.kind === "tool_result" || item.kind === "tool_arguments"
+              ? { ...item, tool: redact(item.tool) }
+              : item,
           ),
         };
       case "model_request":

@@ -13,8 +13,16 @@ export type CompactionTrigger = "auto" | "manual" | "overflow";
 /** What a compaction took out, one line each, for the trace and the transcript. */
 export type Dropped =
   | { kind: "tool_result"; toolCallId: string; tool: string; chars: number; keptChars: number }
+  | { kind: "tool_arguments"; toolCallId: string; tool: string; chars: number; keptChars: number }
   | { kind: "turns"; messages: number; turns: number; summary: "model" | "fallback" }
-  | { kind: "message"; role: ChatMessage["role"]; chars: number; keptChars: number };
+  | {
+      kind: "message";
+      role: ChatMessage["role"];
+      chars: number;
+      keptChars: number;
+      /** The person's message of the turn in progress: what the model is asked to answer. */
+      current?: true;
+    };
 
 const SUMMARY_OPEN = "<conversation_summary>";
 const SUMMARY_CLOSE = "</conversation_summary>";
@@ -38,8 +46,8 @@ export function summaryMessages(summary: string): ChatMessage[] {
 }
 
 /**
- * Shortens tool results in `[from, to)`, oldest first, to `keepChars` each, until `fits` says
- * the history fits. Returns what it dropped.
+ * Shortens tool results in `[from, to)`, oldest first, to `keepChars` each, and the arguments
+ * of the calls that asked for them, until `fits` says the history fits. Returns what it dropped.
  */
 export function shortenToolResults(
   conversation: ChatMessage[],
@@ -50,6 +58,10 @@ export function shortenToolResults(
   const dropped: Dropped[] = [];
   for (let index = range.from; index < range.to && !fits(); index++) {
     const message = conversation[index];
+    if (message?.role === "assistant" && message.toolCalls) {
+      dropped.push(...shortenArguments(conversation, index, keepChars));
+      continue;
+    }
     if (message?.role !== "tool" || message.content.length <= keepChars + 200) continue;
     const content = shorten(message.content, keepChars, "result");
     conversation[index] = { ...message, content };
@@ -65,17 +77,46 @@ export function shortenToolResults(
 }
 
 /**
+ * Long arguments of an assistant's tool calls (a file written, a document sent) replaced by
+ * JSON that says what was cut: servers parse the arguments of past calls, so they stay JSON.
+ */
+function shortenArguments(conversation: ChatMessage[], index: number, keepChars: number): Dropped[] {
+  const message = conversation[index];
+  if (message?.role !== "assistant" || !message.toolCalls) return [];
+  const dropped: Dropped[] = [];
+  const toolCalls = message.toolCalls.map((call) => {
+    if (call.arguments.length <= keepChars + 200) return call;
+    const start = cutAt(call.arguments, keepChars);
+    const note = `mcpterm shortened these arguments to fit the context window: ${call.arguments.length - start.length} of ${call.arguments.length} characters dropped`;
+    dropped.push({
+      kind: "tool_arguments",
+      toolCallId: call.id,
+      tool: call.name,
+      chars: call.arguments.length,
+      keptChars: start.length,
+    });
+    return { ...call, arguments: JSON.stringify({ mcpterm_note: note, start }) };
+  });
+  if (dropped.length > 0) conversation[index] = { ...message, toolCalls };
+  return dropped;
+}
+
+/**
  * Where the kept part of the history starts: the earliest user message from which the rest
- * fits in `keepTokens`, but never the first message after the system prompt (nothing would be
- * summarized) and at the latest the last user message (the turn in progress is kept).
+ * fits in `keepTokens`, never one with no turn of the person's before it (only a summary would
+ * be summarized) and at the latest the last user message (the turn in progress is kept).
  * Undefined when there is no earlier turn to summarize.
  */
 export function summarySplit(conversation: readonly ChatMessage[], keepTokens: number): number | undefined {
   const first = conversation[0]?.role === "system" ? 1 : 0;
+  // A split is worth a summary only with a real turn before it: a summary alone (and its
+  // acknowledgement) would be summarized again on every step, for no room gained.
   const candidates: number[] = [];
+  let earlierTurn = false;
   conversation.forEach((message, index) => {
-    const start = message.role === "user" && !isSummaryMessage(message);
-    if (index > first && start && !isSummaryAck(conversation, index)) candidates.push(index);
+    const start = index >= first && message.role === "user" && !isSummaryMessage(message);
+    if (start && earlierTurn) candidates.push(index);
+    if (start) earlierTurn = true;
   });
   if (candidates.length === 0) return undefined;
   // Sizes from the end, counted once, so a long history is not serialized once per candidate.
@@ -102,36 +143,53 @@ export function replaceWithSummary(
 
 /**
  * The last resort when the kept turn alone is too long (a pasted document, a long answer): cuts
- * the longest message after the system prompt in half, again and again, until it fits.
+ * the longest message after the system prompt to half, again and again, until it fits. The
+ * person's current question is cut only when nothing else is left to cut, and then keeps its
+ * start and its end (a question pasted after a document is at the end).
  */
 export function shrinkLongest(conversation: ChatMessage[], fits: () => boolean): Dropped[] {
+  const current = lastUserIndex(conversation);
+  const originals = new Map<number, { text: string; keep: number }>();
   const dropped = new Map<number, Dropped>();
-  while (!fits()) {
-    let longest = -1;
-    for (let index = 1; index < conversation.length; index++) {
-      const length = contentOf(conversation[index]).length;
-      if (length > 400 && (longest < 0 || length > contentOf(conversation[longest]).length)) longest = index;
-    }
-    const message = conversation[longest];
-    if (!message) break;
-    const original = dropped.get(longest);
-    const chars = original && original.kind !== "turns" ? original.chars : contentOf(message).length;
-    const keep = Math.floor(contentOf(message).length / 2);
-    const content = shorten(contentOf(message), keep, message.role === "tool" ? "result" : "message");
-    conversation[longest] = { ...message, content };
+  const cut = (index: number): boolean => {
+    const message = conversation[index];
+    if (!message) return false;
+    const original = originals.get(index) ?? { text: contentOf(message), keep: contentOf(message).length };
+    original.keep = Math.floor(original.keep / 2);
+    originals.set(index, original);
+    const what = message.role === "tool" ? "result" : "message";
+    conversation[index] = { ...message, content: shorten(original.text, original.keep, what) };
     dropped.set(
-      longest,
+      index,
       message.role === "tool"
         ? {
             kind: "tool_result",
             toolCallId: message.toolCallId,
-            tool: toolNameOf(conversation, longest, message.toolCallId),
-            chars,
-            keptChars: keep,
+            tool: toolNameOf(conversation, index, message.toolCallId),
+            chars: original.text.length,
+            keptChars: original.keep,
           }
-        : { kind: "message", role: message.role, chars, keptChars: keep },
+        : {
+            kind: "message",
+            role: message.role,
+            chars: original.text.length,
+            keptChars: original.keep,
+            ...(index === current ? { current: true as const } : {}),
+          },
     );
-  }
+    return true;
+  };
+  const longest = (skip: number): number => {
+    let found = -1;
+    for (let index = 1; index < conversation.length; index++) {
+      const length = contentOf(conversation[index]).length;
+      if (index === skip || length <= 400) continue;
+      if (found < 0 || length > contentOf(conversation[found]).length) found = index;
+    }
+    return found;
+  };
+  while (!fits() && cut(longest(current)));
+  while (!fits() && contentOf(conversation[current]).length > 400 && cut(current));
   return [...dropped.values()];
 }
 
@@ -183,8 +241,12 @@ export function fallbackSummary(messages: readonly ChatMessage[], maxChars: numb
   );
 }
 
-function isSummaryAck(conversation: readonly ChatMessage[], index: number): boolean {
-  return isSummaryMessage(conversation[index - 1]) && conversation[index]?.role === "assistant";
+/** The person's message of the turn in progress (or the end, when there is none). */
+export function lastUserIndex(conversation: readonly ChatMessage[]): number {
+  for (let index = conversation.length - 1; index > 0; index--) {
+    if (conversation[index]?.role === "user" && !isSummaryMessage(conversation[index])) return index;
+  }
+  return conversation.length;
 }
 
 function contentOf(message: ChatMessage | undefined): string {
@@ -202,17 +264,34 @@ function toolNameOf(conversation: readonly ChatMessage[], index: number, callId:
   return "unknown";
 }
 
-/** The start of `text` and a note of what was cut; a tool result keeps its closing untrusted mark. */
+/**
+ * `keepChars` of `text` and a note of what was cut: a tool result keeps its start and its closing
+ * untrusted mark, a message its start and its end (where a question after a paste is).
+ */
 function shorten(text: string, keepChars: number, what: "result" | "message"): string {
   const closing = "\n</tool_output>";
-  const closes = what === "result" && text.endsWith(closing);
-  const head = cutAt(text, keepChars);
-  const note = `\n[mcpterm shortened this ${what} to fit the context window: ${text.length - head.length} of ${text.length} characters dropped]`;
-  return `${head}${note}${closes ? closing : ""}`;
+  if (what === "result") {
+    const closes = text.endsWith(closing);
+    const head = cutAt(text, keepChars);
+    const note = `\n[mcpterm shortened this result to fit the context window: ${text.length - head.length} of ${text.length} characters dropped]`;
+    return `${head}${note}${closes ? closing : ""}`;
+  }
+  const head = cutAt(text, Math.ceil(keepChars / 2));
+  const tail = tailOf(text, Math.floor(keepChars / 2));
+  const note = `\n[mcpterm cut ${text.length - head.length - tail.length} of ${text.length} characters from the middle of this message to fit the context window]\n`;
+  return `${head}${note}${tail}`;
 }
 
 function cap(text: string, maxChars: number): string {
   return text.length <= maxChars ? text : `${cutAt(text, maxChars)} […]`;
+}
+
+/** The last `chars` characters, never splitting a surrogate pair. */
+function tailOf(text: string, chars: number): string {
+  let from = Math.max(0, text.length - chars);
+  const first = text.charCodeAt(from);
+  if (from > 0 && first >= 0xdc00 && first <= 0xdfff) from += 1;
+  return text.slice(from);
 }
 
 /** The first `chars` characters, never splitting a surrogate pair. */

@@ -38,7 +38,7 @@ export class Calibration {
 
   observe(estimated: number, counted: number | undefined): void {
     if (counted === undefined || counted <= 0 || estimated <= 0) return;
-    this.scale = Math.min(3, Math.max(0.6, counted / estimated));
+    this.scale = Math.min(4, Math.max(0.6, counted / estimated));
   }
 
   apply(estimate: number): number {
@@ -66,6 +66,26 @@ export function windowFromError(message: string): number | undefined {
     const match = pattern.exec(message);
     const tokens = match?.[1] === undefined ? Number.NaN : Number(match[1]);
     if (Number.isInteger(tokens) && tokens >= 256) return tokens;
+  }
+  return undefined;
+}
+
+/**
+ * How many tokens the server counted in the request it refused, when it says: llama.cpp's
+ * "request (9000 tokens) exceeds the available context size", OpenAI's "your messages resulted
+ * in 9000 tokens" / "However, you requested 9000 tokens".
+ */
+export function tokensFromError(message: string): number | undefined {
+  const patterns = [
+    /request \((\d+) tokens?\) exceeds/i,
+    /resulted in (\d+) tokens?/i,
+    /\((\d+) in the messages/i,
+    /you requested (\d+) tokens?/i,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(message);
+    const tokens = match?.[1] === undefined ? Number.NaN : Number(match[1]);
+    if (Number.isInteger(tokens) && tokens > 0) return tokens;
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ export function describeCompaction(event: {
   const n = (value: number) => value.toLocaleString("en-US");
   const results = event.dropped.filter((item) => item.kind === "tool_result").length;
   const messages = event.dropped.filter((item) => item.kind === "message").length;
+  const calls = event.dropped.filter((item) => item.kind === "tool_arguments").length;
   const parts = event.dropped.flatMap((item) =>
     item.kind === "turns"
       ? [
@@ -25,6 +26,7 @@ export function describeCompaction(event: {
       : [],
   );
   if (results > 0) parts.push(`${results} tool ${results === 1 ? "result" : "results"} shortened`);
+  if (calls > 0) parts.push(`the arguments of ${calls} tool ${calls === 1 ? "call" : "calls"} shortened`);
   if (messages > 0) parts.push(`${messages} long ${messages === 1 ? "message" : "messages"} cut`);
   const what = parts.length > 0 ? parts.join(", ") : "nothing to drop";
   return `Compacted the conversation ${WHY[event.trigger]}: about ${n(event.beforeTokens)} → ${n(event.afterTokens)} tokens of a ${n(event.window)}-token window; ${what}.`;
