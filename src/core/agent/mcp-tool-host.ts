@@ -6,7 +6,8 @@ import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { outputSchemaProblem } from "../policy/output-schema.js";
-import { capText, resultText, textForModel } from "../policy/result-text.js";
+import { capText, DEFAULT_RESULT_CHAR_LIMIT, resultText, textForModel } from "../policy/result-text.js";
+import { charsWithinTokens } from "../window/token-estimate.js";
 import { schemaForModel } from "../policy/schema-for-model.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import { toolWithholdReason } from "../policy/tool-withhold.js";
@@ -142,10 +143,10 @@ export class McpToolHost implements ToolHost {
     const text = resultText(result);
     const content = await this.redact(text.content);
     const structured = text.structured === undefined ? undefined : await this.redact(text.structured);
-    const forModel = capText(
-      textForModel(result, { content: content.text, structured: structured?.text }),
-      context.resultCharLimit ?? this.options.resultCharLimit,
-    );
+    const shaped = textForModel(result, { content: content.text, structured: structured?.text });
+    const chars = context.resultCharLimit ?? this.options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
+    const tokens = context.resultTokenLimit;
+    const forModel = capText(shaped, tokens === undefined ? chars : charsWithinTokens(shaped, tokens, chars));
     // A person may read the whole result (the inspector), whatever the model's window leaves.
     const limit = this.options.resultCharLimit;
     const problem = outputSchemaProblem(tool.outputSchema, result, this.validator);

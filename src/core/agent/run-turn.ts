@@ -49,6 +49,8 @@ export interface TurnOptions {
   context?: ContextKeeper;
   /** The most one result may put into the history; the loop sets it per step from the room left. */
   resultCharLimit?: number;
+  /** The most estimated tokens of text each result may keep, measured on the text itself. */
+  resultTokenLimit?: number;
 }
 
 /** Passages for a message; they go to the model, so the source returns them with secrets removed. */
@@ -102,10 +104,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     // A request the server refuses as too long is compacted and sent once more, no more.
     for (let attempt = 1; done === undefined; attempt++) {
       partialText = "";
+      let sent: { tokens: number; raw: number; window: number } | undefined;
       try {
-        const sent = context
-          ? yield* prepareRequest(context, conversation, specs, attempt, signal)
-          : undefined;
+        sent = context ? yield* prepareRequest(context, conversation, specs, attempt, signal) : undefined;
         yield {
           type: "model_request",
           step,
@@ -138,7 +139,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
         const tooLong =
           error instanceof LlmError && error.kind === "context_length" && !(error instanceof WindowTooSmall);
         if (tooLong && context && attempt === 1 && !partialText && !signal?.aborted) {
-          context.learnFrom(error);
+          context.learnFrom(error, sent?.raw);
           continue;
         }
         if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
@@ -205,10 +206,11 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
     const outcomes = new Map<string, ToolOutcome>();
     // Each result gets what room the window leaves, so one listing cannot crowd out the turn.
-    const resultCharLimit = context
-      ? await context.resultCharLimit(conversation, specs, done.toolCalls.length)
-      : undefined;
-    const run = { ...options, ...(resultCharLimit === undefined ? {} : { resultCharLimit }) };
+    const limit = context ? await context.resultLimit(conversation, specs, done.toolCalls.length) : undefined;
+    const run = {
+      ...options,
+      ...(limit === undefined ? {} : { resultCharLimit: limit.chars, resultTokenLimit: limit.tokens }),
+    };
     for await (const event of runToolCalls(run, step, done.toolCalls, tools, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
       yield event;

@@ -107,6 +107,7 @@ export async function* runToolCalls(
           callId: call.id,
           signal,
           ...(options.resultCharLimit === undefined ? {} : { resultCharLimit: options.resultCharLimit }),
+          ...(options.resultTokenLimit === undefined ? {} : { resultTokenLimit: options.resultTokenLimit }),
           onProgress: (progress) =>
             channel.push({
               type: "tool_progress",

@@ -56,6 +56,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The most characters the result may put into the model's context (the window's room); hosts have a default. */
   resultCharLimit?: number;
+  /** The most estimated tokens of text it may put there, measured on the text (CJK is a token a character). */
+  resultTokenLimit?: number;
   onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 

@@ -39,3 +39,15 @@ export function estimateToolTokens(tools: readonly ToolSpec[]): number {
 export function charsForTokens(tokens: number): number {
   return Math.max(0, Math.floor(tokens * 3));
 }
+
+/** How many of `text`'s first characters fit in `tokens` as estimateTextTokens counts, at most `maxChars`. */
+export function charsWithinTokens(text: string, tokens: number, maxChars: number): number {
+  let cost = 0;
+  const end = Math.min(text.length, maxChars);
+  for (let index = 0; index < end; index++) {
+    const code = text.charCodeAt(index);
+    cost += code < 0x80 ? 1 / 3 : code >= 0xdc00 && code <= 0xdfff ? 0 : 1;
+    if (cost > tokens) return index;
+  }
+  return end;
+}
