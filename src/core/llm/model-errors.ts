@@ -79,7 +79,7 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
   const make = (kind: LlmError["kind"], message: string, status?: number) =>
     new LlmError(kind, message, status, { cause });
 
-  if (isContextLengthMessage(classified.serverMessage)) {
+  if (isContextLengthFailure(classified)) {
     return make(
       "context_length",
       `The model endpoint at ${baseUrl} rejected the request as longer than the model's context window${detail}; run /compact or /clear to make room, or narrow the tools (see /stats).`,
@@ -238,12 +238,22 @@ const CONTEXT_LENGTH_PATTERNS = [
   /exceeds? (?:the )?(?:available )?context (?:size|window|length)/i,
   /context (?:window|size|length) (?:is )?(?:exceeded|too small|of only)/i,
   /prompt is too long/i,
-  /too many tokens/i,
   /input (?:is )?too long/i,
   /reduce the length of the messages/i,
   /maximum (?:prompt|model) length is/i,
   /exceed_context_size_error/i,
 ];
+
+/**
+ * Only a refused request (400, 413 payload too large, 422) or an error inside the stream can be
+ * about the context: a 429 "too many tokens per minute" is a rate limit, a 5xx a failure.
+ */
+export function isContextLengthFailure(classified: ClassifiedError): boolean {
+  const { failure } = classified;
+  const refused =
+    failure === undefined || (failure.type === "http" && [400, 413, 422].includes(failure.status));
+  return refused && isContextLengthMessage(classified.serverMessage);
+}
 
 export function isContextLengthMessage(message: string | undefined): boolean {
   return message !== undefined && CONTEXT_LENGTH_PATTERNS.some((pattern) => pattern.test(message));

@@ -13,7 +13,7 @@ import {
   describeFailure,
   describeStall,
   isAbortError,
-  isContextLengthMessage,
+  isContextLengthFailure,
   retryAfterTooLongError,
   stallError,
   toLlmError,
@@ -214,7 +214,7 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
   const context = { ...loop.errorContext, retries };
   const failure = classified.failure;
   // A request too long for the window is as long the next time: the turn compacts instead.
-  const tooLong = isContextLengthMessage(classified.serverMessage);
+  const tooLong = isContextLengthFailure(classified);
   if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure) || tooLong) {
     throw toLlmError(classified, context, error);
   }
