@@ -1,13 +1,16 @@
 /**
  * Asks an OpenAI-compatible endpoint how long a context its model takes. Nothing here is
  * standard: each local server reports it its own way, so each field read is named below.
- * Every probe is one bounded GET; a server that says nothing (api.openai.com) gets the default.
+ * Every probe is one GET bounded in time (3 s) and size (1 MB); a server that says nothing
+ * (api.openai.com) gets the default.
  */
 import type { ContextWindow } from "./types.js";
 
 /** The window assumed when neither the config nor the server says: documented in the README. */
 export const DEFAULT_CONTEXT_WINDOW = 32_768;
 const PROBE_TIMEOUT_MS = 3_000;
+/** A model listing is a few kilobytes; a body past this is not one, and is not read to its end. */
+const PROBE_MAX_BYTES = 1_000_000;
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -106,8 +109,29 @@ async function getJson(target: ProbeTarget, url: string, withKey: boolean): Prom
     await response.body?.cancel();
     return undefined;
   }
-  const body: unknown = await response.json();
+  const text = await readCapped(response, PROBE_MAX_BYTES);
+  if (text === undefined) return undefined;
+  const body: unknown = JSON.parse(text);
   return isObject(body) ? body : undefined;
+}
+
+/** The body as text, or undefined (and the rest left unread) once it passes `maxBytes`. */
+async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function isObject(value: unknown): value is Json {
