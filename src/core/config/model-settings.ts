@@ -89,11 +89,14 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     { value: config.model.firstTokenTimeoutMs, source: `${configLabel}: model.firstTokenTimeoutMs` },
   ]);
 
-  const contextWindow = wholeNumber([
-    { value: flags.contextWindow, source: "--context-window" },
-    { value: env.MCPTERM_CONTEXT_WINDOW, source: "MCPTERM_CONTEXT_WINDOW" },
-    { value: config.model.contextWindow, source: `${configLabel}: model.contextWindow` },
-  ]);
+  const contextWindow = wholeNumber(
+    [
+      { value: flags.contextWindow, source: "--context-window" },
+      { value: env.MCPTERM_CONTEXT_WINDOW, source: "MCPTERM_CONTEXT_WINDOW" },
+      { value: config.model.contextWindow, source: `${configLabel}: model.contextWindow` },
+    ],
+    MIN_CONTEXT_WINDOW,
+  );
   const maxTokens = wholeNumber([
     { value: flags.maxTokens, source: "--max-tokens" },
     { value: env.MCPTERM_MAX_TOKENS, source: "MCPTERM_MAX_TOKENS" },
@@ -137,12 +140,16 @@ function firstValue(candidates: Candidate[]): { value: number; text: string; sou
 }
 
 /** A token count (a context window, an answer limit) from 1 up. */
-function wholeNumber(candidates: Candidate[]): number | undefined {
+/** A window smaller than this holds no system prompt, tools and question at once. */
+const MIN_CONTEXT_WINDOW = 256;
+
+function wholeNumber(candidates: Candidate[], min = 1): number | undefined {
   const found = firstValue(candidates);
   if (found === undefined) return undefined;
-  if (!Number.isInteger(found.value) || found.value < 1 || found.value > 100_000_000) {
+  if (!Number.isInteger(found.value) || found.value < min || found.value > 100_000_000) {
+    const least = min > 1 ? ` of at least ${min}` : "";
     throw new ConfigError(
-      `${found.source} must be a whole number of tokens such as 8192, got ${JSON.stringify(found.text)}.`,
+      `${found.source} must be a whole number of tokens${least} such as 8192, got ${JSON.stringify(found.text)}.`,
     );
   }
   return found.value;
