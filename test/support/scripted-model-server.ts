@@ -59,6 +59,8 @@ export interface ScriptedServerOptions {
    * is refused with llama.cpp's own HTTP 400, before the script is asked.
    */
   contextWindow?: number;
+  /** How this server counts a prompt's tokens (promptTokensOf when unset): a tokenizer's quirks, such as emoji at three tokens. */
+  countTokens?: (body: unknown) => number;
   /** What GET /models answers (e.g. a llama.cpp, vLLM or LM Studio listing); 404 when unset. */
   models?: unknown;
   /** Other GET routes by path (llama.cpp's /props, LM Studio's /api/v0/models/<id>, Ollama's /api/ps). */
@@ -117,7 +119,7 @@ export async function startScriptedModelServer(
       body,
       headers: req.headers,
       receivedAt: Date.now(),
-      promptTokens: promptTokensOf(body),
+      promptTokens: (options.countTokens ?? promptTokensOf)(body),
     };
     const index = requests.length;
     requests.push(recorded);
