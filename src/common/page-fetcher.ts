@@ -1,13 +1,9 @@
 import type { FetchedPage, PageFetcher } from "../core/kb-docs/add-document.js";
-import type { HostLookup } from "../servers/fetch/address-guard.js";
 import { documentText } from "../servers/fetch/document-text.js";
-import { fetchDocument, FetchFailure } from "../servers/fetch/fetch-url.js";
+import { fetchDocument, FetchFailure, type FetchNetwork } from "../servers/fetch/fetch-url.js";
 
 /** How pages are reached: the real network unless a test passes its own (see FetchOptions.network). */
-export interface PageNetwork {
-  lookup: HostLookup;
-  fetch: typeof fetch;
-}
+export type PageNetwork = FetchNetwork;
 
 /**
  * Fetches a page for `kb add` the way the fetch server does: every hop through the address

@@ -24,6 +24,8 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     } else if (req.url === "/bounce") {
       res.writeHead(302, { location: `http://127.0.0.1:${port}/ops/Deploy%20Guide.html` }).end();
+    } else if (req.url === "/to-rebind") {
+      res.writeHead(302, { location: "http://rebind.example.test/secret" }).end();
     } else if (req.url === "/logo.png") {
       res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]));
     } else {
@@ -44,6 +46,8 @@ beforeEach(async () => {
   await writeFile(path.join(dir, "knowledge_base", "existing.md"), "# Existing\n\nold words\n");
 });
 
+const webPort = (): number => port;
+
 /**
  * The web as a test needs it: `wiki.example.test` is a public address (TEST-NET-3) whose
  * connections reach the local server, and `intranet.example.test` a private one. The address
@@ -58,14 +62,8 @@ const network: PageNetwork = {
       Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }),
     );
   },
-  fetch: (input, init) => {
-    const target = new URL(input instanceof Request ? input.url : String(input));
-    if (target.hostname === "wiki.example.test") {
-      target.hostname = "127.0.0.1";
-      target.port = String(port);
-    }
-    return fetch(target, init);
-  },
+  route: (address, port) =>
+    address === "203.0.113.7" ? { address: "127.0.0.1", port: webPort() } : { address, port },
 };
 
 const kb = (...args: string[]) => runInProcess(["kb", ...args], { cwd: dir, env: cleanEnv(), network });
@@ -187,6 +185,63 @@ describe("mcpterm kb add <url>", () => {
     const missing = await kb("add", "http://wiki.example.test/gone", "--yes");
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("answered HTTP 404");
+  });
+
+  describe("a name that answers public to the guard, then private (DNS rebinding)", () => {
+    let inside: Server;
+    let insidePort: number;
+    let insideRequests: string[];
+    let lookups: string[];
+    /** rebind.example.test: 203.0.113.8 (public, routed to the local site) once, 127.0.0.1 after. */
+    const rebinding: PageNetwork = {
+      lookup: (hostname) => {
+        if (isIP(hostname)) return Promise.resolve([{ address: hostname }]);
+        lookups.push(hostname);
+        return Promise.resolve([{ address: lookups.length === 1 ? "203.0.113.8" : "127.0.0.1" }]);
+      },
+      route: (address, to) =>
+        address === "203.0.113.8"
+          ? { address: "127.0.0.1", port: webPort() }
+          : address === "127.0.0.1" && to === 80
+            ? { address: "127.0.0.1", port: insidePort }
+            : { address, port: to },
+    };
+    const add = (url: string) =>
+      runInProcess(["kb", "add", url, "--yes"], { cwd: dir, env: cleanEnv(), network: rebinding });
+
+    beforeAll(async () => {
+      inside = createServer((req, res) => {
+        insideRequests.push(req.url ?? "");
+        res.writeHead(200, { "content-type": "text/html" }).end("<h1>Inside secret</h1>");
+      });
+      await new Promise<void>((resolve) => inside.listen(0, "127.0.0.1", resolve));
+      insidePort = (inside.address() as AddressInfo).port;
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => inside.close(resolve));
+    });
+    beforeEach(() => {
+      insideRequests = [];
+      lookups = [];
+    });
+
+    it("resolves the name once and connects to the address it checked", async () => {
+      const run = await add("http://rebind.example.test/ops/Deploy%20Guide.html");
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(lookups).toEqual(["rebind.example.test"]);
+      expect(insideRequests).toEqual([]);
+      const kept = await readFile(path.join(dir, "knowledge_base", "deploy-guide.md"), "utf8");
+      expect(kept).toContain("Drain the **canary**");
+    });
+
+    it("checks the name again on a redirect, and refuses its private answer (exit 3)", async () => {
+      const run = await add("http://rebind.example.test/to-rebind");
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain("which kb add never fetches");
+      expect(lookups).toEqual(["rebind.example.test", "rebind.example.test"]);
+      expect(insideRequests).toEqual([]);
+    });
   });
 
   it("never fetches loopback from the real binary, whatever the environment says", async () => {

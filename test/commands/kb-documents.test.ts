@@ -34,12 +34,7 @@ beforeAll(async () => {
   // wiki.example.test is "public" and served locally; the address guard runs on what this resolves.
   const fetchPage = pageFetcher({
     lookup: (host) => Promise.resolve([{ address: isIP(host) ? host : "203.0.113.9" }]),
-    fetch: (input, init) => {
-      const target = new URL(input instanceof Request ? input.url : String(input));
-      target.hostname = "127.0.0.1";
-      target.port = String(port);
-      return fetch(target, init);
-    },
+    route: () => ({ address: "127.0.0.1", port }),
   });
   context = {
     manager: new McpManager([], { parentEnv: {} }),

@@ -78,17 +78,29 @@ export type HostLookup = (hostname: string) => Promise<ReadonlyArray<{ address: 
 const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true, order: "verbatim" });
 
 /**
- * Resolves `hostname` and throws `BlockedAddressError` when any address it resolves to is not
- * public: checking only the first would let a name with one public and one private record through.
+ * Resolves `hostname` once and returns every address it has, throwing `BlockedAddressError` when
+ * any is not public (checking only the first would let a name with one public and one private
+ * record through). The caller must connect to one of these addresses, never resolve the name
+ * again: a second answer could differ (DNS rebinding).
  */
-export async function assertPublicHost(hostname: string, resolve: HostLookup = systemLookup): Promise<void> {
+export async function resolvePublicHost(
+  hostname: string,
+  resolve: HostLookup = systemLookup,
+  allowPrivate = false,
+): Promise<string[]> {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
-  const addresses = await resolve(bare);
-  const blocked = addresses.find(({ address }) => isNonPublicAddress(address));
+  const addresses = isIP(bare) !== 0 ? [{ address: bare }] : await resolve(bare);
+  const blocked = allowPrivate ? undefined : addresses.find(({ address }) => isNonPublicAddress(address));
   if (blocked) {
     throw new BlockedAddressError(
       `Refusing to fetch ${hostname}: it resolves to ${blocked.address}, a loopback, private or link-local address ` +
         "(set MCPTERM_FETCH_ALLOW_PRIVATE=1 in this server's env to allow it).",
     );
   }
+  return addresses.map(({ address }) => address);
+}
+
+/** Throws `BlockedAddressError` when `hostname` resolves to any address that is not public. */
+export async function assertPublicHost(hostname: string, resolve: HostLookup = systemLookup): Promise<void> {
+  await resolvePublicHost(hostname, resolve);
 }
