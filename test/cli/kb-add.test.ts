@@ -171,6 +171,10 @@ describe("mcpterm kb add <url>", () => {
   it.each([
     ["a private address", "http://intranet.example.test/page"],
     ["a public page redirecting to loopback", "http://wiki.example.test/bounce"],
+    ["IPv4-compatible IPv6 with a dotted tail", "http://[::127.0.0.1]/"],
+    ["IPv4-compatible IPv6", "http://[::7f00:1]/"],
+    ["NAT64 IPv6 holding loopback", "http://[64:ff9b::7f00:1]/"],
+    ["6to4 IPv6 holding loopback", "http://[2002:7f00:1::]/"],
   ])("refuses %s through the address guard (exit 3)", async (_what, url) => {
     const run = await kb("add", url, "--yes");
     expect(run.code).toBe(3);

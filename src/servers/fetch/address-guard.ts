@@ -46,16 +46,27 @@ function v6Groups(address: string): number[] {
   return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
+/** The IPv4 address in two 16-bit groups, as dotted quads. */
+function v4FromGroups(high = 0, low = 0): string {
+  const value = high * 65536 + low;
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join(".");
+}
+
 function isBlockedV6(address: string): boolean {
   const groups = v6Groups(address);
   const [first = 0] = groups;
   const allZeroBefore = (count: number) => groups.slice(0, count).every((group) => group === 0);
   if (allZeroBefore(7) && (groups[7] === 0 || groups[7] === 1)) return true; // :: and ::1
-  if (allZeroBefore(5) && groups[5] === 0xffff) {
-    // IPv4-mapped (::ffff:a.b.c.d) reaches the IPv4 host, so judge it as one.
-    const value = (groups[6] ?? 0) * 65536 + (groups[7] ?? 0);
-    return isBlockedV4([24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join("."));
+  // Forms that carry an IPv4 address reach (or are routed to) that IPv4 host, so judge it as one:
+  // IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::a.b.c.d, 6to4 2002:AABB:CCDD::.
+  if (allZeroBefore(5) && (groups[5] === 0xffff || groups[5] === 0)) {
+    return isBlockedV4(v4FromGroups(groups[6], groups[7]));
   }
+  if (first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+    return isBlockedV4(v4FromGroups(groups[6], groups[7]));
+  }
+  if (first === 0x64 && groups[1] === 0xff9b && groups[2] === 1) return true; // 64:ff9b:1::/48, local NAT64
+  if (first === 0x2002) return isBlockedV4(v4FromGroups(groups[1], groups[2]));
   if ((first & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((first & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((first & 0xff00) === 0xff00) return true; // ff00::/8 multicast
