@@ -1,4 +1,5 @@
 import type { FetchedPage, PageFetcher } from "../core/kb-docs/add-document.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { documentText } from "../servers/fetch/document-text.js";
 import { fetchDocument, FetchFailure, type FetchNetwork } from "../servers/fetch/fetch-url.js";
 
@@ -21,7 +22,8 @@ export function pageFetcher(network?: PageNetwork): PageFetcher {
           reason: `${url} is larger than 5 MB; save the part you need and add the file.`,
         };
       }
-      const text = documentText(document, false);
+      // Kept and later printed or quoted: no terminal controls or hidden text, whatever the type.
+      const text = sanitizeForTerminal(documentText(document, false));
       return {
         ok: true,
         finalUrl: document.finalUrl,

@@ -18,12 +18,24 @@ const PAGE =
   "<h1>Deploy guide</h1><p>Drain the <b>canary</b> before the rollout.</p><ul><li>check dashboards</li></ul>" +
   "</main></body></html>";
 
+/** A page that tries to drive the terminal of whoever reads the kept document, or run script from it. */
+const HOSTILE =
+  "<html><head><title>Runbook\u001b]0;owned\u0007 \u001b[31mred\u202Eeulb\u0085</title></head><body>" +
+  "<p>Step\u001b[2J one&#27;[1m &#x202e;here\u200b.</p>" +
+  '<p><a href="javascript:alert(1)">run me</a> <a href="java\tscript:alert(2)">and me</a> ' +
+  '<a href="data:text/html,x">data</a> <a href="https://docs.example.com/ok">kept</a> ' +
+  '<a href="/relative">relative</a> <img src="javascript:alert(3)" alt="pic"></p></body></html>';
+
 beforeAll(async () => {
   web = createServer((req, res) => {
     if (req.url === "/ops/Deploy%20Guide.html") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     } else if (req.url === "/bounce") {
       res.writeHead(302, { location: `http://127.0.0.1:${port}/ops/Deploy%20Guide.html` }).end();
+    } else if (req.url === "/hostile.html") {
+      res.writeHead(200, { "content-type": "text/html" }).end(HOSTILE);
+    } else if (req.url === "/hostile.txt") {
+      res.writeHead(200, { "content-type": "text/plain" }).end("plain \u001b[2Jcleared\u202Eevil\n");
     } else if (req.url === "/to-rebind") {
       res.writeHead(302, { location: "http://rebind.example.test/secret" }).end();
     } else if (req.url === "/logo.png") {
@@ -157,6 +169,25 @@ describe("mcpterm kb add <url>", () => {
     expect(kept).not.toContain("alert");
     const search = await kb("search", "canary rollout", "--json");
     expect(JSON.parse(search.stdout)).toMatchObject([{ path: "deploy-guide.md" }]);
+  });
+
+  it("keeps no terminal controls, BiDi overrides or script links from a page", async () => {
+    const run = await kb("add", "http://wiki.example.test/hostile.html", "--yes");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const kept = await readFile(path.join(dir, "knowledge_base", "hostile.md"), "utf8");
+    // eslint-disable-next-line no-control-regex -- looking for control characters is the point.
+    expect(kept).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b\u202a-\u202e\u2066-\u2069]/);
+    expect(kept).not.toMatch(/javascript|java\s*script|data:/i);
+    expect(kept.startsWith("# Runbook redeulb\n\nStep[2J one[1m here.\n\n")).toBe(true);
+    expect(kept).toContain(
+      "\n\nrun me and me data [kept](https://docs.example.com/ok) [relative](/relative) pic\n",
+    );
+    const text = await kb("add", "http://wiki.example.test/hostile.txt", "--yes");
+    expect(text.code).toBe(0);
+    expect(await readFile(path.join(dir, "knowledge_base", "hostile.txt"), "utf8")).toBe(
+      "plain clearedevil\n",
+    );
   });
 
   it("needs --yes when nobody can be asked (exit 3), and fetches nothing", async () => {
