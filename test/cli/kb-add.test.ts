@@ -32,6 +32,10 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     } else if (req.url === "/bounce") {
       res.writeHead(302, { location: `http://127.0.0.1:${port}/ops/Deploy%20Guide.html` }).end();
+    } else if (req.url === "/private/notes.html?token=s3cret&view=1") {
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<h1>Notes</h1><p>${req.headers.authorization}</p>`);
     } else if (req.url === "/hostile.html") {
       res.writeHead(200, { "content-type": "text/html" }).end(HOSTILE);
     } else if (req.url === "/hostile.txt") {
@@ -188,6 +192,23 @@ describe("mcpterm kb add <url>", () => {
     expect(await readFile(path.join(dir, "knowledge_base", "hostile.txt"), "utf8")).toBe(
       "plain clearedevil\n",
     );
+  });
+
+  it("keeps no credentials or query string in the Source line", async () => {
+    const run = await kb(
+      "add",
+      "http://ana:pa%40ss@wiki.example.test/private/notes.html?token=s3cret&view=1#top",
+      "--yes",
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const kept = await readFile(path.join(dir, "knowledge_base", "notes.md"), "utf8");
+    // The credentials were sent, as Basic auth, and are in the page only because it echoes them.
+    expect(kept).toContain(`Basic ${Buffer.from("ana:pa@ss").toString("base64")}`);
+    expect(kept).toMatch(
+      /\nSource: http:\/\/wiki\.example\.test\/private\/notes\.html \(added \d{4}-\d\d-\d\d\)\n$/,
+    );
+    expect(kept).not.toMatch(/s3cret|ana:|pa%40ss|view=1|#top/);
   });
 
   it("needs --yes when nobody can be asked (exit 3), and fetches nothing", async () => {

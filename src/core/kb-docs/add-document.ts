@@ -93,9 +93,18 @@ export async function addPage(
   // Where it came from, so a reader (and a model citing it) can go back to the page.
   const text =
     page.extension === ".md"
-      ? `${page.text.trimEnd()}\n\n---\nSource: ${page.finalUrl} (added ${new Date().toISOString().slice(0, 10)})\n`
+      ? `${page.text.trimEnd()}\n\n---\nSource: ${sourceAddress(page.finalUrl)} (added ${new Date().toISOString().slice(0, 10)})\n`
       : page.text;
   return keep(kb, name, text, options);
+}
+
+/**
+ * The page's address as a document may show it: scheme, host and path. Credentials and the query
+ * string (where sign-in and share tokens travel) are dropped, and the fragment with them.
+ */
+export function sourceAddress(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
 /** Deletes one document from the knowledge folder (a symlink: the link only) and re-indexes. */

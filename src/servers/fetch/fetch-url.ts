@@ -114,6 +114,10 @@ async function get(url: URL, options: FetchOptions, signal: AbortSignal): Promis
         path: `${url.pathname}${url.search}`,
         method: "GET",
         agent: false,
+        // Credentials in the URL are sent as Basic auth, as curl does; never to another hop's host.
+        ...(url.username !== "" || url.password !== ""
+          ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
+          : {}),
         signal,
         // The certificate is checked against the name, not the address connected to.
         ...(url.protocol === "https:" && isIP(bare) === 0 ? { servername: bare } : {}),
