@@ -33,6 +33,8 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   for (const skipped of report.skipped) say(`skipped ${skipped.path}: ${skipped.reason}`);
 
   const redactor = SecretRedactor.forSession([], io.env);
+  // The token guards this server whatever its variable is called, so no answer may carry it.
+  if (token !== undefined) redactor.learn(token);
   const service = new KnowledgeService(kb, redactor.redactText, [indexFolder(io.cwd)]);
   await service.catalog.refresh();
 
@@ -129,7 +131,11 @@ function bearerToken(args: ServeArgs, env: NodeJS.ProcessEnv): string | undefine
         `--token-env names ${args.tokenEnv}, which is not set or empty; export the token in it first (e.g. ${args.tokenEnv}=$(openssl rand -hex 32)).`,
       );
     }
-    token = token.trim();
+    if (/\s/.test(token)) {
+      throw new UsageError(
+        `The token in ${args.tokenEnv} holds whitespace, which a client's Authorization header would not carry as given; export it without spaces or newlines.`,
+      );
+    }
   }
   if (token === undefined && !isLoopbackHost(args.host)) {
     throw new UsageError(

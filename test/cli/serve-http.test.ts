@@ -214,12 +214,67 @@ describe("mcpterm serve --http, refused set-ups", () => {
       "--token-env names NOT_SET, which is not set or empty",
     ],
     [["serve", "--token-env", "KB_TOKEN"], { KB_TOKEN: "x" }, "--token-env only apply with --http <port>"],
+    [
+      ["serve", "--http", "0", "--token-env", "KB_TOKEN"],
+      { KB_TOKEN: " kb-team-token-0123456789\n" },
+      "The token in KB_TOKEN holds whitespace",
+    ],
+    [
+      ["serve", "--http", "0", "--token-env", "KB_TOKEN"],
+      { KB_TOKEN: "kb-team token-0123456789" },
+      "The token in KB_TOKEN holds whitespace",
+    ],
     [["serve", "--http", "70000"], {}, "--http must be a port from 0 to 65535"],
   ])("%j is a usage error", async (args, env, message) => {
     const folder = await tempDir("mcpterm-serve-bad-");
     const run = await runInProcess(args, { cwd: folder, env: cleanEnv(env) });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stdout).toBe("");
+  });
+});
+
+describe("mcpterm serve --http, a token in a variable whose name does not look secret", () => {
+  it("never answers with the token, even from a document that holds it", async () => {
+    const folder = await tempDir("mcpterm-serve-word-");
+    const word = "plain-looking-team-word-42";
+    await mkdir(path.join(folder, "knowledge_base"));
+    await writeFile(
+      path.join(folder, "knowledge_base", "setup.md"),
+      `# Setup\n\nConnect with the team word ${word} in the header.\n`,
+    );
+    const server = spawn(process.execPath, [CLI, "serve", "--http", "0", "--token-env", "TEAM_WORD"], {
+      cwd: folder,
+      env: cleanEnv({ TEAM_WORD: word }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let said = "";
+    server.stderr.setEncoding("utf8").on("data", (chunk: string) => (said += chunk));
+    try {
+      const address = await new Promise<URL>((resolve, reject) => {
+        server.stderr.on("data", () => {
+          const found = /listening on (http:\/\/\S+)/.exec(said)?.[1];
+          if (found) resolve(new URL(found));
+        });
+        server.once("exit", () => reject(new Error(`serve did not start: ${said}`)));
+      });
+      const client = new Client({ name: "team", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(address, {
+          requestInit: { headers: { authorization: `Bearer ${word}` } },
+        }),
+      );
+      const read = await client.callTool({ name: "read_document", arguments: { path: "setup.md" } });
+      const text = JSON.stringify(read);
+      expect(text).toContain("Connect with the team word");
+      expect(text).not.toContain(word);
+      const resource = JSON.stringify(await client.readResource({ uri: "kb://setup.md" }));
+      expect(resource).toContain("Connect with the team word");
+      expect(resource).not.toContain(word);
+      await client.close();
+    } finally {
+      server.kill("SIGKILL");
+    }
   });
 });
