@@ -130,6 +130,9 @@ describe("mcpterm kb add <file>", () => {
     ],
     ["an absolute name", ["add", "plain.txt", "--as", "/tmp/x.txt"], "is absolute"],
     ["a hidden name", ["add", "plain.txt", "--as", ".env"], "names a hidden file or folder"],
+    ["a name with a BiDi override", ["add", "plain.txt", "--as", "invoice\u202Etxt.md"], "⟨U+202E⟩"],
+    ["a name with an escape", ["add", "plain.txt", "--as", "x\u001b[2J.md"], "holds control or invisible"],
+    ["a name with a C1 control", ["add", "plain.txt", "--as", "x\u009b2J.md"], "⟨U+009B⟩"],
     ["a binary file", ["add", "image.png"], "image.png is a binary file"],
     ["a file with NUL bytes", ["add", "blob.txt"], "blob.txt is a binary file"],
     ["a file too big", ["add", "huge.txt"], "over the knowledge base's 2.0 MB limit"],
@@ -145,6 +148,19 @@ describe("mcpterm kb add <file>", () => {
     expect(run.stderr).toContain(message);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(await readdir(path.join(dir, "knowledge_base"))).toEqual(["existing.md"]);
+  });
+
+  it("refuses a name under a file with exit 2 and one sentence", async () => {
+    await writeFile(path.join(dir, "plain.txt"), "plain\n");
+    await writeFile(path.join(dir, "knowledge_base", "afile"), "a file\n");
+    for (const name of ["afile/x.md", "afile/deeper/x.md"]) {
+      const run = await kb("add", "plain.txt", "--as", name);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `mcpterm: afile is a file in the knowledge folder, so it cannot hold ${name}; choose another name with --as.\n`,
+      );
+    }
+    expect(await readFile(path.join(dir, "knowledge_base", "afile"), "utf8")).toBe("a file\n");
   });
 
   it("refuses a name that leads out through a symlinked folder", async () => {

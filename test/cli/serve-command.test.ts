@@ -337,3 +337,38 @@ describe("mcpterm tools against mcpterm serve", () => {
     ]);
   });
 });
+
+describe("mcpterm serve, documents whose names hold controls", () => {
+  it("writes the controls out in resources/list names and in completions", async () => {
+    const folder = await tempDir("mcpterm-serve-names-");
+    await mkdir(path.join(folder, "knowledge_base"));
+    await writeFile(path.join(folder, "knowledge_base", "invoice\u202Etxt.md"), "# Invoice\n\nPaid.\n");
+    await writeFile(path.join(folder, "knowledge_base", "bell\u0007\u001b[2J.md"), "# Bell\n\nRing.\n");
+    const named = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve"],
+      cwd: folder,
+      env: cleanEnv() as Record<string, string>,
+      stderr: "pipe",
+    });
+    const reader = new Client({ name: "names", version: "1" });
+    await reader.connect(named);
+    try {
+      const { resources } = await reader.listResources();
+      expect(resources.map((resource) => resource.name).sort()).toEqual([
+        "bell⟨U+0007⟩⟨U+001B⟩[2J.md",
+        "invoice⟨U+202E⟩txt.md",
+      ]);
+      const completion = await reader.complete({
+        ref: { type: "ref/prompt", name: "summarize_document" },
+        argument: { name: "path", value: "inv" },
+      });
+      expect(completion.completion.values).toEqual(["invoice⟨U+202E⟩txt.md"]);
+      // The URI still names the file itself, so reading it works.
+      const uri = resources.find((resource) => resource.name.startsWith("invoice"))?.uri ?? "";
+      expect(JSON.stringify(await reader.readResource({ uri }))).toContain("Paid.");
+    } finally {
+      await reader.close();
+    }
+  });
+});

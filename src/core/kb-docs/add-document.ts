@@ -5,6 +5,7 @@ import { DEFAULT_MAX_FILE_BYTES, type KnowledgeBase, type RefreshReport } from "
 import { isKnownBinary } from "../kb/file-kind.js";
 import { decodeText } from "../kb/file-read.js";
 import { loadIgnoreRules } from "../kb/ignore-rules.js";
+import { hasControlOrHidden, revealControls } from "../policy/sanitize-terminal.js";
 import { formatBytes } from "../text/index.js";
 import { resolveDocumentPath } from "./document-path.js";
 
@@ -130,8 +131,19 @@ async function keep(
   content: string | Buffer,
   options: AddOptions,
 ): Promise<DocumentChange> {
+  if (hasControlOrHidden(name)) {
+    return refuse(
+      `The name ${JSON.stringify(revealControls(name))} holds control or invisible characters (shown as ⟨U+…⟩), which would hide or reorder it wherever it is listed; give a plain name with --as.`,
+    );
+  }
   const target = resolveDocumentPath(kb.dir, name);
   if (!target.ok) return refuse(target.reason);
+  const blocking = await fileOnTheWay(kb.dir, target.path);
+  if (blocking !== undefined) {
+    return refuse(
+      `${blocking} is a file in the knowledge folder, so it cannot hold ${target.path}; choose another name with --as.`,
+    );
+  }
   if (isKnownBinary(target.path))
     return refuse(`The name ${target.path} is a binary file type; give a text name with --as.`);
   if ((await loadIgnoreRules(kb.dir)).ignores(target.path)) {
@@ -191,6 +203,18 @@ export function nameForPage(url: string, extension: string): string {
     .replace(/^-+|-+$/g, "")
     .slice(0, 80);
   return `${slug || "page"}${extension}`;
+}
+
+/** The first folder of `relative` (below `root`) that is something other than a folder, if any. */
+async function fileOnTheWay(root: string, relative: string): Promise<string | undefined> {
+  const parts = relative.split("/").slice(0, -1);
+  for (let count = 1; count <= parts.length; count++) {
+    const folder = parts.slice(0, count).join("/");
+    const info = await stat(path.join(root, folder)).catch(() => undefined);
+    if (info === undefined) return undefined;
+    if (!info.isDirectory()) return folder;
+  }
+  return undefined;
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * and every character that hides text (hidden-text.ts: BiDi controls, zero-width characters, tag
  * characters and the rest). Newlines and tabs stay.
  */
-import { HIDDEN_CHARACTERS } from "./hidden-text.js";
+import { HIDDEN_CHARACTERS, hasHiddenText, revealHiddenText } from "./hidden-text.js";
 
 /* eslint-disable no-control-regex -- matching control characters is the point of this file. */
 const ESCAPE_SEQUENCES =
@@ -13,4 +13,23 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function sanitizeForTerminal(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "").replace(HIDDEN_CHARACTERS, "");
+}
+
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** Whether `text` holds a C0/C1 control (tab and newline included) or a hidden character (BiDi and the rest). */
+export function hasControlOrHidden(text: string): boolean {
+  ANY_CONTROL.lastIndex = 0;
+  return ANY_CONTROL.test(text) || hasHiddenText(text);
+}
+
+/**
+ * A name as a client or a terminal may be shown it: each control or hidden character written
+ * out as `⟨U+202E⟩`, so a name cannot reorder, hide or drive what is shown around it.
+ */
+export function revealControls(text: string): string {
+  return revealHiddenText(text).replace(
+    ANY_CONTROL,
+    (character) => `⟨U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}⟩`,
+  );
 }

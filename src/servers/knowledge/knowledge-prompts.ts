@@ -1,3 +1,4 @@
+import { revealControls } from "../../core/policy/sanitize-terminal.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   CompleteRequestSchema,
@@ -106,7 +107,8 @@ export function registerKnowledgePrompts(server: McpServer, service: KnowledgeSe
       .filter((path) => path.toLowerCase().startsWith(typed) || path.toLowerCase().includes(`/${typed}`));
     return {
       completion: {
-        values: matches.slice(0, MAX_COMPLETIONS),
+        // Shown in a client's picker: controls and BiDi overrides in a name are written out.
+        values: matches.slice(0, MAX_COMPLETIONS).map(revealControls),
         total: matches.length,
         hasMore: matches.length > MAX_COMPLETIONS,
       },

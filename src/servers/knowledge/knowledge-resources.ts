@@ -7,6 +7,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { lineRange } from "../../core/kb-docs/line-range.js";
+import { revealControls } from "../../core/policy/sanitize-terminal.js";
 import { documentUri, LINE_RANGE_TEMPLATE, parseDocumentUri } from "./kb-uri.js";
 import type { KnowledgeService } from "./knowledge-service.js";
 
@@ -32,7 +33,8 @@ export function registerKnowledgeResources(server: McpServer, service: Knowledge
     return {
       resources: page.map((entry) => ({
         uri: documentUri(entry.path),
-        name: entry.path,
+        // A client shows the name as is: controls and BiDi overrides in it are written out.
+        name: revealControls(entry.path),
         mimeType: entry.mimeType,
         size: entry.size,
       })),
