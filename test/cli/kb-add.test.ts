@@ -335,6 +335,31 @@ describe("mcpterm kb remove", () => {
     expect((await kb("search", "old words", "--json")).stdout).toBe("[]\n");
   });
 
+  it.each(["escape.md", "knowledge_base/escape.md"])(
+    "removes a symlink that points out of the folder as %s, and only the link",
+    async (given) => {
+      const outside = await tempDir("mcpterm-kb-remove-outside-");
+      await writeFile(path.join(outside, "secret.md"), "# Secret\n");
+      await symlink(path.join(outside, "secret.md"), path.join(dir, "knowledge_base", "escape.md"));
+      const run = await kb("remove", given);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Removed escape\.md/);
+      expect(await readdir(path.join(dir, "knowledge_base"))).toEqual(["existing.md"]);
+      expect(await readFile(path.join(outside, "secret.md"), "utf8")).toBe("# Secret\n");
+    },
+  );
+
+  it("still refuses a path that leads out through a symlinked folder", async () => {
+    const outside = await tempDir("mcpterm-kb-remove-folder-");
+    await writeFile(path.join(outside, "kept.md"), "# Kept\n");
+    await symlink(outside, path.join(dir, "knowledge_base", "linked"));
+    const run = await kb("remove", "linked/kept.md");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("through a symlink");
+    expect(await readFile(path.join(outside, "kept.md"), "utf8")).toBe("# Kept\n");
+  });
+
   it("takes the path as typed from the project folder too", async () => {
     const run = await kb("remove", "knowledge_base/existing.md");
     expect(run.code).toBe(0);

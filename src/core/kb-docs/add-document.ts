@@ -110,11 +110,13 @@ export function sourceAddress(url: string): string {
 
 /** Deletes one document from the knowledge folder (a symlink: the link only) and re-indexes. */
 export async function removeDocument(kb: KnowledgeBase, given: string, cwd: string): Promise<DocumentChange> {
-  let target = resolveDocumentPath(kb.dir, given);
+  // The entry itself: a symlink is removed as a link, wherever it points (even out of the folder).
+  const linkItself = { linkItself: true };
+  let target = resolveDocumentPath(kb.dir, given, linkItself);
   // `knowledge_base/x.md`, typed from the project folder, names the same document as `x.md`.
   const fromCwd = path.resolve(cwd, given);
-  if (target.ok && !(await exists(target.absolute)) && isInsideFolder(fromCwd, kb.dir)) {
-    target = resolveDocumentPath(kb.dir, path.relative(kb.dir, fromCwd));
+  if (target.ok && !(await exists(target.absolute)) && isInsideFolder(path.dirname(fromCwd), kb.dir)) {
+    target = resolveDocumentPath(kb.dir, path.relative(kb.dir, fromCwd), linkItself);
   }
   if (!target.ok) return refuse(target.reason);
   const info = await lstat(target.absolute).catch(() => undefined);
