@@ -316,14 +316,17 @@ describe("mcpterm kb add <url>", () => {
     });
   });
 
-  it("never fetches loopback from the real binary, whatever the environment says", async () => {
-    const run = await runCli(["kb", "add", `http://127.0.0.1:${port}/ops/Deploy%20Guide.html`, "--yes"], {
-      cwd: dir,
-      env: cleanEnv({ MCPTERM_FETCH_ALLOW_PRIVATE: "1" }),
-    });
-    expect(run.code).toBe(3);
-    expect(run.stderr).toContain("which kb add never fetches");
-  });
+  it.each(["127.0.0.1", "[::7f00:1]"])(
+    "never fetches loopback (%s) from the real binary, whatever the environment says",
+    async (host) => {
+      const run = await runCli(["kb", "add", `http://${host}:${port}/ops/Deploy%20Guide.html`, "--yes"], {
+        cwd: dir,
+        env: cleanEnv({ MCPTERM_FETCH_ALLOW_PRIVATE: "1" }),
+      });
+      expect(run.code).toBe(3);
+      expect(run.stderr).toContain("which kb add never fetches");
+    },
+  );
 });
 
 describe("mcpterm kb remove", () => {
