@@ -81,6 +81,8 @@ export type AgentEvent =
       afterTokens: number;
       dropped: Dropped[];
       focus?: string;
+      /** The summary put in place of the older turns, when one was (redacted before it is recorded). */
+      summary?: string;
       /** What the summary request cost, when the model wrote one. */
       usage?: Usage;
     }

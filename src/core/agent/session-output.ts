@@ -92,6 +92,7 @@ export class SessionOutput {
         return {
           ...event,
           ...(event.focus === undefined ? {} : { focus: redact(event.focus) }),
+          ...(event.summary === undefined ? {} : { summary: redact(event.summary) }),
           dropped: event.dropped.map((item) =>
             item.kind === "tool_result" || item.kind === "tool_arguments"
               ? { ...item, tool: redact(item.tool) }
