@@ -499,6 +499,7 @@ export class TuiController implements PersonAtHand {
     try {
       for await (const event of session.compact(focus)) {
         if (event.type === "context_compacted") said.push(describeCompaction(event));
+        if (event.type === "warning") said.push(event.message);
       }
     } catch (error) {
       return { ok: false, reason: errorMessage(error) };

@@ -237,7 +237,8 @@ describe("the context window", () => {
   it("/compact summarizes the older turns now, keeping the focus the person gives", async () => {
     const model = await server((request) => {
       if (isSummaryRequest(request)) return { text: "Kept: the Q3 figures are final (see /data/q3.csv)." };
-      return { text: `Noted ${lastUser(request)}.` };
+      // Long enough that a summary is shorter than the turns it stands for.
+      return { text: `Noted ${lastUser(request)}. ${"The figures add up. ".repeat(60)}` };
     }, llamaCpp(16_384));
     const chat = session({ model: "scripted", baseUrl: model.baseUrl, apiKey: undefined });
     for (const input of ["first question", "second question", "third question"]) await run(chat, input);
@@ -253,7 +254,10 @@ describe("the context window", () => {
     ]);
     expect(chat.conversation[1]?.content).toContain("/data/q3.csv");
     // The last turn stays as it was, so the conversation goes on from it.
-    expect(chat.conversation.at(-1)).toEqual({ role: "assistant", content: "Noted third question." });
+    expect(chat.conversation.at(-1)).toEqual({
+      role: "assistant",
+      content: `Noted third question. ${"The figures add up. ".repeat(60)}`,
+    });
     expect((await run(chat, "go on")).at(-1)).toMatchObject({ reason: "completed" });
   });
 });

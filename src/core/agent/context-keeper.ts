@@ -169,6 +169,7 @@ export class ContextKeeper {
     const fits = fitsIn(target);
     const dropped: Dropped[] = [];
     let usage: Usage | undefined;
+    let summaryText: string | undefined;
 
     dropped.push(
       ...shortenToolResults(
@@ -184,9 +185,28 @@ export class ContextKeeper {
         const older = conversation.slice(system.length, split);
         const summary = await this.summarize(older, budget, options);
         usage = summary.usage;
-        dropped.push(
-          replaceWithSummary(conversation, { from: system.length, to: split }, summary.text, summary.how),
+        const unsummarized = [...conversation];
+        const sizeBefore = this.estimate(conversation, tools);
+        const replaced = replaceWithSummary(
+          conversation,
+          { from: system.length, to: split },
+          summary.text,
+          summary.how,
         );
+        if (this.estimate(conversation, tools) < sizeBefore) {
+          dropped.push(replaced);
+          summaryText = summary.text;
+        } else {
+          // A summary no shorter than the turns it stands for only loses their detail.
+          conversation.splice(0, conversation.length, ...unsummarized);
+          if (options.trigger === "manual") {
+            yield {
+              type: "warning",
+              message:
+                "/compact kept the earlier turns as they were: their summary came out no shorter than they are.",
+            };
+          }
+        }
       }
     }
     if (!fits()) {
@@ -211,6 +231,7 @@ export class ContextKeeper {
         afterTokens: this.estimate(conversation, tools),
         dropped,
         ...(options.focus ? { focus: options.focus } : {}),
+        ...(summaryText === undefined ? {} : { summary: summaryText }),
         ...(usage ? { usage } : {}),
       };
     }
