@@ -37,6 +37,22 @@ export async function runScenario(scenario: string): Promise<{ checks: Check[]; 
   }
 }
 
+/** The checks short of SUCCESS (INFO lines are only traffic), and a report of them with the run's output. */
+export function shortOfSuccess(
+  checks: readonly Check[],
+  output: string,
+): { notPassed: Check[]; report: string } {
+  const notPassed = checks.filter((check) => check.status !== "SUCCESS" && check.status !== "INFO");
+  const report = [
+    ...notPassed.map(
+      (check) =>
+        `${check.status} ${check.id}: ${check.errorMessage ?? check.description} ${JSON.stringify(check.details)}`,
+    ),
+    output,
+  ].join("\n");
+  return { notPassed, report };
+}
+
 /** Runs a program to its end; resolves with what it wrote, whatever its exit code. */
 function runToEnd(command: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
