@@ -148,6 +148,11 @@ describe("isSecretFile", () => {
     [".npmrc", true],
     ["src/env.ts", false],
     ["keys.md", false],
+    [".envrc", true],
+    ["deploy/prod.env", true],
+    [".flaskenv", true],
+    ["config/secrets.yaml", true],
+    ["docs/secrets-of-the-trade.md", false],
   ])("%s: %s", (file, secret) => {
     expect(isSecretFile(file)).toBe(secret);
   });

@@ -1,7 +1,8 @@
 /**
  * Files that hold secrets by their nature, by name: `@.env` is refused outright rather than sent
  * with its values redacted, since a redaction rule can miss a password that looks like a word.
- * The names are the ones tools and clouds write (dotenv, ssh, npm, pip, netrc, git, AWS, TLS).
+ * The names are the ones tools and clouds write (dotenv and direnv, ssh, npm, pip, netrc, git,
+ * AWS, TLS), and `prod.env` or `secrets.yaml` by what they say they are.
  */
 const SECRET_NAMES = new Set([
   ".npmrc",
@@ -12,13 +13,17 @@ const SECRET_NAMES = new Set([
   ".pgpass",
   ".htpasswd",
   ".dockercfg",
+  ".envrc",
+  ".flaskenv",
   "credentials",
   "id_rsa",
   "id_dsa",
   "id_ecdsa",
   "id_ed25519",
 ]);
-const SECRET_EXTENSIONS = new Set([".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".tfstate"]);
+const SECRET_EXTENSIONS = new Set([".pem", ".key", ".p12", ".pfx", ".keystore", ".jks", ".tfstate", ".env"]);
+/** `secrets.yaml`, `secrets.json`, `secret.toml` and the like. */
+const SECRETS_FILE = /^secrets?\.[a-z0-9]+$/;
 /** Folders whose every file is a secret or a key. */
 const SECRET_FOLDERS = new Set([".ssh", ".aws", ".gnupg", ".docker"]);
 /** `.env.example` and its kind are templates, written to be shared. */
@@ -30,7 +35,7 @@ export function isSecretFile(relativePath: string): boolean {
   const name = (parts.at(-1) ?? "").toLowerCase();
   if (parts.slice(0, -1).some((part) => SECRET_FOLDERS.has(part.toLowerCase()))) return true;
   if (name === ".env" || (name.startsWith(".env.") && !ENV_TEMPLATES.test(name))) return true;
-  if (SECRET_NAMES.has(name)) return true;
+  if (SECRET_NAMES.has(name) || SECRETS_FILE.test(name)) return true;
   const dot = name.lastIndexOf(".");
   return dot > 0 && SECRET_EXTENSIONS.has(name.slice(dot));
 }

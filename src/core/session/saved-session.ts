@@ -49,9 +49,9 @@ const text = z.string();
 const toolCallSchema = z.object({ id: text, name: text, arguments: text });
 
 // z.object drops keys it does not name, so what comes back is plain data of the shapes the
-// session sends, whatever else a file holds.
+// session sends, whatever else a file holds. No `system` message: mcpterm never saves one (a
+// resumed session gets a fresh system prompt), so one in a file was planted to give orders.
 const messageSchema = z.discriminatedUnion("role", [
-  z.object({ role: z.literal("system"), content: text }),
   z.object({ role: z.literal("user"), content: text }),
   z.object({
     role: z.literal("assistant"),
@@ -168,7 +168,10 @@ function unanswered(history: readonly ChatMessage[]): string | undefined {
       continue;
     }
     if (open.size > 0) return `its history leaves a tool call unanswered (before message ${index + 1})`;
-    open = new Set(message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : []);
+    const ids = message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.id) : [];
+    open = new Set(ids);
+    // Two calls under one id: one answer would close both, and the model's API refuses that history.
+    if (open.size !== ids.length) return `its history has two tool calls with one id (message ${index + 1})`;
   }
   return open.size > 0 ? "its history ends with a tool call that was never answered" : undefined;
 }
