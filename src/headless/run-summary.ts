@@ -1,5 +1,5 @@
 import { splitEvidence } from "../core/agent/answer-evidence.js";
-import type { AgentEvent, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
+import type { AgentEvent, MessageAttachment, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
 import type { FinishReason, Usage } from "../core/llm/types.js";
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { FailureClass } from "../core/policy/failure-class.js";
@@ -45,6 +45,8 @@ export interface ModelStepSummary {
 /** The one JSON object `--output json` prints. */
 export interface RunSummary {
   answer: string;
+  /** What was attached to the message (files, resources, the prompt it came from), when anything was. */
+  attached?: MessageAttachment[];
   reason: TurnEndReason | undefined;
   steps: number;
   usage: Usage;
@@ -85,7 +87,14 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
     case "error":
       return { ...summary, error: { code: event.code, message: event.message } };
     case "turn_end": {
-      const { confirmed, inferred } = splitEvidence(event.answer);
+      const split = splitEvidence(event.answer);
+      // Confirmed only when something in the turn could confirm it: a model can write the heading over a guess.
+      const backed =
+        summary.knowledge.length > 0 ||
+        summary.attached !== undefined ||
+        summary.toolCalls.some((call) => call.ok === true);
+      const confirmed = backed ? split.confirmed : undefined;
+      const { inferred } = split;
       return {
         ...summary,
         answer: event.answer,
@@ -122,6 +131,9 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
     case "context_compacted":
       return { ...summary, compactions: [...summary.compactions, describeCompaction(event)] };
     case "turn_start":
+      return event.attached && event.attached.attachments.length > 0
+        ? { ...summary, attached: event.attached.attachments }
+        : summary;
     case "model_retry":
     case "approval_requested":
     case "tool_started":

@@ -27,6 +27,7 @@ export function startTurn(
         streamedTokens: 0,
         answerTokens: 0,
         askedInStep: 0,
+        backed: (start.attached?.attachments.length ?? 0) > 0,
       },
     },
     {
@@ -127,7 +128,7 @@ function printAnswer(
   done: string,
   rest: string,
 ): [TranscriptState, LiveTurn] {
-  const { items, section } = answerItems(done, turn.section, !turn.replyStarted);
+  const { items, section } = answerItems(done, turn.section, !turn.replyStarted, turn.backed);
   return [append(state, ...items), { ...turn, text: rest, replyStarted: true, section }];
 }
 
@@ -196,7 +197,11 @@ export function finishCall(
   const next = append(flushed, { kind: "tool", call: finished });
   return {
     ...next,
-    turn: { ...turn, calls: turn.calls.filter((candidate) => candidate.callId !== result.callId) },
+    turn: {
+      ...turn,
+      calls: turn.calls.filter((candidate) => candidate.callId !== result.callId),
+      backed: turn.backed || result.ok,
+    },
     finishedCalls: { ...next.finishedCalls, [call.callId]: finished },
     expandables: [...next.expandables, { kind: "tool", callId: call.callId }],
     approvalCallId: state.approvalCallId === call.callId ? undefined : state.approvalCallId,

@@ -107,6 +107,7 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       const next = append(state, { kind: "knowledge", knowledge });
       return {
         ...next,
+        ...(next.turn ? { turn: { ...next.turn, backed: true } } : {}),
         knowledge: { ...next.knowledge, [id]: knowledge },
         expandables: [...next.expandables, { kind: "knowledge", itemId: id }],
       };

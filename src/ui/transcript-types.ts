@@ -107,6 +107,12 @@ export interface LiveTurn {
   answerTokens: number;
   /** Calls of the current step the person has been asked about so far. */
   askedInStep: number;
+  /**
+   * Whether something in this turn can back a "confirmed" part: a tool that answered, passages
+   * found, or content attached to the message. Without it the part is a claim, drawn as plain
+   * text (a model can write the heading over a guess).
+   */
+  backed: boolean;
 }
 
 /** A message sent while a turn was running, waiting for its own turn. */

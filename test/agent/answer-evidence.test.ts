@@ -82,10 +82,29 @@ describe("the system prompt", () => {
 });
 
 /** A scripted answer streamed in small pieces, as the engine reports it. */
-function answered(text: string): AgentEvent[] {
+/** A passage the turn found: what backs a "confirmed" part (see `answered`). */
+const PASSAGE: AgentEvent = {
+  type: "kb_hits",
+  hits: [
+    {
+      path: "runbook.md",
+      startLine: 1,
+      endLine: 3,
+      heading: "Disk",
+      score: 4,
+      relevance: 0.8,
+      matched: ["disk"],
+      text: "df shows / at 100%",
+    },
+  ],
+};
+
+/** A streamed answer's events; `backed`: the turn found a passage first (else nothing backs it). */
+function answered(text: string, backed = true): AgentEvent[] {
   const pieces = text.match(/[\s\S]{1,7}/g) ?? [];
   return [
     TURN_START,
+    ...(backed ? [PASSAGE] : []),
     ...pieces.map((delta): AgentEvent => ({ type: "text_delta", step: 1, delta })),
     {
       type: "model_step_end",
@@ -159,6 +178,20 @@ describe("confirmed and inferred parts of a streamed answer", () => {
     await plain.until(() => plain.frame().includes("No parts here."), "the plain answer");
     expect(plain.frame()).not.toContain("┃");
     expect(plain.frame()).not.toContain("✓");
+  });
+
+  it("are a claim, not confirmed, when nothing in the turn backs them: plain text, and no JSON field", () => {
+    const state = answered(SCRIPTED, false).reduce(transcriptReducer, initialTranscriptState());
+    const answers = state.items.filter((item) => item.kind === "assistant");
+    expect(answers.map((item) => [item.section, item.text])).toEqual([
+      [undefined, "The disk is full."],
+      [undefined, "Here is why, in more words."],
+      [undefined, "Confirmed (nothing in this turn backs it): - `fixture/df` shows / at 100%"],
+      ["inferred", "log rotation stopped"],
+    ]);
+    const summary = answered(SCRIPTED, false).reduce(summarize, emptySummary());
+    expect(summary).not.toHaveProperty("confirmed");
+    expect(summary).toMatchObject({ inferred: "log rotation stopped" });
   });
 
   it("are fields of --output json when the model wrote them", () => {

@@ -28,6 +28,7 @@ const busy: TranscriptState = {
     streamedTokens: 2.5,
     answerTokens: 40,
     askedInStep: 0,
+    backed: false,
   },
 };
 const line = (state: TranscriptState, width: number, now?: number): string =>
