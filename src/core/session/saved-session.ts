@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MessageAttachment, TurnEndReason } from "../agent/events.js";
+import type { EndedTurn } from "../agent/session.js";
 import type { ChatMessage } from "../llm/types.js";
 
 /**
@@ -17,17 +17,8 @@ import type { ChatMessage } from "../llm/types.js";
 export const SESSION_FORMAT = "mcpterm-session";
 export const SESSION_FORMAT_VERSION = 1;
 
-/** A turn as the transcript shows it again on resume. */
-export interface SavedTurn {
-  turn: number;
-  at: string;
-  model: string;
-  input: string;
-  attachments: MessageAttachment[];
-  answer: string;
-  reason: TurnEndReason;
-  tools: Array<{ server: string; tool: string }>;
-}
+/** A turn as the transcript shows it again on resume: an ended turn without the history it left. */
+export type SavedTurn = Omit<EndedTurn, "history">;
 
 /** A saved session, read back: its turns to show and the history to go on with. */
 export interface SavedSession {
