@@ -2,13 +2,14 @@ import type { CliArgs } from "../args.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import type { ServerConfig } from "../core/config/index.js";
-import { ExitCode, UsageError } from "../core/errors.js";
+import { ExitCode } from "../core/errors.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
+import { signInMode } from "../core/oauth/sign-in-mode.js";
 import { expiresAt, type OAuthStore, type StoredSignIn } from "../core/oauth/token-store.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { userOAuthStore } from "../core/session/session-oauth.js";
 import { formatDuration } from "../core/text/units.js";
-import { requireServerConfig, withOneServer } from "./with-one-server.js";
+import { withOneServer } from "./with-one-server.js";
 
 type AuthArgs = Extract<CliArgs, { command: "auth" }>;
 
@@ -40,17 +41,13 @@ export async function runAuthCommand(args: AuthArgs, io: CliIo): Promise<ExitCod
 
 async function login(args: AuthArgs, io: CliIo): Promise<ExitCode> {
   const name = args.server ?? "";
-  const config = await loadProjectConfig(args.common, io);
-  const server = requireServerConfig(config, name);
-  const refusal = notSigningIn(server);
-  if (refusal) throw new UsageError(refusal);
   return withOneServer(
     args.common,
     name,
     io,
     (_manager, connection) => {
       const snapshot = connection.snapshot();
-      const entry = userOAuthStore(io.env).get(name, server.url ?? "");
+      const entry = userOAuthStore(io.env).get(name, connection.config.url ?? "");
       const scopes = entry?.tokens?.scope ? `, scopes ${entry.tokens.scope}` : "";
       const expiry = entry ? expiresAt(entry) : undefined;
       const until = expiry === undefined ? "" : `, valid for ${formatDuration(expiry - Date.now())}`;
@@ -59,7 +56,7 @@ async function login(args: AuthArgs, io: CliIo): Promise<ExitCode> {
       );
       return Promise.resolve(ExitCode.ok);
     },
-    terminalSignIn(io, args.browser),
+    { signIn: terminalSignIn(io, args.browser), refuse: notSigningIn },
   );
 }
 
@@ -162,10 +159,8 @@ function row(
 
 /** What the entry decides before anything stored counts, or undefined when the store decides. */
 function stateOf(server: ServerConfig): SignInState | undefined {
-  if (server.oauth?.enabled === false) return "off";
-  if (Object.keys(server.headers).some((name) => name.toLowerCase() === "authorization")) return "own header";
-  if (server.oauth && server.oauth.grant !== "authorization_code") return "service account";
-  return undefined;
+  const mode = signInMode(server);
+  return mode === "off" || mode === "own header" || mode === "service account" ? mode : undefined;
 }
 
 function describeRow(entry: StatusRow): string {
@@ -187,13 +182,16 @@ function describeRow(entry: StatusRow): string {
 /** Why `auth login` cannot sign in to this entry, or undefined when it can. */
 function notSigningIn(server: ServerConfig): string | undefined {
   const name = server.name;
-  if (server.transport === "stdio")
-    return `"${name}" is a local (stdio) server; only remote servers sign in with OAuth.`;
-  if (server.oauth?.enabled === false)
-    return `mcpServers.${name} says "oauth": false; remove it to let mcpterm sign in.`;
-  if (Object.keys(server.headers).some((header) => header.toLowerCase() === "authorization"))
-    return `mcpServers.${name} sends its own Authorization header; remove it from "headers" to sign in with OAuth instead.`;
-  if (server.oauth && server.oauth.grant !== "authorization_code")
-    return `mcpServers.${name} signs in by itself (grant "${server.oauth.grant}"); there is nothing to log in to.`;
-  return undefined;
+  switch (signInMode(server)) {
+    case "local":
+      return `"${name}" is a local (stdio) server; only remote servers sign in with OAuth.`;
+    case "off":
+      return `mcpServers.${name} says "oauth": false; remove it to let mcpterm sign in.`;
+    case "own header":
+      return `mcpServers.${name} sends its own Authorization header; remove it from "headers" to sign in with OAuth instead.`;
+    case "service account":
+      return `mcpServers.${name} signs in by itself (grant "${server.oauth?.grant ?? ""}"); there is nothing to log in to.`;
+    case "browser":
+      return undefined;
+  }
 }

@@ -70,24 +70,22 @@ export async function withServers<T>(
 /**
  * Starts just the named server (even if the config disables it: naming it is the request),
  * hands it to `work` with the redactor for what it prints, and stops it afterwards. A server
- * that cannot start is an McpError (exit 4).
+ * that cannot start is an McpError (exit 4). `refuse` may turn the entry down before anything
+ * starts (a usage error, exit 2); `signIn` is who signs in when the server asks (`auth login`).
  */
 export async function withOneServer<T>(
   common: CommonArgs,
   name: string,
   io: CliIo,
   work: (manager: McpManager, connection: ServerConnection, redactor: SecretRedactor) => Promise<T>,
-  signIn?: SignInPerson,
+  options: { signIn?: SignInPerson; refuse?: (server: ServerConfig) => string | undefined } = {},
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
+  const server = requireServerConfig(config, name);
+  const refusal = options.refuse?.(server);
+  if (refusal) throw new UsageError(refusal);
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(
-    [{ ...requireServerConfig(config, name), disabled: false }],
-    io,
-    redactor,
-    {},
-    signIn,
-  );
+  const manager = commandManager([{ ...server, disabled: false }], io, redactor, {}, options.signIn);
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
   const stop = (): void => void manager.close();
   io.signal.addEventListener("abort", stop, { once: true });

@@ -9,6 +9,7 @@ import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { serviceAccountProvider } from "./service-account.js";
+import { signInMode } from "./sign-in-mode.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
 import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
 
@@ -97,9 +98,9 @@ export class ServerAuth {
    * and entries that send their own Authorization header (a token the person configured wins).
    */
   static for(config: ServerConfig, options: OAuthOptions | undefined): ServerAuth | undefined {
-    if (!options || config.transport === "stdio" || config.url === undefined) return undefined;
-    if (config.oauth?.enabled === false) return undefined;
-    if (Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+    const mode = signInMode(config);
+    if (!options || config.url === undefined || mode === "local" || mode === "off" || mode === "own header")
+      return undefined;
     return new ServerAuth({ ...config, url: config.url }, options);
   }
 
