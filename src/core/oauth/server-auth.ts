@@ -114,13 +114,9 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      const carriesToken = new Headers(init?.headers).has("authorization");
-      if (
-        (!sameOrigin || carriesToken) &&
-        target.protocol === "http:" &&
-        !isLoopbackHost(target.hostname) &&
-        !this.config.allowInsecureHttp
-      )
+      const inClear =
+        target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp;
+      if (inClear && (!sameOrigin || new Headers(init?.headers).has("authorization")))
         throw new McpError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );

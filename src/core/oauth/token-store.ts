@@ -51,8 +51,11 @@ const LOCK_POLL_MS = 50;
  * Every operation reads the file afresh and writes it whole by rename, so two mcpterm processes
  * (a TUI and a script) see each other's refreshed tokens and never a half-written file.
  */
+type Loaded = { data: StoreFile; problem?: string };
+
 export class OAuthStore {
   readonly path: string;
+  private cached: { stamp: string; loaded: Loaded } | undefined;
 
   constructor(settingsDir: string) {
     this.path = path.join(settingsDir, "oauth.json");
@@ -126,7 +129,24 @@ export class OAuthStore {
     return this.load().data;
   }
 
-  private load(): { data: StoreFile; problem?: string } {
+  /**
+   * The file as read last time, while it is the same file (same inode, size and mtime): the
+   * transport asks for the tokens on every request, and a stat is far cheaper than reading,
+   * parsing and validating the file each time. Another process's write (a rename) is a new file.
+   */
+  private load(): Loaded {
+    let stamp: string;
+    try {
+      const stats = statSync(this.path);
+      stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      return this.loadFresh();
+    }
+    if (this.cached?.stamp !== stamp) this.cached = { stamp, loaded: this.loadFresh() };
+    return this.cached.loaded;
+  }
+
+  private loadFresh(): Loaded {
     let text: string;
     try {
       text = readFileSync(this.path, "utf8");
