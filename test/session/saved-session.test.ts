@@ -122,7 +122,7 @@ describe("SessionSaver", () => {
     });
     const journal = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact: (text) => text });
     expect(journal.turnEnded(turn(1, history(1)))).toMatch(
-      /^This session is no longer being saved: .* leads outside the working folder\.$/,
+      /^This session is no longer being saved: \.mcpterm\/sessions is a symlink; .* remove the link \(or run mcpterm from another folder\)\.$/,
     );
     expect(journal.turnEnded(turn(2, history(2)))).toBeUndefined();
     expect(await readdir(outside)).toEqual([]);

@@ -6,6 +6,7 @@ import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
+import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import {
   loadConfig,
   resolveModelSettings,
@@ -199,6 +200,7 @@ export async function openSession(
       notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
   // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
+  if (!request.traceFile) ensureProjectStateFolder(cwd, traceDir(cwd));
   const trace = TraceRecorder.open({
     ...(request.traceFile ? { file: request.traceFile } : {}),
     dir: traceDir(cwd),

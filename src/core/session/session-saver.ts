@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import {
-  chmodSync,
   closeSync,
   constants,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readSync,
@@ -16,7 +14,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { EndedTurn, SessionJournal } from "../agent/session.js";
-import { isInsideFolder } from "../config/inside-folder.js";
+import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import { errorMessage } from "../errors.js";
 import { redactedLine } from "../policy/redacted-json.js";
 import { newSessionId } from "../trace/session-id.js";
@@ -84,7 +82,7 @@ export class SessionSaver implements SessionJournal {
       // Told once: the conversation goes on, unsaved, rather than failing every turn.
       this.broken = true;
       this.close();
-      return `This session is no longer being saved: ${errorMessage(error)}.`;
+      return `This session is no longer being saved: ${errorMessage(error).replace(/\.$/, "")}.`;
     }
   }
 
@@ -132,13 +130,8 @@ export class SessionSaver implements SessionJournal {
 
   private openFile(): OpenFile {
     const { dir, cwd } = this.options;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // Private even when it was there before (made by hand, or by a looser umask's tool).
-    if (!lstatSync(dir).isSymbolicLink()) chmodSync(dir, 0o700);
     // A cloned repository may bring its own .mcpterm: never write where a link in it leads.
-    if (lstatSync(dir).isSymbolicLink() || !isInsideFolder(dir, cwd)) {
-      throw new Error(`${dir} leads outside the working folder`);
-    }
+    ensureProjectStateFolder(cwd, dir);
     this.open = this.resumed ? this.reopen(this.resumed) : this.create();
     this.savedId = this.open.header.id;
     return this.open;
