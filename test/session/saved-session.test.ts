@@ -208,6 +208,19 @@ describe("parseSession", () => {
   });
 });
 
+describe("readSessionFile", () => {
+  it("refuses a file whose header names another session than its file name", async () => {
+    const cwd = await tempDir("mcpterm-resumed-");
+    const file = path.join(cwd, "20261201-100000-000-aaaaaa.jsonl");
+    const planted = "\u001b]52;c;cGF5bG9hZA==\u0007" + "x".repeat(5000);
+    await writeFile(file, `${JSON.stringify(sessionHeader(planted, "2026-12-01T10:00:00.000Z", cwd))}\n`);
+    expect(await readSessionFile(file)).toEqual({
+      ok: false,
+      reason: "its header names another session than its file name",
+    });
+  });
+});
+
 describe("a resumed transcript", () => {
   it("is drawn sanitized: a saved file may have come with a cloned project", async () => {
     const cwd = await tempDir("mcpterm-resumed-");

@@ -79,5 +79,10 @@ export async function readSessionFile(file: string): Promise<ReadSession> {
     };
   }
   const parsed = parseSession(content);
-  return parsed.ok ? { ok: true, session: { ...parsed.session, file } } : parsed;
+  if (!parsed.ok) return parsed;
+  // The id is shown, exported in JSON and appended under: it must be the one the file is named by.
+  if (parsed.session.id !== path.basename(file, ".jsonl")) {
+    return { ok: false, reason: "its header names another session than its file name" };
+  }
+  return { ok: true, session: { ...parsed.session, file } };
 }
