@@ -196,6 +196,28 @@ describe("signing in to a remote server behind OAuth", () => {
     expect(error).not.toContain("invalid_token");
   });
 
+  it("a server that refuses the very token it asked for says so and what to try, once", async () => {
+    const { world, store } = await setUp({ rejectTokens: true });
+    const signer = person();
+    const connected = manager(world.mcpUrl, store, signer);
+    await connected.start();
+    expect(connected.servers()[0]?.error).toBe(
+      'server "secure" refused the token it had just had issued (401 right after signing in): its authorization server may issue tokens for another audience, or the server may not accept them; run `mcpterm auth logout secure` and sign in once more, and if it happens again, tell the server\'s owner',
+    );
+    expect(signer.asked).toHaveLength(1);
+    expect(world.authorizations).toHaveLength(1);
+  });
+
+  it("an authorization server whose metadata is invalid is named with what is wrong", async () => {
+    const { world, store } = await setUp({ brokenMetadata: true });
+    const connected = manager(world.mcpUrl, store, person());
+    await connected.start();
+    expect(connected.servers()[0]?.error).toBe(
+      'server "secure" publishes OAuth metadata that is not valid (authorization_endpoint: Invalid input: expected string, received undefined; token_endpoint: Invalid input: expected string, received undefined), so mcpterm cannot sign in; the server\'s owner must fix it — or, if it takes a token, set it in mcpServers.secure.headers',
+    );
+    expect(world.registrations).toBe(0);
+  });
+
   it('with "oauth": false, a 401 is explained in one sentence', async () => {
     const { world, store } = await setUp();
     const connected = manager(world.mcpUrl, store, person(), { oauth: false });

@@ -42,6 +42,10 @@ export interface OAuthWorldOptions {
   noOAuth?: boolean;
   /** The token endpoint never answers ("stall"), or refuses quoting the request's Authorization header ("echo"). */
   tokenEndpoint?: "stall" | "echo";
+  /** The resource server answers 401 to every token, even one just issued for it. */
+  rejectTokens?: boolean;
+  /** The authorization server's metadata lacks the fields RFC 8414 requires (no endpoints). */
+  brokenMetadata?: boolean;
 }
 
 interface Token {
@@ -89,6 +93,10 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       return;
     }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
+      if (options.brokenMetadata) {
+        json(response, 200, { issuer: base, response_types_supported: ["code"] });
+        return;
+      }
       json(response, 200, {
         issuer: base,
         authorization_endpoint: `${base}/authorize`,
@@ -203,7 +211,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     }
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
     const token = bearer === undefined ? undefined : access.get(bearer);
-    if (!token || token.expiresAt <= Date.now()) {
+    if (!token || token.expiresAt <= Date.now() || options.rejectTokens) {
       response.writeHead(401, {
         "content-type": "application/json",
         "www-authenticate": `Bearer error="invalid_token", resource_metadata="${prm}", scope="read"`,

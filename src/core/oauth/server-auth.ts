@@ -7,7 +7,12 @@ import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
-import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
+import {
+  freshTokenRefusedSentence,
+  invalidMetadataSentence,
+  needsLoginSentence,
+  noOAuthSentence,
+} from "./sign-in-sentences.js";
 import { serviceAccountProvider } from "./service-account.js";
 import { signInMode } from "./sign-in-mode.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
@@ -197,6 +202,9 @@ export class ServerAuth {
     const name = this.config.name;
     const step = this.browser?.step;
     if (this.needsSignIn(error)) return needsLoginSentence(name);
+    if (isFreshTokenRefused(error)) return freshTokenRefusedSentence(name);
+    const invalid = metadataProblems(error);
+    if (invalid !== undefined) return invalidMetadataSentence(name, invalid);
     if (step === undefined) return undefined;
     const entry = this.options.store.get(name, this.config.url);
     const nothingFound =
@@ -330,6 +338,33 @@ function isUnauthorized(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
     if (cause instanceof UnauthorizedError) return true;
   return false;
+}
+
+/** The SDK transport's 401 to a request sent with tokens it had just obtained. */
+function isFreshTokenRefused(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
+    if (
+      (cause as { code?: unknown }).code === 401 &&
+      cause.message.includes("after successful authentication")
+    )
+      return true;
+  return false;
+}
+
+/**
+ * What is wrong with a metadata document the SDK refused (its schema's issues: field and why),
+ * or undefined when `error` is not such a refusal. Duck-typed: the SDK's zod is not this one.
+ */
+function metadataProblems(error: unknown): string | undefined {
+  if (!(error instanceof Error) || error.name !== "ZodError") return undefined;
+  const issues = (error as { issues?: unknown }).issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const clauses = issues.slice(0, 4).map((issue: { path?: unknown; message?: unknown }) => {
+    const field = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
+    return `${field || "the document"}: ${String(issue.message)}`;
+  });
+  const more = issues.length > 4 ? `; ${issues.length - 4} more` : "";
+  return sanitizeForTerminal(`${clauses.join("; ")}${more}`).slice(0, ERROR_TEXT_SHOWN);
 }
 
 /**

@@ -14,3 +14,19 @@ export function noOAuthSentence(server: string, failure: string | undefined): st
 function envName(server: string): string {
   return server.toUpperCase().replace(/[^A-Z0-9]+/g, "_");
 }
+
+/** A server that answers 401 to the token it has just had issued: signing in again will not help. */
+export function freshTokenRefusedSentence(server: string): string {
+  return (
+    `server "${server}" refused the token it had just had issued (401 right after signing in): its authorization server may issue tokens for another audience, or the server may not accept them; ` +
+    `run \`mcpterm auth logout ${server}\` and sign in once more, and if it happens again, tell the server's owner`
+  );
+}
+
+/** Discovery found a metadata document that does not have what RFC 8414 / RFC 9728 require. */
+export function invalidMetadataSentence(server: string, problems: string): string {
+  return (
+    `server "${server}" publishes OAuth metadata that is not valid (${problems}), so mcpterm cannot sign in; the server's owner must fix it — ` +
+    `or, if it takes a token, set it in mcpServers.${server}.headers`
+  );
+}
