@@ -1,4 +1,5 @@
 import type { CliIo } from "./common/cli-io.js";
+import { terminalHandedOver } from "./common/terminal-handover.js";
 import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
 import { quickAnswer } from "./quick-answers.js";
 
@@ -15,6 +16,8 @@ async function main(): Promise<void> {
   }
   const stop = new AbortController();
   const onSignal = (signal: StopSignal): void => {
+    // Ctrl+C in an external editor reaches mcpterm too; it is the editor's key.
+    if (signal === "SIGINT" && terminalHandedOver()) return;
     // A second signal means "now": the exit hook still stops every server's process group.
     if (stop.signal.aborted) process.exit(exitCodeForStop(stop.signal));
     stop.abort(signal);

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { withTerminalHandedOver } from "./terminal-handover.js";
 
 /** The editor to run: `$VISUAL`, else `$EDITOR`, else vi; where it came from, for messages. */
 export interface EditorCommand {
@@ -81,11 +82,14 @@ export async function editInExternalEditor(
     await writeFile(file, text, { mode: 0o600 });
     const ran: { outcome?: EditorOutcome } = {};
     await suspend(async () => {
-      ran.outcome = await new Promise<EditorOutcome>((resolve) => {
-        const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
-        child.once("error", (error) => resolve({ error }));
-        child.once("exit", (code, signal) => resolve({ code, signal }));
-      });
+      ran.outcome = await withTerminalHandedOver(
+        () =>
+          new Promise<EditorOutcome>((resolve) => {
+            const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
+            child.once("error", (error) => resolve({ error }));
+            child.once("exit", (code, signal) => resolve({ code, signal }));
+          }),
+      );
     });
     const outcome = ran.outcome ?? { code: null, signal: null };
     const named = `the editor ${JSON.stringify(sanitizeForTerminal(editor.command))} (${editor.from})`;

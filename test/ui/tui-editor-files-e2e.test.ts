@@ -8,6 +8,7 @@ import {
   type RecordedRequest,
   type ScriptedModelServer,
 } from "../support/scripted-model-server.js";
+import { waitForFileText } from "../support/poll.js";
 import { TmuxTerminal } from "../support/tmux.js";
 
 /**
@@ -64,7 +65,9 @@ beforeAll(async () => {
       "const text = readFileSync(file, 'utf8');",
       `appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ args: process.argv.slice(2), text, tty: process.stdin.isTTY === true }) + "\\n");`,
       "if (text.includes('FAIL')) process.exit(1);",
-      "writeFileSync(file, text + ' (edited)\\n');",
+      "const save = () => { writeFileSync(file, text + ' (edited)\\n'); process.exit(0); };",
+      // Like vim, it keeps Ctrl+C for itself: it saves once it has had one.
+      `if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
     ].join("\n"),
   );
   const env = [
@@ -129,6 +132,20 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
       /✗ The editor ".*node" \(\$EDITOR\) exited with code 1; the prompt was left as it was\./,
     );
     expect(promptLine(failed)).toBe("FAIL");
+    terminal.text("\u0015");
+    await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
+  }, 90_000);
+
+  it("keeps running when Ctrl+C is pressed in the editor: the key is the editor's", async () => {
+    await typed("INTERRUPT", (line) => line === "INTERRUPT", "the draft");
+    terminal.text("\u0007");
+    await waitForFileText(editorLog, '{"waiting":true}');
+    terminal.keys("C-c");
+    const back = await terminal.waitFor(
+      (screen) => promptLine(screen) === "INTERRUPT (edited)",
+      "the edit after Ctrl+C",
+    );
+    expect(back).not.toContain("EXITED");
     terminal.text("\u0015");
     await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
   }, 90_000);
