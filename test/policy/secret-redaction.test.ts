@@ -45,6 +45,12 @@ describe("SecretRedactor", () => {
     ).toEqual(["sk-1234567890"]);
   });
 
+  it("reads PWD and OLDPWD as the shell's folders, DB_PWD as a password", () => {
+    expect(
+      secretsFromEnvironment({ PWD: "/home/you/project", OLDPWD: "/home/you", DB_PWD: "hunter2-secret" }),
+    ).toEqual(["hunter2-secret"]);
+  });
+
   it("takes the password out of any URL in the environment, plain and decoded", () => {
     expect(
       secretsFromEnvironment({ DATABASE_URL: "postgres://app:p%40ss-word-1@db:5432/app", HOME: "/root" }),

@@ -162,6 +162,8 @@ const CURSOR_WORDS = new Set([
   "resume",
   "start",
 ]);
+/** What every shell exports about where it is: `PWD=/home/you/project` is a path, not a password. */
+const SHELL_FOLDER_VARIABLES = new Set(["PWD", "OLDPWD"]);
 /** Last words that make a name about a secret rather than the secret (`token_path`, `password_min_length`). */
 const DESCRIBING_WORDS = new Set([
   "path",
@@ -207,6 +209,8 @@ const DESCRIBING_WORDS = new Set([
  * just `key` is an object's or a cache entry's name. A paging `pageToken` is not a secret.
  */
 export function isSecretName(name: string, where: "environment" | "argument" = "environment"): boolean {
+  // The shell's working folders: "pwd" means "password" in DB_PWD, never in these.
+  if (where === "environment" && SHELL_FOLDER_VARIABLES.has(name)) return false;
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
