@@ -45,10 +45,17 @@ describe("SecretRedactor", () => {
     ).toEqual(["sk-1234567890"]);
   });
 
-  it("reads PWD and OLDPWD as the shell's folders, DB_PWD as a password", () => {
+  it("reads PWD, OLDPWD and the ssh agent's socket as places, DB_PWD as a password", () => {
     expect(
       secretsFromEnvironment({ PWD: "/home/you/project", OLDPWD: "/home/you", DB_PWD: "hunter2-secret" }),
     ).toEqual(["hunter2-secret"]);
+    // Where a secret lives is not the secret: the ssh agent's socket, systemd's credentials folder.
+    expect(
+      secretsFromEnvironment({
+        SSH_AUTH_SOCK: "/tmp/ssh-XXXXabcd/agent.1234",
+        CREDENTIALS_DIRECTORY: "/run/credentials/app.service",
+      }),
+    ).toEqual([]);
   });
 
   it("takes the password out of any URL in the environment, plain and decoded", () => {
