@@ -212,8 +212,8 @@ export async function parseArgs(argv: readonly string[], version: string): Promi
       void parser.parse(
         joinStdinPrompt(argv),
         {},
-        (error: Error | null | undefined, _parsed: unknown, text: string) => {
-          if (error) reject(new UsageError(`${error.message} (see mcpterm --help)`));
+        (error: Error | null | undefined, parsed: { _?: unknown[] } | undefined, text: string) => {
+          if (error) reject(new UsageError(usageSentence(error.message, parsed?._?.[0])));
           else resolve(text);
         },
       );
@@ -225,6 +225,18 @@ export async function parseArgs(argv: readonly string[], version: string): Promi
   if (output) return { command: "print", text: output };
   if (!chosen) throw new UsageError("Nothing to do (see mcpterm --help).");
   return chosen;
+}
+
+/**
+ * yargs's own words for a mistake, with where to look: for a command short of its arguments
+ * (`mcpterm call`), which command it is and its own --help, which shows what it takes.
+ */
+function usageSentence(message: string, command: unknown): string {
+  const short = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
+  if (short && typeof command === "string" && /^[a-z]+$/.test(command)) {
+    return `mcpterm ${command} needs more arguments (got ${short[1]}, needs at least ${short[2]}); see mcpterm ${command} --help for what it takes.`;
+  }
+  return `${message} (see mcpterm --help)`;
 }
 
 function buildParser(version: string, choose: (args: CliArgs) => void): Argv {

@@ -168,7 +168,15 @@ describe("parseArgs", () => {
       ["tools", "read_file"],
       /name the server of tool "read_file": mcpterm tools --server <server> read_file/,
     ],
-    [["call"], /Not enough non-option arguments/],
+    [
+      ["call"],
+      /^mcpterm call needs more arguments \(got 0, needs at least 1\); see mcpterm call --help for what it takes\.$/,
+    ],
+    [
+      ["--no-kb", "kb"],
+      /^mcpterm kb needs more arguments \(got 0, needs at least 1\); see mcpterm kb --help/,
+    ],
+    [["read", "fs"], /^mcpterm read needs more arguments \(got 1, needs at least 2\)/],
     [
       ["call", "fs/read", "--timeout", "abc"],
       /--timeout must be a whole number from 1 to 2147483647, got NaN/,
@@ -190,7 +198,7 @@ describe("parseArgs", () => {
       /--server fs: the command line "node 'unclosed" has an unclosed ' quote/,
     ],
     [["tools", "--server", "a", "--server", "b"], /^--server was given more than once/],
-    [["dev"], /Not enough non-option arguments/],
+    [["dev"], /^mcpterm dev needs more arguments/],
     [["dev", "fs", "--log-level", "loud"], /--log-level must be one of debug, .*, got "loud"/],
   ])("%j is a usage error", async (argv, message) => {
     const error = await parse(...argv).catch((caught: unknown) => caught);
