@@ -2,7 +2,7 @@ import { lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/core/kb/index.js";
-import { INDEX_FILE_NAME } from "../../src/core/kb/persistence.js";
+import { LOCK_FILE_NAME, MANIFEST_FILE_NAME } from "../../src/core/kb/persistence.js";
 import { makeWorkspace } from "./helpers.js";
 
 const GOOD = "# Good\n\nThe lighthouse keeper logs every ship.\n";
@@ -126,18 +126,18 @@ describe("what gets read", () => {
 });
 
 describe("the index file in a folder a cloned repository filled", () => {
-  it("is written as its own file: a symlink planted at the index or its old temp name overwrites nothing", async () => {
+  it("is written as its own files: a symlink planted at the manifest or the lock overwrites nothing", async () => {
     const workspace = await makeWorkspace({ "good.md": GOOD });
     const victim = path.join(workspace.root, "victim.txt");
     await writeFile(victim, "keep me\n");
     await mkdir(workspace.indexDir, { recursive: true });
-    const target = path.join(workspace.indexDir, INDEX_FILE_NAME);
+    const target = path.join(workspace.indexDir, MANIFEST_FILE_NAME);
     await symlink(victim, target);
-    await symlink(victim, `${target}.${process.pid}.tmp`);
+    await symlink(victim, path.join(workspace.indexDir, LOCK_FILE_NAME));
     const kb = await openKnowledgeBase({ dir: workspace.kbDir, indexDir: workspace.indexDir });
     await kb.refresh();
     expect(await readFile(victim, "utf8")).toBe("keep me\n");
     expect((await lstat(target)).isSymbolicLink()).toBe(false);
-    expect(await readFile(target, "utf8")).toContain("mcpterm-kb-index");
+    expect(await readFile(target, "utf8")).toContain("mcpterm-kb-manifest");
   });
 });

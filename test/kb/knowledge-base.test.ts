@@ -2,7 +2,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openKnowledgeBase } from "../../src/core/kb/index.js";
-import { INDEX_FILE_NAME } from "../../src/core/kb/persistence.js";
+import { MANIFEST_FILE_NAME } from "../../src/core/kb/persistence.js";
 import { CONFIG_SNIPPET, FETCH_NOTES, RISK_GUIDE_ZH, STDIO_GUIDE } from "./fixtures.js";
 import { linesOf, makeWorkspace, writeFiles } from "./helpers.js";
 
@@ -166,10 +166,10 @@ describe("persistence and incremental refresh", () => {
     ["garbage", "{ not json"],
     ["truncated", "TRUNCATE"],
     ["another version", "VERSION"],
-    ["wrong layout", JSON.stringify({ format: "mcpterm-kb-index", version: 1, state: { files: 3 } })],
-  ])("rebuilds a %s index file instead of trusting it", async (_name, content) => {
+    ["wrong layout", JSON.stringify({ format: "mcpterm-kb-manifest", version: 2, segments: 3 })],
+  ])("rebuilds after a %s manifest instead of trusting it, and says so once", async (_name, content) => {
     const { kbDir, indexDir } = await openMixed();
-    const file = path.join(indexDir, INDEX_FILE_NAME);
+    const file = path.join(indexDir, MANIFEST_FILE_NAME);
     const saved = await readFile(file, "utf8");
     const replacement =
       content === "TRUNCATE"
@@ -178,10 +178,14 @@ describe("persistence and incremental refresh", () => {
           ? saved.replace(/"version":\d+/, '"version":999')
           : content;
     await writeFile(file, replacement);
-    const kb = await openKnowledgeBase({ dir: kbDir, indexDir });
+    const warnings: string[] = [];
+    const kb = await openKnowledgeBase({ dir: kbDir, indexDir, onWarning: (text) => warnings.push(text) });
     expect(kb.stats()).toMatchObject({ files: 0, chunks: 0, updatedAt: undefined });
     expect((await kb.refresh()).added).toHaveLength(4);
     expect(kb.search("cookie banners")[0]?.path).toBe("fetching.txt");
+    await kb.refresh();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/index in .* was unusable \(kb-manifest\.json .*\); it was rebuilt/);
     const rebuilt = await openKnowledgeBase({ dir: kbDir, indexDir });
     expect(rebuilt.stats().files).toBe(4);
   });

@@ -8,7 +8,7 @@ import { scanFolder, type ScannedFile } from "./file-scan.js";
 import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
-import { loadIndexFile, saveIndexFile } from "./persistence.js";
+import { loadIndex, saveIndex } from "./persistence.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
 
 export interface OpenKnowledgeBaseOptions {
@@ -20,7 +20,10 @@ export interface OpenKnowledgeBaseOptions {
   maxFileBytes?: number;
   /** kb.embeddings, resolved: vectors are made and fused with the keyword ranking. */
   embeddings?: EmbeddingsClientOptions;
-  /** Told once when the embeddings endpoint fails and retrieval falls back to keywords. */
+  /**
+   * Told once when the embeddings endpoint fails and retrieval falls back to keywords, and once
+   * when the index on disk was unusable (corrupt, truncated, another version) and was rebuilt.
+   */
   onWarning?: (text: string) => void;
 }
 
@@ -39,30 +42,30 @@ export async function openKnowledgeBase(options: OpenKnowledgeBaseOptions): Prom
     ? new HybridRetriever(indexDir, options.embeddings, options.onWarning ?? (() => undefined))
     : undefined;
   await hybrid?.load();
-  const loaded = await loadIndexFile(indexDir);
-  if (loaded.kind === "loaded" && loaded.index.dir === dir) {
-    try {
-      const index = ChunkIndex.fromState(loaded.index.state);
-      return new LocalKnowledgeBase(
-        dir,
-        indexDir,
-        options,
-        index,
-        loaded.index.updatedAt,
-        loaded.bytes,
-        hybrid,
-      );
-    } catch {
-      // A file that passed validation but does not load is treated like any corrupt index.
-    }
+  const loaded = await loadIndex(indexDir, dir);
+  if (loaded.kind === "loaded") {
+    return new LocalKnowledgeBase(
+      dir,
+      indexDir,
+      options,
+      loaded.index,
+      loaded.updatedAt,
+      loaded.bytes,
+      hybrid,
+    );
   }
-  return new LocalKnowledgeBase(dir, indexDir, options, ChunkIndex.empty(), undefined, 0, hybrid);
+  const kb = new LocalKnowledgeBase(dir, indexDir, options, ChunkIndex.empty(), undefined, 0, hybrid);
+  // An index that is there but unusable is rebuilt by the first refresh, which says so once.
+  if (loaded.kind === "invalid") kb.rebuildReason = loaded.reason;
+  return kb;
 }
 
 class LocalKnowledgeBase implements KnowledgeBase {
   private pending: Promise<unknown> = Promise.resolve();
   /** False until the index on disk matches the one in memory (e.g. after a rebuild). */
   private persisted: boolean;
+  /** Why the index on disk was not used; told (once) by the refresh that rebuilds it. */
+  rebuildReason: string | undefined;
 
   constructor(
     readonly dir: string,
@@ -137,12 +140,17 @@ class LocalKnowledgeBase implements KnowledgeBase {
     if (changed || !this.persisted) {
       await this.index.compact();
       this.updatedAt = new Date().toISOString();
-      this.indexBytes = await saveIndexFile(this.indexDir, {
+      this.indexBytes = await saveIndex(this.indexDir, this.index, {
         dir: this.dir,
         updatedAt: this.updatedAt,
-        state: this.index.toState(),
       });
       this.persisted = true;
+      if (this.rebuildReason !== undefined) {
+        this.options.onWarning?.(
+          `The knowledge-base index in ${this.indexDir} was unusable (${this.rebuildReason}); it was rebuilt from ${this.dir}.`,
+        );
+        this.rebuildReason = undefined;
+      }
     }
     await this.hybrid?.sync(this.index, (file) => this.index.fileHash(file));
     report.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

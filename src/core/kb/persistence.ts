@@ -1,104 +1,280 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { ChunkIndexState } from "./chunk-index.js";
+import { BUCKETS, ChunkIndex, type StoredSegment } from "./chunk-index.js";
+import { decodeSegment, INDEX_FORMAT_VERSION, SegmentError, type Segment } from "./segment.js";
+
+export { INDEX_FORMAT_VERSION } from "./segment.js";
 
 /**
- * Bump whenever the tokenizer, the chunker or this layout changes: an index written by another
- * version is rebuilt, never trusted.
+ * The index on disk, in .mcpterm/kb:
+ *   kb-manifest.json      which segment file holds each bucket of files (name, size, crc32);
+ *                         small, replaced atomically (temp file, then rename)
+ *   seg-<bucket>-<id>.kbs one immutable binary segment per non-empty bucket (segment.ts), written
+ *                         once under a fresh name and deleted once no manifest names it
+ *   kb.lock               held while a process writes, so two mcpterm processes never interleave
+ * Saving after one file changed writes that file's segment and the manifest, nothing else.
  */
-export const INDEX_FORMAT_VERSION = 1;
-export const INDEX_FILE_NAME = "kb-index.json";
-
-export interface PersistedIndex {
-  /** The absolute knowledge-base folder the index was built from. */
-  dir: string;
-  updatedAt: string;
-  state: ChunkIndexState;
-}
+export const MANIFEST_FILE_NAME = "kb-manifest.json";
+/** The single-document index of format version 1; replaced (and deleted) on the first save. */
+export const LEGACY_INDEX_FILE_NAME = "kb-index.json";
+export const LOCK_FILE_NAME = "kb.lock";
+const SEGMENT_NAME = /^seg-(\d+)-[0-9a-f]{16}\.kbs$/;
+/** A lock older than this is taken over: its writer died or hung (a save takes well under a second). */
+const STALE_LOCK_MS = 30_000;
+const LOCK_WAIT_MS = 20_000;
 
 export type LoadResult =
-  | { kind: "loaded"; index: PersistedIndex; bytes: number }
+  | { kind: "loaded"; index: ChunkIndex; updatedAt: string; bytes: number }
+  /** Nothing usable on disk and nothing wrong with it: no index yet, or one of another folder. */
   | { kind: "missing" }
   | { kind: "invalid"; reason: string };
 
-const chunkSchema = z.object({
-  path: z.string(),
-  startLine: z.number().int(),
-  endLine: z.number().int(),
-  heading: z.string(),
-  title: z.string(),
-  text: z.string(),
-});
-
-const fileSchema = z.object({
-  format: z.literal("mcpterm-kb-index"),
+const manifestSchema = z.object({
+  format: z.literal("mcpterm-kb-manifest"),
   version: z.number(),
   dir: z.string(),
   updatedAt: z.string(),
-  state: z.object({
-    files: z.record(z.string(), z.object({ hash: z.string(), chunkIds: z.array(z.number().int()) })),
-    chunks: z.record(z.string(), chunkSchema),
-    nextId: z.number().int(),
-    // minisearch checks its own serialization when it loads it.
-    miniSearch: z.looseObject({}),
-  }),
+  buckets: z.literal(BUCKETS),
+  segments: z.array(
+    z.object({
+      bucket: z
+        .number()
+        .int()
+        .min(0)
+        .max(BUCKETS - 1),
+      file: z.string().regex(SEGMENT_NAME),
+      bytes: z.number().int().nonnegative(),
+      crc: z.number().int().nonnegative(),
+    }),
+  ),
 });
 
-export function indexFilePath(indexDir: string): string {
-  return path.join(indexDir, INDEX_FILE_NAME);
+type Manifest = z.infer<typeof manifestSchema>;
+
+export function manifestPath(indexDir: string): string {
+  return path.join(indexDir, MANIFEST_FILE_NAME);
 }
 
-export async function loadIndexFile(indexDir: string): Promise<LoadResult> {
-  let raw: string;
-  try {
-    raw = await readFile(indexFilePath(indexDir), "utf8");
-  } catch {
-    return { kind: "missing" };
+/**
+ * Loads the index `dir` was last saved with. A manifest or segment that is truncated, corrupt,
+ * of another format version or missing is reported as invalid (the caller rebuilds), never
+ * trusted; a segment deleted under us by another process's save sends us back to its new manifest.
+ */
+export async function loadIndex(indexDir: string, dir: string): Promise<LoadResult> {
+  let lastReason = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let raw: string;
+    try {
+      raw = await readFile(manifestPath(indexDir), "utf8");
+    } catch {
+      try {
+        await lstat(path.join(indexDir, LEGACY_INDEX_FILE_NAME));
+        return { kind: "invalid", reason: `${LEGACY_INDEX_FILE_NAME} is an index of an older format` };
+      } catch {
+        return { kind: "missing" };
+      }
+    }
+    const manifest = parseManifest(raw);
+    if (typeof manifest === "string") return { kind: "invalid", reason: manifest };
+    if (manifest.dir !== dir) return { kind: "missing" };
+    const read = await readSegments(indexDir, manifest);
+    if (read === "moved") {
+      lastReason = "a segment named by the manifest is missing";
+      continue;
+    }
+    if (typeof read === "string") return { kind: "invalid", reason: read };
+    try {
+      const index = ChunkIndex.fromSegments(read.segments);
+      return {
+        kind: "loaded",
+        index,
+        updatedAt: manifest.updatedAt,
+        bytes: read.bytes + Buffer.byteLength(raw),
+      };
+    } catch (error) {
+      return { kind: "invalid", reason: error instanceof Error ? error.message : String(error) };
+    }
   }
+  return { kind: "invalid", reason: lastReason };
+}
+
+function parseManifest(raw: string): Manifest | string {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    return { kind: "invalid", reason: "not valid JSON" };
+    return `${MANIFEST_FILE_NAME} is not valid JSON`;
   }
   const version = (json as { version?: unknown } | null)?.version;
   if (version !== INDEX_FORMAT_VERSION) {
-    return { kind: "invalid", reason: `format version ${String(version)}, expected ${INDEX_FORMAT_VERSION}` };
+    return `${MANIFEST_FILE_NAME} has format version ${String(version)}, expected ${INDEX_FORMAT_VERSION}`;
   }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) return { kind: "invalid", reason: "unexpected layout" };
-  const { dir, updatedAt, state } = parsed.data;
-  return {
-    kind: "loaded",
-    index: { dir, updatedAt, state: state as ChunkIndexState },
-    bytes: Buffer.byteLength(raw),
-  };
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) return `${MANIFEST_FILE_NAME} has an unexpected layout`;
+  const buckets = new Set(parsed.data.segments.map((entry) => entry.bucket));
+  if (buckets.size !== parsed.data.segments.length) return `${MANIFEST_FILE_NAME} names a bucket twice`;
+  return parsed.data;
+}
+
+/** "moved": a segment is gone (another save replaced it), else what is wrong. */
+type ReadProblem = string;
+
+async function readSegments(
+  indexDir: string,
+  manifest: Manifest,
+): Promise<
+  { segments: Array<{ segment: Segment; stored: StoredSegment } | undefined>; bytes: number } | ReadProblem
+> {
+  const segments: Array<{ segment: Segment; stored: StoredSegment } | undefined> = [];
+  let bytes = 0;
+  const reads = await Promise.all(
+    manifest.segments.map(async (entry) => {
+      try {
+        return await readFile(path.join(indexDir, entry.file));
+      } catch (error) {
+        return (error as { code?: unknown }).code === "ENOENT" ? "moved" : `${entry.file} is unreadable`;
+      }
+    }),
+  );
+  for (const [i, entry] of manifest.segments.entries()) {
+    const body = reads[i];
+    if (body === "moved") return "moved";
+    if (typeof body === "string" || body === undefined) return body ?? "unreadable segment";
+    if (body.length !== entry.bytes)
+      return `${entry.file} is ${body.length} bytes, the manifest says ${entry.bytes}`;
+    if (body.length < 16 || body.readUInt32LE(12) !== entry.crc)
+      return `${entry.file} is not the segment the manifest names`;
+    try {
+      segments[entry.bucket] = {
+        segment: decodeSegment(body),
+        stored: { file: entry.file, bytes: entry.bytes, crc: entry.crc },
+      };
+    } catch (error) {
+      if (error instanceof SegmentError) return `${entry.file}: ${error.message}`;
+      throw error;
+    }
+    bytes += body.length;
+  }
+  return { segments, bytes };
 }
 
 /**
- * Writes the index atomically (temp file, then rename), so a crash never leaves half a file.
- * The temp file has a random name and is created exclusively (`wx`), which never follows a
- * symlink: a cloned repository cannot plant one there to have mcpterm overwrite another file.
- * The rename replaces a symlink at the target itself, not the file it points to.
+ * Saves the index: under the lock, each segment that changed (or that another process's save
+ * deleted) is written under a new name, then the manifest is replaced, then segment files no
+ * manifest names any more (and a format-1 kb-index.json) are deleted. Returns the index's size.
+ *
+ * Every file is created exclusively (`wx`), which never follows a symlink: a cloned repository
+ * cannot plant one to have mcpterm overwrite another file; the manifest's rename replaces a
+ * symlink at its name itself, not what it points to.
  */
-export async function saveIndexFile(indexDir: string, index: PersistedIndex): Promise<number> {
-  const body = JSON.stringify({
-    format: "mcpterm-kb-index",
-    version: INDEX_FORMAT_VERSION,
-    dir: index.dir,
-    updatedAt: index.updatedAt,
-    state: index.state,
+export async function saveIndex(
+  indexDir: string,
+  index: ChunkIndex,
+  meta: { dir: string; updatedAt: string },
+): Promise<number> {
+  await mkdir(indexDir, { recursive: true });
+  return withLock(indexDir, async () => {
+    const entries: Manifest["segments"] = [];
+    let bytes = 0;
+    for (const [bucket, { segment, stored }] of index.segments().entries()) {
+      if (!segment) continue;
+      let kept = stored;
+      if (kept && !(await isFileOfSize(path.join(indexDir, kept.file), kept.bytes))) kept = undefined;
+      if (!kept) {
+        const body = segment.encode();
+        const file = `seg-${bucket}-${randomBytes(8).toString("hex")}.kbs`;
+        await writeFile(path.join(indexDir, file), body, { flag: "wx", mode: 0o600 });
+        kept = { file, bytes: body.length, crc: body.readUInt32LE(12) };
+        index.markStored(bucket, kept);
+      }
+      entries.push({ bucket, ...kept });
+      bytes += kept.bytes;
+    }
+    const manifest: Manifest = {
+      format: "mcpterm-kb-manifest",
+      version: INDEX_FORMAT_VERSION,
+      dir: meta.dir,
+      updatedAt: meta.updatedAt,
+      buckets: BUCKETS,
+      segments: entries,
+    };
+    bytes += await writeAtomically(manifestPath(indexDir), JSON.stringify(manifest));
+    const named = new Set(entries.map((entry) => entry.file));
+    for (const name of await readdir(indexDir)) {
+      if ((SEGMENT_NAME.test(name) && !named.has(name)) || name === LEGACY_INDEX_FILE_NAME) {
+        await rm(path.join(indexDir, name), { force: true });
+      }
+    }
+    return bytes;
   });
-  return writeAtomically(indexFilePath(indexDir), body);
+}
+
+async function isFileOfSize(file: string, bytes: number): Promise<boolean> {
+  try {
+    const info = await lstat(file);
+    return info.isFile() && info.size === bytes;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `write` holding kb.lock (created exclusively; its content names the holder). A lock whose
+ * process is gone, or older than STALE_LOCK_MS, is taken over; after LOCK_WAIT_MS of waiting on a
+ * live one the save goes ahead anyway (what it writes is still whole: new names, atomic manifest).
+ */
+async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T> {
+  const lock = path.join(indexDir, LOCK_FILE_NAME);
+  const token = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      await writeFile(lock, token, { flag: "wx", mode: 0o600 });
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+    }
+    if ((await lockIsStale(lock)) || Date.now() - started > LOCK_WAIT_MS) {
+      await rm(lock, { force: true });
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 15));
+  }
+  try {
+    return await write();
+  } finally {
+    try {
+      if ((await readFile(lock, "utf8")) === token) await rm(lock, { force: true });
+    } catch {
+      // Taken over or removed: nothing of ours to release.
+    }
+  }
+}
+
+async function lockIsStale(lock: string): Promise<boolean> {
+  try {
+    const [content, info] = await Promise.all([readFile(lock, "utf8"), lstat(lock)]);
+    if (!info.isFile() || Date.now() - info.mtimeMs > STALE_LOCK_MS) return true;
+    const pid = Number(content.split(" ")[0]);
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (error) {
+      return (error as { code?: unknown }).code === "ESRCH";
+    }
+  } catch {
+    return false; // gone already, or being written: try again
+  }
 }
 
 /** Writes `body` to `target` through an exclusive temp file and a rename; returns the size. */
-export async function writeAtomically(target: string, body: string): Promise<number> {
+export async function writeAtomically(target: string, body: string | Buffer): Promise<number> {
   await mkdir(path.dirname(target), { recursive: true });
   const temporary = `${target}.${randomBytes(8).toString("hex")}.tmp`;
-  await writeFile(temporary, body, { encoding: "utf8", flag: "wx", mode: 0o600 });
+  await writeFile(temporary, body, { flag: "wx", mode: 0o600 });
   try {
     await rename(temporary, target);
   } catch (error) {
