@@ -5,6 +5,7 @@ import {
   secretsFromEnvironment,
   type TextRedaction,
 } from "./secret-patterns.js";
+import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
 
 /**
  * secretlint and its preset, loaded on first use rather than at start-up: only the full
@@ -35,11 +36,15 @@ function loadSecretlint(): Promise<{ lint: LintSource; config: SecretLintCoreCon
 const REMEMBERED_ANSWERS = 16;
 const REMEMBERED_MAX_CHARS = 256 * 1024;
 
-/** secretlint's findings in `text`: the rule (without its package prefix) and the range. */
+/**
+ * secretlint's findings in `text`: the rule (without its package prefix) and the range. A text
+ * its preset cannot report on (see secretlint-gate.ts) is not handed to it, nor is it loaded.
+ */
 async function lintSecrets(text: string): Promise<Array<{ rule: string; range: readonly [number, number] }>> {
+  if (!secretlintMightReport(text)) return [];
   const { lint, config } = await loadSecretlint();
   const result = await lint({
-    source: { content: text, filePath: "/tool-result.txt", ext: ".txt", contentType: "text" },
+    source: { content: text, ...SECRETLINT_SOURCE },
     options: { config, maskSecrets: false },
   });
   return result.messages.map((message) => ({
