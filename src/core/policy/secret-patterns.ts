@@ -11,6 +11,12 @@ export interface SecretPattern {
   pattern: RegExp;
   /** 0: the whole match is the secret; 1: the first capture group that matched is. */
   group: 0 | 1;
+  /**
+   * A part every match of `pattern` contains (a literal prefix, or a piece of the pattern
+   * itself): a text without it is passed over, which costs one quick scan instead of a replace.
+   * test/policy/secret-pattern-pieces.test.ts checks it against every match.
+   */
+  piece: RegExp;
 }
 
 /**
@@ -24,6 +30,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     rule: "private-key",
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
     group: 0,
+    piece: /-----BEGIN /,
   },
   {
     // A key cut short (a truncated file, a result capped mid-key) is as secret as a whole one.
@@ -31,53 +38,81 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern:
       /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\s|\\[nr])*[A-Za-z0-9+/=]{16,}(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*/g,
     group: 0,
+    piece: /-----BEGIN /,
   },
-  { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { rule: "openai-api-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0 },
+  { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0, piece: /sk-ant-/ },
+  {
+    rule: "openai-api-key",
+    pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+    group: 0,
+    piece: /sk-/,
+  },
+  { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0, piece: /AKIA|ASIA/ },
   {
     rule: "github-token",
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g,
     group: 0,
+    piece: /gh[pousr]_|github_pat_/,
   },
-  { rule: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0 },
-  { rule: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0 },
-  { rule: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0 },
-  { rule: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, group: 0 },
-  { rule: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g, group: 0 },
-  { rule: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}\b/g, group: 0 },
-  { rule: "sendgrid-key", pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g, group: 0 },
-  { rule: "shopify-token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, group: 0 },
+  { rule: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0, piece: /xox[abposr]-/ },
+  { rule: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0, piece: /AIza/ },
+  { rule: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0, piece: /npm_/ },
+  { rule: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, group: 0, piece: /glpat-/ },
+  { rule: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g, group: 0, piece: /hf_/ },
+  {
+    rule: "stripe-key",
+    pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}\b/g,
+    group: 0,
+    piece: /[sr]k_(?:live|test)_/,
+  },
+  { rule: "sendgrid-key", pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g, group: 0, piece: /SG\./ },
+  {
+    rule: "shopify-token",
+    pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
+    group: 0,
+    piece: /shp(?:at|ca|pa|ss)_/,
+  },
   // Each of these two starts only where a run of its characters starts (the lookbehind), so a
   // long run without a match is scanned once, not once from every position in it.
   {
     rule: "jwt",
     pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
     group: 0,
+    piece: /eyJ/,
   },
-  { rule: "bearer-token", pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g, group: 1 },
+  {
+    rule: "bearer-token",
+    pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
+    group: 1,
+    piece: /[Bb]earer\s/,
+  },
   {
     rule: "password-in-url",
     pattern: new RegExp(URL_WITH_PASSWORD, "g"),
     group: 1,
+    piece: /:\/\/[^/\s:@]+:[^/\s@]+@/,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {
     rule: "netrc-password",
     pattern: /\b(?:machine|login)\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S+)/g,
     group: 1,
+    piece: /password/,
   },
   // Docker's config.json keeps `user:password` in base64 under "auth".
   {
     rule: "docker-auth",
     pattern: /"(?:auth|identitytoken|registrytoken)"\s*:\s*"([A-Za-z0-9+/=_-]{12,})"/gi,
     group: 1,
+    piece: /(?:auth|token)"/i,
   },
   {
     rule: "secret-assignment",
     pattern:
       /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
     group: 1,
+    // Every name above ends in one of these words, followed by its `:` or `=`.
+    piece: /(?:key|secret|token|password|passwd|pwd)["']?\s*[:=]/i,
   },
 ];
 
@@ -99,7 +134,8 @@ export function redactWithPatterns(text: string, knownSecrets: readonly string[]
     for (let count = 1; count < parts.length; count += 1) rules.push("known-secret");
     result = parts.join(REDACTED);
   }
-  for (const { rule, pattern, group } of SECRET_PATTERNS) {
+  for (const { rule, pattern, group, piece } of SECRET_PATTERNS) {
+    if (!piece.test(result)) continue;
     result = result.replace(pattern, (match, ...captures: unknown[]) => {
       // The last two arguments are the offset and the whole input, not captures.
       const secret =
