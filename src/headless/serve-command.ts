@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CliArgs } from "../args.js";
+import { resolveEmbeddingsSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { knowledgeDir, openFreshKnowledge, type RefreshReport } from "../core/kb/index.js";
 import { indexFolder } from "../core/kb-docs/document-catalog.js";
@@ -26,8 +27,25 @@ type ServeArgs = Extract<CliArgs, { command: "serve" }>;
 export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitCode> {
   const token = bearerToken(args, io.env);
   const config = await loadProjectConfig(args.common, io);
-  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd);
   const say = (text: string): void => void io.stderr.write(`${sanitizeForTerminal(text)}\n`);
+  let live: () => McpServer[] = () => [];
+  // A client that went away mid-notification must not become an unhandled rejection.
+  const log = (level: "info" | "warning", data: string): void => {
+    for (const server of live())
+      server.sendLoggingMessage({ level, logger: "knowledge", data }).catch(() => undefined);
+  };
+  const warn = (text: string): void => {
+    say(`mcpterm serve: ${text}`);
+    log("warning", text);
+  };
+  // As the assistant does: kb.embeddings (key from the environment) fuses meaning with keywords,
+  // and an endpoint that fails turns itself off with one warning, on stderr and to clients' logs.
+  const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, io.env, false);
+  if (warning) warn(warning);
+  const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd, {
+    ...(embeddings ? { embeddings } : {}),
+    onWarning: warn,
+  });
   const stats = kb.stats();
   say(`mcpterm serve: ${stats.files} files, ${stats.chunks} passages from ${kb.dir}`);
   for (const skipped of report.skipped) say(`skipped ${skipped.path}: ${skipped.reason}`);
@@ -38,7 +56,6 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   const service = new KnowledgeService(kb, redactor.redactText, [indexFolder(io.cwd)]);
   await service.catalog.refresh();
 
-  let live: () => McpServer[];
   let finished: Promise<void>;
   let stop: () => Promise<void>;
   if (args.http === undefined) {
@@ -74,11 +91,6 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
     stop = () => serving.close();
   }
 
-  // A client that went away mid-notification must not become an unhandled rejection.
-  const log = (level: "info" | "warning", data: string): void => {
-    for (const server of live())
-      server.sendLoggingMessage({ level, logger: "knowledge", data }).catch(() => undefined);
-  };
   const listChanged = (): void => {
     for (const server of live())
       if (server.isConnected()) server.server.sendResourceListChanged().catch(() => undefined);
@@ -92,10 +104,7 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
       listChanged();
       log("info", describeChanges(changes));
     },
-    (message) => {
-      say(`mcpterm serve: ${message}`);
-      log("warning", message);
-    },
+    warn,
   );
 
   await finished;

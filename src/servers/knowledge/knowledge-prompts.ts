@@ -25,8 +25,8 @@ export function registerKnowledgePrompts(server: McpServer, service: KnowledgeSe
       description: "Answer a question from the knowledge base's best passages, citing each one used.",
       argsSchema: { question: z.string().min(1).describe("The question to answer.") },
     },
-    ({ question }) => {
-      const hits = kb.search(question, { k: PROMPT_PASSAGES }).map((hit) => ({
+    async ({ question }) => {
+      const hits = (await kb.retrieve(question, { k: PROMPT_PASSAGES })).map((hit) => ({
         ...hit,
         heading: redact(hit.heading),
         text: redact(hit.text),

@@ -52,7 +52,9 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
               heading: z.string().describe('The heading path, e.g. "Deploy > Rollback"; "" for none.'),
               score: z
                 .number()
-                .describe("The ranking score (BM25); higher is better, comparable within one search."),
+                .describe(
+                  "The ranking score (BM25, or fused with embeddings when configured); higher is better, comparable within one search.",
+                ),
               relevance: z
                 .number()
                 .describe(
@@ -66,8 +68,8 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
       },
       annotations: READ_ONLY,
     },
-    ({ query, k }) => {
-      const hits = kb.search(query, { k: k ?? DEFAULT_K }).map((hit) => ({
+    async ({ query, k }) => {
+      const hits = (await kb.retrieve(query, { k: k ?? DEFAULT_K })).map((hit) => ({
         path: hit.path,
         uri: documentUri(hit.path, hit),
         startLine: hit.startLine,
