@@ -1,4 +1,4 @@
-import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { bucketOf } from "../../src/core/kb/chunk-index.js";
@@ -257,5 +257,30 @@ describe("two writers", () => {
     expect((await openKnowledgeBase({ dir: kbDir, indexDir })).search("lighthouse")[0]?.path).toBe(
       "notes/note-1.md",
     );
+  });
+});
+
+describe("files that did not change since they were indexed", () => {
+  it("are trusted by size and times once settled, and an edit that keeps size and mtime is still seen", async () => {
+    const { kbDir, indexDir } = await makeWorkspace(notes(4));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of ["notes/note-1.md", "notes/note-2.md", "fetching.txt"]) {
+      await utimes(path.join(kbDir, name), hourAgo, hourAgo);
+    }
+    const kb = await openKnowledgeBase({ dir: kbDir, indexDir });
+    await kb.refresh();
+    const saved = await listing(indexDir);
+    expect(await kb.refresh()).toMatchObject({ added: [], updated: [], unchanged: 7 });
+    expect(await listing(indexDir)).toEqual(saved);
+
+    // Same size, same mtime, other content: the ctime tells.
+    const file = path.join(kbDir, "notes/note-1.md");
+    const text = await readFile(file, "utf8");
+    await writeFile(file, text.replace("archivist", "archivast"));
+    await utimes(file, hourAgo, hourAgo);
+    expect(await kb.refresh()).toMatchObject({ updated: ["notes/note-1.md"] });
+    expect(kb.search("archivast")[0]?.path).toBe("notes/note-1.md");
+    const reopened = await openKnowledgeBase({ dir: kbDir, indexDir });
+    expect(await reopened.refresh()).toMatchObject({ updated: [], unchanged: 7 });
   });
 });

@@ -1,7 +1,14 @@
 import { COMMON_TERMS } from "./common-words.js";
 import { selectDiverse } from "./ranking.js";
 import { matchedWords, passesFloor, RELEVANCE_FLOOR } from "./relevance.js";
-import { buildSegment, FIELD_COUNT, mergeSegments, type Segment, type SegmentInput } from "./segment.js";
+import {
+  buildSegment,
+  FIELD_COUNT,
+  mergeSegments,
+  type FileStat,
+  type Segment,
+  type SegmentInput,
+} from "./segment.js";
 import { isCjkTerm, tokenize } from "./tokenizer.js";
 import type { Chunk, KbHit } from "./types.js";
 
@@ -13,9 +20,9 @@ export const DEFAULT_K = 4;
 const MIN_RELATIVE_SCORE = 0;
 /**
  * Files are spread over this many segments by a hash of their path, so that saving after one
- * file changed rewrites one segment (about 1/16 of the index), never the whole index.
+ * file changed rewrites one segment (about 1/32 of the index), never the whole index.
  */
-export const BUCKETS = 16;
+export const BUCKETS = 32;
 
 /** Typos: one edit for words of 5+ letters. Never on CJK terms, where one edit is another word. */
 function typoMatched(term: string): boolean {
@@ -42,6 +49,7 @@ interface IndexedFile {
   hash: string;
   bucket: number;
   ids: number[];
+  stat: FileStat | undefined;
 }
 
 /** Where the segment of a bucket was last written, so an unchanged bucket is not written again. */
@@ -102,7 +110,7 @@ export class ChunkIndex {
           this.byId.set(id, { bucket: b, doc: file.first + i });
         }
         this.chunkTotal += file.count;
-        this.files.set(file.path, { hash: file.hash, bucket: b, ids });
+        this.files.set(file.path, { hash: file.hash, bucket: b, ids, stat: file.stat });
       }
     });
   }
@@ -134,15 +142,36 @@ export class ChunkIndex {
     return this.chunkTotal;
   }
 
+  /** The size and times the file had when it was indexed, when they can be trusted (FileStat). */
+  fileStat(path: string): FileStat | undefined {
+    return this.files.get(path)?.stat;
+  }
+
+  /** Records the stat of a file whose content did not change; its segment is saved again. */
+  setFileStat(path: string, stat: FileStat): void {
+    const file = this.files.get(path);
+    if (!file) return;
+    file.stat = stat;
+    const bucket = this.buckets[file.bucket] as Bucket;
+    const added = bucket.added.get(path);
+    if (added) added.stat = stat;
+    else if (bucket.segment) {
+      bucket.segment = bucket.segment.withFiles(
+        bucket.segment.files.map((entry) => (entry.path === path ? { ...entry, stat } : entry)),
+      );
+    }
+    bucket.stored = undefined;
+  }
+
   /** Replaces whatever was indexed for `path` with these chunks. */
-  setFile(path: string, hash: string, chunks: readonly Chunk[]): void {
+  setFile(path: string, hash: string, chunks: readonly Chunk[], stat?: FileStat): void {
     this.removeFile(path);
     const b = bucketOf(path);
     const bucket = this.buckets[b] as Bucket;
     const ids = chunks.map(() => this.nextId++);
-    this.files.set(path, { hash, bucket: b, ids });
+    this.files.set(path, { hash, bucket: b, ids, stat });
     this.chunkTotal += ids.length;
-    bucket.added.set(path, { path, hash, chunks });
+    bucket.added.set(path, { path, hash, chunks, stat });
     bucket.stored = undefined;
     this.dirty = true;
   }
@@ -322,6 +351,7 @@ interface Accumulated {
   touched: Int32Array;
   touchedCount: number;
   found: boolean[];
+  frequency: number[];
   documents: number;
 }
 
@@ -347,6 +377,8 @@ function accumulate(
   const touched = new Int32Array(documents);
   let touchedCount = 0;
   const found = unique.map(() => false);
+  /** Per unique query term, how many passages hold it (in any derived form). */
+  const frequency = new Array<number>(unique.length).fill(0);
   const { k, b, d } = BM25;
 
   terms.forEach((term, position) => {
@@ -418,32 +450,33 @@ function accumulate(
             scores[doc] =
               (scores[doc] as number) +
               factor * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * length) / avg)));
-            masks[doc * words + word] = (masks[doc * words + word] as number) | bit;
+            const held = masks[doc * words + word] as number;
+            if ((held & bit) === 0) {
+              masks[doc * words + word] = held | bit;
+              frequency[u] = (frequency[u] as number) + 1;
+            }
           }
           found[u] = true;
         }
       }
     }
   });
-  return { scores, masks, words, touched, touchedCount, found, documents };
+  return { scores, masks, words, touched, touchedCount, found, frequency, documents };
 }
 
 /** Levenshtein distance of at most 1 (UTF-16 units, as minisearch measured it). */
 function withinOneEdit(a: string, b: string): boolean {
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > 1) return false;
+  if (la - lb > 1 || lb - la > 1) return false;
   let i = 0;
   while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (la === lb) return a.slice(i + 1) === b.slice(i + 1);
-  if (la > lb) return a.slice(i + 1) === b.slice(i);
-  return a.slice(i) === b.slice(i + 1);
-}
-
-function popcount(value: number): number {
-  let v = value - ((value >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  // Past the first difference: substitute (skip one in both), delete (one in a), insert (one in b).
+  const ia = la >= lb ? i + 1 : i;
+  const ib = lb >= la ? i + 1 : i;
+  if (la - ia !== lb - ib) return false;
+  for (let x = ia, y = ib; x < la; x++, y++) if (a.charCodeAt(x) !== b.charCodeAt(y)) return false;
+  return true;
 }
 
 /**
@@ -471,14 +504,7 @@ class ScoredSet {
       base += segment.docCount;
     }
     // Relevance weights (relevance.ts termWeights): rarity among the matches themselves.
-    const frequency = new Array<number>(unique.length).fill(0);
-    for (let i = 0; i < touchedCount; i++) {
-      const doc = touched[i] as number;
-      for (let u = 0; u < unique.length; u++) {
-        if (((masks[doc * words + (u >>> 5)] as number) >>> (u & 31)) & 1)
-          frequency[u] = (frequency[u] as number) + 1;
-      }
-    }
+    const frequency = accumulated.frequency;
     const n = Math.max(documents, 1);
     const weights = unique.map((term, u) => {
       const df = frequency[u] as number;
@@ -496,14 +522,14 @@ class ScoredSet {
       let informative = 0;
       let matched = 0;
       for (let w = 0; w < words; w++) {
-        const mask = masks[doc * words + w] as number;
-        if (mask === 0) continue;
-        matched += popcount(mask);
-        for (let bit = 0; bit < 32; bit++) {
-          if (!((mask >>> bit) & 1)) continue;
-          const weight = weights[w * 32 + bit] ?? 0;
+        let mask = masks[doc * words + w] as number;
+        while (mask !== 0) {
+          const low = mask & -mask;
+          const weight = weights[w * 32 + 31 - Math.clz32(low)] ?? 0;
           held += weight;
           if (weight > 0) informative++;
+          matched++;
+          mask ^= low;
         }
       }
       const coverage = total > 0 ? Math.min(1, held / total) : 0;

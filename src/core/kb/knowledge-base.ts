@@ -9,6 +9,7 @@ import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 import { loadIndex, saveIndex } from "./persistence.js";
+import type { FileStat } from "./segment.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
 
 export interface OpenKnowledgeBaseOptions {
@@ -124,10 +125,20 @@ class LocalKnowledgeBase implements KnowledgeBase {
     report.skipped.push(...scan.skipped);
 
     const seen = new Set<string>();
-    await forEachRead(scan.files, (file, read) => {
-      const skip = this.indexFile(file, read, report);
-      if (skip) report.skipped.push(skip);
-      else seen.add(file.path);
+    const toRead: ScannedFile[] = [];
+    for (const file of scan.files) {
+      // Same size, mtime and ctime as when it was indexed (long after its last write): unchanged.
+      if (sameStat(this.index.fileStat(file.path), file)) {
+        report.unchanged++;
+        seen.add(file.path);
+      } else toRead.push(file);
+    }
+    const stats = { changed: false };
+    await forEachRead(toRead, (file, read, readAt) => {
+      const skip = this.indexFile(file, read, report, settledStat(file, readAt));
+      if (skip === "stat") stats.changed = true;
+      else if (skip) report.skipped.push(skip);
+      if (skip === undefined || skip === "stat") seen.add(file.path);
     });
     for (const indexed of this.index.paths()) {
       if (!seen.has(indexed)) {
@@ -137,9 +148,10 @@ class LocalKnowledgeBase implements KnowledgeBase {
     }
 
     const changed = report.added.length + report.updated.length + report.removed.length > 0;
-    if (changed || !this.persisted) {
+    if (changed || !this.persisted || stats.changed) {
       await this.index.compact();
-      this.updatedAt = new Date().toISOString();
+      if (changed || !this.persisted || this.updatedAt === undefined)
+        this.updatedAt = new Date().toISOString();
       this.indexBytes = await saveIndex(this.indexDir, this.index, {
         dir: this.dir,
         updatedAt: this.updatedAt,
@@ -158,17 +170,27 @@ class LocalKnowledgeBase implements KnowledgeBase {
     return report;
   }
 
-  /** Indexes one file if its content changed; returns why it was skipped, if it was. */
-  private indexFile(file: ScannedFile, read: ReadResult, report: RefreshReport): SkippedFile | undefined {
+  /**
+   * Indexes one file if its content changed; returns why it was skipped, if it was, or "stat"
+   * when only the stat to remember for it changed.
+   */
+  private indexFile(
+    file: ScannedFile,
+    read: ReadResult,
+    report: RefreshReport,
+    stat: FileStat | undefined,
+  ): SkippedFile | "stat" | undefined {
     if (!read.ok) return { path: file.path, reason: read.reason };
     const previous = this.index.fileHash(file.path);
     if (previous === read.hash) {
       report.unchanged++;
-      return undefined;
+      if (!stat || sameStat(this.index.fileStat(file.path), file)) return undefined;
+      this.index.setFileStat(file.path, stat);
+      return "stat";
     }
     const decoded = decodeText(read.bytes);
     if (!decoded.ok) return { path: file.path, reason: decoded.reason };
-    this.index.setFile(file.path, read.hash, chunkFile(file.path, decoded.text, fileKind(file.path)));
+    this.index.setFile(file.path, read.hash, chunkFile(file.path, decoded.text, fileKind(file.path)), stat);
     (previous === undefined ? report.added : report.updated).push(file.path);
     return undefined;
   }
@@ -180,14 +202,32 @@ class LocalKnowledgeBase implements KnowledgeBase {
  */
 async function forEachRead(
   files: readonly ScannedFile[],
-  use: (file: ScannedFile, read: ReadResult) => void,
+  use: (file: ScannedFile, read: ReadResult, readAt: number) => void,
 ): Promise<void> {
   for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
     const batch = files.slice(i, i + READ_CONCURRENCY);
+    const readAt = Date.now();
     const reads = await Promise.all(batch.map((file) => readFileBytes(file.absolutePath)));
     batch.forEach((file, j) => {
       const read = reads[j];
-      if (read) use(file, read);
+      if (read) use(file, read, readAt);
     });
   }
+}
+
+/**
+ * A file's stat is remembered only when its last write was this long before it was read: a
+ * write in the same clock tick as the read (or within a coarse filesystem's 2 s) could otherwise
+ * leave the same size and times on different content.
+ */
+const SETTLED_MS = 3000;
+
+function settledStat(file: ScannedFile, readAt: number): FileStat | undefined {
+  return file.mtimeMs > 0 && file.mtimeMs < readAt - SETTLED_MS
+    ? [file.size, file.mtimeMs, file.ctimeMs]
+    : undefined;
+}
+
+function sameStat(stat: FileStat | undefined, file: ScannedFile): boolean {
+  return stat !== undefined && stat[0] === file.size && stat[1] === file.mtimeMs && stat[2] === file.ctimeMs;
 }

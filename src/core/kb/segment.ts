@@ -36,12 +36,21 @@ export interface SegmentFile {
   /** The file's first passage (local document number) and how many it has. */
   first: number;
   count: number;
+  /** Size, mtime and ctime when the file was read, once it had stopped changing (see FileStat). */
+  stat?: FileStat;
 }
+
+/**
+ * [size, mtimeMs, ctimeMs] of a file, kept only when its mtime was well before it was read: a
+ * refresh that finds the same three skips reading and hashing the file (as git's index does).
+ */
+export type FileStat = [number, number, number];
 
 export interface SegmentInput {
   path: string;
   hash: string;
   chunks: readonly Chunk[];
+  stat?: FileStat | undefined;
 }
 
 interface Header {
@@ -169,6 +178,24 @@ export class Segment {
     return this.termStrings;
   }
 
+  /** The same passages and postings under another file table (a file's stat changed). */
+  withFiles(files: readonly SegmentFile[]): Segment {
+    return new Segment(
+      files,
+      this.docCount,
+      this.lines,
+      this.fieldLengths,
+      this.textOffsets,
+      this.termCount,
+      this.postingStarts,
+      this.termOffsets,
+      this.postingDocs,
+      this.postingTfs,
+      this.termBytes,
+      this.textBytes,
+    );
+  }
+
   /** The bytes of this segment as written to disk (made once). */
   encode(): Buffer {
     this.encoded ??= encodeSegment(this);
@@ -207,7 +234,14 @@ export function buildSegment(inputs: readonly SegmentInput[]): Segment {
   for (const input of inputs) {
     const title = input.chunks[0]?.title ?? "";
     const titleTerms = tokenize(titleField(input.path, title));
-    files.push({ path: input.path, hash: input.hash, title, first: doc, count: input.chunks.length });
+    files.push({
+      path: input.path,
+      hash: input.hash,
+      title,
+      first: doc,
+      count: input.chunks.length,
+      ...(input.stat ? { stat: input.stat } : {}),
+    });
     for (const chunk of input.chunks) {
       lines.push(chunk.startLine, chunk.endLine);
       fieldLengths.push(
@@ -576,7 +610,13 @@ function checkHeader(parsed: unknown): asserts parsed is Header {
       typeof f.hash !== "string" ||
       typeof f.title !== "string" ||
       f.first !== next ||
-      !isCount(f.count)
+      !isCount(f.count) ||
+      (f.stat !== undefined &&
+        !(
+          Array.isArray(f.stat) &&
+          (f.stat as unknown[]).length === 3 &&
+          f.stat.every((n) => typeof n === "number")
+        ))
     ) {
       throw new SegmentError("unexpected file table");
     }
