@@ -121,6 +121,17 @@ describe("findArgumentSecrets", () => {
     );
   });
 
+  it("looks for a secret learned after earlier scans, in disguise too", async () => {
+    const learning = new SecretRedactor(["the-users-own-key-value"]);
+    const token = "a-token-issued-just-now";
+    const body = Buffer.from(`x=${token};`).toString("base64");
+    expect(await findArgumentSecrets({ body }, learning)).toEqual([]);
+    learning.learn(token);
+    expect(await findArgumentSecrets({ body }, learning)).toEqual([
+      { path: "(the arguments)", rule: "known-secret" },
+    ]);
+  });
+
   it.each([
     ["split in reversed key order", { b: known.slice(10), a: known.slice(0, 10) }],
     ["half in a key, half in its value", { [known.slice(0, 10)]: known.slice(10) }],

@@ -57,9 +57,11 @@ export async function findArgumentSecrets(
     for (const rule of rules) add(path, rule);
     if (rules.size > 0 && strings[index]?.isKey) secretKeys.push(text);
   }
-  if (!found.some((secret) => secret.rule === "known-secret")) {
+  const needles = redactor.knownNeedles;
+  // The joined forms are worth making only when there is a known secret to look for in them.
+  if (needles.length > 0 && !found.some((secret) => secret.rule === "known-secret")) {
     const haystacks = joinedForms(args, strings, scanned).map((form) => new SecretHaystack(form));
-    if (redactor.knownValues.some((secret) => haystacks.some((haystack) => haystack.contains(secret))))
+    if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle))))
       add("(the arguments)", "known-secret");
   }
   // A path is made of key names, and a key may be the secret: it is never shown in one.

@@ -30,6 +30,35 @@ export function withDecodedBase64(text: string): string {
 }
 
 /**
+ * A known secret in every form SecretHaystack looks for it, made once per secret rather than
+ * once for each text it is looked for in. Undefined forms are too short to say anything.
+ */
+export class SecretNeedle {
+  /** Without whitespace, case-folded. */
+  readonly plain: string;
+  readonly reversed: string;
+  readonly letters: string | undefined;
+  readonly hex: string;
+  /** The base64 cores (see base64Cores), each also in its URL-safe alphabet. */
+  readonly base64: readonly string[];
+
+  constructor(readonly secret: string) {
+    this.plain = secret.replace(/\s+/g, "").toLowerCase();
+    this.reversed = Array.from(this.plain).reverse().join("");
+    const secretLetters = letters(secret);
+    this.letters = secretLetters.length >= MIN_SECRET_LENGTH ? secretLetters : undefined;
+    const bytes = Buffer.from(secret, "utf8");
+    this.hex = bytes.toString("hex");
+    this.base64 = base64Cores(bytes).flatMap((core) => [core, toBase64Url(core)]);
+  }
+
+  /** Whether it is long enough to look for in disguise at all. */
+  get searchable(): boolean {
+    return this.secret.length >= MIN_SECRET_LENGTH;
+  }
+}
+
+/**
  * A text prepared once for looking up many secrets in it: without whitespace, case-folded,
  * URL-decoded, and as letters and digits alone. Each form is made on first use.
  */
@@ -41,21 +70,18 @@ export class SecretHaystack {
 
   constructor(private readonly text: string) {}
 
-  /** Whether it holds `secret` plainly, split, spaced, in another case, reversed or encoded. */
-  contains(secret: string): boolean {
-    if (secret.length < MIN_SECRET_LENGTH) return false;
-    const plain = secret.replace(/\s+/g, "").toLowerCase();
+  /** Whether it holds the secret plainly, split, spaced, in another case, reversed or encoded. */
+  contains(needle: SecretNeedle): boolean {
+    if (!needle.searchable) return false;
     const folded = this.folded();
-    if (folded.includes(plain) || folded.includes(Array.from(plain).reverse().join(""))) return true;
+    if (folded.includes(needle.plain) || folded.includes(needle.reversed)) return true;
     // Joined by dashes, dots, colons or anything else: letters and digits alone still spell it.
-    const secretLetters = letters(secret);
-    if (secretLetters.length >= MIN_SECRET_LENGTH && this.letters().includes(secretLetters)) return true;
-    if (this.decodedUrl().includes(plain)) return true;
-    const bytes = Buffer.from(secret, "utf8");
+    if (needle.letters !== undefined && this.letters().includes(needle.letters)) return true;
+    if (this.decodedUrl().includes(needle.plain)) return true;
     // Hex survives with any separator between its bytes (`74:68:65`).
-    if (this.letters().includes(bytes.toString("hex"))) return true;
+    if (this.letters().includes(needle.hex)) return true;
     const compact = this.compact();
-    return base64Cores(bytes).some((core) => compact.includes(core) || compact.includes(toBase64Url(core)));
+    return needle.base64.some((core) => compact.includes(core));
   }
 
   private compact(): string {

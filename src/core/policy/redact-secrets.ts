@@ -5,6 +5,7 @@ import {
   secretsFromEnvironment,
   type TextRedaction,
 } from "./secret-patterns.js";
+import { SecretNeedle } from "./known-secret-search.js";
 import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
 
 /**
@@ -64,6 +65,7 @@ const MIN_LEARNED_LENGTH = 8;
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
   private readonly knownSecrets: string[];
+  private needles: SecretNeedle[] | undefined;
 
   constructor(knownSecrets: readonly string[] = []) {
     this.knownSecrets = [...knownSecrets];
@@ -76,6 +78,7 @@ export class SecretRedactor {
   learn(secret: string): void {
     if (secret.length < MIN_LEARNED_LENGTH || this.knownSecrets.includes(secret)) return;
     this.knownSecrets.push(secret);
+    this.needles = undefined;
     // A remembered redaction predates the secret and could still hold it.
     this.recent.clear();
   }
@@ -96,6 +99,12 @@ export class SecretRedactor {
   /** The secret values this redactor knows (API keys, environment and config secrets). */
   get knownValues(): readonly string[] {
     return this.knownSecrets;
+  }
+
+  /** The known values in the forms they are looked for in disguise (see SecretHaystack), made once. */
+  get knownNeedles(): readonly SecretNeedle[] {
+    this.needles ??= this.knownSecrets.map((secret) => new SecretNeedle(secret));
+    return this.needles;
   }
 
   /** Known secrets with whitespace inside, which streamed text must hold back on (StreamRedactor). */
