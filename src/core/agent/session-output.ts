@@ -1,4 +1,4 @@
-import { redactDeep } from "../policy/redact-deep.js";
+import { redactShared } from "../policy/redact-deep.js";
 import { StreamRedactor } from "../policy/stream-redactor.js";
 import type { AgentEvent } from "./events.js";
 
@@ -116,7 +116,7 @@ function redactValues(
   args: Record<string, unknown>,
   redact: (text: string) => string,
 ): Record<string, unknown> {
-  const each = redactDeep(args, redact);
+  const each = redactShared(args, redact);
   const json = JSON.stringify(each);
   const whole = redact(json);
   if (whole === json) return each;

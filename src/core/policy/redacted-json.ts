@@ -1,5 +1,5 @@
 import { revealHiddenText } from "./hidden-text.js";
-import { redactDeep } from "./redact-deep.js";
+import { redactShared } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 
 /**
@@ -9,7 +9,7 @@ import { sanitizeForTerminal } from "./sanitize-terminal.js";
  * break its JSON, the per-string result is kept.
  */
 export function redactedLine(record: object, redact: (text: string) => string): string {
-  const line = JSON.stringify(redactDeep(record, redact));
+  const line = JSON.stringify(redactShared(record, redact));
   const whole = redact(line);
   if (whole === line) return line;
   try {
