@@ -1,4 +1,5 @@
-import stringWidth from "string-width";
+import { createRequire } from "node:module";
+import type measureWidth from "string-width";
 
 /**
  * Text measured and cut in terminal columns, one grapheme cluster at a time: a CJK character or
@@ -19,6 +20,18 @@ function segmenter(): Intl.Segmenter {
   return segmenterOnce;
 }
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+// string-width builds its Unicode-set regular expressions and a segmenter as it is imported,
+// about 35 ms that `-p` would pay before its first request for text that is nearly always plain
+// ASCII (which the fast paths below measure without it). So it is required at the first wider
+// cluster instead; the build leaves it out of the bundle (scripts/build.mjs), so this is the very
+// instance Ink measures with, loaded once.
+const requireAtRunTime = createRequire(import.meta.url);
+let stringWidthOnce: typeof measureWidth | undefined;
+function stringWidth(text: string): number {
+  stringWidthOnce ??= (requireAtRunTime("string-width") as { default: typeof measureWidth }).default;
+  return stringWidthOnce(text);
+}
 
 // string-width re-segments whatever it is given, so measuring cluster by cluster costs about
 // 6 µs each; text repeats its clusters, and this memo (cleared when full) makes them cheap.
