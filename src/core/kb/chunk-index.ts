@@ -20,9 +20,9 @@ export const DEFAULT_K = 4;
 const MIN_RELATIVE_SCORE = 0;
 /**
  * Files are spread over this many segments by a hash of their path, so that saving after one
- * file changed rewrites one segment (about 1/32 of the index), never the whole index.
+ * file changed rewrites one segment (about 1/64 of the index), never the whole index.
  */
-export const BUCKETS = 32;
+export const BUCKETS = 64;
 
 /** Typos: one edit for words of 5+ letters. Never on CJK terms, where one edit is another word. */
 function typoMatched(term: string): boolean {
