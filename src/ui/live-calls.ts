@@ -15,6 +15,9 @@ export interface LiveCalls {
 /** Pure: splits the live calls so a call waiting its turn is never drawn above the one being asked. */
 export function liveCalls(state: TranscriptState): LiveCalls {
   const calls = state.turn?.calls ?? [];
+  const command = state.commandCall;
+  if (command && command.callId === state.approvalCallId)
+    return { asking: command, position: undefined, waiting: [], others: calls };
   const asking = calls.find((call) => call.callId === state.approvalCallId);
   if (!asking) return { asking: undefined, position: undefined, waiting: [], others: calls };
   const waiting = calls.filter((call) => call !== asking && call.state === "proposed");

@@ -1,4 +1,4 @@
-import type { CommandResult } from "../core/commands/command-types.js";
+import type { CommandResult, FetchQuestion } from "../core/commands/command-types.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { SavedTurn } from "../core/session/saved-session.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -13,6 +13,7 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
+import { fetchCallView } from "./fetch-call-view.js";
 import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
 import type {
@@ -28,6 +29,10 @@ export type UiAction =
   | { type: "ui_notice"; level: "info" | "warning" | "error"; text: string }
   | { type: "ui_command_started" }
   | { type: "ui_command_result"; input: string; result: CommandResult }
+  /** A command asks the person about an external call (policy said to ask): `/kb add <url>`. */
+  | { type: "ui_command_asks"; callId: string; question: FetchQuestion }
+  /** The person answered it, or the command went away. */
+  | { type: "ui_command_answered"; callId: string }
   | { type: "ui_servers"; servers: ServerStatusView[] }
   | { type: "ui_kb"; kb: KbSummary }
   | { type: "ui_model"; name: string | undefined; problem: string | undefined }
@@ -66,6 +71,7 @@ export function initialTranscriptState(): TranscriptState {
     nextCallNumber: 1,
     turn: undefined,
     approvalCallId: undefined,
+    commandCall: undefined,
     questions: [],
     askCount: 0,
     approvalOrder: undefined,
@@ -171,6 +177,22 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return append(state, { kind: "notice", level: action.level, text: sanitizeForTerminal(action.text) });
     case "ui_command_started":
       return { ...state, commandRunning: true };
+    case "ui_command_asks":
+      return {
+        ...state,
+        commandCall: fetchCallView(action.callId, state.nextCallNumber, action.question),
+        nextCallNumber: state.nextCallNumber + 1,
+        approvalCallId: action.callId,
+        approvalOrder: state.askCount,
+        askCount: state.askCount + 1,
+      };
+    case "ui_command_answered":
+      if (state.commandCall?.callId !== action.callId) return state;
+      return {
+        ...state,
+        commandCall: undefined,
+        approvalCallId: state.approvalCallId === action.callId ? undefined : state.approvalCallId,
+      };
     case "ui_command_result": {
       const result = sanitizeResult(action.result);
       const base = result.kind !== "error" && result.after === "clear" ? cleared(state) : state;

@@ -134,6 +134,11 @@ export interface TranscriptState {
   turn: LiveTurn | undefined;
   /** The call whose approval is being asked, if any. */
   approvalCallId: string | undefined;
+  /**
+   * A call a slash command asks about outside any turn (`/kb add <url>` fetching a page): drawn in
+   * the same approval panel, under the same guard, as a call the model proposed.
+   */
+  commandCall: ToolCallView | undefined;
   /** Servers' questions for the person, oldest first: one is asked at a time. */
   questions: WaitingQuestion[];
   /** Counts approvals and questions as they come, so they are put to the person in that order. */

@@ -4,7 +4,7 @@ import { catalogEntries } from "../core/context/catalog-view.js";
 import { completionPlan } from "../core/context/completion-plan.js";
 import { fileCompletions } from "../core/context/file-completion.js";
 import { isPromptInvocation, prepareMessage } from "../core/context/prepare-message.js";
-import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
+import type { CommandContext, FetchQuestion, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
 import { errorMessage } from "../core/errors.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
@@ -94,6 +94,9 @@ export class TuiController implements PersonAtHand {
   private modelProblem: string | undefined;
   private running: AbortController | undefined;
   private pending: PendingApproval | undefined;
+  /** "Always allow" on a `/kb add` fetch: later fetches this session are allowed by policy. */
+  private fetchAllowed = false;
+  private nextFetchId = 1;
   /** Messages sent while a turn ran, sent in order as each turn ends. */
   private queue: QueuedMessage[] = [];
   private nextQueuedId = 1;
@@ -343,6 +346,29 @@ export class TuiController implements PersonAtHand {
     });
 
   /**
+   * `/kb add <url>` asks in the approval panel a model's call uses, answered through
+   * answerApproval. While a call of the turn waits for its answer, the panel is that call's.
+   */
+  private askToFetch(question: FetchQuestion): Promise<ApprovalAnswer> {
+    if (this.pending) {
+      return Promise.resolve({ approved: false, reason: "another call is waiting for your answer" });
+    }
+    const callId = `kb-add-${this.nextFetchId++}`;
+    return new Promise<ApprovalAnswer>((resolve) => {
+      this.pending = {
+        callId,
+        finish: (answer) => {
+          this.pending = undefined;
+          if (answer.approved && answer.remember === true) this.fetchAllowed = true;
+          this.options.dispatch({ type: "ui_command_answered", callId });
+          resolve(answer);
+        },
+      };
+      this.options.dispatch({ type: "ui_command_asks", callId, question });
+    });
+  }
+
+  /**
    * Puts a question to the person: the transcript shows it when everything asked before it is
    * answered. It ends with their answer, or unanswered when the server's request ends first.
    */
@@ -451,7 +477,14 @@ export class TuiController implements PersonAtHand {
       },
       traceFile: () => runtime.trace.file,
       ...(this.options.fetchPage
-        ? { documents: { cwd: this.options.cwd, fetchPage: this.options.fetchPage } }
+        ? {
+            documents: {
+              cwd: this.options.cwd,
+              fetchPage: this.options.fetchPage,
+              askToFetch: (question: FetchQuestion) => this.askToFetch(question),
+              fetchAllowed: this.fetchAllowed,
+            },
+          }
         : {}),
       narrowing: runtime.narrowing,
       conversation: {

@@ -4,7 +4,8 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageFetcher } from "../../src/common/page-fetcher.js";
-import type { CommandContext } from "../../src/core/commands/command-types.js";
+import type { ApprovalAnswer } from "../../src/core/agent/approver.js";
+import type { CommandContext, FetchQuestion } from "../../src/core/commands/command-types.js";
 import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
@@ -102,5 +103,48 @@ describe("/kb add and /kb remove", () => {
     expect(await runSlashCommand(context, "/kb remove pager.md")).toMatchObject({ kind: "text" });
     expect(await readdir(path.join(dir, "kb"))).toEqual(["escalation.md"]);
     expect(kb.search("silence pager")).toEqual([]);
+  });
+});
+
+describe("/kb add <url> where the person can be asked", () => {
+  it("asks with the host and policy's reason, fetches on a yes, and fetches nothing on a no", async () => {
+    const url = "http://wiki.example.test/oncall";
+    const asked: FetchQuestion[] = [];
+    let answer: ApprovalAnswer = { approved: false, reason: "the user denied it" };
+    const asking = (fetchAllowed: boolean): CommandContext => ({
+      ...context,
+      documents: {
+        cwd: dir,
+        fetchPage: context.documents?.fetchPage ?? (() => Promise.reject(new Error("no fetcher"))),
+        askToFetch: (question) => {
+          asked.push(question);
+          return Promise.resolve(answer);
+        },
+        fetchAllowed,
+      },
+    });
+    const before = fetched;
+    expect(await runSlashCommand(asking(false), `/kb add ${url}`)).toEqual({
+      kind: "text",
+      text: `Not fetched (the user denied it): ${url}. /kb add --yes ${url} fetches it without asking.`,
+    });
+    expect(asked).toEqual([{ url, host: "wiki.example.test", reason: "external calls need a person's yes" }]);
+    expect(fetched).toBe(before);
+
+    answer = { approved: true, reason: "approved once by the user" };
+    expect(await runSlashCommand(asking(false), `/kb add ${url} --as oncall.md`)).toMatchObject({
+      kind: "text",
+      text: expect.stringMatching(/^Added oncall\.md/) as string,
+    });
+    expect(fetched).toBe(before + 1);
+
+    // An allowance from "Always allow" and --yes both run it unasked.
+    expect(await runSlashCommand(asking(true), `/kb add ${url} --as oncall-2.md`)).toMatchObject({
+      text: expect.stringMatching(/^Added oncall-2\.md/) as string,
+    });
+    expect(await runSlashCommand(asking(false), `/kb add --yes ${url} --as oncall-3.md`)).toMatchObject({
+      text: expect.stringMatching(/^Added oncall-3\.md/) as string,
+    });
+    expect(asked).toHaveLength(2);
   });
 });

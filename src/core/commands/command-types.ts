@@ -1,3 +1,4 @@
+import type { ApprovalAnswer } from "../agent/approver.js";
 import type { SessionStats } from "../agent/session.js";
 import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import type { AgentTool } from "../agent/tool-host.js";
@@ -48,6 +49,21 @@ export interface RootControl {
 export interface DocumentAccess {
   cwd: string;
   fetchPage: PageFetcher;
+  /**
+   * Asks the person whether to fetch a page (policy said to ask). Absent where nobody can be
+   * asked: `/kb add <url>` then says to confirm with `--yes`.
+   */
+  askToFetch?: (question: FetchQuestion) => Promise<ApprovalAnswer>;
+  /** The person chose "Always allow" for `/kb add` fetches earlier this session. */
+  fetchAllowed?: boolean;
+}
+
+/** A page `/kb add` would fetch: the person sees the URL, its host on a line of its own, and why. */
+export interface FetchQuestion {
+  url: string;
+  host: string;
+  /** Why policy asks, e.g. "external calls need a person's approval". */
+  reason: string;
 }
 
 /** The conversation's context: compact it now, or count what it holds (the front end owns the session). */

@@ -7,14 +7,17 @@ import {
   type DocumentChange,
 } from "../kb-docs/add-document.js";
 import type { KnowledgeBase } from "../kb/index.js";
+import { decideApproval } from "../policy/approval-policy.js";
+import { TIERS } from "../policy/tiers.js";
 import { formatBytes } from "../text/index.js";
 import type { CommandResult, DocumentAccess } from "./command-types.js";
 
 const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
 
 /**
- * `/kb add <path|url>` and `/kb remove <path>`. Fetching a page is an external call: the first
- * `/kb add <url>` only says where it would go, and the person confirms with `/kb add --yes <url>`.
+ * `/kb add <path|url>` and `/kb remove <path>`. Fetching a page is an external call, decided by
+ * the approval policy like any other: `--yes` runs it; a front end that can ask (the TUI's
+ * approval panel) asks; one that cannot says how to confirm with `/kb add --yes <url>`.
  */
 export async function addDocumentCommand(
   kb: KnowledgeBase,
@@ -29,14 +32,31 @@ export async function addDocumentCommand(
   if (!isPageUrl(source)) return report(await addFile(kb, source, access.cwd, options), "Added");
   const problem = pageUrlProblem(source);
   if (problem !== undefined) return { kind: "error", message: problem };
-  if (!yes) {
-    const host = new URL(source).host;
+  const host = new URL(source).host;
+  const confirm = `/kb add --yes ${[source, ...rest(as, force)].join(" ")}`;
+  const verdict = decideApproval(
+    { tier: "external", allowance: { state: access.fetchAllowed === true ? "allowed" : "not_allowed" } },
+    {
+      project: [],
+      settings: [],
+      flagged: yes ? [...TIERS] : [],
+      interactive: access.askToFetch !== undefined,
+    },
+  );
+  if (verdict.action === "deny" || (verdict.action === "ask" && !access.askToFetch)) {
     return {
       kind: "text",
       text:
         `Fetching ${source} reaches ${host}: an external call, so it needs your yes. ` +
-        `To fetch it and add it to the knowledge base, type /kb add --yes ${[source, ...rest(as, force)].join(" ")}`,
+        `To fetch it and add it to the knowledge base, type ${confirm}`,
     };
+  }
+  if (verdict.action === "ask") {
+    const answer = await access.askToFetch?.({ url: source, host, reason: verdict.reason });
+    if (answer?.approved !== true) {
+      const why = answer?.reason ?? "nobody answered";
+      return { kind: "text", text: `Not fetched (${why}): ${source}. ${confirm} fetches it without asking.` };
+    }
   }
   return report(await addPage(kb, source, await access.fetchPage(source), options), "Added");
 }
