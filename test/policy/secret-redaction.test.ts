@@ -65,6 +65,16 @@ describe("SecretRedactor", () => {
     expect(secretsFromEnvironment({ SITE: "https://example.com/a:b@c" })).toEqual([]);
   });
 
+  it("redacts exactly the secret in a text that starts with a byte-order mark", async () => {
+    const redactor = new SecretRedactor();
+    expect((await redactor.redact("\ufeffdckr_pat_abcdefghijklmnopqrstuvwxyz1 tail")).text).toBe(
+      "\ufeff[REDACTED] tail",
+    );
+    expect((await redactor.redact("\ufeffline\npostgres://app:Zq8xPw3rQQ@db.internal/app")).text).not.toMatch(
+      /Zq8xPw3rQQ|line\[|\]p$/,
+    );
+  });
+
   it("leaves prose about passwords and auth alone", async () => {
     const prose = 'Log in with your password as usual; the "auth" step is next. machine learning is fun.';
     expect(await new SecretRedactor().redact(prose)).toEqual({ text: prose, rules: [] });

@@ -48,9 +48,12 @@ async function lintSecrets(text: string): Promise<Array<{ rule: string; range: r
     source: { content: text, ...SECRETLINT_SOURCE },
     options: { config, maskSecrets: false },
   });
+  // secretlint drops a leading byte-order mark before it matches, so its ranges start one later
+  // in the text itself: unshifted, a secret's last character stayed and the one before went.
+  const shift = text.startsWith("\uFEFF") ? 1 : 0;
   return result.messages.map((message) => ({
     rule: message.ruleId.replace("@secretlint/secretlint-rule-", ""),
-    range: message.range,
+    range: [message.range[0] + shift, message.range[1] + shift] as const,
   }));
 }
 
