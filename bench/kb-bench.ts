@@ -43,6 +43,7 @@ await runSuite("kb", { quickSeconds: 50, fullSeconds: 1800 }, async ({ quick, de
     bytes += Buffer.byteLength(content);
     files++;
   }
+  const writtenAt = Date.now();
 
   let started = performance.now();
   const texts: string[] = [];
@@ -72,6 +73,7 @@ await runSuite("kb", { quickSeconds: 50, fullSeconds: 1800 }, async ({ quick, de
 
   // Untimed: files written less than 3 s before the build are read again once to remember their
   // stat, as the first refresh of a real session does; the timed edits then see settled files.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, writtenAt + 3100 - Date.now())));
   await kb.refresh();
   const edited = path.join(dir, "area-0", "doc-0.md");
   const update: number[] = [];

@@ -21,7 +21,7 @@ export interface KbHit {
 export interface KbStats {
   files: number;
   chunks: number;
-  /** Size of the persisted index file; 0 before the first save. */
+  /** Size of the persisted index (manifest plus segments); 0 before the first save. */
   indexBytes: number;
   /** When the index last changed (ISO 8601); undefined for an index never built. */
   updatedAt: string | undefined;
