@@ -1,7 +1,6 @@
 import type { FetchedPage, PageFetcher } from "../core/kb-docs/add-document.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { documentText } from "../servers/fetch/document-text.js";
-import { fetchDocument, FetchFailure, type FetchNetwork } from "../servers/fetch/fetch-url.js";
+import type { FetchNetwork } from "../servers/fetch/fetch-url.js";
 
 /** How pages are reached: the real network unless a test passes its own (see FetchOptions.network). */
 export type PageNetwork = FetchNetwork;
@@ -13,6 +12,12 @@ export type PageNetwork = FetchNetwork;
  */
 export function pageFetcher(network?: PageNetwork): PageFetcher {
   return async (url: string): Promise<FetchedPage> => {
+    // Loaded at the first page: the HTML to Markdown converter (turndown and a DOM, about 550 KB)
+    // would otherwise load with the TUI, which hands this fetcher to /kb add before any is asked for.
+    const [{ documentText }, { fetchDocument, FetchFailure }] = await Promise.all([
+      import("../servers/fetch/document-text.js"),
+      import("../servers/fetch/fetch-url.js"),
+    ]);
     try {
       const document = await fetchDocument(url, { allowPrivate: false, ...(network ? { network } : {}) });
       if (document.cut) {

@@ -1,4 +1,5 @@
-import { common, createLowlight } from "lowlight";
+import { createRequire } from "node:module";
+import type * as Lowlight from "lowlight";
 
 /** A run of code text and the highlight.js class it carries (undefined for plain text). */
 export interface CodeSegment {
@@ -6,7 +7,18 @@ export interface CodeSegment {
   kind: string | undefined;
 }
 
-const lowlight = createLowlight(common);
+// Required at the first code block, not imported: highlight.js and its 37 grammars are about a
+// third of a megabyte of code that the first frame (and a session without code) never needs.
+// createRequire is opaque to the bundler, so they stay in node_modules and load from there.
+const requireAtRunTime = createRequire(import.meta.url);
+let lowlightOnce: ReturnType<typeof Lowlight.createLowlight> | undefined;
+function lowlight(): ReturnType<typeof Lowlight.createLowlight> {
+  if (!lowlightOnce) {
+    const { common, createLowlight } = requireAtRunTime("lowlight") as typeof Lowlight;
+    lowlightOnce = createLowlight(common);
+  }
+  return lowlightOnce;
+}
 
 /** Aliases people write after ``` that highlight.js knows under another name. */
 const ALIASES: Record<string, string> = {
@@ -30,9 +42,9 @@ interface HastNode {
 export function highlightCode(code: string, language: string | undefined): CodeSegment[][] {
   const name = language ? (ALIASES[language.toLowerCase()] ?? language.toLowerCase()) : undefined;
   const segments: CodeSegment[] = [];
-  if (name && lowlight.registered(name)) {
+  if (name && lowlight().registered(name)) {
     try {
-      collect(lowlight.highlight(name, code), undefined, segments);
+      collect(lowlight().highlight(name, code), undefined, segments);
     } catch {
       segments.splice(0, segments.length, { text: code, kind: undefined });
     }
