@@ -32,6 +32,17 @@ describe("SecretRedactor", () => {
     expect(result.rules.join(",")).toContain(rule);
   });
 
+  it.each([
+    "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz",
+    'export AWS_SECRET_ACCESS_KEY="wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz"',
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz",
+    "SecretAccessKey: wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz, region: eu",
+  ])("leaves no part of an AWS secret access key: %j", async (text) => {
+    const result = await new SecretRedactor().redact(text);
+    expect(result.rules).toContain("aws");
+    expect(result.text).not.toMatch(/zzzz|CYz|bPx/);
+  });
+
   it("redacts the values of secrets it was told about and leaves ordinary text alone", async () => {
     const redactor = new SecretRedactor(["my-very-own-key-123"]);
     expect((await redactor.redact("a my-very-own-key-123 b")).text).toBe("a [REDACTED] b");

@@ -57,6 +57,20 @@ async function lintSecrets(text: string): Promise<Array<{ rule: string; range: r
   }));
 }
 
+const TOKEN_CHARACTER = /[A-Za-z0-9+/=_-]/;
+
+/**
+ * Where the token that `end` falls inside ends. secretlint's aws rule reports a secret access
+ * key's length from the start of `AWS_SECRET_ACCESS_KEY=`, so its range stops short of the key's
+ * end, and the rest of the key would be shown.
+ */
+function tokenEnd(text: string, end: number): number {
+  if (end === 0 || !TOKEN_CHARACTER.test(text.charAt(end - 1))) return end;
+  let at = end;
+  while (at < text.length && TOKEN_CHARACTER.test(text.charAt(at))) at += 1;
+  return at;
+}
+
 /**
  * Removes secrets from text before it reaches the model, the screen or the trace: secretlint's
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
@@ -129,8 +143,9 @@ export class SecretRedactor {
     const pieces: string[] = [];
     let lastStart = text.length;
     for (const { rule, range } of ranges) {
-      const [start, end] = range;
-      if (end > lastStart) continue;
+      const [start, reported] = range;
+      if (reported > lastStart) continue;
+      const end = Math.min(tokenEnd(text, reported), lastStart);
       pieces.push(text.slice(end, lastStart), REDACTED);
       rules.push(rule);
       lastStart = start;
