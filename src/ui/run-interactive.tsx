@@ -19,6 +19,7 @@ import { TuiController } from "./tui-controller.js";
 import { captureTypeAhead } from "./type-ahead.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "./reflow-erase.js";
 import { pageFetcher } from "../common/page-fetcher.js";
+import { idleMemoryRelease, memoryReducingCollector } from "./idle-memory.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
@@ -91,6 +92,10 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   );
   clearScreen = () => clearTerminal(instance, stdout);
   const background = setImmediate(startInBackground);
+  // Keys (a "readable" listener only hears of them; Ink still reads them) and transcript changes.
+  const release = idleMemoryRelease(memoryReducingCollector());
+  const stopHearingTranscript = store.subscribe(release.activity);
+  stdin.on("readable", release.activity);
   const stopReflowErase = eraseFrameOnNarrowing(io.env, stdout, instance, {
     frame: inkFrameReader(stdout),
   });
@@ -98,6 +103,9 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     await Promise.race([exited, instance.waitUntilExit()]);
   } finally {
     clearImmediate(background);
+    stdin.off("readable", release.activity);
+    stopHearingTranscript();
+    release.dispose();
     io.signal.removeEventListener("abort", onSignal);
     stopReflowErase();
     controller.dispose();

@@ -1,0 +1,47 @@
+import v8 from "node:v8";
+import vm from "node:vm";
+
+/** How long the TUI must be quiet (no key, no transcript change) before memory is given back. */
+export const QUIET_MS = 500;
+
+/**
+ * Gives memory back to the system once the TUI falls quiet: each burst of work (a streamed
+ * answer, typing, a redraw) grows V8's young generation towards its 32 MB and leaves the old one
+ * holding garbage, and V8 only shrinks them on a memory-reducing collection, which nothing in a
+ * terminal app ever asks for (a browser's memory reducer does; Node has none). `activity` is
+ * called on every key and transcript change; `collect` runs once after `quietMs` of none, so it
+ * never interrupts streaming or typing.
+ */
+export function idleMemoryRelease(
+  collect: () => void,
+  quietMs = QUIET_MS,
+): { activity: () => void; dispose: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    activity: () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        collect();
+      }, quietMs);
+      // Never what keeps the process alive.
+      timer.unref();
+    },
+    dispose: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * A full, memory-reducing collection (V8's "last resort": it compacts, shrinks the young
+ * generation to its start size and returns free pages), through the `gc` that --expose-gc gives
+ * contexts created after it is set, since mcpterm is not started with the flag.
+ */
+export function memoryReducingCollector(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as (options: {
+    type: "major";
+    execution: "sync";
+    flavor: "last-resort";
+  }) => void;
+  return () => gc({ type: "major", execution: "sync", flavor: "last-resort" });
+}
