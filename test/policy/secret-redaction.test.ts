@@ -76,6 +76,18 @@ describe("SecretRedactor", () => {
     expect(secretsFromEnvironment({ SITE: "https://example.com/a:b@c" })).toEqual([]);
   });
 
+  it("redacts a secret a tool's result puts under a secretlint-disable comment", async () => {
+    const redactor = new SecretRedactor();
+    for (const comment of [
+      "// secretlint-disable",
+      "/* secretlint-disable */",
+      "# secretlint-disable docker",
+    ]) {
+      const text = `${comment}\ndckr_pat_abcdefghijklmnopqrstuvwxyz1 tail\n// secretlint-enable`;
+      expect((await redactor.redact(text)).text).not.toContain("dckr_pat_");
+    }
+  });
+
   it("redacts exactly the secret in a text that starts with a byte-order mark", async () => {
     const redactor = new SecretRedactor();
     expect((await redactor.redact("\ufeffdckr_pat_abcdefghijklmnopqrstuvwxyz1 tail")).text).toBe(

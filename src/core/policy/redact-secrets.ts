@@ -27,11 +27,21 @@ function loadSecretlint(): Promise<{ lint: LintSource; config: SecretLintCoreCon
     profiler.secretLintProfiler.setEnabled(false);
     return {
       lint: core.lintSource,
-      config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: preset.creator }] },
+      // The preset's rules one by one, without its comment filter: that drops findings under a
+      // `secretlint-disable` comment, which in a repository is the author's say, but in a tool's
+      // result is the server's, and a hostile one would write it above the key it wants shown.
+      // (A preset's `disabled` for one of its rules is not honoured by secretlint 13.)
+      config: {
+        rules: preset.rules
+          .filter((rule) => rule.meta.id !== COMMENT_FILTER_RULE)
+          .map((rule) => ({ id: rule.meta.id, rule })),
+      },
     };
   });
   return secretlint;
 }
+
+const COMMENT_FILTER_RULE = "@secretlint/secretlint-rule-filter-comments";
 
 /** How many full redactions are remembered, and the longest text that is. */
 const REMEMBERED_ANSWERS = 16;
