@@ -83,6 +83,7 @@ export class ChunkIndex {
   private nextId = 1;
   private chunkTotal = 0;
   private dirty = false;
+  private terms: string[] | undefined;
 
   private constructor(segments: ReadonlyArray<{ segment: Segment; stored?: StoredSegment } | undefined>) {
     this.buckets = Array.from({ length: BUCKETS }, (_, b) => {
@@ -207,9 +208,20 @@ export class ChunkIndex {
     if (entry) entry.stored = stored;
   }
 
+  /** The distinct terms of every segment, made at the first typo match after a change. */
+  private vocabulary(live: ReadonlyArray<{ segment: Segment }>): readonly string[] {
+    if (!this.terms) {
+      const all = new Set<string>();
+      for (const { segment } of live) for (const term of segment.terms()) all.add(term);
+      this.terms = [...all];
+    }
+    return this.terms;
+  }
+
   private flush(): void {
     if (!this.dirty) return;
     this.dirty = false;
+    this.terms = undefined;
     this.buckets.forEach((bucket, b) => {
       if (bucket.removed.size === 0 && bucket.added.size === 0) return;
       const parts: Array<{ segment: Segment; keep: (file: { path: string }) => boolean }> = [];
@@ -301,9 +313,9 @@ export class ChunkIndex {
     if (terms.length === 0) return undefined;
     const unique = [...new Set(terms)];
     const live = this.buckets.filter((bucket): bucket is Bucket & { segment: Segment } => !!bucket.segment);
-    let accumulated = accumulate(live, terms, unique, false);
+    let accumulated = accumulate(live, terms, unique, undefined);
     const typo = unique.some((term, u) => typoMatched(term) && !accumulated.found[u]);
-    if (typo) accumulated = accumulate(live, terms, unique, true);
+    if (typo) accumulated = accumulate(live, terms, unique, () => this.vocabulary(live));
     return new ScoredSet(live, unique, accumulated, minRelevance);
   }
 }
@@ -359,7 +371,8 @@ function accumulate(
   segments: ReadonlyArray<{ segment: Segment }>,
   terms: readonly string[],
   unique: readonly string[],
-  fuzzy: boolean,
+  /** The distinct terms of all segments, for typo matching; undefined: no typo matching. */
+  vocabulary: (() => readonly string[]) | undefined,
 ): Accumulated {
   const bases: number[] = [];
   let documents = 0;
@@ -394,7 +407,7 @@ function accumulate(
       else derived.set(derivedTerm, { weight, at: [[s, index]] });
     };
     const prefix = prefixMatched(term, position, terms);
-    const typo = fuzzy && typoMatched(term);
+    const typo = vocabulary !== undefined && typoMatched(term);
     const prefixed = new Set<string>();
     segments.forEach(({ segment }, s) => {
       const exact = segment.find(key);
@@ -411,14 +424,16 @@ function accumulate(
       }
     });
     if (typo) {
-      segments.forEach(({ segment }, s) => {
-        const all = segment.terms();
-        for (let index = 0; index < all.length; index++) {
-          const other = all[index] as string;
-          if (other === term || prefixed.has(other) || !withinOneEdit(term, other)) continue;
-          add(other, (FUZZY_WEIGHT * other.length) / (other.length + 1), s, index);
-        }
-      });
+      // Every distinct term once (segments share most of theirs), then where each match is.
+      for (const other of vocabulary()) {
+        if (other === term || prefixed.has(other) || !withinOneEdit(term, other)) continue;
+        const otherKey = Buffer.from(other, "utf8");
+        const weight = (FUZZY_WEIGHT * other.length) / (other.length + 1);
+        segments.forEach(({ segment }, s) => {
+          const index = segment.find(otherKey);
+          if (index >= 0) add(other, weight, s, index);
+        });
+      }
     }
     for (const { weight, at } of derived.values()) {
       for (let f = 0; f < FIELD_COUNT; f++) {
