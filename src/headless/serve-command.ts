@@ -53,7 +53,8 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   const redactor = SecretRedactor.forSession([], io.env);
   // The token guards this server whatever its variable is called, so no answer may carry it.
   if (token !== undefined) redactor.learn(token);
-  const service = new KnowledgeService(kb, redactor.redactText, [indexFolder(io.cwd)]);
+  const elsewhere = embeddings !== undefined && !isLoopbackHost(new URL(embeddings.baseUrl).hostname);
+  const service = new KnowledgeService(kb, redactor.redactText, [indexFolder(io.cwd)], elsewhere);
   await service.catalog.refresh();
 
   let finished: Promise<void>;

@@ -63,6 +63,39 @@ async function search(query: string): Promise<Array<{ path: string; matched: str
 }
 
 describe("mcpterm serve with kb.embeddings", () => {
+  it("says the search reaches nothing outside when the endpoint is on this machine", async () => {
+    const { tools } = await client.listTools();
+    const searchTool = tools.find((tool) => tool.name === "search_knowledge_base");
+    expect(searchTool?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+  });
+
+  it("marks the search open-world when its queries go to an endpoint elsewhere", async () => {
+    const dir = await tempDir("mcpterm-serve-embed-away-");
+    await mkdir(path.join(dir, "knowledge_base"));
+    await writeFile(path.join(dir, "knowledge_base", "a.md"), "# A\n\nSome text.\n");
+    const away = new Client({ name: "test", version: "1" });
+    await away.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve"],
+        cwd: dir,
+        env: cleanEnv({
+          MCPTERM_EMBEDDINGS_MODEL: "text-embedding-3-small",
+          MCPTERM_EMBEDDINGS_BASE_URL: "http://embeddings.invalid/v1",
+        }) as Record<string, string>,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const { tools } = await away.listTools();
+      const searchTool = tools.find((tool) => tool.name === "search_knowledge_base");
+      expect(searchTool?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      expect(tools.find((tool) => tool.name === "read_document")?.annotations?.openWorldHint).toBe(false);
+    } finally {
+      await away.close();
+    }
+  });
+
   it("finds a passage by meaning alone, with the key from the environment", async () => {
     const hits = await search("where do I take my car?");
     expect(hits.map((hit) => [hit.path, hit.matched])).toEqual([["garage.md", []]]);

@@ -12,6 +12,8 @@ export class KnowledgeService {
     readonly kb: KnowledgeBase,
     readonly redact: (text: string) => string,
     exclude: readonly string[],
+    /** With kb.embeddings off this machine, a search's query is sent there to be embedded. */
+    readonly queriesLeaveMachine = false,
   ) {
     this.catalog = new DocumentCatalog(kb.dir, exclude);
   }

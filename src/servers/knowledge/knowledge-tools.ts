@@ -6,7 +6,7 @@ import { lineRange } from "../../core/kb-docs/line-range.js";
 import { documentUri } from "./kb-uri.js";
 import type { KnowledgeService } from "./knowledge-service.js";
 
-/** Every tool here only reads the local folder: the same answer each time, nothing outside. */
+/** Every tool here only reads the local folder: the same answer each time, nothing outside (but see search). */
 const READ_ONLY = {
   readOnlyHint: true,
   destructiveHint: false,
@@ -66,7 +66,8 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
           )
           .describe("The passages, best first."),
       },
-      annotations: READ_ONLY,
+      // Honest about where the query goes: to the embeddings endpoint too, when that is elsewhere.
+      annotations: { ...READ_ONLY, openWorldHint: service.queriesLeaveMachine },
     },
     async ({ query, k }) => {
       const hits = (await kb.retrieve(query, { k: k ?? DEFAULT_K })).map((hit) => ({
