@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
@@ -112,5 +112,52 @@ describe("a cloned project whose knowledge folder leads out of it", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/The index folder \.mcpterm\/kb leads outside this project/);
     expect(await readFile(path.join(victim, "kb-index.json"), "utf8")).toBe("precious");
+  });
+});
+
+describe("two mcpterm processes indexing one project at once", () => {
+  it("leave a whole index that the next run loads without a rebuild, and no lock", async () => {
+    const project = await tempDir();
+    const notes = path.join(project, "knowledge_base");
+    await mkdir(notes);
+    const write = (round: number) =>
+      Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          writeFile(
+            path.join(notes, `note-${i}.md`),
+            `# Note ${i}\n\nRound ${round}: the keeper of pier ${i} logged tide ${round * 100 + i}.\n`,
+          ),
+        ),
+      );
+    await write(0);
+    const index = () => runCli(["kb", "index", "--json"], { cwd: project, env: cleanEnv() });
+    await index();
+    for (let round = 1; round <= 2; round++) {
+      await write(round);
+      const runs = await Promise.all([index(), index()]);
+      for (const run of runs) {
+        expect(run.code).toBe(0);
+        expect(run.stderr).toBe("");
+      }
+    }
+    const names = await readdir(path.join(project, ".mcpterm", "kb"));
+    expect(names).not.toContain("kb.lock");
+    expect(names.filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    const after = await index();
+    expect(after.stderr).toBe("");
+    expect(JSON.parse(after.stdout)).toMatchObject({
+      added: [],
+      updated: [],
+      unchanged: 24,
+      stats: { files: 24 },
+    });
+    const search = await runCli(["kb", "search", "pier", "7", "tide", "--json"], {
+      cwd: project,
+      env: cleanEnv(),
+    });
+    expect((JSON.parse(search.stdout) as Array<{ path: string; text: string }>)[0]).toMatchObject({
+      path: "note-7.md",
+      text: expect.stringContaining("Round 2") as unknown,
+    });
   });
 });
