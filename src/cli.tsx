@@ -1,13 +1,12 @@
 #!/usr/bin/env node
 import module from "node:module";
 import { compileCacheDir } from "./compile-cache-dir.js";
+import { nodeVersionProblem } from "./node-version.js";
 
 // Checked first, so an older Node gets one sentence rather than a stack trace from code it lacks.
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 22) {
-  process.stderr.write(
-    `mcpterm: needs Node.js 22 or newer, and this is ${process.version}; install Node 22 (see the README's quick start).\n`,
-  );
+const tooOld = nodeVersionProblem(process.versions.node);
+if (tooOld !== undefined) {
+  process.stderr.write(`${tooOld}\n`);
   process.exit(2);
 }
 // Before anything else loads: Node keeps the compiled code of every module mcpterm loads on
