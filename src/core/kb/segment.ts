@@ -11,7 +11,7 @@ import type { Chunk } from "./types.js";
  *
  * Binary layout, little-endian:
  *   0  "MCPKBSG1"                 magic
- *   8  u32 format version         INDEX_FORMAT_VERSION (persistence.ts)
+ *   8  u32 format version         INDEX_FORMAT_VERSION (below)
  *   12 u32 crc32 of bytes 16..end
  *   16 u32 length of the JSON header, 20 u32 zero, 24 JSON header (files, counts), padded to 8
  *   then, each padded to 8: lines u32[2n], fieldLengths u32[3n], textOffsets u32[2n+1],
