@@ -37,11 +37,17 @@ export function idleMemoryRelease(
  * contexts created after it is set, since mcpterm is not started with the flag.
  */
 export function memoryReducingCollector(): () => void {
-  v8.setFlagsFromString("--expose-gc");
-  const gc = vm.runInNewContext("gc") as (options: {
-    type: "major";
-    execution: "sync";
-    flavor: "last-resort";
-  }) => void;
-  return () => gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  type Collect = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
+  let gc: unknown;
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    gc = vm.runInNewContext("typeof gc === 'function' ? gc : undefined");
+  } catch {
+    gc = undefined;
+  }
+  // Changing V8's flags after start is not something Node promises to keep working: a Node
+  // where it does not gives no collector, and the TUI just keeps the memory V8 keeps.
+  if (typeof gc !== "function") return () => undefined;
+  const collect = gc as Collect;
+  return () => collect({ type: "major", execution: "sync", flavor: "last-resort" });
 }
