@@ -264,9 +264,15 @@ export class ChunkIndex {
     return this.select(query, top, k);
   }
 
-  /** Every passage past the floor, by keyword score, best first; chunk ids kept for fusion. */
-  candidates(query: string, minRelevance: number = RELEVANCE_FLOOR): ScoredChunk[] {
-    return this.score(query, minRelevance)?.all() ?? [];
+  /**
+   * The passages past the floor, by keyword score, best first, chunk ids kept for fusion: the
+   * best `limit` of them (fusion looks no deeper, and a common word can pass the floor in tens
+   * of thousands of passages, each built into a result), or every one without it.
+   */
+  candidates(query: string, minRelevance: number = RELEVANCE_FLOOR, limit?: number): ScoredChunk[] {
+    const scored = this.score(query, minRelevance);
+    if (!scored) return [];
+    return limit === undefined ? scored.all() : scored.top(limit);
   }
 
   /** The top `k` of scored passages (best first), at most half of them from one file. */

@@ -67,7 +67,7 @@ export class HybridRetriever {
       return undefined;
     }
     if (!embedded) return undefined;
-    const keyword = index.candidates(query, minRelevance).slice(0, DEPTH);
+    const keyword = index.candidates(query, minRelevance, DEPTH);
     const nearest = this.vectors.nearest(embedded, DEPTH, minRelevance === 0 ? -1 : MIN_SIMILARITY);
     const fused = fuseScores(
       keyword.map(({ id, score }) => ({ id, score })),
