@@ -216,14 +216,17 @@ async function forEachRead(
 }
 
 /**
- * A file's stat is remembered only when its last write was this long before it was read: a
+ * A file's stat is remembered only when its last change was this long before it was read: a
  * write in the same clock tick as the read (or within a coarse filesystem's 2 s) could otherwise
- * leave the same size and times on different content.
+ * leave the same size and times on different content. Both times must be that old: tools that
+ * keep a file's mtime (rsync -a, cp -p, tar, unzip, touch -d) make a fresh write look old by its
+ * mtime alone, and then only the ctime, which nothing can set back, shows the next write.
  */
 const SETTLED_MS = 3000;
 
 function settledStat(file: ScannedFile, readAt: number): FileStat | undefined {
-  return file.mtimeMs > 0 && file.mtimeMs < readAt - SETTLED_MS
+  const settledBefore = readAt - SETTLED_MS;
+  return file.mtimeMs > 0 && file.mtimeMs < settledBefore && file.ctimeMs < settledBefore
     ? [file.size, file.mtimeMs, file.ctimeMs]
     : undefined;
 }
