@@ -110,8 +110,22 @@ describe("a cloned project whose knowledge folder leads out of it", () => {
     await writeFile(path.join(victim, "kb-index.json"), "precious");
     const run = await runCli(["kb", "index"], { cwd: project, env: cleanEnv() });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/The index folder \.mcpterm\/kb leads outside this project/);
+    expect(run.stderr).toBe(
+      "mcpterm: .mcpterm/kb is a symlink; mcpterm does not write its traces, sessions or index through a link a project may have brought — remove the link (or run mcpterm from another folder).\n",
+    );
     expect(await readFile(path.join(victim, "kb-index.json"), "utf8")).toBe("precious");
+  });
+
+  it("refuses a .mcpterm/kb linked into the knowledge folder, which would index the index", async () => {
+    const project = await tempDir();
+    await mkdir(path.join(project, "knowledge_base", "sub"), { recursive: true });
+    await writeFile(path.join(project, "knowledge_base", "sub", "a.md"), "# A\n\nalpha\n");
+    await mkdir(path.join(project, ".mcpterm"));
+    await symlink("../knowledge_base/sub", path.join(project, ".mcpterm", "kb"));
+    const run = await runCli(["kb", "index"], { cwd: project, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^mcpterm: \.mcpterm\/kb is a symlink; /);
+    expect(await readdir(path.join(project, "knowledge_base", "sub"))).toEqual(["a.md"]);
   });
 });
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { isInsideFolder, type McptermConfig } from "../config/index.js";
+import { ensureProjectStateFolder, PROJECT_STATE_FOLDER } from "../config/project-state-folder.js";
 import { ConfigError } from "../errors.js";
 import { openKnowledgeBase, type OpenKnowledgeBaseOptions } from "./knowledge-base.js";
 import type { KnowledgeBase, RefreshReport } from "./types.js";
@@ -31,12 +32,14 @@ export async function openFreshKnowledge(
   cwd: string,
   options: Pick<OpenKnowledgeBaseOptions, "embeddings" | "onWarning"> = {},
 ): Promise<{ kb: KnowledgeBase; report: RefreshReport }> {
-  const indexDir = path.join(cwd, ".mcpterm", "kb");
-  // A symlinked .mcpterm/kb would have the index written over a file somewhere else.
-  if (!isInsideFolder(indexDir, cwd)) {
-    throw new ConfigError(
-      `The index folder .mcpterm/kb leads outside this project (a symlink); mcpterm does not write there — remove the link.`,
-    );
+  // A symlinked .mcpterm/kb would have the index written over files somewhere else, or, into
+  // the knowledge folder, indexed as documents: no link there at all, inside the project or not.
+  const indexDir = path.join(cwd, PROJECT_STATE_FOLDER, "kb");
+  try {
+    ensureProjectStateFolder(cwd, indexDir);
+  } catch (error) {
+    // A folder that cannot be made (read-only) is the save's to report; the index still serves.
+    if (error instanceof ConfigError) throw error;
   }
   const kb = await openKnowledgeBase({ dir, indexDir, ...options });
   const report = await kb.refresh();
