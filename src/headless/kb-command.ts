@@ -35,9 +35,11 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
 
   switch (args.action) {
     case "index": {
+      // Indexing is this command's whole point: an index it could not save is a failed run.
+      const done = report.notSaved === undefined ? ExitCode.ok : ExitCode.runtime;
       if (args.json) {
         write(`${JSON.stringify({ ...report, stats: kb.stats() }, null, 2)}\n`);
-        return ExitCode.ok;
+        return done;
       }
       const stats = kb.stats();
       write(
@@ -48,7 +50,7 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
       for (const skipped of report.skipped) {
         io.stderr.write(`skipped ${sanitizeForTerminal(skipped.path)}: ${skipped.reason}\n`);
       }
-      return ExitCode.ok;
+      return done;
     }
     case "search": {
       const query = args.query ?? "";

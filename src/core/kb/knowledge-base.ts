@@ -8,7 +8,8 @@ import { scanFolder, type ScannedFile } from "./file-scan.js";
 import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
-import { loadIndex, saveIndex } from "./persistence.js";
+import { errorMessage } from "../errors.js";
+import { IndexSaveError, loadIndex, saveIndex } from "./persistence.js";
 import type { FileStat } from "./segment.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
 
@@ -152,12 +153,13 @@ class LocalKnowledgeBase implements KnowledgeBase {
       await this.index.compact();
       if (changed || !this.persisted || this.updatedAt === undefined)
         this.updatedAt = new Date().toISOString();
-      this.indexBytes = await saveIndex(this.indexDir, this.index, {
-        dir: this.dir,
-        updatedAt: this.updatedAt,
-      });
-      this.persisted = true;
-      if (this.rebuildReason !== undefined) {
+      const notSaved = await this.save();
+      if (notSaved !== undefined) {
+        report.notSaved = notSaved;
+        this.options.onWarning?.(
+          `The knowledge-base index could not be saved in ${this.indexDir} (${notSaved}); searches use it from memory, and the next run indexes again.`,
+        );
+      } else if (this.rebuildReason !== undefined) {
         this.options.onWarning?.(
           `The knowledge-base index in ${this.indexDir} was unusable (${this.rebuildReason}); it was rebuilt from ${this.dir}.`,
         );
@@ -168,6 +170,23 @@ class LocalKnowledgeBase implements KnowledgeBase {
     report.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     report.durationMs = Math.round(performance.now() - started);
     return report;
+  }
+
+  /** Saves the index; why it could not be, as a clause, when it could not (a full disk, a folder in the way). */
+  private async save(): Promise<string | undefined> {
+    try {
+      this.indexBytes = await saveIndex(this.indexDir, this.index, {
+        dir: this.dir,
+        updatedAt: this.updatedAt ?? new Date().toISOString(),
+      });
+      this.persisted = true;
+      return undefined;
+    } catch (error) {
+      if (error instanceof IndexSaveError) return error.message;
+      // A failing filesystem (EACCES, ENOSPC, EISDIR…) is told; a bug in mcpterm is not hidden.
+      if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+      return errorMessage(error);
+    }
   }
 
   /**

@@ -176,6 +176,11 @@ export async function saveIndex(
   meta: { dir: string; updatedAt: string },
 ): Promise<number> {
   await mkdir(indexDir, { recursive: true });
+  // Looked at before any segment is written, so a save that cannot finish leaves nothing behind.
+  const manifestInfo = lstatOrMissing(manifestPath(indexDir));
+  if (manifestInfo?.isDirectory()) {
+    throw new IndexSaveError(`${MANIFEST_FILE_NAME} there is a folder, not a file; remove it`);
+  }
   // The writes under the lock are synchronous: a few small files and one segment of about 1/64
   // of the index, a few milliseconds of blocking against a dozen thread-pool round trips, which
   // on a loaded machine cost several times that.
@@ -208,7 +213,10 @@ export async function saveIndex(
     const named = new Set(entries.map((entry) => entry.file));
     for (const name of readdirSync(indexDir)) {
       if ((SEGMENT_NAME.test(name) && !named.has(name)) || name === LEGACY_INDEX_FILE_NAME) {
-        rmSync(path.join(indexDir, name), { force: true });
+        // Files and links only: a folder with such a name is no segment of ours to delete.
+        if (!lstatOrMissing(path.join(indexDir, name))?.isDirectory()) {
+          rmSync(path.join(indexDir, name), { force: true });
+        }
       }
     }
     return Promise.resolve(bytes);
@@ -228,7 +236,9 @@ function isFileOfSize(file: string, bytes: number): boolean {
 /**
  * Runs `write` holding kb.lock (created exclusively; its content names the holder). A lock whose
  * process is gone, or older than STALE_LOCK_MS, is taken over; after LOCK_WAIT_MS of waiting on a
- * live one the save goes ahead anyway (what it writes is still whole: new names, atomic manifest).
+ * live one this save is given up (IndexSaveError), never the other's: breaking the lock of a
+ * writer that is only slow (stopped, swapping, a laptop asleep) had its cleanup delete segments
+ * the other's manifest then named.
  */
 async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T> {
   const lock = path.join(indexDir, LOCK_FILE_NAME);
@@ -241,9 +251,18 @@ async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T
     } catch (error) {
       if ((error as { code?: unknown }).code !== "EEXIST") throw error;
     }
-    if ((await lockIsStale(lock)) || Date.now() - started > LOCK_WAIT_MS) {
+    const held = lstatOrMissing(lock);
+    if (held?.isDirectory())
+      throw new IndexSaveError(`${LOCK_FILE_NAME} there is a folder, not a file; remove it`);
+    // A link (dangling or not) is nobody's lock: removed as a link, never followed.
+    if (held?.isSymbolicLink() || (await lockIsStale(lock))) {
       await rm(lock, { force: true });
       continue;
+    }
+    if (Date.now() - started > LOCK_WAIT_MS) {
+      throw new IndexSaveError(
+        `another mcpterm process (${lockHolder(lock)}) has held its lock for over ${LOCK_WAIT_MS / 1000} s`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
@@ -255,6 +274,27 @@ async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T
     } catch {
       // Taken over or removed: nothing of ours to release.
     }
+  }
+}
+
+/** Why a save of the index could not be made, as a clause: the index is still used from memory. */
+export class IndexSaveError extends Error {}
+
+function lstatOrMissing(file: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `pid 123`, as the lock names its holder, for the sentence. */
+function lockHolder(lock: string): string {
+  try {
+    const pid = Number(readFileSync(lock, "utf8").split(" ")[0]);
+    return Number.isInteger(pid) && pid > 0 ? `pid ${pid}` : "pid unknown";
+  } catch {
+    return "pid unknown";
   }
 }
 

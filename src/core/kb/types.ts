@@ -40,6 +40,8 @@ export interface RefreshReport {
   unchanged: number;
   skipped: SkippedFile[];
   durationMs: number;
+  /** Why the index could not be saved this time, when it could not; it is still used from memory. */
+  notSaved?: string;
 }
 
 export interface SearchOptions {
