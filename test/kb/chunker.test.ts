@@ -128,3 +128,26 @@ describe("plain text", () => {
     expectLinesMatch(text, chunks);
   });
 });
+
+describe("a huge heading", () => {
+  it("is carried by each passage cut to 300 characters, its words kept in the passages", () => {
+    const heading = `Runbook ${"lantern ".repeat(20_000)}end`;
+    const body = Array.from(
+      { length: 400 },
+      (_, n) => `Paragraph ${n} about the archivist and the rope.\n`,
+    ).join("\n");
+    const chunks = chunkFile("big.md", `# ${heading}\n\n${body}`, "markdown");
+    expect(chunks.length).toBeGreaterThan(10);
+    for (const chunk of chunks) {
+      expect(chunk.heading.length).toBeLessThanOrEqual(301);
+      expect(chunk.title.length).toBeLessThanOrEqual(301);
+    }
+    expect(chunks[0]?.heading).toMatch(/^Runbook lantern lantern .*…$/);
+    // Its words are all still searchable, in the passages its long line was cut into.
+    const text = chunks
+      .map((chunk) => chunk.text)
+      .join(" ")
+      .replace(/\s+/g, " ");
+    expect(text.includes(heading)).toBe(true);
+  });
+});

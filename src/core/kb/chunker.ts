@@ -68,10 +68,10 @@ function chunkSections(
   fallbackTitle: string,
   options: PassageOptions,
 ): Chunk[] {
-  const title = tree.title ?? fallbackTitle;
+  const title = label(tree.title ?? fallbackTitle);
   const chunks: Chunk[] = [];
   for (const section of tree.sections) {
-    const heading = section.headings.join(" > ");
+    const heading = label(section.headings.join(" > "));
     for (const passage of splitPassages(lines, section.start, section.end, options)) {
       chunks.push({
         path: relativePath,
@@ -84,6 +84,23 @@ function chunkSections(
     }
   }
   return chunks;
+}
+
+/**
+ * The longest heading path or title a passage carries. Both are stored and indexed again with
+ * every passage under them, so one huge heading (a 500 KB line after `#`) cost its size times
+ * the passages: gigabytes of memory for a 2 MB page. The heading's own line stays in the text
+ * of the passages it starts, so no word of it is lost to search.
+ */
+const MAX_LABEL_CHARS = 300;
+
+function label(text: string): string {
+  if (text.length <= MAX_LABEL_CHARS) return text;
+  // Never half of a surrogate pair.
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(MAX_LABEL_CHARS - 1))
+    ? MAX_LABEL_CHARS - 1
+    : MAX_LABEL_CHARS;
+  return `${text.slice(0, cut).trimEnd()}…`;
 }
 
 function whole(lines: readonly string[]): Section {
