@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { CLI } from "./fixtures.js";
 
 /**
  * One tmux server of its own running one command in a pseudo-terminal: what a person sees
@@ -62,4 +63,29 @@ export class TmuxTerminal {
   private tmux(...args: string[]): string {
     return execFileSync("tmux", ["-L", this.socket, ...args], { encoding: "utf8" });
   }
+}
+
+/**
+ * The shell line that starts the built mcpterm in a pane as from a person's terminal: a clean
+ * environment (`env -i`) with PATH, HOME, a colourless xterm and UTF-8, plus `env`. Every word is
+ * single-quoted, so none may hold a single quote. With `keep` (the default) the pane then says
+ * how mcpterm exited (`EXITED <code>`) and stays open to be read.
+ */
+export function mcptermPaneCommand(options: {
+  home: string;
+  args: readonly string[];
+  env?: readonly string[];
+  keep?: boolean;
+}): string {
+  const env = [
+    `PATH=${process.env.PATH ?? ""}`,
+    `HOME=${options.home}`,
+    "NO_COLOR=1",
+    "TERM=xterm-256color",
+    "LANG=C.UTF-8",
+    ...(options.env ?? []),
+  ];
+  const words = [...env.map((entry) => `'${entry}'`), `'${process.execPath}'`, `'${CLI}'`];
+  const start = `env -i ${words.join(" ")} ${options.args.map((arg) => `'${arg}'`).join(" ")}`;
+  return options.keep === false ? start : `${start}; echo "EXITED $?"; sleep 60`;
 }

@@ -7,6 +7,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { mcptermPaneCommand } from "../support/tmux.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import {
   startScriptedModelServer,
@@ -118,14 +119,10 @@ beforeAll(async () => {
       slow: { ...fixture, env: { FIXTURE_STARTUP_GATE: slowGate } },
     },
   });
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  const command = mcptermPaneCommand({
+    home: dir,
+    args: ["--model", "scripted", "--base-url", model.baseUrl],
+  });
   tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, command);
 });
 
@@ -370,16 +367,13 @@ describe("keys typed before the first frame", () => {
 
   beforeAll(async () => {
     earlyDir = await tempDir("mcpterm-tui-early-");
-    const env = [
-      `PATH=${process.env.PATH ?? ""}`,
-      `HOME=${earlyDir}`,
-      "NO_COLOR=1",
-      "TERM=xterm-256color",
-      "LANG=C.UTF-8",
-    ];
     // mcpterm starts only once the gate exists, so the keys are certainly typed before it runs,
     // while the terminal is still in cooked mode and echoes them.
-    const start = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --model scripted --base-url '${model.baseUrl}'`;
+    const start = mcptermPaneCommand({
+      home: earlyDir,
+      args: ["--model", "scripted", "--base-url", model.baseUrl],
+      keep: false,
+    });
     const command = `while [ ! -e gate ]; do sleep 0.05; done; ${start}; echo "EXITED $?"; sleep 60`;
     tmux("new-session", "-d", "-s", early, "-x", "100", "-y", "30", "-c", earlyDir, command);
   });

@@ -9,7 +9,7 @@ import {
   type ScriptedModelServer,
 } from "../support/scripted-model-server.js";
 import { waitForFileText } from "../support/poll.js";
-import { TmuxTerminal } from "../support/tmux.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
  * The real binary in a pseudo-terminal: the prompt edited in a scripted $EDITOR (Ctrl+X Ctrl+E
@@ -70,15 +70,11 @@ beforeAll(async () => {
       `if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
     ].join("\n"),
   );
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-    `EDITOR="${process.execPath}" "${editor}" --wait`,
-  ];
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --no-kb --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  const command = mcptermPaneCommand({
+    home: dir,
+    env: [`EDITOR="${process.execPath}" "${editor}" --wait`],
+    args: ["--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+  });
   terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 40 });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
 import { CLI, tempDir } from "../support/fixtures.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
-import { TmuxTerminal } from "../support/tmux.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
  * `/kb add <url>` in the real binary in a pseudo-terminal: the fetch is an external call, asked
@@ -23,15 +23,8 @@ beforeAll(async () => {
   const dir = await tempDir("mcpterm-tui-kb-add-");
   kbDir = path.join(dir, "knowledge_base");
   await mkdir(kbDir);
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
   terminal = new TmuxTerminal(
-    `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`,
+    mcptermPaneCommand({ home: dir, args: ["--model", "scripted", "--base-url", model.baseUrl] }),
     { cwd: dir, columns: 120, rows: 40 },
   );
   await terminal.waitFor((text) => /│ › /.test(text), "the prompt");

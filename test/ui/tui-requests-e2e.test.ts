@@ -11,7 +11,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
-import { TmuxTerminal } from "../support/tmux.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
  * The real binary in a pseudo-terminal against server-everything: the scripted model calls the
@@ -103,15 +103,11 @@ beforeAll(async () => {
       },
     },
   });
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    `BROWSER=${browser}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --trust-config --no-kb --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  const command = mcptermPaneCommand({
+    home: dir,
+    env: [`BROWSER=${browser}`],
+    args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+  });
   terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 50 });
 });
 

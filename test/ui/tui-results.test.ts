@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, EVERYTHING_SERVER, resultsLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { mcptermPaneCommand } from "../support/tmux.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import {
   startScriptedModelServer,
@@ -70,14 +71,10 @@ beforeAll(async () => {
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
     },
   });
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --no-kb --trust-config --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
+  const command = mcptermPaneCommand({
+    home: dir,
+    args: ["--no-kb", "--trust-config", "--model", "scripted", "--base-url", model.baseUrl],
+  });
   tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", "-c", dir, command);
 });
 

@@ -13,7 +13,7 @@ import {
   type ScriptedModelServer,
   type ScriptedReply,
 } from "../support/scripted-model-server.js";
-import { TmuxTerminal } from "../support/tmux.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
  * Resuming in the real TUI, in a pseudo-terminal: the picker of `--resume`, the transcript drawn
@@ -51,15 +51,11 @@ function reply(request: RecordedRequest): ScriptedReply {
 
 /** The TUI in a fresh pseudo-terminal; `marker` finds its node process in the process table. */
 function open(marker: string, ...args: string[]): TmuxTerminal {
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
   const trace = path.join(dir, `${marker}.jsonl`);
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --no-kb --trace '${trace}' --model scripted --base-url '${model.baseUrl}' ${args.join(" ")}; echo "EXITED $?"; sleep 60`;
+  const command = mcptermPaneCommand({
+    home: dir,
+    args: ["--no-kb", "--trace", trace, "--model", "scripted", "--base-url", model.baseUrl, ...args],
+  });
   const terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 40 });
   terminals.push(terminal);
   return terminal;
