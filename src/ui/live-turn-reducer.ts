@@ -234,7 +234,9 @@ export function endTurn(
       text: interruptedNotice(turn.replyStarted, turn.calls.length > 0),
     });
   }
-  return { ...next, turn: undefined, approvalCallId: undefined };
+  // A `/kb add` asking meanwhile is no call of the turn: its panel stays until it is answered.
+  const commandAsking = state.commandCall !== undefined && state.commandCall.callId === state.approvalCallId;
+  return { ...next, turn: undefined, approvalCallId: commandAsking ? state.approvalCallId : undefined };
 }
 
 /** Says what an interrupted turn left behind: only an answer that was started is called partial. */

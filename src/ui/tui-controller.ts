@@ -73,6 +73,9 @@ export interface TuiControllerOptions {
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
 export type OnUnsent = (text: string) => void;
 
+/** The ids `/kb add` fetches ask under in the approval panel, apart from any model call's. */
+const FETCH_CALL_PREFIX = "kb-add-";
+
 interface PendingApproval {
   callId: string;
   finish: (answer: ApprovalAnswer) => void;
@@ -342,6 +345,14 @@ export class TuiController implements PersonAtHand {
         return;
       }
       signal.addEventListener("abort", onAbort, { once: true });
+      // The turn's call comes first: a `/kb add` still waiting is declined (and its command
+      // ends saying so), as one typed while a call waits is, so no answer is left unawaited.
+      if (this.pending?.callId.startsWith(FETCH_CALL_PREFIX)) {
+        this.pending.finish({
+          approved: false,
+          reason: "a call of the model's turn needed your answer first",
+        });
+      }
       this.pending = { callId: request.call.id, finish };
     });
 
@@ -353,7 +364,7 @@ export class TuiController implements PersonAtHand {
     if (this.pending) {
       return Promise.resolve({ approved: false, reason: "another call is waiting for your answer" });
     }
-    const callId = `kb-add-${this.nextFetchId++}`;
+    const callId = `${FETCH_CALL_PREFIX}${this.nextFetchId++}`;
     return new Promise<ApprovalAnswer>((resolve) => {
       this.pending = {
         callId,

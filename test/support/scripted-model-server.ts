@@ -27,6 +27,8 @@ export type ScriptedReply =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Never answers until the client aborts or the server closes. */
   | { hang: true }
+  /** Answers `text` only after `afterMs`: a model that thinks for a while before it speaks. */
+  | { afterMs: number; text: string }
   /** Streams some chunks, then destroys the socket. */
   | { disconnectAfterChunks: number; text: string }
   /**
@@ -179,6 +181,14 @@ function respond(
   countsWholePrompt: boolean,
 ): void {
   if ("hang" in reply) return;
+  if ("afterMs" in reply) {
+    const later = setTimeout(
+      () => respond(res, { text: reply.text }, request, index, countsWholePrompt),
+      reply.afterMs,
+    );
+    res.once("close", () => clearTimeout(later));
+    return;
+  }
   if ("status" in reply) {
     const body = reply.body ?? { error: { message: `scripted HTTP ${reply.status}`, type: "scripted" } };
     res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });

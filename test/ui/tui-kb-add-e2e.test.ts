@@ -19,7 +19,14 @@ let kbDir: string;
 
 beforeAll(async () => {
   expect(existsSync(CLI), "run npm run build first").toBe(true);
-  model = await startScriptedModelServer(() => ({ text: "ok" }));
+  model = await startScriptedModelServer((request) => {
+    const messages =
+      (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+    const last = messages.filter((message) => message.role === "user").at(-1)?.content;
+    return typeof last === "string" && last.startsWith("think")
+      ? { afterMs: 2500, text: "thought it over" }
+      : { text: "ok" };
+  });
   const dir = await tempDir("mcpterm-tui-kb-add-");
   kbDir = path.join(dir, "knowledge_base");
   await mkdir(kbDir);
@@ -81,6 +88,26 @@ describe("/kb add <url> in the TUI", () => {
       (text) =>
         (flat(text).match(/Not fetched \(the user denied it\)/g) ?? []).length === 2 && !panelShown(text),
       "the second decline",
+    );
+  });
+
+  it("keeps its panel up when a model turn ends while it waits, and still takes the answer", async () => {
+    terminal.text("think about it");
+    terminal.keys("Enter");
+    await terminal.waitFor(
+      (text) => text.includes("› think about it") || text.includes("think about it"),
+      "the turn",
+    );
+    const panel = await askToAdd();
+    expect(panel).not.toContain("thought it over");
+    const ended = await terminal.waitFor((text) => text.includes("thought it over"), "the turn's end");
+    expect(panelShown(ended)).toBe(true);
+    await pastGuard();
+    terminal.text("n");
+    await terminal.waitFor(
+      (text) =>
+        (flat(text).match(/Not fetched \(the user denied it\)/g) ?? []).length === 3 && !panelShown(text),
+      "the third decline",
     );
   });
 
