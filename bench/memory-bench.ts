@@ -20,7 +20,7 @@ import { Tmux } from "./lib/tmux.js";
 import { PaneRun, execLine, idle, tempProject, tuiArgv } from "./lib/tui.js";
 
 /** Long enough for the work of the last frame or turn to settle before memory is read. */
-const SETTLE_MS = 1000;
+const SETTLE_MS = 2500;
 const IDLE_NODE = `process.stdout.write("idle\\n"); setInterval(() => {}, 1e9);`;
 
 await runSuite("memory", { quickSeconds: 40, fullSeconds: 1800 }, async ({ quick, defer }) => {

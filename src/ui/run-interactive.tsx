@@ -93,7 +93,9 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   clearScreen = () => clearTerminal(instance, stdout);
   const background = setImmediate(startInBackground);
   // Keys (a "readable" listener only hears of them; Ink still reads them) and transcript changes.
-  const release = idleMemoryRelease(memoryReducingCollector());
+  const release = idleMemoryRelease(memoryReducingCollector(), {
+    busy: () => store.getState().turn !== undefined,
+  });
   const stopHearingTranscript = store.subscribe(release.activity);
   stdin.on("readable", release.activity);
   const stopReflowErase = eraseFrameOnNarrowing(io.env, stdout, instance, {

@@ -29,6 +29,20 @@ describe("giving memory back when the TUI is quiet", () => {
     expect(collect).toHaveBeenCalledTimes(2);
   });
 
+  it("collects nothing while a turn runs, and once after it ends", () => {
+    vi.useFakeTimers();
+    const collect = vi.fn();
+    let turnRunning = true;
+    const release = idleMemoryRelease(collect, { busy: () => turnRunning });
+    release.activity();
+    vi.advanceTimersByTime(QUIET_MS * 3);
+    expect(collect).not.toHaveBeenCalled();
+    turnRunning = false;
+    release.activity();
+    vi.advanceTimersByTime(QUIET_MS);
+    expect(collect).toHaveBeenCalledTimes(1);
+  });
+
   it("collects nothing after dispose", () => {
     vi.useFakeTimers();
     const collect = vi.fn();
