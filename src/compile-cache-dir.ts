@@ -11,6 +11,9 @@ import path from "node:path";
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string {
   if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
-  const base = env.XDG_CACHE_HOME || path.join(env.HOME || os.homedir(), ".cache");
+  // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored (it would put the cache in
+  // whatever folder mcpterm was started from).
+  const xdg = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
+  const base = xdg ?? path.join(env.HOME || os.homedir(), ".cache");
   return path.join(base, "mcpterm", "compile-cache");
 }

@@ -17,6 +17,8 @@ describe("the compile cache folder", () => {
     [{ NODE_COMPILE_CACHE: "/own", XDG_CACHE_HOME: "/xdg", HOME: "/home/a" }, "/own"],
     [{ XDG_CACHE_HOME: "/xdg", HOME: "/home/a" }, "/xdg/mcpterm/compile-cache"],
     [{ XDG_CACHE_HOME: "", HOME: "/home/a" }, "/home/a/.cache/mcpterm/compile-cache"],
+    // Relative: invalid by the XDG spec, and it would put the cache in the project.
+    [{ XDG_CACHE_HOME: "rel", HOME: "/home/a" }, "/home/a/.cache/mcpterm/compile-cache"],
   ])("for %j is %s", (env, dir) => {
     expect(compileCacheDir(env)).toBe(dir);
   });
