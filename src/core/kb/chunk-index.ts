@@ -9,6 +9,7 @@ import {
   type Segment,
   type SegmentInput,
 } from "./segment.js";
+import { joinSplitCompounds } from "./split-compounds.js";
 import { isCjkTerm, tokenize } from "./tokenizer.js";
 import type { Chunk, KbHit } from "./types.js";
 
@@ -315,11 +316,22 @@ export class ChunkIndex {
    */
   private score(query: string, minRelevance: number): ScoredSet | undefined {
     this.flush();
-    const terms = tokenize(query);
+    let terms = tokenize(query);
     if (terms.length === 0) return undefined;
-    const unique = [...new Set(terms)];
+    let unique = [...new Set(terms)];
     const live = this.buckets.filter((bucket): bucket is Bucket & { segment: Segment } => !!bucket.segment);
     let accumulated = accumulate(live, terms, unique, undefined);
+    const found = accumulated.found;
+    const compounds = joinSplitCompounds(
+      terms,
+      (term) => found[unique.indexOf(term)] === true,
+      (term) => live.some(({ segment }) => segment.find(Buffer.from(term, "utf8")) >= 0),
+    );
+    if (compounds !== undefined) {
+      terms = compounds;
+      unique = [...new Set(terms)];
+      accumulated = accumulate(live, terms, unique, undefined);
+    }
     const typo = unique.some((term, u) => typoMatched(term) && !accumulated.found[u]);
     if (typo) accumulated = accumulate(live, terms, unique, () => this.vocabulary(live));
     return new ScoredSet(live, unique, accumulated, minRelevance);

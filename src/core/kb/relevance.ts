@@ -83,14 +83,22 @@ export function coverage(matchedTerms: readonly string[], weights: ReadonlyMap<s
 export function matchedWords(query: string, matchedTerms: readonly string[]): string[] {
   const matched = new Set(matchedTerms);
   const words: string[] = [];
-  for (const [word] of query.normalize("NFKC").matchAll(/[\p{L}\p{N}_]+/gu)) {
+  const typed = [...query.normalize("NFKC").matchAll(/[\p{L}\p{N}_]+/gu)].map(([word]) => word);
+  typed.forEach((word, index) => {
     const terms = tokenize(word);
     if (terms.some(isCjkTerm)) {
       for (const term of terms) if (matched.has(term) && !words.includes(term)) words.push(term);
     } else if (terms.some((term) => matched.has(term)) && !words.includes(word)) {
       words.push(word);
+    } else {
+      // A split compound the search joined (split-compounds.ts): "roll back" for "rollback".
+      const next = typed[index + 1];
+      const pair = next === undefined ? undefined : `${word} ${next}`;
+      const joined = next === undefined ? [] : [...tokenize(word), ...tokenize(next)];
+      if (pair && joined.length === 2 && matched.has(joined.join("")) && !words.includes(pair))
+        words.push(pair);
     }
-  }
+  });
   return words;
 }
 
