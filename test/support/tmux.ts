@@ -9,8 +9,11 @@ import { CLI } from "./fixtures.js";
 export class TmuxTerminal {
   private readonly socket = `mcpterm-pty-${randomUUID().slice(0, 8)}`;
   private readonly session = "pty";
+  private readonly history: string[];
 
-  constructor(command: string, options: { cwd: string; columns: number; rows: number }) {
+  /** `scrollback`: lines above the pane that `screen` includes too (what a person scrolls up to). */
+  constructor(command: string, options: { cwd: string; columns: number; rows: number; scrollback?: number }) {
+    this.history = options.scrollback ? ["-S", `-${options.scrollback}`] : [];
     this.tmux(
       "new-session",
       "-d",
@@ -27,7 +30,7 @@ export class TmuxTerminal {
   }
 
   screen(): string {
-    return this.tmux("capture-pane", "-p", "-J", "-t", this.session);
+    return this.tmux("capture-pane", "-p", "-J", "-t", this.session, ...this.history);
   }
 
   /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */

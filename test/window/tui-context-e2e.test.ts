@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SUMMARY_INSTRUCTIONS } from "../../src/core/agent/context-keeper.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 import {
   startScriptedModelServer,
   type RecordedRequest,
@@ -18,39 +18,16 @@ import {
  * run with `-c 8192`: an oversized tool result, then a plain turn, /compact, /stats, and a
  * 14-step turn, whose stderr (a Node warning) would land on this screen.
  */
-const socket = `mcpterm-context-${randomUUID().slice(0, 8)}`;
-const session = "context";
 const marker = randomUUID();
 const WINDOW = 8_192;
 let model: ScriptedModelServer;
+let terminal: TmuxTerminal;
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
-}
-
-function screen(): string {
-  return tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-200");
-}
-
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitForScreen(check: (text: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  let text = screen();
-  while (!check(text)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the screen was:\n${text}`);
-    await pause(100);
-    text = screen();
-  }
-  return text;
-}
-
+/** Types a message and sends it once it shows, so Enter never arrives with the text as a paste. */
 async function send(text: string): Promise<void> {
-  tmux("send-keys", "-t", session, "-l", text);
-  await waitForScreen((shown) => shown.includes(`› ${text}`), `"${text}" to show`);
-  tmux("send-keys", "-t", session, "Enter");
+  terminal.text(text);
+  await terminal.waitFor((shown) => shown.includes(`› ${text}`), `"${text}" to show`);
+  terminal.keys("Enter");
 }
 
 function reply(request: RecordedRequest): ScriptedReply {
@@ -85,56 +62,62 @@ beforeAll(async () => {
   });
   const dir = await tempDir("mcpterm-tui-context-");
   await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
-  const env = [
-    `PATH=${process.env.PATH ?? ""}`,
-    `HOME=${dir}`,
-    "NO_COLOR=1",
-    "TERM=xterm-256color",
-    "LANG=C.UTF-8",
-  ];
-  const command = `env -i ${env.map((entry) => `'${entry}'`).join(" ")} '${process.execPath}' '${CLI}' --no-kb --trust-config --max-steps 20 --model scripted --base-url '${model.baseUrl}'; echo "EXITED $?"; sleep 60`;
-  tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "50", "-c", dir, command);
+  terminal = new TmuxTerminal(
+    mcptermPaneCommand({
+      home: dir,
+      args: [
+        "--no-kb",
+        "--trust-config",
+        "--max-steps",
+        "20",
+        "--model",
+        "scripted",
+        "--base-url",
+        model.baseUrl,
+      ],
+    }),
+    { cwd: dir, columns: 120, rows: 50, scrollback: 200 },
+  );
 });
 
 afterAll(async () => {
-  try {
-    tmux("kill-server");
-  } catch {
-    // Already gone.
-  }
+  terminal.close();
   await model.close();
   expect(await waitForNoProcesses(marker)).toEqual([]);
 });
 
 describe("the context window in the TUI", () => {
   it("stays usable after an oversized result, compacts on /compact, counts on /stats, and runs 14 steps without a listener warning", async () => {
-    await waitForScreen((text) => text.includes("1/1 servers ready"), "the server");
+    await terminal.waitFor((text) => text.includes("1/1 servers ready"), "the server");
     await send("big result please");
-    await waitForScreen((text) => text.includes("Read it all."), "the answer after the big result");
-    await waitForScreen((text) => /ctx \d+% of 8\.2k/.test(text), "the context share on the status line");
+    await terminal.waitFor((text) => text.includes("Read it all."), "the answer after the big result");
+    await terminal.waitFor((text) => /ctx \d+% of 8\.2k/.test(text), "the context share on the status line");
 
     await send("say hello");
-    await waitForScreen((text) => text.includes("Hello there!"), "the next turn's answer");
+    await terminal.waitFor((text) => text.includes("Hello there!"), "the next turn's answer");
 
     await send("/compact the long result");
-    await waitForScreen((text) => text.includes("Compacted the conversation on /compact"), "the compaction");
+    await terminal.waitFor(
+      (text) => text.includes("Compacted the conversation on /compact"),
+      "the compaction",
+    );
 
     await send("/stats");
-    const stats = await waitForScreen((text) => text.includes("Fixed prompt: about"), "the stats");
+    const stats = await terminal.waitFor((text) => text.includes("Fixed prompt: about"), "the stats");
     expect(stats).toContain("context window 8,192 tokens (from llama.cpp GET /props (n_ctx))");
 
     await send("steps please");
-    const steps = await waitForScreen((text) => text.includes("Fourteen steps done."), "the 14-step turn");
+    const steps = await terminal.waitFor((text) => text.includes("Fourteen steps done."), "the 14-step turn");
     expect(steps).not.toContain("MaxListenersExceededWarning");
     expect(steps).not.toContain("listeners added");
 
     await send("/tools hide fixture");
-    await waitForScreen(
+    await terminal.waitFor(
       (text) => text.includes("The tools of fixture are no longer offered"),
       "the narrowing",
     );
     await send("say hello again");
-    await waitForScreen(
+    await terminal.waitFor(
       (text) => text.split("Hello there!").length > 2,
       "a turn without the fixture's tools",
     );
@@ -142,7 +125,7 @@ describe("the context window in the TUI", () => {
 
     expect(model.requests.filter((request) => request.refused)).toEqual([]);
     expect(Math.max(...model.requests.map((request) => request.promptTokens))).toBeLessThanOrEqual(WINDOW);
-    tmux("send-keys", "-t", session, "C-d");
-    await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");
+    terminal.keys("C-d");
+    await terminal.waitFor((text) => text.includes("EXITED 0"), "a clean exit");
   }, 120_000);
 });
