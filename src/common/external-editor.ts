@@ -64,25 +64,28 @@ type EditorOutcome =
 
 export type EditResult = { ok: true; text: string } | { ok: false; reason: string };
 
+/** Hands the terminal over for `run` and takes it back, resolving to what `run` gave. */
+export type Suspend = (run: () => Promise<EditResult>) => Promise<EditResult>;
+
 /**
  * Opens the person's editor on `text` in a private temporary file and returns what they saved.
  * `suspend` hands the terminal to it (the TUI's raw mode off, its drawing held) and takes it
- * back after, redrawn. The editor's own exit code decides: anything but 0 (`:cq` in vim) keeps
- * the prompt as it was.
+ * back after, redrawn; the file is read before the terminal comes back, so a caller can put the
+ * edit in place before a key typed after the editor closed is read. The editor's own exit code
+ * decides: anything but 0 (`:cq` in vim) keeps the prompt as it was.
  */
 export async function editInExternalEditor(
   text: string,
   env: NodeJS.ProcessEnv,
-  suspend: (run: () => Promise<void>) => Promise<void>,
+  suspend: Suspend,
 ): Promise<EditResult> {
   const editor = editorCommand(env);
   const folder = await mkdtemp(path.join(os.tmpdir(), "mcpterm-edit-"));
   const file = path.join(folder, "message.md");
   try {
     await writeFile(file, text, { mode: 0o600 });
-    const ran: { outcome?: EditorOutcome } = {};
-    await suspend(async () => {
-      ran.outcome = await withTerminalHandedOver(
+    return await suspend(async () => {
+      const outcome = await withTerminalHandedOver(
         () =>
           new Promise<EditorOutcome>((resolve) => {
             const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
@@ -90,25 +93,28 @@ export async function editInExternalEditor(
             child.once("exit", (code, signal) => resolve({ code, signal }));
           }),
       );
+      return editResult(outcome, editor, file);
     });
-    const outcome = ran.outcome ?? { code: null, signal: null };
-    const named = `the editor ${JSON.stringify(sanitizeForTerminal(editor.command))} (${editor.from})`;
-    if ("error" in outcome) {
-      const why = outcome.error.code === "ENOENT" ? "it was not found" : outcome.error.message;
-      return {
-        ok: false,
-        reason: `Could not start ${named}: ${why}; set $VISUAL or $EDITOR to an editor that waits until you close the file (e.g. "code --wait").`,
-      };
-    }
-    if (outcome.code !== 0) {
-      const how = outcome.signal
-        ? `was stopped by ${outcome.signal}`
-        : `exited with code ${String(outcome.code)}`;
-      return { ok: false, reason: `T${named.slice(1)} ${how}; the prompt was left as it was.` };
-    }
-    const edited = (await readFile(file, "utf8")).replace(/\r\n?/g, "\n").replace(/\n$/, "");
-    return { ok: true, text: sanitizeForTerminal(edited) };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+async function editResult(outcome: EditorOutcome, editor: EditorCommand, file: string): Promise<EditResult> {
+  const named = `the editor ${JSON.stringify(sanitizeForTerminal(editor.command))} (${editor.from})`;
+  if ("error" in outcome) {
+    const why = outcome.error.code === "ENOENT" ? "it was not found" : outcome.error.message;
+    return {
+      ok: false,
+      reason: `Could not start ${named}: ${why}; set $VISUAL or $EDITOR to an editor that waits until you close the file (e.g. "code --wait").`,
+    };
+  }
+  if (outcome.code !== 0) {
+    const how = outcome.signal
+      ? `was stopped by ${outcome.signal}`
+      : `exited with code ${String(outcome.code)}`;
+    return { ok: false, reason: `T${named.slice(1)} ${how}; the prompt was left as it was.` };
+  }
+  const edited = (await readFile(file, "utf8")).replace(/\r\n?/g, "\n").replace(/\n$/, "");
+  return { ok: true, text: sanitizeForTerminal(edited) };
 }

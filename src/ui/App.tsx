@@ -1,5 +1,5 @@
 import { Box, Static, Text, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
-import type { EditResult } from "../common/external-editor.js";
+import type { EditResult, Suspend } from "../common/external-editor.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "./active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "./approval-choices.js";
@@ -52,7 +52,7 @@ export interface AppController {
   /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
   completions(before: string): string[] | Promise<string[]>;
   /** Edits `text` in $VISUAL / $EDITOR, `suspend` handing the terminal over meanwhile (absent: no editor). */
-  editText?(text: string, suspend: (run: () => Promise<void>) => Promise<void>): Promise<EditResult>;
+  editText?(text: string, suspend: Suspend): Promise<EditResult>;
 }
 
 export interface TranscriptSource {
@@ -183,15 +183,20 @@ export function App({
         case "open_editor": {
           if (!controller.editText || editing.current) return;
           editing.current = true;
-          void controller
-            .editText(effect.text, (run) => suspendTerminal(run))
-            .then((result) => {
+          // The edit is put in place while the terminal is still handed over, so a key typed
+          // the moment the editor closes goes after it instead of being replaced by it.
+          const suspendApplying: Suspend = async (run) => {
+            let result: EditResult = { ok: false, reason: "The editor did not run." };
+            await suspendTerminal(async () => {
+              result = await run();
               if (result.ok) promptStore.dispatch({ type: "recall", text: result.text, at: clock() });
               else dispatch({ type: "ui_notice", level: "error", text: result.reason });
-            })
-            .finally(() => {
-              editing.current = false;
             });
+            return result;
+          };
+          void controller.editText(effect.text, suspendApplying).finally(() => {
+            editing.current = false;
+          });
           return;
         }
         case "exit":

@@ -17,6 +17,8 @@ import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
 import { TuiController } from "./tui-controller.js";
 import { captureTypeAhead } from "./type-ahead.js";
+import { withTerminalGivenAway } from "./terminal-reclaim.js";
+import { withoutTerminalReplies } from "./terminal-input.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "./reflow-erase.js";
 import { pageFetcher } from "../common/page-fetcher.js";
 import { idleMemoryRelease, memoryReducingCollector } from "./idle-memory.js";
@@ -60,7 +62,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     clearScreen: () => clearScreen(),
     fetchPage: pageFetcher(io.network),
     ...(resumed ? { resumed } : {}),
-    editText: (text, suspend) => editInExternalEditor(text, io.env, suspend),
+    editText: (text, suspend) =>
+      editInExternalEditor(text, io.env, (run) => suspend(() => withTerminalGivenAway(stdin, run))),
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up. They
@@ -88,7 +91,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     <ThemeContext.Provider value={themeFor(io.env)}>
       <App store={store} controller={controller} onExit={() => exit()} />
     </ThemeContext.Provider>,
-    { stdout, stdin, exitOnCtrlC: false, patchConsole: true },
+    { stdout, stdin: withoutTerminalReplies(stdin), exitOnCtrlC: false, patchConsole: true },
   );
   clearScreen = () => clearTerminal(instance, stdout);
   const background = setImmediate(startInBackground);

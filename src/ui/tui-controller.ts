@@ -22,7 +22,7 @@ import {
   sessionSummaries,
 } from "../core/session/resume-session.js";
 import type { SavedSession } from "../core/session/saved-session.js";
-import type { EditResult } from "../common/external-editor.js";
+import type { EditResult, Suspend } from "../common/external-editor.js";
 import { completionWords } from "./completion.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
@@ -67,7 +67,7 @@ export interface TuiControllerOptions {
   /** A saved session to go on with (--continue, --resume). */
   resumed?: SavedSession;
   /** Edits the prompt's text in the person's editor (see editInExternalEditor). */
-  editText?: (text: string, suspend: (run: () => Promise<void>) => Promise<void>) => Promise<EditResult>;
+  editText?: (text: string, suspend: Suspend) => Promise<EditResult>;
 }
 
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
@@ -311,7 +311,7 @@ export class TuiController implements PersonAtHand {
   }
 
   /** Ctrl+G: the prompt's text in $VISUAL / $EDITOR, while the terminal is handed to it. */
-  editText(text: string, suspend: (run: () => Promise<void>) => Promise<void>): Promise<EditResult> {
+  editText(text: string, suspend: Suspend): Promise<EditResult> {
     return this.options.editText
       ? this.options.editText(text, suspend)
       : Promise.resolve({ ok: false, reason: "No external editor can be opened here." });
