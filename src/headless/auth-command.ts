@@ -72,7 +72,7 @@ function terminalSignIn(io: CliIo, offerBrowser: boolean): SignInPerson {
       });
       return /^\s*y(es)?\s*$/i.test(line ?? "") ? "open" : "show";
     },
-    waiting: (question, opened) => {
+    waiting: (_question, opened) => {
       io.stderr.write(
         opened
           ? `Waiting for the browser to come back (Ctrl+C gives up)…\n`

@@ -257,8 +257,13 @@ describe("mcpterm as a whole MCP client (server-everything)", () => {
 describe("roots and a server given its folders on the command line", () => {
   const FILESYSTEM = `${process.cwd()}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 
-  async function allowed(roots: boolean | undefined, until: (listed: string) => boolean): Promise<string> {
+  /** What server-filesystem lists as allowed, and the capabilities its initialize request declared. */
+  async function allowed(
+    roots: boolean | undefined,
+    until: (listed: string) => boolean,
+  ): Promise<{ listed: string; declared: Record<string, unknown> }> {
     const project = await tempDir("mcpterm-project-");
+    const sent: WireFrame[] = [];
     await mkdir(path.join(project, "workspace"));
     const manager = new McpManager(
       [
@@ -269,10 +274,13 @@ describe("roots and a server given its folders on the command line", () => {
           ...(roots === undefined ? {} : { roots }),
         }),
       ],
-      { parentEnv: process.env, roots: new RootList([project]) },
+      { parentEnv: process.env, roots: new RootList([project]), onWire: (frame) => sent.push(frame) },
     );
     cleanups.push(() => manager.close());
     await manager.start();
+    const initialize = sent.find(
+      (frame) => frame.direction === "send" && (frame.message as { method?: string }).method === "initialize",
+    )?.message as { params?: { capabilities?: Record<string, unknown> } } | undefined;
     // server-filesystem asks for roots just after initialize: list until it has (or 3 s passed).
     let listed = "";
     for (let tries = 0; tries < 30; tries++) {
@@ -280,13 +288,17 @@ describe("roots and a server given its folders on the command line", () => {
       if (until(listed)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return listed;
+    return { listed, declared: initialize?.params?.capabilities ?? {} };
   }
 
   it("keeps server-filesystem on ./workspace: roots would widen it to the whole project", async () => {
     // Had it been offered roots, it would have switched to the project within the 3 s.
-    const listed = await allowed(undefined, (shown) => !shown.includes("workspace"));
+    const { listed, declared } = await allowed(undefined, (shown) => !shown.includes("workspace"));
     expect(listed).toMatch(/workspace/);
+    // Not offered means not declared: a server told the client has roots may ask for them and
+    // get "method not found".
+    expect(declared).not.toHaveProperty("roots");
+    expect(declared).toHaveProperty("sampling");
     expect(
       listed
         .split("\n")
@@ -296,7 +308,8 @@ describe("roots and a server given its folders on the command line", () => {
   });
 
   it('offers the roots when the entry says "roots": true', async () => {
-    const listed = await allowed(true, (shown) => !shown.includes("workspace"));
+    const { listed, declared } = await allowed(true, (shown) => !shown.includes("workspace"));
     expect(listed).not.toMatch(/workspace/);
+    expect(declared).toHaveProperty("roots", { listChanged: true });
   });
 });

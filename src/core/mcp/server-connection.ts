@@ -540,7 +540,7 @@ export class ServerConnection {
 
   private async connectWith(transport: Transport): Promise<Client> {
     const client = new Client(CLIENT_INFO, {
-      capabilities: CLIENT_CAPABILITIES,
+      capabilities: this.capabilities(),
       jsonSchemaValidator: UNCHECKED_OUTPUT,
     });
     this.answerServerRequests(client);

@@ -67,7 +67,6 @@ export function samplingHints(params: SamplingParams): string[] {
  */
 export async function answerSampling(
   model: ChatModel,
-  params: SamplingParams,
   question: SamplingQuestion,
   answer: { editedText?: string },
   signal: AbortSignal,

@@ -165,7 +165,7 @@ async function sample(
     if (!answer.approved) return refuse("user", answer.reason, model.model);
     const edited = "editedText" in answer && answer.editedText !== undefined;
     try {
-      const result = await answerSampling(model, params, question, answer, signal);
+      const result = await answerSampling(model, question, answer, signal);
       // What the model wrote goes back to the server: without the secrets it may have repeated.
       const text = result.content.type === "text" ? options.redact(result.content.text) : "";
       options.record({
