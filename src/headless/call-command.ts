@@ -51,9 +51,11 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     const refusal = await approveCall(
       io,
       {
-        label,
+        server: args.server,
+        tool: args.tool,
         tier: tool.tier,
         tierReason: tool.tierReason,
+        arguments: parsed.value,
         secrets: await findArgumentSecrets(parsed.value, redactor),
       },
       { yes: args.yes, allowSecretArguments: args.allowSecretArguments, ask: true },

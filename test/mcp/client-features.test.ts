@@ -6,13 +6,11 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { RootList } from "../../src/core/mcp/roots.js";
 import type { ServerLogEntry } from "../../src/core/mcp/server-log.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
-import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
-import {
-  serverRequestHandlers,
-  type PersonAtHand,
-  type ServerRequestRecord,
-} from "../../src/core/requests/server-requests.js";
+import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import type { SamplingQuestion } from "../../src/core/person/sampling.js";
+import { NOBODY, type Person } from "../../src/core/person/person.js";
+import { serverRequestHandlers, type ServerRequestRecord } from "../../src/core/person/server-requests.js";
+import { personWho } from "../support/person.js";
 import { EVERYTHING_SERVER, serverConfig, tempDir } from "../support/fixtures.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -34,7 +32,7 @@ interface Harness {
 
 /** server-everything over stdio, with a person who answers as `person` says. */
 async function everything(
-  person: Partial<PersonAtHand> | undefined,
+  person: Partial<Pick<Person, "sampling" | "elicitation">> | undefined,
   allowSampling = false,
   timeoutMs = 10_000,
 ): Promise<Harness> {
@@ -46,16 +44,18 @@ async function everything(
   const logs: ServerLogEntry[] = [];
   const wire: WireFrame[] = [];
   const asked: Harness["asked"] = { sampling: [], elicitation: [] };
-  const answering: PersonAtHand | undefined = person && {
-    sampling: async (question, signal) => {
-      asked.sampling.push(question);
-      return (await person.sampling?.(question, signal)) ?? { approved: false, reason: "no" };
-    },
-    elicitation: async (question, signal) => {
-      asked.elicitation.push(question);
-      return (await person.elicitation?.(question, signal)) ?? { action: "decline" };
-    },
-  };
+  const answering: Person = person
+    ? personWho({
+        sampling: async (question, signal) => {
+          asked.sampling.push(question);
+          return (await person.sampling?.(question, signal)) ?? { approved: false, reason: "no" };
+        },
+        elicitation: async (question, signal) => {
+          asked.elicitation.push(question);
+          return (await person.elicitation?.(question, signal)) ?? { action: "decline" };
+        },
+      })
+    : NOBODY;
   const roots = new RootList([folder]);
   const manager = new McpManager(
     [

@@ -2,7 +2,7 @@ import type { OAuthOptions } from "../oauth/server-auth.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { McpError } from "../errors.js";
 import { redactWithPatterns } from "../policy/secret-patterns.js";
-import type { ServerRequestHandlers } from "./client-requests.js";
+import type { ServerRequestHandlers } from "../person/server-request-handlers.js";
 import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
 import type { ServerLogEntry } from "./server-log.js";
