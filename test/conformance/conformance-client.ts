@@ -2,9 +2,11 @@
  * mcpterm as the client of one MCP conformance scenario (`conformance client --command ...`):
  * the suite starts a scenario server and runs this with its URL as the last argument. It loads
  * that URL as a config entry would be, connects through mcpterm's own McpManager with the
- * session's real request handlers, calls every tool the server offers, and closes.
+ * session's real request handlers, makes the requests the scenario wants (scenario-calls.ts;
+ * MCP_CONFORMANCE_SCENARIO names it), and closes.
  *
- * Exit code 0 when every call got a result; the suite's own checks decide conformance.
+ * Exit code 0 when the connection worked and every request the scenario does not fail on purpose
+ * got a result; the suite's own checks decide conformance.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -18,7 +20,7 @@ import { nobody, type Person } from "../../src/core/person/person.js";
 import { serverRequestHandlers } from "../../src/core/person/server-requests.js";
 import type { SignInPerson } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
-import { sampleArguments } from "./sample-arguments.js";
+import { plannedCalls, type ScenarioServer } from "./scenario-calls.js";
 
 const SERVER = "conformance";
 
@@ -59,11 +61,11 @@ async function scriptedBrowser(address: string): Promise<void> {
  * registered client (MCP_CONFORMANCE_CONTEXT) get it as `oauth` settings, its secrets through
  * `${VAR}` as a config file would.
  */
-async function serverEntry(url: string, env: NodeJS.ProcessEnv): Promise<Record<string, unknown>> {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<
-    string,
-    string | undefined
-  >;
+async function serverEntry(
+  url: string,
+  context: Record<string, string | undefined>,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, unknown>> {
   if (context.client_secret !== undefined) env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
   if (context.private_key_pem !== undefined) env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
   switch (context.name ?? "") {
@@ -90,7 +92,9 @@ async function serverEntry(url: string, env: NodeJS.ProcessEnv): Promise<Record<
           ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
         },
       };
+    // The 2025 suite's name for the scenario the current line calls enterprise-managed-authorization.
     case "auth/cross-app-access-complete-flow":
+    case "auth/enterprise-managed-authorization":
       env.CONFORMANCE_ID_TOKEN = context.idp_id_token;
       return {
         url,
@@ -129,8 +133,10 @@ async function issuerOf(url: string): Promise<string> {
 
 async function main(url: string): Promise<number> {
   const env = { ...process.env };
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, unknown>;
+  const settingsContext = context as Record<string, string | undefined>;
   const config = parseConfigDocument(
-    { mcpServers: { [SERVER]: await serverEntry(url, env) } },
+    { mcpServers: { [SERVER]: await serverEntry(url, settingsContext, env) } },
     { fileLabel: "conformance", configDir: process.cwd(), env },
   );
   const settings = mkdtempSync(path.join(os.tmpdir(), "mcpterm-conformance-oauth-"));
@@ -163,16 +169,18 @@ async function main(url: string): Promise<number> {
       console.error(`could not connect to ${url}: ${server?.error ?? "no server"}`);
       return 1;
     }
+    const connection = manager.connection(SERVER);
+    await connection?.catalogSettled();
+    const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
     let failed = 0;
-    for (const { definition } of manager.tools()) {
-      const args = sampleArguments(definition.inputSchema);
+    for (const planned of plannedCalls(scenario, context, scenarioServer(manager))) {
       try {
-        const result = await manager.callTool(SERVER, definition.name, args);
-        console.log(`${definition.name}(${JSON.stringify(args)}) -> ${JSON.stringify(result)}`);
-        if (result.isError === true) failed++;
+        const result = await planned.run();
+        console.log(`${planned.label} -> ${JSON.stringify(result)}`);
+        if (isErrorResult(result) && !planned.mayFail) failed++;
       } catch (error) {
-        console.error(`${definition.name}(${JSON.stringify(args)}) failed: ${errorMessage(error)}`);
-        failed++;
+        console.error(`${planned.label} failed: ${errorMessage(error)}`);
+        if (!planned.mayFail) failed++;
       }
     }
     return failed === 0 ? 0 : 1;
@@ -180,6 +188,25 @@ async function main(url: string): Promise<number> {
     await manager.close();
     rmSync(settings, { recursive: true, force: true });
   }
+}
+
+/** The connected server as the scenario plans see it. */
+function scenarioServer(manager: McpManager): ScenarioServer {
+  const snapshot = () => manager.servers().find((server) => server.name === SERVER);
+  const connection = manager.connection(SERVER);
+  if (!connection) throw new Error(`no server named ${SERVER}`);
+  return {
+    tools: () => manager.tools().map((tool) => tool.definition),
+    resources: () => snapshot()?.catalog.resources ?? [],
+    prompts: () => snapshot()?.catalog.prompts ?? [],
+    callTool: (name, args) => manager.callTool(SERVER, name, args),
+    readResource: (uri) => connection.readResource(uri),
+    getPrompt: (name, args) => connection.getPrompt(name, args),
+  };
+}
+
+function isErrorResult(result: unknown): boolean {
+  return typeof result === "object" && result !== null && (result as { isError?: unknown }).isError === true;
 }
 
 const serverUrl = process.argv[2];

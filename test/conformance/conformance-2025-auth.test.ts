@@ -32,12 +32,12 @@ const AUTH_SCENARIOS: ReadonlyArray<{ scenario: string; successes: number }> = [
   { scenario: "auth/cross-app-access-complete-flow", successes: 11 },
 ];
 
-describe("the MCP conformance suite's authorization scenarios, with mcpterm signing in", () => {
+describe("the 2025-11-25 conformance suite (0.1.16): authorization scenarios, mcpterm signing in", () => {
   it.concurrent.for(AUTH_SCENARIOS)(
     "$scenario: every check passes",
     { timeout: 60_000 },
     async (expected, { expect }) => {
-      const { checks, output } = await runScenario(expected.scenario);
+      const { checks, output } = await runScenario(expected.scenario, { suite: "2025" });
       const { notPassed, report } = shortOfSuccess(checks, output);
       expect(notPassed, report).toEqual([]);
       expect(checks.filter((check) => check.status === "SUCCESS").length, report).toBe(expected.successes);
