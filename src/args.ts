@@ -3,7 +3,7 @@ import { splitCommandLine } from "./core/config/command-line.js";
 import { UsageError } from "./core/errors.js";
 import { isLogLevel } from "./core/mcp/server-log.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "./core/deprecated-mcp.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 

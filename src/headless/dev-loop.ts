@@ -1,4 +1,4 @@
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "../core/deprecated-mcp.js";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import type { AgentTool } from "../core/agent/tool-host.js";

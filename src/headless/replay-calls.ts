@@ -1,4 +1,4 @@
-import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
@@ -245,8 +245,7 @@ function errorOutcome(error: unknown): ReplayedOutcome {
 /** The SDK's error deep in the cause chain: the code and message the server sent. */
 function jsonRpcError(error: unknown): { code: number; message: string } | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
-    if (cause instanceof SdkMcpError)
-      return { code: cause.code, message: cause.message.replace(/^(?:MCP error -?\d+: )+/, "") };
+    if (cause instanceof ProtocolError) return { code: cause.code, message: cause.message };
   }
   return undefined;
 }

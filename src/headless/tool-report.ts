@@ -1,4 +1,4 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { AgentTool } from "../core/agent/tool-host.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import { revealHiddenText } from "../core/policy/hidden-text.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";
 import { lintTool, lintTools, type LintCode } from "../../src/core/mcp/tool-lint.js";
 import { REPO_ROOT, tempDir, writeJson } from "../support/fixtures.js";
@@ -16,7 +16,7 @@ const good: Tool = {
   inputSchema: { type: "object", properties: { path: { type: "string", description: "Which file." } } },
 };
 const codes = (tool: Partial<Tool>): LintCode[] => lintTool("s", { ...good, ...tool }).map((f) => f.code);
-const schemaOf = (properties: Record<string, object>): Tool["inputSchema"] => ({
+const schemaOf = (properties: NonNullable<Tool["inputSchema"]["properties"]>): Tool["inputSchema"] => ({
   type: "object",
   properties,
 });

@@ -30,7 +30,7 @@ const authWork = (reason: string, ...checks: string[]): Expectation => ({
 /** Fails until mcpterm speaks the 2026-07-28 revision: the scenario's server speaks nothing else. */
 const needs2026 = (...checks: string[]): Expectation => ({
   kind: "left",
-  reason: "mcpterm speaks only 2025-11-25 (SDK v1), and this scenario's server only 2026-07-28",
+  reason: "mcpterm speaks only 2025-11-25, and this scenario's server only 2026-07-28",
   checks,
 });
 
@@ -139,13 +139,13 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
     expect: needs2026("sep-2468-client-compare-iss-supported", ...SIGNED_IN),
   },
   { scenario: "auth/iss-not-advertised", expect: needs2026("sep-2468-client-proceed-no-iss", ...SIGNED_IN) },
-  { scenario: "auth/iss-supported-missing", expect: needs2026("sep-2468-client-reject-missing-iss") },
-  { scenario: "auth/iss-wrong-issuer", expect: needs2026("sep-2468-client-compare-iss-supported") },
-  { scenario: "auth/iss-unexpected", expect: needs2026("sep-2468-client-compare-iss-unadvertised") },
-  { scenario: "auth/iss-normalized", expect: needs2026("sep-2468-client-no-normalization") },
+  { scenario: "auth/iss-supported-missing", expect: passes("sep-2468-client-reject-missing-iss") },
+  { scenario: "auth/iss-wrong-issuer", expect: passes("sep-2468-client-compare-iss-supported") },
+  { scenario: "auth/iss-unexpected", expect: passes("sep-2468-client-compare-iss-unadvertised") },
+  { scenario: "auth/iss-normalized", expect: passes("sep-2468-client-no-normalization") },
   {
     scenario: "auth/metadata-issuer-mismatch",
-    expect: needs2026("sep-2468-client-validate-metadata-issuer"),
+    expect: passes("sep-2468-client-validate-metadata-issuer"),
   },
   {
     scenario: "auth/client-credentials-jwt",

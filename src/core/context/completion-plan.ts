@@ -1,4 +1,9 @@
-import type { CompleteRequest, Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CompleteRequest,
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { parsePromptInvocation, splitArguments } from "./prompt-arguments.js";
 import { templateProgress } from "./uri-template.js";

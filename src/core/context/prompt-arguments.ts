@@ -1,4 +1,4 @@
-import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt } from "@modelcontextprotocol/client";
 
 /** `/everything:args-prompt Paris state="New York"`, taken apart. */
 export interface PromptInvocation {

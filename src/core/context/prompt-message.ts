@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/client";
 import type { UserMessage } from "../agent/session.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";

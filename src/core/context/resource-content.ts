@@ -1,4 +1,4 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import type { AttachedContext, MessageAttachment } from "../agent/events.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { ClientCapabilities } from "@modelcontextprotocol/client";
 
 /**
  * What mcpterm tells every server it can do. Declared in every mode, so servers offer the same

@@ -1,9 +1,9 @@
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import {
+  SdkHttpError,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+  type Transport,
+} from "@modelcontextprotocol/client";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { guardUnansweredStreams } from "./unanswered-stream-guard.js";
 
@@ -36,7 +36,10 @@ export function legacySseTransport(
   });
 }
 
-/** A Streamable HTTP server's 404 for a request that carried a session id: the session is gone. */
-export function isExpiredSession(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+/**
+ * A Streamable HTTP server's 404. For a 2025 request that carried a session id it means the
+ * session is gone; the caller knows whether one was carried (2026 servers have no sessions).
+ */
+export function isHttpNotFound(error: unknown): boolean {
+  return error instanceof SdkHttpError && error.status === 404;
 }

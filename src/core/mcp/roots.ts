@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Root } from "@modelcontextprotocol/sdk/types.js";
+import type { Root } from "../deprecated-mcp.js";
 import type { ServerConfig } from "../config/config-types.js";
 
 /**

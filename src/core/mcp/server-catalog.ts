@@ -1,5 +1,9 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Prompt, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { listPages } from "./list-pages.js";
 
@@ -90,7 +94,10 @@ export class ServerCatalog {
 
   private listResources(): Promise<Resource[]> {
     return listPages({ one: "resource", many: "resources" }, this.deadlineMs, async (cursor, options) => {
-      const answer = await this.client.listResources(cursor === undefined ? {} : { cursor }, options);
+      const answer = await this.client.request(
+        { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
+        options,
+      );
       return { items: answer.resources, nextCursor: answer.nextCursor };
     });
   }
@@ -101,8 +108,8 @@ export class ServerCatalog {
         { one: "resource template", many: "resource templates" },
         this.deadlineMs,
         async (cursor, options) => {
-          const answer = await this.client.listResourceTemplates(
-            cursor === undefined ? {} : { cursor },
+          const answer = await this.client.request(
+            { method: "resources/templates/list", params: cursor === undefined ? {} : { cursor } },
             options,
           );
           return { items: answer.resourceTemplates, nextCursor: answer.nextCursor };
@@ -117,7 +124,10 @@ export class ServerCatalog {
 
   private listPrompts(): Promise<Prompt[]> {
     return listPages({ one: "prompt", many: "prompts" }, this.deadlineMs, async (cursor, options) => {
-      const answer = await this.client.listPrompts(cursor === undefined ? {} : { cursor }, options);
+      const answer = await this.client.request(
+        { method: "prompts/list", params: cursor === undefined ? {} : { cursor } },
+        options,
+      );
       return { items: answer.prompts, nextCursor: answer.nextCursor };
     });
   }

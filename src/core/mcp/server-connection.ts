@@ -1,26 +1,20 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-  CallToolResultSchema,
-  LoggingMessageNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  SdkHttpError,
+  SseError,
+  UnauthorizedError,
   type ClientCapabilities,
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
-  type LoggingLevel,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
   type ReadResourceResult,
-  type Root,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/client";
+import type { LoggingLevel, Root } from "../deprecated-mcp.js";
+import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import type { ServerConfig } from "../config/config-types.js";
 import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
@@ -38,7 +32,7 @@ import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
-import { isExpiredSession, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
+import { isHttpNotFound, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import type {
   CallOptions,
@@ -231,6 +225,7 @@ export class ServerConnection {
     await this.inSession(async (client) => {
       if (!client.getServerCapabilities()?.logging)
         throw new ToolCallError("invalid_args", `server "${this.name}" does not offer logging`);
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers still take logging/setLevel.
       await client.setLoggingLevel(level, { timeout: this.config.timeoutMs });
     });
     this.note("info", `log level set to ${level}`);
@@ -288,7 +283,7 @@ export class ServerConnection {
     } catch (error) {
       if (options.signal?.aborted)
         throw new ToolCallError("cancelled", `${what} was cancelled`, { cause: error });
-      if (isExpiredSession(error)) throw error;
+      if (this.sessionExpired(error)) throw error;
       throw classifyRequestError(error, {
         server: this.name,
         timeoutMs: options.timeoutMs ?? this.config.timeoutMs,
@@ -329,7 +324,7 @@ export class ServerConnection {
         await this.auth.signIn(this.auth.fetch(fetch));
         return await request(this.client);
       }
-      if (!isExpiredSession(error)) throw error;
+      if (!this.sessionExpired(error)) throw error;
       this.note(
         "notice",
         "the server no longer knows this session (HTTP 404); starting a new one, as the MCP spec asks",
@@ -345,7 +340,7 @@ export class ServerConnection {
       try {
         return await request(this.client);
       } catch (again) {
-        if (!isExpiredSession(again)) throw again;
+        if (!this.sessionExpired(again)) throw again;
         throw new ToolCallError(
           "transient",
           `server "${this.name}" forgot the new session at once (HTTP 404 for its session id twice)`,
@@ -353,6 +348,14 @@ export class ServerConnection {
         );
       }
     }
+  }
+
+  /**
+   * A 404 to a request that carried a 2025 session id: the server forgot the session. A 2026
+   * server has no sessions, and starting one again would only loop.
+   */
+  private sessionExpired(error: unknown): boolean {
+    return isHttpNotFound(error) && this.tapped?.sessionId !== undefined;
   }
 
   private connectedClient(): Client {
@@ -422,7 +425,7 @@ export class ServerConnection {
           { cause: error, retryable: false, timedOut: true },
         );
       }
-      if (isExpiredSession(error)) throw error;
+      if (this.sessionExpired(error)) throw error;
       throw classifyRequestError(error, { server: this.name, timeoutMs });
     } finally {
       clearTimeout(timer);
@@ -548,18 +551,18 @@ export class ServerConnection {
     this.answerServerRequests(client);
     // Our own handler rather than the SDK's listChanged option: it marks the change the moment it
     // is announced (calls then wait for the new list), and lists every page, not just the first.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       const change = this.toolRefresh.announce();
       clearTimeout(this.refreshTimer);
       this.refreshTimer = setTimeout(() => void this.refreshTools(client, change), TOOL_REFRESH_DEBOUNCE_MS);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/resources/list_changed", () => {
       void this.catalog?.refresh("resources");
     });
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/prompts/list_changed", () => {
       void this.catalog?.refresh("prompts");
     });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    client.setNotificationHandler("notifications/message", (notification) => {
       const { level, logger, data } = notification.params;
       const entry = this.log.push({
         server: this.name,
@@ -573,7 +576,7 @@ export class ServerConnection {
       this.options.onLog?.(entry);
     });
     const privateAnswers = new PrivateAnswers();
-    const tapped = new TappedTransport(transport, (direction, message) => {
+    const tapped = TappedTransport.wrap(transport, (direction, message) => {
       const { onWire } = this.options;
       if (onWire)
         onWire({
@@ -601,12 +604,12 @@ export class ServerConnection {
     const requests = this.options.requests ?? declineServerRequests();
     // Only a client that declared roots may answer roots/list (the SDK refuses the handler otherwise).
     if (rootsOffer(this.config).offered)
-      client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-      this.whileAsking(() => requests.createMessage(this.name, request.params, extra.signal)),
+      client.setRequestHandler("roots/list", () => ({ roots: this.options.roots?.() ?? [] }));
+    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
+      this.whileAsking(() => requests.createMessage(this.name, request.params, ctx.mcpReq.signal)),
     );
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      this.whileAsking(() => requests.elicit(this.name, request.params, extra.signal)),
+    client.setRequestHandler("elicitation/create", (request, ctx) =>
+      this.whileAsking(() => requests.elicit(this.name, request.params, ctx.mcpReq.signal)),
     );
   }
 
@@ -639,6 +642,7 @@ export class ServerConnection {
   /** Tells the server the roots changed (notifications/roots/list_changed), if it is connected. */
   async rootsChanged(): Promise<void> {
     if (this.status !== "connected" || !this.client || !rootsOffer(this.config).offered) return;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers are still told the roots changed.
     await this.client.sendRootsListChanged().catch((error: unknown) => {
       this.note("warning", `could not tell the server that the roots changed: ${errorMessage(error)}`);
     });
@@ -776,10 +780,15 @@ function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Prom
 
 /** A 401 or 403 from the server: another transport would be refused the same way. */
 function isAuthError(error: unknown): boolean {
-  return (
-    error instanceof UnauthorizedError ||
-    (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))
-  );
+  const status = httpStatus(error);
+  return error instanceof UnauthorizedError || status === 401 || status === 403;
+}
+
+/** The HTTP status a transport failed with, where it says. */
+function httpStatus(error: unknown): number | undefined {
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code;
+  return undefined;
 }
 
 /**
@@ -788,7 +797,7 @@ function isAuthError(error: unknown): boolean {
  */
 function unauthorizedSentence(error: unknown, server: string, signsIn: boolean): string | undefined {
   if (signsIn || !isAuthError(error)) return undefined;
-  const code = error instanceof StreamableHTTPError ? error.code : 401;
+  const code = httpStatus(error) ?? 401;
   return (
     `server "${server}" refused the connection (HTTP ${code}): it needs authorization. ` +
     `Check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in.`

@@ -1,4 +1,4 @@
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "../deprecated-mcp.js";
 
 /** The syslog levels MCP logging uses, least severe first. */
 export const LOG_LEVELS: readonly LoggingLevel[] = [

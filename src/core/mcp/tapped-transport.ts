@@ -1,31 +1,48 @@
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import type { WireDirection } from "./types.js";
+
+type Tap = (direction: WireDirection, message: JSONRPCMessage) => void;
 
 /**
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
- * of the trace. It changes nothing that passes through.
+ * of the trace. It changes nothing that passes through, and hides nothing the SDK reads off a
+ * transport: whether a request has its own stream (closing it cancels the request on 2026 HTTP)
+ * and, for a stdio server only, its process (a stdio server that ignores the 2026 probe is
+ * waited out and spoken to in 2025; an HTTP one that times out is not).
  */
 export class TappedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onmessage?: Transport["onmessage"];
 
-  constructor(
+  /** The protocol version the client settled on, which it hands to its transport once. */
+  protocolVersion: string | undefined;
+
+  protected constructor(
     readonly inner: Transport,
-    private readonly tap: (direction: WireDirection, message: JSONRPCMessage) => void,
+    private readonly tap: Tap,
   ) {}
+
+  /** Wraps `inner`; a stdio process transport stays recognisable as one. */
+  static wrap(inner: Transport, tap: Tap): TappedTransport {
+    return isProcessTransport(inner) ? new TappedStdioTransport(inner, tap) : new TappedTransport(inner, tap);
+  }
 
   get sessionId(): string | undefined {
     return this.inner.sessionId;
   }
 
-  /** The protocol version agreed in initialize, which the client hands to its transport. */
-  protocolVersion: string | undefined;
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
     this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
   }
 
   start(): Promise<void> {
@@ -45,5 +62,32 @@ export class TappedTransport implements Transport {
 
   close(): Promise<void> {
     return this.inner.close();
+  }
+}
+
+/** A transport to a local process: the SDK tells stdio from HTTP by these two. */
+interface ProcessTransport extends Transport {
+  readonly pid: number | undefined;
+  readonly stderr: unknown;
+}
+
+function isProcessTransport(transport: Transport): transport is ProcessTransport {
+  return "pid" in transport && "stderr" in transport;
+}
+
+class TappedStdioTransport extends TappedTransport {
+  constructor(
+    private readonly process: ProcessTransport,
+    tap: Tap,
+  ) {
+    super(process, tap);
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  get stderr(): unknown {
+    return this.process.stderr;
   }
 }

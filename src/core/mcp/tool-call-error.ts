@@ -1,7 +1,14 @@
-import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from "@modelcontextprotocol/client";
 import type { FailureClass } from "../policy/failure-class.js";
 import { errorMessage } from "../errors.js";
-import { STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
+import { STREAM_CLOSED_CODE, STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 
 /** A tool call that did not produce a result, with the class that decides what happens next. */
 export class ToolCallError extends Error {
@@ -22,6 +29,9 @@ export class ToolCallError extends Error {
   }
 }
 
+/** SEP-2243: the server found a header missing or not matching the body. */
+export const HEADER_MISMATCH = -32020;
+
 /** Maps what the SDK threw for a request into a classified failure. */
 export function classifyRequestError(
   error: unknown,
@@ -31,24 +41,33 @@ export function classifyRequestError(
   if (error instanceof Error && error.name === "AbortError") {
     return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
   }
-  if (error instanceof SdkMcpError) {
+  if (error instanceof SdkHttpError) {
+    return new ToolCallError(
+      error.status >= 500 || error.status === 429 ? "transient" : "business",
+      `server "${context.server}" answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ""}: ${errorMessage(error)}`,
+      { cause: error },
+    );
+  }
+  if (error instanceof SdkError) return classifySdkError(error, context);
+  if (error instanceof ProtocolError) {
     const code: number = error.code;
     const message = errorMessage(error);
-    if (code === (ErrorCode.RequestTimeout as number)) {
+    if (code === STREAM_CLOSED_CODE && message.includes(STREAM_CLOSED_MESSAGE)) {
       return new ToolCallError(
         "transient",
-        `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
-        { cause: error, timedOut: true },
+        `server "${context.server}" closed the response stream before answering`,
+        { cause: error },
       );
     }
-    if (code === (ErrorCode.ConnectionClosed as number)) {
-      const how = message.includes(STREAM_CLOSED_MESSAGE)
-        ? `server "${context.server}" closed the response stream before answering`
-        : `the connection to server "${context.server}" was lost`;
-      return new ToolCallError("transient", how, { cause: error });
-    }
-    if (code === (ErrorCode.InvalidParams as number)) {
+    if (code === (ProtocolErrorCode.InvalidParams as number)) {
       return new ToolCallError("invalid_args", message, { cause: error });
+    }
+    if (error instanceof MissingRequiredClientCapabilityError) {
+      return new ToolCallError(
+        "business",
+        `server "${context.server}" needs a client capability mcpterm did not declare (${JSON.stringify(error.requiredCapabilities)}): ${message}`,
+        { cause: error },
+      );
     }
     if (/forbidden|unauthori[sz]ed|permission denied|access denied/i.test(message)) {
       return new ToolCallError("permission", message, { cause: error });
@@ -59,4 +78,43 @@ export function classifyRequestError(
   if (/abort/i.test(message))
     return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
   return new ToolCallError("transient", message, { cause: error });
+}
+
+/** What the SDK itself refused or gave up on, never the server's words. */
+function classifySdkError(error: SdkError, context: { server: string; timeoutMs: number }): ToolCallError {
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout:
+      return new ToolCallError(
+        "transient",
+        `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
+        { cause: error, timedOut: true },
+      );
+    case SdkErrorCode.ConnectionClosed:
+      return new ToolCallError("transient", `the connection to server "${context.server}" was lost`, {
+        cause: error,
+      });
+    // The server's answer broke the protocol (a result without resultType, a result type mcpterm
+    // does not know, a question asked over and over): sending it again gets the same answer.
+    case SdkErrorCode.InvalidResult:
+    case SdkErrorCode.UnsupportedResultType:
+    case SdkErrorCode.InputRequiredRoundsExceeded:
+    case SdkErrorCode.MethodNotSupportedByProtocolVersion:
+    case SdkErrorCode.CapabilityNotSupported:
+      return new ToolCallError("business", `server "${context.server}": ${errorMessage(error)}`, {
+        cause: error,
+      });
+    case SdkErrorCode.NotConnected:
+    case SdkErrorCode.AlreadyConnected:
+    case SdkErrorCode.NotInitialized:
+    case SdkErrorCode.SendFailed:
+    case SdkErrorCode.ListPaginationExceeded:
+    case SdkErrorCode.EraNegotiationFailed:
+    case SdkErrorCode.ClientHttpNotImplemented:
+    case SdkErrorCode.ClientHttpAuthentication:
+    case SdkErrorCode.ClientHttpForbidden:
+    case SdkErrorCode.ClientHttpUnexpectedContent:
+    case SdkErrorCode.ClientHttpFailedToOpenStream:
+    case SdkErrorCode.ClientHttpFailedToTerminateSession:
+      return new ToolCallError("transient", errorMessage(error), { cause: error });
+  }
 }

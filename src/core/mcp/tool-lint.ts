@@ -1,5 +1,5 @@
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
 

@@ -1,11 +1,17 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, Tool } from "@modelcontextprotocol/client";
 import { listPages } from "./list-pages.js";
 
-/** Every page of a server's tool list, within `deadlineMs` for all of them (see listPages). */
+/**
+ * Every page of a server's tool list, within `deadlineMs` for all of them (see listPages). Page by
+ * page with mcpterm's own limits and reasons, not the SDK's aggregate listing; which tools are
+ * then withheld, and why, is tool-lint's to say.
+ */
 export function listToolPages(client: Client, deadlineMs: number): Promise<Tool[]> {
   return listPages({ one: "tool", many: "tools" }, deadlineMs, async (cursor, options) => {
-    const answer = await client.listTools(cursor === undefined ? {} : { cursor }, options);
+    const answer = await client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      options,
+    );
     return { items: answer.tools, nextCursor: answer.nextCursor };
   });
 }

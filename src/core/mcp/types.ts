@@ -1,4 +1,4 @@
-import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";

@@ -10,8 +10,12 @@ export function redirectUrlFor(port: number): string {
   return `http://${LOOPBACK_HOST}:${port}${CALLBACK_PATH}`;
 }
 
-/** The authorization server's answer at the redirect: a code, or its refusal. */
-export type RedirectAnswer = { code: string } | { error: string; description: string | undefined };
+/**
+ * The authorization server's answer at the redirect: a code (with the `iss` it named itself by,
+ * RFC 9207, which the SDK checks before redeeming the code), or its refusal.
+ */
+export type RedirectAnswer =
+  { code: string; iss: string | undefined } | { error: string; description: string | undefined };
 
 const PAGE_DONE =
   "<!doctype html><title>mcpterm</title><p>Signed in. You can close this tab and go back to the terminal.</p>";
@@ -55,7 +59,7 @@ export class LoopbackRedirect {
       };
       if (code !== null && error === null) {
         response.writeHead(200, headers).end(PAGE_DONE);
-        settle({ code });
+        settle({ code, iss: url.searchParams.get("iss") ?? undefined });
       } else {
         response.writeHead(400, headers).end(PAGE_REFUSED);
         settle({

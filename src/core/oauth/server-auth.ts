@@ -1,5 +1,11 @@
-import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  auth,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+  type FetchLike,
+  type OAuthClientProvider,
+} from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import { isLoopbackHost } from "../config/http-url.js";
 import { errorMessage, McpError } from "../errors.js";
@@ -127,6 +133,7 @@ export class ServerAuth {
         );
       if (sameOrigin && target.pathname === server.pathname) {
         const response = await base(input, init);
+        if (response.status === 401) await this.browser?.choosePort();
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
@@ -180,8 +187,8 @@ export class ServerAuth {
         url: sanitizeForTerminal(address.href),
         domain: address.host,
       };
-      const code = await this.awaitCode(browser, question, address.href, person);
-      await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, fetchFn });
+      const { code, iss } = await this.awaitCode(browser, question, address.href, person);
+      await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, iss, fetchFn });
     } catch (error) {
       if (error instanceof McpError) throw error;
       throw new McpError(`sign-in to "${name}" failed at token exchange: ${shortError(error)}`, {
@@ -279,7 +286,7 @@ export class ServerAuth {
     question: SignInQuestion,
     address: string,
     person: SignInPerson,
-  ): Promise<string> {
+  ): Promise<{ code: string; iss: string | undefined }> {
     const name = this.config.name;
     const port = browser.redirectPort ?? 0;
     let redirect: LoopbackRedirect;
@@ -323,7 +330,7 @@ export class ServerAuth {
         throw new McpError(
           `sign-in to "${name}" failed at authorization: the authorization server said ${sanitizeForTerminal(answer.error.slice(0, 100))}${answer.description ? ` (${sanitizeForTerminal(answer.description.slice(0, 300))})` : ""}.`,
         );
-      return answer.code;
+      return answer;
     } finally {
       clearTimeout(timer);
       this.waiting = undefined;
@@ -343,11 +350,7 @@ function isUnauthorized(error: unknown): boolean {
 /** The SDK transport's 401 to a request sent with tokens it had just obtained. */
 function isFreshTokenRefused(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (
-      (cause as { code?: unknown }).code === 401 &&
-      cause.message.includes("after successful authentication")
-    )
-      return true;
+    if (cause instanceof SdkHttpError && cause.code === SdkErrorCode.ClientHttpAuthentication) return true;
   return false;
 }
 

@@ -1,9 +1,6 @@
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import {
-  ClientCredentialsProvider,
-  PrivateKeyJwtProvider,
-} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
+import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/client";
+import type { OAuthTokens } from "@modelcontextprotocol/client";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
 import { credentialForms } from "./stored-provider.js";

@@ -105,14 +105,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * The SDK's first call in every sign-in, and the one moment it awaits before it reads
-   * `redirectUrl`: the loopback port is chosen here (the configured one, the one the stored
-   * client was registered with, or a free one), so servers that never ask for a sign-in cost no
-   * port and no file read.
+   * Chooses the loopback port the redirect will come to (the configured one, the one the stored
+   * client was registered with, or a free one), before the SDK reads `redirectUrl`: it reads it
+   * first thing in a sign-in, before anything it awaits. Called when the server answers 401, so
+   * servers that never ask for a sign-in cost no port and no file read.
    */
+  async choosePort(): Promise<void> {
+    this.port ??= this.oauth?.redirectPort ?? this.registeredPort() ?? (await freeLoopbackPort());
+  }
+
+  /** The SDK's first await in every sign-in. */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     this.running = "discovery";
-    this.port ??= this.oauth?.redirectPort ?? this.registeredPort() ?? (await freeLoopbackPort());
+    await this.choosePort();
     return this.store.get(this.server, this.url)?.discovery;
   }
 

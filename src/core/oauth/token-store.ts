@@ -10,22 +10,19 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import { McpError } from "../errors.js";
-import {
-  OAuthClientInformationFullSchema,
-  OAuthTokensSchema,
-  type OAuthClientInformationMixed,
-  type OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { OAuthClientInformationFullSchema, OAuthTokensSchema } from "@modelcontextprotocol/core";
 
 /** What mcpterm keeps of one server's sign-in. */
 export interface StoredSignIn {
   server: string;
   /** The server's URL: credentials are bound to it, so a renamed or redirected entry gets none. */
   url: string;
-  client?: OAuthClientInformationMixed;
-  tokens?: OAuthTokens;
+  /** Both keep the SDK's `issuer` stamp: the authorization server they belong to. */
+  client?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
   /** When the tokens were saved (ms since the epoch); with `expires_in`, when they expire. */
   savedAt?: number;
   discovery?: OAuthDiscoveryState;
@@ -199,13 +196,23 @@ function validEntry(value: unknown): StoredSignIn[] {
   if (typeof record.server !== "string" || typeof record.url !== "string") return [];
   const entry: StoredSignIn = { server: record.server, url: record.url };
   const tokens = OAuthTokensSchema.safeParse(record.tokens);
-  if (tokens.success) entry.tokens = tokens.data;
+  if (tokens.success) entry.tokens = { ...tokens.data, ...issuerStamp(record.tokens) };
   const client = OAuthClientInformationFullSchema.partial({ redirect_uris: true }).safeParse(record.client);
-  if (client.success && typeof client.data.client_id === "string") entry.client = client.data;
+  if (client.success && typeof client.data.client_id === "string")
+    entry.client = { ...client.data, ...issuerStamp(record.client) };
   if (typeof record.savedAt === "number") entry.savedAt = record.savedAt;
   if (typeof record.discovery === "object" && record.discovery !== null)
     entry.discovery = record.discovery as OAuthDiscoveryState;
   return [entry];
+}
+
+/**
+ * The `issuer` the SDK stamps on what it saves (the schemas drop unknown keys): read back, it
+ * tells the SDK which authorization server the credentials belong to.
+ */
+function issuerStamp(value: unknown): { issuer?: string } {
+  const issuer = (value as { issuer?: unknown } | undefined)?.issuer;
+  return typeof issuer === "string" ? { issuer } : {};
 }
 
 /** When stored tokens expire (ms since the epoch), or undefined when the server gave no lifetime. */

@@ -1,8 +1,4 @@
-import type {
-  CreateMessageResult,
-  SamplingMessage,
-  SamplingMessageContentBlock,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CreateMessageResult, SamplingMessage, SamplingMessageContentBlock } from "../deprecated-mcp.js";
 import type { ChatMessage, ChatModel } from "../llm/types.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { base64Bytes, formatBytes } from "../text/index.js";

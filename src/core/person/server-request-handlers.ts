@@ -1,10 +1,5 @@
-import {
-  ErrorCode,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-  type ElicitRequest,
-  type ElicitResult,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
+import type { CreateMessageRequest, CreateMessageResult } from "../deprecated-mcp.js";
 
 export type SamplingParams = CreateMessageRequest["params"];
 export type ElicitationParams = ElicitRequest["params"];
@@ -23,8 +18,8 @@ export interface ServerRequestHandlers {
 export const SAMPLING_REJECTED = -1;
 
 /**
- * An error the SDK sends back as a JSON-RPC error with this code and message. Not an McpError,
- * whose message already starts "MCP error <code>:", which the server would then read twice.
+ * An error the SDK sends back as a JSON-RPC error with this code and message (it reads `code`
+ * off whatever a handler throws).
  */
 export function requestError(code: number, message: string): Error & { code: number } {
   return Object.assign(new Error(message), { code });
@@ -36,5 +31,5 @@ export function samplingRefused(reason: string): Error & { code: number } {
 
 /** A request mcpterm cannot make sense of: the spec's invalid-params error, with the reason. */
 export function invalidRequest(reason: string): Error & { code: number } {
-  return requestError(ErrorCode.InvalidParams, reason);
+  return requestError(ProtocolErrorCode.InvalidParams, reason);
 }

@@ -1,4 +1,5 @@
-import type { CreateMessageResult, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult } from "@modelcontextprotocol/client";
+import type { CreateMessageResult } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import type { ChatModel } from "../llm/types.js";
 import {

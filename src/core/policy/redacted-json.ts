@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "./sanitize-terminal.js";
  * "…"` pairs split across a key and its value are caught too). If redacting the line would
  * break its JSON, the per-string result is kept.
  */
-export function redactedLine(record: object, redact: (text: string) => string): string {
+export function redactedLine(record: unknown, redact: (text: string) => string): string {
   const line = JSON.stringify(redactShared(record, redact));
   const whole = redact(line);
   if (whole === line) return line;
@@ -21,7 +21,7 @@ export function redactedLine(record: object, redact: (text: string) => string): 
 }
 
 /** redactedLine, indented for a person to read (`mcpterm call --json`, `mcpterm read --json`). */
-export function redactedPretty(record: object, redact: (text: string) => string): string {
+export function redactedPretty(record: unknown, redact: (text: string) => string): string {
   return JSON.stringify(JSON.parse(redactedLine(record, redact)), null, 2);
 }
 

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { describeBlob } from "../text/index.js";
 
 /** The default cap on what one tool result may put into the model's context. */

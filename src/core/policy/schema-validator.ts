@@ -1,5 +1,5 @@
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaValidator } from "@modelcontextprotocol/client";
 
 /** Deeper than this, a schema is not walked (nor checked below it): no tool needs it. */
 const MAX_SCHEMA_DEPTH = 64;

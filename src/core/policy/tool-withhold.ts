@@ -1,4 +1,4 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/client";
 import { schemaWithholdReason } from "./schema-for-model.js";
 
 export const NEEDS_TASKS_REASON = "needs task-based execution, which mcpterm does not run yet";
