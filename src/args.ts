@@ -4,6 +4,7 @@ import { UsageError } from "./core/errors.js";
 import { isLogLevel } from "./core/mcp/server-log.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
 import type { LoggingLevel } from "./core/deprecated-mcp.js";
+import { PROTOCOL_SETTINGS, type ProtocolSetting } from "./core/config/config-types.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -12,6 +13,8 @@ export interface CommonArgs {
   config: string | undefined;
   kbDir: string | undefined;
   debug: boolean;
+  /** --protocol: the MCP revision to speak with every server, over their entries' own. */
+  protocol?: ProtocolSetting;
 }
 
 export interface ModelArgs {
@@ -260,6 +263,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         describe: "knowledge base folder (default ./knowledge_base); --no-kb turns it off",
       })
       .option("debug", { type: "boolean", default: false, describe: "print stack traces and server stderr" })
+      .option("protocol", {
+        type: "string",
+        choices: PROTOCOL_SETTINGS,
+        describe: "MCP revision to speak with every server (default: each entry's, else auto)",
+      })
       .command(
         "$0",
         "interactive assistant, or a one-shot answer with --prompt",
@@ -766,11 +774,14 @@ function commonArgs(parsed: {
   config?: string | undefined;
   kb?: unknown;
   debug?: boolean | undefined;
+  protocol?: string | undefined;
 }): CommonArgs {
+  const protocol = PROTOCOL_SETTINGS.find((setting) => setting === parsed.protocol);
   return {
     config: parsed.config,
     kbDir: typeof parsed.kb === "string" ? parsed.kb : undefined,
     debug: parsed.debug === true,
+    ...(protocol ? { protocol } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-import { loadConfig, type McptermConfig } from "../core/config/index.js";
+import { loadConfig, withProtocol, type McptermConfig } from "../core/config/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "./cli-io.js";
@@ -15,5 +15,5 @@ export async function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<
     env: io.env,
   });
   for (const warning of config.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
-  return config;
+  return withProtocol(config, common.protocol);
 }

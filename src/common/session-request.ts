@@ -25,5 +25,6 @@ export function sessionRequest(
     allowSecretArguments: mode.allowSecretArguments,
     allowSampling: mode.allowSampling,
     roots: args.roots,
+    ...(args.common.protocol ? { protocol: args.common.protocol } : {}),
   };
 }

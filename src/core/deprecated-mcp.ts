@@ -7,6 +7,7 @@ import type * as Sdk from "@modelcontextprotocol/client";
  * keeps answering sampling and roots and showing log messages. Their types are named here once.
  */
 export type LoggingLevel = Sdk.LoggingLevel;
+export type LogMessageParams = Sdk.LoggingMessageNotification["params"];
 export type Root = Sdk.Root;
 export type CreateMessageRequest = Sdk.CreateMessageRequest;
 export type CreateMessageResult = Sdk.CreateMessageResult;

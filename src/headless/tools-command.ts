@@ -1,3 +1,4 @@
+import { describeProtocol, type ProtocolEra } from "../core/mcp/protocol-era.js";
 import { summarizeServer, type ServerSummary } from "../core/mcp/types.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
@@ -98,6 +99,7 @@ interface ServerReport {
   pid: number | undefined;
   url: string | undefined;
   serverInfo: { name: string; version: string } | undefined;
+  era: ProtocolEra | undefined;
   protocolVersion: string | undefined;
   initializeMs: number | undefined;
   tools: ToolReport[];
@@ -113,7 +115,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     lines.push(`${server.name}: ${server.status}${timing}${server.error ? ` — ${server.error}` : ""}`);
     const facts = [
       server.serverInfo ? `server ${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
-      server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
+      server.protocolVersion ? `protocol ${describeProtocol(server)}` : undefined,
       server.pid === undefined ? undefined : `pid ${server.pid}`,
       server.url,
     ].filter((fact) => fact !== undefined);

@@ -27,10 +27,10 @@ const authWork = (reason: string, ...checks: string[]): Expectation => ({
   checks,
 });
 
-/** Fails until mcpterm speaks the 2026-07-28 revision: the scenario's server speaks nothing else. */
-const needs2026 = (...checks: string[]): Expectation => ({
+/** Fails until mcpterm withholds tools whose x-mcp-header declarations break SEP-2243. */
+const needsHeaderLint = (...checks: string[]): Expectation => ({
   kind: "left",
-  reason: "mcpterm speaks only 2025-11-25, and this scenario's server only 2026-07-28",
+  reason: "mcpterm still lists (and calls) tools whose x-mcp-header declarations break SEP-2243",
   checks,
 });
 
@@ -72,7 +72,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "request-metadata",
-    expect: needs2026(
+    expect: passes(
       "sep-2575-http-client-sends-version-header",
       "sep-2575-client-populates-meta",
       "sep-2575-client-sends-client-info",
@@ -116,14 +116,10 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
     expect: passes("authorization-request", ...SIGNED_IN),
   },
   { scenario: "auth/resource-mismatch", expect: passes("resource-mismatch-rejected") },
-  { scenario: "auth/offline-access-scope", expect: needs2026(...SIGNED_IN) },
+  { scenario: "auth/offline-access-scope", expect: passes(...SIGNED_IN) },
   {
     scenario: "auth/offline-access-not-supported",
-    expect: needs2026(
-      "sep-837-application-type-present",
-      "sep-2207-offline-access-not-requested",
-      ...SIGNED_IN,
-    ),
+    expect: passes("sep-837-application-type-present", "sep-2207-offline-access-not-requested", ...SIGNED_IN),
   },
   {
     scenario: "auth/authorization-server-migration",
@@ -136,9 +132,9 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/iss-supported",
-    expect: needs2026("sep-2468-client-compare-iss-supported", ...SIGNED_IN),
+    expect: passes("sep-2468-client-compare-iss-supported", ...SIGNED_IN),
   },
-  { scenario: "auth/iss-not-advertised", expect: needs2026("sep-2468-client-proceed-no-iss", ...SIGNED_IN) },
+  { scenario: "auth/iss-not-advertised", expect: passes("sep-2468-client-proceed-no-iss", ...SIGNED_IN) },
   { scenario: "auth/iss-supported-missing", expect: passes("sep-2468-client-reject-missing-iss") },
   { scenario: "auth/iss-wrong-issuer", expect: passes("sep-2468-client-compare-iss-supported") },
   { scenario: "auth/iss-unexpected", expect: passes("sep-2468-client-compare-iss-unadvertised") },
@@ -182,7 +178,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "sep-2322-client-request-state",
-    expect: needs2026(
+    expect: passes(
       "sep-2322-client-request-state-echoed",
       "sep-2322-client-jsonrpc-id-different",
       "sep-2322-client-no-state-omitted",
@@ -190,10 +186,10 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
       "sep-2322-default-result-type-complete",
     ),
   },
-  { scenario: "http-standard-headers", expect: needs2026("sep-2243-client-includes-standard-headers") },
+  { scenario: "http-standard-headers", expect: passes("sep-2243-client-includes-standard-headers") },
   {
     scenario: "http-custom-headers",
-    expect: needs2026(
+    expect: passes(
       "sep-2243-client-supports-custom-headers",
       "sep-2243-client-mirrors-designated-params",
       "sep-2243-client-encode-values",
@@ -203,7 +199,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "http-invalid-tool-headers",
-    expect: needs2026(
+    expect: needsHeaderLint(
       "sep-2243-client-reject-invalid-tool",
       "sep-2243-x-mcp-header-not-empty",
       "sep-2243-x-mcp-header-primitive-only",
@@ -228,12 +224,12 @@ export const AT_2026: readonly ScenarioExpectation[] = [
   {
     scenario: "tools_call",
     specVersion: "2026-07-28",
-    expect: needs2026("tool-add-numbers", "wire-schema-valid"),
+    expect: passes("tool-add-numbers", "wire-schema-valid"),
   },
   {
     scenario: "json-schema-2020-12-preservation",
     specVersion: "2026-07-28",
-    expect: needs2026(
+    expect: passes(
       ...SCHEMA_ECHO,
       "sep-2106-client-composition-keywords-preserved",
       "sep-2106-client-conditional-keywords-preserved",

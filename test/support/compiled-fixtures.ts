@@ -16,6 +16,8 @@ const SOURCES = {
   // Not a server: mcpterm's client for the MCP conformance suite's scenarios.
   "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
+  "modern-server": path.join(FIXTURES, "modern-server.ts"),
+  "legacy-server": path.join(FIXTURES, "legacy-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

@@ -165,7 +165,10 @@ describe("a recorded multi-step turn", () => {
 
     const tree = renderTraceTree(trace);
     expect(tree).toMatch(
-      new RegExp(String.raw`^server broken: connected in ${DURATION} broken 0\.0\.1, 4 tools$`, "m"),
+      new RegExp(
+        String.raw`^server broken: connected in ${DURATION} broken 0\.0\.1, protocol 2025-11-25 \(legacy\), 4 tools$`,
+        "m",
+      ),
     );
     expect(tree).toMatch(/^turn 1: "check the notes and the status" \(.+, completed\)$/m);
     expect(tree).toMatch(

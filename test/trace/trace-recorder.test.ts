@@ -48,6 +48,7 @@ const snapshot = (name: string): ServerSnapshot => ({
   error: undefined,
   tools: [],
   serverInfo: undefined,
+  era: undefined,
   protocolVersion: undefined,
   instructions: undefined,
   initializeMs: undefined,

@@ -6,6 +6,7 @@ import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { describeProtocol } from "../mcp/protocol-era.js";
 
 const LOG_LINES = 40;
 const SUBCOMMANDS = ["status", "info", "logs", "loglevel", "restart", "login", "logout"] as const;
@@ -138,7 +139,7 @@ function info(server: ServerSnapshot): CommandResult {
   if (server.error) lines.push(`last error: ${server.error}`);
   if (server.serverInfo || server.protocolVersion) {
     const who = server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "unnamed";
-    lines.push(`server: ${who}${server.protocolVersion ? ` · protocol ${server.protocolVersion}` : ""}`);
+    lines.push(`server: ${who}${server.protocolVersion ? ` · protocol ${describeProtocol(server)}` : ""}`);
   }
   if (server.status === "connected") {
     lines.push(`offers: ${capabilityList(server.capabilities) || "nothing it declared"}`);
@@ -202,7 +203,7 @@ function status(servers: readonly ServerSnapshot[]): CommandResult {
       server.status,
       server.transport,
       server.pid !== undefined ? `pid ${server.pid}` : (server.url ?? ""),
-      server.protocolVersion ?? "",
+      server.protocolVersion ? describeProtocol(server) : "",
       server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "",
       String(server.tools.length),
       resourceCount(server),

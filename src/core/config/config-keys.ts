@@ -39,6 +39,7 @@ export const SERVER_KEYS: KeyRule = {
     "allowInsecureHttp",
     "roots",
     "oauth",
+    "protocol",
   ],
   // Clients add many keys of their own to a server entry (gemini-cli's description and oauth,
   // Cline's autoApprove, VS Code's envFile), so only a near miss of mcpterm's is reported.

@@ -4,6 +4,13 @@ import type { Tier } from "../policy/tiers.js";
 /** "http" is Streamable HTTP; the MCP manager falls back to SSE when the server only speaks that. */
 export type ServerTransport = "stdio" | "http" | "sse";
 
+/**
+ * The MCP revision to speak with a server: `auto` asks it (server/discover) and speaks 2025-11-25
+ * to one that does not answer; a revision pins it, to test a server against that revision.
+ */
+export const PROTOCOL_SETTINGS = ["auto", "2025-11-25", "2026-07-28"] as const;
+export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
+
 export interface ServerConfig {
   name: string;
   transport: ServerTransport;
@@ -34,6 +41,8 @@ export interface ServerConfig {
   allowInsecureHttp?: true;
   /** The entry's `"oauth"`, for remote servers; unset means sign in as the MCP spec says on a 401. */
   oauth?: ServerOAuth;
+  /** The entry's `"protocol"` (or `--protocol`); unset means `auto`. */
+  protocol?: ProtocolSetting;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
 }

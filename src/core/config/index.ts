@@ -1,4 +1,12 @@
-export type { EmbeddingsConfig, McptermConfig, ServerConfig, ServerTransport } from "./config-types.js";
+export type {
+  EmbeddingsConfig,
+  McptermConfig,
+  ProtocolSetting,
+  ServerConfig,
+  ServerTransport,
+} from "./config-types.js";
+export { PROTOCOL_SETTINGS } from "./config-types.js";
+export { withProtocol } from "./pin-protocol.js";
 export {
   resolveEmbeddingsSettings,
   type EmbeddingsResolution,

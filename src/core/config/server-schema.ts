@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_CALL_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  PROTOCOL_SETTINGS,
   type ServerConfig,
   type ServerTransport,
 } from "./config-types.js";
@@ -83,6 +84,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
 
   const roots = reader.optionalBoolean(raw, "roots", here);
   if (roots !== undefined) server.roots = roots;
+
+  if (raw.protocol != null)
+    server.protocol = reader.oneOf(raw.protocol, PROTOCOL_SETTINGS, keyPath(here, "protocol"));
 
   const allowInsecureHttp = reader.optionalBoolean(raw, "allowInsecureHttp", here) ?? false;
   if (allowInsecureHttp) server.allowInsecureHttp = true;

@@ -1,39 +1,53 @@
 import {
   Client,
-  SdkHttpError,
-  SseError,
-  UnauthorizedError,
   type ClientCapabilities,
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
   type JsonSchemaValidator,
   type jsonSchemaValidator,
+  type PriorDiscovery,
   type ReadResourceResult,
   type Tool,
-  type Transport,
 } from "@modelcontextprotocol/client";
-import type { LoggingLevel, Root } from "../deprecated-mcp.js";
-import { CallToolResultSchema } from "@modelcontextprotocol/core";
 import type { ServerConfig } from "../config/config-types.js";
-import { serverEnvironment } from "../config/server-environment.js";
+import type { LogMessageParams, LoggingLevel, Root } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
 import { declineServerRequests } from "../person/decline-server-requests.js";
 import type { ServerRequestHandlers } from "../person/server-request-handlers.js";
 import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
+import { registerClientHandlers } from "./client-handlers.js";
+import {
+  describeConnectFailure,
+  describeExit,
+  isAuthError,
+  isTimeout,
+  withDeadline,
+} from "./connection-failure.js";
 import { PrivateAnswers } from "./private-answers.js";
+import {
+  closedOnProbe,
+  MODERN_REVISION,
+  negotiatedProtocol,
+  versionNegotiation,
+  type NegotiatedProtocol,
+  type TransportKind,
+} from "./protocol-era.js";
+import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
-import { SilenceTimer } from "./silence-timer.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
+import { connectSigningIn, withStepUp } from "./sign-in-loop.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
-import { isHttpNotFound, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
+import { isHttpNotFound } from "./remote-transports.js";
+import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
+import { serverTransports, type TransportFactory } from "./transport-factory.js";
 import type {
   CallOptions,
   CallToolResult,
@@ -64,27 +78,21 @@ export interface ServerConnectionOptions {
   oauth?: OAuthOptions;
   /** Grace periods when stopping a stdio server (tests shorten them). */
   shutdownGraceMs?: number;
+  /** Makes the transports; by default the entry's command or URL. Tests may pass their own. */
+  transports?: TransportFactory;
 }
 
-const STDERR_TAIL_IN_ERRORS = 5;
 /** How much of one log message is read: what the log keeps (2,000) and a margin to redact in. */
 const LOG_TEXT_READ = 6000;
 /** A burst of list_changed notifications is answered with one listing, this long after the last. */
 const TOOL_REFRESH_DEBOUNCE_MS = 50;
-/** The abort reason of a call stopped by its hard limit (maxCallMs). */
-const OVER_CALL_LIMIT = Symbol("over maxCallMs");
-/** The abort reason of a call that said nothing for its timeoutMs. */
-const SILENT = Symbol("silent for timeoutMs");
-/** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
-const SDK_TIMEOUT_SLACK_MS = 1000;
-/** Sign-ins one connection attempt may ask for: the first, and one step-up for more scopes. */
-const MAX_SIGN_INS = 2;
+/** Log messages a 2026 server sends only for requests that ask for them (no logging/setLevel). */
+const LOG_LEVEL_META = "io.modelcontextprotocol/logLevel";
 /**
- * For the SDK client, which compiles every outputSchema as tools are listed: one schema ajv cannot
- * compile would fail the whole listing, and so the server. mcpterm checks results itself.
+ * For the SDK client, which would compile a tool's outputSchema to check its results: one schema
+ * ajv cannot compile would fail the call. mcpterm checks results itself (output-schema.ts).
  */
 const UNCHECKED_OUTPUT: jsonSchemaValidator = {
-  // Its validators are never consulted (callOnce does not use client.callTool): nothing is checked.
   getValidator<T>(): JsonSchemaValidator<T> {
     return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
   },
@@ -98,8 +106,7 @@ const UNCHECKED_OUTPUT: jsonSchemaValidator = {
 export class ServerConnection {
   private readonly log = new ServerLog(500);
   /** Sampling and elicitation requests of this server waiting on the person now. */
-  private openQuestions = 0;
-  private readonly questionListeners = new Set<(open: boolean) => void>();
+  private readonly questions = new QuestionHold();
   private status: ServerStatus;
   private error: string | undefined;
   private client: Client | undefined;
@@ -107,7 +114,7 @@ export class ServerConnection {
   private tapped: TappedTransport | undefined;
   private tools: ServerTool[] = [];
   private serverInfo: ServerSnapshot["serverInfo"];
-  private protocolVersion: string | undefined;
+  private protocol: NegotiatedProtocol | undefined;
   private initializeMs: number | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
@@ -116,10 +123,13 @@ export class ServerConnection {
   private catalog: ServerCatalog | undefined;
   private catalogLoaded: Promise<void> = Promise.resolve();
   private instructions: string | undefined;
+  /** The level asked for with setLogLevel: a 2026 server is told it in every request. */
+  private logLevel: LoggingLevel | undefined;
   /** "sse" once a Streamable HTTP url fell back to the legacy transport. */
   private transportUsed: ServerSnapshot["transport"];
   /** OAuth, for a remote server that may ask for it. */
   private readonly auth: ServerAuth | undefined;
+  private readonly transports: TransportFactory;
 
   constructor(
     readonly config: ServerConfig,
@@ -128,6 +138,7 @@ export class ServerConnection {
     this.status = config.disabled ? "disabled" : "connecting";
     this.transportUsed = config.transport;
     this.auth = ServerAuth.for(config, options.oauth);
+    this.transports = options.transports ?? serverTransports(config, this.auth, options);
   }
 
   get name(): string {
@@ -178,6 +189,7 @@ export class ServerConnection {
   }
 
   snapshot(): ServerSnapshot {
+    const connected = this.status === "connected";
     return {
       name: this.name,
       status: this.status,
@@ -186,13 +198,14 @@ export class ServerConnection {
       // A `${VAR}` in a URL was expanded; a secret in it is not for display.
       url: this.config.url === undefined ? undefined : this.options.redact(this.config.url),
       error: this.error,
-      tools: this.status === "connected" ? this.tools : [],
+      tools: connected ? this.tools : [],
       serverInfo: this.serverInfo,
-      protocolVersion: this.protocolVersion,
-      instructions: this.status === "connected" ? this.instructions : undefined,
+      era: this.protocol?.era,
+      protocolVersion: this.protocol?.version ?? this.tapped?.protocolVersion,
+      instructions: connected ? this.instructions : undefined,
       initializeMs: this.initializeMs,
-      catalog: this.status === "connected" ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
-      capabilities: this.status === "connected" ? this.client?.getServerCapabilities() : undefined,
+      catalog: connected ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
+      capabilities: connected ? this.client?.getServerCapabilities() : undefined,
     };
   }
 
@@ -220,14 +233,20 @@ export class ServerConnection {
     return this.catalogLoaded;
   }
 
-  /** Asks the server to send log messages from `level` up (logging/setLevel). */
+  /**
+   * Asks the server for log messages from `level` up: `logging/setLevel` on a 2025 server; a 2026
+   * server has no such request, so the level goes with every request from now on, and the
+   * server sends the messages of that request alongside its answer.
+   */
   async setLogLevel(level: LoggingLevel): Promise<void> {
     await this.inSession(async (client) => {
       if (!client.getServerCapabilities()?.logging)
         throw new ToolCallError("invalid_args", `server "${this.name}" does not offer logging`);
+      if (this.protocol?.era === "modern") return;
       // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers still take logging/setLevel.
       await client.setLoggingLevel(level, { timeout: this.config.timeoutMs });
     });
+    this.logLevel = level;
     this.note("info", `log level set to ${level}`);
   }
 
@@ -235,7 +254,7 @@ export class ServerConnection {
   getPrompt(name: string, args: Record<string, string>, options: CallOptions = {}): Promise<GetPromptResult> {
     return this.inSession((client) =>
       this.classified(
-        () => client.getPrompt({ name, arguments: args }, this.requestOptions(options)),
+        () => client.getPrompt({ name, arguments: args, ...this.meta() }, this.requestOptions(options)),
         options,
         "the prompt",
       ),
@@ -259,13 +278,46 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    return this.inSession((client) => this.callOnce(client, tool, args, options));
+    return this.inSession((client) => {
+      this.refuseTaskOnly(tool);
+      return callToolWithin(
+        {
+          client,
+          server: this.name,
+          timeoutMs: this.config.timeoutMs,
+          maxCallMs: this.config.maxCallMs,
+          questions: this.questions,
+          definition: (name) => this.tools.find((listed) => listed.definition.name === name)?.definition,
+          relist: () => this.refreshTools(client, this.toolRefresh.announce()),
+          passThrough: (error) => this.sessionExpired(error),
+        },
+        tool,
+        args,
+        options,
+        this.meta(),
+      );
+    });
   }
 
-  /** Reads one resource; failures are classified like tool calls. */
-  async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+  /**
+   * Reads one resource; failures are classified like tool calls. A 2026 server's answer may be
+   * kept for as long as it said (ttlMs, cacheScope): reading it again within that time is
+   * answered from the SDK's cache, unless `fresh` asks for the server.
+   */
+  async readResource(
+    uri: string,
+    options: CallOptions & { fresh?: boolean } = {},
+  ): Promise<ReadResourceResult> {
     return this.inSession((client) =>
-      this.classified(() => client.readResource({ uri }, this.requestOptions(options)), options, "the read"),
+      this.classified(
+        () =>
+          client.readResource(
+            { uri, ...this.meta() },
+            { ...this.requestOptions(options), ...(options.fresh ? { cacheMode: "refresh" as const } : {}) },
+          ),
+        options,
+        "the read",
+      ),
     );
   }
 
@@ -274,6 +326,12 @@ export class ServerConnection {
       ...(options.signal ? { signal: options.signal } : {}),
       timeout: options.timeoutMs ?? this.config.timeoutMs,
     };
+  }
+
+  /** The `_meta` of a 2026 request: the log level asked for, if one was. */
+  private meta(): { _meta?: Record<string, unknown> } {
+    if (this.protocol?.era !== "modern" || this.logLevel === undefined) return {};
+    return { _meta: { [LOG_LEVEL_META]: this.logLevel } };
   }
 
   /** Runs one request other than a tool call, its failure classified like a tool call's. */
@@ -291,12 +349,7 @@ export class ServerConnection {
     }
   }
 
-  /**
-   * Runs a request on the connected client. A Streamable HTTP server that answers 404 to our
-   * session id has forgotten the session: as the MCP spec asks, a new session is started (a fresh
-   * initialize, without the old id) and the request sent once more. The server never handled the
-   * first one, so sending it again is safe whatever the tool does.
-   */
+  /** Runs a request on the connected client; what it throws leaves redacted and classified. */
   private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
     try {
       return await this.renewingSession(request);
@@ -314,16 +367,16 @@ export class ServerConnection {
     }
   }
 
+  /**
+   * A 2025 Streamable HTTP server that answers 404 to our session id has forgotten the session:
+   * as its spec asks, a new session is started (a fresh initialize, without the old id) and the
+   * request sent once more. The server never handled the first one, so sending it again is safe
+   * whatever the tool does.
+   */
   private async renewingSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
     try {
-      return await request(this.connectedClient());
+      return await withStepUp(this.auth, () => request(this.connectedClient()));
     } catch (error) {
-      // The server wants more scopes for this request (403 insufficient_scope): sign in for
-      // them and send it once more; a second refusal is final (the SDK stops re-asking).
-      if (this.auth?.needsSignIn(error) && this.client) {
-        await this.auth.signIn(this.auth.fetch(fetch));
-        return await request(this.client);
-      }
       if (!this.sessionExpired(error)) throw error;
       this.note(
         "notice",
@@ -352,10 +405,11 @@ export class ServerConnection {
 
   /**
    * A 404 to a request that carried a 2025 session id: the server forgot the session. A 2026
-   * server has no sessions, and starting one again would only loop.
+   * server has no sessions, and its 404 means the method or endpoint is unknown: starting over
+   * would only loop.
    */
   private sessionExpired(error: unknown): boolean {
-    return isHttpNotFound(error) && this.tapped?.sessionId !== undefined;
+    return this.protocol?.era === "legacy" && isHttpNotFound(error) && this.tapped?.sessionId !== undefined;
   }
 
   private connectedClient(): Client {
@@ -367,72 +421,6 @@ export class ServerConnection {
       );
     }
     return client;
-  }
-
-  private async callOnce(
-    client: Client,
-    tool: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<CallToolResult> {
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    // Progress restarts the silence limit, and a question the server put to the person holds it;
-    // the hard limit does not move. Aborting (rather than the SDK's own timeouts) makes the SDK
-    // send notifications/cancelled, so the server stops too.
-    const maxCallMs = Math.max(this.config.maxCallMs, timeoutMs);
-    const call = new AbortController();
-    const timer = setTimeout(() => call.abort(OVER_CALL_LIMIT), maxCallMs);
-    const silence = new SilenceTimer(timeoutMs, () => call.abort(SILENT));
-    const unhold = this.onQuestionsOpen((open) => silence.hold(open));
-    silence.hold(this.openQuestions > 0);
-    // Linked by hand and unlinked below, so no listener on the caller's signal outlives the call.
-    const onCallerAbort = (): void => call.abort();
-    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    if (options.signal?.aborted) call.abort();
-    const { signal } = call;
-    try {
-      const { onProgress } = options;
-      this.refuseTaskOnly(tool);
-      // A plain request, not client.callTool: that throws a result away when its structuredContent
-      // breaks the outputSchema, though the tool ran; mcpterm keeps it and flags it (output-schema.ts).
-      const request = { method: "tools/call" as const, params: { name: tool, arguments: args } };
-      return await client.request(request, CallToolResultSchema, {
-        signal,
-        // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
-        timeout: maxCallMs + SDK_TIMEOUT_SLACK_MS,
-        ...(onProgress
-          ? {
-              onprogress: (progress: Parameters<typeof onProgress>[0]) => {
-                silence.restart();
-                onProgress(progress);
-              },
-            }
-          : {}),
-      });
-    } catch (error) {
-      if (options.signal?.aborted)
-        throw new ToolCallError("cancelled", "the call was cancelled", { cause: error });
-      if (call.signal.reason === SILENT) {
-        throw new ToolCallError("transient", `server "${this.name}" did not answer within ${timeoutMs} ms`, {
-          cause: error,
-          timedOut: true,
-        });
-      }
-      if (call.signal.reason === OVER_CALL_LIMIT) {
-        throw new ToolCallError(
-          "transient",
-          `stopped after ${maxCallMs} ms, the most one call to server "${this.name}" may take (maxCallMs in its config), though it kept reporting progress`,
-          { cause: error, retryable: false, timedOut: true },
-        );
-      }
-      if (this.sessionExpired(error)) throw error;
-      throw classifyRequestError(error, { server: this.name, timeoutMs });
-    } finally {
-      clearTimeout(timer);
-      silence.stop();
-      unhold();
-      options.signal?.removeEventListener("abort", onCallerAbort);
-    }
   }
 
   /** The spec's rule client.callTool kept: a tool that requires a task must not be called without one. */
@@ -451,55 +439,32 @@ export class ServerConnection {
       this.setStatus("failed", this.config.problem);
       return;
     }
-    for (let signIns = 0; ; signIns++) {
-      let failure: unknown;
-      try {
-        await this.connectOnce();
-        return;
-      } catch (error) {
-        failure = error;
-      }
-      // The server needs a sign-in (or more scopes, while listing): with a person at hand, sign
-      // in and connect once more with the tokens. The start-up deadline covers each attempt,
-      // not the time the person takes in the browser.
-      if (this.auth?.needsSignIn(failure) && signIns < MAX_SIGN_INS && !this.closing) {
-        const signedIn = await this.signInAfresh(this.auth);
-        if (signedIn === true) continue;
-        if (signedIn === "closing") return;
-        failure = signedIn;
-      }
-      const reason = this.describeFailure(failure);
-      await this.stop();
-      this.setStatus("failed", reason);
-      return;
-    }
-  }
-
-  /** Stops the refused attempt and signs in: true when signed in, else why not. */
-  private async signInAfresh(auth: ServerAuth): Promise<true | "closing" | Error> {
+    const outcome = await connectSigningIn(this.auth, () => this.connectOnce(), {
+      stop: async () => {
+        await this.stop();
+        this.closing = false;
+      },
+      isClosing: () => this.closing,
+    });
+    if (outcome.kind !== "failed") return;
+    const reason = describeConnectFailure(outcome.error, {
+      server: this.name,
+      auth: this.auth,
+      stdio: this.stdio,
+      protocol: this.config.protocol ?? "auto",
+    });
     await this.stop();
-    this.closing = false;
-    try {
-      await auth.signIn(auth.fetch(fetch));
-    } catch (error) {
-      return error instanceof Error ? error : new Error(String(error));
-    }
-    return this.isClosing() ? "closing" : true;
+    this.setStatus("failed", reason);
   }
 
-  /** Read through a method: `close()` may have run while a sign-in was awaited. */
-  private isClosing(): boolean {
-    return this.closing;
-  }
-
-  /** One attempt: connect, initialize, list the tools. Throws what went wrong. */
+  /** One attempt: connect (the revision settled on the way), list the tools. Throws what went wrong. */
   private async connectOnce(): Promise<void> {
     const startedAt = performance.now();
     const client = await this.openClient();
     this.client = client;
     this.serverInfo = client.getServerVersion();
-    this.protocolVersion = this.tapped?.protocolVersion;
-    // One start-up deadline for initialize and the whole tool list together.
+    this.protocol = negotiatedProtocol(client);
+    // One start-up deadline for connecting and the whole tool list together.
     const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
     // Resources and prompts are listed beside the tools, but a session does not wait for them.
     const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
@@ -515,26 +480,35 @@ export class ServerConnection {
   }
 
   private async openClient(): Promise<Client> {
-    const { transport, url, headers } = this.config;
+    const { transport, protocol } = this.config;
     const auth = this.auth;
-    if (transport === "stdio") return this.connectWith(this.createStdioTransport());
-    if (!url) throw new Error("no url configured");
+    if (transport === "stdio") {
+      try {
+        return await this.connectWith("stdio");
+      } catch (error) {
+        if (this.closing || !closedOnProbe(error)) throw error;
+        await this.stdio?.close();
+        return this.connectWith("stdio", { kind: "legacy" });
+      }
+    }
     if (auth?.shouldRefreshNow()) await auth.refreshNow(auth.fetch(fetch));
-    if (transport === "sse") return this.connectWith(legacySseTransport(url, headers, auth));
+    if (transport === "sse") return this.connectWith("sse");
     try {
-      return await this.connectWith(streamableHttpTransport(url, headers, auth));
+      return await this.connectWith("http");
     } catch (streamableError) {
-      // Servers written before Streamable HTTP only speak the legacy SSE transport; one that
-      // asked for authorization speaks Streamable HTTP.
+      // Servers written before Streamable HTTP only speak the legacy SSE transport (and so only
+      // 2025); one that asked for authorization speaks Streamable HTTP, and one pinned to 2026
+      // must not be heard in 2025.
       if (
         this.closing ||
+        protocol === MODERN_REVISION ||
         isTimeout(streamableError) ||
         auth?.describe(streamableError) ||
         isAuthError(streamableError)
       )
         throw streamableError;
       try {
-        const client = await this.connectWith(legacySseTransport(url, headers, auth));
+        const client = await this.connectWith("sse");
         this.transportUsed = "sse";
         return client;
       } catch {
@@ -543,37 +517,32 @@ export class ServerConnection {
     }
   }
 
-  private async connectWith(transport: Transport): Promise<Client> {
+  private async connectWith(kind: TransportKind, prior?: PriorDiscovery): Promise<Client> {
+    const { startupTimeoutMs, protocol } = this.config;
+    const transport = this.transports(kind);
+    if (transport instanceof StdioProcessTransport) this.stdio = transport;
     const client = new Client(CLIENT_INFO, {
       capabilities: this.capabilities(),
       jsonSchemaValidator: UNCHECKED_OUTPUT,
+      versionNegotiation: versionNegotiation(protocol ?? "auto", kind, startupTimeoutMs),
     });
-    this.answerServerRequests(client);
-    // Our own handler rather than the SDK's listChanged option: it marks the change the moment it
-    // is announced (calls then wait for the new list), and lists every page, not just the first.
-    client.setNotificationHandler("notifications/tools/list_changed", () => {
-      const change = this.toolRefresh.announce();
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = setTimeout(() => void this.refreshTools(client, change), TOOL_REFRESH_DEBOUNCE_MS);
-    });
-    client.setNotificationHandler("notifications/resources/list_changed", () => {
-      void this.catalog?.refresh("resources");
-    });
-    client.setNotificationHandler("notifications/prompts/list_changed", () => {
-      void this.catalog?.refresh("prompts");
-    });
-    client.setNotificationHandler("notifications/message", (notification) => {
-      const { level, logger, data } = notification.params;
-      const entry = this.log.push({
-        server: this.name,
-        at: Date.now(),
-        level,
-        // Cut (with a margin for a secret at the edge) before redacting: a log line is kept at
-        // 2,000 characters, and a 10 MB one is not redacted whole to keep that much of it.
-        logger: logger === undefined ? undefined : this.options.redact(logger.slice(0, 200)),
-        text: this.options.redact(logDataText(data).slice(0, LOG_TEXT_READ)),
-      });
-      this.options.onLog?.(entry);
+    registerClientHandlers(client, {
+      server: this.name,
+      requests: this.options.requests ?? declineServerRequests(),
+      roots: rootsOffer(this.config).offered ? () => this.options.roots?.() ?? [] : undefined,
+      questions: this.questions,
+      toolsChanged: () => {
+        const change = this.toolRefresh.announce();
+        clearTimeout(this.refreshTimer);
+        this.refreshTimer = setTimeout(
+          () => void this.refreshTools(client, change),
+          TOOL_REFRESH_DEBOUNCE_MS,
+        );
+      },
+      resourcesChanged: () => void this.catalog?.refresh("resources"),
+      promptsChanged: () => void this.catalog?.refresh("prompts"),
+      resourceUpdated: () => undefined,
+      log: (params) => this.keepLog(params),
     });
     const privateAnswers = new PrivateAnswers();
     const tapped = TappedTransport.wrap(transport, (direction, message) => {
@@ -589,28 +558,24 @@ export class ServerConnection {
     this.client = client;
     this.tapped = tapped;
     await withDeadline(
-      client.connect(tapped, { timeout: this.config.startupTimeoutMs }),
-      this.config.startupTimeoutMs,
-      `did not finish initialize within ${this.config.startupTimeoutMs} ms`,
+      client.connect(tapped, { timeout: startupTimeoutMs, ...(prior ? { prior } : {}) }),
+      startupTimeoutMs,
+      `did not finish connecting (server/discover or initialize) within ${startupTimeoutMs} ms`,
     );
     return client;
   }
 
-  /**
-   * The requests a server may send mcpterm. Roots are answered at once; sampling and elicitation
-   * go to the session's handlers, which ask the person (or decline where nobody can be asked).
-   */
-  private answerServerRequests(client: Client): void {
-    const requests = this.options.requests ?? declineServerRequests();
-    // Only a client that declared roots may answer roots/list (the SDK refuses the handler otherwise).
-    if (rootsOffer(this.config).offered)
-      client.setRequestHandler("roots/list", () => ({ roots: this.options.roots?.() ?? [] }));
-    client.setRequestHandler("sampling/createMessage", (request, ctx) =>
-      this.whileAsking(() => requests.createMessage(this.name, request.params, ctx.mcpReq.signal)),
-    );
-    client.setRequestHandler("elicitation/create", (request, ctx) =>
-      this.whileAsking(() => requests.elicit(this.name, request.params, ctx.mcpReq.signal)),
-    );
+  private keepLog({ level, logger, data }: LogMessageParams): void {
+    const entry = this.log.push({
+      server: this.name,
+      at: Date.now(),
+      level,
+      // Cut (with a margin for a secret at the edge) before redacting: a log line is kept at
+      // 2,000 characters, and a 10 MB one is not redacted whole to keep that much of it.
+      logger: logger === undefined ? undefined : this.options.redact(logger.slice(0, 200)),
+      text: this.options.redact(logDataText(data).slice(0, LOG_TEXT_READ)),
+    });
+    this.options.onLog?.(entry);
   }
 
   /** What this server is told mcpterm can do: everything, but roots only where they are offered. */
@@ -622,26 +587,13 @@ export class ServerConnection {
     return rest;
   }
 
-  /** Runs one of the server's questions to the person; its calls' silence limits hold meanwhile. */
-  private async whileAsking<T>(ask: () => Promise<T>): Promise<T> {
-    this.openQuestions += 1;
-    if (this.openQuestions === 1) for (const listener of this.questionListeners) listener(true);
-    try {
-      return await ask();
-    } finally {
-      this.openQuestions -= 1;
-      if (this.openQuestions === 0) for (const listener of this.questionListeners) listener(false);
-    }
-  }
-
-  private onQuestionsOpen(listener: (open: boolean) => void): () => void {
-    this.questionListeners.add(listener);
-    return () => this.questionListeners.delete(listener);
-  }
-
-  /** Tells the server the roots changed (notifications/roots/list_changed), if it is connected. */
+  /**
+   * Tells a 2025 server the roots changed (notifications/roots/list_changed), if it is connected.
+   * A 2026 server asks for the roots with each request that needs them: there is nothing to tell.
+   */
   async rootsChanged(): Promise<void> {
     if (this.status !== "connected" || !this.client || !rootsOffer(this.config).offered) return;
+    if (this.protocol?.era === "modern") return;
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers are still told the roots changed.
     await this.client.sendRootsListChanged().catch((error: unknown) => {
       this.note("warning", `could not tell the server that the roots changed: ${errorMessage(error)}`);
@@ -658,26 +610,6 @@ export class ServerConnection {
       text: this.options.redact(text),
     });
     if (level !== "info" && level !== "debug") this.options.onLog?.(entry);
-  }
-
-  private createStdioTransport(): StdioProcessTransport {
-    const { command, args, env, cwd } = this.config;
-    const { onStderr } = this.options;
-    if (!command) throw new Error("no command configured");
-    this.stdio = new StdioProcessTransport({
-      command,
-      args,
-      env: serverEnvironment(this.options.parentEnv, env),
-      cwd,
-      ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
-      ...(onStderr
-        ? {
-            onStderrLine: (line: string) =>
-              onStderr(this.name, this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)),
-          }
-        : {}),
-    });
-    return this.stdio;
   }
 
   private async listTools(client: Client, deadlineMs: number): Promise<ServerTool[]> {
@@ -720,30 +652,11 @@ export class ServerConnection {
 
   private onConnectionLost(): void {
     if (this.closing || this.status !== "connected") return;
-    this.setStatus("failed", `connection lost: ${this.describeExit() ?? "the server closed the connection"}`);
+    this.setStatus(
+      "failed",
+      `connection lost: ${describeExit(this.stdio) ?? "the server closed the connection"}`,
+    );
     void this.stop();
-  }
-
-  private describeFailure(error: unknown): string {
-    if (this.stdio?.spawnError) return this.stdio.spawnError.message;
-    const signIn =
-      this.auth?.describe(error) ?? unauthorizedSentence(error, this.name, this.auth !== undefined);
-    if (signIn) return signIn;
-    const exit = this.describeExit();
-    if (exit) return `${exit} before initialize finished`;
-    return `${errorMessage(error)}${this.stderrSuffix()}`;
-  }
-
-  private describeExit(): string | undefined {
-    const exit = this.stdio?.exit;
-    if (!exit) return undefined;
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
-    return `the server process ${how}${this.stderrSuffix()}`;
-  }
-
-  private stderrSuffix(): string {
-    const tail = this.stdio?.stderr.tail(STDERR_TAIL_IN_ERRORS).filter((line) => line.trim() !== "") ?? [];
-    return tail.length > 0 ? `; stderr: ${tail.join(" | ")}` : "";
   }
 
   private async stop(): Promise<void> {
@@ -768,42 +681,4 @@ export class ServerConnection {
     this.error = error === undefined ? undefined : this.options.redact(error);
     this.options.onChange();
   }
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** A 401 or 403 from the server: another transport would be refused the same way. */
-function isAuthError(error: unknown): boolean {
-  const status = httpStatus(error);
-  return error instanceof UnauthorizedError || status === 401 || status === 403;
-}
-
-/** The HTTP status a transport failed with, where it says. */
-function httpStatus(error: unknown): number | undefined {
-  if (error instanceof SdkHttpError) return error.status;
-  if (error instanceof SseError) return error.code;
-  return undefined;
-}
-
-/**
- * A 401 from a server mcpterm does not sign in to (`"oauth": false`, or its own Authorization
- * header): what it means and what to configure, instead of the server's raw answer.
- */
-function unauthorizedSentence(error: unknown, server: string, signsIn: boolean): string | undefined {
-  if (signsIn || !isAuthError(error)) return undefined;
-  const code = httpStatus(error) ?? 401;
-  return (
-    `server "${server}" refused the connection (HTTP ${code}): it needs authorization. ` +
-    `Check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in.`
-  );
-}
-
-function isTimeout(error: unknown): boolean {
-  return /within \d+ ms|timed out|timeout/i.test(errorMessage(error));
 }

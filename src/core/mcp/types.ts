@@ -1,4 +1,5 @@
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
+import type { ProtocolEra } from "./protocol-era.js";
 import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
@@ -29,10 +30,14 @@ export interface ServerSnapshot {
   /** Why the server failed, in one sentence with the cause (spawn error, exit code and stderr, timeout, HTTP status). */
   error: string | undefined;
   tools: ServerTool[];
+  /** What the server says it is; a 2026 server may not say. */
   serverInfo: { name: string; version: string } | undefined;
+  /** Which family of revisions the server speaks (see ProtocolEra), once connected. */
+  era: ProtocolEra | undefined;
+  /** The revision settled with the server: server/discover's, or initialize's. */
   protocolVersion: string | undefined;
   instructions: string | undefined;
-  /** Milliseconds from start to a completed initialize. */
+  /** Milliseconds from start to connected (the revision settled) and the tools listed. */
   initializeMs: number | undefined;
   /** Its resources, resource templates and prompts while connected (empty until listed). */
   catalog: CatalogSnapshot;

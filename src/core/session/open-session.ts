@@ -14,6 +14,8 @@ import {
   type ResolvedModelSettings,
 } from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
+import { withProtocol } from "../config/pin-protocol.js";
+import type { ProtocolSetting } from "../config/config-types.js";
 import { ConfigError, errorMessage, UsageError } from "../errors.js";
 import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
@@ -65,6 +67,8 @@ export interface SessionRequest {
   allowSampling: boolean;
   /** --root: folders offered as MCP roots besides the working folder. */
   roots: readonly string[];
+  /** --protocol: the MCP revision to speak with every server, over their entries' own. */
+  protocol?: ProtocolSetting;
 }
 
 /** The process's environment and folder, injected (tests pass their own). */
@@ -159,12 +163,15 @@ export async function openSession(
   hooks: SessionHooks = {},
 ): Promise<SessionRuntime> {
   const { env, cwd } = place;
-  const config = await loadConfig({
-    ...(request.configPath === undefined ? {} : { path: request.configPath }),
-    explicit: request.configPath !== undefined,
-    cwd,
-    env,
-  });
+  const config = withProtocol(
+    await loadConfig({
+      ...(request.configPath === undefined ? {} : { path: request.configPath }),
+      explicit: request.configPath !== undefined,
+      cwd,
+      env,
+    }),
+    request.protocol,
+  );
   const settings = new UserSettings(env.MCPTERM_SETTINGS_DIR, env);
   // Set when the person did not trust the config whose endpoint would receive their key.
   let keyRefused: ConfigError | undefined;

@@ -42,6 +42,7 @@ export type ServerState = Pick<
   | "url"
   | "error"
   | "serverInfo"
+  | "era"
   | "protocolVersion"
   | "initializeMs"
 > & { tools: number };

@@ -2,6 +2,7 @@ import { UsageError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { formatDuration, oneLine, summarizeArguments } from "../text/index.js";
 import type { Trace, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
+import { describeProtocol } from "../mcp/protocol-era.js";
 
 /** A node of the rendered tree: a label and its children. */
 interface Node {
@@ -68,8 +69,11 @@ function header(trace: Trace): string {
   for (const server of servers) {
     const info = server.serverInfo ? ` ${server.serverInfo.name} ${server.serverInfo.version}` : "";
     const timing = server.initializeMs === undefined ? "" : ` in ${formatDuration(server.initializeMs)}`;
+    const protocol = server.protocolVersion ? `, protocol ${describeProtocol(server)}` : "";
     const error = server.error ? ` — ${server.error}` : "";
-    lines.push(`server ${server.name}: ${server.status}${timing}${info}, ${server.tools} tools${error}`);
+    lines.push(
+      `server ${server.name}: ${server.status}${timing}${info}${protocol}, ${server.tools} tools${error}`,
+    );
   }
   return lines.join("\n");
 }

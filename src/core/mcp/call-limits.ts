@@ -1,0 +1,80 @@
+import type { QuestionHold } from "./question-hold.js";
+import { SilenceTimer } from "./silence-timer.js";
+import { ToolCallError } from "./tool-call-error.js";
+
+/** The abort reason of a call stopped by its hard limit (maxCallMs). */
+const OVER_CALL_LIMIT = Symbol("over maxCallMs");
+/** The abort reason of a call that said nothing for its timeoutMs. */
+const SILENT = Symbol("silent for timeoutMs");
+
+export interface CallLimitOptions {
+  server: string;
+  /** Silence allowed: progress (or any sign of life) restarts it. */
+  timeoutMs: number;
+  /** The hard limit, progress or not. */
+  maxCallMs: number;
+  questions: QuestionHold;
+  /** The caller's own cancel (Esc, Ctrl+C). */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The limits of one tool call, as one abort signal: the caller cancelling, the server silent for
+ * timeoutMs (progress restarts it; a question the server put to the person holds it), and the
+ * hard limit maxCallMs, which never moves. Aborting (rather than the SDK's own timeouts) makes
+ * the SDK cancel the request on the wire, so the server stops too.
+ */
+export class CallLimits {
+  private readonly call = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly silence: SilenceTimer;
+  private readonly unhold: () => void;
+  private readonly onCallerAbort = (): void => this.call.abort();
+  readonly maxCallMs: number;
+
+  constructor(private readonly options: CallLimitOptions) {
+    this.maxCallMs = Math.max(options.maxCallMs, options.timeoutMs);
+    this.timer = setTimeout(() => this.call.abort(OVER_CALL_LIMIT), this.maxCallMs);
+    this.silence = new SilenceTimer(options.timeoutMs, () => this.call.abort(SILENT));
+    this.unhold = options.questions.subscribe((open) => this.silence.hold(open));
+    this.silence.hold(options.questions.isOpen);
+    // Linked by hand and unlinked in dispose, so no listener on the caller's signal outlives the call.
+    options.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
+    if (options.signal?.aborted) this.call.abort();
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  /** The server showed it is working (progress, a task status): the silence limit starts over. */
+  showedLife(): void {
+    this.silence.restart();
+  }
+
+  /** Why the call stopped, when one of the limits (or the caller) stopped it. */
+  stoppedBy(error: unknown): ToolCallError | undefined {
+    const { server, timeoutMs } = this.options;
+    if (this.options.signal?.aborted)
+      return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+    if (this.call.signal.reason === SILENT)
+      return new ToolCallError("transient", `server "${server}" did not answer within ${timeoutMs} ms`, {
+        cause: error,
+        timedOut: true,
+      });
+    if (this.call.signal.reason === OVER_CALL_LIMIT)
+      return new ToolCallError(
+        "transient",
+        `stopped after ${this.maxCallMs} ms, the most one call to server "${server}" may take (maxCallMs in its config), though it kept reporting progress`,
+        { cause: error, retryable: false, timedOut: true },
+      );
+    return undefined;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.silence.stop();
+    this.unhold();
+    this.options.signal?.removeEventListener("abort", this.onCallerAbort);
+  }
+}

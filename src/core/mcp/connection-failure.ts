@@ -1,0 +1,80 @@
+import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
+import { errorMessage } from "../errors.js";
+import type { ProtocolSetting } from "../config/config-types.js";
+import type { ServerAuth } from "../oauth/server-auth.js";
+import { negotiationFailure } from "./protocol-era.js";
+import type { StdioProcessTransport } from "./stdio-process-transport.js";
+
+const STDERR_TAIL_IN_ERRORS = 5;
+
+/** Why a connection attempt failed, in one sentence with the cause: spawn error, exit and stderr, sign-in, HTTP. */
+export function describeConnectFailure(
+  error: unknown,
+  context: {
+    server: string;
+    auth: ServerAuth | undefined;
+    stdio: StdioProcessTransport | undefined;
+    protocol: ProtocolSetting;
+  },
+): string {
+  const { stdio, auth, server } = context;
+  if (stdio?.spawnError) return stdio.spawnError.message;
+  const signIn = auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined);
+  if (signIn) return signIn;
+  const revision = negotiationFailure(error, context.protocol);
+  if (revision) return `${revision}${stderrSuffix(stdio)}`;
+  const exit = describeExit(stdio);
+  if (exit) return `${exit} before it was connected`;
+  return `${errorMessage(error)}${stderrSuffix(stdio)}`;
+}
+
+/** How a stdio server's process ended, with the last of its stderr, or undefined while it runs. */
+export function describeExit(stdio: StdioProcessTransport | undefined): string | undefined {
+  const exit = stdio?.exit;
+  if (!exit) return undefined;
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
+  return `the server process ${how}${stderrSuffix(stdio)}`;
+}
+
+function stderrSuffix(stdio: StdioProcessTransport | undefined): string {
+  const tail = stdio?.stderr.tail(STDERR_TAIL_IN_ERRORS).filter((line) => line.trim() !== "") ?? [];
+  return tail.length > 0 ? `; stderr: ${tail.join(" | ")}` : "";
+}
+
+/** A 401 or 403 from the server: another transport would be refused the same way. */
+export function isAuthError(error: unknown): boolean {
+  const status = httpStatus(error);
+  return error instanceof UnauthorizedError || status === 401 || status === 403;
+}
+
+export function isTimeout(error: unknown): boolean {
+  return /within \d+ ms|timed out|timeout/i.test(errorMessage(error));
+}
+
+/** The HTTP status a transport failed with, where it says. */
+function httpStatus(error: unknown): number | undefined {
+  if (error instanceof SdkHttpError) return error.status;
+  if (error instanceof SseError) return error.code;
+  return undefined;
+}
+
+/**
+ * A 401 from a server mcpterm does not sign in to (`"oauth": false`, or its own Authorization
+ * header): what it means and what to configure, instead of the server's raw answer.
+ */
+function unauthorizedSentence(error: unknown, server: string, signsIn: boolean): string | undefined {
+  if (signsIn || !isAuthError(error)) return undefined;
+  const code = httpStatus(error) ?? 401;
+  return (
+    `server "${server}" refused the connection (HTTP ${code}): it needs authorization. ` +
+    `Check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in.`
+  );
+}
+
+export function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

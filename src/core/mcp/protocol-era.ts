@@ -1,0 +1,96 @@
+import {
+  SdkError,
+  SdkErrorCode,
+  UnsupportedProtocolVersionError,
+  type Client,
+  type VersionNegotiationOptions,
+} from "@modelcontextprotocol/client";
+import type { ProtocolSetting } from "../config/config-types.js";
+
+/**
+ * Which of the two families of MCP revisions a server speaks, in the spec's own words: `legacy`
+ * revisions open with an `initialize` handshake and keep a session (2025-11-25 and before);
+ * `modern` ones carry the version, capabilities and client in every request (2026-07-28).
+ */
+export type ProtocolEra = "legacy" | "modern";
+
+/** The modern revision mcpterm speaks. */
+export const MODERN_REVISION = "2026-07-28";
+
+/** The longest a stdio server is given to answer the probe before it counts as a 2025 server. */
+const STDIO_PROBE_MS = 5000;
+
+export type TransportKind = "stdio" | "http" | "sse";
+
+/**
+ * How the client settles the revision with one server. This is the one place that decides it:
+ *
+ * - `auto` probes with `server/discover`: a server that answers it speaks 2026-07-28; one that
+ *   refuses it, or on stdio says nothing within a few seconds, gets the 2025 `initialize`. A 401
+ *   or 403 is a sign-in to do, never a reason to fall back (the SDK keeps them apart), and an
+ *   HTTP server that says nothing is down, not old.
+ * - a pinned revision speaks only that one, to test a server against it.
+ * - the legacy HTTP+SSE transport predates 2026-07-28: always 2025.
+ */
+export function versionNegotiation(
+  setting: ProtocolSetting,
+  kind: TransportKind,
+  startupTimeoutMs: number,
+): VersionNegotiationOptions {
+  if (kind === "sse" || setting === "2025-11-25") return { mode: "legacy" };
+  if (setting === MODERN_REVISION) return { mode: { pin: MODERN_REVISION } };
+  const timeoutMs =
+    kind === "stdio" ? Math.min(STDIO_PROBE_MS, Math.floor(startupTimeoutMs / 2)) : startupTimeoutMs;
+  return { mode: "auto", probe: { timeoutMs } };
+}
+
+/** What was settled with a connected server. */
+export interface NegotiatedProtocol {
+  era: ProtocolEra;
+  version: string | undefined;
+}
+
+export function negotiatedProtocol(client: Client): NegotiatedProtocol {
+  return {
+    era: client.getProtocolEra() === "modern" ? "modern" : "legacy",
+    version: client.getNegotiatedProtocolVersion(),
+  };
+}
+
+/** "2026-07-28 (modern)", as `/mcp`, `mcpterm tools` and the trace show it. */
+export function describeProtocol(server: {
+  era?: ProtocolEra | undefined;
+  protocolVersion?: string | undefined;
+}): string {
+  const version = server.protocolVersion ?? "unknown revision";
+  return server.era ? `${version} (${server.era})` : version;
+}
+
+/**
+ * Why the revision could not be settled, in one sentence, or undefined when `error` is about
+ * something else. Says where a pinned revision came from, since that is what to change.
+ */
+export function negotiationFailure(error: unknown, setting: ProtocolSetting): string | undefined {
+  const pinned =
+    setting === "auto"
+      ? ""
+      : ` (the entry's "protocol", or --protocol, pins ${setting}; "auto" lets mcpterm ask)`;
+  if (error instanceof UnsupportedProtocolVersionError)
+    return `the server does not speak ${error.requested}; it speaks ${error.supported.join(", ")}${pinned}`;
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
+    return `${error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
+  return undefined;
+}
+
+/**
+ * A stdio server that ended its process on the server/discover probe (some servers built on
+ * SDKs that stop at any request before initialize do): a 2025 server, to be started again and
+ * spoken to in 2025 without asking.
+ */
+export function closedOnProbe(error: unknown): boolean {
+  return (
+    error instanceof SdkError &&
+    error.code === SdkErrorCode.EraNegotiationFailed &&
+    error.message.includes("the connection closed during the server/discover probe")
+  );
+}

@@ -1,0 +1,90 @@
+import { ProtocolError, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
+import { CallLimits } from "./call-limits.js";
+import type { QuestionHold } from "./question-hold.js";
+import { classifyRequestError, HEADER_MISMATCH } from "./tool-call-error.js";
+import type { CallOptions } from "./types.js";
+
+/** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
+const SDK_TIMEOUT_SLACK_MS = 1000;
+
+/** What one server lends its tool calls. */
+export interface ToolCallHost {
+  client: Client;
+  server: string;
+  timeoutMs: number;
+  maxCallMs: number;
+  questions: QuestionHold;
+  /** The tool as listed now, if it is. */
+  definition(tool: string): Tool | undefined;
+  /** Lists the server's tools again: it said a header its definitions ask for was missing. */
+  relist(): Promise<void>;
+  /** Errors the caller handles itself (an expired 2025 session), thrown as they are. */
+  passThrough(error: unknown): boolean;
+}
+
+/**
+ * One tool call within its limits (see CallLimits). It goes through the SDK's callTool with the
+ * definition mcpterm listed: on a 2026 HTTP connection that sends the arguments the tool marks
+ * with `x-mcp-header` as headers too (SEP-2243), and a server that finds one missing (-32020,
+ * its definitions changed since they were listed) gets the tools listed again and the call once
+ * more. The outputSchema is left out of the definition: mcpterm keeps a result whose
+ * structuredContent breaks it, and flags it (output-schema.ts), where the SDK would throw it away.
+ */
+export async function callToolWithin(
+  host: ToolCallHost,
+  tool: string,
+  args: Record<string, unknown>,
+  options: CallOptions,
+  meta: { _meta?: Record<string, unknown> } = {},
+): Promise<CallToolResult> {
+  const timeoutMs = options.timeoutMs ?? host.timeoutMs;
+  const limits = new CallLimits({
+    server: host.server,
+    timeoutMs,
+    maxCallMs: host.maxCallMs,
+    questions: host.questions,
+    signal: options.signal,
+  });
+  const { onProgress } = options;
+  const send = (): Promise<CallToolResult> =>
+    host.client.callTool(
+      { name: tool, arguments: args, ...meta },
+      {
+        signal: limits.signal,
+        // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
+        timeout: limits.maxCallMs + SDK_TIMEOUT_SLACK_MS,
+        ...(onProgress
+          ? {
+              onprogress: (progress: Parameters<typeof onProgress>[0]) => {
+                limits.showedLife();
+                onProgress(progress);
+              },
+            }
+          : {}),
+        ...withoutOutputSchema(host.definition(tool)),
+      },
+    );
+  try {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH || limits.signal.aborted)
+        throw error;
+      await host.relist();
+      return await send();
+    }
+  } catch (error) {
+    const stopped = limits.stoppedBy(error);
+    if (stopped) throw stopped;
+    if (host.passThrough(error)) throw error;
+    throw classifyRequestError(error, { server: host.server, timeoutMs });
+  } finally {
+    limits.dispose();
+  }
+}
+
+function withoutOutputSchema(definition: Tool | undefined): { toolDefinition?: Tool } {
+  if (!definition) return {};
+  const { outputSchema: _outputSchema, ...rest } = definition;
+  return { toolDefinition: rest };
+}

@@ -1,0 +1,185 @@
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ProtocolSetting } from "../../src/core/config/config-types.js";
+import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
+import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import { NOBODY, type Person } from "../../src/core/person/person.js";
+import { serverRequestHandlers } from "../../src/core/person/server-requests.js";
+import { compiledFixture } from "../support/compiled-fixtures.js";
+import { serverConfig } from "../support/fixtures.js";
+import { personWho } from "../support/person.js";
+import { startScriptedModelServer } from "../support/scripted-model-server.js";
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** The two fixtures with the same tools: one speaks only 2026-07-28, the other only 2025-11-25. */
+const ERAS = [
+  { fixture: "modern-server", era: "modern", version: "2026-07-28" },
+  { fixture: "legacy-server", era: "legacy", version: "2025-11-25" },
+] as const;
+
+interface Connected {
+  manager: McpManager;
+  wire: WireFrame[];
+  asked: ElicitationQuestion[];
+}
+
+async function connect(
+  fixture: "modern-server" | "legacy-server",
+  options: {
+    person?: Person;
+    protocol?: ProtocolSetting;
+    allowSampling?: boolean;
+    env?: Record<string, string>;
+  } = {},
+): Promise<Connected> {
+  const wire: WireFrame[] = [];
+  const asked: ElicitationQuestion[] = [];
+  const model = await startScriptedModelServer([{ text: "forty-two" }]);
+  cleanups.push(() => model.close());
+  const person = options.person ?? NOBODY;
+  const manager = new McpManager(
+    [
+      serverConfig("s", {
+        command: process.execPath,
+        args: [compiledFixture(fixture)],
+        env: options.env ?? {},
+        ...(options.protocol ? { protocol: options.protocol } : {}),
+      }),
+    ],
+    {
+      parentEnv: process.env,
+      onWire: (frame) => wire.push(frame),
+      requests: serverRequestHandlers({
+        person: () => ({
+          ...person,
+          elicitation: (question, signal) => {
+            asked.push(question);
+            return person.elicitation(question, signal);
+          },
+        }),
+        allowSampling: options.allowSampling ?? false,
+        model: () => lazyChatModel({ model: "scripted", baseUrl: model.baseUrl, apiKey: "k" }),
+        redact: (text) => text,
+        record: () => undefined,
+        openUrl: () => Promise.resolve(),
+        notify: () => undefined,
+      }),
+    },
+  );
+  cleanups.push(() => manager.close());
+  await manager.start();
+  return { manager, wire, asked };
+}
+
+function text(result: { content?: unknown }): string {
+  return (result.content as Array<{ text?: string }>).map((block) => block.text ?? "").join("\n");
+}
+
+const sentMethods = (wire: WireFrame[]): string[] =>
+  wire.flatMap((frame) =>
+    frame.direction === "send" && typeof (frame.message as { method?: unknown }).method === "string"
+      ? [(frame.message as { method: string }).method]
+      : [],
+  );
+
+describe.each(ERAS)("a server that speaks only $version", ({ fixture, era, version }) => {
+  it(`connects in the ${era} era, found by asking (server/discover first)`, async () => {
+    const { manager, wire } = await connect(fixture);
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era, protocolVersion: version });
+    const methods = sentMethods(wire);
+    expect(methods[0]).toBe("server/discover");
+    expect(methods.includes("initialize")).toBe(era === "legacy");
+    expect(text(await manager.callTool("s", "echo", { text: "hi" }))).toBe("hi");
+  });
+
+  it("asks the person a server's form and sends the answer back; a decline is the server's to read", async () => {
+    const accepting = await connect(fixture, {
+      person: personWho({
+        elicitation: () => Promise.resolve({ action: "accept", content: { sure: true } }),
+      }),
+    });
+    expect(text(await accepting.manager.callTool("s", "confirm_action", { action: "deploy" }))).toBe(
+      "deploy: confirmed",
+    );
+    expect(accepting.asked.map((question) => question.message)).toEqual(["Really deploy?"]);
+    const nobody = await connect(fixture);
+    expect(text(await nobody.manager.callTool("s", "confirm_action", { action: "deploy" }))).toBe(
+      "deploy: declined",
+    );
+  });
+
+  it("answers a sampling request with the model once the person approves", async () => {
+    const { manager } = await connect(fixture, {
+      allowSampling: true,
+      person: personWho({ sampling: () => Promise.resolve({ approved: true }) }),
+    });
+    expect(text(await manager.callTool("s", "ask_model", { question: "the answer?" }))).toBe(
+      "the model said: forty-two",
+    );
+  });
+});
+
+describe("a 2025 stdio server that exits on the server/discover probe", () => {
+  it("is started again and spoken to in 2025 without asking", async () => {
+    const { manager, wire } = await connect("legacy-server", {
+      env: { FIXTURE_EXIT_BEFORE_INITIALIZE: "1" },
+    });
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "legacy" });
+    expect(sentMethods(wire).slice(0, 2)).toEqual(["server/discover", "initialize"]);
+  });
+});
+
+describe('pinning a revision (--protocol, or the entry\'s "protocol")', () => {
+  it("speaks 2026-07-28 without a fallback: a 2025 server fails with the reason", async () => {
+    const { manager } = await connect("legacy-server", { protocol: "2026-07-28" });
+    expect(manager.servers()[0]).toMatchObject({ status: "failed" });
+    expect(manager.servers()[0]?.error).toMatch(
+      /^the revision could not be settled: the server did not offer pinned protocol version 2026-07-28 .*"protocol", or --protocol, pins 2026-07-28/,
+    );
+  });
+
+  it("speaks 2025-11-25 without asking: a 2026-only server refuses the initialize", async () => {
+    const { manager, wire } = await connect("modern-server", { protocol: "2025-11-25" });
+    expect(manager.servers()[0]).toMatchObject({ status: "failed" });
+    expect(sentMethods(wire)[0]).toBe("initialize");
+  });
+
+  it("pinned to 2026-07-28, connects a 2026 server as auto does", async () => {
+    const { manager } = await connect("modern-server", { protocol: "2026-07-28" });
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+  });
+});
+
+/** The 2026-only fixture over Streamable HTTP, on a free port. */
+async function modernOverHttp(): Promise<string> {
+  const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  cleanups.push(() => void child.kill());
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      const url = /listening (\S+)/.exec(chunk)?.[1];
+      if (url) resolve(url);
+    });
+  });
+}
+
+describe("a 2026-only server over Streamable HTTP", () => {
+  it("connects modern, and a parameter marked x-mcp-header travels as a header too (the server checks it)", async () => {
+    const url = await modernOverHttp();
+    const manager = new McpManager([serverConfig("h", { transport: "http", url })], {
+      parentEnv: process.env,
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern", transport: "http" });
+    expect(text(await manager.callTool("h", "in_region", { region: "eu-west" }))).toBe("region eu-west");
+  });
+});
