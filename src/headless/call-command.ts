@@ -23,7 +23,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
   if (!parsed.ok) throw new UsageError(`The tool arguments are not a JSON object: ${parsed.error}.`);
 
   return withOneServer(args.common, args.server, io, async (manager, connection, redactor) => {
-    const tool = new McpToolHost(manager).list().find((candidate) => candidate.name === args.tool);
+    const host = new McpToolHost(manager);
+    const tool = host.list().find((candidate) => candidate.name === args.tool);
     if (!tool) {
       const names =
         connection
@@ -71,6 +72,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         onProgress: (progress) =>
           void io.stderr.write(`${callProgressLine(progress, redactor.redactText)}\n`),
         ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
+        resendSafe: host.resendSafe(tool),
       })
       .catch((error: unknown) => {
         throw asCommandError(error, connection.snapshot().status === "connected");

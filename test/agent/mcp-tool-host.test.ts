@@ -9,12 +9,18 @@ import { catalogLaunch, fixtureLaunch, serverConfig } from "../support/fixtures.
 const frames: WireFrame[] = [];
 const managers: McpManager[] = [];
 
-/** A fixture server whose calls time out after `timeoutMs`, its frames recorded in `frames`. */
-async function fixture(timeoutMs: number): Promise<McpManager> {
-  const manager = new McpManager([serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs })], {
-    parentEnv: process.env,
-    onWire: (frame) => frames.push(frame),
-  });
+/**
+ * A fixture server whose calls time out after `timeoutMs`, its frames recorded in `frames`;
+ * trusted, so its read-only tools are safe to send again (resendIsSafe).
+ */
+async function fixture(timeoutMs: number, trust = true): Promise<McpManager> {
+  const manager = new McpManager(
+    [serverConfig("fixture", { ...fixtureLaunch(randomUUID()), timeoutMs, trust })],
+    {
+      parentEnv: process.env,
+      onWire: (frame) => frames.push(frame),
+    },
+  );
   managers.push(manager);
   await manager.start();
   return manager;
@@ -48,21 +54,34 @@ describe("McpToolHost", () => {
     expect(toolCalls("slow")).toBe(3);
   });
 
+  it("never re-runs a read-only call of an untrusted server: its readOnlyHint is its own say", async () => {
+    const host = new McpToolHost(await fixture(200, false));
+    const slow = host.list().find((tool) => tool.name === "slow") as AgentTool;
+    expect(slow.tier).toBe("read_only");
+    const before = toolCalls("slow");
+    const outcome = await host.call(slow, { ms: 2000 }, context());
+    expect(outcome).toMatchObject({ ok: false, failure: "transient" });
+    expect(outcome.display).not.toMatch(/attempts/);
+    expect(toolCalls("slow")).toBe(before + 1);
+  });
+
   it("never re-runs a call that is not read-only", async () => {
     const host = new McpToolHost(manager);
     const slow = host.list().find((tool) => tool.name === "slow") as AgentTool;
+    const before = toolCalls("slow");
     const outcome = await host.call({ ...slow, tier: "low_risk" }, { ms: 2000 }, context());
     expect(outcome.display).not.toMatch(/attempts/);
-    expect(toolCalls("slow")).toBe(4);
+    expect(toolCalls("slow")).toBe(before + 1);
   });
 
-  it("does not retry against a server that crashed: its calls fail fast", async () => {
+  it("does not send again a call of an untrusted server that crashed under it: its result is unknown", async () => {
     // A deadline no loaded machine reaches, so the crash is seen as a lost connection, never a timeout.
-    const host = new McpToolHost(await fixture(60_000));
+    const host = new McpToolHost(await fixture(60_000, false));
     const crash = host.list().find((tool) => tool.name === "crash") as AgentTool;
     const outcome = await host.call(crash, {}, context());
     expect(outcome).toMatchObject({ ok: false, failure: "transient" });
     expect(outcome.display).not.toMatch(/attempts/);
+    expect(outcome.display).toMatch(/the result is unknown: server "fixture" exited during the call/);
     expect(toolCalls("crash")).toBe(1);
   });
 

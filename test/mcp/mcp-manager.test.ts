@@ -116,25 +116,24 @@ describe("McpManager", () => {
     expect(await waitForNoProcesses(hangMarker)).toEqual([]);
   });
 
-  it("classifies a server crash mid-call as transient, marks it failed with exit code and stderr, and restarts it", async () => {
+  it("classifies a server crash mid-call as transient with the cause, and brings the server back", async () => {
     const manager = manage(
       new McpManager([serverConfig("fixture", fixtureLaunch(randomUUID()))], { parentEnv: process.env }),
     );
     await manager.start();
+    const firstPid = manager.servers()[0]?.pid;
     const failure = await manager.callTool("fixture", "crash", {}).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ToolCallError);
     expect((failure as ToolCallError).failure).toBe("transient");
+    expect((failure as ToolCallError).message).toMatch(
+      /the result is unknown: server "fixture" exited during the call.*the server is back.*exited with code 3.*crashing on purpose/,
+    );
 
+    // The call waited for the server to come back: a new process, connected, its tools listed.
     const snapshot = manager.servers()[0];
-    expect(snapshot?.status).toBe("failed");
-    expect(snapshot?.error).toMatch(/exited with code 3.*crashing on purpose/);
-
-    const fast = await manager.callTool("fixture", "echo", { text: "hi" }).catch((error: unknown) => error);
-    expect((fast as ToolCallError).failure).toBe("transient");
-    expect((fast as ToolCallError).message).toMatch(/is failed/);
-
-    await manager.restart("fixture");
-    expect(manager.servers()[0]?.status).toBe("connected");
+    expect(snapshot?.status).toBe("connected");
+    expect(snapshot?.pid).not.toBe(firstPid);
+    expect(snapshot?.tools.map((tool) => tool.definition.name)).toContain("echo");
     const again = await manager.callTool("fixture", "echo", { text: "back" });
     expect(again.content).toEqual([{ type: "text", text: "back" }]);
   });

@@ -4,6 +4,7 @@ import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error.js";
 import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
+import { resendIsSafe } from "../policy/resend-rule.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { outputSchemaProblem } from "../policy/output-schema.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT, resultText, textForModel } from "../policy/result-text.js";
@@ -100,11 +101,12 @@ export class McpToolHost implements ToolHost {
   }
 
   async call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
-    // Only calls that change nothing are safe to send again after a timeout or a dropped connection.
-    const attempts = tool.tier === "read_only" ? READ_ONLY_ATTEMPTS : 1;
+    // Only calls the resend rule finds safe are sent again after a timeout or a dropped connection.
+    const resendSafe = this.resendSafe(tool);
+    const attempts = resendSafe ? READ_ONLY_ATTEMPTS : 1;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.callOnce(tool, args, context);
+        return await this.callOnce(tool, args, context, resendSafe);
       } catch (error) {
         const failure = error instanceof ToolCallError ? error.failure : "transient";
         const retryable = error instanceof ToolCallError ? error.retryable : true;
@@ -130,10 +132,12 @@ export class McpToolHost implements ToolHost {
     tool: AgentTool,
     args: Record<string, unknown>,
     context: ToolCallContext,
+    resendSafe: boolean,
   ): Promise<ToolOutcome> {
     const result = await this.manager.callTool(tool.server, tool.name, args, {
       signal: context.signal,
       onProgress: context.onProgress,
+      resendSafe,
     });
     if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));
     const images = result.content.flatMap((block) =>
@@ -180,6 +184,12 @@ export class McpToolHost implements ToolHost {
     const redacted = await Promise.all(strings.map(async (text) => (await redactor.redact(text)).text));
     let index = 0;
     return redactDeep(result, () => redacted[index++] ?? "");
+  }
+
+  /** Whether this tool's calls may be sent again (see resendIsSafe): its tier and its server's trust. */
+  resendSafe(tool: AgentTool): boolean {
+    const trustedServer = this.manager.connection(tool.server)?.config.trust ?? false;
+    return resendIsSafe({ tier: tool.tier, tierReason: tool.tierReason, trustedServer });
   }
 
   private serverConnected(server: string): boolean {

@@ -13,6 +13,7 @@ import {
 import type { ServerConfig } from "../config/config-types.js";
 import type { LogMessageParams, LoggingLevel, Root } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
+import { unknownResultMessage } from "../policy/resend-rule.js";
 import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
 import { declineServerRequests } from "../person/decline-server-requests.js";
@@ -45,6 +46,7 @@ import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
 import { isHttpNotFound } from "./remote-transports.js";
+import { ServerRecovery } from "./server-recovery.js";
 import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import { serverTransports, type TransportFactory } from "./transport-factory.js";
@@ -130,6 +132,12 @@ export class ServerConnection {
   /** OAuth, for a remote server that may ask for it. */
   private readonly auth: ServerAuth | undefined;
   private readonly transports: TransportFactory;
+  /** Brings the server back when it is lost while connected (see ServerRecovery). */
+  private readonly recovery = new ServerRecovery(() => this.reconnectOnce());
+  /** The stop that follows a loss, which a reconnection waits for. */
+  private stopping: Promise<void> = Promise.resolve();
+  /** How the server was last lost (its exit and stderr), for the calls that met it. */
+  private lostReason: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -184,6 +192,7 @@ export class ServerConnection {
   }
 
   async close(): Promise<void> {
+    this.recovery.stop();
     await this.stop();
     if (this.status !== "disabled") this.setStatus("closed", this.error);
   }
@@ -273,10 +282,54 @@ export class ServerConnection {
     });
   }
 
+  /**
+   * Calls a tool. When the server is lost during the call (its process exited, the connection
+   * closed), whether it ran is unknown: a call the resend rule finds safe (options.resendSafe)
+   * waits for the server to come back and is sent once more; any other fails with "the result
+   * is unknown", and is never sent again.
+   */
   async callTool(
     tool: string,
     args: Record<string, unknown>,
     options: CallOptions = {},
+  ): Promise<CallToolResult> {
+    try {
+      return await this.callToolOnce(tool, args, options);
+    } catch (error) {
+      if (!(error instanceof ToolCallError) || !error.lost || options.signal?.aborted) throw error;
+      const how =
+        this.config.transport === "stdio"
+          ? "exited during the call"
+          : "closed the connection during the call";
+      // Either way the call waits for the server to come back (bounded by the recovery's
+      // attempts), so the model's next step is offered its tools, as listed again.
+      const back = await this.recovery.whenBack(options.signal);
+      if (!options.resendSafe)
+        throw new ToolCallError(
+          "transient",
+          `${unknownResultMessage(this.name, how)}; ${back ? "the server is back" : "it did not come back"} (${this.lostReason ?? "connection lost"})`,
+          { cause: error, retryable: false },
+        );
+      if (!back)
+        throw new ToolCallError(
+          "transient",
+          `${unknownResultMessage(this.name, how, "it did not come back")}${this.error ? ` (${this.error})` : ""}`,
+          { cause: error, retryable: false },
+        );
+      this.note(
+        "notice",
+        `${tool} was sent again after the server came back (safe: a read-only tool of a trusted server)`,
+      );
+      return await this.callToolOnce(tool, args, options).catch((again: unknown) => {
+        throw notAgain(again);
+      });
+    }
+  }
+
+  private callToolOnce(
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
   ): Promise<CallToolResult> {
     return this.inSession((client) => {
       this.refuseTaskOnly(tool);
@@ -296,7 +349,7 @@ export class ServerConnection {
         options,
         this.meta(),
       );
-    });
+    }, options.resendSafe === true);
   }
 
   /**
@@ -350,9 +403,9 @@ export class ServerConnection {
   }
 
   /** Runs a request on the connected client; what it throws leaves redacted and classified. */
-  private async inSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+  private async inSession<T>(request: (client: Client) => Promise<T>, resendSafe = true): Promise<T> {
     try {
-      return await this.renewingSession(request);
+      return await this.renewingSession(request, resendSafe);
     } catch (error) {
       // Error texts quote the server (its messages, its stderr): they leave here redacted.
       const failure =
@@ -363,17 +416,19 @@ export class ServerConnection {
         cause: error,
         retryable: failure.retryable,
         timedOut: failure.timedOut,
+        lost: failure.lost,
       });
     }
   }
 
   /**
-   * A 2025 Streamable HTTP server that answers 404 to our session id has forgotten the session:
-   * as its spec asks, a new session is started (a fresh initialize, without the old id) and the
-   * request sent once more. The server never handled the first one, so sending it again is safe
-   * whatever the tool does.
+   * A 2025 Streamable HTTP server that answers 404 to our session id has forgotten the session
+   * (it restarted, or expired it): as its spec asks, a new session is started (a fresh
+   * initialize, without the old id). The request is sent once more only when that is safe
+   * (`resendSafe`: every request but a tool call reads, and a tool call asks resendIsSafe): the
+   * server says it did not handle it, but a server behind a balancer or mid-restart may have.
    */
-  private async renewingSession<T>(request: (client: Client) => Promise<T>): Promise<T> {
+  private async renewingSession<T>(request: (client: Client) => Promise<T>, resendSafe: boolean): Promise<T> {
     try {
       return await withStepUp(this.auth, () => request(this.connectedClient()));
     } catch (error) {
@@ -390,6 +445,12 @@ export class ServerConnection {
           { cause: error, retryable: false },
         );
       }
+      if (!resendSafe)
+        throw new ToolCallError(
+          "transient",
+          unknownResultMessage(this.name, "lost its session (HTTP 404) during the call"),
+          { cause: error, retryable: false },
+        );
       try {
         return await request(this.client);
       } catch (again) {
@@ -650,13 +711,37 @@ export class ServerConnection {
       .map((definition) => ({ server: this.name, definition }));
   }
 
+  /**
+   * The server went away while connected (its process exited, the connection closed): it is
+   * connected again with backoff (ServerRecovery), its tools listed afresh; until then its tools
+   * are not offered. A server lost over and over is left failed.
+   */
   private onConnectionLost(): void {
     if (this.closing || this.status !== "connected") return;
-    this.setStatus(
-      "failed",
-      `connection lost: ${describeExit(this.stdio) ?? "the server closed the connection"}`,
-    );
-    void this.stop();
+    const lost = `connection lost: ${describeExit(this.stdio) ?? "the server closed the connection"}`;
+    this.lostReason = this.options.redact(lost);
+    this.stopping = this.stop();
+    if (this.recovery.start()) {
+      this.setStatus("connecting", `${lost}; connecting again`);
+      this.note("warning", `${lost}; connecting again`);
+    } else {
+      this.setStatus(
+        "failed",
+        `${lost}; it was lost too often to start it again (/mcp restart ${this.name})`,
+      );
+    }
+  }
+
+  /** One attempt of the recovery: a whole new connection. True once connected. */
+  private async reconnectOnce(): Promise<boolean> {
+    await this.stopping;
+    this.closing = false;
+    this.connecting = undefined;
+    this.setStatus("connecting", this.error);
+    await this.connect();
+    if (this.status !== "connected") return false;
+    this.note("notice", "connected again; its tools were listed again");
+    return true;
   }
 
   private async stop(): Promise<void> {
@@ -681,4 +766,14 @@ export class ServerConnection {
     this.error = error === undefined ? undefined : this.options.redact(error);
     this.options.onChange();
   }
+}
+
+/** A failure of the one re-send: it is not sent a third time. */
+function notAgain(error: unknown): unknown {
+  if (!(error instanceof ToolCallError) || !error.retryable) return error;
+  return new ToolCallError(error.failure, error.message, {
+    cause: error,
+    retryable: false,
+    timedOut: error.timedOut,
+  });
 }

@@ -16,16 +16,22 @@ export class ToolCallError extends Error {
   readonly retryable: boolean;
   /** The server was reached but did not answer in time: not the same as a server that is gone. */
   readonly timedOut: boolean;
+  /**
+   * The connection to the server closed while the request was out (its process exited, it
+   * restarted): whether it ran is unknown, so sending it again is up to resendIsSafe.
+   */
+  readonly lost: boolean;
 
   constructor(
     readonly failure: FailureClass,
     message: string,
-    options?: { cause?: unknown; retryable?: boolean; timedOut?: boolean },
+    options?: { cause?: unknown; retryable?: boolean; timedOut?: boolean; lost?: boolean },
   ) {
     super(message, options);
     this.name = "ToolCallError";
     this.retryable = options?.retryable ?? failure === "transient";
     this.timedOut = options?.timedOut ?? false;
+    this.lost = options?.lost ?? false;
   }
 }
 
@@ -92,6 +98,7 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
     case SdkErrorCode.ConnectionClosed:
       return new ToolCallError("transient", `the connection to server "${context.server}" was lost`, {
         cause: error,
+        lost: true,
       });
     // The server's answer broke the protocol (a result without resultType, a result type mcpterm
     // does not know, a question asked over and over): sending it again gets the same answer.

@@ -50,6 +50,11 @@ export interface CallOptions {
   /** Overrides the server's configured per-call timeout. */
   timeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Whether the call may be sent again if it may have reached the server (resendIsSafe decides:
+   * a read-only tool of a trusted server). Never when absent.
+   */
+  resendSafe?: boolean;
 }
 
 export type { CallToolResult };

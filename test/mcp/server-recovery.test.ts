@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { compiledFixture } from "../support/compiled-fixtures.js";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+/**
+ * A stdio server that exits in the middle of a call on its first start and comes back with one
+ * more tool (test/fixtures/restarting-server.ts), driven through the real binary: what is sent
+ * again, what the model and the person are told, and that the session goes on with the new list.
+ */
+const models: ScriptedModelServer[] = [];
+afterAll(() => Promise.all(models.map((model) => model.close())));
+
+interface Project {
+  dir: string;
+  /** The tool calls the server received, in order, across its starts. */
+  calls(): Promise<string[]>;
+  starts(): Promise<number>;
+}
+
+async function project(trust: boolean): Promise<Project> {
+  const dir = await tempDir();
+  const state = await tempDir("mcpterm-restarting-");
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      restarting: {
+        command: process.execPath,
+        args: [compiledFixture("restarting-server"), `--marker=${randomUUID()}`],
+        env: { RESTART_STATE_DIR: state },
+        trust,
+      },
+    },
+  });
+  const lines = async (file: string): Promise<string[]> =>
+    (await readFile(path.join(state, file), "utf8").catch(() => "")).split("\n").filter(Boolean);
+  return { dir, calls: () => lines("calls"), starts: async () => (await lines("starts")).length };
+}
+
+/** A model that calls each tool in turn, one per step, then answers. */
+async function callingModel(...tools: string[]): Promise<ScriptedModelServer> {
+  const model = await startScriptedModelServer([
+    ...tools.map((name, index) => ({
+      toolCalls: [{ id: `c${index + 1}`, name, arguments: "{}" }],
+    })),
+    { text: "Done." },
+  ]);
+  models.push(model);
+  return model;
+}
+
+interface SummaryCall {
+  name: string;
+  ok: boolean;
+  failure?: string;
+  result: string;
+}
+
+async function oneShot(
+  where: Project,
+  model: ScriptedModelServer,
+): Promise<{ code: number | null; calls: SummaryCall[]; answer: string; stderr: string }> {
+  const run = await runCli(
+    [
+      "-p",
+      "check the server",
+      "--trust-config",
+      "--no-kb",
+      "--approve",
+      "dangerous",
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+      "--output",
+      "json",
+    ],
+    { cwd: where.dir, env: cleanEnv() },
+  );
+  const summary = JSON.parse(run.stdout) as { toolCalls: SummaryCall[]; answer: string };
+  return { code: run.code, calls: summary.toolCalls, answer: summary.answer, stderr: run.stderr };
+}
+
+/** The tool messages the model was sent, in order. */
+function toolMessages(model: ScriptedModelServer): string[] {
+  const last = model.requests.at(-1)?.body as { messages: Array<{ role: string; content: unknown }> };
+  return last.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+}
+
+function offeredTools(model: ScriptedModelServer, request: number): string[] {
+  const body = model.requests[request]?.body as { tools?: Array<{ function: { name: string } }> };
+  return (body.tools ?? []).map((tool) => tool.function.name);
+}
+
+describe("a server that exits during a call and comes back", () => {
+  it("sends a read-only call of a trusted server once more, and offers the tool the restart brought", async () => {
+    const where = await project(true);
+    const model = await callingModel("restarting__read_status", "restarting__new_tool");
+    const run = await oneShot(where, model);
+
+    expect(run.code).toBe(0);
+    expect(run.calls.map(({ ok, result }) => ({ ok, result }))).toEqual([
+      { ok: true, result: "status ok (start 2)" },
+      { ok: true, result: "the new tool works" },
+    ]);
+    expect(await where.calls()).toEqual(["read_status", "read_status", "new_tool"]);
+    expect(await where.starts()).toBe(2);
+    expect(offeredTools(model, 0)).not.toContain("restarting__new_tool");
+    expect(offeredTools(model, 1)).toContain("restarting__new_tool");
+    expect(run.answer).toBe("Done.");
+  });
+
+  it("never sends a write again: the model and the person are told the result is unknown, and the session goes on", async () => {
+    const where = await project(true);
+    const model = await callingModel("restarting__write_record", "restarting__new_tool");
+    const run = await oneShot(where, model);
+
+    const unknown =
+      'the result is unknown: server "restarting" exited during the call; the call was not sent again';
+    expect(run.calls[0]).toMatchObject({ ok: false, failure: "transient" });
+    expect(run.calls[0]?.result).toContain(unknown);
+    expect(toolMessages(model)[0]).toContain(unknown);
+    // The session went on, with the server back and its new tool.
+    expect(run.calls[1]).toMatchObject({ ok: true, result: "the new tool works" });
+    expect(await where.calls()).toEqual(["write_record", "new_tool"]);
+    expect(run.answer).toBe("Done.");
+  });
+
+  it("does not take an untrusted server's readOnlyHint as leave to send a call again", async () => {
+    const where = await project(false);
+    const model = await callingModel("restarting__read_status");
+    const run = await oneShot(where, model);
+
+    expect(run.calls[0]).toMatchObject({ ok: false, failure: "transient" });
+    expect(run.calls[0]?.result).toContain(
+      'the result is unknown: server "restarting" exited during the call',
+    );
+    expect(await where.calls()).toEqual(["read_status"]);
+    expect(run.answer).toBe("Done.");
+  });
+});
