@@ -115,6 +115,7 @@ function asCommandError(error: unknown, stillConnected: boolean): Error {
     case "cancelled":
       return new RuntimeError("interrupted");
     case "business":
+    case "protocol":
     case "permission":
       return new RuntimeError(error.message);
   }

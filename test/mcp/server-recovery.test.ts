@@ -142,3 +142,28 @@ describe("a server that exits during a call and comes back", () => {
     expect(run.answer).toBe("Done.");
   });
 });
+
+describe("a result whose content is not an array", () => {
+  it("is the server's protocol failure, named as such and never sent again, even when re-sending would be safe", async () => {
+    const where = await project(true);
+    const model = await callingModel("restarting__malformed");
+    const run = await oneShot(where, model);
+
+    expect(run.calls[0]).toMatchObject({ ok: false, failure: "protocol" });
+    expect(run.calls[0]?.result).toMatch(/server "restarting" broke the MCP protocol .*content/s);
+    expect(toolMessages(model)[0]).toMatch(/broke the MCP protocol/);
+    expect(await where.calls()).toEqual(["malformed"]);
+  });
+
+  it("fails `mcpterm call` with one sentence naming the server's fault", async () => {
+    const where = await project(true);
+    const run = await runCli(["call", "restarting/malformed"], { cwd: where.dir, env: cleanEnv() });
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^mcpterm: server "restarting" broke the MCP protocol \(its answer is not a valid result/,
+    );
+    expect(run.stdout).toBe("");
+    expect(await where.calls()).toEqual(["malformed"]);
+  });
+});

@@ -61,7 +61,7 @@ describe("calls files", () => {
     ],
     [
       { kind: "tool", server: "s", tool: "t", error: { failure: "oops" } },
-      'line 4: "error.failure" must be one of invalid_args, transient, permission, business, cancelled, got "oops".',
+      'line 4: "error.failure" must be one of invalid_args, transient, permission, business, protocol, cancelled, got "oops".',
     ],
   ])("%j is refused with one sentence", (value, message) => {
     expect(callFromLine(value, 4)).toBe(message);

@@ -100,11 +100,17 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
         cause: error,
         lost: true,
       });
-    // The server's answer broke the protocol (a result without resultType, a result type mcpterm
-    // does not know, a question asked over and over): sending it again gets the same answer.
+    // The server's answer broke the protocol (a result whose content is not an array, one
+    // without resultType, a result type mcpterm does not know, a question asked over and over):
+    // a fault of that server, and sending it again gets the same answer.
     case SdkErrorCode.InvalidResult:
     case SdkErrorCode.UnsupportedResultType:
     case SdkErrorCode.InputRequiredRoundsExceeded:
+      return new ToolCallError(
+        "protocol",
+        `server "${context.server}" broke the MCP protocol (its answer is not a valid result; this is a fault of the server, not retried): ${errorMessage(error)}`,
+        { cause: error },
+      );
     case SdkErrorCode.MethodNotSupportedByProtocolVersion:
     case SdkErrorCode.CapabilityNotSupported:
       return new ToolCallError("business", `server "${context.server}": ${errorMessage(error)}`, {

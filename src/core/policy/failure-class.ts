@@ -4,7 +4,17 @@
  * - transient: timeout, lost connection, crashed server; may be retried with backoff.
  * - permission: denied by a person or policy, or the server said forbidden; never retried.
  * - business: the tool ran and reported an error; explained, not retried.
+ * - protocol: the server's answer broke the MCP protocol (a result whose `content` is not an
+ *   array, an unknown resultType): a fault of that server, named as such; sending the call
+ *   again would get the same answer, so it is never retried.
  * - cancelled: the person cancelled the turn while the call was pending or running.
  */
-export const FAILURE_CLASSES = ["invalid_args", "transient", "permission", "business", "cancelled"] as const;
+export const FAILURE_CLASSES = [
+  "invalid_args",
+  "transient",
+  "permission",
+  "business",
+  "protocol",
+  "cancelled",
+] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];

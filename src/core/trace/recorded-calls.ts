@@ -1,4 +1,4 @@
-import type { FailureClass } from "../policy/failure-class.js";
+import { FAILURE_CLASSES, type FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
 /** What a replay can send again: a tool call, a resource read, a prompt get. */
@@ -31,13 +31,7 @@ export type RecordedOutcome =
   | { kind: "error"; failure: FailureClass | undefined; code: number | undefined; message: string }
   | { kind: "preview"; preview: string; chars: number };
 
-export const FAILURE_CLASSES: readonly FailureClass[] = [
-  "invalid_args",
-  "transient",
-  "permission",
-  "business",
-  "cancelled",
-];
+export { FAILURE_CLASSES };
 
 export function isFailureClass(value: unknown): value is FailureClass {
   return (FAILURE_CLASSES as readonly unknown[]).includes(value);
