@@ -65,10 +65,10 @@ describe("Streamable HTTP faults", () => {
     expect(run.stdout).toBe("The server dropped it.\n");
   });
 
-  it("a 404 for the session id starts a new session once and sends the call again", async () => {
+  it("a 404 for the session id starts a new session once and sends a call safe to re-send again", async () => {
     const { server, manager } = await connected();
     server.forgetSessions();
-    const result = await manager.callTool("remote", "echo", { text: "again" });
+    const result = await manager.callTool("remote", "echo", { text: "again" }, { resendSafe: true });
     expect(result.content).toEqual([{ type: "text", text: "again" }]);
     expect(server.initializes).toBe(2);
     expect(manager.servers()[0]?.status).toBe("connected");
@@ -80,7 +80,7 @@ describe("Streamable HTTP faults", () => {
   it("a server that forgets every session fails the call with one clear sentence, after one new session", async () => {
     const { server, manager } = await connected();
     server.forgetAlways();
-    await expect(manager.callTool("remote", "echo", { text: "x" })).rejects.toThrow(
+    await expect(manager.callTool("remote", "echo", { text: "x" }, { resendSafe: true })).rejects.toThrow(
       /^server "remote" no longer knew its session \(HTTP 404\), and starting a new one failed: /,
     );
     expect(server.initializes).toBe(2);

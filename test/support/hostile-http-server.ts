@@ -9,15 +9,22 @@ import { z } from "zod";
  * A Streamable HTTP MCP server (with sessions) that misbehaves on request, for the transport
  * fault tests: `get_dropped` answers its tools/call with an SSE stream that it closes without a
  * response; `forgetSessions()` makes it forget every session, so the next request's session id
- * gets 404, as a restarted server would answer.
+ * gets 404, as a restarted server would answer; `forgetOnce` does that at a chosen moment.
  */
 export interface HostileHttpServer {
   url: string;
   /** initialize requests received, in order. */
   initializes: number;
-  /** tools/call requests received, by tool name. */
+  /** tools/call requests received, by tool name (a call answered 404 included). */
   calls: string[];
+  /** tools/call requests a tool actually ran, by tool name. */
+  handled: string[];
   forgetSessions(): void;
+  /**
+   * Forget every session once, at the next request after initialize (`"initialize"`: the
+   * server restarted right after it) or at the next tools/call (`"call"`: mid-session).
+   */
+  forgetOnce(when: "initialize" | "call"): void;
   /** Forget the session on every request from now on (a server that never keeps one). */
   forgetAlways(): void;
   close(): Promise<void>;
@@ -26,11 +33,16 @@ export interface HostileHttpServer {
 export async function startHostileHttpServer(): Promise<HostileHttpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let forgetEveryTime = false;
+  let forgetAt: "initialize" | "call" | undefined;
   const state: Omit<HostileHttpServer, "url" | "close"> = {
     initializes: 0,
     calls: [],
+    handled: [],
     forgetSessions: () => {
       sessions.clear();
+    },
+    forgetOnce: (when) => {
+      forgetAt = when;
     },
     forgetAlways: () => {
       forgetEveryTime = true;
@@ -46,7 +58,18 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
         inputSchema: { text: z.string() },
         annotations: { readOnlyHint: true },
       },
-      ({ text }) => ({ content: [{ type: "text", text }] }),
+      ({ text }) => {
+        state.handled.push("echo");
+        return { content: [{ type: "text", text }] };
+      },
+    );
+    server.registerTool(
+      "save_record",
+      { description: "Save a record.", annotations: { destructiveHint: true } },
+      () => {
+        state.handled.push("save_record");
+        return { content: [{ type: "text", text: "saved" }] };
+      },
     );
     server.registerTool(
       "get_dropped",
@@ -70,6 +93,10 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       if (forgetEveryTime && message?.method !== "initialize") sessions.clear();
+      if (forgetAt === "initialize" || (forgetAt === "call" && message?.method === "tools/call")) {
+        forgetAt = undefined;
+        sessions.clear();
+      }
       const known = sessions.get(sessionId);
       if (!known) {
         response.writeHead(404, { "content-type": "application/json" });

@@ -473,6 +473,14 @@ export class ServerConnection {
     return this.protocol?.era === "legacy" && isHttpNotFound(error) && this.tapped?.sessionId !== undefined;
   }
 
+  /**
+   * A 404 while connecting, to a request that carried the session id the server had just given:
+   * the session is gone, not the endpoint (so no fallback to the SSE transport either).
+   */
+  private sessionLostOnStart(error: unknown): boolean {
+    return isHttpNotFound(error) && this.tapped?.sessionId !== undefined;
+  }
+
   private connectedClient(): Client {
     const client = this.client;
     if (this.status !== "connected" || !client) {
@@ -500,13 +508,21 @@ export class ServerConnection {
       this.setStatus("failed", this.config.problem);
       return;
     }
-    const outcome = await connectSigningIn(this.auth, () => this.connectOnce(), {
+    const control = {
       stop: async () => {
         await this.stop();
         this.closing = false;
       },
       isClosing: () => this.closing,
-    });
+    };
+    let outcome = await connectSigningIn(this.auth, () => this.connectOnce(), control);
+    if (outcome.kind === "failed" && this.sessionLostOnStart(outcome.error) && !this.closing) {
+      // The server forgot the session it had just given (it restarted right after initialize):
+      // as the 2025 spec asks, a new session, without the old id. Once: a second loss is final.
+      this.note("notice", "the server forgot its new session at once (HTTP 404); starting another");
+      await control.stop();
+      outcome = await connectSigningIn(this.auth, () => this.connectOnce(), control);
+    }
     if (outcome.kind !== "failed") return;
     const reason = describeConnectFailure(outcome.error, {
       server: this.name,
@@ -562,6 +578,7 @@ export class ServerConnection {
       // must not be heard in 2025.
       if (
         this.closing ||
+        this.sessionLostOnStart(streamableError) ||
         protocol === MODERN_REVISION ||
         isTimeout(streamableError) ||
         auth?.describe(streamableError) ||
