@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import type { LogMessageParams, LoggingLevel, Root } from "../deprecated-mcp.js";
-import { errorMessage } from "../errors.js";
+import { errorMessage, McpError } from "../errors.js";
 import { unknownResultMessage } from "../policy/resend-rule.js";
 import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
@@ -574,10 +574,13 @@ export class ServerConnection {
       return await this.connectWith("http");
     } catch (streamableError) {
       // Servers written before Streamable HTTP only speak the legacy SSE transport (and so only
-      // 2025); one that asked for authorization speaks Streamable HTTP, and one pinned to 2026
-      // must not be heard in 2025.
+      // 2025); one that asked for authorization speaks Streamable HTTP (an McpError is mcpterm's
+      // own verdict on its sign-in, such as a 401 with no OAuth metadata, which another
+      // transport would only repeat, discovery and all), and one pinned to 2026 must not be
+      // heard in 2025.
       if (
         this.closing ||
+        streamableError instanceof McpError ||
         this.sessionLostOnStart(streamableError) ||
         protocol === MODERN_REVISION ||
         isTimeout(streamableError) ||

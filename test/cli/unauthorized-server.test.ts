@@ -1,0 +1,55 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** An HTTP server that answers 401 on /mcp and publishes no OAuth metadata; records what it was asked. */
+async function refusingServer(): Promise<{ url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const http = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    response.writeHead(request.url?.startsWith("/mcp") ? 401 : 404, { "content-type": "text/plain" });
+    response.end("Unauthorized");
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, requests };
+}
+
+describe("a server that answers 401 and offers no OAuth metadata", () => {
+  it("gets one sentence naming it and the header or sign-in it needs, after the discovery the specs ask for", async () => {
+    const server = await refusingServer();
+    const dir = await tempDir();
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { secure: { url: server.url } } });
+    const run = await runCli(["call", "secure/anything", "{}"], { cwd: dir, env: cleanEnv() });
+
+    expect(run.code).toBe(4);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      'mcpterm: Server "secure" could not be started: server "secure" answered 401 (it needs authorization) but offers no way to sign in: it publishes no OAuth metadata. ' +
+        'If it takes a token, set it in mcpServers.secure.headers (for example "Authorization": "Bearer ${SECURE_TOKEN}"); if you have a registered client, add "oauth": { "clientId": … }.\n',
+    );
+    // The request, then RFC 9728's two places and RFC 8414's and OpenID's: once, and no second
+    // round through the legacy SSE transport.
+    expect(server.requests).toEqual([
+      "POST /mcp",
+      "GET /.well-known/oauth-protected-resource/mcp",
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-authorization-server",
+      "GET /.well-known/openid-configuration",
+    ]);
+  });
+});
