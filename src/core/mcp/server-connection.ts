@@ -755,10 +755,17 @@ export class ServerConnection {
   /** One attempt of the recovery: a whole new connection. True once connected. */
   private async reconnectOnce(): Promise<boolean> {
     await this.stopping;
+    // close() may have run meanwhile: a server started now would outlive mcpterm.
+    if (this.recovery.isStopped()) return false;
     this.closing = false;
     this.connecting = undefined;
     this.setStatus("connecting", this.error);
     await this.connect();
+    if (this.recovery.isStopped()) {
+      await this.stop();
+      this.setStatus("closed", this.error);
+      return false;
+    }
     if (this.status !== "connected") return false;
     this.note("notice", "connected again; its tools were listed again");
     return true;

@@ -63,6 +63,11 @@ export class ServerRecovery {
     }
   }
 
+  /** Whether mcpterm closed the server for good: nothing may start it again. */
+  isStopped(): boolean {
+    return this.lifetime.signal.aborted;
+  }
+
   /** For good: mcpterm is closing the server; an attempt under way ends at its next step. */
   stop(): void {
     this.lifetime.abort();
