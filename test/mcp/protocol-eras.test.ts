@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProtocolSetting } from "../../src/core/config/config-types.js";
 import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { InputRounds } from "../../src/core/mcp/input-rounds.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import type { ElicitationAnswer, ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { NOBODY, type Person } from "../../src/core/person/person.js";
 import { serverRequestHandlers } from "../../src/core/person/server-requests.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
@@ -125,6 +127,22 @@ describe.each(ERAS)("a server that speaks only $version", ({ fixture, era, versi
   });
 });
 
+describe("2026-07-28 requests", () => {
+  it("each carry the revision, the client's capabilities and its name in _meta", async () => {
+    const { manager, wire } = await connect("modern-server");
+    await manager.callTool("s", "echo", { text: "hi" });
+    const requests = wire.filter((frame) => frame.direction === "send" && "id" in (frame.message as object));
+    expect(requests.length).toBeGreaterThan(2);
+    for (const frame of requests) {
+      const meta = (frame.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+      expect(meta?.["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+      const capabilities = meta?.["io.modelcontextprotocol/clientCapabilities"] as object | undefined;
+      expect(Object.keys(capabilities ?? {})).toContain("elicitation");
+      expect(meta?.["io.modelcontextprotocol/clientInfo"]).toMatchObject({ name: "mcpterm" });
+    }
+  });
+});
+
 describe("a 2025 stdio server that exits on the server/discover probe", () => {
   it("is started again and spoken to in 2025 without asking", async () => {
     const { manager, wire } = await connect("legacy-server", {
@@ -157,9 +175,10 @@ describe('pinning a revision (--protocol, or the entry\'s "protocol")', () => {
 });
 
 /** The 2026-only fixture over Streamable HTTP, on a free port. */
-async function modernOverHttp(): Promise<string> {
+async function modernOverHttp(env: Record<string, string> = {}): Promise<string> {
   const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   cleanups.push(() => void child.kill());
   return new Promise((resolve, reject) => {
@@ -181,5 +200,112 @@ describe("a 2026-only server over Streamable HTTP", () => {
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern", transport: "http" });
     expect(text(await manager.callTool("h", "in_region", { region: "eu-west" }))).toBe("region eu-west");
+  });
+});
+
+describe("a server whose tools/list holds bad definitions", () => {
+  const names = (manager: McpManager): string[] =>
+    (manager.servers()[0]?.tools ?? []).map((tool) => tool.definition.name).sort();
+
+  it("on stdio: the invalid definition is set aside with why; the others are listed and called", async () => {
+    const { manager } = await connect("modern-server", { env: { FIXTURE_BAD_TOOLS: "1" } });
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+    // x-mcp-header means nothing on stdio: bad_header stays.
+    expect(names(manager)).toEqual(["bad_header", "echo"]);
+    const refused = manager.servers()[0]?.refusedTools ?? [];
+    expect(refused.map((tool) => tool.name)).toEqual(["broken"]);
+    expect(refused[0]?.reason).toMatch(/^its definition is not valid MCP \(inputSchema/);
+    expect(text(await manager.callTool("s", "echo", { text: "still here" }))).toBe("still here");
+  });
+
+  it("over 2026 HTTP: a tool whose x-mcp-header breaks SEP-2243 is not listed either", async () => {
+    const url = await modernOverHttp({ FIXTURE_BAD_TOOLS: "1" });
+    const manager = new McpManager([serverConfig("h", { transport: "http", url })], {
+      parentEnv: process.env,
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(names(manager)).toEqual(["echo"]);
+    expect(
+      manager
+        .servers()[0]
+        ?.refusedTools.map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["bad_header", "broken"]);
+    expect(manager.servers()[0]?.refusedTools.find((tool) => tool.name === "bad_header")?.reason).toMatch(
+      /parameter n has x-mcp-header "N" but is of type "number".*\(SEP-2243\)$/,
+    );
+    expect(text(await manager.callTool("h", "echo", { text: "still here" }))).toBe("still here");
+  });
+});
+
+describe("a 401 or 403 on the server/discover probe", () => {
+  it.each([401, 403])("HTTP %i is a refusal to sign in to, never a reason to try 2025", async (status) => {
+    const methods: string[] = [];
+    const http = createServer((request, response) => {
+      let body = "";
+      request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      request.on("end", () => {
+        const method = (JSON.parse(body || "{}") as { method?: string }).method;
+        methods.push(request.method === "POST" ? (method ?? "?") : `${request.method} (SSE?)`);
+        response.writeHead(status, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+    const address = http.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+    const manager = new McpManager([serverConfig("h", { transport: "http", url })], {
+      parentEnv: process.env,
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(manager.servers()[0]).toMatchObject({ status: "failed" });
+    expect(manager.servers()[0]?.error).toContain(`(HTTP ${status})`);
+    expect(methods).toEqual(["server/discover"]);
+  });
+});
+
+describe("questions a tool asks, on either era, with nobody to answer", () => {
+  it.each(ERAS)("sampling on $version is declined with how to allow it", async ({ fixture }) => {
+    const { manager } = await connect(fixture);
+    // 2025: the server reads the refusal and answers; 2026: no sampling result can say "declined",
+    // so the call fails with the sentence (the model sees it as the tool's error).
+    const outcome = await manager.callTool("s", "ask_model", { question: "q" }).then(
+      (result) => text(result),
+      (error: unknown) => String(error),
+    );
+    expect(outcome).toContain(
+      "sampling request declined: nobody is there to answer it; pass --allow-sampling to answer such requests",
+    );
+  });
+});
+
+describe("a 2026 tool that asks over two rounds", () => {
+  it("gets each answer, and its requestState back byte for byte; the trace has both rounds", async () => {
+    const { manager, wire, asked } = await connect("modern-server", {
+      person: personWho({
+        elicitation: (question) => {
+          const answer: ElicitationAnswer = {
+            action: "accept",
+            content: question.message === "Your name?" ? { name: "Ada" } : { yes: true },
+          };
+          return Promise.resolve(answer);
+        },
+      }),
+    });
+    expect(text(await manager.callTool("s", "two_questions", {}))).toBe("hello Ada (state kept)");
+    expect(asked.map((question) => question.message)).toEqual(["Your name?", "Greet Ada?"]);
+    const rounds = new InputRounds();
+    const records = wire.flatMap((frame) => rounds.frame(frame) ?? []);
+    expect(records.map((record) => [record.round, record.asks[0]?.key, record.requestState])).toEqual([
+      [1, "name", false],
+      [2, "greet", true],
+    ]);
+    const calls = wire.filter(
+      (frame) => frame.direction === "send" && (frame.message as { method?: string }).method === "tools/call",
+    );
+    const ids = calls.map((frame) => (frame.message as { id: unknown }).id);
+    expect(new Set(ids).size).toBe(3);
   });
 });

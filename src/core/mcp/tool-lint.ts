@@ -2,6 +2,8 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
+import { isKnownDialect } from "../policy/schema-validator.js";
+import { xMcpHeaderProblem } from "./x-mcp-header.js";
 
 export type LintSeverity = "error" | "warning";
 
@@ -16,7 +18,10 @@ export type LintCode =
   | "instruction-like-text"
   | "hidden-unicode"
   | "stdout-noise"
-  | "slow-initialize";
+  | "slow-initialize"
+  | "invalid-x-mcp-header"
+  | "unknown-schema-dialect"
+  | "tool-not-listed";
 
 export interface LintFinding {
   severity: LintSeverity;
@@ -35,6 +40,8 @@ export interface LintServer {
   /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
   stdoutNoise: readonly string[];
   initializeMs: number | undefined;
+  /** Tools the server listed but mcpterm did not keep: their x-mcp-header declarations break SEP-2243. */
+  refusedTools?: ReadonlyArray<{ name: string; reason: string }>;
 }
 
 export const MAX_DESCRIPTION_CHARS = 1024;
@@ -116,6 +123,14 @@ function lintServer(server: LintServer): LintFinding[] {
       message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(truncateEnd(server.stdoutNoise[0] ?? "", 80))}); stdout is for JSON-RPC only, log to stderr.`,
     });
   }
+  for (const refused of server.refusedTools ?? [])
+    findings.push({
+      server: server.name,
+      tool: refused.name,
+      severity: "error",
+      code: "tool-not-listed",
+      message: `Not listed: ${refused.reason}.`,
+    });
   if (server.initializeMs !== undefined && server.initializeMs > SLOW_INITIALIZE_MS) {
     findings.push({
       ...at,
@@ -171,6 +186,22 @@ export function lintTool(
   if (compileError !== undefined)
     add("error", "invalid-schema", `The input schema is not valid JSON Schema: ${compileError}.`);
 
+  if (schema.$schema !== undefined && !isKnownDialect(schema.$schema))
+    add(
+      "warning",
+      "unknown-schema-dialect",
+      `The input schema declares $schema ${truncateEnd(JSON.stringify(schema.$schema), 120)}, a dialect mcpterm cannot check; it checks arguments as JSON Schema 2020-12 (the MCP default) instead.`,
+    );
+
+  // Kept here (stdio, or 2025), but a 2026-07-28 client over HTTP would drop it.
+  const header = xMcpHeaderProblem(schema);
+  if (header !== undefined)
+    add(
+      "warning",
+      "invalid-x-mcp-header",
+      `${capitalize(header)}; 2026-07-28 clients over HTTP drop such a tool (SEP-2243).`,
+    );
+
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const undocumented = Object.entries(properties)
     .filter(([, property]) => !isDocumented(property))
@@ -209,9 +240,10 @@ function schemaCompileError(
   schema: Record<string, unknown>,
   validator: AjvJsonSchemaValidator,
 ): string | undefined {
-  // Like validate-arguments.ts: a `$schema` dialect the default ajv does not know would stop it
-  // compiling a schema whose keywords are fine.
-  const { $schema: _dialect, ...body } = schema;
+  // Checked by its declared dialect; one the validator does not know is checked as 2020-12, as
+  // mcpterm checks arguments (lintTool warns about the dialect itself).
+  const { $schema: dialect, ...rest } = schema;
+  const body = isKnownDialect(dialect) ? schema : rest;
   try {
     validator.getValidator(body);
     return undefined;
@@ -245,6 +277,10 @@ function innerSchemas(schema: Record<string, unknown>): unknown[] {
       inner.push(...(branches as unknown[]).filter((branch) => !isRecord(branch) || branch.type !== "null"));
   }
   return inner;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
