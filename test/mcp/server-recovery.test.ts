@@ -2,8 +2,11 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { ToolCallError } from "../../src/core/mcp/tool-call-error.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
-import { tempDir, writeJson } from "../support/fixtures.js";
+import { serverConfig, tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -13,7 +16,10 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../support/s
  * again, what the model and the person are told, and that the session goes on with the new list.
  */
 const models: ScriptedModelServer[] = [];
-afterAll(() => Promise.all(models.map((model) => model.close())));
+const managers: McpManager[] = [];
+afterAll(async () => {
+  await Promise.all([...models.map((model) => model.close()), ...managers.map((each) => each.close())]);
+});
 
 interface Project {
   dir: string;
@@ -165,5 +171,42 @@ describe("a result whose content is not an array", () => {
     );
     expect(run.stdout).toBe("");
     expect(await where.calls()).toEqual(["malformed"]);
+  });
+});
+
+describe("a 2026 server that exits during a call", () => {
+  it("is discovered again (server/discover, no initialize) and its tools work; the call's result is unknown", async () => {
+    const frames: WireFrame[] = [];
+    const manager = new McpManager(
+      [
+        serverConfig("modern", {
+          command: process.execPath,
+          args: [compiledFixture("modern-server"), `--marker=${randomUUID()}`],
+          env: { FIXTURE_EXIT_TOOL: "1" },
+        }),
+      ],
+      { parentEnv: process.env, onWire: (frame) => frames.push(frame) },
+    );
+    managers.push(manager);
+    await manager.start();
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+    const sent = (method: string): number =>
+      frames.filter(
+        (frame) => frame.direction === "send" && (frame.message as { method?: string }).method === method,
+      ).length;
+    expect(sent("server/discover")).toBe(1);
+
+    const failure = await manager.callTool("modern", "exit_now", {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolCallError);
+    expect((failure as ToolCallError).message).toMatch(
+      /^the result is unknown: server "modern" exited during the call; .*the server is back/,
+    );
+    expect(sent("tools/call")).toBe(1);
+
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+    expect(sent("server/discover")).toBe(2);
+    expect(sent("initialize")).toBe(0);
+    const echoed = await manager.callTool("modern", "echo", { text: "back" });
+    expect(echoed.content).toEqual([{ type: "text", text: "back" }]);
   });
 });
