@@ -39,7 +39,7 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
             'add -p "<question>" (or pipe the question in), or leave them out for the interactive assistant.',
         );
       }
-      return (await import("./ui/run-interactive.js")).runInteractive(args, io);
+      return (await import("./ui/app/run-interactive.js")).runInteractive(args, io);
     case "tools":
       return (await import("./headless/tools-command.js")).runToolsCommand(args, io);
     case "call":

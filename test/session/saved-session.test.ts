@@ -7,7 +7,7 @@ import { fitHistory } from "../../src/core/session/saved-session-bounds.js";
 import { readSessionFile, sessionsDir } from "../../src/core/session/saved-session-files.js";
 import { parseSession, sessionHeader } from "../../src/core/session/saved-session.js";
 import { SessionSaver } from "../../src/core/session/session-saver.js";
-import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript-reducer.js";
+import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript/transcript-reducer.js";
 import { tempDir } from "../support/fixtures.js";
 
 function turn(n: number, history: ChatMessage[], extra: Partial<EndedTurn> = {}): EndedTurn {

@@ -3,7 +3,7 @@ import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { formFields } from "../../src/core/person/elicitation-form.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import { displayWidth } from "../../src/core/text/index.js";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
 import { renderApp, TURN_START, type AppHarness } from "../support/app-harness.js";
 
 const SAMPLING: SamplingQuestion = {

@@ -1,8 +1,8 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import { ApprovalPanel } from "../../src/ui/ApprovalPanel.js";
-import type { ToolCallView } from "../../src/ui/transcript-types.js";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { ApprovalPanel } from "../../src/ui/panels/ApprovalPanel.js";
+import type { ToolCallView } from "../../src/ui/transcript/transcript-types.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
 import { proposed, renderApp, TURN_START } from "../support/app-harness.js";
 
 describe("ApprovalPanel", () => {

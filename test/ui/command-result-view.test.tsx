@@ -2,8 +2,8 @@ import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../src/core/commands/command-types.js";
 import { displayWidth } from "../../src/core/text/index.js";
-import { CommandResultView } from "../../src/ui/CommandResultView.js";
-import { ThemeContext, themeFor } from "../../src/ui/theme.js";
+import { CommandResultView } from "../../src/ui/transcript/CommandResultView.js";
+import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

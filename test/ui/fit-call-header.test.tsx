@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/core/text/index.js";
-import { fitCallHeader } from "../../src/ui/fit-call-header.js";
-import { PromptInput } from "../../src/ui/PromptInput.js";
+import { fitCallHeader } from "../../src/ui/parts/fit-call-header.js";
+import { PromptInput } from "../../src/ui/prompt/PromptInput.js";
 import { render } from "../support/ink-render.js";
 
 describe("fitCallHeader", () => {

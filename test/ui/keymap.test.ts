@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { KeyEvent } from "../../src/ui/key-event.js";
-import { chordOf, keyAction, type EditName, type KeyAction, type KeyMode } from "../../src/ui/keymap.js";
+import type { KeyEvent } from "../../src/ui/keys/key-event.js";
+import { chordOf, keyAction, type EditName, type KeyAction, type KeyMode } from "../../src/ui/keys/keymap.js";
 
 /** "ctrl+alt+w" → Ctrl+Alt+W; a bare name is a key without modifiers ("up", "return"). */
 function key(chord: string): KeyEvent {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/core/person/approval-request.js";
-import { OpenQuestions } from "../../src/ui/open-questions.js";
-import type { AskedQuestion } from "../../src/ui/transcript-types.js";
+import { OpenQuestions } from "../../src/ui/panels/open-questions.js";
+import type { AskedQuestion } from "../../src/ui/transcript/transcript-types.js";
 
 const request = (callId: string): ApprovalRequest => ({
   callId,

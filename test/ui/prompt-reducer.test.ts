@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
-import type { KeyAction } from "../../src/ui/keymap.js";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/keys/approval-guard.js";
+import type { KeyAction } from "../../src/ui/keys/keymap.js";
 import {
   initialPromptState,
   keyMode,
@@ -8,7 +8,7 @@ import {
   type PromptAction,
   type PromptEffect,
   type PromptState,
-} from "../../src/ui/prompt-reducer.js";
+} from "../../src/ui/prompt/prompt-reducer.js";
 
 type Step = PromptAction | [at: number, action: KeyAction];
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { formFields } from "../../src/core/person/elicitation-form.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
-import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
-import type { KeyEvent } from "../../src/ui/key-event.js";
-import { keyAction, type KeyAction } from "../../src/ui/keymap.js";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/keys/approval-guard.js";
+import type { KeyEvent } from "../../src/ui/keys/key-event.js";
+import { keyAction, type KeyAction } from "../../src/ui/keys/keymap.js";
 import {
   initialPromptState,
   keyMode,
@@ -12,8 +12,8 @@ import {
   type PromptAction,
   type PromptEffect,
   type PromptState,
-} from "../../src/ui/prompt-reducer.js";
-import type { ServerQuestion } from "../../src/ui/transcript-types.js";
+} from "../../src/ui/prompt/prompt-reducer.js";
+import type { ServerQuestion } from "../../src/ui/transcript/transcript-types.js";
 
 const SAMPLING: ServerQuestion = {
   kind: "sampling",

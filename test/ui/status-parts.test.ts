@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { fitParts } from "../../src/ui/fit-parts.js";
-import { keyHints } from "../../src/ui/key-hints.js";
-import { statusParts } from "../../src/ui/status-parts.js";
-import { initialTranscriptState } from "../../src/ui/transcript-reducer.js";
-import type { TranscriptState } from "../../src/ui/transcript-types.js";
+import { fitParts } from "../../src/ui/parts/fit-parts.js";
+import { keyHints } from "../../src/ui/panels/key-hints.js";
+import { statusParts } from "../../src/ui/app/status-parts.js";
+import { initialTranscriptState } from "../../src/ui/transcript/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript/transcript-types.js";
 
 const idle: TranscriptState = {
   ...initialTranscriptState(),

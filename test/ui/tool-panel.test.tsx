@@ -1,8 +1,8 @@
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import { ThemeContext, themeFor } from "../../src/ui/theme.js";
-import { ToolPanel } from "../../src/ui/ToolPanel.js";
-import type { ToolCallView } from "../../src/ui/transcript-types.js";
+import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
+import { ToolPanel } from "../../src/ui/transcript/ToolPanel.js";
+import type { ToolCallView } from "../../src/ui/transcript/transcript-types.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {

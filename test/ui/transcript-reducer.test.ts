@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
-import { splitAtSafePoint } from "../../src/ui/markdown-split.js";
+import { splitAtSafePoint } from "../../src/ui/markdown/markdown-split.js";
 import {
   initialTranscriptState,
   transcriptReducer,
   type TranscriptAction,
-} from "../../src/ui/transcript-reducer.js";
-import type { TranscriptState } from "../../src/ui/transcript-types.js";
+} from "../../src/ui/transcript/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript/transcript-types.js";
 
 const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
 

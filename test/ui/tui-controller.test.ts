@@ -8,10 +8,10 @@ import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import type { Person } from "../../src/core/person/person.js";
 import type { LiveNotice } from "../../src/core/session/open-session.js";
-import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
-import type { QueueView } from "../../src/ui/transcript-types.js";
+import type { TranscriptAction } from "../../src/ui/transcript/transcript-reducer.js";
+import type { QueueView } from "../../src/ui/transcript/transcript-types.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { TuiController, type TuiControllerOptions } from "../../src/ui/tui-controller.js";
+import { TuiController, type TuiControllerOptions } from "../../src/ui/app/tui-controller.js";
 import { tempDir } from "../support/fixtures.js";
 
 /** A turn the test ends by hand: it reports its start, then waits to be finished or cancelled. */

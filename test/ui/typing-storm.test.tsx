@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
 import { asking, renderApp, TURN_START } from "../support/app-harness.js";
 
 /** Gaps between keys of a quick typist, in ms: all shorter than the guard, some long pauses between words. */

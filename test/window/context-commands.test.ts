@@ -5,8 +5,8 @@ import type { SessionStats } from "../../src/core/agent/session.js";
 import type { AgentTool, ToolHost } from "../../src/core/agent/tool-host.js";
 import { isContextLengthMessage } from "../../src/core/llm/model-errors.js";
 import { windowFromError } from "../../src/core/window/context-budget.js";
-import { statusParts } from "../../src/ui/status-parts.js";
-import { initialTranscriptState } from "../../src/ui/transcript-reducer.js";
+import { statusParts } from "../../src/ui/app/status-parts.js";
+import { initialTranscriptState } from "../../src/ui/transcript/transcript-reducer.js";
 
 const stats: SessionStats = {
   model: "qwen",
