@@ -1,7 +1,7 @@
 import type { AgentEvent, MessageAttachment, ProposedToolCall } from "../../core/agent/events.js";
 import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { splitAtSafePoint } from "../markdown/markdown-split.js";
-import { estimateTokens } from "../parts/token-estimate.js";
+import { estimateStreamedTokens } from "../../core/window/token-estimate.js";
 import { answerItems } from "./answer-sections.js";
 import { append } from "./transcript-items.js";
 import type { LiveTurn, ToolCallView, TranscriptState } from "./transcript-types.js";
@@ -54,7 +54,7 @@ export function streamText(state: TranscriptState, delta: string): TranscriptSta
     flushSafeText(state, {
       ...turn,
       text: turn.text + delta,
-      streamedTokens: turn.streamedTokens + estimateTokens(delta),
+      streamedTokens: turn.streamedTokens + estimateStreamedTokens(delta),
     }),
   );
 }
