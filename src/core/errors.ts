@@ -1,4 +1,4 @@
-/** Exit codes are part of the command-line contract (README, shared/DESIGN.md). */
+/** Exit codes are part of the command-line contract (README, docs/architecture.md). */
 export const ExitCode = {
   ok: 0,
   runtime: 1,

@@ -196,7 +196,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
 });
 
 describe("loadConfig: mcpterm's own keys", () => {
-  it("reads the full example from DESIGN.md", async () => {
+  it("reads the full example of every key mcpterm adds", async () => {
     const config = await load(
       {
         mcpServers: {
