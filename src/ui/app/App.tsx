@@ -1,4 +1,5 @@
-import { Box, Static, Text, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
+import { Box, Static, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "../panels/active-panel.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import { marked, type Token, type Tokens } from "marked";
 import type { ReactNode } from "react";
 import { codeColor, highlightCode } from "./highlight-code.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { Tokens } from "marked";
 import type { ReactNode } from "react";
 import { displayWidth } from "../../core/text/index.js";

@@ -1,7 +1,8 @@
-import { Text } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { Token, Tokens } from "marked";
 import type { ReactNode } from "react";
 import { linkEscapes, safeUrl } from "../parts/hyperlinks.js";
+import { TerminalSequence } from "../parts/TerminalSequence.js";
 import type { Theme } from "../parts/theme.js";
 
 /** Inline markdown (emphasis, code, links) as styled terminal text. */
@@ -60,9 +61,9 @@ function Link({ link, theme, id }: { link: Tokens.Link; theme: Theme; id: string
     const { open, close } = linkEscapes(url);
     return (
       <Text underline color={theme.color("accent")}>
-        {open}
+        <TerminalSequence sequence={open} />
         {label}
-        {close}
+        <TerminalSequence sequence={close} />
       </Text>
     );
   }

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import { useMemo, type ReactNode } from "react";
 import { displayWidth, truncateMiddle } from "../../core/text/index.js";
 import { APPROVAL_OPTIONS, type ApprovalOption } from "../keys/approval-choices.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import type { FormField } from "../../core/person/elicitation-form.js";
 import { FORM_BUTTONS, isTyped, type FieldEntry, type FormState } from "./form-state.js";

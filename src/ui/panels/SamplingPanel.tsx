@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import type { SamplingQuestion } from "../../core/person/sampling.js";
 import { headLines } from "../parts/format.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import type { ElicitationQuestion } from "../../core/person/elicitation.js";
 import { URL_OPTIONS } from "./question-choices.js";

@@ -1,4 +1,4 @@
-import { Text } from "ink";
+import { Text } from "./SafeText.js";
 import { useState, type ReactNode } from "react";
 import { formatDuration } from "../../core/text/index.js";
 import { spinnerFrame, useNow } from "./use-now.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./SafeText.js";
 import type { ReactNode } from "react";
 import type { Tier } from "../../core/policy/tiers.js";
 import { useTheme } from "./theme.js";

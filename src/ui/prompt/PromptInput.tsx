@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import { graphemeAt, type EditorState } from "../keys/input-editor.js";
 import { useTheme } from "../parts/theme.js";

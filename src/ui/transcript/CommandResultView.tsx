@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import type { CommandResult } from "../../core/commands/command-types.js";
 import { layoutColumns } from "../../core/text/index.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import { fitParts, type Part } from "../parts/fit-parts.js";
 import { inspected, inspectorViewport } from "./inspector-view.js";

@@ -1,4 +1,5 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import { describeRelevance, plainExcerpt } from "../../core/kb/index.js";
 import { displayWidth, oneLine, truncateMiddle } from "../../core/text/index.js";
