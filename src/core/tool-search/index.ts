@@ -13,7 +13,14 @@ export {
   TOOL_SEARCH_MODES,
   type ToolSearchSettings,
 } from "../config/tool-search-settings.js";
-export { selectTools, type HeldBackTool, type OfferedTool, type OfferReason } from "./select-tools.js";
+export {
+  selectTools,
+  type HeldBackTool,
+  type OfferedTool,
+  type OfferReason,
+  type Selection,
+  type SelectionInput,
+} from "./select-tools.js";
 export { toolDocument, type SearchableTool } from "./tool-document.js";
 export { ToolIndex, type RankedTool } from "./tool-index.js";
 export { ToolSearch, type SelectRequest, type ToolSelectionView } from "./tool-search.js";

@@ -66,11 +66,13 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
     tools.forEach((tool, doc) => {
       const document = toolDocument(tool, instructions(tool.server));
       for (const field of FIELDS) {
-        const terms = tokenize(document[field]);
-        lengths[doc]?.set(field, terms.length);
+        // Each word once per field, and a field as long as its distinct words: a description
+        // that repeats or lists words to match every request gains nothing by it.
+        const terms = new Set(tokenize(document[field]));
+        lengths[doc]?.set(field, terms.size);
         for (const term of terms) {
           const byField = counts[doc]?.get(term) ?? new Map<Field, number>();
-          byField.set(field, (byField.get(field) ?? 0) + 1);
+          byField.set(field, 1);
           counts[doc]?.set(term, byField);
         }
       }
