@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOL_SEARCH } from "../../src/core/config/tool-search-settings.js";
+import { Session } from "../../src/core/agent/session.js";
+import type { AgentTool, ToolHost } from "../../src/core/agent/tool-host.js";
+import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
 import type { ChatMessage } from "../../src/core/llm/types.js";
 import {
   conversationQuery,
@@ -198,5 +201,61 @@ describe("ToolSearch: a session's selection", () => {
     expect(Object.values(reasons).filter((reason) => reason === "pinned")).toHaveLength(11);
     expect(search.unpin("server2", "tool_2")).toBe(true);
     expect(search.unpin("server2", "tool_2")).toBe(false);
+  });
+});
+
+describe("Session and tool search", () => {
+  const tools: AgentTool[] = Array.from({ length: 5 }, (_, i) => ({
+    modelName: `s__tool_${i}`,
+    server: "s",
+    name: `tool_${i}`,
+    description: `Does thing ${i}.`,
+    modelDescription: `Does thing ${i}.`,
+    inputSchema: { type: "object" },
+    modelInputSchema: { type: "object" },
+    tier: "read_only",
+    tierReason: "test",
+    notes: [],
+  }));
+  const host: ToolHost = {
+    list: () => tools,
+    call: () => Promise.reject(new Error("not called")),
+  };
+  const used = async (search: ToolSearch): Promise<string[]> =>
+    (
+      await search.select({
+        tools,
+        always: () => false,
+        input: "nothing matches",
+        conversation: [],
+        window: 32_768,
+        size: () => 10,
+        listSize: (list) => list.length * 10,
+      })
+    ).offered
+      .filter((entry) => entry.reason === "used")
+      .map((entry) => entry.tool.modelName);
+
+  it("offers a resumed conversation's tools as used ones, and forgets them on /clear", async () => {
+    const search = new ToolSearch({ ...DEFAULT_TOOL_SEARCH, mode: "always" });
+    const session = new Session({
+      model: createOpenAiChatModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" }),
+      tools: host,
+      approval: { project: [], settings: [], flagged: [], interactive: false },
+      maxSteps: 1,
+      cwd: process.cwd(),
+      toolSearch: search,
+    });
+    session.restore({
+      history: [
+        { role: "user", content: "do thing 3" },
+        { role: "assistant", content: null, toolCalls: [{ id: "1", name: "s__tool_3", arguments: "{}" }] },
+        { role: "tool", toolCallId: "1", content: "done" },
+      ],
+      turns: 1,
+    });
+    expect(await used(search)).toEqual(["s__tool_3"]);
+    session.clear();
+    expect(await used(search)).toEqual([]);
   });
 });

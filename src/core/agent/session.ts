@@ -161,14 +161,25 @@ export class Session {
   /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
     this.reset();
+    this.options.toolSearch?.forgetConversation();
     this.options.journal?.cleared();
   }
 
-  /** Goes on with a saved conversation: its history follows the system prompt, its turns are counted. */
+  /**
+   * Goes on with a saved conversation: its history follows the system prompt, its turns are
+   * counted, and the tools it called are offered again as used ones.
+   */
   restore(saved: RestoredHistory): void {
     this.conversation.splice(0, this.conversation.length, this.systemMessage(), ...saved.history);
     this.turns = saved.turns;
     this.lastContextTokens = undefined;
+    const search = this.options.toolSearch;
+    search?.forgetConversation();
+    search?.noteUsed(
+      saved.history.flatMap((message) =>
+        message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.name) : [],
+      ),
+    );
   }
 
   private reset(): void {

@@ -133,6 +133,12 @@ export class ToolSearch {
     remember(this.found, modelNames);
   }
 
+  /** A new conversation (/clear, a resumed session): what the model used and found is forgotten. */
+  forgetConversation(): void {
+    this.used.splice(0);
+    this.found.splice(0);
+  }
+
   /** `/tools pin`: offer `server`'s tools, or one of them, in every request this session. */
   pin(server: string, tool?: string): void {
     this.pins.add(tool === undefined ? server : `${server}/${tool}`);
