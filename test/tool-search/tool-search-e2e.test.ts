@@ -153,6 +153,20 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     const offered = offeredIn(server.requests[0]);
     expect(offered).not.toContain("search_tools");
     expect(offered).toEqual(expect.arrayContaining(["fixture__echo", "fixture__sum"]));
+    expect(run.stderr).not.toMatch(/^tools: /m);
+  });
+
+  it("says on stderr, once a turn, how many tools a one-shot turn offered", async () => {
+    const server = await model({ text: "ok" });
+    const run = await runInProcess(
+      ["-p", "weather forecast", "--trust-config", "--no-kb", "--model", "m", "--base-url", server.baseUrl],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split("\n").filter((line) => line.startsWith("tools: "));
+    expect(lines).toEqual([
+      `tools: ${offeredIn(server.requests[0]).length - 1} of ${toolCount} offered to the model, and search_tools to find the rest (${toolCount} tools, more than tools.search.maxTools (60))`,
+    ]);
   });
 
   it("/tools shows what the last request offered and held back, and why; /tools pin offers a tool in every request", async () => {
