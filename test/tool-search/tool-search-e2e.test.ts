@@ -130,6 +130,8 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     const requests = records.filter((record) => record.type === "model_request");
     expect(requests).toHaveLength(3);
     expect(requests.every((record) => (record.selection?.offered.length ?? 0) > 0)).toBe(true);
+    const tree = await runInProcess(["trace", trace], { cwd: dir, env: cleanEnv() });
+    expect(tree.stdout).toContain(`tools offered, selected from ${toolCount}`);
   });
 
   it("below the budget offers every tool as before, without search_tools", async () => {
