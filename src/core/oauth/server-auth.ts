@@ -2,7 +2,7 @@ import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontext
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { isLoopbackHost } from "../config/http-url.js";
-import { errorMessage, McpError } from "../errors.js";
+import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
@@ -122,7 +122,7 @@ export class ServerAuth {
       const inClear =
         target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp;
       if (inClear && (!sameOrigin || new Headers(init?.headers).has("authorization")))
-        throw new McpError(
+        throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
       if (sameOrigin && target.pathname === server.pathname) {
@@ -142,7 +142,7 @@ export class ServerAuth {
         return await base(input, { ...init, headers, signal: AbortSignal.any(signals) });
       } catch (error) {
         if (this.stopping.signal.aborted)
-          throw new McpError(`sign-in to "${this.config.name}" was given up.`);
+          throw new ServerUnavailableError(`sign-in to "${this.config.name}" was given up.`);
         // A plain Error: the sign-in step it happened in is added where it is reported.
         if (error instanceof Error && error.name === "TimeoutError")
           throw new Error(
@@ -160,19 +160,20 @@ export class ServerAuth {
 
   /**
    * Signs in with a person: shows the page, opens it on a yes, waits for the redirect, and trades
-   * the code for tokens. Throws McpError with one sentence naming the step that failed.
+   * the code for tokens. Throws ServerUnavailableError with one sentence naming the step that failed.
    */
   async signIn(fetchFn: FetchLike): Promise<void> {
     const browser = this.browser;
     const page = browser?.pendingAuthorization;
-    if (!browser || !page) throw new McpError(`server "${this.config.name}" asked for no sign-in`);
+    if (!browser || !page)
+      throw new ServerUnavailableError(`server "${this.config.name}" asked for no sign-in`);
     const name = this.config.name;
     try {
       const person = this.options.person();
-      if (!person) throw new McpError(needsLoginSentence(name));
+      if (!person) throw new ServerUnavailableError(needsLoginSentence(name));
       const address = openableUrl(page.href);
       if (!address)
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server's page (${sanitizeForTerminal(page.href.slice(0, 120))}) is not an http(s) address mcpterm would open.`,
         );
       const question: SignInQuestion = {
@@ -183,10 +184,13 @@ export class ServerAuth {
       const code = await this.awaitCode(browser, question, address.href, person);
       await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, fetchFn });
     } catch (error) {
-      if (error instanceof McpError) throw error;
-      throw new McpError(`sign-in to "${name}" failed at token exchange: ${shortError(error)}`, {
-        cause: error,
-      });
+      if (error instanceof ServerUnavailableError) throw error;
+      throw new ServerUnavailableError(
+        `sign-in to "${name}" failed at token exchange: ${shortError(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       browser.settle();
     }
@@ -198,7 +202,7 @@ export class ServerAuth {
    * has nothing to do with it.
    */
   describe(error: unknown): string | undefined {
-    if (error instanceof McpError) return undefined;
+    if (error instanceof ServerUnavailableError) return undefined;
     const name = this.config.name;
     const step = this.browser?.step;
     if (this.needsSignIn(error)) return needsLoginSentence(name);
@@ -269,7 +273,7 @@ export class ServerAuth {
   /** Stops refreshing; a sign-in waiting for the browser, or an OAuth request in flight, gives up. */
   close(): void {
     clearTimeout(this.refreshTimer);
-    this.waiting?.abort(new McpError(`sign-in to "${this.config.name}" was given up.`));
+    this.waiting?.abort(new ServerUnavailableError(`sign-in to "${this.config.name}" was given up.`));
     this.stopping.abort();
     this.stopping = new AbortController();
   }
@@ -286,7 +290,7 @@ export class ServerAuth {
     try {
       redirect = await LoopbackRedirect.listen(port, browser.expectedState ?? "");
     } catch (error) {
-      throw new McpError(
+      throw new ServerUnavailableError(
         `sign-in to "${name}" failed at authorization: could not listen for the browser on 127.0.0.1:${port} (${errorMessage(error)}); close what uses that port, or run \`mcpterm auth logout ${name}\` to register again on another one.`,
       );
     }
@@ -295,7 +299,7 @@ export class ServerAuth {
     const timer = setTimeout(
       () =>
         stop.abort(
-          new McpError(
+          new ServerUnavailableError(
             `sign-in to "${name}" failed at authorization: the browser did not come back within ${Math.round((this.options.waitMs ?? DEFAULT_WAIT_MS) / 1000)} s.`,
           ),
         ),
@@ -305,7 +309,7 @@ export class ServerAuth {
     try {
       const choice = await person.confirm(question, stop.signal);
       if (choice === "decline")
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" was declined; the server stays unavailable until you sign in (/mcp login ${name}, or \`mcpterm auth login ${name}\`).`,
         );
       let opened = false;
@@ -316,11 +320,11 @@ export class ServerAuth {
         );
       }
       endWait = person.waiting(question, opened, () =>
-        stop.abort(new McpError(`sign-in to "${name}" was cancelled.`)),
+        stop.abort(new ServerUnavailableError(`sign-in to "${name}" was cancelled.`)),
       );
       const answer = await redirect.wait(stop.signal);
       if ("error" in answer)
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server said ${sanitizeForTerminal(answer.error.slice(0, 100))}${answer.description ? ` (${sanitizeForTerminal(answer.description.slice(0, 300))})` : ""}.`,
         );
       return answer.code;
