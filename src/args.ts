@@ -116,6 +116,8 @@ export type CliArgs =
       server: string | undefined;
       /** One tool of `server` to show whole. */
       tool: string | undefined;
+      /** `--search`, repeatable: rank the tools for each request as a turn would. */
+      search: string[];
       json: boolean;
     }
   | {
@@ -384,8 +386,18 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               describe: "with --server: show this tool's whole definition",
             })
             .option("server", { type: "string", describe: "only this server" })
+            .option("search", {
+              type: "string",
+              array: true,
+              describe: "rank the tools for this request as a turn would (repeatable: one list per request)",
+            })
             .option("json", { type: "boolean", default: false }),
         (parsed) => {
+          const search = (parsed.search ?? []).map(String);
+          if (search.some((query) => query.trim() === ""))
+            throw new Error('--search needs the text of a request, e.g. --search "weather in Paris"');
+          if (search.length > 0 && parsed.tool !== undefined)
+            throw new Error("--search ranks every tool; leave out the tool name");
           if (parsed.tool !== undefined && parsed.server === undefined)
             throw new Error(
               `name the server of tool "${parsed.tool}": mcpterm tools --server <server> ${parsed.tool}`,
@@ -395,6 +407,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             common: commonArgs(parsed),
             server: parsed.server,
             tool: parsed.tool,
+            search,
             json: parsed.json,
           });
         },
@@ -843,7 +856,10 @@ export function savedCall(spec: string): SavedCall {
 /** Options that may be given more than once, their values taken together. */
 const REPEATABLE = new Set(["_", "$0", "approve", "query", "root", "ignore", "watch", "call"]);
 /** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
-const REPEATABLE_IN: Record<string, ReadonlySet<string>> = { replay: new Set(["server"]) };
+const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
+  replay: new Set(["server"]),
+  tools: new Set(["search"]),
+};
 
 /**
  * A value option given twice is a mistake to name, not to guess at (which one wins?). The

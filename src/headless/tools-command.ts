@@ -10,6 +10,7 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
+import { runToolSearchCommand } from "./tool-search-command.js";
 import { withOneServer, withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -20,6 +21,7 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
  * With `--server s <tool>`, that one tool whole instead.
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
+  if (args.search.length > 0) return runToolSearchCommand(args, io);
   if (args.server !== undefined && args.tool !== undefined)
     return showOneTool(args, args.server, args.tool, io);
   return withServers(args.common, args.server, io, (manager, redactor) => {

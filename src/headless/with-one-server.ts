@@ -53,7 +53,7 @@ export async function withServers<T>(
   common: CommonArgs,
   only: string | undefined,
   io: CliIo,
-  work: (manager: McpManager, redactor: SecretRedactor) => Promise<T>,
+  work: (manager: McpManager, redactor: SecretRedactor, config: McptermConfig) => Promise<T>,
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
   const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
@@ -61,7 +61,7 @@ export async function withServers<T>(
   const manager = commandManager(servers, io, redactor);
   try {
     await manager.start();
-    return await work(manager, redactor);
+    return await work(manager, redactor, config);
   } finally {
     await manager.close();
   }

@@ -16,6 +16,7 @@ const SOURCES = {
   // Not a server: mcpterm's client for the MCP conformance suite's scenarios.
   "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
+  "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

@@ -43,6 +43,18 @@ describe("the status line", () => {
     [busy, 120, 14_200, "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · ⠴ 4.2 s · ↓ ~43 tokens"],
     [busy, 40, 14_200, "gpt-test · ⠴ 4.2 s ↓~43"],
     [
+      { ...idle, toolSelection: { offered: 14, total: 527 } },
+      120,
+      undefined,
+      "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · 1.2k tokens · tools 14 of 527",
+    ],
+    [
+      { ...idle, toolSelection: { offered: 14, total: 527 } },
+      60,
+      undefined,
+      "gpt-test · 1/2 srv · 1 failed · 1.2k tok · tools 14/527",
+    ],
+    [
       { ...idle, model: { name: undefined, problem: "none" } },
       30,
       undefined,

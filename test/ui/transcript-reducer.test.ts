@@ -381,3 +381,28 @@ describe("splitAtSafePoint", () => {
     expect(splitAtSafePoint(text)).toEqual(expected);
   });
 });
+
+describe("the tools a request offered", () => {
+  const request = (selection?: Extract<AgentEvent, { type: "model_request" }>["selection"]): AgentEvent => ({
+    type: "model_request",
+    step: 1,
+    messageCount: 2,
+    tools: [],
+    ...(selection ? { selection } : {}),
+  });
+
+  it("are counted for the status line when the request selected them, mcpterm's own left out", () => {
+    const selection = {
+      total: 527,
+      why: "527 tools, more than tools.search.maxTools (60)",
+      offered: [
+        { name: "search_tools", reason: "always" as const, score: 0 },
+        { name: "weather__forecast", reason: "score" as const, score: 3.2 },
+        { name: "github__list_issues", reason: "used" as const, score: 0 },
+      ],
+      heldBack: 525,
+    };
+    expect(run(start, request(selection)).toolSelection).toEqual({ offered: 2, total: 527 });
+    expect(run(start, request(selection), request()).toolSelection).toBeUndefined();
+  });
+});

@@ -76,11 +76,13 @@ export class McpToolHost implements ToolHost {
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
       const withheld = toolWithholdReason(definition, redact);
+      const title = definition.title ?? definition.annotations?.title;
       return [
         {
           modelName: registered.modelName,
           server: registered.server,
           name: definition.name,
+          ...(title === undefined ? {} : { title: descriptionForModel(title, redact).text }),
           description,
           modelDescription: forModel.text,
           inputSchema: definition.inputSchema,

@@ -9,7 +9,8 @@ import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } fr
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
-import type { ToolHost } from "./tool-host.js";
+import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
+import { SEARCH_TOOLS_NAME, type ToolSearch } from "../tool-search/index.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
@@ -73,6 +74,8 @@ export interface SessionOptions {
   confirmedInferred?: boolean;
   /** Saves each ended turn (the TUI and one-shot sessions save to .mcpterm/sessions). */
   journal?: SessionJournal;
+  /** Selects each request's tools when there are too many to offer all (tools.search). */
+  toolSearch?: ToolSearch;
   now?: () => Date;
 }
 
@@ -159,14 +162,25 @@ export class Session {
   /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
     this.reset();
+    this.options.toolSearch?.forgetConversation();
     this.options.journal?.cleared();
   }
 
-  /** Goes on with a saved conversation: its history follows the system prompt, its turns are counted. */
+  /**
+   * Goes on with a saved conversation: its history follows the system prompt, its turns are
+   * counted, and the tools it called are offered again as used ones.
+   */
   restore(saved: RestoredHistory): void {
     this.conversation.splice(0, this.conversation.length, this.systemMessage(), ...saved.history);
     this.turns = saved.turns;
     this.lastContextTokens = undefined;
+    const search = this.options.toolSearch;
+    search?.forgetConversation();
+    search?.noteUsed(
+      saved.history.flatMap((message) =>
+        message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.name) : [],
+      ),
+    );
   }
 
   private reset(): void {
@@ -210,6 +224,7 @@ export class Session {
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
+      ...(this.options.toolSearch ? { toolSearch: this.options.toolSearch } : {}),
       context: this.context,
     });
     const tokens: TurnTokens = {
@@ -255,10 +270,17 @@ export class Session {
     };
   }
 
+  /** The tools the last request offered (all that are not withheld, when it did not select). */
   private toolSpecs(): ToolSpec[] {
+    const search = this.options.toolSearch;
+    const selection = search?.lastSelection();
+    const offered = selection?.on
+      ? new Set(selection.offered.map((entry) => entry.tool.modelName))
+      : undefined;
     return this.options.tools
       .list()
-      .filter((tool) => tool.withheld === undefined)
+      .filter((tool) => tool.withheld === undefined && (offered === undefined || offered.has(tool.modelName)))
+      .filter((tool) => offered !== undefined || !search || !isSearchTool(tool))
       .map((tool) => ({
         name: tool.modelName,
         description: tool.modelDescription,
@@ -304,6 +326,11 @@ export class Session {
       }
     }
   }
+}
+
+/** search_tools is listed by its host always, and offered only while requests select their tools. */
+function isSearchTool(tool: AgentTool): boolean {
+  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
 }
 
 const EMPTY_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

@@ -9,6 +9,7 @@ import type { Person } from "../person/person.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { SessionSummary } from "../session/resume-session.js";
+import type { ToolSearch } from "../tool-search/index.js";
 
 /** What a slash command produced; the TUI and the headless commands each render these their own way. */
 export type CommandResult =
@@ -101,6 +102,8 @@ export interface CommandContext {
   narrowing?: ToolNarrowing;
   /** Absent where sessions cannot be resumed. */
   sessions?: SessionControl;
+  /** Which tools each request offers when there are too many for all (/tools, /tools pin); absent where none is run. */
+  toolSearch?: ToolSearch;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

@@ -1,5 +1,6 @@
 import type { ServerOAuth } from "./server-oauth.js";
 import type { Tier } from "../policy/tiers.js";
+import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.js";
 
 /** "http" is Streamable HTTP; the MCP manager falls back to SSE when the server only speaks that. */
 export type ServerTransport = "stdio" | "http" | "sse";
@@ -25,6 +26,8 @@ export interface ServerConfig {
   includeTools: string[];
   excludeTools: string[];
   tiers: Record<string, Tier>;
+  /** The entry's `"alwaysLoad"`: offered in every request even when tools are selected (`true`: all its tools; a list: those). */
+  alwaysLoad?: true | string[];
   /**
    * The entry's `"roots"`: whether the server is offered mcpterm's roots. Unset: yes, unless it
    * was started with folders on its command line (see offersRoots).
@@ -66,6 +69,8 @@ export interface McptermConfig {
   };
   /** `confirmedInferred`: answers that used tools or knowledge end with what is confirmed and what is inferred. */
   answers: { confirmedInferred: boolean };
+  /** `tools.search`: when each request offers only the tools that matter to it (see tool-search). */
+  tools: { search: ToolSearchSettings };
   /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
   warnings: string[];
 }
@@ -94,6 +99,7 @@ export function emptyConfig(): McptermConfig {
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
     answers: { confirmedInferred: true },
+    tools: { search: { ...DEFAULT_TOOL_SEARCH } },
     warnings: [],
   };
 }

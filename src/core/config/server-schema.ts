@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
-import { keyPath } from "./config-fields.js";
+import { describeJsonValue, keyPath } from "./config-fields.js";
 import { SERVER_KEYS } from "./config-keys.js";
 import {
   DEFAULT_MAX_CALL_MS,
@@ -81,6 +81,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  const alwaysLoad = readAlwaysLoad(raw, here, reader);
+  if (alwaysLoad !== undefined) server.alwaysLoad = alwaysLoad;
+
   const roots = reader.optionalBoolean(raw, "roots", here);
   if (roots !== undefined) server.roots = roots;
 
@@ -118,6 +121,23 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure;
   if (problem !== undefined) server.problem = problem;
   return server;
+}
+
+/** `"alwaysLoad": true` (every tool of the server) or a list of its tool names; `false` is the same as leaving it out. */
+function readAlwaysLoad(
+  raw: JsonObject,
+  here: string,
+  reader: ConfigFieldReader,
+): true | string[] | undefined {
+  const value = raw.alwaysLoad;
+  if (value == null || value === false) return undefined;
+  if (value === true) return true;
+  if (Array.isArray(value)) return reader.optionalStringArray(raw, "alwaysLoad", here);
+  return reader.fail(
+    keyPath(here, "alwaysLoad"),
+    "true, false or an array of tool names",
+    describeJsonValue(value),
+  );
 }
 
 function pickTransport(raw: JsonObject, here: string, reader: ConfigFieldReader): ServerTransport {

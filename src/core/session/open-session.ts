@@ -2,8 +2,9 @@ import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { NarrowedToolHost, type ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
+import { SearchToolsHost } from "../agent/search-tools-host.js";
 import { Session } from "../agent/session.js";
-import type { ToolHost } from "../agent/tool-host.js";
+import type { AgentTool, ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
@@ -29,6 +30,7 @@ import { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
+import { sessionToolSearch, type ToolSearch } from "../tool-search/index.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust } from "./config-trust-step.js";
 import { serverRequestHandlers } from "../person/server-requests.js";
@@ -114,6 +116,8 @@ export interface SessionRuntime {
   readonly tools: ToolHost;
   /** The same tools: which of them the model is offered this session (/tools hide and show). */
   readonly narrowing: ToolNarrowing;
+  /** Which tools each request offers when there are too many for all (/tools, /tools pin). */
+  readonly toolSearch: ToolSearch;
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
   readonly knowledge: LazyKnowledge;
   readonly trace: TraceRecorder;
@@ -277,8 +281,15 @@ export async function openSession(
     config.kb.topK,
     redact,
   );
+  // Many tools: each request offers those that matter to it, and search_tools finds the rest.
+  const toolSearch = sessionToolSearch(config, {
+    embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,
+    instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
+    warn: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  const searchTools = new SearchToolsHost(toolSearch, (): AgentTool[] => tools.list());
   // Built-in tools first; the knowledge base offers its search tool only once it is ready.
-  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, mcpTools]));
+  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, searchTools, mcpTools]));
 
   const { rules: approval, ignored } = sessionApprovalRules({
     config: config.approval,
@@ -320,6 +331,7 @@ export async function openSession(
     redactor,
     tools,
     narrowing: tools,
+    toolSearch,
     knowledge,
     trace,
     notices,
@@ -368,6 +380,7 @@ export async function openSession(
         },
         journal: saver,
         confirmedInferred: config.answers.confirmedInferred,
+        toolSearch,
       });
       if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
       return session;

@@ -198,6 +198,7 @@ class TraceBuilder {
           startedAt: at,
           messageCount: event.messageCount,
           toolsOffered: event.tools,
+          ...(event.selection ? { toolsTotal: event.selection.total } : {}),
         });
         return;
       case "model_retry":

@@ -41,6 +41,15 @@ export function statusParts(state: TranscriptState, now: number | undefined): Ar
     const tokens = formatTokens(state.tokens);
     parts.push({ text: `${tokens} tokens`, short: `${tokens} tok`, priority: 3, tag: "muted" });
   }
+  if (state.toolSelection) {
+    const { offered, total } = state.toolSelection;
+    parts.push({
+      text: `tools ${offered} of ${total}`,
+      short: `tools ${offered}/${total}`,
+      priority: 4,
+      tag: "muted",
+    });
+  }
   if (state.context) parts.push(contextPart(state.context));
   return parts;
 }

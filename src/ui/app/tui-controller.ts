@@ -52,6 +52,7 @@ export interface TuiControllerOptions {
     | "onImages"
     | "config"
     | "narrowing"
+    | "toolSearch"
   >;
   /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
   cwd: string;
@@ -365,6 +366,7 @@ export class TuiController implements Person {
           }
         : {}),
       narrowing: runtime.narrowing,
+      toolSearch: runtime.toolSearch,
       conversation: {
         // Read when /stats asks, not each time a command runs.
         get pricing() {

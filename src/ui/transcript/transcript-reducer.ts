@@ -109,10 +109,16 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
         expandables: [...next.expandables, { kind: "knowledge", itemId: id }],
       };
     }
-    case "model_request":
+    case "model_request": {
+      const toolSelection = action.selection && {
+        offered: action.selection.offered.filter((tool) => tool.reason !== "always").length,
+        total: action.selection.total,
+      };
+      const withTools = { ...state, toolSelection };
       return action.contextTokens !== undefined && action.contextWindow !== undefined
-        ? { ...state, context: { tokens: action.contextTokens, window: action.contextWindow } }
-        : state;
+        ? { ...withTools, context: { tokens: action.contextTokens, window: action.contextWindow } }
+        : withTools;
+    }
     case "context_compacted": {
       const next = append(state, { kind: "notice", level: "info", text: describeCompaction(action) });
       return { ...next, context: { tokens: action.afterTokens, window: action.window } };

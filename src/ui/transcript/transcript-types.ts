@@ -166,6 +166,8 @@ export interface TranscriptState {
   tokens: number;
   /** The last request's estimated size and the window it had to fit, for the status line's `ctx n%`. */
   context: { tokens: number; window: number } | undefined;
+  /** How many tools the last request offered of how many, when it selected them (`tools 14 of 527`). */
+  toolSelection?: { offered: number; total: number } | undefined;
   /** Messages waiting for the running turn to end, as the controller reports them. */
   queue: QueueView;
   /** Counts /clear: a new value starts a new <Static>, since printed items cannot be taken back. */
