@@ -105,6 +105,8 @@ export function App({
   const inspecting = state.inspector !== undefined;
   const bodyLines = Math.max(4, rows - 14);
   const questionLines = Math.max(4, bodyLines - 6);
+  // The draft gets at most half the window, so the live area stays shorter than it.
+  const promptRows = Math.max(3, Math.floor(rows / 2) - 2);
   const mode = keyMode(prompt, modeContext(state));
 
   useEffect(() => {
@@ -287,7 +289,12 @@ export function App({
         <Inspector state={state} columns={columns} bodyLines={bodyLines} />
       ) : null}
       <QueuedMessages queue={state.queue} width={columns} />
-      <PromptInput editor={editor} dimmed={askingCall !== undefined || questionFocus !== undefined} />
+      <PromptInput
+        editor={editor}
+        dimmed={askingCall !== undefined || questionFocus !== undefined}
+        columns={columns}
+        maxRows={promptRows}
+      />
       {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
       <StatusLine
         state={state}

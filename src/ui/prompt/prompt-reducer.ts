@@ -26,6 +26,8 @@ import {
   type QuestionKey,
 } from "../panels/question-reducer.js";
 import type { UiAction } from "../transcript/transcript-reducer.js";
+import { pastedText } from "../keys/pasted-text.js";
+import { expandPastes, isLargePaste, placeholder, type Paste } from "./paste-placeholders.js";
 import type { ServerQuestion } from "../transcript/transcript-types.js";
 import type { ApprovalKey } from "../panels/open-questions.js";
 
@@ -59,6 +61,9 @@ export interface PromptState {
   question: QuestionFocus | undefined;
   /** Ctrl+X was pressed at the prompt: the next key may finish the chord (Ctrl+E opens the editor). */
   chord: "ctrl+x" | undefined;
+  /** Large pastes standing in the draft as placeholders, put back in place when it is sent. */
+  pastes: Paste[];
+  nextPasteId: number;
 }
 
 export const initialPromptState: PromptState = {
@@ -70,6 +75,8 @@ export const initialPromptState: PromptState = {
   approval: undefined,
   question: undefined,
   chord: undefined,
+  pastes: [],
+  nextPasteId: 1,
 };
 
 /** The queue of messages waiting for the running turn, when a key arrives. */
@@ -160,8 +167,12 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "form_enter":
       return onQuestion(state, action, at);
     case "insert":
-    case "paste":
-      return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
+      return only(typed(state, at, (editor) => insertText(editor, pastedText(action.text))));
+    case "paste": {
+      const text = pastedText(action.text);
+      if (typingIntoDraft(state) && isLargePaste(text)) return only(pasteAside(state, at, text));
+      return only(typed(state, at, (editor) => insertText(editor, text)));
+    }
     case "newline":
       return only(typed(state, at, (editor) => insertText(editor, "\n")));
     case "edit":
@@ -244,7 +255,7 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "open_editor":
       return only(
         { ...state, chord: undefined, candidates: [] },
-        { type: "open_editor", text: state.editor.text },
+        { type: "open_editor", text: expandPastes(state.editor.text, state.pastes) },
       );
     case "ignore":
       return only(state);
@@ -312,19 +323,37 @@ function typed(state: PromptState, at: number, edit: (editor: EditorState) => Ed
   return { ...state, editor: edit(state.editor), browsing: false, candidates: [], lastTypedAt: at };
 }
 
+/** Whether typing goes into the draft now, not into a panel's own editor (a sampling edit, a denial's reason). */
+function typingIntoDraft(state: PromptState): boolean {
+  const samplingText = state.question?.panel.kind === "sampling" && state.question.panel.text;
+  return !samplingText && state.approval?.reason === undefined;
+}
+
+/** A large paste goes aside, and its placeholder into the draft where the cursor is. */
+function pasteAside(state: PromptState, at: number, text: string): PromptState {
+  const paste = { id: state.nextPasteId, text };
+  return {
+    ...typed(state, at, (editor) => insertText(editor, placeholder(paste))),
+    pastes: [...state.pastes, paste],
+    nextPasteId: paste.id + 1,
+  };
+}
+
 function send(state: PromptState, at: number): PromptResult {
   const entered = pressEnter(state.editor);
   if (entered.submit === undefined) return only(typed(state, at, () => entered.state));
   if (!entered.submit.trim()) return only(state);
+  const text = expandPastes(entered.submit, state.pastes);
   return only(
     {
       ...state,
-      history: remember(state.history, entered.submit),
+      history: remember(state.history, text),
       editor: emptyEditor,
       browsing: false,
       candidates: [],
+      pastes: [],
     },
-    { type: "submit", text: entered.submit },
+    { type: "submit", text },
   );
 }
 
