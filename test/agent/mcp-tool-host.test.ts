@@ -5,6 +5,7 @@ import type { AgentTool } from "../../src/core/agent/tool-host.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { catalogLaunch, fixtureLaunch, serverConfig } from "../support/fixtures.js";
+import { hostileLaunch } from "../support/hostile.js";
 
 const frames: WireFrame[] = [];
 const managers: McpManager[] = [];
@@ -110,4 +111,26 @@ describe("McpToolHost", () => {
       ].join("\n"),
     );
   });
+
+  it.each([-32000, -32001])(
+    "reports a server's own JSON-RPC error %i in its words, as the server's failure, sent once",
+    async (code) => {
+      const hostile = new McpManager([serverConfig("hostile", hostileLaunch(randomUUID()))], {
+        parentEnv: process.env,
+        onWire: (frame) => frames.push(frame),
+      });
+      managers.push(hostile);
+      await hostile.start();
+      const host = new McpToolHost(hostile);
+      const busy = host.list().find((tool) => tool.name === "busy_lookup") as AgentTool;
+      expect(busy.tier).toBe("read_only");
+      const before = toolCalls("busy_lookup");
+      const outcome = await host.call(busy, { code }, context());
+      expect(outcome).toMatchObject({ ok: false, failure: "business" });
+      expect(outcome.display).toBe(
+        `The call failed: MCP error ${code}: the search index is rebuilding; try again in a minute`,
+      );
+      expect(toolCalls("busy_lookup") - before).toBe(1);
+    },
+  );
 });
