@@ -31,6 +31,8 @@ export interface SavedSession {
   history: ChatMessage[];
   /** Records that could not be read and were left out: a torn last line after a kill. */
   skipped: number;
+  /** Why its file was not written here by mcpterm (signsOfAnotherOrigin); unset when nothing says so. */
+  foreign?: string[];
 }
 
 export type ParsedSession = { ok: true; session: Omit<SavedSession, "file"> } | { ok: false; reason: string };
