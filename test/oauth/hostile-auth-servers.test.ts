@@ -19,13 +19,13 @@ interface Person extends SignInPerson {
   asked: SignInQuestion[];
 }
 
-function person(): Person {
+function person(choice: "open" | "decline" = "open"): Person {
   const asked: SignInQuestion[] = [];
   return {
     asked,
     confirm: (question) => {
       asked.push(question);
-      return Promise.resolve("open");
+      return Promise.resolve(choice);
     },
     waiting: () => () => undefined,
   };
@@ -99,5 +99,19 @@ describe("an authorization server's metadata", () => {
     );
     expect(elsewhere.registrations).toBe(0);
     expect(elsewhere.tokenRequests).toEqual([]);
+  });
+});
+
+describe("the sign-in page", () => {
+  it("on another host over plain http is refused before the person is asked, as OAuth requests there are", async () => {
+    const hostile = await world({ authorizationEndpoint: "http://login.example.com/authorize" });
+    // Were it offered, the person would decline: nothing is opened either way.
+    const signer = person("decline");
+    const manager = await started({ url: hostile.mcpUrl }, signer);
+    expect(signer.asked).toEqual([]);
+    expect(manager.servers()[0]?.error).toBe(
+      'sign-in to "secure" failed at authorization: refusing to offer the sign-in page on login.example.com over plain http, where anyone on the network path could read it and what you type into it; the server\'s OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.secure if you trust that network).',
+    );
+    expect(hostile.tokenRequests).toEqual([]);
   });
 });

@@ -53,6 +53,8 @@ export interface OAuthWorldOptions {
    * the authorization server's metadata at its own root, claiming this issuer.
    */
   legacyIssuer?: (resourceBase: string, authServerBase: string) => string;
+  /** The authorization_endpoint its metadata names, instead of its own /authorize. */
+  authorizationEndpoint?: string;
 }
 
 interface Token {
@@ -104,7 +106,10 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         json(response, 200, { issuer: base, response_types_supported: ["code"] });
         return;
       }
-      json(response, 200, metadata(base, options.issuerClaim?.(base) ?? base));
+      json(response, 200, {
+        ...metadata(base, options.issuerClaim?.(base) ?? base),
+        ...(options.authorizationEndpoint ? { authorization_endpoint: options.authorizationEndpoint } : {}),
+      });
       return;
     }
     if (url.pathname === "/register" && request.method === "POST") {

@@ -135,9 +135,7 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      const inClear =
-        target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp;
-      if (inClear && (!sameOrigin || new Headers(init?.headers).has("authorization")))
+      if (this.inClear(target, new Headers(init?.headers).has("authorization")))
         throw new McpError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
@@ -169,6 +167,20 @@ export class ServerAuth {
     };
   }
 
+  /**
+   * Whether OAuth sent to `target` would travel in clear text to a host off this machine: plain
+   * http to another origin than the server's, or with a token to any, unless the entry allows it.
+   */
+  private inClear(target: URL, carriesToken: boolean): boolean {
+    const sameOrigin = target.origin === new URL(this.config.url).origin;
+    return (
+      target.protocol === "http:" &&
+      !isLoopbackHost(target.hostname) &&
+      !this.config.allowInsecureHttp &&
+      (!sameOrigin || carriesToken)
+    );
+  }
+
   /** Whether `error` (from connecting or a request) means a person must sign in to go on. */
   needsSignIn(error: unknown): boolean {
     return isUnauthorized(error) && this.browser?.pendingAuthorization !== undefined;
@@ -190,6 +202,12 @@ export class ServerAuth {
       if (!address)
         throw new McpError(
           `sign-in to "${name}" failed at authorization: the authorization server's page (${sanitizeForTerminal(page.href.slice(0, 120))}) is not an http(s) address mcpterm would open.`,
+        );
+      // The page carries the state and the PKCE challenge, and then the person's sign-in: the
+      // rule for OAuth requests holds for it too, before anyone is asked to open it.
+      if (this.inClear(address, false))
+        throw new McpError(
+          `sign-in to "${name}" failed at authorization: refusing to offer the sign-in page on ${address.host} over plain http, where anyone on the network path could read it and what you type into it; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${name} if you trust that network).`,
         );
       const question: SignInQuestion = {
         server: name,
