@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
@@ -111,6 +113,55 @@ describe("the sign-in page", () => {
     expect(signer.asked).toEqual([]);
     expect(manager.servers()[0]?.error).toBe(
       'sign-in to "secure" failed at authorization: refusing to offer the sign-in page on login.example.com over plain http, where anyone on the network path could read it and what you type into it; the server\'s OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.secure if you trust that network).',
+    );
+    expect(hostile.tokenRequests).toEqual([]);
+  });
+});
+
+/** An identity provider's token endpoint that never answers. */
+async function identityProvider(): Promise<string> {
+  const server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+}
+
+/** An enterprise-managed entry (SEP-990) whose ID token goes to `idpTokenEndpoint`. */
+function enterprise(hostile: OAuthWorld, idpTokenEndpoint: string): Record<string, unknown> {
+  return {
+    url: hostile.mcpUrl,
+    // Without a limit of its own, a silent identity provider was reported as this running out.
+    startupTimeoutMs: 8_000,
+    oauth: {
+      grant: "enterprise",
+      issuer: hostile.issuer,
+      clientId: "preset",
+      clientSecret: "${AS_SECRET}",
+      idpTokenEndpoint,
+      idpClientId: "mcpterm-idp",
+      idToken: "${IDP_ID_TOKEN}",
+    },
+  };
+}
+
+const ENTERPRISE_ENV = { AS_SECRET: "as-secret-0123456789", IDP_ID_TOKEN: "id-token-0123456789" };
+
+describe("the identity provider of an enterprise-managed sign-in", () => {
+  it("that never answers fails on its own limit, naming the identity provider rather than the server", async () => {
+    const hostile = await world();
+    const idp = await identityProvider();
+    const manager = await started(enterprise(hostile, idp), undefined, {
+      requestTimeoutMs: 1_000,
+      env: ENTERPRISE_ENV,
+    });
+    expect(manager.servers()[0]?.error).toBe(
+      `the identity provider ${new URL(idp).host} did not answer within 1 s`,
     );
     expect(hostile.tokenRequests).toEqual([]);
   });

@@ -31,6 +31,8 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     private readonly serverUrl: string,
     private readonly oauth: ServerOAuth,
     private readonly learnSecret: (secret: string) => void,
+    /** How the identity provider is asked: bounded in time and size (ServerAuth's bounds). */
+    private readonly askIdp: (endpoint: URL, init: RequestInit) => Promise<Response>,
   ) {
     if (oauth.clientId !== undefined && oauth.clientSecret !== undefined)
       for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
@@ -108,7 +110,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       client_id: this.oauth.idpClientId ?? "",
       ...(scope ? { scope } : {}),
     });
-    const response = await fetch(endpoint, {
+    const response = await this.askIdp(endpoint, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: exchange,
