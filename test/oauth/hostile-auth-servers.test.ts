@@ -6,7 +6,13 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
-import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
+import {
+  browse,
+  endless,
+  startOAuthWorld,
+  type OAuthWorld,
+  type OAuthWorldOptions,
+} from "../support/oauth-world.js";
 
 /**
  * Authorization servers (and identity providers) that misbehave on purpose, against mcpterm's
@@ -118,9 +124,22 @@ describe("the sign-in page", () => {
   });
 });
 
-/** An identity provider's token endpoint that never answers. */
-async function identityProvider(): Promise<string> {
-  const server = createServer(() => undefined);
+describe("an answer from an authorization server", () => {
+  it("that never ends is read to 4 MB, not until the request's time runs out", async () => {
+    const hostile = await world({ tokenEndpoint: "flood" });
+    // Time enough to read far more than 4 MB: without the cap the request would run out of it.
+    const manager = await started({ url: hostile.mcpUrl }, person(), { requestTimeoutMs: 20_000 });
+    expect(manager.servers()[0]?.error).toMatch(
+      /^sign-in to "secure" failed at token exchange: 127\.0\.0\.1:\d+ sent an answer larger than 4(\.0)? MB, far more than any OAuth answer needs, and mcpterm stopped reading it$/,
+    );
+  });
+});
+
+/** An identity provider's token endpoint that never answers, or answers without end. */
+async function identityProvider(mode: "stall" | "flood"): Promise<string> {
+  const server = createServer((_request, response) => {
+    if (mode === "flood") endless(response, '{"access_token":"');
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   closers.push(
     () =>
@@ -155,7 +174,7 @@ const ENTERPRISE_ENV = { AS_SECRET: "as-secret-0123456789", IDP_ID_TOKEN: "id-to
 describe("the identity provider of an enterprise-managed sign-in", () => {
   it("that never answers fails on its own limit, naming the identity provider rather than the server", async () => {
     const hostile = await world();
-    const idp = await identityProvider();
+    const idp = await identityProvider("stall");
     const manager = await started(enterprise(hostile, idp), undefined, {
       requestTimeoutMs: 1_000,
       env: ENTERPRISE_ENV,
@@ -164,5 +183,14 @@ describe("the identity provider of an enterprise-managed sign-in", () => {
       `the identity provider ${new URL(idp).host} did not answer within 1 s`,
     );
     expect(hostile.tokenRequests).toEqual([]);
+  });
+
+  it("that answers without end is read to 4 MB", async () => {
+    const hostile = await world();
+    const idp = await identityProvider("flood");
+    const manager = await started(enterprise(hostile, idp), undefined, { env: ENTERPRISE_ENV });
+    expect(manager.servers()[0]?.error).toMatch(
+      /^the identity provider 127\.0\.0\.1:\d+ sent an answer larger than 4(\.0)? MB, far more than any OAuth answer needs, and mcpterm stopped reading it$/,
+    );
   });
 });

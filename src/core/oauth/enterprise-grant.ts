@@ -115,7 +115,8 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: exchange,
     });
-    const body = (await response.json().catch(() => ({}))) as {
+    // Read whole first: an answer past the size limit fails here with its own sentence.
+    const body = parseObject(await response.text()) as {
       access_token?: unknown;
       error?: unknown;
       error_description?: unknown;
@@ -131,5 +132,15 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     }
     this.learnSecret(body.access_token);
     return new URLSearchParams({ grant_type: JWT_BEARER, assertion: body.access_token });
+  }
+}
+
+/** A JSON object from an answer's text, or an empty one when it is not one. */
+function parseObject(text: string): object {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch {
+    return {};
   }
 }

@@ -153,7 +153,7 @@ export class ServerAuth {
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
-      // Discovery, registration and tokens: bounded in time, given up when the connection closes.
+      // Discovery, registration and tokens: bounded in time and size, given up when the connection closes.
       const headers = new Headers(init?.headers);
       if (!sameOrigin) for (const name of ownHeaders) headers.delete(name);
       return boundedRequest(
