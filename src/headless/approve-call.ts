@@ -1,4 +1,4 @@
-import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import { confirmAtTerminal, type CliIo } from "../common/cli-io.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
 import { describeArgumentSecrets, type ArgumentSecret } from "../core/policy/argument-secrets.js";
 import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
@@ -59,7 +59,7 @@ export async function approveCall(
     const why = secret
       ? `its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
       : `it is ${call.tier} (${call.tierReason})`;
-    if (await confirm(io, `${call.label}: ${why}. Run it? [y/N] `)) return undefined;
+    if (await confirmAtTerminal(io, `${call.label}: ${why}. Run it? [y/N] `)) return undefined;
   }
   return {
     what: secret
@@ -67,14 +67,4 @@ export async function approveCall(
       : ` is ${call.tier}`,
     how: secret ? "pass --allow-secret-arguments" : "pass --yes",
   };
-}
-
-async function confirm(io: CliIo, question: string): Promise<boolean> {
-  // Piped stdin is never read as an answer: only a person at a terminal can approve.
-  if (!io.stdin.isTTY) return false;
-  io.stderr.write(question);
-  const answer = await readLineFromTerminal(io.stdin, io.signal, {
-    onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
-  });
-  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
 }
