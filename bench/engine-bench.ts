@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolAllowances } from "../src/core/policy/tool-allowances.js";
+import { NOBODY } from "../src/core/person/person.js";
 import { SchemaValidator } from "../src/core/policy/schema-validator.js";
 import { runTurn } from "../src/core/agent/run-turn.js";
 import type { ToolHost } from "../src/core/agent/tool-host.js";
@@ -74,7 +75,7 @@ async function modelStep(): Promise<{ floor: number; engine: number }> {
         tools: noTools,
         approval: { project: [], settings: [], flagged: [], interactive: true },
         allowances: new ToolAllowances(),
-        approve: () => Promise.reject(new Error("nothing to approve")),
+        person: NOBODY,
         validator: new SchemaValidator(),
         maxSteps: 1,
       })) {

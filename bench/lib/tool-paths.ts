@@ -10,6 +10,7 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
+import { NOBODY } from "../../src/core/person/person.js";
 import { SchemaValidator } from "../../src/core/policy/schema-validator.js";
 import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
 import { serverConfig } from "../../test/support/fixtures.js";
@@ -80,7 +81,7 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
     tools: host,
     approval: { project: [], settings: ["read_only"], flagged: [], interactive: true },
     allowances: new ToolAllowances(),
-    approve: () => Promise.reject(new Error("nothing should need asking")),
+    person: NOBODY,
     validator: new SchemaValidator(),
     scanArguments: (args) => findArgumentSecrets(args, redactor),
     maxSteps: 1,

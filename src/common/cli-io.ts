@@ -89,16 +89,3 @@ export function readLineFromTerminal(
     signal.addEventListener("abort", onEnd, { once: true });
   });
 }
-
-/**
- * A y/N question to the person at the terminal, on stderr; only a typed "y" or "yes" is a yes.
- * Piped stdin is never read as an answer: without a terminal, the answer is no.
- */
-export async function confirmAtTerminal(io: CliIo, question: string): Promise<boolean> {
-  if (!io.stdin.isTTY) return false;
-  io.stderr.write(question);
-  const answer = await readLineFromTerminal(io.stdin, io.signal, {
-    onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
-  });
-  return answer !== undefined && /^y(es)?$/i.test(answer.trim());
-}

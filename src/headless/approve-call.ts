@@ -1,14 +1,17 @@
-import { confirmAtTerminal, type CliIo } from "../common/cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
+import { terminalPerson } from "../common/terminal-person.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
+import { commandApprovalRules } from "../core/policy/approval-rules.js";
 import { describeArgumentSecrets, type ArgumentSecret } from "../core/policy/argument-secrets.js";
-import { isRiskyTier, TIERS, type Tier } from "../core/policy/tiers.js";
+import type { Tier } from "../core/policy/tiers.js";
 
 /** One call a command was told to make, as the approval policy sees it. */
 export interface CallToApprove {
-  /** `server/tool`, for the question. */
-  label: string;
+  server: string;
+  tool: string;
   tier: Tier;
   tierReason: string;
+  arguments: Record<string, unknown>;
   secrets: ArgumentSecret[];
   /** No tier runs it on its own: a replayed call a person approved when it was recorded. */
   needsYes?: boolean;
@@ -33,8 +36,8 @@ export interface CallRefusal {
 
 /**
  * The approval of a call a command makes on a person's behalf (`mcpterm call`, `mcpterm replay`,
- * the saved calls of `mcpterm dev`), decided by the one policy: a safe tier runs; a risky one
- * needs `--yes` or a y at the terminal; arguments that hold a secret need
+ * the saved calls of `mcpterm dev`), decided by the one policy over the command's rules: a safe
+ * tier runs; a risky one needs `--yes` or a y at the terminal; arguments that hold a secret need
  * `--allow-secret-arguments` or a y, whatever the tier. Undefined when the call may run.
  */
 export async function approveCall(
@@ -42,25 +45,34 @@ export async function approveCall(
   call: CallToApprove,
   flags: ApprovalFlags,
 ): Promise<CallRefusal | undefined> {
-  const interactive = flags.ask && io.stdin.isTTY === true;
+  const person = terminalPerson(io);
   const verdict = decideApproval(
     { tier: call.tier, allowance: { state: "not_allowed" }, secrets: call.secrets },
-    {
-      project: [],
-      settings: [],
-      flagged: flags.yes ? [...TIERS] : call.needsYes ? [] : TIERS.filter((tier) => !isRiskyTier(tier)),
-      interactive,
+    commandApprovalRules({
+      yes: flags.yes,
+      interactive: flags.ask && person.absent === undefined,
       allowSecretArguments: flags.allowSecretArguments,
-    },
+      ...(call.needsYes ? { needsYes: true } : {}),
+    }),
   );
   if (verdict.action === "allow") return undefined;
-  const secret = call.secrets.length > 0;
   if (verdict.action === "ask") {
-    const why = secret
-      ? `its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
-      : `it is ${call.tier} (${call.tierReason})`;
-    if (await confirmAtTerminal(io, `${call.label}: ${why}. Run it? [y/N] `)) return undefined;
+    const answer = await person.approveCall(
+      {
+        callId: `${call.server}/${call.tool}`,
+        server: call.server,
+        tool: call.tool,
+        tier: call.tier,
+        tierReason: call.tierReason,
+        reason: verdict.reason,
+        arguments: call.arguments,
+        notes: [],
+      },
+      io.signal,
+    );
+    if (answer.approved) return undefined;
   }
+  const secret = call.secrets.length > 0;
   return {
     what: secret
       ? `: its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`

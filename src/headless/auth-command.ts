@@ -1,5 +1,6 @@
 import type { CliArgs } from "../args.js";
-import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
+import { askYesNo } from "../common/terminal-question.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import type { ServerConfig } from "../core/config/index.js";
 import { ExitCode } from "../core/errors.js";
@@ -66,13 +67,9 @@ function terminalSignIn(io: CliIo, offerBrowser: boolean): SignInPerson {
     confirm: async (question, signal) => {
       io.stderr.write(`Sign in to "${question.server}" at ${question.domain}:\n  ${question.url}\n`);
       if (!offerBrowser || !io.stdin.isTTY) return "show";
-      io.stderr.write("Open it in your browser? [y/N] ");
-      const line = await readLineFromTerminal(io.stdin, signal, {
-        onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
-      });
-      return /^\s*y(es)?\s*$/i.test(line ?? "") ? "open" : "show";
+      return (await askYesNo(io, "Open it in your browser? [y/N] ", { signal })) ? "open" : "show";
     },
-    waiting: (question, opened) => {
+    waiting: (_question, opened) => {
       io.stderr.write(
         opened
           ? `Waiting for the browser to come back (Ctrl+C gives up)…\n`

@@ -186,9 +186,11 @@ export class DevLoop {
       const refusal = await approveCall(
         io,
         {
-          label,
+          server: tool.server,
+          tool: tool.name,
           tier: tool.tier,
           tierReason: tool.tierReason,
+          arguments: call.arguments,
           secrets: await findArgumentSecrets(call.arguments, redactor),
         },
         { yes: this.options.yes, allowSecretArguments: this.options.allowSecretArguments, ask: false },

@@ -1,5 +1,6 @@
 import type { CommonArgs } from "../args.js";
-import { confirmAtTerminal, type CliIo } from "../common/cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
+import { askYesNo } from "../common/terminal-question.js";
 import { launchHash } from "../core/config/config-trust.js";
 import { handoverLines, handoverRefusal, serverHandovers } from "../core/config/env-handover.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
@@ -34,7 +35,7 @@ export async function settleHandover(
             .join(""),
       ),
     );
-    if (await confirmAtTerminal(io, "Send them? [y/N] ")) return;
+    if (await askYesNo(io, "Send them? [y/N] ")) return;
     throw new UsageError(
       `Nothing was sent: the servers of ${config.path} were not started; rerun with --trust-config to allow it.`,
     );

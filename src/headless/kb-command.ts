@@ -10,10 +10,11 @@ import {
 } from "../core/kb-docs/add-document.js";
 import { describeRelevance, plainExcerpt, type KbHit } from "../core/kb/index.js";
 import { decideApproval } from "../core/policy/approval-policy.js";
+import { commandApprovalRules } from "../core/policy/approval-rules.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { TIERS } from "../core/policy/tiers.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
-import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../common/cli-io.js";
+import type { CliIo } from "../common/cli-io.js";
+import { terminalPerson } from "../common/terminal-person.js";
 import { pageFetcher } from "../common/page-fetcher.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import { resolveEmbeddingsSettings } from "../core/config/index.js";
@@ -92,31 +93,27 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
 }
 
 /**
- * Fetching a page is an `external` call, decided by the approval policy as `mcpterm call` is:
- * `--yes` runs it, a person at the terminal is asked, and with nobody to ask it is not run
- * (DeniedError, exit 3).
+ * Fetching a page is an `external` call, decided by the approval policy over a command's rules
+ * as `mcpterm call` is: `--yes` runs it, a person at the terminal is asked, and with nobody to
+ * ask it is not run (DeniedError, exit 3).
  */
 async function approveFetch(url: string, yes: boolean, io: CliIo): Promise<void> {
+  const person = terminalPerson(io);
   const verdict = decideApproval(
     { tier: "external", allowance: { state: "not_allowed" } },
-    { project: [], settings: [], flagged: yes ? [...TIERS] : [], interactive: io.stdin.isTTY === true },
+    commandApprovalRules({ yes, interactive: person.absent === undefined }),
   );
   if (verdict.action === "allow") return;
-  if (verdict.action === "ask" && (await askToFetch(url, io))) return;
+  if (verdict.action === "ask") {
+    const answer = await person.approveFetch(
+      { url, host: new URL(url).host, reason: verdict.reason },
+      io.signal,
+    );
+    if (answer.approved) return;
+  }
   throw new DeniedError(
     `Fetching ${url} is an external call and needs your yes: run this at a terminal to be asked, or pass --yes.`,
   );
-}
-
-/** Asks at the terminal, on stderr. */
-async function askToFetch(url: string, io: CliIo): Promise<boolean> {
-  io.stderr.write(
-    `Fetch ${sanitizeForTerminal(url)} (an external call) and add it to the knowledge base? [y/N] `,
-  );
-  const answer = await readLineFromTerminal(io.stdin, io.signal, {
-    onIgnored: () => void io.stderr.write(TYPED_AHEAD_NOTE),
-  });
-  return /^\s*y(es)?\s*$/i.test(answer ?? "");
 }
 
 /** Reports an add or a remove; a refusal becomes the error of its kind (exit 2, 3 or 1). */

@@ -158,9 +158,11 @@ async function refusalOf(
   const refusal = await approveCall(
     context.io,
     {
-      label: `${call.server}/${call.target}`,
+      server: call.server,
+      tool: call.target,
       tier,
       tierReason: reason,
+      arguments: call.arguments,
       secrets: await findArgumentSecrets(call.arguments, context.redactor),
       ...(call.personApproved ? { needsYes: true } : {}),
     },

@@ -3,7 +3,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { settleHandover } from "./handover-gate.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
-import { McpError, UsageError } from "../core/errors.js";
+import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
@@ -74,7 +74,7 @@ export async function withServers<T>(
 /**
  * Starts just the named server (even if the config disables it: naming it is the request),
  * hands it to `work` with the redactor for what it prints, and stops it afterwards. A server
- * that cannot start is an McpError (exit 4). `refuse` may turn the entry down before anything
+ * that cannot start is a ServerUnavailableError (exit 4). `refuse` may turn the entry down before anything
  * starts (a usage error, exit 2); `signIn` is who signs in when the server asks (`auth login`).
  */
 export async function withOneServer<T>(
@@ -105,7 +105,9 @@ export async function withOneServer<T>(
     const connection = manager.connection(name);
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
-      throw new McpError(`Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`);
+      throw new ServerUnavailableError(
+        `Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
+      );
     }
     return await work(manager, connection, redactor);
   } finally {

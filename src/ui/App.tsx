@@ -22,14 +22,14 @@ import {
 import { PromptStore } from "./prompt-store.js";
 import { PromptInput } from "./PromptInput.js";
 import { QueuedMessages } from "./QueuedMessages.js";
-import { QuestionPanel, WaitingQuestions } from "./QuestionPanel.js";
+import { QuestionPanel, WaitingAsked } from "./QuestionPanel.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { samplingLines } from "./question-view.js";
 import { StatusLine } from "./StatusLine.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
 import { TranscriptItemView } from "./TranscriptItemView.js";
 import type { TranscriptState } from "./transcript-types.js";
-import type { ApprovalKey } from "./tui-controller.js";
+import type { ApprovalKey } from "./open-questions.js";
 
 /** What the app needs from the engine side; the real one is TuiController, tests pass their own. */
 export interface AppController {
@@ -46,7 +46,8 @@ export interface AppController {
   sendQueued(): void;
   /** Takes the last queued message back, for editing. */
   takeLastQueued(): string | undefined;
-  answerApproval(key: ApprovalKey): void;
+  /** The person's answer to the approval panel of `callId`. */
+  answerApproval(callId: string, key: ApprovalKey): void;
   /** Answers the server question `id` (a sampling request, a form, a web page to open). */
   answerQuestion(id: number, answer: QuestionAnswer): void;
   /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
@@ -96,14 +97,10 @@ export function App({
   const calls = liveCalls(state);
   // One panel at a time, in the order they came: an approval, or a server's question.
   const panel = activePanel(state);
-  const approvalCall = panel?.kind === "approval" ? calls.asking : undefined;
-  const askingCall = approvalCall && prompt.answered !== approvalCall.callId ? approvalCall : undefined;
+  const askingCall = panel?.kind === "approval" ? calls.asking : undefined;
   const approval = prompt.approval?.callId === askingCall?.callId ? prompt.approval : undefined;
   const question = panel?.kind === "question" ? panel.question : undefined;
-  const questionFocus =
-    question && prompt.question?.id === question.id && prompt.answeredQuestion !== question.id
-      ? prompt.question
-      : undefined;
+  const questionFocus = question && prompt.question?.id === question.id ? prompt.question : undefined;
   const inspecting = state.inspector !== undefined;
   const bodyLines = Math.max(4, rows - 14);
   const questionLines = Math.max(4, bodyLines - 6);
@@ -116,7 +113,7 @@ export function App({
   }, [state.exitArmed, dispatch]);
 
   // The guard runs from the first moment the panel is known: drawn here, or met by a key that came first.
-  const approvalCallId = approvalCall?.callId;
+  const approvalCallId = askingCall?.callId;
   useEffect(() => {
     promptStore.dispatch({ type: "approval_sync", callId: approvalCallId, at: clock() });
   }, [approvalCallId, promptStore, clock]);
@@ -135,12 +132,11 @@ export function App({
 
   // Arguments too long for the panel are printed in full above it, so nothing asked about is hidden.
   useEffect(() => {
-    if (!approvalCall || printedArgs.current === approvalCall.callId) return;
-    if (headLines(prettyArguments(approvalCall.args, approvalCall.rawArguments), bodyLines).hidden === 0)
-      return;
-    printedArgs.current = approvalCall.callId;
-    dispatch({ type: "ui_print_live_call", callId: approvalCall.callId });
-  }, [approvalCall, bodyLines, dispatch]);
+    if (!askingCall || printedArgs.current === askingCall.callId) return;
+    if (headLines(prettyArguments(askingCall.args, askingCall.rawArguments), bodyLines).hidden === 0) return;
+    printedArgs.current = askingCall.callId;
+    dispatch({ type: "ui_print_live_call", callId: askingCall.callId });
+  }, [askingCall, bodyLines, dispatch]);
 
   // A message that could not be sent comes back into the prompt, unless the person typed another.
   const restore = useCallback(
@@ -158,7 +154,7 @@ export function App({
           controller.submit(effect.text, restore);
           return;
         case "answer":
-          controller.answerApproval(effect.answer);
+          controller.answerApproval(effect.callId, effect.answer);
           return;
         case "question_answer":
           controller.answerQuestion(effect.id, effect.answer);
@@ -274,9 +270,6 @@ export function App({
         />
       ) : null}
       {askingCall ? <WaitingCalls calls={calls.waiting} width={columns - 1} /> : null}
-      {askingCall ? (
-        <WaitingQuestions questions={state.questions} call={undefined} width={columns - 1} />
-      ) : null}
       {question && questionFocus ? (
         <QuestionPanel
           question={question}
@@ -286,8 +279,8 @@ export function App({
           maxLines={questionLines}
         />
       ) : null}
-      {question && questionFocus ? (
-        <WaitingQuestions questions={state.questions.slice(1)} call={calls.asking} width={columns - 1} />
+      {askingCall || questionFocus ? (
+        <WaitingAsked asked={state.asking.slice(1)} calls={state.turn?.calls ?? []} width={columns - 1} />
       ) : null}
       {inspecting && !askingCall && !questionFocus ? (
         <Inspector state={state} columns={columns} bodyLines={bodyLines} />

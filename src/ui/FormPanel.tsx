@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { FormField } from "../core/requests/elicitation-form.js";
+import type { FormField } from "../core/person/elicitation-form.js";
 import { FORM_BUTTONS, isTyped, type FieldEntry, type FormState } from "./form-state.js";
 import { GuardNote, PanelHints, TextField } from "./QuestionParts.js";
 import { fieldKeys, fieldRows, fieldSummary, shownProblem, visibleFields } from "./question-view.js";

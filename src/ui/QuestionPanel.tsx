@@ -4,7 +4,7 @@ import { FormPanel } from "./FormPanel.js";
 import type { QuestionFocus } from "./question-reducer.js";
 import { SamplingPanel } from "./SamplingPanel.js";
 import { useTheme } from "./theme.js";
-import type { ServerQuestion, ToolCallView, WaitingQuestion } from "./transcript-types.js";
+import type { AskedView, ServerQuestion, ToolCallView } from "./transcript-types.js";
 import { UrlPanel } from "./UrlPanel.js";
 
 /** The panel of the server question asked now, drawn from its state in the prompt store. */
@@ -51,23 +51,27 @@ export function QuestionPanel({
   );
 }
 
-/** What waits behind the panel shown: later questions, and a call to approve that came after it. */
-export function WaitingQuestions({
-  questions,
-  call,
+/** What waits behind the panel shown, in the order it will be asked: questions and calls to approve. */
+export function WaitingAsked({
+  asked,
+  calls,
   width,
 }: {
-  questions: readonly WaitingQuestion[];
-  call: ToolCallView | undefined;
+  /** What is asked after the panel shown. */
+  asked: readonly AskedView[];
+  /** The live calls, to name a call waiting for its approval. */
+  calls: readonly ToolCallView[];
   width: number;
 }): ReactNode {
   const theme = useTheme();
-  const lines = [
-    ...questions.map(
-      (waiting) => `then server ${JSON.stringify(waiting.question.server)} asks ${asks(waiting)}`,
-    ),
-    ...(call ? [`then the approval of ${call.label} #${call.number}`] : []),
-  ];
+  const lines = asked.map((waiting) => {
+    if (waiting.kind === "fetch") return `then the approval of ${waiting.call.label}`;
+    if (waiting.kind === "call") {
+      const call = calls.find((candidate) => candidate.callId === waiting.callId);
+      return `then the approval of ${call ? `${call.label} #${call.number}` : "a call"}`;
+    }
+    return `then server ${JSON.stringify(waiting.question.server)} asks ${asks(waiting)}`;
+  });
   if (lines.length === 0) return null;
   return (
     <Box flexDirection="column" paddingLeft={1} width={width}>

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { SamplingQuestion } from "../core/requests/sampling.js";
+import type { SamplingQuestion } from "../core/person/sampling.js";
 import { headLines } from "./format.js";
 import { SAMPLING_OPTIONS } from "./question-choices.js";
 import { ChoiceList, GuardNote, PanelHints, TextField } from "./QuestionParts.js";

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { ElicitationQuestion } from "../core/requests/elicitation.js";
+import type { ElicitationQuestion } from "../core/person/elicitation.js";
 import { URL_OPTIONS } from "./question-choices.js";
 import { ChoiceList, GuardNote, PanelHints } from "./QuestionParts.js";
 import { whileDrafting } from "./key-hints.js";

@@ -1,19 +1,19 @@
-import type { ServerQuestion, TranscriptState } from "./transcript-types.js";
+import type { AskedView, ServerQuestion, TranscriptState } from "./transcript-types.js";
 
 /** What is put to the person now: one approval or one server question, never two at once. */
 export type ActivePanel =
   { kind: "approval"; callId: string } | { kind: "question"; question: ServerQuestion } | undefined;
 
 /**
- * Pure: the panel to show. Approvals and servers' questions are asked one at a time in the order
- * they came, so a panel the person is reading or filling in is never replaced under their keys:
- * a question that comes while a call waits for approval is asked once the call is decided, and
- * a call proposed while a question is open waits until it is answered.
+ * Pure: the panel to show — the oldest of what is asked (OpenQuestions keeps them in the order
+ * they came), so a panel the person is reading or filling in is never replaced under their keys.
  */
 export function activePanel(state: TranscriptState): ActivePanel {
-  const question = state.questions[0];
-  const callId = state.approvalCallId;
-  if (question && (callId === undefined || question.order < (state.approvalOrder ?? Infinity)))
-    return { kind: "question", question };
-  return callId === undefined ? undefined : { kind: "approval", callId };
+  return panelOf(state.asking[0]);
+}
+
+export function panelOf(asked: AskedView | undefined): ActivePanel {
+  if (asked === undefined) return undefined;
+  if (asked.kind === "call" || asked.kind === "fetch") return { kind: "approval", callId: asked.callId };
+  return { kind: "question", question: asked };
 }

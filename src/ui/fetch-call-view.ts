@@ -1,4 +1,4 @@
-import type { FetchQuestion } from "../core/commands/command-types.js";
+import type { FetchQuestion } from "../core/person/approval-request.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { ToolCallView } from "./transcript-types.js";
 

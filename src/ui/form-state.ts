@@ -1,5 +1,5 @@
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { ElicitationAnswer } from "../core/requests/elicitation.js";
+import type { ElicitationAnswer } from "../core/person/elicitation.js";
 import {
   applyDefaults,
   contentProblem,
@@ -7,7 +7,7 @@ import {
   type FieldValue,
   type FormContent,
   type FormField,
-} from "../core/requests/elicitation-form.js";
+} from "../core/person/elicitation-form.js";
 import { guardPassed } from "./approval-guard.js";
 import { EDITS } from "./editor-edits.js";
 import { emptyEditor, insertText, type EditorState } from "./input-editor.js";

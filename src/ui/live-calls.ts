@@ -15,10 +15,9 @@ export interface LiveCalls {
 /** Pure: splits the live calls so a call waiting its turn is never drawn above the one being asked. */
 export function liveCalls(state: TranscriptState): LiveCalls {
   const calls = state.turn?.calls ?? [];
-  const command = state.commandCall;
-  if (command && command.callId === state.approvalCallId)
-    return { asking: command, position: undefined, waiting: [], others: calls };
-  const asking = calls.find((call) => call.callId === state.approvalCallId);
+  const first = state.asking[0];
+  if (first?.kind === "fetch") return { asking: first.call, position: undefined, waiting: [], others: calls };
+  const asking = first?.kind === "call" ? calls.find((call) => call.callId === first.callId) : undefined;
   if (!asking) return { asking: undefined, position: undefined, waiting: [], others: calls };
   const waiting = calls.filter((call) => call !== asking && call.state === "proposed");
   const index = asking.askOrdinal ?? 1;

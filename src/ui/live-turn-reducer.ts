@@ -92,10 +92,7 @@ export function askAbout(state: TranscriptState, callId: string, reason: string)
     askReason: sanitizeForTerminal(reason),
     askOrdinal: ordinal,
   });
-  return {
-    ...withTurn(next, (turn) => [next, { ...turn, askedInStep: ordinal }]),
-    approvalCallId: callId,
-  };
+  return withTurn(next, (turn) => [next, { ...turn, askedInStep: ordinal }]);
 }
 
 /** Applies `change` to the live turn, which may also return a changed state (e.g. with printed items). */
@@ -204,7 +201,6 @@ export function finishCall(
     },
     finishedCalls: { ...next.finishedCalls, [call.callId]: finished },
     expandables: [...next.expandables, { kind: "tool", callId: call.callId }],
-    approvalCallId: state.approvalCallId === call.callId ? undefined : state.approvalCallId,
   };
 }
 
@@ -234,9 +230,7 @@ export function endTurn(
       text: interruptedNotice(turn.replyStarted, turn.calls.length > 0),
     });
   }
-  // A `/kb add` asking meanwhile is no call of the turn: its panel stays until it is answered.
-  const commandAsking = state.commandCall !== undefined && state.commandCall.callId === state.approvalCallId;
-  return { ...next, turn: undefined, approvalCallId: commandAsking ? state.approvalCallId : undefined };
+  return { ...next, turn: undefined };
 }
 
 /** Says what an interrupted turn left behind: only an answer that was started is called partial. */

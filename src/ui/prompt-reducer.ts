@@ -27,7 +27,7 @@ import {
 } from "./question-reducer.js";
 import type { UiAction } from "./transcript-reducer.js";
 import type { ServerQuestion } from "./transcript-types.js";
-import type { ApprovalKey } from "./tui-controller.js";
+import type { ApprovalKey } from "./open-questions.js";
 
 /** The approval panel's own state; the call itself lives in the transcript. */
 export interface ApprovalFocus {
@@ -53,13 +53,10 @@ export interface PromptState {
   candidates: string[];
   /** When the person last typed or edited the prompt; typing holds the approval guard up. */
   lastTypedAt: number | undefined;
+  /** The approval panel on screen, if one is: its focus and guard (the call is the transcript's). */
   approval: ApprovalFocus | undefined;
-  /** The call answered here, kept hidden until the engine reports the decision. */
-  answered: string | undefined;
-  /** The server question asked now (never at the same time as an approval). */
+  /** The server question on screen (never at the same time as an approval): its focus and guard. */
   question: QuestionFocus | undefined;
-  /** The question answered here, kept hidden until the controller reports it done. */
-  answeredQuestion: number | undefined;
   /** Ctrl+X was pressed at the prompt: the next key may finish the chord (Ctrl+E opens the editor). */
   chord: "ctrl+x" | undefined;
 }
@@ -71,9 +68,7 @@ export const initialPromptState: PromptState = {
   candidates: [],
   lastTypedAt: undefined,
   approval: undefined,
-  answered: undefined,
   question: undefined,
-  answeredQuestion: undefined,
   chord: undefined,
 };
 
@@ -101,7 +96,7 @@ export type PromptAction = (
 /** What the app must do after a key; the reducer itself does no IO. */
 export type PromptEffect =
   | { type: "submit"; text: string }
-  | { type: "answer"; answer: ApprovalKey }
+  | { type: "answer"; callId: string; answer: ApprovalKey }
   | { type: "question_answer"; id: number; answer: QuestionAnswer }
   | { type: "cancel_turn" }
   /** Enter on an empty prompt while messages wait and no turn runs: send the next one. */
@@ -259,25 +254,19 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
 /** A new call to ask about starts a fresh panel and its guard; the same call keeps its panel. */
 function syncApproval(state: PromptState, callId: string | undefined, at: number): PromptState {
   if (callId === undefined) {
-    return state.approval || state.answered ? { ...state, approval: undefined, answered: undefined } : state;
+    return state.approval ? { ...state, approval: undefined } : state;
   }
-  if (callId === state.approval?.callId || callId === state.answered) return state;
-  return {
-    ...state,
-    approval: { callId, shownAt: at, focus: INITIAL_APPROVAL_FOCUS, reason: undefined },
-    answered: undefined,
-  };
+  if (callId === state.approval?.callId) return state;
+  return { ...state, approval: { callId, shownAt: at, focus: INITIAL_APPROVAL_FOCUS, reason: undefined } };
 }
 
 /** A new question to ask starts a fresh panel and its guard; the same question keeps its panel. */
 function syncQuestion(state: PromptState, question: ServerQuestion | undefined, at: number): PromptState {
   if (question === undefined) {
-    return state.question || state.answeredQuestion !== undefined
-      ? { ...state, question: undefined, answeredQuestion: undefined }
-      : state;
+    return state.question ? { ...state, question: undefined } : state;
   }
-  if (question.id === state.question?.id || question.id === state.answeredQuestion) return state;
-  return { ...state, question: startQuestion(question, at), answeredQuestion: undefined };
+  if (question.id === state.question?.id) return state;
+  return { ...state, question: startQuestion(question, at) };
 }
 
 /** A key for the question panel: it may answer, change the panel, or be typing for the prompt. */
@@ -299,7 +288,7 @@ function onQuestion(state: PromptState, action: QuestionKey, at: number): Prompt
       return only({ ...state, question: step.focus });
     case "answer":
       return only(
-        { ...state, question: undefined, answeredQuestion: focus.id },
+        { ...state, question: undefined },
         { type: "question_answer", id: focus.id, answer: step.answer },
       );
   }
@@ -394,7 +383,7 @@ function decide(state: PromptState, choice: ApprovalChoice): PromptResult {
 function answer(state: PromptState, key: ApprovalKey): PromptResult {
   const approval = state.approval;
   if (!approval) return only(state);
-  return only({ ...state, approval: undefined, answered: approval.callId }, { type: "answer", answer: key });
+  return only({ ...state, approval: undefined }, { type: "answer", callId: approval.callId, answer: key });
 }
 
 /** Whether the approval guard is down for `approval` at `at`, counting the person's last key. */

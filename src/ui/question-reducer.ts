@@ -1,5 +1,5 @@
-import type { ElicitationAnswer } from "../core/requests/elicitation.js";
-import type { SamplingAnswer } from "../core/requests/sampling.js";
+import type { ElicitationAnswer } from "../core/person/elicitation.js";
+import type { SamplingAnswer } from "../core/person/sampling.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { APPROVAL_GUARD_MS, guardPassed } from "./approval-guard.js";
 import { EDITS } from "./editor-edits.js";

@@ -1,5 +1,5 @@
-import type { FormField } from "../core/requests/elicitation-form.js";
-import type { SamplingQuestion } from "../core/requests/sampling.js";
+import type { FormField } from "../core/person/elicitation-form.js";
+import type { SamplingQuestion } from "../core/person/sampling.js";
 import { fieldProblem, type FieldEntry, type FormState } from "./form-state.js";
 
 /**

@@ -7,11 +7,11 @@ import { findSavedSession, sessionSummaries } from "../core/session/resume-sessi
 import type { SavedSession } from "../core/session/saved-session.js";
 import type { CliIo } from "../common/cli-io.js";
 import { editInExternalEditor } from "../common/external-editor.js";
+import { terminalPerson } from "../common/terminal-person.js";
 import { sessionRequest } from "../common/session-request.js";
 import { App } from "./App.js";
 import { clearTerminal } from "./clear-terminal.js";
 import { imageProtocol } from "./inline-image.js";
-import { askTrustAtTerminal } from "./config-trust-prompt.js";
 import { pickSessionAtTerminal } from "./session-picker.js";
 import { ThemeContext, themeFor } from "./theme.js";
 import { TranscriptStore } from "./transcript-store.js";
@@ -42,7 +42,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   // A person answers every question here, so no flag approves anything in advance.
   const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
-    askTrust: askTrustAtTerminal(io),
+    person: terminalPerson(io),
   });
   const store = new TranscriptStore();
   const { dispatch } = store;

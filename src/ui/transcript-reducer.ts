@@ -1,4 +1,4 @@
-import type { CommandResult, FetchQuestion } from "../core/commands/command-types.js";
+import type { CommandResult } from "../core/commands/command-types.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { SavedTurn } from "../core/session/saved-session.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -13,13 +13,14 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
-import { fetchCallView } from "./fetch-call-view.js";
 import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
+import { fetchCallView } from "./fetch-call-view.js";
 import type {
+  AskedQuestion,
+  AskedView,
   KbSummary,
   QueueView,
-  ServerQuestion,
   ServerStatusView,
   TranscriptState,
 } from "./transcript-types.js";
@@ -29,10 +30,6 @@ export type UiAction =
   | { type: "ui_notice"; level: "info" | "warning" | "error"; text: string }
   | { type: "ui_command_started" }
   | { type: "ui_command_result"; input: string; result: CommandResult }
-  /** A command asks the person about an external call (policy said to ask): `/kb add <url>`. */
-  | { type: "ui_command_asks"; callId: string; question: FetchQuestion }
-  /** The person answered it, or the command went away. */
-  | { type: "ui_command_answered"; callId: string }
   | { type: "ui_servers"; servers: ServerStatusView[] }
   | { type: "ui_kb"; kb: KbSummary }
   | { type: "ui_model"; name: string | undefined; problem: string | undefined }
@@ -53,10 +50,8 @@ export type UiAction =
   /** Prints a live call (e.g. one awaiting approval with long arguments) in full into the transcript. */
   | { type: "ui_print_live_call"; callId: string }
   | { type: "ui_exit_armed"; armed: boolean }
-  /** A server asks the person something; it waits its turn behind what was asked before it. */
-  | { type: "ui_question"; question: ServerQuestion }
-  /** The question was answered, or its server gave up on it. */
-  | { type: "ui_question_done"; id: number }
+  /** What is put to the person now, oldest first (OpenQuestions, whenever it changes). */
+  | { type: "ui_asking"; asking: readonly AskedQuestion[] }
   /** Prints a sampling request in full into the transcript (its panel shows only its start). */
   | { type: "ui_print_question"; id: number }
   /** A saved session goes on: its turns are drawn again, then what the person should know about it. */
@@ -70,11 +65,7 @@ export function initialTranscriptState(): TranscriptState {
     nextItemId: 1,
     nextCallNumber: 1,
     turn: undefined,
-    approvalCallId: undefined,
-    commandCall: undefined,
-    questions: [],
-    askCount: 0,
-    approvalOrder: undefined,
+    asking: [],
     finishedCalls: {},
     knowledge: {},
     expandables: [],
@@ -135,25 +126,14 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "tool_call_proposed":
       return proposeCall(state, action.call);
     case "approval_requested":
-      return {
-        ...askAbout(state, action.callId, action.reason),
-        approvalOrder: state.askCount,
-        askCount: state.askCount + 1,
-      };
+      return askAbout(state, action.callId, action.reason);
     case "approval_decided": {
       const decision = {
         approved: action.approved,
         by: action.by,
         reason: sanitizeForTerminal(action.reason),
       };
-      const next = updateCall(state, action.callId, {
-        decision,
-        state: action.approved ? "approved" : "denied",
-      });
-      return {
-        ...next,
-        approvalCallId: state.approvalCallId === action.callId ? undefined : state.approvalCallId,
-      };
+      return updateCall(state, action.callId, { decision, state: action.approved ? "approved" : "denied" });
     }
     case "tool_started":
       return updateCall(state, action.callId, { state: "running" });
@@ -177,22 +157,6 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return append(state, { kind: "notice", level: action.level, text: sanitizeForTerminal(action.text) });
     case "ui_command_started":
       return { ...state, commandRunning: true };
-    case "ui_command_asks":
-      return {
-        ...state,
-        commandCall: fetchCallView(action.callId, state.nextCallNumber, action.question),
-        nextCallNumber: state.nextCallNumber + 1,
-        approvalCallId: action.callId,
-        approvalOrder: state.askCount,
-        askCount: state.askCount + 1,
-      };
-    case "ui_command_answered":
-      if (state.commandCall?.callId !== action.callId) return state;
-      return {
-        ...state,
-        commandCall: undefined,
-        approvalCallId: state.approvalCallId === action.callId ? undefined : state.approvalCallId,
-      };
     case "ui_command_result": {
       const result = sanitizeResult(action.result);
       const base = result.kind !== "error" && result.after === "clear" ? cleared(state) : state;
@@ -247,23 +211,35 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     }
     case "ui_exit_armed":
       return { ...state, exitArmed: action.armed };
-    case "ui_question":
-      return {
-        ...state,
-        questions: [...state.questions, { ...action.question, order: state.askCount }],
-        askCount: state.askCount + 1,
-      };
-    case "ui_question_done":
-      return { ...state, questions: state.questions.filter((question) => question.id !== action.id) };
+    case "ui_asking":
+      return askingNow(state, action.asking);
     case "ui_resumed":
       return resumedTranscript(state, action.turns, action.notes);
     case "ui_print_question": {
-      const asked = state.questions.find((question) => question.id === action.id);
+      const asked = state.asking.find(
+        (question) => question.kind === "sampling" && question.id === action.id,
+      );
       return asked?.kind === "sampling"
         ? append(state, { kind: "sampling", question: asked.question })
         : state;
     }
   }
+}
+
+/** What is asked now; a page to fetch keeps the call view (and number) it got when first asked. */
+function askingNow(state: TranscriptState, asked: readonly AskedQuestion[]): TranscriptState {
+  let { nextCallNumber } = state;
+  const asking = asked.map((question): AskedView => {
+    if (question.kind !== "fetch") return question;
+    const before = state.asking.find((view) => view.kind === "fetch" && view.callId === question.callId);
+    if (before) return before;
+    return {
+      kind: "fetch",
+      callId: question.callId,
+      call: fetchCallView(question.callId, nextCallNumber++, question.question),
+    };
+  });
+  return { ...state, asking, nextCallNumber };
 }
 
 /**

@@ -5,8 +5,9 @@ import type { EvidenceSection } from "../core/agent/answer-evidence.js";
 import type { AgentEvent } from "../core/agent/events.js";
 import type { Tier } from "../core/policy/tiers.js";
 import type { ServerSummary } from "../core/mcp/types.js";
-import type { ElicitationQuestion } from "../core/requests/elicitation.js";
-import type { SamplingQuestion } from "../core/requests/sampling.js";
+import type { ElicitationQuestion } from "../core/person/elicitation.js";
+import type { SamplingQuestion } from "../core/person/sampling.js";
+import type { FetchQuestion } from "../core/person/approval-request.js";
 
 export type CallState =
   "proposed" | "awaiting_approval" | "approved" | "running" | "done" | "failed" | "denied" | "cancelled";
@@ -78,8 +79,19 @@ export type ServerQuestion =
   | { kind: "sampling"; id: number; question: SamplingQuestion }
   | { kind: "elicitation"; id: number; question: ElicitationQuestion };
 
-/** A question waiting for the person, with its place among everything put to them. */
-export type WaitingQuestion = ServerQuestion & { order: number };
+/**
+ * Something put to the person and not answered yet, as OpenQuestions reports it: a model's call
+ * to approve (drawn from the live turn's calls), a page `/kb add` would fetch, or a server's
+ * question.
+ */
+export type AskedQuestion =
+  | { kind: "call"; callId: string }
+  | { kind: "fetch"; callId: string; question: FetchQuestion }
+  | ServerQuestion;
+
+/** An asked question as the transcript draws it: a page to fetch is drawn as a call of its own. */
+export type AskedView =
+  Exclude<AskedQuestion, { kind: "fetch" }> | { kind: "fetch"; callId: string; call: ToolCallView };
 
 /** What the status line shows of a server: the core's summary, narrowed to what it draws. */
 export type ServerStatusView = Pick<ServerSummary, "name" | "status" | "error">;
@@ -132,19 +144,11 @@ export interface TranscriptState {
   nextItemId: number;
   nextCallNumber: number;
   turn: LiveTurn | undefined;
-  /** The call whose approval is being asked, if any. */
-  approvalCallId: string | undefined;
   /**
-   * A call a slash command asks about outside any turn (`/kb add <url>` fetching a page): drawn in
-   * the same approval panel, under the same guard, as a call the model proposed.
+   * What is put to the person and not answered yet, oldest first, as OpenQuestions says: the
+   * first is on screen, the rest wait below it. Nothing else decides what is asked.
    */
-  commandCall: ToolCallView | undefined;
-  /** Servers' questions for the person, oldest first: one is asked at a time. */
-  questions: WaitingQuestion[];
-  /** Counts approvals and questions as they come, so they are put to the person in that order. */
-  askCount: number;
-  /** The place of the approval asked now among them. */
-  approvalOrder: number | undefined;
+  asking: AskedView[];
   /** Finished calls and knowledge blocks by id, for the inspector. */
   finishedCalls: Record<string, ToolCallView>;
   knowledge: Record<number, KnowledgeView>;

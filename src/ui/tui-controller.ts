@@ -1,19 +1,19 @@
-import type { ApprovalAnswer, ApprovalRequest, Approver } from "../core/agent/approver.js";
 import type { Session } from "../core/agent/session.js";
 import { catalogEntries } from "../core/context/catalog-view.js";
 import { completionPlan } from "../core/context/completion-plan.js";
 import { fileCompletions } from "../core/context/file-completion.js";
 import { isPromptInvocation, prepareMessage } from "../core/context/prepare-message.js";
-import type { CommandContext, FetchQuestion, SlashCommand } from "../core/commands/command-types.js";
+import type { CommandContext, SlashCommand } from "../core/commands/command-types.js";
 import { SLASH_COMMANDS, parseSlashInput, runSlashCommand } from "../core/commands/slash-commands.js";
 import { errorMessage } from "../core/errors.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
 import type { KnowledgeAccess } from "../core/kb/index.js";
 import type { PageFetcher } from "../core/kb-docs/add-document.js";
 import { summarizeServer } from "../core/mcp/types.js";
-import type { ElicitationAnswer, ElicitationQuestion } from "../core/requests/elicitation.js";
-import type { SamplingAnswer, SamplingQuestion } from "../core/requests/sampling.js";
-import type { PersonAtHand } from "../core/requests/server-requests.js";
+import type { ApprovalAnswer, ApprovalRequest, FetchQuestion } from "../core/person/approval-request.js";
+import type { ElicitationAnswer, ElicitationQuestion } from "../core/person/elicitation.js";
+import type { Person } from "../core/person/person.js";
+import type { SamplingAnswer, SamplingQuestion } from "../core/person/sampling.js";
 import type { SessionRuntime } from "../core/session/open-session.js";
 import {
   findSavedSession,
@@ -24,15 +24,13 @@ import {
 import type { SavedSession } from "../core/session/saved-session.js";
 import type { EditResult, Suspend } from "../common/external-editor.js";
 import { completionWords } from "./completion.js";
+import { OpenQuestions, type ApprovalKey } from "./open-questions.js";
 import type { QuestionAnswer } from "./question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "./inline-image.js";
 import { ServerCompletions } from "./server-completions.js";
 import { TuiSignIn } from "./tui-sign-in.js";
 import type { TranscriptAction } from "./transcript-reducer.js";
-import type { QueuedMessage, ServerQuestion } from "./transcript-types.js";
-
-/** How the person answered an approval panel. */
-export type ApprovalKey = { kind: "once" } | { kind: "always" } | { kind: "deny"; reason?: string };
+import type { QueuedMessage } from "./transcript-types.js";
 
 export interface TuiControllerOptions {
   dispatch: (action: TranscriptAction) => void;
@@ -49,7 +47,8 @@ export interface TuiControllerOptions {
     | "trace"
     | "roots"
     | "onNotice"
-    | "answerServerRequestsWith"
+    | "askPersonWith"
+    | "allowances"
     | "onImages"
     | "config"
     | "narrowing"
@@ -73,33 +72,17 @@ export interface TuiControllerOptions {
 /** Told a message was not sent after all (a mention could not be read), so the prompt can take it back. */
 export type OnUnsent = (text: string) => void;
 
-/** The ids `/kb add` fetches ask under in the approval panel, apart from any model call's. */
-const FETCH_CALL_PREFIX = "kb-add-";
-
-interface PendingApproval {
-  callId: string;
-  finish: (answer: ApprovalAnswer) => void;
-}
-
-/** A server question on screen or waiting; `finish` takes the person's answer, if it is of its kind. */
-interface PendingQuestion {
-  finish: (answer: QuestionAnswer) => void;
-  /** Answers as if the person said no: the server gave up, or the TUI is closing. */
-  abandon: () => void;
-}
-
 /**
- * The TUI's link to the engine: runs turns and slash commands, answers approvals, and reports
+ * The TUI's link to the engine: runs turns and slash commands, is the session's Person (its
+ * questions go to OpenQuestions, which the panels draw and the keys answer), and reports
  * everything to the transcript store. Components call it; it holds all the IO the UI triggers.
  */
-export class TuiController implements PersonAtHand {
+export class TuiController implements Person {
+  /** Someone is at the keyboard. */
+  readonly absent = undefined;
   private session: Session | undefined;
   private modelProblem: string | undefined;
   private running: AbortController | undefined;
-  private pending: PendingApproval | undefined;
-  /** "Always allow" on a `/kb add` fetch: later fetches this session are allowed by policy. */
-  private fetchAllowed = false;
-  private nextFetchId = 1;
   /** Messages sent while a turn ran, sent in order as each turn ends. */
   private queue: QueuedMessage[] = [];
   private nextQueuedId = 1;
@@ -111,14 +94,10 @@ export class TuiController implements PersonAtHand {
   private readonly commands: readonly SlashCommand[];
   private readonly unsubscribe: () => void;
   private readonly unsubscribeNotices: () => void;
-  /** Servers' questions not answered yet, by id; the transcript asks them one at a time. */
-  private readonly questions = new Map<number, PendingQuestion>();
-  private nextQuestionId = 1;
-  /** Signs in to servers that need OAuth (PersonAtHand.signIn). */
-  readonly signIn = new TuiSignIn(
-    (question, signal) => this.elicitation(question, signal),
-    (level, text) => this.options.dispatch({ type: "ui_notice", level, text }),
-  );
+  /** What is put to the person and not answered yet: the one owner of open questions. */
+  private readonly questions: OpenQuestions;
+  /** Signs in to servers that need OAuth (Person.signIn). */
+  readonly signIn: TuiSignIn;
   /** A session to resume once a model is set (there was none when it was asked for). */
   private pendingResume: SavedSession | undefined;
   /** The resumed session whose transcript /resume draws once its result is shown. */
@@ -129,6 +108,10 @@ export class TuiController implements PersonAtHand {
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
+    const notify = (level: "info" | "warning", text: string): void =>
+      options.dispatch({ type: "ui_notice", level, text });
+    this.questions = new OpenQuestions((asking) => options.dispatch({ type: "ui_asking", asking }), notify);
+    this.signIn = new TuiSignIn((question, signal) => this.questions.elicitation(question, signal), notify);
     this.commands = options.commands ?? SLASH_COMMANDS;
     this.serverCompletions = new ServerCompletions(runtime.manager);
     if (runtime.modelProblem) {
@@ -146,7 +129,7 @@ export class TuiController implements PersonAtHand {
     this.unsubscribeNotices = runtime.onNotice((notice) =>
       options.dispatch({ type: "ui_notice", level: notice.level, text: notice.text }),
     );
-    runtime.answerServerRequestsWith(this);
+    runtime.askPersonWith(this);
   }
 
   get busy(): boolean {
@@ -221,29 +204,9 @@ export class TuiController implements PersonAtHand {
     void this.runTurn(this.session, text, onUnsent);
   }
 
-  answerApproval(key: ApprovalKey): void {
-    const pending = this.pending;
-    if (!pending) return;
-    switch (key.kind) {
-      case "once":
-        pending.finish({ approved: true, reason: "approved once by the user" });
-        return;
-      case "always":
-        pending.finish({
-          approved: true,
-          remember: true,
-          reason: "approved by the user, and allowed for the rest of this session",
-        });
-        return;
-      case "deny": {
-        const reason = key.reason?.trim();
-        pending.finish({
-          approved: false,
-          reason: reason ? `the user denied it and said: ${reason}` : "the user denied it",
-        });
-        return;
-      }
-    }
+  /** The person's answer to the approval panel of `callId`. */
+  answerApproval(callId: string, key: ApprovalKey): void {
+    this.questions.answerApproval(callId, key);
   }
 
   /**
@@ -270,29 +233,29 @@ export class TuiController implements PersonAtHand {
     return [...new Set(completionWords(before, this.commands, source))];
   }
 
-  /** A server asks to use the model: shown as a panel, answered when the person decides. */
-  sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer> {
-    return this.ask((id) => ({ kind: "sampling", id, question }), signal, {
-      unanswered: { approved: false, reason: "the request ended before the user answered" },
-      answer: (answer) => (answer.kind === "sampling" ? answer.answer : undefined),
-      told: (answer) =>
-        answer.approved
-          ? `Sent server "${question.server}"'s sampling request to ${question.model}${answer.editedText === undefined ? "" : ", as you edited it"}.`
-          : undefined,
-    });
+  approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return this.questions.approveCall(request, signal);
   }
 
-  /** A server asks for input (a form) or to open a web page. */
+  approveFetch(question: FetchQuestion, signal: AbortSignal): Promise<ApprovalAnswer> {
+    return this.questions.approveFetch(question, signal);
+  }
+
+  /** The project's config was trusted, or not, at the terminal before the TUI started. */
+  trustConfig(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
+  sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer> {
+    return this.questions.sampling(question, signal);
+  }
+
   elicitation(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer> {
-    return this.ask((id) => ({ kind: "elicitation", id, question }), signal, {
-      unanswered: { action: "cancel" },
-      answer: (answer) => (answer.kind === "elicitation" ? answer.answer : undefined),
-      told: (answer) => elicitationTold(question, answer),
-    });
+    return this.questions.elicitation(question, signal);
   }
 
   answerQuestion(id: number, answer: QuestionAnswer): void {
-    this.questions.get(id)?.finish(answer);
+    this.questions.answerQuestion(id, answer);
   }
 
   /**
@@ -324,107 +287,11 @@ export class TuiController implements PersonAtHand {
   }
 
   dispose(): void {
-    this.options.runtime.answerServerRequestsWith(undefined);
-    for (const pending of [...this.questions.values()]) pending.abandon();
+    this.options.runtime.askPersonWith(undefined);
+    this.questions.close();
     this.unsubscribe();
     this.unsubscribeNotices();
     this.running?.abort();
-  }
-
-  /** Policy already decided that this call needs the person; this only shows the panel and waits. */
-  readonly approve: Approver = (request: ApprovalRequest, signal: AbortSignal) =>
-    new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = (): void => finish({ approved: false, reason: "the user cancelled the turn" });
-      const finish = (answer: ApprovalAnswer): void => {
-        signal.removeEventListener("abort", onAbort);
-        if (this.pending?.callId === request.call.id) this.pending = undefined;
-        resolve(answer);
-      };
-      if (signal.aborted) {
-        onAbort();
-        return;
-      }
-      signal.addEventListener("abort", onAbort, { once: true });
-      // The turn's call comes first: a `/kb add` still waiting is declined (and its command
-      // ends saying so), as one typed while a call waits is, so no answer is left unawaited.
-      if (this.pending?.callId.startsWith(FETCH_CALL_PREFIX)) {
-        this.pending.finish({
-          approved: false,
-          reason: "a call of the model's turn needed your answer first",
-        });
-      }
-      this.pending = { callId: request.call.id, finish };
-    });
-
-  /**
-   * `/kb add <url>` asks in the approval panel a model's call uses, answered through
-   * answerApproval. While a call of the turn waits for its answer, the panel is that call's.
-   */
-  private askToFetch(question: FetchQuestion): Promise<ApprovalAnswer> {
-    if (this.pending) {
-      return Promise.resolve({ approved: false, reason: "another call is waiting for your answer" });
-    }
-    const callId = `${FETCH_CALL_PREFIX}${this.nextFetchId++}`;
-    return new Promise<ApprovalAnswer>((resolve) => {
-      this.pending = {
-        callId,
-        finish: (answer) => {
-          this.pending = undefined;
-          if (answer.approved && answer.remember === true) this.fetchAllowed = true;
-          this.options.dispatch({ type: "ui_command_answered", callId });
-          resolve(answer);
-        },
-      };
-      this.options.dispatch({ type: "ui_command_asks", callId, question });
-    });
-  }
-
-  /**
-   * Puts a question to the person: the transcript shows it when everything asked before it is
-   * answered. It ends with their answer, or unanswered when the server's request ends first.
-   */
-  private ask<Answer>(
-    view: (id: number) => ServerQuestion,
-    signal: AbortSignal,
-    how: {
-      unanswered: Answer;
-      answer: (answer: QuestionAnswer) => Answer | undefined;
-      /** What the transcript keeps of the person's answer, if anything. */
-      told: (answer: Answer) => string | undefined;
-    },
-  ): Promise<Answer> {
-    return new Promise<Answer>((resolve) => {
-      if (signal.aborted) {
-        resolve(how.unanswered);
-        return;
-      }
-      const id = this.nextQuestionId++;
-      const end = (answer: Answer): void => {
-        signal.removeEventListener("abort", abandon);
-        this.questions.delete(id);
-        this.options.dispatch({ type: "ui_question_done", id });
-        resolve(answer);
-      };
-      // The server withdrew it (cancelled, or gave up waiting): say so, or the panel just vanishes.
-      const abandon = (): void => {
-        this.options.dispatch({
-          type: "ui_notice",
-          level: "warning",
-          text: "The server withdrew its question before it was answered.",
-        });
-        end(how.unanswered);
-      };
-      const finish = (given: QuestionAnswer): void => {
-        const answer = how.answer(given);
-        if (answer === undefined) return;
-        const told = how.told(answer);
-        if (told) this.options.dispatch({ type: "ui_notice", level: "info", text: told });
-        end(answer);
-      };
-      signal.addEventListener("abort", abandon, { once: true });
-      this.questions.set(id, { finish, abandon });
-      this.options.dispatch({ type: "ui_question", question: view(id) });
-    });
   }
 
   private async runTurn(session: Session, text: string, onUnsent: OnUnsent | undefined): Promise<void> {
@@ -445,7 +312,7 @@ export class TuiController implements PersonAtHand {
         return;
       }
       // Events leave the session redacted; the reducer sanitizes what it draws.
-      for await (const event of session.run(prepared.message, { approve: this.approve, signal })) {
+      for await (const event of session.run(prepared.message, { signal })) {
         this.options.dispatch(event);
       }
     } catch (error) {
@@ -492,8 +359,8 @@ export class TuiController implements PersonAtHand {
             documents: {
               cwd: this.options.cwd,
               fetchPage: this.options.fetchPage,
-              askToFetch: (question: FetchQuestion) => this.askToFetch(question),
-              fetchAllowed: this.fetchAllowed,
+              person: this,
+              allowances: runtime.allowances,
             },
           }
         : {}),
@@ -606,23 +473,5 @@ export class TuiController implements PersonAtHand {
         .filter((server) => server.status !== "disabled")
         .map(summarizeServer),
     });
-  }
-}
-
-/** The line the transcript keeps of how the person answered a request for input. */
-function elicitationTold(question: ElicitationQuestion, answer: ElicitationAnswer): string {
-  const server = `server "${question.server}"`;
-  if (question.mode === "url") {
-    if (answer.action === "accept")
-      return `Opening ${question.url} (${question.domain}) in your browser, as ${server} asked.`;
-    return `You chose not to open the page ${server} asked for (${answer.action}).`;
-  }
-  switch (answer.action) {
-    case "accept":
-      return `Sent your answers to ${server}'s form.`;
-    case "decline":
-      return `Declined ${server}'s form.`;
-    case "cancel":
-      return `Cancelled ${server}'s form.`;
   }
 }

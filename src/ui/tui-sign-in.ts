@@ -1,5 +1,5 @@
 import type { SignInPerson, SignInQuestion } from "../core/oauth/server-auth.js";
-import type { ElicitationAnswer, ElicitationQuestion } from "../core/requests/elicitation.js";
+import type { ElicitationAnswer, ElicitationQuestion } from "../core/person/elicitation.js";
 
 type Ask = (question: ElicitationQuestion, signal: AbortSignal) => Promise<ElicitationAnswer>;
 type Notify = (level: "info" | "warning", text: string) => void;

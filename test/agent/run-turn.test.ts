@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Approver } from "../../src/core/agent/approver.js";
+import type { ApprovalAnswer, ApprovalRequest } from "../../src/core/person/approval-request.js";
+import { personWho } from "../support/person.js";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
 import { runTurn, type TurnOptions } from "../../src/core/agent/run-turn.js";
@@ -38,7 +39,8 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-const allowNothing: Approver = () => Promise.resolve({ approved: false, reason: "not today" });
+const allowNothing = (_request: ApprovalRequest): Promise<ApprovalAnswer> =>
+  Promise.resolve({ approved: false, reason: "not today" });
 
 const SAFE_TIERS: ApprovalRules = {
   project: ["read_only", "low_risk"],
@@ -66,7 +68,7 @@ async function turn(
     tools: new McpToolHost(manager),
     approval: SAFE_TIERS,
     allowances: new ToolAllowances(),
-    approve: allowNothing,
+    person: personWho({ approveCall: allowNothing }),
     validator: new SchemaValidator(),
     maxSteps: 20,
     ...overrides,
@@ -166,10 +168,12 @@ describe("runTurn", () => {
         { text: "I could not write it." },
       ],
       {
-        approve: (request) => {
-          asked.push(`${request.tool.server}/${request.tool.name}:${request.tool.tier}`);
-          return allowNothing(request, new AbortController().signal);
-        },
+        person: personWho({
+          approveCall: (request) => {
+            asked.push(`${request.server}/${request.tool}:${request.tier}`);
+            return allowNothing(request);
+          },
+        }),
       },
     );
     expect(asked).toEqual(["fixture/write_note:dangerous"]);
@@ -230,7 +234,7 @@ describe("runTurn", () => {
       tools: new McpToolHost(manager),
       approval: { ...SAFE_TIERS, project: ["read_only"] },
       allowances: new ToolAllowances(),
-      approve: allowNothing,
+      person: personWho({ approveCall: allowNothing }),
       validator: new SchemaValidator(),
       maxSteps: 5,
       signal: controller.signal,
@@ -308,10 +312,12 @@ describe("runTurn", () => {
     });
     const { events } = await turn([write("1", "one.md"), write("2", "two.md"), { text: "Both written." }], {
       allowances,
-      approve: (request) => {
-        asked.push(request.call.id);
-        return Promise.resolve({ approved: true, remember: true, reason: "go ahead" });
-      },
+      person: personWho({
+        approveCall: (request) => {
+          asked.push(request.callId);
+          return Promise.resolve({ approved: true, remember: true, reason: "go ahead" });
+        },
+      }),
     });
     expect(asked).toEqual(["1"]);
     expect(events.filter((event) => event.type === "approval_requested")).toHaveLength(1);
@@ -334,7 +340,7 @@ describe("runTurn", () => {
       ],
       {
         approval: { ...SAFE_TIERS, interactive: false },
-        approve: () => Promise.reject(new Error("must not be asked")),
+        person: personWho({ approveCall: () => Promise.reject(new Error("must not be asked")) }),
       },
     );
     expect(events.some((event) => event.type === "approval_requested")).toBe(false);

@@ -149,7 +149,7 @@ describe("mcpterm replay of a recorded session", () => {
     try {
       const question = await terminal.waitFor((text) => text.includes("Run it? [y/N]"), "the question");
       expect(question).toMatch(
-        /fixture\/write_note: it is dangerous \(destructiveHint\)\. Run it\? \[y\/N\]/,
+        /fixture\/write_note \(dangerous: destructiveHint\): dangerous calls need a person's yes\. Run it\? \[y\/N\]/,
       );
       // A person reads the question first: an answer typed the moment it shows is not taken.
       await delay(ANSWER_GUARD_MS);

@@ -4,7 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_CAPABILITIES } from "../../src/core/mcp/client-requests.js";
+import { CLIENT_CAPABILITIES } from "../../src/core/mcp/client-capabilities.js";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
 import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";

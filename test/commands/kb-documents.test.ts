@@ -4,8 +4,11 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pageFetcher } from "../../src/common/page-fetcher.js";
-import type { ApprovalAnswer } from "../../src/core/agent/approver.js";
-import type { CommandContext, FetchQuestion } from "../../src/core/commands/command-types.js";
+import type { CommandContext } from "../../src/core/commands/command-types.js";
+import type { ApprovalAnswer, FetchQuestion } from "../../src/core/person/approval-request.js";
+import { NOBODY } from "../../src/core/person/person.js";
+import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
+import { personWho } from "../support/person.js";
 import { SLASH_COMMANDS, runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
@@ -46,7 +49,7 @@ beforeAll(async () => {
     clearConversation: () => true,
     traceFile: () => undefined,
     model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
-    documents: { cwd: dir, fetchPage },
+    documents: { cwd: dir, fetchPage, person: NOBODY, allowances: new ToolAllowances() },
   };
 });
 
@@ -111,20 +114,23 @@ describe("/kb add <url> where the person can be asked", () => {
     const url = "http://wiki.example.test/oncall";
     const asked: FetchQuestion[] = [];
     let answer: ApprovalAnswer = { approved: false, reason: "the user denied it" };
-    const asking = (fetchAllowed: boolean): CommandContext => ({
+    const allowances = new ToolAllowances();
+    const asking = (): CommandContext => ({
       ...context,
       documents: {
         cwd: dir,
         fetchPage: context.documents?.fetchPage ?? (() => Promise.reject(new Error("no fetcher"))),
-        askToFetch: (question) => {
-          asked.push(question);
-          return Promise.resolve(answer);
-        },
-        fetchAllowed,
+        person: personWho({
+          approveFetch: (question) => {
+            asked.push(question);
+            return Promise.resolve(answer);
+          },
+        }),
+        allowances,
       },
     });
     const before = fetched;
-    expect(await runSlashCommand(asking(false), `/kb add ${url}`)).toEqual({
+    expect(await runSlashCommand(asking(), `/kb add ${url}`)).toEqual({
       kind: "text",
       text: `Not fetched (the user denied it): ${url}. /kb add --yes ${url} fetches it without asking.`,
     });
@@ -132,19 +138,23 @@ describe("/kb add <url> where the person can be asked", () => {
     expect(fetched).toBe(before);
 
     answer = { approved: true, reason: "approved once by the user" };
-    expect(await runSlashCommand(asking(false), `/kb add ${url} --as oncall.md`)).toMatchObject({
+    expect(await runSlashCommand(asking(), `/kb add ${url} --as oncall.md`)).toMatchObject({
       kind: "text",
       text: expect.stringMatching(/^Added oncall\.md/) as string,
     });
     expect(fetched).toBe(before + 1);
 
-    // An allowance from "Always allow" and --yes both run it unasked.
-    expect(await runSlashCommand(asking(true), `/kb add ${url} --as oncall-2.md`)).toMatchObject({
+    // "Always allow" is an allowance like a tool's: it and --yes both run later fetches unasked.
+    answer = { approved: true, remember: true, reason: "allowed for the rest of this session" };
+    expect(await runSlashCommand(asking(), `/kb add ${url} --as oncall-2.md`)).toMatchObject({
       text: expect.stringMatching(/^Added oncall-2\.md/) as string,
     });
-    expect(await runSlashCommand(asking(false), `/kb add --yes ${url} --as oncall-3.md`)).toMatchObject({
+    expect(await runSlashCommand(asking(), `/kb add ${url} --as oncall-4.md`)).toMatchObject({
+      text: expect.stringMatching(/^Added oncall-4\.md/) as string,
+    });
+    expect(await runSlashCommand(asking(), `/kb add --yes ${url} --as oncall-3.md`)).toMatchObject({
       text: expect.stringMatching(/^Added oncall-3\.md/) as string,
     });
-    expect(asked).toHaveLength(2);
+    expect(asked).toHaveLength(3);
   });
 });

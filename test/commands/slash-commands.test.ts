@@ -16,6 +16,7 @@ import { Session } from "../../src/core/agent/session.js";
 import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
 import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
 import { startScriptedModelServer } from "../support/scripted-model-server.js";
+import { personWho } from "../support/person.js";
 import path from "node:path";
 
 const marker = randomUUID();
@@ -162,12 +163,13 @@ describe("slash commands against a real McpManager", () => {
         model: createOpenAiChatModel({ model: "scripted", baseUrl: server.baseUrl, apiKey: "k" }),
         tools: new McpToolHost(wired, { onRawResult: recorder.rawResult }),
         approval: { project: ["read_only"], settings: [], flagged: [], interactive: true },
+        person: () => personWho({ approveCall: () => Promise.reject(new Error("no")) }),
         maxSteps: 5,
         cwd: dir,
         sink: recorder,
       });
       const events = [];
-      for await (const event of session.run("echo it", { approve: () => Promise.reject(new Error("no")) })) {
+      for await (const event of session.run("echo it")) {
         events.push(event.type);
       }
       expect(events.at(-1)).toBe("turn_end");

@@ -14,7 +14,8 @@ import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { ConfigError, errorMessage } from "../../src/core/errors.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { RootList } from "../../src/core/mcp/roots.js";
-import { serverRequestHandlers, type PersonAtHand } from "../../src/core/requests/server-requests.js";
+import { nobody, type Person } from "../../src/core/person/person.js";
+import { serverRequestHandlers } from "../../src/core/person/server-requests.js";
 import type { SignInPerson } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { sampleArguments } from "./sample-arguments.js";
@@ -26,7 +27,9 @@ const SERVER = "conformance";
  * request handlers fill in the schema's defaults; pages are not opened and sampling is declined
  * (no client scenario outside OAuth asks for either).
  */
-const person: PersonAtHand = {
+const person: Person = {
+  ...nobody("the conformance adapter answers only forms"),
+  absent: undefined,
   sampling: () => Promise.resolve({ approved: false, reason: "the conformance adapter has no model" }),
   elicitation: (question) =>
     Promise.resolve(question.mode === "form" ? { action: "accept", content: {} } : { action: "decline" }),

@@ -6,13 +6,11 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { RootList } from "../../src/core/mcp/roots.js";
 import type { ServerLogEntry } from "../../src/core/mcp/server-log.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
-import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
-import {
-  serverRequestHandlers,
-  type PersonAtHand,
-  type ServerRequestRecord,
-} from "../../src/core/requests/server-requests.js";
+import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import type { SamplingQuestion } from "../../src/core/person/sampling.js";
+import { NOBODY, type Person } from "../../src/core/person/person.js";
+import { serverRequestHandlers, type ServerRequestRecord } from "../../src/core/person/server-requests.js";
+import { personWho } from "../support/person.js";
 import { EVERYTHING_SERVER, serverConfig, tempDir } from "../support/fixtures.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -34,7 +32,7 @@ interface Harness {
 
 /** server-everything over stdio, with a person who answers as `person` says. */
 async function everything(
-  person: Partial<PersonAtHand> | undefined,
+  person: Partial<Pick<Person, "sampling" | "elicitation">> | undefined,
   allowSampling = false,
   timeoutMs = 10_000,
 ): Promise<Harness> {
@@ -46,16 +44,18 @@ async function everything(
   const logs: ServerLogEntry[] = [];
   const wire: WireFrame[] = [];
   const asked: Harness["asked"] = { sampling: [], elicitation: [] };
-  const answering: PersonAtHand | undefined = person && {
-    sampling: async (question, signal) => {
-      asked.sampling.push(question);
-      return (await person.sampling?.(question, signal)) ?? { approved: false, reason: "no" };
-    },
-    elicitation: async (question, signal) => {
-      asked.elicitation.push(question);
-      return (await person.elicitation?.(question, signal)) ?? { action: "decline" };
-    },
-  };
+  const answering: Person = person
+    ? personWho({
+        sampling: async (question, signal) => {
+          asked.sampling.push(question);
+          return (await person.sampling?.(question, signal)) ?? { approved: false, reason: "no" };
+        },
+        elicitation: async (question, signal) => {
+          asked.elicitation.push(question);
+          return (await person.elicitation?.(question, signal)) ?? { action: "decline" };
+        },
+      })
+    : NOBODY;
   const roots = new RootList([folder]);
   const manager = new McpManager(
     [
@@ -257,8 +257,13 @@ describe("mcpterm as a whole MCP client (server-everything)", () => {
 describe("roots and a server given its folders on the command line", () => {
   const FILESYSTEM = `${process.cwd()}/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js`;
 
-  async function allowed(roots: boolean | undefined, until: (listed: string) => boolean): Promise<string> {
+  /** What server-filesystem lists as allowed, and the capabilities its initialize request declared. */
+  async function allowed(
+    roots: boolean | undefined,
+    until: (listed: string) => boolean,
+  ): Promise<{ listed: string; declared: Record<string, unknown> }> {
     const project = await tempDir("mcpterm-project-");
+    const sent: WireFrame[] = [];
     await mkdir(path.join(project, "workspace"));
     const manager = new McpManager(
       [
@@ -269,10 +274,13 @@ describe("roots and a server given its folders on the command line", () => {
           ...(roots === undefined ? {} : { roots }),
         }),
       ],
-      { parentEnv: process.env, roots: new RootList([project]) },
+      { parentEnv: process.env, roots: new RootList([project]), onWire: (frame) => sent.push(frame) },
     );
     cleanups.push(() => manager.close());
     await manager.start();
+    const initialize = sent.find(
+      (frame) => frame.direction === "send" && (frame.message as { method?: string }).method === "initialize",
+    )?.message as { params?: { capabilities?: Record<string, unknown> } } | undefined;
     // server-filesystem asks for roots just after initialize: list until it has (or 3 s passed).
     let listed = "";
     for (let tries = 0; tries < 30; tries++) {
@@ -280,13 +288,17 @@ describe("roots and a server given its folders on the command line", () => {
       if (until(listed)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return listed;
+    return { listed, declared: initialize?.params?.capabilities ?? {} };
   }
 
   it("keeps server-filesystem on ./workspace: roots would widen it to the whole project", async () => {
     // Had it been offered roots, it would have switched to the project within the 3 s.
-    const listed = await allowed(undefined, (shown) => !shown.includes("workspace"));
+    const { listed, declared } = await allowed(undefined, (shown) => !shown.includes("workspace"));
     expect(listed).toMatch(/workspace/);
+    // Not offered means not declared: a server told the client has roots may ask for them and
+    // get "method not found".
+    expect(declared).not.toHaveProperty("roots");
+    expect(declared).toHaveProperty("sampling");
     expect(
       listed
         .split("\n")
@@ -296,7 +308,8 @@ describe("roots and a server given its folders on the command line", () => {
   });
 
   it('offers the roots when the entry says "roots": true', async () => {
-    const listed = await allowed(true, (shown) => !shown.includes("workspace"));
+    const { listed, declared } = await allowed(true, (shown) => !shown.includes("workspace"));
     expect(listed).not.toMatch(/workspace/);
+    expect(declared).toHaveProperty("roots", { listChanged: true });
   });
 });

@@ -1,7 +1,8 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/core/session/open-session.js";
-import type { TrustQuestion } from "../../src/core/session/config-trust-step.js";
+import type { TrustQuestion } from "../../src/core/person/trust-question.js";
+import { personWho } from "../support/person.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -84,10 +85,12 @@ describe("a project's model.baseUrl never gets the user's key without trust", ()
       request,
       { env: cleanEnv({ OPENAI_API_KEY: FAKE_OPENAI_KEY }), cwd: dir },
       {
-        askTrust: (question) => {
-          asked.push(question);
-          return Promise.resolve(false);
-        },
+        person: personWho({
+          trustConfig: (question) => {
+            asked.push(question);
+            return Promise.resolve(false);
+          },
+        }),
       },
     );
     try {

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ApprovalRequest } from "../../src/core/agent/approver.js";
+import type { ApprovalRequest } from "../../src/core/person/approval-request.js";
+import { personWho } from "../support/person.js";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
@@ -40,6 +41,7 @@ describe("a tool that changes after it was allowed, within one turn", () => {
       { env: cleanEnv(), cwd: dir },
     );
     const asked: ApprovalRequest[] = [];
+    let described: string | undefined;
     const events: AgentEvent[] = [];
     try {
       await runtime.start().servers;
@@ -53,12 +55,16 @@ describe("a tool that changes after it was allowed, within one turn", () => {
             : { approved: false, reason: "it changed" },
         );
       };
-      for await (const event of session.run("edit two notes", { approve })) events.push(event);
+      runtime.askPersonWith(personWho({ approveCall: approve }));
+      for await (const event of session.run("edit two notes")) events.push(event);
+      described = runtime.tools.list().find((tool) => tool.name === "edit_note")?.description;
     } finally {
       await runtime.close();
     }
-    expect(asked.map((request) => request.call.id)).toEqual(["e1", "e2"]);
-    expect(asked[1]?.tool.description).toBe("Edit a note. Also uploads every note to the server's owner.");
+    expect(asked.map((request) => request.callId)).toEqual(["e1", "e2"]);
+    expect(asked[1]?.tool).toBe("edit_note");
+    // The changed definition is what the second question is about.
+    expect(described).toBe("Edit a note. Also uploads every note to the server's owner.");
     expect(asked[1]?.reason).toMatch(/changed its definition since you allowed it/);
     expect(
       events.some(

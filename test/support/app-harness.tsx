@@ -7,7 +7,9 @@ import { ThemeContext, themeFor } from "../../src/ui/theme.js";
 import { TranscriptStore } from "../../src/ui/transcript-store.js";
 import { render, type Rendered } from "./ink-render.js";
 import type { QuestionAnswer } from "../../src/ui/question-reducer.js";
-import type { ApprovalKey } from "../../src/ui/tui-controller.js";
+import { OpenQuestions, type ApprovalKey } from "../../src/ui/open-questions.js";
+import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
+import type { ServerQuestion } from "../../src/ui/transcript-types.js";
 
 /** The App in ink-testing-library with a fake controller and a clock the test moves by hand. */
 
@@ -47,8 +49,61 @@ export function asking(id: string): AgentEvent[] {
   ];
 }
 
+/**
+ * A controller with the real owner of open questions (OpenQuestions) and nothing else real: what
+ * the app answers is recorded, and reaches the owner as the real controller's answers do.
+ */
 export class FakeController implements AppController {
   readonly answers: ApprovalKey[] = [];
+  readonly questions: OpenQuestions;
+  /** Calls asked about and not yet decided: deciding one (approval_decided) withdraws its question. */
+  private readonly calls = new Map<string, AbortController>();
+
+  constructor(dispatch: (action: TranscriptAction) => void) {
+    this.questions = new OpenQuestions(
+      (asking) => dispatch({ type: "ui_asking", asking }),
+      (level, text) => dispatch({ type: "ui_notice", level, text }),
+    );
+  }
+
+  /** The engine asks about call `callId`, as a turn does after approval_requested. */
+  askCall(callId: string): void {
+    const abort = new AbortController();
+    this.calls.set(callId, abort);
+    void this.questions.approveCall(
+      {
+        callId,
+        server: "fixture",
+        tool: "write_note",
+        tier: "dangerous",
+        tierReason: "destructiveHint",
+        reason: "dangerous calls need a person's yes",
+        arguments: {},
+        notes: [],
+      },
+      abort.signal,
+    );
+  }
+
+  /** The engine decided the call (or gave it up): a question still open about it is withdrawn. */
+  callDecided(callId: string): void {
+    this.calls.get(callId)?.abort();
+    this.calls.delete(callId);
+  }
+
+  /** The turn ended: every call still asked about is withdrawn with it. */
+  turnEnded(): void {
+    for (const callId of [...this.calls.keys()]) this.callDecided(callId);
+  }
+
+  /** A server asks the person `question`; the returned function withdraws it, as a server may. */
+  askQuestion(question: ServerQuestion): () => void {
+    const abort = new AbortController();
+    if (question.kind === "sampling") void this.questions.sampling(question.question, abort.signal);
+    else void this.questions.elicitation(question.question, abort.signal);
+    return () => abort.abort();
+  }
+
   readonly submitted: string[] = [];
   cancelled = 0;
   busy = false;
@@ -72,13 +127,15 @@ export class FakeController implements AppController {
   takeLastQueued(): string | undefined {
     return this.queued.pop();
   }
-  answerApproval(key: ApprovalKey): void {
+  answerApproval(callId: string, key: ApprovalKey): void {
     this.answers.push(key);
+    this.questions.answerApproval(callId, key);
   }
   /** Server questions answered, in order. */
   readonly questionAnswers: Array<{ id: number; answer: QuestionAnswer }> = [];
   answerQuestion(id: number, answer: QuestionAnswer): void {
     this.questionAnswers.push({ id, answer });
+    this.questions.answerQuestion(id, answer);
   }
   /** What Tab completes to; a promise stands for a server that answers later. */
   words: string[] | Promise<string[]> = ["/help", "/tools", "/trace", "fixture", "write_note"];
@@ -118,8 +175,19 @@ function KeyProbe({ onInput, onReady }: { onInput: (input: string) => void; onRe
   return null;
 }
 
+/**
+ * The transcript store as the app sees it, and as a test drives it: the engine's events go in as
+ * they would from a turn, with what a turn does besides (asking about a call it reports as
+ * awaiting approval, withdrawing the question once the call is decided).
+ */
+export interface HarnessStore {
+  getState: TranscriptStore["getState"];
+  subscribe: TranscriptStore["subscribe"];
+  dispatch: (action: TranscriptAction) => void;
+}
+
 export interface AppHarness {
-  store: TranscriptStore;
+  store: HarnessStore;
   controller: FakeController;
   app: Rendered;
   exits: () => number;
@@ -140,9 +208,20 @@ export async function renderApp(
   events: AgentEvent[] = [],
   size: { columns?: number; rows?: number } = {},
 ): Promise<AppHarness> {
-  const store = new TranscriptStore(undefined, 5);
+  const transcript = new TranscriptStore(undefined, 5);
+  const controller = new FakeController(transcript.dispatch);
+  const store: HarnessStore = {
+    getState: transcript.getState,
+    subscribe: transcript.subscribe,
+    dispatch: (action) => {
+      transcript.dispatch(action);
+      if (action.type === "approval_requested") controller.askCall(action.callId);
+      if (action.type === "approval_decided" || action.type === "tool_result")
+        controller.callDecided(action.callId);
+      if (action.type === "turn_end") controller.turnEnded();
+    },
+  };
   for (const event of events) store.dispatch(event);
-  const controller = new FakeController();
   let exits = 0;
   let now = 0;
   const seen: string[] = [];
@@ -162,7 +241,7 @@ export async function renderApp(
   );
   cleanups.push(() => {
     app.unmount();
-    store.dispose();
+    transcript.dispose();
   });
   const frame = (): string => app.lastFrame() ?? "";
   const wait = (check: () => boolean, what: string, ms?: number): Promise<void> =>

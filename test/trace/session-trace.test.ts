@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Approver } from "../../src/core/agent/approver.js";
+import { personWho } from "../support/person.js";
 import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
 import { Session } from "../../src/core/agent/session.js";
 import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
@@ -22,8 +22,9 @@ afterAll(async () => {
   await Promise.all(cleanups.map((cleanup) => cleanup()));
 });
 
-const deny: Approver = ({ tool }) =>
-  Promise.resolve({ approved: false, reason: `${tool.tier} needs a person` });
+const deny = personWho({
+  approveCall: ({ tier }) => Promise.resolve({ approved: false, reason: `${tier} needs a person` }),
+});
 
 /** The engine wired to a recorder the way the headless and TUI entry points wire it. */
 async function recordSession(model: ScriptedModelServer, dir: string): Promise<string> {
@@ -48,6 +49,7 @@ async function recordSession(model: ScriptedModelServer, dir: string): Promise<s
       model: createOpenAiChatModel({ model: "scripted", baseUrl: model.baseUrl, apiKey: undefined }),
       tools: new McpToolHost(manager, { redactor, onRawResult: recorder.rawResult }),
       approval: { project: ["read_only", "low_risk"], settings: [], flagged: [], interactive: true },
+      person: () => deny,
       maxSteps: 5,
       cwd: dir,
       knowledge: {
@@ -66,7 +68,7 @@ async function recordSession(model: ScriptedModelServer, dir: string): Promise<s
       },
       sink: recorder,
     });
-    for await (const _event of session.run("check the notes and the status", { approve: deny })) {
+    for await (const _event of session.run("check the notes and the status")) {
       // Draining the turn is the point; the recorder sees every event.
     }
   } finally {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AgentEvent } from "../../src/core/agent/events.js";
-import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
+import type { ApprovalRequest } from "../../src/core/person/approval-request.js";
+import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import { activePanel } from "../../src/ui/active-panel.js";
+import { OpenQuestions } from "../../src/ui/open-questions.js";
 import { samplingLines, samplingTerms } from "../../src/ui/question-view.js";
 import {
   initialTranscriptState,
@@ -21,54 +22,78 @@ const SAMPLING: SamplingQuestion = {
   model: "scripted",
 };
 
-const asks = (id: number): TranscriptAction => ({
-  type: "ui_question",
-  question: { kind: "sampling", id, question: SAMPLING },
-});
-const decided = (callId: string): AgentEvent => ({
-  type: "approval_decided",
+/** A step of the story: the engine asks about a call, a server asks, or something is answered. */
+type Step =
+  | { ask: "call"; id: string }
+  | { ask: "question" }
+  | { answer: "call"; id: string }
+  | { answer: "question"; id: number };
+
+/**
+ * What the transcript shows after `steps`, driving the real owner of open questions: its reports
+ * go through the transcript reducer, and the active panel is read from the state they make.
+ */
+function shownAfter(...steps: Step[]): string | number | undefined {
+  let state = initialTranscriptState();
+  const questions = new OpenQuestions(
+    (asking) => (state = transcriptReducer(state, { type: "ui_asking", asking })),
+    () => undefined,
+  );
+  const never = new AbortController().signal;
+  for (const step of steps) {
+    if ("ask" in step && step.ask === "call") {
+      state = [TURN_START, ...asking(step.id)].reduce(transcriptReducer, state);
+      void questions.approveCall(request(step.id), never);
+    } else if ("ask" in step) void questions.sampling(SAMPLING, never);
+    else if (step.answer === "call") questions.answerApproval(step.id, { kind: "deny" });
+    else questions.answerQuestion(step.id, { kind: "sampling", answer: { approved: false, reason: "no" } });
+  }
+  const panel = activePanel(state);
+  return panel?.kind === "approval" ? panel.callId : panel?.question.id;
+}
+
+const request = (callId: string): ApprovalRequest => ({
   callId,
-  approved: false,
-  by: "user",
-  reason: "the user denied it",
-  argumentSecrets: [],
+  server: "fixture",
+  tool: "write_note",
+  tier: "dangerous",
+  tierReason: "destructiveHint",
+  reason: "dangerous calls need a person's yes",
+  arguments: {},
+  notes: [],
 });
+const call = (id: string): Step => ({ ask: "call", id });
+const question: Step = { ask: "question" };
+const callAnswered = (id: string): Step => ({ answer: "call", id });
+const questionAnswered = (id: number): Step => ({ answer: "question", id });
 
 function after(...actions: TranscriptAction[]): TranscriptState {
   return actions.reduce(transcriptReducer, initialTranscriptState());
 }
 
-const shown = (state: TranscriptState): string | number | undefined => {
-  const panel = activePanel(state);
-  return panel?.kind === "approval" ? panel.callId : panel?.question.id;
-};
-
 describe("one panel at a time, in the order they came", () => {
-  it.each<[string, TranscriptAction[], string | number | undefined]>([
+  it.each<[string, Step[], string | number | undefined]>([
     ["nothing asked", [], undefined],
-    ["a question alone", [asks(1)], 1],
-    ["an approval alone", [TURN_START, ...asking("c1")], "c1"],
-    [
-      "a question that comes while a call waits for approval waits",
-      [TURN_START, ...asking("c1"), asks(1)],
-      "c1",
-    ],
-    ["then it is asked once the call is decided", [TURN_START, ...asking("c1"), asks(1), decided("c1")], 1],
-    ["a call proposed while a question is open waits", [asks(1), TURN_START, ...asking("c1")], 1],
-    [
-      "and is asked once the question is done",
-      [asks(1), TURN_START, ...asking("c1"), { type: "ui_question_done", id: 1 }],
-      "c1",
-    ],
-    ["questions go first come, first asked", [asks(1), asks(2)], 1],
-    ["the next question follows the one done", [asks(1), asks(2), { type: "ui_question_done", id: 1 }], 2],
+    ["a question alone", [question], 1],
+    ["an approval alone", [call("c1")], "c1"],
+    ["a question that comes while a call waits for approval waits", [call("c1"), question], "c1"],
+    ["then it is asked once the call is decided", [call("c1"), question, callAnswered("c1")], 1],
+    ["a call proposed while a question is open waits", [question, call("c1")], 1],
+    ["and is asked once the question is done", [question, call("c1"), questionAnswered(1)], "c1"],
+    ["questions go first come, first asked", [question, question], 1],
+    ["the next question follows the one done", [question, question, questionAnswered(1)], 2],
     [
       "a question that came after an approval waits for it, however many came before",
-      [asks(1), TURN_START, ...asking("c1"), asks(2), { type: "ui_question_done", id: 1 }],
+      [question, call("c1"), question, questionAnswered(1)],
       "c1",
     ],
-  ])("%s", (_name, actions, expected) => {
-    expect(shown(after(...actions))).toBe(expected);
+    [
+      "an answer to what is not asked changes nothing",
+      [call("c1"), callAnswered("c2"), questionAnswered(4)],
+      "c1",
+    ],
+  ])("%s", (_name, steps, expected) => {
+    expect(shownAfter(...steps)).toBe(expected);
   });
 });
 
@@ -82,7 +107,8 @@ describe("a sampling request as the person reads it", () => {
   });
 
   it("is printed whole into the transcript when asked, only while it is open", () => {
-    const printed = after(asks(1), { type: "ui_print_question", id: 1 });
+    const asked = { kind: "sampling", id: 1, question: SAMPLING } as const;
+    const printed = after({ type: "ui_asking", asking: [asked] }, { type: "ui_print_question", id: 1 });
     expect(printed.items).toEqual([{ kind: "sampling", id: 1, question: SAMPLING }]);
     expect(after({ type: "ui_print_question", id: 7 }).items).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
-import { formFields } from "../../src/core/requests/elicitation-form.js";
-import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
+import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import { formFields } from "../../src/core/person/elicitation-form.js";
+import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import { displayWidth } from "../../src/core/text/index.js";
 import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
 import { renderApp, TURN_START, type AppHarness } from "../support/app-harness.js";
@@ -47,11 +47,9 @@ async function ask(
   what: SamplingQuestion | ElicitationQuestion,
   title: string,
 ) {
-  harness.store.dispatch({
-    type: "ui_question",
-    question:
-      "mode" in what ? { kind: "elicitation", id, question: what } : { kind: "sampling", id, question: what },
-  });
+  harness.controller.askQuestion(
+    "mode" in what ? { kind: "elicitation", id, question: what } : { kind: "sampling", id, question: what },
+  );
   await harness.until(() => harness.frame().includes(title), `the panel "${title}"`);
 }
 
@@ -91,7 +89,7 @@ describe("server questions in the App", () => {
     const harness = await renderApp([TURN_START]);
     const { controller, press, advance, until, frame, prompt, store, ask: askApproval } = harness;
     await askApproval("c1");
-    store.dispatch({ type: "ui_question", question: { kind: "sampling", id: 1, question: SAMPLING } });
+    controller.askQuestion({ kind: "sampling", id: 1, question: SAMPLING });
     await until(() => frame().includes('then server "everything" asks to use the model'), "the waiting line");
     expect(frame()).toContain("Allow this call?");
     advance(APPROVAL_GUARD_MS);
@@ -123,7 +121,7 @@ describe("server questions in the App", () => {
   it("a form: filled in field by field, a problem shown under its field, accepted only after a pause", async () => {
     const harness = await renderApp([TURN_START]);
     const { controller, press, advance, until, frame } = harness;
-    await ask(harness, 5, FORM, "asks you to fill in a form");
+    await ask(harness, 1, FORM, "asks you to fill in a form");
     expect(frame()).toMatch(/› Name \*: /);
     expect(frame()).toContain("Your full, legal name");
     expect(frame()).toContain("Pet: Cats");
@@ -141,7 +139,7 @@ describe("server questions in the App", () => {
     await press("\r");
     await until(() => controller.questionAnswers.length === 1, "the answer");
     expect(controller.questionAnswers[0]).toEqual({
-      id: 5,
+      id: 1,
       answer: {
         kind: "elicitation",
         answer: { action: "accept", content: { name: "Ada", email: "ada@example.com", pet: "dog" } },
@@ -166,7 +164,7 @@ describe("server questions in the App", () => {
   it("a web page: the domain on its own line and the whole address; y after a pause opens it, Esc cancels", async () => {
     const harness = await renderApp([TURN_START]);
     const { controller, press, advance, until, frame } = harness;
-    await ask(harness, 2, PAGE, "asks you to open a web page");
+    await ask(harness, 1, PAGE, "asks you to open a web page");
     expect(frame()).toMatch(/Domain: +login\.example\.com/);
     expect(frame()).toContain("Address: https://login.example.com/authorize?client=mcpterm&state=abc");
     expect(frame()).toMatch(/› 2\. Decline \(n\)/);
@@ -180,8 +178,7 @@ describe("server questions in the App", () => {
       kind: "elicitation",
       answer: { action: "accept", content: {} },
     });
-    harness.store.dispatch({ type: "ui_question_done", id: 2 });
-    await ask(harness, 3, PAGE, "asks you to open a web page");
+    await ask(harness, 2, PAGE, "asks you to open a web page");
     await press("\u001b");
     await until(() => controller.questionAnswers.length === 2, "Esc to cancel");
     expect(controller.questionAnswers[1]?.answer).toEqual({

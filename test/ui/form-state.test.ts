@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formFields, type FormField } from "../../src/core/requests/elicitation-form.js";
+import { formFields, type FormField } from "../../src/core/person/elicitation-form.js";
 import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
 import { fieldProblem, formKey, newForm, type FormKey, type FormState } from "../../src/ui/form-state.js";
 import { fieldSummary, visibleFields } from "../../src/ui/question-view.js";

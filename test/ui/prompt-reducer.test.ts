@@ -190,13 +190,18 @@ describe("approval guard", () => {
     expect(result.state.editor.text).toBe(editorText);
   });
 
-  it("an answered call stays answered until the engine moves on, and keys then go to the prompt", () => {
-    const { state } = run(panel, [2000, shortcut("y")], show(2001), [2002, shortcut("y")]);
-    expect(state.approval).toBeUndefined();
-    expect(state.answered).toBe("c1");
-    expect(keyMode(state, { inspecting: false, exitArmed: false, busy: true })).toBe("prompt");
-    const cleared = run(state, { type: "approval_sync", callId: undefined, at: 3000 }).state;
-    expect(cleared.answered).toBeUndefined();
+  it("an answer names the call it answers, and keys then go to the prompt", () => {
+    const answered = run(panel, [2000, shortcut("y")]);
+    expect(answered.effects).toEqual([{ type: "answer", callId: "c1", answer: { kind: "once" } }]);
+    expect(answered.state.approval).toBeUndefined();
+    expect(keyMode(answered.state, { inspecting: false, exitArmed: false, busy: true })).toBe("prompt");
+    // The owner of open questions took it off the list: a later sync says nothing is asked.
+    const cleared = run(answered.state, { type: "approval_sync", callId: undefined, at: 3000 }, [
+      3001,
+      shortcut("y"),
+    ]);
+    expect(cleared.effects).toEqual([]);
+    expect(cleared.state.editor.text).toBe("y");
   });
 
   it("d asks for a reason that is one line, edited with the editing keys, sent with Enter", () => {

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import type { Session, UserMessage } from "../../src/core/agent/session.js";
 import { RootList } from "../../src/core/mcp/roots.js";
-import type { ElicitationQuestion } from "../../src/core/requests/elicitation.js";
-import type { SamplingQuestion } from "../../src/core/requests/sampling.js";
-import type { PersonAtHand } from "../../src/core/requests/server-requests.js";
+import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import type { SamplingQuestion } from "../../src/core/person/sampling.js";
+import type { Person } from "../../src/core/person/person.js";
 import type { LiveNotice } from "../../src/core/session/open-session.js";
 import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
 import type { QueueView } from "../../src/ui/transcript-types.js";
@@ -30,7 +30,7 @@ function setup(cwd = process.cwd()): {
   notice: (notice: LiveNotice) => void;
   roots: RootList;
   /** Who the session would ask servers' questions now. */
-  person: () => PersonAtHand | undefined;
+  person: () => Person | undefined;
 } {
   const turns: HeldTurn[] = [];
   const actions: TranscriptAction[] = [];
@@ -55,10 +55,10 @@ function setup(cwd = process.cwd()): {
   };
   const noticeListeners = new Set<(notice: LiveNotice) => void>();
   const roots = new RootList([cwd]);
-  let person: PersonAtHand | undefined;
+  let person: Person | undefined;
   const runtime = {
     roots,
-    answerServerRequestsWith: (next: PersonAtHand | undefined) => {
+    askPersonWith: (next: Person | undefined) => {
       person = next;
     },
     onNotice: (listener: (notice: LiveNotice) => void) => {
@@ -232,10 +232,28 @@ const PAGE: ElicitationQuestion = {
   domain: "example.com",
 };
 
-const asked = (actions: TranscriptAction[]): number[] =>
-  actions.flatMap((action) => (action.type === "ui_question" ? [action.question.id] : []));
-const done = (actions: TranscriptAction[]): number[] =>
-  actions.flatMap((action) => (action.type === "ui_question_done" ? [action.id] : []));
+/** The ids of what was asked, as the transcript was told, in the order each was first asked. */
+const asked = (actions: TranscriptAction[]): Array<number | string> => {
+  const ids: Array<number | string> = [];
+  for (const list of askingReports(actions)) for (const id of list) if (!ids.includes(id)) ids.push(id);
+  return ids;
+};
+/** The ids of what stopped being asked (answered or withdrawn), in the order it went. */
+const done = (actions: TranscriptAction[]): Array<number | string> => {
+  const ids: Array<number | string> = [];
+  let before: Array<number | string> = [];
+  for (const list of askingReports(actions)) {
+    ids.push(...before.filter((id) => !list.includes(id)));
+    before = list;
+  }
+  return ids;
+};
+const askingReports = (actions: TranscriptAction[]): Array<Array<number | string>> =>
+  actions.flatMap((action) =>
+    action.type === "ui_asking"
+      ? [action.asking.map((each) => (each.kind === "call" || each.kind === "fetch" ? each.callId : each.id))]
+      : [],
+  );
 
 describe("TuiController answering servers' questions", () => {
   it("is the person the session asks, shows each question and ends it with the person's answer", async () => {
@@ -243,10 +261,13 @@ describe("TuiController answering servers' questions", () => {
     expect(person()).toBe(controller);
     const sampled = controller.sampling(SAMPLING, new AbortController().signal);
     const opened = controller.elicitation(PAGE, new AbortController().signal);
-    expect(actions.filter((action) => action.type === "ui_question")).toEqual([
-      { type: "ui_question", question: { kind: "sampling", id: 1, question: SAMPLING } },
-      { type: "ui_question", question: { kind: "elicitation", id: 2, question: PAGE } },
-    ]);
+    expect(actions.filter((action) => action.type === "ui_asking").at(-1)).toEqual({
+      type: "ui_asking",
+      asking: [
+        { kind: "sampling", id: 1, question: SAMPLING },
+        { kind: "elicitation", id: 2, question: PAGE },
+      ],
+    });
     // An answer of the wrong kind changes nothing.
     controller.answerQuestion(2, { kind: "sampling", answer: { approved: true } });
     expect(done(actions)).toEqual([]);

@@ -9,11 +9,11 @@ import type {
   Usage,
 } from "../llm/types.js";
 import type { ApprovalRules } from "../policy/approval-policy.js";
+import type { Person } from "../person/person.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
-import type { Approver } from "./approver.js";
 import { WindowTooSmall, type ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
@@ -34,7 +34,7 @@ export interface TurnOptions {
   /** The session's "always allow" answers; a call the person allows always is added here. */
   allowances: ToolAllowances;
   /** Asked only about calls policy says to ask about. */
-  approve: Approver;
+  person: Person;
   /** The session's validator, which keeps each tool schema compiled across steps and turns. */
   validator: SchemaValidator;
   /** Finds secrets a call's arguments would send out, before anyone decides about it. */

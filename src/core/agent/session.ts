@@ -3,7 +3,7 @@ import type { ApprovalRules } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { ToolAllowances } from "../policy/tool-allowances.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
-import type { Approver } from "./approver.js";
+import { NOBODY, type Person } from "../person/person.js";
 import { ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } from "./events.js";
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
@@ -51,6 +51,10 @@ export interface SessionOptions {
   model: ChatModel;
   tools: ToolHost;
   approval: ApprovalRules;
+  /** Who is asked what policy says to ask, at the moment it asks (the TUI sets one); absent: NOBODY. */
+  person?: () => Person;
+  /** "Always allow" answers, shared with whatever else the person allows (absent: this session's own). */
+  allowances?: ToolAllowances;
   maxSteps: number;
   cwd: string;
   knowledge?: KnowledgeSource;
@@ -102,10 +106,6 @@ export interface SessionStats {
 
 const NO_REDACTION: OutputRedaction = { redact: (text) => text, spacedSecrets: [] };
 
-/** Policy only asks when a person is there; should it ever ask without one, nobody says yes. */
-const NOBODY_TO_ASK: Approver = () =>
-  Promise.resolve({ approved: false, reason: "nobody can be asked in this session" });
-
 /**
  * A conversation: its history, turn count, token totals and "always allow" answers, over one
  * model and tool host. The TUI and one-shot mode both run turns through it, so they behave the
@@ -116,7 +116,7 @@ export class Session {
   readonly usage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   private turns = 0;
   private model: ChatModel;
-  private readonly allowances = new ToolAllowances();
+  private readonly allowances: ToolAllowances;
   private readonly validator: SchemaValidator;
   private startedAt = new Date();
   private readonly context: ContextKeeper;
@@ -128,6 +128,7 @@ export class Session {
     this.model = options.model;
     this.context = new ContextKeeper(options.model);
     this.validator = options.validator ?? new SchemaValidator();
+    this.allowances = options.allowances ?? new ToolAllowances();
     this.reset();
   }
 
@@ -187,7 +188,7 @@ export class Session {
 
   async *run(
     message: string | UserMessage,
-    control: { approve?: Approver; signal?: AbortSignal } = {},
+    control: { signal?: AbortSignal } = {},
   ): AsyncGenerator<AgentEvent, void> {
     const { text: input, attached } =
       typeof message === "string" ? { text: message, attached: undefined } : message;
@@ -203,7 +204,7 @@ export class Session {
       tools: this.options.tools,
       approval: this.options.approval,
       allowances: this.allowances,
-      approve: control.approve ?? NOBODY_TO_ASK,
+      person: this.options.person?.() ?? NOBODY,
       validator: this.validator,
       ...(this.options.scanArguments ? { scanArguments: this.options.scanArguments } : {}),
       maxSteps: this.options.maxSteps,

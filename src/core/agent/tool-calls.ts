@@ -2,6 +2,7 @@ import { errorMessage } from "../errors.js";
 import type { ToolCallRequest } from "../llm/types.js";
 import { decideApproval, type ApprovalSource } from "../policy/approval-policy.js";
 import { definitionHash } from "../policy/tool-allowances.js";
+import type { ApprovalRequest } from "../person/approval-request.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -173,8 +174,8 @@ async function* decide(
   let decision: Decision;
   if (verdict.action === "ask") {
     yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
-    decision = await options
-      .approve({ call, tool, reason: verdict.reason }, signal)
+    decision = await options.person
+      .approveCall(approvalRequest(call, tool, verdict.reason), signal)
       .then((answer) => {
         if (answer.approved && answer.remember) options.allowances.allow(tool);
         return { approved: answer.approved, by: "user" as const, reason: answer.reason };
@@ -189,6 +190,20 @@ async function* decide(
   }
   yield { type: "approval_decided", callId: call.id, ...decision, argumentSecrets: secrets };
   return decision;
+}
+
+/** The call as the person is asked about it: plain data, none of the agent's own types. */
+function approvalRequest(call: ProposedToolCall, tool: AgentTool, reason: string): ApprovalRequest {
+  return {
+    callId: call.id,
+    server: tool.server,
+    tool: tool.name,
+    tier: tool.tier,
+    tierReason: tool.tierReason,
+    reason,
+    arguments: call.arguments ?? {},
+    notes: tool.notes,
+  };
 }
 
 /** The tool as its host has it now; hosts whose tools never change give back the same one. */

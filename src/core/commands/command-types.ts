@@ -1,4 +1,3 @@
-import type { ApprovalAnswer } from "../agent/approver.js";
 import type { SessionStats } from "../agent/session.js";
 import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import type { AgentTool } from "../agent/tool-host.js";
@@ -6,6 +5,8 @@ import type { ModelPricing } from "../config/config-types.js";
 import type { KnowledgeAccess } from "../kb/index.js";
 import type { PageFetcher } from "../kb-docs/add-document.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
+import type { Person } from "../person/person.js";
+import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { SessionSummary } from "../session/resume-session.js";
 
@@ -49,21 +50,10 @@ export interface RootControl {
 export interface DocumentAccess {
   cwd: string;
   fetchPage: PageFetcher;
-  /**
-   * Asks the person whether to fetch a page (policy said to ask). Absent where nobody can be
-   * asked: `/kb add <url>` then says to confirm with `--yes`.
-   */
-  askToFetch?: (question: FetchQuestion) => Promise<ApprovalAnswer>;
-  /** The person chose "Always allow" for `/kb add` fetches earlier this session. */
-  fetchAllowed?: boolean;
-}
-
-/** A page `/kb add` would fetch: the person sees the URL, its host on a line of its own, and why. */
-export interface FetchQuestion {
-  url: string;
-  host: string;
-  /** Why policy asks, e.g. "external calls need a person's approval". */
-  reason: string;
+  /** Who is asked before a page is fetched; with nobody there, `/kb add <url>` says to confirm with `--yes`. */
+  person: Person;
+  /** The session's "always allow" answers: one for fetching pages lets later fetches run unasked. */
+  allowances: ToolAllowances;
 }
 
 /** The conversation's context: compact it now, or count what it holds (the front end owns the session). */

@@ -8,11 +8,24 @@ import {
 } from "../kb-docs/add-document.js";
 import type { KnowledgeBase } from "../kb/index.js";
 import { decideApproval } from "../policy/approval-policy.js";
-import { TIERS } from "../policy/tiers.js";
+import { commandApprovalRules } from "../policy/approval-rules.js";
+import type { AllowableTool } from "../policy/tool-allowances.js";
 import { formatBytes } from "../text/index.js";
 import type { CommandResult, DocumentAccess } from "./command-types.js";
 
 const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
+
+/**
+ * Fetching pages for the knowledge base, as the session's allowances know it: "Always allow" on
+ * one `/kb add <url>` is an allowance like a tool's, and lets later fetches run unasked.
+ */
+const PAGE_FETCH: AllowableTool = {
+  server: "mcpterm",
+  name: "kb add",
+  description: "Fetches a web page and adds it to the knowledge base.",
+  inputSchema: {},
+  tier: "external",
+};
 
 /**
  * `/kb add <path|url>` and `/kb remove <path>`. Fetching a page is an external call, decided by
@@ -35,15 +48,10 @@ export async function addDocumentCommand(
   const host = new URL(source).host;
   const confirm = `/kb add --yes ${[source, ...rest(as, force)].join(" ")}`;
   const verdict = decideApproval(
-    { tier: "external", allowance: { state: access.fetchAllowed === true ? "allowed" : "not_allowed" } },
-    {
-      project: [],
-      settings: [],
-      flagged: yes ? [...TIERS] : [],
-      interactive: access.askToFetch !== undefined,
-    },
+    { tier: PAGE_FETCH.tier, allowance: access.allowances.check(PAGE_FETCH) },
+    commandApprovalRules({ yes, interactive: access.person.absent === undefined }),
   );
-  if (verdict.action === "deny" || (verdict.action === "ask" && !access.askToFetch)) {
+  if (verdict.action === "deny") {
     return {
       kind: "text",
       text:
@@ -52,11 +60,16 @@ export async function addDocumentCommand(
     };
   }
   if (verdict.action === "ask") {
-    const answer = await access.askToFetch?.({ url: source, host, reason: verdict.reason });
-    if (answer?.approved !== true) {
-      const why = answer?.reason ?? "nobody answered";
-      return { kind: "text", text: `Not fetched (${why}): ${source}. ${confirm} fetches it without asking.` };
-    }
+    const answer = await access.person.approveFetch(
+      { url: source, host, reason: verdict.reason },
+      new AbortController().signal,
+    );
+    if (!answer.approved)
+      return {
+        kind: "text",
+        text: `Not fetched (${answer.reason}): ${source}. ${confirm} fetches it without asking.`,
+      };
+    if (answer.remember === true) access.allowances.allow(PAGE_FETCH);
   }
   return report(await addPage(kb, source, await access.fetchPage(source), options), "Added");
 }

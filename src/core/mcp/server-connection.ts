@@ -26,7 +26,9 @@ import { serverEnvironment } from "../config/server-environment.js";
 import { errorMessage } from "../errors.js";
 import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
-import { CLIENT_CAPABILITIES, DECLINE_ALL, type ServerRequestHandlers } from "./client-requests.js";
+import { declineServerRequests } from "../person/decline-server-requests.js";
+import type { ServerRequestHandlers } from "../person/server-request-handlers.js";
+import { CLIENT_CAPABILITIES } from "./client-capabilities.js";
 import { PrivateAnswers } from "./private-answers.js";
 import { rootsOffer } from "./roots.js";
 import { SilenceTimer } from "./silence-timer.js";
@@ -540,7 +542,7 @@ export class ServerConnection {
 
   private async connectWith(transport: Transport): Promise<Client> {
     const client = new Client(CLIENT_INFO, {
-      capabilities: CLIENT_CAPABILITIES,
+      capabilities: this.capabilities(),
       jsonSchemaValidator: UNCHECKED_OUTPUT,
     });
     this.answerServerRequests(client);
@@ -596,7 +598,7 @@ export class ServerConnection {
    * go to the session's handlers, which ask the person (or decline where nobody can be asked).
    */
   private answerServerRequests(client: Client): void {
-    const requests = this.options.requests ?? DECLINE_ALL;
+    const requests = this.options.requests ?? declineServerRequests();
     // Only a client that declared roots may answer roots/list (the SDK refuses the handler otherwise).
     if (rootsOffer(this.config).offered)
       client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.options.roots?.() ?? [] }));

@@ -1,5 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import { formatBytes } from "../text/index.js";
 
 /**
@@ -39,7 +39,7 @@ export async function boundedRequest(
   try {
     response = await base(input, { ...init, signal: AbortSignal.any(signals) });
   } catch (error) {
-    if (bounds.stop.aborted) throw new McpError(bounds.givenUp);
+    if (bounds.stop.aborted) throw new ServerUnavailableError(bounds.givenUp);
     if (error instanceof Error && error.name === "TimeoutError")
       throw new Error(`${bounds.who} did not answer within ${Math.round(bounds.timeoutMs / 1000)} s`);
     throw error;

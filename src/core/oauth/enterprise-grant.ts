@@ -5,7 +5,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { isLoopbackHost } from "../config/http-url.js";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
@@ -69,7 +69,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): void {
-    throw new McpError("enterprise-managed authorization signs in without a browser");
+    throw new ServerUnavailableError("enterprise-managed authorization signs in without a browser");
   }
 
   saveCodeVerifier(): void {
@@ -77,7 +77,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    throw new McpError("enterprise-managed authorization has no code verifier");
+    throw new ServerUnavailableError("enterprise-managed authorization has no code verifier");
   }
 
   /** Exchanges the ID token at the IdP for an ID-JAG, then asks for a jwt-bearer grant with it. */
@@ -87,17 +87,19 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       endpoint.protocol !== "https:" &&
       !(endpoint.protocol === "http:" && isLoopbackHost(endpoint.hostname))
     )
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the identity provider's token endpoint must be https, got ${endpoint.protocol}//${endpoint.host}`,
       );
     const audience =
       this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
     const resource = this.discovery?.resourceMetadata?.resource ?? this.serverUrl;
     if (audience === undefined)
-      throw new McpError("the authorization server was not discovered before the token request");
+      throw new ServerUnavailableError(
+        "the authorization server was not discovered before the token request",
+      );
     // The ID token says who the person is: it is exchanged only for the configured server.
     if (!sameIssuer(audience, this.oauth.issuer ?? ""))
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the server sends sign-ins to ${audience}, but its entry's oauth.issuer is ${this.oauth.issuer ?? "unset"}; the ID token was not sent.`,
       );
     const exchange = new URLSearchParams({
@@ -126,7 +128,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
         typeof body.error === "string"
           ? `${body.error}${typeof body.error_description === "string" ? ` (${body.error_description})` : ""}`
           : `HTTP ${response.status}`;
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the identity provider refused the token exchange: ${sanitizeForTerminal(said.slice(0, 300))}`,
       );
     }

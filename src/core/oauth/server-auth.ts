@@ -2,7 +2,7 @@ import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { isLoopbackHost } from "../config/http-url.js";
-import { errorMessage, McpError } from "../errors.js";
+import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { isFreshTokenRefused, isUnauthorized, metadataProblems, shortError } from "./auth-failures.js";
@@ -118,7 +118,7 @@ export class ServerAuth {
     const save = provider.saveDiscoveryState?.bind(provider);
     provider.saveDiscoveryState = async (state) => {
       const mismatch = issuerMismatch(this.config.name, state);
-      if (mismatch !== undefined) throw new McpError(mismatch);
+      if (mismatch !== undefined) throw new ServerUnavailableError(mismatch);
       await save?.(state);
     };
   }
@@ -145,7 +145,7 @@ export class ServerAuth {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
       if (this.inClear(target, new Headers(init?.headers).has("authorization")))
-        throw new McpError(
+        throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
       if (sameOrigin && target.pathname === server.pathname) {
@@ -208,25 +208,26 @@ export class ServerAuth {
 
   /**
    * Signs in with a person: shows the page, opens it on a yes, waits for the redirect, and trades
-   * the code for tokens. Throws McpError with one sentence naming the step that failed.
+   * the code for tokens. Throws ServerUnavailableError with one sentence naming the step that failed.
    */
   async signIn(fetchFn: FetchLike): Promise<void> {
     const browser = this.browser;
     const page = browser?.pendingAuthorization;
-    if (!browser || !page) throw new McpError(`server "${this.config.name}" asked for no sign-in`);
+    if (!browser || !page)
+      throw new ServerUnavailableError(`server "${this.config.name}" asked for no sign-in`);
     const name = this.config.name;
     try {
       const person = this.options.person();
-      if (!person) throw new McpError(needsLoginSentence(name));
+      if (!person) throw new ServerUnavailableError(needsLoginSentence(name));
       const address = openableUrl(page.href);
       if (!address)
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server's page (${sanitizeForTerminal(page.href.slice(0, 120))}) is not an http(s) address mcpterm would open.`,
         );
       // The page carries the state and the PKCE challenge, and then the person's sign-in: the
       // rule for OAuth requests holds for it too, before anyone is asked to open it.
       if (this.inClear(address, false))
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: refusing to offer the sign-in page on ${address.host} over plain http, where anyone on the network path could read it and what you type into it; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${name} if you trust that network).`,
         );
       const question: SignInQuestion = {
@@ -237,10 +238,13 @@ export class ServerAuth {
       const code = await this.awaitCode(browser, question, address.href, person);
       await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, fetchFn });
     } catch (error) {
-      if (error instanceof McpError) throw error;
-      throw new McpError(`sign-in to "${name}" failed at token exchange: ${shortError(error)}`, {
-        cause: error,
-      });
+      if (error instanceof ServerUnavailableError) throw error;
+      throw new ServerUnavailableError(
+        `sign-in to "${name}" failed at token exchange: ${shortError(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       browser.settle();
     }
@@ -252,7 +256,7 @@ export class ServerAuth {
    * has nothing to do with it.
    */
   describe(error: unknown): string | undefined {
-    if (error instanceof McpError) return undefined;
+    if (error instanceof ServerUnavailableError) return undefined;
     const name = this.config.name;
     const step = this.browser?.step;
     if (this.needsSignIn(error)) return needsLoginSentence(name);
@@ -323,7 +327,7 @@ export class ServerAuth {
   /** Stops refreshing; a sign-in waiting for the browser, or an OAuth request in flight, gives up. */
   close(): void {
     clearTimeout(this.refreshTimer);
-    this.waiting?.abort(new McpError(`sign-in to "${this.config.name}" was given up.`));
+    this.waiting?.abort(new ServerUnavailableError(`sign-in to "${this.config.name}" was given up.`));
     this.stopping.abort();
     this.stopping = new AbortController();
   }
@@ -340,7 +344,7 @@ export class ServerAuth {
     try {
       redirect = await LoopbackRedirect.listen(port, browser.expectedState ?? "");
     } catch (error) {
-      throw new McpError(
+      throw new ServerUnavailableError(
         `sign-in to "${name}" failed at authorization: could not listen for the browser on 127.0.0.1:${port} (${errorMessage(error)}); close what uses that port, or run \`mcpterm auth logout ${name}\` to register again on another one.`,
       );
     }
@@ -349,7 +353,7 @@ export class ServerAuth {
     const timer = setTimeout(
       () =>
         stop.abort(
-          new McpError(
+          new ServerUnavailableError(
             `sign-in to "${name}" failed at authorization: the browser did not come back within ${Math.round((this.options.waitMs ?? DEFAULT_WAIT_MS) / 1000)} s.`,
           ),
         ),
@@ -359,7 +363,7 @@ export class ServerAuth {
     try {
       const choice = await person.confirm(question, stop.signal);
       if (choice === "decline")
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" was declined; the server stays unavailable until you sign in (/mcp login ${name}, or \`mcpterm auth login ${name}\`).`,
         );
       let opened = false;
@@ -370,11 +374,11 @@ export class ServerAuth {
         );
       }
       endWait = person.waiting(question, opened, () =>
-        stop.abort(new McpError(`sign-in to "${name}" was cancelled.`)),
+        stop.abort(new ServerUnavailableError(`sign-in to "${name}" was cancelled.`)),
       );
       const answer = await redirect.wait(stop.signal);
       if ("error" in answer)
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server said ${sanitizeForTerminal(answer.error.slice(0, 100))}${answer.description ? ` (${sanitizeForTerminal(answer.description.slice(0, 300))})` : ""}.`,
         );
       return answer.code;

@@ -11,7 +11,7 @@ import {
 import path from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import { ensurePrivateFolder } from "../config/private-folder.js";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import {
   OAuthClientInformationFullSchema,
   OAuthTokensSchema,
@@ -109,7 +109,7 @@ export class OAuthStore {
         const age = lockAge(lock);
         if (age !== undefined && age > LOCK_STALE_MS) unlinkSync(lock);
         else if (Date.now() > deadline)
-          throw new McpError(`${lock} is held by another mcpterm; try again when it is done.`);
+          throw new ServerUnavailableError(`${lock} is held by another mcpterm; try again when it is done.`);
         else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
       }
     }
@@ -172,7 +172,7 @@ export class OAuthStore {
 
   private write(data: StoreFile): void {
     const problem = this.problem();
-    if (problem) throw new McpError(`${problem}; mcpterm writes no sign-in over it.`);
+    if (problem) throw new ServerUnavailableError(`${problem}; mcpterm writes no sign-in over it.`);
     ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: FILE_MODE });

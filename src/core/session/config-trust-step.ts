@@ -6,19 +6,11 @@ import {
   trustSummary,
   untrustedConfigMessage,
   type KeyedEndpoint,
-  type TrustEntry,
 } from "../config/config-trust.js";
 import type { McptermConfig } from "../config/index.js";
 import type { UserSettings } from "../config/user-settings.js";
 import { ConfigError } from "../errors.js";
-
-/** What a person is asked to trust: the config file and one entry per thing it would do. */
-export interface TrustQuestion {
-  configPath: string;
-  /** What the config wants, e.g. "wants to start or connect to 2 servers". */
-  summary: string;
-  entries: TrustEntry[];
-}
+import type { Person } from "../person/person.js";
 
 /**
  * Decides whether this run may do what the project's config asks: start or contact its servers
@@ -36,7 +28,9 @@ export async function settleConfigTrust(
     endpoint: KeyedEndpoint | undefined;
     /** Masks secrets in what is shown (expanded `${VAR}`s); a line shows where one is handed over. */
     redact: (text: string) => string;
-    ask?: (question: TrustQuestion) => Promise<boolean>;
+    /** Who is asked; with nobody there, an untrusted config is refused with the flag that trusts it. */
+    person: Person;
+    signal?: AbortSignal;
   },
 ): Promise<boolean> {
   const servers = serversNeedingTrust(config);
@@ -46,12 +40,16 @@ export async function settleConfigTrust(
   if (settings.isConfigTrusted(config.path, hash)) return true;
   const { redact } = options;
   const entries = servers.map((server) => trustEntry(server, redact));
-  if (!options.ask) throw new ConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
-  const trusted = await options.ask({
-    configPath: config.path,
-    summary: trustSummary(servers.length, endpoint),
-    entries: [...entries, ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : [])],
-  });
+  if (options.person.absent !== undefined)
+    throw new ConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
+  const trusted = await options.person.trustConfig(
+    {
+      configPath: config.path,
+      summary: trustSummary(servers.length, endpoint),
+      entries: [...entries, ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : [])],
+    },
+    options.signal ?? new AbortController().signal,
+  );
   if (trusted) settings.trustConfig(config.path, hash);
   return trusted;
 }

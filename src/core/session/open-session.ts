@@ -21,18 +21,20 @@ import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
 import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
-import { openUrlWith } from "../requests/open-url.js";
-import { autoTiersFromProjectConfig, type ApprovalRules } from "../policy/approval-policy.js";
+import { openUrlWith } from "../person/open-url.js";
+import { sessionApprovalRules } from "../policy/approval-rules.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
+import { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
-import { settleConfigTrust, type TrustQuestion } from "./config-trust-step.js";
-import { serverRequestHandlers, type PersonAtHand } from "../requests/server-requests.js";
+import { settleConfigTrust } from "./config-trust-step.js";
+import { serverRequestHandlers } from "../person/server-requests.js";
+import { NOBODY, type Person } from "../person/person.js";
 import { sessionOAuth } from "./session-oauth.js";
-import { NoticeThrottle } from "../requests/notice-throttle.js";
+import { NoticeThrottle } from "../person/notice-throttle.js";
 import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
@@ -73,10 +75,11 @@ export interface SessionPlace {
 
 export interface SessionHooks {
   /**
-   * Asks the person whether to trust the project's config (the TUI). Without it, an untrusted
-   * config is a ConfigError that names what it would start and the flag that allows it.
+   * Who is asked whether to trust the project's config as the session opens (the TUI's terminal,
+   * before it draws). Absent (NOBODY), an untrusted config is a ConfigError that names what it
+   * would start and the flag that allows it.
    */
-  askTrust?: (question: TrustQuestion) => Promise<boolean>;
+  person?: Person;
 }
 
 /** An image a tool returned: its type and base64 data, as the server sent it. */
@@ -133,10 +136,15 @@ export interface SessionRuntime {
   newSession(model: ChatModel, resumed?: SavedSession): Session;
   /** Where this working folder's sessions are saved. */
   readonly sessionsDir: string;
+  /** The person's "always allow" answers (tools, and fetching pages), for every conversation of this run. */
+  readonly allowances: ToolAllowances;
   /** The folders offered to servers as MCP roots; adding one tells every connected server. */
   readonly roots: RootList;
-  /** Who answers servers' sampling and elicitation requests from now on (the TUI); none declines. */
-  answerServerRequestsWith(person: PersonAtHand | undefined): void;
+  /**
+   * Who is asked from now on — calls to approve, servers' sampling and elicitation, sign-ins:
+   * the TUI gives itself; undefined (and until then) NOBODY, who declines everything.
+   */
+  askPersonWith(person: Person | undefined): void;
   /** The images in tool results as they arrive (the TUI draws them where the terminal can). */
   onImages(listener: (images: ToolImage[]) => void): () => void;
   /** Live notices (server errors, declined requests) as they happen; returns the unsubscribe. */
@@ -180,7 +188,7 @@ export async function openSession(
     flag: request.trustConfig,
     endpoint,
     redact,
-    ...(hooks.askTrust ? { ask: hooks.askTrust } : {}),
+    person: hooks.person ?? NOBODY,
   });
   if (!trusted) {
     notices.push({
@@ -221,7 +229,7 @@ export async function openSession(
     if (text === undefined) return;
     for (const listener of noticeListeners) listener({ ...notice, text });
   };
-  let person: PersonAtHand | undefined;
+  let person: Person = NOBODY;
   let sessionModel: ChatModel | undefined;
   const requests = serverRequestHandlers({
     person: () => person,
@@ -249,7 +257,7 @@ export async function openSession(
     requests,
     roots,
     // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
-    oauth: sessionOAuth(env, redactor, () => person?.signIn),
+    oauth: sessionOAuth(env, redactor, () => person.signIn),
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
@@ -272,22 +280,19 @@ export async function openSession(
   // Built-in tools first; the knowledge base offers its search tool only once it is ready.
   const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, mcpTools]));
 
-  const projectTiers = autoTiersFromProjectConfig(config.approval.auto);
-  if (projectTiers.ignored.length > 0) {
-    notices.push({
-      level: "warning",
-      text: `approval.auto in ${config.path ?? "the config"} lists ${projectTiers.ignored.join(", ")}; risky tiers only run unasked when you allow them (--approve, or your own settings).`,
-    });
-  }
-  const approval: ApprovalRules = {
-    // Tiers the file names are the project's word; without it they are mcpterm's default.
-    project: config.approval.fromFile ? projectTiers.auto : [],
-    defaults: config.approval.fromFile ? [] : projectTiers.auto,
+  const { rules: approval, ignored } = sessionApprovalRules({
+    config: config.approval,
     settings: settings.autoApprovedTiers(),
     flagged: request.approve,
     interactive: request.interactive,
     allowSecretArguments: request.allowSecretArguments,
-  };
+  });
+  if (ignored.length > 0) {
+    notices.push({
+      level: "warning",
+      text: `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers only run unasked when you allow them (--approve, or your own settings).`,
+    });
+  }
 
   // Embeddings see every message: an endpoint the project names off this machine needs --trust-config.
   const embeddingsFor = (tell: (notice: LiveNotice) => void): Parameters<typeof openFreshKnowledge>[2] => {
@@ -296,6 +301,7 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
+  const allowances = new ToolAllowances();
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {
@@ -321,8 +327,9 @@ export async function openSession(
     start,
     modelFor,
     roots,
-    answerServerRequestsWith: (next) => {
-      person = next;
+    allowances,
+    askPersonWith: (next) => {
+      person = next ?? NOBODY;
     },
     onImages: (listener) => {
       imageListeners.add(listener);
@@ -341,6 +348,8 @@ export async function openSession(
         model,
         tools,
         approval,
+        person: () => person,
+        allowances,
         maxSteps: request.maxSteps,
         cwd,
         sink: trace,

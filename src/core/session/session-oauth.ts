@@ -1,6 +1,6 @@
 import { userSettingsDir } from "../config/user-settings.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
-import { openUrlWith } from "../requests/open-url.js";
+import { openUrlWith } from "../person/open-url.js";
 import type { OAuthOptions, SignInPerson } from "../oauth/server-auth.js";
 import { OAuthStore } from "../oauth/token-store.js";
 

@@ -3,7 +3,7 @@ import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
-import type { ServerRequestRecord } from "../requests/server-requests.js";
+import type { ServerRequestRecord } from "../person/server-requests.js";
 import type { ServerState, WireRecord } from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */

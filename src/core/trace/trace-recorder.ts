@@ -4,7 +4,7 @@ import type { EventSink } from "../agent/session.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLine } from "../policy/redacted-json.js";
-import type { ServerRequestRecord } from "../requests/server-requests.js";
+import type { ServerRequestRecord } from "../person/server-requests.js";
 import { newSessionId } from "./session-id.js";
 
 export interface TraceRecorderOptions {

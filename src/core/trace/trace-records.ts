@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { CallToolResult, ServerSnapshot, WireFrame } from "../mcp/types.js";
-import type { ServerRequestRecord } from "../requests/server-requests.js";
+import type { ServerRequestRecord } from "../person/server-requests.js";
 
 /**
  * What a trace file holds, one JSON object a line. Every record carries `ts`, milliseconds since

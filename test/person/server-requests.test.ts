@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { SamplingParams } from "../../src/core/mcp/client-requests.js";
-import { serverRequestHandlers, type ServerRequestRecord } from "../../src/core/requests/server-requests.js";
-import { NoticeThrottle } from "../../src/core/requests/notice-throttle.js";
+import type { SamplingParams } from "../../src/core/person/server-request-handlers.js";
+import { serverRequestHandlers, type ServerRequestRecord } from "../../src/core/person/server-requests.js";
+import { NoticeThrottle } from "../../src/core/person/notice-throttle.js";
+import { NOBODY } from "../../src/core/person/person.js";
 
 function handlers(records: ServerRequestRecord[], notices: string[]) {
   return serverRequestHandlers({
-    person: () => undefined,
+    person: () => NOBODY,
     allowSampling: false,
     model: () => ({
       model: "m",

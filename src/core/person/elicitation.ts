@@ -1,5 +1,5 @@
 import type { ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ElicitationParams } from "../mcp/client-requests.js";
+import type { ElicitationParams } from "./server-request-handlers.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import {

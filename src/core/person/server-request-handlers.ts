@@ -1,28 +1,18 @@
 import {
   ErrorCode,
-  type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
 } from "@modelcontextprotocol/sdk/types.js";
 
-/**
- * What mcpterm tells every server it can do. Declared in every mode, so servers offer the same
- * tools to the TUI and to scripts; one-shot mode then declines what needs a person.
- */
-export const CLIENT_CAPABILITIES: ClientCapabilities = {
-  roots: { listChanged: true },
-  sampling: {},
-  elicitation: { form: {}, url: {} },
-};
-
 export type SamplingParams = CreateMessageRequest["params"];
 export type ElicitationParams = ElicitRequest["params"];
 
 /**
  * Answers the requests a server sends mcpterm that need a person or the model. The session
- * builds one (src/core/requests/server-requests.ts); a manager without one declines them all.
+ * builds one over its Person (serverRequestHandlers); a connection without one declines them all
+ * (declineServerRequests), as nobody can be asked.
  */
 export interface ServerRequestHandlers {
   createMessage(server: string, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult>;
@@ -43,11 +33,6 @@ export function requestError(code: number, message: string): Error & { code: num
 export function samplingRefused(reason: string): Error & { code: number } {
   return requestError(SAMPLING_REJECTED, reason);
 }
-
-export const DECLINE_ALL: ServerRequestHandlers = {
-  createMessage: () => Promise.reject(samplingRefused("mcpterm answers no sampling requests here")),
-  elicit: () => Promise.resolve({ action: "decline" }),
-};
 
 /** A request mcpterm cannot make sense of: the spec's invalid-params error, with the reason. */
 export function invalidRequest(reason: string): Error & { code: number } {

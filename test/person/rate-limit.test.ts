@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PerServerRateLimit } from "../../src/core/requests/rate-limit.js";
+import { PerServerRateLimit } from "../../src/core/person/rate-limit.js";
 
 describe("PerServerRateLimit", () => {
   it("takes one request per server at a time, and at most `limit` per window", () => {

@@ -7,33 +7,12 @@ import {
   type ElicitationParams,
   type SamplingParams,
   type ServerRequestHandlers,
-} from "../mcp/client-requests.js";
-import {
-  elicitationQuestion,
-  formResult,
-  type ElicitationAnswer,
-  type ElicitationQuestion,
-} from "./elicitation.js";
+} from "./server-request-handlers.js";
+import { elicitationQuestion, formResult } from "./elicitation.js";
 import { NoticeThrottle } from "./notice-throttle.js";
-import type { SignInPerson } from "../oauth/server-auth.js";
+import type { Person } from "./person.js";
 import { PerServerRateLimit } from "./rate-limit.js";
-import {
-  answerSampling,
-  samplingHints,
-  samplingQuestion,
-  type SamplingAnswer,
-  type SamplingQuestion,
-} from "./sampling.js";
-
-/** The person at the keyboard, who answers what servers ask (the TUI); absent in one-shot mode. */
-export interface PersonAtHand {
-  /** Must answer `approved: false` when `signal` aborts. */
-  sampling(question: SamplingQuestion, signal: AbortSignal): Promise<SamplingAnswer>;
-  /** Must answer `cancel` when `signal` aborts. */
-  elicitation(question: ElicitationQuestion, signal: AbortSignal): Promise<ElicitationAnswer>;
-  /** Signs in to servers that need OAuth; without it a needed sign-in is reported, not started. */
-  readonly signIn?: SignInPerson;
-}
+import { answerSampling, samplingHints, samplingQuestion, type SamplingAnswer } from "./sampling.js";
 
 /** What the trace keeps of one server request: who asked, what, and what became of it. */
 export type ServerRequestRecord =
@@ -63,8 +42,8 @@ export type ServerRequestRecord =
     };
 
 export interface ServerRequestOptions {
-  /** Who answers questions; without one, elicitation is declined and sampling needs `allowSampling`. */
-  person: () => PersonAtHand | undefined;
+  /** Who answers questions now; with nobody there, elicitation is declined and sampling needs `allowSampling`. */
+  person: () => Person;
   /** --allow-sampling: answer sampling requests with the model without asking (one-shot mode). */
   allowSampling: boolean;
   /** The model that answers sampling; throws (ConfigError) when none can be reached. */
@@ -148,7 +127,7 @@ async function sample(
     const person = options.person();
     let answer: SamplingAnswer;
     let by: "user" | "flag";
-    if (person) {
+    if (person.absent === undefined) {
       answer = await person.sampling(question, signal);
       by = "user";
       if (signal.aborted)
@@ -157,15 +136,12 @@ async function sample(
       answer = { approved: true };
       by = "flag";
     } else {
-      return refuse(
-        "default",
-        "nobody is there to approve it; pass --allow-sampling to answer such requests",
-      );
+      return refuse("default", `${person.absent}; pass --allow-sampling to answer such requests`);
     }
     if (!answer.approved) return refuse("user", answer.reason, model.model);
     const edited = "editedText" in answer && answer.editedText !== undefined;
     try {
-      const result = await answerSampling(model, params, question, answer, signal);
+      const result = await answerSampling(model, question, answer, signal);
       // What the model wrote goes back to the server: without the secrets it may have repeated.
       const text = result.content.type === "text" ? options.redact(result.content.text) : "";
       options.record({
@@ -233,8 +209,7 @@ async function elicit(
     const question = elicitationQuestion(server, params, options.redact);
     if ("problem" in question) return finish({ action: "decline" }, "default", question.problem);
     const person = options.person();
-    if (!person)
-      return finish({ action: "decline" }, "default", "nobody is there to answer it (one-shot mode)");
+    if (person.absent !== undefined) return finish({ action: "decline" }, "default", person.absent);
     const answer = await person.elicitation(question, signal);
     if (signal.aborted)
       return finish({ action: "cancel" }, "default", "the server withdrew it before it was answered");

@@ -6,7 +6,7 @@ import type {
 import type { ChatMessage, ChatModel } from "../llm/types.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { base64Bytes, formatBytes } from "../text/index.js";
-import type { SamplingParams } from "../mcp/client-requests.js";
+import type { SamplingParams } from "./server-request-handlers.js";
 
 /** A server's sampling request as the person sees it before anything reaches the model. */
 export interface SamplingQuestion {
@@ -67,7 +67,6 @@ export function samplingHints(params: SamplingParams): string[] {
  */
 export async function answerSampling(
   model: ChatModel,
-  params: SamplingParams,
   question: SamplingQuestion,
   answer: { editedText?: string },
   signal: AbortSignal,

@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { TrustEntry } from "../../src/core/config/config-trust.js";
 import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
-import { askTrustAtTerminal } from "../../src/ui/config-trust-prompt.js";
+import { terminalPerson } from "../../src/common/terminal-person.js";
 
 /**
  * Asks with `entries`; each of `typed` is written to stdin at its time (ms after the question);
@@ -12,7 +12,8 @@ async function askTyped(
   entries: TrustEntry[],
   typed: Array<[at: number, text: string]>,
 ): Promise<{ trusted: boolean; shown: string }> {
-  const stdin = new PassThrough();
+  // A terminal, as far as the question goes: piped stdin would be nobody to ask.
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
   const stderr = new PassThrough();
   let shown = "";
   stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
@@ -26,11 +27,10 @@ async function askTyped(
   };
   let clock = 0;
   const summary = `wants to start or connect to ${entries.length} server${entries.length === 1 ? "" : "s"}`;
-  const asked = askTrustAtTerminal(io, { now: () => clock })({
-    configPath: "/p/mcp.config.json",
-    summary,
-    entries,
-  });
+  const asked = terminalPerson(io, { now: () => clock }).trustConfig(
+    { configPath: "/p/mcp.config.json", summary, entries },
+    new AbortController().signal,
+  );
   for (const [at, text] of typed) {
     clock = at;
     stdin.write(text);
@@ -50,7 +50,7 @@ const marked: TrustEntry = {
   warnings: ["pipes a download into a shell"],
 };
 
-describe("askTrustAtTerminal", () => {
+describe("the trust question at the terminal", () => {
   it("takes y for lines with nothing marked, and Enter alone as no", async () => {
     expect((await ask([plain], "y")).trusted).toBe(true);
     expect((await ask([plain], "")).trusted).toBe(false);

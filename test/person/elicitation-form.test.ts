@@ -5,8 +5,8 @@ import {
   formFields,
   parseFieldInput,
   type FormField,
-} from "../../src/core/requests/elicitation-form.js";
-import { elicitationQuestion, formResult } from "../../src/core/requests/elicitation.js";
+} from "../../src/core/person/elicitation-form.js";
+import { elicitationQuestion, formResult } from "../../src/core/person/elicitation.js";
 import { openableUrl } from "../../src/core/policy/openable-url.js";
 
 /** The conformance suite's SEP-1034 schema: every primitive with a default. */

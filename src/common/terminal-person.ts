@@ -1,0 +1,91 @@
+import type { AnswerOptions, CliIo } from "./cli-io.js";
+import type { ApprovalAnswer, ApprovalRequest, FetchQuestion } from "../core/person/approval-request.js";
+import { nobody, type Person } from "../core/person/person.js";
+import type { TrustQuestion } from "../core/person/trust-question.js";
+import type { SignInPerson } from "../core/oauth/server-auth.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { askYesNo } from "./terminal-question.js";
+
+/** Why nobody is asked when stdin is no terminal: piped input is never read as an answer. */
+export const NO_TERMINAL = "nobody is at a terminal to answer (stdin is not a terminal)";
+
+/**
+ * The person at the terminal, for everything outside the TUI (and for the TUI's trust question,
+ * asked before it draws): questions on stderr, one line read as the answer by the one rule of
+ * askYesNo. Servers' sampling and forms are not asked here (only the TUI has the panels for
+ * them). With stdin no terminal, it is nobody.
+ */
+export function terminalPerson(
+  io: CliIo,
+  options: { signIn?: SignInPerson } & Pick<AnswerOptions, "now"> = {},
+): Person {
+  if (io.stdin.isTTY !== true) return nobody(NO_TERMINAL);
+  const clock = options.now ? { now: options.now } : {};
+  const no = nobody("only the interactive assistant can answer this");
+  return {
+    absent: undefined,
+    approveCall: (request, signal) => approveAtTerminal(io, callQuestion(request), signal, clock),
+    approveFetch: (question, signal) => approveAtTerminal(io, fetchQuestion(question), signal, clock),
+    trustConfig: (question, signal) => trustAtTerminal(io, question, signal, clock),
+    sampling: (question, signal) => no.sampling(question, signal),
+    elicitation: (question, signal) => no.elicitation(question, signal),
+    signIn: options.signIn,
+  };
+}
+
+async function approveAtTerminal(
+  io: CliIo,
+  question: string,
+  signal: AbortSignal,
+  clock: Pick<AnswerOptions, "now">,
+): Promise<ApprovalAnswer> {
+  const yes = await askYesNo(io, question, { signal, ...clock });
+  return yes
+    ? { approved: true, reason: "approved at the terminal" }
+    : { approved: false, reason: "the user did not approve it at the terminal" };
+}
+
+function callQuestion(request: ApprovalRequest): string {
+  const label = sanitizeForTerminal(`${request.server}/${request.tool}`);
+  const tier = `${request.tier}: ${sanitizeForTerminal(request.tierReason)}`;
+  return `${label} (${tier}): ${sanitizeForTerminal(request.reason)}. Run it? [y/N] `;
+}
+
+function fetchQuestion(question: FetchQuestion): string {
+  return `Fetch ${sanitizeForTerminal(question.url)} (an external call) and add it to the knowledge base? [y/N] `;
+}
+
+/**
+ * Whether the project's config may start or contact its servers, showing each exact command
+ * line or URL with a ⚠ line under what must not be missed. Only a typed "y" counts (Enter alone
+ * means no); when a line is marked, only "yes" in full, so a reflex keystroke cannot start
+ * `curl … | sh`.
+ */
+async function trustAtTerminal(
+  io: CliIo,
+  { configPath, summary, entries }: TrustQuestion,
+  signal: AbortSignal,
+  clock: Pick<AnswerOptions, "now">,
+): Promise<boolean> {
+  const marked = entries.filter((entry) => entry.warnings.length > 0).length;
+  io.stderr.write(
+    `${sanitizeForTerminal(configPath)} ${summary}:\n` +
+      entries
+        .map(
+          ({ line, warnings }) =>
+            `  ${sanitizeForTerminal(line)}\n` + warnings.map((text) => `    ⚠ ${text}\n`).join(""),
+        )
+        .join(""),
+  );
+  if (marked === 0) return askYesNo(io, "Trust this config? [y/N] ", { signal, ...clock });
+  return askYesNo(
+    io,
+    `${marked === 1 ? "1 line is" : `${marked} lines are`} marked ⚠: read ${marked === 1 ? "it" : "them"} before you trust this config.\n` +
+      'Trust this config? Type "yes" in full to trust it anyway. [yes/N] ',
+    {
+      signal,
+      ...clock,
+      needsFullYes: { refusal: 'Not trusted: with a line marked ⚠, only "yes" typed in full counts.' },
+    },
+  );
+}
