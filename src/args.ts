@@ -12,6 +12,12 @@ export interface CommonArgs {
   config: string | undefined;
   kbDir: string | undefined;
   debug: boolean;
+  /**
+   * --trust-config: the project's config may do what it asks without a question — start its
+   * servers (a session), send values from the user's environment to the places it names (the
+   * commands that start servers). False for commands without the flag.
+   */
+  trustConfig: boolean;
 }
 
 export interface ModelArgs {
@@ -32,7 +38,6 @@ export interface SessionArgs {
   /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
   trace: string | undefined;
   kb: boolean;
-  trustConfig: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
   /** --continue (the latest saved session), --resume <id>, or --resume alone (pick one). */
@@ -349,7 +354,6 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             trace: parsed.trace,
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
-            trustConfig: parsed.trustConfig,
             roots: (parsed.root ?? []).map(String),
             resume: resumeChoice(parsed.continue, parsed.resume),
           };
@@ -380,7 +384,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "tools [tool]",
         "connect to the servers and list their tools with tiers; --server s <tool> shows one whole",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("tool", {
               type: "string",
               describe: "with --server: show this tool's whole definition",
@@ -416,7 +420,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "call <target> [arguments]",
         'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
             .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
             .option("json", { type: "boolean", default: false })
@@ -488,7 +492,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "replay [trace]",
         "send the MCP calls of a recorded session again, compare each answer with the recorded one",
         (command) =>
-          replayOptions(command)
+          withTrustConfig(replayOptions(command))
             .positional("trace", {
               type: "string",
               describe: "a trace, or a calls file from mcpterm trace --calls (default: the newest trace)",
@@ -516,7 +520,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "dev <server>",
         "run one server, restart it whenever its files change, and show what changed in its tools",
         (command) =>
-          replayOptions(command)
+          withTrustConfig(replayOptions(command))
             .positional("server", { type: "string", demandOption: true, describe: "a server of the config" })
             .option("watch", {
               type: "string",
@@ -593,7 +597,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "read <server> <uri>",
         "read one MCP resource from a server",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", demandOption: true })
             .positional("uri", { type: "string", demandOption: true })
             .option("json", { type: "boolean", default: false }),
@@ -610,7 +614,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "resources [server]",
         "connect to the servers and list their resources and resource templates",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
         (parsed) =>
@@ -625,7 +629,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "prompts [server]",
         "connect to the servers and list their prompts with their arguments",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
         (parsed) =>
@@ -640,7 +644,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "auth <action> [server]",
         "sign in to remote servers (OAuth): auth login <server> | auth logout <server> | auth status",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("action", { choices: ["login", "logout", "status"] as const, demandOption: true })
             .positional("server", { type: "string", describe: "the server, as named in mcp.config.json" })
             .option("browser", {
@@ -779,12 +783,29 @@ function commonArgs(parsed: {
   config?: string | undefined;
   kb?: unknown;
   debug?: boolean | undefined;
+  trustConfig?: boolean | undefined;
 }): CommonArgs {
   return {
     config: parsed.config,
     kbDir: typeof parsed.kb === "string" ? parsed.kb : undefined,
     debug: parsed.debug === true,
+    trustConfig: parsed.trustConfig === true,
   };
+}
+
+/**
+ * --trust-config on a command that starts the config's servers outside a session (`tools`,
+ * `call`, `read`, `resources`, `prompts`, `dev`, `replay`, `auth login`): running the command is
+ * the request to start them, but a value from the user's environment goes to a place the
+ * project names only with a yes, or this flag.
+ */
+function withTrustConfig<T>(command: Argv<T>) {
+  return command.option("trust-config", {
+    type: "boolean",
+    default: false,
+    describe:
+      "let the config send values from your environment (${VAR} in headers, url, oauth) to the places it names, unasked",
+  });
 }
 
 /** What replay and dev share: approval of the calls they send, and what comparisons ignore. */

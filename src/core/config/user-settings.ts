@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isTier, type Tier } from "../policy/tiers.js";
+import { ensurePrivateFolder } from "./private-folder.js";
 
 /**
  * The user's own settings, outside any project: what they allowed to run without asking, and
@@ -70,7 +71,7 @@ export class UserSettings {
   }
 
   private write(data: UserSettingsData): void {
-    mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
     renameSync(temporary, this.path);
