@@ -7,11 +7,15 @@ import {
   type PromptState,
 } from "../../src/ui/prompt/prompt-reducer.js";
 
-function run(...actions: Array<Omit<PromptAction, "at">>): { state: PromptState; effects: PromptEffect[] } {
+/** An action without its time, which the run gives it (each a second after the one before). */
+type WithoutAt<Action> = Action extends unknown ? Omit<Action, "at"> : never;
+type Step = WithoutAt<PromptAction>;
+
+function run(...actions: Step[]): { state: PromptState; effects: PromptEffect[] } {
   let state = initialPromptState;
   const effects: PromptEffect[] = [];
   actions.forEach((action, index) => {
-    const result = reducePrompt(state, { ...action, at: 1000 + index * 1000 } as PromptAction);
+    const result = reducePrompt(state, { ...action, at: 1000 + index * 1000 });
     state = result.state;
     effects.push(...result.effects);
   });

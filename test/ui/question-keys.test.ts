@@ -155,7 +155,7 @@ describe("a sampling panel's keys", () => {
       [],
       "xy",
     ],
-    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y"],
+    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y\n"],
     [
       "Esc denies at once, even during the guard",
       "",
