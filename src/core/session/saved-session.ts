@@ -69,7 +69,13 @@ const turnFields = {
   attachments: z.array(attachmentSchema),
   answer: text,
   reason: z.enum(["completed", "max_steps", "loop_detected", "aborted", "error"]),
-  tools: z.array(z.object({ server: text, tool: text })),
+  tools: z.array(
+    z.object({
+      server: text,
+      tool: text,
+      outcome: z.enum(["done", "failed", "denied", "cancelled", "not_run"]).optional(),
+    }),
+  ),
 };
 
 const headerSchema = z.object({
