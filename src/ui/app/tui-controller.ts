@@ -24,6 +24,7 @@ import {
 import type { SavedSession } from "../../core/session/saved-session.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { completionWords } from "../keys/completion.js";
+import { describeCompletion } from "./completion-descriptions.js";
 import { OpenQuestions, type ApprovalKey } from "../panels/open-questions.js";
 import type { QuestionAnswer } from "../panels/question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "../terminal/inline-image.js";
@@ -232,6 +233,11 @@ export class TuiController implements Person {
       ),
     };
     return [...new Set(completionWords(before, this.commands, source))];
+  }
+
+  /** What a word the completion menu offers is, in a few words. */
+  describe(word: string): string | undefined {
+    return describeCompletion(word, this.commands, catalogEntries(this.options.runtime.manager.servers()));
   }
 
   approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {

@@ -24,6 +24,7 @@ export type KeyMode =
   | "sampling-reason"
   | "url"
   | "form"
+  | "menu"
   | "ctrl-x";
 
 /** Edits of the text field in focus: the prompt, or the denial reason. */
@@ -54,6 +55,10 @@ export type KeyAction =
   /** Enter at the prompt: send, or continue after a trailing backslash. */
   | { type: "send" }
   | { type: "complete" }
+  /** The completion menu: move the choice, take it (and send a command, with Enter), or close it. */
+  | { type: "menu_move"; direction: -1 | 1 }
+  | { type: "menu_take"; submit: boolean }
+  | { type: "menu_close" }
   /** ↑/↓ at the prompt: between lines, then through history. */
   | { type: "vertical"; direction: -1 | 1 }
   /** Esc at the prompt. */
@@ -159,6 +164,16 @@ const PROMPT: Readonly<Record<string, KeyAction>> = {
   "ctrl+x": { type: "chord_start" },
 };
 
+/** While the completion menu is open: ↑/↓ choose, Tab takes, Enter takes (and runs a command), Esc closes it. */
+const MENU: Readonly<Record<string, KeyAction>> = {
+  ...PROMPT,
+  up: { type: "menu_move", direction: -1 },
+  down: { type: "menu_move", direction: 1 },
+  tab: { type: "menu_take", submit: false },
+  return: { type: "menu_take", submit: true },
+  escape: { type: "menu_close" },
+};
+
 /** After Ctrl+X: Ctrl+E (or E) opens the editor, as in bash; any other key ends the chord. */
 const CTRL_X: Readonly<Record<string, KeyAction>> = {
   "ctrl+e": { type: "open_editor" },
@@ -255,6 +270,7 @@ const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
   "sampling-edit": QUESTION_TEXT,
   "sampling-reason": QUESTION_TEXT,
   form: FORM,
+  menu: MENU,
   "ctrl-x": CTRL_X,
 };
 

@@ -49,6 +49,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
           ["a always"],
           ["d deny with a reason", "d reason"],
         ],
+  menu: () => [["↑/↓ choose"], ["Tab take"], ["Enter take and run", "Enter take"], ["Esc close"]],
   "approval-reason": () => [
     ["Enter deny with it", "Enter deny"],
     ["Esc deny without it", "Esc no reason"],
