@@ -94,6 +94,8 @@ export interface CommandContext {
   commands: readonly SlashCommand[];
   /** Absent where no roots are offered (a front end that does not keep a root list). */
   roots?: RootControl;
+  /** The person's "always allow" rules (/permissions); absent where none are kept. */
+  allowances?: ToolAllowances;
   /** Absent where documents cannot be added (`/kb add` then says so). */
   documents?: DocumentAccess;
   /** Absent where there is no conversation to manage. */

@@ -312,7 +312,8 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
-  const allowances = new ToolAllowances();
+  // "Always allow in this project" lasts in the user's settings, keyed by the working folder.
+  const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {

@@ -372,6 +372,7 @@ export class TuiController implements Person {
           }
         : {}),
       narrowing: runtime.narrowing,
+      allowances: runtime.allowances,
       toolSearch: runtime.toolSearch,
       conversation: {
         // Read when /stats asks, not each time a command runs.

@@ -77,7 +77,7 @@ export type KeyAction =
   | { type: "inspector_letter"; text: string }
   /** ↑/↓ on the approval list. */
   | { type: "approval_focus"; direction: -1 | 1 }
-  /** A digit 1–4: focus that choice; typed text while the guard holds or a draft is open. */
+  /** A digit 1–5: focus that choice; typed text while the guard holds or a draft is open. */
   | { type: "approval_pick"; index: number; text: string }
   /** A shortcut letter: decide at once; typed text while the guard holds or a draft is open. */
   | { type: "approval_shortcut"; choice: ApprovalChoice; text: string }
@@ -277,6 +277,7 @@ const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
 const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
   y: "once",
   a: "always",
+  p: "project",
   n: "deny",
   d: "reason",
 };
@@ -312,6 +313,6 @@ const INSPECTOR_LETTERS = new Set(["j", "k", "g", "G", "f"]);
 function approvalText(text: string): KeyAction {
   const shortcut = SHORTCUTS[text];
   if (shortcut) return { type: "approval_shortcut", choice: shortcut, text };
-  if (/^[1-4]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
+  if (/^[1-5]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
   return { type: "insert", text };
 }

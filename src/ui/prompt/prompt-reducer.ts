@@ -473,6 +473,8 @@ function decide(state: PromptState, choice: ApprovalChoice): PromptResult {
       return answer(state, { kind: "once" });
     case "always":
       return answer(state, { kind: "always" });
+    case "project":
+      return answer(state, { kind: "project" });
     case "deny":
       return answer(state, { kind: "deny" });
     case "reason":
