@@ -5,6 +5,7 @@ import { helpCommand } from "./help-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
+import { noticesCommand } from "./notices-command.js";
 import { permissionsCommand } from "./permissions-command.js";
 import { rootsCommand } from "./roots-command.js";
 import { resumeCommand } from "./resume-command.js";
@@ -25,6 +26,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   modelCommand,
   rootsCommand,
   permissionsCommand,
+  noticesCommand,
   compactCommand,
   statsCommand,
   resumeCommand,

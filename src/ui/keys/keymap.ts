@@ -55,6 +55,8 @@ export type KeyAction =
   /** Enter at the prompt: send, or continue after a trailing backslash. */
   | { type: "send" }
   | { type: "complete" }
+  /** Ctrl+L: erase the screen and draw the live area again. */
+  | { type: "redraw" }
   /** The completion menu: move the choice, take it (and send a command, with Enter), or close it. */
   | { type: "menu_move"; direction: -1 | 1 }
   | { type: "menu_take"; submit: boolean }
@@ -162,6 +164,7 @@ const PROMPT: Readonly<Record<string, KeyAction>> = {
   "ctrl+o": { type: "inspector_toggle" },
   "ctrl+g": { type: "open_editor" },
   "ctrl+x": { type: "chord_start" },
+  "ctrl+l": { type: "redraw" },
 };
 
 /** While the completion menu is open: ↑/↓ choose, Tab takes, Enter takes (and runs a command), Esc closes it. */
