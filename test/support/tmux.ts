@@ -64,6 +64,11 @@ export class TmuxTerminal {
     return text;
   }
 
+  /** From now on, every byte the program writes to the pane is appended to `file`. */
+  record(file: string): void {
+    this.tmux("pipe-pane", "-t", this.session, `cat >> '${file}'`);
+  }
+
   close(): void {
     try {
       this.tmux("kill-server");

@@ -46,6 +46,11 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const runtime = await openSession(sessionRequest(args, mode), io, {
     person: terminalPerson(io),
   });
+  // Stopped while starting (Ctrl+C in the early frame is a SIGINT too): no TUI to take down.
+  if (io.signal.aborted) {
+    await runtime.close();
+    return ExitCode.ok;
+  }
   const store = new TranscriptStore();
   const { dispatch } = store;
   dispatch({
