@@ -1,11 +1,14 @@
 // @ts-check
 /**
- * How the build makes Ink draw text as mcpterm measures it. Both are esbuild plugins for
- * scripts/build.mjs; the product runs from dist/, so this is what a person sees.
+ * How the build makes Ink measure and wrap text as mcpterm does. Both are esbuild plugins for
+ * scripts/build.mjs: the product runs from dist/, so this is what a person sees (tests that render
+ * through Ink in process see Ink as published).
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 
 const DISPLAY_WIDTH = path.resolve("src/core/text/display-width.ts");
+const WRAP_SPACES = path.resolve("src/ui/terminal/wrap-spaces.ts");
 
 /**
  * Every bundled `string-width` import (Ink's, wrap-ansi's, cli-truncate's, whatever the version)
@@ -28,5 +31,34 @@ export const inkMeasure = {
       loader: "js",
       resolveDir: path.dirname(DISPLAY_WIDTH),
     }));
+  },
+};
+
+/**
+ * Ink's word wrap (wrap-text.js), with the spaces wrap-ansi moves to the start of a continued
+ * row taken away (dropWrapSpaces): a word ending right at the edge made the next row begin with
+ * a stray space. Ink measures a text's height with the same function, so layout and drawing agree.
+ */
+export const inkWrapSpaces = {
+  name: "ink-wrap-spaces",
+  /** @param {import("esbuild").PluginBuild} builder */
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/ }, async (args) => {
+      const from = `wrappedText = wrapAnsi(text, maxWidth, {
+            trim: false,
+            hard: true,
+        });`;
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(from))
+        throw new Error(`${args.path} no longer holds ${from}: see scripts/ink-patches.mjs`);
+      const patched = source.replace(
+        from,
+        `wrappedText = dropWrapSpaces(text, wrapAnsi(text, maxWidth, { trim: false, hard: true }));`,
+      );
+      return {
+        contents: `import { dropWrapSpaces } from ${JSON.stringify(WRAP_SPACES)};\n${patched}`,
+        loader: "js",
+      };
+    });
   },
 };
