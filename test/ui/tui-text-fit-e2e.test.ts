@@ -9,8 +9,8 @@ import {
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
- * How text is fitted to the window in the real binary in tmux: wrapped lines that start where
- * their text does.
+ * How text is fitted to the window in the real binary in tmux: command syntax in /help read
+ * whole, wrapped lines that start where their text does.
  */
 let model: ScriptedModelServer;
 let dir: string;
@@ -61,6 +61,31 @@ afterAll(async () => {
 });
 
 describe("text fitted to the window", () => {
+  it("shows each command's syntax in /help whole, even where it is longer than its column", async () => {
+    const pane = await start(120);
+    await send(pane, "/help");
+    const help = await pane.waitFor((screen) => screen.includes("/exit"), "the help");
+    const lines = help.split("\n").map((line) => line.trimEnd());
+    expect(lines).toContain(
+      "/mcp [info <server> | logs <server> | loglevel <server> <level> | restart <server> | login <server> | logout <server>]",
+    );
+    expect(lines).toContain("/kb [search <query> | reindex | add <path|url> | remove <path>]");
+    // Each description still starts in the column of the others.
+    const column = (line: string | undefined, words: string): number => line?.indexOf(words) ?? -1;
+    expect(
+      column(
+        lines.find((line) => line.includes("server status;")),
+        "server status;",
+      ),
+    ).toBe(
+      column(
+        lines.find((line) => line.startsWith("/help")),
+        "list the commands",
+      ),
+    );
+    expect(help).not.toMatch(/^\/\S*[^\n]*…/m);
+  }, 60_000);
+
   it("starts a wrapped row with its word, not with the space before it", async () => {
     const pane = await start(40);
     await send(pane, "edge");
