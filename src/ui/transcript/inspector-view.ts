@@ -33,7 +33,10 @@ export function inspected(
   const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
   if (!ref) return undefined;
   return {
-    call: ref.kind === "tool" ? state.finishedCalls[ref.callId] : undefined,
+    call:
+      ref.kind === "tool"
+        ? (state.finishedCalls[ref.callId] ?? state.turn?.calls.find((call) => call.callId === ref.callId))
+        : undefined,
     knowledge: ref.kind === "knowledge" ? state.knowledge[ref.itemId] : undefined,
   };
 }

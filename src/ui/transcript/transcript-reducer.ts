@@ -13,6 +13,7 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
+import { inspected } from "./inspector-view.js";
 import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
 import { fetchCallView } from "./fetch-call-view.js";
@@ -203,11 +204,9 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "ui_inspector_whole":
       return state.inspector === undefined ? state : { ...state, inspectorWhole: !state.inspectorWhole };
     case "ui_inspector_print": {
-      const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
-      if (!ref) return state;
-      const call = ref.kind === "tool" ? state.finishedCalls[ref.callId] : undefined;
-      const knowledge = ref.kind === "knowledge" ? state.knowledge[ref.itemId] : undefined;
-      return { ...append(state, { kind: "detail", call, knowledge }), inspector: undefined };
+      const entry = inspected(state);
+      if (!entry) return state;
+      return { ...append(state, { kind: "detail", ...entry }), inspector: undefined };
     }
     case "ui_inspector_close":
       return { ...state, inspector: undefined };

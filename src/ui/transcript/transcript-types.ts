@@ -109,7 +109,10 @@ export interface LiveTurn {
   replyStarted: boolean;
   /** The part of the answer printed last: its body, or its confirmed or inferred part. */
   section: EvidenceSection;
-  /** Calls that have not finished yet, in the order the model proposed them. */
+  /**
+   * Calls not printed yet, in the order the model proposed them: those still to finish, and
+   * finished ones (with their result) waiting for a call proposed before them.
+   */
   calls: ToolCallView[];
   /** When the turn started (ms since the epoch, from the engine's turn_start). */
   startedAt: number;
@@ -149,7 +152,7 @@ export interface TranscriptState {
    * first is on screen, the rest wait below it. Nothing else decides what is asked.
    */
   asking: AskedView[];
-  /** Finished calls and knowledge blocks by id, for the inspector. */
+  /** Finished calls and knowledge blocks by id, for the inspector (live calls are in `turn`). */
   finishedCalls: Record<string, ToolCallView>;
   knowledge: Record<number, KnowledgeView>;
   expandables: ExpandableRef[];
