@@ -5,7 +5,7 @@ import {
   terminalStringWidth,
   truncateEnd,
   truncateMiddle,
-  wrapToWidth,
+  wrapWords,
 } from "../../src/core/text/index.js";
 
 const FAMILY = "👨‍👩‍👧‍👦";
@@ -139,15 +139,22 @@ describe("truncateMiddle", () => {
   });
 });
 
-describe("wrapToWidth", () => {
+describe("wrapWords", () => {
   it.each([
-    ["", 4, [""]],
-    ["abcdefghij", 4, ["abcd", "efgh", "ij"]],
-    ["日本語のテキスト", 5, ["日本", "語の", "テキ", "スト"]],
-    ["ab😀cd", 3, ["ab", "😀c", "d"]],
-    ["👨‍👩‍👧‍👦x", 2, ["👨‍👩‍👧‍👦", "x"]],
-  ])("%j at %i columns", (line, width, rows) => {
-    expect(wrapToWidth(line, width)).toEqual(rows);
+    ["", 4, 4, [""]],
+    ["word word word word", 10, 8, ["word word", "word", "word"]],
+    // A word wider than the row is cut; later rows are as wide as asked.
+    ["abcdefghijklmnop", 5, 3, ["abcde", "fgh", "ijk", "lmn", "op"]],
+    ["a verylongwordhere b", 8, 6, ["a", "verylo", "ngword", "here b"]],
+    // A space at the edge ends the row and does not start the next.
+    ["hello world foo", 11, 9, ["hello world", "foo"]],
+    ["日本語 のテキスト", 5, 5, ["日本", "語", "のテ", "キス", "ト"]],
+    ["ab😀cd", 3, 3, ["ab", "😀c", "d"]],
+    ["👨‍👩‍👧‍👦x", 8, 8, ["👨‍👩‍👧‍👦", "x"]],
+  ])("%j at %i then %i columns", (line, width, next, rows) => {
+    expect(wrapWords(line, width, next)).toEqual(rows);
+    for (const [index, row] of rows.entries())
+      expect(displayWidth(row)).toBeLessThanOrEqual(index === 0 ? width : next);
   });
 });
 

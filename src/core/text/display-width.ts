@@ -140,32 +140,50 @@ export function truncateMiddle(text: string, maxWidth: number): string {
 }
 
 /**
- * One line of text broken into rows of at most `width` columns, as a terminal would wrap it but
- * never inside a cluster: a wide character that would straddle the edge starts the next row.
- * An empty line is one empty row.
+ * One line of text broken into rows by words, as a reader wraps it: at the last space that fits
+ * (the space itself dropped), or inside a word only when the word alone is wider than the row.
+ * The first row is `width` columns wide, the rest `nextWidth` (room for a mark before them).
  */
-export function wrapToWidth(line: string, width: number): string[] {
-  const limit = Math.max(1, Math.floor(width));
-  if (PRINTABLE_ASCII.test(line)) {
-    const rows: string[] = [];
-    for (let start = 0; start < line.length; start += limit) rows.push(line.slice(start, start + limit));
-    return rows.length > 0 ? rows : [""];
-  }
+export function wrapWords(line: string, width: number, nextWidth = width): string[] {
   const rows: string[] = [];
-  let row = "";
-  let rowWidth = 0;
-  for (const { segment } of segmenter().segment(line)) {
-    const cluster = clusterWidth(segment);
-    if (rowWidth + cluster > limit && row !== "") {
-      rows.push(row);
-      row = "";
-      rowWidth = 0;
+  let limit = Math.max(1, Math.floor(width));
+  let row: string[] = [];
+  const widthOf = (part: readonly string[]): number =>
+    part.reduce((sum, cluster) => sum + clusterWidth(cluster), 0);
+  for (const cluster of clusters(line)) {
+    const columns = clusterWidth(cluster);
+    while (row.length > 0 && widthOf(row) + columns > limit) {
+      // A space at the edge ends the row and is not carried to the next.
+      if (cluster === " ") break;
+      const space = row.lastIndexOf(" ");
+      const byWord = space > 0 && widthOf(row.slice(0, space)) <= limit;
+      const cut = byWord ? space : Math.max(1, fitting(row, limit));
+      rows.push(row.slice(0, cut).join(""));
+      row = row.slice(byWord ? cut + 1 : cut);
+      limit = Math.max(1, Math.floor(nextWidth));
     }
-    row += segment;
-    rowWidth += cluster;
+    if (cluster === " " && row.length > 0 && widthOf(row) + columns > limit) {
+      rows.push(row.join(""));
+      row = [];
+      limit = Math.max(1, Math.floor(nextWidth));
+      continue;
+    }
+    row.push(cluster);
   }
-  rows.push(row);
+  rows.push(row.join(""));
   return rows;
+}
+
+/** How many of `parts`, from the first, fit in `limit` columns. */
+function fitting(parts: readonly string[], limit: number): number {
+  let width = 0;
+  let count = 0;
+  for (const part of parts) {
+    width += clusterWidth(part);
+    if (width > limit) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** `text` followed by spaces up to `width` columns; text already that wide is left as it is. */

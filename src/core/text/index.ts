@@ -4,7 +4,7 @@ export {
   terminalStringWidth,
   truncateEnd,
   truncateMiddle,
-  wrapToWidth,
+  wrapWords,
 } from "./display-width.js";
 export { layoutColumns, type ColumnLayout, type ColumnOptions, type LaidOutRow } from "./column-layout.js";
 export { firstLine, oneLine, summarizeArguments } from "./summaries.js";

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import {
+  startScriptedModelServer,
+  type RecordedRequest,
+  type ScriptedModelServer,
+  type ScriptedReply,
+} from "../support/scripted-model-server.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+
+/**
+ * Small things a person reads, in the real binary in tmux against the fixture server: each test
+ * starts its own pane and says what the screen showed before it was fixed.
+ */
+const marker = randomUUID();
+const CTRL_O = "\u000f";
+let model: ScriptedModelServer;
+let dir: string;
+let terminal: TmuxTerminal | undefined;
+
+/** The model calls the fixture tool a message names (`call big {"chars":600}`), then answers. */
+function reply(request: RecordedRequest): ScriptedReply {
+  const messages = (request.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+  const last = messages.at(-1);
+  if (last?.role === "tool") return { text: "Done." };
+  const asked = /^call (\w+) (.*)$/.exec(typeof last?.content === "string" ? last.content : "");
+  if (asked) return { toolCalls: [{ name: `fixture__${asked[1] ?? ""}`, arguments: asked[2] ?? "{}" }] };
+  return { text: "Hello." };
+}
+
+async function start(columns: number, rows = 50): Promise<TmuxTerminal> {
+  const command = mcptermPaneCommand({
+    home: dir,
+    args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+  });
+  terminal = new TmuxTerminal(command, { cwd: dir, columns, rows });
+  await terminal.waitFor((screen) => /1\/1 (servers ready|srv)/.test(screen), "the server");
+  return terminal;
+}
+
+/** Types a line and sends it once it shows, so Enter never arrives in the same read as the text. */
+async function send(pane: TmuxTerminal, text: string): Promise<void> {
+  pane.text(text);
+  await pane.waitFor((screen) => screen.includes(`› ${text}`), `"${text}" in the prompt`);
+  pane.text("\r");
+}
+
+beforeAll(async () => {
+  expect(existsSync(CLI), "run npm run build first").toBe(true);
+  model = await startScriptedModelServer(reply);
+  dir = await tempDir("mcpterm-tui-polish-");
+  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+});
+
+afterEach(() => terminal?.close());
+
+afterAll(async () => {
+  await model.close();
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+});
+
+describe("the TUI's small print", () => {
+  it("wraps a long line in the inspector by words, each continued row marked", async () => {
+    const pane = await start(60);
+    await send(pane, 'call big {"chars":400,"fill":"word "}');
+    await pane.waitFor((screen) => screen.includes("Done."), "the answer");
+    pane.text(CTRL_O);
+    await pane.waitFor((screen) => screen.includes("Inspecting"), "the inspector");
+    const rows = pane
+      .rows()
+      .split("\n")
+      .map((row) => row.replace(/^│ /, "").replace(/ *│$/, ""));
+    const result = rows.slice(rows.findIndex((row) => row.startsWith("result")) + 1);
+    const shown = result.slice(
+      0,
+      result.findIndex((row) => row.startsWith("lines ")),
+    );
+    // Before: the line was cut at the box edge mid-word ("word w", "ord word"), nothing marked.
+    expect(shown.length).toBeGreaterThan(3);
+    expect(shown[0]).toMatch(/^word( word)*$/);
+    for (const row of shown.slice(1)) expect(row).toMatch(/^↪ word( word)*$/);
+  }, 60_000);
+});
