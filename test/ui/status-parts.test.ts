@@ -40,6 +40,12 @@ describe("the status line", () => {
   it.each([
     [idle, 120, undefined, "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · 1.2k tokens"],
     [idle, 40, undefined, "gpt-test · 1/2 srv · 1 failed · 1.2k tok"],
+    [
+      { ...idle, kb: { state: "ready" as const, chunks: 1, files: 1 } },
+      120,
+      undefined,
+      "gpt-test · 1/2 servers ready · 1 failed · kb 1 chunk · 1.2k tokens",
+    ],
     [busy, 120, 14_200, "gpt-test · 1/2 servers ready · 1 failed · kb 12 chunks · ⠴ 4.2 s · ↓ ~43 tokens"],
     [busy, 40, 14_200, "gpt-test · ⠴ 4.2 s ↓~43"],
     [

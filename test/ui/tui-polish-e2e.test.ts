@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
@@ -32,10 +33,11 @@ function reply(request: RecordedRequest): ScriptedReply {
   return { text: "Hello." };
 }
 
-async function start(columns: number, rows = 50): Promise<TmuxTerminal> {
+async function start(columns: number, options: { rows?: number; kb?: boolean } = {}): Promise<TmuxTerminal> {
+  const { rows = 50, kb = false } = options;
   const command = mcptermPaneCommand({
     home: dir,
-    args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+    args: ["--trust-config", ...(kb ? [] : ["--no-kb"]), "--model", "scripted", "--base-url", model.baseUrl],
   });
   terminal = new TmuxTerminal(command, { cwd: dir, columns, rows });
   await terminal.waitFor((screen) => /1\/1 (servers ready|srv)/.test(screen), "the server");
@@ -54,6 +56,14 @@ beforeAll(async () => {
   model = await startScriptedModelServer(reply);
   dir = await tempDir("mcpterm-tui-polish-");
   await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+  await mkdir(path.join(dir, "knowledge_base"));
+  await writeFile(
+    path.join(dir, "knowledge_base", "deploy.md"),
+    "# Deploy\n\nTo roll back, run deploy rollback.\n",
+  );
+  // A document of three sections, each long enough to be a passage of its own.
+  const section = (name: string): string => `# ${name}\n\n${`The ${name} runbook step. `.repeat(40)}\n`;
+  await writeFile(path.join(dir, "runbook.md"), ["Backup", "Restore", "Rotate"].map(section).join("\n"));
 });
 
 afterEach(() => terminal?.close());
@@ -83,5 +93,14 @@ describe("the TUI's small print", () => {
     expect(shown.length).toBeGreaterThan(3);
     expect(shown[0]).toMatch(/^word( word)*$/);
     for (const row of shown.slice(1)) expect(row).toMatch(/^↪ word( word)*$/);
+  }, 60_000);
+
+  it("shows the knowledge base's new size in the status line after /kb add", async () => {
+    const pane = await start(100, { kb: true });
+    await pane.waitFor((screen) => /kb 1 chunks?\b/.test(screen), "the index of one passage");
+    await send(pane, "/kb add runbook.md");
+    await pane.waitFor((screen) => screen.includes("Added"), "the document added");
+    // Before: the status line still said "kb 1 chunks" until mcpterm was restarted.
+    await pane.waitFor((screen) => /kb ([2-9]|\d\d+) chunks/.test(screen), "the new size in the status line");
   }, 60_000);
 });

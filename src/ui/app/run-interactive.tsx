@@ -22,6 +22,7 @@ import { withoutTerminalReplies } from "../terminal/terminal-input.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "../terminal/reflow-erase.js";
 import { pageFetcher } from "../../common/page-fetcher.js";
 import { idleMemoryRelease, memoryReducingCollector } from "../terminal/idle-memory.js";
+import { kbSummaryOf } from "./kb-summary.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
@@ -74,12 +75,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     if (runtime.knowledge.access().state !== "loading") return;
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
-      if (access.state === "ready") {
-        const stats = access.kb.stats();
-        dispatch({ type: "ui_kb", kb: { state: "ready", chunks: stats.chunks, files: stats.files } });
-        return;
-      }
-      dispatch({ type: "ui_kb", kb: { state: "off" } });
+      dispatch({ type: "ui_kb", kb: kbSummaryOf(access) });
       if (access.state === "off") dispatch({ type: "ui_notice", level: "warning", text: access.reason });
     });
   };
