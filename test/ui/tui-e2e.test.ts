@@ -168,7 +168,7 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     // The prompt is up while the slow server is still starting; now let it finish.
     await writeFile(slowGate, "");
 
-    await waitForScreen((text) => /kb \d+ chunks/.test(text), "the knowledge base");
+    await waitForScreen((text) => /kb \d+ chunks?\b/.test(text), "the knowledge base");
     await type("hello, how do I rollback?");
     await waitForScreen(
       (text) => text.includes("Hello there, streaming text about rollback [1]."),
