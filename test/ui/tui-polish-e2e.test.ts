@@ -103,4 +103,29 @@ describe("the TUI's small print", () => {
     // Before: the status line still said "kb 1 chunks" until mcpterm was restarted.
     await pane.waitFor((screen) => /kb ([2-9]|\d\d+) chunks/.test(screen), "the new size in the status line");
   }, 60_000);
+
+  it("erases keys typed during start-up before printing under them (--resume with nothing to resume)", async () => {
+    const folder = await tempDir("mcpterm-tui-early-");
+    const start = mcptermPaneCommand({
+      home: folder,
+      args: ["--resume", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+    });
+    // mcpterm runs only once the gate exists, so the keys are typed (and echoed) before it starts.
+    terminal = new TmuxTerminal(`while [ ! -e gate ]; do sleep 0.05; done; ${start}`, {
+      cwd: folder,
+      columns: 80,
+      rows: 20,
+    });
+    const pane = terminal;
+    pane.text("typed early");
+    await pane.waitFor((screen) => /^typed early/m.test(screen), "the terminal's echo");
+    await writeFile(path.join(folder, "gate"), "");
+    const shown = await pane.waitFor(
+      (screen) => screen.includes("│ › typed early"),
+      "the keys in the prompt",
+    );
+    expect(shown).toContain("No saved session in this folder to resume; starting a new one.");
+    // Before: "typed earlyNo saved session…" stayed above the prompt.
+    expect(shown).not.toMatch(/^typed early/m);
+  }, 60_000);
 });

@@ -38,6 +38,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       "The interactive assistant needs a terminal on stdin and stdout; for scripts use mcpterm -p <text>.",
     );
   }
+  // Keys typed so far leave the screen before anything is printed under their echo.
+  await captureTypeAhead(stdin, stdout);
   // The session to go on with is found (or picked) first: one that cannot be resumed stops here.
   const resumed = await savedSessionFor(args.resume, io, stdout.columns);
   // A person answers every question here, so no flag approves anything in advance.
