@@ -61,6 +61,10 @@ beforeAll(async () => {
     path.join(dir, "knowledge_base", "deploy.md"),
     "# Deploy\n\nTo roll back, run deploy rollback.\n",
   );
+  await writeFile(
+    path.join(dir, "knowledge_base", "env.md"),
+    "# Environment\n\nCall get-env to read one variable of the env; call it again for another.\n",
+  );
   // A document of three sections, each long enough to be a passage of its own.
   const section = (name: string): string => `# ${name}\n\n${`The ${name} runbook step. `.repeat(40)}\n`;
   await writeFile(path.join(dir, "runbook.md"), ["Backup", "Restore", "Rotate"].map(section).join("\n"));
@@ -97,11 +101,12 @@ describe("the TUI's small print", () => {
 
   it("shows the knowledge base's new size in the status line after /kb add", async () => {
     const pane = await start(100, { kb: true });
-    await pane.waitFor((screen) => /kb 1 chunks?\b/.test(screen), "the index of one passage");
+    const size = (screen: string): number => Number(/kb (\d+) chunks?\b/.exec(screen)?.[1] ?? "0");
+    const before = size(await pane.waitFor((screen) => size(screen) > 0, "the index"));
     await send(pane, "/kb add runbook.md");
     await pane.waitFor((screen) => screen.includes("Added"), "the document added");
-    // Before: the status line still said "kb 1 chunks" until mcpterm was restarted.
-    await pane.waitFor((screen) => /kb ([2-9]|\d\d+) chunks/.test(screen), "the new size in the status line");
+    // Before: the status line kept the size it read at start-up until mcpterm was restarted.
+    await pane.waitFor((screen) => size(screen) > before, "the new size in the status line");
   }, 60_000);
 
   it("erases keys typed during start-up before printing under them (--resume with nothing to resume)", async () => {
@@ -127,5 +132,15 @@ describe("the TUI's small print", () => {
     expect(shown).toContain("No saved session in this folder to resume; starting a new one.");
     // Before: "typed earlyNo saved session…" stayed above the prompt.
     expect(shown).not.toMatch(/^typed early/m);
+  }, 60_000);
+
+  it("names only the words a passage was found for: not a common word such as call", async () => {
+    const pane = await start(120, { kb: true });
+    await pane.waitFor((screen) => /kb \d+ chunks?\b/.test(screen), "the index");
+    await send(pane, "CALL get-env {}");
+    const shown = await pane.waitFor((screen) => screen.includes("Knowledge (1)"), "the passage found");
+    expect(shown).toMatch(/env\.md:\d+-\d+ \S+ \d+% · matched env\b/);
+    // Before: "matched CALL, env", though "call" weighs nothing in the relevance.
+    expect(shown).not.toContain("matched CALL");
   }, 60_000);
 });
