@@ -84,4 +84,15 @@ describe("the status line", () => {
     expect(hints(38)).toBe("Enter confirm · Esc deny · ↑/↓ choose");
     expect(hints(10)).toBe("Enter con…");
   });
+
+  it("never shows a key without what it does: at any width, Tab is Tab complete or gone", () => {
+    const idle = keyHints("prompt", { busy: false, draft: false, queue: { messages: [], held: false } });
+    for (let width = 40; width <= 140; width += 1) {
+      const hints = fitParts(idle, width).map((part) => part.text);
+      expect(hints.filter((hint) => hint.startsWith("Tab")).every((hint) => hint === "Tab complete")).toBe(
+        true,
+      );
+    }
+    expect(fitParts(idle, 100).map((part) => part.text)).toContain("Tab complete");
+  });
 });

@@ -143,4 +143,13 @@ describe("the TUI's small print", () => {
     // Before: "matched CALL, env", though "call" weighs nothing in the relevance.
     expect(shown).not.toContain("matched CALL");
   }, 60_000);
+
+  it("keeps Tab with what it does in the idle hint of a 100-column window", async () => {
+    const pane = await start(100);
+    const hint = (await pane.waitFor((screen) => screen.includes("Enter send"), "the hint"))
+      .split("\n")
+      .find((line) => line.startsWith("Enter send"));
+    // Before: "… · ↑ history · Tab · ^O panels · ^G editor".
+    expect(hint).toContain("· Tab complete");
+  }, 60_000);
 });
