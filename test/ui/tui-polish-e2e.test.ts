@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { displayWidth } from "../../src/core/text/index.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import {
@@ -65,6 +66,7 @@ beforeAll(async () => {
     path.join(dir, "knowledge_base", "env.md"),
     "# Environment\n\nCall get-env to read one variable of the env; call it again for another.\n",
   );
+  await writeFile(path.join(dir, "three.txt"), "one\ntwo\nthree\n");
   // A document of three sections, each long enough to be a passage of its own.
   const section = (name: string): string => `# ${name}\n\n${`The ${name} runbook step. `.repeat(40)}\n`;
   await writeFile(path.join(dir, "runbook.md"), ["Backup", "Restore", "Rotate"].map(section).join("\n"));
@@ -151,5 +153,33 @@ describe("the TUI's small print", () => {
       .find((line) => line.startsWith("Enter send"));
     // Before: "… · ↑ history · Tab · ^O panels · ^G editor".
     expect(hint).toContain("· Tab complete");
+  }, 60_000);
+
+  it("counts lines as an editor does: a final line break starts no line, and one line is one line", async () => {
+    const pane = await start(120);
+    await send(pane, 'call echo {"text":"one\\ntwo\\nthree\\n"}');
+    // Before: "(+3 lines)" for three lines that end in a line break.
+    await pane.waitFor((screen) => screen.includes("⎿ one (+2 lines)"), "the three-line result");
+    await send(pane, 'call echo {"text":"first\\nsecond"}');
+    // Before: "(+1 lines)".
+    await pane.waitFor((screen) => screen.includes("⎿ first (+1 line)"), "the two-line result");
+    await send(pane, "@three.txt what is in it?");
+    // Before: "15 B, 4 lines".
+    await pane.waitFor((screen) => screen.includes("⎘ @three.txt · 14 B, 3 lines"), "the attached file");
+    await send(pane, "/mcp logs fixture");
+    // Before: "stderr (1 lines)".
+    await pane.waitFor((screen) => /stderr \(1 line\)/.test(screen), "the server's one stderr line");
+  }, 60_000);
+
+  it("summarizes a call's arguments up to the window's edge, not 60 columns", async () => {
+    const pane = await start(120);
+    // Short enough to type on one line of the prompt, long enough to reach past the edge.
+    const text = "word ".repeat(18).trim();
+    await send(pane, `call echo {"text":"${text}"}`);
+    const shown = await pane.waitFor((screen) => screen.includes("Done."), "the call");
+    const header = shown.split("\n").find((line) => line.includes("fixture/echo #")) ?? "";
+    // Before: cut some thirty columns short of the edge.
+    expect(header).toMatch(/word…$/);
+    expect(displayWidth(header)).toBeGreaterThanOrEqual(117);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { pluralize } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 
 const LOG_LINES = 40;
@@ -219,7 +220,7 @@ function logs(name: string, stderr: string[], stdout: string[], notifications: s
     const shown = lines.slice(-LOG_LINES);
     const hidden = lines.length - shown.length;
     return [
-      `${title} (${lines.length === 0 ? "none" : `${lines.length} lines`}${hidden > 0 ? `, last ${shown.length}` : ""})`,
+      `${title} (${lines.length === 0 ? "none" : pluralize(lines.length, "line")}${hidden > 0 ? `, last ${shown.length}` : ""})`,
       ...shown.map((line) => `  ${line}`),
     ];
   };
