@@ -103,7 +103,8 @@ describe("slash commands against a real McpManager", () => {
     ["/tools nope", "error", /no server named "nope"/],
     ["/tools fixture echo", "text", /"required": \[\s*"text"\s*\]/],
     ["/tools fixture missing", "error", /has no tool "missing"/],
-    ["/kb", "table", /\| 1 \| \d+ \|/],
+    // Updated at a local minute, as /resume lists sessions, not an ISO timestamp.
+    ["/kb", "table", /\| 1 \| \d+ \| [\d.]+ [KM]?B \| \d{4}-\d\d-\d\d \d\d:\d\d$/m],
     [
       "/kb search rollback",
       "table",

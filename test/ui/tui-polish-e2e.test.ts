@@ -101,10 +101,15 @@ describe("the TUI's small print", () => {
     for (const row of shown.slice(1)) expect(row).toMatch(/^↪ word( word)*$/);
   }, 60_000);
 
-  it("shows the knowledge base's new size in the status line after /kb add", async () => {
+  it("shows when the index was updated in local time, and its new size after /kb add", async () => {
     const pane = await start(100, { kb: true });
     const size = (screen: string): number => Number(/kb (\d+) chunks?\b/.exec(screen)?.[1] ?? "0");
     const before = size(await pane.waitFor((screen) => size(screen) > 0, "the index"));
+    await send(pane, "/kb");
+    const table = await pane.waitFor((screen) => screen.includes("index size"), "the /kb table");
+    // The index's time as the person's local minute; before, a raw ISO timestamp (…T03:17:56.110Z).
+    expect(table).toMatch(/ \d{4}-\d\d-\d\d \d\d:\d\d\s*$/m);
+    expect(table).not.toMatch(/\d\dT\d\d:\d\d/);
     await send(pane, "/kb add runbook.md");
     await pane.waitFor((screen) => screen.includes("Added"), "the document added");
     // Before: the status line kept the size it read at start-up until mcpterm was restarted.

@@ -2,6 +2,7 @@ import { describeRelevance, plainExcerpt, type KnowledgeBase } from "../kb/index
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { addDocumentCommand, removeDocumentCommand } from "./kb-documents.js";
+import { localMinute } from "./resume-command.js";
 
 const SEARCH_RESULTS = 5;
 const EXCERPT_WIDTH = 160;
@@ -66,11 +67,18 @@ function stats(kb: KnowledgeBase): CommandResult {
         String(info.files),
         String(info.chunks),
         formatBytes(info.indexBytes),
-        info.updatedAt ?? "never",
+        updatedWhen(info.updatedAt),
       ],
     ],
     note: "/kb search <query> · /kb reindex · /kb add <path|url> · /kb remove <path>",
   };
+}
+
+/** When the index was last written, in the person's local time to the minute (it is kept in ISO form). */
+function updatedWhen(updatedAt: string | undefined): string {
+  if (updatedAt === undefined) return "never";
+  const date = new Date(updatedAt);
+  return Number.isNaN(date.getTime()) ? updatedAt : localMinute(date);
 }
 
 function search(kb: KnowledgeBase, query: string): CommandResult {
