@@ -187,4 +187,17 @@ describe("the TUI's small print", () => {
     expect(header).toMatch(/word…$/);
     expect(displayWidth(header)).toBeGreaterThanOrEqual(117);
   }, 60_000);
+
+  it("says in /stats, once and plainly, that the context window is mcpterm's default", async () => {
+    const pane = await start(160);
+    await send(pane, "/stats");
+    const stats = await pane.waitFor(
+      (screen) => screen.includes("Model scripted: context window"),
+      "the stats",
+    );
+    // Before: "(from the default (the endpoint does not report it; set model.contextWindow))".
+    expect(stats).toContain(
+      "context window 32,768 tokens, mcpterm's default, as the endpoint does not report it (set model.contextWindow).",
+    );
+  }, 60_000);
 });
