@@ -127,9 +127,17 @@ describe("slash commands against a real McpManager", () => {
     ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],
     ["/mcp logs", "error", /Usage: \/mcp logs <server>/],
     ["/mcp restart nope", "error", /no server named "nope"/],
+    // The one reason that holds, not three that might.
+    [
+      "/mcp login fixture",
+      "error",
+      /^Server "fixture" is a local \(stdio\) server: there is nothing to sign in to;[^,]*$/,
+    ],
     ["/model", "text", /Model: gpt-test/],
     ["/model bad", "error", /bad model/],
-    ["/nope", "error", /Unknown command \/nope/],
+    ["/nope", "error", /^Unknown command \/nope; type \/help for the list\.$/],
+    ["/modle", "error", /^Unknown command \/modle; did you mean \/model\?/],
+    ["/STAT", "error", /did you mean \/stats\?/],
   ] as Array<[string, CommandResult["kind"], RegExp]>)("%s -> %s", async (input, kind, expected) => {
     const result = await run(input);
     expect(result.kind, text(result)).toBe(kind);

@@ -200,4 +200,21 @@ describe("the TUI's small print", () => {
       "context window 32,768 tokens, mcpterm's default, as the endpoint does not report it (set model.contextWindow).",
     );
   }, 60_000);
+
+  it("says what mcpterm knows: the command meant, and why a server does not sign in", async () => {
+    const pane = await start(160);
+    await send(pane, "/modle");
+    // Before: "Unknown command /modle; type /help for the list."
+    await pane.waitFor(
+      (screen) => screen.includes("✗ Unknown command /modle; did you mean /model?"),
+      "the guess",
+    );
+    await send(pane, "/mcp login fixture");
+    // Before: three reasons it might be ("a local (stdio) server, … "oauth": false, or … its own Authorization header").
+    const refused = await pane.waitFor(
+      (screen) => screen.includes('✗ Server "fixture" is a local (stdio)'),
+      "the reason",
+    );
+    expect(refused).not.toContain("Authorization header");
+  }, 60_000);
 });
