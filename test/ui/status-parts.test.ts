@@ -26,6 +26,7 @@ const busy: TranscriptState = {
     calls: [],
     startedAt: 10_000,
     streamedTokens: 2.5,
+    requestTokens: 0,
     answerTokens: 40,
     askedInStep: 0,
     backed: false,

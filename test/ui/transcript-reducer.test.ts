@@ -246,6 +246,22 @@ describe("transcriptReducer", () => {
     expect(transcriptReducer(streaming, { ...stepEnd, usage: undefined }).tokens).toBe(5);
   });
 
+  it("counts an interrupted step's request and streamed answer, as estimated, in the session's tokens", () => {
+    const request: TranscriptAction = {
+      type: "model_request",
+      step: 1,
+      messageCount: 1,
+      tools: [],
+      contextTokens: 120,
+      contextWindow: 1000,
+    };
+    const cut = run(start, request, { type: "text_delta", step: 1, delta: "abcdefgh" }, end("aborted"));
+    expect(cut.tokens).toBe(120 + 2);
+    // A step the model finished and reported is counted once, by its report.
+    const finished = run(start, request, stepEnd, end("aborted"));
+    expect(finished.tokens).toBe(15);
+  });
+
   it("/clear starts a new epoch with no items, entries or tokens; a refused /clear changes nothing", () => {
     const before = run(
       start,

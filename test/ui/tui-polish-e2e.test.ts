@@ -31,6 +31,7 @@ function reply(request: RecordedRequest): ScriptedReply {
   if (last?.role === "tool") return { text: "Done." };
   const asked = /^call (\w+) (.*)$/.exec(typeof last?.content === "string" ? last.content : "");
   if (asked) return { toolCalls: [{ name: `fixture__${asked[1] ?? ""}`, arguments: asked[2] ?? "{}" }] };
+  if (last?.content === "wait") return { hang: true };
   return { text: "Hello." };
 }
 
@@ -186,6 +187,20 @@ describe("the TUI's small print", () => {
     // Before: cut some thirty columns short of the edge.
     expect(header).toMatch(/word…$/);
     expect(displayWidth(header)).toBeGreaterThanOrEqual(117);
+  }, 60_000);
+
+  it("counts an interrupted turn's tokens in the status line", async () => {
+    const pane = await start(120);
+    await pane.waitFor((screen) => / 0 tokens\b/.test(screen), "no tokens yet");
+    await send(pane, "wait");
+    await pane.waitFor((screen) => /Esc (or Ctrl\+C )?cancel/.test(screen), "the turn under way");
+    pane.text("\u001b");
+    const shown = await pane.waitFor((screen) => screen.includes("Interrupted"), "the interruption");
+    // Before: the cut-off request counted nothing, and the status line still read "0 tokens".
+    await pane.waitFor(
+      (screen) => /\b[1-9][\d,.]*k? tokens\b/.test(screen),
+      `a count above zero in\n${shown}`,
+    );
   }, 60_000);
 
   it("says in /stats, once and plainly, that the context window is mcpterm's default", async () => {

@@ -25,6 +25,7 @@ export function startTurn(
         calls: [],
         startedAt: Number.isNaN(startedAt) ? 0 : startedAt,
         streamedTokens: 0,
+        requestTokens: 0,
         answerTokens: 0,
         askedInStep: 0,
         backed: (start.attached?.attachments.length ?? 0) > 0,
@@ -69,6 +70,7 @@ export function endStep(
     flushAllText(state, {
       ...turn,
       streamedTokens: 0,
+      requestTokens: 0,
       answerTokens: turn.answerTokens + (end.usage?.completionTokens ?? estimate),
       askedInStep: 0,
     }),
@@ -247,6 +249,8 @@ export function endTurn(
     finishedCalls: { ...next.finishedCalls, ...Object.fromEntries(calls.map((call) => [call.callId, call])) },
   };
   if (end.reason === "aborted") {
+    // The cut-off step's request was sent and part of its answer streamed: it counts, as estimated.
+    next = { ...next, tokens: next.tokens + turn.requestTokens + Math.ceil(turn.streamedTokens) };
     next = append(next, {
       kind: "notice",
       level: "warning",

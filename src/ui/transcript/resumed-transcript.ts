@@ -61,7 +61,9 @@ const OUTCOME_WORDS: ReadonlyArray<[CallOutcome | undefined, string]> = [
 export function callsLine(calls: readonly SavedCall[]): string {
   const groups = new Map<string, string[]>();
   for (const [outcome, word] of OUTCOME_WORDS) {
-    const names = calls.filter((call) => call.outcome === outcome).map((call) => `${call.server}/${call.tool}`);
+    const names = calls
+      .filter((call) => call.outcome === outcome)
+      .map((call) => `${call.server}/${call.tool}`);
     if (names.length > 0) groups.set(word, [...(groups.get(word) ?? []), ...names]);
   }
   return [...groups].map(([word, names]) => `${word} ${[...new Set(names)].join(", ")}`).join(" · ");

@@ -115,7 +115,11 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
         offered: action.selection.offered.filter((tool) => tool.reason !== "always").length,
         total: action.selection.total,
       };
-      const withTools = { ...state, toolSelection };
+      const withTools = {
+        ...state,
+        toolSelection,
+        ...(state.turn ? { turn: { ...state.turn, requestTokens: action.contextTokens ?? 0 } } : {}),
+      };
       return action.contextTokens !== undefined && action.contextWindow !== undefined
         ? { ...withTools, context: { tokens: action.contextTokens, window: action.contextWindow } }
         : withTools;

@@ -118,6 +118,11 @@ export interface LiveTurn {
   startedAt: number;
   /** Estimated tokens of the step streaming now, until the model reports its usage. */
   streamedTokens: number;
+  /**
+   * The estimated size of the step's request, until the model reports its usage: a step cut off
+   * by an interruption reports none, and is counted by this and what it streamed.
+   */
+  requestTokens: number;
   /** Answer tokens of the turn's finished steps: as the model reported them, else as estimated. */
   answerTokens: number;
   /** Calls of the current step the person has been asked about so far. */
@@ -165,7 +170,7 @@ export interface TranscriptState {
   servers: ServerStatusView[];
   model: { name: string | undefined; problem: string | undefined };
   kb: KbSummary;
-  /** Tokens the model reported for this conversation. */
+  /** Tokens the model reported for this conversation, and estimates for steps cut off before it could. */
   tokens: number;
   /** The last request's estimated size and the window it had to fit, for the status line's `ctx n%`. */
   context: { tokens: number; window: number } | undefined;
