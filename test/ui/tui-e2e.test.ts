@@ -144,8 +144,10 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     keys("Enter");
     const question = await waitForScreen((text) => text.includes("[y/N]"), "the trust question");
     expect(question).toMatch(/mcp\.config\.json wants to start or connect to 2 servers:/);
-    expect(question).toMatch(/^ {2}fixture: \S+ \S+fixture-server\.js\b/m);
-    expect(question).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
+    // A line wider than the window goes on in rows indented under it: joined, each is whole.
+    const lines = question.replace(/\n {4}(?!⚠)/g, " ");
+    expect(lines).toMatch(/^ {2}fixture: \S+ \S+fixture-server\.js\b/m);
+    expect(lines).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
     await waitForScreen((text) => text.includes("typed before this question was ignored"), "the note");
     // A person reads the question first; the answer typed after that counts.
     await delay(ANSWER_GUARD_MS);

@@ -142,6 +142,23 @@ describe("the TUI's small print", () => {
     expect(shown).not.toMatch(/^typed early/m);
   }, 60_000);
 
+  it("wraps the trust question's command lines by words, not where the terminal's edge falls", async () => {
+    const folder = await tempDir("mcpterm-tui-trust-");
+    const word = "zyxwvutsrq";
+    await writeJson(path.join(folder, "mcp.config.json"), {
+      mcpServers: { wide: { command: "node", args: [word, word, word, word] } },
+    });
+    const command = mcptermPaneCommand({
+      home: folder,
+      args: ["--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
+    });
+    terminal = new TmuxTerminal(command, { cwd: folder, columns: 36, rows: 20 });
+    const question = await terminal.waitFor((screen) => screen.includes("[y/N]"), "the trust question");
+    expect(question).toContain(`  wide: node ${word} ${word}\n    ${word} ${word}`);
+    // Before: the terminal broke the line at its edge, "…zyxwvutsrq z" over "yxwvutsrq zyxwvutsrq".
+    expect(question.split(word).length - 1).toBe(4);
+  }, 60_000);
+
   it("names only the words a passage was found for: not a common word such as call", async () => {
     const pane = await start(120, { kb: true });
     await pane.waitFor((screen) => /kb \d+ chunks?\b/.test(screen), "the index");
