@@ -194,6 +194,20 @@ describe("the TUI's small print", () => {
     await pane.waitFor((screen) => /stderr \(1 line\)/.test(screen), "the server's one stderr line");
   }, 60_000);
 
+  it("marks in /mcp logs where a restarted server's new process begins", async () => {
+    const pane = await start(120);
+    await send(pane, "/mcp restart fixture");
+    await pane.waitFor((screen) => screen.includes(`Restarted "fixture": connected`), "the restart");
+    await send(pane, "/mcp logs fixture");
+    const logs = await pane.waitFor((screen) => screen.includes("logging notifications"), "the logs");
+    const stderr = logs.slice(logs.indexOf('Logs of "fixture"'), logs.indexOf("stdout lines"));
+    // Before: only the new process's lines, and nothing said there had been another.
+    expect(stderr).toMatch(
+      /fixture: ready[^]*── restarted at \d\d:\d\d:\d\d; the new process's lines follow ──[^]*fixture: ready/,
+    );
+    expect(logs).toContain("mcpterm: restarted; the new process's messages follow");
+  }, 60_000);
+
   it("summarizes a call's arguments up to the window's edge, not 60 columns", async () => {
     const pane = await start(120);
     // Short enough to type on one line of the prompt, long enough to reach past the edge.

@@ -50,8 +50,10 @@ export const mcpCommand: SlashCommand = {
       };
     }
     switch (sub) {
-      case "logs":
-        return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
+      case "logs": {
+        const { stderr, stdout } = connection.linesSinceStart();
+        return logs(name, stderr, stdout, connection.logMessages());
+      }
       case "info":
         return info(connection.snapshot());
       case "loglevel":
