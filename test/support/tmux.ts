@@ -33,6 +33,11 @@ export class TmuxTerminal {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.session, ...this.history);
   }
 
+  /** The pane's rows as the terminal shows them: a line wider than the window is two rows here. */
+  rows(): string {
+    return this.tmux("capture-pane", "-p", "-t", this.session);
+  }
+
   /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */
   keys(...names: string[]): void {
     this.tmux("send-keys", "-t", this.session, ...names);
