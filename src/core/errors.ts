@@ -84,8 +84,8 @@ export class LlmError extends McptermError {
 }
 
 /** An MCP server could not be started, reached or used. */
-export class McpError extends McptermError {
-  readonly code = "mcp";
+export class ServerUnavailableError extends McptermError {
+  readonly code = "server_unavailable";
   readonly exitCode = ExitCode.serverUnavailable;
 }
 

@@ -19,6 +19,7 @@ const SOURCES = {
   "modern-server": path.join(FIXTURES, "modern-server.ts"),
   "legacy-server": path.join(FIXTURES, "legacy-server.ts"),
   "restarting-server": path.join(FIXTURES, "restarting-server.ts"),
+  "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

@@ -1,7 +1,7 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
 import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
 import { isLoopbackHost } from "../config/http-url.js";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
@@ -27,6 +27,8 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     private readonly serverUrl: string,
     private readonly oauth: ServerOAuth,
     private readonly learnSecret: (secret: string) => void,
+    /** How the identity provider is asked: bounded in time and size (ServerAuth's bounds). */
+    private readonly askIdp: (endpoint: URL, init: RequestInit) => Promise<Response>,
   ) {
     if (oauth.clientId !== undefined && oauth.clientSecret !== undefined)
       for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
@@ -63,7 +65,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): void {
-    throw new McpError("enterprise-managed authorization signs in without a browser");
+    throw new ServerUnavailableError("enterprise-managed authorization signs in without a browser");
   }
 
   saveCodeVerifier(): void {
@@ -71,7 +73,7 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    throw new McpError("enterprise-managed authorization has no code verifier");
+    throw new ServerUnavailableError("enterprise-managed authorization has no code verifier");
   }
 
   /** Exchanges the ID token at the IdP for an ID-JAG, then asks for a jwt-bearer grant with it. */
@@ -81,17 +83,19 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       endpoint.protocol !== "https:" &&
       !(endpoint.protocol === "http:" && isLoopbackHost(endpoint.hostname))
     )
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the identity provider's token endpoint must be https, got ${endpoint.protocol}//${endpoint.host}`,
       );
     const audience =
       this.discovery?.authorizationServerMetadata?.issuer ?? this.discovery?.authorizationServerUrl;
     const resource = this.discovery?.resourceMetadata?.resource ?? this.serverUrl;
     if (audience === undefined)
-      throw new McpError("the authorization server was not discovered before the token request");
+      throw new ServerUnavailableError(
+        "the authorization server was not discovered before the token request",
+      );
     // The ID token says who the person is: it is exchanged only for the configured server.
     if (!sameIssuer(audience, this.oauth.issuer ?? ""))
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the server sends sign-ins to ${audience}, but its entry's oauth.issuer is ${this.oauth.issuer ?? "unset"}; the ID token was not sent.`,
       );
     const exchange = new URLSearchParams({
@@ -104,12 +108,13 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       client_id: this.oauth.idpClientId ?? "",
       ...(scope ? { scope } : {}),
     });
-    const response = await fetch(endpoint, {
+    const response = await this.askIdp(endpoint, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: exchange,
     });
-    const body = (await response.json().catch(() => ({}))) as {
+    // Read whole first: an answer past the size limit fails here with its own sentence.
+    const body = parseObject(await response.text()) as {
       access_token?: unknown;
       error?: unknown;
       error_description?: unknown;
@@ -119,11 +124,21 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
         typeof body.error === "string"
           ? `${body.error}${typeof body.error_description === "string" ? ` (${body.error_description})` : ""}`
           : `HTTP ${response.status}`;
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the identity provider refused the token exchange: ${sanitizeForTerminal(said.slice(0, 300))}`,
       );
     }
     this.learnSecret(body.access_token);
     return new URLSearchParams({ grant_type: JWT_BEARER, assertion: body.access_token });
+  }
+}
+
+/** A JSON object from an answer's text, or an empty one when it is not one. */
+function parseObject(text: string): object {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch {
+    return {};
   }
 }
