@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import type { LogMessageParams, LoggingLevel, Root } from "../deprecated-mcp.js";
-import { errorMessage, McpError } from "../errors.js";
+import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { unknownResultMessage } from "../policy/resend-rule.js";
 import { ServerAuth, type OAuthOptions } from "../oauth/server-auth.js";
 import { CLIENT_INFO } from "../version.js";
@@ -597,13 +597,13 @@ export class ServerConnection {
       return await this.connectWith("http");
     } catch (streamableError) {
       // Servers written before Streamable HTTP only speak the legacy SSE transport (and so only
-      // 2025); one that asked for authorization speaks Streamable HTTP (an McpError is mcpterm's
+      // 2025); one that asked for authorization speaks Streamable HTTP (a ServerUnavailableError is mcpterm's
       // own verdict on its sign-in, such as a 401 with no OAuth metadata, which another
       // transport would only repeat, discovery and all), and one pinned to 2026 must not be
       // heard in 2025.
       if (
         this.closing ||
-        streamableError instanceof McpError ||
+        streamableError instanceof ServerUnavailableError ||
         this.sessionLostOnStart(streamableError) ||
         protocol === MODERN_REVISION ||
         isTimeout(streamableError) ||
@@ -800,6 +800,12 @@ export class ServerConnection {
     await this.stopping;
     // close() may have run meanwhile: a server started now would outlive mcpterm.
     if (this.recovery.isStopped()) return false;
+    const lost = this.stdio;
+    // What the lost process wrote stays readable in /mcp logs (redacted, as the running one's).
+    if (lost?.exit) {
+      this.earlier.keep({ stderr: this.stderrLines(), stdout: this.stdoutNoise() }, new Date());
+      this.stdio = undefined;
+    }
     this.closing = false;
     this.connecting = undefined;
     this.setStatus("connecting", this.error);
