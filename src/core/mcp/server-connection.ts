@@ -48,6 +48,7 @@ import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
 import { isHttpNotFound } from "./remote-transports.js";
 import { ServerRecovery } from "./server-recovery.js";
+import { callSurvivingLoss } from "./call-after-loss.js";
 import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import { serverTransports, type TransportFactory } from "./transport-factory.js";
@@ -316,37 +317,16 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    try {
-      return await this.callToolOnce(tool, args, options);
-    } catch (error) {
-      if (!(error instanceof ToolCallError) || !error.lost || options.signal?.aborted) throw error;
-      const how =
-        this.config.transport === "stdio"
-          ? "exited during the call"
-          : "closed the connection during the call";
-      // Either way the call waits for the server to come back (bounded by the recovery's
-      // attempts), so the model's next step is offered its tools, as listed again.
-      const back = await this.recovery.whenBack(options.signal);
-      if (!options.resendSafe)
-        throw new ToolCallError(
-          "transient",
-          `${unknownResultMessage(this.name, how)}; ${back ? "the server is back" : "it did not come back"} (${this.lostReason ?? "connection lost"})`,
-          { cause: error, retryable: false },
-        );
-      if (!back)
-        throw new ToolCallError(
-          "transient",
-          `${unknownResultMessage(this.name, how, "it did not come back")}${this.error ? ` (${this.error})` : ""}`,
-          { cause: error, retryable: false },
-        );
-      this.note(
-        "notice",
-        `${tool} was sent again after the server came back (safe: a read-only tool of a trusted server)`,
-      );
-      return await this.callToolOnce(tool, args, options).catch((again: unknown) => {
-        throw notAgain(again);
-      });
-    }
+    return callSurvivingLoss(() => this.callToolOnce(tool, args, options), {
+      server: this.name,
+      transport: this.config.transport,
+      resendSafe: options.resendSafe === true,
+      signal: options.signal,
+      whenBack: (signal) => this.recovery.whenBack(signal),
+      lostReason: () => this.lostReason,
+      failedReason: () => this.error,
+      note: (text) => this.note("notice", `${tool} was ${text}`),
+    });
   }
 
   private callToolOnce(
@@ -842,14 +822,4 @@ export class ServerConnection {
     this.error = error === undefined ? undefined : this.options.redact(error);
     this.options.onChange();
   }
-}
-
-/** A failure of the one re-send: it is not sent a third time. */
-function notAgain(error: unknown): unknown {
-  if (!(error instanceof ToolCallError) || !error.retryable) return error;
-  return new ToolCallError(error.failure, error.message, {
-    cause: error,
-    retryable: false,
-    timedOut: error.timedOut,
-  });
 }
