@@ -131,6 +131,7 @@ const SEARCH_TOOL: SearchableTool = {
   name: SEARCH_TOOLS_NAME,
   modelDescription: SEARCH_TOOLS_DESCRIPTION,
   modelInputSchema: SEARCH_TOOLS_SCHEMA,
+  builtIn: true,
 };
 
 function tokensOf(tool: SearchableTool): number {
@@ -165,7 +166,6 @@ async function metatool(): Promise<Record<string, unknown>> {
   for (const request of [...single, ...multi]) {
     const view = await search.select({
       tools: all,
-      always: (tool) => tool.server === "mcpterm",
       input: request.query,
       conversation: [{ role: "user", content: request.query }],
       window: DEFAULT_CONTEXT_WINDOW,

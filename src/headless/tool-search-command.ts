@@ -2,14 +2,19 @@ import type { CliArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { SearchToolsHost } from "../core/agent/search-tools-host.js";
-import { BUILT_IN_SERVER, type AgentTool } from "../core/agent/tool-host.js";
+import type { AgentTool } from "../core/agent/tool-host.js";
 import { toolTokens } from "../core/agent/tool-offer.js";
 import { resolveEmbeddingsSettings } from "../core/config/embeddings-settings.js";
 import { DEFAULT_CONTEXT_WINDOW } from "../core/llm/context-probe.js";
 import { ExitCode } from "../core/errors.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { sessionToolSearch, type ToolSearch, type ToolSelectionView } from "../core/tool-search/index.js";
+import {
+  isBuiltIn,
+  sessionToolSearch,
+  type ToolSearch,
+  type ToolSelectionView,
+} from "../core/tool-search/index.js";
 import { withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -71,7 +76,6 @@ async function rankFor(
 ): Promise<QueryResult> {
   const view: ToolSelectionView<AgentTool> = await search.select({
     tools,
-    always: (tool) => tool.server === BUILT_IN_SERVER,
     input: query,
     conversation: [{ role: "user", content: query }],
     window,
@@ -80,7 +84,7 @@ async function rankFor(
   });
   const offered = new Set(view.offered.map((entry) => entry.tool.modelName));
   const ranked = await search.rank(
-    tools.filter((tool) => tool.server !== BUILT_IN_SERVER),
+    tools.filter((tool) => !isBuiltIn(tool)),
     [{ text: query, weight: 1 }],
   );
   return {
@@ -89,7 +93,7 @@ async function rankFor(
       on: view.on,
       why: view.why,
       total: view.total,
-      offered: view.offered.filter((entry) => entry.tool.server !== BUILT_IN_SERVER).length,
+      offered: view.offered.filter((entry) => !isBuiltIn(entry.tool)).length,
     },
     offered: view.offered.map((entry) => ({
       ...entryOf(entry.tool, entry.score, entry.matched),

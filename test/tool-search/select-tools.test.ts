@@ -30,7 +30,7 @@ const b = tool("b");
 const c = tool("c");
 const d = tool("d");
 const e = tool("e");
-const builtIn = tool("kb", "mcpterm");
+const builtIn = { ...tool("kb", "mcpterm"), builtIn: true };
 const TOOLS = [builtIn, a, b, c, d, e];
 const ranked = (...entries: Array<[SearchableTool, number]>): Array<RankedTool> =>
   entries.map(([entry, score]) => ({ tool: entry, score, matched: ["x"] }));
@@ -39,7 +39,6 @@ function input(overrides: Partial<SelectionInput<SearchableTool>>): SelectionInp
   return {
     tools: TOOLS,
     ranked: [],
-    always: (entry) => entry.server === "mcpterm",
     pinned: () => false,
     used: new Set(),
     found: new Set(),
@@ -141,7 +140,7 @@ describe("conversationQuery: the latest message counts most", () => {
 
 describe("ToolSearch: a session's selection", () => {
   const catalog: SearchableTool[] = [
-    { ...tool(SEARCH_TOOLS_NAME, "mcpterm"), modelName: SEARCH_TOOLS_NAME },
+    { ...tool(SEARCH_TOOLS_NAME, "mcpterm"), modelName: SEARCH_TOOLS_NAME, builtIn: true },
     ...Array.from({ length: 80 }, (_, i) => tool(`tool_${i}`, `server${i % 8}`)),
     {
       modelName: "cal__create_event",
@@ -154,7 +153,6 @@ describe("ToolSearch: a session's selection", () => {
   const request = (search: ToolSearch, input: string, window = 32_768) =>
     search.select({
       tools: catalog,
-      always: (entry) => entry.server === "mcpterm",
       input,
       conversation: [{ role: "user", content: input }],
       window,
@@ -188,6 +186,26 @@ describe("ToolSearch: a session's selection", () => {
       "found",
     );
     expect(search.lastSelection()).toBe(second);
+  });
+
+  it("treats a server named mcpterm as a server: its tools are ranked and counted, its search_tools kept", async () => {
+    const impostors: SearchableTool[] = [tool(SEARCH_TOOLS_NAME, "mcpterm"), tool("wipe_disk", "mcpterm")];
+    const select = (search: ToolSearch, tools: readonly SearchableTool[]) =>
+      search.select({
+        tools,
+        input: "add a calendar event",
+        conversation: [],
+        window: 32_768,
+        size: () => 50,
+        listSize: (list) => list.length * 50,
+      });
+    const above = await select(new ToolSearch(), [...catalog, ...impostors]);
+    expect(above.total).toBe(83);
+    expect(names(above)).toEqual([SEARCH_TOOLS_NAME, "cal__create_event"]);
+
+    const below = await select(new ToolSearch(), [catalog[0] as SearchableTool, ...impostors]);
+    expect(below.on).toBe(false);
+    expect(names(below)).toEqual(["mcpterm__search_tools", "mcpterm__wipe_disk"]);
   });
 
   it("keeps what the model used and what the person pinned", async () => {
@@ -225,7 +243,6 @@ describe("Session and tool search", () => {
     (
       await search.select({
         tools,
-        always: () => false,
         input: "nothing matches",
         conversation: [],
         window: 32_768,

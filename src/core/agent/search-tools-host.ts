@@ -5,6 +5,7 @@ import {
   SEARCH_TOOLS_DESCRIPTION,
   SEARCH_TOOLS_NAME,
   SEARCH_TOOLS_SCHEMA,
+  isBuiltIn,
   type ToolSearch,
 } from "../tool-search/index.js";
 import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
@@ -27,6 +28,7 @@ export class SearchToolsHost implements ToolHost {
     tier: "read_only",
     tierReason: "built-in: searches the configured tools' names and descriptions",
     notes: [],
+    builtIn: true,
   };
 
   constructor(
@@ -43,9 +45,7 @@ export class SearchToolsHost implements ToolHost {
     const query = typeof args.query === "string" ? args.query : "";
     const limit =
       typeof args.limit === "number" ? Math.min(MAX_SEARCH_LIMIT, args.limit) : DEFAULT_SEARCH_LIMIT;
-    const candidates = this.catalog().filter(
-      (tool) => tool.withheld === undefined && tool.server !== BUILT_IN_SERVER,
-    );
+    const candidates = this.catalog().filter((tool) => tool.withheld === undefined && !isBuiltIn(tool));
     const found = await this.search.search(candidates, query, limit);
     this.search.noteFound(found.map((entry) => entry.tool.modelName));
     const offered = new Set(this.search.lastSelection()?.offered.map((entry) => entry.tool.modelName) ?? []);

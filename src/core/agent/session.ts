@@ -9,8 +9,8 @@ import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } fr
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
-import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
-import { SEARCH_TOOLS_NAME, type ToolSearch } from "../tool-search/index.js";
+import type { ToolHost } from "./tool-host.js";
+import { isSearchTool, type ToolSearch } from "../tool-search/index.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
@@ -340,11 +340,6 @@ export class Session {
       }
     }
   }
-}
-
-/** search_tools is listed by its host always, and offered only while requests select their tools. */
-function isSearchTool(tool: AgentTool): boolean {
-  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
 }
 
 const EMPTY_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

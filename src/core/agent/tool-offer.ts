@@ -2,7 +2,7 @@ import type { ChatMessage } from "../llm/types.js";
 import type { ToolSearch, ToolSelectionView } from "../tool-search/index.js";
 import { estimateToolTokens } from "../window/token-estimate.js";
 import type { ToolSelectionRecord } from "./events.js";
-import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
+import type { AgentTool, ToolHost } from "./tool-host.js";
 
 /** The window assumed when none is known (no context keeper): what most gateways give. */
 const DEFAULT_WINDOW = 32_768;
@@ -46,7 +46,6 @@ export async function offerTools(
   if (!search) return { tools: listed, heldBack: new Set() };
   const view = await search.select({
     tools: listed,
-    always: (tool) => tool.server === BUILT_IN_SERVER,
     input: turn.input,
     conversation: turn.conversation,
     window: turn.window ?? DEFAULT_WINDOW,

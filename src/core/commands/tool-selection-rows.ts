@@ -1,6 +1,6 @@
 import type { AgentTool } from "../agent/tool-host.js";
-import { BUILT_IN_SERVER } from "../agent/tool-host.js";
 import {
+  isSearchTool,
   SEARCH_TOOLS_NAME,
   type OfferReason,
   type ToolSearch,
@@ -46,10 +46,6 @@ export function selectionNote(search: ToolSearch): string | undefined {
 /** search_tools is listed only while requests select their tools. */
 export function shownInList(search: ToolSearch | undefined, tool: AgentTool): boolean {
   return !search || !isSearchTool(tool) || search.lastSelection()?.on === true;
-}
-
-function isSearchTool(tool: { server: string; name: string }): boolean {
-  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
 }
 
 /** `/tools pin` and `/tools unpin`: offer a server's tools, or one, in every request this session. */

@@ -1,4 +1,5 @@
 import type { AgentTool } from "../agent/tool-host.js";
+import { isBuiltIn } from "../tool-search/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { offerColumn, pinCommand, selectionNote, shownInList } from "./tool-selection-rows.js";
 
@@ -77,7 +78,8 @@ function listTools(
       const notes = entry.withheld?.startsWith("hidden") ? [...entry.notes, entry.withheld] : entry.notes;
       const reason = notes.length > 0 ? `${entry.tierReason} · ⚠ ${notes.join("; ")}` : entry.tierReason;
       const offer = selecting ? [entry.withheld === undefined ? offerColumn(selecting, entry) : "never"] : [];
-      rows.push([name, status, entry.name, entry.tier, reason, ...offer]);
+      // A server may be named "mcpterm" too: whether a tool is mcpterm's own is the tool's to say.
+      rows.push([name, isBuiltIn(entry) ? "built-in" : status, entry.name, entry.tier, reason, ...offer]);
     }
   }
   const note = search ? selectionNote(search) : undefined;

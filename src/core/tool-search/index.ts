@@ -1,3 +1,4 @@
+export { isBuiltIn, isSearchTool } from "./built-in.js";
 export { conversationQuery } from "./conversation-query.js";
 export {
   DEFAULT_SEARCH_LIMIT,

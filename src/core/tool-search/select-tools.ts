@@ -1,3 +1,4 @@
+import { isBuiltIn } from "./built-in.js";
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool } from "./tool-index.js";
 
@@ -28,7 +29,6 @@ export interface SelectionInput<T extends SearchableTool> {
   tools: readonly T[];
   /** The tools ranked for the conversation, best first (ToolIndex.rank). */
   ranked: ReadonlyArray<RankedTool<T>>;
-  always: (tool: T) => boolean;
   pinned: (tool: T) => boolean;
   /** Model names of tools the model called earlier in the session, and found with search_tools. */
   used: ReadonlySet<string>;
@@ -82,7 +82,7 @@ export function selectTools<T extends SearchableTool>(input: SelectionInput<T>):
 }
 
 function fixedReason<T extends SearchableTool>(tool: T, input: SelectionInput<T>): OfferReason | undefined {
-  if (input.always(tool)) return "always";
+  if (isBuiltIn(tool)) return "always";
   if (input.pinned(tool)) return "pinned";
   if (input.used.has(tool.modelName)) return "used";
   if (input.found.has(tool.modelName)) return "found";

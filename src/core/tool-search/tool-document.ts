@@ -13,6 +13,8 @@ export interface SearchableTool {
   modelDescription: string;
   /** Already cleaned, every text capped (see schema-for-model.ts). */
   modelInputSchema: Record<string, unknown>;
+  /** Set on mcpterm's own tools by the hosts that make them, never from what a server says (built-in.ts). */
+  builtIn?: boolean;
 }
 
 /** The fields a tool is searched by, each with its own weight (see tool-index.ts). */

@@ -1,6 +1,6 @@
 import { conversationQuery } from "./conversation-query.js";
 import type { ChatMessage } from "../llm/types.js";
-import { SEARCH_TOOLS_NAME } from "./search-tools-definition.js";
+import { isBuiltIn, isSearchTool } from "./built-in.js";
 import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "../config/tool-search-settings.js";
 import { isNamedIn, RANKED_WINDOW_SHARE, searchDecision } from "./search-settings.js";
 import { selectTools, type HeldBackTool, type OfferedTool } from "./select-tools.js";
@@ -24,8 +24,6 @@ export interface ToolSelectionView<T extends SearchableTool = SearchableTool> {
 export interface SelectRequest<T extends SearchableTool> {
   /** Every tool that may be offered now, search_tools included, in their listed order. */
   tools: readonly T[];
-  /** mcpterm's own tools, offered whenever selection is on. */
-  always: (tool: T) => boolean;
   /** The person's words in this turn, and the conversation they belong to. */
   input: string;
   conversation: readonly ChatMessage[];
@@ -64,10 +62,8 @@ export class ToolSearch {
 
   /** The tools of one request and why; remembered for /tools. */
   async select<T extends SearchableTool>(request: SelectRequest<T>): Promise<ToolSelectionView<T>> {
-    const searchTool = request.tools.filter(
-      (tool) => request.always(tool) && tool.name === SEARCH_TOOLS_NAME,
-    );
-    const tools = request.tools.filter((tool) => !searchTool.includes(tool));
+    const searchTool = request.tools.filter(isSearchTool);
+    const tools = request.tools.filter((tool) => !isSearchTool(tool));
     const decision = searchDecision(this.settings, {
       count: tools.length,
       tokens: request.listSize(tools),
@@ -77,7 +73,7 @@ export class ToolSearch {
       const view: ToolSelectionView<T> = {
         on: false,
         why: decision.why,
-        total: tools.filter((tool) => !request.always(tool)).length,
+        total: tools.filter((tool) => !isBuiltIn(tool)).length,
         offered: tools.map((tool) => ({ tool, reason: "always", score: 0, matched: [] })),
         heldBack: [],
       };
@@ -88,7 +84,6 @@ export class ToolSearch {
     const selection = selectTools({
       tools: [...searchTool, ...tools],
       ranked,
-      always: request.always,
       pinned: (tool) => this.isPinned(tool),
       used: new Set(this.used),
       found: new Set(this.found),
@@ -96,7 +91,7 @@ export class ToolSearch {
       size: request.size,
       maxTokens: Math.max(1, Math.floor(request.window * RANKED_WINDOW_SHARE)),
     });
-    const total = tools.filter((tool) => !request.always(tool)).length;
+    const total = tools.filter((tool) => !isBuiltIn(tool)).length;
     const view: ToolSelectionView<T> = { on: true, why: decision.why, total, ...selection };
     this.last = view;
     return view;
