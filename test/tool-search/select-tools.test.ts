@@ -10,6 +10,7 @@ import {
   SEARCH_TOOLS_NAME,
   selectTools,
   ToolSearch,
+  toolKey,
   type RankedTool,
   type SearchableTool,
   type SelectionInput,
@@ -66,14 +67,14 @@ describe("selectTools: what one request offers, and why", () => {
       {
         ranked: ranked([a, 3], [b, 2], [c, 1]),
         pinned: (entry) => entry.name === "e",
-        used: new Set(["s__d"]),
-        found: new Set(["s__c"]),
+        used: new Set([toolKey(d)]),
+        found: new Set([toolKey(c)]),
       },
       ["kb:always", "a:score", "b:score", "c:found", "d:used", "e:pinned"],
     ],
     [
       "a used tool that also ranks keeps its place and does not use up the limit",
-      { ranked: ranked([a, 3], [b, 2], [c, 1]), used: new Set(["s__a"]) },
+      { ranked: ranked([a, 3], [b, 2], [c, 1]), used: new Set([toolKey(a)]) },
       ["kb:always", "a:used", "b:score", "c:score"],
     ],
     [
@@ -180,7 +181,7 @@ describe("ToolSearch: a session's selection", () => {
     expect(names(first)).toEqual([SEARCH_TOOLS_NAME, "cal__create_event"]);
 
     const found = await search.search(catalog.slice(1), "tool 7", 1);
-    search.noteFound(found.map((entry) => entry.tool.modelName));
+    search.noteFound(found.map((entry) => entry.tool));
     const second = await request(search, "add a calendar event");
     expect(second.offered.find((entry) => entry.tool.modelName === found[0]?.tool.modelName)?.reason).toBe(
       "found",
@@ -208,9 +209,35 @@ describe("ToolSearch: a session's selection", () => {
     expect(names(below)).toEqual(["mcpterm__search_tools", "mcpterm__wipe_disk"]);
   });
 
+  it("remembers used tools by server and tool: a model name that passes to another tool carries nothing", async () => {
+    const weather = {
+      ...tool("get__c", "a"),
+      modelName: "a__get__c",
+      modelDescription: "Reads the weather.",
+    };
+    const charge = {
+      ...tool("c", "a__get"),
+      modelName: "a__get__c_1f2e",
+      modelDescription: "Charges a card.",
+    };
+    const search = new ToolSearch({ ...DEFAULT_TOOL_SEARCH, mode: "always" });
+    search.noteUsed([weather]);
+    // Server "a" stopped: the other server's tool now goes by the name the model called.
+    const view = await search.select({
+      tools: [{ ...charge, modelName: "a__get__c" }],
+      input: "again",
+      conversation: [],
+      window: 32_768,
+      size: () => 50,
+      listSize: (list) => list.length * 50,
+    });
+    expect(view.offered).toEqual([]);
+    expect(view.heldBack.map((entry) => entry.tool.name)).toEqual(["c"]);
+  });
+
   it("keeps what the model used and what the person pinned", async () => {
     const search = new ToolSearch({ ...DEFAULT_TOOL_SEARCH, alwaysLoad: ["server3"] });
-    search.noteUsed(["server1__tool_1"]);
+    search.noteUsed([{ server: "server1", name: "tool_1" }]);
     search.pin("server2", "tool_2");
     const view = await request(search, "nothing matches this");
     const reasons = Object.fromEntries(view.offered.map((entry) => [entry.tool.modelName, entry.reason]));
@@ -253,7 +280,7 @@ describe("Session and tool search", () => {
       .filter((entry) => entry.reason === "used")
       .map((entry) => entry.tool.modelName);
 
-  it("offers a resumed conversation's tools as used ones, and forgets them on /clear", async () => {
+  it("offers a resumed conversation's offered calls as used ones, not refused or made-up ones, and forgets them on /clear", async () => {
     const search = new ToolSearch({ ...DEFAULT_TOOL_SEARCH, mode: "always" });
     const session = new Session({
       model: createOpenAiChatModel({ model: "m", baseUrl: "http://127.0.0.1:9/v1", apiKey: "k" }),
@@ -266,10 +293,22 @@ describe("Session and tool search", () => {
     session.restore({
       history: [
         { role: "user", content: "do thing 3" },
-        { role: "assistant", content: null, toolCalls: [{ id: "1", name: "s__tool_3", arguments: "{}" }] },
+        {
+          role: "assistant",
+          content: null,
+          toolCalls: [
+            { id: "1", name: "s__tool_3", arguments: "{}" },
+            { id: "2", name: "s__tool_1", arguments: "{}" },
+            { id: "3", name: "made_up__tool", arguments: "{}" },
+          ],
+        },
         { role: "tool", toolCallId: "1", content: "done" },
+        { role: "tool", toolCallId: "2", content: 'The tool "s__tool_1" is not offered in this step' },
+        { role: "tool", toolCallId: "3", content: 'Unknown tool "made_up__tool".' },
       ],
       turns: 1,
+      // What the turn saved: only the call that named a tool its request offered.
+      calls: [{ server: "s", tool: "tool_3" }],
     });
     expect(await used(search)).toEqual(["s__tool_3"]);
     session.clear();

@@ -185,8 +185,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
-    const offered = new Set(tools.map((tool) => tool.modelName));
-    options.toolSearch?.noteUsed(done.toolCalls.map((call) => call.name).filter((name) => offered.has(name)));
+    // Used: a call that named a tool this request offered (a saved session keeps just those calls).
+    const called = new Set(done.toolCalls.map((call) => call.name));
+    options.toolSearch?.noteUsed(tools.filter((tool) => called.has(tool.modelName)));
     if (step === options.maxSteps) {
       yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {

@@ -6,6 +6,7 @@ import {
   SEARCH_TOOLS_NAME,
   SEARCH_TOOLS_SCHEMA,
   isBuiltIn,
+  toolKey,
   type ToolSearch,
 } from "../tool-search/index.js";
 import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
@@ -47,8 +48,8 @@ export class SearchToolsHost implements ToolHost {
       typeof args.limit === "number" ? Math.min(MAX_SEARCH_LIMIT, args.limit) : DEFAULT_SEARCH_LIMIT;
     const candidates = this.catalog().filter((tool) => tool.withheld === undefined && !isBuiltIn(tool));
     const found = await this.search.search(candidates, query, limit);
-    this.search.noteFound(found.map((entry) => entry.tool.modelName));
-    const offered = new Set(this.search.lastSelection()?.offered.map((entry) => entry.tool.modelName) ?? []);
+    this.search.noteFound(found.map((entry) => entry.tool));
+    const offered = new Set(this.search.lastSelection()?.offered.map((entry) => toolKey(entry.tool)) ?? []);
     const text = describeFound(query, found, offered);
     return { ok: true, forModel: text, display: text, truncated: false, failure: undefined };
   }

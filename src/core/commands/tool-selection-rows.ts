@@ -2,6 +2,7 @@ import type { AgentTool } from "../agent/tool-host.js";
 import {
   isSearchTool,
   SEARCH_TOOLS_NAME,
+  toolKey,
   type OfferReason,
   type ToolSearch,
   type ToolSelectionView,
@@ -9,9 +10,9 @@ import {
 
 /** What /tools says of one tool when the last request selected its tools: offered and why, or held back. */
 export function offerColumn(view: ToolSelectionView, tool: AgentTool): string {
-  const offered = view.offered.find((entry) => entry.tool.modelName === tool.modelName);
+  const offered = view.offered.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (offered) return `offered: ${reasonText(offered.reason, offered.score, offered.matched)}`;
-  const held = view.heldBack.find((entry) => entry.tool.modelName === tool.modelName);
+  const held = view.heldBack.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (!held) return "";
   return held.score > 0 ? `held back (score ${held.score.toFixed(2)})` : "held back (no match)";
 }

@@ -382,7 +382,12 @@ export async function openSession(
         confirmedInferred: config.answers.confirmedInferred,
         toolSearch,
       });
-      if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
+      if (resumed)
+        session.restore({
+          history: resumed.history,
+          turns: resumed.turns.length,
+          calls: resumed.turns.flatMap((turn) => turn.tools),
+        });
       return session;
     },
     close: async () => {

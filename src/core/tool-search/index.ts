@@ -1,4 +1,5 @@
 export { isBuiltIn, isSearchTool } from "./built-in.js";
+export { toolKey, type ToolKey } from "./tool-key.js";
 export { conversationQuery } from "./conversation-query.js";
 export {
   DEFAULT_SEARCH_LIMIT,

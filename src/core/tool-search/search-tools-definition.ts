@@ -1,5 +1,6 @@
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool } from "./tool-index.js";
+import { toolKey, type ToolKey } from "./tool-key.js";
 
 /** The built-in tool through which the model finds tools a request did not offer. */
 export const SEARCH_TOOLS_NAME = "search_tools";
@@ -37,12 +38,12 @@ const SUMMARY_CHARS = 160;
 export function describeFound(
   query: string,
   found: ReadonlyArray<RankedTool>,
-  offered: ReadonlySet<string>,
+  offered: ReadonlySet<ToolKey>,
 ): string {
   if (found.length === 0)
     return `No tool matches "${query}". Try other words: what the tool would do and what it works on.`;
   const lines = found.map(({ tool }) => {
-    const already = offered.has(tool.modelName) ? " (offered already)" : "";
+    const already = offered.has(toolKey(tool)) ? " (offered already)" : "";
     return `- ${tool.modelName}${already}: ${defuse(summary(tool))}`;
   });
   return [

@@ -1,6 +1,7 @@
 import { isBuiltIn } from "./built-in.js";
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool } from "./tool-index.js";
+import { toolKey, type ToolKey } from "./tool-key.js";
 
 /**
  * Why a tool is in a request: mcpterm's own tools are `always` there; the person or the config
@@ -30,9 +31,9 @@ export interface SelectionInput<T extends SearchableTool> {
   /** The tools ranked for the conversation, best first (ToolIndex.rank). */
   ranked: ReadonlyArray<RankedTool<T>>;
   pinned: (tool: T) => boolean;
-  /** Model names of tools the model called earlier in the session, and found with search_tools. */
-  used: ReadonlySet<string>;
-  found: ReadonlySet<string>;
+  /** Tools the model called earlier in the session, and found with search_tools. */
+  used: ReadonlySet<ToolKey>;
+  found: ReadonlySet<ToolKey>;
   /** How many of the best-ranked tools are offered besides the rest. */
   limit: number;
   /** Estimated tokens of a tool's definition, and the most the ranked ones may take together. */
@@ -52,29 +53,29 @@ export interface Selection<T extends SearchableTool = SearchableTool> {
  * Pure: the same input gives the same selection, in the tools' own order.
  */
 export function selectTools<T extends SearchableTool>(input: SelectionInput<T>): Selection<T> {
-  const rank = new Map(input.ranked.map((entry) => [entry.tool.modelName, entry]));
-  const reasons = new Map<string, OfferReason>();
+  const rank = new Map(input.ranked.map((entry) => [toolKey(entry.tool), entry]));
+  const reasons = new Map<ToolKey, OfferReason>();
   for (const tool of input.tools) {
     const reason = fixedReason(tool, input);
-    if (reason) reasons.set(tool.modelName, reason);
+    if (reason) reasons.set(toolKey(tool), reason);
   }
   let ranked = 0;
   let tokens = 0;
   for (const { tool, score } of input.ranked) {
     if (ranked >= input.limit) break;
-    if (reasons.has(tool.modelName) || score <= 0) continue;
+    if (reasons.has(toolKey(tool)) || score <= 0) continue;
     const size = input.size(tool);
     if (ranked > 0 && tokens + size > input.maxTokens) continue;
-    reasons.set(tool.modelName, "score");
+    reasons.set(toolKey(tool), "score");
     ranked += 1;
     tokens += size;
   }
   const selection: Selection<T> = { offered: [], heldBack: [] };
   for (const tool of input.tools) {
-    const entry = rank.get(tool.modelName);
+    const entry = rank.get(toolKey(tool));
     const score = entry?.score ?? 0;
     const matched = entry?.matched ?? [];
-    const reason = reasons.get(tool.modelName);
+    const reason = reasons.get(toolKey(tool));
     if (reason) selection.offered.push({ tool, reason, score, matched });
     else selection.heldBack.push({ tool, score, matched });
   }
@@ -84,7 +85,7 @@ export function selectTools<T extends SearchableTool>(input: SelectionInput<T>):
 function fixedReason<T extends SearchableTool>(tool: T, input: SelectionInput<T>): OfferReason | undefined {
   if (isBuiltIn(tool)) return "always";
   if (input.pinned(tool)) return "pinned";
-  if (input.used.has(tool.modelName)) return "used";
-  if (input.found.has(tool.modelName)) return "found";
+  if (input.used.has(toolKey(tool))) return "used";
+  if (input.found.has(toolKey(tool))) return "found";
   return undefined;
 }

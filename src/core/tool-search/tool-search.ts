@@ -6,6 +6,7 @@ import { isNamedIn, RANKED_WINDOW_SHARE, searchDecision } from "./search-setting
 import { selectTools, type HeldBackTool, type OfferedTool } from "./select-tools.js";
 import type { SearchableTool } from "./tool-document.js";
 import { ToolIndex, type RankedTool } from "./tool-index.js";
+import { toolKey, type ToolKey } from "./tool-key.js";
 import type { ToolVectors } from "./tool-vectors.js";
 import { weightedTerms, type QueryPart } from "./weighted-query.js";
 
@@ -44,8 +45,8 @@ const MAX_REMEMBERED = 32;
  * ones, and the best-ranked for the conversation; search_tools finds the rest.
  */
 export class ToolSearch {
-  private readonly used: string[] = [];
-  private readonly found: string[] = [];
+  private readonly used: ToolKey[] = [];
+  private readonly found: ToolKey[] = [];
   private readonly pins = new Set<string>();
   private cached: { tools: readonly SearchableTool[]; instructions: string; index: ToolIndex } | undefined;
   private last: ToolSelectionView | undefined;
@@ -119,13 +120,13 @@ export class ToolSearch {
   }
 
   /** The model called these: they stay offered for the rest of the session. */
-  noteUsed(modelNames: readonly string[]): void {
-    remember(this.used, modelNames);
+  noteUsed(tools: ReadonlyArray<Pick<SearchableTool, "server" | "name" | "builtIn">>): void {
+    remember(this.used, tools.map(toolKey));
   }
 
   /** search_tools found these: they are offered from the next request on. */
-  noteFound(modelNames: readonly string[]): void {
-    remember(this.found, modelNames);
+  noteFound(tools: ReadonlyArray<Pick<SearchableTool, "server" | "name" | "builtIn">>): void {
+    remember(this.found, tools.map(toolKey));
   }
 
   /** A new conversation (/clear, a resumed session): what the model used and found is forgotten. */
@@ -178,7 +179,7 @@ function sameTools(a: readonly SearchableTool[], b: readonly SearchableTool[]): 
   return a.length === b.length && a.every((tool, position) => tool === b[position]);
 }
 
-function remember(list: string[], names: readonly string[]): void {
+function remember(list: ToolKey[], names: readonly ToolKey[]): void {
   for (const name of names) {
     const at = list.indexOf(name);
     if (at >= 0) list.splice(at, 1);
