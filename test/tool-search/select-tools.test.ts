@@ -41,11 +41,10 @@ function input(overrides: Partial<SelectionInput<SearchableTool>>): SelectionInp
     tools: TOOLS,
     ranked: [],
     pinned: () => false,
-    used: new Set(),
-    found: new Set(),
+    remembered: [],
     limit: 2,
     size: () => 10,
-    maxTokens: 1_000,
+    budget: { offer: 1_000, ranked: 1_000 },
     ...overrides,
   };
 }
@@ -67,23 +66,65 @@ describe("selectTools: what one request offers, and why", () => {
       {
         ranked: ranked([a, 3], [b, 2], [c, 1]),
         pinned: (entry) => entry.name === "e",
-        used: new Set([toolKey(d)]),
-        found: new Set([toolKey(c)]),
+        remembered: [
+          { key: toolKey(d), reason: "used" },
+          { key: toolKey(c), reason: "found" },
+        ],
       },
       ["kb:always", "a:score", "b:score", "c:found", "d:used", "e:pinned"],
     ],
     [
       "a used tool that also ranks keeps its place and does not use up the limit",
-      { ranked: ranked([a, 3], [b, 2], [c, 1]), used: new Set([toolKey(a)]) },
+      { ranked: ranked([a, 3], [b, 2], [c, 1]), remembered: [{ key: toolKey(a), reason: "used" }] },
       ["kb:always", "a:used", "b:score", "c:score"],
     ],
     [
-      "ranked tools only as far as their size allows, the first one always",
-      { ranked: ranked([a, 3], [b, 2]), size: () => 800, maxTokens: 1_000 },
+      "ranked tools only as far as their share allows, the first one past it",
+      { ranked: ranked([a, 3], [b, 2]), size: () => 800, budget: { offer: 10_000, ranked: 500 } },
       ["kb:always", "a:score"],
+    ],
+    [
+      "within the offer's budget, the latest used or found first, each that fits, then the ranked",
+      {
+        ranked: ranked([a, 3]),
+        pinned: (entry) => entry.name === "e",
+        remembered: [
+          { key: toolKey(c), reason: "found" },
+          { key: toolKey(d), reason: "used" },
+          { key: toolKey(b), reason: "found" },
+        ],
+        size: (entry) => (entry.name === "d" ? 500 : 100),
+        budget: { offer: 450, ranked: 1_000 },
+      },
+      ["kb:always", "b:found", "c:found", "e:pinned"],
+    ],
+    [
+      "mcpterm's own and the pinned tools even past the budget, and nothing else",
+      {
+        ranked: ranked([a, 3]),
+        pinned: (entry) => entry.name === "e",
+        remembered: [{ key: toolKey(c), reason: "found" }],
+        size: () => 100,
+        budget: { offer: 150, ranked: 1_000 },
+      },
+      ["kb:always", "e:pinned"],
     ],
   ])("%s", (_case, overrides, expected) => {
     expect(offered(selectTools(input(overrides)))).toEqual(expected);
+  });
+
+  it("says when mcpterm's own and the pinned tools alone pass the budget, and which remembered ones had no room", () => {
+    const selection = selectTools(
+      input({
+        pinned: (entry) => entry.name === "e",
+        remembered: [{ key: toolKey(c), reason: "found" }],
+        size: () => 100,
+        budget: { offer: 150, ranked: 1_000 },
+      }),
+    );
+    expect(selection.overBudget).toEqual({ tokens: 200, pinned: 1 });
+    expect(selection.heldBack.find((entry) => entry.tool.name === "c")?.remembered).toBe("found");
+    expect(selectTools(input({})).overBudget).toBeUndefined();
   });
 
   it("holds the rest back with their scores", () => {
@@ -233,6 +274,78 @@ describe("ToolSearch: a session's selection", () => {
     });
     expect(view.offered).toEqual([]);
     expect(view.heldBack.map((entry) => entry.tool.name)).toEqual(["c"]);
+  });
+
+  describe("found tools never outgrow the window", () => {
+    // 60 tools of about 1,000 tokens each: a 32,768-token window's quarter holds eight.
+    const big: SearchableTool[] = [
+      catalog[0] as SearchableTool,
+      ...Array.from({ length: 60 }, (_, i) => tool(`repo_tool_${i}`, "forge")),
+    ];
+    const size = (entry: SearchableTool) => (entry.builtIn ? 100 : 1_000);
+    const select = (search: ToolSearch) =>
+      search.select({
+        tools: big,
+        input: "what time is it",
+        conversation: [],
+        window: 32_768,
+        size,
+        listSize: (list) => list.reduce((sum, entry) => sum + size(entry), 0),
+      });
+    const found = (from: number) => big.slice(1 + from, 21 + from);
+    const offeredNames = (view: Awaited<ReturnType<typeof select>>) =>
+      view.offered.filter((entry) => entry.reason === "found").map((entry) => entry.tool.name);
+
+    it("two searches of twenty leave the offer within its budget, the latest search's best first", async () => {
+      const search = new ToolSearch();
+      await select(search);
+      search.noteFound(found(0));
+      expect(search.offeredNext(found(0))).toEqual(new Set(found(0).slice(0, 8).map(toolKey)));
+      const second = await select(search);
+      expect(offeredNames(second)).toEqual(
+        found(0)
+          .slice(0, 8)
+          .map((entry) => entry.name),
+      );
+
+      search.noteFound(found(20));
+      expect(search.offeredNext(found(20))).toEqual(new Set(found(20).slice(0, 8).map(toolKey)));
+      const third = await select(search);
+      expect(offeredNames(third)).toEqual(
+        found(20)
+          .slice(0, 8)
+          .map((entry) => entry.name),
+      );
+      const tokens = third.offered.reduce((sum, entry) => sum + size(entry.tool), 0);
+      expect(tokens).toBeLessThanOrEqual(32_768 / 4);
+      expect(third.problem).toBeUndefined();
+    });
+
+    it("a second search in the same step does not take the room the first one was promised", async () => {
+      const search = new ToolSearch();
+      await select(search);
+      search.noteFound(found(0).slice(0, 5));
+      search.noteFound(found(20));
+      expect(search.offeredNext(found(0).slice(0, 5)).size).toBe(5);
+      expect(search.offeredNext(found(20))).toEqual(new Set(found(20).slice(0, 3).map(toolKey)));
+      const next = await select(search);
+      expect(offeredNames(next)).toEqual([
+        ...found(0)
+          .slice(0, 5)
+          .map((entry) => entry.name),
+        ...found(20)
+          .slice(0, 3)
+          .map((entry) => entry.name),
+      ]);
+    });
+
+    it("says in one sentence what to do when the pinned tools alone pass the budget", async () => {
+      const view = await select(new ToolSearch({ ...DEFAULT_TOOL_SEARCH, alwaysLoad: ["forge"] }));
+      expect(view.offered.filter((entry) => entry.reason === "pinned")).toHaveLength(60);
+      expect(view.problem).toBe(
+        "mcpterm's own tools and the 60 pinned ones take about 60,100 tokens, more than the 8,192 (25% of the 32,768-token window) a request's tools may take, so no other tool fits; pin fewer (/tools unpin, or alwaysLoad in the config) or raise tools.search.windowShare.",
+      );
+    });
   });
 
   it("keeps what the model used and what the person pinned", async () => {

@@ -98,6 +98,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");
   conversation.push({ role: "user", content });
 
+  let toldProblem = false;
   for (let step = 1; step <= options.maxSteps; step += 1) {
     const window = context && options.toolSearch ? (await context.contextWindow()).tokens : undefined;
     const offer = await offerTools(options.tools, options.toolSearch, {
@@ -105,6 +106,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       conversation,
       window,
     });
+    if (offer.problem && !toldProblem) {
+      toldProblem = true;
+      yield { type: "warning", message: offer.problem };
+    }
     const { tools, selection } = offer;
     const specs = tools.map(toToolSpec);
     let partialText = "";

@@ -6,7 +6,6 @@ import {
   SEARCH_TOOLS_NAME,
   SEARCH_TOOLS_SCHEMA,
   isBuiltIn,
-  toolKey,
   type ToolSearch,
 } from "../tool-search/index.js";
 import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
@@ -49,8 +48,7 @@ export class SearchToolsHost implements ToolHost {
     const candidates = this.catalog().filter((tool) => tool.withheld === undefined && !isBuiltIn(tool));
     const found = await this.search.search(candidates, query, limit);
     this.search.noteFound(found.map((entry) => entry.tool));
-    const offered = new Set(this.search.lastSelection()?.offered.map((entry) => toolKey(entry.tool)) ?? []);
-    const text = describeFound(query, found, offered);
+    const text = describeFound(query, found, this.search.offeredNext(found.map((entry) => entry.tool)));
     return { ok: true, forModel: text, display: text, truncated: false, failure: undefined };
   }
 }

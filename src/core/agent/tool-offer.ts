@@ -16,6 +16,8 @@ export interface ToolOffer {
   selection?: ToolSelectionRecord;
   /** Held-back tools by model name: a call to one is refused with a pointer to search_tools. */
   heldBack: ReadonlySet<string>;
+  /** Why even the tools that are never dropped do not fit in the budget, in one sentence. */
+  problem?: string;
 }
 
 const sizes = new WeakMap<AgentTool, number>();
@@ -58,6 +60,7 @@ export async function offerTools(
     tools,
     selection: selectionRecord(view),
     heldBack: new Set(view.heldBack.map((entry) => entry.tool.modelName)),
+    ...(view.problem ? { problem: view.problem } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ export function offerColumn(view: ToolSelectionView, tool: AgentTool): string {
   if (offered) return `offered: ${reasonText(offered.reason, offered.score, offered.matched)}`;
   const held = view.heldBack.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (!held) return "";
+  if (held.remembered) return `held back (${reasonText(held.remembered, 0, [])}, no room left)`;
   return held.score > 0 ? `held back (score ${held.score.toFixed(2)})` : "held back (no match)";
 }
 
@@ -40,7 +41,8 @@ export function selectionNote(search: ToolSearch): string | undefined {
   const offered = view.offered.filter((entry) => !isSearchTool(entry.tool)).length;
   return (
     `Tools are selected for each request (${view.why}): the last one offered ${offered} of ${view.total} and ${SEARCH_TOOLS_NAME}, which finds the rest. ` +
-    "/tools pin <server>[/<tool>] offers one in every request."
+    "/tools pin <server>[/<tool>] offers one in every request." +
+    (view.problem ? `\n⚠ ${view.problem}` : "")
   );
 }
 
