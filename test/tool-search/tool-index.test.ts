@@ -3,7 +3,9 @@ import {
   describeFound,
   ToolIndex,
   toolKey,
+  ToolSearch,
   weightedTerms,
+  writtenWords,
   type SearchableTool,
 } from "../../src/core/tool-search/index.js";
 
@@ -37,10 +39,13 @@ const CATALOG: SearchableTool[] = [
   tool("finance", "quote", "Latest stock prices and market data.", { title: "Finance quotes" }),
   tool("docs", "search_docs", "在知识库中搜索文档，返回相关段落。"),
   tool("notes", "write_note", "Save a note."),
+  tool("tunes", "startPlayback", "Starts or resumes on the active device."),
+  tool("paystream", "createPayout", "Sends money to a bank account."),
 ];
 
 function top(query: string, tools: readonly SearchableTool[] = CATALOG): string | undefined {
-  return new ToolIndex(tools).rank(weightedTerms([{ text: query, weight: 1 }]))[0]?.tool.modelName;
+  const parts = [{ text: query, weight: 1 }];
+  return new ToolIndex(tools).rank(weightedTerms(parts), writtenWords(parts))[0]?.tool.modelName;
 }
 
 describe("ToolIndex: a request finds the tool it needs", () => {
@@ -55,6 +60,21 @@ describe("ToolIndex: a request finds the tool it needs", () => {
     ["the server's name", "github", "github__create_pull_request"],
   ])("%s", (_case, query, expected) => {
     expect(top(query)).toBe(expected);
+  });
+
+  it.each([
+    ["play it", "tunes__startPlayback"],
+    ["pay the supplier", "paystream__createPayout"],
+  ])("finds near words by what was written when stemming changed its start: %s", async (query, expected) => {
+    // Porter stems "play" to "plai" and "pay" to "pai", which do not begin "playback" or "payout".
+    const [first] = await new ToolSearch().rank(CATALOG, [{ text: query, weight: 1 }]);
+    expect(first?.tool.modelName).toBe(expected);
+  });
+
+  it("does not take a three-letter word that stemming left alone as the start of longer ones", () => {
+    expect(
+      top("log", [tool("auth", "login", "Signs in."), tool("contacts", "update_address", "Moves.")]),
+    ).toBe(undefined);
   });
 
   it("says which of the request's words each tool matched", () => {

@@ -27,5 +27,11 @@ export { toolDocument, type SearchableTool } from "./tool-document.js";
 export { ToolIndex, type RankedTool } from "./tool-index.js";
 export { ToolSearch, type SelectRequest, type ToolSelectionView } from "./tool-search.js";
 export { ToolVectors, type ToolEmbedder } from "./tool-vectors.js";
-export { weightedTerms, type QueryPart, type WeightedTerms } from "./weighted-query.js";
+export {
+  weightedTerms,
+  writtenWords,
+  type QueryPart,
+  type WeightedTerms,
+  type WrittenWords,
+} from "./weighted-query.js";
 export { sessionToolSearch } from "./session-tool-search.js";

@@ -1,6 +1,6 @@
 import { isCjkTerm, tokenize } from "../kb/tokenizer.js";
 import { FIELDS, toolDocument, type Field, type SearchableTool } from "./tool-document.js";
-import type { WeightedTerms } from "./weighted-query.js";
+import type { WeightedTerms, WrittenWords } from "./weighted-query.js";
 
 /**
  * How much a word counts in each field (BM25F). A tool's name says what it does in a word or
@@ -59,6 +59,11 @@ const K1 = 1.2;
 const NEAR_MATCH_WEIGHT = 0.5;
 /** The shortest shared start that makes two words near: shorter ones join unrelated words. */
 const NEAR_PREFIX = 4;
+/**
+ * As short a written word as may find near ones, when its stem changed how it begins ("pay" for
+ * "payment"); a plain three-letter stem ("add", "log") would meet "address" and "login".
+ */
+const NEAR_WRITTEN = 3;
 /** How many letters the longer word may have beyond the shorter one and still be near. */
 const NEAR_EXTRA = 4;
 
@@ -82,7 +87,7 @@ interface Posting {
  */
 export class ToolIndex<T extends SearchableTool = SearchableTool> {
   private readonly postings = new Map<string, Posting[]>();
-  /** Indexed words by their first NEAR_PREFIX letters, to find near words without a scan. */
+  /** Indexed words by their first NEAR_WRITTEN letters, to find near words without a scan. */
   private readonly byPrefix = new Map<string, string[]>();
 
   constructor(
@@ -126,8 +131,8 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
         const list = this.postings.get(term) ?? [];
         if (list.length === 0) {
           this.postings.set(term, list);
-          if (!isCjkTerm(term) && term.length >= NEAR_PREFIX) {
-            const prefix = term.slice(0, NEAR_PREFIX);
+          if (!isCjkTerm(term) && term.length >= NEAR_WRITTEN) {
+            const prefix = term.slice(0, NEAR_WRITTEN);
             this.byPrefix.set(prefix, [...(this.byPrefix.get(prefix) ?? []), term]);
           }
         }
@@ -152,11 +157,14 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
     return Math.log(1 + (this.tools.length - df + 0.5) / (df + 0.5));
   }
 
-  /** Every tool that matched at least one word, best first; ties keep the tools' order. */
-  rank(query: WeightedTerms): Array<RankedTool<T>> {
+  /**
+   * Every tool that matched at least one word, best first; ties keep the tools' order. `written`
+   * (weighted-query.ts) lets a word whose stem changed its start find near words by what was written.
+   */
+  rank(query: WeightedTerms, written: WrittenWords = new Map()): Array<RankedTool<T>> {
     const scores = new Map<number, { score: number; matched: Set<string> }>();
     for (const [term, weight] of query) {
-      for (const [indexed, share] of this.matchesOf(term)) {
+      for (const [indexed, share] of this.matchesOf(term, written.get(term))) {
         const idf = this.idf(indexed);
         for (const { doc, frequency } of this.postings.get(indexed) ?? []) {
           const entry = scores.get(doc) ?? { score: 0, matched: new Set<string>() };
@@ -175,11 +183,14 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
   }
 
   /** The indexed words a query word matches, with how much each counts: itself, then near ones. */
-  private matchesOf(term: string): Array<[string, number]> {
-    const matches: Array<[string, number]> = this.postings.has(term) ? [[term, 1]] : [];
-    if (isCjkTerm(term) || term.length < NEAR_PREFIX) return matches;
-    for (const other of this.byPrefix.get(term.slice(0, NEAR_PREFIX)) ?? []) {
-      if (other !== term && areNear(term, other)) matches.push([other, NEAR_MATCH_WEIGHT]);
+  private matchesOf(term: string, written: ReadonlySet<string> = new Set()): Map<string, number> {
+    const matches = new Map<string, number>(this.postings.has(term) ? [[term, 1]] : []);
+    if (isCjkTerm(term)) return matches;
+    const starts = [...(term.length >= NEAR_PREFIX ? [term] : []), ...written];
+    for (const start of starts) {
+      for (const other of this.byPrefix.get(start.slice(0, NEAR_WRITTEN)) ?? []) {
+        if (!matches.has(other) && areNear(start, other)) matches.set(other, NEAR_MATCH_WEIGHT);
+      }
     }
     return matches;
   }

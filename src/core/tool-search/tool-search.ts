@@ -15,7 +15,7 @@ import type { SearchableTool } from "./tool-document.js";
 import { ToolIndex, type RankedTool } from "./tool-index.js";
 import { toolKey, type ToolKey } from "./tool-key.js";
 import type { ToolVectors } from "./tool-vectors.js";
-import { weightedTerms, type QueryPart } from "./weighted-query.js";
+import { weightedTerms, writtenWords, type QueryPart } from "./weighted-query.js";
 
 /** One request's tools: all of them when selection is off, else what was offered and held back. */
 export interface ToolSelectionView<T extends SearchableTool = SearchableTool> {
@@ -157,7 +157,7 @@ export class ToolSearch {
     parts: readonly QueryPart[],
   ): Promise<Array<RankedTool<T>>> {
     const index = this.indexOf(tools);
-    const keyword = index.rank(weightedTerms(parts));
+    const keyword = index.rank(weightedTerms(parts), writtenWords(parts));
     const { vectors } = this.options;
     return vectors ? vectors.fuse(index, parts[0]?.text ?? "", keyword) : keyword;
   }
