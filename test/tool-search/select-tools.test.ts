@@ -180,6 +180,13 @@ describe("conversationQuery: the latest message counts most", () => {
   });
 });
 
+describe("conversationQuery: a long message is cut whole characters only", () => {
+  it("leaves no half of an emoji at the cut", () => {
+    const [part] = conversationQuery(`${"x".repeat(3_999)}😀 and more`, []);
+    expect(part?.text).toBe("x".repeat(3_999));
+  });
+});
+
 describe("ToolSearch: a session's selection", () => {
   const catalog: SearchableTool[] = [
     { ...tool(SEARCH_TOOLS_NAME, "mcpterm"), modelName: SEARCH_TOOLS_NAME, builtIn: true },

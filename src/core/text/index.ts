@@ -1,3 +1,4 @@
+export { clipText } from "./clip-text.js";
 export { displayWidth, padToWidth, truncateEnd, truncateMiddle, wrapToWidth } from "./display-width.js";
 export { layoutColumns, type ColumnLayout, type ColumnOptions, type LaidOutRow } from "./column-layout.js";
 export { firstLine, oneLine, summarizeArguments } from "./summaries.js";

@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../llm/types.js";
+import { clipText } from "../text/index.js";
 import type { QueryPart } from "./weighted-query.js";
 
 /** The person's latest message counts whole; each earlier one half as much as the one after it. */
@@ -39,5 +40,5 @@ export function conversationQuery(input: string, conversation: readonly ChatMess
 }
 
 function clip(text: string): string {
-  return text.slice(0, MAX_PART_CHARS);
+  return clipText(text, MAX_PART_CHARS);
 }

@@ -1,3 +1,4 @@
+import { oneLine } from "../text/index.js";
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool } from "./tool-index.js";
 import { toolKey, type ToolKey } from "./tool-key.js";
@@ -27,8 +28,8 @@ export const SEARCH_TOOLS_SCHEMA: Record<string, unknown> = {
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 20;
-/** A found tool's description is summed up to this many characters in the answer. */
-const SUMMARY_CHARS = 160;
+/** A found tool's title and description are summed up in this many columns of one line. */
+const SUMMARY_WIDTH = 160;
 
 /**
  * What search_tools answers the model: the tools found, by the name to call them by, and which
@@ -65,7 +66,12 @@ function defuse(text: string): string {
   return text.replace(/<(\/?)found_tools/gi, "<$1found_tools_");
 }
 
+/**
+ * The title and description on one line, whatever line breaks or separators a server put in
+ * either: a line of the answer cannot be forged from inside the fence. Cut by display width,
+ * so never inside a character.
+ */
 function summary(tool: SearchableTool): string {
-  const text = (tool.title ? `${tool.title}. ` : "") + tool.modelDescription.replace(/\s+/g, " ").trim();
-  return text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
+  const text = (tool.title ? `${tool.title}. ` : "") + tool.modelDescription;
+  return oneLine(text.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, " "), SUMMARY_WIDTH);
 }

@@ -1,3 +1,5 @@
+import { clipText } from "../text/index.js";
+
 /**
  * What tool search reads of a tool: the texts the model is sent about it, and its title, which
  * the model sees only in search_tools answers (and the person in /tools <server> <tool>). The
@@ -55,7 +57,7 @@ export function toolDocument(tool: SearchableTool, instructions = ""): ToolDocum
     server: tool.server,
     instructions,
   };
-  for (const field of FIELDS) document[field] = document[field].slice(0, FIELD_CAPS[field]);
+  for (const field of FIELDS) document[field] = clipText(document[field], FIELD_CAPS[field]);
   return document;
 }
 

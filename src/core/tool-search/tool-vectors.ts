@@ -1,4 +1,5 @@
 import { EmbeddingsError } from "../kb/embeddings-client.js";
+import { clipText } from "../text/index.js";
 import { fuseScores } from "../kb/fusion.js";
 import { MIN_SIMILARITY } from "../kb/hybrid-retriever.js";
 import type { SearchableTool } from "./tool-document.js";
@@ -106,10 +107,8 @@ export class ToolVectors {
 }
 
 function embeddedText(tool: SearchableTool): string {
-  return [tool.name, tool.title, tool.modelDescription]
-    .filter((part) => part)
-    .join(". ")
-    .slice(0, 2_000);
+  // Cut whole characters only: the text goes to the embeddings endpoint as JSON.
+  return clipText([tool.name, tool.title, tool.modelDescription].filter((part) => part).join(". "), 2_000);
 }
 
 function vectorKey(tool: SearchableTool): string {
