@@ -4,6 +4,7 @@ export { conversationQuery } from "./conversation-query.js";
 export {
   DEFAULT_SEARCH_LIMIT,
   describeFound,
+  MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   SEARCH_TOOLS_DESCRIPTION,
   SEARCH_TOOLS_NAME,
