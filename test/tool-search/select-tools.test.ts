@@ -152,6 +152,12 @@ describe("searchDecision: whether requests select their tools", () => {
       false,
     ],
     ["mode always, even for two", { mode: "always" }, { count: 2, tokens: 100, window: 32_768 }, true],
+    [
+      "mode always, but no server tools to select",
+      { mode: "always" },
+      { count: 0, tokens: 0, window: 32_768 },
+      false,
+    ],
     ["a lower maxTools", { maxTools: 10 }, { count: 11, tokens: 500, window: 32_768 }, true],
   ])("%s", (_case, settings, size, on) => {
     const decision = searchDecision({ ...DEFAULT_TOOL_SEARCH, ...settings }, size);

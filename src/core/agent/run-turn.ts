@@ -98,7 +98,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");
   conversation.push({ role: "user", content });
 
-  let toldProblem = false;
+  const told = new Set<string>();
   for (let step = 1; step <= options.maxSteps; step += 1) {
     const window = context && options.toolSearch ? (await context.contextWindow()).tokens : undefined;
     const offer = await offerTools(options.tools, options.toolSearch, {
@@ -106,9 +106,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       conversation,
       window,
     });
-    if (offer.problem && !toldProblem) {
-      toldProblem = true;
-      yield { type: "warning", message: offer.problem };
+    for (const message of offer.warnings.filter((warning) => !told.has(warning))) {
+      told.add(message);
+      yield { type: "warning", message };
     }
     const { tools, selection } = offer;
     const specs = tools.map(toToolSpec);

@@ -16,8 +16,11 @@ export interface ToolOffer {
   selection?: ToolSelectionRecord;
   /** Held-back tools by model name: a call to one is refused with a pointer to search_tools. */
   heldBack: ReadonlySet<string>;
-  /** Why even the tools that are never dropped do not fit in the budget, in one sentence. */
-  problem?: string;
+  /**
+   * What the person should be told about this offer, a sentence each: mcpterm's own and the
+   * pinned tools alone passing the budget (every request it does), a pin that names no tool (once).
+   */
+  warnings: string[];
 }
 
 const sizes = new WeakMap<AgentTool, number>();
@@ -44,8 +47,10 @@ export async function offerTools(
   search: ToolSearch | undefined,
   turn: { input: string; conversation: readonly ChatMessage[]; window: number | undefined },
 ): Promise<ToolOffer> {
-  const listed = host.list().filter((tool) => tool.withheld === undefined);
-  if (!search) return { tools: listed, heldBack: new Set() };
+  const all = host.list();
+  const listed = all.filter((tool) => tool.withheld === undefined);
+  if (!search) return { tools: listed, heldBack: new Set(), warnings: [] };
+  const warnings = search.misspeltPins(all);
   const view = await search.select({
     tools: listed,
     input: turn.input,
@@ -55,12 +60,12 @@ export async function offerTools(
     listSize: (tools) => tools.reduce((sum, tool) => sum + toolTokens(tool), 0),
   });
   const tools = view.offered.map((entry) => entry.tool);
-  if (!view.on) return { tools, heldBack: new Set() };
+  if (!view.on) return { tools, heldBack: new Set(), warnings };
   return {
     tools,
     selection: selectionRecord(view),
     heldBack: new Set(view.heldBack.map((entry) => entry.tool.modelName)),
-    ...(view.problem ? { problem: view.problem } : {}),
+    warnings: view.problem ? [view.problem, ...warnings] : warnings,
   };
 }
 

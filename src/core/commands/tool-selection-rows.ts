@@ -63,9 +63,15 @@ export function pinCommand(
   const name = slash < 0 || target.slice(slash + 1) === "" ? undefined : target.slice(slash + 1);
   const label = name === undefined ? `the tools of ${server}` : `${server}/${name}`;
   if (verb === "unpin") {
-    return search.unpin(server, name)
-      ? { ok: true, text: `${label} ${name === undefined ? "are" : "is"} no longer pinned.` }
-      : { ok: false, text: `${target} was not pinned (pinned: ${search.pinned().join(", ") || "nothing"}).` };
+    if (search.unpin(server, name))
+      return { ok: true, text: `${label} ${name === undefined ? "are" : "is"} no longer pinned.` };
+    const byConfig = search.configPin(server, name);
+    return byConfig === undefined
+      ? { ok: false, text: `${target} was not pinned (pinned: ${search.pinned().join(", ") || "nothing"}).` }
+      : {
+          ok: false,
+          text: `${target} is pinned by the config (alwaysLoad "${byConfig}"), not by /tools pin; remove it from the config to unpin it.`,
+        };
   }
   const servers = [...new Set(tools.map((tool) => tool.server))];
   if (!servers.includes(server))
@@ -73,8 +79,13 @@ export function pinCommand(
       ok: false,
       text: `There is no server named "${server}" with tools (servers: ${servers.join(", ") || "none"}).`,
     };
-  if (name !== undefined && !tools.some((tool) => tool.server === server && tool.name === name))
+  const named = tools.filter((tool) => tool.server === server && (name === undefined || tool.name === name));
+  if (name !== undefined && named.length === 0)
     return { ok: false, text: `Server "${server}" has no tool named "${name}".` };
+  // A pin cannot bring back a tool that is never offered: say so rather than promise it.
+  const never = named.find((tool) => tool.withheld !== undefined);
+  if (never && named.every((tool) => tool.withheld !== undefined))
+    return { ok: false, text: `${label} cannot be pinned: ${never.withheld}.` };
   search.pin(server, name);
   return {
     ok: true,

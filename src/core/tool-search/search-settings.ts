@@ -51,6 +51,8 @@ export function searchDecision(
   const tools = `${size.count.toLocaleString("en-US")} tools`;
   const tokens = `about ${size.tokens.toLocaleString("en-US")} tokens`;
   const share = Math.round(settings.windowShare * 100);
+  // With no server tools there is nothing to select or search: search_tools would be noise.
+  if (size.count === 0 && settings.mode !== "off") return { on: false, why: "no server lists any tools" };
   switch (settings.mode) {
     case "off":
       return { on: false, why: "tools.search.mode is off: every tool is offered" };

@@ -66,6 +66,8 @@ export class ToolSearch {
   private requests = 0;
   private notes = 0;
   private readonly pins = new Set<string>();
+  /** alwaysLoad entries already told to name no tool. */
+  private readonly toldPins = new Set<string>();
   private cached: { tools: readonly SearchableTool[]; instructions: string; index: ToolIndex } | undefined;
   private last: ToolSelectionView | undefined;
   /** The last request's fixed offer worked out again with what is remembered now; unset when it did not select. */
@@ -189,6 +191,35 @@ export class ToolSearch {
 
   pinned(): string[] {
     return [...this.pins];
+  }
+
+  /** The config's alwaysLoad entry that pins `server`'s tools, or this one of them, if one does. */
+  configPin(server: string, tool?: string): string | undefined {
+    return this.settings.alwaysLoad.find(
+      (entry) => entry === server || (tool !== undefined && entry === `${server}/${tool}`),
+    );
+  }
+
+  /**
+   * A sentence for each alwaysLoad entry that names a tool its server, listing tools now
+   * (`tools`, hidden and withheld ones included), does not have: a misspelt pin pins nothing.
+   * Each is told once a session; entries whose server lists nothing (yet) wait.
+   */
+  misspeltPins(tools: ReadonlyArray<Pick<SearchableTool, "server" | "name" | "builtIn">>): string[] {
+    const sentences: string[] = [];
+    for (const entry of this.settings.alwaysLoad) {
+      const slash = entry.indexOf("/");
+      if (slash < 0 || this.toldPins.has(entry)) continue;
+      const server = entry.slice(0, slash);
+      const name = entry.slice(slash + 1);
+      const own = tools.filter((tool) => !isBuiltIn(tool) && tool.server === server);
+      if (own.length === 0 || own.some((tool) => tool.name === name)) continue;
+      this.toldPins.add(entry);
+      sentences.push(
+        `alwaysLoad names "${entry}", but server "${server}" has no tool "${name}"; it pins nothing.`,
+      );
+    }
+    return sentences;
   }
 
   isPinned(tool: SearchableTool): boolean {
