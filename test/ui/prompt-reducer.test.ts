@@ -136,9 +136,10 @@ describe("approval guard", () => {
       "",
     ],
     [
-      "↑ ↑ Enter after the guard approves once",
+      "↑ ↑ ↑ Enter after the guard approves once",
       panel,
       [
+        [2000, UP],
         [2000, UP],
         [2000, UP],
         [2000, ENTER],

@@ -54,6 +54,8 @@ export interface AppController {
   answerQuestion(id: number, answer: QuestionAnswer): void;
   /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
   completions(before: string): string[] | Promise<string[]>;
+  /** Ctrl+L: erase the screen and draw the live area again (absent: nothing to do). */
+  redraw?(): void;
   /** What a word Tab or the menu offers is (a command's description, a folder), for the menu. */
   describe?(word: string): string | undefined;
   /** Edits `text` in $VISUAL / $EDITOR, `suspend` handing the terminal over meanwhile (absent: no editor). */
@@ -76,15 +78,18 @@ export function App({
   controller,
   onExit,
   clock = monotonic,
+  history = [],
 }: {
   store: TranscriptSource;
   controller: AppController;
   onExit: () => void;
   /** Injected so tests can type at chosen intervals without waiting. */
   clock?: () => number;
+  /** What was sent in this project before (and in a resumed session), oldest first, for ↑. */
+  history?: readonly string[];
 }): ReactNode {
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const [promptStore] = useState(() => new PromptStore());
+  const [promptStore] = useState(() => new PromptStore(history));
   const prompt = useSyncExternalStore(promptStore.subscribe, promptStore.getState);
   const { columns, rows } = useWindowSize();
   const printedArgs = useRef<string | undefined>(undefined);
@@ -203,6 +208,9 @@ export function App({
         }
         case "exit":
           onExit();
+          return;
+        case "redraw":
+          controller.redraw?.();
           return;
         case "transcript":
           dispatch(effect.action);
@@ -330,7 +338,9 @@ function withContext(
   prompt: PromptState,
 ): PromptAction | Promise<PromptAction> {
   const queue = { queued: state.queue.messages.length, busy: state.turn !== undefined };
-  if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
+  // Ctrl+C clears a draft first, however many lines it has; only an empty prompt cancels the turn.
+  if (action.type === "interrupt")
+    return { type: "interrupt", turnCancelled: prompt.editor.text === "" && controller.cancel(), at };
   if (action.type === "complete") {
     const words = controller.completions(textBeforeCursor(prompt));
     if (Array.isArray(words)) return { type: "complete", items: menuItems(words, controller), at };

@@ -55,6 +55,8 @@ export type KeyAction =
   /** Enter at the prompt: send, or continue after a trailing backslash. */
   | { type: "send" }
   | { type: "complete" }
+  /** Ctrl+L: erase the screen and draw the live area again. */
+  | { type: "redraw" }
   /** The completion menu: move the choice, take it (and send a command, with Enter), or close it. */
   | { type: "menu_move"; direction: -1 | 1 }
   | { type: "menu_take"; submit: boolean }
@@ -77,7 +79,7 @@ export type KeyAction =
   | { type: "inspector_letter"; text: string }
   /** ↑/↓ on the approval list. */
   | { type: "approval_focus"; direction: -1 | 1 }
-  /** A digit 1–4: focus that choice; typed text while the guard holds or a draft is open. */
+  /** A digit 1–5: focus that choice; typed text while the guard holds or a draft is open. */
   | { type: "approval_pick"; index: number; text: string }
   /** A shortcut letter: decide at once; typed text while the guard holds or a draft is open. */
   | { type: "approval_shortcut"; choice: ApprovalChoice; text: string }
@@ -162,6 +164,7 @@ const PROMPT: Readonly<Record<string, KeyAction>> = {
   "ctrl+o": { type: "inspector_toggle" },
   "ctrl+g": { type: "open_editor" },
   "ctrl+x": { type: "chord_start" },
+  "ctrl+l": { type: "redraw" },
 };
 
 /** While the completion menu is open: ↑/↓ choose, Tab takes, Enter takes (and runs a command), Esc closes it. */
@@ -277,6 +280,7 @@ const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
 const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
   y: "once",
   a: "always",
+  p: "project",
   n: "deny",
   d: "reason",
 };
@@ -312,6 +316,6 @@ const INSPECTOR_LETTERS = new Set(["j", "k", "g", "G", "f"]);
 function approvalText(text: string): KeyAction {
   const shortcut = SHORTCUTS[text];
   if (shortcut) return { type: "approval_shortcut", choice: shortcut, text };
-  if (/^[1-4]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
+  if (/^[1-5]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
   return { type: "insert", text };
 }

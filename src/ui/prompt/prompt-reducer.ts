@@ -126,6 +126,7 @@ export type PromptEffect =
   | { type: "exit" }
   /** Open $VISUAL / $EDITOR on the prompt's text; what comes back replaces it (a `recall`). */
   | { type: "open_editor"; text: string }
+  | { type: "redraw" }
   | { type: "transcript"; action: UiAction };
 
 export interface PromptResult {
@@ -232,6 +233,8 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       return only({ ...state, menu: undefined, menuClosedAt: state.menu?.word });
     case "menu_take":
       return takeFromMenu(state, at, action.submit);
+    case "redraw":
+      return only(state, { type: "redraw" });
     case "vertical":
       if (action.direction < 0 && state.editor.text === "" && action.queue.queued > 0)
         return only(state, { type: "take_queued" });
@@ -473,6 +476,8 @@ function decide(state: PromptState, choice: ApprovalChoice): PromptResult {
       return answer(state, { kind: "once" });
     case "always":
       return answer(state, { kind: "always" });
+    case "project":
+      return answer(state, { kind: "project" });
     case "deny":
       return answer(state, { kind: "deny" });
     case "reason":
