@@ -2,6 +2,7 @@ import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { describeArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine, summarizeArguments } from "../core/text/index.js";
+import { serverToolsOffered } from "../core/tool-search/index.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
 
 const ARGUMENT_SUMMARY_WIDTH = 80;
@@ -53,7 +54,7 @@ export function progressLine(
       // Once a turn, at its first request: later steps differ only by what was used or found.
       const selection = event.step === 1 ? event.selection : undefined;
       if (!selection) return undefined;
-      const offered = selection.offered.filter((tool) => tool.reason !== "always").length;
+      const offered = serverToolsOffered(selection.offered);
       return `tools: ${offered} of ${selection.total} offered to the model, and search_tools to find the rest (${selection.why})`;
     }
     case "turn_start":

@@ -14,7 +14,12 @@ import type { ContextWindow } from "../core/llm/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { loadKnowledge, sessionKnowledge, sessionToolHost } from "../core/session/session-tools.js";
-import { isBuiltIn, sessionToolSearch, type ToolSearch } from "../core/tool-search/index.js";
+import {
+  isBuiltIn,
+  serverToolsOffered,
+  sessionToolSearch,
+  type ToolSearch,
+} from "../core/tool-search/index.js";
 import { withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -143,7 +148,7 @@ async function rankFor(
       on: view?.on ?? false,
       why: view?.why ?? "",
       total: view?.total ?? servers.length,
-      offered: offered.filter((entry) => !isBuiltIn(entry.tool)).length,
+      offered: serverToolsOffered(offered),
       ...(view?.problem ? { problem: view.problem } : {}),
     },
     offered: offered.map((entry) => ({

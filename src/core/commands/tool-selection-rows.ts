@@ -2,6 +2,7 @@ import type { AgentTool } from "../agent/tool-host.js";
 import {
   isSearchTool,
   SEARCH_TOOLS_NAME,
+  serverToolsOffered,
   toolKey,
   type OfferReason,
   type ToolSearch,
@@ -15,7 +16,9 @@ export function offerColumn(view: ToolSelectionView, tool: AgentTool): string {
   const held = view.heldBack.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (!held) return "";
   if (held.remembered) return `held back (${reasonText(held.remembered, 0, [])}, no room left)`;
-  return held.score > 0 ? `held back (score ${held.score.toFixed(2)})` : "held back (no match)";
+  if (held.score <= 0) return "held back (no match)";
+  // A score that rounds to 0.00 still matched something: do not print it as if nothing had.
+  return `held back (score ${held.score < 0.005 ? "below 0.01" : held.score.toFixed(2)})`;
 }
 
 function reasonText(reason: OfferReason, score: number, matched: readonly string[]): string {
@@ -38,9 +41,9 @@ export function selectionNote(search: ToolSearch): string | undefined {
   const view = search.lastSelection();
   if (!view) return undefined;
   if (!view.on) return `Every tool is offered to the model: ${view.why}.`;
-  const offered = view.offered.filter((entry) => !isSearchTool(entry.tool)).length;
+  const offered = serverToolsOffered(view.offered);
   return (
-    `Tools are selected for each request (${view.why}): the last one offered ${offered} of ${view.total} and ${SEARCH_TOOLS_NAME}, which finds the rest. ` +
+    `Tools are selected for each request (${view.why}): the last one offered ${offered} of ${view.total}, besides mcpterm's own tools and ${SEARCH_TOOLS_NAME}, which finds the rest. ` +
     "/tools pin <server>[/<tool>] offers one in every request." +
     (view.problem ? `\n⚠ ${view.problem}` : "")
   );

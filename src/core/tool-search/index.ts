@@ -18,6 +18,7 @@ export {
 } from "../config/tool-search-settings.js";
 export {
   selectTools,
+  serverToolsOffered,
   type HeldBackTool,
   type OfferedTool,
   type OfferReason,

@@ -10,6 +10,14 @@ import { toolKey, type ToolKey } from "./tool-key.js";
  */
 export type OfferReason = "always" | "pinned" | "used" | "found" | "score";
 
+/**
+ * How many of the servers' tools a request offered (mcpterm's own, reason "always", left out):
+ * the one count the status line, /tools, progress lines and the trace show beside the total.
+ */
+export function serverToolsOffered(offered: ReadonlyArray<{ reason: OfferReason }>): number {
+  return offered.filter((entry) => entry.reason !== "always").length;
+}
+
 /** A tool the model used or found earlier in the session. */
 export interface Remembered {
   key: ToolKey;
