@@ -51,7 +51,7 @@ export function progressLine(
     case "context_compacted":
       return `context: ${describeCompaction(event)}`;
     case "model_request": {
-      // Once a turn, at its first request: later steps differ only by what was used or found.
+      // Once a turn, at its first request: later steps change only with what the model did in it.
       const selection = event.step === 1 ? event.selection : undefined;
       if (!selection) return undefined;
       const offered = serverToolsOffered(selection.offered);

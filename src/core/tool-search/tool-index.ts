@@ -141,15 +141,6 @@ export class ToolIndex<T extends SearchableTool = SearchableTool> {
     });
   }
 
-  get size(): number {
-    return this.tools.length;
-  }
-
-  /** Whether any tool holds this word (as indexed). */
-  has(term: string): boolean {
-    return this.postings.has(term);
-  }
-
   /** Rarer words weigh more (BM25's idf); a word no tool holds weighs nothing. */
   idf(term: string): number {
     const df = this.postings.get(term)?.length ?? 0;
