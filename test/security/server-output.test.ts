@@ -41,7 +41,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     );
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /warning: server "hostile" is unavailable: .*exited with code 1.*\[REDACTED\]/,
+      /warning: server "hostile" is unavailable: .*exited \(code 1\) before initialize finished: .*\[REDACTED\]/,
     );
     expect(run.stderr).not.toContain(HOSTILE_TOKEN);
     expect(await readFile(trace, "utf8")).not.toContain(HOSTILE_TOKEN);
