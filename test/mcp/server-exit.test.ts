@@ -121,6 +121,15 @@ describe("stderrEssentials", () => {
       },
     ],
     [
+      "a failure inside JSON.parse: the first frame in a file",
+      "<anonymous_script>:1\n{ storage: 'notes.db' }\n  ^\n\nSyntaxError: Expected property name or '}' in JSON at position 2\n    at JSON.parse (<anonymous>)\n    at parseSettings (file:///srv/notes.js:12:15)\n",
+      {
+        errorLine: "SyntaxError: Expected property name or '}' in JSON at position 2",
+        location: "file:///srv/notes.js:12:15",
+        cause: undefined,
+      },
+    ],
+    [
       "a Python traceback: the exception is its last line",
       PYTHON_KEY_ERROR,
       { errorLine: "KeyError: 'title'", location: "/srv/server.py:2 (in handle)", cause: undefined },

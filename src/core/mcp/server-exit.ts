@@ -92,7 +92,8 @@ function locationOf(text: readonly string[], at: number): string | undefined {
     const frame = JS_FRAME.exec(text[next] ?? "");
     if (!frame) break;
     const where = frame[1] ?? "";
-    if (!where.startsWith("node:") && !where.includes("/node_modules/")) return where;
+    // `JSON.parse (<anonymous>)` and `native` frames name no place in a file.
+    if (/:\d+$/.test(where) && !where.startsWith("node:") && !where.includes("/node_modules/")) return where;
   }
   // Node prints the file and line above the code it could not run (a SyntaxError has no own frame).
   for (let back = at - 1; back >= Math.max(0, at - 6); back -= 1) {
