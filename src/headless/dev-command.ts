@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
+import { loadCommandConfig } from "../common/load-project-config.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
 import type { ServerConfig } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
@@ -28,7 +28,7 @@ const STOP_GRACE_MS = 1000;
  * Ctrl+C stops it and the server with it; typing `r` and Enter restarts it by hand.
  */
 export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode> {
-  const config = await loadProjectConfig(args.common, io);
+  const config = await loadCommandConfig(args.common, io);
   const server: ServerConfig = { ...requireServerConfig(config, args.server), disabled: false };
   const watched =
     args.watch.length > 0

@@ -2,13 +2,8 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ReplayFlags, ServerOverride } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import {
-  DEFAULT_MAX_CALL_MS,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type McptermConfig,
-  type ServerConfig,
-} from "../core/config/index.js";
+import { defaultServerConfig, launchFields } from "../core/config/ad-hoc-server.js";
+import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { UsageError } from "../core/errors.js";
 import { parseJsonPath, type JsonPath } from "../core/replay/json-path.js";
 
@@ -59,7 +54,12 @@ export function replayServers(
   return needed.map((name) => {
     const configured = config.servers.find((server) => server.name === name);
     const override = overrides.find((candidate) => candidate.name === name);
-    if (override) return { ...(configured ?? defaults(name)), ...launch(override, cwd), disabled: false };
+    if (override)
+      return {
+        ...(configured ?? defaultServerConfig(name)),
+        ...launchFields(override, cwd),
+        disabled: false,
+      };
     if (!configured) {
       const known = config.servers.map((server) => server.name).join(", ") || "none";
       throw new UsageError(
@@ -70,32 +70,4 @@ export function replayServers(
     // Naming the recording is the request to run its servers, as naming one is for `mcpterm call`.
     return { ...configured, disabled: false };
   });
-}
-
-/**
- * A command typed on the command line runs where it was typed, not in the config's folder. A URL
- * typed there gets none of the config's headers: they hold tokens for the configured address.
- */
-function launch(override: ServerOverride, cwd: string): Partial<ServerConfig> {
-  if ("url" in override)
-    return { transport: "http", url: override.url, headers: {}, command: undefined, args: [] };
-  return { transport: "stdio", command: override.command, args: override.args, cwd, url: undefined };
-}
-
-function defaults(name: string): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    args: [],
-    env: {},
-    headers: {},
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    maxCallMs: DEFAULT_MAX_CALL_MS,
-    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
-    disabled: false,
-    trust: false,
-    includeTools: [],
-    excludeTools: [],
-    tiers: {},
-  };
 }

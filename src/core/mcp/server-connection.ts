@@ -69,6 +69,8 @@ export interface ServerConnectionOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Each line a stdio server writes to stderr as it arrives, redacted and cut to 2,000 characters. */
   onStderr?: (server: string, line: string) => void;
+  /** Each line a stdio server writes to stdout that is not JSON-RPC, as it arrives, redacted and cut alike. */
+  onStdoutNoise?: (server: string, line: string) => void;
   /** Answers the server's sampling and elicitation requests; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
@@ -674,7 +676,9 @@ export class ServerConnection {
 
   private createStdioTransport(): StdioProcessTransport {
     const { command, args, env, cwd } = this.config;
-    const { onStderr } = this.options;
+    const { onStderr, onStdoutNoise } = this.options;
+    const cut = (line: string): string =>
+      this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
     if (!command) throw new Error("no command configured");
     this.stdio = new StdioProcessTransport({
       command,
@@ -682,12 +686,8 @@ export class ServerConnection {
       env: serverEnvironment(this.options.parentEnv, env),
       cwd,
       ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
-      ...(onStderr
-        ? {
-            onStderrLine: (line: string) =>
-              onStderr(this.name, this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)),
-          }
-        : {}),
+      ...(onStderr ? { onStderrLine: (line: string) => onStderr(this.name, cut(line)) } : {}),
+      ...(onStdoutNoise ? { onStdoutNoise: (line: string) => onStdoutNoise(this.name, cut(line)) } : {}),
     });
     return this.stdio;
   }
