@@ -17,7 +17,8 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
 /**
  * `mcpterm tools`: connect, then list each server's status, its tools with tier and reason, and
- * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed.
+ * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed, else 1
+ * when lint found an error.
  * With `--server s <tool>`, that one tool whole instead.
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
@@ -39,7 +40,7 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
       io.stdout.write(`${displayPretty({ servers: report, lint: findings }, redactor.redactText)}\n`);
     else io.stdout.write(redactor.redactText(renderReport(report, findings)));
     const anyFailed = snapshots.some((server) => server.status === "failed");
-    return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : ExitCode.ok);
+    return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : lintExitCode(findings));
   });
 }
 
@@ -56,8 +57,13 @@ async function showOneTool(args: ToolsArgs, server: string, name: string, io: Cl
         ? `${displayPretty({ server, ...found.report, lint }, redact)}\n`
         : renderToolReport(server, found.report, lint, redact),
     );
-    return Promise.resolve(ExitCode.ok);
+    return Promise.resolve(lintExitCode(lint));
   });
+}
+
+/** For a server's CI: a lint error fails the run (exit 1); warnings do not. */
+function lintExitCode(findings: readonly LintFinding[]): ExitCode {
+  return findings.some((finding) => finding.severity === "error") ? ExitCode.runtime : ExitCode.ok;
 }
 
 /** Every listed tool as reported, beside the server it belongs to. */
