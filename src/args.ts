@@ -155,6 +155,16 @@ export type CliArgs =
       arguments: string[];
       json: boolean;
     }
+  /** `mcpterm doctor`: every step of a server's start and use checked, with its evidence. */
+  | {
+      command: "doctor";
+      common: CommonArgs;
+      server: string | undefined;
+      json: boolean;
+      /** Call each read-only tool with generated arguments (`--no-calls`: do not). */
+      calls: boolean;
+      timeoutMs: number | undefined;
+    }
   | {
       command: "serve";
       common: CommonArgs;
@@ -236,7 +246,7 @@ export async function parseArgs(argv: readonly string[], version: string): Promi
 }
 
 /** The commands that start servers, and so take a server typed after `--` or as `--url`. */
-const LAUNCH_COMMANDS = new Set(["tools", "call", "resources", "prompts", "read", "dev", "replay"]);
+const LAUNCH_COMMANDS = new Set(["tools", "call", "resources", "prompts", "read", "doctor", "dev", "replay"]);
 
 /** The command's name: the first word that is not an option (nor the value of --config or --kb). */
 function commandWord(argv: readonly string[]): string | undefined {
@@ -739,6 +749,36 @@ function buildParser(
             prompt,
             arguments: args,
             json: parsed.json,
+          });
+        },
+      )
+      .command(
+        "doctor [server]",
+        "check every step of a server's start and use, each with its evidence; exit 0 when none failed",
+        (command) =>
+          launchOptions(command)
+            .positional("server", {
+              type: "string",
+              describe: "a server of the config (default: every one), or give one after -- or --url",
+            })
+            .option("json", { type: "boolean", default: false, describe: "the steps as JSON, for CI" })
+            .option("calls", {
+              type: "boolean",
+              default: true,
+              describe: "call each read-only tool with generated arguments (--no-calls: do not)",
+            })
+            .option("timeout", { type: "number", describe: "milliseconds to wait for each sample call" })
+            .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
+        (parsed) => {
+          const typed = target(parsed);
+          if (typed && parsed.server !== undefined) throw new Error(TYPED_AND_NAMED);
+          choose({
+            command: "doctor",
+            common: commonArgs(parsed, typed),
+            server: typed?.name ?? parsed.server,
+            json: parsed.json,
+            calls: parsed.calls,
+            timeoutMs: parsed.timeout,
           });
         },
       )

@@ -116,6 +116,21 @@ describe("parseArgs", () => {
       { command: "tools", server: "notes", tool: "get_note" },
     ],
     [
+      ["doctor", "--url", "http://127.0.0.1:3001/mcp", "--json"],
+      {
+        command: "doctor",
+        server: "127.0.0.1:3001",
+        json: true,
+        calls: true,
+        common: { target: { name: "127.0.0.1:3001", url: "http://127.0.0.1:3001/mcp" } },
+      },
+    ],
+    [["doctor"], { command: "doctor", server: undefined, json: false, calls: true }],
+    [
+      ["doctor", "notes", "--no-calls", "--timeout", "2000"],
+      { command: "doctor", server: "notes", calls: false, timeoutMs: 2000 },
+    ],
+    [
       ["read", "notes://1", "--", "python3", "-m", "notes_server"],
       { command: "read", server: "notes_server", uri: "notes://1" },
     ],
@@ -282,6 +297,7 @@ describe("parseArgs", () => {
       ["tools", "--server", "a", "read", "--search", "x"],
       /^--search ranks every tool; leave out the tool name/,
     ],
+    [["doctor", "fs", "--", "node", "fs.js"], /give the server either by its name in the config or after --/],
     [["dev"], /^mcpterm dev needs a server: its name in the config, or its command after --/],
     [["dev", "fs", "--log-level", "loud"], /--log-level must be one of debug, .*, got "loud"/],
   ])("%j is a usage error", async (argv, message) => {
