@@ -10,8 +10,10 @@ import { formatLogEntry } from "../core/mcp/server-log.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { readRecordedCalls } from "../core/trace/read-calls.js";
-import { DevLoop, type DevCall } from "./dev-loop.js";
+import type { DevCall } from "./dev-calls.js";
+import { DevLoop } from "./dev-loop.js";
 import { watchPaths } from "./file-watch.js";
+import { stdoutNoiseWarning } from "./call-findings.js";
 import { loadIgnorePaths } from "./replay-setup.js";
 import { commandManager, requireServerConfig } from "./with-one-server.js";
 
@@ -55,6 +57,8 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
     void io.stdout.write(`${sanitizeForTerminal(redactor.redactText(line))}\n`);
   const manager = commandManager([server], io, redactor, {
     onStderr: (name, line) => say(`[${name}] ${line}`),
+    // Every line, not only the first few: each start is a new chance to see the bug fixed.
+    onStdoutNoise: (name, line) => say(stdoutNoiseWarning(name, line, 1) ?? line),
     onLog: (entry) => say(`[${entry.server}] ${formatLogEntry(entry)}`),
     shutdownGraceMs: STOP_GRACE_MS,
   });
@@ -68,6 +72,8 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
       yes: args.yes,
       allowSecretArguments: args.allowSecretArguments,
       ignore,
+      slowFactor: args.slowFactor,
+      slowMs: args.slowMs,
     },
     { io, redactor, say },
   );

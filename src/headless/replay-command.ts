@@ -59,6 +59,8 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
         ask: true,
         ignore,
         timeoutMs: args.timeoutMs,
+        slowFactor: args.slowFactor,
+        slowMs: args.slowMs,
       },
       {
         io,

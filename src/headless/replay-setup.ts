@@ -5,16 +5,19 @@ import type { CliIo } from "../common/cli-io.js";
 import { defaultServerConfig, launchFields } from "../core/config/ad-hoc-server.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { UsageError } from "../core/errors.js";
-import { parseJsonPath, type JsonPath } from "../core/replay/json-path.js";
+import { parseIgnoreRule, type IgnoreRule } from "../core/replay/ignore-rules.js";
 
-/** `--ignore` paths and those of `--ignore-file` (one a line, `#` starts a comment), parsed. */
+/**
+ * `--ignore` paths and those of `--ignore-file` (one a line, `#` starts a comment), parsed; a
+ * path may be scoped to one tool or prompt (`get_page:$.etag`).
+ */
 export async function loadIgnorePaths(
   flags: Pick<ReplayFlags, "ignore" | "ignoreFile">,
   io: CliIo,
-): Promise<JsonPath[]> {
-  const paths: JsonPath[] = [];
+): Promise<IgnoreRule[]> {
+  const paths: IgnoreRule[] = [];
   for (const text of flags.ignore) {
-    const parsed = parseJsonPath(text);
+    const parsed = parseIgnoreRule(text);
     if (typeof parsed === "string") throw new UsageError(`--ignore ${parsed}`);
     paths.push(parsed);
   }
@@ -28,7 +31,7 @@ export async function loadIgnorePaths(
   for (const [index, line] of text.split("\n").entries()) {
     const entry = line.replace(/(^|\s)#.*$/, "").trim();
     if (entry === "") continue;
-    const parsed = parseJsonPath(entry);
+    const parsed = parseIgnoreRule(entry);
     if (typeof parsed === "string") throw new UsageError(`${file}, line ${index + 1}: ${parsed}`);
     paths.push(parsed);
   }
