@@ -1,10 +1,9 @@
 import type { CliIo } from "../common/cli-io.js";
 import { describeMismatches, MISMATCH_INTRO } from "../core/policy/output-schema.js";
-import { truncateEnd } from "../core/text/index.js";
+import { stdoutNoiseSentence } from "../core/mcp/stdout-noise.js";
 
 /** The stdout lines told one by one; past them, one line says there were more. */
 const NOISE_LINES_TOLD = 3;
-const NOISE_WIDTH = 160;
 
 /**
  * Warns on stderr as a stdio server writes something other than JSON-RPC to stdout (a
@@ -26,8 +25,7 @@ export class StdoutNoiseWarnings {
 
 /** The warning for the `count`th non-JSON line a server wrote to stdout, if it is one to tell. */
 export function stdoutNoiseWarning(server: string, line: string, count: number): string | undefined {
-  if (count <= NOISE_LINES_TOLD)
-    return `warning: server "${server}" wrote to stdout, which is for JSON-RPC only (log to stderr): ${JSON.stringify(truncateEnd(line, NOISE_WIDTH))}`;
+  if (count <= NOISE_LINES_TOLD) return `warning: ${stdoutNoiseSentence(server, line)}`;
   if (count === NOISE_LINES_TOLD + 1)
     return `warning: server "${server}" wrote more non-JSON lines to stdout; mcpterm doctor shows the first`;
   return undefined;

@@ -12,6 +12,8 @@ export async function readTrace(file: string): Promise<Trace> {
 const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "session_start",
   "servers",
+  "server_exit",
+  "stdout_noise",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -102,6 +104,7 @@ class TraceBuilder {
       wire: [],
       wireTruncatedAt: undefined,
       serverRequests: [],
+      serverEvents: [],
       problems: [],
       unknownRecords: 0,
     };
@@ -148,6 +151,10 @@ class TraceBuilder {
       case "sampling":
       case "elicitation":
         this.trace.serverRequests.push(record);
+        return;
+      case "server_exit":
+      case "stdout_noise":
+        this.trace.serverEvents.push(record);
         return;
       case "raw_result": {
         const raw = record.result ?? { preview: record.preview, chars: record.chars };
