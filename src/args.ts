@@ -308,8 +308,11 @@ function buildParser(
   choose: (args: CliArgs) => void,
   launchWords: readonly string[] | undefined,
 ): Argv {
-  const target = (parsed: { url?: string | undefined; config?: string | undefined }) =>
-    typedServer(launchWords, parsed);
+  const target = (parsed: {
+    url?: string | undefined;
+    header?: Array<string | number> | undefined;
+    config?: string | undefined;
+  }) => typedServer(launchWords, parsed);
   return (
     yargs()
       .scriptName("mcpterm")
@@ -942,10 +945,17 @@ const TYPED_AND_NAMED =
 
 /** `--url`: the commands that start servers also take one typed on the command line. */
 function launchOptions<T>(command: Argv<T>) {
-  return command.option("url", {
-    type: "string",
-    describe: "a remote server's address to use instead of the config's (or: -- <command> [args…])",
-  });
+  return command
+    .option("url", {
+      type: "string",
+      describe: "a remote server's address to use instead of the config's (or: -- <command> [args…])",
+    })
+    .option("header", {
+      type: "string",
+      array: true,
+      describe:
+        'with --url: a header to send, "Name: value"; ${VAR} is read from the environment (repeatable)',
+    });
 }
 
 /**
@@ -955,16 +965,22 @@ function launchOptions<T>(command: Argv<T>) {
  */
 function typedServer(
   launchWords: readonly string[] | undefined,
-  parsed: { url?: string | undefined; config?: string | undefined },
+  parsed: {
+    url?: string | undefined;
+    header?: Array<string | number> | undefined;
+    config?: string | undefined;
+  },
 ): NamedLaunch | undefined {
   if (launchWords !== undefined && parsed.url !== undefined)
     throw new Error("give the server either after -- or as --url, not both");
+  if (parsed.header !== undefined && parsed.url === undefined)
+    throw new Error("--header goes with --url: the headers a remote server typed there is sent");
   const [command, ...args] = launchWords ?? [];
   const launch =
     launchWords !== undefined
       ? { command: command ?? "", args }
       : parsed.url !== undefined
-        ? { url: parsed.url }
+        ? { url: parsed.url, headers: headerValues(parsed.header ?? []) }
         : undefined;
   if (!launch) return undefined;
   const problem = launchProblem(launch);
@@ -972,6 +988,21 @@ function typedServer(
   if (parsed.config !== undefined)
     throw new Error("--config names the servers to start; with a server after -- or --url, leave it out");
   return { ...launch, name: launchName(launch) };
+}
+
+/** `--header "Name: value"`, each given once. */
+function headerValues(given: ReadonlyArray<string | number>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of given.map(String)) {
+    const colon = text.indexOf(":");
+    const name = text.slice(0, Math.max(0, colon)).trim();
+    if (colon <= 0 || !/^[!#$%&'*+.^_`|~\w-]+$/.test(name))
+      throw new Error(`--header needs "Name: value", e.g. --header "Authorization: Bearer \${TOKEN}"`);
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase()))
+      throw new Error(`--header ${name} was given twice; give it once`);
+    headers[name] = text.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 /** The one server a command runs: named, or typed after -- or as --url. */
@@ -1080,7 +1111,18 @@ export function savedCall(spec: string): SavedCall {
 }
 
 /** Options that may be given more than once, their values taken together. */
-const REPEATABLE = new Set(["_", "$0", "approve", "query", "root", "ignore", "watch", "call", "arguments"]);
+const REPEATABLE = new Set([
+  "_",
+  "$0",
+  "approve",
+  "query",
+  "root",
+  "ignore",
+  "watch",
+  "call",
+  "arguments",
+  "header",
+]);
 /** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
 const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
   replay: new Set(["server"]),

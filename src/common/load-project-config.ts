@@ -25,5 +25,5 @@ export async function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<
  * stand in the way of the server the person typed), else the project's.
  */
 export async function loadCommandConfig(common: CommonArgs, io: CliIo): Promise<McptermConfig> {
-  return common.target ? adHocConfig(common.target, io.cwd) : loadProjectConfig(common, io);
+  return common.target ? adHocConfig(common.target, io.cwd, io.env) : loadProjectConfig(common, io);
 }

@@ -18,14 +18,15 @@ export function readCallWords(words: readonly string[]): TypedArguments | string
     const pair = /^([A-Za-z_$][\w$.-]*)=([\s\S]*)$/.exec(word);
     if (pair && !word.trimStart().startsWith("{")) {
       const key = pair[1] ?? "";
-      if (typed.pairs.some((given) => given.key === key)) return `${key}= was given twice; give it once`;
+      if (typed.pairs.some((given) => given.key === key))
+        return `The argument ${key}= was given twice; give it once`;
       typed.pairs.push({ key, value: pair[2] ?? "" });
       continue;
     }
-    if (jsonSeen) return "the arguments hold two JSON objects; give one, and key=value words beside it";
+    if (jsonSeen) return "The arguments hold two JSON objects; give one, and key=value words beside it";
     const parsed = parseArguments(word);
     if (!parsed.ok)
-      return `the tool arguments are not a JSON object: ${parsed.error} (give '{"key":"value"}' or key=value)`;
+      return `The tool arguments are not a JSON object: ${parsed.error} (give '{"key":"value"}' or key=value)`;
     typed.json = parsed.value;
     jsonSeen = true;
   }

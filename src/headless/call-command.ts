@@ -21,7 +21,7 @@ type CallArgs = Extract<CliArgs, { command: "call" }>;
 /** `mcpterm call <server>/<tool> [json] [key=value…]`: one tool call with no model, for testing a server by hand. */
 export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCode> {
   const typed = readCallWords(args.arguments);
-  if (typeof typed === "string") throw new UsageError(`${capitalized(typed)}.`);
+  if (typeof typed === "string") throw new UsageError(`${typed}.`);
   const noise = new StdoutNoiseWarnings(io);
 
   return withOneServer(
@@ -113,8 +113,4 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     },
     { extra: { onStdoutNoise: noise.onLine } },
   );
-}
-
-function capitalized(text: string): string {
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

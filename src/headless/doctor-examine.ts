@@ -81,6 +81,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
           });
     return {
       launch: launchText(server, redactor),
+      typed: options.common.target !== undefined,
       transport: start.transport,
       lookup:
         server.transport === "stdio" && server.command !== undefined

@@ -41,6 +41,8 @@ export interface SignInFacts {
 export interface DoctorFacts {
   /** `node build/notes.js`, or the URL. */
   launch: string;
+  /** Typed on the command line (after -- or as --url) rather than named from the config. */
+  typed: boolean;
   transport: ServerSnapshot["transport"];
   /** Where the command was found on PATH (stdio servers). */
   lookup: CommandLookup | undefined;
@@ -110,10 +112,23 @@ function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
   return !connected(facts) && facts.transport === "stdio" ? facts.exits[0] : undefined;
 }
 
+/** A remote server that answered, but refused the connection for want of authorization. */
+function refusedSignIn(facts: DoctorFacts): boolean {
+  return (
+    facts.transport !== "stdio" &&
+    !connected(facts) &&
+    /\b40[13]\b|authoriz|sign[- ]?in/i.test(facts.start.error ?? "")
+  );
+}
+
 function spawnStep(facts: DoctorFacts): DoctorStep {
   if (facts.transport !== "stdio") {
     const over =
       facts.transport === "sse" ? " (the legacy SSE transport: it does not speak Streamable HTTP)" : "";
+    if (refusedSignIn(facts))
+      return step("spawn", "passed", `reached ${facts.launch}, which asks for authorization (below)`, {
+        url: facts.launch,
+      });
     if (!connected(facts) && facts.handshake === undefined)
       return step("spawn", "failed", `could not reach ${facts.launch}: ${facts.start.error ?? "no answer"}`);
     return step("spawn", "passed", `reached ${facts.launch}${over}`, {
@@ -164,6 +179,7 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
   if (!answer) {
     if (facts.spawnError !== undefined || diedAtStart(facts))
       return step("handshake", "skipped", "the server never answered");
+    if (refusedSignIn(facts)) return step("handshake", "skipped", "not before a sign-in");
     return step("handshake", "failed", facts.start.error ?? "the server did not answer initialize");
   }
   const info = answer.serverInfo;
@@ -212,13 +228,28 @@ function authorizationStep(facts: DoctorFacts): DoctorStep {
         : `a stored sign-in${signIn.expiresAt === undefined ? "" : `, valid until ${new Date(signIn.expiresAt).toISOString()}`}`;
   const factsOut = { mode: signIn.mode, stored: signIn.stored, scopes: signIn.scopes };
   const mode = `sign-in: ${signIn.mode}`;
-  if (connected(facts)) return step("authorization", "passed", `${mode}; ${stored}; accepted`, factsOut);
-  const refused = /sign|authoriz|401|403/i.test(facts.start.error ?? "");
+  if (connected(facts))
+    return step(
+      "authorization",
+      "passed",
+      signIn.stored === "none" && signIn.mode === "browser"
+        ? `${mode}; none stored, and none needed: the server did not ask`
+        : `${mode}; ${stored}; accepted`,
+      factsOut,
+    );
+  if (!refusedSignIn(facts))
+    return step("authorization", "skipped", `${mode}; ${stored}; not reached`, factsOut);
   return step(
     "authorization",
-    refused ? "failed" : "skipped",
-    refused ? `${mode}; ${stored}; refused: ${facts.start.error ?? ""}` : `${mode}; ${stored}; not reached`,
+    "failed",
+    `${mode}; ${stored}; refused: ${facts.start.error ?? ""}`,
     factsOut,
+    [
+      // The hint a typed server needs: it has no config entry to put a header in.
+      ...(facts.typed
+        ? ['a server given with --url sends a token as --header "Authorization: Bearer ${TOKEN}"']
+        : []),
+    ],
   );
 }
 

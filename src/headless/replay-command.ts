@@ -31,7 +31,7 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
     );
   const needed = [...new Set(recorded.calls.map((call) => call.server))];
   const config = await loadCommandConfig(args.common, io);
-  const servers = replayServers(config, needed, overridesOf(args, needed, file), io.cwd);
+  const servers = replayServers(config, needed, overridesOf(args, needed, file), io.cwd, io.env);
   const redactor = sessionRedactor(config, io.env);
   const secrets = new RecordedSecrets();
   // What is printed loses the session's secrets and those the recording redacted.

@@ -47,6 +47,7 @@ export function replayServers(
   needed: readonly string[],
   overrides: readonly ServerOverride[],
   cwd: string,
+  env: NodeJS.ProcessEnv = {},
 ): ServerConfig[] {
   for (const override of overrides) {
     if (!needed.includes(override.name))
@@ -60,7 +61,7 @@ export function replayServers(
     if (override)
       return {
         ...(configured ?? defaultServerConfig(name)),
-        ...launchFields(override, cwd),
+        ...launchFields(override, cwd, env),
         disabled: false,
       };
     if (!configured) {

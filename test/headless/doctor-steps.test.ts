@@ -22,6 +22,7 @@ const snapshot = (overrides: Partial<ServerSnapshot>): ServerSnapshot => ({
 
 const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   launch: "https://mcp.example.com/mcp",
+  typed: false,
   transport: "http",
   lookup: undefined,
   start: snapshot({}),

@@ -7,13 +7,18 @@ import {
   type McptermConfig,
   type ServerConfig,
 } from "./config-types.js";
+import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
+import { clearTextSecrets } from "./plain-http.js";
 
 /**
  * A server typed on the command line rather than taken from mcp.config.json: a command and its
  * arguments (`-- node build/server.js`), or a remote server's URL (`--url http://…/mcp`).
  */
-export type LaunchSpec = { command: string; args: string[] } | { url: string };
+export type LaunchSpec =
+  | { command: string; args: string[] }
+  /** `headers` as typed (`--header "Authorization: Bearer ${TOKEN}"`), `${VAR}` not yet expanded. */
+  | { url: string; headers?: Record<string, string> };
 
 /** A launch with the name it goes by in messages, traces and `--server name=…`. */
 export type NamedLaunch = LaunchSpec & { name: string };
@@ -95,6 +100,10 @@ export function launchName(launch: LaunchSpec): string {
 export function launchProblem(launch: LaunchSpec): string | undefined {
   if ("url" in launch) {
     if (!isHttpUrl(launch.url)) return `--url needs an http(s) address, got "${launch.url}"`;
+    // As for a config entry: no header goes in clear text to a host off this machine.
+    const exposed = clearTextSecrets({ url: launch.url, rawUrl: launch.url, headers: launch.headers ?? {} });
+    if (exposed)
+      return `--url ${launch.url} is plain http to ${exposed.host}, which would send ${exposed.secrets} unencrypted; use https`;
     return undefined;
   }
   return launch.command.trim() === "" ? "-- needs the command that starts the server" : undefined;
@@ -121,11 +130,34 @@ export function defaultServerConfig(name: string): ServerConfig {
 
 /**
  * How a typed launch runs: a command in the folder it was typed in, with only the environment
- * every server inherits; a URL with no headers (the config's tokens belong to its own entries).
+ * every server inherits; a URL with the headers typed beside it, `${VAR}` taken from `env`, and
+ * none of the config's (its tokens belong to its own entries).
  */
-export function launchFields(launch: LaunchSpec, cwd: string): Partial<ServerConfig> {
-  if ("url" in launch)
-    return { transport: "http", url: launch.url, headers: {}, command: undefined, args: [] };
+export function launchFields(
+  launch: LaunchSpec,
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Partial<ServerConfig> {
+  if ("url" in launch) {
+    const missing: string[] = [];
+    const headers = Object.fromEntries(
+      Object.entries(launch.headers ?? {}).map(([name, value]) => {
+        const expanded = expandEnv(value, env);
+        missing.push(...expanded.missing);
+        return [name, expanded.value];
+      }),
+    );
+    return {
+      transport: "http",
+      url: launch.url,
+      headers,
+      command: undefined,
+      args: [],
+      ...(missing.length > 0
+        ? { problem: `--header needs ${missing.map((name) => `$${name}`).join(", ")}, which is not set` }
+        : {}),
+    };
+  }
   return { transport: "stdio", command: launch.command, args: launch.args, cwd, url: undefined };
 }
 
@@ -133,9 +165,9 @@ export function launchFields(launch: LaunchSpec, cwd: string): Partial<ServerCon
  * The config of a command run against one typed server, no file read: the person typed the
  * command, which is the request to run it (as naming a configured server is for `mcpterm call`).
  */
-export function adHocConfig(launch: NamedLaunch, cwd: string): McptermConfig {
+export function adHocConfig(launch: NamedLaunch, cwd: string, env: NodeJS.ProcessEnv = {}): McptermConfig {
   return {
     ...emptyConfig(),
-    servers: [{ ...defaultServerConfig(launch.name), ...launchFields(launch, cwd) }],
+    servers: [{ ...defaultServerConfig(launch.name), ...launchFields(launch, cwd, env) }],
   };
 }
