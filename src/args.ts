@@ -18,6 +18,12 @@ export interface CommonArgs {
    * one of the config's; no config file is read then. Only the commands that start servers take it.
    */
   target?: NamedLaunch;
+  /**
+   * --trust-config: the project's config may do what it asks without a question — start its
+   * servers (a session), send values from the user's environment to the places it names (the
+   * commands that start servers). False for commands without the flag.
+   */
+  trustConfig: boolean;
 }
 
 export interface ModelArgs {
@@ -38,7 +44,6 @@ export interface SessionArgs {
   /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
   trace: string | undefined;
   kb: boolean;
-  trustConfig: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
   /** --continue (the latest saved session), --resume <id>, or --resume alone (pick one). */
@@ -420,7 +425,6 @@ function buildParser(
             trace: parsed.trace,
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
-            trustConfig: parsed.trustConfig,
             roots: (parsed.root ?? []).map(String),
             resume: resumeChoice(parsed.continue, parsed.resume),
           };
@@ -451,7 +455,7 @@ function buildParser(
         "tools [tool]",
         "connect to the servers and list their tools with tiers; --server s <tool> shows one whole",
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("tool", {
               type: "string",
               describe: "with --server: show this tool's whole definition",
@@ -489,7 +493,7 @@ function buildParser(
         "call <target> [arguments..]",
         'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\' [key=value…]',
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("target", {
               type: "string",
               demandOption: true,
@@ -570,7 +574,7 @@ function buildParser(
         "replay [trace]",
         "send the MCP calls of a recorded session again, compare each answer with the recorded one",
         (command) =>
-          launchOptions(replayOptions(command))
+          withTrustConfig(launchOptions(replayOptions(command)))
             .positional("trace", {
               type: "string",
               describe: "a trace, or a calls file from mcpterm trace --calls (default: the newest trace)",
@@ -604,7 +608,7 @@ function buildParser(
         "dev [server]",
         "run one server, restart it whenever its files change, and show what changed in its tools",
         (command) =>
-          launchOptions(replayOptions(command))
+          withTrustConfig(launchOptions(replayOptions(command)))
             .positional("server", {
               type: "string",
               describe: "a server of the config (or give one after -- or --url)",
@@ -684,7 +688,7 @@ function buildParser(
         "read <server> [uri]",
         "read one MCP resource from a server",
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", {
               type: "string",
               demandOption: true,
@@ -711,7 +715,7 @@ function buildParser(
         "resources [server]",
         "connect to the servers and list their resources and resource templates",
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
         (parsed) => {
@@ -729,7 +733,7 @@ function buildParser(
         "prompts [server] [prompt] [arguments..]",
         "list the servers' prompts with their arguments, or render one: prompts <server> <prompt> [key=value…]",
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", { type: "string", describe: "only this server" })
             .positional("prompt", { type: "string", describe: "render this prompt of the server" })
             .positional("arguments", {
@@ -759,7 +763,7 @@ function buildParser(
         "doctor [server]",
         "check every step of a server's start and use, each with its evidence; exit 0 when none failed",
         (command) =>
-          launchOptions(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", {
               type: "string",
               describe: "a server of the config (default: every one), or give one after -- or --url",
@@ -789,7 +793,7 @@ function buildParser(
         "auth <action> [server]",
         "sign in to remote servers (OAuth): auth login <server> | auth logout <server> | auth status",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("action", { choices: ["login", "logout", "status"] as const, demandOption: true })
             .positional("server", { type: "string", describe: "the server, as named in mcp.config.json" })
             .option("browser", {
@@ -929,6 +933,7 @@ function commonArgs(
     config?: string | undefined;
     kb?: unknown;
     debug?: boolean | undefined;
+    trustConfig?: boolean | undefined;
   },
   target?: NamedLaunch,
 ): CommonArgs {
@@ -936,6 +941,7 @@ function commonArgs(
     config: parsed.config,
     kbDir: typeof parsed.kb === "string" ? parsed.kb : undefined,
     debug: parsed.debug === true,
+    trustConfig: parsed.trustConfig === true,
     ...(target ? { target } : {}),
   };
 }
@@ -1014,6 +1020,21 @@ function oneServer(command: string, named: string | undefined, typed: NamedLaunc
       `mcpterm ${command} needs a server: its name in the config, or its command after -- (mcpterm ${command} -- node build/server.js), or --url <url>`,
     );
   return server;
+}
+
+/**
+ * --trust-config on a command that starts the config's servers outside a session (`tools`,
+ * `call`, `read`, `resources`, `prompts`, `dev`, `replay`, `auth login`): running the command is
+ * the request to start them, but a value from the user's environment goes to a place the
+ * project names only with a yes, or this flag.
+ */
+function withTrustConfig<T>(command: Argv<T>) {
+  return command.option("trust-config", {
+    type: "boolean",
+    default: false,
+    describe:
+      "let the config send values from your environment (${VAR} in headers, url, oauth) to the places it names, unasked",
+  });
 }
 
 /** What replay and dev share: approval of the calls they send, and what comparisons ignore. */

@@ -55,7 +55,7 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
   const redactor = sessionRedactor(config, io.env);
   const say = (line: string): void =>
     void io.stdout.write(`${sanitizeForTerminal(redactor.redactText(line))}\n`);
-  const manager = commandManager([server], io, redactor, {
+  const manager = await commandManager({ config, common: args.common }, [server], io, redactor, {
     onStderr: (name, line) => say(`[${name}] ${line}`),
     // Every line, not only the first few: each start is a new chance to see the bug fixed.
     onStdoutNoise: (name, line) => say(stdoutNoiseWarning(name, line, 1) ?? line),

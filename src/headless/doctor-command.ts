@@ -4,6 +4,7 @@ import { loadCommandConfig } from "../common/load-project-config.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { examineServer } from "./doctor-examine.js";
+import { settleHandover } from "./handover-gate.js";
 import { allPassed, renderDoctor, renderDoctorJson, type DoctorReport } from "./doctor-render.js";
 import { doctorSteps } from "./doctor-steps.js";
 import { requireServerConfig } from "./with-one-server.js";
@@ -30,12 +31,16 @@ export async function runDoctorCommand(args: DoctorArgs, io: CliIo): Promise<Exi
     throw new UsageError(
       `${config.path ?? "There is no mcp.config.json here, so"} there is no server to examine; name one after -- (mcpterm doctor -- node build/server.js) or give --url <url>.`,
     );
+  // Asked once for every server examined, not once each; settled, the examination does not ask again.
+  await settleHandover(config, servers, args.common, io);
+  const settled = { ...args.common, trustConfig: true };
   const redactor = sessionRedactor(config, io.env);
   const reports: DoctorReport[] = [];
   for (const server of servers) {
     if (io.signal.aborted) break;
     const facts = await examineServer(server, {
-      common: args.common,
+      config,
+      common: settled,
       io,
       redactor,
       calls: args.calls,

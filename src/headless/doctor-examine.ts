@@ -1,6 +1,6 @@
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import type { ServerConfig } from "../core/config/index.js";
+import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { serverEnvironment } from "../core/config/server-environment.js";
 import { findCommand } from "../core/mcp/command-lookup.js";
 import type { ServerExitReport } from "../core/mcp/server-exit.js";
@@ -15,6 +15,7 @@ import { WireWatch } from "./doctor-wire.js";
 import { commandManager, debugStderr } from "./with-one-server.js";
 
 export interface ExamineOptions {
+  config: McptermConfig;
   common: CommonArgs;
   io: CliIo;
   redactor: SecretRedactor;
@@ -37,11 +38,17 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
   const wire = new WireWatch();
   const noise: string[] = [];
   const exits: ServerExitReport[] = [];
-  const manager = commandManager([{ ...server, disabled: false }], io, redactor, {
-    ...debugStderr(options.common, io),
-    onWire: wire.onFrame,
-    onStdoutNoise: (_server, line) => noise.push(line),
-  });
+  const manager = await commandManager(
+    { config: options.config, common: options.common },
+    [{ ...server, disabled: false }],
+    io,
+    redactor,
+    {
+      ...debugStderr(options.common, io),
+      onWire: wire.onFrame,
+      onStdoutNoise: (_server, line) => noise.push(line),
+    },
+  );
   try {
     await manager.start();
     const connection = manager.connection(server.name);

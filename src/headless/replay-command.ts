@@ -36,7 +36,13 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
   const secrets = new RecordedSecrets();
   // What is printed loses the session's secrets and those the recording redacted.
   const redact = (text: string): string => secrets.maskLearned(redactor.redactText(text));
-  const manager = commandManager(servers, io, redactor, debugStderr(args.common, io));
+  const manager = await commandManager(
+    { config, common: args.common },
+    servers,
+    io,
+    redactor,
+    debugStderr(args.common, io),
+  );
   try {
     await manager.start();
     for (const server of manager.servers())

@@ -1,6 +1,7 @@
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
+import { settleHandover } from "./handover-gate.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
@@ -23,17 +24,20 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
 
 /**
  * The servers of a command that is not a session (`tools`, `call`, `read`, `resources`,
- * `prompts`), connected as a session would be: offered the working folder as a root (some servers
- * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
- * nobody is asked here.
+ * `prompts`, `dev`, `replay`, `auth login`), connected as a session would be: offered the working
+ * folder as a root (some servers list tools only to clients with roots), their output redacted.
+ * Sampling and forms are declined: nobody is asked here. What they would send of the user's
+ * environment to places the project names is settled first (settleHandover).
  */
-export function commandManager(
+export async function commandManager(
+  project: { config: McptermConfig; common: CommonArgs },
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
   extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs"> = {},
   signIn?: SignInPerson,
-): McpManager {
+): Promise<McpManager> {
+  await settleHandover(project.config, servers, project.common, io);
   return new McpManager(servers, {
     // A server that does not stop when its stdin closes is signalled soon after: the person
     // waits for a one-off command, and a stuck call's server would hold them for seconds.
@@ -74,7 +78,7 @@ export async function withServers<T>(
   const config = await loadCommandConfig(common, io);
   const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(servers, io, redactor, debugStderr(common, io));
+  const manager = await commandManager({ config, common }, servers, io, redactor, debugStderr(common, io));
   try {
     await manager.start();
     return await work(manager, redactor, config);
@@ -106,7 +110,8 @@ export async function withOneServer<T>(
   const refusal = options.refuse?.(server);
   if (refusal) throw new UsageError(refusal);
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(
+  const manager = await commandManager(
+    { config, common },
     [{ ...server, disabled: false }],
     io,
     redactor,

@@ -245,6 +245,7 @@ describe("loadConfig: mcpterm's own keys", () => {
           transport: "http",
           url: "http://127.0.0.1:3001/mcp",
           headers: { Authorization: "Bearer t0k" },
+          fromEnvironment: [{ variable: "TOKEN", key: "headers.Authorization" }],
           disabled: true,
         }),
       ],

@@ -40,12 +40,24 @@ export interface OAuthWorldOptions {
   stepUp?: "always";
   /** Serve no OAuth metadata and no registration: a 401 with no way to sign in. */
   noOAuth?: boolean;
-  /** The token endpoint never answers ("stall"), or refuses quoting the request's Authorization header ("echo"). */
-  tokenEndpoint?: "stall" | "echo";
+  /**
+   * The token endpoint never answers ("stall"), refuses quoting the request's Authorization
+   * header ("echo"), or answers with a body that never ends ("flood").
+   */
+  tokenEndpoint?: "stall" | "echo" | "flood";
   /** The resource server answers 401 to every token, even one just issued for it. */
   rejectTokens?: boolean;
   /** The authorization server's metadata lacks the fields RFC 8414 requires (no endpoints). */
   brokenMetadata?: boolean;
+  /** The issuer its metadata claims, instead of its own URL (an authorization-server mix-up). */
+  issuerClaim?: (own: string) => string;
+  /**
+   * A server of the 2025-03-26 spec: no protected-resource metadata; the resource server serves
+   * the authorization server's metadata at its own root, claiming this issuer.
+   */
+  legacyIssuer?: (resourceBase: string, authServerBase: string) => string;
+  /** The authorization_endpoint its metadata names, instead of its own /authorize. */
+  authorizationEndpoint?: string;
 }
 
 interface Token {
@@ -98,14 +110,8 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         return;
       }
       json(response, 200, {
-        issuer: base,
-        authorization_endpoint: `${base}/authorize`,
-        token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
-        response_types_supported: ["code"],
-        grant_types_supported: ["authorization_code", "refresh_token"],
-        code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
+        ...metadata(base, options.issuerClaim?.(base) ?? base),
+        ...(options.authorizationEndpoint ? { authorization_endpoint: options.authorizationEndpoint } : {}),
       });
       return;
     }
@@ -148,6 +154,10 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     }
     if (url.pathname === "/token" && request.method === "POST") {
       if (options.tokenEndpoint === "stall") return new Promise<void>(() => undefined);
+      if (options.tokenEndpoint === "flood") {
+        endless(response, '{"access_token":"');
+        return;
+      }
       if (options.tokenEndpoint === "echo") {
         json(response, 400, {
           error: "invalid_client",
@@ -193,8 +203,13 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const resource = await listen(async (request, response, base) => {
     const url = new URL(request.url ?? "/", base);
     const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
+    const { legacyIssuer } = options;
+    if (legacyIssuer && url.pathname === "/.well-known/oauth-authorization-server") {
+      json(response, 200, metadata(issuer, legacyIssuer(base, issuer)));
+      return;
+    }
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      if (options.noOAuth) {
+      if (options.noOAuth || legacyIssuer) {
         json(response, 404, { error: "not_found" });
         return;
       }
@@ -303,6 +318,35 @@ async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/** RFC 8414 metadata of the authorization server at `base`, claiming `issuer`. */
+function metadata(base: string, issuer: string): Record<string, unknown> {
+  return {
+    issuer,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
+  };
+}
+
+/**
+ * A 200 answer that starts with `start` and goes on until the client hangs up: what a hostile
+ * authorization server or identity provider sends to fill a client's memory.
+ */
+export function endless(response: ServerResponse, start: string): void {
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write(start);
+  const chunk = "a".repeat(64 * 1024);
+  const more = (): void => {
+    while (!response.destroyed && response.write(chunk));
+    if (!response.destroyed) response.once("drain", more);
+  };
+  more();
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

@@ -43,6 +43,15 @@ export class TmuxTerminal {
     this.tmux("send-keys", "-t", this.session, "-l", text);
   }
 
+  /**
+   * Pastes `text` as a terminal does: bracketed (when the program asked for it) and with each
+   * line ending in CR, as tmux, xterm and iTerm2 send a paste.
+   */
+  paste(text: string): void {
+    this.tmux("set-buffer", "-b", "paste", text);
+    this.tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", this.session);
+  }
+
   /** Polls the screen until `check` passes, failing with the last screen after `ms` (generous: a loaded machine is slow). */
   async waitFor(check: (screen: string) => boolean, what: string, ms = 30_000): Promise<string> {
     const deadline = Date.now() + ms;

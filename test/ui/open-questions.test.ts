@@ -40,7 +40,7 @@ describe("OpenQuestions, the one owner of what the TUI asks", () => {
     expect(reports.at(-1)).toEqual([]);
     expect(await asked).toEqual({
       approved: true,
-      remember: true,
+      remember: "session",
       reason: "approved by the user, and allowed for the rest of this session",
     });
   });

@@ -97,7 +97,7 @@ function press(state: PromptState, ...steps: Array<[at: number, event: KeyEvent]
 function withAt(action: KeyAction, at: number): PromptAction {
   const queue = { queued: 0, busy: true };
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
-  if (action.type === "complete") return { type: "complete", words: [], at };
+  if (action.type === "complete") return { type: "complete", items: [], at };
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };
 }
@@ -155,7 +155,7 @@ describe("a sampling panel's keys", () => {
       [],
       "xy",
     ],
-    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y"],
+    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y\n"],
     [
       "Esc denies at once, even during the guard",
       "",

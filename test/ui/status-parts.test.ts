@@ -73,7 +73,7 @@ describe("the status line", () => {
         .map((part) => part.text)
         .join(" · ");
     expect(hints(200)).toBe(
-      "Enter confirm · Esc deny · ↑/↓ or 1–4 choose · y once · n deny · a always · d deny with a reason",
+      "Enter confirm · Esc deny · ↑/↓ or 1–5 choose · y once · n deny · a always · p in this project · d deny with a reason",
     );
     expect(hints(38)).toBe("Enter confirm · Esc deny · ↑/↓ choose");
     expect(hints(10)).toBe("Enter con…");

@@ -18,6 +18,20 @@ export interface EventSink {
 }
 
 /** A turn that ended, as the session holds it afterwards: what a saved session keeps of it. */
+/**
+ * What became of a call, for a resumed session to show it as it was: `done` ran and answered,
+ * `failed` ran (or was tried) and failed, `denied` was refused by the person or policy,
+ * `cancelled` was cut off, `not_run` never got to run (the turn stopped first).
+ */
+export type CallOutcome = "done" | "failed" | "denied" | "cancelled" | "not_run";
+
+export interface SavedCall {
+  server: string;
+  tool: string;
+  /** Absent in sessions saved before outcomes were kept: the call was proposed, nothing more is known. */
+  outcome?: CallOutcome;
+}
+
 export interface EndedTurn {
   turn: number;
   at: string;
@@ -27,8 +41,8 @@ export interface EndedTurn {
   attachments: MessageAttachment[];
   answer: string;
   reason: TurnEndReason;
-  /** The tools the turn called, `server`/`tool`, each once. */
-  tools: Array<{ server: string; tool: string }>;
+  /** The calls the turn's model proposed, and what became of each (once per tool and outcome). */
+  tools: SavedCall[];
   /** The whole history after the turn, without the system prompt (which is rebuilt each turn). */
   history: readonly ChatMessage[];
 }
@@ -347,7 +361,8 @@ class TurnNotes {
   private input = "";
   private at = "";
   private attachments: MessageAttachment[] = [];
-  private readonly tools = new Map<string, { server: string; tool: string }>();
+  /** Each call of the turn by id, with what became of it so far. */
+  private readonly calls = new Map<string, Required<SavedCall>>();
 
   note(event: AgentEvent): void {
     if (event.type === "turn_start") {
@@ -357,8 +372,13 @@ class TurnNotes {
     }
     if (event.type === "tool_call_proposed" && event.call.server && event.call.tool) {
       const { server, tool } = event.call;
-      this.tools.set(`${server}/${tool}`, { server, tool });
+      this.calls.set(event.call.id, { server, tool, outcome: "not_run" });
     }
+    const call = "callId" in event ? this.calls.get(event.callId) : undefined;
+    if (!call) return;
+    if (event.type === "approval_decided" && !event.approved) call.outcome = "denied";
+    if (event.type === "tool_result" && call.outcome !== "denied")
+      call.outcome = event.ok ? "done" : event.failure === "cancelled" ? "cancelled" : "failed";
   }
 
   turn(
@@ -374,8 +394,15 @@ class TurnNotes {
       attachments: this.attachments,
       answer: end.answer,
       reason: end.reason,
-      tools: [...this.tools.values()],
+      tools: uniqueCalls([...this.calls.values()]),
       history: conversation.filter((message, index) => index > 0 || message.role !== "system"),
     };
   }
+}
+
+/** Calls once per tool and outcome, in the order they were first proposed. */
+function uniqueCalls(calls: readonly Required<SavedCall>[]): SavedCall[] {
+  const seen = new Map<string, SavedCall>();
+  for (const call of calls) seen.set(`${call.server}\u0000${call.tool}\u0000${call.outcome}`, call);
+  return [...seen.values()];
 }

@@ -185,7 +185,7 @@ async function* decide(
     decision = await options.person
       .approveCall(approvalRequest(call, tool, verdict.reason), signal)
       .then((answer) => {
-        if (answer.approved && answer.remember) options.allowances.allow(tool);
+        if (answer.approved && answer.remember) options.allowances.allow(tool, answer.remember);
         return { approved: answer.approved, by: "user" as const, reason: answer.reason };
       })
       .catch((error: unknown) => ({

@@ -47,6 +47,15 @@ export interface RootControl {
   remove(folder: string): boolean;
 }
 
+/**
+ * Servers whose logged errors stay out of the transcript: every server (`all`) but the ones
+ * named, or only the ones named. `set` with no server sets it for all of them.
+ */
+export interface NoticeControl {
+  quieted(): { all: boolean; except: readonly string[] };
+  set(server: string | undefined, shown: boolean): void;
+}
+
 /** What `/kb add` and `/kb remove` need: where relative paths start, and how pages are fetched. */
 export interface DocumentAccess {
   cwd: string;
@@ -94,6 +103,10 @@ export interface CommandContext {
   commands: readonly SlashCommand[];
   /** Absent where no roots are offered (a front end that does not keep a root list). */
   roots?: RootControl;
+  /** Which servers' logged errors are kept out of the transcript (/notices). */
+  notices?: NoticeControl;
+  /** The person's "always allow" rules (/permissions); absent where none are kept. */
+  allowances?: ToolAllowances;
   /** Absent where documents cannot be added (`/kb add` then says so). */
   documents?: DocumentAccess;
   /** Absent where there is no conversation to manage. */

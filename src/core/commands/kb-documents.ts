@@ -69,7 +69,7 @@ export async function addDocumentCommand(
         kind: "text",
         text: `Not fetched (${answer.reason}): ${source}. ${confirm} fetches it without asking.`,
       };
-    if (answer.remember === true) access.allowances.allow(PAGE_FETCH);
+    if (answer.remember) access.allowances.allow(PAGE_FETCH, answer.remember);
   }
   return report(await addPage(kb, source, await access.fetchPage(source), options), "Added");
 }

@@ -5,6 +5,8 @@ import { helpCommand } from "./help-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
+import { noticesCommand } from "./notices-command.js";
+import { permissionsCommand } from "./permissions-command.js";
 import { rootsCommand } from "./roots-command.js";
 import { resumeCommand } from "./resume-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
@@ -23,6 +25,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   mcpCommand,
   modelCommand,
   rootsCommand,
+  permissionsCommand,
+  noticesCommand,
   compactCommand,
   statsCommand,
   resumeCommand,

@@ -37,8 +37,20 @@ export interface ServerConfig {
   allowInsecureHttp?: true;
   /** The entry's `"oauth"`, for remote servers; unset means sign in as the MCP spec says on a 401. */
   oauth?: ServerOAuth;
+  /**
+   * For remote servers: each `${VAR}` of the user's environment written in the entry's URL,
+   * headers or oauth, with the key it is written in (`headers.Authorization`, `oauth.idToken`):
+   * values the entry sends off this machine, which the trust question names.
+   */
+  fromEnvironment?: EnvironmentValue[];
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
+}
+
+/** A value from the user's environment that an entry uses: the variable and the entry's key it is in. */
+export interface EnvironmentValue {
+  variable: string;
+  key: string;
 }
 
 /** `kb.embeddings`: an OpenAI-compatible /v1/embeddings endpoint for hybrid retrieval. */

@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_CALL_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
+  type EnvironmentValue,
   type ServerConfig,
   type ServerTransport,
 } from "./config-types.js";
@@ -44,9 +45,11 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const transport = pickTransport(raw, here, reader);
 
   const unset: Unset[] = [];
+  const fromEnvironment: EnvironmentValue[] = [];
   const expand = (text: string, at: string): string => {
-    const { value: expanded, missing } = expandEnv(text, env);
+    const { value: expanded, missing, used } = expandEnv(text, env);
     for (const variable of missing) unset.push({ variable, path: at });
+    for (const variable of used) fromEnvironment.push({ variable, key: at.slice(here.length + 1) });
     return expanded;
   };
   const expandRecord = (record: Record<string, string> | undefined, at: string): Record<string, string> =>
@@ -104,6 +107,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     server.url = expand(rawUrl, urlPath);
     const oauth = parseServerOAuth(raw, here, reader, expand);
     if (oauth !== undefined) server.oauth = oauth;
+    // What it sends off this machine: its URL, headers and oauth (keys it does not read are not sent).
+    const sent = fromEnvironment.filter(({ key }) => /^(url|httpUrl|headers|oauth)\b/.test(key));
+    if (sent.length > 0) server.fromEnvironment = sent;
     if (unset.length === 0 && !isHttpUrl(server.url)) {
       // A literal typo is the file's fault; a bad value from the environment only fails this server.
       if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));

@@ -1,10 +1,13 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
 /**
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
- * of the trace. It changes nothing that passes through.
+ * of the trace, as it crossed the wire. What passes through is unchanged, except that a server's
+ * error answer with a code mcpterm uses for its own transport failures is marked as the
+ * server's (server-sent-errors.ts).
  */
 export class TappedTransport implements Transport {
   onclose?: () => void;
@@ -31,7 +34,7 @@ export class TappedTransport implements Transport {
   start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       this.tap("receive", message);
-      this.onmessage?.(message, extra);
+      this.onmessage?.(markServerSentError(message), extra);
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.onclose?.();

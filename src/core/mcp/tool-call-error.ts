@@ -1,6 +1,7 @@
 import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import { errorMessage } from "../errors.js";
+import { ServerSentError } from "./server-sent-errors.js";
 import { STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 
 /** A tool call that did not produce a result, with the class that decides what happens next. */
@@ -34,14 +35,17 @@ export function classifyRequestError(
   if (error instanceof SdkMcpError) {
     const code: number = error.code;
     const message = errorMessage(error);
-    if (code === (ErrorCode.RequestTimeout as number)) {
+    // Only what mcpterm raised itself is a timeout or a lost connection: the same codes in the
+    // server's own answer are the server reporting a failure, shown in its words, never resent.
+    const ours = !(error.data instanceof ServerSentError);
+    if (ours && code === (ErrorCode.RequestTimeout as number)) {
       return new ToolCallError(
         "transient",
         `server "${context.server}" did not answer within ${context.timeoutMs} ms`,
         { cause: error, timedOut: true },
       );
     }
-    if (code === (ErrorCode.ConnectionClosed as number)) {
+    if (ours && code === (ErrorCode.ConnectionClosed as number)) {
       const how = message.includes(STREAM_CLOSED_MESSAGE)
         ? `server "${context.server}" closed the response stream before answering`
         : `the connection to server "${context.server}" was lost`;

@@ -1,5 +1,6 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { CLIENT_RAISED } from "./server-sent-errors.js";
 
 /** What a request whose response stream closed unanswered fails with. */
 export const STREAM_CLOSED_MESSAGE = "the server closed the response stream before answering";
@@ -77,7 +78,7 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
     if (resumable || pending.size === 0) return undefined;
     const events = [...pending].map(
       (id) =>
-        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: STREAM_CLOSED_MESSAGE } })}\n\n`,
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.ConnectionClosed, message: STREAM_CLOSED_MESSAGE, data: { raisedBy: CLIENT_RAISED } } })}\n\n`,
     );
     pending.clear();
     return encoder.encode(events.join(""));

@@ -31,6 +31,8 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     private readonly serverUrl: string,
     private readonly oauth: ServerOAuth,
     private readonly learnSecret: (secret: string) => void,
+    /** How the identity provider is asked: bounded in time and size (ServerAuth's bounds). */
+    private readonly askIdp: (endpoint: URL, init: RequestInit) => Promise<Response>,
   ) {
     if (oauth.clientId !== undefined && oauth.clientSecret !== undefined)
       for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
@@ -110,12 +112,13 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
       client_id: this.oauth.idpClientId ?? "",
       ...(scope ? { scope } : {}),
     });
-    const response = await fetch(endpoint, {
+    const response = await this.askIdp(endpoint, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
       body: exchange,
     });
-    const body = (await response.json().catch(() => ({}))) as {
+    // Read whole first: an answer past the size limit fails here with its own sentence.
+    const body = parseObject(await response.text()) as {
       access_token?: unknown;
       error?: unknown;
       error_description?: unknown;
@@ -131,5 +134,15 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     }
     this.learnSecret(body.access_token);
     return new URLSearchParams({ grant_type: JWT_BEARER, assertion: body.access_token });
+  }
+}
+
+/** A JSON object from an answer's text, or an empty one when it is not one. */
+function parseObject(text: string): object {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch {
+    return {};
   }
 }

@@ -1,11 +1,14 @@
-import { auth, UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { isLoopbackHost } from "../config/http-url.js";
 import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { isFreshTokenRefused, isUnauthorized, metadataProblems, shortError } from "./auth-failures.js";
+import { boundedRequest, type RequestBounds } from "./auth-requests.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
+import { issuerMismatch } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import {
   freshTokenRefusedSentence,
@@ -50,8 +53,8 @@ export interface OAuthOptions {
 
 const DEFAULT_WAIT_MS = 5 * 60_000;
 const AUTH_REQUEST_MS = 30_000;
-/** What an authorization server's error text may add to a sentence (it can quote whole pages). */
-const ERROR_TEXT_SHOWN = 300;
+/** An identity provider's token exchange: a quick request, given much less than a server's start. */
+const IDP_REQUEST_MS = 10_000;
 /** Tokens are refreshed this long before they expire, so no request meets an expired one... */
 const REFRESH_AHEAD_MS = 60_000;
 /** ...or, for short-lived ones, at half their life; and never in a tight loop. */
@@ -84,7 +87,14 @@ export class ServerAuth {
     if (oauth?.grant === "client_credentials") {
       this.provider = serviceAccountProvider(oauth, options.learnSecret);
     } else if (oauth?.grant === "enterprise") {
-      this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret);
+      this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret, (endpoint, init) =>
+        boundedRequest(
+          fetch,
+          endpoint,
+          init,
+          this.bounds(`the identity provider ${endpoint.host}`, this.idpTimeoutMs),
+        ),
+      );
     } else {
       this.browser = new StoredOAuthProvider(
         config.name,
@@ -96,6 +106,21 @@ export class ServerAuth {
       );
       this.provider = this.browser;
     }
+    this.checkIssuerOnDiscovery();
+  }
+
+  /**
+   * Every grant's discovery passes the issuer check before anything is registered or sent: the
+   * SDK hands each provider what it discovered before it uses it.
+   */
+  private checkIssuerOnDiscovery(): void {
+    const provider = this.provider;
+    const save = provider.saveDiscoveryState?.bind(provider);
+    provider.saveDiscoveryState = async (state) => {
+      const mismatch = issuerMismatch(this.config.name, state);
+      if (mismatch !== undefined) throw new ServerUnavailableError(mismatch);
+      await save?.(state);
+    };
   }
 
   /**
@@ -119,9 +144,7 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      const inClear =
-        target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp;
-      if (inClear && (!sameOrigin || new Headers(init?.headers).has("authorization")))
+      if (this.inClear(target, new Headers(init?.headers).has("authorization")))
         throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
@@ -130,27 +153,52 @@ export class ServerAuth {
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
-      // Discovery, registration and tokens: bounded, and given up when the connection closes.
+      // Discovery, registration and tokens: bounded in time and size, given up when the connection closes.
       const headers = new Headers(init?.headers);
       if (!sameOrigin) for (const name of ownHeaders) headers.delete(name);
-      const signals = [
-        AbortSignal.timeout(this.options.requestTimeoutMs ?? AUTH_REQUEST_MS),
-        this.stopping.signal,
-      ];
-      if (init?.signal) signals.push(init.signal);
-      try {
-        return await base(input, { ...init, headers, signal: AbortSignal.any(signals) });
-      } catch (error) {
-        if (this.stopping.signal.aborted)
-          throw new ServerUnavailableError(`sign-in to "${this.config.name}" was given up.`);
-        // A plain Error: the sign-in step it happened in is added where it is reported.
-        if (error instanceof Error && error.name === "TimeoutError")
-          throw new Error(
-            `${target.host} did not answer within ${Math.round((this.options.requestTimeoutMs ?? AUTH_REQUEST_MS) / 1000)} s`,
-          );
-        throw error;
-      }
+      return boundedRequest(
+        base,
+        input,
+        { ...init, headers },
+        this.bounds(target.host, this.requestTimeoutMs),
+      );
     };
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? AUTH_REQUEST_MS;
+  }
+
+  /**
+   * The identity provider's own limit, well inside the server's start-up time, so that a silent
+   * identity provider is named as such rather than the server being blamed for not starting.
+   */
+  private get idpTimeoutMs(): number {
+    return Math.min(IDP_REQUEST_MS, this.requestTimeoutMs, this.config.startupTimeoutMs / 2);
+  }
+
+  /** The bounds of one OAuth request to `who`; read when it is sent (`close` renews `stopping`). */
+  private bounds(who: string, timeoutMs: number): RequestBounds {
+    return {
+      who,
+      timeoutMs,
+      stop: this.stopping.signal,
+      givenUp: `sign-in to "${this.config.name}" was given up.`,
+    };
+  }
+
+  /**
+   * Whether OAuth sent to `target` would travel in clear text to a host off this machine: plain
+   * http to another origin than the server's, or with a token to any, unless the entry allows it.
+   */
+  private inClear(target: URL, carriesToken: boolean): boolean {
+    const sameOrigin = target.origin === new URL(this.config.url).origin;
+    return (
+      target.protocol === "http:" &&
+      !isLoopbackHost(target.hostname) &&
+      !this.config.allowInsecureHttp &&
+      (!sameOrigin || carriesToken)
+    );
   }
 
   /** Whether `error` (from connecting or a request) means a person must sign in to go on. */
@@ -175,6 +223,12 @@ export class ServerAuth {
       if (!address)
         throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server's page (${sanitizeForTerminal(page.href.slice(0, 120))}) is not an http(s) address mcpterm would open.`,
+        );
+      // The page carries the state and the PKCE challenge, and then the person's sign-in: the
+      // rule for OAuth requests holds for it too, before anyone is asked to open it.
+      if (this.inClear(address, false))
+        throw new ServerUnavailableError(
+          `sign-in to "${name}" failed at authorization: refusing to offer the sign-in page on ${address.host} over plain http, where anyone on the network path could read it and what you type into it; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${name} if you trust that network).`,
         );
       const question: SignInQuestion = {
         server: name,
@@ -335,48 +389,4 @@ export class ServerAuth {
       await redirect.close();
     }
   }
-}
-
-/** The SDK's "a sign-in is needed", also when a classified call failure carries it as its cause. */
-function isUnauthorized(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (cause instanceof UnauthorizedError) return true;
-  return false;
-}
-
-/** The SDK transport's 401 to a request sent with tokens it had just obtained. */
-function isFreshTokenRefused(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (
-      (cause as { code?: unknown }).code === 401 &&
-      cause.message.includes("after successful authentication")
-    )
-      return true;
-  return false;
-}
-
-/**
- * What is wrong with a metadata document the SDK refused (its schema's issues: field and why),
- * or undefined when `error` is not such a refusal. Duck-typed: the SDK's zod is not this one.
- */
-function metadataProblems(error: unknown): string | undefined {
-  if (!(error instanceof Error) || error.name !== "ZodError") return undefined;
-  const issues = (error as { issues?: unknown }).issues;
-  if (!Array.isArray(issues) || issues.length === 0) return undefined;
-  const clauses = issues.slice(0, 4).map((issue: { path?: unknown; message?: unknown }) => {
-    const field = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
-    return `${field || "the document"}: ${String(issue.message)}`;
-  });
-  const more = issues.length > 4 ? `; ${issues.length - 4} more` : "";
-  return sanitizeForTerminal(`${clauses.join("; ")}${more}`).slice(0, ERROR_TEXT_SHOWN);
-}
-
-/**
- * An OAuth failure as a clause: the SDK quotes an authorization server's whole answer ("Raw
- * body: <html>…"), which is cut, and so is anything past a few hundred characters.
- */
-function shortError(error: unknown): string {
-  const text = errorMessage(error).split(/\s*Raw body:/)[0] ?? "";
-  const line = text.replace(/\s+/g, " ").trim().replace(/\.$/, "");
-  return line.length > ERROR_TEXT_SHOWN ? `${line.slice(0, ERROR_TEXT_SHOWN)}…` : line;
 }

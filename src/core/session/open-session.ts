@@ -44,6 +44,7 @@ import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
 import { SessionSaver } from "./session-saver.js";
+import { InputHistoryFile } from "./input-history-file.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -143,6 +144,8 @@ export interface SessionRuntime {
   newSession(model: ChatModel, resumed?: SavedSession): Session;
   /** Where this working folder's sessions are saved. */
   readonly sessionsDir: string;
+  /** What the person sent in this folder, for ↑ in the next session too. */
+  readonly inputHistory: InputHistoryFile;
   /** The person's "always allow" answers (tools, and fetching pages), for every conversation of this run. */
   readonly allowances: ToolAllowances;
   /** The folders offered to servers as MCP roots; adding one tells every connected server. */
@@ -326,7 +329,8 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
-  const allowances = new ToolAllowances();
+  // "Always allow in this project" lasts in the user's settings, keyed by the working folder.
+  const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {
@@ -366,6 +370,7 @@ export async function openSession(
       return () => noticeListeners.delete(listener);
     },
     sessionsDir: sessionsDir(cwd),
+    inputHistory: new InputHistoryFile(cwd, redact),
     newSession: (model, resumed) => {
       sessionModel = model;
       const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact }, resumed);

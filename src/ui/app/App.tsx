@@ -1,5 +1,4 @@
 import { Box, Static, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
-import { Text } from "../parts/SafeText.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "../panels/active-panel.js";
@@ -22,6 +21,8 @@ import {
 } from "../prompt/prompt-reducer.js";
 import { PromptStore } from "../prompt/prompt-store.js";
 import { PromptInput } from "../prompt/PromptInput.js";
+import { CompletionMenuView } from "../prompt/CompletionMenuView.js";
+import { menuWord, type MenuItem } from "../prompt/completion-menu.js";
 import { QueuedMessages } from "../prompt/QueuedMessages.js";
 import { QuestionPanel, WaitingAsked } from "../panels/QuestionPanel.js";
 import type { QuestionAnswer } from "../panels/question-reducer.js";
@@ -53,6 +54,10 @@ export interface AppController {
   answerQuestion(id: number, answer: QuestionAnswer): void;
   /** Words Tab may complete to, for the text before the cursor; a promise while a server is asked. */
   completions(before: string): string[] | Promise<string[]>;
+  /** Ctrl+L: erase the screen and draw the live area again (absent: nothing to do). */
+  redraw?(): void;
+  /** What a word Tab or the menu offers is (a command's description, a folder), for the menu. */
+  describe?(word: string): string | undefined;
   /** Edits `text` in $VISUAL / $EDITOR, `suspend` handing the terminal over meanwhile (absent: no editor). */
   editText?(text: string, suspend: Suspend): Promise<EditResult>;
 }
@@ -73,15 +78,18 @@ export function App({
   controller,
   onExit,
   clock = monotonic,
+  history = [],
 }: {
   store: TranscriptSource;
   controller: AppController;
   onExit: () => void;
   /** Injected so tests can type at chosen intervals without waiting. */
   clock?: () => number;
+  /** What was sent in this project before (and in a resumed session), oldest first, for ↑. */
+  history?: readonly string[];
 }): ReactNode {
   const state = useSyncExternalStore(store.subscribe, store.getState);
-  const [promptStore] = useState(() => new PromptStore());
+  const [promptStore] = useState(() => new PromptStore(history));
   const prompt = useSyncExternalStore(promptStore.subscribe, promptStore.getState);
   const { columns, rows } = useWindowSize();
   const printedArgs = useRef<string | undefined>(undefined);
@@ -105,6 +113,8 @@ export function App({
   const inspecting = state.inspector !== undefined;
   const bodyLines = Math.max(4, rows - 14);
   const questionLines = Math.max(4, bodyLines - 6);
+  // The draft gets at most half the window, so the live area stays shorter than it.
+  const promptRows = Math.max(3, Math.floor(rows / 2) - 2);
   const mode = keyMode(prompt, modeContext(state));
 
   useEffect(() => {
@@ -199,6 +209,9 @@ export function App({
         case "exit":
           onExit();
           return;
+        case "redraw":
+          controller.redraw?.();
+          return;
         case "transcript":
           dispatch(effect.action);
           return;
@@ -232,6 +245,7 @@ export function App({
         return;
       }
       for (const effect of promptStore.dispatch(filled)) runEffect(effect);
+      refreshMenu(promptStore, controller, at);
     },
     [clock, store, promptStore, controller, runEffect],
   );
@@ -245,7 +259,7 @@ export function App({
   );
   usePaste(useCallback((text: string): void => onKey(pasteKey(text)), [onKey]));
 
-  const { editor, candidates } = prompt;
+  const { editor, menu } = prompt;
   return (
     // No width here: Ink sizes the root to the window itself, at once on a resize, while `columns`
     // updates a render later; a frame drawn wider than a narrowed window would wrap and leave ghosts.
@@ -287,8 +301,13 @@ export function App({
         <Inspector state={state} columns={columns} bodyLines={bodyLines} />
       ) : null}
       <QueuedMessages queue={state.queue} width={columns} />
-      <PromptInput editor={editor} dimmed={askingCall !== undefined || questionFocus !== undefined} />
-      {candidates.length > 0 ? <Text wrap="truncate-end">{candidates.join("  ")}</Text> : null}
+      <PromptInput
+        editor={editor}
+        dimmed={askingCall !== undefined || questionFocus !== undefined}
+        columns={columns}
+        maxRows={promptRows}
+      />
+      {menu ? <CompletionMenuView menu={menu} width={columns} /> : null}
       <StatusLine
         state={state}
         hints={keyHints(mode, { busy, draft: editor.text !== "", queue: state.queue })}
@@ -319,15 +338,47 @@ function withContext(
   prompt: PromptState,
 ): PromptAction | Promise<PromptAction> {
   const queue = { queued: state.queue.messages.length, busy: state.turn !== undefined };
-  if (action.type === "interrupt") return { type: "interrupt", turnCancelled: controller.cancel(), at };
+  // Ctrl+C clears a draft first, however many lines it has; only an empty prompt cancels the turn.
+  if (action.type === "interrupt")
+    return { type: "interrupt", turnCancelled: prompt.editor.text === "" && controller.cancel(), at };
   if (action.type === "complete") {
     const words = controller.completions(textBeforeCursor(prompt));
-    if (Array.isArray(words)) return { type: "complete", words, at };
-    return words.then((later) => ({ type: "complete", words: later, at }));
+    if (Array.isArray(words)) return { type: "complete", items: menuItems(words, controller), at };
+    return words.then((later) => ({ type: "complete", items: menuItems(later, controller), at }));
   }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };
 }
+
+/** Words with what each is, for the menu. */
+function menuItems(words: readonly string[], controller: AppController): MenuItem[] {
+  return words.map((word) => ({ word, description: controller.describe?.(word) }));
+}
+
+/**
+ * The menu follows the typing: while the word before the cursor is a command at the start or an
+ * `@` mention, it lists what that word may become (only what is known at once: a server is asked
+ * only when Tab is pressed); any other word closes it.
+ */
+function refreshMenu(promptStore: PromptStore, controller: AppController, at: number): void {
+  const prompt = promptStore.getState();
+  if (prompt.approval || prompt.question) return;
+  const before = textBeforeCursor(prompt);
+  const word = menuWord(before);
+  // Any other word: a menu Tab opened follows the typing on its own (the reducer filters it).
+  if (word === undefined) return;
+  const words = controller.completions(before);
+  const known = Array.isArray(words) ? words.filter((candidate) => candidate.startsWith(word)) : [];
+  promptStore.dispatch({
+    type: "menu_items",
+    word,
+    items: menuItems(known.slice(0, MENU_LIMIT), controller),
+    at,
+  });
+}
+
+/** The most words the menu is given; it shows a window of them. */
+const MENU_LIMIT = 200;
 
 /** Rows a scroll key moves: one, a page (keeping a row of context), or to either end. */
 function scrollDelta(by: ScrollBy, page: number): number | "top" | "bottom" {

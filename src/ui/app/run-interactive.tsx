@@ -10,10 +10,12 @@ import { editInExternalEditor } from "../../common/external-editor.js";
 import { terminalPerson } from "../../common/terminal-person.js";
 import { sessionRequest } from "../../common/session-request.js";
 import { App } from "./App.js";
-import { clearTerminal } from "../terminal/clear-terminal.js";
+import { clearTerminal, redrawTerminal } from "../terminal/clear-terminal.js";
 import { imageProtocol } from "../terminal/inline-image.js";
 import { pickSessionAtTerminal } from "./session-picker.js";
 import { ThemeContext, themeFor } from "../parts/theme.js";
+import { MCPTERM_VERSION } from "../../core/version.js";
+import { resumeLine, welcomeLine } from "./start-and-end-lines.js";
 import { TranscriptStore } from "../transcript/transcript-store.js";
 import { TuiController } from "./tui-controller.js";
 import { captureTypeAhead } from "../terminal/type-ahead.js";
@@ -46,6 +48,17 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   });
   const store = new TranscriptStore();
   const { dispatch } = store;
+  dispatch({
+    type: "ui_notice",
+    level: "info",
+    text: welcomeLine({
+      version: MCPTERM_VERSION,
+      model: runtime.modelProblem ? undefined : runtime.modelFor().model,
+      cwd: io.cwd,
+      home: io.env.HOME,
+      servers: runtime.config.servers.filter((server) => !server.disabled).length,
+    }),
+  });
   for (const notice of runtime.notices) dispatch({ type: "ui_notice", ...notice });
 
   let exit: () => void = () => undefined;
@@ -53,6 +66,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     exit = resolve;
   });
   let clearScreen: () => void = () => undefined;
+  let redrawScreen: () => void = () => undefined;
   const controller = new TuiController({
     dispatch,
     runtime,
@@ -60,6 +74,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     images: imageProtocol(io.env),
     onExit: () => exit(),
     clearScreen: () => clearScreen(),
+    redrawScreen: () => redrawScreen(),
     fetchPage: pageFetcher(io.network),
     ...(resumed ? { resumed } : {}),
     editText: (text, suspend) =>
@@ -87,13 +102,24 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const onSignal = (): void => exit();
   io.signal.addEventListener("abort", onSignal, { once: true });
   await captureTypeAhead(stdin, stdout);
-  const instance = render(
+  const tree = (
     <ThemeContext.Provider value={themeFor(io.env)}>
-      <App store={store} controller={controller} onExit={() => exit()} />
-    </ThemeContext.Provider>,
-    { stdout, stdin: withoutTerminalReplies(stdin), exitOnCtrlC: false, patchConsole: true },
+      <App
+        store={store}
+        controller={controller}
+        onExit={() => exit()}
+        history={inputHistory(runtime, resumed)}
+      />
+    </ThemeContext.Provider>
   );
+  const instance = render(tree, {
+    stdout,
+    stdin: withoutTerminalReplies(stdin),
+    exitOnCtrlC: false,
+    patchConsole: true,
+  });
   clearScreen = () => clearTerminal(instance, stdout);
+  redrawScreen = () => redrawTerminal(instance, stdout, tree);
   const background = setImmediate(startInBackground);
   // Keys (a "readable" listener only hears of them; Ink still reads them) and transcript changes.
   const release = idleMemoryRelease(memoryReducingCollector(), {
@@ -118,6 +144,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     store.dispose();
     await runtime.close();
   }
+  const saved = resumeLine(controller.savedSessionId);
+  if (saved) stdout.write(`${saved}\n`);
   return ExitCode.ok;
 }
 
@@ -131,4 +159,19 @@ async function savedSessionFor(
   if (choice.kind !== "pick") return findSavedSession(io.cwd, choice);
   const id = await pickSessionAtTerminal(io, await sessionSummaries(io.cwd), columns);
   return id === undefined ? undefined : findSavedSession(io.cwd, { kind: "id", id });
+}
+
+/**
+ * What ↑ recalls at start: what was sent in this folder before, and the messages of the session
+ * going on (--continue, --resume) that the project's history does not hold (it came from elsewhere,
+ * or the history was cleared).
+ */
+function inputHistory(
+  runtime: { inputHistory: { load(): string[] } },
+  resumed: SavedSession | undefined,
+): string[] {
+  const entries = runtime.inputHistory.load();
+  const known = new Set(entries);
+  for (const turn of resumed?.turns ?? []) if (!known.has(turn.input)) entries.push(turn.input);
+  return entries;
 }

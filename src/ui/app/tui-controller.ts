@@ -24,6 +24,7 @@ import {
 import type { SavedSession } from "../../core/session/saved-session.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { completionWords } from "../keys/completion.js";
+import { describeCompletion } from "./completion-descriptions.js";
 import { OpenQuestions, type ApprovalKey } from "../panels/open-questions.js";
 import type { QuestionAnswer } from "../panels/question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "../terminal/inline-image.js";
@@ -48,6 +49,7 @@ export interface TuiControllerOptions {
     | "roots"
     | "onNotice"
     | "askPersonWith"
+    | "inputHistory"
     | "allowances"
     | "onImages"
     | "config"
@@ -61,6 +63,8 @@ export interface TuiControllerOptions {
   onExit: () => void;
   /** Clears the terminal for /clear; the transcript then starts over in a new epoch. */
   clearScreen?: () => void;
+  /** Ctrl+L: erases the screen (not the scrollback) and draws the live area again. */
+  redrawScreen?: () => void;
   commands?: readonly SlashCommand[];
   /** How `/kb add <url>` fetches a page; without it, `/kb add` and `/kb remove` say they are unavailable. */
   fetchPage?: PageFetcher;
@@ -106,6 +110,9 @@ export class TuiController implements Person {
   /** The resumed session whose servers and tools are checked once the servers have settled. */
   private checkMissing: SavedSession | undefined;
   private serversSettled = false;
+  /** /notices: whether servers' logged errors stay out by default, and the servers that differ. */
+  private quietByDefault = false;
+  private readonly noticeExceptions = new Set<string>();
 
   constructor(private readonly options: TuiControllerOptions) {
     const { runtime } = options;
@@ -126,11 +133,26 @@ export class TuiController implements Person {
     if (options.resumed) this.showResumed(options.resumed);
     this.unsubscribe = runtime.manager.subscribe(() => this.reportServers());
     this.reportServers();
-    // A server's error log or a declined request is news while it happens, not at the next command.
-    this.unsubscribeNotices = runtime.onNotice((notice) =>
-      options.dispatch({ type: "ui_notice", level: notice.level, text: notice.text }),
-    );
+    // A server's error log or a declined request is news while it happens, not at the next command,
+    // unless the person quieted that server's logged errors (/notices off).
+    this.unsubscribeNotices = runtime.onNotice((notice) => {
+      if (notice.level === "error" && notice.server !== undefined && this.quiet(notice.server)) return;
+      options.dispatch({ type: "ui_notice", level: notice.level, text: notice.text });
+    });
     runtime.askPersonWith(this);
+  }
+
+  redraw(): void {
+    this.options.redrawScreen?.();
+  }
+
+  private quiet(server: string): boolean {
+    return this.quietByDefault !== this.noticeExceptions.has(server);
+  }
+
+  /** The id the conversation is saved under, once a turn has been saved. */
+  get savedSessionId(): string | undefined {
+    return this.session?.savedId;
   }
 
   get busy(): boolean {
@@ -143,6 +165,7 @@ export class TuiController implements Person {
    * be sent after all (a mention that could not be read), with its text.
    */
   submit(text: string, onUnsent?: OnUnsent): void {
+    this.options.runtime.inputHistory.append(text);
     if (parseSlashInput(text) && !isPromptInvocation(text)) {
       void this.runCommand(text);
       return;
@@ -232,6 +255,11 @@ export class TuiController implements Person {
       ),
     };
     return [...new Set(completionWords(before, this.commands, source))];
+  }
+
+  /** What a word the completion menu offers is, in a few words. */
+  describe(word: string): string | undefined {
+    return describeCompletion(word, this.commands, catalogEntries(this.options.runtime.manager.servers()));
   }
 
   approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
@@ -366,6 +394,17 @@ export class TuiController implements Person {
           }
         : {}),
       narrowing: runtime.narrowing,
+      allowances: runtime.allowances,
+      notices: {
+        quieted: () => ({ all: this.quietByDefault, except: [...this.noticeExceptions] }),
+        set: (server, shown) => {
+          if (server === undefined) {
+            this.quietByDefault = !shown;
+            this.noticeExceptions.clear();
+          } else if (shown === this.quietByDefault) this.noticeExceptions.add(server);
+          else this.noticeExceptions.delete(server);
+        },
+      },
       toolSearch: runtime.toolSearch,
       conversation: {
         // Read when /stats asks, not each time a command runs.

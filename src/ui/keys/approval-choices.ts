@@ -1,5 +1,5 @@
-/** The four answers an approval panel offers, in the order it lists and numbers them. */
-export type ApprovalChoice = "once" | "always" | "deny" | "reason";
+/** The answers an approval panel offers, in the order it lists and numbers them. */
+export type ApprovalChoice = "once" | "always" | "project" | "deny" | "reason";
 
 export interface ApprovalOption {
   choice: ApprovalChoice;
@@ -11,6 +11,11 @@ export interface ApprovalOption {
 export const APPROVAL_OPTIONS: readonly ApprovalOption[] = [
   { choice: "once", shortcut: "y", label: () => "Approve once" },
   { choice: "always", shortcut: "a", label: (call) => `Always allow ${call} this session` },
+  {
+    choice: "project",
+    shortcut: "p",
+    label: (call) => `Always allow ${call} in this project (saved in your settings)`,
+  },
   { choice: "deny", shortcut: "n", label: () => "Deny" },
   { choice: "reason", shortcut: "d", label: () => "Deny and tell the model why" },
 ];

@@ -24,6 +24,7 @@ export type KeyMode =
   | "sampling-reason"
   | "url"
   | "form"
+  | "menu"
   | "ctrl-x";
 
 /** Edits of the text field in focus: the prompt, or the denial reason. */
@@ -54,6 +55,12 @@ export type KeyAction =
   /** Enter at the prompt: send, or continue after a trailing backslash. */
   | { type: "send" }
   | { type: "complete" }
+  /** Ctrl+L: erase the screen and draw the live area again. */
+  | { type: "redraw" }
+  /** The completion menu: move the choice, take it (and send a command, with Enter), or close it. */
+  | { type: "menu_move"; direction: -1 | 1 }
+  | { type: "menu_take"; submit: boolean }
+  | { type: "menu_close" }
   /** ↑/↓ at the prompt: between lines, then through history. */
   | { type: "vertical"; direction: -1 | 1 }
   /** Esc at the prompt. */
@@ -72,7 +79,7 @@ export type KeyAction =
   | { type: "inspector_letter"; text: string }
   /** ↑/↓ on the approval list. */
   | { type: "approval_focus"; direction: -1 | 1 }
-  /** A digit 1–4: focus that choice; typed text while the guard holds or a draft is open. */
+  /** A digit 1–5: focus that choice; typed text while the guard holds or a draft is open. */
   | { type: "approval_pick"; index: number; text: string }
   /** A shortcut letter: decide at once; typed text while the guard holds or a draft is open. */
   | { type: "approval_shortcut"; choice: ApprovalChoice; text: string }
@@ -157,6 +164,17 @@ const PROMPT: Readonly<Record<string, KeyAction>> = {
   "ctrl+o": { type: "inspector_toggle" },
   "ctrl+g": { type: "open_editor" },
   "ctrl+x": { type: "chord_start" },
+  "ctrl+l": { type: "redraw" },
+};
+
+/** While the completion menu is open: ↑/↓ choose, Tab takes, Enter takes (and runs a command), Esc closes it. */
+const MENU: Readonly<Record<string, KeyAction>> = {
+  ...PROMPT,
+  up: { type: "menu_move", direction: -1 },
+  down: { type: "menu_move", direction: 1 },
+  tab: { type: "menu_take", submit: false },
+  return: { type: "menu_take", submit: true },
+  escape: { type: "menu_close" },
 };
 
 /** After Ctrl+X: Ctrl+E (or E) opens the editor, as in bash; any other key ends the chord. */
@@ -255,12 +273,14 @@ const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
   "sampling-edit": QUESTION_TEXT,
   "sampling-reason": QUESTION_TEXT,
   form: FORM,
+  menu: MENU,
   "ctrl-x": CTRL_X,
 };
 
 const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
   y: "once",
   a: "always",
+  p: "project",
   n: "deny",
   d: "reason",
 };
@@ -296,6 +316,6 @@ const INSPECTOR_LETTERS = new Set(["j", "k", "g", "G", "f"]);
 function approvalText(text: string): KeyAction {
   const shortcut = SHORTCUTS[text];
   if (shortcut) return { type: "approval_shortcut", choice: shortcut, text };
-  if (/^[1-4]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
+  if (/^[1-5]$/.test(text)) return { type: "approval_pick", index: Number(text) - 1, text };
   return { type: "insert", text };
 }

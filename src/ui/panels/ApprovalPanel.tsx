@@ -123,15 +123,21 @@ export function ApprovalPanel({
 }
 
 /**
- * An option's words fitted to `room` columns: "Always allow <name> this session" drops "this
- * session", then the middle of the name, then the name.
+ * An option's words fitted to `room` columns: "Always allow <name> this session" (or "in this
+ * project") keeps its scope and drops the middle of the name, then the name.
  */
 function optionText(option: ApprovalOption, label: string, room: number): string {
   const full = option.label(label);
   if (displayWidth(full) <= room) return `${full} (${option.shortcut})`;
-  if (option.choice !== "always") return `${full} (${option.shortcut})`;
-  const name = truncateMiddle(label, room - displayWidth("Always allow "));
-  return displayWidth(name) >= 8 ? `Always allow ${name} (a)` : "Always allow this tool (a)";
+  if (option.choice !== "always" && option.choice !== "project") return `${full} (${option.shortcut})`;
+  const scope = option.choice === "always" ? "this session" : "in this project";
+  const shown = (name: string): string => `Always allow ${name} ${scope} (${option.shortcut})`;
+  const name = truncateMiddle(label, room - displayWidth(shown("")));
+  if (displayWidth(name) >= 8) return shown(name);
+  // Narrower still: the scope is what tells the two apart, so the name goes before it does.
+  const short = option.choice === "always" ? "Always allow this session" : "Always allow in this project";
+  const fallback = `${short} (${option.shortcut})`;
+  return displayWidth(fallback) <= room ? fallback : `Always allow (${option.shortcut})`;
 }
 
 function panelHints(draft: boolean): Part[] {
@@ -145,8 +151,8 @@ function panelHints(draft: boolean): Part[] {
     : [
         ["Enter confirm"],
         ["Esc deny"],
-        ["↑/↓ or 1–4 choose", "↑/↓ choose"],
-        ["y a n d answer at once", "y a n d"],
+        ["↑/↓ or 1–5 choose", "↑/↓ choose"],
+        ["y a p n d answer at once", "y a p n d"],
       ];
   return hints.map(([text, short], index) => ({
     text,

@@ -43,12 +43,14 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
       : [
           ["Enter confirm"],
           ["Esc deny"],
-          ["↑/↓ or 1–4 choose", "↑/↓ choose"],
+          ["↑/↓ or 1–5 choose", "↑/↓ choose"],
           ["y once"],
           ["n deny"],
           ["a always"],
+          ["p in this project", "p project"],
           ["d deny with a reason", "d reason"],
         ],
+  menu: () => [["↑/↓ choose"], ["Tab take"], ["Enter take and run", "Enter take"], ["Esc close"]],
   "approval-reason": () => [
     ["Enter deny with it", "Enter deny"],
     ["Esc deny without it", "Esc no reason"],

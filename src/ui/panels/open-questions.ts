@@ -5,7 +5,8 @@ import type { QuestionAnswer } from "./question-reducer.js";
 import type { AskedQuestion } from "../transcript/transcript-types.js";
 
 /** How the person answered an approval panel. */
-export type ApprovalKey = { kind: "once" } | { kind: "always" } | { kind: "deny"; reason?: string };
+export type ApprovalKey =
+  { kind: "once" } | { kind: "always" } | { kind: "project" } | { kind: "deny"; reason?: string };
 
 /** The ids `/kb add` fetches are asked under, apart from any model call's. */
 const FETCH_ID_PREFIX = "kb-add-";
@@ -183,8 +184,14 @@ function approvalAnswer(key: ApprovalKey): ApprovalAnswer {
     case "always":
       return {
         approved: true,
-        remember: true,
+        remember: "session",
         reason: "approved by the user, and allowed for the rest of this session",
+      };
+    case "project":
+      return {
+        approved: true,
+        remember: "project",
+        reason: "approved by the user, and allowed in this project from now on (saved in their settings)",
       };
     case "deny": {
       const reason = key.reason?.trim();

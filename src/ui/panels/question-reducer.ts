@@ -1,10 +1,10 @@
 import type { ElicitationAnswer } from "../../core/person/elicitation.js";
 import type { SamplingAnswer } from "../../core/person/sampling.js";
-import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { APPROVAL_GUARD_MS, guardPassed } from "../keys/approval-guard.js";
 import { EDITS } from "../keys/editor-edits.js";
 import { formKey, newForm, type FormKey, type FormState } from "./form-state.js";
 import { insertText, type EditorState } from "../keys/input-editor.js";
+import { pastedText } from "../keys/pasted-text.js";
 import type { KeyAction, KeyMode } from "../keys/keymap.js";
 import {
   INITIAL_SAMPLING_FOCUS,
@@ -311,7 +311,7 @@ export function promptEditOf(action: QuestionKey): (editor: EditorState) => Edit
     case "question_key":
     case "form_text":
     case "form_paste":
-      return (editor) => insertText(editor, sanitizeForTerminal(action.text));
+      return (editor) => insertText(editor, pastedText(action.text));
     case "form_edit":
       return EDITS[action.edit];
     case "question_focus":

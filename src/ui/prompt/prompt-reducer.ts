@@ -1,7 +1,14 @@
-import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { APPROVAL_OPTIONS, INITIAL_APPROVAL_FOCUS, type ApprovalChoice } from "../keys/approval-choices.js";
 import { guardPassed } from "../keys/approval-guard.js";
 import { complete } from "../keys/completion.js";
+import {
+  cleanItem,
+  cycle,
+  openMenu,
+  wordBefore,
+  type CompletionMenu,
+  type MenuItem,
+} from "./completion-menu.js";
 import { EDITS } from "../keys/editor-edits.js";
 import {
   deleteForward,
@@ -26,6 +33,8 @@ import {
   type QuestionKey,
 } from "../panels/question-reducer.js";
 import type { UiAction } from "../transcript/transcript-reducer.js";
+import { pastedText } from "../keys/pasted-text.js";
+import { expandPastes, isLargePaste, placeholder, type Paste } from "./paste-placeholders.js";
 import type { ServerQuestion } from "../transcript/transcript-types.js";
 import type { ApprovalKey } from "../panels/open-questions.js";
 
@@ -49,8 +58,10 @@ export interface PromptState {
    * until the person edits it or moves the cursor sideways; then ↑/↓ walk its lines first.
    */
   browsing: boolean;
-  /** Tab matches to show when there was more than one. */
-  candidates: string[];
+  /** The completion menu under the prompt, while a `/` or `@` word (or Tab) has choices. */
+  menu: CompletionMenu | undefined;
+  /** The word whose menu Esc closed: it stays closed until the word changes. */
+  menuClosedAt: string | undefined;
   /** When the person last typed or edited the prompt; typing holds the approval guard up. */
   lastTypedAt: number | undefined;
   /** The approval panel on screen, if one is: its focus and guard (the call is the transcript's). */
@@ -59,17 +70,23 @@ export interface PromptState {
   question: QuestionFocus | undefined;
   /** Ctrl+X was pressed at the prompt: the next key may finish the chord (Ctrl+E opens the editor). */
   chord: "ctrl+x" | undefined;
+  /** Large pastes standing in the draft as placeholders, put back in place when it is sent. */
+  pastes: Paste[];
+  nextPasteId: number;
 }
 
 export const initialPromptState: PromptState = {
   editor: emptyEditor,
   history: emptyHistory,
   browsing: false,
-  candidates: [],
+  menu: undefined,
+  menuClosedAt: undefined,
   lastTypedAt: undefined,
   approval: undefined,
   question: undefined,
   chord: undefined,
+  pastes: [],
+  nextPasteId: 1,
 };
 
 /** The queue of messages waiting for the running turn, when a key arrives. */
@@ -82,7 +99,9 @@ export interface QueueContext {
 export type PromptAction = (
   | Exclude<KeyAction, { type: "interrupt" | "complete" | "send" | "vertical" }>
   | { type: "interrupt"; turnCancelled: boolean }
-  | { type: "complete"; words: readonly string[] }
+  | { type: "complete"; items: readonly MenuItem[] }
+  /** What the word before the cursor may become, for the menu (none: the menu closes). */
+  | { type: "menu_items"; word: string; items: readonly MenuItem[] }
   | { type: "send"; queue: QueueContext }
   | { type: "vertical"; direction: -1 | 1; queue: QueueContext }
   /** A queued message taken back into the prompt to be edited. */
@@ -107,6 +126,7 @@ export type PromptEffect =
   | { type: "exit" }
   /** Open $VISUAL / $EDITOR on the prompt's text; what comes back replaces it (a `recall`). */
   | { type: "open_editor"; text: string }
+  | { type: "redraw" }
   | { type: "transcript"; action: UiAction };
 
 export interface PromptResult {
@@ -127,6 +147,7 @@ export function keyMode(state: PromptState, context: ModeContext): KeyMode {
   if (state.chord) return "ctrl-x";
   if (context.inspecting) return "inspector";
   if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
+  if (state.menu) return "menu";
   return "prompt";
 }
 
@@ -160,8 +181,12 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "form_enter":
       return onQuestion(state, action, at);
     case "insert":
-    case "paste":
-      return only(typed(state, at, (editor) => insertText(editor, sanitizeForTerminal(action.text))));
+      return only(typed(state, at, (editor) => insertText(editor, pastedText(action.text))));
+    case "paste": {
+      const text = pastedText(action.text);
+      if (typingIntoDraft(state) && isLargePaste(text)) return only(pasteAside(state, at, text));
+      return only(typed(state, at, (editor) => insertText(editor, text)));
+    }
     case "newline":
       return only(typed(state, at, (editor) => insertText(editor, "\n")));
     case "edit":
@@ -175,13 +200,41 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
         ...state,
         editor: { text: action.text, cursor: action.text.length },
         browsing: false,
-        candidates: [],
+        menu: undefined,
       });
     case "complete": {
       // Words can come from servers (prompt names, URIs, their completions): typed in clean.
-      const completion = complete(state.editor, action.words.map(sanitizeForTerminal));
-      return only({ ...typed(state, at, () => completion.state), candidates: completion.candidates });
+      const items = action.items.map(cleanItem);
+      const completion = complete(
+        state.editor,
+        items.map((item) => item.word),
+      );
+      const menu = openMenu(wordBefore(completion.state), items, completion.candidates, undefined);
+      return only({ ...typed(state, at, () => completion.state), menu, menuClosedAt: undefined });
     }
+    case "menu_items": {
+      if (action.word === state.menuClosedAt) return only({ ...state, menu: undefined });
+      const items = action.items.map(cleanItem);
+      const words = items.map((item) => item.word);
+      return only({
+        ...state,
+        menu: openMenu(action.word, items, words, state.menu),
+        menuClosedAt: undefined,
+      });
+    }
+    case "menu_move":
+      return only(
+        withMenu(state, (menu) => ({
+          ...menu,
+          selected: cycle(menu.selected + action.direction, menu.items.length),
+        })),
+      );
+    case "menu_close":
+      return only({ ...state, menu: undefined, menuClosedAt: state.menu?.word });
+    case "menu_take":
+      return takeFromMenu(state, at, action.submit);
+    case "redraw":
+      return only(state, { type: "redraw" });
     case "vertical":
       if (action.direction < 0 && state.editor.text === "" && action.queue.queued > 0)
         return only(state, { type: "take_queued" });
@@ -191,7 +244,7 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "interrupt":
       if (action.turnCancelled) return only(state);
       if (state.editor.text !== "")
-        return only({ ...state, editor: emptyEditor, browsing: false, candidates: [] });
+        return only({ ...state, editor: emptyEditor, browsing: false, menu: undefined });
       return only(state, { type: "transcript", action: { type: "ui_exit_armed", armed: true } });
     case "delete_or_exit":
       if (state.editor.text === "") return only(state, { type: "exit" });
@@ -243,8 +296,8 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       return only({ ...state, chord: undefined });
     case "open_editor":
       return only(
-        { ...state, chord: undefined, candidates: [] },
-        { type: "open_editor", text: state.editor.text },
+        { ...state, chord: undefined, menu: undefined },
+        { type: "open_editor", text: expandPastes(state.editor.text, state.pastes) },
       );
     case "ignore":
       return only(state);
@@ -309,22 +362,72 @@ function typed(state: PromptState, at: number, edit: (editor: EditorState) => Ed
     const clean = { ...next, text: next.text.replace(/[\r\n\t]/g, " ") };
     return { ...state, approval: { ...state.approval, reason: clean } };
   }
-  return { ...state, editor: edit(state.editor), browsing: false, candidates: [], lastTypedAt: at };
+  const editor = edit(state.editor);
+  return {
+    ...state,
+    editor,
+    browsing: false,
+    lastTypedAt: at,
+    menu: state.menu && refiltered(state.menu, editor),
+  };
+}
+
+/**
+ * Tab or Enter on the menu: the chosen word in place of the one typed. Enter on a command at the
+ * start of the prompt also sends it, as a chosen command is meant to run.
+ */
+function takeFromMenu(state: PromptState, at: number, submit: boolean): PromptResult {
+  const item = state.menu?.items[state.menu.selected];
+  if (!item) return only({ ...state, menu: undefined });
+  const completion = complete(state.editor, [item.word]);
+  const taken = { ...typed(state, at, () => completion.state), menu: undefined, menuClosedAt: undefined };
+  const isCommand = item.word.startsWith("/") && completion.state.text.trim() === item.word;
+  if (!submit || !isCommand) return only(taken);
+  return send({ ...taken, editor: { text: item.word, cursor: item.word.length } }, at);
+}
+
+/** The menu after an edit: what still matches the word now before the cursor, if anything does. */
+function refiltered(menu: CompletionMenu, editor: EditorState): CompletionMenu | undefined {
+  const word = wordBefore(editor);
+  const matching = menu.items.map((item) => item.word).filter((candidate) => candidate.startsWith(word));
+  return openMenu(word, menu.items, matching, menu);
+}
+
+function withMenu(state: PromptState, change: (menu: CompletionMenu) => CompletionMenu): PromptState {
+  return state.menu ? { ...state, menu: change(state.menu) } : state;
+}
+
+/** Whether typing goes into the draft now, not into a panel's own editor (a sampling edit, a denial's reason). */
+function typingIntoDraft(state: PromptState): boolean {
+  const samplingText = state.question?.panel.kind === "sampling" && state.question.panel.text;
+  return !samplingText && state.approval?.reason === undefined;
+}
+
+/** A large paste goes aside, and its placeholder into the draft where the cursor is. */
+function pasteAside(state: PromptState, at: number, text: string): PromptState {
+  const paste = { id: state.nextPasteId, text };
+  return {
+    ...typed(state, at, (editor) => insertText(editor, placeholder(paste))),
+    pastes: [...state.pastes, paste],
+    nextPasteId: paste.id + 1,
+  };
 }
 
 function send(state: PromptState, at: number): PromptResult {
   const entered = pressEnter(state.editor);
   if (entered.submit === undefined) return only(typed(state, at, () => entered.state));
   if (!entered.submit.trim()) return only(state);
+  const text = expandPastes(entered.submit, state.pastes);
   return only(
     {
       ...state,
-      history: remember(state.history, entered.submit),
+      history: remember(state.history, text),
       editor: emptyEditor,
       browsing: false,
-      candidates: [],
+      menu: undefined,
+      pastes: [],
     },
-    { type: "submit", text: entered.submit },
+    { type: "submit", text },
   );
 }
 
@@ -340,7 +443,7 @@ function vertical(state: PromptState, direction: -1 | 1): PromptState {
     history: browsed.history,
     editor: { text: browsed.text, cursor: browsed.text.length },
     browsing: browsed.history.index !== undefined,
-    candidates: [],
+    menu: undefined,
   };
 }
 
@@ -373,6 +476,8 @@ function decide(state: PromptState, choice: ApprovalChoice): PromptResult {
       return answer(state, { kind: "once" });
     case "always":
       return answer(state, { kind: "always" });
+    case "project":
+      return answer(state, { kind: "project" });
     case "deny":
       return answer(state, { kind: "deny" });
     case "reason":

@@ -11,8 +11,13 @@ import {
  * read), so each key is reduced against the latest state here, and React reads it from here.
  */
 export class PromptStore {
-  private state: PromptState = initialPromptState;
+  private state: PromptState;
   private readonly listeners = new Set<() => void>();
+
+  /** `history`: what was sent before, oldest first, for ↑ to recall. */
+  constructor(history: readonly string[] = []) {
+    this.state = { ...initialPromptState, history: { ...initialPromptState.history, entries: [...history] } };
+  }
 
   readonly getState = (): PromptState => this.state;
 

@@ -1,4 +1,5 @@
 import type { Instance } from "ink";
+import type { ReactNode } from "react";
 
 /** Erase the screen, erase the scrollback, cursor home: what `clear` prints. */
 const CLEAR_SEQUENCE = "\u001b[2J\u001b[3J\u001b[H";
@@ -13,4 +14,18 @@ const CLEAR_SEQUENCE = "\u001b[2J\u001b[3J\u001b[H";
 export function clearTerminal(instance: Pick<Instance, "clear">, stdout: NodeJS.WritableStream): void {
   instance.clear();
   stdout.write(CLEAR_SEQUENCE);
+}
+
+/**
+ * Ctrl+L: the screen erased — not the scrollback, where the transcript stays — and the live area
+ * drawn again from the top, as a shell's Ctrl+L does; for a screen another program scribbled on.
+ */
+export function redrawTerminal(
+  instance: Pick<Instance, "clear" | "rerender">,
+  stdout: NodeJS.WritableStream,
+  tree: ReactNode,
+): void {
+  instance.clear();
+  stdout.write("\u001b[2J\u001b[H");
+  instance.rerender(tree);
 }

@@ -1,3 +1,4 @@
+import type { CallOutcome, SavedCall } from "../../core/agent/session.js";
 import type { SavedTurn } from "../../core/session/saved-session.js";
 import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { answerItems } from "./answer-sections.js";
@@ -33,13 +34,7 @@ export function resumedTranscript(
       ...(turn.attachments.length > 0 ? { attachments: turn.attachments.map(attachmentLine) } : {}),
     });
     if (turn.tools.length > 0)
-      items.push({
-        kind: "notice",
-        level: "info",
-        text: sanitizeForTerminal(
-          `called ${turn.tools.map((tool) => `${tool.server}/${tool.tool}`).join(", ")}`,
-        ),
-      });
+      items.push({ kind: "notice", level: "info", text: sanitizeForTerminal(callsLine(turn.tools)) });
     if (turn.answer.trim() !== "") items.push(...answerItems(turn.answer, "body", true).items);
     if (turn.reason !== "completed")
       items.push({
@@ -50,4 +45,26 @@ export function resumedTranscript(
   }
   for (const note of notes) items.push({ kind: "notice", level: "info", text: sanitizeForTerminal(note) });
   return append(state, ...items);
+}
+
+/** How each outcome reads in a resumed turn; a call saved before outcomes were kept was called. */
+const OUTCOME_WORDS: ReadonlyArray<[CallOutcome | undefined, string]> = [
+  ["done", "called"],
+  [undefined, "called"],
+  ["failed", "failed"],
+  ["denied", "denied"],
+  ["cancelled", "cancelled"],
+  ["not_run", "not run"],
+];
+
+/** `called a/x · denied b/y, b/z · failed c/w`: each call as what it was, not all as called. */
+export function callsLine(calls: readonly SavedCall[]): string {
+  const groups = new Map<string, string[]>();
+  for (const [outcome, word] of OUTCOME_WORDS) {
+    const names = calls
+      .filter((call) => call.outcome === outcome)
+      .map((call) => `${call.server}/${call.tool}`);
+    if (names.length > 0) groups.set(word, [...(groups.get(word) ?? []), ...names]);
+  }
+  return [...groups].map(([word, names]) => `${word} ${[...new Set(names)].join(", ")}`).join(" · ");
 }
