@@ -74,6 +74,20 @@ describe("a crash in a handler", () => {
   });
 });
 
+describe("a crash in a resource read", () => {
+  it("mcpterm read says the exit code and the error line too, as every command does (exit 4)", async () => {
+    const run = await withBugs(["read", "notes://1"], ["crash-in-read"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        String.raw`^mcpterm: server "notes" exited \(code 1\): RangeError: note notes://1 is out of range ${THROWN_AT}\n$`,
+      ),
+    );
+    expect(run.stdout).toBe("");
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
 describe("a crash at start behind a long stack", () => {
   it("mcpterm tools shows the SyntaxError line that the tail of stderr no longer holds (exit 4)", async () => {
     const run = await withBugs(["tools", "--debug"], ["crash-at-start"]);
@@ -270,6 +284,59 @@ describe("a crash in a one-shot turn", () => {
     const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
     expect(tree.stdout).toMatch(
       /notes exited \(code 1\)\n.*error: TypeError: Cannot read properties of undefined/,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
+describe("junk on stdout in a one-shot turn", () => {
+  it("is a warning on stderr as it comes and a record in the trace, and the turn goes on", async () => {
+    const project = await tempDir();
+    await writeJson(path.join(project, "mcp.config.json"), {
+      mcpServers: {
+        notes: {
+          command: process.execPath,
+          args: [script, `--marker=${marker}`],
+          env: { AUTHOR_BUG: "stdout-junk" },
+        },
+      },
+    });
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "c1", name: "notes__get_note", arguments: '{"id":1}' }] },
+      { text: "Note 1 is about rollbacks." },
+    ]);
+    models.push(model);
+    const trace = path.join(project, "trace.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "read note 1",
+        "--trust-config",
+        "--no-kb",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ],
+      { cwd: project, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Note 1 is about rollbacks.");
+    expect(run.stderr).toMatch(
+      /^warning: server "notes" wrote to stdout, which is for JSON-RPC only \(log to stderr\): "debug: looking up note 1"$/m,
+    );
+    const records = (await readFile(trace, "utf8"))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(records.filter((record) => record.type === "stdout_noise")).toEqual([
+      expect.objectContaining({ server: "notes", line: "debug: looking up note 1" }),
+    ]);
+    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
+    expect(tree.stdout).toContain(
+      'notes wrote to stdout, which is for JSON-RPC only: "debug: looking up note 1"',
     );
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
