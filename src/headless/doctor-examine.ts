@@ -3,6 +3,7 @@ import type { CliIo } from "../common/cli-io.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { serverEnvironment } from "../core/config/server-environment.js";
 import { findCommand } from "../core/mcp/command-lookup.js";
+import { protocolFacts } from "../core/mcp/protocol-facts.js";
 import type { ServerExitReport } from "../core/mcp/server-exit.js";
 import { lintTools } from "../core/mcp/tool-lint.js";
 import { signInMode } from "../core/oauth/sign-in-mode.js";
@@ -97,7 +98,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       start,
       spawnError: start.error !== undefined && SPAWN_FAILURE.test(start.error) ? start.error : undefined,
       handshake,
-      era: undefined,
+      protocol: protocolFacts(start),
       lists,
       counts: {
         tools: start.tools.length,

@@ -5,6 +5,7 @@ import {
   stderrEssentials,
   type ServerExitReport,
 } from "../core/mcp/server-exit.js";
+import { protocolLabel, type ProtocolFacts } from "../core/mcp/protocol-facts.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
 import type { SignInMode } from "../core/oauth/sign-in-mode.js";
@@ -51,11 +52,8 @@ export interface DoctorFacts {
   /** The spawn error, when the process could not be started at all. */
   spawnError: string | undefined;
   handshake: HandshakeAnswer | undefined;
-  /**
-   * The protocol era the server speaks. The 2026-07-28 revision's work adds it to server
-   * snapshots; until then it is undefined and shown as not known.
-   */
-  era: string | undefined;
+  /** The protocol the connection knows the server speaks (protocol-facts.ts: version, era). */
+  protocol: ProtocolFacts;
   lists: {
     tools?: RequestTiming;
     resources?: RequestTiming;
@@ -186,8 +184,7 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
   const capabilities = Object.keys(answer.capabilities);
   const instructions = answer.instructions;
   const parts = [
-    `protocol ${answer.protocolVersion ?? "?"}`,
-    ...(facts.era === undefined ? [] : [`era ${facts.era}`]),
+    protocolLabel(facts.protocol, "; ") ?? "protocol ?",
     `${answer.ms} ms`,
     info ? `server ${info.name ?? "?"} ${info.version ?? ""}`.trim() : "no serverInfo",
     `capabilities: ${capabilities.join(", ") || "none"}`,
@@ -195,8 +192,8 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
   ];
   const factsOut = {
     ms: answer.ms,
-    protocolVersion: answer.protocolVersion ?? null,
-    era: facts.era ?? null,
+    protocolVersion: facts.protocol.version ?? null,
+    era: facts.protocol.era ?? null,
     serverInfo: info ?? null,
     capabilities: answer.capabilities,
     instructions: instructions ?? null,

@@ -8,10 +8,12 @@ export interface RequestTiming {
   error: string | undefined;
 }
 
-/** What the initialize answer said, read from the wire (the connection keeps only some of it). */
+/**
+ * What the initialize answer said, read from the wire (the connection keeps only some of it); the
+ * protocol is the connection's own (protocol-facts.ts).
+ */
 export interface HandshakeAnswer {
   ms: number;
-  protocolVersion: string | undefined;
   capabilities: Record<string, unknown>;
   serverInfo: { name?: string; version?: string } | undefined;
   instructions: string | undefined;
@@ -70,7 +72,6 @@ function handshakeOf(result: Record<string, unknown>, ms: number): HandshakeAnsw
   const info = isRecord(result.serverInfo) ? result.serverInfo : undefined;
   return {
     ms,
-    protocolVersion: typeof result.protocolVersion === "string" ? result.protocolVersion : undefined,
     capabilities: isRecord(result.capabilities) ? result.capabilities : {},
     serverInfo: info
       ? {

@@ -3,6 +3,7 @@ import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";
+import { protocolFacts, protocolLabel } from "../core/mcp/protocol-facts.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
@@ -121,7 +122,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     lines.push(`${server.name}: ${server.status}${timing}${server.error ? ` — ${server.error}` : ""}`);
     const facts = [
       server.serverInfo ? `server ${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
-      server.protocolVersion ? `protocol ${server.protocolVersion}` : undefined,
+      protocolLabel(protocolFacts(server)),
       server.pid === undefined ? undefined : `pid ${server.pid}`,
       server.url,
     ].filter((fact) => fact !== undefined);

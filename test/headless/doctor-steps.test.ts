@@ -29,12 +29,11 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   spawnError: undefined,
   handshake: {
     ms: 40,
-    protocolVersion: "2025-06-18",
     capabilities: { tools: {} },
     serverInfo: { name: "remote", version: "1" },
     instructions: undefined,
   },
-  era: undefined,
+  protocol: { version: "2025-06-18", era: undefined },
   lists: { tools: { ms: 12, requests: 1, error: undefined } },
   counts: { tools: 0, resources: 0, templates: 0, prompts: 0 },
   catalogProblems: [],
@@ -99,7 +98,7 @@ describe("doctorSteps", () => {
   });
 
   it("names the protocol era once the connection knows it", () => {
-    const [, , handshake] = doctorSteps(remote({ era: "2026-07-28" }));
+    const [, , handshake] = doctorSteps(remote({ protocol: { version: "2025-06-18", era: "2026-07-28" } }));
     expect(handshake?.summary).toMatch(/^protocol 2025-06-18; era 2026-07-28; 40 ms;/);
   });
 });
