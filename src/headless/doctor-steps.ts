@@ -155,14 +155,15 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
   });
 }
 
+/** What the steps that watch a process say when there was none. */
+const NOT_STARTED = "no process was started";
+
 function stdoutStep(facts: DoctorFacts): DoctorStep {
   if (facts.transport !== "stdio") return step("stdout", "skipped", "a remote server has no stdout of ours");
+  if (facts.spawnError !== undefined) return step("stdout", "skipped", NOT_STARTED);
   const noise = facts.stdoutNoise;
   const [first] = noise;
-  if (first === undefined)
-    return step("stdout", facts.spawnError === undefined ? "passed" : "skipped", "only JSON-RPC on stdout", {
-      nonJsonLines: 0,
-    });
+  if (first === undefined) return step("stdout", "passed", "only JSON-RPC on stdout", { nonJsonLines: 0 });
   return step(
     "stdout",
     "failed",
@@ -309,6 +310,7 @@ function callsStep(facts: DoctorFacts): DoctorStep {
 
 function stderrStep(facts: DoctorFacts): DoctorStep {
   if (facts.transport !== "stdio") return step("stderr", "skipped", "a remote server's stderr is its own");
+  if (facts.spawnError !== undefined) return step("stderr", "skipped", NOT_STARTED);
   // A crash tells the most; without one, the stderr of the process now running.
   const exits = facts.exits;
   if (exits.length > 0) {

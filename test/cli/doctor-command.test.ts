@@ -85,6 +85,32 @@ describe("mcpterm doctor", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
+  it("names a command that is not there, and a process killed by a signal before it answered", async () => {
+    const missing = await runCli(["doctor", "--", "no-such-mcp-server", "--stdio"], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(missing.code).toBe(1);
+    expect(stepLine(missing.stdout, "spawn")).toMatch(
+      /^ {2}✗ spawn +command "no-such-mcp-server" was not found \(ENOENT\) in \S+; check the command and PATH$/,
+    );
+    // No process, so nothing of its stdout or stderr to vouch for.
+    expect(stepLine(missing.stdout, "stdout")).toBe("  · stdout         no process was started");
+    expect(stepLine(missing.stdout, "stderr")).toBe("  · stderr         no process was started");
+
+    const killed = await runCli(
+      ["doctor", "--", process.execPath, "-e", `process.kill(process.pid, "SIGKILL") // ${marker}`],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(killed.code).toBe(1);
+    expect(stepLine(killed.stdout, "spawn")).toBe(
+      "  ✗ spawn          it started, then was killed by SIGKILL before it answered initialize",
+    );
+    expect(stepLine(killed.stdout, "stderr")).toBe(
+      "  ✗ stderr         was killed by SIGKILL, and said nothing on stderr",
+    );
+  });
+
   it("names a crash at start by its SyntaxError, which the tail of its stack would have hidden", async () => {
     const run = await doctor(["crash-at-start"]);
     expect(run.code).toBe(1);
