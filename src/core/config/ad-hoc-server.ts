@@ -56,6 +56,9 @@ const RUNNERS = new Set([
 ]);
 /** Words of a runner's command line that are not the server: `uv run`, `npm exec`, `go run`. */
 const RUNNER_WORDS = new Set(["run", "exec", "dlx", "x", "tool", "start", "-m", "-jar", "--"]);
+/** Interpreters given code on their command line (`node -e "…"`, `python -c "…"`), by that flag. */
+const INTERPRETER = /^(?:node|nodejs|bun|deno|tsx|ts-node|ruby|php|sh|bash|py|python[\d.]*)$/i;
+const INLINE_CODE = new Set(["-e", "--eval", "-p", "--print", "-c", "-r"]);
 const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|py|rb|php|jar|dll|exe|sh)$/i;
 
 /**
@@ -81,9 +84,12 @@ export function launchName(launch: LaunchSpec): string {
     if (command !== undefined) return launchName({ command, args });
   }
   const runner = RUNNERS.has(program.toLowerCase()) || /^python\d/.test(program);
-  const script = runner
-    ? launch.args.find((arg) => !arg.startsWith("-") && !RUNNER_WORDS.has(arg) && !arg.includes("="))
-    : undefined;
+  // `node -e "…"`, `python -c "…"`: the word after is code, not a script to be named after.
+  const inline = INTERPRETER.test(program) && launch.args.some((arg) => INLINE_CODE.has(arg));
+  const script =
+    runner && !inline
+      ? launch.args.find((arg) => !arg.startsWith("-") && !RUNNER_WORDS.has(arg) && !arg.includes("="))
+      : undefined;
   const word = script ?? program;
   const base = word
     .replace(/[\\/]+$/, "")
