@@ -103,6 +103,12 @@ describe("slash commands against a real McpManager", () => {
     ["/tools nope", "error", /no server named "nope"/],
     ["/tools fixture echo", "text", /"required": \[\s*"text"\s*\]/],
     ["/tools fixture missing", "error", /has no tool "missing"/],
+    // The same lint as `mcpterm tools` (the fixture's tools lack property descriptions).
+    [
+      "/tools fixture",
+      "table",
+      /lint: \d+ error\(s\), [1-9]\d* warning\(s\): mcpterm tools lists each finding\./,
+    ],
     ["/kb", "table", /\| 1 \| \d+ \|/],
     [
       "/kb search rollback",
