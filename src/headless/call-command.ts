@@ -1,6 +1,7 @@
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { DeniedError, ExitCode, RuntimeError, UsageError } from "../core/errors.js";
+import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
+import { exitFacts } from "../core/mcp/server-exit.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -80,7 +81,19 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
         })
         .catch((error: unknown) => {
-          throw requestFailure(error, connection);
+          const failure = requestFailure(error, connection);
+          const exit = connection.exitReport();
+          // CI reading --json learns of a crash from stdout too, as data: how and why it ended.
+          if (args.json && exit && failure instanceof ServerUnavailableError) {
+            const report = {
+              server: args.server,
+              tool: args.tool,
+              error: failure.message,
+              serverExited: exitFacts(exit),
+            };
+            io.stdout.write(`${redactedPretty(report, redactor.redactText)}\n`);
+          }
+          throw failure;
         });
       const durationMs = Math.round(performance.now() - startedAt);
       const isError = result.isError === true;

@@ -62,6 +62,27 @@ describe("a crash in a handler", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
+  it("with --json, says the same as data on stdout for CI, still exit 4", async () => {
+    const run = await withBugs(["call", "get_note", "id=1", "--json"], ["crash-in-handler"]);
+    expect(run.code).toBe(4);
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(report).toEqual({
+      server: "notes",
+      tool: "get_note",
+      error: expect.stringMatching(
+        new RegExp(String.raw`^server "notes" exited \(code 1\): ${TYPE_ERROR}`),
+      ) as string,
+      serverExited: {
+        code: 1,
+        signal: null,
+        errorLine: "TypeError: Cannot read properties of undefined (reading 'title')",
+        location: expect.stringMatching(/^file:\/\/\/\S+\/notes\.js:\d+:\d+$/) as string,
+        cause: null,
+      },
+    });
+    expect(run.stderr).toMatch(/^mcpterm: server "notes" exited \(code 1\)/);
+  });
+
   it("with --debug, every line of the server's stderr as it came, stack and all", async () => {
     const run = await withBugs(["call", "get_note", "id=1", "--debug"], ["crash-in-handler"]);
     expect(run.code).toBe(4);

@@ -142,3 +142,20 @@ export function exitSentence(server: string, report: ServerExitReport): string {
   const said = essentialsText(report);
   return `server "${server}" ${howItEnded(report)}${said === undefined ? "" : `: ${said}`}`;
 }
+
+/** A report as data for `--json`: how it ended and the lines that matter (null when not found). */
+export function exitFacts(report: ServerExitReport): {
+  code: number | null;
+  signal: string | null;
+  errorLine: string | null;
+  location: string | null;
+  cause: string | null;
+} {
+  return {
+    code: report.code,
+    signal: report.signal,
+    errorLine: report.errorLine ?? null,
+    location: report.location ?? null,
+    cause: report.cause ?? null,
+  };
+}
