@@ -110,7 +110,10 @@ describe("a server typed after --", () => {
       /do not match the input schema of notes\/search_notes: .*limit.*must be integer/,
     );
     const twice = await notes("call", "search_notes", "query=a", "query=b");
-    expect(twice).toMatchObject({ code: 2, stderr: "mcpterm: The argument query= was given twice; give it once.\n" });
+    expect(twice).toMatchObject({
+      code: 2,
+      stderr: "mcpterm: The argument query= was given twice; give it once.\n",
+    });
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 });
