@@ -1,6 +1,12 @@
 import type { CliArgs } from "../args.js";
 import { DeniedError, ExitCode, RuntimeError, UsageError } from "../core/errors.js";
-import { describeChange, runKbRequest, type KbOutcome, type KbRequest } from "../core/commands/kb-action.js";
+import {
+  describeChange,
+  runKbRequest,
+  updatedWhen,
+  type KbOutcome,
+  type KbRequest,
+} from "../core/commands/kb-action.js";
 import { describeRelevance, plainExcerpt, type KbHit } from "../core/kb/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
@@ -67,7 +73,7 @@ function render(outcome: KbOutcome, json: boolean, io: CliIo): ExitCode {
           stats.files === 0
             ? `The knowledge base in ${stats.dir} is empty: put .md or .txt files there.\n`
             : `${stats.files} files, ${stats.chunks} chunks, index ${formatBytes(stats.indexBytes)}, ` +
-                `updated ${stats.updatedAt ?? "never"} (${stats.dir}).\n`,
+                `updated ${updatedWhen(stats.updatedAt)} (${stats.dir}).\n`,
         );
       return ExitCode.ok;
     }

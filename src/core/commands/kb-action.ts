@@ -14,6 +14,7 @@ import { decideApproval } from "../policy/approval-policy.js";
 import { commandApprovalRules } from "../policy/approval-rules.js";
 import type { AllowableTool, ToolAllowances } from "../policy/tool-allowances.js";
 import { formatBytes } from "../text/index.js";
+import { localMinute } from "./resume-command.js";
 
 /**
  * The knowledge-base command, once: `/kb` in the TUI and `mcpterm kb` on the command line parse
@@ -137,4 +138,11 @@ export function describeChange(change: DocumentChanged, verb: "Added" | "Removed
   const how = change.replaced ? "Replaced" : verb;
   const where = verb === "Removed" ? "from" : change.replaced ? "in" : "to";
   return `${how} ${change.path} (${formatBytes(change.bytes)}) ${where} the knowledge base; indexed in ${change.report.durationMs} ms.`;
+}
+
+/** When the index was last written, in the person's local time to the minute (it is kept in ISO form). */
+export function updatedWhen(updatedAt: string | undefined): string {
+  if (updatedAt === undefined) return "never";
+  const date = new Date(updatedAt);
+  return Number.isNaN(date.getTime()) ? updatedAt : localMinute(date);
 }

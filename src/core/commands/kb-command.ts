@@ -11,11 +11,11 @@ import type { CommandContext, CommandResult, SlashCommand } from "./command-type
 import {
   describeChange,
   KB_SEARCH_RESULTS,
+  updatedWhen,
   runKbRequest,
   type KbOutcome,
   type KbRequest,
 } from "./kb-action.js";
-import { localMinute } from "./resume-command.js";
 
 const EXCERPT_WIDTH = 160;
 const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
@@ -152,13 +152,6 @@ function stats(info: KbStats): CommandResult {
     ],
     note: "/kb search <query> · /kb reindex · /kb add <path|url> · /kb remove <path>",
   };
-}
-
-/** When the index was last written, in the person's local time to the minute (it is kept in ISO form). */
-function updatedWhen(updatedAt: string | undefined): string {
-  if (updatedAt === undefined) return "never";
-  const date = new Date(updatedAt);
-  return Number.isNaN(date.getTime()) ? updatedAt : localMinute(date);
 }
 
 function search({ query, hits }: Extract<KbOutcome, { kind: "search" }>): CommandResult {
