@@ -125,8 +125,12 @@ describe("the trace of mcpterm -p", () => {
     expect(stdout).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(known-secret\)/);
     expect(stdout).toMatch(
       new RegExp(
-        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$`,
+        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n`,
       ),
+    );
+    // The broken server's stdout noise, at start and during its call, recorded as it came.
+    expect(stdout).toMatch(
+      /\nwhat servers did besides answering\n├─ broken wrote to stdout, which is for JSON-RPC only: "Broken server v0\.0\.1 starting\.\.\."\n└─ broken wrote to stdout, which is for JSON-RPC only: "calling a tool now"\n$/,
     );
   });
 

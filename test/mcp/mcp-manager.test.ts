@@ -127,7 +127,7 @@ describe("McpManager", () => {
 
     const snapshot = manager.servers()[0];
     expect(snapshot?.status).toBe("failed");
-    expect(snapshot?.error).toMatch(/exited with code 3.*crashing on purpose/);
+    expect(snapshot?.error).toMatch(/exited \(code 3\): fixture: crashing on purpose/);
 
     const fast = await manager.callTool("fixture", "echo", { text: "hi" }).catch((error: unknown) => error);
     expect((fast as ToolCallError).failure).toBe("transient");

@@ -17,6 +17,7 @@ const SOURCES = {
   "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
   "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
+  "author-server": path.join(FIXTURES, "author-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

@@ -2,7 +2,7 @@ import type { ChatMessage } from "../llm/types.js";
 import type { ToolSearch, ToolSelectionView } from "../tool-search/index.js";
 import { estimateToolTokens } from "../window/token-estimate.js";
 import type { ToolSelectionRecord } from "./events.js";
-import type { AgentTool, ToolHost } from "./tool-host.js";
+import type { AgentTool, ToolHost, UnavailableTool } from "./tool-host.js";
 
 /** The window assumed when none is known (no context keeper): what most gateways give. */
 const DEFAULT_WINDOW = 32_768;
@@ -16,6 +16,8 @@ export interface ToolOffer {
   selection?: ToolSelectionRecord;
   /** Held-back tools by model name: a call to one is refused with a pointer to search_tools. */
   heldBack: ReadonlySet<string>;
+  /** A tool named that its server took with it when it went down, and why (see ToolHost.unavailable). */
+  unavailable?: (modelName: string) => UnavailableTool | undefined;
   /**
    * What the person should be told about this offer, a sentence each: mcpterm's own and the
    * pinned tools alone passing the budget (every request it does), a pin that names no tool (once).
@@ -49,7 +51,8 @@ export async function offerTools(
 ): Promise<ToolOffer> {
   const all = host.list();
   const listed = all.filter((tool) => tool.withheld === undefined);
-  if (!search) return { tools: listed, heldBack: new Set(), warnings: [] };
+  const unavailable = (name: string): UnavailableTool | undefined => host.unavailable?.(name);
+  if (!search) return { tools: listed, heldBack: new Set(), unavailable, warnings: [] };
   const warnings = search.misspeltPins(all);
   const view = await search.select({
     tools: listed,
@@ -60,9 +63,10 @@ export async function offerTools(
     listSize: (tools) => tools.reduce((sum, tool) => sum + toolTokens(tool), 0),
   });
   const tools = view.offered.map((entry) => entry.tool);
-  if (!view.on) return { tools, heldBack: new Set(), warnings };
+  if (!view.on) return { tools, heldBack: new Set(), unavailable, warnings };
   return {
     tools,
+    unavailable,
     selection: selectionRecord(view),
     heldBack: new Set(view.heldBack.map((entry) => entry.tool.modelName)),
     warnings: view.problem ? [view.problem, ...warnings] : warnings,

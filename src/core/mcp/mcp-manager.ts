@@ -21,6 +21,8 @@ export interface McpManagerOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Every stdio server's stderr lines as they arrive, redacted (also kept per server). */
   onStderr?: (server: string, line: string) => void;
+  /** Every stdio server's non-JSON stdout lines as they arrive, redacted (also kept per server). */
+  onStdoutNoise?: (server: string, line: string) => void;
   /** Answers sampling and elicitation; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** Signing in to remote servers that need OAuth; without it a 401 is reported as it is. */
@@ -55,6 +57,7 @@ export class McpManager {
         ...(options.onWire ? { onWire: options.onWire } : {}),
         ...(options.onLog ? { onLog: options.onLog } : {}),
         ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+        ...(options.onStdoutNoise ? { onStdoutNoise: options.onStdoutNoise } : {}),
         ...(options.requests ? { requests: options.requests } : {}),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(roots ? { roots: () => roots.list() } : {}),

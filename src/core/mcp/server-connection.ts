@@ -34,13 +34,20 @@ import { rootsOffer } from "./roots.js";
 import { SilenceTimer } from "./silence-timer.js";
 import { EarlierProcesses } from "./earlier-processes.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
+import {
+  essentialsText,
+  exitSentence,
+  howItEnded,
+  serverExitReport,
+  type ServerExitReport,
+} from "./server-exit.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 import { TappedTransport } from "./tapped-transport.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
 import { isExpiredSession, legacySseTransport, streamableHttpTransport } from "./remote-transports.js";
-import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
+import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call-error.js";
 import type {
   CallOptions,
   CallToolResult,
@@ -63,6 +70,8 @@ export interface ServerConnectionOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Each line a stdio server writes to stderr as it arrives, redacted and cut to 2,000 characters. */
   onStderr?: (server: string, line: string) => void;
+  /** Each line a stdio server writes to stdout that is not JSON-RPC, as it arrives, redacted and cut alike. */
+  onStdoutNoise?: (server: string, line: string) => void;
   /** Answers the server's sampling and elicitation requests; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
@@ -214,6 +223,12 @@ export class ServerConnection {
     return (this.stdio?.stderr.snapshot() ?? []).map(this.options.redact);
   }
 
+  /** How a stdio server's process ended, with the stderr lines that matter, once it has. */
+  exitReport(): ServerExitReport | undefined {
+    const exit = this.stdio?.exit;
+    return exit ? serverExitReport(exit, this.stderrLines()) : undefined;
+  }
+
   /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
   stdoutNoise(): string[] {
     return (this.stdio?.stdoutNoise.snapshot() ?? []).map(this.options.redact);
@@ -329,7 +344,10 @@ export class ServerConnection {
         error instanceof ToolCallError
           ? error
           : classifyRequestError(error, { server: this.name, timeoutMs: 0 });
-      throw new ToolCallError(failure.failure, this.options.redact(failure.message), {
+      // A request the process took down with it: say how it ended and why, not "connection lost".
+      const exit = lostConnection(error) ? this.exitReport() : undefined;
+      const message = exit ? exitSentence(this.name, exit) : failure.message;
+      throw new ToolCallError(failure.failure, this.options.redact(message), {
         cause: error,
         retryable: failure.retryable,
         timedOut: failure.timedOut,
@@ -676,7 +694,9 @@ export class ServerConnection {
 
   private createStdioTransport(): StdioProcessTransport {
     const { command, args, env, cwd } = this.config;
-    const { onStderr } = this.options;
+    const { onStderr, onStdoutNoise } = this.options;
+    const cut = (line: string): string =>
+      this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line);
     if (!command) throw new Error("no command configured");
     this.stdio = new StdioProcessTransport({
       command,
@@ -684,12 +704,8 @@ export class ServerConnection {
       env: serverEnvironment(this.options.parentEnv, env),
       cwd,
       ...(this.options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: this.options.shutdownGraceMs }),
-      ...(onStderr
-        ? {
-            onStderrLine: (line: string) =>
-              onStderr(this.name, this.options.redact(line.length > 2000 ? `${line.slice(0, 2000)}…` : line)),
-          }
-        : {}),
+      ...(onStderr ? { onStderrLine: (line: string) => onStderr(this.name, cut(line)) } : {}),
+      ...(onStdoutNoise ? { onStdoutNoise: (line: string) => onStdoutNoise(this.name, cut(line)) } : {}),
     });
     return this.stdio;
   }
@@ -743,16 +759,16 @@ export class ServerConnection {
     const signIn =
       this.auth?.describe(error) ?? unauthorizedSentence(error, this.name, this.auth !== undefined);
     if (signIn) return signIn;
-    const exit = this.describeExit();
-    if (exit) return `${exit} before initialize finished`;
+    const exit = this.describeExit(" before initialize finished");
+    if (exit) return exit;
     return `${errorMessage(error)}${this.stderrSuffix()}`;
   }
 
-  private describeExit(): string | undefined {
-    const exit = this.stdio?.exit;
-    if (!exit) return undefined;
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
-    return `the server process ${how}${this.stderrSuffix()}`;
+  private describeExit(when = ""): string | undefined {
+    const report = this.exitReport();
+    if (!report) return undefined;
+    const said = essentialsText(report);
+    return `the server process ${howItEnded(report)}${when}${said === undefined ? "" : `: ${said}`}`;
   }
 
   private stderrSuffix(): string {

@@ -64,3 +64,11 @@ export function classifyRequestError(
     return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
   return new ToolCallError("transient", message, { cause: error });
 }
+
+/** Whether a request failed because the connection closed under it (the SDK's ConnectionClosed, at any depth). */
+export function lostConnection(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof SdkMcpError && cause.code === (ErrorCode.ConnectionClosed as number)) return true;
+  }
+  return false;
+}

@@ -20,7 +20,10 @@ import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
+import { watchServerExits } from "../mcp/exit-watch.js";
+import { exitSentence } from "../mcp/server-exit.js";
 import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
+import { stdoutNoiseSentence } from "../mcp/stdout-noise.js";
 import { openUrlWith } from "../person/open-url.js";
 import { sessionApprovalRules } from "../policy/approval-rules.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
@@ -260,10 +263,21 @@ export async function openSession(
     redact,
     onWire: trace.wire,
     onLog,
+    // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
+    onStdoutNoise: (server, line) => {
+      trace.stdoutNoise(server, line);
+      tell({ level: "warning", text: stdoutNoiseSentence(server, line), server });
+    },
     requests,
     roots,
     // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
     oauth: sessionOAuth(env, redactor, () => person.signIn),
+  });
+  // A crash is recorded with how and why; one after the server was connected is told as it happens.
+  const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected) => {
+    trace.serverExit(server, report);
+    if (wasConnected)
+      tell({ level: "error", text: `${exitSentence(server, report)} — its tools are unavailable`, server });
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
@@ -389,6 +403,7 @@ export async function openSession(
       return session;
     },
     close: async () => {
+      stopWatchingExits();
       await manager.close();
       trace.close();
       for (const saver of savers) saver.close();

@@ -4,7 +4,7 @@ import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
-import type { ServerState, WireRecord } from "./trace-records.js";
+import type { ServerExitRecord, ServerState, StdoutNoiseRecord, WireRecord } from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
 export interface Trace {
@@ -14,6 +14,8 @@ export interface Trace {
   wire: WireRecord[];
   /** Servers' sampling and elicitation requests, in order, with what became of each. */
   serverRequests: Array<ServerRequestRecord & { ts?: number }>;
+  /** Servers that exited during the session, and lines they wrote to stdout that are not JSON-RPC. */
+  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */

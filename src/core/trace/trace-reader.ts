@@ -13,6 +13,8 @@ export async function readTrace(file: string): Promise<Trace> {
 const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "session_start",
   "servers",
+  "server_exit",
+  "stdout_noise",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -103,6 +105,7 @@ class TraceBuilder {
       wire: [],
       wireTruncatedAt: undefined,
       serverRequests: [],
+      serverEvents: [],
       problems: [],
       unknownRecords: 0,
     };
@@ -149,6 +152,10 @@ class TraceBuilder {
       case "sampling":
       case "elicitation":
         this.trace.serverRequests.push(record);
+        return;
+      case "server_exit":
+      case "stdout_noise":
+        this.trace.serverEvents.push(record);
         return;
       case "raw_result": {
         const raw = record.result ?? { preview: record.preview, chars: record.chars };

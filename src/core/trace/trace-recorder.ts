@@ -1,6 +1,7 @@
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
+import type { ServerExitReport } from "../mcp/server-exit.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLine } from "../policy/redacted-json.js";
@@ -30,6 +31,10 @@ export interface TraceRecorderOptions {
 export const DEFAULT_WIRE_LIMIT = 5000;
 const TRACE_FILE_MODE = 0o600;
 export const DEFAULT_MAX_RECORD_CHARS = 200_000;
+/** Lines of a crashed server's stderr kept with its exit. */
+const STDERR_TAIL_LINES = 20;
+/** Non-JSON stdout lines kept per session: enough to show the bug, not a flood. */
+const MAX_NOISE_RECORDS = 100;
 
 /**
  * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each,
@@ -39,6 +44,7 @@ export const DEFAULT_MAX_RECORD_CHARS = 200_000;
 export class TraceRecorder implements EventSink {
   private fd: number | undefined;
   private wireFrames = 0;
+  private noiseRecords = 0;
   private readonly wireLimit: number;
   private readonly maxRecordChars: number;
   private readonly now: () => Date;
@@ -107,6 +113,27 @@ export class TraceRecorder implements EventSink {
   /** A tool result as the server sent it, before it was shaped for the model. */
   readonly rawResult = (callId: string, result: CallToolResult): void => {
     this.append({ type: "raw_result", callId, ...this.bounded("result", result) });
+  };
+
+  /** A server's process that ended while the session ran, with the stderr lines that matter. */
+  readonly serverExit = (server: string, report: ServerExitReport): void => {
+    const { code, signal, errorLine, location, cause, stderr } = report;
+    this.append({
+      type: "server_exit",
+      server,
+      code,
+      signal,
+      ...(errorLine === undefined ? {} : { errorLine }),
+      ...(location === undefined ? {} : { location }),
+      ...(cause === undefined ? {} : { cause }),
+      stderrTail: stderr.slice(-STDERR_TAIL_LINES),
+    });
+  };
+
+  /** A line a stdio server wrote to stdout that is not JSON-RPC; past MAX_NOISE_RECORDS, not kept. */
+  readonly stdoutNoise = (server: string, line: string): void => {
+    this.noiseRecords += 1;
+    if (this.noiseRecords <= MAX_NOISE_RECORDS) this.append({ type: "stdout_noise", server, line });
   };
 
   /** A server's sampling or elicitation request and what became of it (no typed values). */
