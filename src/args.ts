@@ -471,7 +471,8 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
             .option("otlp", {
               type: "string",
-              describe: "write OpenTelemetry spans (OTLP JSON) to this file",
+              describe:
+                "write OpenTelemetry spans (OTLP JSON) to this file, or send them to this collector URL",
             })
             .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
             .option("server", { type: "string", describe: "with --wire: only this server's frames" })
