@@ -176,6 +176,8 @@ describe("live OpenTelemetry export", () => {
     const received = await receivedMeta(metaLog);
     const toolCall = received.find((entry) => entry.method === "tools/call");
     expect(toolCall?._meta?.traceparent).toBe(`00-${call.traceId}-${call.spanId}-01`);
+    // Added beside what the SDK put there, not instead of it.
+    expect(toolCall?._meta?.progressToken).toBeDefined();
     // Every request carried one, each naming a span that was exported.
     expect(received.map((entry) => entry.method)).toEqual(
       expect.arrayContaining(["initialize", "tools/list"]),
@@ -300,6 +302,23 @@ describe("live OpenTelemetry export", () => {
     const turn = only(collector.spans(), "invoke_agent mcpterm");
     expect(turn.traceId).toBe(traceId);
     expect(turn.parentSpanId).toBe("00f067aa0ba902b7");
+  });
+
+  it("a project's config cannot turn export on: a cloned repository does not get your traces", async () => {
+    const { dir } = await project(randomUUID());
+    const collector = await receiver();
+    const config = path.join(dir, "mcp.config.json");
+    const written = JSON.parse(await readFile(config, "utf8")) as Record<string, unknown>;
+    await writeJson(config, {
+      ...written,
+      telemetry: { enabled: true, endpoint: collector.endpoint, captureContent: true },
+    });
+    const server = await model(ECHO_THEN_ANSWER);
+    const run = await oneShot(dir, server, "say hello", {});
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("it said hello\n");
+    // The process has exited: nothing more can arrive.
+    expect(collector.exports).toEqual([]);
   });
 
   it("--otlp-endpoint that is not a URL is a usage error", async () => {
