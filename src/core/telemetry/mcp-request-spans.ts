@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import type { OutgoingRequest, WireFrame } from "../mcp/types.js";
 import { carrierFor, type TraceCarrier } from "./span-context.js";
 
@@ -111,11 +111,6 @@ export class McpRequestSpans {
     this.open.clear();
   }
 
-  /** The span a request to `server` with `id` has open, if any (tests and the tool-call parent). */
-  spanOf(server: string, id: string | number): Span | undefined {
-    return this.open.get(key(server, id));
-  }
-
   private finish(server: string, id: string | number, describe: (span: Span) => void): void {
     const span = this.open.get(key(server, id));
     if (span === undefined) return;
@@ -156,9 +151,4 @@ function endpointAttributes(
   } catch {
     return { "network.transport": "tcp" };
   }
-}
-
-/** The span of `context`, for a request made on behalf of a span that is open elsewhere. */
-export function spanContext(span: Span | undefined, fallback: Context): Context {
-  return span === undefined ? fallback : trace.setSpan(fallback, span);
 }
