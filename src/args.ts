@@ -1,6 +1,7 @@
 import yargs, { type Argv } from "yargs";
 import { launchName, launchProblem, type NamedLaunch } from "./core/config/ad-hoc-server.js";
 import { splitCommandLine } from "./core/config/command-line.js";
+import { isHttpUrl } from "./core/config/http-url.js";
 import { UsageError } from "./core/errors.js";
 import { isLogLevel } from "./core/mcp/server-log.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
@@ -43,6 +44,8 @@ export interface SessionArgs {
   maxSteps: number;
   /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
   trace: string | undefined;
+  /** --otlp-endpoint: export spans live to this OTLP/HTTP collector. */
+  otlpEndpoint: string | undefined;
   kb: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
@@ -392,6 +395,11 @@ function buildParser(
               describe: "one-shot output (default text)",
             })
             .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
+            .option("otlp-endpoint", {
+              type: "string",
+              describe:
+                "export traces live to this OpenTelemetry collector (OTLP/HTTP, e.g. http://localhost:4318)",
+            })
             .option("trust-config", {
               type: "boolean",
               default: false,
@@ -411,7 +419,10 @@ function buildParser(
               describe: "go on with saved session [id]; without one, pick it from a list (TUI)",
             })
             .conflicts("continue", "resume")
-            .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
+            .check((parsed) => {
+              positiveWholeNumber("--max-steps", parsed.maxSteps);
+              return collectorUrl(parsed.otlpEndpoint);
+            }),
         (parsed) => {
           const session: SessionArgs = {
             common: commonArgs(parsed),
@@ -425,6 +436,7 @@ function buildParser(
             },
             maxSteps: parsed.maxSteps,
             trace: parsed.trace,
+            otlpEndpoint: parsed.otlpEndpoint,
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
             roots: (parsed.root ?? []).map(String),
@@ -544,7 +556,8 @@ function buildParser(
             .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
             .option("otlp", {
               type: "string",
-              describe: "write OpenTelemetry spans (OTLP JSON) to this file",
+              describe:
+                "write OpenTelemetry spans (OTLP JSON) to this file, or send them to this collector URL",
             })
             .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
             .option("server", { type: "string", describe: "with --wire: only this server's frames" })
@@ -916,6 +929,17 @@ function joinStdinPrompt(argv: readonly string[]): string[] {
 /** A yargs check: the option, when given, is a whole number of at least 1 (NaN from "abc" included). */
 /** The longest a Node timer can wait (about 24.8 days); a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
+
+/** --otlp-endpoint is checked with the other flags, before a config is read or a server started. */
+function collectorUrl(value: unknown): true {
+  if (value === undefined) return true;
+  const text = typeof value === "string" ? value : "(none)";
+  if (!isHttpUrl(text))
+    throw new Error(
+      `--otlp-endpoint ${text} is not an http:// or https:// URL; give the collector's OTLP/HTTP address, e.g. http://localhost:4318.`,
+    );
+  return true;
+}
 
 function positiveWholeNumber(flag: string, value: unknown, max = Number.MAX_SAFE_INTEGER): true {
   // --help skips defaults, so an absent value is fine here.

@@ -72,8 +72,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     const message = prepared?.message ?? prompt;
     return await printEvents(session.run(message, { signal: io.signal }), args, io, () => session.savedId);
   } finally {
-    stopNotices();
+    // Notices still count while closing: a collector found down by the last export says so then.
     await runtime.close();
+    stopNotices();
   }
 }
 

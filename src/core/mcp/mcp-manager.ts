@@ -7,7 +7,14 @@ import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
 import type { ServerLogEntry } from "./server-log.js";
 import { assignModelToolNames } from "./tool-names.js";
-import type { CallOptions, CallToolResult, ServerSnapshot, ServerTool, WireFrame } from "./types.js";
+import type {
+  CallOptions,
+  CallToolResult,
+  RequestMeta,
+  ServerSnapshot,
+  ServerTool,
+  WireFrame,
+} from "./types.js";
 
 export interface McpManagerOptions {
   parentEnv: NodeJS.ProcessEnv;
@@ -30,6 +37,8 @@ export interface McpManagerOptions {
   /** The roots offered to servers; each connected server is told when they change. */
   roots?: RootList;
   shutdownGraceMs?: number;
+  /** `_meta` entries merged into every request's params (trace context when traces are exported). */
+  requestMeta?: RequestMeta;
 }
 
 /** A tool of a connected server under the name the model sees. */
@@ -62,6 +71,7 @@ export class McpManager {
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(roots ? { roots: () => roots.list() } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+        ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }

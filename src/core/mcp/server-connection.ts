@@ -16,6 +16,7 @@ import {
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
+  type JSONRPCRequest,
   type LoggingLevel,
   type ReadResourceResult,
   type Root,
@@ -51,6 +52,7 @@ import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call
 import type {
   CallOptions,
   CallToolResult,
+  RequestMeta,
   ServerSnapshot,
   ServerStatus,
   ServerTool,
@@ -80,6 +82,8 @@ export interface ServerConnectionOptions {
   oauth?: OAuthOptions;
   /** Grace periods when stopping a stdio server (tests shorten them). */
   shutdownGraceMs?: number;
+  /** `_meta` for each request mcpterm sends (trace context, when traces are exported). */
+  requestMeta?: RequestMeta;
 }
 
 const STDERR_TAIL_IN_ERRORS = 5;
@@ -609,16 +613,20 @@ export class ServerConnection {
       this.options.onLog?.(entry);
     });
     const privateAnswers = new PrivateAnswers();
-    const tapped = new TappedTransport(transport, (direction, message) => {
-      const { onWire } = this.options;
-      if (onWire)
-        onWire({
-          server: this.name,
-          direction,
-          at: Date.now(),
-          message: privateAnswers.forTrace(direction, message),
-        });
-    });
+    const tapped = new TappedTransport(
+      transport,
+      (direction, message) => {
+        const { onWire } = this.options;
+        if (onWire)
+          onWire({
+            server: this.name,
+            direction,
+            at: Date.now(),
+            message: privateAnswers.forTrace(direction, message),
+          });
+      },
+      this.requestMetaHook(),
+    );
     this.client = client;
     this.tapped = tapped;
     await withDeadline(
@@ -627,6 +635,14 @@ export class ServerConnection {
       `did not finish initialize within ${this.config.startupTimeoutMs} ms`,
     );
     return client;
+  }
+
+  /** The session's `_meta` hook (trace context) bound to this server, or none. */
+  private requestMetaHook(): ((request: JSONRPCRequest) => Record<string, string> | undefined) | undefined {
+    const { requestMeta } = this.options;
+    if (requestMeta === undefined) return undefined;
+    return (request) =>
+      requestMeta({ server: this.name, method: request.method, id: request.id, params: request.params });
   }
 
   /**

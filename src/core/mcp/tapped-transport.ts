@@ -1,5 +1,5 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, JSONRPCRequest, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
@@ -17,6 +17,8 @@ export class TappedTransport implements Transport {
   constructor(
     readonly inner: Transport,
     private readonly tap: (direction: WireDirection, message: JSONRPCMessage) => void,
+    /** `_meta` entries for each outgoing request (trace context); the one place requests get them. */
+    private readonly requestMeta?: (request: JSONRPCRequest) => Record<string, string> | undefined,
   ) {}
 
   get sessionId(): string | undefined {
@@ -42,8 +44,22 @@ export class TappedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.tap("send", message);
-    return this.inner.send(message, options);
+    const sent = this.withMeta(message);
+    this.tap("send", sent);
+    return this.inner.send(sent, options);
+  }
+
+  /**
+   * The request with the hook's entries merged into its `params._meta`, beside what is there
+   * (the SDK's progressToken); answers and notifications pass unchanged. Done here, on the wire,
+   * so every request gets them whatever client method sent it, in either protocol era.
+   */
+  private withMeta(message: JSONRPCMessage): JSONRPCMessage {
+    if (this.requestMeta === undefined || !("method" in message) || !("id" in message)) return message;
+    const entries = this.requestMeta(message);
+    if (entries === undefined) return message;
+    const params = (message.params ?? {}) as Record<string, unknown> & { _meta?: Record<string, unknown> };
+    return { ...message, params: { ...params, _meta: { ...params._meta, ...entries } } };
   }
 
   close(): Promise<void> {

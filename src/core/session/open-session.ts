@@ -44,6 +44,7 @@ import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
 import { SessionSaver } from "./session-saver.js";
 import { InputHistoryFile } from "./input-history-file.js";
+import { openSessionTelemetry, withTelemetrySink, withTelemetryWire } from "./telemetry-step.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -58,6 +59,8 @@ export interface SessionRequest {
   maxSteps: number;
   /** --trace: record here instead of .mcpterm/traces/<session>.jsonl. */
   traceFile: string | undefined;
+  /** --otlp-endpoint: export spans live to this collector (else as OTEL_* or the settings say). */
+  otlpEndpoint?: string | undefined;
   /** --trust-config: this run may start the config's servers without asking. */
   trustConfig: boolean;
   /** Tiers allowed on the command line (--approve, or every tier for --yes). */
@@ -250,6 +253,20 @@ export async function openSession(
     openUrl: openUrlWith(env),
     notify: (text, server) => tell({ level: "warning", text, server }),
   });
+  // Live OpenTelemetry export, when asked for; the packages are loaded only then.
+  const { telemetry, warnings: telemetryWarnings } = await openSessionTelemetry({
+    flag: request.otlpEndpoint,
+    env,
+    settings,
+    config,
+    sessionId: trace.sessionId,
+    model: () => sessionModel?.model ?? model.settings?.model ?? "unset",
+    modelEndpoint: model.settings?.baseUrl,
+    redact,
+    learn: (secret) => redactor.learn(secret),
+    warn: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  for (const text of telemetryWarnings) notices.push({ level: "warning", text });
   const onLog = (entry: ServerLogEntry): void => {
     if (isErrorLevel(entry.level))
       tell({
@@ -261,7 +278,7 @@ export async function openSession(
   const manager = new McpManager(servers, {
     parentEnv: env,
     redact,
-    onWire: trace.wire,
+    onWire: withTelemetryWire(trace.wire, telemetry),
     onLog,
     // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
     onStdoutNoise: (server, line) => {
@@ -272,6 +289,7 @@ export async function openSession(
     roots,
     // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
     oauth: sessionOAuth(env, redactor, () => person.signIn),
+    ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
   });
   // A crash is recorded with how and why; one after the server was connected is told as it happens.
   const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected) => {
@@ -326,9 +344,15 @@ export async function openSession(
   const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
+  const startServers = async (): Promise<void> => {
+    telemetry?.serversStarting();
+    await manager.start();
+    trace.servers(manager.servers());
+    telemetry?.serversSettled(manager.servers());
+  };
   const start = (): ReturnType<SessionRuntime["start"]> => {
     started ??= {
-      servers: manager.start().then(() => trace.servers(manager.servers())),
+      servers: startServers(),
       knowledge: kbOn
         ? loadKnowledge(knowledge, () => knowledgeDir(request.kbDir, config, cwd), cwd, embeddingsFor(tell))
         : Promise.resolve(knowledge.access()),
@@ -376,7 +400,7 @@ export async function openSession(
         allowances,
         maxSteps: request.maxSteps,
         cwd,
-        sink: trace,
+        sink: withTelemetrySink(trace, telemetry),
         output: { redact, spacedSecrets: redactor.spacedSecrets },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
         validator,
@@ -406,6 +430,8 @@ export async function openSession(
       stopWatchingExits();
       await manager.close();
       trace.close();
+      // Bounded (telemetry.exitFlushMs), and not at all when the collector is known to be down.
+      await telemetry?.close();
       for (const saver of savers) saver.close();
     },
   };
