@@ -17,6 +17,8 @@ const SOURCES = {
   "conformance-client": path.join(FIXTURES, "../conformance/conformance-client.ts"),
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
   "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
+  // Not a server: records into a trace until it is killed.
+  "trace-writer": path.join(FIXTURES, "trace-writer.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;
