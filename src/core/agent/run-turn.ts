@@ -99,7 +99,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   conversation.push({ role: "user", content });
 
   for (let step = 1; step <= options.maxSteps; step += 1) {
-    const window = context && options.toolSearch ? (await context.contextWindow()).tokens : undefined;
+    const window = context && options.toolSearch ? (await context.windowForRequest()).tokens : undefined;
     const offer = await offerTools(options.tools, options.toolSearch, {
       input: options.input,
       conversation,
@@ -285,7 +285,8 @@ async function* prepareRequest(
     trigger: attempt === 1 ? "auto" : "overflow",
     ...(signal ? { signal } : {}),
   });
-  const window = await context.contextWindow();
+  const window = await context.windowForRequest();
+  context.noteRequestSent();
   return {
     tokens: context.estimate(conversation, specs),
     raw: context.rawEstimate(conversation, specs),
