@@ -33,6 +33,11 @@ export class TmuxTerminal {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.session, ...this.history);
   }
 
+  /** The pane's rows as the terminal shows them: a line wider than the window is two rows here. */
+  rows(): string {
+    return this.tmux("capture-pane", "-p", "-t", this.session);
+  }
+
   /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */
   keys(...names: string[]): void {
     this.tmux("send-keys", "-t", this.session, ...names);
@@ -62,6 +67,11 @@ export class TmuxTerminal {
       text = this.screen();
     }
     return text;
+  }
+
+  /** From now on, every byte the program writes to the pane is appended to `file`. */
+  record(file: string): void {
+    this.tmux("pipe-pane", "-t", this.session, `cat >> '${file}'`);
   }
 
   close(): void {

@@ -280,10 +280,10 @@ describe("App keys", () => {
         failure: undefined,
       },
     ]);
-    await until(() => app.frames.join("\n").includes("line red (+1 lines)"), "the collapsed tool panel");
+    await until(() => app.frames.join("\n").includes("line red (+1 line)"), "the collapsed tool panel");
     const collapsed = app.frames.join("\n");
     expect(collapsed).toContain("fixture/write_note");
-    expect(collapsed).toContain("line red (+1 lines)");
+    expect(collapsed).toContain("line red (+1 line)");
     expect(collapsed).not.toContain("\u001b[31m");
     expect(collapsed).not.toContain("\u001b]0;");
     await press("\u000f");

@@ -86,4 +86,26 @@ describe("CommandResultView tables", () => {
       columnOf(lines.find((line) => line.startsWith("/help")) ?? "", "list"),
     );
   });
+
+  it("with wholeCells, gives syntax too wide for its column a line of its own, uncut", () => {
+    const usage = `/mcp [${["info", "logs", "restart", "login", "logout"].map((sub) => `${sub} <server>`).join(" | ")}]`;
+    const lines = frameOf(
+      {
+        kind: "table",
+        title: "Commands",
+        columns: ["command", "what it does"],
+        wholeCells: true,
+        rows: [
+          ["/help", "list the commands and the keys"],
+          [usage, "server status"],
+        ],
+      },
+      100,
+    );
+    const at = lines.findIndex((line) => line.trimEnd() === usage);
+    expect(at).toBeGreaterThan(0);
+    expect(columnOf(lines[at + 1] ?? "", "server status")).toBe(
+      columnOf(lines.find((line) => line.startsWith("/help")) ?? "", "list"),
+    );
+  });
 });

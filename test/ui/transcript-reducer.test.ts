@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
 import { splitAtSafePoint } from "../../src/ui/markdown/markdown-split.js";
+import { inspected } from "../../src/ui/transcript/inspector-view.js";
 import {
   initialTranscriptState,
   transcriptReducer,
@@ -245,6 +246,22 @@ describe("transcriptReducer", () => {
     expect(transcriptReducer(streaming, { ...stepEnd, usage: undefined }).tokens).toBe(5);
   });
 
+  it("counts an interrupted step's request and streamed answer, as estimated, in the session's tokens", () => {
+    const request: TranscriptAction = {
+      type: "model_request",
+      step: 1,
+      messageCount: 1,
+      tools: [],
+      contextTokens: 120,
+      contextWindow: 1000,
+    };
+    const cut = run(start, request, { type: "text_delta", step: 1, delta: "abcdefgh" }, end("aborted"));
+    expect(cut.tokens).toBe(120 + 2);
+    // A step the model finished and reported is counted once, by its report.
+    const finished = run(start, request, stepEnd, end("aborted"));
+    expect(finished.tokens).toBe(15);
+  });
+
   it("/clear starts a new epoch with no items, entries or tokens; a refused /clear changes nothing", () => {
     const before = run(
       start,
@@ -327,6 +344,42 @@ describe("transcriptReducer", () => {
     expect(
       transcriptReducer({ ...state, inspector: 1 }, { type: "ui_inspector_toggle" }).inspector,
     ).toBeUndefined();
+  });
+
+  it("lists parallel calls in the order the model proposed them, whatever order they finish in", () => {
+    const state = run(
+      start,
+      { type: "tool_call_proposed", call: call("slow") },
+      { type: "tool_call_proposed", call: call("quick") },
+      result("quick", true, "fast"),
+    );
+    // The quick call waits, done, in the live area until the one proposed before it is.
+    expect(state.items.filter((item) => item.kind === "tool")).toEqual([]);
+    expect(state.turn?.calls.map((live) => [live.callId, live.state])).toEqual([
+      ["slow", "proposed"],
+      ["quick", "done"],
+    ]);
+    const printed = transcriptReducer(state, result("slow", true, "slow"));
+    expect(printed.items.flatMap((item) => (item.kind === "tool" ? [item.call.callId] : []))).toEqual([
+      "slow",
+      "quick",
+    ]);
+    expect(printed.turn?.calls).toEqual([]);
+  });
+
+  it("opens the newest call with Ctrl+O during a turn, running or not, and after an interrupted one", () => {
+    const during = run(
+      start,
+      { type: "tool_call_proposed", call: call("old") },
+      result("old", true, "old"),
+      { type: "tool_call_proposed", call: call("running") },
+      { type: "tool_started", callId: "running" },
+      { type: "ui_inspector_toggle" },
+    );
+    expect(inspected(during)?.call).toMatchObject({ callId: "running", state: "running" });
+    const after = [{ type: "ui_inspector_close" }, end("aborted"), { type: "ui_inspector_toggle" }] as const;
+    const interrupted = after.reduce<TranscriptState>(transcriptReducer, during);
+    expect(inspected(interrupted)?.call).toMatchObject({ callId: "running", state: "cancelled" });
   });
 
   it("scrolls the inspector within what the view can show, and starts at the top of each entry", () => {

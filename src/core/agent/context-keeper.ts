@@ -48,7 +48,7 @@ export const SUMMARY_INSTRUCTIONS = `You are summarizing a conversation between 
 const PROVISIONAL_WINDOW: ContextWindow = {
   tokens: DEFAULT_CONTEXT_WINDOW,
   source: "default",
-  detail: "the default, until the endpoint answers",
+  detail: "as the endpoint has not answered yet",
 };
 
 /** What a result's tool message and untrusted mark add around it, for the estimate. */
@@ -118,7 +118,7 @@ export class ContextKeeper {
       : Promise.resolve({
           tokens: DEFAULT_CONTEXT_WINDOW,
           source: "default",
-          detail: "the default",
+          detail: "as the model does not say (set model.contextWindow)",
         } as const);
     this.window = asking;
     void asking.then((window) => {

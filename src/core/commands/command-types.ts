@@ -20,6 +20,11 @@ export type CommandResult =
       rows: string[][];
       /** A line under the table, e.g. how to see more. */
       note?: string;
+      /**
+       * Cells before the last are never shortened (command syntax, no use cut): a row whose
+       * cells are too wide for their column gets them whole on a line of their own.
+       */
+      wholeCells?: boolean;
       after?: CommandEffect;
     }
   | { kind: "text"; text: string; after?: CommandEffect }

@@ -1,3 +1,4 @@
+import { nearestKey } from "../config/nearest-key.js";
 import { errorMessage } from "../errors.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { compactCommand, statsCommand } from "./context-commands.js";
@@ -49,9 +50,16 @@ export async function runSlashCommand(context: CommandContext, input: string): P
   if (!parsed) return { kind: "error", message: "Not a command; commands start with /." };
   const command = context.commands.find((candidate) => candidate.name === parsed.name);
   if (!command) {
+    const near = nearestKey(
+      parsed.name,
+      context.commands.map((candidate) => candidate.name),
+    );
     return {
       kind: "error",
-      message: `Unknown command /${parsed.name}; type /help for the list.`,
+      message:
+        near === undefined
+          ? `Unknown command /${parsed.name}; type /help for the list.`
+          : `Unknown command /${parsed.name}; did you mean /${near}? (/help lists them all.)`,
     };
   }
   try {

@@ -1,5 +1,6 @@
 import type { AgentTool } from "../agent/tool-host.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { lintSummary, toolInventory } from "./tool-inventory.js";
 import { offerColumn, pinCommand, selectionNote, shownInList } from "./tool-selection-rows.js";
 
 export const toolsCommand: SlashCommand = {
@@ -51,42 +52,53 @@ function listTools(
 ): CommandResult {
   const search = context.toolSearch;
   const tools = context.tools().filter((entry) => shownInList(search, entry));
-  const known = knownServers(context, tools);
-  if (server !== undefined && !known.includes(server)) {
-    return {
-      kind: "error",
-      message: `There is no server named "${server}" (servers: ${known.join(", ") || "none"}).`,
-    };
+  const inventory = toolInventory(context.manager, tools);
+  const hosts = [
+    ...inventory.servers.map((entry) => ({
+      name: entry.summary.name,
+      status: entry.summary.status,
+      why: entry.summary.error ?? (entry.summary.status === "connected" ? "no tools" : ""),
+      tools: entry.tools,
+    })),
+    ...inventory.builtIn.map((entry) => ({
+      name: entry.host,
+      status: "built-in",
+      why: "",
+      tools: entry.tools,
+    })),
+  ];
+  if (server !== undefined && !hosts.some((host) => host.name === server)) {
+    const known = hosts.map((host) => host.name).join(", ") || "none";
+    return { kind: "error", message: `There is no server named "${server}" (servers: ${known}).` };
   }
   if (server !== undefined && tool !== undefined) return describeTool(tools, server, tool);
 
-  const statuses = new Map(context.manager.servers().map((snapshot) => [snapshot.name, snapshot]));
   const selection = search?.lastSelection();
   const selecting = selection?.on === true ? selection : undefined;
   const rows: string[][] = [];
-  for (const name of known.filter((candidate) => server === undefined || candidate === server)) {
-    const snapshot = statuses.get(name);
-    const status = snapshot ? snapshot.status : "built-in";
-    const own = tools.filter((candidate) => candidate.server === name);
-    if (own.length === 0) {
-      const why = snapshot?.error ?? (snapshot?.status === "connected" ? "no tools" : "");
-      rows.push([name, status, "", "", why, ...(selecting ? [""] : [])]);
+  for (const host of hosts.filter((candidate) => server === undefined || candidate.name === server)) {
+    if (host.tools.length === 0) {
+      rows.push([host.name, host.status, "", "", host.why, ...(selecting ? [""] : [])]);
       continue;
     }
-    for (const entry of own) {
+    for (const entry of host.tools) {
       const notes = entry.withheld?.startsWith("hidden") ? [...entry.notes, entry.withheld] : entry.notes;
       const reason = notes.length > 0 ? `${entry.tierReason} · ⚠ ${notes.join("; ")}` : entry.tierReason;
       const offer = selecting ? [entry.withheld === undefined ? offerColumn(selecting, entry) : "never"] : [];
-      rows.push([name, status, entry.name, entry.tier, reason, ...offer]);
+      rows.push([host.name, host.status, entry.name, entry.tier, reason, ...offer]);
     }
   }
+  const lint = inventory.lint.filter((finding) => server === undefined || finding.server === server);
+  const lintNote = lint.length === 0 ? undefined : `${lintSummary(lint)}: mcpterm tools lists each finding.`;
   const note = search ? selectionNote(search) : undefined;
   return {
     kind: "table",
     title: server === undefined ? "Tools" : `Tools of ${server}`,
     columns: ["server", "status", "tool", "tier", "reason", ...(selecting ? ["last request"] : [])],
     rows,
-    note: [note, "/tools <server> <tool> shows a tool's input schema."].filter((line) => line).join("\n"),
+    note: [note, lintNote, "/tools <server> <tool> shows a tool's input schema."]
+      .filter((line) => line)
+      .join("\n"),
   };
 }
 
@@ -111,11 +123,4 @@ function describeTool(tools: readonly AgentTool[], server: string, name: string)
       JSON.stringify(tool.modelInputSchema, null, 2),
     ].join("\n"),
   };
-}
-
-/** Configured servers in config order, then hosts that are not MCP servers (the built-in tools). */
-function knownServers(context: CommandContext, tools: readonly AgentTool[]): string[] {
-  const names = context.manager.servers().map((snapshot) => snapshot.name);
-  for (const tool of tools) if (!names.includes(tool.server)) names.push(tool.server);
-  return names;
 }

@@ -25,7 +25,7 @@ type Json = Record<string, unknown>;
 const NOT_REPORTED: ContextWindow = {
   tokens: DEFAULT_CONTEXT_WINDOW,
   source: "default",
-  detail: "the default (the endpoint does not report it; set model.contextWindow)",
+  detail: "as the endpoint does not report it (set model.contextWindow)",
 };
 
 /** The window the endpoint reports for `model`, or the default. Never throws. */

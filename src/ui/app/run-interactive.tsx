@@ -24,6 +24,7 @@ import { withoutTerminalReplies } from "../terminal/terminal-input.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "../terminal/reflow-erase.js";
 import { pageFetcher } from "../../common/page-fetcher.js";
 import { idleMemoryRelease, memoryReducingCollector } from "../terminal/idle-memory.js";
+import { kbSummaryOf } from "./kb-summary.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
@@ -39,6 +40,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
       "The interactive assistant needs a terminal on stdin and stdout; for scripts use mcpterm -p <text>.",
     );
   }
+  // Keys typed so far leave the screen before anything is printed under their echo.
+  await captureTypeAhead(stdin, stdout);
   // The session to go on with is found (or picked) first: one that cannot be resumed stops here.
   const resumed = await savedSessionFor(args.resume, io, stdout.columns);
   // A person answers every question here, so no flag approves anything in advance.
@@ -46,6 +49,11 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const runtime = await openSession(sessionRequest(args, mode), io, {
     person: terminalPerson(io),
   });
+  // Stopped while starting (Ctrl+C in the early frame is a SIGINT too): no TUI to take down.
+  if (io.signal.aborted) {
+    await runtime.close();
+    return ExitCode.ok;
+  }
   const store = new TranscriptStore();
   const { dispatch } = store;
   dispatch({
@@ -89,12 +97,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     if (runtime.knowledge.access().state !== "loading") return;
     dispatch({ type: "ui_kb", kb: { state: "loading" } });
     void started.knowledge.then((access) => {
-      if (access.state === "ready") {
-        const stats = access.kb.stats();
-        dispatch({ type: "ui_kb", kb: { state: "ready", chunks: stats.chunks, files: stats.files } });
-        return;
-      }
-      dispatch({ type: "ui_kb", kb: { state: "off" } });
+      dispatch({ type: "ui_kb", kb: kbSummaryOf(access) });
       if (access.state === "off") dispatch({ type: "ui_notice", level: "warning", text: access.reason });
     });
   };

@@ -68,7 +68,10 @@ function contextPart(context: { tokens: number; window: number }): Part<ColorRol
 function kbPart(state: TranscriptState): { text: string; short: string } {
   switch (state.kb.state) {
     case "ready":
-      return { text: `kb ${state.kb.chunks} chunks`, short: `kb ${state.kb.chunks}` };
+      return {
+        text: `kb ${state.kb.chunks} ${state.kb.chunks === 1 ? "chunk" : "chunks"}`,
+        short: `kb ${state.kb.chunks}`,
+      };
     case "loading":
       return { text: "kb indexing…", short: "kb …" };
     case "off":

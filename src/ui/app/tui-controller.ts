@@ -30,6 +30,7 @@ import type { QuestionAnswer } from "../panels/question-reducer.js";
 import { inlineImageSequence, type ImageProtocol } from "../terminal/inline-image.js";
 import { ServerCompletions } from "./server-completions.js";
 import { TuiSignIn } from "./tui-sign-in.js";
+import { kbSummaryOf } from "./kb-summary.js";
 import type { TranscriptAction } from "../transcript/transcript-reducer.js";
 import type { QueuedMessage } from "../transcript/transcript-types.js";
 
@@ -363,6 +364,9 @@ export class TuiController implements Person {
     // Cleared before the result is drawn, so the cleared screen starts with it.
     if (result.kind !== "error" && result.after === "clear") this.options.clearScreen?.();
     this.options.dispatch({ type: "ui_command_result", input: input.trim(), result });
+    // /kb add, remove and reindex change the index: the status line shows its size as it is now.
+    const knowledge = this.options.runtime.knowledge.access();
+    if (knowledge.state === "ready") this.options.dispatch({ type: "ui_kb", kb: kbSummaryOf(knowledge) });
     const replay = this.replayAfterCommand;
     this.replayAfterCommand = undefined;
     if (replay) this.showResumed(replay);

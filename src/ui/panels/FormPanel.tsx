@@ -4,7 +4,16 @@ import type { ReactNode } from "react";
 import type { FormField } from "../../core/person/elicitation-form.js";
 import { FORM_BUTTONS, isTyped, type FieldEntry, type FormState } from "./form-state.js";
 import { GuardNote, PanelHints, TextField } from "./QuestionParts.js";
-import { fieldKeys, fieldRows, fieldSummary, shownProblem, visibleFields } from "./question-view.js";
+import {
+  FIELD_INDENT,
+  fieldKeys,
+  fieldLabel,
+  fieldRows,
+  fieldSummary,
+  shownProblem,
+  valueBelowLabel,
+  visibleFields,
+} from "./question-view.js";
 import { useTheme } from "../parts/theme.js";
 
 const FRAME = 4;
@@ -33,7 +42,7 @@ export function FormPanel({
 }): ReactNode {
   const theme = useTheme();
   const inner = Math.max(1, width - FRAME);
-  const heights = form.fields.map((_, index) => fieldRows(form, index));
+  const heights = form.fields.map((_, index) => fieldRows(form, index, inner));
   const { start, end } = visibleFields(heights, form.focus, Math.max(3, maxLines - 2));
   const onButtons = form.focus === form.fields.length;
   const focused = form.fields[form.focus];
@@ -49,7 +58,13 @@ export function FormPanel({
         const index = start + offset;
         const entry = form.entries[index];
         return entry ? (
-          <FieldView key={field.name} field={field} entry={entry} focused={index === form.focus} />
+          <FieldView
+            key={field.name}
+            field={field}
+            entry={entry}
+            focused={index === form.focus}
+            width={inner}
+          />
         ) : null;
       })}
       {end < form.fields.length ? (
@@ -87,57 +102,75 @@ export function FormPanel({
   );
 }
 
+/**
+ * One field: label and value side by side when they fit, else the value under the label, so a
+ * narrow panel wraps both by words. What follows (description, choices, problem) wraps under
+ * its indent.
+ */
 function FieldView({
   field,
   entry,
   focused,
+  width,
 }: {
   field: FormField;
   entry: FieldEntry;
   focused: boolean;
+  width: number;
 }): ReactNode {
   const theme = useTheme();
   const problem = shownProblem(field, entry);
+  const value =
+    focused && isTyped(field) ? (
+      <TextField editor={entry.text} maxLines={1} />
+    ) : (
+      <Text color={entry.text.text === "" && isTyped(field) ? theme.color("muted") : undefined}>
+        {fieldSummary(field, entry)}
+      </Text>
+    );
+  const label = <Text bold={focused}>{fieldLabel(field, focused)}</Text>;
   return (
     <Box flexDirection="column">
-      <Box flexDirection="row">
-        <Text bold={focused}>
-          {focused ? "› " : "  "}
-          {field.label}
-          {field.required ? " *" : ""}:{" "}
-        </Text>
-        <Box flexShrink={1}>
-          {focused && isTyped(field) ? (
-            <TextField editor={entry.text} maxLines={1} />
-          ) : (
-            <Text color={entry.text.text === "" && isTyped(field) ? theme.color("muted") : undefined}>
-              {fieldSummary(field, entry)}
-            </Text>
-          )}
+      {valueBelowLabel(field, entry, focused, width) ? (
+        <>
+          {label}
+          <Indented>{value}</Indented>
+        </>
+      ) : (
+        <Box flexDirection="row" gap={1}>
+          <Box flexShrink={0}>{label}</Box>
+          {value}
         </Box>
-      </Box>
+      )}
       {focused && field.description !== undefined ? (
-        <Text color={theme.color("muted")}>
-          {"    "}
-          {field.description}
-        </Text>
+        <Indented>
+          <Text color={theme.color("muted")}>{field.description}</Text>
+        </Indented>
       ) : null}
       {field.asksForSecret ? (
-        <Text color={theme.color("warning")}>
-          {"    ⚠ this looks like a secret; the MCP spec forbids servers to ask for one in a form"}
-        </Text>
+        <Indented>
+          <Text color={theme.color("warning")}>
+            ⚠ this looks like a secret; the MCP spec forbids servers to ask for one in a form
+          </Text>
+        </Indented>
       ) : null}
       {focused && (field.kind === "enum" || field.kind === "multi") ? (
-        <Choices field={field} entry={entry} />
+        <Indented>
+          <Choices field={field} entry={entry} />
+        </Indented>
       ) : null}
       {problem === undefined ? null : (
-        <Text color={theme.color("error")}>
-          {"    ✗ "}
-          {problem}
-        </Text>
+        <Indented>
+          <Text color={theme.color("error")}>✗ {problem}</Text>
+        </Indented>
       )}
     </Box>
   );
+}
+
+/** A field's second lines: wrapped rows stay under the indent, not under the label. */
+function Indented({ children }: { children: ReactNode }): ReactNode {
+  return <Box paddingLeft={FIELD_INDENT}>{children}</Box>;
 }
 
 /** A choice field's options, numbered; the chosen ticked, the one under the cursor inverted. */
@@ -145,7 +178,6 @@ function Choices({ field, entry }: { field: FormField; entry: FieldEntry }): Rea
   const multi = field.kind === "multi";
   return (
     <Text>
-      {"    "}
       {field.options.map((option, index) => {
         const chosen = entry.chosen.includes(option.value);
         const mark = multi ? (chosen ? "[x]" : "[ ]") : chosen ? "(•)" : "( )";

@@ -120,7 +120,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
       ["/help"],
       ["\\+Enter or Alt+Enter new line", "Alt+Enter newline"],
       ["↑/↓ history", "↑ history"],
-      ["Tab complete", "Tab"],
+      ["Tab complete"],
       ["Ctrl+O panels", "^O panels"],
       ["Ctrl+G editor", "^G editor"],
     ];

@@ -1,5 +1,9 @@
 import type { FormField } from "../../core/person/elicitation-form.js";
-import { fieldProblem, type FieldEntry, type FormState } from "./form-state.js";
+import { displayWidth } from "../../core/text/index.js";
+import { fieldProblem, isTyped, type FieldEntry, type FormState } from "./form-state.js";
+
+/** Columns a field's description, choices and problem are indented by, and its value when stacked. */
+export const FIELD_INDENT = 4;
 
 /** A field's value as shown when it is not being edited. */
 export function fieldSummary(field: FormField, entry: FieldEntry): string {
@@ -44,15 +48,58 @@ export function shownProblem(field: FormField, entry: FieldEntry): string | unde
   return entry.touched ? fieldProblem(field, entry) : undefined;
 }
 
-/** Rows a field takes: its line, and when focused its description and its choices; a problem adds one. */
-export function fieldRows(form: FormState, index: number): number {
+/** A field's label as its line starts: the focus mark, the label, `*` when required. */
+export function fieldLabel(field: FormField, focused: boolean): string {
+  return `${focused ? "› " : "  "}${field.label}${field.required ? " *" : ""}:`;
+}
+
+/** The value as drawn: the text being typed (with room for the cursor) or the summary. */
+function shownValue(field: FormField, entry: FieldEntry, focused: boolean): string {
+  return focused && isTyped(field) ? `${entry.text.text} ` : fieldSummary(field, entry);
+}
+
+/**
+ * Pure: whether the value goes on a line of its own under the label, because label and value
+ * do not fit `width` side by side; then it wraps by words under the indent instead of being
+ * broken into the few columns the label leaves.
+ */
+export function valueBelowLabel(
+  field: FormField,
+  entry: FieldEntry,
+  focused: boolean,
+  width: number,
+): boolean {
+  return (
+    displayWidth(fieldLabel(field, focused)) + 1 + displayWidth(shownValue(field, entry, focused)) > width
+  );
+}
+
+/** Rows `text` takes wrapped into `width` columns (about: words may wrap a little earlier). */
+function rowsOf(text: string, width: number): number {
+  return Math.max(1, Math.ceil(displayWidth(text) / Math.max(1, width)));
+}
+
+/**
+ * Rows a field takes in `width` columns: its label and value, and when focused its description
+ * and its choices; a problem adds its own.
+ */
+export function fieldRows(form: FormState, index: number, width: number): number {
   const field = form.fields[index];
   const entry = form.entries[index];
   if (!field || !entry) return 0;
   const focused = index === form.focus;
-  const description = focused && field.description !== undefined ? 1 : 0;
-  const choices = focused && (field.kind === "enum" || field.kind === "multi") ? 1 : 0;
-  return 1 + description + choices + (shownProblem(field, entry) === undefined ? 0 : 1);
+  const inner = width - FIELD_INDENT;
+  const value = valueBelowLabel(field, entry, focused, width)
+    ? rowsOf(fieldLabel(field, focused), width) +
+      (focused && isTyped(field) ? 1 : rowsOf(fieldSummary(field, entry), inner))
+    : 1;
+  const description = focused && field.description !== undefined ? rowsOf(field.description, inner) : 0;
+  const choices =
+    focused && (field.kind === "enum" || field.kind === "multi")
+      ? rowsOf(field.options.map((option, number) => `( ) ${number + 1} ${option.label}`).join("  "), inner)
+      : 0;
+  const problem = shownProblem(field, entry);
+  return value + description + choices + (problem === undefined ? 0 : rowsOf(`✗ ${problem}`, inner));
 }
 
 /**

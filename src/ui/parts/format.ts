@@ -1,4 +1,5 @@
 import { revealHiddenText } from "../../core/policy/hidden-text.js";
+import { countLines, pluralize } from "../../core/text/index.js";
 import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 
 /**
@@ -24,10 +25,7 @@ export function resultSections(result: {
   truncated: boolean;
 }): Array<{ title: string; text: string }> {
   const { display, structured, truncated } = result;
-  const lines = (text: string): string => {
-    const count = text.split("\n").length;
-    return `${count} ${count === 1 ? "line" : "lines"}`;
-  };
+  const lines = (text: string): string => pluralize(countLines(text), "line");
   return [
     ...(display !== "" || structured === undefined
       ? [{ title: `result (${lines(display)}${truncated ? ", cut for the model" : ""}):`, text: display }]
@@ -40,7 +38,8 @@ export function resultSections(result: {
 
 /** The first `max` lines of a text, and how many were left out. */
 export function headLines(text: string, max: number): { lines: string[]; hidden: number; total: number } {
-  const all = text.split("\n");
+  // A final line break ends the last line; it does not start one more.
+  const all = text.split("\n").slice(0, Math.max(1, countLines(text)));
   return { lines: all.slice(0, max), hidden: Math.max(0, all.length - max), total: all.length };
 }
 

@@ -1,3 +1,5 @@
+import { countLines } from "../../core/text/index.js";
+
 /** A paste this tall or this long goes into the prompt as a placeholder, not line by line. */
 export const COLLAPSE_LINES = 10;
 export const COLLAPSE_CHARACTERS = 2000;
@@ -9,12 +11,12 @@ export interface Paste {
 }
 
 export function isLargePaste(text: string): boolean {
-  return text.length > COLLAPSE_CHARACTERS || lineCount(text) > COLLAPSE_LINES;
+  return text.length > COLLAPSE_CHARACTERS || countLines(text) > COLLAPSE_LINES;
 }
 
 /** What stands in the prompt for a large paste: `[Pasted text #1 +400 lines]`. */
 export function placeholder(paste: Paste): string {
-  const lines = lineCount(paste.text);
+  const lines = countLines(paste.text);
   return lines > 1
     ? `[Pasted text #${paste.id} +${lines} lines]`
     : `[Pasted text #${paste.id} ${paste.text.length} characters]`;
@@ -25,8 +27,4 @@ export function expandPastes(text: string, pastes: readonly Paste[]): string {
   let expanded = text;
   for (const paste of pastes) expanded = expanded.split(placeholder(paste)).join(paste.text);
   return expanded;
-}
-
-function lineCount(text: string): number {
-  return text.split("\n").length;
 }

@@ -5,12 +5,19 @@ const TAB_STOP = 8;
 
 /**
  * Keys typed while mcpterm starts arrive in the terminal's cooked mode: the terminal has already
- * echoed them where the UI is about to draw, and has turned each Enter into a line feed, which
- * the prompt would read as Ctrl+J (a new line). Call this just before the first frame: it stops
- * the echo, takes what is waiting, erases the rows its echo took (only those: the cursor goes
- * back to where the echo began) and puts the keys back as typed, for Ink to read first.
+ * echoed them, and has turned each Enter into a line feed, which the prompt would read as Ctrl+J
+ * (a new line). This stops the echo, takes what is waiting, erases the rows its echo took (only
+ * those: the cursor goes back to where the echo began) and puts the keys back as typed, for Ink
+ * (or a question asked first) to read. The terminal stays raw, so later keys are not echoed.
+ *
+ * Call it before mcpterm prints anything, or the echo is no longer the last thing on screen and
+ * the wrong rows are erased (`--resume` saying there is nothing to resume left it above the
+ * prompt), and again just before the first frame: a question asked in between (which puts the
+ * terminal back in cooked mode) lets the keys typed after it be echoed. Keys read while the
+ * terminal was already raw were never echoed, and nothing is erased for them.
  */
 export async function captureTypeAhead(stdin: ReadStream, stdout: WriteStream): Promise<void> {
+  const echoed = !stdin.isRaw;
   stdin.setRawMode(true);
   const chunks: Buffer[] = [];
   // Read the way Ink does ("readable" and read()), never pausing: a paused tty handle that had
@@ -27,6 +34,10 @@ export async function captureTypeAhead(stdin: ReadStream, stdout: WriteStream): 
   stdin.off("readable", onReadable);
   const typed = Buffer.concat(chunks).toString("utf8");
   if (typed === "") return;
+  if (!echoed) {
+    stdin.unshift(Buffer.from(typed));
+    return;
+  }
   stdout.write(eraseEcho(typed, stdout.columns));
   stdin.unshift(Buffer.from(keysOfCookedInput(typed)));
 }

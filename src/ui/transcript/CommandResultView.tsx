@@ -43,7 +43,12 @@ function ResultBody({ result, width }: { result: CommandResult; width: number })
           {result.rows.length === 0 ? (
             <Text color={theme.color("muted")}>(none)</Text>
           ) : (
-            <Table columns={result.columns} rows={result.rows} width={width} />
+            <Table
+              columns={result.columns}
+              rows={result.rows}
+              width={width}
+              whole={result.wholeCells === true}
+            />
           )}
           {result.note ? <Text color={theme.color("muted")}>{result.note}</Text> : null}
         </Box>
@@ -51,9 +56,19 @@ function ResultBody({ result, width }: { result: CommandResult; width: number })
   }
 }
 
-function Table({ columns, rows, width }: { columns: string[]; rows: string[][]; width: number }): ReactNode {
+function Table({
+  columns,
+  rows,
+  width,
+  whole,
+}: {
+  columns: string[];
+  rows: string[][];
+  width: number;
+  whole: boolean;
+}): ReactNode {
   const theme = useTheme();
-  const table = layoutColumns([columns, ...rows], { maxCell: MAX_CELL, gap: GAP });
+  const table = layoutColumns([columns, ...rows], { maxCell: MAX_CELL, gap: GAP, whole });
   const [header, ...body] = table.rows;
   // Columns fit when all but the last do and the last keeps a useful width (it wraps).
   if (header && table.lastStart + Math.min(table.lastWidth, MIN_LAST) <= width) {
@@ -66,13 +81,16 @@ function Table({ columns, rows, width }: { columns: string[]; rows: string[][]; 
           <Text bold>{header.last}</Text>
         </Box>
         {body.map((row, index) => (
-          <Box key={index} flexDirection="row">
-            {/* The leading columns keep the widths laid out for them; only the last one wraps. */}
-            <Box flexShrink={0}>
-              <Text>{row.lead}</Text>
-            </Box>
-            <Box flexShrink={1}>
-              <Text color={theme.color("muted")}>{row.last}</Text>
+          <Box key={index} flexDirection="column">
+            {row.above === undefined ? null : <Text>{row.above}</Text>}
+            <Box flexDirection="row">
+              {/* The leading columns keep the widths laid out for them; only the last one wraps. */}
+              <Box flexShrink={0}>
+                <Text>{row.lead}</Text>
+              </Box>
+              <Box flexShrink={1}>
+                <Text color={theme.color("muted")}>{row.last}</Text>
+              </Box>
             </Box>
           </Box>
         ))}

@@ -2,7 +2,7 @@ import { Box } from "ink";
 import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
 import { fitParts, type Part } from "../parts/fit-parts.js";
-import { inspected, inspectorViewport } from "./inspector-view.js";
+import { CONTINUED, inspected, inspectorViewport } from "./inspector-view.js";
 import { useTheme } from "../parts/theme.js";
 import { ToolPanel } from "./ToolPanel.js";
 import type { TranscriptState } from "./transcript-types.js";
@@ -74,6 +74,7 @@ export function Inspector({
       <Box flexDirection="column">
         {view.rows.map((row, index) => (
           <Text key={view.offset + index} color={row.role ? theme.color(row.role) : undefined}>
+            {row.continued ? <Text color={theme.color("muted")}>{CONTINUED}</Text> : null}
             {row.text === "" ? " " : row.text}
           </Text>
         ))}

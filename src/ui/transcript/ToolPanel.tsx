@@ -7,6 +7,7 @@ import {
   firstLine,
   formatDuration,
   oneLine,
+  pluralize,
   summarizeArguments,
   truncateEnd,
 } from "../../core/text/index.js";
@@ -47,7 +48,8 @@ export function ToolPanel({
   headerOnly = false,
 }: ToolPanelProps): ReactNode {
   const theme = useTheme();
-  const args = sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, 60));
+  // Summarized as wide as the panel: the header fits it to what the name leaves.
+  const args = sanitizeForTerminal(summarizeArguments(call.args, call.rawArguments, width));
   const header = fitCallHeader(call.label, call.number, args, width - 3 - badgeWidth(call.tier));
   return (
     <Box flexDirection="column">
@@ -143,7 +145,7 @@ function Preview({ call, width }: { call: ToolCallView; width: number }): ReactN
   const preview =
     display === "" && structured !== undefined
       ? `structured: ${oneLine(structured, PREVIEW_WIDTH)}`
-      : `${lines[0] ?? ""}${total > 1 ? ` (+${total - 1} lines)` : ""}`;
+      : `${lines[0] ?? ""}${total > 1 ? ` (+${pluralize(total - 1, "line")})` : ""}`;
   const shownAttachments = attachments.slice(0, ATTACHMENTS_SHOWN);
   const more = attachments.length - shownAttachments.length;
   const media = [...shownAttachments, ...(more > 0 ? [`${more} more`] : [])]

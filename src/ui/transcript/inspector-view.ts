@@ -1,5 +1,5 @@
 import { describeRelevance, plainExcerpt } from "../../core/kb/index.js";
-import { wrapToWidth } from "../../core/text/index.js";
+import { wrapWords } from "../../core/text/index.js";
 import { summarizeBlobs } from "../parts/blob-summary.js";
 import { prettyArguments, resultSections } from "../parts/format.js";
 import type { ColorRole } from "../parts/theme.js";
@@ -9,7 +9,12 @@ import type { KnowledgeView, ToolCallView, TranscriptState } from "./transcript-
 export interface InspectorRow {
   text: string;
   role: ColorRole | undefined;
+  /** The row goes on with the line above it: drawn after CONTINUED, so a wrap is not a line break. */
+  continued?: true;
 }
+
+/** What a row that continues a wrapped line starts with. */
+export const CONTINUED = "↪ ";
 
 export interface InspectorViewport {
   rows: InspectorRow[];
@@ -33,14 +38,18 @@ export function inspected(
   const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
   if (!ref) return undefined;
   return {
-    call: ref.kind === "tool" ? state.finishedCalls[ref.callId] : undefined,
+    call:
+      ref.kind === "tool"
+        ? (state.finishedCalls[ref.callId] ?? state.turn?.calls.find((call) => call.callId === ref.callId))
+        : undefined,
     knowledge: ref.kind === "knowledge" ? state.knowledge[ref.itemId] : undefined,
   };
 }
 
 /**
  * Pure: the rows of the inspected entry that fit `height` rows of `width` columns from the
- * scroll offset, lines wrapped by display width so scrolling moves by what is on screen.
+ * scroll offset, lines wrapped by words and display width so scrolling moves by what is on
+ * screen; a row that continues a line is marked as such.
  */
 export function inspectorViewport(state: TranscriptState, width: number, height: number): InspectorViewport {
   const entry = inspected(state);
@@ -71,8 +80,11 @@ function laidOut(
   for (const line of lines()) {
     const shown = whole ? { text: line.text, count: 0 } : summarizeBlobs(line.text);
     summarized += shown.count;
-    for (const part of shown.text.replace(/\t/g, "  ").split("\n"))
-      for (const row of wrapToWidth(part, width)) rows.push({ text: row, role: line.role });
+    for (const part of shown.text.replace(/\t/g, "  ").split("\n")) {
+      const [first = "", ...rest] = wrapWords(part, width, width - CONTINUED.length);
+      rows.push({ text: first, role: line.role });
+      for (const row of rest) rows.push({ text: row, role: line.role, continued: true });
+    }
   }
   if (source) lastLayout = { source, width, whole, rows, summarized };
   return { rows, summarized };

@@ -25,6 +25,7 @@ export function startTurn(
         calls: [],
         startedAt: Number.isNaN(startedAt) ? 0 : startedAt,
         streamedTokens: 0,
+        requestTokens: 0,
         answerTokens: 0,
         askedInStep: 0,
         backed: (start.attached?.attachments.length ?? 0) > 0,
@@ -69,6 +70,7 @@ export function endStep(
     flushAllText(state, {
       ...turn,
       streamedTokens: 0,
+      requestTokens: 0,
       answerTokens: turn.answerTokens + (end.usage?.completionTokens ?? estimate),
       askedInStep: 0,
     }),
@@ -78,9 +80,14 @@ export function endStep(
   return next.turn ? { ...next, turn: { ...next.turn, section: "body" }, tokens } : { ...next, tokens };
 }
 
+/** A proposed call is drawn, and can be opened in the inspector, from now on: Ctrl+O opens the newest. */
 export function proposeCall(state: TranscriptState, call: ProposedToolCall): TranscriptState {
   return withTurn(state, (turn) => [
-    { ...state, nextCallNumber: state.nextCallNumber + 1 },
+    {
+      ...state,
+      nextCallNumber: state.nextCallNumber + 1,
+      expandables: [...state.expandables, { kind: "tool", callId: call.id }],
+    },
     { ...turn, calls: [...turn.calls, callView(call, state.nextCallNumber)] },
   ]);
 }
@@ -191,17 +198,28 @@ export function finishCall(
   };
   // Text streamed before the calls belongs above their panels.
   const [flushed, turn] = flushAllText(state, state.turn);
-  const next = append(flushed, { kind: "tool", call: finished });
-  return {
-    ...next,
+  return printFinishedCalls({
+    ...flushed,
     turn: {
       ...turn,
-      calls: turn.calls.filter((candidate) => candidate.callId !== result.callId),
+      calls: turn.calls.map((candidate) => (candidate.callId === call.callId ? finished : candidate)),
       backed: turn.backed || result.ok,
     },
-    finishedCalls: { ...next.finishedCalls, [call.callId]: finished },
-    expandables: [...next.expandables, { kind: "tool", callId: call.callId }],
-  };
+    finishedCalls: { ...flushed.finishedCalls, [call.callId]: finished },
+  });
+}
+
+/**
+ * Prints the live turn's finished calls in the order the model proposed them: a call that
+ * finishes before one proposed ahead of it stays in the live area, done, until that one is.
+ */
+function printFinishedCalls(state: TranscriptState): TranscriptState {
+  const calls = state.turn?.calls ?? [];
+  const waiting = calls.findIndex((call) => call.result === undefined);
+  const done = waiting === -1 ? calls.length : waiting;
+  if (!state.turn || done === 0) return state;
+  const next = append(state, ...calls.slice(0, done).map((call) => ({ kind: "tool" as const, call })));
+  return { ...next, turn: { ...state.turn, calls: calls.slice(done) } };
 }
 
 function finalState(
@@ -220,14 +238,23 @@ export function endTurn(
 ): TranscriptState {
   if (!state.turn) return state;
   const [flushed, turn] = flushAllText(state, state.turn);
-  let next = flushed;
   // Calls that never reported a result were cut off with the turn.
-  for (const call of turn.calls) next = append(next, { kind: "tool", call: { ...call, state: "cancelled" } });
+  const cut = turn.calls.filter((call) => call.result === undefined);
+  const calls = turn.calls.map((call) =>
+    call.result === undefined ? { ...call, state: "cancelled" as const } : call,
+  );
+  let next = append(flushed, ...calls.map((call) => ({ kind: "tool" as const, call })));
+  next = {
+    ...next,
+    finishedCalls: { ...next.finishedCalls, ...Object.fromEntries(calls.map((call) => [call.callId, call])) },
+  };
   if (end.reason === "aborted") {
+    // The cut-off step's request was sent and part of its answer streamed: it counts, as estimated.
+    next = { ...next, tokens: next.tokens + turn.requestTokens + Math.ceil(turn.streamedTokens) };
     next = append(next, {
       kind: "notice",
       level: "warning",
-      text: interruptedNotice(turn.replyStarted, turn.calls.length > 0),
+      text: interruptedNotice(turn.replyStarted, cut.length > 0),
     });
   }
   return { ...next, turn: undefined };

@@ -13,6 +13,7 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
+import { inspected } from "./inspector-view.js";
 import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
 import { fetchCallView } from "./fetch-call-view.js";
@@ -114,7 +115,11 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
         offered: action.selection.offered.filter((tool) => tool.reason !== "always").length,
         total: action.selection.total,
       };
-      const withTools = { ...state, toolSelection };
+      const withTools = {
+        ...state,
+        toolSelection,
+        ...(state.turn ? { turn: { ...state.turn, requestTokens: action.contextTokens ?? 0 } } : {}),
+      };
       return action.contextTokens !== undefined && action.contextWindow !== undefined
         ? { ...withTools, context: { tokens: action.contextTokens, window: action.contextWindow } }
         : withTools;
@@ -203,11 +208,9 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "ui_inspector_whole":
       return state.inspector === undefined ? state : { ...state, inspectorWhole: !state.inspectorWhole };
     case "ui_inspector_print": {
-      const ref = state.inspector === undefined ? undefined : state.expandables[state.inspector];
-      if (!ref) return state;
-      const call = ref.kind === "tool" ? state.finishedCalls[ref.callId] : undefined;
-      const knowledge = ref.kind === "knowledge" ? state.knowledge[ref.itemId] : undefined;
-      return { ...append(state, { kind: "detail", call, knowledge }), inspector: undefined };
+      const entry = inspected(state);
+      if (!entry) return state;
+      return { ...append(state, { kind: "detail", ...entry }), inspector: undefined };
     }
     case "ui_inspector_close":
       return { ...state, inspector: undefined };

@@ -109,12 +109,20 @@ export interface LiveTurn {
   replyStarted: boolean;
   /** The part of the answer printed last: its body, or its confirmed or inferred part. */
   section: EvidenceSection;
-  /** Calls that have not finished yet, in the order the model proposed them. */
+  /**
+   * Calls not printed yet, in the order the model proposed them: those still to finish, and
+   * finished ones (with their result) waiting for a call proposed before them.
+   */
   calls: ToolCallView[];
   /** When the turn started (ms since the epoch, from the engine's turn_start). */
   startedAt: number;
   /** Estimated tokens of the step streaming now, until the model reports its usage. */
   streamedTokens: number;
+  /**
+   * The estimated size of the step's request, until the model reports its usage: a step cut off
+   * by an interruption reports none, and is counted by this and what it streamed.
+   */
+  requestTokens: number;
   /** Answer tokens of the turn's finished steps: as the model reported them, else as estimated. */
   answerTokens: number;
   /** Calls of the current step the person has been asked about so far. */
@@ -149,7 +157,7 @@ export interface TranscriptState {
    * first is on screen, the rest wait below it. Nothing else decides what is asked.
    */
   asking: AskedView[];
-  /** Finished calls and knowledge blocks by id, for the inspector. */
+  /** Finished calls and knowledge blocks by id, for the inspector (live calls are in `turn`). */
   finishedCalls: Record<string, ToolCallView>;
   knowledge: Record<number, KnowledgeView>;
   expandables: ExpandableRef[];
@@ -162,7 +170,7 @@ export interface TranscriptState {
   servers: ServerStatusView[];
   model: { name: string | undefined; problem: string | undefined };
   kb: KbSummary;
-  /** Tokens the model reported for this conversation. */
+  /** Tokens the model reported for this conversation, and estimates for steps cut off before it could. */
   tokens: number;
   /** The last request's estimated size and the window it had to fit, for the status line's `ctx n%`. */
   context: { tokens: number; window: number } | undefined;
