@@ -1,5 +1,6 @@
 import type { McptermConfig } from "../config/config-types.js";
 import type { ToolSearchSettings } from "../config/tool-search-settings.js";
+import { groupedNumber } from "../text/grouped-number.js";
 
 /** The ranked tools together take at most this share of the window (the first one always fits). */
 export const RANKED_WINDOW_SHARE = 0.1;
@@ -18,8 +19,8 @@ export function searchDecision(
   settings: ToolSearchSettings,
   size: ToolListSize,
 ): { on: boolean; why: string } {
-  const tools = `${size.count.toLocaleString("en-US")} tools`;
-  const tokens = `about ${size.tokens.toLocaleString("en-US")} tokens`;
+  const tools = `${groupedNumber(size.count)} tools`;
+  const tokens = `about ${groupedNumber(size.tokens)} tokens`;
   const share = Math.round(settings.windowShare * 100);
   switch (settings.mode) {
     case "off":
@@ -32,7 +33,7 @@ export function searchDecision(
       if (size.tokens > size.window * settings.windowShare)
         return {
           on: true,
-          why: `the ${tools} take ${tokens}, more than ${share}% of the ${size.window.toLocaleString("en-US")}-token window`,
+          why: `the ${tools} take ${tokens}, more than ${share}% of the ${groupedNumber(size.window)}-token window`,
         };
       return {
         on: false,
