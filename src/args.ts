@@ -123,6 +123,8 @@ export type CliArgs =
       tool: string | undefined;
       /** `--search`, repeatable: rank the tools for each request as a turn would. */
       search: string[];
+      /** False with --no-kb: `--search` then leaves out the knowledge base, as a turn would. */
+      kb: boolean;
       json: boolean;
     }
   | {
@@ -412,6 +414,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             server: parsed.server,
             tool: parsed.tool,
             search,
+            kb: (parsed.kb as unknown) !== false,
             json: parsed.json,
           });
         },

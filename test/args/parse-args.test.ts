@@ -55,8 +55,9 @@ describe("parseArgs", () => {
     [["tools"], { command: "tools", server: undefined, tool: undefined, search: [], json: false }],
     [
       ["tools", "--search", "weather in Paris", "--search", "open a pull request", "--json"],
-      { command: "tools", search: ["weather in Paris", "open a pull request"], json: true },
+      { command: "tools", search: ["weather in Paris", "open a pull request"], kb: true, json: true },
     ],
+    [["tools", "--search", "weather", "--no-kb"], { command: "tools", search: ["weather"], kb: false }],
     [
       ["serve"],
       { command: "serve", http: undefined, host: "127.0.0.1", hostGiven: false, tokenEnv: undefined },

@@ -1,6 +1,6 @@
 import type { ToolCallRequest } from "../llm/types.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
-import { SEARCH_TOOLS_NAME } from "../tool-search/index.js";
+import { isSearchTool, SEARCH_TOOLS_NAME } from "../tool-search/index.js";
 import type { ProposedToolCall } from "./events.js";
 import type { AgentTool } from "./tool-host.js";
 import type { ToolOffer } from "./tool-offer.js";
@@ -20,13 +20,18 @@ export function resolveToolCall(
   const tool = tools.find((candidate) => candidate.modelName === request.name);
   const parsed = parseArguments(request.arguments);
   let problem: string | undefined;
+  // The person may have hidden search_tools: then the model is not pointed to a tool it lacks.
+  const canSearch = tools.some(isSearchTool);
   if (!tool && offer.heldBack.has(request.name)) {
-    problem = `The tool "${request.name}" is not offered in this step, so it was not run. Call ${SEARCH_TOOLS_NAME} with what you need to do; the tools it finds are offered from your next step.`;
+    problem = canSearch
+      ? `The tool "${request.name}" is not offered in this step, so it was not run. Call ${SEARCH_TOOLS_NAME} with what you need to do; the tools it finds are offered from your next step.`
+      : `The tool "${request.name}" is not offered in this step, so it was not run.`;
   } else if (!tool) {
     const names = tools.map((candidate) => candidate.modelName).join(", ") || "none";
-    const more = offer.selection
-      ? ` Only some tools are offered in each step; ${SEARCH_TOOLS_NAME} finds the others.`
-      : "";
+    const more =
+      offer.selection && canSearch
+        ? ` Only some tools are offered in each step; ${SEARCH_TOOLS_NAME} finds the others.`
+        : "";
     problem = `Unknown tool "${request.name}". Available tools: ${names}.${more}`;
   } else if (!parsed.ok) {
     problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;

@@ -98,6 +98,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");
   conversation.push({ role: "user", content });
 
+  const told = new Set<string>();
   for (let step = 1; step <= options.maxSteps; step += 1) {
     const window = context && options.toolSearch ? (await context.windowForRequest()).tokens : undefined;
     const offer = await offerTools(options.tools, options.toolSearch, {
@@ -105,6 +106,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       conversation,
       window,
     });
+    for (const message of offer.warnings.filter((warning) => !told.has(warning))) {
+      told.add(message);
+      yield { type: "warning", message };
+    }
     const { tools, selection } = offer;
     const specs = tools.map(toToolSpec);
     let partialText = "";
@@ -185,8 +190,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
-    const offered = new Set(tools.map((tool) => tool.modelName));
-    options.toolSearch?.noteUsed(done.toolCalls.map((call) => call.name).filter((name) => offered.has(name)));
+    // Used: a call that named a tool this request offered (a saved session keeps just those calls).
+    const called = new Set(done.toolCalls.map((call) => call.name));
+    options.toolSearch?.noteUsed(tools.filter((tool) => called.has(tool.modelName)));
     if (step === options.maxSteps) {
       yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {

@@ -1,7 +1,7 @@
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
-/** The server name of mcpterm's own tools (such as search_knowledge_base). */
+/** The server name mcpterm's own tools are shown under; whether a tool is one is `builtIn`, not this name. */
 export const BUILT_IN_SERVER = "mcpterm";
 
 /** A tool the model may call, with its tier already decided. */
@@ -28,6 +28,8 @@ export interface AgentTool {
   notes: string[];
   /** Why the tool is not offered to the model at all (see tool-withhold.ts); listed, never called by it. */
   withheld?: string;
+  /** Set by the hosts of mcpterm's own tools only (tool-search/built-in.ts); a server's tool never has it. */
+  builtIn?: true;
 }
 
 /**

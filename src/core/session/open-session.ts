@@ -1,10 +1,9 @@
-import { CompositeToolHost } from "../agent/composite-tool-host.js";
-import { NarrowedToolHost, type ToolNarrowing } from "../agent/narrowed-tool-host.js";
-import { LazyKnowledge } from "../agent/lazy-knowledge.js";
+import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
+import type { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
-import { SearchToolsHost } from "../agent/search-tools-host.js";
+import { loadKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
-import type { AgentTool, ToolHost } from "../agent/tool-host.js";
+import type { ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
@@ -15,8 +14,8 @@ import {
   type ResolvedModelSettings,
 } from "../config/index.js";
 import { UserSettings } from "../config/user-settings.js";
-import { ConfigError, errorMessage, UsageError } from "../errors.js";
-import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
+import { ConfigError, UsageError } from "../errors.js";
+import { knowledgeDir, type openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
@@ -286,20 +285,14 @@ export async function openSession(
   });
 
   const kbOn = request.kb && config.kb.enabled;
-  const knowledge = new LazyKnowledge(
-    kbOn ? { state: "loading" } : { state: "off", reason: KB_OFF },
-    config.kb.topK,
-    redact,
-  );
+  const knowledge = sessionKnowledge(config, request.kb, redact);
   // Many tools: each request offers those that matter to it, and search_tools finds the rest.
   const toolSearch = sessionToolSearch(config, {
     embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,
     instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
     warn: (text) => tell({ level: "warning", text, server: undefined }),
   });
-  const searchTools = new SearchToolsHost(toolSearch, (): AgentTool[] => tools.list());
-  // Built-in tools first; the knowledge base offers its search tool only once it is ready.
-  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, searchTools, mcpTools]));
+  const tools = sessionToolHost({ knowledge, toolSearch, servers: mcpTools });
 
   const { rules: approval, ignored } = sessionApprovalRules({
     config: config.approval,
@@ -394,7 +387,12 @@ export async function openSession(
         confirmedInferred: config.answers.confirmedInferred,
         toolSearch,
       });
-      if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
+      if (resumed)
+        session.restore({
+          history: resumed.history,
+          turns: resumed.turns.length,
+          calls: resumed.turns.flatMap((turn) => turn.tools),
+        });
       return session;
     },
     close: async () => {
@@ -403,23 +401,6 @@ export async function openSession(
       for (const saver of savers) saver.close();
     },
   };
-}
-
-const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";
-
-/** Indexes in the background; a knowledge base that cannot be opened is turned off, with why. */
-async function loadKnowledge(
-  knowledge: LazyKnowledge,
-  dir: () => string,
-  cwd: string,
-  options: Parameters<typeof openFreshKnowledge>[2],
-): Promise<KnowledgeAccess> {
-  try {
-    knowledge.ready((await openFreshKnowledge(dir(), cwd, options)).kb);
-  } catch (error) {
-    knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
-  }
-  return knowledge.access();
 }
 
 function withModel(flags: SessionRequest["model"], name: string | undefined): SessionRequest["model"] {

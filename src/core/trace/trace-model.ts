@@ -62,6 +62,8 @@ export interface TraceStep {
   toolsOffered: string[];
   /** Set when the request offered only some tools (tool search): how many there were in all. */
   toolsTotal?: number;
+  /** Set with toolsTotal: how many of the servers' tools it offered (mcpterm's own left out). */
+  serverToolsOffered?: number;
   retries: Array<{ attempt: number; delayMs: number; reason: string }>;
   text: string;
   finishReason: FinishReason | undefined;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
 import { firstLine } from "../text/index.js";
+import { serverToolsOffered } from "../tool-search/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 import type { TraceRecord } from "./trace-records.js";
 
@@ -198,7 +199,12 @@ class TraceBuilder {
           startedAt: at,
           messageCount: event.messageCount,
           toolsOffered: event.tools,
-          ...(event.selection ? { toolsTotal: event.selection.total } : {}),
+          ...(event.selection
+            ? {
+                toolsTotal: event.selection.total,
+                serverToolsOffered: serverToolsOffered(event.selection.offered),
+              }
+            : {}),
         });
         return;
       case "model_retry":

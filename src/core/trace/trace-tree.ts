@@ -120,7 +120,7 @@ function stepNode(step: TraceStep): Node {
   facts.push(
     step.toolsTotal === undefined
       ? `${step.toolsOffered.length} tools offered`
-      : `${step.toolsOffered.length} tools offered, selected from ${step.toolsTotal}`,
+      : `${step.toolsOffered.length} tools offered: ${step.serverToolsOffered ?? 0} of ${step.toolsTotal} selected, and mcpterm's own`,
   );
   const children: Node[] = step.retries.map((retry) =>
     node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason, PREVIEW)}`),
