@@ -97,10 +97,10 @@ export async function drawEarlyFrame(
 function beforeEachWrite(stream: NodeJS.WriteStream, before: () => void): () => void {
   const own = Object.getOwnPropertyDescriptor(stream, "write");
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((...args: unknown[]) => {
+  stream.write = (...args: unknown[]) => {
     before();
     return write(...args);
-  });
+  };
   return () => {
     if (own) Object.defineProperty(stream, "write", own);
     else Reflect.deleteProperty(stream, "write");
