@@ -18,6 +18,8 @@ const SOURCES = {
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
   "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
   "author-server": path.join(FIXTURES, "author-server.ts"),
+  // Not a server: records into a trace until it is killed.
+  "trace-writer": path.join(FIXTURES, "trace-writer.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

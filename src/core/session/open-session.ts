@@ -34,6 +34,8 @@ import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { sessionToolSearch, type ToolSearch } from "../tool-search/index.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
+import { ContextWindowCache } from "../llm/context-window-cache.js";
+import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
 import { serverRequestHandlers } from "../person/server-requests.js";
 import { NOBODY, type Person } from "../person/person.js";
@@ -180,9 +182,14 @@ export async function openSession(
   const settings = new UserSettings(env.MCPTERM_SETTINGS_DIR, env);
   // Set when the person did not trust the config whose endpoint would receive their key.
   let keyRefused: ConfigError | undefined;
+  const windows = new ContextWindowCache(userCacheDir(env));
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    return lazyChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
+    return lazyChatModel(
+      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
+      undefined,
+      windows,
+    );
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.

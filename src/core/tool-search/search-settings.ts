@@ -1,5 +1,6 @@
 import type { McptermConfig } from "../config/config-types.js";
 import type { ToolSearchSettings } from "../config/tool-search-settings.js";
+import { groupedNumber } from "../text/grouped-number.js";
 import type { OfferBudget } from "./select-tools.js";
 
 /** The ranked tools together take at most this share of the window (the first may take more). */
@@ -23,7 +24,7 @@ export function overBudgetSentence(
   window: number,
   over: { tokens: number; pinned: number },
 ): string {
-  const n = (value: number): string => value.toLocaleString("en-US");
+  const n = groupedNumber;
   const share = Math.round(settings.windowShare * 100);
   const what =
     over.pinned > 0 ? `mcpterm's own tools and the ${n(over.pinned)} pinned ones` : "mcpterm's own tools";
@@ -48,8 +49,8 @@ export function searchDecision(
   settings: ToolSearchSettings,
   size: ToolListSize,
 ): { on: boolean; why: string } {
-  const tools = `${size.count.toLocaleString("en-US")} tools`;
-  const tokens = `about ${size.tokens.toLocaleString("en-US")} tokens`;
+  const tools = `${groupedNumber(size.count)} tools`;
+  const tokens = `about ${groupedNumber(size.tokens)} tokens`;
   const share = Math.round(settings.windowShare * 100);
   // With no server tools there is nothing to select or search: search_tools would be noise.
   if (size.count === 0 && settings.mode !== "off") return { on: false, why: "no server lists any tools" };
@@ -64,7 +65,7 @@ export function searchDecision(
       if (size.tokens > size.window * settings.windowShare)
         return {
           on: true,
-          why: `the ${tools} take ${tokens}, more than ${share}% of the ${size.window.toLocaleString("en-US")}-token window`,
+          why: `the ${tools} take ${tokens}, more than ${share}% of the ${groupedNumber(size.window)}-token window`,
         };
       return {
         on: false,

@@ -1,12 +1,13 @@
-import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import type { ServerExitReport } from "../mcp/server-exit.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { redactedLine } from "../policy/redacted-json.js";
+import { redactedLines } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { newSessionId } from "./session-id.js";
+import { TurnEndWriter } from "./turn-end-writer.js";
 
 export interface TraceRecorderOptions {
   /** Write here (appending) instead of `<dir>/<session id>.jsonl`. */
@@ -37,12 +38,24 @@ const STDERR_TAIL_LINES = 20;
 const MAX_NOISE_RECORDS = 100;
 
 /**
- * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each,
- * written through at once so a crash or a kill loses at most the record in flight. The methods
- * are bound, so they can be handed over as callbacks (`onWire: recorder.wire`).
+ * A record waiting for the end of its turn, `ts` being when it was made: an engine event (already
+ * redacted by the session), or one of the recorder's own, made (a large frame cut to a preview)
+ * and redacted as it is written.
+ */
+type PendingRecord =
+  { own: false; record: object; ts: number } | { own: true; make: () => object; ts: number };
+
+/**
+ * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each.
+ * A record is serialized, redacted and written at the end of the event-loop turn that made it,
+ * with the rest of that turn's (TurnEndWriter), so a tool call does not wait for its seven
+ * records; nothing is left unwritten while mcpterm waits for anything, so a crash or a kill
+ * loses at most the records of the turn in flight. The methods are bound, so they can be handed
+ * over as callbacks (`onWire: recorder.wire`).
  */
 export class TraceRecorder implements EventSink {
   private fd: number | undefined;
+  private readonly writer: TurnEndWriter<PendingRecord>;
   private wireFrames = 0;
   private noiseRecords = 0;
   private readonly wireLimit: number;
@@ -64,6 +77,7 @@ export class TraceRecorder implements EventSink {
     this.wireLimit = options.wireLimit ?? DEFAULT_WIRE_LIMIT;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
     this.now = options.now ?? (() => new Date());
+    this.writer = new TurnEndWriter(this.fd, (pending) => this.lines(pending));
   }
 
   static open(options: TraceRecorderOptions): TraceRecorder {
@@ -84,7 +98,7 @@ export class TraceRecorder implements EventSink {
 
   /** An engine event (the Session's sink); the session already removed its secrets (SessionOutput). */
   readonly write = (record: object): void => {
-    this.writeLine(JSON.stringify({ ...record, ts: this.now().getTime() }));
+    if (this.fd !== undefined) this.writer.add({ own: false, record, ts: this.now().getTime() });
   };
 
   /** Each server's state once connecting settled, so a failed start is in the trace with its cause. */
@@ -107,12 +121,12 @@ export class TraceRecorder implements EventSink {
       return;
     }
     const { message, ...rest } = frame;
-    this.append({ type: "wire", ...rest, ...this.bounded("message", message) });
+    this.later(() => ({ type: "wire", ...rest, ...this.bounded("message", message) }));
   };
 
   /** A tool result as the server sent it, before it was shaped for the model. */
   readonly rawResult = (callId: string, result: CallToolResult): void => {
-    this.append({ type: "raw_result", callId, ...this.bounded("result", result) });
+    this.later(() => ({ type: "raw_result", callId, ...this.bounded("result", result) }));
   };
 
   /** A server's process that ended while the session ran, with the stderr lines that matter. */
@@ -144,6 +158,7 @@ export class TraceRecorder implements EventSink {
   close(): void {
     if (this.fd === undefined) return;
     this.append({ type: "session_end" });
+    this.writer.close();
     closeSync(this.fd);
     this.fd = undefined;
   }
@@ -154,13 +169,29 @@ export class TraceRecorder implements EventSink {
     return { preview: text.slice(0, this.maxRecordChars), chars: text.length };
   }
 
-  /** A record of the recorder's own (server states, wire frames, raw results): redacted line by line. */
+  /** A record of the recorder's own (server states, session start and end): redacted as it is written. */
   private append(record: object): void {
-    this.writeLine(redactedLine({ ...record, ts: this.now().getTime() }, this.options.redact));
+    this.later(() => record);
   }
 
-  private writeLine(line: string): void {
-    if (this.fd === undefined) return;
-    writeSync(this.fd, `${line}\n`);
+  /**
+   * A record of the recorder's own, made as it is written. What it refers to (a frame as it was
+   * sent or parsed, a result) is never changed once reported, so the line is the same as if made now.
+   */
+  private later(make: () => object): void {
+    if (this.fd !== undefined) this.writer.add({ own: true, make, ts: this.now().getTime() });
+  }
+
+  /** One turn's records as lines, in the order they were made. */
+  private lines(pending: readonly PendingRecord[]): string {
+    const own = redactedLines(
+      pending.flatMap((entry) => (entry.own ? [{ ...entry.make(), ts: entry.ts }] : [])),
+      this.options.redact,
+    );
+    let next = 0;
+    let text = "";
+    for (const entry of pending)
+      text += `${entry.own ? own[next++] : JSON.stringify({ ...entry.record, ts: entry.ts })}\n`;
+    return text;
   }
 }
