@@ -4,7 +4,9 @@
  *
  * - `--version` and `--help`: wall time from spawn to exit (and CPU seconds for `--version`),
  *   against `node -e 0`.
- * - `-p`: from spawn to the scripted model server receiving the first request, against `node -e 0`.
+ * - `-p`: from spawn to the scripted model server receiving the first request, against `node -e 0`;
+ *   and the same against a server whose `GET /v1/models` never answers (the context-window probe
+ *   must not hold the first request back), against the same floor.
  * - the TUI's first prompt frame in a tmux pane (120x40): from starting the pane to a capture
  *   showing the prompt marker and the status line's server count, against `node -e` printing the
  *   same two things in the same harness; and the same frame with three stdio servers, one of which
@@ -63,6 +65,18 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
   defer(() => model.close());
   const bare = await tempProject(model.baseUrl);
   defer(() => bare.remove());
+  // A model listing that never answers: nothing is remembered of it, so every run asks again.
+  const stalledTimes: number[] = [];
+  const stalled = await startScriptedModelServer(
+    () => {
+      stalledTimes.push(performance.now());
+      return { text: "ok" };
+    },
+    { stallModels: true },
+  );
+  defer(() => stalled.close());
+  const stalledListing = await tempProject(stalled.baseUrl);
+  defer(() => stalledListing.remove());
   const marker = randomUUID();
   const launch = fixtureLaunch(marker);
   const threeServers = await tempProject(model.baseUrl, {
@@ -92,11 +106,22 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
     if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
     return requestedAt - run.startedAt;
   };
+  const oneShotStalled = async (): Promise<number> => {
+    const before = stalledTimes.length;
+    const run = await runTimed([NODE, CLI, "--no-kb", "-p", "hello"], {
+      cwd: stalledListing.dir,
+      env: stalledListing.env,
+    });
+    const requestedAt = stalledTimes[before];
+    if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
+    return requestedAt - run.startedAt;
+  };
   const cases = {
     node: timed("node", [NODE, "-e", "0"]),
     version: timed("version", [NODE, CLI, "--version"]),
     help: timed("help", [NODE, CLI, "--help"]),
     oneShot,
+    oneShotStalled,
   };
   // One untimed run of each first, so the first timed one does not pay for a cold file cache.
   for (const warm of Object.values(cases)) await warm();
@@ -168,6 +193,14 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
       samples: wall.oneShot ?? [],
       floor: nodeFloor,
       target: { kind: "ratio-at-most", value: 5 },
+    }),
+    figureOf({
+      name: "-p, first model request, /v1/models stalled",
+      unit: "ms",
+      samples: wall.oneShotStalled ?? [],
+      floor: nodeFloor,
+      target: { kind: "ratio-at-most", value: 5 },
+      note: "the endpoint's model listing never answers: the context-window probe runs beside the request",
     }),
     figureOf({
       name: "first prompt frame (tmux), no servers",

@@ -4,7 +4,8 @@
  * against the MCP SDK's own `Client` on the same kind of process, in the same run:
  *
  * - 1,000 calls one after another, and 1,000 calls from 8 callers at once (125 each): per-call
- *   latency p50 and p99, and calls per second; rounds alternate which path goes first;
+ *   latency p50 and p99, calls per second, and this process's CPU time per call (which the
+ *   machine's load hardly moves); rounds alternate which path goes first;
  * - one call returning 1 MB and one returning 5 MB of text (`big`), each way.
  *
  *   npx tsx bench/tool-call-bench.ts [--quick]
@@ -27,8 +28,8 @@ const WARM_UP_CALLS = 50;
 const SDK = "MCP SDK Client, same server";
 
 interface Round {
-  sequential: { p50: number; p99: number; perSecond: number };
-  concurrent: { p50: number; p99: number; perSecond: number };
+  sequential: { p50: number; p99: number; perSecond: number; cpuMicros: number };
+  concurrent: { p50: number; p99: number; perSecond: number; cpuMicros: number };
 }
 
 async function echo(path: ToolPath): Promise<number> {
@@ -38,12 +39,17 @@ async function echo(path: ToolPath): Promise<number> {
   return performance.now() - started;
 }
 
-function latencies(samples: number[], wallMs: number): Round["sequential"] {
+/**
+ * `cpu` is this process's CPU time over the calls (process.cpuUsage): unlike latency it hardly
+ * moves with the machine's load, so it tells the paths apart when other work shares the cores.
+ */
+function latencies(samples: number[], wallMs: number, cpu: NodeJS.CpuUsage): Round["sequential"] {
   const sorted = sortedCopy(samples);
   return {
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     perSecond: (samples.length / wallMs) * 1000,
+    cpuMicros: (cpu.user + cpu.system) / samples.length,
   };
 }
 
@@ -53,19 +59,23 @@ async function round(open: () => Promise<ToolPath>, calls: number): Promise<Roun
     for (let call = 0; call < WARM_UP_CALLS; call += 1) await echo(tools);
     const sequential: number[] = [];
     let started = performance.now();
+    let cpu = process.cpuUsage();
     for (let call = 0; call < calls; call += 1) sequential.push(await echo(tools));
+    const sequentialCpu = process.cpuUsage(cpu);
     const sequentialWall = performance.now() - started;
     const concurrent: number[] = [];
     started = performance.now();
+    cpu = process.cpuUsage();
     await Promise.all(
       Array.from({ length: CALLERS }, async () => {
         for (let call = 0; call < calls / CALLERS; call += 1) concurrent.push(await echo(tools));
       }),
     );
+    const concurrentCpu = process.cpuUsage(cpu);
     const concurrentWall = performance.now() - started;
     return {
-      sequential: latencies(sequential, sequentialWall),
-      concurrent: latencies(concurrent, concurrentWall),
+      sequential: latencies(sequential, sequentialWall, sequentialCpu),
+      concurrent: latencies(concurrent, concurrentWall, concurrentCpu),
     };
   } finally {
     await tools.close();
@@ -154,6 +164,8 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       value: 1.2,
     }),
     row(`tool call p99, ${count} from ${CALLERS} callers`, "ms", (r) => r.concurrent.p99, none),
+    row(`CPU per tool call, ${count} sequential`, "µs", (r) => r.sequential.cpuMicros, none),
+    row(`CPU per tool call, ${count} from ${CALLERS} callers`, "µs", (r) => r.concurrent.cpuMicros, none),
     row(`tool calls/s, ${count} from ${CALLERS} callers`, "calls/s", (r) => r.concurrent.perSecond, none),
     ...sizes.map((chars, index) =>
       figureOf({

@@ -11,7 +11,8 @@
  *    (ToolSearch.select with the default settings and window). Recall@k is the share of a
  *    request's needed tools among the first k, averaged over requests (a two-tool request with
  *    one of its two found counts 0.5; "both" counts only requests with both). The floor is plain
- *    BM25: minisearch over name + description, identifiers split, nothing else.
+ *    BM25: minisearch over name + description, identifiers split, nothing else; a stronger floor
+ *    weighs the name three times.
  * 2. A large configuration of real servers, run through the built binary: server-everything and
  *    server-filesystem ten times each under other names, mcpterm's fetch server, and the MetaTool
  *    catalog served by ten stdio servers (test/fixtures/tool-catalog-server.ts). `mcpterm tools
@@ -94,8 +95,17 @@ function recall(requests: readonly Request[], rank: (query: string) => string[])
   return { at5: sums.at5 / n, at10: sums.at10 / n, all5: sums.all5 / n, all10: sums.all10 / n };
 }
 
+/**
+ * The floor the issue states for plain BM25 (minisearch over name + description, identifiers
+ * split), measured outside this bench; the bench's own floor, built as described, comes out
+ * lower (see README), so the gain is also reported against these figures and a stronger floor.
+ */
+const ISSUE_FLOOR = { single: { at5: 0.393, at10: 0.476 }, multi: { at5: 0.388, at10: 0.491 } };
+/** The stronger floor weighs a tool's name this many times its description. */
+const STRONG_FLOOR_NAME_BOOST = 3;
+
 /** The floor: minisearch's BM25 over name and description, identifiers split, no stemming or stop words. */
-function plainBm25(): (query: string) => string[] {
+function plainBm25(nameBoost = 1): (query: string) => string[] {
   const tokenize = (text: string): string[] =>
     text
       .split(/[^\p{L}\p{N}]+/u)
@@ -112,7 +122,7 @@ function plainBm25(): (query: string) => string[] {
     tokenize,
   });
   index.addAll(catalog.map((tool, id) => ({ id, ...tool })));
-  return (query) => index.search(query).map((hit) => String(hit.name));
+  return (query) => index.search(query, { boost: { name: nameBoost } }).map((hit) => String(hit.name));
 }
 
 function searchable(tool: CatalogTool): SearchableTool {
@@ -131,6 +141,7 @@ const SEARCH_TOOL: SearchableTool = {
   name: SEARCH_TOOLS_NAME,
   modelDescription: SEARCH_TOOLS_DESCRIPTION,
   modelInputSchema: SEARCH_TOOLS_SCHEMA,
+  builtIn: true,
 };
 
 function tokensOf(tool: SearchableTool): number {
@@ -150,9 +161,18 @@ async function metatool(): Promise<Record<string, unknown>> {
   const rankedOurs = new Map<string, string[]>();
   for (const request of [...single, ...multi]) rankedOurs.set(request.query, await ours(request.query));
   const floor = plainBm25();
+  const strong = plainBm25(STRONG_FLOOR_NAME_BOOST);
   const rows = {
-    single: { ours: recall(single, (q) => rankedOurs.get(q) ?? []), floor: recall(single, floor) },
-    multi: { ours: recall(multi, (q) => rankedOurs.get(q) ?? []), floor: recall(multi, floor) },
+    single: {
+      ours: recall(single, (q) => rankedOurs.get(q) ?? []),
+      floor: recall(single, floor),
+      strongFloor: recall(single, strong),
+    },
+    multi: {
+      ours: recall(multi, (q) => rankedOurs.get(q) ?? []),
+      floor: recall(multi, floor),
+      strongFloor: recall(multi, strong),
+    },
   };
 
   // What one request offers, as a turn selects it: share of the whole list's estimated tokens.
@@ -165,7 +185,6 @@ async function metatool(): Promise<Record<string, unknown>> {
   for (const request of [...single, ...multi]) {
     const view = await search.select({
       tools: all,
-      always: (tool) => tool.server === "mcpterm",
       input: request.query,
       conversation: [{ role: "user", content: request.query }],
       window: DEFAULT_CONTEXT_WINDOW,
@@ -200,6 +219,16 @@ async function metatool(): Promise<Record<string, unknown>> {
     console.log(
       `| ${label} | ${f(row.ours.at5)} | ${f(row.ours.at10)} | ${f(row.floor.at5)} | ${f(row.floor.at10)} | +${f(row.ours.at5 - row.floor.at5)} |`,
     );
+  for (const [label, key] of [
+    ["single-tool", "single"],
+    ["two-tool", "multi"],
+  ] as const) {
+    const row = rows[key];
+    console.log(
+      `${label}: plain BM25 with the name weighted ${STRONG_FLOOR_NAME_BOOST}x ${f(row.strongFloor.at5)} / ${f(row.strongFloor.at10)} (gain at 5 +${f(row.ours.at5 - row.strongFloor.at5)}); ` +
+        `against the issue's stated floor ${f(ISSUE_FLOOR[key].at5)} / ${f(ISSUE_FLOOR[key].at10)}, +${f(row.ours.at5 - ISSUE_FLOOR[key].at5)} at 5`,
+    );
+  }
   console.log(
     `two-tool, both tools among the first k: mcpterm ${f(rows.multi.ours.all5)} / ${f(rows.multi.ours.all10)}, plain BM25 ${f(rows.multi.floor.all5)} / ${f(rows.multi.floor.all10)}`,
   );

@@ -1,5 +1,7 @@
 import yargs, { type Argv } from "yargs";
+import { launchName, launchProblem, type NamedLaunch } from "./core/config/ad-hoc-server.js";
 import { splitCommandLine } from "./core/config/command-line.js";
+import { isHttpUrl } from "./core/config/http-url.js";
 import { UsageError } from "./core/errors.js";
 import { isLogLevel } from "./core/mcp/server-log.js";
 import { TIERS, isTier, type Tier } from "./core/policy/tiers.js";
@@ -15,6 +17,11 @@ export interface CommonArgs {
   debug: boolean;
   /** --protocol: the MCP revision to speak with every server, over their entries' own. */
   protocol?: ProtocolSetting;
+  /**
+   * The server typed on the command line (`-- <command> [args…]` or `--url <url>`) instead of
+   * one of the config's; no config file is read then. Only the commands that start servers take it.
+   */
+  target?: NamedLaunch;
   /**
    * --trust-config: the project's config may do what it asks without a question — start its
    * servers (a session), send values from the user's environment to the places it names (the
@@ -40,6 +47,8 @@ export interface SessionArgs {
   maxSteps: number;
   /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
   trace: string | undefined;
+  /** --otlp-endpoint: export spans live to this OTLP/HTTP collector. */
+  otlpEndpoint: string | undefined;
   kb: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
@@ -69,17 +78,22 @@ export interface TraceCommandArgs {
 }
 
 /** `--server name=<command or url>`: the server a replay sends a recorded server's calls to instead. */
-export type ServerOverride =
-  { name: string; command: string; args: string[] } | { name: string; url: string };
+export type ServerOverride = NamedLaunch;
 
 /** What `mcpterm replay` compares with and how (shared with `mcpterm dev --replay`). */
 export interface ReplayFlags {
   json: boolean;
   yes: boolean;
   allowSecretArguments: boolean;
-  /** JSON paths of fields left out of every comparison (`--ignore`), besides those in `ignoreFile`. */
+  /**
+   * JSON paths of fields left out of every comparison (`--ignore`), besides those in `ignoreFile`;
+   * `<tool>:<path>` leaves it out of that tool's answers only.
+   */
   ignore: string[];
   ignoreFile: string | undefined;
+  /** A call at least this many times slower than recorded, and `slowMs` slower, is a finding. */
+  slowFactor: number;
+  slowMs: number;
 }
 
 /** `mcpterm dev --call "<tool> [json]"`: a call made again after every start. */
@@ -126,6 +140,8 @@ export type CliArgs =
       tool: string | undefined;
       /** `--search`, repeatable: rank the tools for each request as a turn would. */
       search: string[];
+      /** False with --no-kb: `--search` then leaves out the knowledge base, as a turn would. */
+      kb: boolean;
       json: boolean;
     }
   | {
@@ -133,8 +149,8 @@ export type CliArgs =
       common: CommonArgs;
       server: string;
       tool: string;
-      /** JSON arguments as typed, undefined for none. */
-      arguments: string | undefined;
+      /** The arguments as typed: a JSON object, `key=value` words, or both. */
+      arguments: string[];
       json: boolean;
       yes: boolean;
       allowSecretArguments: boolean;
@@ -142,7 +158,26 @@ export type CliArgs =
     }
   | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
   /** `mcpterm resources` and `mcpterm prompts`: what the servers offer besides tools. */
-  | { command: "resources" | "prompts"; common: CommonArgs; server: string | undefined; json: boolean }
+  | { command: "resources"; common: CommonArgs; server: string | undefined; json: boolean }
+  | {
+      command: "prompts";
+      common: CommonArgs;
+      server: string | undefined;
+      /** A prompt of `server` to render instead of listing them, with its arguments as typed. */
+      prompt: string | undefined;
+      arguments: string[];
+      json: boolean;
+    }
+  /** `mcpterm doctor`: every step of a server's start and use checked, with its evidence. */
+  | {
+      command: "doctor";
+      common: CommonArgs;
+      server: string | undefined;
+      json: boolean;
+      /** Call each read-only tool with generated arguments (`--no-calls`: do not). */
+      calls: boolean;
+      timeoutMs: number | undefined;
+    }
   | {
       command: "serve";
       common: CommonArgs;
@@ -213,14 +248,46 @@ export const DEFAULT_MAX_STEPS = 20;
  * `--version` come back as text to print, and mistakes as `UsageError`.
  */
 export async function parseArgs(argv: readonly string[], version: string): Promise<CliArgs> {
+  const joined = joinStdinPrompt(argv);
+  // `mcpterm call echo -- node server.js`: what follows `--` is the server's own command line,
+  // kept word for word (yargs would read numbers and options in it).
+  const dash = joined.indexOf("--");
+  const command = commandWord(joined.slice(0, dash === -1 ? joined.length : dash));
+  if (dash !== -1 && command !== undefined && LAUNCH_COMMANDS.has(command))
+    return parseWords(joined.slice(0, dash), version, joined.slice(dash + 1));
+  return parseWords(joined, version, undefined);
+}
+
+/** The commands that start servers, and so take a server typed after `--` or as `--url`. */
+const LAUNCH_COMMANDS = new Set(["tools", "call", "resources", "prompts", "read", "doctor", "dev", "replay"]);
+
+/** The command's name: the first word that is not an option (nor the value of --config or --kb). */
+function commandWord(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index] ?? "";
+    if (word === "--config" || word === "--kb") index += 1;
+    else if (!word.startsWith("-")) return word;
+  }
+  return undefined;
+}
+
+async function parseWords(
+  words: readonly string[],
+  version: string,
+  launchWords: readonly string[] | undefined,
+): Promise<CliArgs> {
   let chosen: CliArgs | undefined;
-  const parser = buildParser(version, (args) => {
-    chosen = args;
-  });
+  const parser = buildParser(
+    version,
+    (args) => {
+      chosen = args;
+    },
+    launchWords,
+  );
   const output = await new Promise<string>((resolve, reject) => {
     try {
       void parser.parse(
-        joinStdinPrompt(argv),
+        [...words],
         {},
         (error: Error | null | undefined, parsed: { _?: unknown[] } | undefined, text: string) => {
           if (error) reject(new UsageError(usageSentence(error.message, parsed?._?.[0])));
@@ -249,7 +316,16 @@ function usageSentence(message: string, command: unknown): string {
   return `${message} (see mcpterm --help)`;
 }
 
-function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
+function buildParser(
+  version: string,
+  choose: (args: CliArgs) => void,
+  launchWords: readonly string[] | undefined,
+): Argv {
+  const target = (parsed: {
+    url?: string | undefined;
+    header?: Array<string | number> | undefined;
+    config?: string | undefined;
+  }) => typedServer(launchWords, parsed);
   return (
     yargs()
       .scriptName("mcpterm")
@@ -327,6 +403,11 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               describe: "one-shot output (default text)",
             })
             .option("trace", { type: "string", describe: "also write the trace to this .jsonl file" })
+            .option("otlp-endpoint", {
+              type: "string",
+              describe:
+                "export traces live to this OpenTelemetry collector (OTLP/HTTP, e.g. http://localhost:4318)",
+            })
             .option("trust-config", {
               type: "boolean",
               default: false,
@@ -346,7 +427,10 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
               describe: "go on with saved session [id]; without one, pick it from a list (TUI)",
             })
             .conflicts("continue", "resume")
-            .check((parsed) => positiveWholeNumber("--max-steps", parsed.maxSteps)),
+            .check((parsed) => {
+              positiveWholeNumber("--max-steps", parsed.maxSteps);
+              return collectorUrl(parsed.otlpEndpoint);
+            }),
         (parsed) => {
           const session: SessionArgs = {
             common: commonArgs(parsed),
@@ -360,6 +444,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             },
             maxSteps: parsed.maxSteps,
             trace: parsed.trace,
+            otlpEndpoint: parsed.otlpEndpoint,
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
             roots: (parsed.root ?? []).map(String),
@@ -392,7 +477,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "tools [tool]",
         "connect to the servers and list their tools with tiers; --server s <tool> shows one whole",
         (command) =>
-          withTrustConfig(command)
+          withTrustConfig(launchOptions(command))
             .positional("tool", {
               type: "string",
               describe: "with --server: show this tool's whole definition",
@@ -410,27 +495,38 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             throw new Error('--search needs the text of a request, e.g. --search "weather in Paris"');
           if (search.length > 0 && parsed.tool !== undefined)
             throw new Error("--search ranks every tool; leave out the tool name");
-          if (parsed.tool !== undefined && parsed.server === undefined)
+          const typed = target(parsed);
+          if (typed && parsed.server !== undefined) throw new Error(TYPED_AND_NAMED);
+          if (parsed.tool !== undefined && parsed.server === undefined && !typed)
             throw new Error(
               `name the server of tool "${parsed.tool}": mcpterm tools --server <server> ${parsed.tool}`,
             );
           choose({
             command: "tools",
-            common: commonArgs(parsed),
-            server: parsed.server,
+            common: commonArgs(parsed, typed),
+            server: typed?.name ?? parsed.server,
             tool: parsed.tool,
             search,
+            kb: (parsed.kb as unknown) !== false,
             json: parsed.json,
           });
         },
       )
       .command(
-        "call <target> [arguments]",
-        'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
+        "call <target> [arguments..]",
+        'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\' [key=value…]',
         (command) =>
-          withTrustConfig(command)
-            .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
-            .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
+          withTrustConfig(launchOptions(command))
+            .positional("target", {
+              type: "string",
+              demandOption: true,
+              describe: "<server>/<tool>, or <tool> of the server after -- or --url",
+            })
+            .positional("arguments", {
+              type: "string",
+              array: true,
+              describe: "tool arguments: a JSON object, key=value words, or both",
+            })
             .option("json", { type: "boolean", default: false })
             .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
             .option("allow-secret-arguments", {
@@ -441,15 +537,16 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             .option("timeout", { type: "number", describe: "milliseconds to wait for the result" })
             .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
         (parsed) => {
-          const [server, ...rest] = parsed.target.split("/");
+          const typed = target(parsed);
+          const [server, ...rest] = typed ? [typed.name, parsed.target] : parsed.target.split("/");
           const tool = rest.join("/");
           if (!server || !tool) throw new Error(`expected <server>/<tool>, got "${parsed.target}"`);
           choose({
             command: "call",
-            common: commonArgs(parsed),
+            common: commonArgs(parsed, typed),
             server,
             tool,
-            arguments: parsed.arguments,
+            arguments: (parsed.arguments ?? []).map(String),
             json: parsed.json,
             yes: parsed.yes,
             allowSecretArguments: parsed.allowSecretArguments,
@@ -467,7 +564,8 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             .option("json", { type: "boolean", default: false, describe: "the grouped trace as JSON" })
             .option("otlp", {
               type: "string",
-              describe: "write OpenTelemetry spans (OTLP JSON) to this file",
+              describe:
+                "write OpenTelemetry spans (OTLP JSON) to this file, or send them to this collector URL",
             })
             .option("wire", { type: "boolean", default: false, describe: "list the MCP JSON-RPC frames" })
             .option("server", { type: "string", describe: "with --wire: only this server's frames" })
@@ -500,7 +598,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "replay [trace]",
         "send the MCP calls of a recorded session again, compare each answer with the recorded one",
         (command) =>
-          withTrustConfig(replayOptions(command))
+          withTrustConfig(launchOptions(replayOptions(command)))
             .positional("trace", {
               type: "string",
               describe: "a trace, or a calls file from mcpterm trace --calls (default: the newest trace)",
@@ -513,23 +611,32 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             .option("json", { type: "boolean", default: false, describe: "the whole comparison as JSON" })
             .option("timeout", { type: "number", describe: "milliseconds to wait for each answer" })
             .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
-        (parsed) =>
+        (parsed) => {
+          const typed = target(parsed);
+          if (typed && parsed.server !== undefined)
+            throw new Error(
+              "--server names which recorded server a command replaces; with one typed after -- or --url (for a recording of one server), leave it out",
+            );
           choose({
             command: "replay",
-            common: commonArgs(parsed),
+            common: commonArgs(parsed, typed),
             file: parsed.trace,
             servers: (parsed.server ?? []).map((spec) => serverOverride(spec)),
             json: parsed.json,
             timeoutMs: parsed.timeout,
             ...replayFlags(parsed),
-          }),
+          });
+        },
       )
       .command(
-        "dev <server>",
+        "dev [server]",
         "run one server, restart it whenever its files change, and show what changed in its tools",
         (command) =>
-          withTrustConfig(replayOptions(command))
-            .positional("server", { type: "string", demandOption: true, describe: "a server of the config" })
+          withTrustConfig(launchOptions(replayOptions(command)))
+            .positional("server", {
+              type: "string",
+              describe: "a server of the config (or give one after -- or --url)",
+            })
             .option("watch", {
               type: "string",
               array: true,
@@ -559,8 +666,8 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         (parsed) =>
           choose({
             command: "dev",
-            common: commonArgs(parsed),
-            server: parsed.server,
+            common: commonArgs(parsed, target(parsed)),
+            server: oneServer("dev", parsed.server, target(parsed)),
             watch: parsed.watch ?? [],
             calls: (parsed.call ?? []).map((spec) => savedCall(spec)),
             replay: parsed.replay,
@@ -602,51 +709,109 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
           }),
       )
       .command(
-        "read <server> <uri>",
+        "read <server> [uri]",
         "read one MCP resource from a server",
         (command) =>
-          withTrustConfig(command)
-            .positional("server", { type: "string", demandOption: true })
-            .positional("uri", { type: "string", demandOption: true })
+          withTrustConfig(launchOptions(command))
+            .positional("server", {
+              type: "string",
+              demandOption: true,
+              describe: "a server of the config (with a server after -- or --url: the uri)",
+            })
+            .positional("uri", { type: "string" })
             .option("json", { type: "boolean", default: false }),
-        (parsed) =>
+        (parsed) => {
+          const typed = target(parsed);
+          if (typed && parsed.uri !== undefined) throw new Error(TYPED_AND_NAMED);
+          const uri = typed ? parsed.server : parsed.uri;
+          if (uri === undefined)
+            throw new Error("mcpterm read needs the resource's uri: mcpterm read <server> <uri>");
           choose({
             command: "read",
-            common: commonArgs(parsed),
-            server: parsed.server,
-            uri: parsed.uri,
+            common: commonArgs(parsed, typed),
+            server: typed?.name ?? parsed.server,
+            uri,
             json: parsed.json,
-          }),
+          });
+        },
       )
       .command(
         "resources [server]",
         "connect to the servers and list their resources and resource templates",
         (command) =>
-          withTrustConfig(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
-        (parsed) =>
+        (parsed) => {
+          const typed = target(parsed);
+          if (typed && parsed.server !== undefined) throw new Error(TYPED_AND_NAMED);
           choose({
             command: "resources",
-            common: commonArgs(parsed),
-            server: parsed.server,
+            common: commonArgs(parsed, typed),
+            server: typed?.name ?? parsed.server,
             json: parsed.json,
-          }),
+          });
+        },
       )
       .command(
-        "prompts [server]",
-        "connect to the servers and list their prompts with their arguments",
+        "prompts [server] [prompt] [arguments..]",
+        "list the servers' prompts with their arguments, or render one: prompts <server> <prompt> [key=value…]",
         (command) =>
-          withTrustConfig(command)
+          withTrustConfig(launchOptions(command))
             .positional("server", { type: "string", describe: "only this server" })
+            .positional("prompt", { type: "string", describe: "render this prompt of the server" })
+            .positional("arguments", {
+              type: "string",
+              array: true,
+              describe: "the prompt's arguments: key=value, or values in the order it declares them",
+            })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
-        (parsed) =>
+        (parsed) => {
+          const typed = target(parsed);
+          // With a typed server there is no name to give: the words start with the prompt.
+          const words = [parsed.server, parsed.prompt, ...(parsed.arguments ?? [])]
+            .filter((word) => word !== undefined)
+            .map(String);
+          const [server, prompt, ...args] = typed ? [typed.name, ...words] : words;
           choose({
             command: "prompts",
-            common: commonArgs(parsed),
-            server: parsed.server,
+            common: commonArgs(parsed, typed),
+            server,
+            prompt,
+            arguments: args,
             json: parsed.json,
-          }),
+          });
+        },
+      )
+      .command(
+        "doctor [server]",
+        "check every step of a server's start and use, each with its evidence; exit 0 when none failed",
+        (command) =>
+          withTrustConfig(launchOptions(command))
+            .positional("server", {
+              type: "string",
+              describe: "a server of the config (default: every one), or give one after -- or --url",
+            })
+            .option("json", { type: "boolean", default: false, describe: "the steps as JSON, for CI" })
+            .option("calls", {
+              type: "boolean",
+              default: true,
+              describe: "call each read-only tool with generated arguments (--no-calls: do not)",
+            })
+            .option("timeout", { type: "number", describe: "milliseconds to wait for each sample call" })
+            .check((parsed) => positiveWholeNumber("--timeout", parsed.timeout, MAX_TIMER_MS)),
+        (parsed) => {
+          const typed = target(parsed);
+          if (typed && parsed.server !== undefined) throw new Error(TYPED_AND_NAMED);
+          choose({
+            command: "doctor",
+            common: commonArgs(parsed, typed),
+            server: typed?.name ?? parsed.server,
+            json: parsed.json,
+            calls: parsed.calls,
+            timeoutMs: parsed.timeout,
+          });
+        },
       )
       .command(
         "auth <action> [server]",
@@ -773,6 +938,17 @@ function joinStdinPrompt(argv: readonly string[]): string[] {
 /** The longest a Node timer can wait (about 24.8 days); a longer one fires at once. */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/** --otlp-endpoint is checked with the other flags, before a config is read or a server started. */
+function collectorUrl(value: unknown): true {
+  if (value === undefined) return true;
+  const text = typeof value === "string" ? value : "(none)";
+  if (!isHttpUrl(text))
+    throw new Error(
+      `--otlp-endpoint ${text} is not an http:// or https:// URL; give the collector's OTLP/HTTP address, e.g. http://localhost:4318.`,
+    );
+  return true;
+}
+
 function positiveWholeNumber(flag: string, value: unknown, max = Number.MAX_SAFE_INTEGER): true {
   // --help skips defaults, so an absent value is fine here.
   if (
@@ -787,13 +963,16 @@ function positiveWholeNumber(flag: string, value: unknown, max = Number.MAX_SAFE
   return true;
 }
 
-function commonArgs(parsed: {
-  config?: string | undefined;
-  kb?: unknown;
-  debug?: boolean | undefined;
-  protocol?: string | undefined;
-  trustConfig?: boolean | undefined;
-}): CommonArgs {
+function commonArgs(
+  parsed: {
+    config?: string | undefined;
+    kb?: unknown;
+    debug?: boolean | undefined;
+    protocol?: string | undefined;
+    trustConfig?: boolean | undefined;
+  },
+  target?: NamedLaunch,
+): CommonArgs {
   const protocol = PROTOCOL_SETTINGS.find((setting) => setting === parsed.protocol);
   return {
     config: parsed.config,
@@ -801,7 +980,84 @@ function commonArgs(parsed: {
     debug: parsed.debug === true,
     ...(protocol ? { protocol } : {}),
     trustConfig: parsed.trustConfig === true,
+    ...(target ? { target } : {}),
   };
+}
+
+const TYPED_AND_NAMED =
+  "give the server either by its name in the config or after -- (or --url), not both; with a typed server, leave its name out";
+
+/** `--url`: the commands that start servers also take one typed on the command line. */
+function launchOptions<T>(command: Argv<T>) {
+  return command
+    .option("url", {
+      type: "string",
+      describe: "a remote server's address to use instead of the config's (or: -- <command> [args…])",
+    })
+    .option("header", {
+      type: "string",
+      array: true,
+      describe:
+        'with --url: a header to send, "Name: value"; ${VAR} is read from the environment (repeatable)',
+    });
+}
+
+/**
+ * The server typed after `--` (a command line, word for word) or as `--url`, with the name it
+ * goes by; undefined when neither was given. Either one replaces the config, so --config with
+ * it is a mistake to name.
+ */
+function typedServer(
+  launchWords: readonly string[] | undefined,
+  parsed: {
+    url?: string | undefined;
+    header?: Array<string | number> | undefined;
+    config?: string | undefined;
+  },
+): NamedLaunch | undefined {
+  if (launchWords !== undefined && parsed.url !== undefined)
+    throw new Error("give the server either after -- or as --url, not both");
+  if (parsed.header !== undefined && parsed.url === undefined)
+    throw new Error("--header goes with --url: the headers a remote server typed there is sent");
+  const [command, ...args] = launchWords ?? [];
+  const launch =
+    launchWords !== undefined
+      ? { command: command ?? "", args }
+      : parsed.url !== undefined
+        ? { url: parsed.url, headers: headerValues(parsed.header ?? []) }
+        : undefined;
+  if (!launch) return undefined;
+  const problem = launchProblem(launch);
+  if (problem !== undefined) throw new Error(problem);
+  if (parsed.config !== undefined)
+    throw new Error("--config names the servers to start; with a server after -- or --url, leave it out");
+  return { ...launch, name: launchName(launch) };
+}
+
+/** `--header "Name: value"`, each given once. */
+function headerValues(given: ReadonlyArray<string | number>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const text of given.map(String)) {
+    const colon = text.indexOf(":");
+    const name = text.slice(0, Math.max(0, colon)).trim();
+    if (colon <= 0 || !/^[!#$%&'*+.^_`|~\w-]+$/.test(name))
+      throw new Error(`--header needs "Name: value", e.g. --header "Authorization: Bearer \${TOKEN}"`);
+    if (Object.keys(headers).some((known) => known.toLowerCase() === name.toLowerCase()))
+      throw new Error(`--header ${name} was given twice; give it once`);
+    headers[name] = text.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** The one server a command runs: named, or typed after -- or as --url. */
+function oneServer(command: string, named: string | undefined, typed: NamedLaunch | undefined): string {
+  if (typed && named !== undefined) throw new Error(TYPED_AND_NAMED);
+  const server = typed?.name ?? named;
+  if (server === undefined)
+    throw new Error(
+      `mcpterm ${command} needs a server: its name in the config, or its command after -- (mcpterm ${command} -- node build/server.js), or --url <url>`,
+    );
+  return server;
 }
 
 /**
@@ -835,25 +1091,53 @@ function replayOptions<T>(command: Argv<T>) {
     .option("ignore", {
       type: "string",
       array: true,
-      describe: "a JSON path left out of every comparison, e.g. $.structuredContent.timestamp (repeatable)",
+      describe:
+        "a JSON path left out of every comparison, e.g. $.structuredContent.timestamp, or of one tool's: get_page:$.etag (repeatable)",
     })
     .option("ignore-file", {
       type: "string",
       describe: "a file of such JSON paths, one a line (# comments)",
+    })
+    .option("slow-factor", {
+      type: "number",
+      default: DEFAULT_SLOW_FACTOR,
+      describe: "a call this many times slower than recorded (and --slow-ms slower) is a finding",
+    })
+    .option("slow-ms", {
+      type: "number",
+      default: DEFAULT_SLOW_MS,
+      describe: "milliseconds a call must be slower than recorded to count as slow",
+    })
+    .check((parsed) => {
+      const factor = parsed["slow-factor"];
+      if (typeof factor !== "number" || !(factor >= 1))
+        throw new Error(`--slow-factor must be a number of at least 1, got ${String(factor)}`);
+      const ms = parsed["slow-ms"];
+      if (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)
+        throw new Error(`--slow-ms must be a whole number of milliseconds, got ${String(ms)}`);
+      return true;
     });
 }
+
+/** A replayed call over 10 times slower than recorded and over a second slower is a finding. */
+export const DEFAULT_SLOW_FACTOR = 10;
+export const DEFAULT_SLOW_MS = 1000;
 
 function replayFlags(parsed: {
   yes: boolean;
   allowSecretArguments: boolean;
   ignore?: Array<string | number> | undefined;
   ignoreFile?: string | undefined;
+  slowFactor: number;
+  slowMs: number;
 }): Omit<ReplayFlags, "json"> {
   return {
     yes: parsed.yes,
     allowSecretArguments: parsed.allowSecretArguments,
     ignore: (parsed.ignore ?? []).map(String),
     ignoreFile: parsed.ignoreFile,
+    slowFactor: parsed.slowFactor,
+    slowMs: parsed.slowMs,
   };
 }
 
@@ -886,7 +1170,18 @@ export function savedCall(spec: string): SavedCall {
 }
 
 /** Options that may be given more than once, their values taken together. */
-const REPEATABLE = new Set(["_", "$0", "approve", "query", "root", "ignore", "watch", "call"]);
+const REPEATABLE = new Set([
+  "_",
+  "$0",
+  "approve",
+  "query",
+  "root",
+  "ignore",
+  "watch",
+  "call",
+  "arguments",
+  "header",
+]);
 /** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
 const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
   replay: new Set(["server"]),

@@ -1,5 +1,5 @@
-import os from "node:os";
 import path from "node:path";
+import { userCacheDir } from "./core/config/user-cache-dir.js";
 
 /**
  * Where Node keeps the compiled code of mcpterm's modules between runs: NODE_COMPILE_CACHE when
@@ -11,9 +11,5 @@ import path from "node:path";
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string {
   if (env.NODE_COMPILE_CACHE) return env.NODE_COMPILE_CACHE;
-  // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored (it would put the cache in
-  // whatever folder mcpterm was started from).
-  const xdg = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : undefined;
-  const base = xdg ?? path.join(env.HOME || os.homedir(), ".cache");
-  return path.join(base, "mcpterm", "compile-cache");
+  return path.join(userCacheDir(env), "compile-cache");
 }

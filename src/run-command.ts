@@ -63,6 +63,8 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
       return (await import("./headless/replay-command.js")).runReplayCommand(args, io);
     case "dev":
       return (await import("./headless/dev-command.js")).runDevCommand(args, io);
+    case "doctor":
+      return (await import("./headless/doctor-command.js")).runDoctorCommand(args, io);
   }
 }
 

@@ -1,3 +1,4 @@
+import { adHocConfig } from "../core/config/ad-hoc-server.js";
 import { loadConfig, withProtocol, type McptermConfig } from "../core/config/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CommonArgs } from "../args.js";
@@ -16,4 +17,15 @@ export async function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<
   });
   for (const warning of config.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
   return withProtocol(config, common.protocol);
+}
+
+/**
+ * The config a command that starts servers runs with: the server typed after `--` or as
+ * `--url` alone, with no file read (a broken or untrusted mcp.config.json in the folder does not
+ * stand in the way of the server the person typed), else the project's.
+ */
+export async function loadCommandConfig(common: CommonArgs, io: CliIo): Promise<McptermConfig> {
+  return common.target
+    ? withProtocol(adHocConfig(common.target, io.cwd, io.env), common.protocol)
+    : loadProjectConfig(common, io);
 }

@@ -19,6 +19,7 @@ export function sessionRequest(
     model: args.modelArgs,
     maxSteps: args.maxSteps,
     traceFile: args.trace,
+    otlpEndpoint: args.otlpEndpoint,
     trustConfig: args.common.trustConfig,
     approve: mode.approve,
     interactive: mode.interactive,

@@ -6,6 +6,7 @@ import type { ServerSnapshot } from "../core/mcp/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
+import { runPromptRender } from "./prompt-render.js";
 import { withServers } from "./with-one-server.js";
 
 type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
@@ -17,6 +18,8 @@ type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
  * redacted. Exit 4 when any server failed.
  */
 export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<ExitCode> {
+  if (args.command === "prompts" && args.prompt !== undefined && args.server !== undefined)
+    return runPromptRender({ ...args, server: args.server, prompt: args.prompt }, io);
   return withServers(args.common, args.server, io, async (manager, redactor) => {
     await catalogsSettled(manager);
     const snapshots = manager.servers();

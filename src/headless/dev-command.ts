@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
+import { loadCommandConfig } from "../common/load-project-config.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
 import type { ServerConfig } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
@@ -10,8 +10,10 @@ import { formatLogEntry } from "../core/mcp/server-log.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { readRecordedCalls } from "../core/trace/read-calls.js";
-import { DevLoop, type DevCall } from "./dev-loop.js";
+import type { DevCall } from "./dev-calls.js";
+import { DevLoop } from "./dev-loop.js";
 import { watchPaths } from "./file-watch.js";
+import { stdoutNoiseWarning } from "./call-findings.js";
 import { loadIgnorePaths } from "./replay-setup.js";
 import { commandManager, requireServerConfig } from "./with-one-server.js";
 
@@ -28,7 +30,7 @@ const STOP_GRACE_MS = 1000;
  * Ctrl+C stops it and the server with it; typing `r` and Enter restarts it by hand.
  */
 export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode> {
-  const config = await loadProjectConfig(args.common, io);
+  const config = await loadCommandConfig(args.common, io);
   const server: ServerConfig = { ...requireServerConfig(config, args.server), disabled: false };
   const watched =
     args.watch.length > 0
@@ -55,6 +57,8 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
     void io.stdout.write(`${sanitizeForTerminal(redactor.redactText(line))}\n`);
   const manager = await commandManager({ config, common: args.common }, [server], io, redactor, {
     onStderr: (name, line) => say(`[${name}] ${line}`),
+    // Every line, not only the first few: each start is a new chance to see the bug fixed.
+    onStdoutNoise: (name, line) => say(stdoutNoiseWarning(name, line, 1) ?? line),
     onLog: (entry) => say(`[${entry.server}] ${formatLogEntry(entry)}`),
     shutdownGraceMs: STOP_GRACE_MS,
   });
@@ -68,6 +72,8 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
       yes: args.yes,
       allowSecretArguments: args.allowSecretArguments,
       ignore,
+      slowFactor: args.slowFactor,
+      slowMs: args.slowMs,
     },
     { io, redactor, say },
   );

@@ -5,24 +5,16 @@ import type { AgentTool } from "../core/agent/tool-host.js";
 import { errorMessage } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";
 import { lintTools } from "../core/mcp/tool-lint.js";
-import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
-import { toolResultText } from "../core/policy/result-text.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { toolChanges, type ToolChange } from "../core/policy/tool-changes.js";
-import type { JsonPath } from "../core/replay/json-path.js";
+import type { IgnoreRule } from "../core/replay/ignore-rules.js";
 import { RecordedSecrets } from "../core/replay/recorded-secrets.js";
 import type { RecordedCall } from "../core/trace/recorded-calls.js";
-import { approveCall } from "./approve-call.js";
+import { runDevCall, type DevCall } from "./dev-calls.js";
 import { replayCalls } from "./replay-calls.js";
 import { renderCallReport, summaryLine } from "./replay-report.js";
 import { findingLine } from "./tool-report.js";
-
-/** A `--call` with its arguments already read. */
-export interface DevCall {
-  tool: string;
-  arguments: Record<string, unknown>;
-}
 
 export interface DevLoopOptions {
   server: string;
@@ -31,13 +23,13 @@ export interface DevLoopOptions {
   replay: readonly RecordedCall[];
   yes: boolean;
   allowSecretArguments: boolean;
-  ignore: readonly JsonPath[];
+  ignore: readonly IgnoreRule[];
+  slowFactor: number;
+  slowMs: number;
 }
 
 /** Changes that come this close together (an editor's save, a build writing many files) are one. */
 const SETTLE_MS = 150;
-/** Lines of a saved call's result shown after each start. */
-const RESULT_LINES = 12;
 
 /**
  * One server under development: after every (re)start it reports the server's state, what changed
@@ -144,7 +136,7 @@ export class DevLoop {
     this.before = tools;
     this.lint();
     await this.savedCalls(tools);
-    if (this.options.replay.length > 0) await this.replay();
+    if (this.options.replay.length > 0 && (await this.stillUp("the replay"))) await this.replay();
   }
 
   private lint(): void {
@@ -172,47 +164,35 @@ export class DevLoop {
     const { io, redactor, say } = this.context;
     const validator = new SchemaValidator();
     for (const call of this.options.calls) {
-      const label = `call ${call.tool} ${JSON.stringify(call.arguments)}`;
-      const tool = tools.find((candidate) => candidate.name === call.tool);
-      if (!tool) {
-        say(`${label}: not run: the server has no tool "${call.tool}"`);
-        continue;
-      }
-      const invalid = validator.check(tool.inputSchema, call.arguments);
-      if (invalid) {
-        say(`${label}: not run: the arguments do not match its input schema: ${invalid}`);
-        continue;
-      }
-      const refusal = await approveCall(
+      if (!(await this.stillUp(`call ${call.tool}`))) return;
+      await runDevCall(call, tools, {
         io,
-        {
-          server: tool.server,
-          tool: tool.name,
-          tier: tool.tier,
-          tierReason: tool.tierReason,
-          arguments: call.arguments,
-          secrets: await findArgumentSecrets(call.arguments, redactor),
-        },
-        { yes: this.options.yes, allowSecretArguments: this.options.allowSecretArguments, ask: false },
-      );
-      if (refusal) {
-        say(`${label}: not run: it${refusal.what}; ${refusal.how}`);
-        continue;
-      }
-      const startedAt = performance.now();
-      try {
-        const result = await this.manager.callTool(this.options.server, call.tool, call.arguments, {
-          signal: io.signal,
-        });
-        const ms = Math.round(performance.now() - startedAt);
-        say(`${label}: ${result.isError === true ? "isError" : "ok"} (${ms} ms)`);
-        const text = (await redactor.redact(toolResultText(result))).text.split("\n");
-        for (const line of text.slice(0, RESULT_LINES)) say(`  ${line}`);
-        if (text.length > RESULT_LINES) say(`  … ${text.length - RESULT_LINES} more line(s)`);
-      } catch (error) {
-        say(`${label}: failed: ${errorMessage(error)}`);
-      }
+        redactor,
+        say,
+        manager: this.manager,
+        server: this.options.server,
+        validator,
+        yes: this.options.yes,
+        allowSecretArguments: this.options.allowSecretArguments,
+      });
     }
+  }
+
+  /**
+   * Whether the server is up for the next call: one that an earlier call took down (its crash
+   * was just told) is started again, so the calls after it and the replay still run.
+   */
+  private async stillUp(next: string): Promise<boolean> {
+    if (this.snapshot()?.status === "connected") return true;
+    const name = this.options.server;
+    this.context.say(`dev: ${name} is down; starting it again for ${next}`);
+    await this.manager.restart(name);
+    const snapshot = this.snapshot();
+    if (snapshot?.status === "connected") return true;
+    this.context.say(
+      `dev: ${name} did not start again: ${snapshot?.error ?? "no reason given"}; waiting for a change`,
+    );
+    return false;
   }
 
   private async replay(): Promise<void> {
@@ -227,6 +207,8 @@ export class DevLoop {
         allowSecretArguments: this.options.allowSecretArguments,
         ask: false,
         ignore: this.options.ignore,
+        slowFactor: this.options.slowFactor,
+        slowMs: this.options.slowMs,
       },
       { io, redactor, secrets, onReport: (report) => say(renderCallReport(report, redact).trimEnd()) },
     );

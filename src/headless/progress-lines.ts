@@ -2,6 +2,7 @@ import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { describeArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine, summarizeArguments } from "../core/text/index.js";
+import { serverToolsOffered } from "../core/tool-search/index.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
 
 const ARGUMENT_SUMMARY_WIDTH = 80;
@@ -50,10 +51,10 @@ export function progressLine(
     case "context_compacted":
       return `context: ${describeCompaction(event)}`;
     case "model_request": {
-      // Once a turn, at its first request: later steps differ only by what was used or found.
+      // Once a turn, at its first request: later steps change only with what the model did in it.
       const selection = event.step === 1 ? event.selection : undefined;
       if (!selection) return undefined;
-      const offered = selection.offered.filter((tool) => tool.reason !== "always").length;
+      const offered = serverToolsOffered(selection.offered);
       return `tools: ${offered} of ${selection.total} offered to the model, and search_tools to find the rest (${selection.why})`;
     }
     case "turn_start":

@@ -72,8 +72,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     const message = prepared?.message ?? prompt;
     return await printEvents(session.run(message, { signal: io.signal }), args, io, () => session.savedId);
   } finally {
-    stopNotices();
+    // Notices still count while closing: a collector found down by the last export says so then.
     await runtime.close();
+    stopNotices();
   }
 }
 
@@ -88,6 +89,8 @@ async function printEvents(
   let summary = emptySummary();
   let exitCode: ExitCode = ExitCode.ok;
   let endsWithNewline = true;
+  // A call lost because its server's process ended: the run did not do what was asked of it.
+  let lostToExit = false;
 
   for await (const event of events) {
     summary = summarize(summary, event);
@@ -103,6 +106,7 @@ async function printEvents(
       if (line) io.stderr.write(`${line}\n`);
     }
     if (event.type === "error") exitCode = event.exitCode as ExitCode;
+    if (event.type === "tool_result" && event.serverExited !== undefined) lostToExit = true;
     if (event.type === "turn_end") {
       if (event.reason === "max_steps" || event.reason === "loop_detected" || event.reason === "aborted") {
         exitCode = ExitCode.runtime;
@@ -110,6 +114,8 @@ async function printEvents(
     }
   }
 
+  if (lostToExit && (exitCode === ExitCode.ok || exitCode === ExitCode.denied))
+    exitCode = ExitCode.serverUnavailable;
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
   if (args.output === "json") {
     io.stdout.write(`${JSON.stringify({ ...summary, session: savedId() }, null, 2)}\n`);

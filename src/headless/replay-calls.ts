@@ -12,13 +12,13 @@ import { REDACTED } from "../core/policy/secret-patterns.js";
 import { riskRank, type Tier } from "../core/policy/tiers.js";
 import { needsTaskExecution } from "../core/policy/tool-withhold.js";
 import { compareAnswers, type ReplayedOutcome } from "../core/replay/compare-answers.js";
-import type { JsonPath } from "../core/replay/json-path.js";
+import { ignoredFor, type IgnoreRule } from "../core/replay/ignore-rules.js";
 import type { RecordedSecrets } from "../core/replay/recorded-secrets.js";
 import type { Difference } from "../core/replay/value-diff.js";
 import type { RecordedCall } from "../core/trace/recorded-calls.js";
 import { approveCall } from "./approve-call.js";
 
-export type ReplayStatus = "match" | "differs" | "not_replayed" | "unreachable";
+export type ReplayStatus = "match" | "differs" | "slow" | "not_replayed" | "unreachable";
 
 export interface CallReport {
   /** 1-based, in the order of the file. */
@@ -29,6 +29,8 @@ export interface CallReport {
   reason: string | undefined;
   durationMs: number | undefined;
   differences: Difference[];
+  /** How much slower than recorded, when past the thresholds (a slow call that also differs says both). */
+  slower: string | undefined;
 }
 
 export interface ReplayOptions {
@@ -36,9 +38,12 @@ export interface ReplayOptions {
   allowSecretArguments: boolean;
   /** Whether a person may be asked at the terminal about a risky call. */
   ask: boolean;
-  ignore: readonly JsonPath[];
+  ignore: readonly IgnoreRule[];
   /** Per-call timeout, milliseconds; the server's own when undefined. */
   timeoutMs?: number | undefined;
+  /** A call this many times slower than recorded, and `slowMs` slower, is a finding. */
+  slowFactor: number;
+  slowMs: number;
 }
 
 /**
@@ -96,6 +101,7 @@ async function replayOne(call: RecordedCall, index: number, context: ReplayConte
       reason === undefined ? undefined : context.secrets.maskLearned(context.redactor.redactText(reason)),
     durationMs,
     differences: [],
+    slower: undefined,
   });
   const snapshot = context.manager.servers().find((server) => server.name === call.server);
   if (snapshot?.status !== "connected")
@@ -121,9 +127,27 @@ async function replayOne(call: RecordedCall, index: number, context: ReplayConte
   const { differences } = await compareAnswers(call.kind, call.recorded, replayed, {
     redactor: context.redactor,
     secrets: context.secrets,
-    ignore: context.options.ignore,
+    ignore: ignoredFor(context.options.ignore, call),
   });
-  return { ...report(differences.length === 0 ? "match" : "differs", undefined, durationMs), differences };
+  const slower = slowdown(call.durationMs, durationMs, context.options);
+  const status = differences.length > 0 ? "differs" : slower ? "slow" : "match";
+  return { ...report(status, undefined, durationMs), differences, slower };
+}
+
+/**
+ * How much slower a replayed call was than its recording, when it is both `slowFactor` times as
+ * slow and `slowMs` slower (a 2 ms call taking 30 ms is noise; a 3 s one taking 40 s is not).
+ */
+export function slowdown(
+  recordedMs: number | undefined,
+  replayedMs: number,
+  limits: { slowFactor: number; slowMs: number },
+): string | undefined {
+  if (recordedMs === undefined) return undefined;
+  const over = replayedMs - recordedMs;
+  if (over <= limits.slowMs || replayedMs <= recordedMs * limits.slowFactor) return undefined;
+  const factor = recordedMs === 0 ? "" : `, ${Math.round(replayedMs / recordedMs)}x`;
+  return `${replayedMs} ms against ${recordedMs} ms recorded${factor} (the limits: over ${limits.slowFactor}x and over ${limits.slowMs} ms slower; --slow-factor, --slow-ms)`;
 }
 
 /** Why a tool call is not sent: the tool is gone, its arguments no longer fit, nobody approved it. */

@@ -1,6 +1,6 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs, ServerOverride } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
+import { loadCommandConfig } from "../common/load-project-config.js";
 import { UsageError, type ExitCode } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { RecordedSecrets } from "../core/replay/recorded-secrets.js";
@@ -10,7 +10,7 @@ import { resolveTraceFile } from "../core/trace/trace-files.js";
 import { replayCalls } from "./replay-calls.js";
 import { renderCallReport, renderReplayJson, replayExitCode, summaryLine } from "./replay-report.js";
 import { loadIgnorePaths, replayServers } from "./replay-setup.js";
-import { commandManager } from "./with-one-server.js";
+import { commandManager, debugStderr } from "./with-one-server.js";
 
 type ReplayArgs = Extract<CliArgs, { command: "replay" }>;
 
@@ -30,13 +30,19 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
       `There are no MCP calls to replay in ${file} (tool calls, resource reads or prompt gets that reached a server).`,
     );
   const needed = [...new Set(recorded.calls.map((call) => call.server))];
-  const config = await loadProjectConfig(args.common, io);
-  const servers = replayServers(config, needed, args.servers, io.cwd);
+  const config = await loadCommandConfig(args.common, io);
+  const servers = replayServers(config, needed, overridesOf(args, needed, file), io.cwd, io.env);
   const redactor = sessionRedactor(config, io.env);
   const secrets = new RecordedSecrets();
   // What is printed loses the session's secrets and those the recording redacted.
   const redact = (text: string): string => secrets.maskLearned(redactor.redactText(text));
-  const manager = await commandManager({ config, common: args.common }, servers, io, redactor);
+  const manager = await commandManager(
+    { config, common: args.common },
+    servers,
+    io,
+    redactor,
+    debugStderr(args.common, io),
+  );
   try {
     await manager.start();
     for (const server of manager.servers())
@@ -59,6 +65,8 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
         ask: true,
         ignore,
         timeoutMs: args.timeoutMs,
+        slowFactor: args.slowFactor,
+        slowMs: args.slowMs,
       },
       {
         io,
@@ -76,4 +84,19 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
   } finally {
     await manager.close();
   }
+}
+
+/**
+ * The servers given on the command line: `--server name=…`, or one typed after `--` (or as
+ * `--url`), which stands in for the recording's server when it calls just one.
+ */
+function overridesOf(args: ReplayArgs, needed: readonly string[], file: string): ServerOverride[] {
+  const typed = args.common.target;
+  if (!typed) return args.servers;
+  const [only, ...more] = needed;
+  if (only === undefined || more.length > 0)
+    throw new UsageError(
+      `${file} calls ${needed.length} servers (${needed.map((name) => JSON.stringify(name)).join(", ")}); a server typed after -- stands in for a recording's only one. Give --server <name>=<command or url> for each instead.`,
+    );
+  return [{ ...typed, name: only }];
 }

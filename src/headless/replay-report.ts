@@ -8,7 +8,13 @@ import { callLabel } from "../core/trace/recorded-calls.js";
 import { oneLine, truncateEnd } from "../core/text/index.js";
 import type { CallReport, ReplayStatus } from "./replay-calls.js";
 
-const MARK: Record<ReplayStatus, string> = { match: "✓", differs: "✗", not_replayed: "⊘", unreachable: "!" };
+const MARK: Record<ReplayStatus, string> = {
+  match: "✓",
+  differs: "✗",
+  slow: "⧗",
+  not_replayed: "⊘",
+  unreachable: "!",
+};
 /** Lines of differences shown per call, so one call cannot push the others off the screen. */
 const MAX_DIFF_LINES = 24;
 const VALUE_WIDTH = 100;
@@ -23,6 +29,7 @@ export function renderCallReport(report: CallReport, redact: (text: string) => s
   const lines = [`${MARK[report.status]} ${report.index} ${callLabel(call)}${args}${timing}`];
   if (report.reason !== undefined)
     lines.push(`    ${report.status === "differs" ? "differs" : "not replayed"}: ${report.reason}`);
+  if (report.slower !== undefined) lines.push(`    slower: ${report.slower}`);
   const diff = report.differences.flatMap(differenceLines);
   lines.push(...diff.slice(0, MAX_DIFF_LINES));
   if (diff.length > MAX_DIFF_LINES)
@@ -75,6 +82,7 @@ function shown(text: string, redact: (text: string) => string): string {
 export interface ReplayTotals {
   match: number;
   differs: number;
+  slow: number;
   notReplayed: number;
   unreachable: number;
 }
@@ -84,6 +92,7 @@ export function totalsOf(reports: readonly CallReport[]): ReplayTotals {
   return {
     match: count("match"),
     differs: count("differs"),
+    slow: count("slow"),
     notReplayed: count("not_replayed"),
     unreachable: count("unreachable"),
   };
@@ -95,6 +104,7 @@ export function summaryLine(reports: readonly CallReport[]): string {
   const parts = [
     `${totals.match} match`,
     `${totals.differs} differ`,
+    ...(totals.slow > 0 ? [`${totals.slow} slow`] : []),
     ...(totals.notReplayed > 0 ? [`${totals.notReplayed} not replayed`] : []),
     ...(totals.unreachable > 0 ? [`${totals.unreachable} unreachable`] : []),
   ];
@@ -102,13 +112,13 @@ export function summaryLine(reports: readonly CallReport[]): string {
 }
 
 /**
- * 4 when a server could not be reached; 1 when any answer differs or a call was not replayed
- * (every result must be seen to match); 0 when every one matched.
+ * 4 when a server could not be reached; 1 when any answer differs, a call was much slower than
+ * recorded, or a call was not replayed (every result must be seen to match); 0 when every one matched.
  */
 export function replayExitCode(reports: readonly CallReport[]): ExitCode {
   const totals = totalsOf(reports);
   if (totals.unreachable > 0) return ExitCode.serverUnavailable;
-  return totals.differs > 0 || totals.notReplayed > 0 ? ExitCode.runtime : ExitCode.ok;
+  return totals.differs > 0 || totals.slow > 0 || totals.notReplayed > 0 ? ExitCode.runtime : ExitCode.ok;
 }
 
 /** The whole replay as one JSON document, strings redacted and cleaned like `tools --json`. */
@@ -127,6 +137,7 @@ export function renderReplayJson(
     arguments: report.call.arguments,
     status: report.status,
     ...(report.reason === undefined ? {} : { reason: report.reason }),
+    ...(report.slower === undefined ? {} : { slower: report.slower }),
     durationMs: report.durationMs ?? null,
     recordedDurationMs: report.call.durationMs ?? null,
     differences: report.differences.map((difference) => ({

@@ -2,24 +2,22 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ReplayFlags, ServerOverride } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
-import {
-  DEFAULT_MAX_CALL_MS,
-  DEFAULT_STARTUP_TIMEOUT_MS,
-  DEFAULT_TOOL_TIMEOUT_MS,
-  type McptermConfig,
-  type ServerConfig,
-} from "../core/config/index.js";
+import { defaultServerConfig, launchFields } from "../core/config/ad-hoc-server.js";
+import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { UsageError } from "../core/errors.js";
-import { parseJsonPath, type JsonPath } from "../core/replay/json-path.js";
+import { parseIgnoreRule, type IgnoreRule } from "../core/replay/ignore-rules.js";
 
-/** `--ignore` paths and those of `--ignore-file` (one a line, `#` starts a comment), parsed. */
+/**
+ * `--ignore` paths and those of `--ignore-file` (one a line, `#` starts a comment), parsed; a
+ * path may be scoped to one tool or prompt (`get_page:$.etag`).
+ */
 export async function loadIgnorePaths(
   flags: Pick<ReplayFlags, "ignore" | "ignoreFile">,
   io: CliIo,
-): Promise<JsonPath[]> {
-  const paths: JsonPath[] = [];
+): Promise<IgnoreRule[]> {
+  const paths: IgnoreRule[] = [];
   for (const text of flags.ignore) {
-    const parsed = parseJsonPath(text);
+    const parsed = parseIgnoreRule(text);
     if (typeof parsed === "string") throw new UsageError(`--ignore ${parsed}`);
     paths.push(parsed);
   }
@@ -33,7 +31,7 @@ export async function loadIgnorePaths(
   for (const [index, line] of text.split("\n").entries()) {
     const entry = line.replace(/(^|\s)#.*$/, "").trim();
     if (entry === "") continue;
-    const parsed = parseJsonPath(entry);
+    const parsed = parseIgnoreRule(entry);
     if (typeof parsed === "string") throw new UsageError(`${file}, line ${index + 1}: ${parsed}`);
     paths.push(parsed);
   }
@@ -49,6 +47,7 @@ export function replayServers(
   needed: readonly string[],
   overrides: readonly ServerOverride[],
   cwd: string,
+  env: NodeJS.ProcessEnv = {},
 ): ServerConfig[] {
   for (const override of overrides) {
     if (!needed.includes(override.name))
@@ -59,7 +58,12 @@ export function replayServers(
   return needed.map((name) => {
     const configured = config.servers.find((server) => server.name === name);
     const override = overrides.find((candidate) => candidate.name === name);
-    if (override) return { ...(configured ?? defaults(name)), ...launch(override, cwd), disabled: false };
+    if (override)
+      return {
+        ...(configured ?? defaultServerConfig(name)),
+        ...launchFields(override, cwd, env),
+        disabled: false,
+      };
     if (!configured) {
       const known = config.servers.map((server) => server.name).join(", ") || "none";
       throw new UsageError(
@@ -70,32 +74,4 @@ export function replayServers(
     // Naming the recording is the request to run its servers, as naming one is for `mcpterm call`.
     return { ...configured, disabled: false };
   });
-}
-
-/**
- * A command typed on the command line runs where it was typed, not in the config's folder. A URL
- * typed there gets none of the config's headers: they hold tokens for the configured address.
- */
-function launch(override: ServerOverride, cwd: string): Partial<ServerConfig> {
-  if ("url" in override)
-    return { transport: "http", url: override.url, headers: {}, command: undefined, args: [] };
-  return { transport: "stdio", command: override.command, args: override.args, cwd, url: undefined };
-}
-
-function defaults(name: string): ServerConfig {
-  return {
-    name,
-    transport: "stdio",
-    args: [],
-    env: {},
-    headers: {},
-    timeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
-    maxCallMs: DEFAULT_MAX_CALL_MS,
-    startupTimeoutMs: DEFAULT_STARTUP_TIMEOUT_MS,
-    disabled: false,
-    trust: false,
-    includeTools: [],
-    excludeTools: [],
-    tiers: {},
-  };
 }

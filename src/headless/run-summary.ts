@@ -35,6 +35,8 @@ export interface ToolCallSummary {
   durationMs: number | undefined;
   /** Why mcpterm did not run a call the model proposed (the step limit, a loop), when it did not. */
   notRun: string | undefined;
+  /** Set when the call was lost because its server's process ended: how, and the stderr line that says why. */
+  serverExited?: string;
 }
 
 export interface ModelStepSummary {
@@ -89,6 +91,7 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         truncated: event.truncated,
         durationMs: event.durationMs,
         notRun: event.notRun,
+        ...(event.serverExited === undefined ? {} : { serverExited: event.serverExited }),
       });
     case "warning":
       return { ...summary, warnings: [...summary.warnings, event.message] };

@@ -34,7 +34,8 @@ export function toolReport(tool: AgentTool, definition: Tool): ToolReport {
 
 /** A lint finding as one line under its server (naming the tool) or its tool. */
 export function findingLine(finding: LintFinding, withTool: boolean): string {
-  const where = withTool && finding.tool !== undefined ? `${finding.tool}: ` : "";
+  const at = [withTool ? finding.tool : undefined, finding.path].filter((part) => part !== undefined);
+  const where = at.length > 0 ? `${at.join(" ")}: ` : "";
   return `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`;
 }
 

@@ -1,15 +1,25 @@
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { SearchToolsHost } from "../core/agent/search-tools-host.js";
-import { BUILT_IN_SERVER, type AgentTool } from "../core/agent/tool-host.js";
-import { toolTokens } from "../core/agent/tool-offer.js";
+import type { AgentTool, ToolHost } from "../core/agent/tool-host.js";
+import { offerTools } from "../core/agent/tool-offer.js";
+import type { McptermConfig } from "../core/config/index.js";
 import { resolveEmbeddingsSettings } from "../core/config/embeddings-settings.js";
+import { resolveModelSettings, type ResolvedModelSettings } from "../core/config/model-settings.js";
+import { ConfigError, ExitCode } from "../core/errors.js";
+import { knowledgeDir } from "../core/kb/index.js";
 import { DEFAULT_CONTEXT_WINDOW } from "../core/llm/context-probe.js";
-import { ExitCode } from "../core/errors.js";
+import { lazyChatModel } from "../core/llm/lazy-chat-model.js";
+import type { ContextWindow } from "../core/llm/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { sessionToolSearch, type ToolSearch, type ToolSelectionView } from "../core/tool-search/index.js";
+import { loadKnowledge, sessionKnowledge, sessionToolHost } from "../core/session/session-tools.js";
+import {
+  isBuiltIn,
+  serverToolsOffered,
+  sessionToolSearch,
+  type ToolSearch,
+} from "../core/tool-search/index.js";
 import { withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -18,34 +28,87 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 const RANKED_SHOWN = 20;
 
 /**
- * `mcpterm tools --search "<request>"` (repeatable): starts the servers once, then, for each
- * request, selects the tools exactly as the first step of a turn with that message would (the
- * config's tools.search, its alwaysLoad, the configured window or the default one, embeddings when
+ * `mcpterm tools --search "<request>"` (repeatable): starts the servers and the knowledge base
+ * once, as a session does, then, for each request, builds the offer of the first step of a turn
+ * with that message through the very functions a turn uses (sessionToolHost, offerTools: the
+ * config's tools.search and alwaysLoad, the model's window as a session learns it, embeddings when
  * kb.embeddings is set) and prints what would be offered and the best-ranked tools with scores.
  * Deterministic: the same servers and requests give the same lists. Exit 4 when a server failed.
  */
 export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
   return withServers(args.common, args.server, io, async (manager, redactor, config) => {
     const warnings: string[] = [];
+    const warn = (text: string): void => void warnings.push(text);
+    const embeddings = resolveEmbeddingsSettings(config, io.env, args.common.trustConfig);
+    if (embeddings.warning) warn(embeddings.warning);
     const search = sessionToolSearch(config, {
-      embeddings: resolveEmbeddingsSettings(config, io.env, false).settings,
+      embeddings: embeddings.settings,
       instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
-      warn: (text) => warnings.push(text),
+      warn,
     });
-    const mcpTools = new McpToolHost(manager, { redactor });
-    const servers = (): AgentTool[] => mcpTools.list();
-    const tools = [...new SearchToolsHost(search, servers).list(), ...servers()].filter(
-      (tool) => tool.withheld === undefined,
-    );
-    const window = config.model.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const knowledge = sessionKnowledge(config, args.kb, redactor.redactText);
+    if (knowledge.access().state === "loading") {
+      const dir = (): string => knowledgeDir(args.common.kbDir, config, io.cwd);
+      await loadKnowledge(knowledge, dir, io.cwd, {
+        ...(embeddings.settings ? { embeddings: embeddings.settings } : {}),
+        onWarning: warn,
+      });
+    }
+    const tools = sessionToolHost({
+      knowledge,
+      toolSearch: search,
+      servers: new McpToolHost(manager, { redactor }),
+    });
+    const window = await sessionWindow(config, io.env, args.common.trustConfig);
     const results = [];
-    for (const query of args.search) results.push(await rankFor(search, tools, query, window));
+    for (const query of args.search) results.push(await rankFor(search, tools, query, window.tokens));
     for (const warning of warnings) io.stderr.write(`warning: ${redactor.redactText(warning)}\n`);
-    if (args.json) io.stdout.write(`${displayPretty({ window, queries: results }, redactor.redactText)}\n`);
-    else io.stdout.write(sanitizeForTerminal(redactor.redactText(results.map(renderResult).join("\n"))));
+    if (args.json)
+      io.stdout.write(
+        `${displayPretty({ window: window.tokens, windowFrom: window.detail, queries: results }, redactor.redactText)}\n`,
+      );
+    else
+      io.stdout.write(
+        sanitizeForTerminal(
+          redactor.redactText([...results.map(renderResult), windowLine(window)].join("\n")),
+        ),
+      );
     const anyFailed = manager.servers().some((server) => server.status === "failed");
     return anyFailed ? ExitCode.serverUnavailable : ExitCode.ok;
   });
+}
+
+/**
+ * The window a session would select tools for: the model's as a session asks it (the settings,
+ * else the endpoint's report), never sending the API key where a session would not; else the
+ * default, saying why.
+ */
+async function sessionWindow(
+  config: McptermConfig,
+  env: NodeJS.ProcessEnv,
+  trusted: boolean,
+): Promise<ContextWindow> {
+  let settings: ResolvedModelSettings;
+  try {
+    settings = resolveModelSettings({ flags: {}, env, config });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const configured = config.model.contextWindow;
+    return configured === undefined
+      ? { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", detail: "the default: no model is set to ask" }
+      : { tokens: configured, source: "config", detail: "model.contextWindow" };
+  }
+  const untrusted = settings.baseUrlFromConfig && settings.apiKeySource !== undefined && !trusted;
+  if (settings.contextWindow === undefined && untrusted)
+    return {
+      tokens: DEFAULT_CONTEXT_WINDOW,
+      source: "default",
+      detail: `the default: the endpoint was not asked, since ${config.path ?? "the config"} names it and your API key would go with the question (--trust-config asks it)`,
+    };
+  const model = lazyChatModel(settings);
+  return model.contextWindow
+    ? model.contextWindow()
+    : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", detail: "the default" };
 }
 
 interface RankedEntry {
@@ -58,51 +121,52 @@ interface RankedEntry {
 
 interface QueryResult {
   query: string;
-  selection: { on: boolean; why: string; total: number; offered: number };
+  selection: { on: boolean; why: string; total: number; offered: number; problem?: string };
   offered: Array<RankedEntry & { reason: string }>;
   ranked: Array<RankedEntry & { offered: boolean }>;
 }
 
 async function rankFor(
   search: ToolSearch,
-  tools: readonly AgentTool[],
+  host: ToolHost,
   query: string,
   window: number,
 ): Promise<QueryResult> {
-  const view: ToolSelectionView<AgentTool> = await search.select({
-    tools,
-    always: (tool) => tool.server === BUILT_IN_SERVER,
+  const offer = await offerTools(host, search, {
     input: query,
     conversation: [{ role: "user", content: query }],
     window,
-    size: toolTokens,
-    listSize: (list) => list.reduce((sum, tool) => sum + toolTokens(tool), 0),
   });
-  const offered = new Set(view.offered.map((entry) => entry.tool.modelName));
-  const ranked = await search.rank(
-    tools.filter((tool) => tool.server !== BUILT_IN_SERVER),
-    [{ text: query, weight: 1 }],
-  );
+  const view = search.lastSelection();
+  const offered = view?.offered ?? [];
+  const names = new Set(offer.tools.map((tool) => tool.modelName));
+  const servers = host.list().filter((tool) => tool.withheld === undefined && !isBuiltIn(tool));
+  const ranked = await search.rank(servers, [{ text: query, weight: 1 }]);
   return {
     query,
     selection: {
-      on: view.on,
-      why: view.why,
-      total: view.total,
-      offered: view.offered.filter((entry) => entry.tool.server !== BUILT_IN_SERVER).length,
+      on: view?.on ?? false,
+      why: view?.why ?? "",
+      total: view?.total ?? servers.length,
+      offered: serverToolsOffered(offered),
+      ...(view?.problem ? { problem: view.problem } : {}),
     },
-    offered: view.offered.map((entry) => ({
+    offered: offered.map((entry) => ({
       ...entryOf(entry.tool, entry.score, entry.matched),
       reason: entry.reason,
     })),
     ranked: ranked.slice(0, RANKED_SHOWN).map((entry) => ({
       ...entryOf(entry.tool, entry.score, entry.matched),
-      offered: offered.has(entry.tool.modelName),
+      offered: names.has(entry.tool.modelName),
     })),
   };
 }
 
-function entryOf(tool: AgentTool, score: number, matched: readonly string[]): RankedEntry {
+function entryOf(
+  tool: Pick<AgentTool, "modelName" | "server" | "name">,
+  score: number,
+  matched: readonly string[],
+): RankedEntry {
   return {
     name: tool.modelName,
     server: tool.server,
@@ -133,5 +197,10 @@ function renderResult(result: QueryResult): string {
   if (pinned.length > 0)
     lines.push(`  pinned: ${pinned.map((entry) => `${entry.server}/${entry.tool}`).join(", ")}`);
   if (result.ranked.length === 0) lines.push("  (no tool matched any word of it)");
+  if (result.selection.problem) lines.push(`  ⚠ ${result.selection.problem}`);
   return `${lines.join("\n")}\n`;
+}
+
+function windowLine(window: ContextWindow): string {
+  return `(selected for a ${window.tokens.toLocaleString("en-US")}-token window: ${window.detail})\n`;
 }

@@ -1,8 +1,9 @@
-import { describeProtocol, type ProtocolEra } from "../core/mcp/protocol-era.js";
+import type { ProtocolEra } from "../core/mcp/protocol-era.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";
+import { protocolFacts, protocolLabel } from "../core/mcp/protocol-facts.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
@@ -19,7 +20,8 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
 /**
  * `mcpterm tools`: connect, then list each server's status, its tools with tier and reason, and
- * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed.
+ * the lint findings on its tool definitions and behaviour. Exit 4 when any server failed, else 1
+ * when lint found an error.
  * With `--server s <tool>`, that one tool whole instead.
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
@@ -39,7 +41,7 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
       io.stdout.write(`${displayPretty({ servers: report, lint: inventory.lint }, redactor.redactText)}\n`);
     else io.stdout.write(redactor.redactText(renderReport(report, inventory.lint)));
     const anyFailed = report.some((server) => server.status === "failed");
-    return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : ExitCode.ok);
+    return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : lintExitCode(inventory.lint));
   });
 }
 
@@ -58,8 +60,13 @@ async function showOneTool(args: ToolsArgs, server: string, name: string, io: Cl
         ? `${displayPretty({ server, ...found, lint }, redact)}\n`
         : renderToolReport(server, found, lint, redact),
     );
-    return Promise.resolve(ExitCode.ok);
+    return Promise.resolve(lintExitCode(lint));
   });
+}
+
+/** For a server's CI: a lint error fails the run (exit 1); warnings do not. */
+function lintExitCode(findings: readonly LintFinding[]): ExitCode {
+  return findings.some((finding) => finding.severity === "error") ? ExitCode.runtime : ExitCode.ok;
 }
 
 /** The tools as reported, each beside the definition its server listed. */
@@ -107,7 +114,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     lines.push(`${server.name}: ${server.status}${timing}${server.error ? ` — ${server.error}` : ""}`);
     const facts = [
       server.serverInfo ? `server ${server.serverInfo.name} ${server.serverInfo.version}` : undefined,
-      server.protocolVersion ? `protocol ${describeProtocol(server)}` : undefined,
+      protocolLabel(protocolFacts(server)),
       server.pid === undefined ? undefined : `pid ${server.pid}`,
       server.url,
     ].filter((fact) => fact !== undefined);

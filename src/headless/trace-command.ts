@@ -3,6 +3,7 @@ import path from "node:path";
 import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
 import { resolveTraceFile } from "../core/trace/trace-files.js";
 import type { Trace } from "../core/trace/trace-model.js";
+import { isHttpUrl } from "../core/config/http-url.js";
 import { toOtlpJson } from "../core/trace/trace-otlp.js";
 import { readTrace } from "../core/trace/trace-reader.js";
 import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
@@ -13,11 +14,12 @@ import { escapeInvisible } from "../core/policy/json-escapes.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
+import { sendOtlp } from "./send-otlp.js";
 
 /**
- * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json] [--calls]`:
+ * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json|url] [--calls]`:
  * reads a trace and prints its tree, its grouped structure, its wire frames or its MCP calls, or
- * writes an OTLP export.
+ * writes an OTLP export to a file or sends it to a collector.
  */
 export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promise<number> {
   if (args.server !== undefined && !args.wire && !args.calls)
@@ -37,10 +39,16 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
   const selected = args.turn === undefined ? trace : onlyTurn(trace, args.turn);
 
   if (args.otlp !== undefined) {
-    const out = path.resolve(io.cwd, args.otlp);
     const exported = toOtlpJson(selected);
-    await writeFile(out, `${JSON.stringify(exported, null, 2)}\n`);
     const spans = exported.resourceSpans[0]?.scopeSpans[0]?.spans.length ?? 0;
+    // A URL is a collector to send to; anything else a file to write.
+    if (isHttpUrl(args.otlp)) {
+      const url = await sendOtlp(exported, args.otlp, io.env);
+      io.stdout.write(`Sent ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${url}.\n`);
+      return ExitCode.ok;
+    }
+    const out = path.resolve(io.cwd, args.otlp);
+    await writeFile(out, `${JSON.stringify(exported, null, 2)}\n`);
     io.stdout.write(
       `Wrote ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${out} (OTLP/JSON).\n`,
     );

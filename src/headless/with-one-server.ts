@@ -1,7 +1,7 @@
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
+import { loadCommandConfig } from "../common/load-project-config.js";
 import { settleHandover } from "./handover-gate.js";
-import { loadProjectConfig } from "../common/load-project-config.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
@@ -34,11 +34,14 @@ export async function commandManager(
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
-  extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "shutdownGraceMs"> = {},
+  extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs"> = {},
   signIn?: SignInPerson,
 ): Promise<McpManager> {
   await settleHandover(project.config, servers, project.common, io);
   return new McpManager(servers, {
+    // A server that does not stop when its stdin closes is signalled soon after: the person
+    // waits for a one-off command, and a stuck call's server would hold them for seconds.
+    shutdownGraceMs: ONE_OFF_GRACE_MS,
     ...extra,
     parentEnv: io.env,
     redact: redactor.redactText,
@@ -46,6 +49,19 @@ export async function commandManager(
     // Stored sign-ins are used; a needed one names `mcpterm auth login` (which passes `signIn`).
     oauth: sessionOAuth(io.env, redactor, () => signIn),
   });
+}
+
+/** How long a one-off command's server has to exit after its stdin closes, and again after SIGTERM. */
+const ONE_OFF_GRACE_MS = 500;
+
+/**
+ * With --debug, every line the servers write to stderr, as it comes, marked with the server's
+ * name (redacted, cut to 2,000 characters); without it, only the lines that matter are told, in
+ * the sentence that says a server failed.
+ */
+export function debugStderr(common: CommonArgs, io: CliIo): Pick<McpManagerOptions, "onStderr"> {
+  if (!common.debug) return {};
+  return { onStderr: (server, line) => void io.stderr.write(`[${server}] ${line}\n`) };
 }
 
 /**
@@ -59,10 +75,10 @@ export async function withServers<T>(
   io: CliIo,
   work: (manager: McpManager, redactor: SecretRedactor, config: McptermConfig) => Promise<T>,
 ): Promise<T> {
-  const config = await loadProjectConfig(common, io);
+  const config = await loadCommandConfig(common, io);
   const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
   const redactor = sessionRedactor(config, io.env);
-  const manager = await commandManager({ config, common }, servers, io, redactor);
+  const manager = await commandManager({ config, common }, servers, io, redactor, debugStderr(common, io));
   try {
     await manager.start();
     return await work(manager, redactor, config);
@@ -82,9 +98,14 @@ export async function withOneServer<T>(
   name: string,
   io: CliIo,
   work: (manager: McpManager, connection: ServerConnection, redactor: SecretRedactor) => Promise<T>,
-  options: { signIn?: SignInPerson; refuse?: (server: ServerConfig) => string | undefined } = {},
+  options: {
+    signIn?: SignInPerson;
+    refuse?: (server: ServerConfig) => string | undefined;
+    /** What the command itself watches: stdout noise mid-call, the wire. */
+    extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire">;
+  } = {},
 ): Promise<T> {
-  const config = await loadProjectConfig(common, io);
+  const config = await loadCommandConfig(common, io);
   const server = requireServerConfig(config, name);
   const refusal = options.refuse?.(server);
   if (refusal) throw new UsageError(refusal);
@@ -94,7 +115,7 @@ export async function withOneServer<T>(
     [{ ...server, disabled: false }],
     io,
     redactor,
-    {},
+    { ...debugStderr(common, io), ...options.extra },
     options.signIn,
   );
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.

@@ -67,7 +67,7 @@ describe("structured content and the outputSchema", () => {
     const outcome = await call("results", "get_weather_wrong");
     expect(outcome).toMatchObject({ ok: true, failure: undefined });
     expect(outcome.outputSchemaProblem).toBe(
-      "The structuredContent does not match the tool's outputSchema at /temperature: it must be number (and 1 more mismatch).",
+      "The structuredContent does not match the tool's outputSchema in 2 places: at /temperature it must be number; at /conditions it must be string.",
     );
     expect(JSON.parse(outcome.structured ?? "")).toEqual({ temperature: "warm", conditions: 7 });
     expect(outcome.display).toBe('{"temperature":"warm","conditions":7}');

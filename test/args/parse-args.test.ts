@@ -55,8 +55,9 @@ describe("parseArgs", () => {
     [["tools"], { command: "tools", server: undefined, tool: undefined, search: [], json: false }],
     [
       ["tools", "--search", "weather in Paris", "--search", "open a pull request", "--json"],
-      { command: "tools", search: ["weather in Paris", "open a pull request"], json: true },
+      { command: "tools", search: ["weather in Paris", "open a pull request"], kb: true, json: true },
     ],
+    [["tools", "--search", "weather", "--no-kb"], { command: "tools", search: ["weather"], kb: false }],
     [
       ["serve"],
       { command: "serve", http: undefined, host: "127.0.0.1", hostGiven: false, tokenEnv: undefined },
@@ -81,11 +82,77 @@ describe("parseArgs", () => {
     ],
     [
       ["call", "fs/read_file", '{"path":"a"}'],
-      { command: "call", server: "fs", tool: "read_file", arguments: '{"path":"a"}' },
+      { command: "call", server: "fs", tool: "read_file", arguments: ['{"path":"a"}'] },
     ],
     [
       ["call", "fs/read_file", "--yes", "--timeout", "500", "--json"],
-      { command: "call", arguments: undefined, yes: true, timeoutMs: 500, json: true },
+      { command: "call", arguments: [], yes: true, timeoutMs: 500, json: true },
+    ],
+    [
+      ["call", "fs/read_file", "path=a b", '{"depth":2}', "n=007"],
+      { command: "call", arguments: ["path=a b", '{"depth":2}', "n=007"] },
+    ],
+    // A server typed after --: its words kept exactly (yargs would read 007 as 7 and --port as ours).
+    [
+      ["call", "read_file", "n=1", "--json", "--", "node", "build/fs.js", "--port", "007"],
+      {
+        command: "call",
+        server: "fs",
+        tool: "read_file",
+        arguments: ["n=1"],
+        json: true,
+        common: { target: { name: "fs", command: "node", args: ["build/fs.js", "--port", "007"] } },
+      },
+    ],
+    [
+      ["tools", "--", "npx", "-y", "@acme/notes-mcp@1.2.0"],
+      {
+        command: "tools",
+        server: "notes-mcp",
+        common: { target: { name: "notes-mcp", command: "npx", args: ["-y", "@acme/notes-mcp@1.2.0"] } },
+      },
+    ],
+    [
+      ["tools", "get_note", "--", "node", "notes.js"],
+      { command: "tools", server: "notes", tool: "get_note" },
+    ],
+    [
+      ["doctor", "--url", "http://127.0.0.1:3001/mcp", "--json"],
+      {
+        command: "doctor",
+        server: "127.0.0.1:3001",
+        json: true,
+        calls: true,
+        common: { target: { name: "127.0.0.1:3001", url: "http://127.0.0.1:3001/mcp" } },
+      },
+    ],
+    [["doctor"], { command: "doctor", server: undefined, json: false, calls: true }],
+    [
+      ["doctor", "notes", "--no-calls", "--timeout", "2000"],
+      { command: "doctor", server: "notes", calls: false, timeoutMs: 2000 },
+    ],
+    [
+      ["read", "notes://1", "--", "python3", "-m", "notes_server"],
+      { command: "read", server: "notes_server", uri: "notes://1" },
+    ],
+    [["read", "fs", "file:///a"], { command: "read", server: "fs", uri: "file:///a" }],
+    [
+      ["prompts", "summarize", "7", "style=bullets", "--", "node", "notes.js"],
+      { command: "prompts", server: "notes", prompt: "summarize", arguments: ["7", "style=bullets"] },
+    ],
+    [
+      ["prompts", "notes", "summarize", "id=7"],
+      { command: "prompts", server: "notes", prompt: "summarize", arguments: ["id=7"] },
+    ],
+    [["prompts"], { command: "prompts", server: undefined, prompt: undefined, arguments: [] }],
+    [["resources", "--", "./notes-server"], { command: "resources", server: "notes-server" }],
+    [
+      ["dev", "--call", "list_notes", "--", "env", "DEBUG=1", "node", "build/notes.js"],
+      { command: "dev", server: "notes", calls: [{ tool: "list_notes", arguments: undefined }] },
+    ],
+    [
+      ["replay", "calls.jsonl", "--slow-factor", "5", "--slow-ms", "200", "--", "node", "notes.js"],
+      { command: "replay", file: "calls.jsonl", slowFactor: 5, slowMs: 200, servers: [] },
     ],
     [["trace", "--calls", "--server", "fs"], { command: "trace", calls: true, server: "fs" }],
     [
@@ -98,6 +165,8 @@ describe("parseArgs", () => {
         yes: false,
         ignore: [],
         ignoreFile: undefined,
+        slowFactor: 10,
+        slowMs: 1000,
       },
     ],
     [
@@ -183,7 +252,26 @@ describe("parseArgs", () => {
       ["--no-kb", "kb"],
       /^mcpterm kb needs more arguments \(got 0, needs at least 1\); see mcpterm kb --help/,
     ],
-    [["read", "fs"], /^mcpterm read needs more arguments \(got 1, needs at least 2\)/],
+    [["read", "fs"], /^mcpterm read needs the resource's uri: mcpterm read <server> <uri>/],
+    [["read"], /^mcpterm read needs more arguments \(got 0, needs at least 1\)/],
+    [
+      ["tools", "--server", "fs", "--", "node", "fs.js"],
+      /give the server either by its name in the config or after --/,
+    ],
+    [
+      ["resources", "fs", "--url", "http://x/mcp"],
+      /give the server either by its name in the config or after --/,
+    ],
+    [["resources", "--url", "ftp://x/mcp"], /--url needs an http\(s\) address, got "ftp:\/\/x\/mcp"/],
+    [["resources", "--url", "http://x/mcp", "--", "node", "s.js"], /either after -- or as --url, not both/],
+    [["call", "echo", "--"], /-- needs the command that starts the server/],
+    [["tools", "--config", "c.json", "--", "node", "s.js"], /--config names the servers to start/],
+    [
+      ["replay", "--server", "a=node a.js", "--", "node", "b.js"],
+      /--server names which recorded server a command replaces/,
+    ],
+    [["replay", "--slow-factor", "0.5"], /--slow-factor must be a number of at least 1, got 0\.5/],
+    [["replay", "--slow-ms", "-3"], /--slow-ms must be a whole number of milliseconds, got -3/],
     [
       ["call", "fs/read", "--timeout", "abc"],
       /--timeout must be a whole number from 1 to 2147483647, got NaN/,
@@ -210,7 +298,8 @@ describe("parseArgs", () => {
       ["tools", "--server", "a", "read", "--search", "x"],
       /^--search ranks every tool; leave out the tool name/,
     ],
-    [["dev"], /^mcpterm dev needs more arguments/],
+    [["doctor", "fs", "--", "node", "fs.js"], /give the server either by its name in the config or after --/],
+    [["dev"], /^mcpterm dev needs a server: its name in the config, or its command after --/],
     [["dev", "fs", "--log-level", "loud"], /--log-level must be one of debug, .*, got "loud"/],
   ])("%j is a usage error", async (argv, message) => {
     const error = await parse(...argv).catch((caught: unknown) => caught);

@@ -26,7 +26,7 @@ describe("the compile cache folder", () => {
   it("is filled by a run and used by the next, with the same answer", async () => {
     const cwd = await tempDir();
     const cache = path.join(cwd, "cache");
-    const env = cleanEnv({ XDG_CACHE_HOME: cache });
+    const env = withoutCompileCache({ XDG_CACHE_HOME: cache });
     const first = await runCli(["kb", "--help"], { cwd, env });
     expect(first).toMatchObject({ code: 0, stderr: "" });
     expect((await filesUnder(path.join(cache, "mcpterm/compile-cache"))).length).toBeGreaterThan(0);
@@ -39,7 +39,7 @@ describe("the compile cache folder", () => {
     // A file where the folder should go: no user, root included, can make a folder under it.
     const blocker = path.join(cwd, "not-a-folder");
     await writeFile(blocker, "");
-    const env = cleanEnv({ XDG_CACHE_HOME: blocker });
+    const env = withoutCompileCache({ XDG_CACHE_HOME: blocker });
     expect(await runCli(["--version"], { cwd, env })).toMatchObject({
       code: 0,
       stderr: "",
@@ -52,7 +52,7 @@ describe("the compile cache folder", () => {
 
   it("shared by two processes starting at once, on an empty folder, serves both and the next", async () => {
     const cwd = await tempDir();
-    const env = cleanEnv({ XDG_CACHE_HOME: path.join(cwd, "cache") });
+    const env = withoutCompileCache({ XDG_CACHE_HOME: path.join(cwd, "cache") });
     const both = await Promise.all([
       runCli(["kb", "--help"], { cwd, env }),
       runCli(["kb", "--help"], { cwd, env }),
@@ -63,3 +63,9 @@ describe("the compile cache folder", () => {
     expect(after).toMatchObject({ code: 0, stderr: "", stdout: both[0].stdout });
   });
 });
+
+/** cleanEnv, without the compile cache it sets for every other test: these test where it goes. */
+function withoutCompileCache(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE: _shared, ...env } = cleanEnv(extra);
+  return env;
+}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
+import { installNotesServer, notesCommand } from "../support/notes-server.js";
 import { cleanEnv } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
@@ -34,6 +35,26 @@ afterAll(async () => {
   for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
   await rm(dir, { recursive: true, force: true });
 });
+
+/** `mcpterm dev …` as a process, its stdout and stderr together; `stop` is Ctrl+C and its end. */
+function startDev(args: string[]): { out: () => string; stop: () => Promise<number | null> } {
+  const dev = spawn(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: cleanEnv(),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  dev.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  dev.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => dev.on("close", (code) => resolve(code)));
+  return {
+    out: () => out,
+    stop: () => {
+      dev.kill("SIGINT");
+      return exited;
+    },
+  };
+}
 
 /** Polls until `check` holds; the deadline only matters when the run never gets there. */
 async function until(what: string, check: () => boolean, ms = 20_000): Promise<void> {
@@ -87,6 +108,67 @@ describe("mcpterm dev", () => {
     }
     expect(await exited).toBe(130);
     expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("starts a server a saved call crashed again, so the calls after it and the replay still run", async () => {
+    const notes = await installNotesServer(dir);
+    const calls = path.join(dir, "calls.jsonl");
+    await writeFile(
+      calls,
+      `${JSON.stringify({ kind: "tool", server: "notes", tool: "list_notes", arguments: {}, result: { content: [{ type: "text", text: "1: Rollback\n2: Release" }] } })}\n`,
+    );
+    const { out, stop } = startDev([
+      "dev",
+      "--call",
+      'get_note {"id":1}',
+      "--call",
+      'search_notes {"query":"roll"}',
+      "--call",
+      "list_notes",
+      "--replay",
+      "calls.jsonl",
+      "--",
+      ...notesCommand(notes, marker, ["crash-in-handler", "slow-call"], ["AUTHOR_SLOW_MS=5600"]),
+    ]);
+    try {
+      await until("the replay after the calls", () =>
+        /^replay: 1 call\(s\): 1 match, 0 differ$/m.test(out()),
+      );
+      const text = out();
+      expect(text).toMatch(
+        /^call get_note \{"id":1\}: failed: server "notes" exited \(code 1\): TypeError: Cannot read properties of undefined \(reading 'title'\) \(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/m,
+      );
+      expect(text).toMatch(/^dev: notes is down; starting it again for call search_notes$/m);
+      // A call that takes long says so while it does.
+      expect(text).toMatch(/^call search_notes \{"query":"roll"\}: still waiting \(5 s\)$/m);
+      expect(text).toMatch(/^call search_notes \{"query":"roll"\}: ok \(\d+ ms\)\n {2}1: Rollback$/m);
+      expect(text).toMatch(/^call list_notes \{\}: ok \(\d+ ms\)$/m);
+    } finally {
+      await stop();
+    }
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("names every outputSchema mismatch of a saved call, and each line of junk on stdout", async () => {
+    const notes = await installNotesServer(dir);
+    const { out, stop } = startDev([
+      "dev",
+      "--call",
+      'get_note {"id":1}',
+      "--",
+      ...notesCommand(notes, marker, ["output-mismatch", "stdout-junk"]),
+    ]);
+    try {
+      await until("the saved call", () => /^ {2}Rollback$/m.test(out()));
+      expect(out()).toMatch(
+        /^call get_note \{"id":1\}: ok, but the result breaks its outputSchema in 3 place\(s\) \(\d+ ms\)\n {2}⚠ at the top level: it must have required property 'body'\n {2}⚠ at \/id: it must be integer\n {2}⚠ at \/title: it must be string$/m,
+      );
+      expect(out()).toContain(
+        'warning: server "notes" wrote to stdout, which is for JSON-RPC only (log to stderr): "debug: looking up note 1"\n',
+      );
+    } finally {
+      await stop();
+    }
   });
 
   it("says what to watch when the server's command line names no file", async () => {

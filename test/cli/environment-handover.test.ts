@@ -114,6 +114,22 @@ describe("a developer command that would send a value of yours to a place the pr
     expect(trusted.site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
   });
 
+  it("holds for doctor too, but not for a server the person typed with its headers", async () => {
+    const { dir, file, env, site, received } = await project();
+    const doctor = await runCli(["doctor", "site", "--no-calls"], { cwd: dir, env });
+    expect(doctor.code).toBe(2);
+    expect(doctor.stderr).toContain(`mcpterm: ${file} would send values from your environment`);
+    expect(received()).not.toContain(GITHUB_TOKEN);
+
+    // Typed on the command line, the header is the person's own request: nothing to ask.
+    const typed = await runCli(
+      ["tools", "--url", `${site.url}/mcp`, "--header", "Authorization: Bearer ${GITHUB_TOKEN}"],
+      { cwd: dir, env },
+    );
+    expect(typed.stderr).not.toContain("would send values");
+    expect(site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+  });
+
   it.each([
     ["n", false],
     ["y", true],

@@ -201,7 +201,7 @@ describe("mcpterm replay of a recorded session", () => {
         differences: Array<{ path: string; recorded: unknown; replayed: unknown }>;
       }>;
     };
-    expect(report.summary).toEqual({ match: 3, differs: 1, notReplayed: 0, unreachable: 0 });
+    expect(report.summary).toEqual({ match: 3, differs: 1, slow: 0, notReplayed: 0, unreachable: 0 });
     expect(report.calls.map((call) => [call.tool, call.status])).toEqual([
       ["echo", "match"],
       ["sum", "differs"],

@@ -100,7 +100,16 @@ describe("mcpterm call", () => {
     expect(run.code).toBe(0);
     const weather = { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 };
     const report = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(Object.keys(report)).toEqual(["server", "tool", "isError", "durationMs", "result"]);
+    // outputSchemaProblems: the tool declares an outputSchema, and its result kept it.
+    expect(Object.keys(report)).toEqual([
+      "server",
+      "tool",
+      "isError",
+      "durationMs",
+      "result",
+      "outputSchemaProblems",
+    ]);
+    expect(report.outputSchemaProblems).toEqual([]);
     expect(report).toMatchObject({ server: "everything", tool: "get-structured-content", isError: false });
     expect(report.durationMs).toEqual(expect.any(Number));
     // Exactly what the server sent: no isError it did not send, no durationMs.

@@ -46,6 +46,19 @@ describe("what a command line loads", () => {
     expect(run.loads.some(fromPackage("string-width"))).toBe(false);
   });
 
+  it("-p loads no OpenTelemetry code unless export is on", async () => {
+    const modelEnv = { MCPTERM_MODEL: "scripted", OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-test" };
+    const telemetryCode = (url: string): boolean =>
+      url.includes("/session-telemetry") || url.includes("/node_modules/@opentelemetry/");
+    const off = await loadsOf(["--no-kb", "-p", "hello"], modelEnv);
+    expect(off.code).toBe(0);
+    expect(off.loads.filter(telemetryCode)).toEqual([]);
+    // Export on (to a collector that is not there): the chunk is loaded, so the check above can fail.
+    const on = await loadsOf(["--no-kb", "--otlp-endpoint", "http://127.0.0.1:9", "-p", "hello"], modelEnv);
+    expect(on.code).toBe(0);
+    expect(on.loads.filter(telemetryCode).length).toBeGreaterThan(0);
+  });
+
   it("a subcommand's help, which yargs lays out by width, loads it when it measures", async () => {
     const run = await loadsOf(["kb", "--help"]);
     expect(run.code).toBe(0);

@@ -12,7 +12,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../support/s
  * trace and `mcpterm call` print, against the results fixture and server-everything.
  */
 const WRONG =
-  "The structuredContent does not match the tool's outputSchema at /temperature: it must be number (and 1 more mismatch).";
+  "The structuredContent does not match the tool's outputSchema in 2 places: at /temperature it must be number; at /conditions it must be string.";
 
 let dir: string;
 const models: ScriptedModelServer[] = [];
@@ -164,13 +164,21 @@ describe("mcpterm call", () => {
     const run = await runInProcess(["call", "results/get_weather_wrong"], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('{"temperature":"warm","conditions":7}');
-    expect(run.stderr).toContain(`warning: ${WRONG}\n`);
+    // Every mismatch, one a line.
+    expect(run.stderr).toContain(
+      "warning: The structuredContent does not match the tool's outputSchema in 2 places:\n  at /temperature: it must be number\n  at /conditions: it must be string\n",
+    );
     const json = await runInProcess(["call", "results/get_weather_missing", "--json"], {
       cwd: dir,
       env: cleanEnv(),
     });
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ isError: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      isError: false,
+      outputSchemaProblems: [
+        "The tool has an outputSchema but returned no structuredContent, which the MCP spec requires.",
+      ],
+    });
     expect(json.stderr).toContain("warning: The tool has an outputSchema but returned no structuredContent");
   });
 });

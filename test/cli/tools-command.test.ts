@@ -82,7 +82,8 @@ describe("mcpterm tools --json", () => {
 
   it("removes terminal escapes, writes invisible characters out and redacts secrets in the definitions", async () => {
     const run = await cli("tools", "--server", "hostile", "--json");
-    expect(run.code).toBe(0);
+    // The hostile server's definitions are lint errors (hidden text, escapes), which fail the run.
+    expect(run.code).toBe(1);
     expect(run.stdout).not.toContain(HOSTILE_TOKEN);
     const tools =
       (JSON.parse(run.stdout) as { servers: Array<{ tools: ToolEntry[] }> }).servers[0]?.tools ?? [];
@@ -126,7 +127,7 @@ describe("mcpterm tools --server s <tool>", () => {
 
   it("says the tool's reason not to be offered, and cleans what it prints", async () => {
     const run = await cli("tools", "--server", "hostile", "named_lookup");
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "  ⚠ not offered to the model: a property name in its input schema holds hidden characters\n",
     );

@@ -195,14 +195,14 @@ describe("lintTools", () => {
 });
 
 describe("mcpterm tools on a misbehaving server", () => {
-  it("flags each lint finding and still exits 0 when every server connected", async () => {
+  it("flags each lint finding, at its schema path, and exits 1 for the errors though every server connected", async () => {
     const marker = randomUUID();
     const dir = await tempDir();
     await writeJson(path.join(dir, "mcp.config.json"), {
       mcpServers: { broken: brokenLaunch(marker, { BROKEN_INIT_DELAY_MS: "2100" }) },
     });
     const run = await runInProcess(["tools"], { cwd: dir, env: cleanEnv() });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^broken: connected in \d+ ms$/m);
     expect(run.stdout).toMatch(
       /^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2} \((?:legacy|modern)\), pid \d+\)$/m,
@@ -214,7 +214,7 @@ describe("mcpterm tools on a misbehaving server", () => {
       /^ {2}✗ error instruction-like-text {2}get_weather: The definition contains a pseudo-tag such as <IMPORTANT>/m,
       /^ {2}✗ error instruction-like-text {2}get_weather: The definition mentions private files such as ~\/\.ssh/m,
       /^ {2}✗ error hidden-unicode {2}get_weather: The definition contains invisible Unicode \(U\+200B\)/m,
-      /^ {2}✗ error invalid-schema {2}bad_schema: The input schema is not valid JSON Schema: minimum value must be \["number"\]\.$/m,
+      /^ {2}✗ error invalid-schema {2}bad_schema \$\.inputSchema\.properties\.count\.minimum: "minimum" must be a number, got "zero"$/m,
       /^ {2}✗ error invalid-name {2}bad name!: The name uses characters other than/m,
       /^ {2}! warning missing-description {2}bad name!: The tool has no description/m,
       /^ {2}! warning property-without-description {2}bad name!: Parameter\(s\) x have no description/m,

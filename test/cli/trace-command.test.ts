@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/core/errors.js";
 import { readTrace } from "../../src/core/trace/trace-reader.js";
 import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
+import { startOtlpReceiver } from "../support/otlp-receiver.js";
 import type { TraceCommandArgs } from "../../src/args.js";
 import { runTraceCommand } from "../../src/headless/trace-command.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
@@ -63,7 +64,11 @@ afterAll(async () => {
   for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
 });
 
-async function trace(args: Partial<TraceCommandArgs>, cwd = dir): Promise<{ code: number; stdout: string }> {
+async function trace(
+  args: Partial<TraceCommandArgs>,
+  cwd = dir,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string }> {
   const stdout = new PassThrough();
   let text = "";
   stdout.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
@@ -83,7 +88,7 @@ async function trace(args: Partial<TraceCommandArgs>, cwd = dir): Promise<{ code
       stdout,
       stderr: new PassThrough(),
       stdin: new PassThrough(),
-      env: {},
+      env,
       cwd,
       signal: new AbortController().signal,
     },
@@ -125,8 +130,12 @@ describe("the trace of mcpterm -p", () => {
     expect(stdout).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(known-secret\)/);
     expect(stdout).toMatch(
       new RegExp(
-        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n$`,
+        String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n`,
       ),
+    );
+    // The broken server's stdout noise, at start and during its call, recorded as it came.
+    expect(stdout).toMatch(
+      /\nwhat servers did besides answering\n├─ broken wrote to stdout, which is for JSON-RPC only: "Broken server v0\.0\.1 starting\.\.\."\n└─ broken wrote to stdout, which is for JSON-RPC only: "calling a tool now"\n$/,
     );
   });
 
@@ -149,6 +158,32 @@ describe("the trace of mcpterm -p", () => {
     expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → tools\/call #\d+ .*"name":"get_status"/m);
     expect(stdout).toMatch(/^\+ +\d+ ms {2}broken ← result #\d+ .*\[REDACTED\]/m);
     expect(stdout).not.toMatch(/ fixture [→←] /);
+  });
+
+  it("sends the same export to a collector URL, with OTEL_EXPORTER_OTLP_HEADERS", async () => {
+    const collector = await startOtlpReceiver();
+    try {
+      const { code, stdout } = await trace({ file: traceFile, otlp: collector.endpoint }, dir, {
+        OTEL_EXPORTER_OTLP_HEADERS: "x-team=alpha",
+      });
+      expect(code).toBe(0);
+      expect(stdout).toBe(
+        `Sent 7 span(s) from 1 turn(s) of ${traceFile} to ${collector.endpoint}/v1/traces.\n`,
+      );
+      expect(collector.exports).toHaveLength(1);
+      expect(collector.exports[0]?.contentType).toBe("application/json");
+      expect(collector.exports[0]?.headers["x-team"]).toBe("alpha");
+      const names = collector.spans().map((span) => span.name);
+      expect(names.filter((name) => name.startsWith("execute_tool"))).toHaveLength(3);
+    } finally {
+      await collector.close();
+    }
+  });
+
+  it("a collector that is not there is one clear sentence, not a stack", async () => {
+    await expect(trace({ file: traceFile, otlp: "http://127.0.0.1:9" })).rejects.toThrow(
+      /^Could not send the spans to http:\/\/127\.0\.0\.1:9\/v1\/traces: .*; check that the collector listens there/,
+    );
   });
 
   it("writes an OTLP/JSON export with a span per turn, model step and tool call", async () => {

@@ -124,6 +124,16 @@ describe("mcpterm auth and a server behind OAuth, through the real binary", () =
     }
   });
 
+  it("doctor says which sign-in the server takes, that one is stored and valid, and that it was accepted", async () => {
+    const run = await cli(["doctor", "secure", "--no-calls"]);
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toMatch(
+      /^ {2}✓ authorization +sign-in: browser; a stored sign-in, valid until \d{4}-\d\d-\d\dT[\d:.]+Z; accepted$/m,
+    );
+    expect(run.stdout).toMatch(/^ {2}✓ handshake +/m);
+    expectNoToken(run.stdout + run.stderr);
+  });
+
   it("auth status lists the server, its scopes and expiry, never a token", async () => {
     const run = await cli(["auth", "status"]);
     expect(run.code).toBe(0);

@@ -48,13 +48,13 @@ describe("outputSchemaProblem", () => {
       "a required property missing, and more",
       WEATHER,
       { content: text, structuredContent: { temperature: "warm", conditions: 7 } },
-      "The structuredContent does not match the tool's outputSchema at /temperature: it must be number (and 1 more mismatch).",
+      "The structuredContent does not match the tool's outputSchema in 2 places: at /temperature it must be number; at /conditions it must be string.",
     ],
     [
-      "the first mismatch, at the top level",
+      "every mismatch, one at the top level",
       WEATHER,
       { content: text, structuredContent: { conditions: 7, station: {} } },
-      "The structuredContent does not match the tool's outputSchema at the top level: it must have required property 'temperature' (and 2 more mismatches).",
+      "The structuredContent does not match the tool's outputSchema in 3 places: at the top level it must have required property 'temperature'; at /conditions it must be string; at /station it must have required property 'id'.",
     ],
     [
       "a nested mismatch",

@@ -63,6 +63,19 @@ describe("calls files", () => {
       { kind: "tool", server: "s", tool: "t", error: { failure: "oops" } },
       'line 4: "error.failure" must be one of invalid_args, transient, permission, business, protocol, cancelled, got "oops".',
     ],
+    [
+      { kind: "tool", server: "s", tool: "t", argments: { id: 7 }, result: {} },
+      'line 4 has an unknown key "argments"; did you mean "arguments"? (the keys are kind, server, tool, arguments, tier, personApproved, durationMs, result, error, resultPreview, resultChars).',
+    ],
+    [
+      // Another kind's target is unknown here too: a resource call has no "tool".
+      { kind: "resource", server: "s", uri: "file:///a", tool: "t", result: {} },
+      'line 4 has an unknown key "tool" (the keys are kind, server, uri, arguments, tier, personApproved, durationMs, result, error, resultPreview, resultChars).',
+    ],
+    [
+      { kind: "tool", server: "s", tool: "t", error: { mesage: "lost" } },
+      'line 4: "error" has an unknown key "mesage"; did you mean "message"? (the keys are failure, code, message).',
+    ],
   ])("%j is refused with one sentence", (value, message) => {
     expect(callFromLine(value, 4)).toBe(message);
   });

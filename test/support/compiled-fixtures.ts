@@ -20,6 +20,9 @@ const SOURCES = {
   "legacy-server": path.join(FIXTURES, "legacy-server.ts"),
   "restarting-server": path.join(FIXTURES, "restarting-server.ts"),
   "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
+  "author-server": path.join(FIXTURES, "author-server.ts"),
+  // Not a server: records into a trace until it is killed.
+  "trace-writer": path.join(FIXTURES, "trace-writer.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

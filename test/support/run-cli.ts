@@ -14,11 +14,26 @@ export interface CliRun {
 /** User settings for CLI tests live here, never in the developer's real config folder. */
 export const TEST_SETTINGS_DIR = mkdtempSync(path.join(os.tmpdir(), "mcpterm-settings-"));
 
+/**
+ * The user's cache folder of CLI tests: a fresh one under here for every environment, so what
+ * one test's run remembers (an endpoint's context window, by its port) never reaches another's.
+ * Node's compile cache is shared by the worker's runs instead, so they start as fast as a user's.
+ */
+const TEST_CACHE_ROOT = mkdtempSync(path.join(os.tmpdir(), "mcpterm-cache-"));
+let cacheFolders = 0;
+
 /** The environment a CLI test runs in: no model variables leak in from the developer's shell. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of ["PATH", "HOME", "TMPDIR", "LANG"]) if (process.env[key]) env[key] = process.env[key];
-  return { ...env, NO_COLOR: "1", MCPTERM_SETTINGS_DIR: TEST_SETTINGS_DIR, ...extra };
+  return {
+    ...env,
+    NO_COLOR: "1",
+    MCPTERM_SETTINGS_DIR: TEST_SETTINGS_DIR,
+    XDG_CACHE_HOME: path.join(TEST_CACHE_ROOT, String((cacheFolders += 1))),
+    NODE_COMPILE_CACHE: path.join(TEST_CACHE_ROOT, "compile-cache"),
+    ...extra,
+  };
 }
 
 /** Runs the built binary as a user would, optionally feeding stdin. */

@@ -67,12 +67,22 @@ export interface ScriptedServerOptions {
   models?: unknown;
   /** Other GET routes by path (llama.cpp's /props, LM Studio's /api/v0/models/<id>, Ollama's /api/ps). */
   routes?: Record<string, unknown>;
+  /** GET /models is answered only once `releaseModels()` is called: a listing that stalls. */
+  stallModels?: boolean;
 }
 
 export interface ScriptedModelServer {
   /** e.g. http://127.0.0.1:PORT/v1 */
   baseUrl: string;
   requests: RecordedRequest[];
+  /**
+   * What happened, in order: `GET <path>` and `POST <path>` as each request arrives, and
+   * `answered GET <path>` once a stalled listing was answered (`stallModels`), or `abandoned
+   * GET <path>` when the client gave up on it first.
+   */
+  events: string[];
+  /** Answers the stalled GET /models requests, and any later one at once. */
+  releaseModels(): void;
   enqueue(...replies: ScriptedReply[]): void;
   /** Closes the server and destroys open sockets, including hung ones. */
   close(): Promise<void>;
@@ -103,8 +113,31 @@ export async function startScriptedModelServer(
     });
   });
 
+  const events: string[] = [];
+  let modelsStalled = options.stallModels === true;
+  const stalled: Array<() => void> = [];
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
+    const path = (req.url ?? "").split("?")[0] ?? "";
+    events.push(`${req.method ?? ""} ${path}`);
+    if (modelsStalled && req.method === "GET" && path.endsWith("/models")) {
+      let answered = false;
+      // A client that gives up (a timeout) closes the request: that is an event too.
+      res.on("close", () => {
+        if (!answered) events.push(`abandoned GET ${path}`);
+      });
+      stalled.push(() => {
+        answered = true;
+        events.push(`answered GET ${path}`);
+        answerGet(req, res);
+      });
+      return;
+    }
+    if (req.method === "GET") {
+      answerGet(req, res);
+      return;
+    }
     const route = routeFor(req, options);
     if (route !== undefined) {
       sendJson(res, 200, route);
@@ -144,6 +177,15 @@ export async function startScriptedModelServer(
     respond(res, reply, recorded, index, window !== undefined);
   }
 
+  function answerGet(req: IncomingMessage, res: ServerResponse): void {
+    const route = routeFor(req, options);
+    if (route !== undefined) sendJson(res, 200, route);
+    else
+      sendJson(res, 404, {
+        error: { message: `scripted server: no route ${req.method ?? ""} ${req.url ?? ""}` },
+      });
+  }
+
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -160,6 +202,11 @@ export async function startScriptedModelServer(
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    events,
+    releaseModels: () => {
+      modelsStalled = false;
+      for (const answer of stalled.splice(0)) answer();
+    },
     enqueue: (...replies) => {
       queue.push(...replies);
     },

@@ -72,7 +72,7 @@ describe("TraceRecorder", () => {
     recorder.close();
   });
 
-  it("writes each record through at once, before close", async () => {
+  it("writes a record once the turn that made it ends, long before close", async () => {
     const recorder = await open();
     recorder.write({ type: "warning", message: "one" });
     expect((await records(recorder)).map((record) => record.type)).toEqual(["session_start", "warning"]);

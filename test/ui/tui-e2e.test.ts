@@ -339,6 +339,9 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
   it("grows back to 120 columns leaving no ghosts; ↑ recalls a multi-line entry whole, then goes on through history", async () => {
     resize(120);
     await waitForScreen(promptBoxAt(120), "the prompt box 120 columns wide, alone");
+    // No turn may still be running (a loaded machine is slow to finish the last one): a message
+    // sent during a turn is queued, and ↑ would take it back instead of recalling history.
+    await waitForScreen((text) => text.includes("Enter send ·"), "no turn running");
 
     tmux("send-keys", "-t", session, "-l", "line one");
     await waitForScreen((text) => text.includes("› line one"), "the first line");

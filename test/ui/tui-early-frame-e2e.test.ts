@@ -7,6 +7,7 @@ import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+import { ERASE_FRAME } from "../../src/ui/terminal/early-frame.js";
 
 /**
  * The early frame (src/ui/terminal/early-frame.ts): the prompt box drawn before Ink loads, with
@@ -42,6 +43,7 @@ async function gatedPane(dir: string, args: readonly string[]): Promise<{ pane: 
     cwd: dir,
     columns: 80,
     rows: 24,
+    scrollback: 100,
   });
   terminal = pane;
   const log = path.join(dir, "pane.log");
@@ -53,6 +55,7 @@ async function gatedPane(dir: string, args: readonly string[]): Promise<{ pane: 
   return { pane, log };
 }
 
+/** The top borders of boxes on the screen and in the scrollback (the pane keeps 100 lines). */
 const boxTops = (screen: string): number => screen.split("\n").filter((line) => line.startsWith("╭")).length;
 
 describe("the first frame before Ink", () => {
@@ -71,7 +74,7 @@ describe("the first frame before Ink", () => {
     expect(early).toBeGreaterThanOrEqual(0);
     expect(status).toBeGreaterThan(early);
     expect(welcome).toBeGreaterThan(status);
-    expect(written.slice(status, welcome)).toContain("\r\u001b[3A\u001b[J");
+    expect(written.slice(status, welcome)).toContain(ERASE_FRAME);
     expect(written.slice(0, early)).not.toContain("· mcpterm ");
     expect(boxTops(screen)).toBe(1);
     expect(screen).not.toContain("starting ·");

@@ -166,7 +166,7 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
     expect(lastUserMessage(model.requests.at(-1))).toBe(
       'explain @src/main.ts \n\n<file path="src/main.ts" trust="untrusted">\nexport const a = 1;\n\n</file>',
     );
-    expect(answered).toContain("⎘ @src/main.ts · 20 B, 2 lines");
+    expect(answered).toContain("⎘ @src/main.ts · 20 B, 1 line");
     expect(answered).toContain("✓ Confirmed");
     expect(answered).toMatch(/┃ • src\/main\.ts exports a = 1/);
     expect(answered).toContain("? Inferred (to verify)");

@@ -34,7 +34,8 @@ beforeAll(async () => {
     mcptermPaneCommand({ home: dir, args: ["--model", "scripted", "--base-url", model.baseUrl] }),
     { cwd: dir, columns: 120, rows: 40 },
   );
-  await terminal.waitFor((text) => /│ › /.test(text), "the prompt");
+  // Ink's prompt, not the early frame's: its status line counts the knowledge base.
+  await terminal.waitFor((text) => /│ › /.test(text) && text.includes("kb "), "the prompt");
 });
 
 afterAll(async () => {

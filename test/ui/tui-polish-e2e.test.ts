@@ -134,8 +134,9 @@ describe("the TUI's small print", () => {
     await pane.waitFor((screen) => /^typed early/m.test(screen), "the terminal's echo");
     await writeFile(path.join(folder, "gate"), "");
     const shown = await pane.waitFor(
-      (screen) => screen.includes("│ › typed early"),
-      "the keys in the prompt",
+      // The early frame holds the keys first; the notice comes with the TUI.
+      (screen) => screen.includes("│ › typed early") && screen.includes("No saved session"),
+      "the keys in the TUI's prompt",
     );
     expect(shown).toContain("No saved session in this folder to resume; starting a new one.");
     // Before: "typed earlyNo saved session…" stayed above the prompt.

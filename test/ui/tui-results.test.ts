@@ -101,7 +101,7 @@ describe("tool results in the TUI", () => {
     tmux("send-keys", "-t", session, "C-o");
     const inspecting = await waitForScreen((text) => text.includes("Inspecting 1/1"), "the inspector");
     expect(inspecting).toContain(
-      "⚠ The structuredContent does not match the tool's outputSchema at /temperature: it must be number (and 1",
+      "⚠ The structuredContent does not match the tool's outputSchema in 2 places: at /temperature it must",
     );
     expect(inspecting).toContain("structured content (4 lines):");
     expect(inspecting).toContain('"temperature": "warm",');

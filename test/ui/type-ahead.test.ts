@@ -19,8 +19,8 @@ describe("type-ahead from cooked mode", () => {
   });
 
   it("erases from the row the echo began, and gives each line feed back as Enter", () => {
-    expect(eraseEcho("typed early\nand more", 80)).toBe("\r\u001b[1A\u001b[J");
-    expect(eraseEcho("abc", 80)).toBe("\r\u001b[J");
+    expect(eraseEcho("typed early\nand more", 80)).toBe("\u001b[2K\u001b[1A\u001b[2K\r");
+    expect(eraseEcho("abc", 80)).toBe("\u001b[2K\r");
     expect(keysOfCookedInput("typed early\nand more")).toBe("typed early\rand more");
   });
 });

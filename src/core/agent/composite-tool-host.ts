@@ -1,4 +1,4 @@
-import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
+import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome, UnavailableTool } from "./tool-host.js";
 
 /** Several tool hosts seen as one: built-in tools first, then the MCP servers'. */
 export class CompositeToolHost implements ToolHost {
@@ -36,6 +36,14 @@ export class CompositeToolHost implements ToolHost {
       });
     }
     return owner.call(tool, args, context);
+  }
+
+  unavailable(modelName: string): UnavailableTool | undefined {
+    for (const host of this.hosts) {
+      const gone = host.unavailable?.(modelName);
+      if (gone) return gone;
+    }
+    return undefined;
   }
 
   private ownerOf(tool: AgentTool): ToolHost | undefined {

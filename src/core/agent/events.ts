@@ -153,6 +153,8 @@ export type AgentEvent =
       failure: FailureClass | undefined;
       /** Set when mcpterm never ran the call because the turn stopped first (its step limit, a loop). */
       notRun?: string;
+      /** Set when the call was lost because its server's process ended: how, and the stderr line that says why. */
+      serverExited?: string;
     }
   | { type: "warning"; message: string }
   | { type: "error"; code: string; message: string; exitCode: number }

@@ -34,6 +34,7 @@ export class KnowledgeToolHost implements ToolHost {
     tier: "read_only",
     tierReason: "built-in: reads the local knowledge base",
     notes: [],
+    builtIn: true,
   };
 
   constructor(

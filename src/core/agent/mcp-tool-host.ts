@@ -15,7 +15,8 @@ import { toolWithholdReason } from "../policy/tool-withhold.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { errorMessage } from "../errors.js";
-import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
+import { exitSentence } from "../mcp/server-exit.js";
+import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome, UnavailableTool } from "./tool-host.js";
 
 const READ_ONLY_ATTEMPTS = 3;
 const RETRY_BASE_DELAY_MS = 250;
@@ -28,6 +29,8 @@ const TOOL_LIST_WAIT_MS = 5_000;
  */
 export class McpToolHost implements ToolHost {
   private listed: AgentTool[] | undefined;
+  /** Every tool listed this session by the name the model calls it, kept when its server goes down. */
+  private readonly named = new Map<string, { server: string; tool: string }>();
   private readonly validator: SchemaValidator;
 
   constructor(
@@ -59,7 +62,28 @@ export class McpToolHost implements ToolHost {
     return this.list().find((candidate) => candidate.server === tool.server && candidate.name === tool.name);
   }
 
+  unavailable(modelName: string): UnavailableTool | undefined {
+    const known = this.named.get(modelName);
+    if (!known || this.serverConnected(known.server)) return undefined;
+    const exited = this.exitOf(known.server);
+    const snapshot = this.manager.servers().find((server) => server.name === known.server);
+    const why =
+      exited ??
+      `server "${known.server}" is ${snapshot?.status ?? "gone"}${snapshot?.error ? ` (${snapshot.error})` : ""}`;
+    return {
+      ...known,
+      reason: `${why} — its tools are unavailable`,
+      ...(exited === undefined ? {} : { serverExited: exited }),
+    };
+  }
+
   private classify(): AgentTool[] {
+    const tools = this.classified();
+    for (const tool of tools) this.named.set(tool.modelName, { server: tool.server, tool: tool.name });
+    return tools;
+  }
+
+  private classified(): AgentTool[] {
     return this.manager.tools().flatMap((registered) => {
       const config = this.manager.connection(registered.server)?.config;
       if (!config) return [];
@@ -120,8 +144,17 @@ export class McpToolHost implements ToolHost {
           !context.signal.aborted;
         if (!retry) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
-          const message = `The call failed${tries}: ${errorMessage(error)}`;
-          return { ok: false, forModel: message, display: message, truncated: false, failure };
+          // A server whose process ended took its other tools with it: the model is told so.
+          const exited = this.serverConnected(tool.server) ? undefined : this.exitOf(tool.server);
+          const message = `The call failed${tries}: ${exited ? `${exited} — its tools are unavailable` : errorMessage(error)}`;
+          return {
+            ok: false,
+            forModel: message,
+            display: message,
+            truncated: false,
+            failure,
+            ...(exited ? { serverExited: exited } : {}),
+          };
         }
         await delay(RETRY_BASE_DELAY_MS * 2 ** (attempt - 1), undefined, { signal: context.signal }).catch(
           () => undefined,
@@ -195,6 +228,12 @@ export class McpToolHost implements ToolHost {
   resendSafe(tool: AgentTool): boolean {
     const trustedServer = this.manager.connection(tool.server)?.config.trust ?? false;
     return resendIsSafe({ tier: tool.tier, tierReason: tool.tierReason, trustedServer });
+  }
+
+  /** How a server's process ended, in a sentence, once it has (a stdio server that crashed). */
+  private exitOf(server: string): string | undefined {
+    const report = this.manager.connection(server)?.exitReport();
+    return report ? exitSentence(server, report) : undefined;
   }
 
   private serverConnected(server: string): boolean {

@@ -1,4 +1,4 @@
-import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
+import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome, UnavailableTool } from "./tool-host.js";
 
 /** What /tools hide and /tools show may change: the servers and tools offered to the model this session. */
 export interface ToolNarrowing {
@@ -30,6 +30,10 @@ export class NarrowedToolHost implements ToolHost, ToolNarrowing {
 
   call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome> {
     return this.host.call(tool, args, context);
+  }
+
+  unavailable(modelName: string): UnavailableTool | undefined {
+    return this.host.unavailable?.(modelName);
   }
 
   hide(server: string, tool?: string): { ok: boolean; text: string } {

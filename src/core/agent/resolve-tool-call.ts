@@ -1,8 +1,8 @@
 import type { ToolCallRequest } from "../llm/types.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
-import { SEARCH_TOOLS_NAME } from "../tool-search/index.js";
+import { isSearchTool, SEARCH_TOOLS_NAME } from "../tool-search/index.js";
 import type { ProposedToolCall } from "./events.js";
-import type { AgentTool } from "./tool-host.js";
+import type { AgentTool, UnavailableTool } from "./tool-host.js";
 import type { ToolOffer } from "./tool-offer.js";
 
 /**
@@ -13,20 +13,28 @@ import type { ToolOffer } from "./tool-offer.js";
 export function resolveToolCall(
   request: ToolCallRequest,
   step: number,
-  offer: Pick<ToolOffer, "tools" | "heldBack" | "selection">,
+  offer: Pick<ToolOffer, "tools" | "heldBack" | "selection" | "unavailable">,
   validator: SchemaValidator,
-): { call: ProposedToolCall; tool: AgentTool | undefined } {
+): { call: ProposedToolCall; tool: AgentTool | undefined; unavailable?: UnavailableTool } {
   const { tools } = offer;
   const tool = tools.find((candidate) => candidate.modelName === request.name);
   const parsed = parseArguments(request.arguments);
+  const unavailable = tool ? undefined : offer.unavailable?.(request.name);
   let problem: string | undefined;
-  if (!tool && offer.heldBack.has(request.name)) {
-    problem = `The tool "${request.name}" is not offered in this step, so it was not run. Call ${SEARCH_TOOLS_NAME} with what you need to do; the tools it finds are offered from your next step.`;
+  // The person may have hidden search_tools: then the model is not pointed to a tool it lacks.
+  const canSearch = tools.some(isSearchTool);
+  if (unavailable) {
+    problem = unavailable.reason;
+  } else if (!tool && offer.heldBack.has(request.name)) {
+    problem = canSearch
+      ? `The tool "${request.name}" is not offered in this step, so it was not run. Call ${SEARCH_TOOLS_NAME} with what you need to do; the tools it finds are offered from your next step.`
+      : `The tool "${request.name}" is not offered in this step, so it was not run.`;
   } else if (!tool) {
     const names = tools.map((candidate) => candidate.modelName).join(", ") || "none";
-    const more = offer.selection
-      ? ` Only some tools are offered in each step; ${SEARCH_TOOLS_NAME} finds the others.`
-      : "";
+    const more =
+      offer.selection && canSearch
+        ? ` Only some tools are offered in each step; ${SEARCH_TOOLS_NAME} finds the others.`
+        : "";
     problem = `Unknown tool "${request.name}". Available tools: ${names}.${more}`;
   } else if (!parsed.ok) {
     problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
@@ -37,12 +45,13 @@ export function resolveToolCall(
   }
   return {
     tool,
+    ...(unavailable ? { unavailable } : {}),
     call: {
       id: request.id,
       step,
       modelName: request.name,
-      server: tool?.server,
-      tool: tool?.name,
+      server: tool?.server ?? unavailable?.server,
+      tool: tool?.name ?? unavailable?.tool,
       arguments: parsed.ok ? parsed.value : undefined,
       rawArguments: request.arguments,
       tier: tool?.tier,

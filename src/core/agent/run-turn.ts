@@ -2,6 +2,7 @@ import { LlmError, McptermError, errorMessage } from "../errors.js";
 import { formatSourcesForModel, type KbHit } from "../kb/index.js";
 import type {
   ChatMessage,
+  ContextWindow,
   ChatModel,
   ModelStreamEvent,
   ToolCallRequest,
@@ -98,13 +99,19 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   const content = [options.input, attached?.forModel, sources].filter((part) => part).join("\n\n");
   conversation.push({ role: "user", content });
 
+  const told = new Set<string>();
   for (let step = 1; step <= options.maxSteps; step += 1) {
-    const window = context && options.toolSearch ? (await context.contextWindow()).tokens : undefined;
+    const window =
+      context && options.toolSearch ? (await toolSearchWindow(context, options.tools)).tokens : undefined;
     const offer = await offerTools(options.tools, options.toolSearch, {
       input: options.input,
       conversation,
       window,
     });
+    for (const message of offer.warnings.filter((warning) => !told.has(warning))) {
+      told.add(message);
+      yield { type: "warning", message };
+    }
     const { tools, selection } = offer;
     const specs = tools.map(toToolSpec);
     let partialText = "";
@@ -185,8 +192,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
-    const offered = new Set(tools.map((tool) => tool.modelName));
-    options.toolSearch?.noteUsed(done.toolCalls.map((call) => call.name).filter((name) => offered.has(name)));
+    // Used: a call that named a tool this request offered (a saved session keeps just those calls).
+    const called = new Set(done.toolCalls.map((call) => call.name));
+    options.toolSearch?.noteUsed(tools.filter((tool) => called.has(tool.modelName)));
     if (step === options.maxSteps) {
       yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {
@@ -285,12 +293,24 @@ async function* prepareRequest(
     trigger: attempt === 1 ? "auto" : "overflow",
     ...(signal ? { signal } : {}),
   });
-  const window = await context.contextWindow();
+  const window = await context.windowForRequest();
+  context.noteRequestSent();
   return {
     tokens: context.estimate(conversation, specs),
     raw: context.rawEstimate(conversation, specs),
     window: window.tokens,
   };
+}
+
+/**
+ * The window tool search decides by. With servers' tools to choose from it is the endpoint's
+ * answer, waited for: a default larger than the real window would offer tools the request cannot
+ * hold, and a refusal is retried compacted, not re-selected. (The answer is remembered for a day,
+ * so only a session that finds none waits.) With none, nothing depends on it.
+ */
+async function toolSearchWindow(context: ContextKeeper, tools: ToolHost): Promise<ContextWindow> {
+  const serverTools = tools.list().some((tool) => !tool.builtIn && tool.withheld === undefined);
+  return serverTools ? context.contextWindow() : context.windowForRequest();
 }
 
 function toToolSpec(tool: AgentTool): ToolSpec {

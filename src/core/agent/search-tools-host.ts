@@ -5,9 +5,20 @@ import {
   SEARCH_TOOLS_DESCRIPTION,
   SEARCH_TOOLS_NAME,
   SEARCH_TOOLS_SCHEMA,
+  isBuiltIn,
+  MAX_QUERY_CHARS,
   type ToolSearch,
 } from "../tool-search/index.js";
-import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
+import { DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
+import { clipText } from "../text/index.js";
+import { estimateTextTokens } from "../window/token-estimate.js";
+import {
+  BUILT_IN_SERVER,
+  type AgentTool,
+  type ToolCallContext,
+  type ToolHost,
+  type ToolOutcome,
+} from "./tool-host.js";
 
 /**
  * The built-in read-only tool search_tools: the model describes what it needs, and the tools
@@ -27,6 +38,7 @@ export class SearchToolsHost implements ToolHost {
     tier: "read_only",
     tierReason: "built-in: searches the configured tools' names and descriptions",
     notes: [],
+    builtIn: true,
   };
 
   constructor(
@@ -39,17 +51,42 @@ export class SearchToolsHost implements ToolHost {
     return [this.tool];
   }
 
-  async call(_tool: AgentTool, args: Record<string, unknown>): Promise<ToolOutcome> {
-    const query = typeof args.query === "string" ? args.query : "";
+  /**
+   * Searches with the query's first MAX_QUERY_CHARS, and lists as many of the tools found as the
+   * result limits of the step allow (`context`), as any tool's result is held to them; only the
+   * tools listed are noted as found, so none is offered that the model was not told of.
+   */
+  async call(
+    _tool: AgentTool,
+    args: Record<string, unknown>,
+    context?: ToolCallContext,
+  ): Promise<ToolOutcome> {
+    const query = clipText(typeof args.query === "string" ? args.query : "", MAX_QUERY_CHARS);
     const limit =
       typeof args.limit === "number" ? Math.min(MAX_SEARCH_LIMIT, args.limit) : DEFAULT_SEARCH_LIMIT;
-    const candidates = this.catalog().filter(
-      (tool) => tool.withheld === undefined && tool.server !== BUILT_IN_SERVER,
-    );
+    const candidates = this.catalog().filter((tool) => tool.withheld === undefined && !isBuiltIn(tool));
     const found = await this.search.search(candidates, query, limit);
-    this.search.noteFound(found.map((entry) => entry.tool.modelName));
-    const offered = new Set(this.search.lastSelection()?.offered.map((entry) => entry.tool.modelName) ?? []);
-    const text = describeFound(query, found, offered);
-    return { ok: true, forModel: text, display: text, truncated: false, failure: undefined };
+    const chars = context?.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
+    const tokens = context?.resultTokenLimit;
+    const fits = (text: string): boolean =>
+      text.length <= chars && (tokens === undefined || estimateTextTokens(text) <= tokens);
+    // Measured with every tool marked as not offered, the longest the answer can be.
+    let listed = found;
+    while (listed.length > 0 && !fits(describeFound(query, listed, new Set()))) listed = listed.slice(0, -1);
+    if (listed.length === 0 && found.length > 0) {
+      const text =
+        "Tools were found, but the context window has no room left for this answer. Answer with what you have, or ask the person to start afresh (/clear).";
+      return { ok: true, forModel: text, display: text, truncated: true, failure: undefined };
+    }
+    const tools = listed.map((entry) => entry.tool);
+    this.search.noteFound(tools);
+    const text = describeFound(query, listed, this.search.offeredNext(tools));
+    return {
+      ok: true,
+      forModel: text,
+      display: text,
+      truncated: listed.length < found.length,
+      failure: undefined,
+    };
   }
 }

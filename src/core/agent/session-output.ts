@@ -84,6 +84,7 @@ export class SessionOutput {
             ? {}
             : { outputSchemaProblem: redact(event.outputSchemaProblem) }),
           ...(event.attachments === undefined ? {} : { attachments: event.attachments.map(redact) }),
+          ...(event.serverExited === undefined ? {} : { serverExited: redact(event.serverExited) }),
         };
       case "kb_hits":
         // Redacted where they were made: the model reads them too.

@@ -9,8 +9,8 @@ import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } fr
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
-import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
-import { SEARCH_TOOLS_NAME, type ToolSearch } from "../tool-search/index.js";
+import type { ToolHost } from "./tool-host.js";
+import { isSearchTool, toolKey, type ToolSearch } from "../tool-search/index.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
@@ -60,6 +60,11 @@ export interface SessionJournal {
 export interface RestoredHistory {
   history: readonly ChatMessage[];
   turns: number;
+  /**
+   * The calls its turns made that named a tool their request offered (what a turn saves as its
+   * calls), oldest first: offered again as used, as in the session that made them.
+   */
+  calls: ReadonlyArray<Pick<SavedCall, "server" | "tool">>;
 }
 
 export interface SessionOptions {
@@ -190,11 +195,8 @@ export class Session {
     this.lastContextTokens = undefined;
     const search = this.options.toolSearch;
     search?.forgetConversation();
-    search?.noteUsed(
-      saved.history.flatMap((message) =>
-        message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.name) : [],
-      ),
-    );
+    // By server and tool: the names the model called them by may belong to other tools now.
+    search?.noteUsed(saved.calls.map((call) => ({ server: call.server, name: call.tool })));
   }
 
   private reset(): void {
@@ -289,11 +291,11 @@ export class Session {
     const search = this.options.toolSearch;
     const selection = search?.lastSelection();
     const offered = selection?.on
-      ? new Set(selection.offered.map((entry) => entry.tool.modelName))
+      ? new Set(selection.offered.map((entry) => toolKey(entry.tool)))
       : undefined;
     return this.options.tools
       .list()
-      .filter((tool) => tool.withheld === undefined && (offered === undefined || offered.has(tool.modelName)))
+      .filter((tool) => tool.withheld === undefined && (offered === undefined || offered.has(toolKey(tool))))
       .filter((tool) => offered !== undefined || !search || !isSearchTool(tool))
       .map((tool) => ({
         name: tool.modelName,
@@ -340,11 +342,6 @@ export class Session {
       }
     }
   }
-}
-
-/** search_tools is listed by its host always, and offered only while requests select their tools. */
-function isSearchTool(tool: AgentTool): boolean {
-  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
 }
 
 const EMPTY_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };

@@ -51,9 +51,16 @@ export async function* runToolCalls(
   };
 
   let approved: ApprovedCall[] = [];
-  for (const { call, tool } of resolved) {
+  for (const { call, tool, unavailable } of resolved) {
     if (signal.aborted) {
       yield settle(call.id, cancelled());
+      continue;
+    }
+    if (unavailable) {
+      // Not the model's mistake: the server went down under it, which it should hear as such.
+      const lost = notRun("transient", unavailable.reason);
+      const { serverExited } = unavailable;
+      yield settle(call.id, serverExited === undefined ? lost : { ...lost, serverExited });
       continue;
     }
     if (!tool || !call.arguments || call.problem) {

@@ -1,7 +1,7 @@
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
-/** The server name of mcpterm's own tools (such as search_knowledge_base). */
+/** The server name mcpterm's own tools are shown under; whether a tool is one is `builtIn`, not this name. */
 export const BUILT_IN_SERVER = "mcpterm";
 
 /** A tool the model may call, with its tier already decided. */
@@ -28,6 +28,8 @@ export interface AgentTool {
   notes: string[];
   /** Why the tool is not offered to the model at all (see tool-withhold.ts); listed, never called by it. */
   withheld?: string;
+  /** Set by the hosts of mcpterm's own tools only (tool-search/built-in.ts); a server's tool never has it. */
+  builtIn?: true;
 }
 
 /**
@@ -50,6 +52,21 @@ export interface ToolOutcome {
   failure: FailureClass | undefined;
   /** Rules that matched secrets removed from the content, one entry per secret. */
   redactions?: string[];
+  /**
+   * Set when the call was lost because its server's process ended (in the call, or before it):
+   * how it ended and the stderr line that says why (`server "x" exited (code 1): TypeError: …`).
+   */
+  serverExited?: string;
+}
+
+/** A tool the model names that was offered before, whose server is gone now, and why. */
+export interface UnavailableTool {
+  server: string;
+  tool: string;
+  /** `server "x" exited (code 1): TypeError: … — its tools are unavailable`. */
+  reason: string;
+  /** How the server's process ended, when it did (rather than, say, its remote connection failing). */
+  serverExited?: string;
 }
 
 export interface ToolCallContext {
@@ -74,4 +91,9 @@ export interface ToolHost {
    */
   current?(tool: AgentTool): Promise<AgentTool | undefined>;
   call(tool: AgentTool, args: Record<string, unknown>, context: ToolCallContext): Promise<ToolOutcome>;
+  /**
+   * For a name the model calls that no listed tool has: the tool it named before its server went
+   * down, and why it is gone, so the model is told that rather than "unknown tool".
+   */
+  unavailable?(modelName: string): UnavailableTool | undefined;
 }

@@ -2,7 +2,7 @@ import type { ChatMessage } from "../llm/types.js";
 import type { ToolSearch, ToolSelectionView } from "../tool-search/index.js";
 import { estimateToolTokens } from "../window/token-estimate.js";
 import type { ToolSelectionRecord } from "./events.js";
-import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
+import type { AgentTool, ToolHost, UnavailableTool } from "./tool-host.js";
 
 /** The window assumed when none is known (no context keeper): what most gateways give. */
 const DEFAULT_WINDOW = 32_768;
@@ -16,6 +16,13 @@ export interface ToolOffer {
   selection?: ToolSelectionRecord;
   /** Held-back tools by model name: a call to one is refused with a pointer to search_tools. */
   heldBack: ReadonlySet<string>;
+  /** A tool named that its server took with it when it went down, and why (see ToolHost.unavailable). */
+  unavailable?: (modelName: string) => UnavailableTool | undefined;
+  /**
+   * What the person should be told about this offer, a sentence each: mcpterm's own and the
+   * pinned tools alone passing the budget (every request it does), a pin that names no tool (once).
+   */
+  warnings: string[];
 }
 
 const sizes = new WeakMap<AgentTool, number>();
@@ -42,11 +49,13 @@ export async function offerTools(
   search: ToolSearch | undefined,
   turn: { input: string; conversation: readonly ChatMessage[]; window: number | undefined },
 ): Promise<ToolOffer> {
-  const listed = host.list().filter((tool) => tool.withheld === undefined);
-  if (!search) return { tools: listed, heldBack: new Set() };
+  const all = host.list();
+  const listed = all.filter((tool) => tool.withheld === undefined);
+  const unavailable = (name: string): UnavailableTool | undefined => host.unavailable?.(name);
+  if (!search) return { tools: listed, heldBack: new Set(), unavailable, warnings: [] };
+  const warnings = search.misspeltPins(all);
   const view = await search.select({
     tools: listed,
-    always: (tool) => tool.server === BUILT_IN_SERVER,
     input: turn.input,
     conversation: turn.conversation,
     window: turn.window ?? DEFAULT_WINDOW,
@@ -54,11 +63,13 @@ export async function offerTools(
     listSize: (tools) => tools.reduce((sum, tool) => sum + toolTokens(tool), 0),
   });
   const tools = view.offered.map((entry) => entry.tool);
-  if (!view.on) return { tools, heldBack: new Set() };
+  if (!view.on) return { tools, heldBack: new Set(), unavailable, warnings };
   return {
     tools,
+    unavailable,
     selection: selectionRecord(view),
     heldBack: new Set(view.heldBack.map((entry) => entry.tool.modelName)),
+    warnings: view.problem ? [view.problem, ...warnings] : warnings,
   };
 }
 

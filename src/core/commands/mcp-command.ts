@@ -1,6 +1,7 @@
 import { MAX_SERVER_INSTRUCTIONS } from "../agent/system-prompt.js";
 import { resourceCount } from "../context/catalog-view.js";
 import { errorMessage } from "../errors.js";
+import { protocolFacts, protocolLabel } from "../mcp/protocol-facts.js";
 import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
@@ -147,9 +148,10 @@ function info(server: ServerSnapshot): CommandResult {
   const where = server.pid !== undefined ? `pid ${server.pid}` : server.url;
   const lines = [[server.name, server.status, server.transport, where].filter((part) => part).join(" · ")];
   if (server.error) lines.push(`last error: ${server.error}`);
-  if (server.serverInfo || server.protocolVersion) {
+  const protocol = protocolLabel(protocolFacts(server));
+  if (server.serverInfo || protocol !== undefined) {
     const who = server.serverInfo ? `${server.serverInfo.name} ${server.serverInfo.version}` : "unnamed";
-    lines.push(`server: ${who}${server.protocolVersion ? ` · protocol ${describeProtocol(server)}` : ""}`);
+    lines.push(`server: ${who}${protocol === undefined ? "" : ` · ${protocol}`}`);
   }
   if (server.status === "connected") {
     lines.push(`offers: ${capabilityList(server.capabilities) || "nothing it declared"}`);

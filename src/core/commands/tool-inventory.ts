@@ -2,6 +2,7 @@ import type { AgentTool } from "../agent/tool-host.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import { lintTools, type LintFinding } from "../mcp/tool-lint.js";
 import { summarizeServer, type ServerSummary } from "../mcp/types.js";
+import { isBuiltIn } from "../tool-search/index.js";
 
 /**
  * What `/tools` in the TUI and `mcpterm tools` on the command line both report, gathered once:
@@ -26,13 +27,14 @@ export function toolInventory(manager: McpManager, tools: readonly AgentTool[]):
   const lint = lintServers(manager);
   const servers = manager.servers().map((snapshot) => ({
     summary: withoutToolCount(summarizeServer(snapshot)),
-    tools: tools.filter((tool) => tool.server === snapshot.name),
+    tools: tools.filter((tool) => tool.server === snapshot.name && !isBuiltIn(tool)),
     lint: lint.filter((finding) => finding.server === snapshot.name),
   }));
   const configured = new Set(servers.map((server) => server.summary.name));
   const builtIn: ToolInventory["builtIn"] = [];
   for (const tool of tools) {
-    if (configured.has(tool.server)) continue;
+    // A server may be named "mcpterm" too: whether a tool is mcpterm's own is the tool's to say.
+    if (configured.has(tool.server) && !isBuiltIn(tool)) continue;
     const host = builtIn.find((entry) => entry.host === tool.server);
     if (host) host.tools.push(tool);
     else builtIn.push({ host: tool.server, tools: [tool] });

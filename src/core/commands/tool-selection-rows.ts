@@ -1,7 +1,9 @@
 import type { AgentTool } from "../agent/tool-host.js";
-import { BUILT_IN_SERVER } from "../agent/tool-host.js";
 import {
+  isSearchTool,
   SEARCH_TOOLS_NAME,
+  serverToolsOffered,
+  toolKey,
   type OfferReason,
   type ToolSearch,
   type ToolSelectionView,
@@ -9,11 +11,14 @@ import {
 
 /** What /tools says of one tool when the last request selected its tools: offered and why, or held back. */
 export function offerColumn(view: ToolSelectionView, tool: AgentTool): string {
-  const offered = view.offered.find((entry) => entry.tool.modelName === tool.modelName);
+  const offered = view.offered.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (offered) return `offered: ${reasonText(offered.reason, offered.score, offered.matched)}`;
-  const held = view.heldBack.find((entry) => entry.tool.modelName === tool.modelName);
+  const held = view.heldBack.find((entry) => toolKey(entry.tool) === toolKey(tool));
   if (!held) return "";
-  return held.score > 0 ? `held back (score ${held.score.toFixed(2)})` : "held back (no match)";
+  if (held.remembered) return `held back (${reasonText(held.remembered, 0, [])}, no room left)`;
+  if (held.score <= 0) return "held back (no match)";
+  // A score that rounds to 0.00 still matched something: do not print it as if nothing had.
+  return `held back (score ${held.score < 0.005 ? "below 0.01" : held.score.toFixed(2)})`;
 }
 
 function reasonText(reason: OfferReason, score: number, matched: readonly string[]): string {
@@ -36,20 +41,17 @@ export function selectionNote(search: ToolSearch): string | undefined {
   const view = search.lastSelection();
   if (!view) return undefined;
   if (!view.on) return `Every tool is offered to the model: ${view.why}.`;
-  const offered = view.offered.filter((entry) => !isSearchTool(entry.tool)).length;
+  const offered = serverToolsOffered(view.offered);
   return (
-    `Tools are selected for each request (${view.why}): the last one offered ${offered} of ${view.total} and ${SEARCH_TOOLS_NAME}, which finds the rest. ` +
-    "/tools pin <server>[/<tool>] offers one in every request."
+    `Tools are selected for each request (${view.why}): the last one offered ${offered} of ${view.total}, besides mcpterm's own tools and ${SEARCH_TOOLS_NAME}, which finds the rest. ` +
+    "/tools pin <server>[/<tool>] offers one in every request." +
+    (view.problem ? `\n⚠ ${view.problem}` : "")
   );
 }
 
 /** search_tools is listed only while requests select their tools. */
 export function shownInList(search: ToolSearch | undefined, tool: AgentTool): boolean {
   return !search || !isSearchTool(tool) || search.lastSelection()?.on === true;
-}
-
-function isSearchTool(tool: { server: string; name: string }): boolean {
-  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
 }
 
 /** `/tools pin` and `/tools unpin`: offer a server's tools, or one, in every request this session. */
@@ -64,9 +66,15 @@ export function pinCommand(
   const name = slash < 0 || target.slice(slash + 1) === "" ? undefined : target.slice(slash + 1);
   const label = name === undefined ? `the tools of ${server}` : `${server}/${name}`;
   if (verb === "unpin") {
-    return search.unpin(server, name)
-      ? { ok: true, text: `${label} ${name === undefined ? "are" : "is"} no longer pinned.` }
-      : { ok: false, text: `${target} was not pinned (pinned: ${search.pinned().join(", ") || "nothing"}).` };
+    if (search.unpin(server, name))
+      return { ok: true, text: `${label} ${name === undefined ? "are" : "is"} no longer pinned.` };
+    const byConfig = search.configPin(server, name);
+    return byConfig === undefined
+      ? { ok: false, text: `${target} was not pinned (pinned: ${search.pinned().join(", ") || "nothing"}).` }
+      : {
+          ok: false,
+          text: `${target} is pinned by the config (alwaysLoad "${byConfig}"), not by /tools pin; remove it from the config to unpin it.`,
+        };
   }
   const servers = [...new Set(tools.map((tool) => tool.server))];
   if (!servers.includes(server))
@@ -74,8 +82,13 @@ export function pinCommand(
       ok: false,
       text: `There is no server named "${server}" with tools (servers: ${servers.join(", ") || "none"}).`,
     };
-  if (name !== undefined && !tools.some((tool) => tool.server === server && tool.name === name))
+  const named = tools.filter((tool) => tool.server === server && (name === undefined || tool.name === name));
+  if (name !== undefined && named.length === 0)
     return { ok: false, text: `Server "${server}" has no tool named "${name}".` };
+  // A pin cannot bring back a tool that is never offered: say so rather than promise it.
+  const never = named.find((tool) => tool.withheld !== undefined);
+  if (never && named.every((tool) => tool.withheld !== undefined))
+    return { ok: false, text: `${label} cannot be pinned: ${never.withheld}.` };
   search.pin(server, name);
   return {
     ok: true,

@@ -154,6 +154,14 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
       config.tools.search = parseToolSearch(reader, search, config.tools.search);
     }
   }
+  // A misspelt pin would pin nothing, silently; a misspelt tool is told once its server lists tools.
+  for (const entry of config.tools.search.alwaysLoad) {
+    const server = entry.split("/")[0] ?? entry;
+    if (!config.servers.some((candidate) => candidate.name === server))
+      reader.warn(
+        `tools.search.alwaysLoad names "${entry}", but there is no server "${server}" here; it pins nothing.`,
+      );
+  }
   config.warnings = reader.warnings;
   return config;
 }

@@ -21,6 +21,26 @@ export interface UserSettingsData {
   allowances: Record<string, SavedAllowance[]>;
 }
 
+/**
+ * The `telemetry` block: where live traces go (OpenTelemetry). Only here, the environment or the
+ * command line say so; a project's config cannot, or a cloned repository could send your traces
+ * (your prompts, when content is captured) wherever it likes. Values are as written, checked
+ * where they are resolved (core/telemetry/telemetry-settings.ts).
+ */
+export interface UserTelemetry {
+  enabled?: boolean;
+  /** Base URL of an OTLP/HTTP collector (`/v1/traces` is added), or the full traces URL. */
+  endpoint?: string;
+  protocol?: string;
+  headers?: Record<string, string>;
+  serviceName?: string;
+  resourceAttributes?: Record<string, string>;
+  /** Prompts, answers, tool arguments and results in the spans (redacted); off by default. */
+  captureContent?: boolean;
+  /** How long an exit waits at most for the last spans to be sent. */
+  exitFlushMs?: number;
+}
+
 export class UserSettings {
   readonly path: string;
 
@@ -47,6 +67,28 @@ export class UserSettings {
     this.write({ ...data, trustedConfigs: { ...data.trustedConfigs, [configPath]: launchHash } });
   }
 
+  /** The `telemetry` block as written; fields of the wrong type are left out. */
+  telemetry(): UserTelemetry {
+    const block = this.readRecord().telemetry;
+    if (typeof block !== "object" || block === null) return {};
+    const raw = block as Record<string, unknown>;
+    const text = (key: string): string | undefined => (typeof raw[key] === "string" ? raw[key] : undefined);
+    const flag = (key: string): boolean | undefined => (typeof raw[key] === "boolean" ? raw[key] : undefined);
+    const entries = (key: string): Record<string, string> | undefined => stringRecord(raw[key]);
+    const exitFlushMs = raw.exitFlushMs;
+    const telemetry: UserTelemetry = {
+      enabled: flag("enabled"),
+      endpoint: text("endpoint"),
+      protocol: text("protocol"),
+      headers: entries("headers"),
+      serviceName: text("serviceName"),
+      resourceAttributes: entries("resourceAttributes"),
+      captureContent: flag("captureContent"),
+      exitFlushMs: typeof exitFlushMs === "number" && exitFlushMs >= 0 ? exitFlushMs : undefined,
+    };
+    return Object.fromEntries(Object.entries(telemetry).filter((entry) => entry[1] !== undefined));
+  }
+
   /**
    * The "always allow in this project" rules of `project` (its folder), kept here, where a
    * project's files cannot write them. Read afresh at each check, so a revoke elsewhere counts.
@@ -62,17 +104,19 @@ export class UserSettings {
     };
   }
 
-  private read(): UserSettingsData {
+  /** The file as an object; missing or unreadable settings are empty ones (nothing allowed, trusted or sent). */
+  private readRecord(): Partial<Record<string, unknown>> {
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(this.path, "utf8"));
     } catch {
-      // Missing or unreadable settings mean "nothing allowed, nothing trusted" — the safe default.
-      return { approval: { auto: [] }, trustedConfigs: {}, allowances: {} };
+      return {};
     }
-    const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Partial<
-      Record<string, unknown>
-    >;
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  }
+
+  private read(): UserSettingsData {
+    const record = this.readRecord();
     const approval = record.approval as { auto?: unknown } | undefined;
     const trusted = record.trustedConfigs;
     return {
@@ -92,7 +136,14 @@ export class UserSettings {
   private write(data: UserSettingsData): void {
     ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    // What mcpterm does not manage (the telemetry block) stays as the person wrote it.
+    const {
+      approval: _approval,
+      trustedConfigs: _trusted,
+      allowances: _allowances,
+      ...kept
+    } = this.readRecord();
+    writeFileSync(temporary, `${JSON.stringify({ ...kept, ...data }, null, 2)}\n`, { mode: 0o600 });
     renameSync(temporary, this.path);
   }
 }
@@ -106,6 +157,16 @@ function defaultSettingsDir(env: NodeJS.ProcessEnv): string {
   // os.homedir() only when the environment has no HOME at all (it reads the password database).
   const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), ".config");
   return path.join(base, "mcpterm");
+}
+
+/** An object of string values, or undefined; entries that are not strings are left out. */
+function stringRecord(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
 }
 
 /** The saved rules as the file has them; an entry that is not one is left out (a hand edit gone wrong). */

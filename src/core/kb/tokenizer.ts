@@ -12,7 +12,12 @@ const DIGITS = /^\p{N}+$/u;
 /** Longer "words" are hashes, base64 or minified code: they only bloat the index. */
 const MAX_TERM_LENGTH = 40;
 
-const cjkSegmenter = new Intl.Segmenter("zh", { granularity: "word" });
+/**
+ * Made at the first Chinese or Japanese text, not at import: building it loads ICU's word
+ * dictionary, 60-150 ms measured at load 20, which every start that imports the tokenizer (tool
+ * search does, for `-p`) paid before its first request, whatever language it was asked in.
+ */
+let cjkSegmenter: Intl.Segmenter | undefined;
 
 /**
  * Splits text into index terms; the same function serves indexing and querying so that both
@@ -76,6 +81,7 @@ function englishTerm(piece: string): string | undefined {
  */
 function addCjkTerms(run: string, terms: string[]): void {
   let singles = "";
+  cjkSegmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
   for (const segment of cjkSegmenter.segment(run)) {
     const word = segment.segment;
     const length = Array.from(word).length;

@@ -22,16 +22,29 @@ export interface ProbeTarget {
 
 type Json = Record<string, unknown>;
 
+const NOT_REPORTED: ContextWindow = {
+  tokens: DEFAULT_CONTEXT_WINDOW,
+  source: "default",
+  detail: "as the endpoint does not report it (set model.contextWindow)",
+};
+
 /** The window the endpoint reports for `model`, or the default. Never throws. */
 export async function probeContextWindow(target: ProbeTarget): Promise<ContextWindow> {
-  const found = await fromServer(target).catch(() => undefined);
-  return (
-    found ?? {
-      tokens: DEFAULT_CONTEXT_WINDOW,
-      source: "default",
-      detail: "as the endpoint does not report it (set model.contextWindow)",
-    }
-  );
+  return (await askContextWindow(target)).window;
+}
+
+/**
+ * probeContextWindow, saying also whether the endpoint answered: a window it reported, or that
+ * it reports none, is worth remembering; the default after a timeout or a refused connection is not.
+ */
+export async function askContextWindow(
+  target: ProbeTarget,
+): Promise<{ window: ContextWindow; answered: boolean }> {
+  try {
+    return { window: (await fromServer(target)) ?? NOT_REPORTED, answered: true };
+  } catch {
+    return { window: NOT_REPORTED, answered: false };
+  }
 }
 
 async function fromServer(target: ProbeTarget): Promise<ContextWindow | undefined> {

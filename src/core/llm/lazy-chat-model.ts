@@ -1,4 +1,5 @@
-import { probeContextWindow } from "./context-probe.js";
+import { askContextWindow } from "./context-probe.js";
+import type { ContextWindowCache } from "./context-window-cache.js";
 import { DEFAULT_BASE_URL } from "./endpoint-label.js";
 import type { OpenAiChatModelOptions } from "./openai-chat-model.js";
 import type { ChatModel, ContextWindow, ModelSettings } from "./types.js";
@@ -7,7 +8,11 @@ import type { ChatModel, ContextWindow, ModelSettings } from "./types.js";
  * The chat model for `settings`, with the `openai` package (and Node's fetch behind it) loaded
  * on the first request instead of at start-up, where it would delay the TUI's first frame.
  */
-export function lazyChatModel(settings: ModelSettings, options?: OpenAiChatModelOptions): ChatModel {
+export function lazyChatModel(
+  settings: ModelSettings,
+  options?: OpenAiChatModelOptions,
+  windows?: ContextWindowCache,
+): ChatModel {
   let real: Promise<ChatModel> | undefined;
   let window: Promise<ContextWindow> | undefined;
   const load = (): Promise<ChatModel> => {
@@ -22,15 +27,28 @@ export function lazyChatModel(settings: ModelSettings, options?: OpenAiChatModel
     contextWindow: () => {
       window ??= settings.contextWindow
         ? Promise.resolve({ tokens: settings.contextWindow, source: "config", detail: "model.contextWindow" })
-        : probeContextWindow({
-            baseUrl: settings.baseUrl ?? DEFAULT_BASE_URL,
-            model: settings.model,
-            apiKey: settings.apiKey,
-          });
+        : rememberedOrAsked(settings, windows);
       return window;
     },
     async *stream(request) {
       yield* (await load()).stream(request);
     },
   };
+}
+
+/** The window an endpoint reported within the last day (`windows`), else asked for and kept. */
+async function rememberedOrAsked(
+  settings: ModelSettings,
+  windows: ContextWindowCache | undefined,
+): Promise<ContextWindow> {
+  const baseUrl = settings.baseUrl ?? DEFAULT_BASE_URL;
+  const remembered = windows?.get(baseUrl, settings.model);
+  if (remembered) return remembered;
+  const { window, answered } = await askContextWindow({
+    baseUrl,
+    model: settings.model,
+    apiKey: settings.apiKey,
+  });
+  if (answered) windows?.set(baseUrl, settings.model, window);
+  return window;
 }

@@ -3,6 +3,7 @@ import { errorMessage } from "../errors.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { negotiationFailure } from "./protocol-era.js";
+import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
 import type { StdioProcessTransport } from "./stdio-process-transport.js";
 
 const STDERR_TAIL_IN_ERRORS = 5;
@@ -23,17 +24,20 @@ export function describeConnectFailure(
   if (signIn) return signIn;
   const revision = negotiationFailure(error, context.protocol);
   if (revision) return `${revision}${stderrSuffix(stdio)}`;
-  const exit = describeExit(stdio);
-  if (exit) return `${exit} before it was connected`;
+  const exit = describeExit(stdio, " before it was connected");
+  if (exit) return exit;
   return `${errorMessage(error)}${stderrSuffix(stdio)}`;
 }
 
-/** How a stdio server's process ended, with the last of its stderr, or undefined while it runs. */
-export function describeExit(stdio: StdioProcessTransport | undefined): string | undefined {
+/**
+ * How a stdio server's process ended and the stderr lines that say why (the error line, where
+ * it was thrown, its cause: see server-exit.ts), or undefined while it runs.
+ */
+export function describeExit(stdio: StdioProcessTransport | undefined, when = ""): string | undefined {
   const exit = stdio?.exit;
   if (!exit) return undefined;
-  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code ?? "unknown"}`;
-  return `the server process ${how}${stderrSuffix(stdio)}`;
+  const said = essentialsText(serverExitReport(exit, stdio.stderr.snapshot()));
+  return `the server process ${howItEnded(exit)}${when}${said === undefined ? "" : `: ${said}`}`;
 }
 
 function stderrSuffix(stdio: StdioProcessTransport | undefined): string {

@@ -7,7 +7,14 @@ import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
 import type { ServerLogEntry } from "./server-log.js";
 import { assignModelToolNames } from "./tool-names.js";
-import type { CallOptions, CallToolResult, ServerSnapshot, ServerTool, WireFrame } from "./types.js";
+import type {
+  CallOptions,
+  CallToolResult,
+  RequestMeta,
+  ServerSnapshot,
+  ServerTool,
+  WireFrame,
+} from "./types.js";
 
 export interface McpManagerOptions {
   parentEnv: NodeJS.ProcessEnv;
@@ -21,6 +28,8 @@ export interface McpManagerOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Every stdio server's stderr lines as they arrive, redacted (also kept per server). */
   onStderr?: (server: string, line: string) => void;
+  /** Every stdio server's non-JSON stdout lines as they arrive, redacted (also kept per server). */
+  onStdoutNoise?: (server: string, line: string) => void;
   /** Answers sampling and elicitation; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** Signing in to remote servers that need OAuth; without it a 401 is reported as it is. */
@@ -28,6 +37,8 @@ export interface McpManagerOptions {
   /** The roots offered to servers; each connected server is told when they change. */
   roots?: RootList;
   shutdownGraceMs?: number;
+  /** `_meta` entries merged into every request's params (trace context when traces are exported). */
+  requestMeta?: RequestMeta;
 }
 
 /** A tool of a connected server under the name the model sees. */
@@ -55,10 +66,12 @@ export class McpManager {
         ...(options.onWire ? { onWire: options.onWire } : {}),
         ...(options.onLog ? { onLog: options.onLog } : {}),
         ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+        ...(options.onStdoutNoise ? { onStdoutNoise: options.onStdoutNoise } : {}),
         ...(options.requests ? { requests: options.requests } : {}),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(roots ? { roots: () => roots.list() } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
+        ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }

@@ -4,6 +4,7 @@ import {
   type CompleteRequest,
   type CompleteResult,
   type GetPromptResult,
+  type JSONRPCRequest,
   type JsonSchemaValidator,
   type jsonSchemaValidator,
   type PriorDiscovery,
@@ -40,6 +41,7 @@ import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
 import { EarlierProcesses } from "./earlier-processes.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
+import { exitSentence, serverExitReport, type ServerExitReport } from "./server-exit.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { connectSigningIn, withStepUp } from "./sign-in-loop.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
@@ -50,13 +52,14 @@ import { isHttpNotFound } from "./remote-transports.js";
 import { ServerRecovery } from "./server-recovery.js";
 import { callSurvivingLoss } from "./call-after-loss.js";
 import { callToolWithin } from "./tool-call.js";
-import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
+import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call-error.js";
 import { serverTransports, type TransportFactory } from "./transport-factory.js";
 import { xMcpHeaderProblem } from "./x-mcp-header.js";
 import { MalformedTools } from "./malformed-tools.js";
 import type {
   CallOptions,
   CallToolResult,
+  RequestMeta,
   ServerSnapshot,
   ServerStatus,
   ServerTool,
@@ -76,6 +79,10 @@ export interface ServerConnectionOptions {
   onLog?: (entry: ServerLogEntry) => void;
   /** Each line a stdio server writes to stderr as it arrives, redacted and cut to 2,000 characters. */
   onStderr?: (server: string, line: string) => void;
+  /** Each line a stdio server writes to stdout that is not JSON-RPC, as it arrives, redacted and cut alike. */
+  onStdoutNoise?: (server: string, line: string) => void;
+  /** `_meta` for each request mcpterm sends (trace context, when traces are exported). */
+  requestMeta?: RequestMeta;
   /** Answers the server's sampling and elicitation requests; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
@@ -234,6 +241,12 @@ export class ServerConnection {
   /** What the server wrote to stderr, oldest first (bounded), redacted. */
   stderrLines(): string[] {
     return (this.stdio?.stderr.snapshot() ?? []).map(this.options.redact);
+  }
+
+  /** How a stdio server's process ended, with the stderr lines that matter, once it has. */
+  exitReport(): ServerExitReport | undefined {
+    const exit = this.stdio?.exit;
+    return exit ? serverExitReport(exit, this.stderrLines()) : undefined;
   }
 
   /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
@@ -415,7 +428,10 @@ export class ServerConnection {
         error instanceof ToolCallError
           ? error
           : classifyRequestError(error, { server: this.name, timeoutMs: 0 });
-      throw new ToolCallError(failure.failure, this.options.redact(failure.message), {
+      // A request the process took down with it: say how it ended and why, not "connection lost".
+      const exit = lostConnection(error) ? this.exitReport() : undefined;
+      const message = exit ? exitSentence(this.name, exit) : failure.message;
+      throw new ToolCallError(failure.failure, this.options.redact(message), {
         cause: error,
         retryable: failure.retryable,
         timedOut: failure.timedOut,
@@ -643,6 +659,7 @@ export class ServerConnection {
           });
       },
       [this.malformedTools],
+      this.requestMetaHook(),
     );
     this.client = client;
     this.tapped = tapped;
@@ -652,6 +669,14 @@ export class ServerConnection {
       `did not finish connecting (server/discover or initialize) within ${startupTimeoutMs} ms`,
     );
     return client;
+  }
+
+  /** The session's `_meta` hook (trace context) bound to this server, or none. */
+  private requestMetaHook(): ((request: JSONRPCRequest) => Record<string, string> | undefined) | undefined {
+    const { requestMeta } = this.options;
+    if (requestMeta === undefined) return undefined;
+    return (request) =>
+      requestMeta({ server: this.name, method: request.method, id: request.id, params: request.params });
   }
 
   private keepLog({ level, logger, data }: LogMessageParams): void {

@@ -23,6 +23,8 @@ export interface StdioProcessOptions {
   maxMessageChars?: number;
   /** Each complete line the server writes to stderr, as it comes (`mcpterm dev` shows them). */
   onStderrLine?: (line: string) => void;
+  /** Each line the server writes to stdout that is not JSON-RPC, as it comes (a warning mid-call). */
+  onStdoutNoise?: (line: string) => void;
 }
 
 /** The longest one JSON-RPC message may be (in characters); real results stay far below. */
@@ -166,6 +168,7 @@ export class StdioProcessTransport implements Transport {
       // Servers that print banners or logs to stdout break the protocol for most clients; we keep
       // going and remember the lines so `mcpterm tools` and `/mcp logs` can point at them.
       this.stdoutNoise.push(line);
+      this.options.onStdoutNoise?.(line);
       return;
     }
     this.onmessage?.(message);

@@ -1,8 +1,10 @@
-import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, JSONRPCRequest, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
 type Tap = (direction: WireDirection, message: JSONRPCMessage) => void;
+/** `_meta` entries for each outgoing request (trace context); the one place requests get them. */
+export type RequestMeta = (request: JSONRPCRequest) => Record<string, string> | undefined;
 
 /** Sees each message on its way: one going out, and one coming in, which it may hand on changed. */
 export interface WireWatcher {
@@ -32,13 +34,19 @@ export class TappedTransport implements Transport {
     readonly inner: Transport,
     private readonly tap: Tap,
     private readonly watchers: readonly WireWatcher[],
+    private readonly requestMeta: RequestMeta | undefined,
   ) {}
 
   /** Wraps `inner`; a stdio process transport stays recognisable as one. */
-  static wrap(inner: Transport, tap: Tap, watchers: readonly WireWatcher[] = []): TappedTransport {
+  static wrap(
+    inner: Transport,
+    tap: Tap,
+    watchers: readonly WireWatcher[] = [],
+    requestMeta?: RequestMeta,
+  ): TappedTransport {
     return isProcessTransport(inner)
-      ? new TappedStdioTransport(inner, tap, watchers)
-      : new TappedTransport(inner, tap, watchers);
+      ? new TappedStdioTransport(inner, tap, watchers, requestMeta)
+      : new TappedTransport(inner, tap, watchers, requestMeta);
   }
 
   get sessionId(): string | undefined {
@@ -71,9 +79,23 @@ export class TappedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    this.tap("send", message);
-    for (const watcher of this.watchers) watcher.sent(message);
-    return this.inner.send(message, options);
+    const sent = this.withMeta(message);
+    this.tap("send", sent);
+    for (const watcher of this.watchers) watcher.sent(sent);
+    return this.inner.send(sent, options);
+  }
+
+  /**
+   * The request with the hook's entries merged into its `params._meta`, beside what is there
+   * (the SDK's progressToken); answers and notifications pass unchanged. Done here, on the wire,
+   * so every request gets them whatever client method sent it, in either protocol era.
+   */
+  private withMeta(message: JSONRPCMessage): JSONRPCMessage {
+    if (this.requestMeta === undefined || !("method" in message) || !("id" in message)) return message;
+    const entries = this.requestMeta(message);
+    if (entries === undefined) return message;
+    const params = (message.params ?? {}) as Record<string, unknown> & { _meta?: Record<string, unknown> };
+    return { ...message, params: { ...params, _meta: { ...params._meta, ...entries } } };
   }
 
   close(): Promise<void> {
@@ -96,8 +118,9 @@ class TappedStdioTransport extends TappedTransport {
     private readonly process: ProcessTransport,
     tap: Tap,
     watchers: readonly WireWatcher[],
+    requestMeta: RequestMeta | undefined,
   ) {
-    super(process, tap, watchers);
+    super(process, tap, watchers, requestMeta);
   }
 
   get pid(): number | undefined {

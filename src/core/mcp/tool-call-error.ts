@@ -135,3 +135,11 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
       return new ToolCallError("transient", errorMessage(error), { cause: error });
   }
 }
+
+/** Whether a request failed because the connection closed under it (the SDK's ConnectionClosed, at any depth). */
+export function lostConnection(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
+    if (cause instanceof SdkError && cause.code === SdkErrorCode.ConnectionClosed) return true;
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
+import { toolSchemaProblems } from "./schema-lint.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
 import { isKnownDialect } from "../policy/schema-validator.js";
 import { xMcpHeaderProblem } from "./x-mcp-header.js";
@@ -12,6 +13,8 @@ export type LintCode =
   | "missing-description"
   | "long-description"
   | "invalid-schema"
+  | "unknown-type"
+  | "required-not-in-properties"
   | "schema-not-object"
   | "property-without-description"
   | "duplicate-name"
@@ -31,6 +34,8 @@ export interface LintFinding {
   tool: string | undefined;
   /** One sentence a server developer can act on. */
   message: string;
+  /** Where in the tool's definition, as a JSON path (`$.inputSchema.properties.limit.type`). */
+  path?: string;
 }
 
 /** What lint needs to know about one connected server. */
@@ -176,15 +181,8 @@ export function lintTool(
     );
 
   const schema = tool.inputSchema as Record<string, unknown>;
-  if (schema.type !== "object")
-    add(
-      "error",
-      "schema-not-object",
-      `The input schema's type is ${schema.type === undefined ? "missing" : JSON.stringify(schema.type)}, not "object" as MCP requires.`,
-    );
-  const compileError = schemaCompileError(schema, validator);
-  if (compileError !== undefined)
-    add("error", "invalid-schema", `The input schema is not valid JSON Schema: ${compileError}.`);
+  for (const problem of toolSchemaProblems(tool, (body) => schemaCompileError(body, validator)))
+    findings.push({ severity: "error", server, tool: tool.name, ...problem });
 
   if (schema.$schema !== undefined && !isKnownDialect(schema.$schema))
     add(

@@ -18,10 +18,12 @@ export interface ServerTransportOptions {
   parentEnv: NodeJS.ProcessEnv;
   redact: (text: string) => string;
   onStderr?: (server: string, line: string) => void;
+  /** Each line a stdio server writes to stdout that is not JSON-RPC, redacted and cut alike. */
+  onStdoutNoise?: (server: string, line: string) => void;
   shutdownGraceMs?: number;
 }
 
-/** What a stdio server writes to stderr is passed on cut to this many characters a line. */
+/** What a stdio server writes to stderr (or stdout, not JSON-RPC) is passed on cut to this many characters a line. */
 const STDERR_LINE_CHARS = 2000;
 
 /** The transports a server entry describes: its command as a child process, or its URL. */
@@ -42,22 +44,17 @@ export function serverTransports(
 
 function stdioTransport(config: ServerConfig, options: ServerTransportOptions): StdioProcessTransport {
   const { command, args, env, cwd, name } = config;
-  const { onStderr } = options;
+  const { onStderr, onStdoutNoise } = options;
   if (!command) throw new Error("no command configured");
+  const cut = (line: string): string =>
+    options.redact(line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line);
   return new StdioProcessTransport({
     command,
     args,
     env: serverEnvironment(options.parentEnv, env),
     cwd,
     ...(options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: options.shutdownGraceMs }),
-    ...(onStderr
-      ? {
-          onStderrLine: (line: string) =>
-            onStderr(
-              name,
-              options.redact(line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line),
-            ),
-        }
-      : {}),
+    ...(onStderr ? { onStderrLine: (line: string) => onStderr(name, cut(line)) } : {}),
+    ...(onStdoutNoise ? { onStdoutNoise: (line: string) => onStdoutNoise(name, cut(line)) } : {}),
   });
 }

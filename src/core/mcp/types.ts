@@ -61,6 +61,21 @@ export interface CallOptions {
 
 export type { CallToolResult };
 
+/** A JSON-RPC request mcpterm is about to send a server, as its `_meta` hook sees it. */
+export interface OutgoingRequest {
+  server: string;
+  method: string;
+  /** The JSON-RPC id, which its answer carries back. */
+  id: string | number;
+  params: Record<string, unknown> | undefined;
+}
+
+/**
+ * Entries to merge into a request's `params._meta` (W3C trace context: `traceparent`,
+ * `tracestate`), or undefined for none. Called once per request, just before it is sent.
+ */
+export type RequestMeta = (request: OutgoingRequest) => Record<string, string> | undefined;
+
 /** A server's state without its tool definitions: what reports and traces record about it. */
 export type ServerSummary = Omit<
   ServerSnapshot,

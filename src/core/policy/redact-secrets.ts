@@ -88,9 +88,16 @@ function tokenEnd(text: string, end: number): number {
  */
 /** Shorter values would redact ordinary words; no token or key is this short. */
 const MIN_LEARNED_LENGTH = 8;
+/**
+ * Short texts found clean are remembered, up to this many: the same few ("2.0", "tools/call",
+ * a tool's name, an approval's reason) come back in every JSON-RPC frame and event a call makes.
+ */
+const REMEMBERED_CLEAN = 4096;
+const REMEMBERED_CLEAN_MAX_CHARS = 128;
 
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
+  private readonly clean = new Set<string>();
   private readonly knownSecrets: string[];
   private needles: SecretNeedle[] | undefined;
 
@@ -108,6 +115,7 @@ export class SecretRedactor {
     this.needles = undefined;
     // A remembered redaction predates the secret and could still hold it.
     this.recent.clear();
+    this.clean.clear();
   }
 
   /**
@@ -193,9 +201,16 @@ export class SecretRedactor {
 
   /** Pattern and known-value redaction only: synchronous, for streamed text and trace lines. */
   redactSync(text: string): TextRedaction {
-    return redactWithPatterns(text, this.knownSecrets);
+    if (this.clean.has(text)) return { text, rules: [] };
+    const redaction = redactWithPatterns(text, this.knownSecrets);
+    if (redaction.rules.length === 0 && text.length <= REMEMBERED_CLEAN_MAX_CHARS) {
+      // Forgetting them all at once keeps this a set lookup; the common ones come straight back.
+      if (this.clean.size >= REMEMBERED_CLEAN) this.clean.clear();
+      this.clean.add(text);
+    }
+    return redaction;
   }
 
   /** redactSync's text alone, bound, to hand over as a `(text) => text` callback. */
-  readonly redactText = (text: string): string => this.redactSync(text).text;
+  readonly redactText = (text: string): string => (this.clean.has(text) ? text : this.redactSync(text).text);
 }

@@ -1,6 +1,7 @@
 import { redactDeep } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 import { REDACT_MARGIN } from "./tool-description.js";
+import { groupedNumber } from "../text/grouped-number.js";
 
 /**
  * Most of one text inside an input schema (a property's description or title, an enum value, a
@@ -45,7 +46,7 @@ export function schemaForModel(
   if (counts.redacted > 0) notes.push(`secrets removed from ${counts.redacted} texts in its input schema`);
   if (counts.cut > 0)
     notes.push(
-      `${counts.cut} texts in its input schema cut to ${MAX_SCHEMA_TEXT_CHARS.toLocaleString("en-US")} characters before the model saw them`,
+      `${counts.cut} texts in its input schema cut to ${groupedNumber(MAX_SCHEMA_TEXT_CHARS)} characters before the model saw them`,
     );
   return { schema: cleaned, notes };
 }
@@ -67,7 +68,7 @@ export function schemaWithholdReason(
 ): string | undefined {
   const size = JSON.stringify(schema).length;
   if (size > MAX_SCHEMA_CHARS)
-    return `its input schema is ${size.toLocaleString("en-US")} characters, more than ${MAX_SCHEMA_CHARS.toLocaleString("en-US")}`;
+    return `its input schema is ${groupedNumber(size)} characters, more than ${groupedNumber(MAX_SCHEMA_CHARS)}`;
   for (const name of propertyNames(schema)) {
     if (sanitizeForTerminal(name) !== name)
       return "a property name in its input schema holds hidden characters";

@@ -1,4 +1,5 @@
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
+import { groupedNumber } from "../text/grouped-number.js";
 
 /**
  * Most of a tool description the model is sent. Legitimate descriptions run to about 3 KB; a
@@ -39,7 +40,7 @@ export function descriptionForModel(
   if (visible !== kept) notes.push("secrets removed from its description");
   if (sanitized.length <= MAX_DESCRIPTION_CHARS) return { text: visible, notes };
   notes.push(
-    `its description was cut from ${sanitized.length.toLocaleString("en-US")} to ${MAX_DESCRIPTION_CHARS.toLocaleString("en-US")} characters before the model saw it`,
+    `its description was cut from ${groupedNumber(sanitized.length)} to ${groupedNumber(MAX_DESCRIPTION_CHARS)} characters before the model saw it`,
   );
   return { text: `${visible.slice(0, MAX_DESCRIPTION_CHARS)}… [description cut]`, notes };
 }

@@ -1,10 +1,9 @@
-import { CompositeToolHost } from "../agent/composite-tool-host.js";
-import { NarrowedToolHost, type ToolNarrowing } from "../agent/narrowed-tool-host.js";
-import { LazyKnowledge } from "../agent/lazy-knowledge.js";
+import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
+import type { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
-import { SearchToolsHost } from "../agent/search-tools-host.js";
+import { loadKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
-import type { AgentTool, ToolHost } from "../agent/tool-host.js";
+import type { ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
@@ -17,13 +16,16 @@ import {
 import { UserSettings } from "../config/user-settings.js";
 import { withProtocol } from "../config/pin-protocol.js";
 import type { ProtocolSetting } from "../config/config-types.js";
-import { ConfigError, errorMessage, UsageError } from "../errors.js";
-import { knowledgeDir, openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
+import { ConfigError, UsageError } from "../errors.js";
+import { knowledgeDir, type openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
 import { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
+import { watchServerExits } from "../mcp/exit-watch.js";
+import { exitSentence } from "../mcp/server-exit.js";
 import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
+import { stdoutNoiseSentence } from "../mcp/stdout-noise.js";
 import { openUrlWith } from "../person/open-url.js";
 import { sessionApprovalRules } from "../policy/approval-rules.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
@@ -34,6 +36,8 @@ import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { sessionToolSearch, type ToolSearch } from "../tool-search/index.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
+import { ContextWindowCache } from "../llm/context-window-cache.js";
+import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
 import { serverRequestHandlers } from "../person/server-requests.js";
 import { NOBODY, type Person } from "../person/person.js";
@@ -44,6 +48,7 @@ import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
 import { SessionSaver } from "./session-saver.js";
 import { InputHistoryFile } from "./input-history-file.js";
+import { openSessionTelemetry, withTelemetrySink, withTelemetryWire } from "./telemetry-step.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -58,6 +63,8 @@ export interface SessionRequest {
   maxSteps: number;
   /** --trace: record here instead of .mcpterm/traces/<session>.jsonl. */
   traceFile: string | undefined;
+  /** --otlp-endpoint: export spans live to this collector (else as OTEL_* or the settings say). */
+  otlpEndpoint?: string | undefined;
   /** --trust-config: this run may start the config's servers without asking. */
   trustConfig: boolean;
   /** Tiers allowed on the command line (--approve, or every tier for --yes). */
@@ -182,9 +189,14 @@ export async function openSession(
   const settings = new UserSettings(env.MCPTERM_SETTINGS_DIR, env);
   // Set when the person did not trust the config whose endpoint would receive their key.
   let keyRefused: ConfigError | undefined;
+  const windows = new ContextWindowCache(userCacheDir(env));
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    return lazyChatModel(resolveModelSettings({ flags: withModel(request.model, name), env, config }));
+    return lazyChatModel(
+      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
+      undefined,
+      windows,
+    );
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
@@ -255,6 +267,20 @@ export async function openSession(
     openUrl: openUrlWith(env),
     notify: (text, server) => tell({ level: "warning", text, server }),
   });
+  // Live OpenTelemetry export, when asked for; the packages are loaded only then.
+  const { telemetry, warnings: telemetryWarnings } = await openSessionTelemetry({
+    flag: request.otlpEndpoint,
+    env,
+    settings,
+    config,
+    sessionId: trace.sessionId,
+    model: () => sessionModel?.model ?? model.settings?.model ?? "unset",
+    modelEndpoint: model.settings?.baseUrl,
+    redact,
+    learn: (secret) => redactor.learn(secret),
+    warn: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  for (const text of telemetryWarnings) notices.push({ level: "warning", text });
   const onLog = (entry: ServerLogEntry): void => {
     if (isErrorLevel(entry.level))
       tell({
@@ -266,12 +292,24 @@ export async function openSession(
   const manager = new McpManager(servers, {
     parentEnv: env,
     redact,
-    onWire: trace.wire,
+    onWire: withTelemetryWire(trace.wire, telemetry),
     onLog,
+    // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
+    onStdoutNoise: (server, line) => {
+      trace.stdoutNoise(server, line);
+      tell({ level: "warning", text: stdoutNoiseSentence(server, line), server });
+    },
     requests,
     roots,
     // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
     oauth: sessionOAuth(env, redactor, () => person.signIn),
+    ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
+  });
+  // A crash is recorded with how and why; one after the server was connected is told as it happens.
+  const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected) => {
+    trace.serverExit(server, report);
+    if (wasConnected)
+      tell({ level: "error", text: `${exitSentence(server, report)} — its tools are unavailable`, server });
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
@@ -286,20 +324,14 @@ export async function openSession(
   });
 
   const kbOn = request.kb && config.kb.enabled;
-  const knowledge = new LazyKnowledge(
-    kbOn ? { state: "loading" } : { state: "off", reason: KB_OFF },
-    config.kb.topK,
-    redact,
-  );
+  const knowledge = sessionKnowledge(config, request.kb, redact);
   // Many tools: each request offers those that matter to it, and search_tools finds the rest.
   const toolSearch = sessionToolSearch(config, {
     embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,
     instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
     warn: (text) => tell({ level: "warning", text, server: undefined }),
   });
-  const searchTools = new SearchToolsHost(toolSearch, (): AgentTool[] => tools.list());
-  // Built-in tools first; the knowledge base offers its search tool only once it is ready.
-  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, searchTools, mcpTools]));
+  const tools = sessionToolHost({ knowledge, toolSearch, servers: mcpTools });
 
   const { rules: approval, ignored } = sessionApprovalRules({
     config: config.approval,
@@ -326,9 +358,15 @@ export async function openSession(
   const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
+  const startServers = async (): Promise<void> => {
+    telemetry?.serversStarting();
+    await manager.start();
+    trace.servers(manager.servers());
+    telemetry?.serversSettled(manager.servers());
+  };
   const start = (): ReturnType<SessionRuntime["start"]> => {
     started ??= {
-      servers: manager.start().then(() => trace.servers(manager.servers())),
+      servers: startServers(),
       knowledge: kbOn
         ? loadKnowledge(knowledge, () => knowledgeDir(request.kbDir, config, cwd), cwd, embeddingsFor(tell))
         : Promise.resolve(knowledge.access()),
@@ -376,7 +414,7 @@ export async function openSession(
         allowances,
         maxSteps: request.maxSteps,
         cwd,
-        sink: trace,
+        sink: withTelemetrySink(trace, telemetry),
         output: { redact, spacedSecrets: redactor.spacedSecrets },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
         validator,
@@ -394,32 +432,23 @@ export async function openSession(
         confirmedInferred: config.answers.confirmedInferred,
         toolSearch,
       });
-      if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
+      if (resumed)
+        session.restore({
+          history: resumed.history,
+          turns: resumed.turns.length,
+          calls: resumed.turns.flatMap((turn) => turn.tools),
+        });
       return session;
     },
     close: async () => {
+      stopWatchingExits();
       await manager.close();
       trace.close();
+      // Bounded (telemetry.exitFlushMs), and not at all when the collector is known to be down.
+      await telemetry?.close();
       for (const saver of savers) saver.close();
     },
   };
-}
-
-const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";
-
-/** Indexes in the background; a knowledge base that cannot be opened is turned off, with why. */
-async function loadKnowledge(
-  knowledge: LazyKnowledge,
-  dir: () => string,
-  cwd: string,
-  options: Parameters<typeof openFreshKnowledge>[2],
-): Promise<KnowledgeAccess> {
-  try {
-    knowledge.ready((await openFreshKnowledge(dir(), cwd, options)).kb);
-  } catch (error) {
-    knowledge.off(`The knowledge base could not be opened: ${errorMessage(error)}`);
-  }
-  return knowledge.access();
 }
 
 function withModel(flags: SessionRequest["model"], name: string | undefined): SessionRequest["model"] {

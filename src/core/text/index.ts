@@ -1,3 +1,4 @@
+export { clipText } from "./clip-text.js";
 export {
   displayWidth,
   padToWidth,

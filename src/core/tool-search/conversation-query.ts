@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../llm/types.js";
+import { clipText } from "../text/index.js";
 import type { QueryPart } from "./weighted-query.js";
 
 /** The person's latest message counts whole; each earlier one half as much as the one after it. */
@@ -14,7 +15,8 @@ const MAX_PART_CHARS = 4_000;
  * What tools are ranked against: the person's words in this turn (`input`, without the passages
  * and attachments mcpterm adds to the message), what the model has said in this turn, and the
  * person's earlier messages, fading with age. Tool results are left out: they are a server's
- * words, not what the person asked for.
+ * words, not what the person asked for. Earlier messages are read as sent, so with the passages
+ * and attachments mcpterm added to them; their weight fades, and each is clipped.
  */
 export function conversationQuery(input: string, conversation: readonly ChatMessage[]): QueryPart[] {
   const parts: QueryPart[] = [{ text: clip(input), weight: 1 }];
@@ -39,5 +41,5 @@ export function conversationQuery(input: string, conversation: readonly ChatMess
 }
 
 function clip(text: string): string {
-  return text.slice(0, MAX_PART_CHARS);
+  return clipText(text, MAX_PART_CHARS);
 }

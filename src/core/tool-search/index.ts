@@ -1,7 +1,10 @@
+export { isBuiltIn, isSearchTool } from "./built-in.js";
+export { toolKey, type ToolKey } from "./tool-key.js";
 export { conversationQuery } from "./conversation-query.js";
 export {
   DEFAULT_SEARCH_LIMIT,
   describeFound,
+  MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   SEARCH_TOOLS_DESCRIPTION,
   SEARCH_TOOLS_NAME,
@@ -15,6 +18,7 @@ export {
 } from "../config/tool-search-settings.js";
 export {
   selectTools,
+  serverToolsOffered,
   type HeldBackTool,
   type OfferedTool,
   type OfferReason,
@@ -25,5 +29,11 @@ export { toolDocument, type SearchableTool } from "./tool-document.js";
 export { ToolIndex, type RankedTool } from "./tool-index.js";
 export { ToolSearch, type SelectRequest, type ToolSelectionView } from "./tool-search.js";
 export { ToolVectors, type ToolEmbedder } from "./tool-vectors.js";
-export { weightedTerms, type QueryPart, type WeightedTerms } from "./weighted-query.js";
+export {
+  weightedTerms,
+  writtenWords,
+  type QueryPart,
+  type WeightedTerms,
+  type WrittenWords,
+} from "./weighted-query.js";
 export { sessionToolSearch } from "./session-tool-search.js";

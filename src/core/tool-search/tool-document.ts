@@ -1,5 +1,8 @@
+import { clipText } from "../text/index.js";
+
 /**
- * What tool search reads of a tool: the texts the model would be sent about it, never more. The
+ * What tool search reads of a tool: the texts the model is sent about it, and its title, which
+ * the model sees only in search_tools answers (and the person in /tools <server> <tool>). The
  * agent's tools fit this shape; tool search needs nothing else of them.
  */
 export interface SearchableTool {
@@ -13,25 +16,29 @@ export interface SearchableTool {
   modelDescription: string;
   /** Already cleaned, every text capped (see schema-for-model.ts). */
   modelInputSchema: Record<string, unknown>;
+  /** Set on mcpterm's own tools by the hosts that make them, never from what a server says (built-in.ts). */
+  builtIn?: boolean;
 }
 
 /** The fields a tool is searched by, each with its own weight (see tool-index.ts). */
-export const FIELDS = ["name", "title", "description", "parameters", "server"] as const;
+export const FIELDS = ["name", "title", "description", "parameters", "server", "instructions"] as const;
 export type Field = (typeof FIELDS)[number];
 
 export type ToolDocument = Record<Field, string>;
 
 /**
- * The most of each field that is searched. A tool's texts are already capped where they are made
- * (4,000 characters of description, 1,000 per schema text); these caps keep a tool that stuffs
- * words into its parameters or its server's instructions from matching every request.
+ * The most of each field that is searched, in characters, so a huge schema or instructions text
+ * costs no more to index than a long one. A tool's texts are already capped where they are made
+ * (4,000 characters of description, 1,000 per schema text). These caps bound the work, not what
+ * a stuffed field can match: that is tool-index.ts's length normalization.
  */
 const FIELD_CAPS: Record<Field, number> = {
   name: 200,
   title: 200,
   description: 4_000,
   parameters: 2_000,
-  server: 1_000,
+  server: 200,
+  instructions: 1_000,
 };
 
 /** Schema nesting read for parameter names and descriptions: the top level and one below it. */
@@ -47,9 +54,10 @@ export function toolDocument(tool: SearchableTool, instructions = ""): ToolDocum
     title: tool.title ?? "",
     description: tool.modelDescription,
     parameters: parameterText(tool.modelInputSchema, PARAMETER_DEPTH).join(" "),
-    server: `${tool.server} ${instructions}`,
+    server: tool.server,
+    instructions,
   };
-  for (const field of FIELDS) document[field] = document[field].slice(0, FIELD_CAPS[field]);
+  for (const field of FIELDS) document[field] = clipText(document[field], FIELD_CAPS[field]);
   return document;
 }
 

@@ -1,8 +1,10 @@
 import { EmbeddingsError } from "../kb/embeddings-client.js";
+import { clipText } from "../text/index.js";
 import { fuseScores } from "../kb/fusion.js";
 import { MIN_SIMILARITY } from "../kb/hybrid-retriever.js";
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool, ToolIndex } from "./tool-index.js";
+import { toolKey } from "./tool-key.js";
 
 /** What tool search needs of an embeddings endpoint: unit vectors, one per text (EmbeddingsClient). */
 export interface ToolEmbedder {
@@ -22,7 +24,7 @@ const DEPTH = 50;
  */
 export class ToolVectors {
   private failed = false;
-  private current: { tools: readonly SearchableTool[]; byName: Map<string, Float32Array> } | undefined;
+  private current: { tools: readonly SearchableTool[]; byKey: Map<string, Float32Array> } | undefined;
   private readonly cache = new Map<string, Float32Array>();
 
   constructor(
@@ -38,22 +40,22 @@ export class ToolVectors {
   ): Promise<Array<RankedTool<T>>> {
     if (this.failed || text.trim() === "") return [...keyword];
     try {
-      const byName = await this.toolVectors(index.tools);
-      const dimensions = byName.values().next().value?.length;
+      const byKey = await this.toolVectors(index.tools);
+      const dimensions = byKey.values().next().value?.length;
       const [query] = await this.embedder.embed([text], dimensions);
       if (!query) return [...keyword];
       const nearest = index.tools
-        .map((tool) => ({ tool, similarity: dot(byName.get(tool.modelName), query) }))
+        .map((tool) => ({ tool, similarity: dot(byKey.get(toolKey(tool)), query) }))
         .filter((entry) => entry.similarity >= MIN_SIMILARITY)
         .sort((a, b) => b.similarity - a.similarity)
         .slice(0, DEPTH);
-      const ids = new Map(index.tools.map((tool, id) => [tool.modelName, id]));
+      const ids = new Map(index.tools.map((tool, id) => [toolKey(tool), id]));
       const top = keyword.slice(0, DEPTH);
       const fused = fuseScores(
-        top.map((entry) => ({ id: ids.get(entry.tool.modelName) ?? -1, score: entry.score })),
-        nearest.map((entry) => ({ id: ids.get(entry.tool.modelName) ?? -1, score: entry.similarity })),
+        top.map((entry) => ({ id: ids.get(toolKey(entry.tool)) ?? -1, score: entry.score })),
+        nearest.map((entry) => ({ id: ids.get(toolKey(entry.tool)) ?? -1, score: entry.similarity })),
       );
-      const matched = new Map(keyword.map((entry) => [entry.tool.modelName, entry.matched]));
+      const matched = new Map(keyword.map((entry) => [toolKey(entry.tool), entry.matched]));
       const candidates = [
         ...new Set([...top.map((entry) => entry.tool), ...nearest.map((entry) => entry.tool)]),
       ];
@@ -62,12 +64,11 @@ export class ToolVectors {
         ...candidates
           .map((tool) => ({
             tool,
-            score: fused.get(ids.get(tool.modelName) ?? -1) ?? 0,
-            matched: matched.get(tool.modelName) ?? [],
+            score: fused.get(ids.get(toolKey(tool)) ?? -1) ?? 0,
+            matched: matched.get(toolKey(tool)) ?? [],
           }))
           .sort(
-            (a, b) =>
-              b.score - a.score || (ids.get(a.tool.modelName) ?? 0) - (ids.get(b.tool.modelName) ?? 0),
+            (a, b) => b.score - a.score || (ids.get(toolKey(a.tool)) ?? 0) - (ids.get(toolKey(b.tool)) ?? 0),
           ),
         ...rest,
       ];
@@ -82,7 +83,7 @@ export class ToolVectors {
   }
 
   private async toolVectors(tools: readonly SearchableTool[]): Promise<Map<string, Float32Array>> {
-    if (this.current?.tools === tools) return this.current.byName;
+    if (this.current?.tools === tools) return this.current.byKey;
     // Kept by name and text, so a list that only grew embeds only the new tools.
     const missing = tools.filter((tool) => !this.cache.has(vectorKey(tool)));
     let dimensions = this.cache.values().next().value?.length;
@@ -95,25 +96,23 @@ export class ToolVectors {
         dimensions ??= vector?.length;
       });
     }
-    const byName = new Map<string, Float32Array>();
+    const byKey = new Map<string, Float32Array>();
     for (const tool of tools) {
       const vector = this.cache.get(vectorKey(tool));
-      if (vector) byName.set(tool.modelName, vector);
+      if (vector) byKey.set(toolKey(tool), vector);
     }
-    this.current = { tools, byName };
-    return byName;
+    this.current = { tools, byKey };
+    return byKey;
   }
 }
 
 function embeddedText(tool: SearchableTool): string {
-  return [tool.name, tool.title, tool.modelDescription]
-    .filter((part) => part)
-    .join(". ")
-    .slice(0, 2_000);
+  // Cut whole characters only: the text goes to the embeddings endpoint as JSON.
+  return clipText([tool.name, tool.title, tool.modelDescription].filter((part) => part).join(". "), 2_000);
 }
 
 function vectorKey(tool: SearchableTool): string {
-  return `${tool.modelName}\u0000${embeddedText(tool)}`;
+  return `${toolKey(tool)}\u0002${embeddedText(tool)}`;
 }
 
 function dot(vector: Float32Array | undefined, query: Float32Array): number {

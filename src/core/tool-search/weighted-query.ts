@@ -27,3 +27,29 @@ export function weightedTerms(parts: readonly QueryPart[]): WeightedTerms {
   }
   return terms;
 }
+
+/** A written word (lower-cased) by the term its stemming made of it. */
+export type WrittenWords = Map<string, Set<string>>;
+
+const LETTERS = /\p{L}+/gu;
+const ASCII_WORD = /^[a-z]{3,}$/;
+
+/**
+ * The words of `parts` whose stem does not begin them ("play" is stemmed to "plai", "pay" to
+ * "pai"), by that stem: near words are looked up by what was written too, or "play" would never
+ * meet "playback" nor "pay" "payment".
+ */
+export function writtenWords(parts: readonly QueryPart[]): WrittenWords {
+  const written: WrittenWords = new Map();
+  for (const { text, weight } of parts) {
+    if (weight <= 0) continue;
+    for (const word of text.toLowerCase().match(LETTERS) ?? []) {
+      if (!ASCII_WORD.test(word)) continue;
+      const terms = tokenize(word);
+      const term = terms.length === 1 ? terms[0] : undefined;
+      if (term === undefined || word.startsWith(term)) continue;
+      written.set(term, (written.get(term) ?? new Set()).add(word));
+    }
+  }
+  return written;
+}

@@ -1,3 +1,4 @@
+import { nearestKey } from "../config/nearest-key.js";
 import { isTier, TIERS } from "../policy/tiers.js";
 import {
   FAILURE_CLASSES,
@@ -57,12 +58,44 @@ const TARGET_KEY: Record<CallKind, "tool" | "uri" | "prompt"> = {
   prompt: "prompt",
 };
 
+/** Every key a line may have besides its kind's target key (`tool`, `uri` or `prompt`). */
+const LINE_KEYS = [
+  "kind",
+  "server",
+  "arguments",
+  "tier",
+  "personApproved",
+  "durationMs",
+  "result",
+  "error",
+  "resultPreview",
+  "resultChars",
+];
+const ERROR_KEYS = ["failure", "code", "message"];
+
+/**
+ * A key the file format does not have, named with the one it most likely misspells: read
+ * leniently, `"argments": {…}` would replay the call with no arguments and call it a match.
+ */
+function unknownKey(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  where: string,
+): string | undefined {
+  const key = Object.keys(value).find((name) => !known.includes(name));
+  if (key === undefined) return undefined;
+  const meant = nearestKey(key, known);
+  return `${where} has an unknown key ${JSON.stringify(key)}${meant ? `; did you mean "${meant}"?` : ""} (the keys are ${known.join(", ")}).`;
+}
+
 /** One line of a calls file read back, or the sentence that says what is wrong with it. */
 export function callFromLine(value: Record<string, unknown>, line: number): RecordedCall | string {
   const at = `line ${line}`;
   const { kind } = value;
   if (kind !== "tool" && kind !== "resource" && kind !== "prompt")
     return `${at}: "kind" must be "tool", "resource" or "prompt", got ${shown(kind)}.`;
+  const unknown = unknownKey(value, [...LINE_KEYS.slice(0, 2), TARGET_KEY[kind], ...LINE_KEYS.slice(2)], at);
+  if (unknown) return unknown;
   if (typeof value.server !== "string" || value.server === "")
     return `${at}: "server" must be the name of a server, got ${shown(value.server)}.`;
   const targetKey = TARGET_KEY[kind];
@@ -115,6 +148,8 @@ function outcomeOf(value: Record<string, unknown>, at: string): RecordedOutcome 
   }
   const error = value.error;
   if (!isPlainObject(error)) return `${at}: "error" must be a JSON object, got ${shown(error)}.`;
+  const unknown = unknownKey(error, ERROR_KEYS, `${at}: "error"`);
+  if (unknown) return unknown;
   if (error.failure !== undefined && !isFailureClass(error.failure))
     return `${at}: "error.failure" must be one of ${FAILURE_CLASSES.join(", ")}, got ${shown(error.failure)}.`;
   if (error.code !== undefined && typeof error.code !== "number")

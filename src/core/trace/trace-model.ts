@@ -5,7 +5,7 @@ import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { InputRoundRecord } from "../mcp/input-rounds.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
-import type { ServerState, WireRecord } from "./trace-records.js";
+import type { ServerExitRecord, ServerState, StdoutNoiseRecord, WireRecord } from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
 export interface Trace {
@@ -18,6 +18,8 @@ export interface Trace {
    * round of a 2026 request answered with questions (input_required).
    */
   serverRequests: Array<(ServerRequestRecord | InputRoundRecord) & { ts?: number }>;
+  /** Servers that exited during the session, and lines they wrote to stdout that are not JSON-RPC. */
+  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */
@@ -66,6 +68,8 @@ export interface TraceStep {
   toolsOffered: string[];
   /** Set when the request offered only some tools (tool search): how many there were in all. */
   toolsTotal?: number;
+  /** Set with toolsTotal: how many of the servers' tools it offered (mcpterm's own left out). */
+  serverToolsOffered?: number;
   retries: Array<{ attempt: number; delayMs: number; reason: string }>;
   text: string;
   finishReason: FinishReason | undefined;

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
 import { firstLine } from "../text/index.js";
+import { serverToolsOffered } from "../tool-search/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 import type { TraceRecord } from "./trace-records.js";
 
@@ -12,6 +13,8 @@ export async function readTrace(file: string): Promise<Trace> {
 const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "session_start",
   "servers",
+  "server_exit",
+  "stdout_noise",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -105,6 +108,7 @@ class TraceBuilder {
       wire: [],
       wireTruncatedAt: undefined,
       serverRequests: [],
+      serverEvents: [],
       problems: [],
       unknownRecords: 0,
     };
@@ -152,6 +156,10 @@ class TraceBuilder {
       case "elicitation":
       case "input_round":
         this.trace.serverRequests.push(record);
+        return;
+      case "server_exit":
+      case "stdout_noise":
+        this.trace.serverEvents.push(record);
         return;
       case "raw_result": {
         const raw = record.result ?? { preview: record.preview, chars: record.chars };
@@ -202,7 +210,12 @@ class TraceBuilder {
           startedAt: at,
           messageCount: event.messageCount,
           toolsOffered: event.tools,
-          ...(event.selection ? { toolsTotal: event.selection.total } : {}),
+          ...(event.selection
+            ? {
+                toolsTotal: event.selection.total,
+                serverToolsOffered: serverToolsOffered(event.selection.offered),
+              }
+            : {}),
         });
         return;
       case "model_retry":

@@ -1,12 +1,14 @@
-import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
+import type { ServerExitReport } from "../mcp/server-exit.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { redactedLine } from "../policy/redacted-json.js";
+import { redactedLines } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
+import { TurnEndWriter } from "./turn-end-writer.js";
 
 export interface TraceRecorderOptions {
   /** Write here (appending) instead of `<dir>/<session id>.jsonl`. */
@@ -31,16 +33,33 @@ export interface TraceRecorderOptions {
 export const DEFAULT_WIRE_LIMIT = 5000;
 const TRACE_FILE_MODE = 0o600;
 export const DEFAULT_MAX_RECORD_CHARS = 200_000;
+/** Lines of a crashed server's stderr kept with its exit. */
+const STDERR_TAIL_LINES = 20;
+/** Non-JSON stdout lines kept per session: enough to show the bug, not a flood. */
+const MAX_NOISE_RECORDS = 100;
 
 /**
- * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each,
- * written through at once so a crash or a kill loses at most the record in flight. The methods
- * are bound, so they can be handed over as callbacks (`onWire: recorder.wire`).
+ * A record waiting for the end of its turn, `ts` being when it was made: an engine event (already
+ * redacted by the session), or one of the recorder's own, made (a large frame cut to a preview)
+ * and redacted as it is written.
+ */
+type PendingRecord =
+  { own: false; record: object; ts: number } | { own: true; make: () => object; ts: number };
+
+/**
+ * Records a session: events, JSON-RPC frames and raw tool results, one redacted JSON line each.
+ * A record is serialized, redacted and written at the end of the event-loop turn that made it,
+ * with the rest of that turn's (TurnEndWriter), so a tool call does not wait for its seven
+ * records; nothing is left unwritten while mcpterm waits for anything, so a crash or a kill
+ * loses at most the records of the turn in flight. The methods are bound, so they can be handed
+ * over as callbacks (`onWire: recorder.wire`).
  */
 export class TraceRecorder implements EventSink {
   private fd: number | undefined;
+  private readonly writer: TurnEndWriter<PendingRecord>;
   private wireFrames = 0;
   private readonly inputRounds = new InputRounds();
+  private noiseRecords = 0;
   private readonly wireLimit: number;
   private readonly maxRecordChars: number;
   private readonly now: () => Date;
@@ -60,6 +79,7 @@ export class TraceRecorder implements EventSink {
     this.wireLimit = options.wireLimit ?? DEFAULT_WIRE_LIMIT;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
     this.now = options.now ?? (() => new Date());
+    this.writer = new TurnEndWriter(this.fd, (pending) => this.lines(pending));
   }
 
   static open(options: TraceRecorderOptions): TraceRecorder {
@@ -80,7 +100,7 @@ export class TraceRecorder implements EventSink {
 
   /** An engine event (the Session's sink); the session already removed its secrets (SessionOutput). */
   readonly write = (record: object): void => {
-    this.writeLine(JSON.stringify({ ...record, ts: this.now().getTime() }));
+    if (this.fd !== undefined) this.writer.add({ own: false, record, ts: this.now().getTime() });
   };
 
   /** Each server's state once connecting settled, so a failed start is in the trace with its cause. */
@@ -108,12 +128,33 @@ export class TraceRecorder implements EventSink {
       return;
     }
     const { message, ...rest } = frame;
-    this.append({ type: "wire", ...rest, ...this.bounded("message", message) });
+    this.later(() => ({ type: "wire", ...rest, ...this.bounded("message", message) }));
   };
 
   /** A tool result as the server sent it, before it was shaped for the model. */
   readonly rawResult = (callId: string, result: CallToolResult): void => {
-    this.append({ type: "raw_result", callId, ...this.bounded("result", result) });
+    this.later(() => ({ type: "raw_result", callId, ...this.bounded("result", result) }));
+  };
+
+  /** A server's process that ended while the session ran, with the stderr lines that matter. */
+  readonly serverExit = (server: string, report: ServerExitReport): void => {
+    const { code, signal, errorLine, location, cause, stderr } = report;
+    this.append({
+      type: "server_exit",
+      server,
+      code,
+      signal,
+      ...(errorLine === undefined ? {} : { errorLine }),
+      ...(location === undefined ? {} : { location }),
+      ...(cause === undefined ? {} : { cause }),
+      stderrTail: stderr.slice(-STDERR_TAIL_LINES),
+    });
+  };
+
+  /** A line a stdio server wrote to stdout that is not JSON-RPC; past MAX_NOISE_RECORDS, not kept. */
+  readonly stdoutNoise = (server: string, line: string): void => {
+    this.noiseRecords += 1;
+    if (this.noiseRecords <= MAX_NOISE_RECORDS) this.append({ type: "stdout_noise", server, line });
   };
 
   /** A server's sampling or elicitation request and what became of it (no typed values). */
@@ -124,6 +165,7 @@ export class TraceRecorder implements EventSink {
   close(): void {
     if (this.fd === undefined) return;
     this.append({ type: "session_end" });
+    this.writer.close();
     closeSync(this.fd);
     this.fd = undefined;
   }
@@ -134,13 +176,29 @@ export class TraceRecorder implements EventSink {
     return { preview: text.slice(0, this.maxRecordChars), chars: text.length };
   }
 
-  /** A record of the recorder's own (server states, wire frames, raw results): redacted line by line. */
+  /** A record of the recorder's own (server states, session start and end): redacted as it is written. */
   private append(record: object): void {
-    this.writeLine(redactedLine({ ...record, ts: this.now().getTime() }, this.options.redact));
+    this.later(() => record);
   }
 
-  private writeLine(line: string): void {
-    if (this.fd === undefined) return;
-    writeSync(this.fd, `${line}\n`);
+  /**
+   * A record of the recorder's own, made as it is written. What it refers to (a frame as it was
+   * sent or parsed, a result) is never changed once reported, so the line is the same as if made now.
+   */
+  private later(make: () => object): void {
+    if (this.fd !== undefined) this.writer.add({ own: true, make, ts: this.now().getTime() });
+  }
+
+  /** One turn's records as lines, in the order they were made. */
+  private lines(pending: readonly PendingRecord[]): string {
+    const own = redactedLines(
+      pending.flatMap((entry) => (entry.own ? [{ ...entry.make(), ts: entry.ts }] : [])),
+      this.options.redact,
+    );
+    let next = 0;
+    let text = "";
+    for (const entry of pending)
+      text += `${entry.own ? own[next++] : JSON.stringify({ ...entry.record, ts: entry.ts })}\n`;
+    return text;
   }
 }

@@ -16,6 +16,8 @@ export type TraceRecord =
   | RawResultRecord
   | (ServerRequestRecord & { ts?: number })
   | (InputRoundRecord & { ts?: number })
+  | ServerExitRecord
+  | StdoutNoiseRecord
   | SessionEndRecord;
 
 export interface SessionStartRecord {
@@ -71,6 +73,28 @@ export interface RawResultRecord {
   /** Set instead of `result` when the result was too large to keep whole. */
   preview?: string;
   chars?: number;
+}
+
+/** A server's process ended while the session ran: how, and the stderr lines that matter. */
+export interface ServerExitRecord {
+  type: "server_exit";
+  ts: number;
+  server: string;
+  code: number | null;
+  signal: string | null;
+  errorLine?: string;
+  location?: string;
+  cause?: string;
+  /** The last lines of its stderr (every one is in `--debug` output, not in the trace). */
+  stderrTail: string[];
+}
+
+/** A line a stdio server wrote to stdout that is not JSON-RPC (most clients drop the server for it). */
+export interface StdoutNoiseRecord {
+  type: "stdout_noise";
+  ts: number;
+  server: string;
+  line: string;
 }
 
 export interface SessionEndRecord {

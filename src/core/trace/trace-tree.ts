@@ -29,6 +29,8 @@ export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): 
   for (const turn of turns) lines.push(...draw(turnNode(turn)));
   if (options.turn === undefined && trace.serverRequests.length > 0)
     lines.push(...draw(node("requests from servers", trace.serverRequests.map(requestNode))));
+  if (options.turn === undefined && trace.serverEvents.length > 0)
+    lines.push(...draw(node("what servers did besides answering", trace.serverEvents.map(serverEventNode))));
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
 }
 
@@ -52,6 +54,24 @@ function requestNode(request: Trace["serverRequests"][number]): Node {
   const fields = request.fields.length > 0 ? ` · fields ${request.fields.join(", ")}` : "";
   return node(
     `elicitation (${request.mode}) from ${request.server}: ${request.action} by ${request.by} (${oneLine(request.reason, PREVIEW)})${where}${fields}`,
+  );
+}
+
+/** A server's exit, with the stderr lines that matter, or a line it wrote to stdout. */
+function serverEventNode(event: Trace["serverEvents"][number]): Node {
+  if (event.type === "stdout_noise")
+    return node(
+      `${event.server} wrote to stdout, which is for JSON-RPC only: ${JSON.stringify(oneLine(event.line, PREVIEW))}`,
+    );
+  const how = event.signal ? `was killed by ${event.signal}` : `exited (code ${event.code ?? "?"})`;
+  const said = [
+    ...(event.errorLine ? [`error: ${oneLine(event.errorLine, LONG_PREVIEW)}`] : []),
+    ...(event.location ? [`at: ${event.location}`] : []),
+    ...(event.cause ? [`cause: ${oneLine(event.cause, LONG_PREVIEW)}`] : []),
+  ];
+  return node(
+    `${event.server} ${how}`,
+    said.map((line) => node(line)),
   );
 }
 
@@ -131,7 +151,7 @@ function stepNode(step: TraceStep): Node {
   facts.push(
     step.toolsTotal === undefined
       ? `${step.toolsOffered.length} tools offered`
-      : `${step.toolsOffered.length} tools offered, selected from ${step.toolsTotal}`,
+      : `${step.toolsOffered.length} tools offered: ${step.serverToolsOffered ?? 0} of ${step.toolsTotal} selected, and mcpterm's own`,
   );
   const children: Node[] = step.retries.map((retry) =>
     node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason, PREVIEW)}`),

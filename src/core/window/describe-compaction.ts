@@ -1,4 +1,5 @@
 import type { CompactionTrigger, Dropped } from "./compaction.js";
+import { groupedNumber } from "../text/grouped-number.js";
 
 const WHY: Record<CompactionTrigger, string> = {
   auto: "near the context window's limit",
@@ -14,7 +15,7 @@ export function describeCompaction(event: {
   afterTokens: number;
   dropped: readonly Dropped[];
 }): string {
-  const n = (value: number) => value.toLocaleString("en-US");
+  const n = (value: number) => groupedNumber(value);
   const results = event.dropped.filter((item) => item.kind === "tool_result").length;
   const messages = event.dropped.filter((item) => item.kind === "message").length;
   const calls = event.dropped.filter((item) => item.kind === "tool_arguments").length;

@@ -24,6 +24,11 @@ const FRAME_ROWS = 4;
 /** Narrower than this, the box could not hold its own borders and the marker. */
 const MIN_COLUMNS = 12;
 const ETX = "\u0003";
+/**
+ * Row by row from the last, ending at the start of the first: an erase to the end of the screen
+ * (ESC[J) from the top-left corner makes tmux keep the screen in its scrollback, frame and all.
+ */
+export const ERASE_FRAME = `\u001b[2K${"\u001b[1A\u001b[2K".repeat(FRAME_ROWS - 1)}\r`;
 
 export interface EarlyFrameOptions {
   /** The status line under the box. */
@@ -74,7 +79,7 @@ export async function drawEarlyFrame(
       restoreOut();
       restoreErr();
       process.off("exit", removeOnExit);
-      writeOut(`\r\u001b[${FRAME_ROWS - 1}A\u001b[J`);
+      writeOut(ERASE_FRAME);
       if (typed !== "") stdin.unshift(Buffer.from(typed));
     },
   };
@@ -97,10 +102,10 @@ export async function drawEarlyFrame(
 function beforeEachWrite(stream: NodeJS.WriteStream, before: () => void): () => void {
   const own = Object.getOwnPropertyDescriptor(stream, "write");
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  stream.write = ((...args: unknown[]) => {
+  stream.write = (...args: unknown[]) => {
     before();
     return write(...args);
-  });
+  };
   return () => {
     if (own) Object.defineProperty(stream, "write", own);
     else Reflect.deleteProperty(stream, "write");

@@ -49,12 +49,13 @@ export function keysOfCookedInput(typed: string): string {
 
 /**
  * Pure: the sequence that erases the terminal's echo of `typed`, which began at the start of a
- * row (where a shell leaves the cursor after running mcpterm): back to the first column, up the
- * rows the echo moved down, erase to the end of the screen.
+ * row (where a shell leaves the cursor after running mcpterm): each row it took, from the last
+ * up, ending at the first column of the first. Row by row, because an erase to the end of the
+ * screen (ESC[J) from the top-left corner makes tmux keep the screen in its scrollback.
  */
 export function eraseEcho(typed: string, columns: number): string {
   const up = echoRowsBelowStart(typed, columns);
-  return `\r${up > 0 ? `\u001b[${up}A` : ""}\u001b[J`;
+  return `\u001b[2K${"\u001b[1A\u001b[2K".repeat(up)}\r`;
 }
 
 /** Rows the cursor moved down while the terminal echoed `typed` in a window `columns` wide. */

@@ -13,6 +13,7 @@ import {
   streamText,
   updateCall,
 } from "./live-turn-reducer.js";
+import { serverToolsOffered } from "../../core/tool-search/index.js";
 import { inspected } from "./inspector-view.js";
 import { resumedTranscript } from "./resumed-transcript.js";
 import { append, sanitizeResult } from "./transcript-items.js";
@@ -112,7 +113,7 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     }
     case "model_request": {
       const toolSelection = action.selection && {
-        offered: action.selection.offered.filter((tool) => tool.reason !== "always").length,
+        offered: serverToolsOffered(action.selection.offered),
         total: action.selection.total,
       };
       const withTools = {

@@ -1,0 +1,88 @@
+import type { WireFrame } from "../core/mcp/types.js";
+
+/** One request type as the wire saw it: how long its answers took in all, over how many pages. */
+export interface RequestTiming {
+  ms: number;
+  requests: number;
+  /** The error the server answered with, when one of them failed. */
+  error: string | undefined;
+}
+
+/**
+ * What the initialize answer said, read from the wire (the connection keeps only some of it); the
+ * protocol is the connection's own (protocol-facts.ts).
+ */
+export interface HandshakeAnswer {
+  ms: number;
+  capabilities: Record<string, unknown>;
+  serverInfo: { name?: string; version?: string } | undefined;
+  instructions: string | undefined;
+}
+
+/**
+ * Times each request the doctor watched (initialize, the lists), from the frames the connection
+ * reports: a request's time is from its frame going out to its answer coming in, summed over a
+ * list's pages. Requests never answered are left out.
+ */
+export class WireWatch {
+  private readonly sent = new Map<string, { method: string; at: number }>();
+  private readonly timings = new Map<string, RequestTiming>();
+  private handshake: HandshakeAnswer | undefined;
+
+  readonly onFrame = (frame: WireFrame): void => {
+    const message = frame.message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+    if (message.id === undefined || message.id === null) return;
+    const id =
+      typeof message.id === "string" || typeof message.id === "number"
+        ? message.id
+        : JSON.stringify(message.id);
+    const key = `${frame.server}\u0000${id}`;
+    if (frame.direction === "send" && typeof message.method === "string") {
+      this.sent.set(key, { method: message.method, at: frame.at });
+      return;
+    }
+    const request = frame.direction === "receive" ? this.sent.get(key) : undefined;
+    if (!request) return;
+    this.sent.delete(key);
+    const ms = frame.at - request.at;
+    const error =
+      isRecord(message.error) && typeof message.error.message === "string"
+        ? message.error.message
+        : undefined;
+    const before = this.timings.get(request.method);
+    this.timings.set(request.method, {
+      ms: (before?.ms ?? 0) + ms,
+      requests: (before?.requests ?? 0) + 1,
+      error: before?.error ?? error,
+    });
+    if (request.method === "initialize" && isRecord(message.result))
+      this.handshake = handshakeOf(message.result, ms);
+  };
+
+  timing(method: string): RequestTiming | undefined {
+    return this.timings.get(method);
+  }
+
+  initialize(): HandshakeAnswer | undefined {
+    return this.handshake;
+  }
+}
+
+function handshakeOf(result: Record<string, unknown>, ms: number): HandshakeAnswer {
+  const info = isRecord(result.serverInfo) ? result.serverInfo : undefined;
+  return {
+    ms,
+    capabilities: isRecord(result.capabilities) ? result.capabilities : {},
+    serverInfo: info
+      ? {
+          ...(typeof info.name === "string" ? { name: info.name } : {}),
+          ...(typeof info.version === "string" ? { version: info.version } : {}),
+        }
+      : undefined,
+    instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

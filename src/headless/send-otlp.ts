@@ -1,0 +1,45 @@
+import { errorMessage, RuntimeError } from "../core/errors.js";
+import { keyValues, tracesUrl } from "../core/telemetry/telemetry-settings.js";
+import type { OtlpExport } from "../core/trace/trace-otlp.js";
+
+/** A recorded trace is sent once, not retried: a collector that does not answer in this long failed. */
+const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * POSTs an OTLP/JSON export to a collector (`/v1/traces` added to a base address), with the
+ * headers OTEL_EXPORTER_OTLP_HEADERS and _TRACES_HEADERS name, as live export sends them.
+ * Returns the URL it went to; a refusal or an answer other than 2xx is a RuntimeError.
+ */
+export async function sendOtlp(
+  exported: OtlpExport,
+  endpoint: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const url = tracesUrl(endpoint);
+  const ignored: string[] = [];
+  const headers = {
+    ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, "OTEL_EXPORTER_OTLP_HEADERS", ignored),
+    ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", ignored),
+    "content-type": "application/json",
+  };
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(exported),
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new RuntimeError(
+      `Could not send the spans to ${url}: ${errorMessage(error)}; check that the collector listens there (OTLP/HTTP, usually port 4318).`,
+    );
+  }
+  // The body is not read: a collector's answer may be large, and only its status matters.
+  await response.body?.cancel();
+  if (!response.ok)
+    throw new RuntimeError(
+      `The collector at ${url} refused the spans (HTTP ${response.status}); check the endpoint and OTEL_EXPORTER_OTLP_HEADERS.`,
+    );
+  return url;
+}

@@ -1,0 +1,364 @@
+import { randomUUID } from "node:crypto";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { installNotesServer, notesCommand } from "../support/notes-server.js";
+import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+/**
+ * Each bug of the notes fixture (test/fixtures/author-server.ts), switched on alone, is named in
+ * one step, with its cause, by the command an author would reach for, through the real binary.
+ */
+const marker = randomUUID();
+let dir: string;
+let script: string;
+const models: ScriptedModelServer[] = [];
+
+beforeAll(async () => {
+  dir = await tempDir();
+  script = await installNotesServer(dir);
+});
+
+afterAll(async () => {
+  await Promise.all(models.map((model) => model.close()));
+  for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
+});
+
+/** `mcpterm <args> -- env AUTHOR_BUG=<bugs> node notes.js`: the server being written, typed. */
+const withBugs = (args: string[], bugs: string[], env: string[] = []) =>
+  runCli([...args, "--", ...notesCommand(script, marker, bugs, env)], { cwd: dir, env: cleanEnv() });
+
+const THROWN_AT = String.raw`\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)`;
+const TYPE_ERROR = String.raw`TypeError: Cannot read properties of undefined \(reading 'title'\)`;
+
+/** A calls file as an author writes one from the healthy server's answers. */
+async function callsFile(lines: object[]): Promise<string> {
+  const file = path.join(dir, `calls-${randomUUID()}.jsonl`);
+  await writeFile(file, lines.map((line) => JSON.stringify(line)).join("\n"));
+  return file;
+}
+
+const SEARCH_CALL = {
+  kind: "tool",
+  server: "notes",
+  tool: "search_notes",
+  arguments: { query: "roll" },
+  tier: "read_only",
+  durationMs: 4,
+  result: { content: [{ type: "text", text: "1: Rollback" }] },
+};
+
+describe("a crash in a handler", () => {
+  it("mcpterm call says the exit code and the error line with where it was thrown (exit 4)", async () => {
+    const run = await withBugs(["call", "get_note", "id=1"], ["crash-in-handler"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(
+      new RegExp(String.raw`^mcpterm: server "notes" exited \(code 1\): ${TYPE_ERROR} ${THROWN_AT}\n$`),
+    );
+    expect(run.stdout).toBe("");
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("with --json, says the same as data on stdout for CI, still exit 4", async () => {
+    const run = await withBugs(["call", "get_note", "id=1", "--json"], ["crash-in-handler"]);
+    expect(run.code).toBe(4);
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(report).toEqual({
+      server: "notes",
+      tool: "get_note",
+      error: expect.stringMatching(
+        new RegExp(String.raw`^server "notes" exited \(code 1\): ${TYPE_ERROR}`),
+      ) as string,
+      serverExited: {
+        code: 1,
+        signal: null,
+        errorLine: "TypeError: Cannot read properties of undefined (reading 'title')",
+        location: expect.stringMatching(/^file:\/\/\/\S+\/notes\.js:\d+:\d+$/) as string,
+        cause: null,
+      },
+    });
+    expect(run.stderr).toMatch(/^mcpterm: server "notes" exited \(code 1\)/);
+  });
+
+  it("with --debug, every line of the server's stderr as it came, stack and all", async () => {
+    const run = await withBugs(["call", "get_note", "id=1", "--debug"], ["crash-in-handler"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("[notes] notes: reading note 1\n");
+    expect(run.stderr).toMatch(new RegExp(String.raw`^\[notes\] ${TYPE_ERROR}$`, "m"));
+    expect(run.stderr).toMatch(
+      /^\[notes\] {5}at Immediate\.<anonymous> \(file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/m,
+    );
+    expect(run.stderr).toMatch(/^\[notes\] Node\.js v\d+/m);
+  });
+});
+
+describe("a crash in a resource read", () => {
+  it("mcpterm read says the exit code and the error line too, as every command does (exit 4)", async () => {
+    const run = await withBugs(["read", "notes://1"], ["crash-in-read"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(
+      new RegExp(
+        String.raw`^mcpterm: server "notes" exited \(code 1\): RangeError: note notes://1 is out of range ${THROWN_AT}\n$`,
+      ),
+    );
+    expect(run.stdout).toBe("");
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
+describe("a crash at start behind a long stack", () => {
+  it("mcpterm tools shows the SyntaxError line that the tail of stderr no longer holds (exit 4)", async () => {
+    const run = await withBugs(["tools", "--debug"], ["crash-at-start"]);
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        String.raw`^notes: failed — the server process exited \(code 1\) before it was connected: SyntaxError: Expected property name or '\}' in JSON at position 2 .*${THROWN_AT}$`,
+        "m",
+      ),
+    );
+    // What mcpterm used to keep, the last lines of stderr, are frames and Node's version.
+    const stderr = run.stderr.split("\n").filter((line) => line.startsWith("[notes] "));
+    expect(stderr.length).toBeGreaterThan(10);
+    expect(stderr.slice(-5).join("\n")).not.toContain("SyntaxError");
+  });
+});
+
+describe("schemas an author got wrong", () => {
+  it("mcpterm tools exits 1 for an invalid schema, naming each mistake at its JSON path", async () => {
+    const run = await withBugs(["tools"], ["invalid-schema"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '  ✗ error unknown-type  search_notes $.inputSchema.properties.limit.type: "int" is not a JSON Schema type; use "integer" (the types are string, number, integer, boolean, object, array, null)\n',
+    );
+    expect(run.stdout).toContain(
+      '  ✗ error invalid-schema  search_notes $.inputSchema.properties.limit.minimum: "minimum" must be a number, got "1"\n',
+    );
+    expect(run.stdout).toMatch(/^lint: 2 error\(s\), 0 warning\(s\)$/m);
+  });
+
+  it("mcpterm tools exits 1 for a required entry that names no property, with the one meant", async () => {
+    const run = await withBugs(["tools", "--json"], ["required-typo"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { lint: Array<Record<string, unknown>> };
+    expect(report.lint).toEqual([
+      {
+        severity: "error",
+        code: "required-not-in-properties",
+        server: "notes",
+        tool: "get_note",
+        message: '"idd" is required but is not one of the properties (id); did you mean "id"?',
+        path: "$.inputSchema.required[0]",
+      },
+    ]);
+  });
+
+  it("a healthy server's lint passes, so CI passes (exit 0)", async () => {
+    const run = await withBugs(["tools"], []);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^lint: no findings$/m);
+  });
+});
+
+describe("a result that breaks its outputSchema", () => {
+  it("mcpterm call names every mismatch, and --json lists them beside the result as it came", async () => {
+    const text = await withBugs(["call", "get_note", "id=1"], ["output-mismatch"]);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toContain(
+      "warning: The structuredContent does not match the tool's outputSchema in 3 places:\n  at the top level: it must have required property 'body'\n  at /id: it must be integer\n  at /title: it must be string\n",
+    );
+    const json = await withBugs(["call", "get_note", '{"id":1}', "--json"], ["output-mismatch"]);
+    const report = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(report.result).toEqual({
+      content: [{ type: "text", text: "Rollback" }],
+      structuredContent: { id: "1", title: 8, text: "Revert the deploy, then page the on-call." },
+    });
+    expect(report.outputSchemaProblems).toEqual([
+      "at the top level: it must have required property 'body'",
+      "at /id: it must be integer",
+      "at /title: it must be string",
+    ]);
+  });
+});
+
+describe("junk on stdout mid-call", () => {
+  it("mcpterm call warns with the line, and still prints the result", async () => {
+    const run = await withBugs(["call", "get_note", "id=1"], ["stdout-junk"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      'warning: server "notes" wrote to stdout, which is for JSON-RPC only (log to stderr): "debug: looking up note 1"\n',
+    );
+    expect(run.stdout).toContain("Rollback");
+  });
+});
+
+describe("a slow call", () => {
+  it("mcpterm replay calls a call far slower than recorded slow, and exits 1", async () => {
+    const file = await callsFile([SEARCH_CALL]);
+    const run = await withBugs(["replay", file], ["slow-call"], ["AUTHOR_SLOW_MS=1200"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^⧗ 1 notes\/search_notes \{"query":"roll"\} {2}\(\d+ ms, recorded 4 ms\)$/m);
+    expect(run.stdout).toMatch(
+      /^ {4}slower: \d+ ms against 4 ms recorded, \d+x \(the limits: over 10x and over 1000 ms slower; --slow-factor, --slow-ms\)$/m,
+    );
+    expect(run.stdout).toMatch(/^1 call\(s\): 0 match, 0 differ, 1 slow$/m);
+  });
+
+  it("mcpterm call --timeout gives up, and stops a server that ignores the cancellation", async () => {
+    const run = await withBugs(
+      ["call", "search_notes", "query=x", "--timeout", "300"],
+      ["slow-call"],
+      ["AUTHOR_SLOW_MS=60000"],
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('mcpterm: server "notes" did not answer within 300 ms\n');
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
+describe("a renamed tool", () => {
+  it("mcpterm replay names the tool that is gone and the tools there are now", async () => {
+    const file = await callsFile([SEARCH_CALL]);
+    const run = await withBugs(["replay", file], ["renamed-tool"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '    differs: server "notes" has no tool "search_notes" now (tools: list_notes, get_note, find_notes, add_note, delete_note)\n',
+    );
+  });
+
+  it("the same recording matches the healthy server", async () => {
+    const run = await withBugs(["replay", await callsFile([SEARCH_CALL])], []);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^1 call\(s\): 1 match, 0 differ$/m);
+  });
+
+  it("a calls file with a misspelled key is exit 2 naming it, not a call with no arguments", async () => {
+    const { arguments: args, ...rest } = SEARCH_CALL;
+    const file = await callsFile([{ ...rest, argments: args }]);
+    const run = await withBugs(["replay", file], []);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`line 1 has an unknown key "argments"; did you mean "arguments"?`);
+  });
+});
+
+describe("a crash in a one-shot turn", () => {
+  it("tells the model the server exited and why, refuses its other tools as gone, records the exit, and exits 4", async () => {
+    const project = await tempDir();
+    await writeJson(path.join(project, "mcp.config.json"), {
+      mcpServers: {
+        notes: {
+          command: process.execPath,
+          args: [script, `--marker=${marker}`],
+          env: { AUTHOR_BUG: "crash-in-handler" },
+        },
+      },
+    });
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "c1", name: "notes__get_note", arguments: '{"id":1}' }] },
+      { toolCalls: [{ id: "c2", name: "notes__list_notes", arguments: "{}" }] },
+      { text: "The notes server is down." },
+    ]);
+    models.push(model);
+    const trace = path.join(project, "trace.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "read note 1",
+        "--trust-config",
+        "--no-kb",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ],
+      { cwd: project, env: cleanEnv() },
+    );
+    expect(run.code).toBe(4);
+    const toolMessages = (request: number): string[] =>
+      (model.requests[request]?.body as { messages: Array<{ role: string; content: string }> }).messages
+        .filter((message) => message.role === "tool")
+        .map((message) => message.content);
+    const exited = String.raw`server "notes" exited \(code 1\): ${TYPE_ERROR} ${THROWN_AT} — its tools are unavailable`;
+    expect(toolMessages(1)[0]).toMatch(new RegExp(String.raw`^The call failed: ${exited}$`));
+    // Not "Unknown tool … Available tools: none": the model hears why the tool is gone.
+    expect(toolMessages(2)[1]).toMatch(new RegExp(String.raw`^Not run: ${exited}\.$`));
+    expect(run.stderr).toMatch(new RegExp(String.raw`^warning: ${exited}$`, "m"));
+    expect(run.stderr).toMatch(
+      /^✗ notes\/get_note \{"id":1\} failed \(transient\): The call failed: server "notes" exited/m,
+    );
+
+    const records = (await readFile(trace, "utf8"))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(records.find((record) => record.type === "server_exit")).toMatchObject({
+      server: "notes",
+      code: 1,
+      signal: null,
+      errorLine: "TypeError: Cannot read properties of undefined (reading 'title')",
+      location: expect.stringMatching(/notes\.js:\d+:\d+$/) as string,
+    });
+    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
+    expect(tree.stdout).toMatch(
+      /notes exited \(code 1\)\n.*error: TypeError: Cannot read properties of undefined/,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
+describe("junk on stdout in a one-shot turn", () => {
+  it("is a warning on stderr as it comes and a record in the trace, and the turn goes on", async () => {
+    const project = await tempDir();
+    await writeJson(path.join(project, "mcp.config.json"), {
+      mcpServers: {
+        notes: {
+          command: process.execPath,
+          args: [script, `--marker=${marker}`],
+          env: { AUTHOR_BUG: "stdout-junk" },
+        },
+      },
+    });
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "c1", name: "notes__get_note", arguments: '{"id":1}' }] },
+      { text: "Note 1 is about rollbacks." },
+    ]);
+    models.push(model);
+    const trace = path.join(project, "trace.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "read note 1",
+        "--trust-config",
+        "--no-kb",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ],
+      { cwd: project, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Note 1 is about rollbacks.");
+    expect(run.stderr).toMatch(
+      /^warning: server "notes" wrote to stdout, which is for JSON-RPC only \(log to stderr\): "debug: looking up note 1"$/m,
+    );
+    const records = (await readFile(trace, "utf8"))
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(records.filter((record) => record.type === "stdout_noise")).toEqual([
+      expect.objectContaining({ server: "notes", line: "debug: looking up note 1" }),
+    ]);
+    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
+    expect(tree.stdout).toContain(
+      'notes wrote to stdout, which is for JSON-RPC only: "debug: looking up note 1"',
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { installNotesServer, notesCommand } from "../support/notes-server.js";
+import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+const marker = randomUUID();
+let dir: string;
+let script: string;
+
+beforeAll(async () => {
+  dir = await tempDir();
+  script = await installNotesServer(dir);
+});
+
+afterAll(() => {
+  for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
+});
+
+const doctor = (bugs: string[], ...flags: string[]) =>
+  runCli(["doctor", ...flags, "--", ...notesCommand(script, marker, bugs)], { cwd: dir, env: cleanEnv() });
+
+/** The line of one step, as `mcpterm doctor` prints it. */
+function stepLine(stdout: string, step: string): string {
+  const line = stdout.split("\n").find((text) => text.startsWith(`  `) && text.slice(4).startsWith(step));
+  if (line === undefined) throw new Error(`no "${step}" step in:\n${stdout}`);
+  return line;
+}
+
+describe("mcpterm doctor", () => {
+  it("passes a healthy server, every step on one screen, in order, with its evidence", async () => {
+    const run = await doctor([]);
+    expect(run.code).toBe(0);
+    const steps = run.stdout
+      .split("\n")
+      .filter((line) => /^ {2}[✓!✗·] /.test(line))
+      .map((line) => line.slice(4, 18).trim());
+    expect(steps).toEqual([
+      "spawn",
+      "stdout",
+      "handshake",
+      "authorization",
+      "listing",
+      "lint",
+      "sample calls",
+      "stderr",
+    ]);
+    expect(run.stdout).toMatch(/^doctor: notes \(env AUTHOR_BUG= .*notes\.js --marker=\S+\)$/m);
+    expect(stepLine(run.stdout, "spawn")).toMatch(/^ {2}✓ spawn +\/\S*\/env found; started, pid \d+$/);
+    expect(stepLine(run.stdout, "handshake")).toMatch(
+      /^ {2}✓ handshake +protocol \d{4}-\d{2}-\d{2}; \d+ ms; server notes 0\.3\.0; capabilities: tools, resources, prompts; instructions: 61 characters$/,
+    );
+    expect(run.stdout).toContain(
+      "      instructions: Notes are short; read one with get_note before you change it.\n",
+    );
+    expect(stepLine(run.stdout, "authorization")).toBe(
+      "  · authorization  a local server: nothing to sign in to",
+    );
+    expect(stepLine(run.stdout, "listing")).toMatch(
+      /^ {2}✓ listing +5 tools \(\d+ ms\), 2 resources \(\d+ ms\), 0 resource templates \(\d+ ms\), 1 prompt \(\d+ ms\)$/,
+    );
+    // Only the read-only tools are called: add_note and delete_note change things.
+    expect(run.stdout).toMatch(/^ {6}✓ list_notes \{\}: ok \(\d+ ms\)$/m);
+    expect(run.stdout).toMatch(/^ {6}✓ get_note \{"id":1\}: ok \(\d+ ms\)$/m);
+    expect(run.stdout).toMatch(/^ {6}✓ search_notes \{"query":"sample"\}: ok \(\d+ ms\)$/m);
+    expect(run.stdout).not.toMatch(/add_note|delete_note/);
+    expect(run.stdout).toMatch(/^notes: 0 failed, 0 warning\(s\), 7 passed, 1 skipped$/m);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("names a crash in a handler with the exit code, the error line and where it was thrown, and goes on", async () => {
+    const run = await doctor(["crash-in-handler"]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /^ {6}✗ get_note \{"id":1\}: server "notes" exited \(code 1\): TypeError: Cannot read properties of undefined \(reading 'title'\) \(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/m,
+    );
+    // Started again, so the tools after it are still called.
+    expect(run.stdout).toMatch(/^ {6}✓ search_notes \{"query":"sample"\}: ok/m);
+    expect(stepLine(run.stdout, "stderr")).toMatch(
+      /^ {2}✗ stderr +exited \(code 1\): TypeError: Cannot read properties of undefined \(reading 'title'\)/,
+    );
+    expect(run.stdout).toMatch(/^ {6}at: file:\/\/\/\S+\/notes\.js:\d+:\d+$/m);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("names a command that is not there, and a process killed by a signal before it answered", async () => {
+    const missing = await runCli(["doctor", "--", "no-such-mcp-server", "--stdio"], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(missing.code).toBe(1);
+    expect(stepLine(missing.stdout, "spawn")).toMatch(
+      /^ {2}✗ spawn +command "no-such-mcp-server" was not found \(ENOENT\) in \S+; check the command and PATH$/,
+    );
+    // No process, so nothing of its stdout or stderr to vouch for.
+    expect(stepLine(missing.stdout, "stdout")).toBe("  · stdout         no process was started");
+    expect(stepLine(missing.stdout, "stderr")).toBe("  · stderr         no process was started");
+
+    const killed = await runCli(
+      ["doctor", "--", process.execPath, "-e", `process.kill(process.pid, "SIGKILL") // ${marker}`],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(killed.code).toBe(1);
+    expect(stepLine(killed.stdout, "spawn")).toBe(
+      "  ✗ spawn          it started, then was killed by SIGKILL before it answered initialize",
+    );
+    expect(stepLine(killed.stdout, "stderr")).toBe(
+      "  ✗ stderr         was killed by SIGKILL, and said nothing on stderr",
+    );
+  });
+
+  it("names a crash at start by its SyntaxError, which the tail of its stack would have hidden", async () => {
+    const run = await doctor(["crash-at-start"]);
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "spawn")).toMatch(
+      /^ {2}✗ spawn +it started, then exited \(code 1\) before it answered initialize: SyntaxError: Expected property name or '\}' in JSON at position 2 .*\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/,
+    );
+    expect(stepLine(run.stdout, "handshake")).toBe("  · handshake      the server never answered");
+  });
+
+  it("names the schema mistakes at their paths, and the call a required typo keeps from being made", async () => {
+    const run = await doctor(["invalid-schema", "required-typo"]);
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "lint")).toBe("  ✗ lint           3 error(s), 0 warning(s)");
+    expect(run.stdout).toContain(
+      '      ✗ error required-not-in-properties  get_note $.inputSchema.required[0]: "idd" is required but is not one of the properties (id); did you mean "id"?\n',
+    );
+    expect(run.stdout).toContain(
+      '      ✗ error unknown-type  search_notes $.inputSchema.properties.limit.type: "int" is not a JSON Schema type; use "integer"',
+    );
+    expect(run.stdout).toContain(
+      '      ✗ error invalid-schema  search_notes $.inputSchema.properties.limit.minimum: "minimum" must be a number, got "1"\n',
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}· get_note \{\}: not called: no arguments made from its input schema fit it \(.*'idd'\)$/m,
+    );
+  });
+
+  it("names stdout junk mid-call and every outputSchema mismatch", async () => {
+    const run = await doctor(["stdout-junk", "output-mismatch"]);
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "stdout")).toBe(
+      "  ✗ stdout         1 line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr):",
+    );
+    expect(run.stdout).toContain('      "debug: looking up note 1"\n');
+    expect(run.stdout).toMatch(
+      /^ {6}✗ get_note \{"id":1\}: the result breaks its outputSchema in 3 place\(s\) \(\d+ ms\)\n {10}at the top level: it must have required property 'body'\n {10}at \/id: it must be integer\n {10}at \/title: it must be string$/m,
+    );
+  });
+
+  it("warns of a slow call, which fails nothing", async () => {
+    const run = await runCli(
+      ["doctor", "--", ...notesCommand(script, marker, ["slow-call"], ["AUTHOR_SLOW_MS=1200"])],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ {6}! search_notes \{"query":"sample"\}: slow: \d+ ms \(over 1000 ms\)$/m);
+    expect(stepLine(run.stdout, "sample calls")).toMatch(/^ {2}! sample calls/);
+  });
+
+  it("says the same as JSON for CI, and calls nothing with --no-calls", async () => {
+    const run = await doctor(["required-typo"], "--json", "--no-calls");
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as {
+      ok: boolean;
+      servers: Array<{
+        server: string;
+        ok: boolean;
+        steps: Array<{ step: string; status: string; summary: string; facts: Record<string, unknown> }>;
+      }>;
+    };
+    expect(report.ok).toBe(false);
+    const [notes] = report.servers;
+    expect(notes?.server).toBe("notes");
+    const byName = Object.fromEntries((notes?.steps ?? []).map((step) => [step.step, step]));
+    expect(byName.handshake?.facts.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(byName.handshake?.facts).toMatchObject({
+      era: null,
+      serverInfo: { name: "notes", version: "0.3.0" },
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+    });
+    expect(byName.lint).toMatchObject({
+      status: "failed",
+      facts: {
+        errors: 1,
+        findings: [{ code: "required-not-in-properties", path: "$.inputSchema.required[0]" }],
+      },
+    });
+    expect(byName["sample calls"]).toMatchObject({
+      status: "skipped",
+      summary: "not asked for (--no-calls)",
+    });
+  });
+
+  it("examines the servers of the config when none is typed, and says when there are none", async () => {
+    const configured = await tempDir();
+    await writeJson(path.join(configured, "mcp.config.json"), {
+      mcpServers: {
+        notes: { command: process.execPath, args: [script, `--marker=${marker}`] },
+        missing: { command: "no-such-mcp-server-command" },
+      },
+    });
+    const run = await runCli(["doctor", "--no-calls"], { cwd: configured, env: cleanEnv() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^notes: 0 failed/m);
+    expect(run.stdout).toMatch(
+      /^ {2}✗ spawn +command "no-such-mcp-server-command" was not found \(ENOENT\) in \S+; check the command and PATH$/m,
+    );
+    const empty = await runCli(["doctor"], { cwd: await tempDir(), env: cleanEnv() });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(
+      /there is no server to examine; name one after -- \(mcpterm doctor -- node build\/server\.js\)/,
+    );
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
+import type { ServerSnapshot } from "../../src/core/mcp/types.js";
+import { doctorSteps, type DoctorFacts } from "../../src/headless/doctor-steps.js";
+
+const snapshot = (overrides: Partial<ServerSnapshot>): ServerSnapshot => ({
+  name: "remote",
+  status: "connected",
+  transport: "http",
+  pid: undefined,
+  url: "https://mcp.example.com/mcp",
+  error: undefined,
+  tools: [],
+  serverInfo: { name: "remote", version: "1" },
+  protocolVersion: "2025-06-18",
+  instructions: undefined,
+  initializeMs: 40,
+  catalog: EMPTY_CATALOG,
+  capabilities: { tools: {} },
+  era: undefined,
+  refusedTools: [],
+  ...overrides,
+});
+
+const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
+  launch: "https://mcp.example.com/mcp",
+  typed: false,
+  transport: "http",
+  lookup: undefined,
+  start: snapshot({}),
+  spawnError: undefined,
+  handshake: {
+    ms: 40,
+    capabilities: { tools: {} },
+    serverInfo: { name: "remote", version: "1" },
+    instructions: undefined,
+  },
+  protocol: { version: "2025-06-18", era: undefined },
+  lists: { tools: { ms: 12, requests: 1, error: undefined } },
+  counts: { tools: 0, resources: 0, templates: 0, prompts: 0 },
+  catalogProblems: [],
+  signIn: { mode: "browser", stored: "valid", expiresAt: Date.UTC(2030, 0, 1), scopes: ["notes:read"] },
+  stdoutNoise: [],
+  exits: [],
+  stderr: [],
+  lint: [],
+  calls: [],
+  ...overrides,
+});
+
+const byStep = (facts: DoctorFacts) =>
+  Object.fromEntries(doctorSteps(facts).map((step) => [step.step, [step.status, step.summary]]));
+
+describe("doctorSteps", () => {
+  it("judges a remote server: reached, its sign-in accepted, no stdout or stderr of ours", () => {
+    expect(byStep(remote({}))).toMatchObject({
+      spawn: ["passed", "reached https://mcp.example.com/mcp"],
+      stdout: ["skipped", "a remote server has no stdout of ours"],
+      authorization: [
+        "passed",
+        "sign-in: browser; a stored sign-in, valid until 2030-01-01T00:00:00.000Z; accepted",
+      ],
+      listing: ["passed", "0 tools (12 ms), no resources offered, no prompts offered"],
+      stderr: ["skipped", "a remote server's stderr is its own"],
+    });
+  });
+
+  it("fails the sign-in step when the server refused it", () => {
+    const facts = remote({
+      start: snapshot({
+        status: "failed",
+        error: 'server "remote" needs a sign-in: run mcpterm auth login remote',
+      }),
+      signIn: { mode: "browser", stored: "expired", expiresAt: 0, scopes: [] },
+    });
+    expect(byStep(facts).authorization).toEqual([
+      "failed",
+      'sign-in: browser; a stored sign-in that has expired; refused: server "remote" needs a sign-in: run mcpterm auth login remote',
+    ]);
+  });
+
+  it("warns of an error a running stdio server logged, with the line that says it", () => {
+    const facts = remote({
+      transport: "stdio",
+      launch: "node notes.js",
+      start: snapshot({ transport: "stdio", pid: 7 }),
+      lookup: { found: true, path: "/usr/bin/node" },
+      signIn: undefined,
+      stderr: ["notes: ready", "Error: could not open cache", "    at open (file:///srv/notes.js:3:9)"],
+    });
+    expect(byStep(facts)).toMatchObject({
+      spawn: ["passed", "/usr/bin/node found; started, pid 7"],
+      stdout: ["passed", "only JSON-RPC on stdout"],
+      authorization: ["skipped", "a local server: nothing to sign in to"],
+      stderr: [
+        "warning",
+        "3 line(s); the first error: Error: could not open cache (at file:///srv/notes.js:3:9)",
+      ],
+    });
+  });
+
+  it("names the protocol era once the connection knows it", () => {
+    const [, , handshake] = doctorSteps(remote({ protocol: { version: "2026-07-28", era: "modern" } }));
+    expect(handshake?.summary).toMatch(/^protocol 2026-07-28 \(modern\); 40 ms;/);
+  });
+});
