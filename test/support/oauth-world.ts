@@ -46,6 +46,13 @@ export interface OAuthWorldOptions {
   rejectTokens?: boolean;
   /** The authorization server's metadata lacks the fields RFC 8414 requires (no endpoints). */
   brokenMetadata?: boolean;
+  /** The issuer its metadata claims, instead of its own URL (an authorization-server mix-up). */
+  issuerClaim?: (own: string) => string;
+  /**
+   * A server of the 2025-03-26 spec: no protected-resource metadata; the resource server serves
+   * the authorization server's metadata at its own root, claiming this issuer.
+   */
+  legacyIssuer?: (resourceBase: string, authServerBase: string) => string;
 }
 
 interface Token {
@@ -97,16 +104,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         json(response, 200, { issuer: base, response_types_supported: ["code"] });
         return;
       }
-      json(response, 200, {
-        issuer: base,
-        authorization_endpoint: `${base}/authorize`,
-        token_endpoint: `${base}/token`,
-        registration_endpoint: `${base}/register`,
-        response_types_supported: ["code"],
-        grant_types_supported: ["authorization_code", "refresh_token"],
-        code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
-      });
+      json(response, 200, metadata(base, options.issuerClaim?.(base) ?? base));
       return;
     }
     if (url.pathname === "/register" && request.method === "POST") {
@@ -193,8 +191,13 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const resource = await listen(async (request, response, base) => {
     const url = new URL(request.url ?? "/", base);
     const prm = `${base}/.well-known/oauth-protected-resource/mcp`;
+    const { legacyIssuer } = options;
+    if (legacyIssuer && url.pathname === "/.well-known/oauth-authorization-server") {
+      json(response, 200, metadata(issuer, legacyIssuer(base, issuer)));
+      return;
+    }
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
-      if (options.noOAuth) {
+      if (options.noOAuth || legacyIssuer) {
         json(response, 404, { error: "not_found" });
         return;
       }
@@ -302,6 +305,20 @@ async function listen(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** RFC 8414 metadata of the authorization server at `base`, claiming `issuer`. */
+function metadata(base: string, issuer: string): Record<string, unknown> {
+  return {
+    issuer,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    response_types_supported: ["code"],
+    grant_types_supported: ["authorization_code", "refresh_token"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
   };
 }
 

@@ -12,6 +12,7 @@ import { errorMessage, McpError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
+import { issuerMismatch } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import {
   freshTokenRefusedSentence,
@@ -102,6 +103,21 @@ export class ServerAuth {
       );
       this.provider = this.browser;
     }
+    this.checkIssuerOnDiscovery();
+  }
+
+  /**
+   * Every grant's discovery passes the issuer check before anything is registered or sent: the
+   * SDK hands each provider what it discovered before it uses it.
+   */
+  private checkIssuerOnDiscovery(): void {
+    const provider = this.provider;
+    const save = provider.saveDiscoveryState?.bind(provider);
+    provider.saveDiscoveryState = async (state) => {
+      const mismatch = issuerMismatch(this.config.name, state);
+      if (mismatch !== undefined) throw new McpError(mismatch);
+      await save?.(state);
+    };
   }
 
   /**

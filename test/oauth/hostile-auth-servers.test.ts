@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { parseConfigDocument } from "../../src/core/config/config-schema.js";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
+import { OAuthStore } from "../../src/core/oauth/token-store.js";
+import { tempDir } from "../support/fixtures.js";
+import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
+
+/**
+ * Authorization servers (and identity providers) that misbehave on purpose, against mcpterm's
+ * McpManager: real HTTP on 127.0.0.1, a scripted person, the browser as real HTTP.
+ */
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+interface Person extends SignInPerson {
+  asked: SignInQuestion[];
+}
+
+function person(): Person {
+  const asked: SignInQuestion[] = [];
+  return {
+    asked,
+    confirm: (question) => {
+      asked.push(question);
+      return Promise.resolve("open");
+    },
+    waiting: () => () => undefined,
+  };
+}
+
+async function world(options: OAuthWorldOptions = {}): Promise<OAuthWorld> {
+  const started = await startOAuthWorld(options);
+  closers.push(() => started.close());
+  return started;
+}
+
+/** A manager for one remote server entry, started; its sign-ins kept in a fresh store. */
+async function started(
+  entry: Record<string, unknown>,
+  who: SignInPerson | undefined,
+  extra: { requestTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<McpManager> {
+  const config = parseConfigDocument(
+    { mcpServers: { secure: entry } },
+    { fileLabel: "test", configDir: process.cwd(), env: extra.env ?? {} },
+  );
+  const manager = new McpManager(config.servers, {
+    parentEnv: {},
+    oauth: {
+      store: new OAuthStore(await tempDir("mcpterm-oauth-")),
+      ...(extra.requestTimeoutMs ? { requestTimeoutMs: extra.requestTimeoutMs } : {}),
+      learnSecret: () => undefined,
+      person: () => who,
+      openUrl: async (address) => {
+        await browse(address);
+      },
+    },
+  });
+  closers.push(() => manager.close());
+  await manager.start();
+  return manager;
+}
+
+describe("an authorization server's metadata", () => {
+  it.each([
+    ["another server's issuer", () => "https://as.attacker.example"],
+    ["its own issuer with a trailing slash added", (own: string) => `${own}/`],
+  ])(
+    "naming %s is refused before anything is registered or sent (RFC 8414 §3.3)",
+    async (_what, issuerClaim) => {
+      const hostile = await world({ issuerClaim });
+      const signer = person();
+      const manager = await started({ url: hostile.mcpUrl }, signer);
+      const claimed = issuerClaim(hostile.issuer);
+      expect(manager.servers()[0]?.error).toBe(
+        `sign-in to "secure" stopped: the authorization server metadata fetched for issuer ${hostile.issuer} names issuer ${JSON.stringify(claimed)} instead, and RFC 8414 requires them to be identical (a defence against mix-up attacks); nothing was sent to it.`,
+      );
+      expect(hostile.registrations).toBe(0);
+      expect(hostile.authorizations).toEqual([]);
+      expect(hostile.tokenRequests).toEqual([]);
+      expect(signer.asked).toEqual([]);
+    },
+  );
+
+  it("of a server that names no authorization server (2025-03-26) may give its issuer a path on that server's origin, not another origin", async () => {
+    const onItsOrigin = await world({ legacyIssuer: (resource) => `${resource}/oauth` });
+    const signer = person();
+    const connected = await started({ url: onItsOrigin.mcpUrl }, signer);
+    expect(connected.servers()[0]).toMatchObject({ status: "connected" });
+
+    // The issuer a pinned entry trusts, claimed by metadata on the server's own origin: a mix-up.
+    const elsewhere = await world({ legacyIssuer: (_resource, authServer) => authServer });
+    const refused = await started({ url: elsewhere.mcpUrl }, person());
+    expect(refused.servers()[0]?.error).toBe(
+      `sign-in to "secure" stopped: the authorization server metadata fetched for the server's own origin ${new URL(elsewhere.mcpUrl).origin} names issuer ${JSON.stringify(elsewhere.issuer)} instead, and RFC 8414 requires them to be identical (a defence against mix-up attacks); nothing was sent to it.`,
+    );
+    expect(elsewhere.registrations).toBe(0);
+    expect(elsewhere.tokenRequests).toEqual([]);
+  });
+});
