@@ -116,6 +116,31 @@ describe("signing in to a remote server behind OAuth", () => {
     expect(world.authorizations).toHaveLength(1);
   });
 
+  it("registers again when the server moves to another authorization server, and never shows it the old client (SEP-2352)", async () => {
+    const { world, store } = await setUp();
+    const signer = person();
+    const connected = manager(world.mcpUrl, store, signer);
+    await connected.start();
+    expect(connected.servers()[0]).toMatchObject({ status: "connected" });
+    const firstClient = world.authorizations[0]?.get("client_id");
+    expect(store.list()[0]?.client?.issuer).toBe(world.issuer);
+
+    const moved = await world.migrate();
+    expect(textOf(await connected.callTool("secure", "whoami", {}))).toMatch(/you sent Bearer at-/);
+    expect(world.registeredAt).toEqual([world.issuer, moved]);
+    expect(signer.asked.map((question) => question.domain)).toEqual([
+      new URL(world.issuer).host,
+      new URL(moved).host,
+    ]);
+    const secondClient = world.authorizations[1]?.get("client_id");
+    expect(secondClient).toBeDefined();
+    expect(secondClient).not.toBe(firstClient);
+    // What is stored is the new server's, stamped with its issuer.
+    const entry = store.list()[0];
+    expect(entry?.client).toMatchObject({ client_id: secondClient, issuer: moved });
+    expect(entry?.tokens?.issuer).toBe(moved);
+  });
+
   it("refreshes tokens about to expire before connecting, with no browser; the old ones stop working", async () => {
     const { world, store } = await setUp({ expiresIn: 2 });
     const first = manager(world.mcpUrl, store, person());
