@@ -77,6 +77,7 @@ function lintServers(manager: McpManager): LintFinding[] {
       tools: server.tools.map((tool) => tool.definition),
       stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
       initializeMs: server.initializeMs,
+      refusedTools: server.refusedTools,
     })),
   );
 }

@@ -157,9 +157,10 @@ describe('pinning a revision (--protocol, or the entry\'s "protocol")', () => {
 });
 
 /** The 2026-only fixture over Streamable HTTP, on a free port. */
-async function modernOverHttp(): Promise<string> {
+async function modernOverHttp(env: Record<string, string> = {}): Promise<string> {
   const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   cleanups.push(() => void child.kill());
   return new Promise((resolve, reject) => {
@@ -181,5 +182,41 @@ describe("a 2026-only server over Streamable HTTP", () => {
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern", transport: "http" });
     expect(text(await manager.callTool("h", "in_region", { region: "eu-west" }))).toBe("region eu-west");
+  });
+});
+
+describe("a server whose tools/list holds bad definitions", () => {
+  const names = (manager: McpManager): string[] =>
+    (manager.servers()[0]?.tools ?? []).map((tool) => tool.definition.name).sort();
+
+  it("on stdio: the invalid definition is set aside with why; the others are listed and called", async () => {
+    const { manager } = await connect("modern-server", { env: { FIXTURE_BAD_TOOLS: "1" } });
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+    // x-mcp-header means nothing on stdio: bad_header stays.
+    expect(names(manager)).toEqual(["bad_header", "echo"]);
+    const refused = manager.servers()[0]?.refusedTools ?? [];
+    expect(refused.map((tool) => tool.name)).toEqual(["broken"]);
+    expect(refused[0]?.reason).toMatch(/^its definition is not valid MCP \(inputSchema/);
+    expect(text(await manager.callTool("s", "echo", { text: "still here" }))).toBe("still here");
+  });
+
+  it("over 2026 HTTP: a tool whose x-mcp-header breaks SEP-2243 is not listed either", async () => {
+    const url = await modernOverHttp({ FIXTURE_BAD_TOOLS: "1" });
+    const manager = new McpManager([serverConfig("h", { transport: "http", url })], {
+      parentEnv: process.env,
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(names(manager)).toEqual(["echo"]);
+    expect(
+      manager
+        .servers()[0]
+        ?.refusedTools.map((tool) => tool.name)
+        .sort(),
+    ).toEqual(["bad_header", "broken"]);
+    expect(manager.servers()[0]?.refusedTools.find((tool) => tool.name === "bad_header")?.reason).toMatch(
+      /parameter n has x-mcp-header "N" but is of type "number".*\(SEP-2243\)$/,
+    );
+    expect(text(await manager.callTool("h", "echo", { text: "still here" }))).toBe("still here");
   });
 });

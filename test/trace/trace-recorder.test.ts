@@ -47,6 +47,7 @@ const snapshot = (name: string): ServerSnapshot => ({
   url: undefined,
   error: undefined,
   tools: [],
+  refusedTools: [],
   serverInfo: undefined,
   era: undefined,
   protocolVersion: undefined,

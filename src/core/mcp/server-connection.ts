@@ -48,6 +48,8 @@ import { isHttpNotFound } from "./remote-transports.js";
 import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 import { serverTransports, type TransportFactory } from "./transport-factory.js";
+import { xMcpHeaderProblem } from "./x-mcp-header.js";
+import { MalformedTools } from "./malformed-tools.js";
 import type {
   CallOptions,
   CallToolResult,
@@ -113,6 +115,8 @@ export class ServerConnection {
   private stdio: StdioProcessTransport | undefined;
   private tapped: TappedTransport | undefined;
   private tools: ServerTool[] = [];
+  private refusedTools: ServerSnapshot["refusedTools"] = [];
+  private malformedTools = new MalformedTools();
   private serverInfo: ServerSnapshot["serverInfo"];
   private protocol: NegotiatedProtocol | undefined;
   private initializeMs: number | undefined;
@@ -199,6 +203,7 @@ export class ServerConnection {
       url: this.config.url === undefined ? undefined : this.options.redact(this.config.url),
       error: this.error,
       tools: connected ? this.tools : [],
+      refusedTools: connected ? this.refusedTools : [],
       serverInfo: this.serverInfo,
       era: this.protocol?.era,
       protocolVersion: this.protocol?.version ?? this.tapped?.protocolVersion,
@@ -545,16 +550,21 @@ export class ServerConnection {
       log: (params) => this.keepLog(params),
     });
     const privateAnswers = new PrivateAnswers();
-    const tapped = TappedTransport.wrap(transport, (direction, message) => {
-      const { onWire } = this.options;
-      if (onWire)
-        onWire({
-          server: this.name,
-          direction,
-          at: Date.now(),
-          message: privateAnswers.forTrace(direction, message),
-        });
-    });
+    this.malformedTools = new MalformedTools();
+    const tapped = TappedTransport.wrap(
+      transport,
+      (direction, message) => {
+        const { onWire } = this.options;
+        if (onWire)
+          onWire({
+            server: this.name,
+            direction,
+            at: Date.now(),
+            message: privateAnswers.forTrace(direction, message),
+          });
+      },
+      [this.malformedTools],
+    );
     this.client = client;
     this.tapped = tapped;
     await withDeadline(
@@ -644,9 +654,24 @@ export class ServerConnection {
 
   private filterTools(tools: Tool[]): ServerTool[] {
     const { includeTools, excludeTools } = this.config;
-    return tools
+    const chosen = tools
       .filter((tool) => includeTools.length === 0 || includeTools.includes(tool.name))
-      .filter((tool) => !excludeTools.includes(tool.name))
+      .filter((tool) => !excludeTools.includes(tool.name));
+    // SEP-2243: over 2026 HTTP a tool whose x-mcp-header declarations break the rules cannot be
+    // called as it asks, and must not be listed; one such tool never costs the others.
+    const headersSent = this.protocol?.era === "modern" && this.transportUsed === "http";
+    const badHeaders = headersSent
+      ? chosen.flatMap((tool) => {
+          const reason = xMcpHeaderProblem(tool.inputSchema);
+          return reason === undefined ? [] : [{ name: tool.name, reason: `${reason} (SEP-2243)` }];
+        })
+      : [];
+    this.refusedTools = [...this.malformedTools.take(), ...badHeaders];
+    for (const refused of this.refusedTools)
+      this.note("warning", `tool ${refused.name} is not listed: ${refused.reason}`);
+    const refused = new Set(badHeaders.map((tool) => tool.name));
+    return chosen
+      .filter((tool) => !refused.has(tool.name))
       .map((definition) => ({ server: this.name, definition }));
   }
 

@@ -3,9 +3,16 @@ import type { WireDirection } from "./types.js";
 
 type Tap = (direction: WireDirection, message: JSONRPCMessage) => void;
 
+/** Sees each message on its way: one going out, and one coming in, which it may hand on changed. */
+export interface WireWatcher {
+  sent(message: JSONRPCMessage): void;
+  received(message: JSONRPCMessage): JSONRPCMessage;
+}
+
 /**
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
- * of the trace. It changes nothing that passes through, and hides nothing the SDK reads off a
+ * of the trace, as it was on the wire. Watchers see the messages too, and only they may change
+ * one before the SDK reads it (see MalformedTools). It hides nothing the SDK reads off a
  * transport: whether a request has its own stream (closing it cancels the request on 2026 HTTP)
  * and, for a stdio server only, its process (a stdio server that ignores the 2026 probe is
  * waited out and spoken to in 2025; an HTTP one that times out is not).
@@ -21,11 +28,14 @@ export class TappedTransport implements Transport {
   protected constructor(
     readonly inner: Transport,
     private readonly tap: Tap,
+    private readonly watchers: readonly WireWatcher[],
   ) {}
 
   /** Wraps `inner`; a stdio process transport stays recognisable as one. */
-  static wrap(inner: Transport, tap: Tap): TappedTransport {
-    return isProcessTransport(inner) ? new TappedStdioTransport(inner, tap) : new TappedTransport(inner, tap);
+  static wrap(inner: Transport, tap: Tap, watchers: readonly WireWatcher[] = []): TappedTransport {
+    return isProcessTransport(inner)
+      ? new TappedStdioTransport(inner, tap, watchers)
+      : new TappedTransport(inner, tap, watchers);
   }
 
   get sessionId(): string | undefined {
@@ -48,7 +58,9 @@ export class TappedTransport implements Transport {
   start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       this.tap("receive", message);
-      this.onmessage?.(message, extra);
+      let seen: JSONRPCMessage = message;
+      for (const watcher of this.watchers) seen = watcher.received(seen);
+      this.onmessage?.(seen, extra);
     };
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.onclose?.();
@@ -57,6 +69,7 @@ export class TappedTransport implements Transport {
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.tap("send", message);
+    for (const watcher of this.watchers) watcher.sent(message);
     return this.inner.send(message, options);
   }
 
@@ -79,8 +92,9 @@ class TappedStdioTransport extends TappedTransport {
   constructor(
     private readonly process: ProcessTransport,
     tap: Tap,
+    watchers: readonly WireWatcher[],
   ) {
-    super(process, tap);
+    super(process, tap, watchers);
   }
 
   get pid(): number | undefined {

@@ -2,6 +2,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
+import { xMcpHeaderProblem } from "./x-mcp-header.js";
 
 export type LintSeverity = "error" | "warning";
 
@@ -16,7 +17,9 @@ export type LintCode =
   | "instruction-like-text"
   | "hidden-unicode"
   | "stdout-noise"
-  | "slow-initialize";
+  | "slow-initialize"
+  | "invalid-x-mcp-header"
+  | "tool-not-listed";
 
 export interface LintFinding {
   severity: LintSeverity;
@@ -35,6 +38,8 @@ export interface LintServer {
   /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
   stdoutNoise: readonly string[];
   initializeMs: number | undefined;
+  /** Tools the server listed but mcpterm did not keep: their x-mcp-header declarations break SEP-2243. */
+  refusedTools?: ReadonlyArray<{ name: string; reason: string }>;
 }
 
 export const MAX_DESCRIPTION_CHARS = 1024;
@@ -116,6 +121,14 @@ function lintServer(server: LintServer): LintFinding[] {
       message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(truncateEnd(server.stdoutNoise[0] ?? "", 80))}); stdout is for JSON-RPC only, log to stderr.`,
     });
   }
+  for (const refused of server.refusedTools ?? [])
+    findings.push({
+      server: server.name,
+      tool: refused.name,
+      severity: "error",
+      code: "tool-not-listed",
+      message: `Not listed: ${refused.reason}.`,
+    });
   if (server.initializeMs !== undefined && server.initializeMs > SLOW_INITIALIZE_MS) {
     findings.push({
       ...at,
@@ -170,6 +183,15 @@ export function lintTool(
   const compileError = schemaCompileError(schema, validator);
   if (compileError !== undefined)
     add("error", "invalid-schema", `The input schema is not valid JSON Schema: ${compileError}.`);
+
+  // Kept here (stdio, or 2025), but a 2026-07-28 client over HTTP would drop it.
+  const header = xMcpHeaderProblem(schema);
+  if (header !== undefined)
+    add(
+      "warning",
+      "invalid-x-mcp-header",
+      `${capitalize(header)}; 2026-07-28 clients over HTTP drop such a tool (SEP-2243).`,
+    );
 
   const properties = isRecord(schema.properties) ? schema.properties : {};
   const undocumented = Object.entries(properties)
@@ -245,6 +267,10 @@ function innerSchemas(schema: Record<string, unknown>): unknown[] {
       inner.push(...(branches as unknown[]).filter((branch) => !isRecord(branch) || branch.type !== "null"));
   }
   return inner;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

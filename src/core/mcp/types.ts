@@ -30,6 +30,8 @@ export interface ServerSnapshot {
   /** Why the server failed, in one sentence with the cause (spawn error, exit code and stderr, timeout, HTTP status). */
   error: string | undefined;
   tools: ServerTool[];
+  /** Tools it listed that mcpterm dropped, each with why (SEP-2243 x-mcp-header rules, 2026 HTTP). */
+  refusedTools: Array<{ name: string; reason: string }>;
   /** What the server says it is; a 2026 server may not say. */
   serverInfo: { name: string; version: string } | undefined;
   /** Which family of revisions the server speaks (see ProtocolEra), once connected. */
@@ -55,7 +57,10 @@ export interface CallOptions {
 export type { CallToolResult };
 
 /** A server's state without its tool definitions: what reports and traces record about it. */
-export type ServerSummary = Omit<ServerSnapshot, "tools" | "instructions" | "catalog" | "capabilities"> & {
+export type ServerSummary = Omit<
+  ServerSnapshot,
+  "tools" | "instructions" | "catalog" | "capabilities" | "refusedTools"
+> & {
   toolCount: number;
 };
 
@@ -65,6 +70,7 @@ export function summarizeServer(server: ServerSnapshot): ServerSummary {
     instructions: _instructions,
     catalog: _catalog,
     capabilities: _capabilities,
+    refusedTools: _refused,
     ...rest
   } = server;
   return { ...rest, toolCount: tools.length };
