@@ -20,13 +20,6 @@ export interface ScenarioExpectation {
 
 const passes = (...checks: string[]): Expectation => ({ kind: "passes", checks });
 
-/** Left for the authorization work of issue 26 (RFC 9207, SEP-2352, DPoP, WIF, EMA scoring). */
-const authWork = (reason: string, ...checks: string[]): Expectation => ({
-  kind: "left",
-  reason: `authorization work: ${reason}`,
-  checks,
-});
-
 /** Fails until mcpterm withholds tools whose x-mcp-header declarations break SEP-2243. */
 const needsHeaderLint = (...checks: string[]): Expectation => ({
   kind: "left",
@@ -156,8 +149,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/dpop",
-    expect: authWork(
-      "DPoP-bound tokens (SEP-1932)",
+    expect: passes(
       "sep-1932-client-token-request-proof",
       "sep-1932-client-dpop-auth-scheme",
       "sep-1932-client-fresh-proof",
@@ -165,16 +157,9 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/dpop-nonce",
-    expect: authWork(
-      "DPoP-bound tokens with server nonces (SEP-1932)",
-      "sep-1932-client-as-nonce",
-      "sep-1932-client-rs-nonce",
-    ),
+    expect: passes("sep-1932-client-as-nonce", "sep-1932-client-rs-nonce"),
   },
-  {
-    scenario: "auth/wif-jwt-bearer",
-    expect: authWork("the workload-identity JWT-bearer grant (SEP-1933)", "wif-assertion-verified"),
-  },
+  { scenario: "auth/wif-jwt-bearer", expect: passes("wif-assertion-verified", ...SIGNED_IN) },
   {
     scenario: "sep-2322-client-request-state",
     expect: passes(

@@ -7,7 +7,13 @@ import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-a
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { tempDir } from "../support/fixtures.js";
-import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
+import {
+  browse,
+  startOAuthWorld,
+  WORKLOAD_JWT,
+  type OAuthWorld,
+  type OAuthWorldOptions,
+} from "../support/oauth-world.js";
 
 /**
  * mcpterm's McpManager signing in to a remote server behind OAuth, against a real resource
@@ -139,6 +145,30 @@ describe("signing in to a remote server behind OAuth", () => {
     const entry = store.list()[0];
     expect(entry?.client).toMatchObject({ client_id: secondClient, issuer: moved });
     expect(entry?.tokens?.issuer).toBe(moved);
+  });
+
+  it("a workload signs in with its platform's JWT (jwt-bearer), read from its file; a refused one is not retried", async () => {
+    const { world, store, dir } = await setUp();
+    const jwtFile = path.join(dir, "workload.jwt");
+    writeFileSync(jwtFile, `${WORKLOAD_JWT}\n`);
+    const workload = { grant: "workload", issuer: world.issuer, clientId: "ci-job", assertionFile: jwtFile };
+    const learned: string[] = [];
+    const nobody = person("decline");
+    const connected = manager(world.mcpUrl, store, nobody, { oauth: workload }, learned);
+    await connected.start();
+    expect(connected.servers()[0]).toMatchObject({ status: "connected" });
+    expect(nobody.asked).toEqual([]);
+    expect(world.registrations).toBe(0);
+    expect(world.tokenRequests).toEqual([
+      { grant: "urn:ietf:params:oauth:grant-type:jwt-bearer", scope: "read" },
+    ]);
+    expect(learned).toContain(WORKLOAD_JWT);
+
+    writeFileSync(jwtFile, "not-the-platform-jwt");
+    const refused = manager(world.mcpUrl, store, nobody, { oauth: workload });
+    await refused.start();
+    expect(refused.servers()[0]?.error).toMatch(/invalid_grant|assertion not accepted/);
+    expect(world.tokenRequests).toHaveLength(2);
   });
 
   it("refreshes tokens about to expire before connecting, with no browser; the old ones stop working", async () => {

@@ -68,6 +68,9 @@ export interface OAuthWorldOptions {
   refuseAuthorization?: string;
 }
 
+/** The JWT a workload's platform issued it, which this world's authorization server accepts. */
+export const WORKLOAD_JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmVk";
+
 interface Token {
   scope: string;
   expiresAt: number;
@@ -206,6 +209,15 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         refreshes.delete(old);
         for (const [token, value] of access) if (value.refresh === old) access.delete(token);
         json(response, 200, issue(known.scope, known.client));
+        return;
+      }
+      if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
+        // Workload identity: the one JWT this world's platform issued is good, nothing else.
+        if (form.get("assertion") !== WORKLOAD_JWT) {
+          json(response, 400, { error: "invalid_grant", error_description: "assertion not accepted" });
+          return;
+        }
+        json(response, 200, issue(form.get("scope") ?? "read", form.get("client_id") ?? ""));
         return;
       }
       json(response, 400, { error: "unsupported_grant_type" });

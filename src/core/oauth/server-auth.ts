@@ -11,6 +11,7 @@ import { isLoopbackHost } from "../config/http-url.js";
 import { errorMessage, McpError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { bindTokensWithDpop } from "./dpop-binding.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { checkErrorResponseIssuer, issuerRefusal } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
@@ -23,6 +24,7 @@ import {
 import { serviceAccountProvider } from "./service-account.js";
 import { signInMode } from "./sign-in-mode.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
+import { WorkloadIdentityProvider } from "./workload-identity.js";
 import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
 
 /** The page a person is asked to open to sign in to a server, ready to show. */
@@ -90,6 +92,8 @@ export class ServerAuth {
     const { oauth } = config;
     if (oauth?.grant === "client_credentials") {
       this.provider = serviceAccountProvider(oauth, options.learnSecret);
+    } else if (oauth?.grant === "workload") {
+      this.provider = new WorkloadIdentityProvider(oauth, options.learnSecret);
     } else if (oauth?.grant === "enterprise") {
       this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret);
     } else {
@@ -103,6 +107,7 @@ export class ServerAuth {
       );
       this.provider = this.browser;
     }
+    if (oauth?.dpop) bindTokensWithDpop(this.provider);
   }
 
   /**
