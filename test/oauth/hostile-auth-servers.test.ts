@@ -154,3 +154,31 @@ describe("the issuer an authorization response names (RFC 9207)", () => {
     );
   });
 });
+
+describe("credentials pinned to an issuer", () => {
+  it("an enterprise grant whose server names another authorization server exchanges no ID token", async () => {
+    const elsewhere = await world();
+    const pinned = "https://as.example.com";
+    const manager = await started(
+      {
+        url: elsewhere.mcpUrl,
+        oauth: {
+          grant: "enterprise",
+          issuer: pinned,
+          clientId: "mcpterm",
+          clientSecret: "s3cret-value",
+          // Never contacted: the refusal comes first.
+          idpTokenEndpoint: "https://idp.example.com/token",
+          idpClientId: "mcpterm-idp",
+          idToken: "id-token-of-the-person",
+        },
+      },
+      undefined,
+    );
+    expect(manager.servers()[0]?.error).toBe(
+      `sign-in to "secure" stopped: the server sends sign-ins to ${elsewhere.issuer}, but its credentials belong to ${pinned}; nothing was sent there. Check the entry's oauth.issuer, or remove it if the server moved.`,
+    );
+    expect(elsewhere.tokenRequests).toEqual([]);
+    expect(elsewhere.registrations).toBe(0);
+  });
+});

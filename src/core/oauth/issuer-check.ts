@@ -1,4 +1,5 @@
 import {
+  AuthorizationServerMismatchError,
   IssuerMismatchError,
   validateAuthorizationResponseIssuer,
   type OAuthDiscoveryState,
@@ -17,7 +18,13 @@ import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
  * Returns the sentence that stops the sign-in, or undefined when `error` is no issuer mismatch.
  */
 export function issuerRefusal(server: string, error: unknown): string | undefined {
-  const mismatch = findMismatch(error);
+  const moved = find(error, AuthorizationServerMismatchError);
+  // Credentials bound to one authorization server (a configured issuer) met another.
+  if (moved)
+    return sanitizeForTerminal(
+      `sign-in to "${server}" stopped: the server sends sign-ins to ${moved.currentIssuer}, but its credentials belong to ${moved.recordedIssuer}; nothing was sent there. Check the entry's oauth.issuer, or remove it if the server moved.`,
+    );
+  const mismatch = find(error, IssuerMismatchError);
   if (!mismatch) return undefined;
   if (mismatch.kind === "metadata")
     return sanitizeForTerminal(
@@ -52,8 +59,8 @@ export function checkErrorResponseIssuer(
   });
 }
 
-function findMismatch(error: unknown): IssuerMismatchError | undefined {
+function find<T extends Error>(error: unknown, kind: abstract new (...args: never[]) => T): T | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (cause instanceof IssuerMismatchError) return cause;
+    if (cause instanceof kind) return cause;
   return undefined;
 }

@@ -12,7 +12,7 @@ import { errorMessage, McpError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { bindTokensWithDpop } from "./dpop-binding.js";
-import { EnterpriseGrantProvider } from "./enterprise-grant.js";
+import { enterpriseGrantProvider } from "./enterprise-grant.js";
 import { checkErrorResponseIssuer, issuerRefusal } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import {
@@ -95,7 +95,7 @@ export class ServerAuth {
     } else if (oauth?.grant === "workload") {
       this.provider = new WorkloadIdentityProvider(oauth, options.learnSecret);
     } else if (oauth?.grant === "enterprise") {
-      this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret);
+      this.provider = enterpriseGrantProvider(oauth, options.learnSecret);
     } else {
       this.browser = new StoredOAuthProvider(
         config.name,
