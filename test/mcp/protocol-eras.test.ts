@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProtocolSetting } from "../../src/core/config/config-types.js";
 import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
@@ -125,6 +126,22 @@ describe.each(ERAS)("a server that speaks only $version", ({ fixture, era, versi
   });
 });
 
+describe("2026-07-28 requests", () => {
+  it("each carry the revision, the client's capabilities and its name in _meta", async () => {
+    const { manager, wire } = await connect("modern-server");
+    await manager.callTool("s", "echo", { text: "hi" });
+    const requests = wire.filter((frame) => frame.direction === "send" && "id" in (frame.message as object));
+    expect(requests.length).toBeGreaterThan(2);
+    for (const frame of requests) {
+      const meta = (frame.message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+      expect(meta?.["io.modelcontextprotocol/protocolVersion"]).toBe("2026-07-28");
+      const capabilities = meta?.["io.modelcontextprotocol/clientCapabilities"] as object | undefined;
+      expect(Object.keys(capabilities ?? {})).toContain("elicitation");
+      expect(meta?.["io.modelcontextprotocol/clientInfo"]).toMatchObject({ name: "mcpterm" });
+    }
+  });
+});
+
 describe("a 2025 stdio server that exits on the server/discover probe", () => {
   it("is started again and spoken to in 2025 without asking", async () => {
     const { manager, wire } = await connect("legacy-server", {
@@ -218,5 +235,32 @@ describe("a server whose tools/list holds bad definitions", () => {
       /parameter n has x-mcp-header "N" but is of type "number".*\(SEP-2243\)$/,
     );
     expect(text(await manager.callTool("h", "echo", { text: "still here" }))).toBe("still here");
+  });
+});
+
+describe("a 401 or 403 on the server/discover probe", () => {
+  it.each([401, 403])("HTTP %i is a refusal to sign in to, never a reason to try 2025", async (status) => {
+    const methods: string[] = [];
+    const http = createServer((request, response) => {
+      let body = "";
+      request.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      request.on("end", () => {
+        const method = (JSON.parse(body || "{}") as { method?: string }).method;
+        methods.push(request.method === "POST" ? (method ?? "?") : `${request.method} (SSE?)`);
+        response.writeHead(status, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+    const address = http.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
+    const manager = new McpManager([serverConfig("h", { transport: "http", url, oauth: false })], {
+      parentEnv: process.env,
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(manager.servers()[0]).toMatchObject({ status: "failed" });
+    expect(manager.servers()[0]?.error).toContain(`(HTTP ${status})`);
+    expect(methods).toEqual(["server/discover"]);
   });
 });

@@ -3,6 +3,7 @@ import type { KbHit } from "../kb/index.js";
 import type { FinishReason, Usage } from "../llm/types.js";
 import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
+import type { InputRoundRecord } from "../mcp/input-rounds.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import type { ServerState, WireRecord } from "./trace-records.js";
 
@@ -12,8 +13,11 @@ export interface Trace {
   sessions: TraceSession[];
   turns: TraceTurn[];
   wire: WireRecord[];
-  /** Servers' sampling and elicitation requests, in order, with what became of each. */
-  serverRequests: Array<ServerRequestRecord & { ts?: number }>;
+  /**
+   * Servers' sampling and elicitation requests, in order, with what became of each, and each
+   * round of a 2026 request answered with questions (input_required).
+   */
+  serverRequests: Array<(ServerRequestRecord | InputRoundRecord) & { ts?: number }>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */

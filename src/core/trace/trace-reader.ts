@@ -31,6 +31,9 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "warning",
   "error",
   "turn_end",
+  "sampling",
+  "elicitation",
+  "input_round",
 ]);
 
 /**
@@ -147,6 +150,7 @@ class TraceBuilder {
         return;
       case "sampling":
       case "elicitation":
+      case "input_round":
         this.trace.serverRequests.push(record);
         return;
       case "raw_result": {

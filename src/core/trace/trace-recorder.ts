@@ -5,6 +5,7 @@ import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFra
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLine } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
+import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
 
 export interface TraceRecorderOptions {
@@ -38,6 +39,7 @@ export const DEFAULT_MAX_RECORD_CHARS = 200_000;
 export class TraceRecorder implements EventSink {
   private fd: number | undefined;
   private wireFrames = 0;
+  private readonly inputRounds = new InputRounds();
   private readonly wireLimit: number;
   private readonly maxRecordChars: number;
   private readonly now: () => Date;
@@ -86,8 +88,13 @@ export class TraceRecorder implements EventSink {
     });
   };
 
-  /** One JSON-RPC message; after `wireLimit` frames a single `wire_truncated` note ends capture. */
+  /**
+   * One JSON-RPC message; after `wireLimit` frames a single `wire_truncated` note ends capture.
+   * An `input_required` answer also gets its own record, kept past the limit: one per round.
+   */
   readonly wire = (frame: WireFrame): void => {
+    const round = this.inputRounds.frame(frame);
+    if (round !== undefined) this.append(round);
     if (this.wireFrames > this.wireLimit) return;
     this.wireFrames += 1;
     if (this.wireFrames > this.wireLimit) {

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { CallToolResult, ServerSnapshot, WireFrame } from "../mcp/types.js";
+import type { InputRoundRecord } from "../mcp/input-rounds.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 
 /**
@@ -14,6 +15,7 @@ export type TraceRecord =
   | WireTruncatedRecord
   | RawResultRecord
   | (ServerRequestRecord & { ts?: number })
+  | (InputRoundRecord & { ts?: number })
   | SessionEndRecord;
 
 export interface SessionStartRecord {

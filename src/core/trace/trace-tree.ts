@@ -34,6 +34,13 @@ export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): 
 
 /** One sampling or elicitation request: who asked, what became of it, who decided. */
 function requestNode(request: Trace["serverRequests"][number]): Node {
+  if (request.type === "input_round") {
+    const what = request.name === undefined ? request.method : `${request.method} ${request.name}`;
+    const asks = request.asks.map((ask) => `${ask.key} (${ask.method})`).join(", ") || "nothing";
+    return node(
+      `input required from ${request.server}, round ${request.round} of ${what}: asks ${asks}${request.requestState ? " · state echoed" : ""}`,
+    );
+  }
   if (request.type === "sampling") {
     const hints = request.modelHints.length > 0 ? `, hints ${request.modelHints.join(", ")}` : "";
     const answer = request.answerChars === undefined ? "" : `, ${request.answerChars} chars back`;
