@@ -254,9 +254,12 @@ describe("a 401 or 403 on the server/discover probe", () => {
     cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
     const address = http.address();
     const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
-    const manager = new McpManager([serverConfig("h", { transport: "http", url, oauth: false })], {
-      parentEnv: process.env,
-    });
+    const manager = new McpManager(
+      [serverConfig("h", { transport: "http", url, oauth: { enabled: false, grant: "authorization_code" } })],
+      {
+        parentEnv: process.env,
+      },
+    );
     cleanups.push(() => manager.close());
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "failed" });
