@@ -48,7 +48,7 @@ describe("lintTool", () => {
     [
       "a schema with a $schema ajv does not know",
       { inputSchema: { $schema: "https://example.com/dialect", type: "object" } },
-      [],
+      ["unknown-schema-dialect"],
     ],
     [
       "a property without description",
@@ -204,7 +204,9 @@ describe("mcpterm tools on a misbehaving server", () => {
     const run = await runInProcess(["tools"], { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^broken: connected in \d+ ms$/m);
-    expect(run.stdout).toMatch(/^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2}, pid \d+\)$/m);
+    expect(run.stdout).toMatch(
+      /^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2} \((?:legacy|modern)\), pid \d+\)$/m,
+    );
     for (const line of [
       /^ {2}✗ error stdout-noise {2}The server wrote 1 non-JSON line\(s\) to stdout \(first: "Broken server v0\.0\.1 starting\.\.\."\)/m,
       /^ {2}! warning slow-initialize {2}Connecting and initializing took \d+ ms \(over 2000 ms\)/m,

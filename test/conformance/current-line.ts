@@ -20,13 +20,6 @@ export interface ScenarioExpectation {
 
 const passes = (...checks: string[]): Expectation => ({ kind: "passes", checks });
 
-/** Fails until mcpterm withholds tools whose x-mcp-header declarations break SEP-2243. */
-const needsHeaderLint = (...checks: string[]): Expectation => ({
-  kind: "left",
-  reason: "mcpterm still lists (and calls) tools whose x-mcp-header declarations break SEP-2243",
-  checks,
-});
-
 const SCHEMA_ECHO = [
   "json-schema-2020-12-client-tool-found",
   "json-schema-2020-12-client-echo-completed",
@@ -183,7 +176,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "http-invalid-tool-headers",
-    expect: needsHeaderLint(
+    expect: passes(
       "sep-2243-client-reject-invalid-tool",
       "sep-2243-x-mcp-header-not-empty",
       "sep-2243-x-mcp-header-primitive-only",

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ProtocolSetting } from "../../src/core/config/config-types.js";
 import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { InputRounds } from "../../src/core/mcp/input-rounds.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
-import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
+import type { ElicitationAnswer, ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { NOBODY, type Person } from "../../src/core/person/person.js";
 import { serverRequestHandlers } from "../../src/core/person/server-requests.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
@@ -254,16 +255,57 @@ describe("a 401 or 403 on the server/discover probe", () => {
     cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
     const address = http.address();
     const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/mcp`;
-    const manager = new McpManager(
-      [serverConfig("h", { transport: "http", url, oauth: { enabled: false, grant: "authorization_code" } })],
-      {
-        parentEnv: process.env,
-      },
-    );
+    const manager = new McpManager([serverConfig("h", { transport: "http", url })], {
+      parentEnv: process.env,
+    });
     cleanups.push(() => manager.close());
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "failed" });
     expect(manager.servers()[0]?.error).toContain(`(HTTP ${status})`);
     expect(methods).toEqual(["server/discover"]);
+  });
+});
+
+describe("questions a tool asks, on either era, with nobody to answer", () => {
+  it.each(ERAS)("sampling on $version is declined with how to allow it", async ({ fixture }) => {
+    const { manager } = await connect(fixture);
+    // 2025: the server reads the refusal and answers; 2026: no sampling result can say "declined",
+    // so the call fails with the sentence (the model sees it as the tool's error).
+    const outcome = await manager.callTool("s", "ask_model", { question: "q" }).then(
+      (result) => text(result),
+      (error: unknown) => String(error),
+    );
+    expect(outcome).toContain(
+      "sampling request declined: nobody is there to answer it; pass --allow-sampling to answer such requests",
+    );
+  });
+});
+
+describe("a 2026 tool that asks over two rounds", () => {
+  it("gets each answer, and its requestState back byte for byte; the trace has both rounds", async () => {
+    const { manager, wire, asked } = await connect("modern-server", {
+      person: personWho({
+        elicitation: (question) => {
+          const answer: ElicitationAnswer = {
+            action: "accept",
+            content: question.message === "Your name?" ? { name: "Ada" } : { yes: true },
+          };
+          return Promise.resolve(answer);
+        },
+      }),
+    });
+    expect(text(await manager.callTool("s", "two_questions", {}))).toBe("hello Ada (state kept)");
+    expect(asked.map((question) => question.message)).toEqual(["Your name?", "Greet Ada?"]);
+    const rounds = new InputRounds();
+    const records = wire.flatMap((frame) => rounds.frame(frame) ?? []);
+    expect(records.map((record) => [record.round, record.asks[0]?.key, record.requestState])).toEqual([
+      [1, "name", false],
+      [2, "greet", true],
+    ]);
+    const calls = wire.filter(
+      (frame) => frame.direction === "send" && (frame.message as { method?: string }).method === "tools/call",
+    );
+    const ids = calls.map((frame) => (frame.message as { id: unknown }).id);
+    expect(new Set(ids).size).toBe(3);
   });
 });

@@ -2,6 +2,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
+import { isKnownDialect } from "../policy/schema-validator.js";
 import { xMcpHeaderProblem } from "./x-mcp-header.js";
 
 export type LintSeverity = "error" | "warning";
@@ -19,6 +20,7 @@ export type LintCode =
   | "stdout-noise"
   | "slow-initialize"
   | "invalid-x-mcp-header"
+  | "unknown-schema-dialect"
   | "tool-not-listed";
 
 export interface LintFinding {
@@ -184,6 +186,13 @@ export function lintTool(
   if (compileError !== undefined)
     add("error", "invalid-schema", `The input schema is not valid JSON Schema: ${compileError}.`);
 
+  if (schema.$schema !== undefined && !isKnownDialect(schema.$schema))
+    add(
+      "warning",
+      "unknown-schema-dialect",
+      `The input schema declares $schema ${truncateEnd(JSON.stringify(schema.$schema), 120)}, a dialect mcpterm cannot check; it checks arguments as JSON Schema 2020-12 (the MCP default) instead.`,
+    );
+
   // Kept here (stdio, or 2025), but a 2026-07-28 client over HTTP would drop it.
   const header = xMcpHeaderProblem(schema);
   if (header !== undefined)
@@ -231,9 +240,10 @@ function schemaCompileError(
   schema: Record<string, unknown>,
   validator: AjvJsonSchemaValidator,
 ): string | undefined {
-  // Like validate-arguments.ts: a `$schema` dialect the default ajv does not know would stop it
-  // compiling a schema whose keywords are fine.
-  const { $schema: _dialect, ...body } = schema;
+  // Checked by its declared dialect; one the validator does not know is checked as 2020-12, as
+  // mcpterm checks arguments (lintTool warns about the dialect itself).
+  const { $schema: dialect, ...rest } = schema;
+  const body = isKnownDialect(dialect) ? schema : rest;
   try {
     validator.getValidator(body);
     return undefined;

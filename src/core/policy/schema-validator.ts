@@ -5,12 +5,30 @@ import type { JsonSchemaValidator } from "@modelcontextprotocol/client";
 const MAX_SCHEMA_DEPTH = 64;
 
 /**
+ * The JSON Schema dialects the validator knows (http or https, with or without a trailing `#`).
+ * A schema without `$schema` is 2020-12, as MCP says; one that declares a dialect is checked by
+ * that dialect's rules (draft-07's array `items` is a tuple; in 2020-12 it is `prefixItems`).
+ */
+const KNOWN_DIALECTS = new Set(
+  ["draft/2020-12", "draft/2019-09", "draft-07", "draft-06"].flatMap((draft) => [
+    `https://json-schema.org/${draft}/schema`,
+    `http://json-schema.org/${draft}/schema`,
+  ]),
+);
+
+/** Whether the validator knows the dialect `$schema` names. */
+export function isKnownDialect(dialect: unknown): boolean {
+  return typeof dialect === "string" && KNOWN_DIALECTS.has(dialect.replace(/#$/, ""));
+}
+
+/**
  * The schema as mcpterm checks it, a copy without what a hostile server could turn against the
  * checker: `pattern` and `patternProperties` (a server's regular expression such as `^(a+)+$`
  * backtracks for minutes on a short string, on the event loop, where not even Ctrl+C is heard;
- * the server still checks its own patterns), and `$id` and `$schema` (ajv registers schemas by
- * `$id` for the whole session, so one server's schema could stand in for another's, or an old
- * one for its replacement; a dialect the default ajv does not know would stop it compiling).
+ * the server still checks its own patterns), `$id` (ajv registers schemas by `$id` for the whole
+ * session, so one server's schema could stand in for another's, or an old one for its
+ * replacement), and a `$schema` that is not at the top or names a dialect the validator does
+ * not know (it would stop the schema compiling at all; such a schema is checked as 2020-12).
  */
 export function checkableSchema(schema: unknown, depth = 0, namesOnly = false): unknown {
   if (Array.isArray(schema))
@@ -21,7 +39,8 @@ export function checkableSchema(schema: unknown, depth = 0, namesOnly = false): 
   for (const [key, value] of Object.entries(schema)) {
     // Under `properties` and the like, keys are names (a property may be called "pattern").
     if (!namesOnly) {
-      if (key === "$id" || key === "$schema" || key === "patternProperties") continue;
+      if (key === "$id" || key === "patternProperties") continue;
+      if (key === "$schema" && (depth > 0 || !isKnownDialect(value))) continue;
       if (key === "pattern" && typeof value === "string") continue;
     }
     copy[key] = checkableSchema(value, depth + 1, !namesOnly && NAME_MAPS.has(key));
@@ -73,8 +92,7 @@ export class SchemaValidator {
     let validate = this.compiled.get(schema);
     if (validate === undefined) {
       try {
-        // Servers declare draft 2020-12 or draft-07; the keywords tools use mean the same in both,
-        // and a `$schema` the default ajv does not know would stop it compiling at all.
+        // The validator picks the dialect from `$schema` (2020-12 when there is none).
         validate = this.validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
       } catch {
         // A schema ajv cannot compile is the server's bug; the server still validates on its side.
