@@ -198,6 +198,27 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
  * mock), so the 2026 wire is proven beside the 2025 one.
  */
 export const AT_2026: readonly ScenarioExpectation[] = [
+  // Authorization on the 2026 wire: registration says application_type (SEP-837), a
+  // pre-registered client still signs in, and a step-up asks for the union of scopes (SEP-2350).
+  {
+    scenario: "auth/metadata-default",
+    specVersion: "2026-07-28",
+    expect: passes(...METADATA, ...RESOURCE, "sep-837-application-type-present"),
+  },
+  {
+    scenario: "auth/pre-registration",
+    specVersion: "2026-07-28",
+    expect: passes("pre-registration-auth", ...SIGNED_IN),
+  },
+  {
+    scenario: "auth/scope-step-up",
+    specVersion: "2026-07-28",
+    expect: passes(
+      "scope-step-up-escalation",
+      "sep-2350-scope-union-on-reauth",
+      "sep-837-application-type-present",
+    ),
+  },
   {
     scenario: "tools_call",
     specVersion: "2026-07-28",
