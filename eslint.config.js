@@ -50,11 +50,22 @@ export default tseslint.config(
   },
   {
     // The TUI and the headless commands sit side by side over core; what both need is in src/common.
+    // Text is drawn only through ui/parts/SafeText, which sanitizes every string it is given.
     files: ["src/ui/**"],
+    ignores: ["src/ui/parts/SafeText.tsx", "src/ui/parts/TerminalSequence.tsx"],
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/headless/**"], message: "src/ui must not import src/headless." }] },
+        {
+          patterns: [{ group: ["**/headless/**"], message: "src/ui must not import src/headless." }],
+          paths: [
+            {
+              name: "ink",
+              importNames: ["Text"],
+              message: "Draw text with Text from src/ui/parts/SafeText.tsx, which sanitizes it.",
+            },
+          ],
+        },
       ],
     },
   },

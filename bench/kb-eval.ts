@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import {
   EVIDENCE_FLOOR,
+  EVIDENCE_MIN_COVERAGE,
   openKnowledgeBase,
   RELEVANCE_FLOOR,
   type KnowledgeBase,
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `\nrelevance floor: coverage ${RELEVANCE_FLOOR}, or evidence ${EVIDENCE_FLOOR} from 2+ words; nDCG@10 / Recall@10`,
+    `\nrelevance floor: coverage ${RELEVANCE_FLOOR}, or evidence ${EVIDENCE_FLOOR} from 2+ words with coverage ${EVIDENCE_MIN_COVERAGE}; nDCG@10 / Recall@10`,
   );
   console.log(
     "| collection | docs | queries | kb, no floor | kb | plain BM25 | noise with passages: chat / other collections' questions | kb index |",

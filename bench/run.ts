@@ -26,16 +26,25 @@ const SUITES = {
   kb: "kb-bench.ts",
 } as const;
 const OLDER = ["engine-bench.ts", "kb-perf.ts", "kb-eval.ts", "text-width.ts"];
+/**
+ * Quality measurements, run only when named (`npm run bench -- tool-search`) or with --all: they
+ * print their own tables (recall, request sizes), which are not ratios against a floor's time.
+ */
+const QUALITY = { "tool-search": "tool-search-eval.ts" } as const;
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const named = args.filter((arg) => !arg.startsWith("--"));
-const unknown = named.filter((name) => !(name in SUITES));
+const unknown = named.filter((name) => !(name in SUITES) && !(name in QUALITY));
 if (unknown.length > 0) {
-  console.error(`unknown suite ${unknown.join(", ")}; the suites are ${Object.keys(SUITES).join(", ")}`);
+  console.error(
+    `unknown suite ${unknown.join(", ")}; the suites are ${[...Object.keys(SUITES), ...Object.keys(QUALITY)].join(", ")}`,
+  );
   process.exit(1);
 }
-const chosen = (named.length > 0 ? named : Object.keys(SUITES)) as Array<keyof typeof SUITES>;
+const quality = named.filter((name): name is keyof typeof QUALITY => name in QUALITY);
+const speed = named.filter((name) => name in SUITES);
+const chosen = (named.length > 0 ? speed : Object.keys(SUITES)) as Array<keyof typeof SUITES>;
 
 function runScript(script: string, extra: string[], output: "inherit" | "ignore"): boolean {
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(BENCH_DIR, script), ...extra], {
@@ -52,47 +61,58 @@ if (!ensureBuilt()) {
   console.error("npm run build failed; nothing measured");
   process.exit(1);
 }
-const started = Date.now();
-const loadAtStart = os.loadavg();
-const dir = resultsDir(quick);
-await mkdir(dir, { recursive: true });
 let failed = false;
-const figures: Figure[] = [];
-const results: SuiteResult[] = [];
-for (const suite of chosen) {
-  const file = path.join(dir, `${suite}.json`);
-  // A suite that breaks must not leave an older run's figures to be read as this run's.
-  await rm(file, { force: true });
-  process.stdout.write(`${suite}${quick ? " (quick)" : ""} ... `);
-  const suiteStarted = Date.now();
-  // A suite prints its own table too; here only the combined one is shown.
-  const ok = runScript(SUITES[suite], quick ? ["--quick"] : [], "ignore");
-  console.log(ok ? `${Math.round((Date.now() - suiteStarted) / 1000)} s` : "FAILED");
-  if (!ok) {
-    failed = true;
-    continue;
+// Naming only quality measurements runs none of the speed suites, and leaves their table alone.
+if (chosen.length > 0) failed = !(await runSpeedSuites());
+
+async function runSpeedSuites(): Promise<boolean> {
+  const started = Date.now();
+  const loadAtStart = os.loadavg();
+  const dir = resultsDir(quick);
+  await mkdir(dir, { recursive: true });
+  let broken = false;
+  const figures: Figure[] = [];
+  const results: SuiteResult[] = [];
+  for (const suite of chosen) {
+    const file = path.join(dir, `${suite}.json`);
+    // A suite that breaks must not leave an older run's figures to be read as this run's.
+    await rm(file, { force: true });
+    process.stdout.write(`${suite}${quick ? " (quick)" : ""} ... `);
+    const suiteStarted = Date.now();
+    // A suite prints its own table too; here only the combined one is shown.
+    const ok = runScript(SUITES[suite], quick ? ["--quick"] : [], "ignore");
+    console.log(ok ? `${Math.round((Date.now() - suiteStarted) / 1000)} s` : "FAILED");
+    if (!ok) {
+      broken = true;
+      continue;
+    }
+    const result = JSON.parse(await readFile(file, "utf8")) as SuiteResult;
+    results.push(result);
+    figures.push(...result.figures);
   }
-  const result = JSON.parse(await readFile(file, "utf8")) as SuiteResult;
-  results.push(result);
-  figures.push(...result.figures);
+
+  const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" ");
+  const heading =
+    `mcpterm benchmark${quick ? " (quick: few repeats, smaller workloads)" : ""}, ${new Date(started).toISOString()}, ` +
+    `node ${process.version}, ${os.cpus().length} cores, load average ${load(loadAtStart)} at the start, ` +
+    `${load(os.loadavg())} at the end, ${Math.round((Date.now() - started) / 1000)} s`;
+  const table = formatTable(figures);
+  console.log(`\n${heading}\n\n${table}`);
+  const notes = figures
+    .filter((figure) => figure.note)
+    .map((figure) => `- ${figure.name}: ${figure.note ?? ""}`);
+  if (notes.length > 0) console.log(`\n${notes.join("\n")}`);
+  await writeFile(
+    path.join(dir, "table.md"),
+    `${heading}\n\n${table}\n${notes.length > 0 ? `\n${notes.join("\n")}\n` : ""}`,
+  );
+  return !broken;
 }
 
-const load = (values: readonly number[]): string => values.map((value) => value.toFixed(2)).join(" ");
-const heading =
-  `mcpterm benchmark${quick ? " (quick: few repeats, smaller workloads)" : ""}, ${new Date(started).toISOString()}, ` +
-  `node ${process.version}, ${os.cpus().length} cores, load average ${load(loadAtStart)} at the start, ` +
-  `${load(os.loadavg())} at the end, ${Math.round((Date.now() - started) / 1000)} s`;
-const table = formatTable(figures);
-console.log(`\n${heading}\n\n${table}`);
-const notes = figures
-  .filter((figure) => figure.note)
-  .map((figure) => `- ${figure.name}: ${figure.note ?? ""}`);
-if (notes.length > 0) console.log(`\n${notes.join("\n")}`);
-await writeFile(
-  path.join(dir, "table.md"),
-  `${heading}\n\n${table}\n${notes.length > 0 ? `\n${notes.join("\n")}\n` : ""}`,
-);
-
+for (const name of args.includes("--all") ? Object.keys(QUALITY) : quality) {
+  console.log(`\n== ${name}`);
+  if (!runScript(QUALITY[name as keyof typeof QUALITY], [], "inherit")) failed = true;
+}
 if (args.includes("--all")) {
   for (const script of OLDER) {
     console.log(`\n== ${script}`);

@@ -25,7 +25,7 @@ import { freshTmuxFrame } from "./lib/fresh-tmux.js";
 import { reapMarked, runTimed } from "./lib/proc.js";
 import { runSuite } from "./lib/suite.js";
 import { Tmux } from "./lib/tmux.js";
-import { CLI, PaneRun, execLine, promptDrawn, tempProject, tuiArgv, type Project } from "./lib/tui.js";
+import { CLI, PaneRun, execLine, idle, promptDrawn, tempProject, tuiArgv, type Project } from "./lib/tui.js";
 
 const NODE = process.execPath;
 /** What the floor prints: the two things the frame check looks for, and nothing else. */
@@ -104,27 +104,30 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
   exitTimes.wall = await interleaved(rounds, cases);
 
   let sessions = 0;
-  const frame = (project: Project, argv: string[], isFloor: boolean) => async (): Promise<number> => {
-    const run = await PaneRun.start(
-      tmux,
-      `frame-${(sessions += 1)}`,
-      execLine(project.env, argv),
-      project.dir,
-    );
-    try {
-      const { at } = await run.waitFor(promptDrawn, `the first prompt frame of ${argv.slice(1).join(" ")}`);
-      return at - run.startedAt;
-    } finally {
-      if (isFloor) await run.kill();
-      else await run.exit();
-      await reapMarked(marker);
-    }
-  };
+  const frame =
+    (project: Project, argv: string[], isFloor: boolean, drawn = promptDrawn) =>
+    async (): Promise<number> => {
+      const run = await PaneRun.start(
+        tmux,
+        `frame-${(sessions += 1)}`,
+        execLine(project.env, argv),
+        project.dir,
+      );
+      try {
+        const { at } = await run.waitFor(drawn, `the first prompt frame of ${argv.slice(1).join(" ")}`);
+        return at - run.startedAt;
+      } finally {
+        if (isFloor) await run.kill();
+        else await run.exit();
+        await reapMarked(marker);
+      }
+    };
   const frames = await interleaved(frameRounds, {
     floor: frame(bare, [NODE, "-e", FLOOR_FRAME], true),
     none: frame(bare, tuiArgv(false), false),
     three: frame(threeServers, tuiArgv(true), false),
     idle: frame(threeIdle, tuiArgv(true), false),
+    ink: frame(bare, tuiArgv(false), false, idle),
   });
 
   // The same frame the way the issue measured it: a fresh tmux server per run, read by spawning
@@ -172,6 +175,14 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
       samples: frames.none ?? [],
       floor: { label: "node -e printing the marker, same harness", samples: frames.floor ?? [] },
       target: { kind: "ratio-at-most", value: 4 },
+    }),
+    figureOf({
+      name: "Ink's first frame (TUI ready), no servers",
+      unit: "ms",
+      samples: frames.ink ?? [],
+      floor: { label: "node -e printing the marker, same harness", samples: frames.floor ?? [] },
+      target: { kind: "none" },
+      note: "the frame that replaces the early one (src/ui/terminal/early-frame.ts): the key hints show",
     }),
     figureOf({
       name: "first prompt frame, a fresh tmux per run",

@@ -8,39 +8,12 @@
 import { execFileSync } from "node:child_process";
 import process from "node:process";
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
-import { realpathSync } from "node:fs";
-import path from "node:path";
 import { build } from "esbuild";
-
-/**
- * string-width (the copy at the top of node_modules, which Ink measures with) stays a package
- * that Node loads at run time, when first asked to measure: it builds Unicode-set regular
- * expressions and a segmenter as it is imported (about 35 ms), which `-p` and every subcommand
- * would pay before doing anything, for text that is nearly always plain ASCII. src/core/text
- * requires it at the first wider character; yargs, which imports it for its help layout only,
- * is given a function that requires it when called. Copies nested under other packages (other
- * major versions) are bundled as usual.
- */
-const lateStringWidth = {
-  name: "late-string-width",
-  setup(builder) {
-    const topLevel = realpathSync(path.resolve("node_modules/string-width"));
-    builder.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.pluginData === "late-string-width") return undefined;
-      const resolved = await builder.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: "late-string-width",
-      });
-      return path.dirname(resolved.path) === topLevel ? { path: args.path, external: true } : undefined;
-    });
-  },
-};
+import { inkMeasure, inkWrapSpaces } from "./ink-patches.mjs";
 
 /**
  * yargs' platform shim, changed in two lines. Its string-width import becomes a function that
- * requires it when called (see lateStringWidth). And where it looks for a package.json to guess
+ * requires it when called (see inkMeasure). And where it looks for a package.json to guess
  * a version from: from a path under node_modules it walks up from the folder holding that
  * node_modules, and from anywhere else, the bundle included, from the working folder, listing
  * every folder on the way (all of /tmp, 20,000 entries here, took 15 ms) for a version mcpterm
@@ -91,7 +64,7 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // Ink loads its React devtools bridge only when DEV=true; it is not a dependency.
   external: ["react-devtools-core"],
-  plugins: [lateStringWidth, quickYargsShim],
+  plugins: [inkMeasure, inkWrapSpaces, quickYargsShim],
   logLevel: "warning",
 });
 await chmod("dist/cli.js", 0o755);

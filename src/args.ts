@@ -15,6 +15,12 @@ export interface CommonArgs {
   debug: boolean;
   /** --protocol: the MCP revision to speak with every server, over their entries' own. */
   protocol?: ProtocolSetting;
+  /**
+   * --trust-config: the project's config may do what it asks without a question — start its
+   * servers (a session), send values from the user's environment to the places it names (the
+   * commands that start servers). False for commands without the flag.
+   */
+  trustConfig: boolean;
 }
 
 export interface ModelArgs {
@@ -35,7 +41,6 @@ export interface SessionArgs {
   /** Record the trace here instead of .mcpterm/traces/<session>.jsonl. */
   trace: string | undefined;
   kb: boolean;
-  trustConfig: boolean;
   /** --root: folders offered to servers as MCP roots besides the working folder. */
   roots: string[];
   /** --continue (the latest saved session), --resume <id>, or --resume alone (pick one). */
@@ -119,6 +124,8 @@ export type CliArgs =
       server: string | undefined;
       /** One tool of `server` to show whole. */
       tool: string | undefined;
+      /** `--search`, repeatable: rank the tools for each request as a turn would. */
+      search: string[];
       json: boolean;
     }
   | {
@@ -355,7 +362,6 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             trace: parsed.trace,
             // yargs reads --no-kb as the negation of --kb <dir>.
             kb: (parsed.kb as unknown) !== false,
-            trustConfig: parsed.trustConfig,
             roots: (parsed.root ?? []).map(String),
             resume: resumeChoice(parsed.continue, parsed.resume),
           };
@@ -386,14 +392,24 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "tools [tool]",
         "connect to the servers and list their tools with tiers; --server s <tool> shows one whole",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("tool", {
               type: "string",
               describe: "with --server: show this tool's whole definition",
             })
             .option("server", { type: "string", describe: "only this server" })
+            .option("search", {
+              type: "string",
+              array: true,
+              describe: "rank the tools for this request as a turn would (repeatable: one list per request)",
+            })
             .option("json", { type: "boolean", default: false }),
         (parsed) => {
+          const search = (parsed.search ?? []).map(String);
+          if (search.some((query) => query.trim() === ""))
+            throw new Error('--search needs the text of a request, e.g. --search "weather in Paris"');
+          if (search.length > 0 && parsed.tool !== undefined)
+            throw new Error("--search ranks every tool; leave out the tool name");
           if (parsed.tool !== undefined && parsed.server === undefined)
             throw new Error(
               `name the server of tool "${parsed.tool}": mcpterm tools --server <server> ${parsed.tool}`,
@@ -403,6 +419,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
             common: commonArgs(parsed),
             server: parsed.server,
             tool: parsed.tool,
+            search,
             json: parsed.json,
           });
         },
@@ -411,7 +428,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "call <target> [arguments]",
         'call one tool directly: mcpterm call <server>/<tool> \'{"json":"args"}\'',
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("target", { type: "string", demandOption: true, describe: "<server>/<tool>" })
             .positional("arguments", { type: "string", describe: "tool arguments as a JSON object" })
             .option("json", { type: "boolean", default: false })
@@ -483,7 +500,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "replay [trace]",
         "send the MCP calls of a recorded session again, compare each answer with the recorded one",
         (command) =>
-          replayOptions(command)
+          withTrustConfig(replayOptions(command))
             .positional("trace", {
               type: "string",
               describe: "a trace, or a calls file from mcpterm trace --calls (default: the newest trace)",
@@ -511,7 +528,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "dev <server>",
         "run one server, restart it whenever its files change, and show what changed in its tools",
         (command) =>
-          replayOptions(command)
+          withTrustConfig(replayOptions(command))
             .positional("server", { type: "string", demandOption: true, describe: "a server of the config" })
             .option("watch", {
               type: "string",
@@ -588,7 +605,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "read <server> <uri>",
         "read one MCP resource from a server",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", demandOption: true })
             .positional("uri", { type: "string", demandOption: true })
             .option("json", { type: "boolean", default: false }),
@@ -605,7 +622,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "resources [server]",
         "connect to the servers and list their resources and resource templates",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
         (parsed) =>
@@ -620,7 +637,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "prompts [server]",
         "connect to the servers and list their prompts with their arguments",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("server", { type: "string", describe: "only this server" })
             .option("json", { type: "boolean", default: false, describe: "whole definitions as JSON" }),
         (parsed) =>
@@ -635,7 +652,7 @@ function buildParser(version: string, choose: (args: CliArgs) => void): Argv {
         "auth <action> [server]",
         "sign in to remote servers (OAuth): auth login <server> | auth logout <server> | auth status",
         (command) =>
-          command
+          withTrustConfig(command)
             .positional("action", { choices: ["login", "logout", "status"] as const, demandOption: true })
             .positional("server", { type: "string", describe: "the server, as named in mcp.config.json" })
             .option("browser", {
@@ -775,6 +792,7 @@ function commonArgs(parsed: {
   kb?: unknown;
   debug?: boolean | undefined;
   protocol?: string | undefined;
+  trustConfig?: boolean | undefined;
 }): CommonArgs {
   const protocol = PROTOCOL_SETTINGS.find((setting) => setting === parsed.protocol);
   return {
@@ -782,7 +800,23 @@ function commonArgs(parsed: {
     kbDir: typeof parsed.kb === "string" ? parsed.kb : undefined,
     debug: parsed.debug === true,
     ...(protocol ? { protocol } : {}),
+    trustConfig: parsed.trustConfig === true,
   };
+}
+
+/**
+ * --trust-config on a command that starts the config's servers outside a session (`tools`,
+ * `call`, `read`, `resources`, `prompts`, `dev`, `replay`, `auth login`): running the command is
+ * the request to start them, but a value from the user's environment goes to a place the
+ * project names only with a yes, or this flag.
+ */
+function withTrustConfig<T>(command: Argv<T>) {
+  return command.option("trust-config", {
+    type: "boolean",
+    default: false,
+    describe:
+      "let the config send values from your environment (${VAR} in headers, url, oauth) to the places it names, unasked",
+  });
 }
 
 /** What replay and dev share: approval of the calls they send, and what comparisons ignore. */
@@ -854,7 +888,10 @@ export function savedCall(spec: string): SavedCall {
 /** Options that may be given more than once, their values taken together. */
 const REPEATABLE = new Set(["_", "$0", "approve", "query", "root", "ignore", "watch", "call"]);
 /** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
-const REPEATABLE_IN: Record<string, ReadonlySet<string>> = { replay: new Set(["server"]) };
+const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
+  replay: new Set(["server"]),
+  tools: new Set(["search"]),
+};
 
 /**
  * A value option given twice is a mistake to name, not to guess at (which one wins?). The

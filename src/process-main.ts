@@ -1,7 +1,9 @@
 import type { CliIo } from "./common/cli-io.js";
 import { terminalHandedOver } from "./common/terminal-handover.js";
+import { startsInteractive } from "./early-frame-gate.js";
 import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
 import { quickAnswer } from "./quick-answers.js";
+import { MCPTERM_VERSION } from "./core/version.js";
 
 /**
  * The process: binds the real stdin/stdout, environment and signals to one command run, and the
@@ -33,6 +35,14 @@ async function main(): Promise<void> {
     cwd: process.cwd(),
     signal: stop.signal,
   };
+  // The prompt is on screen before the parser, Ink and the TUI load (most of the start).
+  if (startsInteractive(argv, process.stdin.isTTY && process.stdout.isTTY)) {
+    const { drawEarlyFrame } = await import("./ui/terminal/early-frame.js");
+    await drawEarlyFrame(process.stdin, process.stdout, process.stderr, {
+      status: `mcpterm ${MCPTERM_VERSION} · starting · servers connect once the prompt is ready`,
+      color: !process.env.NO_COLOR,
+    });
+  }
   // Loaded only now, so --version and --help never pay for the parser and the commands.
   const { runCommand } = await import("./run-command.js");
   const code = await runCommand(argv, io);

@@ -4,6 +4,7 @@ import { ExitCode, McptermError, UsageError, errorMessage, exitCodeForStop } fro
 import { SecretRedactor } from "./core/policy/redact-secrets.js";
 import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
+import { guardedOutput } from "./headless/guarded-output.js";
 
 /**
  * Parses `argv`, runs the one command it names and returns the exit code; every error becomes
@@ -13,7 +14,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const debug = argv.includes("--debug");
   let code: number;
   try {
-    code = await dispatch(await parseArgs(argv, MCPTERM_VERSION), io);
+    const args = await parseArgs(argv, MCPTERM_VERSION);
+    code = await dispatch(args, speaksProtocolOrDraws(args, io) ? io : guardedOutput(io));
   } catch (error) {
     code = report(error, debug, io);
   }
@@ -39,7 +41,7 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
             'add -p "<question>" (or pipe the question in), or leave them out for the interactive assistant.',
         );
       }
-      return (await import("./ui/run-interactive.js")).runInteractive(args, io);
+      return (await import("./ui/app/run-interactive.js")).runInteractive(args, io);
     case "tools":
       return (await import("./headless/tools-command.js")).runToolsCommand(args, io);
     case "call":
@@ -62,6 +64,15 @@ async function dispatch(args: CliArgs, io: CliIo): Promise<number> {
     case "dev":
       return (await import("./headless/dev-command.js")).runDevCommand(args, io);
   }
+}
+
+/**
+ * Whether the command's output is not text for a person: `serve` speaks JSON-RPC on stdout, and
+ * the TUI draws with escape sequences of its own (its views sanitize what they draw). Everything
+ * else goes out through guardedOutput.
+ */
+function speaksProtocolOrDraws(args: CliArgs, io: CliIo): boolean {
+  return args.command === "serve" || (args.command === "interactive" && io.stdin.isTTY === true);
 }
 
 /** `echo question | mcpterm` is a one-shot run on the piped text, with the one-shot flags given. */

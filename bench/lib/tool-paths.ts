@@ -96,7 +96,7 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
       const outcomes = new Map<string, ToolOutcome>();
       const output = new SessionOutput({ redact, spacedSecrets: redactor.spacedSecrets });
       const requests = [{ id, name: tool.modelName, arguments: JSON.stringify(args) }];
-      for await (const event of runToolCalls(options, 1, requests, tools, outcomes))
+      for await (const event of runToolCalls(options, 1, requests, { tools, heldBack: new Set() }, outcomes))
         for (const passed of output.pass(event)) trace.write(passed);
       const outcome = outcomes.get(id);
       if (!outcome?.ok) throw new Error(`the call failed: ${outcome?.display ?? "no outcome"}`);

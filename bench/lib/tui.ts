@@ -8,7 +8,7 @@ import { REPO_ROOT } from "./suite.js";
 export const CLI = path.join(REPO_ROOT, "dist/cli.js");
 export const SCREEN = { width: 120, height: 40 } as const;
 
-/** The prompt is drawn: the input box's marker and the status line's server count. */
+/** The prompt is drawn: the input box's marker and a status line naming servers (the early frame says they connect next). */
 export const promptDrawn = (screen: string): boolean => screen.includes("›") && screen.includes("servers");
 /** No turn is running: the status line shows the idle key hints. */
 export const idle = (screen: string): boolean => screen.includes("Enter send ·");

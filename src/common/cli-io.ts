@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import { ReadStream } from "node:tty";
 import type { PageNetwork } from "./page-fetcher.js";
 
 /** The process's outside world, injected so commands run the same in tests and for real. */
@@ -42,8 +43,9 @@ export interface AnswerOptions {
 }
 
 /**
- * Reads one line typed at the terminal (cooked mode: the terminal echoes and edits it), then
- * leaves stdin paused with no listeners. Lines that arrive within `guardMs` of the question, or
+ * Reads one line typed at the terminal (cooked mode: the terminal echoes and edits it, so a
+ * terminal left raw to keep keys typed ahead off the screen is put back in it), then leaves
+ * stdin paused with no listeners. Lines that arrive within `guardMs` of the question, or
  * of a line already ignored, are thrown away (see ANSWER_GUARD_MS). node:readline is not used
  * here because it leaves stdin in a state where Ink, started afterwards, never receives a key.
  */
@@ -84,6 +86,7 @@ export function readLineFromTerminal(
       resolve(undefined);
       return;
     }
+    if (stdin instanceof ReadStream && stdin.isRaw) stdin.setRawMode(false);
     stdin.on("data", onData);
     stdin.once("end", onEnd);
     signal.addEventListener("abort", onEnd, { once: true });

@@ -19,7 +19,7 @@ export function sessionRequest(
     model: args.modelArgs,
     maxSteps: args.maxSteps,
     traceFile: args.trace,
-    trustConfig: args.trustConfig,
+    trustConfig: args.common.trustConfig,
     approve: mode.approve,
     interactive: mode.interactive,
     allowSecretArguments: mode.allowSecretArguments,

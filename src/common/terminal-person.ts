@@ -4,6 +4,7 @@ import { nobody, type Person } from "../core/person/person.js";
 import type { TrustQuestion } from "../core/person/trust-question.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { displayWidth, wrapWords } from "../core/text/index.js";
 import { askYesNo } from "./terminal-question.js";
 
 /** Why nobody is asked when stdin is no terminal: piped input is never read as an answer. */
@@ -68,24 +69,45 @@ async function trustAtTerminal(
   clock: Pick<AnswerOptions, "now">,
 ): Promise<boolean> {
   const marked = entries.filter((entry) => entry.warnings.length > 0).length;
+  const columns = (io.stderr as { columns?: unknown }).columns;
+  const fit = indented(typeof columns === "number" && columns > 0 ? columns : undefined);
   io.stderr.write(
-    `${sanitizeForTerminal(configPath)} ${summary}:\n` +
+    fit(`${sanitizeForTerminal(configPath)} ${summary}:`, "", "  ") +
       entries
         .map(
           ({ line, warnings }) =>
-            `  ${sanitizeForTerminal(line)}\n` + warnings.map((text) => `    ⚠ ${text}\n`).join(""),
+            fit(sanitizeForTerminal(line), "  ", "    ") +
+            warnings.map((text) => fit(text, "    ⚠ ", "      ")).join(""),
         )
         .join(""),
   );
   if (marked === 0) return askYesNo(io, "Trust this config? [y/N] ", { signal, ...clock });
   return askYesNo(
     io,
-    `${marked === 1 ? "1 line is" : `${marked} lines are`} marked ⚠: read ${marked === 1 ? "it" : "them"} before you trust this config.\n` +
-      'Trust this config? Type "yes" in full to trust it anyway. [yes/N] ',
+    fit(
+      `${marked === 1 ? "1 line is" : `${marked} lines are`} marked ⚠: read ${marked === 1 ? "it" : "them"} before you trust this config.`,
+      "",
+      "",
+    ) +
+      // The answer is typed after the question's last row, a space after it.
+      `${fit('Trust this config? Type "yes" in full to trust it anyway. [yes/N]', "", "").slice(0, -1)} `,
     {
       signal,
       ...clock,
       needsFullYes: { refusal: 'Not trusted: with a line marked ⚠, only "yes" typed in full counts.' },
     },
   );
+}
+
+/**
+ * Lines of the trust question wrapped by words to the terminal's width, each continued row
+ * indented under its line: the terminal would otherwise break a command line mid-word, and an
+ * argument cut in two reads as two. Not wrapped when the width is unknown (not a terminal).
+ */
+function indented(columns: number | undefined): (text: string, first: string, next: string) => string {
+  return (text, first, next) => {
+    if (columns === undefined) return `${first}${text}\n`;
+    const rows = wrapWords(text, columns - displayWidth(first), columns - displayWidth(next));
+    return rows.map((row, index) => `${index === 0 ? first : next}${row}\n`).join("");
+  };
 }

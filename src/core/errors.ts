@@ -1,4 +1,4 @@
-/** Exit codes are part of the command-line contract (README, shared/DESIGN.md). */
+/** Exit codes are part of the command-line contract (README, docs/architecture.md). */
 export const ExitCode = {
   ok: 0,
   runtime: 1,
@@ -84,8 +84,8 @@ export class LlmError extends McptermError {
 }
 
 /** An MCP server could not be started, reached or used. */
-export class McpError extends McptermError {
-  readonly code = "mcp";
+export class ServerUnavailableError extends McptermError {
+  readonly code = "server_unavailable";
   readonly exitCode = ExitCode.serverUnavailable;
 }
 

@@ -1,7 +1,7 @@
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";
-import { DeniedError, ExitCode, McpError, RuntimeError, UsageError } from "../core/errors.js";
+import { DeniedError, ExitCode, ServerUnavailableError, RuntimeError, UsageError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { outputSchemaProblem } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
@@ -109,7 +109,9 @@ function asCommandError(error: unknown, stillConnected: boolean): Error {
     case "invalid_args":
       return new UsageError(error.message);
     case "transient":
-      return stillConnected || error.timedOut ? new RuntimeError(error.message) : new McpError(error.message);
+      return stillConnected || error.timedOut
+        ? new RuntimeError(error.message)
+        : new ServerUnavailableError(error.message);
     case "cancelled":
       return new RuntimeError("interrupted");
     case "business":

@@ -53,7 +53,7 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
   const redactor = sessionRedactor(config, io.env);
   const say = (line: string): void =>
     void io.stdout.write(`${sanitizeForTerminal(redactor.redactText(line))}\n`);
-  const manager = commandManager([server], io, redactor, {
+  const manager = await commandManager({ config, common: args.common }, [server], io, redactor, {
     onStderr: (name, line) => say(`[${name}] ${line}`),
     onLog: (entry) => say(`[${entry.server}] ${formatLogEntry(entry)}`),
     shutdownGraceMs: STOP_GRACE_MS,

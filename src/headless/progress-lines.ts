@@ -9,7 +9,8 @@ const FAILURE_WIDTH = 200;
 
 /**
  * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends
- * (with a second under it when the result breaks its tool's outputSchema), one per denial (naming the flag that would allow it), retries and warnings.
+ * (with a second under it when the result breaks its tool's outputSchema), one per denial (naming the flag that would allow it), retries and warnings,
+ * and, when the turn's first request selected its tools, how many it offered.
  */
 export function progressLine(
   event: AgentEvent,
@@ -48,8 +49,14 @@ export function progressLine(
       return `warning: ${event.message}`;
     case "context_compacted":
       return `context: ${describeCompaction(event)}`;
+    case "model_request": {
+      // Once a turn, at its first request: later steps differ only by what was used or found.
+      const selection = event.step === 1 ? event.selection : undefined;
+      if (!selection) return undefined;
+      const offered = selection.offered.filter((tool) => tool.reason !== "always").length;
+      return `tools: ${offered} of ${selection.total} offered to the model, and search_tools to find the rest (${selection.why})`;
+    }
     case "turn_start":
-    case "model_request":
     case "text_delta":
     case "model_step_end":
     case "tool_call_proposed":

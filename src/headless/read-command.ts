@@ -1,5 +1,5 @@
 import type { CliArgs } from "../args.js";
-import { ExitCode, McpError, RuntimeError } from "../core/errors.js";
+import { ExitCode, ServerUnavailableError, RuntimeError } from "../core/errors.js";
 import { ToolCallError } from "../core/mcp/tool-call-error.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -12,7 +12,8 @@ type ReadArgs = Extract<CliArgs, { command: "read" }>;
 export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCode> {
   return withOneServer(args.common, args.server, io, async (_manager, connection, redactor) => {
     const result = await connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
-      if (error instanceof ToolCallError && error.failure === "transient") throw new McpError(error.message);
+      if (error instanceof ToolCallError && error.failure === "transient")
+        throw new ServerUnavailableError(error.message);
       throw new RuntimeError(
         `Reading ${args.uri} from "${args.server}" failed: ${(error as Error).message}.`,
       );

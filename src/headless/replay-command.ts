@@ -36,7 +36,7 @@ export async function runReplayCommand(args: ReplayArgs, io: CliIo): Promise<Exi
   const secrets = new RecordedSecrets();
   // What is printed loses the session's secrets and those the recording redacted.
   const redact = (text: string): string => secrets.maskLearned(redactor.redactText(text));
-  const manager = commandManager(servers, io, redactor);
+  const manager = await commandManager({ config, common: args.common }, servers, io, redactor);
   try {
     await manager.start();
     for (const server of manager.servers())

@@ -1,5 +1,11 @@
 import { splitEvidence } from "../core/agent/answer-evidence.js";
-import type { AgentEvent, MessageAttachment, ProposedToolCall, TurnEndReason } from "../core/agent/events.js";
+import type {
+  AgentEvent,
+  MessageAttachment,
+  ProposedToolCall,
+  ToolSelectionRecord,
+  TurnEndReason,
+} from "../core/agent/events.js";
 import type { FinishReason, Usage } from "../core/llm/types.js";
 import type { ApprovalSource } from "../core/policy/approval-policy.js";
 import type { FailureClass } from "../core/policy/failure-class.js";
@@ -40,6 +46,8 @@ export interface ModelStepSummary {
   usage: Usage | undefined;
   latencyMs: number;
   firstTokenMs: number | undefined;
+  /** When the step's request offered only some tools: which, why each, and how many were held back. */
+  toolSelection?: ToolSelectionRecord;
 }
 
 /** The one JSON object `--output json` prints. */
@@ -105,8 +113,16 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
         ...(inferred === undefined ? {} : { inferred }),
       };
     }
-    case "model_request":
-      return { ...summary, modelSteps: [...summary.modelSteps, emptyStep(event.step)] };
+    case "model_request": {
+      const step = emptyStep(event.step);
+      return {
+        ...summary,
+        modelSteps: [
+          ...summary.modelSteps,
+          event.selection ? { ...step, toolSelection: event.selection } : step,
+        ],
+      };
+    }
     case "text_delta":
       return updateStep(summary, event.step, (step) => ({ ...step, text: step.text + event.delta }));
     case "model_step_end":

@@ -1,16 +1,18 @@
 import { describeProtocol, type ProtocolEra } from "../core/mcp/protocol-era.js";
-import { summarizeServer, type ServerSummary } from "../core/mcp/types.js";
 import type { CliArgs } from "../args.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
-import { lintTools, type LintFinding } from "../core/mcp/tool-lint.js";
+import type { LintFinding } from "../core/mcp/tool-lint.js";
+import type { AgentTool } from "../core/agent/tool-host.js";
+import { lintSummary, toolInventory } from "../core/commands/tool-inventory.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
+import { runToolSearchCommand } from "./tool-search-command.js";
 import { withOneServer, withServers } from "./with-one-server.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
@@ -21,23 +23,22 @@ type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
  * With `--server s <tool>`, that one tool whole instead.
  */
 export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitCode> {
+  if (args.search.length > 0) return runToolSearchCommand(args, io);
   if (args.server !== undefined && args.tool !== undefined)
     return showOneTool(args, args.server, args.tool, io);
   return withServers(args.common, args.server, io, (manager, redactor) => {
-    const snapshots = manager.servers();
-    const reports = toolReports(manager);
-    const findings = lintServers(manager);
-    const report = snapshots.map((server) => ({
-      ...withoutToolCount(summarizeServer(server)),
-      stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
-      stderrTail: manager.connection(server.name)?.stderrLines().slice(-STDERR_TAIL) ?? [],
-      tools: reports.filter((tool) => tool.server === server.name).map((tool) => tool.report),
-      lint: findings.filter((finding) => finding.server === server.name),
+    const inventory = toolInventory(manager, new McpToolHost(manager).list());
+    const report = inventory.servers.map((server) => ({
+      ...server.summary,
+      stdoutNoise: manager.connection(server.summary.name)?.stdoutNoise() ?? [],
+      stderrTail: manager.connection(server.summary.name)?.stderrLines().slice(-STDERR_TAIL) ?? [],
+      tools: toolReports(manager, server.tools),
+      lint: server.lint,
     }));
     if (args.json)
-      io.stdout.write(`${displayPretty({ servers: report, lint: findings }, redactor.redactText)}\n`);
-    else io.stdout.write(redactor.redactText(renderReport(report, findings)));
-    const anyFailed = snapshots.some((server) => server.status === "failed");
+      io.stdout.write(`${displayPretty({ servers: report, lint: inventory.lint }, redactor.redactText)}\n`);
+    else io.stdout.write(redactor.redactText(renderReport(report, inventory.lint)));
+    const anyFailed = report.some((server) => server.status === "failed");
     return Promise.resolve(anyFailed ? ExitCode.serverUnavailable : ExitCode.ok);
   });
 }
@@ -45,41 +46,31 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
 /** One tool whole; a server that cannot start is exit 4, a tool it does not have exit 2. */
 async function showOneTool(args: ToolsArgs, server: string, name: string, io: CliIo): Promise<ExitCode> {
   return withOneServer(args.common, server, io, (manager, connection, redactor) => {
-    const found = toolReports(manager).find((tool) => tool.report.name === name);
+    const inventory = toolInventory(manager, new McpToolHost(manager).list());
+    const own = inventory.servers.find((entry) => entry.summary.name === server);
+    const found = toolReports(manager, own?.tools ?? []).find((tool) => tool.name === name);
     if (!found)
       throw new UsageError(`Server "${server}" has no tool "${name}" (tools: ${toolNames(connection)}).`);
-    const lint = lintServers(manager).filter((finding) => finding.tool === name);
+    const lint = (own?.lint ?? []).filter((finding) => finding.tool === name);
     const redact = redactor.redactText;
     io.stdout.write(
       args.json
-        ? `${displayPretty({ server, ...found.report, lint }, redact)}\n`
-        : renderToolReport(server, found.report, lint, redact),
+        ? `${displayPretty({ server, ...found, lint }, redact)}\n`
+        : renderToolReport(server, found, lint, redact),
     );
     return Promise.resolve(ExitCode.ok);
   });
 }
 
-/** Every listed tool as reported, beside the server it belongs to. */
-function toolReports(manager: McpManager): Array<{ server: string; report: ToolReport }> {
+/** The tools as reported, each beside the definition its server listed. */
+function toolReports(manager: McpManager, tools: readonly AgentTool[]): ToolReport[] {
   const listed = manager.tools();
-  return new McpToolHost(manager).list().flatMap((tool) => {
+  return tools.flatMap((tool) => {
     const registered = listed.find(
       (candidate) => candidate.server === tool.server && candidate.definition.name === tool.name,
     );
-    return registered ? [{ server: tool.server, report: toolReport(tool, registered.definition) }] : [];
+    return registered ? [toolReport(tool, registered.definition)] : [];
   });
-}
-
-function lintServers(manager: McpManager): LintFinding[] {
-  return lintTools(
-    manager.servers().map((server) => ({
-      name: server.name,
-      tools: server.tools.map((tool) => tool.definition),
-      stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
-      initializeMs: server.initializeMs,
-      refusedTools: server.refusedTools,
-    })),
-  );
 }
 
 function toolNames(connection: ServerConnection): string {
@@ -128,16 +119,6 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     }
     for (const finding of server.lint) lines.push(findingLine(finding, true));
   }
-  const errors = findings.filter((finding) => finding.severity === "error").length;
-  const warnings = findings.length - errors;
-  lines.push(
-    findings.length === 0 ? "lint: no findings" : `lint: ${errors} error(s), ${warnings} warning(s)`,
-  );
+  lines.push(lintSummary(findings));
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
-}
-
-/** The report lists the tools themselves, so the count would only repeat them. */
-function withoutToolCount(summary: ServerSummary): Omit<ServerSummary, "toolCount"> {
-  const { toolCount: _count, ...rest } = summary;
-  return rest;
 }

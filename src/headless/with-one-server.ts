@@ -1,8 +1,9 @@
 import type { CommonArgs } from "../args.js";
 import type { CliIo } from "../common/cli-io.js";
+import { settleHandover } from "./handover-gate.js";
 import { loadProjectConfig } from "../common/load-project-config.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
-import { McpError, UsageError } from "../core/errors.js";
+import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
@@ -23,17 +24,20 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
 
 /**
  * The servers of a command that is not a session (`tools`, `call`, `read`, `resources`,
- * `prompts`), connected as a session would be: offered the working folder as a root (some servers
- * list tools only to clients with roots), their output redacted. Sampling and forms are declined:
- * nobody is asked here.
+ * `prompts`, `dev`, `replay`, `auth login`), connected as a session would be: offered the working
+ * folder as a root (some servers list tools only to clients with roots), their output redacted.
+ * Sampling and forms are declined: nobody is asked here. What they would send of the user's
+ * environment to places the project names is settled first (settleHandover).
  */
-export function commandManager(
+export async function commandManager(
+  project: { config: McptermConfig; common: CommonArgs },
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
   extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "shutdownGraceMs"> = {},
   signIn?: SignInPerson,
-): McpManager {
+): Promise<McpManager> {
+  await settleHandover(project.config, servers, project.common, io);
   return new McpManager(servers, {
     ...extra,
     parentEnv: io.env,
@@ -53,15 +57,15 @@ export async function withServers<T>(
   common: CommonArgs,
   only: string | undefined,
   io: CliIo,
-  work: (manager: McpManager, redactor: SecretRedactor) => Promise<T>,
+  work: (manager: McpManager, redactor: SecretRedactor, config: McptermConfig) => Promise<T>,
 ): Promise<T> {
   const config = await loadProjectConfig(common, io);
   const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager(servers, io, redactor);
+  const manager = await commandManager({ config, common }, servers, io, redactor);
   try {
     await manager.start();
-    return await work(manager, redactor);
+    return await work(manager, redactor, config);
   } finally {
     await manager.close();
   }
@@ -70,7 +74,7 @@ export async function withServers<T>(
 /**
  * Starts just the named server (even if the config disables it: naming it is the request),
  * hands it to `work` with the redactor for what it prints, and stops it afterwards. A server
- * that cannot start is an McpError (exit 4). `refuse` may turn the entry down before anything
+ * that cannot start is a ServerUnavailableError (exit 4). `refuse` may turn the entry down before anything
  * starts (a usage error, exit 2); `signIn` is who signs in when the server asks (`auth login`).
  */
 export async function withOneServer<T>(
@@ -85,7 +89,14 @@ export async function withOneServer<T>(
   const refusal = options.refuse?.(server);
   if (refusal) throw new UsageError(refusal);
   const redactor = sessionRedactor(config, io.env);
-  const manager = commandManager([{ ...server, disabled: false }], io, redactor, {}, options.signIn);
+  const manager = await commandManager(
+    { config, common },
+    [{ ...server, disabled: false }],
+    io,
+    redactor,
+    {},
+    options.signIn,
+  );
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
   const stop = (): void => void manager.close();
   io.signal.addEventListener("abort", stop, { once: true });
@@ -94,7 +105,9 @@ export async function withOneServer<T>(
     const connection = manager.connection(name);
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
-      throw new McpError(`Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`);
+      throw new ServerUnavailableError(
+        `Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
+      );
     }
     return await work(manager, connection, redactor);
   } finally {

@@ -3,7 +3,7 @@ import { evidenceHeading, splitEvidence } from "../../src/core/agent/answer-evid
 import { CONFIRMED_INFERRED, defaultSystemPrompt } from "../../src/core/agent/system-prompt.js";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import { emptySummary, summarize } from "../../src/headless/run-summary.js";
-import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript-reducer.js";
+import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript/transcript-reducer.js";
 import { renderApp, TURN_START } from "../support/app-harness.js";
 
 describe("evidenceHeading", () => {

@@ -315,7 +315,7 @@ describe("runTurn", () => {
       person: personWho({
         approveCall: (request) => {
           asked.push(request.callId);
-          return Promise.resolve({ approved: true, remember: true, reason: "go ahead" });
+          return Promise.resolve({ approved: true, remember: "session", reason: "go ahead" });
         },
       }),
     });

@@ -52,7 +52,11 @@ describe("parseArgs", () => {
     [["prompts", "everything"], { command: "prompts", server: "everything", json: false }],
     [["trace", "--wire"], { command: "trace", wire: true, full: false }],
     [["trace", "t.jsonl", "--wire", "--full"], { command: "trace", file: "t.jsonl", wire: true, full: true }],
-    [["tools"], { command: "tools", server: undefined, tool: undefined, json: false }],
+    [["tools"], { command: "tools", server: undefined, tool: undefined, search: [], json: false }],
+    [
+      ["tools", "--search", "weather in Paris", "--search", "open a pull request", "--json"],
+      { command: "tools", search: ["weather in Paris", "open a pull request"], json: true },
+    ],
     [
       ["serve"],
       { command: "serve", http: undefined, host: "127.0.0.1", hostGiven: false, tokenEnv: undefined },
@@ -67,10 +71,13 @@ describe("parseArgs", () => {
     ],
     [["kb", "add", "https://x.example/a", "--yes"], { command: "kb", action: "add", yes: true }],
     [["kb", "remove", "ops/notes.md"], { command: "kb", action: "remove", path: "ops/notes.md" }],
-    [["tools", "--server", "fs", "--json"], { command: "tools", server: "fs", tool: undefined, json: true }],
+    [
+      ["tools", "--server", "fs", "--json"],
+      { command: "tools", server: "fs", tool: undefined, search: [], json: true },
+    ],
     [
       ["tools", "--server", "fs", "read_file"],
-      { command: "tools", server: "fs", tool: "read_file", json: false },
+      { command: "tools", server: "fs", tool: "read_file", search: [], json: false },
     ],
     [
       ["call", "fs/read_file", '{"path":"a"}'],
@@ -198,6 +205,11 @@ describe("parseArgs", () => {
       /--server fs: the command line "node 'unclosed" has an unclosed ' quote/,
     ],
     [["tools", "--server", "a", "--server", "b"], /^--server was given more than once/],
+    [["tools", "--search", " "], /^--search needs the text of a request/],
+    [
+      ["tools", "--server", "a", "read", "--search", "x"],
+      /^--search ranks every tool; leave out the tool name/,
+    ],
     [["dev"], /^mcpterm dev needs more arguments/],
     [["dev", "fs", "--log-level", "loud"], /--log-level must be one of debug, .*, got "loud"/],
   ])("%j is a usage error", async (argv, message) => {

@@ -70,6 +70,9 @@ describe("mcpterm kb", () => {
   it("prints stats, and says so when the folder is empty", async () => {
     const stats = await cli("kb", "stats", "--json");
     expect(JSON.parse(stats.stdout)).toMatchObject({ files: 2 });
+    // Text says when in local time to the minute, as /kb does; JSON keeps the ISO form.
+    expect(JSON.parse(stats.stdout)).toMatchObject({ updatedAt: expect.stringMatching(/T.*Z$/) as unknown });
+    expect((await cli("kb", "stats")).stdout).toMatch(/, updated \d{4}-\d\d-\d\d \d\d:\d\d \(/);
     const empty = await runInProcess(["kb", "stats"], { cwd: await tempDir(), env: cleanEnv() });
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/is empty: put \.md or \.txt files there/);

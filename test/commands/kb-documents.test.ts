@@ -145,7 +145,7 @@ describe("/kb add <url> where the person can be asked", () => {
     expect(fetched).toBe(before + 1);
 
     // "Always allow" is an allowance like a tool's: it and --yes both run later fetches unasked.
-    answer = { approved: true, remember: true, reason: "allowed for the rest of this session" };
+    answer = { approved: true, remember: "session", reason: "allowed for the rest of this session" };
     expect(await runSlashCommand(asking(), `/kb add ${url} --as oncall-2.md`)).toMatchObject({
       text: expect.stringMatching(/^Added oncall-2\.md/) as string,
     });

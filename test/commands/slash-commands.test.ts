@@ -103,7 +103,14 @@ describe("slash commands against a real McpManager", () => {
     ["/tools nope", "error", /no server named "nope"/],
     ["/tools fixture echo", "text", /"required": \[\s*"text"\s*\]/],
     ["/tools fixture missing", "error", /has no tool "missing"/],
-    ["/kb", "table", /\| 1 \| \d+ \|/],
+    // The same lint as `mcpterm tools` (the fixture's tools lack property descriptions).
+    [
+      "/tools fixture",
+      "table",
+      /lint: \d+ error\(s\), [1-9]\d* warning\(s\): mcpterm tools lists each finding\./,
+    ],
+    // Updated at a local minute, as /resume lists sessions, not an ISO timestamp.
+    ["/kb", "table", /\| 1 \| \d+ \| [\d.]+ [KM]?B \| \d{4}-\d\d-\d\d \d\d:\d\d$/m],
     [
       "/kb search rollback",
       "table",
@@ -126,9 +133,17 @@ describe("slash commands against a real McpManager", () => {
     ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],
     ["/mcp logs", "error", /Usage: \/mcp logs <server>/],
     ["/mcp restart nope", "error", /no server named "nope"/],
+    // The one reason that holds, not three that might.
+    [
+      "/mcp login fixture",
+      "error",
+      /^Server "fixture" is a local \(stdio\) server: there is nothing to sign in to;[^,]*$/,
+    ],
     ["/model", "text", /Model: gpt-test/],
     ["/model bad", "error", /bad model/],
-    ["/nope", "error", /Unknown command \/nope/],
+    ["/nope", "error", /^Unknown command \/nope; type \/help for the list\.$/],
+    ["/modle", "error", /^Unknown command \/modle; did you mean \/model\?/],
+    ["/STAT", "error", /did you mean \/stats\?/],
   ] as Array<[string, CommandResult["kind"], RegExp]>)("%s -> %s", async (input, kind, expected) => {
     const result = await run(input);
     expect(result.kind, text(result)).toBe(kind);

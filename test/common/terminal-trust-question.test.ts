@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { TrustEntry } from "../../src/core/config/config-trust.js";
 import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
 import { terminalPerson } from "../../src/common/terminal-person.js";
+import { displayWidth } from "../../src/core/text/index.js";
 
 /**
  * Asks with `entries`; each of `typed` is written to stdin at its time (ms after the question);
@@ -11,10 +12,12 @@ import { terminalPerson } from "../../src/common/terminal-person.js";
 async function askTyped(
   entries: TrustEntry[],
   typed: Array<[at: number, text: string]>,
+  columns?: number,
 ): Promise<{ trusted: boolean; shown: string }> {
   // A terminal, as far as the question goes: piped stdin would be nobody to ask.
   const stdin = Object.assign(new PassThrough(), { isTTY: true });
-  const stderr = new PassThrough();
+  // A terminal's stderr knows its width; a pipe's does not.
+  const stderr = Object.assign(new PassThrough(), columns === undefined ? {} : { columns });
   let shown = "";
   stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
   const io = {
@@ -69,6 +72,22 @@ describe("the trust question at the terminal", () => {
         'Not trusted: with a line marked ⚠, only "yes" typed in full counts.\n',
     );
     expect((await ask([plain, marked], "yes")).trusted).toBe(true);
+  });
+
+  it("wraps each line by words to the terminal's width, continued rows indented under it", async () => {
+    const long: TrustEntry = {
+      line: "wide: node abcdefghij abcdefghij abcdefghij abcdefghij",
+      warnings: ["runs a program named by words that are long"],
+    };
+    const { shown } = await askTyped([long], [[ANSWER_GUARD_MS, "n\n"]], 36);
+    // Before: the terminal broke the line at column 36, "abcde" on one row and "fghij" on the next.
+    expect(shown).toContain(
+      "  wide: node abcdefghij abcdefghij\n" +
+        "    abcdefghij abcdefghij\n" +
+        "    ⚠ runs a program named by words\n" +
+        "      that are long\n",
+    );
+    for (const row of shown.split("\n")) expect(displayWidth(row)).toBeLessThanOrEqual(36);
   });
 
   it("ignores what was typed before the question, however it reads, and says so", async () => {

@@ -5,6 +5,7 @@ import {
   trustWarnings,
   untrustedConfigMessage,
 } from "../../src/core/config/config-trust.js";
+import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { emptyConfig, type ServerConfig } from "../../src/core/config/index.js";
 import { serverConfig } from "../support/fixtures.js";
 
@@ -69,6 +70,80 @@ describe("launchHash", () => {
     // The hash of a config without the key is what it was before the key existed: trusted configs stay trusted.
     expect(launchHash(withServer(stdio("node", ["s.js"])))).toBe(
       "a80fc6404b912869b7b1ff20aa7c4aae12653ac45b8439c527c156a568cf44b1",
+    );
+  });
+});
+
+describe("a remote entry's oauth, in the trust question and in the hash", () => {
+  const env = { GITHUB_TOKEN: "ghp-value-from-env", AS_SECRET: "as-secret-from-env" };
+  const parse = (entry: Record<string, unknown>) =>
+    parseConfigDocument(
+      { mcpServers: { ci: entry } },
+      { fileLabel: "mcp.config.json", configDir: "/p", env },
+    );
+  const ENTERPRISE = {
+    grant: "enterprise",
+    issuer: "https://as.example.com",
+    clientId: "mcpterm",
+    clientSecret: "${AS_SECRET}",
+    idpTokenEndpoint: "https://idp.example.com/token",
+    idpClientId: "idp-client",
+    idToken: "${GITHUB_TOKEN}",
+  };
+
+  it("names the issuer, the identity provider and every ${VAR} it hands over, with where each goes", () => {
+    const [server] = parse({
+      url: "https://mcp.example.com/mcp",
+      headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+      oauth: ENTERPRISE,
+    }).servers;
+    if (!server) throw new Error("no server");
+    expect(trustEntry(server)).toEqual({
+      line:
+        "ci: https://mcp.example.com/mcp (sends headers Authorization); oauth enterprise (issuer https://as.example.com, " +
+        "client mcpterm, identity provider https://idp.example.com/token)",
+      warnings: [
+        "hands a secret from your environment to mcp.example.com: ${GITHUB_TOKEN} (headers.Authorization)",
+        "hands a secret from your environment to the authorization server as.example.com: ${AS_SECRET} (oauth.clientSecret)",
+        "hands a secret from your environment to the identity provider idp.example.com: ${GITHUB_TOKEN} (oauth.idToken)",
+      ],
+    });
+  });
+
+  it("says where a client secret goes when no issuer pins it, and nothing for oauth: false", () => {
+    const [preset] = parse({
+      url: "https://mcp.example.com/mcp",
+      oauth: { clientId: "c", clientSecret: "${AS_SECRET}" },
+    }).servers;
+    expect(preset && trustWarnings(preset)).toEqual([
+      "hands a secret from your environment to the authorization server mcp.example.com names: ${AS_SECRET} (oauth.clientSecret)",
+    ]);
+    const [off] = parse({ url: "https://mcp.example.com/mcp", oauth: false }).servers;
+    expect(off && trustEntry(off)).toEqual({
+      line: "ci: https://mcp.example.com/mcp; oauth off",
+      warnings: [],
+    });
+  });
+
+  it("lapses when a trusted entry gains an oauth block, as a clone's next commit may add one", () => {
+    const trusted = parse({ url: "https://mcp.example.com/mcp" });
+    const changed = parse({
+      url: "https://mcp.example.com/mcp",
+      oauth: {
+        grant: "client_credentials",
+        issuer: "https://login.attacker.example",
+        clientId: "ci",
+        clientSecret: "${AS_SECRET}",
+      },
+    });
+    expect(launchHash(changed)).not.toBe(launchHash(trusted));
+    expect(launchHash(parse({ url: "https://mcp.example.com/mcp", oauth: ENTERPRISE }))).not.toBe(
+      launchHash(
+        parse({
+          url: "https://mcp.example.com/mcp",
+          oauth: { ...ENTERPRISE, issuer: "https://as2.example.com" },
+        }),
+      ),
     );
   });
 });

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { emptyConfig, type ServerConfig } from "../../src/core/config/config-types.js";
+import { DEFAULT_TOOL_SEARCH } from "../../src/core/config/tool-search-settings.js";
+import { toolSearchSettingsOf } from "../../src/core/tool-search/index.js";
 import { loadConfig } from "../../src/core/config/load-config.js";
 import { ConfigError } from "../../src/core/errors.js";
 
@@ -178,7 +180,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
       $schema: "https://raw.githubusercontent.com/google-gemini/gemini-cli/main/schemas/settings.schema.json",
       general: { vimMode: true },
       ui: { theme: "GitHub" },
-      tools: { sandbox: false },
+      tools: { sandbox: false, core: ["ls"], exclude: [], useRipgrep: true },
       mcp: { allowed: ["git"] },
       security: { auth: { selectedType: "gemini-api-key" } },
       selectedAuthType: "gemini-api-key",
@@ -196,7 +198,7 @@ describe("loadConfig: files written for other MCP clients load unchanged", () =>
 });
 
 describe("loadConfig: mcpterm's own keys", () => {
-  it("reads the full example from DESIGN.md", async () => {
+  it("reads the full example of every key mcpterm adds", async () => {
     const config = await load(
       {
         mcpServers: {
@@ -243,6 +245,7 @@ describe("loadConfig: mcpterm's own keys", () => {
           transport: "http",
           url: "http://127.0.0.1:3001/mcp",
           headers: { Authorization: "Bearer t0k" },
+          fromEnvironment: [{ variable: "TOKEN", key: "headers.Authorization" }],
           disabled: true,
         }),
       ],
@@ -250,7 +253,47 @@ describe("loadConfig: mcpterm's own keys", () => {
       kb: { enabled: false, dir: path.join(dir, "knowledge_base"), topK: 6 },
       model: { name: "qwen3:8b", baseUrl: "http://localhost:11434/v1" },
       answers: { confirmedInferred: true },
+      tools: { search: DEFAULT_TOOL_SEARCH },
       warnings: [],
+    });
+  });
+
+  it("reads tools.search and each server's alwaysLoad", async () => {
+    const config = await load({
+      mcpServers: {
+        github: { command: "x", alwaysLoad: ["get_issue", "list_issues"] },
+        notes: { command: "x", alwaysLoad: true },
+        other: { command: "x", alwaysLoad: false },
+      },
+      tools: {
+        search: { mode: "always", windowShare: 0.1, maxTools: 30, limit: 6, alwaysLoad: ["files/read"] },
+      },
+    });
+    expect(config.tools.search).toEqual({
+      mode: "always",
+      windowShare: 0.1,
+      maxTools: 30,
+      limit: 6,
+      alwaysLoad: ["files/read"],
+    });
+    expect(config.servers.map((entry) => entry.alwaysLoad)).toEqual([
+      ["get_issue", "list_issues"],
+      true,
+      undefined,
+    ]);
+    expect(toolSearchSettingsOf(config).alwaysLoad).toEqual([
+      "files/read",
+      "github/get_issue",
+      "github/list_issues",
+      "notes",
+    ]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it("keeps the tools.search defaults for what it does not set", async () => {
+    expect((await load({ tools: { search: { limit: 4 } } })).tools.search).toEqual({
+      ...DEFAULT_TOOL_SEARCH,
+      limit: 4,
     });
   });
 
@@ -398,7 +441,15 @@ describe("loadConfig: keys mcpterm ignores are named, with the key meant", () =>
       "a top-level key no client writes",
       { knowledge: {} },
       [
-        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb, model and answers.',
+        'mcp.config.json: unknown key "knowledge" at the top level is ignored; the keys mcpterm reads there are mcpServers, approval, kb, model, answers and tools.',
+      ],
+    ],
+    [
+      "unknown and misspelled keys in tools.search",
+      { tools: { search: { mod: "off", budget: 3 } } },
+      [
+        'mcp.config.json: unknown key "mod" in tools.search is ignored; did you mean "mode"?',
+        'mcp.config.json: unknown key "budget" in tools.search is ignored; the keys mcpterm reads there are mode, windowShare, maxTools, limit and alwaysLoad.',
       ],
     ],
     [
@@ -439,6 +490,26 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "top level not an object",
       [1, 2],
       "mcp.config.json: the top level must be a JSON object, got an array.",
+    ],
+    [
+      "tools.search.mode not one of its values",
+      { tools: { search: { mode: "sometimes" } } },
+      'mcp.config.json: tools.search.mode must be one of auto, always, off, got "sometimes".',
+    ],
+    [
+      "tools.search.windowShare out of range",
+      { tools: { search: { windowShare: 25 } } },
+      "mcp.config.json: tools.search.windowShare must be a number from 0 to 1, got 25.",
+    ],
+    [
+      "tools.search.limit not a whole number",
+      { tools: { search: { limit: 0 } } },
+      "mcp.config.json: tools.search.limit must be a positive whole number, got 0.",
+    ],
+    [
+      "alwaysLoad neither a boolean nor a list",
+      { mcpServers: { fs: { command: "x", alwaysLoad: "all" } } },
+      "mcp.config.json: mcpServers.fs.alwaysLoad must be true, false or an array of tool names, got a string.",
     ],
     [
       "mcpServers not an object",

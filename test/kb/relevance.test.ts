@@ -61,6 +61,34 @@ describe("the relevance floor", () => {
     expect(zh?.matched).toEqual(expect.arrayContaining(["危险", "工具", "批准"]));
   });
 
+  it("gives a pasted document no passage that holds only a sliver of it, however rare its words", async () => {
+    const { kbDir, indexDir } = await makeWorkspace(FILES);
+    const kb = await openKnowledgeBase({ dir: kbDir, indexDir });
+    await kb.refresh();
+    // Sixty words the knowledge base never mentions, and two rare ones of the canary passage: as
+    // evidence those two are plenty, but they are about 2 % of the message's weight.
+    const unrelated = Array.from(
+      { length: 60 },
+      (_, index) =>
+        `feature${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`,
+    );
+    const note = `Release notes: ${unrelated.join(" ")}. Also: canary pool.`;
+    expect(kb.search(note)).toEqual([]);
+    // The same two words in a short message are what it is about.
+    expect(kb.search("canary pool")[0]?.heading).toBe("Deploy runbook > Canary");
+  });
+
+  it("does not name a common word among the matched ones: it weighs nothing", async () => {
+    const { kbDir, indexDir } = await makeWorkspace({
+      "env.md": "# Environment\n\nCall get-env to read one variable of the env; call it again for another.\n",
+    });
+    const kb = await openKnowledgeBase({ dir: kbDir, indexDir });
+    await kb.refresh();
+    const [hit] = kb.search("CALL get-env {}");
+    expect(hit?.path).toBe("env.md");
+    expect(hit?.matched).toEqual(["env"]);
+  });
+
   it("keeps every passage when the floor is turned off (minRelevance 0), for evaluation", async () => {
     const { kbDir, indexDir } = await makeWorkspace(FILES);
     const kb = await openKnowledgeBase({ dir: kbDir, indexDir });

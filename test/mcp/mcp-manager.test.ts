@@ -194,6 +194,33 @@ describe("McpManager", () => {
     expect(manager.connection("noisy")?.stderrLines()).toContain("fixture: ready");
   });
 
+  it("keeps what a restarted server's earlier process wrote, marked where the new one begins", async () => {
+    const manager = manage(
+      new McpManager(
+        [serverConfig("noisy", { ...fixtureLaunch(randomUUID()), env: { FIXTURE_STDOUT_NOISE: "1" } })],
+        { parentEnv: process.env },
+      ),
+    );
+    await manager.start();
+    await manager.restart("noisy");
+    expect(manager.servers()[0]?.status).toBe("connected");
+    const connection = manager.connection("noisy");
+    const mark = /^── restarted at \d\d:\d\d:\d\d; the new process's lines follow ──$/;
+    // Before: the first process's lines were gone, and nothing said a process had been replaced.
+    const { stdout: noise, stderr } = connection?.linesSinceStart() ?? { stdout: [], stderr: [] };
+    expect(noise).toHaveLength(3);
+    expect(noise[0]).toBe("fixture server starting up!");
+    expect(noise[1]).toMatch(mark);
+    expect(noise[2]).toBe("fixture server starting up!");
+    // Lint and error texts read the running process's lines alone.
+    expect(connection?.stdoutNoise()).toEqual(["fixture server starting up!"]);
+    const at = stderr.findIndex((line) => mark.test(line));
+    expect(stderr.slice(0, at)).toContain("fixture: ready");
+    expect(stderr.slice(at + 1)).toContain("fixture: ready");
+    const restarted = /\[info\] mcpterm: restarted; the new process's messages follow$/;
+    expect(connection?.logMessages().some((line) => restarted.test(line))).toBe(true);
+  });
+
   it("takes a server's whole process tree down on close, including children of a shell", async () => {
     const marker = randomUUID();
     const launch = fixtureLaunch(marker);

@@ -1,10 +1,18 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
-import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
+import {
+  browse,
+  endless,
+  startOAuthWorld,
+  type OAuthWorld,
+  type OAuthWorldOptions,
+} from "../support/oauth-world.js";
 
 /**
  * Authorization servers (and identity providers) that misbehave on purpose, against mcpterm's
@@ -19,13 +27,13 @@ interface Person extends SignInPerson {
   asked: SignInQuestion[];
 }
 
-function person(): Person {
+function person(choice: "open" | "decline" = "open"): Person {
   const asked: SignInQuestion[] = [];
   return {
     asked,
     confirm: (question) => {
       asked.push(question);
-      return Promise.resolve("open");
+      return Promise.resolve(choice);
     },
     waiting: () => () => undefined,
   };
@@ -102,6 +110,90 @@ describe("an authorization server's metadata", () => {
   });
 });
 
+describe("the sign-in page", () => {
+  it("on another host over plain http is refused before the person is asked, as OAuth requests there are", async () => {
+    const hostile = await world({ authorizationEndpoint: "http://login.example.com/authorize" });
+    // Were it offered, the person would decline: nothing is opened either way.
+    const signer = person("decline");
+    const manager = await started({ url: hostile.mcpUrl }, signer);
+    expect(signer.asked).toEqual([]);
+    expect(manager.servers()[0]?.error).toBe(
+      'sign-in to "secure" failed at authorization: refusing to offer the sign-in page on login.example.com over plain http, where anyone on the network path could read it and what you type into it; the server\'s OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.secure if you trust that network).',
+    );
+    expect(hostile.tokenRequests).toEqual([]);
+  });
+});
+
+describe("an answer from an authorization server", () => {
+  it("that never ends is read to 4 MB, not until the request's time runs out", async () => {
+    const hostile = await world({ tokenEndpoint: "flood" });
+    // Time enough to read far more than 4 MB: without the cap the request would run out of it.
+    const manager = await started({ url: hostile.mcpUrl }, person(), { requestTimeoutMs: 20_000 });
+    expect(manager.servers()[0]?.error).toMatch(
+      /^sign-in to "secure" failed at token exchange: 127\.0\.0\.1:\d+ sent an answer larger than 4(\.0)? MB, far more than any OAuth answer needs, and mcpterm stopped reading it$/,
+    );
+  });
+});
+
+/** An identity provider's token endpoint that never answers, or answers without end. */
+async function identityProvider(mode: "stall" | "flood"): Promise<string> {
+  const server = createServer((_request, response) => {
+    if (mode === "flood") endless(response, '{"access_token":"');
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+}
+
+/** An enterprise-managed entry (SEP-990) whose ID token goes to `idpTokenEndpoint`. */
+function enterprise(hostile: OAuthWorld, idpTokenEndpoint: string): Record<string, unknown> {
+  return {
+    url: hostile.mcpUrl,
+    // Without a limit of its own, a silent identity provider was reported as this running out.
+    startupTimeoutMs: 8_000,
+    oauth: {
+      grant: "enterprise",
+      issuer: hostile.issuer,
+      clientId: "preset",
+      clientSecret: "${AS_SECRET}",
+      idpTokenEndpoint,
+      idpClientId: "mcpterm-idp",
+      idToken: "${IDP_ID_TOKEN}",
+    },
+  };
+}
+
+const ENTERPRISE_ENV = { AS_SECRET: "as-secret-0123456789", IDP_ID_TOKEN: "id-token-0123456789" };
+
+describe("the identity provider of an enterprise-managed sign-in", () => {
+  it("that never answers fails on its own limit, naming the identity provider rather than the server", async () => {
+    const hostile = await world();
+    const idp = await identityProvider("stall");
+    const manager = await started(enterprise(hostile, idp), undefined, {
+      requestTimeoutMs: 1_000,
+      env: ENTERPRISE_ENV,
+    });
+    expect(manager.servers()[0]?.error).toBe(
+      `the identity provider ${new URL(idp).host} did not answer within 1 s`,
+    );
+    expect(hostile.tokenRequests).toEqual([]);
+  });
+
+  it("that answers without end is read to 4 MB", async () => {
+    const hostile = await world();
+    const idp = await identityProvider("flood");
+    const manager = await started(enterprise(hostile, idp), undefined, { env: ENTERPRISE_ENV });
+    expect(manager.servers()[0]?.error).toMatch(
+      /^the identity provider 127\.0\.0\.1:\d+ sent an answer larger than 4(\.0)? MB, far more than any OAuth answer needs, and mcpterm stopped reading it$/,
+    );
+  });
+});
 describe("the issuer an authorization response names (RFC 9207)", () => {
   const refusedSentence = (what: string, issuer: string): string =>
     `sign-in to "secure" stopped: the browser came back ${what} (RFC 9207, a defence against mix-up attacks), so the code was not redeemed at ${issuer}; try again, and if it repeats, check what stands between your browser and that server.`;
@@ -152,33 +244,5 @@ describe("the issuer an authorization response names (RFC 9207)", () => {
     expect(refused.servers()[0]?.error).toMatch(
       /the authorization server said access_denied \(the person said no\)/,
     );
-  });
-});
-
-describe("credentials pinned to an issuer", () => {
-  it("an enterprise grant whose server names another authorization server exchanges no ID token", async () => {
-    const elsewhere = await world();
-    const pinned = "https://as.example.com";
-    const manager = await started(
-      {
-        url: elsewhere.mcpUrl,
-        oauth: {
-          grant: "enterprise",
-          issuer: pinned,
-          clientId: "mcpterm",
-          clientSecret: "s3cret-value",
-          // Never contacted: the refusal comes first.
-          idpTokenEndpoint: "https://idp.example.com/token",
-          idpClientId: "mcpterm-idp",
-          idToken: "id-token-of-the-person",
-        },
-      },
-      undefined,
-    );
-    expect(manager.servers()[0]?.error).toBe(
-      `sign-in to "secure" stopped: the server sends sign-ins to ${elsewhere.issuer}, but its credentials belong to ${pinned}; nothing was sent there. Check the entry's oauth.issuer, or remove it if the server moved.`,
-    );
-    expect(elsewhere.tokenRequests).toEqual([]);
-    expect(elsewhere.registrations).toBe(0);
   });
 });

@@ -13,7 +13,8 @@ const base: ApprovalRules = {
   interactive: true,
 };
 const none: AllowanceCheck = { state: "not_allowed" };
-const allowed: AllowanceCheck = { state: "allowed" };
+const allowed: AllowanceCheck = { state: "allowed", saved: false };
+const saved: AllowanceCheck = { state: "allowed", saved: true };
 const changed: AllowanceCheck = { state: "changed" };
 
 describe("decideApproval", () => {
@@ -39,6 +40,9 @@ describe("decideApproval", () => {
     // A flag is the most specific word, so it is credited first.
     ["dangerous", allowed, { ...base, flagged: ["dangerous"] }, { action: "allow", by: "flag" }],
     ["dangerous", allowed, base, { action: "allow", by: "session" }],
+    // Saved for this project in the user's settings: it lasts, and runs one-shot too.
+    ["dangerous", saved, base, { action: "allow", by: "settings" }],
+    ["dangerous", saved, { ...base, interactive: false }, { action: "allow", by: "settings" }],
     ["dangerous", changed, base, { action: "ask" }],
     // Nobody to ask: whatever needs a person is denied, naming the flag that would allow it.
     ["dangerous", none, { ...base, interactive: false }, { action: "deny", by: "policy" }],

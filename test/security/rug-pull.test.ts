@@ -51,7 +51,7 @@ describe("a tool that changes after it was allowed, within one turn", () => {
         // "Always allow" the first time; deny when asked again.
         return Promise.resolve(
           asked.length === 1
-            ? { approved: true, remember: true, reason: "always" }
+            ? { approved: true, remember: "session" as const, reason: "always" }
             : { approved: false, reason: "it changed" },
         );
       };

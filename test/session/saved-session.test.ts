@@ -7,7 +7,7 @@ import { fitHistory } from "../../src/core/session/saved-session-bounds.js";
 import { readSessionFile, sessionsDir } from "../../src/core/session/saved-session-files.js";
 import { parseSession, sessionHeader } from "../../src/core/session/saved-session.js";
 import { SessionSaver } from "../../src/core/session/session-saver.js";
-import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript-reducer.js";
+import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript/transcript-reducer.js";
 import { tempDir } from "../support/fixtures.js";
 
 function turn(n: number, history: ChatMessage[], extra: Partial<EndedTurn> = {}): EndedTurn {
@@ -205,6 +205,48 @@ describe("parseSession", () => {
       `${header}\n${record({ append: [{ role: "user", content: "hi", name: "x", extra: 1 }] })}\n`,
     );
     expect(parsed.ok && parsed.session.history).toEqual([{ role: "user", content: "hi" }]);
+  });
+
+  it("reads a file in work linear in its turns: doubling them at most doubles the elements visited", () => {
+    const file = (turns: number): string =>
+      [
+        header,
+        ...Array.from({ length: turns }, (_, index) =>
+          record({
+            turn: index + 1,
+            append: [
+              { role: "user", content: `q${index}` },
+              { role: "assistant", content: `a${index}` },
+            ],
+          }),
+        ),
+      ].join("\n");
+    // Work counted, not timed: every step of every array iteration (spreads, for…of) in the parse.
+    const arrayIterator = Object.getPrototypeOf([][Symbol.iterator]()) as { next: () => unknown };
+    const next = arrayIterator.next;
+    let steps = 0;
+    const stepsFor = (content: string): number => {
+      steps = 0;
+      arrayIterator.next = function (this: unknown) {
+        steps += 1;
+        return next.call(this);
+      };
+      try {
+        const parsed = parseSession(content);
+        expect(parsed.ok && parsed.session.history.length).toBe(parsed.ok && parsed.session.turns.length * 2);
+        expect(parsed.ok && parsed.session.history.at(-1)).toEqual({
+          role: "assistant",
+          content: `a${(parsed.ok ? parsed.session.turns.length : 0) - 1}`,
+        });
+      } finally {
+        arrayIterator.next = next;
+      }
+      return steps;
+    };
+    const small = stepsFor(file(2_000));
+    const large = stepsFor(file(4_000));
+    // Copying the history for every record visits turns² / 2 elements: 4 times as many, not 2.
+    expect(large).toBeLessThanOrEqual(small * 2.2);
   });
 });
 

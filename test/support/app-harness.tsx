@@ -2,14 +2,14 @@ import { useInput, usePaste } from "ink";
 import { useEffect } from "react";
 import { afterEach } from "vitest";
 import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
-import { App, type AppController } from "../../src/ui/App.js";
-import { ThemeContext, themeFor } from "../../src/ui/theme.js";
-import { TranscriptStore } from "../../src/ui/transcript-store.js";
+import { App, type AppController } from "../../src/ui/app/App.js";
+import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
+import { TranscriptStore } from "../../src/ui/transcript/transcript-store.js";
 import { render, type Rendered } from "./ink-render.js";
-import type { QuestionAnswer } from "../../src/ui/question-reducer.js";
-import { OpenQuestions, type ApprovalKey } from "../../src/ui/open-questions.js";
-import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
-import type { ServerQuestion } from "../../src/ui/transcript-types.js";
+import type { QuestionAnswer } from "../../src/ui/panels/question-reducer.js";
+import { OpenQuestions, type ApprovalKey } from "../../src/ui/panels/open-questions.js";
+import type { TranscriptAction } from "../../src/ui/transcript/transcript-reducer.js";
+import type { ServerQuestion } from "../../src/ui/transcript/transcript-types.js";
 
 /** The App in ink-testing-library with a fake controller and a clock the test moves by hand. */
 

@@ -18,6 +18,7 @@ const SOURCES = {
   "catalog-server": path.join(FIXTURES, "catalog-server.ts"),
   "modern-server": path.join(FIXTURES, "modern-server.ts"),
   "legacy-server": path.join(FIXTURES, "legacy-server.ts"),
+  "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
 } as const;
 
 export type FixtureName = keyof typeof SOURCES;

@@ -34,6 +34,11 @@ export function catalogLaunch(marker: string): { command: string; args: string[]
   return { command: process.execPath, args: [compiledFixture("catalog-server"), `--marker=${marker}`] };
 }
 
+/** Launches the compiled tool-catalog server on a catalog file (see test/fixtures/tool-catalog-server.ts). */
+export function toolCatalogLaunch(catalogFile: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [compiledFixture("tool-catalog-server"), catalogFile] };
+}
+
 /** A ServerConfig with the loader's defaults, for tests that build the manager directly. */
 export function serverConfig(name: string, overrides: Partial<ServerConfig>): ServerConfig {
   return {

@@ -47,8 +47,11 @@ export interface OAuthWorldOptions {
   stepUp?: "always";
   /** Serve no OAuth metadata and no registration: a 401 with no way to sign in. */
   noOAuth?: boolean;
-  /** The token endpoint never answers ("stall"), or refuses quoting the request's Authorization header ("echo"). */
-  tokenEndpoint?: "stall" | "echo";
+  /**
+   * The token endpoint never answers ("stall"), refuses quoting the request's Authorization
+   * header ("echo"), or answers with a body that never ends ("flood").
+   */
+  tokenEndpoint?: "stall" | "echo" | "flood";
   /** The resource server answers 401 to every token, even one just issued for it. */
   rejectTokens?: boolean;
   /** The authorization server's metadata lacks the fields RFC 8414 requires (no endpoints). */
@@ -66,6 +69,8 @@ export interface OAuthWorldOptions {
   issInResponse?: (own: string) => string | undefined;
   /** The authorization server refuses every authorization with this error (and the response's `iss`). */
   refuseAuthorization?: string;
+  /** The authorization_endpoint its metadata names, instead of its own /authorize. */
+  authorizationEndpoint?: string;
 }
 
 /** The JWT a workload's platform issued it, which this world's authorization server accepts. */
@@ -128,6 +133,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       json(response, 200, {
         ...metadata(base, options.issuerClaim?.(base) ?? base),
         ...(options.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
+        ...(options.authorizationEndpoint ? { authorization_endpoint: options.authorizationEndpoint } : {}),
       });
       return;
     }
@@ -176,6 +182,10 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     }
     if (url.pathname === "/token" && request.method === "POST") {
       if (options.tokenEndpoint === "stall") return new Promise<void>(() => undefined);
+      if (options.tokenEndpoint === "flood") {
+        endless(response, '{"access_token":"');
+        return;
+      }
       if (options.tokenEndpoint === "echo") {
         json(response, 400, {
           error: "invalid_client",
@@ -370,6 +380,21 @@ function metadata(base: string, issuer: string): Record<string, unknown> {
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_methods_supported: ["none", "client_secret_basic"],
   };
+}
+
+/**
+ * A 200 answer that starts with `start` and goes on until the client hangs up: what a hostile
+ * authorization server or identity provider sends to fill a client's memory.
+ */
+export function endless(response: ServerResponse, start: string): void {
+  response.writeHead(200, { "content-type": "application/json" });
+  response.write(start);
+  const chunk = "a".repeat(64 * 1024);
+  const more = (): void => {
+    while (!response.destroyed && response.write(chunk));
+    if (!response.destroyed) response.once("drain", more);
+  };
+  more();
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

@@ -31,6 +31,8 @@ export function commandContext(runtime: SessionRuntime): CommandContext {
     commands: SLASH_COMMANDS,
     clearConversation: () => true,
     traceFile: () => runtime.trace.file,
+    narrowing: runtime.narrowing,
+    toolSearch: runtime.toolSearch,
     model: { current: () => "m", problem: () => undefined, switchTo: () => undefined },
   };
 }

@@ -33,6 +33,11 @@ export class TmuxTerminal {
     return this.tmux("capture-pane", "-p", "-J", "-t", this.session, ...this.history);
   }
 
+  /** The pane's rows as the terminal shows them: a line wider than the window is two rows here. */
+  rows(): string {
+    return this.tmux("capture-pane", "-p", "-t", this.session);
+  }
+
   /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */
   keys(...names: string[]): void {
     this.tmux("send-keys", "-t", this.session, ...names);
@@ -41,6 +46,15 @@ export class TmuxTerminal {
   /** Characters typed as they are. */
   text(text: string): void {
     this.tmux("send-keys", "-t", this.session, "-l", text);
+  }
+
+  /**
+   * Pastes `text` as a terminal does: bracketed (when the program asked for it) and with each
+   * line ending in CR, as tmux, xterm and iTerm2 send a paste.
+   */
+  paste(text: string): void {
+    this.tmux("set-buffer", "-b", "paste", text);
+    this.tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", this.session);
   }
 
   /** Polls the screen until `check` passes, failing with the last screen after `ms` (generous: a loaded machine is slow). */
@@ -53,6 +67,11 @@ export class TmuxTerminal {
       text = this.screen();
     }
     return text;
+  }
+
+  /** From now on, every byte the program writes to the pane is appended to `file`. */
+  record(file: string): void {
+    this.tmux("pipe-pane", "-t", this.session, `cat >> '${file}'`);
   }
 
   close(): void {

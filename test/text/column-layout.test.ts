@@ -55,4 +55,20 @@ describe("layoutColumns", () => {
     expect(table.rows).toEqual(laidOut);
     expect(table.lastStart).toBe(lastStart);
   });
+
+  it("with whole, never cuts a leading cell: one too wide goes whole above its row", () => {
+    const usage = "/mcp [info <server> | logs <server> | loglevel <server> <level> | restart <server>]";
+    const table = layoutColumns(
+      [
+        ["command", "what it does"],
+        ["/help", "list the commands"],
+        [usage, "server status"],
+      ],
+      { ...OPTIONS, whole: true },
+    );
+    // The column is as wide as the cells that fit it need, not maxCell.
+    expect(table.lastStart).toBe("command".length + 2);
+    expect(table.rows[1]).toEqual({ lead: "/help    ", last: "list the commands" });
+    expect(table.rows[2]).toEqual({ lead: " ".repeat(9), last: "server status", above: usage });
+  });
 });

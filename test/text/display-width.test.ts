@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   displayWidth,
   padToWidth,
+  terminalStringWidth,
   truncateEnd,
   truncateMiddle,
-  wrapToWidth,
+  wrapWords,
 } from "../../src/core/text/index.js";
 
 const FAMILY = "👨‍👩‍👧‍👦";
@@ -21,9 +22,10 @@ describe("displayWidth", () => {
     ["한국어", 6],
     ["a中b", 4],
     ["👍", 2],
-    ["👍🏽", 2], // skin tone modifier joins its emoji
-    [FAMILY, 2], // ZWJ sequence of four people
-    ["🏳️‍🌈", 2],
+    // Joined emoji count at the widest a terminal draws them: each part (tmux, xterm), not one glyph.
+    ["👍🏽", 4], // skin tone modifier joins its emoji
+    [FAMILY, 8], // ZWJ sequence of four people
+    ["🏳️‍🌈", 3], // a one-column flag, a joiner and a rainbow
     ["🇯🇵", 2], // regional-indicator pair
     ["🇯🇵🇫🇷", 4],
     ["❤️", 2], // text-default symbol with VS16
@@ -48,6 +50,27 @@ describe("displayWidth", () => {
   });
 });
 
+describe("terminalStringWidth (what Ink measures with in the build)", () => {
+  it.each([
+    ["plain", 5],
+    ["中文", 4],
+    ["\u001b[31m👍🏽\u001b[39m ok", 7], // styled text: escape sequences take no columns
+    [`${FAMILY} x`, 10],
+    ["👍🏽👍", 6],
+  ])("%j is %i columns", (text, width) => {
+    expect(terminalStringWidth(text)).toBe(width);
+  });
+
+  it("is never narrower than a terminal draws an emoji: as one glyph, or part by part", () => {
+    for (const emoji of ["👍🏽", "👨‍👩‍👧", FAMILY, "🧑🏿‍🚀", "🏳️‍🌈", "❤️", "🇯🇵", "1️⃣"]) {
+      // Code point by code point, on purpose: that is how tmux and xterm draw them.
+      const onePerPart = Array.from(emoji).reduce((sum, point) => sum + terminalStringWidth(point), 0);
+      expect(terminalStringWidth(emoji)).toBeGreaterThanOrEqual(Math.max(2, onePerPart));
+      expect(terminalStringWidth(emoji)).toBe(displayWidth(emoji));
+    }
+  });
+});
+
 describe("truncateEnd", () => {
   it.each([
     ["hello world", 5, "hell…"],
@@ -63,11 +86,11 @@ describe("truncateEnd", () => {
     ["中文字符", 4, "中…"],
     ["中文字符", 2, "…"],
     ["a中文", 3, "a…"],
-    [`${FAMILY}${FAMILY}`, 3, `${FAMILY}…`],
-    [`${FAMILY}${FAMILY}`, 2, "…"],
+    [`${FAMILY}${FAMILY}`, 9, `${FAMILY}…`],
+    [`${FAMILY}${FAMILY}`, 8, "…"],
     ["🇯🇵🇫🇷🇩🇪", 5, "🇯🇵🇫🇷…"],
     ["e\u0301e\u0301e\u0301", 2, "e\u0301…"],
-    ["👍🏽👍🏽", 3, "👍🏽…"],
+    ["👍🏽👍🏽", 5, "👍🏽…"],
   ])("%j in %d columns is %j", (text, width, expected) => {
     expect(truncateEnd(text, width)).toBe(expected);
   });
@@ -95,7 +118,7 @@ describe("truncateMiddle", () => {
     ["中文中文中文", 7, "中…中文"],
     ["中文中文中文", 8, "中文…文"],
     ["中文中文中文", 12, "中文中文中文"],
-    [`${FAMILY}abc${FAMILY}`, 5, `${FAMILY}…${FAMILY}`],
+    [`${FAMILY}abc${FAMILY}`, 17, `${FAMILY}…${FAMILY}`],
     ["🇯🇵x🇫🇷y🇩🇪", 5, "🇯🇵…🇩🇪"],
   ])("%j in %d columns is %j", (text, width, expected) => {
     expect(truncateMiddle(text, width)).toBe(expected);
@@ -116,15 +139,22 @@ describe("truncateMiddle", () => {
   });
 });
 
-describe("wrapToWidth", () => {
+describe("wrapWords", () => {
   it.each([
-    ["", 4, [""]],
-    ["abcdefghij", 4, ["abcd", "efgh", "ij"]],
-    ["日本語のテキスト", 5, ["日本", "語の", "テキ", "スト"]],
-    ["ab😀cd", 3, ["ab", "😀c", "d"]],
-    ["👨‍👩‍👧‍👦x", 2, ["👨‍👩‍👧‍👦", "x"]],
-  ])("%j at %i columns", (line, width, rows) => {
-    expect(wrapToWidth(line, width)).toEqual(rows);
+    ["", 4, 4, [""]],
+    ["word word word word", 10, 8, ["word word", "word", "word"]],
+    // A word wider than the row is cut; later rows are as wide as asked.
+    ["abcdefghijklmnop", 5, 3, ["abcde", "fgh", "ijk", "lmn", "op"]],
+    ["a verylongwordhere b", 8, 6, ["a", "verylo", "ngword", "here b"]],
+    // A space at the edge ends the row and does not start the next.
+    ["hello world foo", 11, 9, ["hello world", "foo"]],
+    ["日本語 のテキスト", 5, 5, ["日本", "語", "のテ", "キス", "ト"]],
+    ["ab😀cd", 3, 3, ["ab", "😀c", "d"]],
+    ["👨‍👩‍👧‍👦x", 8, 8, ["👨‍👩‍👧‍👦", "x"]],
+  ])("%j at %i then %i columns", (line, width, next, rows) => {
+    expect(wrapWords(line, width, next)).toEqual(rows);
+    for (const [index, row] of rows.entries())
+      expect(displayWidth(row)).toBeLessThanOrEqual(index === 0 ? width : next);
   });
 });
 
@@ -132,7 +162,7 @@ describe("padToWidth", () => {
   it.each([
     ["ab", 4, "ab  "],
     ["中", 4, "中  "],
-    [FAMILY, 3, `${FAMILY} `],
+    [FAMILY, 9, `${FAMILY} `],
     ["abcdef", 3, "abcdef"],
   ])("%j to %d columns is %j", (text, width, expected) => {
     expect(padToWidth(text, width)).toBe(expected);

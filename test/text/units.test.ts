@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatDuration } from "../../src/core/text/index.js";
+import { countLines, formatBytes, formatDuration, pluralize } from "../../src/core/text/index.js";
 
 describe("formatBytes", () => {
   it.each([
@@ -37,5 +37,29 @@ describe("formatDuration", () => {
     [3_780_000, "1 h 3 min"],
   ])("%s ms is %s", (ms, expected) => {
     expect(formatDuration(ms)).toBe(expected);
+  });
+});
+
+describe("countLines", () => {
+  it.each([
+    ["", 0],
+    ["one", 1],
+    ["one\n", 1], // a file's final line break ends its last line
+    ["a\nb\nc\n", 3],
+    ["a\nb\nc", 3],
+    ["\n", 1],
+    ["a\n\n", 2],
+  ])("%j has %i lines", (text, lines) => {
+    expect(countLines(text)).toBe(lines);
+  });
+});
+
+describe("pluralize", () => {
+  it.each([
+    [0, "0 lines"],
+    [1, "1 line"],
+    [2, "2 lines"],
+  ])("%i line(s) reads %s", (count, expected) => {
+    expect(pluralize(count, "line")).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { chmod, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ServerSnapshot } from "../../src/core/mcp/types.js";
@@ -93,6 +93,19 @@ describe("TraceRecorder", () => {
       "session_start",
       "session_end",
     ]);
+  });
+
+  it("keeps the trace to the user alone (0600), also a --trace file that others could read before", async () => {
+    const dir = await tempDir();
+    const fresh = await open({ file: path.join(dir, "new.jsonl") });
+    fresh.close();
+    expect((await stat(fresh.file)).mode & 0o777).toBe(0o600);
+    const shared = path.join(dir, "shared.jsonl");
+    await writeFile(shared, "");
+    await chmod(shared, 0o644);
+    const reused = await open({ file: shared });
+    reused.close();
+    expect((await stat(shared)).mode & 0o777).toBe(0o600);
   });
 
   it("redacts secrets in its own records (raw results, frames, server states), including ones JSON escapes and key/value pairs", async () => {

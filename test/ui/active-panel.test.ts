@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/core/person/approval-request.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
-import { activePanel } from "../../src/ui/active-panel.js";
-import { OpenQuestions } from "../../src/ui/open-questions.js";
-import { samplingLines, samplingTerms } from "../../src/ui/question-view.js";
+import { activePanel } from "../../src/ui/panels/active-panel.js";
+import { OpenQuestions } from "../../src/ui/panels/open-questions.js";
+import { samplingLines, samplingTerms } from "../../src/ui/transcript/sampling-lines.js";
 import {
   initialTranscriptState,
   transcriptReducer,
   type TranscriptAction,
-} from "../../src/ui/transcript-reducer.js";
-import type { TranscriptState } from "../../src/ui/transcript-types.js";
+} from "../../src/ui/transcript/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript/transcript-types.js";
 import { asking, TURN_START } from "../support/app-harness.js";
 
 const SAMPLING: SamplingQuestion = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/core/agent/events.js";
-import { summarizeBlobs } from "../../src/ui/blob-summary.js";
+import { summarizeBlobs } from "../../src/ui/parts/blob-summary.js";
 import { proposed, renderApp, TURN_START } from "../support/app-harness.js";
 
 /** Real base64 (of 900 bytes), which mixes cases and digits as encoded data does. */

@@ -34,7 +34,7 @@ describe("at 40 columns", () => {
     expect(screen).not.toMatch(/\[dangero\s*$/m);
     expect(screen).toMatch(/filesystem-with…somewhere #1|filesystem[^\n]*…[^\n]*somewhere #1/);
     expect(screen).toContain("1/2");
-    expect(screen).toMatch(/› 3\. Deny \(n\)/);
+    expect(screen).toMatch(/› 4\. Deny \(n\)/);
     expect(screen).toMatch(/then \[dangerous] filesys[^\n]*…[^\n]*#2/);
     expect(screen).toMatch(/2\. Always allow [^\n]*\(a\) *│$/m);
     expect(screen).toMatch(/Enter confirm · Esc deny/);

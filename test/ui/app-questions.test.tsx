@@ -3,7 +3,7 @@ import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { formFields } from "../../src/core/person/elicitation-form.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import { displayWidth } from "../../src/core/text/index.js";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
 import { renderApp, TURN_START, type AppHarness } from "../support/app-harness.js";
 
 const SAMPLING: SamplingQuestion = {
@@ -70,7 +70,8 @@ describe("server questions in the App", () => {
       await press(chunk);
     }
     expect(controller.questionAnswers).toEqual([]);
-    await until(() => prompt() === "I was writing yes end 1y", "the typing in the prompt");
+    // The paste's CR is a line break in the draft, as in any paste.
+    await until(() => prompt() === "I was writing yes end 1y\n", "the typing in the prompt");
     // After a pause, ↑↑ then Enter choose Send, once a pause after the move; the draft stays.
     advance(APPROVAL_GUARD_MS);
     await press(UP, UP, "\r");
@@ -81,7 +82,7 @@ describe("server questions in the App", () => {
     expect(controller.questionAnswers).toEqual([
       { id: 1, answer: { kind: "sampling", answer: { approved: true } } },
     ]);
-    expect(prompt()).toBe("I was writing yes end 1y");
+    expect(prompt()).toBe("I was writing yes end 1y\n");
     await until(() => !frame().includes("asks to use the model"), "the panel to go once answered");
   });
 

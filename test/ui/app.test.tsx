@@ -1,8 +1,9 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import { ApprovalPanel } from "../../src/ui/ApprovalPanel.js";
-import type { ToolCallView } from "../../src/ui/transcript-types.js";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { ApprovalPanel } from "../../src/ui/panels/ApprovalPanel.js";
+import type { ToolCallView } from "../../src/ui/transcript/transcript-types.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
+import { INITIAL_APPROVAL_FOCUS } from "../../src/ui/keys/approval-choices.js";
 import { proposed, renderApp, TURN_START } from "../support/app-harness.js";
 
 describe("ApprovalPanel", () => {
@@ -31,7 +32,7 @@ describe("ApprovalPanel", () => {
         call={call}
         width={100}
         position={undefined}
-        focus={2}
+        focus={INITIAL_APPROVAL_FOCUS}
         reason={undefined}
         draft={false}
         maxArgLines={40}
@@ -44,8 +45,11 @@ describe("ApprovalPanel", () => {
     expect(frame).toContain("dangerous: destructiveHint");
     expect(frame).toMatch(/^│ {3}1\. Approve once \(y\)/m);
     expect(frame).toMatch(/^│ {3}2\. Always allow fixture\/write_note this session \(a\)/m);
-    expect(frame).toMatch(/^│ › 3\. Deny \(n\)/m);
-    expect(frame).toMatch(/^│ {3}4\. Deny and tell the model why \(d\)/m);
+    expect(frame).toMatch(
+      /^│ {3}3\. Always allow fixture\/write_note in this project \(saved in your settings\) \(p\)/m,
+    );
+    expect(frame).toMatch(/^│ › 4\. Deny \(n\)/m);
+    expect(frame).toMatch(/^│ {3}5\. Deny and tell the model why \(d\)/m);
     expect(frame).toContain("Esc deny");
   });
 
@@ -74,7 +78,7 @@ describe("ApprovalPanel", () => {
         call={call}
         width={100}
         position={undefined}
-        focus={2}
+        focus={INITIAL_APPROVAL_FOCUS}
         reason={undefined}
         draft={false}
         maxArgLines={40}
@@ -113,7 +117,7 @@ describe("ApprovalPanel", () => {
         call={call}
         width={200}
         position={undefined}
-        focus={2}
+        focus={INITIAL_APPROVAL_FOCUS}
         reason={undefined}
         draft={false}
         maxArgLines={40}
@@ -188,7 +192,7 @@ describe("App keys", () => {
     await until(() => !frame().includes("Allow this call?"), "the panel to go once answered");
   });
 
-  it("Esc and Ctrl+C deny at once; a always allows after the guard; d and 4+Enter ask for a reason", async () => {
+  it("Esc and Ctrl+C deny at once; a always allows after the guard; d and 5+Enter ask for a reason", async () => {
     const { controller, until, press, advance, frame, ask } = await renderApp([TURN_START]);
     await ask("c1");
     await press("\u001b");
@@ -212,8 +216,8 @@ describe("App keys", () => {
     await until(() => controller.answers.length === 4, "Enter to deny with the reason");
     await ask("c5");
     advance(APPROVAL_GUARD_MS);
-    await press("4", "\r");
-    await until(() => frame().includes("Why (the model reads this)"), "4 and Enter to ask for a reason");
+    await press("5", "\r");
+    await until(() => frame().includes("Why (the model reads this)"), "5 and Enter to ask for a reason");
     await press("\u001b");
     await until(() => controller.answers.length === 5, "Esc to deny without a reason");
     expect(controller.answers).toEqual([
@@ -233,6 +237,8 @@ describe("App keys", () => {
     await until(() => controller.answers.length === 1, "Enter to deny");
     await ask("c2");
     advance(APPROVAL_GUARD_MS);
+    await press("\u001b[A");
+    await until(() => /› 3\. Always allow .* in this project/.test(frame()), "↑ to focus always allow here");
     await press("\u001b[A");
     await until(() => /› 2\. Always allow/.test(frame()), "↑ to focus always allow");
     await press("\u001b[A");
@@ -274,10 +280,10 @@ describe("App keys", () => {
         failure: undefined,
       },
     ]);
-    await until(() => app.frames.join("\n").includes("line red (+1 lines)"), "the collapsed tool panel");
+    await until(() => app.frames.join("\n").includes("line red (+1 line)"), "the collapsed tool panel");
     const collapsed = app.frames.join("\n");
     expect(collapsed).toContain("fixture/write_note");
-    expect(collapsed).toContain("line red (+1 lines)");
+    expect(collapsed).toContain("line red (+1 line)");
     expect(collapsed).not.toContain("\u001b[31m");
     expect(collapsed).not.toContain("\u001b]0;");
     await press("\u000f");

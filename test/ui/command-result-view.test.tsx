@@ -2,8 +2,8 @@ import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandResult } from "../../src/core/commands/command-types.js";
 import { displayWidth } from "../../src/core/text/index.js";
-import { CommandResultView } from "../../src/ui/CommandResultView.js";
-import { ThemeContext, themeFor } from "../../src/ui/theme.js";
+import { CommandResultView } from "../../src/ui/transcript/CommandResultView.js";
+import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -83,6 +83,28 @@ describe("CommandResultView tables", () => {
     expect(lines.some((line) => line.startsWith(usage))).toBe(true);
     const described = lines.find((line) => line.startsWith(usage)) ?? "";
     expect(columnOf(described, "the last turn")).toBe(
+      columnOf(lines.find((line) => line.startsWith("/help")) ?? "", "list"),
+    );
+  });
+
+  it("with wholeCells, gives syntax too wide for its column a line of its own, uncut", () => {
+    const usage = `/mcp [${["info", "logs", "restart", "login", "logout"].map((sub) => `${sub} <server>`).join(" | ")}]`;
+    const lines = frameOf(
+      {
+        kind: "table",
+        title: "Commands",
+        columns: ["command", "what it does"],
+        wholeCells: true,
+        rows: [
+          ["/help", "list the commands and the keys"],
+          [usage, "server status"],
+        ],
+      },
+      100,
+    );
+    const at = lines.findIndex((line) => line.trimEnd() === usage);
+    expect(at).toBeGreaterThan(0);
+    expect(columnOf(lines[at + 1] ?? "", "server status")).toBe(
       columnOf(lines.find((line) => line.startsWith("/help")) ?? "", "list"),
     );
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SLASH_COMMANDS } from "../../src/core/commands/slash-commands.js";
-import { complete, completionWords } from "../../src/ui/completion.js";
+import { complete, completionWords } from "../../src/ui/keys/completion.js";
 
 const source = {
   servers: ["everything", "fixture"],

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { keyAction } from "../../src/ui/keymap.js";
-import { splitTyped } from "../../src/ui/key-event.js";
+import { keyAction } from "../../src/ui/keys/keymap.js";
+import { splitTyped } from "../../src/ui/keys/key-event.js";
 import {
   initialPromptState,
   keyMode,
   reducePrompt,
   type PromptEffect,
   type PromptState,
-} from "../../src/ui/prompt-reducer.js";
+} from "../../src/ui/prompt/prompt-reducer.js";
 
 const context = { inspecting: false, exitArmed: false, busy: false };
 

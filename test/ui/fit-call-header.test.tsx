@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/core/text/index.js";
-import { fitCallHeader } from "../../src/ui/fit-call-header.js";
-import { PromptInput } from "../../src/ui/PromptInput.js";
+import { fitCallHeader } from "../../src/ui/parts/fit-call-header.js";
+import { PromptInput } from "../../src/ui/prompt/PromptInput.js";
 import { render } from "../support/ink-render.js";
 
 describe("fitCallHeader", () => {
@@ -25,9 +25,28 @@ describe("PromptInput", () => {
       ["👨‍👩‍👧 family", 0],
       ["e\u0301t\u00e9", 0],
     ] as const) {
-      const app = render(<PromptInput editor={{ text, cursor }} dimmed={false} />, { columns: 40 });
+      const app = render(<PromptInput editor={{ text, cursor }} dimmed={false} columns={40} maxRows={10} />, {
+        columns: 40,
+      });
       expect(app.lastFrame() ?? "").toContain(text);
       app.unmount();
     }
+  });
+
+  it("shows the lines around the cursor of a draft taller than its rows, and how many are hidden", () => {
+    const text = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`).join("\n");
+    const cursor = text.indexOf("line 15");
+    const app = render(<PromptInput editor={{ text, cursor }} dimmed={false} columns={40} maxRows={8} />, {
+      columns: 40,
+    });
+    const frame = app.lastFrame() ?? "";
+    app.unmount();
+    // The box's rows: its two borders and at most eight inside.
+    expect(frame.split("\n").length).toBeLessThanOrEqual(10);
+    expect(frame).toContain("line 15");
+    expect(frame).toMatch(/↑ \d+ more lines above/);
+    expect(frame).toMatch(/↓ \d+ more lines below/);
+    expect(frame).not.toContain("line 1 ");
+    expect(frame).not.toContain("line 30");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitParts, type Part } from "../../src/ui/fit-parts.js";
+import { fitParts, type Part } from "../../src/ui/parts/fit-parts.js";
 
 const part = (text: string, priority: number, short?: string): Part => ({
   text,

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { formFields, type FormField } from "../../src/core/person/elicitation-form.js";
-import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
-import { fieldProblem, formKey, newForm, type FormKey, type FormState } from "../../src/ui/form-state.js";
-import { fieldSummary, visibleFields } from "../../src/ui/question-view.js";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/keys/approval-guard.js";
+import {
+  fieldProblem,
+  formKey,
+  newForm,
+  type FormKey,
+  type FormState,
+} from "../../src/ui/panels/form-state.js";
+import { fieldSummary, visibleFields } from "../../src/ui/panels/question-view.js";
 
 /** The fields of a schema, as the core reads them. */
 function fields(properties: Record<string, unknown>, required: string[] = []): FormField[] {

@@ -1,6 +1,6 @@
 import v8 from "node:v8";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { QUIET_MS, idleMemoryRelease, memoryReducingCollector } from "../../src/ui/idle-memory.js";
+import { QUIET_MS, idleMemoryRelease, memoryReducingCollector } from "../../src/ui/terminal/idle-memory.js";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,9 +1,13 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSession, type SessionRuntime } from "../../src/core/session/open-session.js";
-import { imageProtocol, inlineImageSequence, MAX_INLINE_IMAGE_BYTES } from "../../src/ui/inline-image.js";
-import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
-import { TuiController } from "../../src/ui/tui-controller.js";
+import {
+  imageProtocol,
+  inlineImageSequence,
+  MAX_INLINE_IMAGE_BYTES,
+} from "../../src/ui/terminal/inline-image.js";
+import type { TranscriptAction } from "../../src/ui/transcript/transcript-reducer.js";
+import { TuiController } from "../../src/ui/app/tui-controller.js";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";

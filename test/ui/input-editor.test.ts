@@ -14,7 +14,7 @@ import {
   wordLeft,
   wordRight,
   type EditorState,
-} from "../../src/ui/input-editor.js";
+} from "../../src/ui/keys/input-editor.js";
 
 /** "ab|c" is the text "abc" with the cursor before "c". */
 function at(marked: string): EditorState {

@@ -1,6 +1,6 @@
 import type { Key as InkKey } from "ink";
 import { describe, expect, it } from "vitest";
-import { keysFromInk, splitTyped, type KeyEvent } from "../../src/ui/key-event.js";
+import { keysFromInk, splitTyped, type KeyEvent } from "../../src/ui/keys/key-event.js";
 
 const key = (name: string, ctrl = false): KeyEvent => ({
   kind: "key",

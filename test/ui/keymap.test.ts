@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { KeyEvent } from "../../src/ui/key-event.js";
-import { chordOf, keyAction, type EditName, type KeyAction, type KeyMode } from "../../src/ui/keymap.js";
+import type { KeyEvent } from "../../src/ui/keys/key-event.js";
+import { chordOf, keyAction, type EditName, type KeyAction, type KeyMode } from "../../src/ui/keys/keymap.js";
 
 /** "ctrl+alt+w" → Ctrl+Alt+W; a bare name is a key without modifiers ("up", "return"). */
 function key(chord: string): KeyEvent {
@@ -83,7 +83,9 @@ describe("keymap: (mode, key) → action", () => {
     ["approval", text("yes"), { type: "insert", text: "yes" }],
     ["approval", text("1"), { type: "approval_pick", index: 0, text: "1" }],
     ["approval", text("4"), { type: "approval_pick", index: 3, text: "4" }],
-    ["approval", text("5"), { type: "insert", text: "5" }],
+    ["approval", text("5"), { type: "approval_pick", index: 4, text: "5" }],
+    ["approval", text("6"), { type: "insert", text: "6" }],
+    ["approval", text("p"), { type: "approval_shortcut", choice: "project", text: "p" }],
     ["approval", text("x"), { type: "insert", text: "x" }],
     ["approval", paste("y"), { type: "paste", text: "y" }],
     ["approval", key("return"), { type: "approval_confirm" }],

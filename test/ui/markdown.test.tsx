@@ -1,11 +1,11 @@
 import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/core/text/index.js";
-import { highlightCode } from "../../src/ui/highlight-code.js";
-import { safeUrl, supportsHyperlinks } from "../../src/ui/hyperlinks.js";
-import { Markdown } from "../../src/ui/Markdown.js";
-import { tableWidths } from "../../src/ui/markdown-table-layout.js";
-import { ThemeContext, themeFor } from "../../src/ui/theme.js";
+import { highlightCode } from "../../src/ui/markdown/highlight-code.js";
+import { safeUrl, supportsHyperlinks } from "../../src/ui/parts/hyperlinks.js";
+import { Markdown } from "../../src/ui/markdown/Markdown.js";
+import { tableWidths } from "../../src/ui/markdown/markdown-table-layout.js";
+import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
 import { render as renderSized } from "../support/ink-render.js";
 
 /** Markdown drawn `width` columns wide, with links as hyperlinks or not. */

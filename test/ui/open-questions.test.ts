@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApprovalRequest } from "../../src/core/person/approval-request.js";
-import { OpenQuestions } from "../../src/ui/open-questions.js";
-import type { AskedQuestion } from "../../src/ui/transcript-types.js";
+import { OpenQuestions } from "../../src/ui/panels/open-questions.js";
+import type { AskedQuestion } from "../../src/ui/transcript/transcript-types.js";
 
 const request = (callId: string): ApprovalRequest => ({
   callId,
@@ -40,7 +40,7 @@ describe("OpenQuestions, the one owner of what the TUI asks", () => {
     expect(reports.at(-1)).toEqual([]);
     expect(await asked).toEqual({
       approved: true,
-      remember: true,
+      remember: "session",
       reason: "approved by the user, and allowed for the rest of this session",
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { complete } from "../../src/ui/completion.js";
-import { serverProgress } from "../../src/ui/format.js";
+import { complete } from "../../src/ui/keys/completion.js";
+import { serverProgress } from "../../src/ui/app/status-parts.js";
 import {
   backspace,
   deleteWordBack,
@@ -8,8 +8,8 @@ import {
   moveLine,
   pressEnter,
   type EditorState,
-} from "../../src/ui/input-editor.js";
-import { browse, emptyHistory, remember } from "../../src/ui/input-history.js";
+} from "../../src/ui/keys/input-editor.js";
+import { browse, emptyHistory, remember } from "../../src/ui/keys/input-history.js";
 
 const at = (text: string, cursor = text.length): EditorState => ({ text, cursor });
 const WORDS = ["/help", "/tools", "/trace", "fixture", "fixture/echo", "echo"];

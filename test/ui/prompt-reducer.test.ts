@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
-import type { KeyAction } from "../../src/ui/keymap.js";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/keys/approval-guard.js";
+import type { KeyAction } from "../../src/ui/keys/keymap.js";
 import {
   initialPromptState,
   keyMode,
@@ -8,7 +8,7 @@ import {
   type PromptAction,
   type PromptEffect,
   type PromptState,
-} from "../../src/ui/prompt-reducer.js";
+} from "../../src/ui/prompt/prompt-reducer.js";
 
 type Step = PromptAction | [at: number, action: KeyAction];
 
@@ -29,7 +29,7 @@ const noQueue = { queued: 0, busy: false };
 
 function withAt(action: KeyAction, at: number): PromptAction {
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
-  if (action.type === "complete") return { type: "complete", words: [], at };
+  if (action.type === "complete") return { type: "complete", items: [], at };
   if (action.type === "send") return { type: "send", queue: noQueue, at };
   if (action.type === "vertical") return { ...action, queue: noQueue, at };
   return { ...action, at };
@@ -136,9 +136,10 @@ describe("approval guard", () => {
       "",
     ],
     [
-      "↑ ↑ Enter after the guard approves once",
+      "↑ ↑ ↑ Enter after the guard approves once",
       panel,
       [
+        [2000, UP],
         [2000, UP],
         [2000, UP],
         [2000, ENTER],
@@ -326,16 +327,55 @@ describe("prompt keys", () => {
     });
   });
 
-  it("Tab completes from the words the controller gave", () => {
-    const { state } = run(typed("/to"), { type: "complete", words: ["/tools", "/trace"], at: 0 });
+  const items = (...words: string[]) => words.map((word) => ({ word, description: `about ${word}` }));
+
+  it("Tab completes from the words the controller gave, and opens the menu when several match", () => {
+    const { state } = run(typed("/to"), { type: "complete", items: items("/tools", "/trace"), at: 0 });
     expect(state.editor.text).toBe("/tools ");
-    const several = run(typed("/t"), { type: "complete", words: ["/tools", "/trace"], at: 0 }).state;
-    expect(several.candidates).toEqual(["/tools", "/trace"]);
-    expect(run(several, [1, type("o")]).state.candidates).toEqual([]);
+    expect(state.menu).toBeUndefined();
+    const several = run(typed("/t"), { type: "complete", items: items("/tools", "/trace"), at: 0 }).state;
+    expect(several.menu).toEqual({ word: "/t", items: items("/tools", "/trace"), selected: 0 });
+    // Typing narrows it; a word nothing matches closes it.
+    expect(run(several, [1, type("r")]).state.menu?.items).toEqual(items("/trace"));
+    expect(run(several, [1, type("x")]).state.menu).toBeUndefined();
+  });
+
+  it("the menu's keys: ↓ and ↑ go round, Tab takes, Enter takes and runs a command, Esc closes it", () => {
+    const open = run(typed("/"), {
+      type: "menu_items",
+      word: "/",
+      items: items("/help", "/tools", "/trace"),
+      at: 0,
+    });
+    expect(keyMode(open.state, { inspecting: false, exitArmed: false, busy: false })).toBe("menu");
+    const moved = run(open.state, { type: "menu_move", direction: -1, at: 1 });
+    expect(moved.state.menu?.selected).toBe(2);
+    const tabbed = run(moved.state, { type: "menu_take", submit: false, at: 2 });
+    expect(tabbed.state.editor.text).toBe("/trace ");
+    expect(tabbed.effects).toEqual([]);
+    const entered = run(
+      open.state,
+      { type: "menu_move", direction: 1, at: 1 },
+      { type: "menu_take", submit: true, at: 2 },
+    );
+    expect(entered.effects).toEqual([{ type: "submit", text: "/tools" }]);
+    const closed = run(open.state, { type: "menu_close", at: 1 });
+    expect(closed.state.menu).toBeUndefined();
+    // The same word does not bring it back; another word does.
+    expect(
+      run(closed.state, { type: "menu_items", word: "/", items: items("/help"), at: 2 }).state.menu,
+    ).toBeUndefined();
+    expect(
+      run(closed.state, { type: "menu_items", word: "/h", items: items("/help"), at: 2 }).state.menu?.word,
+    ).toBe("/h");
   });
 
   it("types a completed word in without the terminal controls a server may have put in it", () => {
-    const { state } = run(typed("/ev"), { type: "complete", words: ["/every\u001b[2Jthing:x\u200b"], at: 0 });
+    const { state } = run(typed("/ev"), {
+      type: "complete",
+      items: items("/every\u001b[2Jthing:x\u200b"),
+      at: 0,
+    });
     expect(state.editor.text).toBe("/everything:x ");
   });
 

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { formFields } from "../../src/core/person/elicitation-form.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
-import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/approval-guard.js";
-import type { KeyEvent } from "../../src/ui/key-event.js";
-import { keyAction, type KeyAction } from "../../src/ui/keymap.js";
+import { APPROVAL_GUARD_MS as GUARD } from "../../src/ui/keys/approval-guard.js";
+import type { KeyEvent } from "../../src/ui/keys/key-event.js";
+import { keyAction, type KeyAction } from "../../src/ui/keys/keymap.js";
 import {
   initialPromptState,
   keyMode,
@@ -12,8 +12,8 @@ import {
   type PromptAction,
   type PromptEffect,
   type PromptState,
-} from "../../src/ui/prompt-reducer.js";
-import type { ServerQuestion } from "../../src/ui/transcript-types.js";
+} from "../../src/ui/prompt/prompt-reducer.js";
+import type { ServerQuestion } from "../../src/ui/transcript/transcript-types.js";
 
 const SAMPLING: ServerQuestion = {
   kind: "sampling",
@@ -97,7 +97,7 @@ function press(state: PromptState, ...steps: Array<[at: number, event: KeyEvent]
 function withAt(action: KeyAction, at: number): PromptAction {
   const queue = { queued: 0, busy: true };
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
-  if (action.type === "complete") return { type: "complete", words: [], at };
+  if (action.type === "complete") return { type: "complete", items: [], at };
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
   return { ...action, at };
 }
@@ -155,7 +155,7 @@ describe("a sampling panel's keys", () => {
       [],
       "xy",
     ],
-    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y"],
+    ["a paste never answers, whatever it holds", "", [[LATER, paste("y\r")]], [], "y\n"],
     [
       "Esc denies at once, even during the guard",
       "",

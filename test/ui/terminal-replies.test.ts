@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TerminalReplyFilter } from "../../src/ui/terminal-replies.js";
+import { TerminalReplyFilter } from "../../src/ui/terminal/terminal-replies.js";
 
 const ESC = "\u001b";
 

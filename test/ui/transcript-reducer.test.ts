@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, ProposedToolCall } from "../../src/core/agent/events.js";
-import { splitAtSafePoint } from "../../src/ui/markdown-split.js";
+import { splitAtSafePoint } from "../../src/ui/markdown/markdown-split.js";
+import { inspected } from "../../src/ui/transcript/inspector-view.js";
 import {
   initialTranscriptState,
   transcriptReducer,
   type TranscriptAction,
-} from "../../src/ui/transcript-reducer.js";
-import type { TranscriptState } from "../../src/ui/transcript-types.js";
+} from "../../src/ui/transcript/transcript-reducer.js";
+import type { TranscriptState } from "../../src/ui/transcript/transcript-types.js";
 
 const usage = { promptTokens: 10, completionTokens: 5, totalTokens: 15 };
 
@@ -245,6 +246,22 @@ describe("transcriptReducer", () => {
     expect(transcriptReducer(streaming, { ...stepEnd, usage: undefined }).tokens).toBe(5);
   });
 
+  it("counts an interrupted step's request and streamed answer, as estimated, in the session's tokens", () => {
+    const request: TranscriptAction = {
+      type: "model_request",
+      step: 1,
+      messageCount: 1,
+      tools: [],
+      contextTokens: 120,
+      contextWindow: 1000,
+    };
+    const cut = run(start, request, { type: "text_delta", step: 1, delta: "abcdefgh" }, end("aborted"));
+    expect(cut.tokens).toBe(120 + 2);
+    // A step the model finished and reported is counted once, by its report.
+    const finished = run(start, request, stepEnd, end("aborted"));
+    expect(finished.tokens).toBe(15);
+  });
+
   it("/clear starts a new epoch with no items, entries or tokens; a refused /clear changes nothing", () => {
     const before = run(
       start,
@@ -329,6 +346,42 @@ describe("transcriptReducer", () => {
     ).toBeUndefined();
   });
 
+  it("lists parallel calls in the order the model proposed them, whatever order they finish in", () => {
+    const state = run(
+      start,
+      { type: "tool_call_proposed", call: call("slow") },
+      { type: "tool_call_proposed", call: call("quick") },
+      result("quick", true, "fast"),
+    );
+    // The quick call waits, done, in the live area until the one proposed before it is.
+    expect(state.items.filter((item) => item.kind === "tool")).toEqual([]);
+    expect(state.turn?.calls.map((live) => [live.callId, live.state])).toEqual([
+      ["slow", "proposed"],
+      ["quick", "done"],
+    ]);
+    const printed = transcriptReducer(state, result("slow", true, "slow"));
+    expect(printed.items.flatMap((item) => (item.kind === "tool" ? [item.call.callId] : []))).toEqual([
+      "slow",
+      "quick",
+    ]);
+    expect(printed.turn?.calls).toEqual([]);
+  });
+
+  it("opens the newest call with Ctrl+O during a turn, running or not, and after an interrupted one", () => {
+    const during = run(
+      start,
+      { type: "tool_call_proposed", call: call("old") },
+      result("old", true, "old"),
+      { type: "tool_call_proposed", call: call("running") },
+      { type: "tool_started", callId: "running" },
+      { type: "ui_inspector_toggle" },
+    );
+    expect(inspected(during)?.call).toMatchObject({ callId: "running", state: "running" });
+    const after = [{ type: "ui_inspector_close" }, end("aborted"), { type: "ui_inspector_toggle" }] as const;
+    const interrupted = after.reduce<TranscriptState>(transcriptReducer, during);
+    expect(inspected(interrupted)?.call).toMatchObject({ callId: "running", state: "cancelled" });
+  });
+
   it("scrolls the inspector within what the view can show, and starts at the top of each entry", () => {
     const opened = run(start, { type: "tool_call_proposed", call: call("c") }, result("c", true, "ok"), {
       type: "ui_inspector_toggle",
@@ -379,5 +432,30 @@ describe("splitAtSafePoint", () => {
     ["a single line break is not a paragraph end", "One\nTw", ["", "One\nTw"]],
   ] as Array<[string, string, [string, string]]>)("%s", (_name, text, expected) => {
     expect(splitAtSafePoint(text)).toEqual(expected);
+  });
+});
+
+describe("the tools a request offered", () => {
+  const request = (selection?: Extract<AgentEvent, { type: "model_request" }>["selection"]): AgentEvent => ({
+    type: "model_request",
+    step: 1,
+    messageCount: 2,
+    tools: [],
+    ...(selection ? { selection } : {}),
+  });
+
+  it("are counted for the status line when the request selected them, mcpterm's own left out", () => {
+    const selection = {
+      total: 527,
+      why: "527 tools, more than tools.search.maxTools (60)",
+      offered: [
+        { name: "search_tools", reason: "always" as const, score: 0 },
+        { name: "weather__forecast", reason: "score" as const, score: 3.2 },
+        { name: "github__list_issues", reason: "used" as const, score: 0 },
+      ],
+      heldBack: 525,
+    };
+    expect(run(start, request(selection)).toolSelection).toEqual({ offered: 2, total: 527 });
+    expect(run(start, request(selection), request()).toolSelection).toBeUndefined();
   });
 });

@@ -8,10 +8,10 @@ import type { ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import type { SamplingQuestion } from "../../src/core/person/sampling.js";
 import type { Person } from "../../src/core/person/person.js";
 import type { LiveNotice } from "../../src/core/session/open-session.js";
-import type { TranscriptAction } from "../../src/ui/transcript-reducer.js";
-import type { QueueView } from "../../src/ui/transcript-types.js";
+import type { TranscriptAction } from "../../src/ui/transcript/transcript-reducer.js";
+import type { QueueView } from "../../src/ui/transcript/transcript-types.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { TuiController, type TuiControllerOptions } from "../../src/ui/tui-controller.js";
+import { TuiController, type TuiControllerOptions } from "../../src/ui/app/tui-controller.js";
 import { tempDir } from "../support/fixtures.js";
 
 /** A turn the test ends by hand: it reports its start, then waits to be finished or cancelled. */
@@ -74,6 +74,7 @@ function setup(cwd = process.cwd()): {
     newSession: () => session as unknown as Session,
     modelProblem: undefined,
     trace: { file: undefined },
+    inputHistory: { append: () => undefined, load: () => [] },
   } as unknown as TuiControllerOptions["runtime"];
   const controller = new TuiController({
     dispatch: (action) => actions.push(action),
@@ -200,6 +201,34 @@ describe("TuiController's live notices and roots", () => {
     controller.dispose();
     notice({ level: "error", text: "after the end", server: undefined });
     expect(actions.filter((action) => action.type === "ui_notice")).toHaveLength(2);
+  });
+
+  it("/notices off keeps a server's logged errors out, never mcpterm's own warnings; /notices on brings them back", async () => {
+    const { controller, actions, notice, settled } = setup();
+    const shown = (): string[] =>
+      actions.flatMap((action) => (action.type === "ui_notice" ? [action.text] : []));
+    controller.submit("/notices off everything");
+    await settled();
+    notice({ level: "error", text: "everything: disk full", server: "everything" });
+    notice({ level: "error", text: "other: broken", server: "other" });
+    notice({ level: "warning", text: "Declined a request from everything", server: "everything" });
+    expect(shown()).toEqual(["other: broken", "Declined a request from everything"]);
+    controller.submit("/notices off");
+    await settled();
+    notice({ level: "error", text: "other: still broken", server: "other" });
+    controller.submit("/notices on other");
+    await settled();
+    notice({ level: "error", text: "other: back", server: "other" });
+    notice({ level: "error", text: "everything: still quiet", server: "everything" });
+    controller.submit("/notices on");
+    await settled();
+    notice({ level: "error", text: "everything: back", server: "everything" });
+    expect(shown()).toEqual([
+      "other: broken",
+      "Declined a request from everything",
+      "other: back",
+      "everything: back",
+    ]);
   });
 
   it("/roots add takes a folder relative to the working folder", async () => {

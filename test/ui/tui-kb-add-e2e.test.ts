@@ -2,7 +2,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APPROVAL_GUARD_MS } from "../../src/ui/approval-guard.js";
+import { APPROVAL_GUARD_MS } from "../../src/ui/keys/approval-guard.js";
 import { CLI, tempDir } from "../support/fixtures.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";

@@ -45,6 +45,13 @@ function reply(request: RecordedRequest): ScriptedReply {
   if (text.startsWith("hang")) return { hang: true };
   if (text.startsWith("call the tool"))
     return { toolCalls: [{ name: "fixture__echo", arguments: JSON.stringify({ text: "from the tool" }) }] };
+  if (text.startsWith("write and echo"))
+    return {
+      toolCalls: [
+        { id: "e", name: "fixture__echo", arguments: JSON.stringify({ text: "hi" }) },
+        { id: "w", name: "fixture__write_note", arguments: JSON.stringify({ name: "n.md", text: "x" }) },
+      ],
+    };
   if (last?.role === "tool") return { text: "The tool said so." };
   return { text: `echo: ${text}` };
 }
@@ -165,6 +172,28 @@ describe("resuming sessions in the TUI", () => {
     await terminal.waitFor((screen) => screen.includes("echo: one more"), "the answer");
     expect(userMessages()).toEqual(["the newer session", "one more"]);
   }, 120_000);
+});
+
+describe("a resumed session's calls", () => {
+  it("are shown as what they were: a denied call reads denied, not called", async () => {
+    const denials = await tempDir("mcpterm-tui-denied-");
+    const env = cleanEnv({ OPENAI_BASE_URL: model.baseUrl, MCPTERM_MODEL: "scripted" });
+    await writeJson(path.join(denials, "mcp.config.json"), {
+      mcpServers: { fixture: fixtureLaunch("tui-denied") },
+    });
+    // One-shot mode denies the dangerous write (no --approve) and runs the echo.
+    const run = await runCli(["--no-kb", "--trust-config", "-p", "write and echo"], { cwd: denials, env });
+    expect(run.code, run.stderr).toBe(3);
+    const command = mcptermPaneCommand({
+      home: denials,
+      args: ["--no-kb", "--trust-config", "--model", "scripted", "--base-url", model.baseUrl, "--continue"],
+    });
+    const terminal = new TmuxTerminal(command, { cwd: denials, columns: 120, rows: 40 });
+    terminals.push(terminal);
+    const resumed = await terminal.waitFor((screen) => screen.includes("Resumed session"), "the transcript");
+    expect(resumed).toContain("· called fixture/echo · denied fixture/write_note");
+    expect(resumed).not.toContain("called fixture/write_note");
+  }, 60_000);
 });
 
 function sessionIdOf(screen: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { echoRowsBelowStart, eraseEcho, keysOfCookedInput } from "../../src/ui/type-ahead.js";
-import { extraRowsAfterReflow, terminalReflows } from "../../src/ui/reflow-erase.js";
+import { echoRowsBelowStart, eraseEcho, keysOfCookedInput } from "../../src/ui/terminal/type-ahead.js";
+import { extraRowsAfterReflow, terminalReflows } from "../../src/ui/terminal/reflow-erase.js";
 
 describe("type-ahead from cooked mode", () => {
   it.each([

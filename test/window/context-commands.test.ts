@@ -5,8 +5,8 @@ import type { SessionStats } from "../../src/core/agent/session.js";
 import type { AgentTool, ToolHost } from "../../src/core/agent/tool-host.js";
 import { isContextLengthMessage } from "../../src/core/llm/model-errors.js";
 import { windowFromError } from "../../src/core/window/context-budget.js";
-import { statusParts } from "../../src/ui/status-parts.js";
-import { initialTranscriptState } from "../../src/ui/transcript-reducer.js";
+import { statusParts } from "../../src/ui/app/status-parts.js";
+import { initialTranscriptState } from "../../src/ui/transcript/transcript-reducer.js";
 
 const stats: SessionStats = {
   model: "qwen",
@@ -30,7 +30,7 @@ const stats: SessionStats = {
 describe("/stats", () => {
   it("shows per-turn and session tokens, the window, the fixed prompt, and warns when tools take over a quarter", () => {
     const text = renderStats(stats, undefined);
-    expect(text).toContain("context window 8,192 tokens (from llama.cpp GET /props (n_ctx))");
+    expect(text).toContain("context window 8,192 tokens, from llama.cpp GET /props (n_ctx).");
     expect(text).toContain(
       "Fixed prompt: about 3,881 tokens before you type, 47% of the window: the system prompt 420, 28 tool definitions 3,461.",
     );
@@ -39,6 +39,18 @@ describe("/stats", () => {
     expect(text).toMatch(/^all +8,000 +200 +3,000$/m);
     expect(text).toContain("set model.pricing");
     expect(renderStats({ ...stats, toolTokens: 500 }, undefined)).not.toContain("⚠");
+  });
+
+  it("says once, in one sentence, that the window is mcpterm's default and how to set it", () => {
+    const window = {
+      tokens: 32_768,
+      source: "default" as const,
+      detail: "as the endpoint does not report it (set model.contextWindow)",
+    };
+    const [first] = renderStats({ ...stats, window }, undefined).split("\n");
+    expect(first).toBe(
+      "Model qwen: context window 32,768 tokens, mcpterm's default, as the endpoint does not report it (set model.contextWindow).",
+    );
   });
 
   it("prices cached prompt tokens at their own rate", () => {

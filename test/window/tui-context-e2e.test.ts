@@ -104,7 +104,7 @@ describe("the context window in the TUI", () => {
 
     await send("/stats");
     const stats = await terminal.waitFor((text) => text.includes("Fixed prompt: about"), "the stats");
-    expect(stats).toContain("context window 8,192 tokens (from llama.cpp GET /props (n_ctx))");
+    expect(stats).toContain("context window 8,192 tokens, from llama.cpp GET /props (n_ctx).");
 
     await send("steps please");
     const steps = await terminal.waitFor((text) => text.includes("Fourteen steps done."), "the 14-step turn");

@@ -78,7 +78,11 @@ export class ContextKeeper {
     }
     this.window ??= this.model.contextWindow
       ? this.model.contextWindow()
-      : Promise.resolve({ tokens: DEFAULT_CONTEXT_WINDOW, source: "default", detail: "the default" });
+      : Promise.resolve({
+          tokens: DEFAULT_CONTEXT_WINDOW,
+          source: "default",
+          detail: "as the model does not say (set model.contextWindow)",
+        });
     return this.window;
   }
 

@@ -4,6 +4,7 @@ import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
+import type { OfferReason } from "../tool-search/index.js";
 import type { CompactionTrigger, Dropped } from "../window/compaction.js";
 
 /** A tool call as the model proposed it, after the loop looked it up and parsed its arguments. */
@@ -45,6 +46,18 @@ export interface AttachedContext {
   forModel: string;
 }
 
+/** Which tools one request offered when there were too many to offer all (see tool-search). */
+export interface ToolSelectionRecord {
+  /** The servers' tools that could have been offered (mcpterm's own left out). */
+  total: number;
+  /** Why this request selected its tools, in a sentence. */
+  why: string;
+  /** The tools offered (by the name the model calls), why each, and its score for the conversation. */
+  offered: Array<{ name: string; reason: OfferReason; score: number }>;
+  /** How many were held back. */
+  heldBack: number;
+}
+
 export type TurnEndReason = "completed" | "max_steps" | "loop_detected" | "aborted" | "error";
 
 /**
@@ -71,6 +84,8 @@ export type AgentEvent =
       /** The request's size in tokens as estimated before sending, and the window it must fit. */
       contextTokens?: number;
       contextWindow?: number;
+      /** Present when the request offered only some of the tools: which, and why. */
+      selection?: ToolSelectionRecord;
     }
   /** The history was made shorter to fit the context window; `dropped` says what went. */
   | {

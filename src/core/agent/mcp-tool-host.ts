@@ -12,7 +12,7 @@ import { schemaForModel } from "../policy/schema-for-model.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import { toolWithholdReason } from "../policy/tool-withhold.js";
 import { descriptionForModel } from "../policy/tool-description.js";
-import type { TextRedaction } from "../policy/secret-patterns.js";
+import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { errorMessage } from "../errors.js";
 import type { AgentTool, ToolCallContext, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -76,11 +76,13 @@ export class McpToolHost implements ToolHost {
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
       const withheld = toolWithholdReason(definition, redact);
+      const title = definition.title ?? definition.annotations?.title;
       return [
         {
           modelName: registered.modelName,
           server: registered.server,
           name: definition.name,
+          ...(title === undefined ? {} : { title: descriptionForModel(title, redact).text }),
           description,
           modelDescription: forModel.text,
           inputSchema: definition.inputSchema,
@@ -141,8 +143,11 @@ export class McpToolHost implements ToolHost {
     );
     if (images.length > 0) this.options.onImages?.(images);
     const text = resultText(result);
-    const content = await this.redact(text.content);
-    const structured = text.structured === undefined ? undefined : await this.redact(text.structured);
+    // Cleaned as a resource is: what hides text from a person must not reach the model either.
+    const { redactor } = this.options;
+    const content = await cleanServerText(text.content, redactor);
+    const structured =
+      text.structured === undefined ? undefined : await cleanServerText(text.structured, redactor);
     const shaped = textForModel(result, { content: content.text, structured: structured?.text });
     const chars = context.resultCharLimit ?? this.options.resultCharLimit ?? DEFAULT_RESULT_CHAR_LIMIT;
     const tokens = context.resultTokenLimit;
@@ -187,17 +192,12 @@ export class McpToolHost implements ToolHost {
       .servers()
       .some((snapshot) => snapshot.name === server && snapshot.status === "connected");
   }
-
-  private redact(text: string): Promise<TextRedaction> {
-    return this.options.redactor ? this.options.redactor.redact(text) : Promise.resolve({ text, rules: [] });
-  }
 }
 
 /**
  * MCP output is marked as untrusted data, so text inside it that looks like instructions is read
- * as content, not obeyed; a closing tag inside it cannot end the mark early.
+ * as content, not obeyed; no spelling of the tag inside it can end the mark early.
  */
 function markUntrusted(label: string, text: string): string {
-  const body = text.replaceAll("</tool_output", "<\\/tool_output");
-  return `<tool_output tool="${label}" trust="untrusted">\n${body}\n</tool_output>`;
+  return `<tool_output tool="${label}" trust="untrusted">\n${defuseFenceTags(text, "tool_output")}\n</tool_output>`;
 }

@@ -1,21 +1,33 @@
 import type { ToolCallRequest } from "../llm/types.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
+import { SEARCH_TOOLS_NAME } from "../tool-search/index.js";
 import type { ProposedToolCall } from "./events.js";
 import type { AgentTool } from "./tool-host.js";
+import type { ToolOffer } from "./tool-offer.js";
 
-/** Looks up the tool a model asked for, parses and validates its arguments, noting why it cannot run. */
+/**
+ * Looks up the tool a model asked for among the tools the request offered, parses and validates
+ * its arguments, noting why it cannot run. A tool the request held back is not run, as an
+ * unknown one is not: the model is pointed to search_tools, which offers it from the next step.
+ */
 export function resolveToolCall(
   request: ToolCallRequest,
   step: number,
-  tools: readonly AgentTool[],
+  offer: Pick<ToolOffer, "tools" | "heldBack" | "selection">,
   validator: SchemaValidator,
 ): { call: ProposedToolCall; tool: AgentTool | undefined } {
+  const { tools } = offer;
   const tool = tools.find((candidate) => candidate.modelName === request.name);
   const parsed = parseArguments(request.arguments);
   let problem: string | undefined;
-  if (!tool) {
+  if (!tool && offer.heldBack.has(request.name)) {
+    problem = `The tool "${request.name}" is not offered in this step, so it was not run. Call ${SEARCH_TOOLS_NAME} with what you need to do; the tools it finds are offered from your next step.`;
+  } else if (!tool) {
     const names = tools.map((candidate) => candidate.modelName).join(", ") || "none";
-    problem = `Unknown tool "${request.name}". Available tools: ${names}.`;
+    const more = offer.selection
+      ? ` Only some tools are offered in each step; ${SEARCH_TOOLS_NAME} finds the others.`
+      : "";
+    problem = `Unknown tool "${request.name}". Available tools: ${names}.${more}`;
   } else if (!parsed.ok) {
     problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
   } else {

@@ -14,10 +14,12 @@ import type { ArgumentSecret } from "../policy/argument-secrets.js";
 import { RepeatDetector } from "../policy/repeat-detector.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
+import type { ToolSearch } from "../tool-search/index.js";
 import { WindowTooSmall, type ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
+import { offerTools, type ToolOffer } from "./tool-offer.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
 export interface TurnOptions {
@@ -51,6 +53,8 @@ export interface TurnOptions {
   resultCharLimit?: number;
   /** The most estimated tokens of text each result may keep, measured on the text itself. */
   resultTokenLimit?: number;
+  /** Selects each request's tools when there are too many to offer all; without it every tool is offered. */
+  toolSearch?: ToolSearch;
 }
 
 /** Passages for a message; they go to the model, so the source returns them with secrets removed. */
@@ -95,8 +99,13 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
   conversation.push({ role: "user", content });
 
   for (let step = 1; step <= options.maxSteps; step += 1) {
-    // A withheld tool is shown in /tools but never offered, so the model cannot call it either.
-    const tools = options.tools.list().filter((tool) => tool.withheld === undefined);
+    const window = context && options.toolSearch ? (await context.contextWindow()).tokens : undefined;
+    const offer = await offerTools(options.tools, options.toolSearch, {
+      input: options.input,
+      conversation,
+      window,
+    });
+    const { tools, selection } = offer;
     const specs = tools.map(toToolSpec);
     let partialText = "";
     let done: Done | undefined;
@@ -113,6 +122,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
           messageCount: conversation.length,
           tools: tools.map((t) => t.modelName),
           ...(sent ? { contextTokens: sent.tokens, contextWindow: sent.window } : {}),
+          ...(selection ? { selection } : {}),
         };
         startedAt = performance.now();
         const request = { messages: conversation, tools: specs, ...(signal ? { signal } : {}) };
@@ -175,8 +185,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
+    const offered = new Set(tools.map((tool) => tool.modelName));
+    options.toolSearch?.noteUsed(done.toolCalls.map((call) => call.name).filter((name) => offered.has(name)));
     if (step === options.maxSteps) {
-      yield* answerUnrun(options, step, tools, done.toolCalls, "Not run: the turn reached its step limit.");
+      yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {
         type: "warning",
         message: `Stopped after ${options.maxSteps} model steps with tool calls still pending; raise --max-steps to let it go further.`,
@@ -192,7 +204,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       yield* answerUnrun(
         options,
         step,
-        tools,
+        offer,
         done.toolCalls,
         "Not run: the same call was repeated too often.",
       );
@@ -211,7 +223,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       ...options,
       ...(limit === undefined ? {} : { resultCharLimit: limit.chars, resultTokenLimit: limit.tokens }),
     };
-    for await (const event of runToolCalls(run, step, done.toolCalls, tools, outcomes)) {
+    for await (const event of runToolCalls(run, step, done.toolCalls, offer, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
       yield event;
     }
@@ -236,12 +248,12 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 function* answerUnrun(
   options: TurnOptions,
   step: number,
-  tools: readonly AgentTool[],
+  offer: ToolOffer,
   calls: readonly ToolCallRequest[],
   reason: string,
 ): Generator<AgentEvent, void> {
   for (const request of calls) {
-    yield { type: "tool_call_proposed", call: resolveToolCall(request, step, tools, options.validator).call };
+    yield { type: "tool_call_proposed", call: resolveToolCall(request, step, offer, options.validator).call };
     yield {
       type: "tool_result",
       callId: request.id,

@@ -9,7 +9,8 @@ import type { AgentEvent, AttachedContext, MessageAttachment, TurnEndReason } fr
 import { runTurn, type KnowledgeSource } from "./run-turn.js";
 import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
-import type { ToolHost } from "./tool-host.js";
+import { BUILT_IN_SERVER, type AgentTool, type ToolHost } from "./tool-host.js";
+import { SEARCH_TOOLS_NAME, type ToolSearch } from "../tool-search/index.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
@@ -17,6 +18,20 @@ export interface EventSink {
 }
 
 /** A turn that ended, as the session holds it afterwards: what a saved session keeps of it. */
+/**
+ * What became of a call, for a resumed session to show it as it was: `done` ran and answered,
+ * `failed` ran (or was tried) and failed, `denied` was refused by the person or policy,
+ * `cancelled` was cut off, `not_run` never got to run (the turn stopped first).
+ */
+export type CallOutcome = "done" | "failed" | "denied" | "cancelled" | "not_run";
+
+export interface SavedCall {
+  server: string;
+  tool: string;
+  /** Absent in sessions saved before outcomes were kept: the call was proposed, nothing more is known. */
+  outcome?: CallOutcome;
+}
+
 export interface EndedTurn {
   turn: number;
   at: string;
@@ -26,8 +41,8 @@ export interface EndedTurn {
   attachments: MessageAttachment[];
   answer: string;
   reason: TurnEndReason;
-  /** The tools the turn called, `server`/`tool`, each once. */
-  tools: Array<{ server: string; tool: string }>;
+  /** The calls the turn's model proposed, and what became of each (once per tool and outcome). */
+  tools: SavedCall[];
   /** The whole history after the turn, without the system prompt (which is rebuilt each turn). */
   history: readonly ChatMessage[];
 }
@@ -73,6 +88,8 @@ export interface SessionOptions {
   confirmedInferred?: boolean;
   /** Saves each ended turn (the TUI and one-shot sessions save to .mcpterm/sessions). */
   journal?: SessionJournal;
+  /** Selects each request's tools when there are too many to offer all (tools.search). */
+  toolSearch?: ToolSearch;
   now?: () => Date;
 }
 
@@ -159,14 +176,25 @@ export class Session {
   /** Forgets the conversation (not the servers, the allowances or the knowledge base). */
   clear(): void {
     this.reset();
+    this.options.toolSearch?.forgetConversation();
     this.options.journal?.cleared();
   }
 
-  /** Goes on with a saved conversation: its history follows the system prompt, its turns are counted. */
+  /**
+   * Goes on with a saved conversation: its history follows the system prompt, its turns are
+   * counted, and the tools it called are offered again as used ones.
+   */
   restore(saved: RestoredHistory): void {
     this.conversation.splice(0, this.conversation.length, this.systemMessage(), ...saved.history);
     this.turns = saved.turns;
     this.lastContextTokens = undefined;
+    const search = this.options.toolSearch;
+    search?.forgetConversation();
+    search?.noteUsed(
+      saved.history.flatMap((message) =>
+        message.role === "assistant" ? (message.toolCalls ?? []).map((call) => call.name) : [],
+      ),
+    );
   }
 
   private reset(): void {
@@ -210,6 +238,7 @@ export class Session {
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
+      ...(this.options.toolSearch ? { toolSearch: this.options.toolSearch } : {}),
       context: this.context,
     });
     const tokens: TurnTokens = {
@@ -255,10 +284,17 @@ export class Session {
     };
   }
 
+  /** The tools the last request offered (all that are not withheld, when it did not select). */
   private toolSpecs(): ToolSpec[] {
+    const search = this.options.toolSearch;
+    const selection = search?.lastSelection();
+    const offered = selection?.on
+      ? new Set(selection.offered.map((entry) => entry.tool.modelName))
+      : undefined;
     return this.options.tools
       .list()
-      .filter((tool) => tool.withheld === undefined)
+      .filter((tool) => tool.withheld === undefined && (offered === undefined || offered.has(tool.modelName)))
+      .filter((tool) => offered !== undefined || !search || !isSearchTool(tool))
       .map((tool) => ({
         name: tool.modelName,
         description: tool.modelDescription,
@@ -306,6 +342,11 @@ export class Session {
   }
 }
 
+/** search_tools is listed by its host always, and offered only while requests select their tools. */
+function isSearchTool(tool: AgentTool): boolean {
+  return tool.server === BUILT_IN_SERVER && tool.name === SEARCH_TOOLS_NAME;
+}
+
 const EMPTY_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
 
 function addUsage(total: Usage, step: Usage): void {
@@ -320,7 +361,8 @@ class TurnNotes {
   private input = "";
   private at = "";
   private attachments: MessageAttachment[] = [];
-  private readonly tools = new Map<string, { server: string; tool: string }>();
+  /** Each call of the turn by id, with what became of it so far. */
+  private readonly calls = new Map<string, Required<SavedCall>>();
 
   note(event: AgentEvent): void {
     if (event.type === "turn_start") {
@@ -330,8 +372,13 @@ class TurnNotes {
     }
     if (event.type === "tool_call_proposed" && event.call.server && event.call.tool) {
       const { server, tool } = event.call;
-      this.tools.set(`${server}/${tool}`, { server, tool });
+      this.calls.set(event.call.id, { server, tool, outcome: "not_run" });
     }
+    const call = "callId" in event ? this.calls.get(event.callId) : undefined;
+    if (!call) return;
+    if (event.type === "approval_decided" && !event.approved) call.outcome = "denied";
+    if (event.type === "tool_result" && call.outcome !== "denied")
+      call.outcome = event.ok ? "done" : event.failure === "cancelled" ? "cancelled" : "failed";
   }
 
   turn(
@@ -347,8 +394,15 @@ class TurnNotes {
       attachments: this.attachments,
       answer: end.answer,
       reason: end.reason,
-      tools: [...this.tools.values()],
+      tools: uniqueCalls([...this.calls.values()]),
       history: conversation.filter((message, index) => index > 0 || message.role !== "system"),
     };
   }
+}
+
+/** Calls once per tool and outcome, in the order they were first proposed. */
+function uniqueCalls(calls: readonly Required<SavedCall>[]): SavedCall[] {
+  const seen = new Map<string, SavedCall>();
+  for (const call of calls) seen.set(`${call.server}\u0000${call.tool}\u0000${call.outcome}`, call);
+  return [...seen.values()];
 }

@@ -8,6 +8,7 @@ import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
 import type { TurnOptions } from "./run-turn.js";
 import type { AgentTool, ToolOutcome } from "./tool-host.js";
+import type { ToolOffer } from "./tool-offer.js";
 
 /** Rounds of "a definition changed since its decision, decide again" before a call is given up. */
 const RECHECK_ROUNDS = 3;
@@ -37,11 +38,11 @@ export async function* runToolCalls(
   options: TurnOptions,
   step: number,
   requests: readonly ToolCallRequest[],
-  tools: readonly AgentTool[],
+  offer: ToolOffer,
   outcomes: Map<string, ToolOutcome>,
 ): AsyncGenerator<AgentEvent, void> {
   const signal = options.signal ?? new AbortController().signal;
-  const resolved = requests.map((request) => resolveToolCall(request, step, tools, options.validator));
+  const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
   for (const { call } of resolved) yield { type: "tool_call_proposed", call };
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs = 0): AgentEvent => {
@@ -177,7 +178,7 @@ async function* decide(
     decision = await options.person
       .approveCall(approvalRequest(call, tool, verdict.reason), signal)
       .then((answer) => {
-        if (answer.approved && answer.remember) options.allowances.allow(tool);
+        if (answer.approved && answer.remember) options.allowances.allow(tool, answer.remember);
         return { approved: answer.approved, by: "user" as const, reason: answer.reason };
       })
       .catch((error: unknown) => ({

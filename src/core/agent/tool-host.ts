@@ -10,6 +10,8 @@ export interface AgentTool {
   modelName: string;
   server: string;
   name: string;
+  /** The tool's title as the server gave it, when it gave one (searched by tool search). */
+  title?: string;
   /** The description as the server gave it: what an "always allow" is tied to. */
   description: string;
   /** What the model is sent instead: invisible characters removed, capped (see tool-description.ts). */

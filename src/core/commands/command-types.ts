@@ -9,6 +9,7 @@ import type { Person } from "../person/person.js";
 import type { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { SessionSummary } from "../session/resume-session.js";
+import type { ToolSearch } from "../tool-search/index.js";
 
 /** What a slash command produced; the TUI and the headless commands each render these their own way. */
 export type CommandResult =
@@ -19,6 +20,11 @@ export type CommandResult =
       rows: string[][];
       /** A line under the table, e.g. how to see more. */
       note?: string;
+      /**
+       * Cells before the last are never shortened (command syntax, no use cut): a row whose
+       * cells are too wide for their column gets them whole on a line of their own.
+       */
+      wholeCells?: boolean;
       after?: CommandEffect;
     }
   | { kind: "text"; text: string; after?: CommandEffect }
@@ -44,6 +50,15 @@ export interface RootControl {
   add(folder: string): { ok: true; path: string; added: boolean } | { ok: false; reason: string };
   /** False when the folder was not a root. */
   remove(folder: string): boolean;
+}
+
+/**
+ * Servers whose logged errors stay out of the transcript: every server (`all`) but the ones
+ * named, or only the ones named. `set` with no server sets it for all of them.
+ */
+export interface NoticeControl {
+  quieted(): { all: boolean; except: readonly string[] };
+  set(server: string | undefined, shown: boolean): void;
 }
 
 /** What `/kb add` and `/kb remove` need: where relative paths start, and how pages are fetched. */
@@ -93,6 +108,10 @@ export interface CommandContext {
   commands: readonly SlashCommand[];
   /** Absent where no roots are offered (a front end that does not keep a root list). */
   roots?: RootControl;
+  /** Which servers' logged errors are kept out of the transcript (/notices). */
+  notices?: NoticeControl;
+  /** The person's "always allow" rules (/permissions); absent where none are kept. */
+  allowances?: ToolAllowances;
   /** Absent where documents cannot be added (`/kb add` then says so). */
   documents?: DocumentAccess;
   /** Absent where there is no conversation to manage. */
@@ -101,6 +120,8 @@ export interface CommandContext {
   narrowing?: ToolNarrowing;
   /** Absent where sessions cannot be resumed. */
   sessions?: SessionControl;
+  /** Which tools each request offers when there are too many for all (/tools, /tools pin); absent where none is run. */
+  toolSearch?: ToolSearch;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

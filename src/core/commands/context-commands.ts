@@ -39,8 +39,10 @@ export function renderStats(stats: SessionStats, pricing: ModelPricing | undefin
   const n = (value: number) => value.toLocaleString("en-US");
   const percent = (part: number, whole: number) => `${Math.round((100 * part) / Math.max(1, whole))}%`;
   const { window } = stats;
+  const origin =
+    window.source === "default" ? `mcpterm's default, ${window.detail}` : `from ${window.detail}`;
   const lines = [
-    `Model ${stats.model}: context window ${n(window.tokens)} tokens (from ${window.detail}).`,
+    `Model ${stats.model}: context window ${n(window.tokens)} tokens, ${origin}.`,
     `Context now: about ${n(stats.contextTokens)} tokens, ${percent(stats.contextTokens, window.tokens)} of the window; a prompt may take ${n(stats.promptBudget)}, the rest is kept for the answer. Compacted ${stats.compactions} ${stats.compactions === 1 ? "time" : "times"} this session.`,
     `Fixed prompt: about ${n(stats.systemPromptTokens + stats.toolTokens)} tokens before you type, ${percent(stats.systemPromptTokens + stats.toolTokens, window.tokens)} of the window: the system prompt ${n(stats.systemPromptTokens)}, ${stats.toolCount} tool definitions ${n(stats.toolTokens)}.`,
   ];

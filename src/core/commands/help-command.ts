@@ -20,6 +20,7 @@ export const helpCommand: SlashCommand = {
       kind: "table",
       title: "Commands",
       columns: ["command", "what it does"],
+      wholeCells: true,
       rows: [
         ...context.commands.map((command) => [
           `/${command.name}${command.usage ? ` ${command.usage}` : ""}`,

@@ -1,11 +1,26 @@
-import { describeRelevance, plainExcerpt, type KnowledgeBase } from "../kb/index.js";
+import {
+  describeRelevance,
+  plainExcerpt,
+  type KbStats,
+  type KnowledgeBase,
+  type RefreshReport,
+} from "../kb/index.js";
+import { NOBODY } from "../person/person.js";
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
-import { addDocumentCommand, removeDocumentCommand } from "./kb-documents.js";
+import {
+  describeChange,
+  KB_SEARCH_RESULTS,
+  updatedWhen,
+  runKbRequest,
+  type KbOutcome,
+  type KbRequest,
+} from "./kb-action.js";
 
-const SEARCH_RESULTS = 5;
 const EXCERPT_WIDTH = 160;
+const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
 
+/** `/kb`: the TUI's words for the knowledge-base command of kb-action.ts, rendered as tables. */
 export const kbCommand: SlashCommand = {
   name: "kb",
   usage: "[search <query> | reindex | add <path|url> | remove <path>]",
@@ -14,31 +29,21 @@ export const kbCommand: SlashCommand = {
   run: async (context, args) => {
     const kb = readyKnowledge(context);
     if ("kind" in kb) return kb;
-    const [sub, ...rest] = args;
-    if (sub === undefined || sub === "stats") return stats(kb);
-    if (sub === "search") {
-      const query = rest.join(" ").trim();
-      if (!query) return { kind: "error", message: "Usage: /kb search <query>" };
-      return search(kb, query);
+    const request = parseWords(args);
+    if ("kind" in request) return request;
+    if ((request.action === "add" || request.action === "remove") && !context.documents) {
+      const verb = request.action === "add" ? "Adding" : "Removing";
+      return { kind: "error", message: `${verb} documents is not available here.` };
     }
-    if (sub === "add") return addDocumentCommand(kb, context.documents, rest);
-    if (sub === "remove") return removeDocumentCommand(kb, context.documents, rest);
-    if (sub === "reindex") {
-      const report = await kb.refresh();
-      const changed = report.added.length + report.updated.length + report.removed.length;
-      const skipped = report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : "";
-      return {
-        kind: "text",
-        text:
-          `Reindexed in ${report.durationMs} ms: ${report.added.length} added, ${report.updated.length} updated, ` +
-          `${report.removed.length} removed, ${report.unchanged} unchanged${skipped}` +
-          (changed === 0 ? " (nothing changed)." : "."),
-      };
-    }
-    return {
-      kind: "error",
-      message: `Unknown /kb subcommand "${sub}"; use /kb, /kb search <query>, /kb reindex, /kb add <path|url> or /kb remove <path>.`,
-    };
+    const documents = context.documents;
+    const outcome = await runKbRequest(kb, request, {
+      cwd: documents?.cwd ?? process.cwd(),
+      fetchPage: documents?.fetchPage ?? (() => Promise.resolve({ ok: false, reason: "", blocked: true })),
+      person: documents?.person ?? NOBODY,
+      ...(documents ? { allowances: documents.allowances } : {}),
+      signal: new AbortController().signal,
+    });
+    return render(outcome, request);
   },
 };
 
@@ -54,8 +59,84 @@ function readyKnowledge(context: CommandContext): KnowledgeBase | CommandResult 
   }
 }
 
-function stats(kb: KnowledgeBase): CommandResult {
-  const info = kb.stats();
+function parseWords(args: readonly string[]): KbRequest | CommandResult {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === "stats") return { action: "stats" };
+  if (sub === "reindex") return { action: "reindex" };
+  if (sub === "search") {
+    const query = rest.join(" ").trim();
+    return query ? { action: "search", query, k: KB_SEARCH_RESULTS } : usage("Usage: /kb search <query>");
+  }
+  if (sub === "add") return parseAdd(rest);
+  if (sub === "remove") {
+    const [path, ...extra] = rest;
+    return path === undefined || extra.length > 0
+      ? usage("Usage: /kb remove <path>")
+      : { action: "remove", path };
+  }
+  return usage(
+    `Unknown /kb subcommand "${sub}"; use /kb, /kb search <query>, /kb reindex, /kb add <path|url> or /kb remove <path>.`,
+  );
+}
+
+function parseAdd(args: readonly string[]): KbRequest | CommandResult {
+  let as: string | undefined;
+  let force = false;
+  let yes = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--force") force = true;
+    else if (arg === "--yes") yes = true;
+    else if (arg === "--as") {
+      as = args[++i];
+      if (as === undefined) return usage(`--as needs a name. ${ADD_USAGE}`);
+    } else if (arg.startsWith("--")) return usage(`Unknown option ${arg}. ${ADD_USAGE}`);
+    else words.push(arg);
+  }
+  const [source, ...extra] = words;
+  if (source === undefined || extra.length > 0) return usage(ADD_USAGE);
+  return { action: "add", source, as, force, yes };
+}
+
+const usage = (message: string): CommandResult => ({ kind: "error", message });
+
+function render(outcome: KbOutcome, request: KbRequest): CommandResult {
+  switch (outcome.kind) {
+    case "stats":
+      return stats(outcome.stats);
+    case "search":
+      return search(outcome);
+    case "reindexed":
+      return { kind: "text", text: reindexed(outcome.report) };
+    case "changed":
+      return { kind: "text", text: describeChange(outcome.change, outcome.verb) };
+    case "refused":
+      return { kind: "error", message: outcome.refusal.reason };
+    case "not_fetched": {
+      const confirm = `/kb add --yes ${confirmWords(request).join(" ")}`;
+      return {
+        kind: "text",
+        text: outcome.asked
+          ? `Not fetched (${outcome.reason}): ${outcome.source}. ${confirm} fetches it without asking.`
+          : `Fetching ${outcome.source} reaches ${outcome.host}: an external call, so it needs your yes. ` +
+            `To fetch it and add it to the knowledge base, type ${confirm}`,
+      };
+    }
+  }
+}
+
+/** The words of the `/kb add` that was refused, so the person can confirm it as typed. */
+function confirmWords(request: KbRequest): string[] {
+  if (request.action !== "add") return [];
+  return [
+    request.source,
+    ...(request.as === undefined ? [] : ["--as", request.as]),
+    ...(request.force ? ["--force"] : []),
+  ];
+}
+
+function stats(info: KbStats): CommandResult {
   return {
     kind: "table",
     title: "Knowledge base",
@@ -66,15 +147,14 @@ function stats(kb: KnowledgeBase): CommandResult {
         String(info.files),
         String(info.chunks),
         formatBytes(info.indexBytes),
-        info.updatedAt ?? "never",
+        updatedWhen(info.updatedAt),
       ],
     ],
     note: "/kb search <query> · /kb reindex · /kb add <path|url> · /kb remove <path>",
   };
 }
 
-function search(kb: KnowledgeBase, query: string): CommandResult {
-  const hits = kb.search(query, { k: SEARCH_RESULTS });
+function search({ query, hits }: Extract<KbOutcome, { kind: "search" }>): CommandResult {
   if (hits.length === 0) return { kind: "text", text: `No passages match "${query}".` };
   return {
     kind: "table",
@@ -88,4 +168,14 @@ function search(kb: KnowledgeBase, query: string): CommandResult {
       oneLine(plainExcerpt(hit.text), EXCERPT_WIDTH),
     ]),
   };
+}
+
+function reindexed(report: RefreshReport): string {
+  const skipped = report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : "";
+  const nothing = report.added.length + report.updated.length + report.removed.length === 0;
+  return (
+    `Reindexed in ${report.durationMs} ms: ${report.added.length} added, ${report.updated.length} updated, ` +
+    `${report.removed.length} removed, ${report.unchanged} unchanged${skipped}` +
+    (nothing ? " (nothing changed)." : ".")
+  );
 }

@@ -4,7 +4,9 @@ import { errorMessage } from "../errors.js";
 import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
+import { signInMode, type SignInMode } from "../oauth/sign-in-mode.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { pluralize } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { describeProtocol } from "../mcp/protocol-era.js";
 
@@ -49,8 +51,10 @@ export const mcpCommand: SlashCommand = {
       };
     }
     switch (sub) {
-      case "logs":
-        return logs(name, connection.stderrLines(), connection.stdoutNoise(), connection.logMessages());
+      case "logs": {
+        const { stderr, stdout } = connection.linesSinceStart();
+        return logs(name, stderr, stdout, connection.logMessages());
+      }
       case "info":
         return info(connection.snapshot());
       case "loglevel":
@@ -107,7 +111,7 @@ async function restart(context: CommandContext, connection: ServerConnection): P
 
 /** Connects the server again, signing in (a browser page, on a yes) if it asks for it. */
 async function login(context: CommandContext, connection: ServerConnection): Promise<CommandResult> {
-  if (!connection.signsIn) return notSigningIn(connection.name);
+  if (!connection.signsIn) return notSigningIn(connection);
   const result = await restart(context, connection);
   return result.kind === "text"
     ? {
@@ -118,18 +122,24 @@ async function login(context: CommandContext, connection: ServerConnection): Pro
 }
 
 async function logout(connection: ServerConnection): Promise<CommandResult> {
-  if (!(await connection.signOut())) return notSigningIn(connection.name);
+  if (!(await connection.signOut())) return notSigningIn(connection);
   return {
     kind: "text",
     text: `Signed out of "${connection.name}": its tokens and registered client are forgotten, and it is disconnected.`,
   };
 }
 
-function notSigningIn(name: string): CommandResult {
-  return {
-    kind: "error",
-    message: `Server "${name}" does not sign in with OAuth: it is a local (stdio) server, its entry says "oauth": false, or it sends its own Authorization header.`,
+/** Why a server is not signed in to, from its entry: mcpterm knows which of the reasons it is. */
+function notSigningIn(connection: ServerConnection): CommandResult {
+  const name = connection.name;
+  const why: Record<SignInMode, string> = {
+    local: `Server "${name}" is a local (stdio) server: there is nothing to sign in to; what it needs goes in its "env" in mcp.config.json.`,
+    off: `Server "${name}" has "oauth": false in its entry, so mcpterm does not sign in to it; remove that to let it.`,
+    "own header": `Server "${name}" sends its own Authorization header (mcpServers.${name}.headers), so mcpterm does not sign in to it.`,
+    browser: `Signing in to server "${name}" is not available here; use mcpterm auth login ${name}.`,
+    "service account": `Signing in to server "${name}" is not available here; use mcpterm auth login ${name}.`,
   };
+  return { kind: "error", message: why[signInMode(connection.config)] };
 }
 
 /** What a server said about itself in initialize: who it is, what it offers, and its instructions. */
@@ -220,7 +230,7 @@ function logs(name: string, stderr: string[], stdout: string[], notifications: s
     const shown = lines.slice(-LOG_LINES);
     const hidden = lines.length - shown.length;
     return [
-      `${title} (${lines.length === 0 ? "none" : `${lines.length} lines`}${hidden > 0 ? `, last ${shown.length}` : ""})`,
+      `${title} (${lines.length === 0 ? "none" : pluralize(lines.length, "line")}${hidden > 0 ? `, last ${shown.length}` : ""})`,
       ...shown.map((line) => `  ${line}`),
     ];
   };

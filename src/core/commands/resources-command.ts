@@ -6,7 +6,8 @@ import {
   shortDescription,
 } from "../context/catalog-view.js";
 import { mentionedUri } from "../context/mentions.js";
-import { cleanText, contentsText } from "../context/resource-content.js";
+import { contentsText } from "../context/resource-content.js";
+import { cleanServerText } from "../policy/server-text.js";
 import { errorMessage } from "../errors.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import type { ServerSnapshot } from "../mcp/types.js";
@@ -113,7 +114,7 @@ export const readCommand: SlashCommand = {
         const type = contents.mimeType ? ` (${contents.mimeType})` : "";
         parts.push(
           `${context.redactor.redactText(contents.uri)}${type}`,
-          await cleanText(contentsText(contents).text, context.redactor),
+          (await cleanServerText(contentsText(contents).text, context.redactor)).text,
         );
       }
       const shown = capText(parts.join("\n"), READ_DISPLAY_LIMIT);

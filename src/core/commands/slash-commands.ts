@@ -1,3 +1,4 @@
+import { nearestKey } from "../config/nearest-key.js";
 import { errorMessage } from "../errors.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { compactCommand, statsCommand } from "./context-commands.js";
@@ -5,6 +6,8 @@ import { helpCommand } from "./help-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { modelCommand } from "./model-command.js";
+import { noticesCommand } from "./notices-command.js";
+import { permissionsCommand } from "./permissions-command.js";
 import { rootsCommand } from "./roots-command.js";
 import { resumeCommand } from "./resume-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
@@ -23,6 +26,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   mcpCommand,
   modelCommand,
   rootsCommand,
+  permissionsCommand,
+  noticesCommand,
   compactCommand,
   statsCommand,
   resumeCommand,
@@ -45,9 +50,16 @@ export async function runSlashCommand(context: CommandContext, input: string): P
   if (!parsed) return { kind: "error", message: "Not a command; commands start with /." };
   const command = context.commands.find((candidate) => candidate.name === parsed.name);
   if (!command) {
+    const near = nearestKey(
+      parsed.name,
+      context.commands.map((candidate) => candidate.name),
+    );
     return {
       kind: "error",
-      message: `Unknown command /${parsed.name}; type /help for the list.`,
+      message:
+        near === undefined
+          ? `Unknown command /${parsed.name}; type /help for the list.`
+          : `Unknown command /${parsed.name}; did you mean /${near}? (/help lists them all.)`,
     };
   }
   try {

@@ -5,7 +5,7 @@ import type { KeyRule } from "./unknown-keys.js";
  * their own documentation and schemas, so that a file they wrote loads without warnings.
  */
 export const TOP_LEVEL_KEYS: KeyRule = {
-  known: ["mcpServers", "approval", "kb", "model", "answers"],
+  known: ["mcpServers", "approval", "kb", "model", "answers", "tools"],
   others: [
     "$schema",
     // Claude Desktop (claude_desktop_config.json).
@@ -14,7 +14,7 @@ export const TOP_LEVEL_KEYS: KeyRule = {
     // gemini-cli settings.json, current layout (schemas/settings.schema.json).
     ...["admin", "adminPolicyPaths", "advanced", "agents", "billing", "context", "contextManagement"],
     ...["experimental", "extensions", "general", "hooks", "hooksConfig", "ide", "mcp", "modelConfigs"],
-    ...["output", "policyPaths", "privacy", "security", "skills", "telemetry", "tools", "ui"],
+    ...["output", "policyPaths", "privacy", "security", "skills", "telemetry", "ui"],
     "useWriteTodos",
     // gemini-cli settings.json, the flat layout it used until September 2025.
     ...["accessibility", "allowMCPServers", "allowedTools", "autoConfigureMaxOldSpaceSize", "bugCommand"],
@@ -40,6 +40,7 @@ export const SERVER_KEYS: KeyRule = {
     "roots",
     "oauth",
     "protocol",
+    "alwaysLoad",
   ],
   // Clients add many keys of their own to a server entry (gemini-cli's description and oauth,
   // Cline's autoApprove, VS Code's envFile), so only a near miss of mcpterm's is reported.
@@ -53,6 +54,20 @@ export const KB_KEYS: KeyRule = { known: ["enabled", "dir", "topK", "embeddings"
 export const KB_EMBEDDINGS_KEYS: KeyRule = { known: ["model", "baseUrl"] };
 
 export const ANSWERS_KEYS: KeyRule = { known: ["confirmedInferred"] };
+
+/** gemini-cli's settings.json has a `tools` section of its own; its keys load without a word. */
+export const TOOLS_KEYS: KeyRule = {
+  known: ["search"],
+  others: [
+    ...["sandbox", "shell", "autoAccept", "core", "allowed", "exclude", "discoveryCommand", "callCommand"],
+    ...["useRipgrep", "enableToolOutputTruncation", "truncateToolOutputThreshold", "truncateToolOutputLines"],
+    ...["enableMessageBusIntegration", "enableHooks", "usePty", "disableLLMCorrection"],
+  ],
+};
+
+export const TOOL_SEARCH_KEYS: KeyRule = {
+  known: ["mode", "windowShare", "maxTools", "limit", "alwaysLoad"],
+};
 
 export const MODEL_KEYS: KeyRule = {
   known: [

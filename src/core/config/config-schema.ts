@@ -7,12 +7,15 @@ import {
   KB_KEYS,
   MODEL_KEYS,
   PRICING_KEYS,
+  TOOL_SEARCH_KEYS,
+  TOOLS_KEYS,
   TOP_LEVEL_KEYS,
 } from "./config-keys.js";
 import { emptyConfig, type McptermConfig, type ModelPricing } from "./config-types.js";
 import { isHttpUrl } from "./http-url.js";
 import { isInsideFolder } from "./inside-folder.js";
 import { parseServerConfig } from "./server-schema.js";
+import { TOOL_SEARCH_MODES, type ToolSearchSettings } from "./tool-search-settings.js";
 import { unknownKeySentences, type KeyRule } from "./unknown-keys.js";
 
 export interface ConfigParseContext {
@@ -142,6 +145,32 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     const confirmedInferred = reader.optionalBoolean(answers, "confirmedInferred", "answers");
     if (confirmedInferred !== undefined) config.answers.confirmedInferred = confirmedInferred;
   }
+  const tools = reader.optionalObject(document, "tools", "");
+  if (tools) {
+    warnUnknown(tools, "tools", TOOLS_KEYS);
+    const search = reader.optionalObject(tools, "search", "tools");
+    if (search) {
+      warnUnknown(search, "tools.search", TOOL_SEARCH_KEYS);
+      config.tools.search = parseToolSearch(reader, search, config.tools.search);
+    }
+  }
   config.warnings = reader.warnings;
   return config;
+}
+
+function parseToolSearch(
+  reader: ConfigFieldReader,
+  search: JsonObject,
+  defaults: ToolSearchSettings,
+): ToolSearchSettings {
+  const at = "tools.search";
+  const mode =
+    search.mode == null ? defaults.mode : reader.oneOf(search.mode, TOOL_SEARCH_MODES, `${at}.mode`);
+  return {
+    mode,
+    windowShare: reader.optionalNumber(search, "windowShare", at, { min: 0, max: 1 }) ?? defaults.windowShare,
+    maxTools: reader.optionalPositiveInteger(search, "maxTools", at) ?? defaults.maxTools,
+    limit: reader.optionalPositiveInteger(search, "limit", at) ?? defaults.limit,
+    alwaysLoad: reader.optionalStringArray(search, "alwaysLoad", at) ?? defaults.alwaysLoad,
+  };
 }

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
 import { codeLoadingVariables } from "./env-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
+import { describeValues, handovers } from "./env-handover.js";
 import { clearTextSecrets } from "./plain-http.js";
+import type { ServerOAuth } from "./server-oauth.js";
 
 /** One server as a person is asked to trust it: its line, and what on it must not be missed. */
 export interface TrustEntry {
@@ -27,7 +29,9 @@ export function trustLine(server: ServerConfig, redact: (text: string) => string
         (env.length > 0 ? `  (env ${env.join(" ")})` : "")
       : `${server.url ?? ""}${Object.keys(server.headers).length > 0 ? ` (sends headers ${Object.keys(server.headers).join(", ")})` : ""}`;
   const tiers = Object.entries(server.tiers).map(([tool, tier]) => `${tool}=${tier}`);
+  const oauth = oauthSummary(server.oauth);
   const extras = [
+    ...(oauth ? [oauth] : []),
     ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
   ];
@@ -35,10 +39,28 @@ export function trustLine(server: ServerConfig, redact: (text: string) => string
 }
 
 /**
+ * How a remote entry signs in, when its `oauth` says more than the default: the grant, and every
+ * place it names that credentials go to (issuer, identity provider, client metadata document).
+ */
+function oauthSummary(oauth: ServerOAuth | undefined): string | undefined {
+  if (oauth === undefined) return undefined;
+  if (!oauth.enabled) return "oauth off";
+  const facts = [
+    oauth.issuer === undefined ? undefined : `issuer ${oauth.issuer}`,
+    oauth.clientId === undefined ? undefined : `client ${oauth.clientId}`,
+    oauth.clientMetadataUrl === undefined ? undefined : `client metadata ${oauth.clientMetadataUrl}`,
+    oauth.idpTokenEndpoint === undefined ? undefined : `identity provider ${oauth.idpTokenEndpoint}`,
+    oauth.scopes === undefined ? undefined : `scopes ${oauth.scopes.join(" ")}`,
+  ].filter((fact) => fact !== undefined);
+  return `oauth ${oauth.grant}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}`;
+}
+
+/**
  * What a person must not miss in what a server runs or sends: a command line that pipes a
  * download into a shell, runs as root or deletes recursively, environment variables that make it
- * load other code, a secret of yours handed to it (found by `redact` changing a value), or (with
- * allowInsecureHttp) secrets sent in clear text.
+ * load other code, a secret of yours handed to it (found by `redact` changing a value, or, for a
+ * remote entry, any `${VAR}` of yours in its URL, headers or oauth, each with where it goes), or
+ * (with allowInsecureHttp) secrets sent in clear text.
  */
 export function trustWarnings(
   server: ServerConfig,
@@ -62,9 +84,15 @@ export function trustWarnings(
   const exposed = server.allowInsecureHttp
     ? clearTextSecrets({ url, rawUrl: url, headers: server.headers })
     : undefined;
-  return exposed
-    ? [`sends ${exposed.secrets} in clear text to ${exposed.host} over plain http (allowInsecureHttp)`]
-    : [];
+  return [
+    ...handovers(server).map(
+      ({ destination, values }) =>
+        `hands a secret from your environment to ${destination}: ${describeValues(values)}`,
+    ),
+    ...(exposed
+      ? [`sends ${exposed.secrets} in clear text to ${exposed.host} over plain http (allowInsecureHttp)`]
+      : []),
+  ];
 }
 
 export function trustEntry(server: ServerConfig, redact?: (text: string) => string): TrustEntry {
@@ -128,9 +156,10 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
- * URL, headers, the model endpoint) and what the config decides about risk (tiers, trust,
+ * URL, headers, oauth, the model endpoint) and what the config decides about risk (tiers, trust,
  * allowInsecureHttp).
- * Change any of it and the trust lapses.
+ * Change any of it and the trust lapses: a clone trusted without an `oauth` block that adds one
+ * (a client secret from your environment, for an issuer it chose) is asked about again.
  */
 export function launchHash(config: McptermConfig): string {
   const trusted = serversNeedingTrust(config).map((server) => [
@@ -144,8 +173,9 @@ export function launchHash(config: McptermConfig): string {
     server.headers,
     server.tiers,
     server.trust,
-    // Only when set, so that configs trusted before this key existed stay trusted.
+    // Only when set, so that configs trusted before these keys counted stay trusted.
     ...(server.allowInsecureHttp ? [server.allowInsecureHttp] : []),
+    ...(server.oauth ? [{ oauth: server.oauth }] : []),
   ]);
   // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
   const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;

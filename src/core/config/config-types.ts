@@ -1,5 +1,6 @@
 import type { ServerOAuth } from "./server-oauth.js";
 import type { Tier } from "../policy/tiers.js";
+import { DEFAULT_TOOL_SEARCH, type ToolSearchSettings } from "./tool-search-settings.js";
 
 /** "http" is Streamable HTTP; the MCP manager falls back to SSE when the server only speaks that. */
 export type ServerTransport = "stdio" | "http" | "sse";
@@ -32,6 +33,8 @@ export interface ServerConfig {
   includeTools: string[];
   excludeTools: string[];
   tiers: Record<string, Tier>;
+  /** The entry's `"alwaysLoad"`: offered in every request even when tools are selected (`true`: all its tools; a list: those). */
+  alwaysLoad?: true | string[];
   /**
    * The entry's `"roots"`: whether the server is offered mcpterm's roots. Unset: yes, unless it
    * was started with folders on its command line (see offersRoots).
@@ -43,8 +46,20 @@ export interface ServerConfig {
   oauth?: ServerOAuth;
   /** The entry's `"protocol"` (or `--protocol`); unset means `auto`. */
   protocol?: ProtocolSetting;
+  /**
+   * For remote servers: each `${VAR}` of the user's environment written in the entry's URL,
+   * headers or oauth, with the key it is written in (`headers.Authorization`, `oauth.idToken`):
+   * values the entry sends off this machine, which the trust question names.
+   */
+  fromEnvironment?: EnvironmentValue[];
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
+}
+
+/** A value from the user's environment that an entry uses: the variable and the entry's key it is in. */
+export interface EnvironmentValue {
+  variable: string;
+  key: string;
 }
 
 /** `kb.embeddings`: an OpenAI-compatible /v1/embeddings endpoint for hybrid retrieval. */
@@ -75,6 +90,8 @@ export interface McptermConfig {
   };
   /** `confirmedInferred`: answers that used tools or knowledge end with what is confirmed and what is inferred. */
   answers: { confirmedInferred: boolean };
+  /** `tools.search`: when each request offers only the tools that matter to it (see tool-search). */
+  tools: { search: ToolSearchSettings };
   /** What loaded but deserves a word, one sentence each (a key mcpterm ignores): shown, never fatal. */
   warnings: string[];
 }
@@ -103,6 +120,7 @@ export function emptyConfig(): McptermConfig {
     kb: { enabled: true, dir: undefined, topK: DEFAULT_KB_TOP_K },
     model: {},
     answers: { confirmedInferred: true },
+    tools: { search: { ...DEFAULT_TOOL_SEARCH } },
     warnings: [],
   };
 }

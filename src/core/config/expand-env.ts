@@ -5,6 +5,8 @@ export interface EnvExpansion {
   value: string;
   /** Variables used without a default that are not set, in order of first use. */
   missing: string[];
+  /** Variables whose (non-empty) value from the environment went into `value`, in order of first use. */
+  used: string[];
 }
 
 /**
@@ -14,14 +16,13 @@ export interface EnvExpansion {
  */
 export function expandEnv(text: string, env: NodeJS.ProcessEnv): EnvExpansion {
   const missing: string[] = [];
+  const used: string[] = [];
   const value = text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
     const current = env[name];
-    if (fallback !== undefined) return current === undefined || current === "" ? fallback : current;
-    if (current === undefined) {
-      if (!missing.includes(name)) missing.push(name);
-      return "";
-    }
+    if (current === undefined && fallback === undefined && !missing.includes(name)) missing.push(name);
+    if (current === undefined || current === "") return fallback ?? "";
+    if (!used.includes(name)) used.push(name);
     return current;
   });
-  return { value, missing };
+  return { value, missing, used };
 }

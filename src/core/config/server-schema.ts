@@ -1,12 +1,13 @@
 import path from "node:path";
 import type { ConfigFieldReader, JsonObject } from "./config-fields.js";
-import { keyPath } from "./config-fields.js";
+import { describeJsonValue, keyPath } from "./config-fields.js";
 import { SERVER_KEYS } from "./config-keys.js";
 import {
   DEFAULT_MAX_CALL_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
   PROTOCOL_SETTINGS,
+  type EnvironmentValue,
   type ServerConfig,
   type ServerTransport,
 } from "./config-types.js";
@@ -45,9 +46,11 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const transport = pickTransport(raw, here, reader);
 
   const unset: Unset[] = [];
+  const fromEnvironment: EnvironmentValue[] = [];
   const expand = (text: string, at: string): string => {
-    const { value: expanded, missing } = expandEnv(text, env);
+    const { value: expanded, missing, used } = expandEnv(text, env);
     for (const variable of missing) unset.push({ variable, path: at });
+    for (const variable of used) fromEnvironment.push({ variable, key: at.slice(here.length + 1) });
     return expanded;
   };
   const expandRecord = (record: Record<string, string> | undefined, at: string): Record<string, string> =>
@@ -82,6 +85,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  const alwaysLoad = readAlwaysLoad(raw, here, reader);
+  if (alwaysLoad !== undefined) server.alwaysLoad = alwaysLoad;
+
   const roots = reader.optionalBoolean(raw, "roots", here);
   if (roots !== undefined) server.roots = roots;
 
@@ -105,6 +111,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     server.url = expand(rawUrl, urlPath);
     const oauth = parseServerOAuth(raw, here, reader, expand);
     if (oauth !== undefined) server.oauth = oauth;
+    // What it sends off this machine: its URL, headers and oauth (keys it does not read are not sent).
+    const sent = fromEnvironment.filter(({ key }) => /^(url|httpUrl|headers|oauth)\b/.test(key));
+    if (sent.length > 0) server.fromEnvironment = sent;
     if (unset.length === 0 && !isHttpUrl(server.url)) {
       // A literal typo is the file's fault; a bad value from the environment only fails this server.
       if (!rawUrl.includes("${")) reader.fail(urlPath, "an http(s) URL", JSON.stringify(server.url));
@@ -122,6 +131,23 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure;
   if (problem !== undefined) server.problem = problem;
   return server;
+}
+
+/** `"alwaysLoad": true` (every tool of the server) or a list of its tool names; `false` is the same as leaving it out. */
+function readAlwaysLoad(
+  raw: JsonObject,
+  here: string,
+  reader: ConfigFieldReader,
+): true | string[] | undefined {
+  const value = raw.alwaysLoad;
+  if (value == null || value === false) return undefined;
+  if (value === true) return true;
+  if (Array.isArray(value)) return reader.optionalStringArray(raw, "alwaysLoad", here);
+  return reader.fail(
+    keyPath(here, "alwaysLoad"),
+    "true, false or an array of tool names",
+    describeJsonValue(value),
+  );
 }
 
 function pickTransport(raw: JsonObject, here: string, reader: ConfigFieldReader): ServerTransport {

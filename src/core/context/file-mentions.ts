@@ -7,7 +7,7 @@ import { isKnownBinary } from "../kb/file-kind.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
-import { formatBytes } from "../text/index.js";
+import { countLines, formatBytes } from "../text/index.js";
 import { findMentions } from "./mentions.js";
 import { isSecretFile } from "./secret-files.js";
 
@@ -127,7 +127,7 @@ export async function attachFiles(
           };
     left = Math.max(0, left - Math.min(clean.length, left));
     blocks.push(fence(read.path, capped.text));
-    const lines = read.text === "" ? 0 : read.text.split("\n").length;
+    const lines = countLines(read.text);
     attachments.push({
       kind: "file",
       server: "",

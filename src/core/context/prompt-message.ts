@@ -3,7 +3,8 @@ import type { UserMessage } from "../agent/session.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { base64Bytes, formatBytes } from "../text/index.js";
-import { attachResources, cleanText, type ReadResource } from "./resource-content.js";
+import { cleanServerText } from "../policy/server-text.js";
+import { attachResources, type ReadResource } from "./resource-content.js";
 
 /**
  * A rendered server prompt as the user's next message: its messages' text becomes the words
@@ -21,7 +22,7 @@ export async function promptMessage(
   const labelled = result.messages.some((message) => message.role !== "user");
   const parts: string[] = [];
   for (const message of result.messages) {
-    const text = await cleanText(contentText(message, prompt.server, embedded), redactor);
+    const { text } = await cleanServerText(contentText(message, prompt.server, embedded), redactor);
     parts.push(labelled ? `[${message.role}]\n${text}` : text);
   }
   const words = capText(parts.join("\n\n"), limit);

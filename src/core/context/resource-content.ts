@@ -3,6 +3,7 @@ import type { AttachedContext, MessageAttachment } from "../agent/events.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { base64Bytes, formatBytes } from "../text/index.js";
 
 /** One item of a resource read (or of a resource embedded in a prompt): text or a base64 blob. */
@@ -39,11 +40,6 @@ export function contentsText(contents: ResourceContents): { text: string; binary
   };
 }
 
-/** Text from a server, made safe to show or send: secrets removed, terminal controls and hidden characters dropped. */
-export async function cleanText(text: string, redactor: SecretRedactor): Promise<string> {
-  return sanitizeForTerminal((await redactor.redact(text)).text);
-}
-
 /**
  * Resources attached to a message for the model: each item cleaned, all of them together
  * capped at `limit` characters like one tool result, and each fenced as untrusted data from its
@@ -66,7 +62,7 @@ export async function attachResources(
       // Cut (with a margin, so a secret at the edge is still whole to be found) before redacting:
       // a 30 MB resource would otherwise be redacted whole for the 40,000 characters attached.
       const read = Math.min(item.text.length, Math.max(left, 0) + REDACT_MARGIN);
-      const clean = await cleanText(item.text.slice(0, read), redactor);
+      const clean = (await cleanServerText(item.text.slice(0, read), redactor)).text;
       // What the whole would be: the part read, cleaned, and the part never read.
       const total = clean.length + item.text.length - read;
       binary ||= item.binary;
@@ -105,9 +101,7 @@ const REDACT_MARGIN = 4096;
 
 function fence(server: string, uri: string, mimeType: string | undefined, body: string): string {
   const type = mimeType === undefined ? "" : ` mimeType="${attribute(mimeType)}"`;
-  // Any spelling of the fence's tags, opening or closing, in any case: the body cannot end the
-  // fence, nor open one that claims another server or trust="trusted".
-  const text = body.replace(/<(?=\s*\/?\s*resource)/gi, "&lt;");
+  const text = defuseFenceTags(body, "resource");
   return `<resource server="${attribute(server)}" uri="${attribute(uri)}"${type} trust="untrusted">\n${text}\n</resource>`;
 }
 

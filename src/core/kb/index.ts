@@ -6,7 +6,7 @@ export {
   type OpenKnowledgeBaseOptions,
 } from "./knowledge-base.js";
 export { DEFAULT_KB_DIR, knowledgeDir, openFreshKnowledge } from "./knowledge-folder.js";
-export { describeRelevance, EVIDENCE_FLOOR, RELEVANCE_FLOOR } from "./relevance.js";
+export { describeRelevance, EVIDENCE_FLOOR, EVIDENCE_MIN_COVERAGE, RELEVANCE_FLOOR } from "./relevance.js";
 export { tokenize } from "./tokenizer.js";
 export type {
   KbHit,

@@ -29,7 +29,7 @@ export async function probeContextWindow(target: ProbeTarget): Promise<ContextWi
     found ?? {
       tokens: DEFAULT_CONTEXT_WINDOW,
       source: "default",
-      detail: "the default (the endpoint does not report it; set model.contextWindow)",
+      detail: "as the endpoint does not report it (set model.contextWindow)",
     }
   );
 }

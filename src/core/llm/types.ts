@@ -64,7 +64,10 @@ export type ModelStreamEvent =
 export interface ContextWindow {
   tokens: number;
   source: "config" | "server" | "default";
-  /** Where it came from, for /stats: `model.contextWindow`, `GET /v1/models (max_model_len)`, … */
+  /**
+   * Where it came from, for /stats: `model.contextWindow`, `GET /v1/models (max_model_len)`, …;
+   * for the default, why it is used (`as the endpoint does not report it …`).
+   */
   detail: string;
 }
 

@@ -1,6 +1,6 @@
 import type { OAuthOptions } from "../oauth/server-auth.js";
 import type { ServerConfig } from "../config/config-types.js";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import { redactWithPatterns } from "../policy/secret-patterns.js";
 import type { ServerRequestHandlers } from "../person/server-request-handlers.js";
 import type { RootList } from "./roots.js";
@@ -138,7 +138,9 @@ export class McpManager {
     const connection = this.connections.get(name);
     if (!connection) {
       const known = [...this.connections.keys()].join(", ") || "none";
-      throw new McpError(`There is no server named "${name}" in the config (servers: ${known}).`);
+      throw new ServerUnavailableError(
+        `There is no server named "${name}" in the config (servers: ${known}).`,
+      );
     }
     return connection;
   }

@@ -37,6 +37,7 @@ import {
 } from "./protocol-era.js";
 import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
+import { EarlierProcesses } from "./earlier-processes.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { formatLogEntry, logDataText, ServerLog, type ServerLogEntry } from "./server-log.js";
 import { connectSigningIn, withStepUp } from "./sign-in-loop.js";
@@ -107,6 +108,8 @@ const UNCHECKED_OUTPUT: jsonSchemaValidator = {
  */
 export class ServerConnection {
   private readonly log = new ServerLog(500);
+  /** What the processes before a restart wrote, for /mcp logs. */
+  private readonly earlier = new EarlierProcesses();
   /** Sampling and elicitation requests of this server waiting on the person now. */
   private readonly questions = new QuestionHold();
   private status: ServerStatus;
@@ -158,6 +161,10 @@ export class ServerConnection {
   /** Stops the server if it runs and connects it again, refreshing its tools. */
   async restart(): Promise<void> {
     await this.stop();
+    const stopped = this.stdio;
+    // Kept redacted, as the running process's lines are read.
+    if (stopped) this.earlier.keep({ stderr: this.stderrLines(), stdout: this.stdoutNoise() }, new Date());
+    this.note("info", stopped ? "restarted; the new process's messages follow" : "reconnected");
     this.closing = false;
     this.connecting = undefined;
     this.setStatus("connecting", undefined);
@@ -222,6 +229,17 @@ export class ServerConnection {
   /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
   stdoutNoise(): string[] {
     return (this.stdio?.stdoutNoise.snapshot() ?? []).map(this.options.redact);
+  }
+
+  /**
+   * For /mcp logs: stderr and stray stdout of every process since mcpterm started, each restart
+   * marked. The methods above give the running process's alone (lint, error texts).
+   */
+  linesSinceStart(): { stderr: string[]; stdout: string[] } {
+    return {
+      stderr: this.earlier.withStderr(this.stderrLines()),
+      stdout: this.earlier.withStdout(this.stdoutNoise()),
+    };
   }
 
   /** The server's logging notifications, oldest first (bounded), redacted, one line each with time and level. */

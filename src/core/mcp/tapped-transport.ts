@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
 type Tap = (direction: WireDirection, message: JSONRPCMessage) => void;
@@ -12,10 +13,12 @@ export interface WireWatcher {
 /**
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
  * of the trace, as it was on the wire. Watchers see the messages too, and only they may change
- * one before the SDK reads it (see MalformedTools). It hides nothing the SDK reads off a
- * transport: whether a request has its own stream (closing it cancels the request on 2026 HTTP)
- * and, for a stdio server only, its process (a stdio server that ignores the 2026 probe is
- * waited out and spoken to in 2025; an HTTP one that times out is not).
+ * one before the SDK reads it (see MalformedTools); a server's error answer with a code mcpterm
+ * uses for its own transport failures is marked as the server's (server-sent-errors.ts). It
+ * hides nothing the SDK reads off a transport: whether a request has its own stream (closing it
+ * cancels the request on 2026 HTTP) and, for a stdio server only, its process (a stdio server
+ * that ignores the 2026 probe is waited out and spoken to in 2025; an HTTP one that times out
+ * is not).
  */
 export class TappedTransport implements Transport {
   onclose?: () => void;
@@ -58,7 +61,7 @@ export class TappedTransport implements Transport {
   start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       this.tap("receive", message);
-      let seen: JSONRPCMessage = message;
+      let seen: JSONRPCMessage = markServerSentError(message);
       for (const watcher of this.watchers) seen = watcher.received(seen);
       this.onmessage?.(seen, extra);
     };

@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { FailureClass } from "../policy/failure-class.js";
 import { errorMessage } from "../errors.js";
+import { ServerSentError } from "./server-sent-errors.js";
 import { STREAM_CLOSED_CODE, STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 
 /** A tool call that did not produce a result, with the class that decides what happens next. */
@@ -52,7 +53,10 @@ export function classifyRequestError(
   if (error instanceof ProtocolError) {
     const code: number = error.code;
     const message = errorMessage(error);
-    if (code === STREAM_CLOSED_CODE && message.includes(STREAM_CLOSED_MESSAGE)) {
+    // Only what mcpterm raised itself is a closed stream: the same code in the server's own
+    // answer is the server reporting a failure, shown in its words, never resent.
+    const ours = !(error.data instanceof ServerSentError);
+    if (ours && code === STREAM_CLOSED_CODE && message.includes(STREAM_CLOSED_MESSAGE)) {
       return new ToolCallError(
         "transient",
         `server "${context.server}" closed the response stream before answering`,

@@ -1,4 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { CLIENT_RAISED } from "./server-sent-errors.js";
 
 /** What a request whose response stream closed unanswered fails with. */
 export const STREAM_CLOSED_MESSAGE = "the server closed the response stream before answering";
@@ -78,7 +79,7 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
     if (resumable || pending.size === 0) return undefined;
     const events = [...pending].map(
       (id) =>
-        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: STREAM_CLOSED_CODE, message: STREAM_CLOSED_MESSAGE } })}\n\n`,
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: STREAM_CLOSED_CODE, message: STREAM_CLOSED_MESSAGE, data: { raisedBy: CLIENT_RAISED } } })}\n\n`,
     );
     pending.clear();
     return encoder.encode(events.join(""));

@@ -1,18 +1,13 @@
-import {
-  auth,
-  SdkErrorCode,
-  SdkHttpError,
-  UnauthorizedError,
-  type FetchLike,
-  type OAuthClientProvider,
-} from "@modelcontextprotocol/client";
+import { auth, type FetchLike, type OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import { isLoopbackHost } from "../config/http-url.js";
-import { errorMessage, McpError } from "../errors.js";
+import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { isFreshTokenRefused, isUnauthorized, metadataProblems, shortError } from "./auth-failures.js";
+import { boundedRequest, type RequestBounds } from "./auth-requests.js";
 import { bindTokensWithDpop } from "./dpop-binding.js";
-import { enterpriseGrantProvider } from "./enterprise-grant.js";
+import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { checkErrorResponseIssuer, issuerRefusal } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import {
@@ -59,8 +54,8 @@ export interface OAuthOptions {
 
 const DEFAULT_WAIT_MS = 5 * 60_000;
 const AUTH_REQUEST_MS = 30_000;
-/** What an authorization server's error text may add to a sentence (it can quote whole pages). */
-const ERROR_TEXT_SHOWN = 300;
+/** An identity provider's token exchange: a quick request, given much less than a server's start. */
+const IDP_REQUEST_MS = 10_000;
 /** Tokens are refreshed this long before they expire, so no request meets an expired one... */
 const REFRESH_AHEAD_MS = 60_000;
 /** ...or, for short-lived ones, at half their life; and never in a tight loop. */
@@ -95,7 +90,14 @@ export class ServerAuth {
     } else if (oauth?.grant === "workload") {
       this.provider = new WorkloadIdentityProvider(oauth, options.learnSecret);
     } else if (oauth?.grant === "enterprise") {
-      this.provider = enterpriseGrantProvider(oauth, options.learnSecret);
+      this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret, (endpoint, init) =>
+        boundedRequest(
+          fetch,
+          endpoint,
+          init,
+          this.bounds(`the identity provider ${endpoint.host}`, this.idpTimeoutMs),
+        ),
+      );
     } else {
       this.browser = new StoredOAuthProvider(
         config.name,
@@ -131,10 +133,8 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      const inClear =
-        target.protocol === "http:" && !isLoopbackHost(target.hostname) && !this.config.allowInsecureHttp;
-      if (inClear && (!sameOrigin || new Headers(init?.headers).has("authorization")))
-        throw new McpError(
+      if (this.inClear(target, new Headers(init?.headers).has("authorization")))
+        throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
       if (sameOrigin && target.pathname === server.pathname) {
@@ -149,27 +149,52 @@ export class ServerAuth {
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
-      // Discovery, registration and tokens: bounded, and given up when the connection closes.
+      // Discovery, registration and tokens: bounded in time and size, given up when the connection closes.
       const headers = new Headers(init?.headers);
       if (!sameOrigin) for (const name of ownHeaders) headers.delete(name);
-      const signals = [
-        AbortSignal.timeout(this.options.requestTimeoutMs ?? AUTH_REQUEST_MS),
-        this.stopping.signal,
-      ];
-      if (init?.signal) signals.push(init.signal);
-      try {
-        return await base(input, { ...init, headers, signal: AbortSignal.any(signals) });
-      } catch (error) {
-        if (this.stopping.signal.aborted)
-          throw new McpError(`sign-in to "${this.config.name}" was given up.`);
-        // A plain Error: the sign-in step it happened in is added where it is reported.
-        if (error instanceof Error && error.name === "TimeoutError")
-          throw new Error(
-            `${target.host} did not answer within ${Math.round((this.options.requestTimeoutMs ?? AUTH_REQUEST_MS) / 1000)} s`,
-          );
-        throw error;
-      }
+      return boundedRequest(
+        base,
+        input,
+        { ...init, headers },
+        this.bounds(target.host, this.requestTimeoutMs),
+      );
     };
+  }
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? AUTH_REQUEST_MS;
+  }
+
+  /**
+   * The identity provider's own limit, well inside the server's start-up time, so that a silent
+   * identity provider is named as such rather than the server being blamed for not starting.
+   */
+  private get idpTimeoutMs(): number {
+    return Math.min(IDP_REQUEST_MS, this.requestTimeoutMs, this.config.startupTimeoutMs / 2);
+  }
+
+  /** The bounds of one OAuth request to `who`; read when it is sent (`close` renews `stopping`). */
+  private bounds(who: string, timeoutMs: number): RequestBounds {
+    return {
+      who,
+      timeoutMs,
+      stop: this.stopping.signal,
+      givenUp: `sign-in to "${this.config.name}" was given up.`,
+    };
+  }
+
+  /**
+   * Whether OAuth sent to `target` would travel in clear text to a host off this machine: plain
+   * http to another origin than the server's, or with a token to any, unless the entry allows it.
+   */
+  private inClear(target: URL, carriesToken: boolean): boolean {
+    const sameOrigin = target.origin === new URL(this.config.url).origin;
+    return (
+      target.protocol === "http:" &&
+      !isLoopbackHost(target.hostname) &&
+      !this.config.allowInsecureHttp &&
+      (!sameOrigin || carriesToken)
+    );
   }
 
   /** Whether `error` (from connecting or a request) means a person must sign in to go on. */
@@ -179,20 +204,27 @@ export class ServerAuth {
 
   /**
    * Signs in with a person: shows the page, opens it on a yes, waits for the redirect, and trades
-   * the code for tokens. Throws McpError with one sentence naming the step that failed.
+   * the code for tokens. Throws ServerUnavailableError with one sentence naming the step that failed.
    */
   async signIn(fetchFn: FetchLike): Promise<void> {
     const browser = this.browser;
     const page = browser?.pendingAuthorization;
-    if (!browser || !page) throw new McpError(`server "${this.config.name}" asked for no sign-in`);
+    if (!browser || !page)
+      throw new ServerUnavailableError(`server "${this.config.name}" asked for no sign-in`);
     const name = this.config.name;
     try {
       const person = this.options.person();
-      if (!person) throw new McpError(needsLoginSentence(name));
+      if (!person) throw new ServerUnavailableError(needsLoginSentence(name));
       const address = openableUrl(page.href);
       if (!address)
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server's page (${sanitizeForTerminal(page.href.slice(0, 120))}) is not an http(s) address mcpterm would open.`,
+        );
+      // The page carries the state and the PKCE challenge, and then the person's sign-in: the
+      // rule for OAuth requests holds for it too, before anyone is asked to open it.
+      if (this.inClear(address, false))
+        throw new ServerUnavailableError(
+          `sign-in to "${name}" failed at authorization: refusing to offer the sign-in page on ${address.host} over plain http, where anyone on the network path could read it and what you type into it; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${name} if you trust that network).`,
         );
       const question: SignInQuestion = {
         server: name,
@@ -202,12 +234,15 @@ export class ServerAuth {
       const { code, iss } = await this.awaitCode(browser, question, address.href, person);
       await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, iss, fetchFn });
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof ServerUnavailableError) throw error;
       const refusal = issuerRefusal(name, error);
-      if (refusal !== undefined) throw new McpError(refusal, { cause: error });
-      throw new McpError(`sign-in to "${name}" failed at token exchange: ${shortError(error)}`, {
-        cause: error,
-      });
+      if (refusal !== undefined) throw new ServerUnavailableError(refusal, { cause: error });
+      throw new ServerUnavailableError(
+        `sign-in to "${name}" failed at token exchange: ${shortError(error)}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       browser.settle();
     }
@@ -219,7 +254,7 @@ export class ServerAuth {
    * has nothing to do with it.
    */
   describe(error: unknown): string | undefined {
-    if (error instanceof McpError) return undefined;
+    if (error instanceof ServerUnavailableError) return undefined;
     const name = this.config.name;
     const step = this.browser?.step;
     const refusal = issuerRefusal(name, error);
@@ -292,7 +327,7 @@ export class ServerAuth {
   /** Stops refreshing; a sign-in waiting for the browser, or an OAuth request in flight, gives up. */
   close(): void {
     clearTimeout(this.refreshTimer);
-    this.waiting?.abort(new McpError(`sign-in to "${this.config.name}" was given up.`));
+    this.waiting?.abort(new ServerUnavailableError(`sign-in to "${this.config.name}" was given up.`));
     this.stopping.abort();
     this.stopping = new AbortController();
   }
@@ -309,7 +344,7 @@ export class ServerAuth {
     try {
       redirect = await LoopbackRedirect.listen(port, browser.expectedState ?? "");
     } catch (error) {
-      throw new McpError(
+      throw new ServerUnavailableError(
         `sign-in to "${name}" failed at authorization: could not listen for the browser on 127.0.0.1:${port} (${errorMessage(error)}); close what uses that port, or run \`mcpterm auth logout ${name}\` to register again on another one.`,
       );
     }
@@ -318,7 +353,7 @@ export class ServerAuth {
     const timer = setTimeout(
       () =>
         stop.abort(
-          new McpError(
+          new ServerUnavailableError(
             `sign-in to "${name}" failed at authorization: the browser did not come back within ${Math.round((this.options.waitMs ?? DEFAULT_WAIT_MS) / 1000)} s.`,
           ),
         ),
@@ -328,7 +363,7 @@ export class ServerAuth {
     try {
       const choice = await person.confirm(question, stop.signal);
       if (choice === "decline")
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" was declined; the server stays unavailable until you sign in (/mcp login ${name}, or \`mcpterm auth login ${name}\`).`,
         );
       let opened = false;
@@ -339,7 +374,7 @@ export class ServerAuth {
         );
       }
       endWait = person.waiting(question, opened, () =>
-        stop.abort(new McpError(`sign-in to "${name}" was cancelled.`)),
+        stop.abort(new ServerUnavailableError(`sign-in to "${name}" was cancelled.`)),
       );
       const answer = await redirect.wait(stop.signal);
       if ("error" in answer) {
@@ -348,9 +383,11 @@ export class ServerAuth {
         try {
           checkErrorResponseIssuer(answer.iss, discovery);
         } catch (error) {
-          throw new McpError(issuerRefusal(name, error) ?? errorMessage(error), { cause: error });
+          throw new ServerUnavailableError(issuerRefusal(name, error) ?? errorMessage(error), {
+            cause: error,
+          });
         }
-        throw new McpError(
+        throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server said ${sanitizeForTerminal(answer.error.slice(0, 100))}${answer.description ? ` (${sanitizeForTerminal(answer.description.slice(0, 300))})` : ""}.`,
         );
       }
@@ -362,44 +399,4 @@ export class ServerAuth {
       await redirect.close();
     }
   }
-}
-
-/** The SDK's "a sign-in is needed", also when a classified call failure carries it as its cause. */
-function isUnauthorized(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (cause instanceof UnauthorizedError) return true;
-  return false;
-}
-
-/** The SDK transport's 401 to a request sent with tokens it had just obtained. */
-function isFreshTokenRefused(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++)
-    if (cause instanceof SdkHttpError && cause.code === SdkErrorCode.ClientHttpAuthentication) return true;
-  return false;
-}
-
-/**
- * What is wrong with a metadata document the SDK refused (its schema's issues: field and why),
- * or undefined when `error` is not such a refusal. Duck-typed: the SDK's zod is not this one.
- */
-function metadataProblems(error: unknown): string | undefined {
-  if (!(error instanceof Error) || error.name !== "ZodError") return undefined;
-  const issues = (error as { issues?: unknown }).issues;
-  if (!Array.isArray(issues) || issues.length === 0) return undefined;
-  const clauses = issues.slice(0, 4).map((issue: { path?: unknown; message?: unknown }) => {
-    const field = Array.isArray(issue.path) ? issue.path.map(String).join(".") : "";
-    return `${field || "the document"}: ${String(issue.message)}`;
-  });
-  const more = issues.length > 4 ? `; ${issues.length - 4} more` : "";
-  return sanitizeForTerminal(`${clauses.join("; ")}${more}`).slice(0, ERROR_TEXT_SHOWN);
-}
-
-/**
- * An OAuth failure as a clause: the SDK quotes an authorization server's whole answer ("Raw
- * body: <html>…"), which is cut, and so is anything past a few hundred characters.
- */
-function shortError(error: unknown): string {
-  const text = errorMessage(error).split(/\s*Raw body:/)[0] ?? "";
-  const line = text.replace(/\s+/g, " ").trim().replace(/\.$/, "");
-  return line.length > ERROR_TEXT_SHOWN ? `${line.slice(0, ERROR_TEXT_SHOWN)}…` : line;
 }

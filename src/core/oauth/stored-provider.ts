@@ -6,7 +6,7 @@ import type {
   OAuthDiscoveryState,
   OAuthTokens,
 } from "@modelcontextprotocol/client";
-import { McpError } from "../errors.js";
+import { ServerUnavailableError } from "../errors.js";
 import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { CLIENT_INFO } from "../version.js";
 import { freeLoopbackPort, LOOPBACK_HOST, redirectUrlFor } from "./loopback-redirect.js";
@@ -144,11 +144,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const stored = this.store.get(this.server, this.url);
     if (!this.canAsk() && !stored?.tokens?.refresh_token) {
       const found = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
-      throw new McpError(found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined));
+      throw new ServerUnavailableError(
+        found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined),
+      );
     }
     const pinned = this.oauth?.issuer;
     if (pinned !== undefined && !sameIssuer(pinned, state.authorizationServerUrl))
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the server sends sign-ins to ${state.authorizationServerUrl}, but its entry's oauth.issuer is ${pinned}; nothing was sent there. Check the entry, or remove "issuer" if the server moved.`,
       );
     this.running = "registration";

@@ -1,7 +1,6 @@
 import {
   chmodSync,
   closeSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -11,9 +10,10 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
-import { McpError } from "../errors.js";
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { OAuthClientInformationFullSchema, OAuthTokensSchema } from "@modelcontextprotocol/core";
+import { ensurePrivateFolder } from "../config/private-folder.js";
+import { ServerUnavailableError } from "../errors.js";
 
 /** What mcpterm keeps of one server's sign-in. */
 export interface StoredSignIn {
@@ -34,7 +34,6 @@ interface StoreFile {
 }
 
 const FILE_MODE = 0o600;
-const FOLDER_MODE = 0o700;
 /** How long `locked` waits for another process's lock, and when a lock counts as left behind. */
 const LOCK_WAIT_MS = 15_000;
 const LOCK_STALE_MS = 60_000;
@@ -96,7 +95,7 @@ export class OAuthStore {
    * never refresh the same tokens at once; a lock older than a minute is taken as left behind.
    */
   async locked<T>(work: () => Promise<T>): Promise<T> {
-    mkdirSync(path.dirname(this.path), { recursive: true, mode: FOLDER_MODE });
+    ensurePrivateFolder(path.dirname(this.path));
     const lock = `${this.path}.lock`;
     const deadline = Date.now() + LOCK_WAIT_MS;
     for (;;) {
@@ -107,7 +106,7 @@ export class OAuthStore {
         const age = lockAge(lock);
         if (age !== undefined && age > LOCK_STALE_MS) unlinkSync(lock);
         else if (Date.now() > deadline)
-          throw new McpError(`${lock} is held by another mcpterm; try again when it is done.`);
+          throw new ServerUnavailableError(`${lock} is held by another mcpterm; try again when it is done.`);
         else await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
       }
     }
@@ -170,8 +169,8 @@ export class OAuthStore {
 
   private write(data: StoreFile): void {
     const problem = this.problem();
-    if (problem) throw new McpError(`${problem}; mcpterm writes no sign-in over it.`);
-    mkdirSync(path.dirname(this.path), { recursive: true, mode: FOLDER_MODE });
+    if (problem) throw new ServerUnavailableError(`${problem}; mcpterm writes no sign-in over it.`);
+    ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: FILE_MODE });
     // The mode given to writeFileSync is masked by the umask; tokens are for the user alone.

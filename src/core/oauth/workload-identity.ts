@@ -5,7 +5,7 @@ import type {
   OAuthTokens,
   StoredOAuthClientInformation,
 } from "@modelcontextprotocol/client";
-import { errorMessage, McpError } from "../errors.js";
+import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
 
@@ -58,7 +58,7 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   }
 
   redirectToAuthorization(): void {
-    throw new McpError("workload identity signs in without a browser");
+    throw new ServerUnavailableError("workload identity signs in without a browser");
   }
 
   saveCodeVerifier(): void {
@@ -66,7 +66,7 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    throw new McpError("workload identity has no code verifier");
+    throw new ServerUnavailableError("workload identity has no code verifier");
   }
 
   /** The SDK says so after an invalid_grant or unauthorized_client, before it would try again. */
@@ -82,7 +82,7 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
     const assertion = this.assertion();
     // SEP-1933: a refused JWT is not sent again, nor another grant tried; a new JWT may be.
     if (assertion === this.refused)
-      throw new McpError(
+      throw new ServerUnavailableError(
         `the authorization server refused the workload's JWT (invalid_grant or unauthorized_client); it is not sent again until the platform issues a new one.`,
       );
     this.learnSecret(assertion);
@@ -96,7 +96,7 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
     try {
       return readFileSync(assertionFile ?? "", "utf8").trim();
     } catch (error) {
-      throw new McpError(
+      throw new ServerUnavailableError(
         `could not read the workload's JWT from ${assertionFile ?? "(none)"}: ${errorMessage(error)}`,
       );
     }

@@ -1,4 +1,5 @@
 import type { Tier } from "../policy/tiers.js";
+import type { AllowanceScope } from "../policy/tool-allowances.js";
 
 /**
  * A call the approval policy said to ask about, as plain data: what the person needs to decide,
@@ -24,8 +25,8 @@ export interface ApprovalAnswer {
   approved: boolean;
   /** Shown to the person and, for a denial, told to the model. */
   reason: string;
-  /** "Always allow": later calls of the same definition run unasked this session. */
-  remember?: boolean;
+  /** "Always allow": later calls of the same definition run unasked, this session or in this project. */
+  remember?: AllowanceScope;
 }
 
 /** A page `/kb add` would fetch: the person sees the URL, its host on a line of its own, and why. */

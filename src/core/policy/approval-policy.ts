@@ -74,7 +74,13 @@ export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): 
   if (rules.defaults?.includes(tier))
     return { action: "allow", by: "default", reason: `${tier} runs without asking (mcpterm's default)` };
   if (allowance.state === "allowed")
-    return { action: "allow", by: "session", reason: "allowed for this session by the user" };
+    return allowance.saved
+      ? {
+          action: "allow",
+          by: "settings",
+          reason: "allowed in this project by the user (saved in your settings)",
+        }
+      : { action: "allow", by: "session", reason: "allowed for this session by the user" };
   if (!rules.interactive) {
     return {
       action: "deny",
@@ -83,10 +89,7 @@ export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): 
     };
   }
   if (allowance.state === "changed") {
-    return {
-      action: "ask",
-      reason: "the tool changed its definition since you allowed it for this session; asking again",
-    };
+    return { action: "ask", reason: "the tool changed its definition since you allowed it; asking again" };
   }
   return { action: "ask", reason: `${tier} calls need a person's yes` };
 }

@@ -1,5 +1,5 @@
 /**
- * Why a tool call failed, which decides what happens next (shared/DESIGN.md "Failures"):
+ * Why a tool call failed, which decides what happens next (docs/architecture.md, "Failures"):
  * - invalid_args: the arguments were wrong; the model gets the error and may fix them.
  * - transient: timeout, lost connection, crashed server; may be retried with backoff.
  * - permission: denied by a person or policy, or the server said forbidden; never retried.

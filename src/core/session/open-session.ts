@@ -2,8 +2,9 @@ import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { NarrowedToolHost, type ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
+import { SearchToolsHost } from "../agent/search-tools-host.js";
 import { Session } from "../agent/session.js";
-import type { ToolHost } from "../agent/tool-host.js";
+import type { AgentTool, ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
@@ -31,6 +32,7 @@ import { ToolAllowances } from "../policy/tool-allowances.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
+import { sessionToolSearch, type ToolSearch } from "../tool-search/index.js";
 import { TraceRecorder } from "../trace/trace-recorder.js";
 import { settleConfigTrust } from "./config-trust-step.js";
 import { serverRequestHandlers } from "../person/server-requests.js";
@@ -41,6 +43,7 @@ import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
 import { SessionSaver } from "./session-saver.js";
+import { InputHistoryFile } from "./input-history-file.js";
 
 /** What the person asked for on the command line: the same request for the TUI and one-shot mode. */
 export interface SessionRequest {
@@ -118,6 +121,8 @@ export interface SessionRuntime {
   readonly tools: ToolHost;
   /** The same tools: which of them the model is offered this session (/tools hide and show). */
   readonly narrowing: ToolNarrowing;
+  /** Which tools each request offers when there are too many for all (/tools, /tools pin). */
+  readonly toolSearch: ToolSearch;
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
   readonly knowledge: LazyKnowledge;
   readonly trace: TraceRecorder;
@@ -140,6 +145,8 @@ export interface SessionRuntime {
   newSession(model: ChatModel, resumed?: SavedSession): Session;
   /** Where this working folder's sessions are saved. */
   readonly sessionsDir: string;
+  /** What the person sent in this folder, for ↑ in the next session too. */
+  readonly inputHistory: InputHistoryFile;
   /** The person's "always allow" answers (tools, and fetching pages), for every conversation of this run. */
   readonly allowances: ToolAllowances;
   /** The folders offered to servers as MCP roots; adding one tells every connected server. */
@@ -284,8 +291,15 @@ export async function openSession(
     config.kb.topK,
     redact,
   );
+  // Many tools: each request offers those that matter to it, and search_tools finds the rest.
+  const toolSearch = sessionToolSearch(config, {
+    embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,
+    instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
+    warn: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  const searchTools = new SearchToolsHost(toolSearch, (): AgentTool[] => tools.list());
   // Built-in tools first; the knowledge base offers its search tool only once it is ready.
-  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, mcpTools]));
+  const tools = new NarrowedToolHost(new CompositeToolHost([knowledge, searchTools, mcpTools]));
 
   const { rules: approval, ignored } = sessionApprovalRules({
     config: config.approval,
@@ -308,7 +322,8 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
-  const allowances = new ToolAllowances();
+  // "Always allow in this project" lasts in the user's settings, keyed by the working folder.
+  const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const start = (): ReturnType<SessionRuntime["start"]> => {
@@ -327,6 +342,7 @@ export async function openSession(
     redactor,
     tools,
     narrowing: tools,
+    toolSearch,
     knowledge,
     trace,
     notices,
@@ -347,6 +363,7 @@ export async function openSession(
       return () => noticeListeners.delete(listener);
     },
     sessionsDir: sessionsDir(cwd),
+    inputHistory: new InputHistoryFile(cwd, redact),
     newSession: (model, resumed) => {
       sessionModel = model;
       const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact }, resumed);
@@ -375,6 +392,7 @@ export async function openSession(
         },
         journal: saver,
         confirmedInferred: config.answers.confirmedInferred,
+        toolSearch,
       });
       if (resumed) session.restore({ history: resumed.history, turns: resumed.turns.length });
       return session;

@@ -3,6 +3,7 @@ import { BUILT_IN_SERVER, type AgentTool } from "../agent/tool-host.js";
 import { UsageError } from "../errors.js";
 import type { ServerSnapshot } from "../mcp/types.js";
 import { isSessionId, listSessionFiles, readSessionFile, sessionsDir } from "./saved-session-files.js";
+import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
 
 /** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
@@ -44,7 +45,8 @@ export async function findSavedSession(cwd: string, request: ResumeRequest): Pro
     throw new UsageError(
       `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
     );
-  return read.session;
+  const foreign = await signsOfAnotherOrigin(chosen.file);
+  return foreign.length > 0 ? { ...read.session, foreign } : read.session;
 }
 
 /** One line of the session picker and of /resume's list. */
@@ -91,8 +93,17 @@ export function resumeNotices(
   const notes = [
     `Resumed session ${saved.id} (${saved.turns.length} ${saved.turns.length === 1 ? "turn" : "turns"}, started ${saved.createdAt.slice(0, 16).replace("T", " ")} UTC).`,
   ];
-  if (path.resolve(saved.cwd) !== path.resolve(now.cwd))
+  // mcpterm records the whole path: "." or "" would pass for any folder, this one included.
+  if (!path.isAbsolute(saved.cwd))
+    notes.push(
+      `It names no folder it was saved in (${JSON.stringify(saved.cwd)}, where mcpterm writes the whole path); its file may have come with the project, and its earlier messages may not be yours.`,
+    );
+  else if (path.resolve(saved.cwd) !== path.resolve(now.cwd))
     notes.push(`It was saved in another folder (${saved.cwd}); its file may have come with the project.`);
+  if (saved.foreign)
+    notes.push(
+      `Its file was not written here by mcpterm: ${saved.foreign.join(", and ")}; its earlier messages may not be yours.`,
+    );
   if (saved.skipped > 0)
     notes.push(
       `${saved.skipped === 1 ? "One record" : `${saved.skipped} records`} of it could not be read (a write cut short) and ${saved.skipped === 1 ? "was" : "were"} left out.`,

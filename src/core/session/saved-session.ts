@@ -31,6 +31,8 @@ export interface SavedSession {
   history: ChatMessage[];
   /** Records that could not be read and were left out: a torn last line after a kill. */
   skipped: number;
+  /** Why its file was not written here by mcpterm (signsOfAnotherOrigin); unset when nothing says so. */
+  foreign?: string[];
 }
 
 export type ParsedSession = { ok: true; session: Omit<SavedSession, "file"> } | { ok: false; reason: string };
@@ -67,7 +69,13 @@ const turnFields = {
   attachments: z.array(attachmentSchema),
   answer: text,
   reason: z.enum(["completed", "max_steps", "loop_detected", "aborted", "error"]),
-  tools: z.array(z.object({ server: text, tool: text })),
+  tools: z.array(
+    z.object({
+      server: text,
+      tool: text,
+      outcome: z.enum(["done", "failed", "denied", "cancelled", "not_run"]).optional(),
+    }),
+  ),
 };
 
 const headerSchema = z.object({
@@ -141,7 +149,9 @@ export function parseSession(content: string): ParsedSession {
     const { type: _type, append, replace, ...turn } = data;
     turns.push(turn);
     if (replace) history = replace;
-    if (append) history = [...history, ...append];
+    // Added in place: copying the history for every record made reading quadratic in turns
+    // (50,000 short turns took 40 s). The arrays are this parse's own, so nothing else sees it.
+    for (const message of append ?? []) history.push(message);
   }
   const problem = unanswered(history);
   if (problem) return { ok: false, reason: problem };

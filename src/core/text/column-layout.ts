@@ -5,12 +5,20 @@ export interface ColumnOptions {
   maxCell: number;
   /** Spaces between columns. */
   gap: number;
+  /**
+   * Never shorten a leading cell: a row whose leading cells do not fit their columns gets them
+   * whole on a line of their own (`above`), and its last cell starts the row below (command
+   * syntax, which is no use cut).
+   */
+  whole?: boolean;
 }
 
 /** One laid-out row: the fitted and padded leading cells, and the last cell as it was. */
 export interface LaidOutRow {
   lead: string;
   last: string;
+  /** With `whole`: the leading cells, uncut, on a line above the row (whose lead is then blank). */
+  above?: string;
 }
 
 export interface ColumnLayout {
@@ -29,18 +37,32 @@ export interface ColumnLayout {
 export function layoutColumns(rows: readonly (readonly string[])[], options: ColumnOptions): ColumnLayout {
   const count = Math.max(0, ...rows.map((row) => row.length));
   const widths = Array.from({ length: count }, (_, column) =>
-    Math.max(0, ...rows.map((row) => displayWidth(row[column] ?? ""))),
+    rows.map((row) => displayWidth(row[column] ?? "")),
   );
-  const leading = widths.slice(0, -1).map((width) => Math.min(width, options.maxCell));
+  // Whole cells too wide go above their row, so their column is as wide as the rest need.
+  const leading = widths
+    .slice(0, -1)
+    .map((cells) =>
+      options.whole
+        ? Math.max(0, ...cells.filter((width) => width <= options.maxCell))
+        : Math.min(Math.max(0, ...cells), options.maxCell),
+    );
   const lastStart = leading.reduce((sum, width) => sum + width + options.gap, 0);
+  const gap = " ".repeat(options.gap);
   return {
-    rows: rows.map((row) => ({
-      lead: leading
-        .map((width, column) => padToWidth(truncateMiddle(row[column] ?? "", width), width + options.gap))
-        .join(""),
-      last: count === 0 ? "" : (row[count - 1] ?? ""),
-    })),
+    rows: rows.map((row) => {
+      const last = count === 0 ? "" : (row[count - 1] ?? "");
+      const cells = leading.map((_, column) => row[column] ?? "");
+      if (options.whole && cells.some((cell, column) => displayWidth(cell) > (leading[column] ?? 0)))
+        return { lead: " ".repeat(lastStart), last, above: cells.join(gap).trimEnd() };
+      return {
+        lead: leading
+          .map((width, column) => padToWidth(truncateMiddle(cells[column] ?? "", width), width + options.gap))
+          .join(""),
+        last,
+      };
+    }),
     lastStart,
-    lastWidth: widths.at(-1) ?? 0,
+    lastWidth: Math.max(0, ...(widths.at(-1) ?? [])),
   };
 }

@@ -3,9 +3,12 @@ import type measureWidth from "string-width";
 
 /**
  * Text measured and cut in terminal columns, one grapheme cluster at a time: a CJK character or
- * an emoji (ZWJ family, flag, skin tone) takes two columns, a combining mark or a control
- * character none, and nothing here ever cuts inside a cluster. Widths come from string-width,
- * the measure Ink lays out with, so what is fitted here fits on screen.
+ * an emoji (flag, keycap) takes two columns, a combining mark or a control character none, and
+ * nothing here ever cuts inside a cluster. Widths come from string-width, except for emoji joined
+ * or modified into one (a ZWJ family, a skin tone): terminals disagree on those (tmux and xterm
+ * draw each part, iTerm2 and kitty one glyph), so they count at the widest a terminal draws them,
+ * and a line fitted here never overflows. Ink lays out with this measure too (terminalStringWidth,
+ * see scripts/ink-patches.mjs), so a box's border is never pushed past the window.
  */
 
 const ELLIPSIS = "…";
@@ -28,9 +31,10 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // instance Ink measures with, loaded once.
 const requireAtRunTime = createRequire(import.meta.url);
 let stringWidthOnce: typeof measureWidth | undefined;
-function stringWidth(text: string): number {
+type WidthOptions = Parameters<typeof measureWidth>[1];
+function stringWidth(text: string, options?: WidthOptions): number {
   stringWidthOnce ??= (requireAtRunTime("string-width") as { default: typeof measureWidth }).default;
-  return stringWidthOnce(text);
+  return stringWidthOnce(text, options);
 }
 
 // string-width re-segments whatever it is given, so measuring cluster by cluster costs about
@@ -38,12 +42,23 @@ function stringWidth(text: string): number {
 const MAX_REMEMBERED = 4096;
 const clusterWidths = new Map<string, number>();
 
+/** A zero-width joiner or a skin-tone modifier: what makes terminals disagree on an emoji's width. */
+const EMOJI_JOIN = /\u200d|[\u{1F3FB}-\u{1F3FF}]/u;
+
+/** The columns a terminal that draws every code point of an emoji sequence on its own gives it. */
+function partsWidth(cluster: string): number {
+  let width = 0;
+  for (const point of cluster) width += stringWidth(point);
+  return width;
+}
+
 function clusterWidth(cluster: string): number {
   const code = cluster.charCodeAt(0);
   if (cluster.length === 1 && code >= 0x20 && code < 0x7f) return 1;
   let width = clusterWidths.get(cluster);
   if (width === undefined) {
     width = stringWidth(cluster);
+    if (EMOJI_JOIN.test(cluster)) width = Math.max(width, partsWidth(cluster));
     if (clusterWidths.size >= MAX_REMEMBERED) clusterWidths.clear();
     clusterWidths.set(cluster, width);
   }
@@ -60,6 +75,21 @@ export function displayWidth(text: string): number {
   let width = 0;
   for (const { segment } of segmenter().segment(text)) width += clusterWidth(segment);
   return width;
+}
+
+/**
+ * string-width's measure, with joined emoji at their widest as displayWidth counts them: the
+ * function Ink measures with in the build, so its wrapping, padding and borders agree with what
+ * mcpterm fits. Takes what string-width takes (styled text, its options).
+ */
+export function terminalStringWidth(text: string, options?: WidthOptions): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  const width = stringWidth(text, options);
+  if (!EMOJI_JOIN.test(text)) return width;
+  let wider = 0;
+  for (const { segment } of segmenter().segment(text))
+    if (EMOJI_JOIN.test(segment)) wider += clusterWidth(segment) - stringWidth(segment);
+  return width + wider;
 }
 
 /** `text` cut to at most `maxWidth` columns, ending in `…` when anything was cut. */
@@ -110,32 +140,50 @@ export function truncateMiddle(text: string, maxWidth: number): string {
 }
 
 /**
- * One line of text broken into rows of at most `width` columns, as a terminal would wrap it but
- * never inside a cluster: a wide character that would straddle the edge starts the next row.
- * An empty line is one empty row.
+ * One line of text broken into rows by words, as a reader wraps it: at the last space that fits
+ * (the space itself dropped), or inside a word only when the word alone is wider than the row.
+ * The first row is `width` columns wide, the rest `nextWidth` (room for a mark before them).
  */
-export function wrapToWidth(line: string, width: number): string[] {
-  const limit = Math.max(1, Math.floor(width));
-  if (PRINTABLE_ASCII.test(line)) {
-    const rows: string[] = [];
-    for (let start = 0; start < line.length; start += limit) rows.push(line.slice(start, start + limit));
-    return rows.length > 0 ? rows : [""];
-  }
+export function wrapWords(line: string, width: number, nextWidth = width): string[] {
   const rows: string[] = [];
-  let row = "";
-  let rowWidth = 0;
-  for (const { segment } of segmenter().segment(line)) {
-    const cluster = clusterWidth(segment);
-    if (rowWidth + cluster > limit && row !== "") {
-      rows.push(row);
-      row = "";
-      rowWidth = 0;
+  let limit = Math.max(1, Math.floor(width));
+  let row: string[] = [];
+  const widthOf = (part: readonly string[]): number =>
+    part.reduce((sum, cluster) => sum + clusterWidth(cluster), 0);
+  for (const cluster of clusters(line)) {
+    const columns = clusterWidth(cluster);
+    while (row.length > 0 && widthOf(row) + columns > limit) {
+      // A space at the edge ends the row and is not carried to the next.
+      if (cluster === " ") break;
+      const space = row.lastIndexOf(" ");
+      const byWord = space > 0 && widthOf(row.slice(0, space)) <= limit;
+      const cut = byWord ? space : Math.max(1, fitting(row, limit));
+      rows.push(row.slice(0, cut).join(""));
+      row = row.slice(byWord ? cut + 1 : cut);
+      limit = Math.max(1, Math.floor(nextWidth));
     }
-    row += segment;
-    rowWidth += cluster;
+    if (cluster === " " && row.length > 0 && widthOf(row) + columns > limit) {
+      rows.push(row.join(""));
+      row = [];
+      limit = Math.max(1, Math.floor(nextWidth));
+      continue;
+    }
+    row.push(cluster);
   }
-  rows.push(row);
+  rows.push(row.join(""));
   return rows;
+}
+
+/** How many of `parts`, from the first, fit in `limit` columns. */
+function fitting(parts: readonly string[], limit: number): number {
+  let width = 0;
+  let count = 0;
+  for (const part of parts) {
+    width += clusterWidth(part);
+    if (width > limit) break;
+    count += 1;
+  }
+  return count;
 }
 
 /** `text` followed by spaces up to `width` columns; text already that wide is left as it is. */

@@ -1,5 +1,12 @@
-export { displayWidth, padToWidth, truncateEnd, truncateMiddle, wrapToWidth } from "./display-width.js";
+export {
+  displayWidth,
+  padToWidth,
+  terminalStringWidth,
+  truncateEnd,
+  truncateMiddle,
+  wrapWords,
+} from "./display-width.js";
 export { layoutColumns, type ColumnLayout, type ColumnOptions, type LaidOutRow } from "./column-layout.js";
 export { firstLine, oneLine, summarizeArguments } from "./summaries.js";
 export { base64Bytes, describeBase64, describeBlob, looksLikeBase64 } from "./blob.js";
-export { formatBytes, formatDuration } from "./units.js";
+export { countLines, formatBytes, formatDuration, pluralize } from "./units.js";

@@ -25,3 +25,15 @@ export function formatDuration(ms: number | undefined): string {
   const minutes = Math.round(ms / 60_000);
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/** Lines in `text` as an editor counts them: a final line break ends the last line, not a new one. */
+export function countLines(text: string): number {
+  if (text === "") return 0;
+  const lines = text.split("\n").length;
+  return text.endsWith("\n") ? lines - 1 : lines;
+}
+
+/** A count with its noun, singular for one: `1 line`, `3 lines`. */
+export function pluralize(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}

@@ -64,6 +64,8 @@ export interface TraceStep {
   durationMs: number | undefined;
   messageCount: number | undefined;
   toolsOffered: string[];
+  /** Set when the request offered only some tools (tool search): how many there were in all. */
+  toolsTotal?: number;
   retries: Array<{ attempt: number; delayMs: number; reason: string }>;
   text: string;
   finishReason: FinishReason | undefined;

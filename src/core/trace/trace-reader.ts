@@ -202,6 +202,7 @@ class TraceBuilder {
           startedAt: at,
           messageCount: event.messageCount,
           toolsOffered: event.tools,
+          ...(event.selection ? { toolsTotal: event.selection.total } : {}),
         });
         return;
       case "model_retry":

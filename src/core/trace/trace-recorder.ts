@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
@@ -29,6 +29,7 @@ export interface TraceRecorderOptions {
 }
 
 export const DEFAULT_WIRE_LIMIT = 5000;
+const TRACE_FILE_MODE = 0o600;
 export const DEFAULT_MAX_RECORD_CHARS = 200_000;
 
 /**
@@ -50,7 +51,12 @@ export class TraceRecorder implements EventSink {
     private readonly options: TraceRecorderOptions,
   ) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.fd = openSync(file, "a");
+    this.fd = openSync(file, "a", TRACE_FILE_MODE);
+    // A trace holds the whole conversation: the user's alone, like a saved session, also when
+    // `--trace` names a file that already exists. Not a terminal or a pipe (`--trace /dev/stderr`),
+    // nor a file of someone else's that the user may write to.
+    const opened = fstatSync(this.fd);
+    if (opened.isFile() && opened.uid === process.getuid?.()) fchmodSync(this.fd, TRACE_FILE_MODE);
     this.wireLimit = options.wireLimit ?? DEFAULT_WIRE_LIMIT;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
     this.now = options.now ?? (() => new Date());

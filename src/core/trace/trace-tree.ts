@@ -128,7 +128,11 @@ function stepNode(step: TraceStep): Node {
   if (step.finishReason) facts.push(`finish ${step.finishReason}`);
   if (step.usage) facts.push(`${step.usage.promptTokens} in / ${step.usage.completionTokens} out tokens`);
   if (step.messageCount !== undefined) facts.push(`${step.messageCount} messages`);
-  facts.push(`${step.toolsOffered.length} tools offered`);
+  facts.push(
+    step.toolsTotal === undefined
+      ? `${step.toolsOffered.length} tools offered`
+      : `${step.toolsOffered.length} tools offered, selected from ${step.toolsTotal}`,
+  );
   const children: Node[] = step.retries.map((retry) =>
     node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason, PREVIEW)}`),
   );

@@ -8,6 +8,21 @@ import { toOpenAiMessages, toOpenAiTools } from "../llm/openai-messages.js";
 import type { ChatMessage, ToolSpec } from "../llm/types.js";
 
 export function estimateTextTokens(text: string): number {
+  const { ascii, other } = characterCounts(text);
+  return Math.ceil(ascii / 3 + other);
+}
+
+/**
+ * The live count of an answer as it streams, shown until the model reports the step's usage:
+ * the typical rate (four ASCII characters a token) rather than the high one a budget needs, so
+ * the counter does not jump down when the real figure arrives.
+ */
+export function estimateStreamedTokens(text: string): number {
+  const { ascii, other } = characterCounts(text);
+  return ascii / 4 + other;
+}
+
+function characterCounts(text: string): { ascii: number; other: number } {
   let ascii = 0;
   let other = 0;
   for (let index = 0; index < text.length; index++) {
@@ -16,7 +31,7 @@ export function estimateTextTokens(text: string): number {
     // The second half of a surrogate pair: its character was counted with the first.
     else if (code < 0xdc00 || code > 0xdfff) other++;
   }
-  return Math.ceil(ascii / 3 + other);
+  return { ascii, other };
 }
 
 /** A message as it goes over the wire (role, keys and quoting included), so the chat template's overhead is counted too. */

@@ -1,0 +1,74 @@
+import type { EnvironmentValue, ServerConfig } from "./config-types.js";
+
+/** Values from the user's environment that one remote entry sends to one place. */
+export interface Handover {
+  /** Where they go, as a person reads it: `mcp.example.com`, `the identity provider idp.example.com`. */
+  destination: string;
+  values: EnvironmentValue[];
+}
+
+/** Oauth keys whose values go to the identity provider rather than the authorization server. */
+const IDENTITY_PROVIDER_KEYS = new Set(["idToken", "idpClientId", "idpTokenEndpoint"]);
+
+/**
+ * Where each `${VAR}` of the user's environment in a remote entry goes, grouped by destination:
+ * its URL and headers to the server's host; its oauth values to the identity provider it names
+ * (the ID token) or the authorization server (its issuer, else the one the server names). A
+ * project file chose every one of these places, so handing them a value of the user's needs
+ * the user's yes. Empty for stdio servers (their env is shown another way) and for `"oauth":
+ * false`'s values, which go nowhere.
+ */
+export function handovers(server: ServerConfig): Handover[] {
+  const grouped = new Map<string, EnvironmentValue[]>();
+  for (const value of server.fromEnvironment ?? []) {
+    const destination = destinationOf(server, value.key);
+    if (destination === undefined) continue;
+    grouped.set(destination, [...(grouped.get(destination) ?? []), value]);
+  }
+  return [...grouped].map(([destination, values]) => ({ destination, values }));
+}
+
+/** A hand-over, with the server whose entry makes it. */
+export interface ServerHandover extends Handover {
+  server: string;
+}
+
+/** What the servers about to start would hand over (the disabled, and those that cannot start, nothing). */
+export function serverHandovers(servers: readonly ServerConfig[]): ServerHandover[] {
+  return servers
+    .filter((server) => !server.disabled && server.problem === undefined)
+    .flatMap((server) => handovers(server).map((handover) => ({ server: server.name, ...handover })));
+}
+
+/** `${GITHUB_TOKEN} (headers.Authorization) to mcp.example.com (server "github")`, one a hand-over. */
+export function handoverLines(given: readonly ServerHandover[]): string[] {
+  return given.map(
+    ({ server, destination, values }) =>
+      `${describeValues(values)} to ${destination} (server ${JSON.stringify(server)})`,
+  );
+}
+
+/** Said where nobody can be asked: every value, where it would go, and the flag that allows it. */
+export function handoverRefusal(configPath: string, given: readonly ServerHandover[]): string {
+  return `${configPath} would send values from your environment to places it names: ${handoverLines(given).join("; ")}; nothing was sent — check them and rerun with --trust-config to allow it.`;
+}
+
+/** `${GITHUB_TOKEN} (headers.Authorization), ${ID} (oauth.idToken)`. */
+export function describeValues(values: readonly EnvironmentValue[]): string {
+  return values.map(({ variable, key }) => `\${${variable}} (${key})`).join(", ");
+}
+
+function destinationOf(server: ServerConfig, key: string): string | undefined {
+  const oauthKey = /^oauth\.(\w+)/.exec(key)?.[1];
+  if (oauthKey === undefined) return hostOf(server.url);
+  const { oauth } = server;
+  if (oauth?.enabled === false) return undefined;
+  if (IDENTITY_PROVIDER_KEYS.has(oauthKey)) return `the identity provider ${hostOf(oauth?.idpTokenEndpoint)}`;
+  return oauth?.issuer === undefined
+    ? `the authorization server ${hostOf(server.url)} names`
+    : `the authorization server ${hostOf(oauth.issuer)}`;
+}
+
+function hostOf(url: string | undefined): string {
+  return url !== undefined && URL.canParse(url) ? new URL(url).host : (url ?? "unknown");
+}

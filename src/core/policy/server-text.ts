@@ -1,0 +1,27 @@
+import type { SecretRedactor } from "./redact-secrets.js";
+import type { TextRedaction } from "./secret-patterns.js";
+import { sanitizeForTerminal } from "./sanitize-terminal.js";
+
+/**
+ * Text a server sent (a tool result, a resource, a rendered prompt), made safe to show or to give
+ * the model: secrets removed, then terminal controls and every character that hides text (tag
+ * characters, BiDi and zero-width controls, C0/C1 controls) dropped. A model reads what a person
+ * cannot see, so nothing of a server reaches it that a person would not see too.
+ */
+export async function cleanServerText(
+  text: string,
+  redactor: SecretRedactor | undefined,
+): Promise<TextRedaction> {
+  const redacted = redactor ? await redactor.redact(text) : { text, rules: [] };
+  return { text: sanitizeForTerminal(redacted.text), rules: redacted.rules };
+}
+
+/**
+ * The body of an untrusted-data fence (`<tool_output …>`, `<resource …>`) with every spelling of
+ * the fence's tag defused, opening or closing, in any case and with spaces (`</TOOL_OUTPUT>`,
+ * `</ tool_output>`): the body can neither end its fence early nor open one that claims another
+ * server or trust="trusted".
+ */
+export function defuseFenceTags(body: string, tag: string): string {
+  return body.replace(new RegExp(String.raw`<(?=\s*\/?\s*${tag})`, "gi"), "&lt;");
+}

@@ -1,0 +1,92 @@
+import { appendFileSync, lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ensureProjectStateFolder, PROJECT_STATE_FOLDER } from "../config/project-state-folder.js";
+
+/** The most lines kept; the file is cut back to this many once it holds twice as many. */
+const KEPT = 500;
+
+/**
+ * What the person sent in a project, newest last, so ↑ recalls it in the next session too (as a
+ * shell's history does): `.mcpterm/history.jsonl`, one JSON string a line, 0600, each entry
+ * redacted before it is written. A file mcpterm did not write — not a plain 0600 file, as one a
+ * cloned repository brought would be — is not read: its lines would come back as the person's
+ * own words.
+ */
+export class InputHistoryFile {
+  readonly file: string;
+
+  constructor(
+    private readonly cwd: string,
+    private readonly redact: (text: string) => string,
+  ) {
+    this.file = path.join(cwd, PROJECT_STATE_FOLDER, "history.jsonl");
+  }
+
+  load(): string[] {
+    if (!this.ours()) return [];
+    let text: string;
+    try {
+      text = readFileSync(this.file, "utf8");
+    } catch {
+      return [];
+    }
+    return entries(text).slice(-KEPT);
+  }
+
+  /** Adds one entry; a history that cannot be written is lost quietly (it is a convenience). */
+  append(entry: string): void {
+    if (entry.trim() === "") return;
+    try {
+      ensureProjectStateFolder(this.cwd, path.dirname(this.file));
+      if (!this.ours() && this.exists()) return;
+      appendFileSync(this.file, `${JSON.stringify(this.redact(entry))}\n`, { mode: 0o600 });
+      const kept = entries(readFileSync(this.file, "utf8"));
+      if (kept.length > 2 * KEPT) {
+        const temporary = `${this.file}.${process.pid}.tmp`;
+        writeFileSync(
+          temporary,
+          kept
+            .slice(-KEPT)
+            .map((line) => `${JSON.stringify(line)}\n`)
+            .join(""),
+          {
+            mode: 0o600,
+          },
+        );
+        renameSync(temporary, this.file);
+      }
+    } catch {
+      // No history this time; the message itself was sent.
+    }
+  }
+
+  private ours(): boolean {
+    try {
+      const info = lstatSync(this.file);
+      return info.isFile() && (info.mode & 0o077) === 0;
+    } catch {
+      return false;
+    }
+  }
+
+  private exists(): boolean {
+    try {
+      lstatSync(this.file);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function entries(text: string): string[] {
+  return text.split("\n").flatMap((line) => {
+    if (line.trim() === "") return [];
+    try {
+      const value: unknown = JSON.parse(line);
+      return typeof value === "string" ? [value] : [];
+    } catch {
+      return [];
+    }
+  });
+}

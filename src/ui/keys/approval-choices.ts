@@ -1,0 +1,24 @@
+/** The answers an approval panel offers, in the order it lists and numbers them. */
+export type ApprovalChoice = "once" | "always" | "project" | "deny" | "reason";
+
+export interface ApprovalOption {
+  choice: ApprovalChoice;
+  /** The single-key shortcut, honoured only once the approval guard has passed. */
+  shortcut: string;
+  label: (callLabel: string) => string;
+}
+
+export const APPROVAL_OPTIONS: readonly ApprovalOption[] = [
+  { choice: "once", shortcut: "y", label: () => "Approve once" },
+  { choice: "always", shortcut: "a", label: (call) => `Always allow ${call} this session` },
+  {
+    choice: "project",
+    shortcut: "p",
+    label: (call) => `Always allow ${call} in this project (saved in your settings)`,
+  },
+  { choice: "deny", shortcut: "n", label: () => "Deny" },
+  { choice: "reason", shortcut: "d", label: () => "Deny and tell the model why" },
+];
+
+/** A new panel focuses "Deny": Enter on a panel nobody moved through never approves. */
+export const INITIAL_APPROVAL_FOCUS = APPROVAL_OPTIONS.findIndex((option) => option.choice === "deny");

@@ -1,0 +1,160 @@
+/* eslint-disable no-control-regex -- the draft shown leaves out the escape sequences of keys. */
+import type { ReadStream, WriteStream } from "node:tty";
+import { displayWidth } from "../../core/text/index.js";
+import { captureTypeAhead } from "./type-ahead.js";
+
+/**
+ * The first frame, drawn before Ink has loaded: loading Ink, React and the TUI takes most of
+ * mcpterm's start, and a person should see a prompt and be able to type into it at once. This is
+ * the prompt box and a status line in plain terminal writes; what is typed into it shows there.
+ *
+ * The frame goes away, with its keys given back to stdin as typed, just before anything else is
+ * written to the terminal: Ink's first frame, a trust question, the session picker, an error.
+ * It patches the two streams' `write` for that one moment, so no caller has to remember it, and
+ * the rows are erased before those bytes, so nothing is drawn twice and no key is lost. The
+ * terminal stays raw, as the type-ahead rules expect (a question puts it back in cooked mode).
+ */
+export interface EarlyFrame {
+  /** Takes the frame off the screen and gives its keys back to stdin; only the first call acts. */
+  remove(): void;
+}
+
+/** Rows the frame takes: the box (three rows) and the status line. */
+const FRAME_ROWS = 4;
+/** Narrower than this, the box could not hold its own borders and the marker. */
+const MIN_COLUMNS = 12;
+const ETX = "\u0003";
+
+export interface EarlyFrameOptions {
+  /** The status line under the box. */
+  status: string;
+  color: boolean;
+}
+
+export async function drawEarlyFrame(
+  stdin: ReadStream,
+  stdout: WriteStream,
+  stderr: NodeJS.WriteStream,
+  options: EarlyFrameOptions,
+): Promise<EarlyFrame | undefined> {
+  if (stdout.columns < MIN_COLUMNS || stdout.rows < FRAME_ROWS + 1) return undefined;
+  // Keys typed before this (echoed in cooked mode) leave the screen first, and come back as keys.
+  await captureTypeAhead(stdin, stdout);
+  const writeOut = stdout.write.bind(stdout) as (...args: unknown[]) => boolean;
+  let typed = "";
+  let drawn = false;
+  let removed = false;
+
+  const draw = (): void => {
+    const rows = frameText(typed, stdout.columns, options);
+    writeOut(`${drawn ? `\r\u001b[${FRAME_ROWS - 1}A` : ""}${rows}`);
+    drawn = true;
+  };
+  const takeKeys = (): void => {
+    let chunk: unknown;
+    while ((chunk = stdin.read()) !== null)
+      typed += typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8");
+  };
+  const onReadable = (): void => {
+    takeKeys();
+    if (typed.includes(ETX)) {
+      // Raw mode turns Ctrl+C into a key: it still means stop, as it does everywhere else.
+      typed = typed.slice(0, typed.indexOf(ETX));
+      frame.remove();
+      process.kill(process.pid, "SIGINT");
+      return;
+    }
+    draw();
+  };
+  const frame: EarlyFrame = {
+    remove() {
+      if (removed) return;
+      removed = true;
+      stdin.off("readable", onReadable);
+      restoreOut();
+      restoreErr();
+      process.off("exit", removeOnExit);
+      writeOut(`\r\u001b[${FRAME_ROWS - 1}A\u001b[J`);
+      if (typed !== "") stdin.unshift(Buffer.from(typed));
+    },
+  };
+  const restoreOut = beforeEachWrite(stdout, () => frame.remove());
+  const restoreErr = beforeEachWrite(stderr, () => frame.remove());
+  const removeOnExit = (): void => frame.remove();
+  process.on("exit", removeOnExit);
+  // The keys typed ahead are in the first frame already.
+  takeKeys();
+  draw();
+  // Read the way Ink does ("readable" and read()), never pausing (see type-ahead.ts).
+  stdin.on("readable", onReadable);
+  return frame;
+}
+
+/**
+ * Runs `before` ahead of every write to `stream` until the returned function puts its own write
+ * back. A stream's write has several overloads; the patch passes whatever it is given on.
+ */
+function beforeEachWrite(stream: NodeJS.WriteStream, before: () => void): () => void {
+  const own = Object.getOwnPropertyDescriptor(stream, "write");
+  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  stream.write = ((...args: unknown[]) => {
+    before();
+    return write(...args);
+  });
+  return () => {
+    if (own) Object.defineProperty(stream, "write", own);
+    else Reflect.deleteProperty(stream, "write");
+  };
+}
+
+/** The frame's four rows, the cursor left at the end of the last (nothing below it is touched). */
+export function frameText(typed: string, columns: number, options: EarlyFrameOptions): string {
+  const inner = columns - 2;
+  const paint = (code: string, text: string): string =>
+    options.color ? `\u001b[${code}m${text}\u001b[39m` : text;
+  const shown = tailWithin(visibleDraft(typed), inner - 3);
+  const row = `${paint("36", "│")} ${paint("36", "›")} ${shown}${" ".repeat(Math.max(0, inner - 3 - displayWidth(shown)))}${paint("36", "│")}`;
+  const status = tailWithin(options.status, columns - 1);
+  return [
+    `\u001b[2K${paint("36", `╭${"─".repeat(inner)}╮`)}`,
+    `\u001b[2K${row}`,
+    `\u001b[2K${paint("36", `╰${"─".repeat(inner)}╯`)}`,
+    `\u001b[2K${options.color ? `\u001b[90m${status}\u001b[39m` : status}`,
+  ].join("\r\n");
+}
+
+/**
+ * The draft as typed so far, for showing only (the keys themselves go to Ink untouched): the last
+ * line, Backspace applied, other control keys and escape sequences left out.
+ */
+export function visibleDraft(typed: string): string {
+  let line = "";
+  // Escape sequences (arrows, a paste's brackets) are not text.
+  const keys = typed.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
+  for (const { segment: character } of GRAPHEMES.segment(keys)) {
+    if (character === "\r" || character === "\n") line = "";
+    else if (character === "\u007f" || character === "\b") line = withoutLastCharacter(line);
+    else if ((character.codePointAt(0) ?? 0) >= 0x20) line += character;
+  }
+  return line;
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+function withoutLastCharacter(line: string): string {
+  const characters = Array.from(GRAPHEMES.segment(line), (part) => part.segment);
+  return characters.slice(0, -1).join("");
+}
+
+/** The end of `text` that fits in `width` columns: the cursor's side of a long draft. */
+function tailWithin(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  const characters = Array.from(GRAPHEMES.segment(text), (part) => part.segment);
+  let tail = "";
+  for (let index = characters.length - 1; index >= 0; index -= 1) {
+    const next = `${characters[index] ?? ""}${tail}`;
+    if (displayWidth(next) > width) break;
+    tail = next;
+  }
+  return tail;
+}

@@ -1,0 +1,148 @@
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
+import { launchHash } from "../../src/core/config/config-trust.js";
+import { loadConfig } from "../../src/core/config/load-config.js";
+import { UserSettings } from "../../src/core/config/user-settings.js";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { startOAuthWorld } from "../support/oauth-world.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+
+/**
+ * The developer commands start a fresh clone's servers unasked (running them is the request),
+ * but a `${VAR}` of the user's environment goes to a place the project names only with a yes:
+ * here `$GITHUB_TOKEN`, in a header to the project's URL and as the enterprise ID token to the
+ * identity provider it chose, both real HTTP servers on 127.0.0.1 that record what reaches them.
+ */
+const GITHUB_TOKEN = ["ghp", "Hw8Zq3Nc6Vb1Xm4Ls7Kd0Pf2Rt5Yu9Je"].join("_");
+
+const closers: Array<() => Promise<void>> = [];
+let terminal: TmuxTerminal | undefined;
+afterEach(async () => {
+  terminal?.close();
+  terminal = undefined;
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** An HTTP server that records the headers and body of every request and answers 404. */
+async function recorder(): Promise<{
+  url: string;
+  requests: Array<{ headers: IncomingHttpHeaders; body: string }>;
+}> {
+  const requests: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      requests.push({ headers: request.headers, body });
+      response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+async function project() {
+  const site = await recorder();
+  const idp = await recorder();
+  const world = await startOAuthWorld();
+  closers.push(() => world.close());
+  const dir = await tempDir("mcpterm-handover-");
+  const settings = await tempDir("mcpterm-handover-settings-");
+  const file = path.join(dir, "mcp.config.json");
+  await writeJson(file, {
+    mcpServers: {
+      site: { url: `${site.url}/mcp`, headers: { Authorization: "Bearer ${GITHUB_TOKEN}" } },
+      sso: {
+        url: world.mcpUrl,
+        oauth: {
+          grant: "enterprise",
+          issuer: world.issuer,
+          clientId: "preset",
+          clientSecret: "the-project-s-own-client-secret",
+          idpTokenEndpoint: `${idp.url}/token`,
+          idpClientId: "mcpterm",
+          idToken: "${GITHUB_TOKEN}",
+        },
+      },
+    },
+  });
+  const env = cleanEnv({ GITHUB_TOKEN, MCPTERM_SETTINGS_DIR: settings });
+  /** Everything that reached the two places the project named. */
+  const received = (): string => JSON.stringify([site.requests, idp.requests]);
+  return { dir, file, env, settings, site, idp, received };
+}
+
+describe("a developer command that would send a value of yours to a place the project names", () => {
+  it("without a terminal, is exit 2 naming each variable and where it would go, and sends nothing", async () => {
+    const { dir, file, env, site, idp, received } = await project();
+    const run = await runCli(["tools"], { cwd: dir, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `mcpterm: ${file} would send values from your environment to places it names: ` +
+        `\${GITHUB_TOKEN} (headers.Authorization) to ${new URL(site.url).host} (server "site"); ` +
+        `\${GITHUB_TOKEN} (oauth.idToken) to the identity provider ${new URL(idp.url).host} (server "sso"); ` +
+        "nothing was sent — check them and rerun with --trust-config to allow it.\n",
+    );
+    expect(received()).not.toContain(GITHUB_TOKEN);
+    expect(site.requests).toEqual([]);
+    expect(idp.requests).toEqual([]);
+  });
+
+  it("goes ahead with --trust-config, or when the config was trusted whole before", async () => {
+    const flagged = await project();
+    await runCli(["tools", "--trust-config"], { cwd: flagged.dir, env: flagged.env });
+    expect(flagged.site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+    expect(flagged.idp.requests[0]?.body).toContain(`subject_token=${GITHUB_TOKEN}`);
+
+    const trusted = await project();
+    const config = await loadConfig({ explicit: false, cwd: trusted.dir, env: trusted.env });
+    new UserSettings(trusted.settings, trusted.env).trustConfig(trusted.file, launchHash(config));
+    const run = await runCli(["tools", "--server", "site"], { cwd: trusted.dir, env: trusted.env });
+    expect(run.stderr).not.toContain("would send values");
+    expect(trusted.site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+  });
+
+  it.each([
+    ["n", false],
+    ["y", true],
+  ])("at a terminal, asks first: %s", async (answer, sent) => {
+    const { dir, env, site } = await project();
+    terminal = new TmuxTerminal(
+      mcptermPaneCommand({
+        home: dir,
+        args: ["tools", "--server", "site"],
+        env: [`GITHUB_TOKEN=${GITHUB_TOKEN}`, `MCPTERM_SETTINGS_DIR=${env.MCPTERM_SETTINGS_DIR ?? ""}`],
+      }),
+      { cwd: dir, columns: 200, rows: 20 },
+    );
+    const asked = await terminal.waitFor((screen) => screen.includes("Send them? [y/N]"), "the question");
+    expect(asked).toContain(
+      `\${GITHUB_TOKEN} (headers.Authorization) to ${new URL(site.url).host} (server "site")`,
+    );
+    expect(site.requests).toEqual([]);
+    // Lines typed sooner than this after the question are thrown away as typed ahead.
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_GUARD_MS + 100));
+    terminal.text(answer);
+    terminal.keys("Enter");
+    const screen = await terminal.waitFor((text) => text.includes("EXITED"), "the exit code");
+    if (sent) {
+      expect(site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+    } else {
+      expect(screen).toContain("Nothing was sent");
+      expect(screen).toContain("EXITED 2");
+      expect(site.requests).toEqual([]);
+    }
+  });
+});

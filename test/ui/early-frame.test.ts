@@ -1,0 +1,61 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { displayWidth } from "../../src/core/text/index.js";
+import { COMMAND_WORDS, startsInteractive } from "../../src/early-frame-gate.js";
+import { frameText, visibleDraft } from "../../src/ui/terminal/early-frame.js";
+import { REPO_ROOT } from "../support/fixtures.js";
+
+describe("which command lines get the early frame", () => {
+  it.each<[string[], boolean]>([
+    [[], true],
+    [["--model", "gpt-4.1", "--no-kb"], true],
+    [["--resume"], true],
+    [["--config=other.json", "--trust-config"], true],
+    [["-p", "hi"], false],
+    [["--prompt=hi"], false],
+    [["--help"], false],
+    [["--version"], false],
+    [["tools"], false],
+    [["--debug", "call", "s/t"], false],
+    [["doctor", "--", "node", "server.js"], false],
+  ])("%j → %s", (argv, expected) => {
+    expect(startsInteractive(argv, true)).toBe(expected);
+  });
+
+  it("never without a terminal", () => {
+    expect(startsInteractive([], false)).toBe(false);
+  });
+
+  it("knows every command the parser lists in --help", async () => {
+    const help = await readFile(path.join(REPO_ROOT, "dist", "help.txt"), "utf8");
+    const section = help.slice(help.indexOf("Commands:"), help.indexOf("Options:"));
+    const listed = [...section.matchAll(/^ {2}mcpterm (\w+)/gm)].map((match) => match[1]);
+    expect(listed.length).toBeGreaterThan(5);
+    for (const word of listed) expect(COMMAND_WORDS.has(word ?? "")).toBe(true);
+  });
+});
+
+describe("the early frame's rows", () => {
+  it("shows the last line of the draft, Backspace applied, keys' escape sequences left out", () => {
+    expect(visibleDraft("abc\u007fd")).toBe("abd");
+    expect(visibleDraft("first\rsecond")).toBe("second");
+    expect(visibleDraft("a\u001b[Ab\u001b[200~c")).toBe("abc");
+    expect(visibleDraft("👍🏽\u007fok")).toBe("ok");
+  });
+
+  it("fills the width exactly, with a long draft's end in view", () => {
+    const rows = frameText(`${"x".repeat(200)}END`, 40, { status: "s".repeat(100), color: false })
+      .split("\r\n")
+      .map((row) => row.replace("\u001b[2K", ""));
+    expect(rows).toHaveLength(4);
+    for (const row of rows.slice(0, 3)) expect(displayWidth(row)).toBe(40);
+    expect(rows[1]).toMatch(/xEND│$/);
+    expect(displayWidth(rows[3] ?? "")).toBeLessThan(40);
+  });
+
+  it("keeps the border in place with wide characters", () => {
+    const row = frameText("日本語", 20, { status: "", color: false }).split("\r\n")[1] ?? "";
+    expect(displayWidth(row.replace("\u001b[2K", ""))).toBe(20);
+  });
+});

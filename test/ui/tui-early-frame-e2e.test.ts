@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+
+/**
+ * The early frame (src/ui/terminal/early-frame.ts): the prompt box drawn before Ink loads, with
+ * what is typed into it, taken away before Ink's first frame or a question, nothing lost or
+ * drawn twice. Each pane waits for a gate file, so the recording and the keys typed ahead are in
+ * place before mcpterm starts, however fast or slow the machine is.
+ */
+const marker = randomUUID();
+let model: ScriptedModelServer;
+let terminal: TmuxTerminal | undefined;
+
+beforeAll(async () => {
+  expect(existsSync(CLI), "run npm run build first").toBe(true);
+  model = await startScriptedModelServer(() => ({ text: "Hello." }));
+});
+
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+});
+
+afterAll(async () => {
+  await model.close();
+  expect(await waitForNoProcesses(marker)).toEqual([]);
+});
+
+async function gatedPane(dir: string, args: readonly string[]): Promise<{ pane: TmuxTerminal; log: string }> {
+  const start = mcptermPaneCommand({
+    home: dir,
+    args: ["--no-kb", "--model", "scripted", "--base-url", model.baseUrl, ...args],
+  });
+  const pane = new TmuxTerminal(`while [ ! -e gate ]; do sleep 0.05; done; ${start}`, {
+    cwd: dir,
+    columns: 80,
+    rows: 24,
+  });
+  terminal = pane;
+  const log = path.join(dir, "pane.log");
+  pane.record(log);
+  // Typed before mcpterm runs: the terminal echoes it (cooked mode), as it does for a person.
+  pane.text("typed early");
+  await pane.waitFor((screen) => /^typed early/m.test(screen), "the terminal's echo");
+  await writeFile(path.join(dir, "gate"), "");
+  return { pane, log };
+}
+
+const boxTops = (screen: string): number => screen.split("\n").filter((line) => line.startsWith("╭")).length;
+
+describe("the first frame before Ink", () => {
+  it("shows the prompt with the keys typed so far, then hands them to Ink with one box on screen", async () => {
+    const dir = await tempDir("mcpterm-early-frame-");
+    const { pane, log } = await gatedPane(dir, []);
+    const screen = await pane.waitFor(
+      (text) => text.includes("│ › typed early") && text.includes("Enter send"),
+      "Ink's prompt holding the keys",
+    );
+    const written = await readFile(log, "utf8");
+    const early = written.indexOf("› typed early");
+    const status = written.indexOf("starting · servers connect once the prompt is ready");
+    const welcome = written.indexOf("· mcpterm ");
+    // The early frame came first, held the keys typed ahead, and was erased before Ink drew.
+    expect(early).toBeGreaterThanOrEqual(0);
+    expect(status).toBeGreaterThan(early);
+    expect(welcome).toBeGreaterThan(status);
+    expect(written.slice(status, welcome)).toContain("\r\u001b[3A\u001b[J");
+    expect(written.slice(0, early)).not.toContain("· mcpterm ");
+    expect(boxTops(screen)).toBe(1);
+    expect(screen).not.toContain("starting ·");
+    expect(screen).not.toMatch(/^typed early/m);
+    // The keys are the prompt's own: more typing joins them, and Enter sends the whole line.
+    pane.text(" and more");
+    await pane.waitFor((text) => text.includes("› typed early and more"), "the joined draft");
+    pane.text("\r");
+    await pane.waitFor((text) => text.includes("Hello."), "the model's answer");
+    expect(model.requests.at(-1)?.body).toMatchObject({
+      messages: expect.arrayContaining([{ role: "user", content: "typed early and more" }]) as unknown,
+    });
+  });
+
+  it("gives way to the trust question, which the keys typed ahead do not answer", async () => {
+    const dir = await tempDir("mcpterm-early-trust-");
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+    const { pane } = await gatedPane(dir, []);
+    const question = await pane.waitFor((text) => text.includes("[y/N]"), "the trust question");
+    expect(boxTops(question)).toBe(0);
+    expect(question).not.toContain("starting ·");
+    expect(question).not.toMatch(/^typed early/m);
+    // The guard's rule holds: keys typed before the question was shown never answer it.
+    await pane.waitFor((text) => text.includes("typed before this question was ignored"), "the guard's note");
+  });
+});
