@@ -5,6 +5,7 @@ import type { ProtocolSetting } from "../../src/core/config/config-types.js";
 import { lazyChatModel } from "../../src/core/llm/lazy-chat-model.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { InputRounds } from "../../src/core/mcp/input-rounds.js";
+import { ToolCallError } from "../../src/core/mcp/tool-call-error.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import type { ElicitationAnswer, ElicitationQuestion } from "../../src/core/person/elicitation.js";
 import { NOBODY, type Person } from "../../src/core/person/person.js";
@@ -278,6 +279,31 @@ describe("questions a tool asks, on either era, with nobody to answer", () => {
     expect(outcome).toContain(
       "sampling request declined: nobody is there to answer it; pass --allow-sampling to answer such requests",
     );
+  });
+});
+
+describe("a person who denies a 2026 server's sampling question", () => {
+  it("is asked once: the refusal ends the call, which is not sent again", async () => {
+    let asked = 0;
+    const { manager, wire } = await connect("modern-server", {
+      allowSampling: true,
+      person: personWho({
+        sampling: () => {
+          asked += 1;
+          return Promise.resolve({ approved: false, reason: "the user denied it" });
+        },
+      }),
+    });
+    const outcome = await manager.callTool("s", "ask_model", { question: "q" }).then(
+      () => "answered",
+      (error: unknown) =>
+        error instanceof ToolCallError ? `${error.failure}: ${error.message}` : String(error),
+    );
+    // Not "transient": the tool host sends a read-only call that failed in transit again, and
+    // the person would be asked the same question twice.
+    expect(outcome).toMatch(/^business: .*denied/);
+    expect(asked).toBe(1);
+    expect(sentMethods(wire).filter((method) => method === "tools/call")).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,9 @@
-import { ProtocolErrorCode, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type ElicitRequest,
+  type ElicitResult,
+} from "@modelcontextprotocol/client";
 import type { CreateMessageRequest, CreateMessageResult } from "../deprecated-mcp.js";
 
 export type SamplingParams = CreateMessageRequest["params"];
@@ -18,11 +23,13 @@ export interface ServerRequestHandlers {
 export const SAMPLING_REJECTED = -1;
 
 /**
- * An error the SDK sends back as a JSON-RPC error with this code and message (it reads `code`
- * off whatever a handler throws).
+ * A refusal: on 2025 the SDK sends it back as a JSON-RPC error with this code and message; on
+ * 2026, where a question arrives inside an answer, it fails the request that carried the
+ * question — as the server's kind of error (a ProtocolError), so the call is not sent again as
+ * if the link had failed, and the person is not asked the same question twice.
  */
 export function requestError(code: number, message: string): Error & { code: number } {
-  return Object.assign(new Error(message), { code });
+  return new ProtocolError(code, message);
 }
 
 export function samplingRefused(reason: string): Error & { code: number } {
