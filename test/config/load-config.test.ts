@@ -703,3 +703,42 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
     );
   });
 });
+
+describe("loadConfig: the oauth settings of workload identity and DPoP", () => {
+  const url = "https://mcp.example.com/mcp";
+  const issuer = "https://as.example.com";
+
+  it("reads a workload's JWT (through ${VAR}) and dpop", async () => {
+    const config = await load(
+      {
+        mcpServers: {
+          job: {
+            url,
+            oauth: { grant: "workload", issuer, clientId: "ci-job", assertion: "${JOB_JWT}", dpop: true },
+          },
+        },
+      },
+      { JOB_JWT: "eyJ.workload.jwt" },
+    );
+    expect(config.servers[0]?.oauth).toMatchObject({
+      grant: "workload",
+      issuer,
+      clientId: "ci-job",
+      assertion: "eyJ.workload.jwt",
+      dpop: true,
+    });
+  });
+
+  it.each([
+    [{ clientId: "ci-job" }, 'has grant "workload" but neither "assertion" nor "assertionFile"; give one'],
+    [
+      { clientId: "ci-job", assertion: "a", assertionFile: "/run/jwt" },
+      'has grant "workload" but both "assertion" and "assertionFile"; give one',
+    ],
+    [{ assertion: "a" }, 'has grant "workload" but no "clientId"'],
+    [{ issuer: undefined, clientId: "ci-job", assertion: "a" }, 'has grant "workload" but no "issuer"'],
+  ])("a workload entry missing what it needs says so: %o", async (settings, sentence) => {
+    const oauth = { grant: "workload", issuer, ...settings };
+    await expect(load({ mcpServers: { job: { url, oauth } } })).rejects.toThrow(sentence);
+  });
+});

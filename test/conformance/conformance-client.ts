@@ -68,7 +68,7 @@ async function serverEntry(
 ): Promise<Record<string, unknown>> {
   if (context.client_secret !== undefined) env.CONFORMANCE_CLIENT_SECRET = context.client_secret;
   if (context.private_key_pem !== undefined) env.CONFORMANCE_PRIVATE_KEY = context.private_key_pem;
-  switch (context.name ?? "") {
+  switch (context.name ?? process.env.MCP_CONFORMANCE_SCENARIO ?? "") {
     case "auth/pre-registration":
       return { url, oauth: { clientId: context.client_id, clientSecret: "${CONFORMANCE_CLIENT_SECRET}" } };
     case "auth/client-credentials-basic":
@@ -107,6 +107,23 @@ async function serverEntry(
           idpClientId: context.idp_client_id,
           idToken: "${CONFORMANCE_ID_TOKEN}",
         },
+      };
+    case "auth/wif-jwt-bearer":
+      env.CONFORMANCE_WIF_JWT = context.valid_jwt;
+      return {
+        url,
+        oauth: {
+          grant: "workload",
+          issuer: await issuerOf(url),
+          clientId: context.client_id,
+          assertion: "${CONFORMANCE_WIF_JWT}",
+        },
+      };
+    case "auth/dpop":
+    case "auth/dpop-nonce":
+      return {
+        url,
+        oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json", dpop: true },
       };
     default:
       return { url, oauth: { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" } };

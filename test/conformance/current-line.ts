@@ -20,13 +20,6 @@ export interface ScenarioExpectation {
 
 const passes = (...checks: string[]): Expectation => ({ kind: "passes", checks });
 
-/** Left for the authorization work of issue 26 (RFC 9207, SEP-2352, DPoP, WIF, EMA scoring). */
-const authWork = (reason: string, ...checks: string[]): Expectation => ({
-  kind: "left",
-  reason: `authorization work: ${reason}`,
-  checks,
-});
-
 const SCHEMA_ECHO = [
   "json-schema-2020-12-client-tool-found",
   "json-schema-2020-12-client-echo-completed",
@@ -116,8 +109,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/authorization-server-migration",
-    expect: authWork(
-      "SEP-2352 re-registration when the resource's authorization server changes",
+    expect: passes(
       "sep-2352-reregister-on-as-change",
       "sep-2352-no-reuse-on-as-change",
       "sep-2352-no-cross-as-credential-reuse",
@@ -150,8 +142,7 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/dpop",
-    expect: authWork(
-      "DPoP-bound tokens (SEP-1932)",
+    expect: passes(
       "sep-1932-client-token-request-proof",
       "sep-1932-client-dpop-auth-scheme",
       "sep-1932-client-fresh-proof",
@@ -159,16 +150,9 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
   },
   {
     scenario: "auth/dpop-nonce",
-    expect: authWork(
-      "DPoP-bound tokens with server nonces (SEP-1932)",
-      "sep-1932-client-as-nonce",
-      "sep-1932-client-rs-nonce",
-    ),
+    expect: passes("sep-1932-client-as-nonce", "sep-1932-client-rs-nonce"),
   },
-  {
-    scenario: "auth/wif-jwt-bearer",
-    expect: authWork("the workload-identity JWT-bearer grant (SEP-1933)", "wif-assertion-verified"),
-  },
+  { scenario: "auth/wif-jwt-bearer", expect: passes("wif-assertion-verified", ...SIGNED_IN) },
   {
     scenario: "sep-2322-client-request-state",
     expect: passes(
@@ -214,6 +198,27 @@ export const CURRENT_LINE: readonly ScenarioExpectation[] = [
  * mock), so the 2026 wire is proven beside the 2025 one.
  */
 export const AT_2026: readonly ScenarioExpectation[] = [
+  // Authorization on the 2026 wire: registration says application_type (SEP-837), a
+  // pre-registered client still signs in, and a step-up asks for the union of scopes (SEP-2350).
+  {
+    scenario: "auth/metadata-default",
+    specVersion: "2026-07-28",
+    expect: passes(...METADATA, ...RESOURCE, "sep-837-application-type-present"),
+  },
+  {
+    scenario: "auth/pre-registration",
+    specVersion: "2026-07-28",
+    expect: passes("pre-registration-auth", ...SIGNED_IN),
+  },
+  {
+    scenario: "auth/scope-step-up",
+    specVersion: "2026-07-28",
+    expect: passes(
+      "scope-step-up-escalation",
+      "sep-2350-scope-union-on-reauth",
+      "sep-837-application-type-present",
+    ),
+  },
   {
     scenario: "tools_call",
     specVersion: "2026-07-28",

@@ -93,8 +93,8 @@ describe("an authorization server's metadata", () => {
     },
   );
 
-  it("of a server that names no authorization server (2025-03-26) may give its issuer a path on that server's origin, not another origin", async () => {
-    const onItsOrigin = await world({ legacyIssuer: (resource) => `${resource}/oauth` });
+  it("of a server that names no authorization server (2025-03-26) must name that server's origin as its issuer", async () => {
+    const onItsOrigin = await world({ legacyIssuer: (resource) => resource });
     const signer = person();
     const connected = await started({ url: onItsOrigin.mcpUrl }, signer);
     expect(connected.servers()[0]).toMatchObject({ status: "connected" });
@@ -103,7 +103,7 @@ describe("an authorization server's metadata", () => {
     const elsewhere = await world({ legacyIssuer: (_resource, authServer) => authServer });
     const refused = await started({ url: elsewhere.mcpUrl }, person());
     expect(refused.servers()[0]?.error).toBe(
-      `sign-in to "secure" stopped: the authorization server metadata fetched for the server's own origin ${new URL(elsewhere.mcpUrl).origin} names issuer ${JSON.stringify(elsewhere.issuer)} instead, and RFC 8414 requires them to be identical (a defence against mix-up attacks); nothing was sent to it.`,
+      `sign-in to "secure" stopped: the authorization server metadata fetched for issuer ${new URL(elsewhere.mcpUrl).origin}/ names issuer ${JSON.stringify(elsewhere.issuer)} instead, and RFC 8414 requires them to be identical (a defence against mix-up attacks); nothing was sent to it.`,
     );
     expect(elsewhere.registrations).toBe(0);
     expect(elsewhere.tokenRequests).toEqual([]);
@@ -191,6 +191,58 @@ describe("the identity provider of an enterprise-managed sign-in", () => {
     const manager = await started(enterprise(hostile, idp), undefined, { env: ENTERPRISE_ENV });
     expect(manager.servers()[0]?.error).toMatch(
       /^the identity provider 127\.0\.0\.1:\d+ sent an answer larger than 4(\.0)? MB, far more than any OAuth answer needs, and mcpterm stopped reading it$/,
+    );
+  });
+});
+describe("the issuer an authorization response names (RFC 9207)", () => {
+  const refusedSentence = (what: string, issuer: string): string =>
+    `sign-in to "secure" stopped: the browser came back ${what} (RFC 9207, a defence against mix-up attacks), so the code was not redeemed at ${issuer}; try again, and if it repeats, check what stands between your browser and that server.`;
+  const ANOTHER = "naming another authorization server as its issuer";
+
+  it.each([
+    ["advertised and given", true, (own: string) => own],
+    ["not advertised and not given", false, () => undefined],
+    ["not advertised but given right", false, (own: string) => own],
+  ])("%s: the code is redeemed and the server connects", async (_what, issAdvertised, issInResponse) => {
+    const honest = await world({ issAdvertised, issInResponse });
+    const manager = await started({ url: honest.mcpUrl }, person());
+    expect(manager.servers()[0]).toMatchObject({ status: "connected" });
+    expect(honest.tokenRequests.map((request) => request.grant)).toEqual(["authorization_code"]);
+  });
+
+  it.each([
+    [
+      "advertised but missing",
+      true,
+      () => undefined,
+      "without the iss parameter its authorization server promises",
+    ],
+    ["advertised, another issuer's", true, () => "https://as.attacker.example", ANOTHER],
+    ["not advertised, another issuer's", false, () => "https://as.attacker.example", ANOTHER],
+    ["its own with a trailing slash added: never normalised", true, (own: string) => `${own}/`, ANOTHER],
+  ])("%s: the code is never redeemed", async (_what, issAdvertised, issInResponse, sentence) => {
+    const hostile = await world({ issAdvertised, issInResponse });
+    const manager = await started({ url: hostile.mcpUrl }, person());
+    expect(manager.servers()[0]?.error).toBe(refusedSentence(sentence, hostile.issuer));
+    expect(hostile.authorizations).toHaveLength(1);
+    expect(hostile.tokenRequests).toEqual([]);
+  });
+
+  it("an error response from another issuer is neither acted on nor shown", async () => {
+    const hostile = await world({
+      refuseAuthorization: "access_denied_CLICK_HERE",
+      issInResponse: () => "https://as.attacker.example",
+    });
+    const manager = await started({ url: hostile.mcpUrl }, person());
+    const error = manager.servers()[0]?.error ?? "";
+    expect(error).toBe(refusedSentence(ANOTHER, hostile.issuer));
+    expect(error).not.toMatch(/CLICK_HERE|said no|attacker/);
+
+    // From the right issuer, the same refusal is reported as the authorization server's word.
+    const honest = await world({ refuseAuthorization: "access_denied", issInResponse: (own) => own });
+    const refused = await started({ url: honest.mcpUrl }, person());
+    expect(refused.servers()[0]?.error).toMatch(
+      /the authorization server said access_denied \(the person said no\)/,
     );
   });
 });

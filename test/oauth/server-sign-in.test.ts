@@ -7,7 +7,13 @@ import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-a
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { tempDir } from "../support/fixtures.js";
-import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
+import {
+  browse,
+  startOAuthWorld,
+  WORKLOAD_JWT,
+  type OAuthWorld,
+  type OAuthWorldOptions,
+} from "../support/oauth-world.js";
 
 /**
  * mcpterm's McpManager signing in to a remote server behind OAuth, against a real resource
@@ -114,6 +120,55 @@ describe("signing in to a remote server behind OAuth", () => {
     expect(again.asked).toEqual([]);
     expect(world.registrations).toBe(1);
     expect(world.authorizations).toHaveLength(1);
+  });
+
+  it("registers again when the server moves to another authorization server, and never shows it the old client (SEP-2352)", async () => {
+    const { world, store } = await setUp();
+    const signer = person();
+    const connected = manager(world.mcpUrl, store, signer);
+    await connected.start();
+    expect(connected.servers()[0]).toMatchObject({ status: "connected" });
+    const firstClient = world.authorizations[0]?.get("client_id");
+    expect(store.list()[0]?.client?.issuer).toBe(world.issuer);
+
+    const moved = await world.migrate();
+    expect(textOf(await connected.callTool("secure", "whoami", {}))).toMatch(/you sent Bearer at-/);
+    expect(world.registeredAt).toEqual([world.issuer, moved]);
+    expect(signer.asked.map((question) => question.domain)).toEqual([
+      new URL(world.issuer).host,
+      new URL(moved).host,
+    ]);
+    const secondClient = world.authorizations[1]?.get("client_id");
+    expect(secondClient).toBeDefined();
+    expect(secondClient).not.toBe(firstClient);
+    // What is stored is the new server's, stamped with its issuer.
+    const entry = store.list()[0];
+    expect(entry?.client).toMatchObject({ client_id: secondClient, issuer: moved });
+    expect(entry?.tokens?.issuer).toBe(moved);
+  });
+
+  it("a workload signs in with its platform's JWT (jwt-bearer), read from its file; a refused one is not retried", async () => {
+    const { world, store, dir } = await setUp();
+    const jwtFile = path.join(dir, "workload.jwt");
+    writeFileSync(jwtFile, `${WORKLOAD_JWT}\n`);
+    const workload = { grant: "workload", issuer: world.issuer, clientId: "ci-job", assertionFile: jwtFile };
+    const learned: string[] = [];
+    const nobody = person("decline");
+    const connected = manager(world.mcpUrl, store, nobody, { oauth: workload }, learned);
+    await connected.start();
+    expect(connected.servers()[0]).toMatchObject({ status: "connected" });
+    expect(nobody.asked).toEqual([]);
+    expect(world.registrations).toBe(0);
+    expect(world.tokenRequests).toEqual([
+      { grant: "urn:ietf:params:oauth:grant-type:jwt-bearer", scope: "read" },
+    ]);
+    expect(learned).toContain(WORKLOAD_JWT);
+
+    writeFileSync(jwtFile, "not-the-platform-jwt");
+    const refused = manager(world.mcpUrl, store, nobody, { oauth: workload });
+    await refused.start();
+    expect(refused.servers()[0]?.error).toMatch(/invalid_grant|assertion not accepted/);
+    expect(world.tokenRequests).toHaveLength(2);
   });
 
   it("refreshes tokens about to expire before connecting, with no browser; the old ones stop working", async () => {

@@ -30,6 +30,13 @@ export interface OAuthWorld {
   issued: string[];
   /** Tool calls that got through, by name. */
   calls: string[];
+  /** The authorization server (its base URL) each client registration went to, in order. */
+  registeredAt: string[];
+  /**
+   * The resource moves to a new authorization server (SEP-2352): its protected-resource metadata
+   * names the new one, tokens and clients of the old one stop working. Returns the new issuer.
+   */
+  migrate(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -56,9 +63,18 @@ export interface OAuthWorldOptions {
    * the authorization server's metadata at its own root, claiming this issuer.
    */
   legacyIssuer?: (resourceBase: string, authServerBase: string) => string;
+  /** The metadata advertises `authorization_response_iss_parameter_supported` (RFC 9207). */
+  issAdvertised?: boolean;
+  /** The `iss` the authorization response carries (none when this returns undefined). */
+  issInResponse?: (own: string) => string | undefined;
+  /** The authorization server refuses every authorization with this error (and the response's `iss`). */
+  refuseAuthorization?: string;
   /** The authorization_endpoint its metadata names, instead of its own /authorize. */
   authorizationEndpoint?: string;
 }
+
+/** The JWT a workload's platform issued it, which this world's authorization server accepts. */
+export const WORKLOAD_JWT = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmVk";
 
 interface Token {
   scope: string;
@@ -72,13 +88,14 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const codes = new Map<string, { client: string; redirect: string; challenge: string; scope: string }>();
   // "preset" stands for a client registered beforehand (the entry names it in its oauth settings).
   const clients = new Set<string>(["preset"]);
-  const world: Omit<OAuthWorld, "mcpUrl" | "issuer" | "close"> = {
+  const world: Omit<OAuthWorld, "mcpUrl" | "issuer" | "close" | "migrate"> = {
     tokenRequests: [],
     authorizations: [],
     registrations: 0,
     authServerHeaders: [],
     issued: [],
     calls: [],
+    registeredAt: [],
   };
   const expiresIn = options.expiresIn ?? 3600;
 
@@ -97,7 +114,11 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     };
   };
 
-  const authServer = await listen(async (request, response, base) => {
+  const authServerHandler = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    base: string,
+  ): Promise<void> => {
     world.authServerHeaders.push(request.headers);
     const url = new URL(request.url ?? "/", base);
     if (options.noOAuth) {
@@ -111,12 +132,14 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       }
       json(response, 200, {
         ...metadata(base, options.issuerClaim?.(base) ?? base),
+        ...(options.issAdvertised ? { authorization_response_iss_parameter_supported: true } : {}),
         ...(options.authorizationEndpoint ? { authorization_endpoint: options.authorizationEndpoint } : {}),
       });
       return;
     }
     if (url.pathname === "/register" && request.method === "POST") {
       world.registrations += 1;
+      world.registeredAt.push(base);
       const metadata = JSON.parse(await readBody(request)) as Record<string, unknown>;
       const clientId = `client-${randomBytes(8).toString("hex")}`;
       clients.add(clientId);
@@ -147,8 +170,13 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         scope: url.searchParams.get("scope") ?? "",
       });
       const back = new URL(redirect);
-      back.searchParams.set("code", code);
+      if (options.refuseAuthorization) {
+        back.searchParams.set("error", options.refuseAuthorization);
+        back.searchParams.set("error_description", "the person said no");
+      } else back.searchParams.set("code", code);
       back.searchParams.set("state", url.searchParams.get("state") ?? "");
+      const iss = options.issInResponse?.(base);
+      if (iss !== undefined) back.searchParams.set("iss", iss);
       response.writeHead(302, { location: back.href }).end();
       return;
     }
@@ -193,12 +221,24 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
         json(response, 200, issue(known.scope, known.client));
         return;
       }
+      if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
+        // Workload identity: the one JWT this world's platform issued is good, nothing else.
+        if (form.get("assertion") !== WORKLOAD_JWT) {
+          json(response, 400, { error: "invalid_grant", error_description: "assertion not accepted" });
+          return;
+        }
+        json(response, 200, issue(form.get("scope") ?? "read", form.get("client_id") ?? ""));
+        return;
+      }
       json(response, 400, { error: "unsupported_grant_type" });
       return;
     }
     json(response, 404, { error: "not_found" });
-  });
+  };
+  const authServer = await listen(authServerHandler);
   const issuer = authServer.base;
+  let currentIssuer = issuer;
+  let movedTo: { base: string; close: () => Promise<void> } | undefined;
 
   const resource = await listen(async (request, response, base) => {
     const url = new URL(request.url ?? "/", base);
@@ -215,7 +255,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       }
       json(response, 200, {
         resource: `${base}/mcp`,
-        authorization_servers: [issuer],
+        authorization_servers: [currentIssuer],
         scopes_supported: ["read", "admin"],
       });
       return;
@@ -277,8 +317,16 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   return Object.assign(world, {
     mcpUrl: `${resource.base}/mcp`,
     issuer,
+    migrate: async () => {
+      movedTo = await listen(authServerHandler);
+      currentIssuer = movedTo.base;
+      access.clear();
+      refreshes.clear();
+      for (const client of clients) if (client !== "preset") clients.delete(client);
+      return currentIssuer;
+    },
     close: async () => {
-      await Promise.all([authServer.close(), resource.close()]);
+      await Promise.all([authServer.close(), resource.close(), movedTo?.close()]);
     },
   });
 }

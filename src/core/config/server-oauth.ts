@@ -16,8 +16,10 @@ export interface ServerOAuth {
    * `client_credentials`: a service account signs in by itself (CI), with a secret or a key.
    * `enterprise`: the company's identity provider vouches for the person (SEP-990): its ID token
    * is exchanged for an assertion the authorization server accepts; no browser.
+   * `workload`: workload identity federation (SEP-1933): the JWT the platform issued the
+   * workload is the grant (RFC 7523 jwt-bearer); no browser, no secret.
    */
-  grant: "authorization_code" | "client_credentials" | "enterprise";
+  grant: "authorization_code" | "client_credentials" | "enterprise" | "workload";
   /**
    * The authorization server (its issuer URL) this entry's credentials belong to: a client secret,
    * key or ID token is sent to no other, whatever the server's metadata says. Required for the
@@ -41,6 +43,11 @@ export interface ServerOAuth {
   idpTokenEndpoint?: string;
   idpClientId?: string;
   idToken?: string;
+  /** For `workload`: the workload's JWT (through `${VAR}`), or the file the platform keeps it in. */
+  assertion?: string;
+  assertionFile?: string;
+  /** DPoP-bound tokens (RFC 9449, SEP-1932): every token request and use carries a fresh proof. */
+  dpop?: boolean;
 }
 
 export const OAUTH_KEYS: KeyRule = {
@@ -56,12 +63,13 @@ export const OAUTH_KEYS: KeyRule = {
       "clientMetadataUrl",
     ],
     ...["privateKey", "signingAlgorithm", "idpTokenEndpoint", "idpClientId", "idToken"],
+    ...["assertion", "assertionFile", "dpop"],
   ],
   // gemini-cli's oauth entries carry keys of their own (authorizationUrl, tokenUrl, audiences).
   nearMissesOnly: true,
 };
 
-const GRANTS = ["authorization_code", "client_credentials", "enterprise"] as const;
+const GRANTS = ["authorization_code", "client_credentials", "enterprise", "workload"] as const;
 const HIGHEST_PORT = 65_535;
 
 /**
@@ -109,6 +117,12 @@ export function parseServerOAuth(
   if (idpClientId !== undefined) oauth.idpClientId = idpClientId;
   const idToken = text("idToken");
   if (idToken !== undefined) oauth.idToken = idToken;
+  const assertion = text("assertion");
+  if (assertion !== undefined) oauth.assertion = assertion;
+  const assertionFile = text("assertionFile");
+  if (assertionFile !== undefined) oauth.assertionFile = assertionFile;
+  const dpop = reader.optionalBoolean(entry, "dpop", at);
+  if (dpop !== undefined) oauth.dpop = dpop;
   const scopes = reader.optionalStringArray(entry, "scopes", at);
   if (scopes !== undefined)
     oauth.scopes = scopes.map((scope, index) => expand(scope, `${keyPath(at, "scopes")}[${index}]`));
@@ -144,6 +158,13 @@ function missingForGrant(oauth: ServerOAuth, at: string): string | undefined {
     return absent.length === 0
       ? undefined
       : `${at} has grant "enterprise" but no ${absent.map((key) => `"${key}"`).join(", ")}; enterprise-managed sign-in needs all of ${needed.join(", ")}.`;
+  }
+  if (oauth.grant === "workload") {
+    if (oauth.clientId === undefined)
+      return `${at} has grant "workload" but no "clientId"; add the id the authorization server knows the workload by.`;
+    return (oauth.assertion === undefined) === (oauth.assertionFile === undefined)
+      ? `${at} has grant "workload" but ${oauth.assertion === undefined ? "neither" : "both"} "assertion" ${oauth.assertion === undefined ? "nor" : "and"} "assertionFile"; give one: the workload's JWT through \${VAR}, or the file the platform keeps it in.`
+      : undefined;
   }
   if (oauth.clientId === undefined)
     return `${at} has grant "client_credentials" but no "clientId"; add the id the authorization server gave the service account.`;

@@ -15,7 +15,8 @@ export function redirectUrlFor(port: number): string {
  * RFC 9207, which the SDK checks before redeeming the code), or its refusal.
  */
 export type RedirectAnswer =
-  { code: string; iss: string | undefined } | { error: string; description: string | undefined };
+  | { code: string; iss: string | undefined }
+  | { error: string; description: string | undefined; iss: string | undefined };
 
 const PAGE_DONE =
   "<!doctype html><title>mcpterm</title><p>Signed in. You can close this tab and go back to the terminal.</p>";
@@ -65,6 +66,7 @@ export class LoopbackRedirect {
         settle({
           error: error ?? "no code in the redirect",
           description: url.searchParams.get("error_description") ?? undefined,
+          iss: url.searchParams.get("iss") ?? undefined,
         });
       }
     });

@@ -6,8 +6,9 @@ import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { isFreshTokenRefused, isUnauthorized, metadataProblems, shortError } from "./auth-failures.js";
 import { boundedRequest, type RequestBounds } from "./auth-requests.js";
+import { bindTokensWithDpop } from "./dpop-binding.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
-import { issuerMismatch } from "./issuer-check.js";
+import { checkErrorResponseIssuer, issuerRefusal } from "./issuer-check.js";
 import { LoopbackRedirect } from "./loopback-redirect.js";
 import {
   freshTokenRefusedSentence,
@@ -18,6 +19,7 @@ import {
 import { serviceAccountProvider } from "./service-account.js";
 import { signInMode } from "./sign-in-mode.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
+import { WorkloadIdentityProvider } from "./workload-identity.js";
 import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
 
 /** The page a person is asked to open to sign in to a server, ready to show. */
@@ -85,6 +87,8 @@ export class ServerAuth {
     const { oauth } = config;
     if (oauth?.grant === "client_credentials") {
       this.provider = serviceAccountProvider(oauth, options.learnSecret);
+    } else if (oauth?.grant === "workload") {
+      this.provider = new WorkloadIdentityProvider(oauth, options.learnSecret);
     } else if (oauth?.grant === "enterprise") {
       this.provider = new EnterpriseGrantProvider(config.url, oauth, options.learnSecret, (endpoint, init) =>
         boundedRequest(
@@ -105,21 +109,7 @@ export class ServerAuth {
       );
       this.provider = this.browser;
     }
-    this.checkIssuerOnDiscovery();
-  }
-
-  /**
-   * Every grant's discovery passes the issuer check before anything is registered or sent: the
-   * SDK hands each provider what it discovered before it uses it.
-   */
-  private checkIssuerOnDiscovery(): void {
-    const provider = this.provider;
-    const save = provider.saveDiscoveryState?.bind(provider);
-    provider.saveDiscoveryState = async (state) => {
-      const mismatch = issuerMismatch(this.config.name, state);
-      if (mismatch !== undefined) throw new ServerUnavailableError(mismatch);
-      await save?.(state);
-    };
+    if (oauth?.dpop) bindTokensWithDpop(this.provider);
   }
 
   /**
@@ -149,7 +139,13 @@ export class ServerAuth {
         );
       if (sameOrigin && target.pathname === server.pathname) {
         const response = await base(input, init);
-        if (response.status === 401) await this.browser?.choosePort();
+        if (response.status === 401) {
+          await this.browser?.choosePort();
+          // Tokens refused: the resource may have moved to another authorization server
+          // (SEP-2352), which only a fresh discovery finds; the SDK never forgets it itself.
+          const refused = new Headers(init?.headers).get("authorization");
+          if (refused !== null) this.browser?.tokenRefused(refused);
+        }
         if (response.status === 403) this.browser?.noteRefusal(response.headers.get("www-authenticate"));
         return response;
       }
@@ -239,6 +235,8 @@ export class ServerAuth {
       await auth(this.provider, { serverUrl: this.config.url, authorizationCode: code, iss, fetchFn });
     } catch (error) {
       if (error instanceof ServerUnavailableError) throw error;
+      const refusal = issuerRefusal(name, error);
+      if (refusal !== undefined) throw new ServerUnavailableError(refusal, { cause: error });
       throw new ServerUnavailableError(
         `sign-in to "${name}" failed at token exchange: ${shortError(error)}`,
         {
@@ -259,6 +257,8 @@ export class ServerAuth {
     if (error instanceof ServerUnavailableError) return undefined;
     const name = this.config.name;
     const step = this.browser?.step;
+    const refusal = issuerRefusal(name, error);
+    if (refusal !== undefined) return refusal;
     if (this.needsSignIn(error)) return needsLoginSentence(name);
     if (isFreshTokenRefused(error)) return freshTokenRefusedSentence(name);
     const invalid = metadataProblems(error);
@@ -377,10 +377,20 @@ export class ServerAuth {
         stop.abort(new ServerUnavailableError(`sign-in to "${name}" was cancelled.`)),
       );
       const answer = await redirect.wait(stop.signal);
-      if ("error" in answer)
+      if ("error" in answer) {
+        // An error from another authorization server is neither acted on nor shown (RFC 9207).
+        const discovery = this.options.store.get(name, this.config.url)?.discovery;
+        try {
+          checkErrorResponseIssuer(answer.iss, discovery);
+        } catch (error) {
+          throw new ServerUnavailableError(issuerRefusal(name, error) ?? errorMessage(error), {
+            cause: error,
+          });
+        }
         throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: the authorization server said ${sanitizeForTerminal(answer.error.slice(0, 100))}${answer.description ? ` (${sanitizeForTerminal(answer.description.slice(0, 300))})` : ""}.`,
         );
+      }
       return answer;
     } finally {
       clearTimeout(timer);

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
   OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+} from "@modelcontextprotocol/client";
 import { ServerUnavailableError } from "../errors.js";
 import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { CLIENT_INFO } from "../version.js";
@@ -31,6 +32,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private wanted: string[] | undefined;
   /** The refresh token last handed to the SDK: a failed refresh may forget only that one. */
   private servedRefresh: string | undefined;
+  /** The Authorization header of the last refused request: one refusal, one fresh discovery. */
+  private refusedToken: string | undefined;
 
   constructor(
     private readonly server: string,
@@ -96,6 +99,20 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The state sent with the authorization request, which the redirect must carry back. */
   get expectedState(): string | undefined {
     return this.sentState;
+  }
+
+  /**
+   * The server refused the token it was sent: it may have moved to another authorization server
+   * (SEP-2352: its protected-resource metadata now names another), which only a fresh discovery
+   * finds, so what discovery found is forgotten, once per refused token and never while a
+   * sign-in is under way (its code must go back to where the person was sent).
+   */
+  tokenRefused(authorization: string): void {
+    if (authorization === this.refusedToken || this.authorizationUrl !== undefined) return;
+    this.refusedToken = authorization;
+    this.store.update(this.server, this.url, (entry) => {
+      delete entry.discovery;
+    });
   }
 
   /** Forgets the page to open (after a sign-in finished, failed or was declined). */
