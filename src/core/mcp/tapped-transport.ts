@@ -1,4 +1,9 @@
-import type { JSONRPCMessage, JSONRPCRequest, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/client";
 import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
