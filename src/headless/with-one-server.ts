@@ -42,6 +42,9 @@ export async function commandManager(
     // A server that does not stop when its stdin closes is signalled soon after: the person
     // waits for a one-off command, and a stuck call's server would hold them for seconds.
     shutdownGraceMs: ONE_OFF_GRACE_MS,
+    // A one-off command reports a server's loss (a crash: its exit code and error line) and ends;
+    // bringing it back is a session's work (`mcpterm dev` restarts servers on its own).
+    restartCrashed: false,
     ...extra,
     parentEnv: io.env,
     redact: redactor.redactText,

@@ -244,7 +244,7 @@ describe("a renamed tool", () => {
 });
 
 describe("a crash in a one-shot turn", () => {
-  it("tells the model the server exited and why, refuses its other tools as gone, records the exit, and exits 4", async () => {
+  it("tells the model the server exited and why, brings it back for the next call, records the exit, and exits 4", async () => {
     const project = await tempDir();
     await writeJson(path.join(project, "mcp.config.json"), {
       mcpServers: {
@@ -282,13 +282,24 @@ describe("a crash in a one-shot turn", () => {
       (model.requests[request]?.body as { messages: Array<{ role: string; content: string }> }).messages
         .filter((message) => message.role === "tool")
         .map((message) => message.content);
-    const exited = String.raw`server "notes" exited \(code 1\): ${TYPE_ERROR} ${THROWN_AT} — its tools are unavailable`;
-    expect(toolMessages(1)[0]).toMatch(new RegExp(String.raw`^The call failed: ${exited}$`));
-    // Not "Unknown tool … Available tools: none": the model hears why the tool is gone.
-    expect(toolMessages(2)[1]).toMatch(new RegExp(String.raw`^Not run: ${exited}\.$`));
-    expect(run.stderr).toMatch(new RegExp(String.raw`^warning: ${exited}$`, "m"));
+    // The server is started again (the crash recovery), so the next call works; the model and
+    // the person still hear how the process ended and why.
+    const crash = String.raw`the server process exited \(code 1\): ${TYPE_ERROR} ${THROWN_AT}`;
+    expect(toolMessages(1)[0]).toMatch(
+      new RegExp(
+        String.raw`^The call failed: the result is unknown: server "notes" exited during the call; .*the server is back \(connection lost: ${crash}\)$`,
+      ),
+    );
+    // Not "Unknown tool … Available tools: none": the server's other tool runs.
+    expect(toolMessages(2)[1]).not.toMatch(/Unknown tool|Not run/);
+    // The person hears it as it happens, and that the server is being started again.
     expect(run.stderr).toMatch(
-      /^✗ notes\/get_note \{"id":1\} failed \(transient\): The call failed: server "notes" exited/m,
+      new RegExp(
+        String.raw`server "notes" exited \(code 1\): ${TYPE_ERROR} ${THROWN_AT} — starting it again`,
+      ),
+    );
+    expect(run.stderr).toMatch(
+      /^✗ notes\/get_note \{"id":1\} failed \(transient\): The call failed: the result is unknown: server "notes" exited/m,
     );
 
     const records = (await readFile(trace, "utf8"))

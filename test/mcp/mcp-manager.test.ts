@@ -126,7 +126,7 @@ describe("McpManager", () => {
     expect(failure).toBeInstanceOf(ToolCallError);
     expect((failure as ToolCallError).failure).toBe("transient");
     expect((failure as ToolCallError).message).toMatch(
-      /the result is unknown: server "fixture" exited during the call.*the server is back.*exited with code 3.*crashing on purpose/,
+      /the result is unknown: server "fixture" exited during the call.*the server is back.*exited \(code 3\).*crashing on purpose/,
     );
 
     // The call waited for the server to come back: a new process, connected, its tools listed.

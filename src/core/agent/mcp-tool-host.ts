@@ -145,8 +145,13 @@ export class McpToolHost implements ToolHost {
         if (!retry) {
           const tries = attempt > 1 ? ` (after ${attempt} attempts)` : "";
           // A server whose process ended took its other tools with it: the model is told so.
-          const exited = this.serverConnected(tool.server) ? undefined : this.exitOf(tool.server);
-          const message = `The call failed${tries}: ${exited ? `${exited} — its tools are unavailable` : errorMessage(error)}`;
+          // A crash that took the call down is told either way; a server that is back has its tools.
+          const connected = this.serverConnected(tool.server);
+          const exited =
+            (error instanceof ToolCallError ? error.serverExited : undefined) ??
+            (connected ? undefined : this.exitOf(tool.server));
+          const gone = exited !== undefined && !connected;
+          const message = `The call failed${tries}: ${gone ? `${exited} — its tools are unavailable` : errorMessage(error)}`;
           return {
             ok: false,
             forModel: message,

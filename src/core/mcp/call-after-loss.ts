@@ -7,11 +7,15 @@ export interface LossContext {
   transport: "stdio" | "http" | "sse";
   /** Whether the call may be sent again (resendIsSafe, via CallOptions.resendSafe). */
   resendSafe: boolean;
+  /** Whether this loss is repaired at all; when not (a crash a one-off command reports), the loss is the answer. */
+  recovers(): boolean;
   signal: AbortSignal | undefined;
   /** Resolves true once the server is back (ServerRecovery.whenBack). */
   whenBack(signal: AbortSignal | undefined): Promise<boolean>;
   /** How the server was lost (its exit and stderr), and why it did not come back, if it did not. */
   lostReason(): string | undefined;
+  /** How the lost process ended, in a sentence (`server "x" exited (code 1): …`), for a crash. */
+  lostExit(): string | undefined;
   failedReason(): string | undefined;
   note(text: string): void;
 }
@@ -27,7 +31,8 @@ export async function callSurvivingLoss<T>(send: () => Promise<T>, context: Loss
   try {
     return await send();
   } catch (error) {
-    if (!(error instanceof ToolCallError) || !error.lost || context.signal?.aborted) throw error;
+    if (!(error instanceof ToolCallError) || !error.lost || context.signal?.aborted || !context.recovers())
+      throw error;
     const how =
       context.transport === "stdio" ? "exited during the call" : "closed the connection during the call";
     const back = await context.whenBack(context.signal);
@@ -35,14 +40,14 @@ export async function callSurvivingLoss<T>(send: () => Promise<T>, context: Loss
       throw new ToolCallError(
         "transient",
         `${unknownResultMessage(context.server, how)}; ${back ? "the server is back" : "it did not come back"} (${context.lostReason() ?? "connection lost"})`,
-        { cause: error, retryable: false },
+        { cause: error, retryable: false, serverExited: context.lostExit() },
       );
     if (!back) {
       const failed = context.failedReason();
       throw new ToolCallError(
         "transient",
         `${unknownResultMessage(context.server, how, "it did not come back")}${failed ? ` (${failed})` : ""}`,
-        { cause: error, retryable: false },
+        { cause: error, retryable: false, serverExited: context.lostExit() },
       );
     }
     context.note("sent again after the server came back (safe: a read-only tool of a trusted server)");

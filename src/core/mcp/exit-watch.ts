@@ -4,20 +4,23 @@ import type { ServerStatus } from "./types.js";
 
 /**
  * Calls `onExit` each time a stdio server's process ends under the manager — at start, or after
- * it was connected (`wasConnected`) — with the report of how and why. Returns the unsubscribe.
+ * it was connected (`wasConnected`) — with the report of how and why, and whether it is being
+ * started again (`restarting`: the crash recovery). Returns the unsubscribe.
  */
 export function watchServerExits(
   manager: Pick<McpManager, "subscribe" | "servers" | "connection">,
-  onExit: (server: string, report: ServerExitReport, wasConnected: boolean) => void,
+  onExit: (server: string, report: ServerExitReport, wasConnected: boolean, restarting: boolean) => void,
 ): () => void {
   const last = new Map<string, ServerStatus>();
   return manager.subscribe(() => {
     for (const snapshot of manager.servers()) {
       const before = last.get(snapshot.name);
       last.set(snapshot.name, snapshot.status);
-      if (snapshot.status !== "failed" || before === "failed") continue;
+      const lost =
+        snapshot.status === "failed" || (snapshot.status === "connecting" && before === "connected");
+      if (!lost || before === snapshot.status) continue;
       const report = manager.connection(snapshot.name)?.exitReport();
-      if (report) onExit(snapshot.name, report, before === "connected");
+      if (report) onExit(snapshot.name, report, before === "connected", snapshot.status === "connecting");
     }
   });
 }

@@ -39,6 +39,8 @@ export interface McpManagerOptions {
   shutdownGraceMs?: number;
   /** `_meta` entries merged into every request's params (trace context when traces are exported). */
   requestMeta?: RequestMeta;
+  /** Whether crashed stdio servers are started again (default yes; see ServerConnectionOptions.restartCrashed). */
+  restartCrashed?: boolean;
 }
 
 /** A tool of a connected server under the name the model sees. */
@@ -72,6 +74,7 @@ export class McpManager {
         ...(roots ? { roots: () => roots.list() } : {}),
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
         ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
+        ...(options.restartCrashed === undefined ? {} : { restartCrashed: options.restartCrashed }),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }

@@ -83,6 +83,12 @@ export interface ServerConnectionOptions {
   onStdoutNoise?: (server: string, line: string) => void;
   /** `_meta` for each request mcpterm sends (trace context, when traces are exported). */
   requestMeta?: RequestMeta;
+  /**
+   * Whether a stdio server whose process exited while connected is started again (ServerRecovery;
+   * a lost HTTP session is always replaced). A session's yes; a developer command's no: the crash
+   * (its exit code and error line) is its answer, and it ends.
+   */
+  restartCrashed?: boolean;
   /** Answers the server's sampling and elicitation requests; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** The roots the server is offered when it asks (roots/list). */
@@ -153,6 +159,8 @@ export class ServerConnection {
   private stopping: Promise<void> = Promise.resolve();
   /** How the server was last lost (its exit and stderr), for the calls that met it. */
   private lostReason: string | undefined;
+  /** How the lost process ended, in a sentence, when it was a stdio server that exited. */
+  private lostExit: string | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -334,9 +342,11 @@ export class ServerConnection {
       server: this.name,
       transport: this.config.transport,
       resendSafe: options.resendSafe === true,
+      recovers: () => this.restarts(),
       signal: options.signal,
       whenBack: (signal) => this.recovery.whenBack(signal),
       lostReason: () => this.lostReason,
+      lostExit: () => this.lostExit,
       failedReason: () => this.error,
       note: (text) => this.note("notice", `${tool} was ${text}`),
     });
@@ -788,7 +798,13 @@ export class ServerConnection {
     if (this.closing || this.status !== "connected") return;
     const lost = `connection lost: ${describeExit(this.stdio) ?? "the server closed the connection"}`;
     this.lostReason = this.options.redact(lost);
+    const exit = this.exitReport();
+    this.lostExit = exit ? exitSentence(this.name, exit) : undefined;
     this.stopping = this.stop();
+    if (!this.restarts()) {
+      this.setStatus("failed", lost);
+      return;
+    }
     if (this.recovery.start()) {
       this.setStatus("connecting", `${lost}; connecting again`);
       this.note("warning", `${lost}; connecting again`);
@@ -798,6 +814,11 @@ export class ServerConnection {
         `${lost}; it was lost too often to start it again (/mcp restart ${this.name})`,
       );
     }
+  }
+
+  /** Whether a loss is repaired: always for a remote server's session, for a local process unless told not to. */
+  private restarts(): boolean {
+    return this.options.restartCrashed !== false || this.config.transport !== "stdio";
   }
 
   /** One attempt of the recovery: a whole new connection. True once connected. */

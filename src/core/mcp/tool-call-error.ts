@@ -22,17 +22,26 @@ export class ToolCallError extends Error {
    * restarted): whether it ran is unknown, so sending it again is up to resendIsSafe.
    */
   readonly lost: boolean;
+  /** How the server's process ended when it took the call down with it, in a sentence (a crash). */
+  readonly serverExited: string | undefined;
 
   constructor(
     readonly failure: FailureClass,
     message: string,
-    options?: { cause?: unknown; retryable?: boolean; timedOut?: boolean; lost?: boolean },
+    options?: {
+      cause?: unknown;
+      retryable?: boolean;
+      timedOut?: boolean;
+      lost?: boolean;
+      serverExited?: string | undefined;
+    },
   ) {
     super(message, options);
     this.name = "ToolCallError";
     this.retryable = options?.retryable ?? failure === "transient";
     this.timedOut = options?.timedOut ?? false;
     this.lost = options?.lost ?? false;
+    this.serverExited = options?.serverExited;
   }
 }
 

@@ -306,10 +306,10 @@ export async function openSession(
     ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
   });
   // A crash is recorded with how and why; one after the server was connected is told as it happens.
-  const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected) => {
+  const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected, restarting) => {
     trace.serverExit(server, report);
-    if (wasConnected)
-      tell({ level: "error", text: `${exitSentence(server, report)} — its tools are unavailable`, server });
+    const then = restarting ? "starting it again" : "its tools are unavailable";
+    if (wasConnected) tell({ level: "error", text: `${exitSentence(server, report)} — ${then}`, server });
   });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
