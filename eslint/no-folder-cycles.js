@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * A local ESLint rule: no import cycle between folders of src/. Each folder is one node (files at
- * the top of src/ are nodes of their own: the entry points and the argument parser); an import
+ * the top of src/ are nodes of their own: the entry points); an import
  * from one folder into another is an edge. A relative import that closes a cycle is reported
  * with the whole cycle, so layering stays one-way (cli -> ui | headless -> common -> core, and
  * inside core one way between its folders) without listing every allowed edge by hand.

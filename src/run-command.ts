@@ -1,4 +1,4 @@
-import { parseArgs, type CliArgs } from "./args.js";
+import { parseArgs, type CliArgs } from "./args/index.js";
 import type { CliIo } from "./common/cli-io.js";
 import { ExitCode, McptermError, UsageError, errorMessage, exitCodeForStop } from "./core/errors.js";
 import { SecretRedactor } from "./core/policy/redact-secrets.js";

@@ -1,7 +1,7 @@
 import { adHocConfig } from "../core/config/ad-hoc-server.js";
 import { loadConfig, withProtocol, type McptermConfig } from "../core/config/index.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { CommonArgs } from "../args.js";
+import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "./cli-io.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { SessionArgs } from "../args.js";
+import type { SessionArgs } from "../args/index.js";
 import type { SessionRequest } from "../core/session/open-session.js";
 import type { Tier } from "../core/policy/tiers.js";
 

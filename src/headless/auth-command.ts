@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { askYesNo } from "../common/terminal-question.js";
 import { loadProjectConfig } from "../common/load-project-config.js";

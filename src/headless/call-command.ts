@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import { exitFacts } from "../core/mcp/server-exit.js";

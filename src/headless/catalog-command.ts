@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core/context/catalog-view.js";
 import { ExitCode } from "../core/errors.js";

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { parseArguments } from "../core/agent/resolve-tool-call.js";

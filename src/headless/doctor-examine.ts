@@ -1,4 +1,4 @@
-import type { CommonArgs } from "../args.js";
+import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { serverEnvironment } from "../core/config/server-environment.js";

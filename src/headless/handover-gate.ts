@@ -1,4 +1,4 @@
-import type { CommonArgs } from "../args.js";
+import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { askYesNo } from "../common/terminal-question.js";
 import { launchHash } from "../core/config/config-trust.js";

@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import { DeniedError, ExitCode, RuntimeError, UsageError } from "../core/errors.js";
 import {
   describeChange,

@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";

@@ -1,5 +1,5 @@
 import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { bindPromptArguments, type ArgumentWord } from "../core/context/prompt-arguments.js";
 import { ExitCode, UsageError } from "../core/errors.js";

@@ -1,4 +1,4 @@
-import type { CliArgs, ServerOverride } from "../args.js";
+import type { CliArgs, ServerOverride } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { UsageError, type ExitCode } from "../core/errors.js";

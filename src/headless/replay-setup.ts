@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { ReplayFlags, ServerOverride } from "../args.js";
+import type { ReplayFlags, ServerOverride } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { defaultServerConfig, launchFields } from "../core/config/ad-hoc-server.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";

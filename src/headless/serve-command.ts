@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import { resolveEmbeddingsSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import { knowledgeDir, openFreshKnowledge, type RefreshReport } from "../core/kb/index.js";

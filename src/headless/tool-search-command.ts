@@ -1,4 +1,4 @@
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import type { AgentTool, ToolHost } from "../core/agent/tool-host.js";

@@ -1,5 +1,5 @@
 import type { ProtocolEra } from "../core/mcp/protocol-era.js";
-import type { CliArgs } from "../args.js";
+import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { ExitCode, UsageError } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";

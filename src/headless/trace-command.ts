@@ -12,7 +12,7 @@ import { callLine } from "../core/trace/calls-file.js";
 import { readRecordedCalls } from "../core/trace/read-calls.js";
 import { escapeInvisible } from "../core/policy/json-escapes.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import type { TraceCommandArgs } from "../args.js";
+import type { TraceCommandArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { sendOtlp } from "./send-otlp.js";
 

@@ -1,4 +1,4 @@
-import type { CommonArgs } from "../args.js";
+import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { settleHandover } from "./handover-gate.js";

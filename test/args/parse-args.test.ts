@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "../../src/args.js";
+import { parseArgs } from "../../src/args/index.js";
 import { UsageError } from "../../src/core/errors.js";
 
 const parse = (...argv: string[]) => parseArgs(argv, "1.2.3");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "../../src/args.js";
+import { parseArgs } from "../../src/args/index.js";
 import { MCPTERM_VERSION } from "../../src/core/version.js";
 import { tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";

@@ -7,7 +7,7 @@ import { UsageError } from "../../src/core/errors.js";
 import { readTrace } from "../../src/core/trace/trace-reader.js";
 import type { OtlpExport } from "../../src/core/trace/trace-otlp.js";
 import { startOtlpReceiver } from "../support/otlp-receiver.js";
-import type { TraceCommandArgs } from "../../src/args.js";
+import type { TraceCommandArgs } from "../../src/args/index.js";
 import { runTraceCommand } from "../../src/headless/trace-command.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { DURATION } from "../support/patterns.js";

@@ -1,6 +1,6 @@
 import { ReadStream, WriteStream } from "node:tty";
 import { render } from "ink";
-import type { CliArgs } from "../../args.js";
+import type { CliArgs } from "../../args/index.js";
 import { ExitCode, UsageError } from "../../core/errors.js";
 import { openSession } from "../../core/session/open-session.js";
 import { findSavedSession, sessionSummaries } from "../../core/session/resume-session.js";

@@ -1,0 +1,189 @@
+import yargs, { type Argv } from "yargs";
+import { UsageError } from "../core/errors.js";
+import { authCommand } from "./commands/auth.js";
+import { callCommand } from "./commands/call.js";
+import { devCommand } from "./commands/dev.js";
+import { doctorCommand } from "./commands/doctor.js";
+import { interactiveCommand } from "./commands/interactive.js";
+import { kbCommand } from "./commands/kb.js";
+import { promptsCommand } from "./commands/prompts.js";
+import { readCommand } from "./commands/read.js";
+import { replayCommand } from "./commands/replay.js";
+import { resourcesCommand } from "./commands/resources.js";
+import { serveCommand } from "./commands/serve.js";
+import { toolsCommand } from "./commands/tools.js";
+import { traceCommand } from "./commands/trace.js";
+import type { CliArgs } from "./shared/cli-args.js";
+import type { CommandContext } from "./shared/command-context.js";
+import { withGlobalOptions, type GlobalOptions } from "./shared/global-options.js";
+import { typedServer } from "./shared/server-target.js";
+
+/**
+ * Parses the command line into one typed command. Pure: no IO, no exit; `--help` and
+ * `--version` come back as text to print, and mistakes as `UsageError`.
+ */
+export async function parseArgs(argv: readonly string[], version: string): Promise<CliArgs> {
+  const joined = joinStdinPrompt(argv);
+  // `mcpterm call echo -- node server.js`: what follows `--` is the server's own command line,
+  // kept word for word (yargs would read numbers and options in it).
+  const dash = joined.indexOf("--");
+  const command = commandWord(joined.slice(0, dash === -1 ? joined.length : dash));
+  if (dash !== -1 && command !== undefined && LAUNCH_COMMANDS.has(command))
+    return parseWords(joined.slice(0, dash), version, joined.slice(dash + 1));
+  return parseWords(joined, version, undefined);
+}
+
+/** The commands that start servers, and so take a server typed after `--` or as `--url`. */
+const LAUNCH_COMMANDS = new Set(["tools", "call", "resources", "prompts", "read", "doctor", "dev", "replay"]);
+
+/** The command's name: the first word that is not an option (nor the value of --config or --kb). */
+function commandWord(argv: readonly string[]): string | undefined {
+  for (let index = 0; index < argv.length; index += 1) {
+    const word = argv[index] ?? "";
+    if (word === "--config" || word === "--kb") index += 1;
+    else if (!word.startsWith("-")) return word;
+  }
+  return undefined;
+}
+
+async function parseWords(
+  words: readonly string[],
+  version: string,
+  launchWords: readonly string[] | undefined,
+): Promise<CliArgs> {
+  let chosen: CliArgs | undefined;
+  const parser = buildParser(
+    version,
+    (args) => {
+      chosen = args;
+    },
+    launchWords,
+  );
+  const output = await new Promise<string>((resolve, reject) => {
+    try {
+      void parser.parse(
+        [...words],
+        {},
+        (error: Error | null | undefined, parsed: { _?: unknown[] } | undefined, text: string) => {
+          if (error) reject(new UsageError(usageSentence(error.message, parsed?._?.[0])));
+          else resolve(text);
+        },
+      );
+    } catch (error) {
+      // Command handlers throw plain errors for values yargs cannot check by itself.
+      reject(new UsageError(`${(error as Error).message} (see mcpterm --help)`));
+    }
+  });
+  if (output) return { command: "print", text: output };
+  if (!chosen) throw new UsageError("Nothing to do (see mcpterm --help).");
+  return chosen;
+}
+
+/**
+ * yargs's own words for a mistake, with where to look: for a command short of its arguments
+ * (`mcpterm call`), which command it is and its own --help, which shows what it takes.
+ */
+function usageSentence(message: string, command: unknown): string {
+  const short = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
+  if (short && typeof command === "string" && /^[a-z]+$/.test(command)) {
+    return `mcpterm ${command} needs more arguments (got ${short[1]}, needs at least ${short[2]}); see mcpterm ${command} --help for what it takes.`;
+  }
+  return `${message} (see mcpterm --help)`;
+}
+
+/**
+ * The commands, in the order `mcpterm --help` lists them; each adds its `.command(...)`, whose
+ * handler hands the typed result to `choose`.
+ */
+const COMMANDS = [
+  interactiveCommand,
+  toolsCommand,
+  callCommand,
+  traceCommand,
+  replayCommand,
+  devCommand,
+  serveCommand,
+  readCommand,
+  resourcesCommand,
+  promptsCommand,
+  doctorCommand,
+  authCommand,
+  kbCommand,
+] as const;
+
+function buildParser(
+  version: string,
+  choose: (args: CliArgs) => void,
+  launchWords: readonly string[] | undefined,
+): Argv<GlobalOptions> {
+  const context: CommandContext = { choose, target: (parsed) => typedServer(launchWords, parsed) };
+  const parser = withGlobalOptions(
+    yargs()
+      .scriptName("mcpterm")
+      .usage("$0 [options]\n\nA terminal assistant: any OpenAI-compatible model, MCP tools, risk tiers.")
+      .version(version)
+      .help()
+      .alias("help", "h")
+      .strict()
+      // Before each command's own checks and handler, which expect one value per option.
+      .middleware((parsed) => {
+        givenOnce(parsed);
+      }, true)
+      .exitProcess(false)
+      .wrap(null),
+  );
+  return COMMANDS.reduce((withCommands, addCommand) => addCommand(withCommands, context), parser);
+}
+
+/** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */
+function joinStdinPrompt(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? "";
+    if (arg === "--prompt" && argv[index + 1] === "-") {
+      joined.push("--prompt=-");
+      index += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
+/** Options that may be given more than once, their values taken together. */
+const REPEATABLE = new Set([
+  "_",
+  "$0",
+  "approve",
+  "query",
+  "root",
+  "ignore",
+  "watch",
+  "call",
+  "arguments",
+  "header",
+]);
+/** Options repeatable only in some commands (`tools --server` and `trace --server` take one). */
+const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
+  replay: new Set(["server"]),
+  tools: new Set(["search"]),
+};
+
+/**
+ * A value option given twice is a mistake to name, not to guess at (which one wins?). The
+ * values are not repeated in the message: one of them may be an API key.
+ */
+function givenOnce(parsed: Record<string, unknown>): void {
+  const command = Array.isArray(parsed._) ? String(parsed._[0]) : "";
+  const repeatable = (name: string): boolean =>
+    REPEATABLE.has(name) || REPEATABLE_IN[command]?.has(name) === true;
+  const repeated = Object.entries(parsed)
+    .filter(([name, value]) => !repeatable(name) && !/[A-Z]/.test(name) && Array.isArray(value))
+    .filter(([, value]) => (value as unknown[]).some((item) => typeof item !== "boolean"))
+    .map(([name]) => name);
+  if (repeated.length === 0) return;
+  // `-p` and `--prompt` are one option: name it by its long name.
+  const long = repeated.filter((name) => name.length > 1);
+  const names = (long.length > 0 ? long : repeated).map((name) => `--${name}`);
+  throw new Error(`${names.join(", ")} was given more than once; give it once`);
+}
