@@ -29,6 +29,8 @@ export async function sendOtlp(
       headers,
       body: JSON.stringify(exported),
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+      // The spans and the collector's headers go to the address given, never on to another.
+      redirect: "error",
     });
   } catch (error) {
     throw new RuntimeError(

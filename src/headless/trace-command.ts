@@ -15,6 +15,7 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { sendOtlp } from "./send-otlp.js";
+import { capturesContentByEnv } from "../core/telemetry/telemetry-settings.js";
 
 /**
  * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json|url] [--calls]`:
@@ -39,10 +40,13 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
   const selected = args.turn === undefined ? trace : onlyTurn(trace, args.turn);
 
   if (args.otlp !== undefined) {
-    const exported = toOtlpJson(selected);
+    // A URL is a collector to send to; anything else a file to write. A collector is sent what
+    // people said and tools returned only with content capture on, as live export is.
+    const toCollector = isHttpUrl(args.otlp);
+    const contents = !toCollector || capturesContentByEnv(io.env) === true;
+    const exported = toOtlpJson(selected, { contents });
     const spans = exported.resourceSpans[0]?.scopeSpans[0]?.spans.length ?? 0;
-    // A URL is a collector to send to; anything else a file to write.
-    if (isHttpUrl(args.otlp)) {
+    if (toCollector) {
       const url = await sendOtlp(exported, args.otlp, io.env);
       io.stdout.write(`Sent ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${url}.\n`);
       return ExitCode.ok;

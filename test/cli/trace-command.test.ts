@@ -175,7 +175,45 @@ describe("the trace of mcpterm -p", () => {
       expect(collector.exports[0]?.headers["x-team"]).toBe("alpha");
       const names = collector.spans().map((span) => span.name);
       expect(names.filter((name) => name.startsWith("execute_tool"))).toHaveLength(3);
+      // What was said and returned stays home unless content capture is on, as in live export.
+      const keys = collector.spans().flatMap((span) => Object.keys(span.attributes));
+      for (const key of ["mcpterm.turn.input", "mcpterm.turn.answer", "gen_ai.tool.call.arguments"])
+        expect(keys).not.toContain(key);
     } finally {
+      await collector.close();
+    }
+  });
+
+  it("sends the contents too when OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT is on", async () => {
+    const collector = await startOtlpReceiver();
+    try {
+      const { code } = await trace({ file: traceFile, otlp: collector.endpoint }, dir, {
+        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
+      });
+      expect(code).toBe(0);
+      const keys = collector.spans().flatMap((span) => Object.keys(span.attributes));
+      expect(keys).toContain("mcpterm.turn.input");
+      expect(keys).toContain("gen_ai.tool.call.arguments");
+    } finally {
+      await collector.close();
+    }
+  });
+
+  it("does not follow a collector's redirect to another address", async () => {
+    const { createServer } = await import("node:http");
+    const collector = await startOtlpReceiver();
+    const redirecting = createServer((_req, res) =>
+      res.writeHead(307, { location: `${collector.endpoint}/v1/traces` }).end(),
+    );
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const { port } = redirecting.address() as import("node:net").AddressInfo;
+    try {
+      await expect(trace({ file: traceFile, otlp: `http://127.0.0.1:${port}` })).rejects.toThrow(
+        /^Could not send the spans/,
+      );
+      expect(collector.exports).toHaveLength(0);
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
       await collector.close();
     }
   });

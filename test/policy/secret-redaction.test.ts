@@ -26,6 +26,8 @@ describe("SecretRedactor", () => {
     ["machine api.example.com login ann password hunter2hunter2", "netrc-password"],
     ["machine example.com\n  login ann\n  password s3cr3t-pw", "netrc-password"],
     ['{"auths":{"ghcr.io":{"auth":"YW5uOnMzY3IzdC1wYXNzd29yZA=="}}}', "docker-auth"],
+    // A bare token= in a URL's query, as remote MCP servers are often given one.
+    ["https://mcp.example.com/mcp?token=tk_9f8e7d6c5b4a3210", "secret-assignment"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");
@@ -99,7 +101,8 @@ describe("SecretRedactor", () => {
   });
 
   it("leaves prose about passwords and auth alone", async () => {
-    const prose = 'Log in with your password as usual; the "auth" step is next. machine learning is fun.';
+    const prose =
+      'Log in with your password as usual; the "auth" step is next. machine learning is fun. max tokens=128000, token: the unit.';
     expect(await new SecretRedactor().redact(prose)).toEqual({ text: prose, rules: [] });
   });
 

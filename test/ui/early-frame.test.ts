@@ -42,6 +42,10 @@ describe("the early frame's rows", () => {
     expect(visibleDraft("first\rsecond")).toBe("second");
     expect(visibleDraft("a\u001b[Ab\u001b[200~c")).toBe("abc");
     expect(visibleDraft("👍🏽\u007fok")).toBe("ok");
+    // An OSC string, C1 controls and a BiDi override are not drawn as they are.
+    expect(visibleDraft("a\u001b]0;title\u0007b")).toBe("ab");
+    expect(visibleDraft("x\u009b31my")).not.toContain("\u009b");
+    expect(visibleDraft("evil\u202Etxt")).not.toContain("\u202E");
   });
 
   it("fills the width exactly, with a long draft's end in view", () => {

@@ -74,7 +74,9 @@ describe("the first frame before Ink", () => {
     expect(early).toBeGreaterThanOrEqual(0);
     expect(status).toBeGreaterThan(early);
     expect(welcome).toBeGreaterThan(status);
-    expect(written.slice(status, welcome)).toContain(ERASE_FRAME);
+    expect(written.slice(status, welcome)).toContain(`${ERASE_FRAME}\u001b[?2004l`);
+    // Bracketed paste is on while the frame is up: a paste there is one paste, not lines sent.
+    expect(written.slice(0, early)).toContain("\u001b[?2004h");
     expect(written.slice(0, early)).not.toContain("· mcpterm ");
     expect(boxTops(screen)).toBe(1);
     expect(screen).not.toContain("starting ·");

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { askContextWindow } from "../../src/core/llm/context-probe.js";
 import { CONTEXT_WINDOW_CACHE_MS, ContextWindowCache } from "../../src/core/llm/context-window-cache.js";
 import { tempDir } from "../support/fixtures.js";
 
@@ -28,5 +29,47 @@ describe("ContextWindowCache", () => {
     expect(cache.get("http://a/v1", "m")).toBeUndefined();
     cache.set("http://a/v1", "m", WINDOW);
     expect(cache.get("http://a/v1", "m")?.tokens).toBe(50_000);
+  });
+});
+
+describe("what counts as the endpoint's answer (askContextWindow)", () => {
+  const serve = async (
+    status: number,
+    body: string,
+  ): Promise<{ url: string; close: () => Promise<void> }> => {
+    const { createServer } = await import("node:http");
+    const server = createServer((_req, res) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(body),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as import("node:net").AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/v1`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  };
+
+  it.each([
+    [503, '{"error":"loading model"}'],
+    [401, '{"error":"bad key"}'],
+    [404, "not found"],
+  ])("an HTTP %i listing is no answer, so nothing is remembered", async (status, body) => {
+    const endpoint = await serve(status, body);
+    try {
+      const asked = await askContextWindow({ baseUrl: endpoint.url, model: "m", apiKey: undefined });
+      expect(asked.answered).toBe(false);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it("a listing without the window is the endpoint's answer that it reports none", async () => {
+    const endpoint = await serve(200, '{"data":[{"id":"m"}]}');
+    try {
+      const asked = await askContextWindow({ baseUrl: endpoint.url, model: "m", apiKey: undefined });
+      expect(asked).toMatchObject({ answered: true, window: { source: "default" } });
+    } finally {
+      await endpoint.close();
+    }
   });
 });

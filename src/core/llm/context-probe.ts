@@ -50,7 +50,9 @@ export async function askContextWindow(
 async function fromServer(target: ProbeTarget): Promise<ContextWindow | undefined> {
   const base = target.baseUrl.replace(/\/+$/, "");
   const origin = new URL(base).origin;
-  const listing = await getJson(target, `${base}/models`, true);
+  // The listing must come back whole for the answer to count (and be remembered): a 503 while a
+  // local server loads its model, or a 401 for a wrong key, says nothing about the window.
+  const listing = await getJson(target, `${base}/models`, true, true);
   const entries = Array.isArray(listing?.data) ? listing.data.filter(isObject) : [];
   const entry =
     entries.find((item) => item.id === target.model) ?? (entries.length === 1 ? entries[0] : undefined);
@@ -110,7 +112,12 @@ async function ollama(
 }
 
 /** The key goes only where chat requests go (the base URL), never to the server's other paths. */
-async function getJson(target: ProbeTarget, url: string, withKey: boolean): Promise<Json | undefined> {
+async function getJson(
+  target: ProbeTarget,
+  url: string,
+  withKey: boolean,
+  required = false,
+): Promise<Json | undefined> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (withKey && target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
   const response = await (target.fetch ?? fetch)(url, {
@@ -120,10 +127,14 @@ async function getJson(target: ProbeTarget, url: string, withKey: boolean): Prom
   });
   if (!response.ok) {
     await response.body?.cancel();
+    if (required) throw new Error(`${url} answered HTTP ${response.status}`);
     return undefined;
   }
   const text = await readCapped(response, PROBE_MAX_BYTES);
-  if (text === undefined) return undefined;
+  if (text === undefined) {
+    if (required) throw new Error(`${url} answered more than ${PROBE_MAX_BYTES} bytes`);
+    return undefined;
+  }
   const body: unknown = JSON.parse(text);
   return isObject(body) ? body : undefined;
 }

@@ -109,7 +109,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern:
-      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
+      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
     group: 1,
     // Every name above ends in one of these words, followed by its `:` or `=`.
     piece: /(?:key|secret|token|password|passwd|pwd)["']?\s*[:=]/i,

@@ -98,10 +98,7 @@ export function resolveTelemetry(input: {
       headers,
       serviceName,
       resourceAttributes,
-      captureContent:
-        booleanVariable(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) ??
-        user.captureContent ??
-        false,
+      captureContent: capturesContentByEnv(env) ?? user.captureContent ?? false,
       timeoutMs:
         wholeNumber(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) ??
         wholeNumber(env.OTEL_EXPORTER_OTLP_TIMEOUT) ??
@@ -218,6 +215,11 @@ function decode(text: string): string {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed === undefined || trimmed === "" ? undefined : trimmed;
+}
+
+/** OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, the GenAI conventions' switch; undefined when unset. */
+export function capturesContentByEnv(env: NodeJS.ProcessEnv): boolean | undefined {
+  return booleanVariable(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT);
 }
 
 function booleanVariable(value: string | undefined): boolean | undefined {

@@ -35,10 +35,19 @@ export interface OtlpExport {
  * children of their step. Ids are derived from the session and turn, so exporting twice gives
  * the same ids and a collector deduplicates instead of doubling.
  */
-export function toOtlpJson(trace: Trace): OtlpExport {
+/**
+ * `contents`: whether the prompt, the answer and each call's arguments and result go into the
+ * spans. A file next to the trace may hold them (the trace does); a collector gets them only when
+ * content capture is on, as live export decides (see telemetry-settings.ts).
+ */
+export interface OtlpOptions {
+  contents: boolean;
+}
+
+export function toOtlpJson(trace: Trace, options: OtlpOptions = { contents: true }): OtlpExport {
   const session = trace.sessions.at(-1);
   const version = session?.version ?? "unknown";
-  const spans = trace.turns.flatMap((turn) => turnSpans(turn, trace.file ?? ""));
+  const spans = trace.turns.flatMap((turn) => turnSpans(turn, trace.file ?? "", options));
   return {
     resourceSpans: [
       {
@@ -49,7 +58,7 @@ export function toOtlpJson(trace: Trace): OtlpExport {
   };
 }
 
-function turnSpans(turn: TraceTurn, file: string): OtlpSpan[] {
+function turnSpans(turn: TraceTurn, file: string, options: OtlpOptions): OtlpSpan[] {
   const seed = `${turn.sessionId ?? file}\u0000${turn.index}`;
   const traceId = hexId(seed, 32);
   const turnId = hexId(`${seed}\u0000turn`, 16);
@@ -69,13 +78,13 @@ function turnSpans(turn: TraceTurn, file: string): OtlpSpan[] {
         ...(turn.model ? [attr("gen_ai.request.model", turn.model)] : []),
         ...(turn.sessionId ? [attr("gen_ai.conversation.id", turn.sessionId)] : []),
         attr("mcpterm.turn", turn.turn),
-        attr("mcpterm.turn.input", turn.input),
+        ...(options.contents ? [attr("mcpterm.turn.input", turn.input)] : []),
         attr("mcpterm.turn.end_reason", turn.end?.reason ?? "unfinished"),
         ...(turn.end
           ? [
               attr("gen_ai.usage.input_tokens", turn.end.usage.promptTokens),
               attr("gen_ai.usage.output_tokens", turn.end.usage.completionTokens),
-              attr("mcpterm.turn.answer", turn.end.answer),
+              ...(options.contents ? [attr("mcpterm.turn.answer", turn.end.answer)] : []),
               attr("mcpterm.turn.denied_calls", turn.end.deniedCalls),
             ]
           : []),
@@ -92,7 +101,7 @@ function turnSpans(turn: TraceTurn, file: string): OtlpSpan[] {
     spans.push(stepSpan(step, turn, { traceId, spanId: stepId, parentSpanId: turnId }, turnEnd));
     step.toolCalls.forEach((call, index) => {
       const spanId = hexId(`${seed}\u0000call\u0000${position}\u0000${index}\u0000${call.id}`, 16);
-      spans.push(callSpan(call, { traceId, spanId, parentSpanId: stepId }, step, turnEnd));
+      spans.push(callSpan(call, { traceId, spanId, parentSpanId: stepId }, step, turnEnd, options));
     });
   });
   return spans;
@@ -133,7 +142,13 @@ function stepSpan(step: TraceStep, turn: TraceTurn, ids: Ids, fallbackEnd: numbe
   };
 }
 
-function callSpan(call: TraceToolCall, ids: Ids, step: TraceStep, fallbackEnd: number): OtlpSpan {
+function callSpan(
+  call: TraceToolCall,
+  ids: Ids,
+  step: TraceStep,
+  fallbackEnd: number,
+  options: OtlpOptions,
+): OtlpSpan {
   const start = call.startedAt ?? call.proposedAt ?? step.startedAt ?? fallbackEnd;
   const end = call.durationMs === undefined ? fallbackEnd : start + call.durationMs;
   const toolName = call.tool ?? call.modelName;
@@ -149,8 +164,15 @@ function callSpan(call: TraceToolCall, ids: Ids, step: TraceStep, fallbackEnd: n
       attr("gen_ai.tool.name", toolName),
       attr("gen_ai.tool.call.id", call.id),
       attr("gen_ai.tool.type", "function"),
-      attr("gen_ai.tool.call.arguments", call.arguments ? JSON.stringify(call.arguments) : call.rawArguments),
-      ...(result ? [attr("gen_ai.tool.call.result", result.display)] : []),
+      ...(options.contents
+        ? [
+            attr(
+              "gen_ai.tool.call.arguments",
+              call.arguments ? JSON.stringify(call.arguments) : call.rawArguments,
+            ),
+            ...(result ? [attr("gen_ai.tool.call.result", result.display)] : []),
+          ]
+        : []),
       attr("mcp.method.name", "tools/call"),
       ...(call.server ? [attr("mcpterm.tool.server", call.server)] : []),
       ...(call.tier ? [attr("mcpterm.tool.tier", call.tier)] : []),

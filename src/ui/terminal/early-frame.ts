@@ -1,6 +1,7 @@
 /* eslint-disable no-control-regex -- the draft shown leaves out the escape sequences of keys. */
 import type { ReadStream, WriteStream } from "node:tty";
 import { displayWidth } from "../../core/text/index.js";
+import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { captureTypeAhead } from "./type-ahead.js";
 
 /**
@@ -29,6 +30,13 @@ const ETX = "\u0003";
  * (ESC[J) from the top-left corner makes tmux keep the screen in its scrollback, frame and all.
  */
 export const ERASE_FRAME = `\u001b[2K${"\u001b[1A\u001b[2K".repeat(FRAME_ROWS - 1)}\r`;
+/**
+ * Bracketed paste on while the frame is up, so a paste arrives marked as one (its line breaks are
+ * not Enter) and Ink takes it as a paste; off again when the frame goes, until Ink turns it on,
+ * so a question asked in between reads plain lines.
+ */
+const PASTE_ON = "\u001b[?2004h";
+const PASTE_OFF = "\u001b[?2004l";
 
 export interface EarlyFrameOptions {
   /** The status line under the box. */
@@ -52,7 +60,7 @@ export async function drawEarlyFrame(
 
   const draw = (): void => {
     const rows = frameText(typed, stdout.columns, options);
-    writeOut(`${drawn ? `\r\u001b[${FRAME_ROWS - 1}A` : ""}${rows}`);
+    writeOut(`${drawn ? `\r\u001b[${FRAME_ROWS - 1}A` : PASTE_ON}${rows}`);
     drawn = true;
   };
   const takeKeys = (): void => {
@@ -79,7 +87,7 @@ export async function drawEarlyFrame(
       restoreOut();
       restoreErr();
       process.off("exit", removeOnExit);
-      writeOut(ERASE_FRAME);
+      writeOut(`${ERASE_FRAME}${PASTE_OFF}`);
       if (typed !== "") stdin.unshift(Buffer.from(typed));
     },
   };
@@ -134,14 +142,17 @@ export function frameText(typed: string, columns: number, options: EarlyFrameOpt
  */
 export function visibleDraft(typed: string): string {
   let line = "";
-  // Escape sequences (arrows, a paste's brackets) are not text.
-  const keys = typed.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
+  // Escape sequences (arrows, a paste's brackets, OSC and DCS strings) are not text.
+  const keys = typed
+    .replace(/\u001b[\]P_^][^\u0007\u001b]*(\u0007|\u001b\\)?/g, "")
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
   for (const { segment: character } of GRAPHEMES.segment(keys)) {
     if (character === "\r" || character === "\n") line = "";
     else if (character === "\u007f" || character === "\b") line = withoutLastCharacter(line);
     else if ((character.codePointAt(0) ?? 0) >= 0x20) line += character;
   }
-  return line;
+  // What is left of control characters (C1, BiDi overrides, zero-width) goes as everywhere else.
+  return sanitizeForTerminal(line);
 }
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
