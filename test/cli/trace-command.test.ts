@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
 import { copyFile, mkdir, readFile, utimes } from "node:fs/promises";
 import path from "node:path";
@@ -206,7 +207,7 @@ describe("the trace of mcpterm -p", () => {
       res.writeHead(307, { location: `${collector.endpoint}/v1/traces` }).end(),
     );
     await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
-    const { port } = redirecting.address() as import("node:net").AddressInfo;
+    const { port } = redirecting.address() as AddressInfo;
     try {
       await expect(trace({ file: traceFile, otlp: `http://127.0.0.1:${port}` })).rejects.toThrow(
         /^Could not send the spans/,

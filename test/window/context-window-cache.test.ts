@@ -1,3 +1,4 @@
+import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,7 +43,7 @@ describe("what counts as the endpoint's answer (askContextWindow)", () => {
       res.writeHead(status, { "content-type": "application/json" }).end(body),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as import("node:net").AddressInfo;
+    const { port } = server.address() as AddressInfo;
     return {
       url: `http://127.0.0.1:${port}/v1`,
       close: () => new Promise((resolve) => server.close(() => resolve())),
