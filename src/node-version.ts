@@ -1,9 +1,9 @@
 /**
- * The oldest Node mcpterm runs on: 22.13, the first 22 that loads an ES module through
- * `require()` without an ExperimentalWarning on stderr (22.12 prints one over the TUI at the
- * first text that is not plain ASCII, when string-width is loaded that way).
+ * The oldest Node mcpterm runs on: 22.15, the oldest the OpenTelemetry packages of live trace
+ * export declare (`engines`). Before it, 22.13 was the first 22 that loads an ES module through
+ * `require()` without an ExperimentalWarning on stderr (22.12 prints one over the TUI).
  */
-const MINIMUM = { major: 22, minor: 13 } as const;
+const MINIMUM = { major: 22, minor: 15 } as const;
 
 /** One sentence when `version` (process.versions.node, e.g. "22.12.0") is too old; else undefined. */
 export function nodeVersionProblem(version: string): string | undefined {
