@@ -27,6 +27,8 @@ export interface OpenKnowledgeBaseOptions {
    * when the index on disk was unusable (corrupt, truncated, another version) and was rebuilt.
    */
   onWarning?: (text: string) => void;
+  /** How long a save waits on another live process's lock before it is given up (default 20 s). */
+  lockWaitMs?: number;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -175,10 +177,12 @@ class LocalKnowledgeBase implements KnowledgeBase {
   /** Saves the index; why it could not be, as a clause, when it could not (a full disk, a folder in the way). */
   private async save(): Promise<string | undefined> {
     try {
-      this.indexBytes = await saveIndex(this.indexDir, this.index, {
-        dir: this.dir,
-        updatedAt: this.updatedAt ?? new Date().toISOString(),
-      });
+      this.indexBytes = await saveIndex(
+        this.indexDir,
+        this.index,
+        { dir: this.dir, updatedAt: this.updatedAt ?? new Date().toISOString() },
+        this.options.lockWaitMs,
+      );
       this.persisted = true;
       return undefined;
     } catch (error) {

@@ -174,6 +174,7 @@ export async function saveIndex(
   indexDir: string,
   index: ChunkIndex,
   meta: { dir: string; updatedAt: string },
+  lockWaitMs = LOCK_WAIT_MS,
 ): Promise<number> {
   await mkdir(indexDir, { recursive: true });
   // Looked at before any segment is written, so a save that cannot finish leaves nothing behind.
@@ -184,7 +185,7 @@ export async function saveIndex(
   // The writes under the lock are synchronous: a few small files and one segment of about 1/64
   // of the index, a few milliseconds of blocking against a dozen thread-pool round trips, which
   // on a loaded machine cost several times that.
-  return withLock(indexDir, () => {
+  return withLock(indexDir, lockWaitMs, () => {
     const entries: Manifest["segments"] = [];
     let bytes = 0;
     for (const [bucket, { segment, stored }] of index.segments().entries()) {
@@ -240,7 +241,11 @@ function isFileOfSize(file: string, bytes: number): boolean {
  * writer that is only slow (stopped, swapping, a laptop asleep) had its cleanup delete segments
  * the other's manifest then named.
  */
-async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T> {
+function formatWait(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+async function withLock<T>(indexDir: string, waitMs: number, write: () => Promise<T>): Promise<T> {
   const lock = path.join(indexDir, LOCK_FILE_NAME);
   const token = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
   const started = Date.now();
@@ -259,9 +264,9 @@ async function withLock<T>(indexDir: string, write: () => Promise<T>): Promise<T
       await rm(lock, { force: true });
       continue;
     }
-    if (Date.now() - started > LOCK_WAIT_MS) {
+    if (Date.now() - started > waitMs) {
       throw new IndexSaveError(
-        `another mcpterm process (${lockHolder(lock)}) has held its lock for over ${LOCK_WAIT_MS / 1000} s`,
+        `another mcpterm process (${lockHolder(lock)}) has held its lock for over ${formatWait(waitMs)}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, 15));
