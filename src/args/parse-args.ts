@@ -84,11 +84,22 @@ async function parseWords(
  * (`mcpterm call`), which command it is and its own --help, which shows what it takes.
  */
 function usageSentence(message: string, command: unknown): string {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
+  if (unknown?.[1] !== undefined) {
+    // yargs names an unknown --some-flag twice, as typed and in camelCase: once is enough.
+    const named = unknown[1].split(", ");
+    const typed = named.filter((name) => !(/[A-Z]/.test(name) && named.includes(kebab(name))));
+    return `Unknown argument${typed.length === 1 ? "" : "s"}: ${typed.join(", ")} (see mcpterm --help)`;
+  }
   const short = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
   if (short && typeof command === "string" && /^[a-z]+$/.test(command)) {
     return `mcpterm ${command} needs more arguments (got ${short[1]}, needs at least ${short[2]}); see mcpterm ${command} --help for what it takes.`;
   }
   return `${message} (see mcpterm --help)`;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
 /**

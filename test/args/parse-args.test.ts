@@ -231,6 +231,8 @@ describe("parseArgs", () => {
 
   it.each([
     [["--frobnicate"], /Unknown argument: frobnicate/],
+    // Named once, as typed, not also as yargs's camelCase copy.
+    [["--bogus-flag"], /^Unknown argument: bogus-flag \(see mcpterm --help\)$/],
     [
       ["-p", "hi", "--approve", "everything"],
       /unknown tier "everything"; use any of read_only, low_risk, dangerous, external/,

@@ -41,7 +41,7 @@ export function typedServer(
   if (launchWords !== undefined && parsed.url !== undefined)
     throw new Error("give the server either after -- or as --url, not both");
   if (parsed.header !== undefined && parsed.url === undefined)
-    throw new Error("--header goes with --url: the headers a remote server typed there is sent");
+    throw new Error("--header goes with --url: it names a header sent to the server given there");
   const [command, ...args] = launchWords ?? [];
   const launch =
     launchWords !== undefined
