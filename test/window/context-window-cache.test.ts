@@ -33,6 +33,16 @@ describe("ContextWindowCache", () => {
   });
 });
 
+describe("a remembered window that cannot be true", () => {
+  it("is not used: a planted 999,999,999,999 tokens reads as nothing remembered", async () => {
+    const cache = new ContextWindowCache(await tempDir("mcpterm-window-cache-"));
+    cache.set("http://x/v1", "m", { tokens: 999_999_999_999, source: "server", detail: "planted" });
+    expect(cache.get("http://x/v1", "m")).toBeUndefined();
+    cache.set("http://x/v1", "m", { tokens: 131_072, source: "server", detail: "reported" });
+    expect(cache.get("http://x/v1", "m")?.tokens).toBe(131_072);
+  });
+});
+
 describe("what counts as the endpoint's answer (askContextWindow)", () => {
   const serve = async (
     status: number,

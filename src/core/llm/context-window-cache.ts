@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ContextWindow } from "./types.js";
 
@@ -51,7 +51,8 @@ export class ContextWindowCache {
       writeFileSync(partial, JSON.stringify(Object.fromEntries(kept)), { mode: 0o600 });
       renameSync(partial, this.file);
     } catch {
-      // Only the next run's time is lost.
+      // Only the next run's time is lost; no half-written file is left beside the cache.
+      rmSync(`${this.file}.${process.pid}.tmp`, { force: true });
     }
   }
 
@@ -66,6 +67,8 @@ export class ContextWindowCache {
   }
 }
 
+const MAX_TOKENS = 100_000_000;
+
 function keyOf(baseUrl: string, model: string): string {
   return createHash("sha256")
     .update(`${baseUrl.replace(/\/+$/, "")}\n${model}`)
@@ -79,6 +82,8 @@ function isEntry(value: unknown): value is Entry {
     typeof entry.tokens === "number" &&
     Number.isInteger(entry.tokens) &&
     entry.tokens >= 256 &&
+    // No model has a window near this; a larger number is a planted or broken file, not an answer.
+    entry.tokens <= MAX_TOKENS &&
     (entry.source === "server" || entry.source === "default") &&
     typeof entry.detail === "string" &&
     typeof entry.at === "number"
