@@ -59,13 +59,14 @@ function manager(
   who: SignInPerson | undefined,
   entry: Record<string, unknown> = {},
   learned: string[] = [],
-  extra: { redactor?: SecretRedactor; requestTimeoutMs?: number } = {},
+  extra: { redactor?: SecretRedactor; requestTimeoutMs?: number; typed?: boolean } = {},
 ): McpManager {
   const config = parseConfigDocument(
     { mcpServers: { secure: { url, ...entry } } },
     { fileLabel: "test", configDir: process.cwd(), env: {} },
   );
-  const created = new McpManager(config.servers, {
+  const servers = config.servers.map((server) => (extra.typed ? { ...server, typed: true } : server));
+  const created = new McpManager(servers, {
     parentEnv: {},
     ...(extra.redactor ? { redact: extra.redactor.redactText } : {}),
     oauth: {
@@ -278,9 +279,18 @@ describe("signing in to a remote server behind OAuth", () => {
     const connected = manager(world.mcpUrl, store, person(), { oauth: false });
     await connected.start();
     expect(connected.servers()[0]?.error).toMatch(
-      /^server "secure" refused the connection \(HTTP 401\): it needs authorization\./,
+      /^server "secure" refused the connection \(HTTP 401\): it needs authorization; check the token in mcpServers\.secure\.headers, or remove "oauth": false so mcpterm can sign in\.$/,
     );
     expect(world.authorizations).toEqual([]);
+  });
+
+  it("a server typed on the command line is told which flag sends a token, not a config key", async () => {
+    const { world, store } = await setUp();
+    const connected = manager(world.mcpUrl, store, person(), { oauth: false }, [], { typed: true });
+    await connected.start();
+    expect(connected.servers()[0]?.error).toMatch(
+      /it needs authorization; pass its token with --header "Authorization: Bearer …", or name it in mcp\.config\.json to sign in\.$/,
+    );
   });
 
   it("never sends the entry's own headers to the authorization server on another origin", async () => {

@@ -174,6 +174,6 @@ export function launchFields(
 export function adHocConfig(launch: NamedLaunch, cwd: string, env: NodeJS.ProcessEnv = {}): McptermConfig {
   return {
     ...emptyConfig(),
-    servers: [{ ...defaultServerConfig(launch.name), ...launchFields(launch, cwd, env) }],
+    servers: [{ ...defaultServerConfig(launch.name), ...launchFields(launch, cwd, env), typed: true }],
   };
 }

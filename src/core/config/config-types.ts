@@ -15,6 +15,8 @@ export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 export interface ServerConfig {
   name: string;
   transport: ServerTransport;
+  /** Typed on the command line (`--url`, `-- <command>`), not read from a config: advice names flags, not keys. */
+  typed?: boolean;
   command?: string;
   args: string[];
   env: Record<string, string>;

@@ -16,11 +16,14 @@ export function describeConnectFailure(
     auth: ServerAuth | undefined;
     stdio: StdioProcessTransport | undefined;
     protocol: ProtocolSetting;
+    /** The server was typed on the command line (see ServerConfig.typed). */
+    typed: boolean;
   },
 ): string {
   const { stdio, auth, server } = context;
   if (stdio?.spawnError) return stdio.spawnError.message;
-  const signIn = auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined);
+  const signIn =
+    auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;
   const revision = negotiationFailure(error, context.protocol);
   if (revision) return `${revision}${stderrSuffix(stdio)}`;
@@ -66,13 +69,18 @@ function httpStatus(error: unknown): number | undefined {
  * A 401 from a server mcpterm does not sign in to (`"oauth": false`, or its own Authorization
  * header): what it means and what to configure, instead of the server's raw answer.
  */
-function unauthorizedSentence(error: unknown, server: string, signsIn: boolean): string | undefined {
+function unauthorizedSentence(
+  error: unknown,
+  server: string,
+  signsIn: boolean,
+  typed: boolean,
+): string | undefined {
   if (signsIn || !isAuthError(error)) return undefined;
   const code = httpStatus(error) ?? 401;
-  return (
-    `server "${server}" refused the connection (HTTP ${code}): it needs authorization. ` +
-    `Check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in.`
-  );
+  const fix = typed
+    ? `pass its token with --header "Authorization: Bearer …", or name it in mcp.config.json to sign in`
+    : `check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in`;
+  return `server "${server}" refused the connection (HTTP ${code}): it needs authorization; ${fix}.`;
 }
 
 export function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

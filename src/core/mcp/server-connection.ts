@@ -558,6 +558,7 @@ export class ServerConnection {
       auth: this.auth,
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",
+      typed: this.config.typed === true,
     });
     await this.stop();
     this.setStatus("failed", reason);
