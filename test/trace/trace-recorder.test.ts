@@ -23,6 +23,9 @@ async function open(overrides: Partial<TraceRecorderOptions> = {}): Promise<Trac
 }
 
 async function records(recorder: TraceRecorder): Promise<Array<Record<string, unknown>>> {
+  // Records are written at the end of the event-loop turn that made them (setImmediate): let that
+  // turn end first, since readFile reads on the thread pool, beside the main thread.
+  await new Promise((resolve) => setImmediate(resolve));
   const text = await readFile(recorder.file, "utf8");
   return text
     .trimEnd()
