@@ -24,7 +24,7 @@ export interface EarlyFrame {
 const FRAME_ROWS = 4;
 /** Narrower than this, the box could not hold its own borders and the marker. */
 const MIN_COLUMNS = 12;
-const ETX = "\u0003";
+const ETX = 0x03;
 /**
  * Row by row from the last, ending at the start of the first: an erase to the end of the screen
  * (ESC[J) from the top-left corner makes tmux keep the screen in its scrollback, frame and all.
@@ -54,25 +54,27 @@ export async function drawEarlyFrame(
   // Keys typed before this (echoed in cooked mode) leave the screen first, and come back as keys.
   await captureTypeAhead(stdin, stdout);
   const writeOut = stdout.write.bind(stdout) as (...args: unknown[]) => boolean;
-  let typed = "";
+  // Kept as the bytes came: a character split across two reads is whole again when joined.
+  let typed: Buffer = Buffer.alloc(0);
   let drawn = false;
   let removed = false;
 
   const draw = (): void => {
-    const rows = frameText(typed, stdout.columns, options);
+    const rows = frameText(typed.toString("utf8"), stdout.columns, options);
     writeOut(`${drawn ? `\r\u001b[${FRAME_ROWS - 1}A` : PASTE_ON}${rows}`);
     drawn = true;
   };
   const takeKeys = (): void => {
     let chunk: unknown;
     while ((chunk = stdin.read()) !== null)
-      typed += typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8");
+      typed = Buffer.concat([typed, typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer)]);
   };
   const onReadable = (): void => {
     takeKeys();
-    if (typed.includes(ETX)) {
+    const stop = typed.indexOf(ETX);
+    if (stop !== -1) {
       // Raw mode turns Ctrl+C into a key: it still means stop, as it does everywhere else.
-      typed = typed.slice(0, typed.indexOf(ETX));
+      typed = typed.subarray(0, stop);
       frame.remove();
       process.kill(process.pid, "SIGINT");
       return;
@@ -88,7 +90,7 @@ export async function drawEarlyFrame(
       restoreErr();
       process.off("exit", removeOnExit);
       writeOut(`${ERASE_FRAME}${PASTE_OFF}`);
-      if (typed !== "") stdin.unshift(Buffer.from(typed));
+      if (typed.length > 0) stdin.unshift(typed);
     },
   };
   const restoreOut = beforeEachWrite(stdout, () => frame.remove());
