@@ -13,8 +13,7 @@ import type { Person } from "../person/person.js";
 import { decideApproval } from "../policy/approval-policy.js";
 import { commandApprovalRules } from "../policy/approval-rules.js";
 import type { AllowableTool, ToolAllowances } from "../policy/tool-allowances.js";
-import { formatBytes } from "../text/index.js";
-import { localMinute } from "./resume-command.js";
+import { formatBytes, localMinute } from "../text/index.js";
 
 /**
  * The knowledge-base command, once: `/kb` in the TUI and `mcpterm kb` on the command line parse
@@ -64,10 +63,11 @@ export const PAGE_FETCH: AllowableTool = {
 
 export const KB_SEARCH_RESULTS = 5;
 
+/** `access` is where documents may be changed; without it, adding and removing are refused. */
 export async function runKbRequest(
   kb: KnowledgeBase,
   request: KbRequest,
-  access: KbAccess,
+  access: KbAccess | undefined,
 ): Promise<KbOutcome> {
   switch (request.action) {
     case "stats":
@@ -81,10 +81,19 @@ export async function runKbRequest(
     case "reindex":
       return { kind: "reindexed", report: await kb.refresh(), stats: kb.stats() };
     case "remove":
+      if (!access) return notHere("Removing");
       return changed(await removeDocument(kb, request.path, access.cwd), "Removed");
     case "add":
+      if (!access) return notHere("Adding");
       return add(kb, request, access);
   }
+}
+
+function notHere(verb: "Adding" | "Removing"): KbOutcome {
+  return {
+    kind: "refused",
+    refusal: { ok: false, kind: "usage", reason: `${verb} documents is not available here.` },
+  };
 }
 
 async function add(

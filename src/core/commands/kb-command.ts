@@ -5,7 +5,6 @@ import {
   type KnowledgeBase,
   type RefreshReport,
 } from "../kb/index.js";
-import { NOBODY } from "../person/person.js";
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import {
@@ -31,18 +30,12 @@ export const kbCommand: SlashCommand = {
     if ("kind" in kb) return kb;
     const request = parseWords(args);
     if ("kind" in request) return request;
-    if ((request.action === "add" || request.action === "remove") && !context.documents) {
-      const verb = request.action === "add" ? "Adding" : "Removing";
-      return { kind: "error", message: `${verb} documents is not available here.` };
-    }
     const documents = context.documents;
-    const outcome = await runKbRequest(kb, request, {
-      cwd: documents?.cwd ?? process.cwd(),
-      fetchPage: documents?.fetchPage ?? (() => Promise.resolve({ ok: false, reason: "", blocked: true })),
-      person: documents?.person ?? NOBODY,
-      ...(documents ? { allowances: documents.allowances } : {}),
-      signal: new AbortController().signal,
-    });
+    const outcome = await runKbRequest(
+      kb,
+      request,
+      documents && { ...documents, signal: new AbortController().signal },
+    );
     return render(outcome, request);
   },
 };

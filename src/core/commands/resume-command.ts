@@ -1,4 +1,4 @@
-import { oneLine } from "../text/index.js";
+import { localMinute, oneLine } from "../text/index.js";
 import type { SlashCommand } from "./command-types.js";
 
 /** `/resume` lists the folder's saved sessions; `/resume <n>` or `/resume <id>` goes on with one. */
@@ -36,9 +36,3 @@ export const resumeCommand: SlashCommand = {
       : { kind: "error", message: resumed.reason };
   },
 };
-
-/** `2026-12-01 17:06`, in the local time zone: when a session was last saved. */
-export function localMinute(date: Date): string {
-  const two = (value: number): string => String(value).padStart(2, "0");
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
-}

@@ -10,4 +10,4 @@ export {
 export { layoutColumns, type ColumnLayout, type ColumnOptions, type LaidOutRow } from "./column-layout.js";
 export { firstLine, oneLine, summarizeArguments } from "./summaries.js";
 export { base64Bytes, describeBase64, describeBlob, looksLikeBase64 } from "./blob.js";
-export { countLines, formatBytes, formatDuration, pluralize } from "./units.js";
+export { countLines, formatBytes, formatDuration, localMinute, pluralize } from "./units.js";

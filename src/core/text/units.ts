@@ -37,3 +37,9 @@ export function countLines(text: string): number {
 export function pluralize(count: number, noun: string): string {
   return `${count} ${count === 1 ? noun : `${noun}s`}`;
 }
+
+/** `2026-12-01 17:06`, in the local time zone: when something was saved or indexed. */
+export function localMinute(date: Date): string {
+  const two = (value: number): string => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}

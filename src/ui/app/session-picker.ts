@@ -1,7 +1,6 @@
-import { localMinute } from "../../core/commands/resume-command.js";
 import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import type { SessionSummary } from "../../core/session/resume-session.js";
-import { oneLine, padToWidth } from "../../core/text/index.js";
+import { localMinute, oneLine, padToWidth } from "../../core/text/index.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../../common/cli-io.js";
 
 /**
