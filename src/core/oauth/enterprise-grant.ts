@@ -1,10 +1,11 @@
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/client";
-import type { OAuthClientInformation, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/client";
+import type { OAuthClientInformation, OAuthClientMetadata } from "@modelcontextprotocol/client";
 import { isLoopbackHost } from "../config/http-url.js";
 import { ServerUnavailableError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { CLIENT_INFO } from "../version.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
+import { BrowserlessGrant } from "./browserless-grant.js";
 import { credentialForms, sameIssuer } from "./stored-provider.js";
 
 const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -19,23 +20,19 @@ const ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token";
  * trades it for an access token (RFC 7523 jwt-bearer), the client authenticating with its secret.
  * No browser: the ID token comes from the environment, where SSO tooling puts it.
  */
-export class EnterpriseGrantProvider implements OAuthClientProvider {
-  private current: OAuthTokens | undefined;
+export class EnterpriseGrantProvider extends BrowserlessGrant implements OAuthClientProvider {
   private discovery: OAuthDiscoveryState | undefined;
 
   constructor(
     private readonly serverUrl: string,
     private readonly oauth: ServerOAuth,
-    private readonly learnSecret: (secret: string) => void,
+    learnSecret: (secret: string) => void,
     /** How the identity provider is asked: bounded in time and size (ServerAuth's bounds). */
     private readonly askIdp: (endpoint: URL, init: RequestInit) => Promise<Response>,
   ) {
+    super("enterprise-managed authorization", learnSecret);
     if (oauth.clientId !== undefined && oauth.clientSecret !== undefined)
       for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
-  }
-
-  get redirectUrl(): undefined {
-    return undefined;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -51,29 +48,8 @@ export class EnterpriseGrantProvider implements OAuthClientProvider {
     return { client_id: this.oauth.clientId ?? "", client_secret: this.oauth.clientSecret ?? "" };
   }
 
-  tokens(): OAuthTokens | undefined {
-    return this.current;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.learnSecret(tokens.access_token);
-    this.current = tokens;
-  }
-
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.discovery = state;
-  }
-
-  redirectToAuthorization(): void {
-    throw new ServerUnavailableError("enterprise-managed authorization signs in without a browser");
-  }
-
-  saveCodeVerifier(): void {
-    // No authorization code in this grant.
-  }
-
-  codeVerifier(): string {
-    throw new ServerUnavailableError("enterprise-managed authorization has no code verifier");
   }
 
   /** Exchanges the ID token at the IdP for an ID-JAG, then asks for a jwt-bearer grant with it. */

@@ -2,11 +2,11 @@ import { readFileSync } from "node:fs";
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
-  OAuthTokens,
   StoredOAuthClientInformation,
 } from "@modelcontextprotocol/client";
 import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { CLIENT_INFO } from "../version.js";
+import { BrowserlessGrant } from "./browserless-grant.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -20,19 +20,16 @@ const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
  * no retry, no other grant. The SDK has no provider for this grant; this is the small one it
  * would be.
  */
-export class WorkloadIdentityProvider implements OAuthClientProvider {
-  private current: OAuthTokens | undefined;
+export class WorkloadIdentityProvider extends BrowserlessGrant implements OAuthClientProvider {
   /** The JWT last sent, and the one the authorization server refused. */
   private sent: string | undefined;
   private refused: string | undefined;
 
   constructor(
     private readonly oauth: ServerOAuth,
-    private readonly learnSecret: (secret: string) => void,
-  ) {}
-
-  get redirectUrl(): undefined {
-    return undefined;
+    learnSecret: (secret: string) => void,
+  ) {
+    super("workload identity", learnSecret);
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -46,27 +43,6 @@ export class WorkloadIdentityProvider implements OAuthClientProvider {
 
   clientInformation(): StoredOAuthClientInformation {
     return { client_id: this.oauth.clientId ?? "", issuer: this.oauth.issuer ?? "" };
-  }
-
-  tokens(): OAuthTokens | undefined {
-    return this.current;
-  }
-
-  saveTokens(tokens: OAuthTokens): void {
-    this.learnSecret(tokens.access_token);
-    this.current = tokens;
-  }
-
-  redirectToAuthorization(): void {
-    throw new ServerUnavailableError("workload identity signs in without a browser");
-  }
-
-  saveCodeVerifier(): void {
-    // No authorization code in this grant.
-  }
-
-  codeVerifier(): string {
-    throw new ServerUnavailableError("workload identity has no code verifier");
   }
 
   /** The SDK says so after an invalid_grant or unauthorized_client, before it would try again. */
