@@ -6,7 +6,7 @@ import type { ServerExitReport } from "../core/mcp/server-exit.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
-import { needsTaskExecution } from "../core/policy/tool-withhold.js";
+import { needsTaskExecution, offersToolTasks } from "../core/policy/tool-withhold.js";
 import { firstLine, oneLine } from "../core/text/index.js";
 import type { StepStatus } from "./doctor-steps.js";
 
@@ -61,11 +61,11 @@ export async function sampleCalls(
     const args = sampleArguments(tool.inputSchema);
     const label = `${tool.name} ${oneLine(JSON.stringify(args), ARGUMENT_WIDTH)}`;
     const made = { tool: tool.name, label, arguments: args, problems: [], durationMs: undefined };
-    const definition = manager
-      .connection(server)
-      ?.snapshot()
-      .tools.find((candidate) => candidate.definition.name === tool.name)?.definition;
-    if (definition && needsTaskExecution(definition)) {
+    const snapshot = manager.connection(server)?.snapshot();
+    const definition = snapshot?.tools.find(
+      (candidate) => candidate.definition.name === tool.name,
+    )?.definition;
+    if (definition && needsTaskExecution(definition) && !offersToolTasks(snapshot.capabilities)) {
       calls.push({ ...made, status: "skipped", outcome: "not called: it runs only as an MCP task" });
       continue;
     }

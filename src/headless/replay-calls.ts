@@ -10,7 +10,7 @@ import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { REDACTED } from "../core/policy/secret-patterns.js";
 import { riskRank, type Tier } from "../core/policy/tiers.js";
-import { needsTaskExecution } from "../core/policy/tool-withhold.js";
+import { needsTaskExecution, offersToolTasks } from "../core/policy/tool-withhold.js";
 import { compareAnswers, type ReplayedOutcome } from "../core/replay/compare-answers.js";
 import { ignoredFor, type IgnoreRule } from "../core/replay/ignore-rules.js";
 import type { RecordedSecrets } from "../core/replay/recorded-secrets.js";
@@ -169,14 +169,14 @@ async function refusalOf(
   const invalid = context.validator.check(tool.inputSchema, call.arguments);
   if (invalid)
     return { status: "differs", reason: `the arguments no longer match its input schema: ${invalid}` };
-  const definition = context.manager
-    .connection(call.server)
-    ?.snapshot()
-    .tools.find((candidate) => candidate.definition.name === call.target)?.definition;
-  if (definition && needsTaskExecution(definition))
+  const snapshot = context.manager.connection(call.server)?.snapshot();
+  const definition = snapshot?.tools.find(
+    (candidate) => candidate.definition.name === call.target,
+  )?.definition;
+  if (definition && needsTaskExecution(definition) && !offersToolTasks(snapshot.capabilities))
     return {
       status: "not_replayed",
-      reason: "it needs task-based execution, which mcpterm does not run yet",
+      reason: "it can only run as an MCP task, which its server does not offer for tool calls",
     };
   const { tier, reason } = riskier(call, tool);
   const refusal = await approveCall(

@@ -11,7 +11,7 @@ import { capText, DEFAULT_RESULT_CHAR_LIMIT, resultText, textForModel } from "..
 import { charsWithinTokens } from "../window/token-estimate.js";
 import { schemaForModel } from "../policy/schema-for-model.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
-import { toolWithholdReason } from "../policy/tool-withhold.js";
+import { offersToolTasks, toolWithholdReason } from "../policy/tool-withhold.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { errorMessage } from "../errors.js";
@@ -100,7 +100,8 @@ export class McpToolHost implements ToolHost {
       const redact = redactor?.redactText;
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
-      const withheld = toolWithholdReason(definition, redact);
+      const capabilities = this.manager.connection(registered.server)?.snapshot().capabilities;
+      const withheld = toolWithholdReason(definition, redact, offersToolTasks(capabilities));
       const title = definition.title ?? definition.annotations?.title;
       return [
         {

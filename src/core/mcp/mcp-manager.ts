@@ -1,3 +1,4 @@
+import type { TaskEntry } from "./task-list.js";
 import type { OAuthOptions } from "../oauth/server-auth.js";
 import type { ServerConfig } from "../config/config-types.js";
 import { ServerUnavailableError } from "../errors.js";
@@ -131,6 +132,13 @@ export class McpManager {
     options?: CallOptions,
   ): Promise<CallToolResult> {
     return this.require(server).callTool(tool, args, options);
+  }
+
+  /** Every task the servers ran for this session, oldest first (`/tasks`). */
+  tasks(): TaskEntry[] {
+    return [...this.connections.values()]
+      .flatMap((connection) => connection.taskList())
+      .sort((a, b) => a.startedAt - b.startedAt);
   }
 
   /**

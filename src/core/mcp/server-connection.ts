@@ -56,6 +56,9 @@ import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call
 import { serverTransports, type TransportFactory } from "./transport-factory.js";
 import { xMcpHeaderProblem } from "./x-mcp-header.js";
 import { MalformedTools } from "./malformed-tools.js";
+import { TaskDriver } from "./task-driver.js";
+import type { TaskEntry } from "./task-list.js";
+import { needsTaskExecution, offersToolTasks } from "../policy/tool-withhold.js";
 import type {
   CallOptions,
   CallToolResult,
@@ -161,6 +164,8 @@ export class ServerConnection {
   private lostReason: string | undefined;
   /** How the lost process ended, in a sentence, when it was a stdio server that exited. */
   private lostExit: string | undefined;
+  /** Runs the calls the server answers with a task (tasks/), over every connection to it. */
+  private readonly tasks: TaskDriver;
 
   constructor(
     readonly config: ServerConfig,
@@ -170,6 +175,21 @@ export class ServerConnection {
     this.transportUsed = config.transport;
     this.auth = ServerAuth.for(config, options.oauth);
     this.transports = options.transports ?? serverTransports(config, this.auth, options);
+    this.tasks = new TaskDriver(
+      config.name,
+      {
+        server: config.name,
+        requests: options.requests ?? declineServerRequests(),
+        questions: this.questions,
+        roots: rootsOffer(config).offered ? () => options.roots?.() ?? [] : undefined,
+      },
+      () => options.onChange(),
+    );
+  }
+
+  /** The tasks this server ran for the session, oldest first (`/tasks`). */
+  taskList(): TaskEntry[] {
+    return this.tasks.list.snapshot();
   }
 
   get name(): string {
@@ -358,7 +378,6 @@ export class ServerConnection {
     options: CallOptions,
   ): Promise<CallToolResult> {
     return this.inSession((client) => {
-      this.refuseTaskOnly(tool);
       return callToolWithin(
         {
           client,
@@ -369,6 +388,8 @@ export class ServerConnection {
           definition: (name) => this.tools.find((listed) => listed.definition.name === name)?.definition,
           relist: () => this.refreshTools(client, this.toolRefresh.announce()),
           passThrough: (error) => this.sessionExpired(error),
+          tasks: this.tasks,
+          asksTask: this.asksTask(tool),
         },
         tool,
         args,
@@ -521,14 +542,18 @@ export class ServerConnection {
     return client;
   }
 
-  /** The spec's rule client.callTool kept: a tool that requires a task must not be called without one. */
-  private refuseTaskOnly(tool: string): void {
+  /**
+   * Whether a call to `tool` asks a 2025 server for a task: the tool requires one. A server that
+   * does not offer tasks for tool calls cannot run it at all, and is not sent it.
+   */
+  private asksTask(tool: string): boolean {
     const listed = this.tools.find((candidate) => candidate.definition.name === tool);
-    if (listed?.definition.execution?.taskSupport === "required")
-      throw new ToolCallError(
-        "business",
-        `${tool} can only run as an MCP task, which mcpterm does not start`,
-      );
+    if (!listed || !needsTaskExecution(listed.definition)) return false;
+    if (offersToolTasks(this.client?.getServerCapabilities())) return true;
+    throw new ToolCallError(
+      "business",
+      `${tool} can only run as an MCP task, and server "${this.name}" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call)`,
+    );
   }
 
   private async attemptConnect(): Promise<void> {
@@ -669,7 +694,7 @@ export class ServerConnection {
             message: privateAnswers.forTrace(direction, message),
           });
       },
-      [this.malformedTools],
+      [this.malformedTools, this.tasks.watcher(client, () => this.protocol?.era)],
       this.requestMetaHook(),
     );
     this.client = client;

@@ -11,10 +11,18 @@ type Tap = (direction: WireDirection, message: JSONRPCMessage) => void;
 /** `_meta` entries for each outgoing request (trace context); the one place requests get them. */
 export type RequestMeta = (request: JSONRPCRequest) => Record<string, string> | undefined;
 
-/** Sees each message on its way: one going out, and one coming in, which it may hand on changed. */
+/**
+ * Sees each message on its way: one going out, and one coming in, which it may hand on changed,
+ * or keep from the SDK (undefined). A watcher that answers requests itself (the task driver)
+ * may also change or hold back what goes out (`sending`), and hand the SDK messages of its own.
+ */
 export interface WireWatcher {
   sent(message: JSONRPCMessage): void;
-  received(message: JSONRPCMessage): JSONRPCMessage;
+  received(message: JSONRPCMessage): JSONRPCMessage | undefined;
+  /** The message as it goes out, changed, or undefined to send nothing. Before the trace sees it. */
+  sending?(message: JSONRPCMessage): JSONRPCMessage | undefined;
+  /** Called once the transport starts, with the way to hand the SDK a message as if received. */
+  started?(deliver: (message: JSONRPCMessage) => void): void;
 }
 
 /**
@@ -74,17 +82,25 @@ export class TappedTransport implements Transport {
   start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
       this.tap("receive", message);
-      let seen: JSONRPCMessage = markServerSentError(message);
-      for (const watcher of this.watchers) seen = watcher.received(seen);
+      let seen: JSONRPCMessage | undefined = markServerSentError(message);
+      for (const watcher of this.watchers) {
+        seen = watcher.received(seen);
+        if (seen === undefined) return;
+      }
       this.onmessage?.(seen, extra);
     };
+    for (const watcher of this.watchers) watcher.started?.((message) => this.onmessage?.(message));
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.onclose?.();
     return this.inner.start();
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const sent = this.withMeta(message);
+    let sent: JSONRPCMessage | undefined = this.withMeta(message);
+    for (const watcher of this.watchers) {
+      sent = watcher.sending ? watcher.sending(sent) : sent;
+      if (sent === undefined) return Promise.resolve();
+    }
     this.tap("send", sent);
     for (const watcher of this.watchers) watcher.sent(sent);
     return this.inner.send(sent, options);

@@ -1,7 +1,8 @@
 import { ProtocolError, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
 import { CallLimits } from "./call-limits.js";
 import type { QuestionHold } from "./question-hold.js";
-import { classifyRequestError, HEADER_MISMATCH } from "./tool-call-error.js";
+import { classifyRequestError, HEADER_MISMATCH, ToolCallError } from "./tool-call-error.js";
+import type { TaskDriver } from "./task-driver.js";
 import type { CallOptions } from "./types.js";
 
 /** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
@@ -20,6 +21,10 @@ export interface ToolCallHost {
   relist(): Promise<void>;
   /** Errors the caller handles itself (an expired 2025 session), thrown as they are. */
   passThrough(error: unknown): boolean;
+  /** Runs the call as a task if the server answers with one (see TaskDriver). */
+  tasks?: TaskDriver;
+  /** Whether to ask a 2025 server for a task: the tool requires one (execution.taskSupport). */
+  asksTask?: boolean;
 }
 
 /**
@@ -45,10 +50,23 @@ export async function callToolWithin(
     questions: host.questions,
     signal: options.signal,
   });
-  const { onProgress } = options;
+  const { onProgress, onTask } = options;
+  // A task's every status is a sign of life, and the task ends within the call's own limits.
+  const task = host.tasks?.begin({
+    tool,
+    askTask: host.asksTask === true,
+    signal: limits.signal,
+    timeoutMs,
+    maxCallMs: limits.maxCallMs,
+    onUpdate: (update) => {
+      limits.showedLife();
+      onTask?.(update);
+    },
+  });
+  const params = task ? { ...meta, _meta: { ...meta._meta, ...task.meta } } : meta;
   const send = (): Promise<CallToolResult> =>
     host.client.callTool(
-      { name: tool, arguments: args, ...meta },
+      { name: tool, arguments: args, ...params },
       {
         signal: limits.signal,
         // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
@@ -75,10 +93,23 @@ export async function callToolWithin(
     }
   } catch (error) {
     const stopped = limits.stoppedBy(error);
+    if (stopped && task?.taskId !== undefined)
+      throw new ToolCallError(stopped.failure, `${stopped.message}; its task ${task.taskId} was cancelled`, {
+        cause: error,
+        retryable: false,
+        timedOut: stopped.timedOut,
+      });
     if (stopped) throw stopped;
+    if (task?.serverCancelled !== undefined)
+      throw new ToolCallError(
+        "business",
+        `server "${host.server}" cancelled the task${task.serverCancelled ? `: ${task.serverCancelled}` : ""}`,
+        { cause: error, retryable: false },
+      );
     if (host.passThrough(error)) throw error;
     throw classifyRequestError(error, { server: host.server, timeoutMs });
   } finally {
+    task?.end();
     limits.dispose();
   }
 }

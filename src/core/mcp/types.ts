@@ -1,5 +1,6 @@
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { ProtocolEra } from "./protocol-era.js";
+import type { TaskUpdate } from "./task-state.js";
 import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
@@ -52,6 +53,8 @@ export interface CallOptions {
   /** Overrides the server's configured per-call timeout. */
   timeoutMs?: number;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** When the server runs the call as a task: its creation and each change of status (tasks/). */
+  onTask?: (update: TaskUpdate) => void;
   /**
    * Whether the call may be sent again if it may have reached the server (resendIsSafe decides:
    * a read-only tool of a trusted server). Never when absent.

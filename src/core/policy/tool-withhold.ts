@@ -1,25 +1,39 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import { schemaWithholdReason } from "./schema-for-model.js";
 
-export const NEEDS_TASKS_REASON = "needs task-based execution, which mcpterm does not run yet";
+export const NEEDS_TASKS_REASON =
+  "needs task-based execution, which its server does not offer for tool calls (capabilities.tasks.requests.tools.call)";
 export const APP_ONLY_REASON = "app-only (MCP Apps)";
 
 /**
- * Why a tool must not be offered to the model at all, or undefined: mcpterm cannot run it, its
- * server keeps it for an app's UI, or its input schema cannot be shown safely (schema-for-model.ts).
+ * Why a tool must not be offered to the model at all, or undefined: it can only run as a task its
+ * server does not offer (`serverRunsTasks`, see offersToolTasks), its server keeps it for an app's
+ * UI, or its input schema cannot be shown safely (schema-for-model.ts).
  */
 export function toolWithholdReason(
   tool: Pick<Tool, "inputSchema" | "execution" | "_meta">,
   redact: (text: string) => string = (text) => text,
+  serverRunsTasks = false,
 ): string | undefined {
-  if (needsTaskExecution(tool)) return NEEDS_TASKS_REASON;
+  if (needsTaskExecution(tool) && !serverRunsTasks) return NEEDS_TASKS_REASON;
   if (isAppOnly(tool)) return APP_ONLY_REASON;
   return schemaWithholdReason(tool.inputSchema, redact);
 }
 
-/** MCP tasks: a tool whose `execution.taskSupport` is "required" answers a plain call with an error. */
+/**
+ * MCP tasks (2025-11-25): a tool whose `execution.taskSupport` is "required" answers a plain call
+ * with an error; mcpterm runs it as a task where its server offers tasks for tool calls. (On
+ * 2026-07-28 the tasks extension has no such marker: the server decides per call.)
+ */
 export function needsTaskExecution(tool: Pick<Tool, "execution">): boolean {
   return tool.execution?.taskSupport === "required";
+}
+
+/** Whether a 2025 server's capabilities offer tasks for tools/call (`tasks.requests.tools.call`). */
+export function offersToolTasks(capabilities: unknown): boolean {
+  const tasks = (capabilities as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)
+    ?.tasks;
+  return typeof tasks?.requests?.tools?.call === "object" && tasks.requests.tools.call !== null;
 }
 
 /**

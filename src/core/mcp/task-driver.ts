@@ -1,0 +1,263 @@
+import type { Client, JSONRPCMessage } from "@modelcontextprotocol/client";
+import type { ProtocolEra } from "./protocol-era.js";
+import type { WireWatcher } from "./tapped-transport.js";
+import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
+import { TaskList, type TaskEntry } from "./task-list.js";
+import { cancelTask, runTask, type TaskOutcome } from "./task-run.js";
+import type { TaskState, TaskUpdate } from "./task-state.js";
+import { readTask } from "./task-state.js";
+
+/**
+ * The `_meta` key that ties a tools/call on the wire to the caller waiting for it; taken off
+ * before the request leaves (it survives the SDK's input_required retries, which re-send the
+ * original params under new ids).
+ */
+const CALL_MARK = "mcpterm/call";
+const INTERNAL_ERROR = -32603;
+/** What an untracked call (not sent through callToolWithin) gets: nobody waits with a signal. */
+const UNTRACKED = { timeoutMs: 60_000, maxCallMs: 3_600_000 };
+
+/** What one caller of tools/call tells the driver, should the server answer with a task. */
+export interface TaskCallOptions {
+  tool: string;
+  /** On 2025-11-25: ask for a task (`params.task`), as a tool whose taskSupport is "required" must be called. */
+  askTask: boolean;
+  signal: AbortSignal;
+  /** What one poll may take. */
+  timeoutMs: number;
+  /** The call's hard limit. */
+  maxCallMs: number;
+  /** Each change of the task: created, then each new status or status message. */
+  onUpdate?: (update: TaskUpdate) => void;
+}
+
+/** One caller's tools/call as the driver knows it. */
+export interface TaskCallHandle {
+  /** To merge into the request's `_meta`. */
+  meta: Record<string, string>;
+  /** The task the server made of the call, once it answered with one. */
+  taskId: string | undefined;
+  /** Set when the server cancelled the task (nobody here asked): its status message, or "". */
+  serverCancelled: string | undefined;
+  /** The call is over: forget it. */
+  end(): void;
+}
+
+interface Tracked {
+  options: TaskCallOptions;
+  handle: TaskCallHandle;
+}
+
+/**
+ * Runs the tool calls a server answers with a task, below the SDK (which has no task runtime in
+ * either era and rejects such an answer): the connection's transport shows it each message
+ * (WireWatcher). It keeps a task answer to a tools/call from the SDK, follows the task
+ * (runTask), tells the caller each status, and hands the SDK the task's result (or its error) as
+ * the answer to the original request, so the call ends as any other does. A call the caller
+ * stops has its task cancelled with `tasks/cancel`, never with notifications/cancelled.
+ */
+export class TaskDriver {
+  private nextMark = 0;
+  private readonly calls = new Map<string, Tracked>();
+  readonly list = new TaskList();
+
+  constructor(
+    private readonly server: string,
+    private readonly answerer: TaskQuestionAnswerer,
+    /** Something `/tasks` shows changed. */
+    private readonly changed: () => void = () => undefined,
+  ) {}
+
+  /** Marks one tools/call as this caller's; the request goes out with `handle.meta` in its `_meta`. */
+  begin(options: TaskCallOptions): TaskCallHandle {
+    this.nextMark += 1;
+    const mark = String(this.nextMark);
+    const handle: TaskCallHandle = {
+      meta: { [CALL_MARK]: mark },
+      taskId: undefined,
+      serverCancelled: undefined,
+      end: () => this.calls.delete(mark),
+    };
+    this.calls.set(mark, { options, handle });
+    return handle;
+  }
+
+  /** The watcher for one connection (a client and the era it speaks). */
+  watcher(client: Client, era: () => ProtocolEra | undefined): WireWatcher {
+    return new ConnectionTasks(this, client, era);
+  }
+
+  tracked(mark: unknown): Tracked | undefined {
+    return typeof mark === "string" ? this.calls.get(mark) : undefined;
+  }
+
+  /** Follows one task to its end; what becomes of it is told to the caller and the list. */
+  async follow(
+    client: Client,
+    era: ProtocolEra,
+    tool: string,
+    tracked: Tracked | undefined,
+    task: TaskState,
+  ): Promise<TaskOutcome> {
+    const options = tracked?.options ?? {
+      tool,
+      askTask: false,
+      signal: new AbortController().signal,
+      ...UNTRACKED,
+    };
+    const entry = this.list.add(this.server, tool, task);
+    if (tracked) tracked.handle.taskId = task.taskId;
+    const tell = (state: Pick<TaskState, "status" | "statusMessage">, created = false): void => {
+      if (!this.list.update(entry, state.status, state.statusMessage) && !created) return;
+      options.onUpdate?.(updateOf(entry));
+      this.changed();
+    };
+    tell(task, true);
+    const outcome = await runTask(
+      {
+        client,
+        era,
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        maxCallMs: options.maxCallMs,
+        seen: (state) => tell(state),
+        answer: (request, signal) => answerTaskQuestion(this.answerer, request, signal),
+      },
+      task,
+    );
+    await this.settle(client, entry, outcome, options.timeoutMs, tell);
+    if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
+    return outcome;
+  }
+
+  private async settle(
+    client: Client,
+    entry: TaskEntry,
+    outcome: TaskOutcome,
+    timeoutMs: number,
+    tell: (state: Pick<TaskState, "status" | "statusMessage">) => void,
+  ): Promise<void> {
+    switch (outcome.kind) {
+      case "result":
+        tell({ status: "completed", statusMessage: entry.statusMessage });
+        return;
+      case "cancelled":
+        tell({ status: "cancelled", statusMessage: outcome.statusMessage });
+        return;
+      case "error":
+        if (outcome.abandoned) await cancelTask(client, entry.taskId, timeoutMs);
+        tell({ status: outcome.abandoned ? "cancelled" : "failed", statusMessage: outcome.error.message });
+        return;
+      case "stopped":
+        await cancelTask(client, entry.taskId, timeoutMs);
+        tell({ status: "cancelled", statusMessage: "cancelled by mcpterm (tasks/cancel sent)" });
+    }
+  }
+}
+
+function updateOf(entry: TaskEntry): TaskUpdate {
+  const { server, tool, taskId, status, statusMessage } = entry;
+  return { server, tool, taskId, status, statusMessage };
+}
+
+type Id = string | number;
+
+/** The task driver on one connection: which tools/call ids are waiting, which got tasks. */
+class ConnectionTasks implements WireWatcher {
+  private readonly waiting = new Map<Id, { tool: string; tracked: Tracked | undefined }>();
+  /** tools/call ids answered with a task: the SDK's notifications/cancelled for them stay here. */
+  private readonly answeredWithTask = new Set<Id>();
+  private deliver: (message: JSONRPCMessage) => void = () => undefined;
+
+  constructor(
+    private readonly driver: TaskDriver,
+    private readonly client: Client,
+    private readonly era: () => ProtocolEra | undefined,
+  ) {}
+
+  started(deliver: (message: JSONRPCMessage) => void): void {
+    this.deliver = deliver;
+  }
+
+  sending(message: JSONRPCMessage): JSONRPCMessage | undefined {
+    if (!("method" in message)) return message;
+    if (message.method === "notifications/cancelled") {
+      const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
+      return requestId !== undefined && this.answeredWithTask.has(requestId) ? undefined : message;
+    }
+    if (message.method !== "tools/call" || !("id" in message)) return message;
+    const params = (message.params ?? {}) as Record<string, unknown> & { _meta?: Record<string, unknown> };
+    const { [CALL_MARK]: mark, ...meta } = params._meta ?? {};
+    const tracked = this.driver.tracked(mark);
+    const tool = typeof params.name === "string" ? params.name.slice(0, 200) : "?";
+    this.waiting.set(message.id, { tool, tracked });
+    if (mark === undefined) return message;
+    const { _meta: _dropped, ...rest } = params;
+    const askTask = this.era() === "legacy" && tracked?.options.askTask === true;
+    return {
+      ...message,
+      params: {
+        ...rest,
+        ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}),
+        ...(askTask ? { task: {} } : {}),
+      },
+    };
+  }
+
+  sent(): void {
+    // Everything was noted on the way out (sending).
+  }
+
+  received(message: JSONRPCMessage): JSONRPCMessage | undefined {
+    if (!("id" in message) || message.id === undefined) return message;
+    if ("method" in message) return message;
+    const waiting = this.waiting.get(message.id);
+    if (waiting === undefined) return message;
+    this.waiting.delete(message.id);
+    if (!("result" in message)) return message;
+    const era = this.era();
+    const task = era === undefined ? undefined : taskAnswer(message.result, era);
+    if (era === undefined || task === undefined) return message;
+    const { id } = message;
+    this.answeredWithTask.add(id);
+    void this.driver
+      .follow(this.client, era, waiting.tool, waiting.tracked, task)
+      .then((outcome) => {
+        const answer = answerFor(outcome, era);
+        if (answer) this.deliver({ jsonrpc: "2.0", id, ...answer });
+      })
+      .finally(() => this.answeredWithTask.delete(id));
+    return undefined;
+  }
+}
+
+/** The task in a tools/call answer, when the server answered with one rather than the result. */
+function taskAnswer(result: unknown, era: ProtocolEra): TaskState | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  const record = result as Record<string, unknown>;
+  // 2026: the extension's resultType; 2025-11-25: a CreateTaskResult, `task` in place of content.
+  const isTask = era === "modern" ? record.resultType === "task" : "task" in record && !("content" in record);
+  return isTask ? readTask(record) : undefined;
+}
+
+/** What the SDK is handed for the original tools/call, if anything (a stopped call has ended there). */
+function answerFor(
+  outcome: TaskOutcome,
+  era: ProtocolEra,
+): { result: Record<string, unknown> } | { error: { code: number; message: string } } | undefined {
+  switch (outcome.kind) {
+    case "result":
+      return { result: era === "modern" ? { ...outcome.result, resultType: "complete" } : outcome.result };
+    case "error":
+      return { error: outcome.error };
+    case "cancelled":
+      return {
+        error: {
+          code: INTERNAL_ERROR,
+          message: `the server cancelled the task${outcome.statusMessage ? `: ${outcome.statusMessage}` : ""}`,
+        },
+      };
+    case "stopped":
+      return undefined;
+  }
+}

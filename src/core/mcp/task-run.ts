@@ -1,0 +1,207 @@
+import { setTimeout as pause } from "node:timers/promises";
+import type { Client } from "@modelcontextprotocol/client";
+import { z } from "zod";
+import type { ProtocolEra } from "./protocol-era.js";
+import { newQuestions, type TaskInputRequest } from "./task-input.js";
+import { isFinal, readTask, type TaskState } from "./task-state.js";
+
+/**
+ * The tasks methods go through the SDK with a schema of mcpterm's own: that is the only way the
+ * SDK sends them (it has no task runtime), and it still puts on what each era asks of a request
+ * (the 2026 `_meta` envelope and HTTP headers, auth, its ids).
+ */
+const AnyResult = z.looseObject({});
+/** The SDK's own limit on tasks/result sits past the call's hard limit: mcpterm's limits decide. */
+const SDK_TIMEOUT_SLACK_MS = 1000;
+/** tasks/cancel is sent once the call is over: it gets this long, at most. */
+const CANCEL_MS = 5000;
+const INTERNAL_ERROR = -32603;
+
+export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
+
+/** How a task ended, for the tools/call it stands for. */
+export type TaskOutcome =
+  | { kind: "result"; result: Record<string, unknown> }
+  /** `abandoned`: mcpterm gave up on a task that may still run (a question it could not answer). */
+  | { kind: "error"; error: JsonRpcErrorObject; abandoned?: boolean }
+  /** The server cancelled it (nobody here asked). */
+  | { kind: "cancelled"; statusMessage: string | undefined }
+  /** The caller stopped waiting (cancel, a limit): the driver sends tasks/cancel. */
+  | { kind: "stopped" };
+
+export interface TaskRunContext {
+  client: Client;
+  era: ProtocolEra;
+  /** The call's own signal: the person cancelling, or one of its limits. */
+  signal: AbortSignal;
+  /** What one poll may take. */
+  timeoutMs: number;
+  /** The call's hard limit, which bounds a 2025 tasks/result. */
+  maxCallMs: number;
+  /** Each state read from the server, in order. */
+  seen(task: TaskState): void;
+  /** Answers one question the task asked (2026: inputRequests in tasks/get). */
+  answer(request: TaskInputRequest, signal: AbortSignal): Promise<unknown>;
+}
+
+class Stopped extends Error {}
+
+/**
+ * Follows a task the server created for a tools/call until it ends, and says how. On 2026
+ * (io.modelcontextprotocol/tasks) it polls `tasks/get` at the pace the server asks, answers the
+ * questions the task puts in those answers with `tasks/update`, and reads the result from the
+ * final `tasks/get`. On 2025-11-25 it waits on `tasks/result`, which is where such a server
+ * delivers the task's questions (as requests of its own, answered like any) and then its result,
+ * and polls `tasks/get` beside it to show the status.
+ */
+export async function runTask(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
+  try {
+    return context.era === "modern" ? await runModern(context, first) : await runLegacy(context, first);
+  } catch (error) {
+    if (error instanceof Stopped || context.signal.aborted) return { kind: "stopped" };
+    return { kind: "error", error: errorObject(error), abandoned: true };
+  }
+}
+
+/** Asks the server to stop the task; what it answers does not matter any more. */
+export async function cancelTask(client: Client, taskId: string, timeoutMs: number): Promise<void> {
+  await client
+    .request({ method: "tasks/cancel", params: { taskId } }, AnyResult, {
+      timeout: Math.min(timeoutMs, CANCEL_MS),
+    })
+    .catch(() => undefined);
+}
+
+async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
+  const answered = new Set<string>();
+  let state = first;
+  for (;;) {
+    await wait(state.pollMs, context.signal);
+    const got = await untilStopped(getTask(context, state.taskId), context.signal);
+    state = sameTask(got, state.taskId);
+    context.seen(state);
+    if (state.status === "input_required") await answerQuestions(context, state.taskId, got, answered);
+    if (isFinal(state.status)) return finalOutcome(state, got);
+  }
+}
+
+async function answerQuestions(
+  context: TaskRunContext,
+  taskId: string,
+  got: Record<string, unknown>,
+  answered: Set<string>,
+): Promise<void> {
+  const asked = newQuestions(got.inputRequests, answered);
+  if (asked.length === 0) return;
+  const answers = await Promise.all(
+    asked.map(async ([key, request]) => [key, await context.answer(request, context.signal)] as const),
+  );
+  for (const [key] of answers) answered.add(key);
+  await untilStopped(
+    context.client.request(
+      { method: "tasks/update", params: { taskId, inputResponses: Object.fromEntries(answers) } },
+      AnyResult,
+      { timeout: context.timeoutMs },
+    ),
+    context.signal,
+  );
+}
+
+function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutcome {
+  if (state.status === "cancelled") return { kind: "cancelled", statusMessage: state.statusMessage };
+  if (state.status === "completed") {
+    const { result } = got;
+    if (typeof result === "object" && result !== null && !Array.isArray(result))
+      return { kind: "result", result: result as Record<string, unknown> };
+    return { kind: "error", error: { code: INTERNAL_ERROR, message: "the task completed without a result" } };
+  }
+  const error = got.error as Partial<JsonRpcErrorObject> | undefined;
+  if (typeof error?.code === "number" && typeof error.message === "string")
+    return { kind: "error", error: { code: error.code, message: error.message.slice(0, 2000) } };
+  return {
+    kind: "error",
+    error: {
+      code: INTERNAL_ERROR,
+      message: `the task failed${state.statusMessage ? `: ${state.statusMessage}` : ""}`,
+    },
+  };
+}
+
+async function runLegacy(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
+  const polling = new AbortController();
+  const stopPolling = (): void => polling.abort();
+  context.signal.addEventListener("abort", stopPolling, { once: true });
+  const polls = pollStatus(context, first, polling.signal);
+  try {
+    const result = await context.client.request(
+      { method: "tasks/result", params: { taskId: first.taskId } },
+      AnyResult,
+      { signal: context.signal, timeout: context.maxCallMs + SDK_TIMEOUT_SLACK_MS },
+    );
+    return { kind: "result", result };
+  } catch (error) {
+    if (context.signal.aborted) throw new Stopped();
+    // No result: the task failed or was cancelled. Its status says which.
+    const got = await getTask(context, first.taskId).catch(() => undefined);
+    const state = got === undefined ? undefined : readTask(got);
+    if (state?.status === "cancelled") return { kind: "cancelled", statusMessage: state.statusMessage };
+    return { kind: "error", error: errorObject(error) };
+  } finally {
+    stopPolling();
+    context.signal.removeEventListener("abort", stopPolling);
+    await polls;
+  }
+}
+
+/** Polls `tasks/get` for the status alone, until told to stop or the task ends. */
+async function pollStatus(context: TaskRunContext, first: TaskState, stop: AbortSignal): Promise<void> {
+  let state = first;
+  try {
+    while (!isFinal(state.status)) {
+      await wait(state.pollMs, stop);
+      state = sameTask(await untilStopped(getTask(context, state.taskId), stop), state.taskId);
+      if (!stop.aborted) context.seen(state);
+    }
+  } catch {
+    // Stopped, or a poll failed: tasks/result still decides how the task ends.
+  }
+}
+
+/**
+ * One tasks/get. Not tied to the call's signal, so stopping never sends notifications/cancelled
+ * about it (2026 forbids that for tasks); the caller stops waiting for it instead.
+ */
+function getTask(context: TaskRunContext, taskId: string): Promise<Record<string, unknown>> {
+  return context.client.request({ method: "tasks/get", params: { taskId } }, AnyResult, {
+    timeout: context.timeoutMs,
+  });
+}
+
+function sameTask(got: Record<string, unknown>, taskId: string): TaskState {
+  const state = readTask(got);
+  if (state?.taskId !== taskId) throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
+  return state;
+}
+
+async function wait(ms: number, signal: AbortSignal): Promise<void> {
+  try {
+    await pause(ms, undefined, { signal });
+  } catch {
+    throw new Stopped();
+  }
+}
+
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Stopped());
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(new Stopped());
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
+function errorObject(error: unknown): JsonRpcErrorObject {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: typeof code === "number" ? code : INTERNAL_ERROR, message: message.slice(0, 2000) };
+}
