@@ -13,7 +13,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { approveCall } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
-import { callProgressLine } from "./progress-lines.js";
+import { callProgressLine, taskStatusLine } from "./progress-lines.js";
 import { requestFailure } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
@@ -82,6 +82,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           // Progress goes to stderr as it comes, so a long call shows it is alive; stdout stays the result.
           onProgress: (progress) =>
             void io.stderr.write(`${callProgressLine(progress, redactor.redactText)}\n`),
+          // A call the server runs as a task: each status on stderr too, as it changes.
+          onTask: (update) => void io.stderr.write(`${taskStatusLine(update, redactor.redactText)}\n`),
           ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
           resendSafe: host.resendSafe(tool),
         })

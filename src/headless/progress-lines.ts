@@ -41,6 +41,11 @@ export function progressLine(
       const tier = call.tier ?? "dangerous";
       return `✗ ${callLabel(call)} was not run: ${tier} calls need approval; rerun with --approve ${tier} (or --yes) to allow it`;
     }
+    case "tool_task": {
+      // A long call the server runs as a task: each status on stderr, so the wait shows it is alive.
+      const call = calls.get(event.callId);
+      return call ? `· ${callLabel(call)} ${taskStatusLine(event, (text) => text)}` : undefined;
+    }
     case "kb_hits":
       if (event.hits.length === 0) return undefined;
       return `knowledge: ${event.hits.map((hit) => `[${event.hits.indexOf(hit) + 1}] ${sanitizeForTerminal(hit.path)}:${hit.startLine}-${hit.endLine}`).join(", ")}`;
@@ -88,4 +93,18 @@ export function callProgressLine(
     ? `: ${firstLine(sanitizeForTerminal(redact(progress.message)), FAILURE_WIDTH)}`
     : "";
   return `progress ${amount}${message}`;
+}
+
+/**
+ * One line for a tool call its server runs as a task, each time the task changes: `task job-1:
+ * working: step 2 of 5`. The id and message are the server's: redacted and sanitized.
+ */
+export function taskStatusLine(
+  update: { taskId: string; status: string; statusMessage?: string | undefined },
+  redact: (text: string) => string,
+): string {
+  const message = update.statusMessage
+    ? `: ${firstLine(sanitizeForTerminal(redact(update.statusMessage)), FAILURE_WIDTH)}`
+    : "";
+  return `task ${firstLine(sanitizeForTerminal(redact(update.taskId)), FAILURE_WIDTH)}: ${update.status}${message}`;
 }

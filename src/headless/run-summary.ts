@@ -157,6 +157,7 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
     case "approval_requested":
     case "tool_started":
     case "tool_progress":
+    case "tool_task":
       return summary;
   }
 }

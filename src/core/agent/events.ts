@@ -132,6 +132,15 @@ export type AgentEvent =
       total: number | undefined;
       message: string | undefined;
     }
+  /** The server runs the call as an MCP task: created, then each change of its status or message. */
+  | {
+      type: "tool_task";
+      callId: string;
+      taskId: string;
+      status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+      /** The server's words on where the task is (untrusted: redacted here, sanitized where shown). */
+      statusMessage: string | undefined;
+    }
   | {
       type: "tool_result";
       callId: string;

@@ -178,6 +178,7 @@ export class McpToolHost implements ToolHost {
     const result = await this.manager.callTool(tool.server, tool.name, args, {
       signal: context.signal,
       onProgress: context.onProgress,
+      ...(context.onTask ? { onTask: context.onTask } : {}),
       resendSafe,
     });
     if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));

@@ -66,6 +66,12 @@ export class SessionOutput {
         return { ...event, reason: redact(event.reason) };
       case "tool_progress":
         return { ...event, message: event.message && redact(event.message) };
+      case "tool_task":
+        return {
+          ...event,
+          taskId: redact(event.taskId),
+          statusMessage: event.statusMessage && redact(event.statusMessage),
+        };
       case "warning":
       case "error":
         return { ...event, message: redact(event.message) };

@@ -125,6 +125,14 @@ export async function* runToolCalls(
               total: progress.total,
               message: progress.message,
             }),
+          onTask: (update) =>
+            channel.push({
+              type: "tool_task",
+              callId: call.id,
+              taskId: update.taskId,
+              status: update.status,
+              statusMessage: update.statusMessage,
+            }),
         }),
       )
       .catch((error: unknown) => failed("transient", `The call failed: ${errorMessage(error)}`));

@@ -1,3 +1,4 @@
+import type { TaskStatus } from "../mcp/task-state.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { Tier } from "../policy/tiers.js";
 
@@ -78,6 +79,8 @@ export interface ToolCallContext {
   /** The most estimated tokens of text it may put there, measured on the text (CJK is a token a character). */
   resultTokenLimit?: number;
   onProgress: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** When the server runs the call as an MCP task: its creation and each change of its status. */
+  onTask?: (update: { taskId: string; status: TaskStatus; statusMessage: string | undefined }) => void;
 }
 
 /** Where the loop finds and calls tools: the MCP servers, built-in tools, or a test's own. */

@@ -12,6 +12,7 @@ import { rootsCommand } from "./roots-command.js";
 import { resumeCommand } from "./resume-command.js";
 import { clearCommand, exitCommand, traceCommand } from "./session-commands.js";
 import { promptsCommand, readCommand, resourcesCommand } from "./resources-command.js";
+import { tasksCommand } from "./tasks-command.js";
 import { toolsCommand } from "./tools-command.js";
 
 /** Every slash command, in the order /help lists them. */
@@ -24,6 +25,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   kbCommand,
   traceCommand,
   mcpCommand,
+  tasksCommand,
   modelCommand,
   rootsCommand,
   permissionsCommand,

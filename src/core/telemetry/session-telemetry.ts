@@ -126,6 +126,13 @@ class LiveSessionTelemetry implements SessionTelemetry {
       case "tool_progress":
         this.progress(event);
         break;
+      case "tool_task":
+        // Each status of a call the server ran as a task, on the call's span (bounded by the statuses).
+        this.call(event.callId)?.span.addEvent("task", {
+          "mcp.task.id": event.taskId,
+          "mcp.task.status": event.status,
+        });
+        break;
       case "tool_result":
         this.callEnd(event);
         break;

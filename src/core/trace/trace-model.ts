@@ -87,6 +87,8 @@ export interface TraceToolCall extends Omit<ProposedToolCall, "step"> {
   startedAt: number | undefined;
   durationMs: number | undefined;
   progressUpdates: number;
+  /** When the server ran the call as an MCP task: its id and each status it went through, in order. */
+  task?: { taskId: string; statuses: string[] };
   /** The result as the server sent it, when the trace recorded it. */
   rawResult: unknown;
   result:

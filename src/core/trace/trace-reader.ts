@@ -30,6 +30,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "approval_decided",
   "tool_started",
   "tool_progress",
+  "tool_task",
   "tool_result",
   "warning",
   "error",
@@ -179,6 +180,7 @@ class TraceBuilder {
       case "approval_decided":
       case "tool_started":
       case "tool_progress":
+      case "tool_task":
       case "tool_result":
       case "warning":
       case "error":
@@ -278,6 +280,15 @@ class TraceBuilder {
       case "tool_progress": {
         const call = this.calls.get(event.callId);
         if (call) call.progressUpdates += 1;
+        return;
+      }
+      case "tool_task": {
+        const call = this.calls.get(event.callId);
+        if (!call) return;
+        call.task ??= { taskId: event.taskId, statuses: [] };
+        const said =
+          event.statusMessage === undefined ? event.status : `${event.status}: ${event.statusMessage}`;
+        call.task.statuses.push(said);
         return;
       }
       case "tool_result": {

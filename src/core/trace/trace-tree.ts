@@ -175,6 +175,13 @@ function callNode(call: TraceToolCall): Node {
     );
   }
   if (call.progressUpdates > 0) children.push(node(`${call.progressUpdates} progress update(s)`));
+  if (call.task)
+    children.push(
+      node(
+        `ran as task ${oneLine(call.task.taskId, PREVIEW)}`,
+        call.task.statuses.map((status) => node(oneLine(status, PREVIEW))),
+      ),
+    );
   if (call.rawResult !== undefined)
     children.push(node(`raw result ${oneLine(JSON.stringify(call.rawResult), LONG_PREVIEW)}`));
   if (call.result) {

@@ -100,6 +100,7 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
       return (
         <Text color={theme.color("accent")}>
           running <Elapsed />
+          {call.task ? ` · ${taskText(call.task)}` : ""}
           {progress
             ? ` · ${progress.progress}${progress.total === undefined ? "" : `/${progress.total}`}${progress.message ? ` ${progress.message}` : ""}`
             : ""}
@@ -110,6 +111,7 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
       return (
         <Text color={theme.color("success")}>
           ✓ done in {formatDuration(call.result?.durationMs ?? 0)}
+          {call.task ? ` · ran as task ${call.task.taskId}` : ""}
           {call.decision && call.decision.by !== "config" && call.decision.by !== "default"
             ? ` · approved by ${call.decision.by}`
             : ""}
@@ -129,8 +131,20 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
         </Text>
       );
     case "cancelled":
-      return <Text color={theme.color("warning")}>cancelled</Text>;
+      return (
+        <Text color={theme.color("warning")}>
+          cancelled
+          {call.task && call.task.status !== "completed"
+            ? ` · task ${call.task.taskId} cancelled (tasks/cancel sent)`
+            : ""}
+        </Text>
+      );
   }
+}
+
+/** `task job-1 working: step 2 of 5`: the task's id and status and the server's words (sanitized). */
+function taskText(task: NonNullable<ToolCallView["task"]>): string {
+  return `task ${task.taskId} ${task.status.replace("_", " ")}${task.statusMessage ? `: ${firstLine(task.statusMessage)}` : ""}`;
 }
 
 /**

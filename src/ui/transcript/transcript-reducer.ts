@@ -157,6 +157,16 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
           message: action.message === undefined ? undefined : sanitizeForTerminal(action.message),
         },
       });
+    case "tool_task":
+      // The server's words: untrusted, sanitized before they reach the panel.
+      return updateCall(state, action.callId, {
+        task: {
+          taskId: sanitizeForTerminal(action.taskId),
+          status: action.status,
+          statusMessage:
+            action.statusMessage === undefined ? undefined : sanitizeForTerminal(action.statusMessage),
+        },
+      });
     case "tool_result":
       return finishCall(state, action);
     case "warning":

@@ -28,6 +28,8 @@ export interface ToolCallView {
   problem: string | undefined;
   state: CallState;
   progress: { progress: number; total: number | undefined; message: string | undefined } | undefined;
+  /** Set once the server runs the call as an MCP task: its id, status and the server's last words on it. */
+  task?: { taskId: string; status: string; statusMessage: string | undefined };
   /** What mcpterm changed in the tool's definition before the model saw it (a cut description). */
   toolNotes: string[];
   /** Why policy asked the person (the tier, a changed definition, a secret in the arguments). */
