@@ -166,11 +166,9 @@ describe("images and audio", () => {
 });
 
 describe("a tool that requires a task", () => {
-  it("is refused with a reason rather than an SDK error", async () => {
+  it("runs as a task, and its result reaches the model like any other", async () => {
     const outcome = await call("everything", "simulate-research-query", { topic: "tides" });
-    expect(outcome).toMatchObject({ ok: false, failure: "business" });
-    expect(outcome.display).toBe(
-      "The call failed: simulate-research-query can only run as an MCP task, which mcpterm does not start",
-    );
+    expect(outcome).toMatchObject({ ok: true, failure: undefined });
+    expect(outcome.display).toContain("# Research Report: tides");
   });
 });

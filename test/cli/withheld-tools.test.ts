@@ -3,13 +3,21 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
-import { EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import {
+  EVERYTHING_SERVER,
+  fixtureLaunch,
+  tempDir,
+  toolCatalogLaunch,
+  writeJson,
+} from "../support/fixtures.js";
 import { cleanEnv } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
 
-const TASKS = "not offered to the model: needs task-based execution, which mcpterm does not run yet";
+const TASKS_REASON =
+  "needs task-based execution, which its server does not offer for tool calls (capabilities.tasks.requests.tools.call)";
+const TASKS = `not offered to the model: ${TASKS_REASON}`;
 const APP_ONLY = "not offered to the model: app-only (MCP Apps)";
 
 let dir: string;
@@ -17,10 +25,16 @@ const models: ScriptedModelServer[] = [];
 
 beforeAll(async () => {
   dir = await tempDir();
+  // A 2025 server whose tool claims to need a task, though the server offers no tasks.
+  const catalog = await writeJson(path.join(dir, "catalog.json"), {
+    name: "notasks",
+    tools: [{ name: "needs_task", description: "Needs a task.", execution: { taskSupport: "required" } }],
+  });
   await writeJson(path.join(dir, "mcp.config.json"), {
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
       fixture: fixtureLaunch(randomUUID()),
+      notasks: toolCatalogLaunch(catalog),
     },
   });
 });
@@ -38,10 +52,12 @@ function lineAfter(text: string, start: string): string | undefined {
 }
 
 describe("tools the model is not offered", () => {
-  it("are listed by mcpterm tools with the reason: tasks required (server-everything), app-only (MCP Apps)", async () => {
+  it("are listed by mcpterm tools with the reason: a task its server does not offer, app-only (MCP Apps)", async () => {
     const run = await cli("tools");
     expect(run.code).toBe(0);
-    expect(lineAfter(run.stdout, "  simulate-research-query  ")).toBe(`    ⚠ ${TASKS}`);
+    expect(lineAfter(run.stdout, "  needs_task  ")).toBe(`    ⚠ ${TASKS}`);
+    // server-everything offers tasks for tool calls: its task-only tool runs as a task.
+    expect(lineAfter(run.stdout, "  simulate-research-query  ")).not.toMatch(/⚠/);
     expect(lineAfter(run.stdout, "  refresh_panel  ")).toBe(`    ⚠ ${APP_ONLY}`);
     // Tools visible to the model as well as the app, or with no tasks required, carry no note.
     expect(lineAfter(run.stdout, "  show_panel  ")).not.toMatch(/⚠/);
@@ -53,10 +69,8 @@ describe("tools the model is not offered", () => {
     const withheld = Object.fromEntries(
       json.servers.flatMap((server) => server.tools).map((tool) => [tool.name, tool.withheld]),
     );
-    expect(withheld).toMatchObject({
-      "simulate-research-query": "needs task-based execution, which mcpterm does not run yet",
-      refresh_panel: "app-only (MCP Apps)",
-    });
+    expect(withheld).toMatchObject({ needs_task: TASKS_REASON, refresh_panel: "app-only (MCP Apps)" });
+    expect(withheld["simulate-research-query"]).toBeUndefined();
     expect(withheld["get-sum"]).toBeUndefined();
     expect(withheld.show_panel).toBeUndefined();
   });
@@ -72,8 +86,14 @@ describe("tools the model is not offered", () => {
     const offered = (model.requests[0]?.body as { tools: Array<{ function: { name: string } }> }).tools.map(
       (tool) => tool.function.name,
     );
-    expect(offered).toEqual(expect.arrayContaining(["everything__get-sum", "fixture__show_panel"]));
-    expect(offered).not.toContain("everything__simulate-research-query");
+    expect(offered).toEqual(
+      expect.arrayContaining([
+        "everything__get-sum",
+        "fixture__show_panel",
+        "everything__simulate-research-query",
+      ]),
+    );
+    expect(offered).not.toContain("notasks__needs_task");
     expect(offered).not.toContain("fixture__refresh_panel");
   });
 
@@ -86,18 +106,18 @@ describe("tools the model is not offered", () => {
       await runtime.start().servers;
       const table = await runSlashCommand(commandContext(runtime), "/tools");
       const rows = table.kind === "table" ? table.rows : [];
-      expect(rows.find((row) => row[2] === "simulate-research-query")?.[4]).toContain(`⚠ ${TASKS}`);
+      expect(rows.find((row) => row[2] === "needs_task")?.[4]).toContain(`⚠ ${TASKS}`);
       expect(rows.find((row) => row[2] === "refresh_panel")?.[4]).toContain(`⚠ ${APP_ONLY}`);
     } finally {
       await runtime.close();
     }
   });
 
-  it("mcpterm call of a tool that needs tasks says so in one sentence and exits 1, asking nothing", async () => {
-    const run = await cli("call", "everything/simulate-research-query", '{"topic": "x"}');
+  it("mcpterm call of a tool that needs a task its server does not offer says so in one sentence and exits 1, asking nothing", async () => {
+    const run = await cli("call", "notasks/needs_task");
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'mcpterm: everything/simulate-research-query was not called: it needs task-based execution (its execution.taskSupport is "required"), which mcpterm does not run yet.\n',
+      'mcpterm: notasks/needs_task was not called: it can only run as an MCP task (its execution.taskSupport is "required"), and server "notasks" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call).\n',
     );
   });
 

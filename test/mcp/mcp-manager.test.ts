@@ -269,26 +269,4 @@ describe("results the SDK client would refuse", () => {
     expect(missing.structuredContent).toBeUndefined();
     expect(missing.content).toEqual([{ type: "text", text: '{"temperature":21.5,"conditions":"sunny"}' }]);
   });
-
-  it("refuses a tool that requires a task with the reason, without sending it", async () => {
-    const frames: WireFrame[] = [];
-    const manager = manage(
-      new McpManager(
-        [serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] })],
-        { parentEnv: process.env, onWire: (frame) => frames.push(frame) },
-      ),
-    );
-    await manager.start();
-    const error = await manager
-      .callTool("everything", "simulate-research-query", { topic: "tides" })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ToolCallError);
-    expect(error).toMatchObject({
-      failure: "business",
-      message: "simulate-research-query can only run as an MCP task, which mcpterm does not start",
-    });
-    expect(frames.some((frame) => (frame.message as { method?: string }).method === "tools/call")).toBe(
-      false,
-    );
-  });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   APP_ONLY_REASON,
   NEEDS_TASKS_REASON,
+  offersToolTasks,
   toolWithholdReason,
 } from "../../src/core/policy/tool-withhold.js";
 
@@ -31,5 +32,20 @@ describe("toolWithholdReason", () => {
     ],
   ])("%s", (_name, extra, reason) => {
     expect(toolWithholdReason(tool(extra))).toBe(reason);
+  });
+});
+
+describe("a tool that requires a task", () => {
+  it("is offered where its server runs tasks for tool calls, and withheld where it does not", () => {
+    const slow = tool({ execution: { taskSupport: "required" } });
+    expect(toolWithholdReason(slow, undefined, true)).toBeUndefined();
+    expect(toolWithholdReason(slow, undefined, false)).toBe(NEEDS_TASKS_REASON);
+  });
+
+  it("offersToolTasks reads capabilities.tasks.requests.tools.call", () => {
+    expect(offersToolTasks({ tasks: { requests: { tools: { call: {} } } } })).toBe(true);
+    expect(offersToolTasks({ tasks: { list: {} } })).toBe(false);
+    expect(offersToolTasks({ tools: {} })).toBe(false);
+    expect(offersToolTasks(undefined)).toBe(false);
   });
 });
