@@ -150,7 +150,7 @@ export class TaskDriver {
         return;
       case "stopped":
         await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: "cancelled", statusMessage: "cancelled by mcpterm (tasks/cancel sent)" });
+        tell({ status: "cancelled", statusMessage: "tasks/cancel sent" });
     }
   }
 }
