@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerConfig } from "../../src/core/config/config-types.js";
@@ -23,9 +24,26 @@ import { waitFor } from "../support/poll.js";
  * with tasks/cancel, and answers a 2026 task's question through the same handlers as any.
  */
 const managers: McpManager[] = [];
+const children: Array<() => void> = [];
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((manager) => manager.close()));
+  for (const kill of children.splice(0)) kill();
 });
+
+/** The 2026-only fixture over Streamable HTTP, on a free port: its URL. */
+function modernOverHttp(): Promise<string> {
+  const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  children.push(() => void child.kill());
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      const url = /listening (\S+)/.exec(chunk)?.[1];
+      if (url) resolve(url);
+    });
+  });
+}
 
 const MODERN = (overrides: Partial<ServerConfig> = {}) =>
   serverConfig("modern", {
@@ -96,6 +114,26 @@ describe("tool calls run as tasks", () => {
     expect(manager.tasks()).toEqual([
       expect.objectContaining({ server: "modern", tool: "long_job", taskId, status: "completed" }),
     ]);
+  });
+
+  it("2026 over Streamable HTTP: the task is followed and cancelled alike (the server checks each tasks/* request's headers)", async () => {
+    const url = await modernOverHttp();
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }));
+    const result = await manager.callTool("h", "long_job", { steps: 2, stepMs: 60 });
+    expect(text(result)).toBe("job done after 2 steps");
+    const stop = new AbortController();
+    const cancelled = await manager
+      .callTool(
+        "h",
+        "long_job",
+        { steps: 200, stepMs: 50 },
+        { signal: stop.signal, onTask: () => stop.abort() },
+      )
+      .catch((error: unknown) => error);
+    expect(cancelled).toMatchObject({ failure: "cancelled" });
+    await waitFor(() => sent(frames, "tasks/cancel").length === 1, "tasks/cancel");
+    await waitFor(() => manager.tasks()[1]?.status === "cancelled", "the second task listed as cancelled");
+    expect(text(await manager.callTool("h", "task_cancels", {}))).toBe(manager.tasks()[1]?.taskId);
   });
 
   it("2025: a tool that requires a task is called with params.task and its result read with tasks/result", async () => {
