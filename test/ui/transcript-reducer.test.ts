@@ -217,6 +217,27 @@ describe("transcriptReducer", () => {
     });
   });
 
+  it("a call run as a task keeps its latest status, the server's words stripped of escapes", () => {
+    const state = run(
+      start,
+      { type: "tool_call_proposed", call: call("c") },
+      { type: "tool_started", callId: "c" },
+      { type: "tool_task", callId: "c", taskId: "job-1", status: "working", statusMessage: "step 0" },
+      {
+        type: "tool_task",
+        callId: "c",
+        taskId: "job-1\u001b]8;;x\u0007",
+        status: "input_required",
+        statusMessage: "\u001b[2Jwaiting\u001b[31m for you",
+      },
+    );
+    expect(state.turn?.calls[0]?.task).toEqual({
+      taskId: "job-1",
+      status: "input_required",
+      statusMessage: "waiting for you",
+    });
+  });
+
   it.each<[string, TranscriptAction[], string]>([
     [
       "with part of an answer",
