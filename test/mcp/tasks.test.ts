@@ -166,6 +166,33 @@ describe("tool calls run as tasks", () => {
     expect(messages).toContain("Gathering sources...");
   });
 
+  it("server-everything (2025): a question the task asks comes through tasks/result and is answered", async () => {
+    const asked: string[] = [];
+    const requests: ServerRequestHandlers = {
+      createMessage: () => Promise.reject(new Error("no sampling here")),
+      elicit: (_server, params) => {
+        asked.push(params.message);
+        return Promise.resolve({ action: "accept", content: { interpretation: "snake" } });
+      },
+    };
+    const { manager } = await started(
+      serverConfig("everything", { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] }),
+      requests,
+    );
+    const statuses: string[] = [];
+    const result = await manager.callTool(
+      "everything",
+      "simulate-research-query",
+      { topic: "python", ambiguous: true },
+      { onTask: (update) => statuses.push(update.status) },
+    );
+    expect(asked).toEqual([
+      expect.stringContaining('The research query "python" could have multiple interpretations'),
+    ]);
+    expect(text(result)).toContain("# Research Report: python (snake)");
+    expect(statuses.at(-1)).toBe("completed");
+  });
+
   for (const [era, config] of [
     ["2026", MODERN],
     ["2025", LEGACY],
