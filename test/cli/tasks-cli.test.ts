@@ -60,11 +60,11 @@ describe("mcpterm call of a tool the server runs as a task", () => {
 });
 
 describe("a one-shot turn whose tool runs as a task", () => {
-  const oneShot = async (args: object, trace: string) => {
+  const oneShot = async (args: object, trace: string, server = "modern") => {
     const model = await startScriptedModelServer((request) => {
       const body = request.body as { messages: Array<{ role: string }> };
       if (body.messages.some((message) => message.role === "tool")) return { text: "done" };
-      return { toolCalls: [{ id: "c1", name: "modern__long_job", arguments: JSON.stringify(args) }] };
+      return { toolCalls: [{ id: "c1", name: `${server}__long_job`, arguments: JSON.stringify(args) }] };
     });
     models.push(model);
     const run = await cli([
@@ -77,6 +77,8 @@ describe("a one-shot turn whose tool runs as a task", () => {
       model.baseUrl,
       "--trace",
       trace,
+      "--approve",
+      "dangerous",
     ]);
     const toolMessage = (
       model.requests[1]?.body as { messages: Array<{ role: string; content: string }> } | undefined
@@ -110,5 +112,24 @@ describe("a one-shot turn whose tool runs as a task", () => {
     expect(toolMessage).toContain("job done after 2 steps (answer: decline)");
     expect(run.stderr).toContain('Declined a request for input from server "modern"');
     expect(run.stderr).toMatch(/task job-\d+: input_required: waiting for an answer: Carry on\?/);
+  });
+
+  it("past maxCallMs the task is cancelled; the model and stderr are told why, and the turn goes on", async () => {
+    const trace = path.join(dir, "hurried.jsonl");
+    const { run, toolMessage } = await oneShot({ steps: 500, stepMs: 50 }, trace, "hurried");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("done\n");
+    const why =
+      /stopped after 500 ms, the most one call to server "hurried" may take \(maxCallMs in its config\), though it kept reporting progress; its task job-\d+ was cancelled/;
+    expect(toolMessage).toMatch(why);
+    expect(run.stderr).toMatch(
+      /✗ hurried\/long_job .* failed \(transient\): The call failed: stopped after 500 ms/,
+    );
+    // The task's end is told before the call's.
+    expect(run.stderr).toMatch(/task job-\d+: cancelled: tasks\/cancel sent\n✗ hurried\/long_job/);
+    const records = (await readFile(trace, "utf8")).split("\n").filter(Boolean);
+    expect(
+      records.some((line) => line.includes('"type":"tool_task"') && line.includes('"status":"cancelled"')),
+    ).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ import { readTask } from "./task-state.js";
  */
 const CALL_MARK = "mcpterm/call";
 const INTERNAL_ERROR = -32603;
+/** What a task mcpterm stopped says in its panel and in /tasks. */
+const CANCEL_SENT = "tasks/cancel sent";
 /** What an untracked call (not sent through callToolWithin) gets: nobody waits with a signal. */
 const UNTRACKED = { timeoutMs: 60_000, maxCallMs: 3_600_000 };
 
@@ -113,6 +115,10 @@ export class TaskDriver {
       this.changed();
     };
     tell(task, true);
+    // Told at once when the call stops, before the call's failure is: whoever follows the call
+    // (the panel, the trace) hears the task was cancelled before they hear the call ended.
+    const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCEL_SENT });
+    options.signal.addEventListener("abort", stopped, { once: true });
     const outcome = await runTask(
       {
         client,
@@ -125,6 +131,7 @@ export class TaskDriver {
       },
       task,
     );
+    options.signal.removeEventListener("abort", stopped);
     await this.settle(client, entry, outcome, options.timeoutMs, tell);
     if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
     return outcome;
@@ -150,7 +157,7 @@ export class TaskDriver {
         return;
       case "stopped":
         await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: "cancelled", statusMessage: "tasks/cancel sent" });
+        tell({ status: "cancelled", statusMessage: CANCEL_SENT });
     }
   }
 }
