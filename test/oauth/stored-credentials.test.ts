@@ -40,15 +40,16 @@ async function setUp(options: OAuthWorldOptions = {}): Promise<{ world: OAuthWor
   return { world, store: new OAuthStore(await tempDir("mcpterm-credentials-")) };
 }
 
-/** A manager for the one server "secure"; `who` undefined is one-shot mode (no browser). */
+/** A manager for the server "secure" (and `others`); `who` undefined is one-shot mode (no browser). */
 async function connect(
   url: string,
   store: OAuthStore,
   who: SignInPerson | undefined,
   entry: Record<string, unknown> = {},
+  others: Record<string, unknown> = {},
 ): Promise<McpManager> {
   const config = parseConfigDocument(
-    { mcpServers: { secure: { url, ...entry } } },
+    { mcpServers: { secure: { url, ...entry }, ...others } },
     { fileLabel: "test", configDir: process.cwd(), env: {} },
   );
   const manager = new McpManager(config.servers, {
@@ -116,6 +117,23 @@ describe("stored credentials", () => {
     // A new process, while the server names the first: its tokens, without a browser.
     const oneShot = await connect(world.mcpUrl, store, undefined);
     expect(oneShot.servers()[0]).toMatchObject({ status: "connected" });
+  });
+
+  it("two servers that share one authorization server each keep their own client and tokens", async () => {
+    const { world, store } = await setUp();
+    const signer = person();
+    const manager = await connect(world.mcpUrl, store, signer, {}, { twin: { url: world.mcpUrl } });
+    expect(manager.servers().map((server) => server.status)).toEqual(["connected", "connected"]);
+    expect(signer.asked.map((question) => question.server).sort()).toEqual(["secure", "twin"]);
+    const clients = store.list().map((entry) => {
+      expect(entry.credentials.map((set) => set.issuer)).toEqual([world.issuer]);
+      return credentialsInUse(entry)?.client?.client_id;
+    });
+    expect(new Set(clients).size).toBe(2);
+
+    expect(await manager.connection("twin")?.signOut()).toBe(true);
+    expect(store.list().map((entry) => entry.server)).toEqual(["secure"]);
+    expect(await whoami(manager)).toMatch(/you sent Bearer at-/);
   });
 
   it("a sign-in stored by an earlier version (one client and one set of tokens per server) still works, refresh and all", async () => {
