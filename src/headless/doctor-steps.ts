@@ -179,7 +179,11 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
     if (facts.spawnError !== undefined || diedAtStart(facts))
       return step("handshake", "skipped", "the server never answered");
     if (refusedSignIn(facts)) return step("handshake", "skipped", "not before a sign-in");
-    return step("handshake", "failed", facts.start.error ?? "the server did not answer initialize");
+    return step(
+      "handshake",
+      "failed",
+      facts.start.error ?? "the server answered neither server/discover nor initialize",
+    );
   }
   const info = answer.serverInfo;
   const capabilities = Object.keys(answer.capabilities);

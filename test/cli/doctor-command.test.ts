@@ -177,8 +177,8 @@ describe("mcpterm doctor", () => {
     const byName = Object.fromEntries((notes?.steps ?? []).map((step) => [step.step, step]));
     expect(byName.handshake?.facts.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(byName.handshake?.facts).toMatchObject({
-      // The notes fixture is a 2025 server: it answers initialize after the 2026 probe.
-      era: "legacy",
+      // The notes fixture speaks both revisions: its answer to the server/discover probe is the handshake.
+      era: "modern",
       serverInfo: { name: "notes", version: "0.3.0" },
       capabilities: { tools: {}, resources: {}, prompts: {} },
     });
