@@ -80,13 +80,80 @@ describe.each([
   );
 });
 
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
+const LISTEN = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "subscriptions/listen",
+  params: { notifications: { resourcesListChanged: true }, _meta: META },
+};
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("a 2026 client's subscription to mcpterm serve", () => {
+  it("on stdio: a document added while serving is told as a resource list change", async () => {
+    const child = spawn(process.execPath, [CLI, "serve"], { cwd: dir, env: cleanEnv() });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    try {
+      child.stdin.write(`${JSON.stringify(LISTEN)}\n`);
+      await until(() => out.includes("notifications/subscriptions/acknowledged"), "the acknowledgement");
+      await writeFile(path.join(dir, "knowledge_base", "stdio-added.md"), "# Added\n\nepsilon\n");
+      await until(() => out.includes("notifications/resources/list_changed"), "the list change");
+    } finally {
+      child.stdin.end();
+      child.kill();
+    }
+  });
+
+  it("over --http: the list change arrives on the listen stream", async () => {
+    const stop = new AbortController();
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify(LISTEN),
+      signal: stop.signal,
+    });
+    expect(response.status).toBe(200);
+    let events = "";
+    const reader = response.body?.getReader();
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for (;;) {
+        const chunk = await reader?.read();
+        if (!chunk || chunk.done) return;
+        events += decoder.decode(chunk.value, { stream: true });
+      }
+    })().catch(() => undefined);
+    try {
+      await until(() => events.includes("notifications/subscriptions/acknowledged"), "the acknowledgement");
+      await writeFile(path.join(dir, "knowledge_base", "http-added.md"), "# Added\n\nzeta\n");
+      await until(() => events.includes("notifications/resources/list_changed"), "the list change");
+    } finally {
+      stop.abort();
+      await reading;
+    }
+  });
+});
+
 describe("mcpterm serve, a 2026 client that writes its requests and closes stdin", () => {
   it("gets every answer before serve exits 0", async () => {
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": {},
-      "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-    };
+    const meta = META;
     const input = [
       { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } },
       {
