@@ -151,6 +151,21 @@ describe("a 2026 client's subscription to mcpterm serve", () => {
   });
 });
 
+describe.each(["2025-11-25", "2026-07-28"])("mcpterm serve to a %s client, on stdio", (protocol) => {
+  // The resource handlers are set on the low-level server (pages); they answer either era.
+  it("lists resources and the template, reads a range, and fills a prompt", async () => {
+    const resources = await cli(["resources", "--protocol", protocol, ...overStdio]);
+    expect(resources.code).toBe(0);
+    expect(resources.stdout).toContain("  kb://a.md  a.md  text/markdown\n");
+    expect(resources.stdout).toContain("template kb://{+path}{?startLine,endLine}");
+    const read = await cli(["read", "kb://a.md?startLine=3&endLine=3", "--protocol", protocol, ...overStdio]);
+    expect(read).toMatchObject({ code: 0, stdout: "alpha beta gamma\n" });
+    const prompt = await cli(["prompts", "summarize_document", "a.md", "--protocol", protocol, ...overStdio]);
+    expect(prompt.code).toBe(0);
+    expect(prompt.stdout).toContain("Summarize the knowledge-base document a.md");
+  });
+});
+
 describe("mcpterm serve, a 2026 client that writes its requests and closes stdin", () => {
   it("gets every answer before serve exits 0", async () => {
     const meta = META;
