@@ -105,7 +105,7 @@ function connected(facts: DoctorFacts): boolean {
   return facts.start.status === "connected";
 }
 
-/** The process ended before the server answered initialize. */
+/** The process ended before the server answered the handshake (server/discover or initialize). */
 function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
   return !connected(facts) && facts.transport === "stdio" ? facts.exits[0] : undefined;
 }
@@ -144,7 +144,7 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
     return step(
       "spawn",
       "failed",
-      `it started, then ${howItEnded(exit)} before it answered initialize${said ? `: ${said}` : ""}`,
+      `it started, then ${howItEnded(exit)} before it answered the handshake${said ? `: ${said}` : ""}`,
       { ...lookupFacts, exit: { code: exit.code, signal: exit.signal } },
     );
   }

@@ -104,7 +104,7 @@ describe("mcpterm doctor", () => {
     );
     expect(killed.code).toBe(1);
     expect(stepLine(killed.stdout, "spawn")).toBe(
-      "  ✗ spawn          it started, then was killed by SIGKILL before it answered initialize",
+      "  ✗ spawn          it started, then was killed by SIGKILL before it answered the handshake",
     );
     expect(stepLine(killed.stdout, "stderr")).toBe(
       "  ✗ stderr         was killed by SIGKILL, and said nothing on stderr",
@@ -115,7 +115,7 @@ describe("mcpterm doctor", () => {
     const run = await doctor(["crash-at-start"]);
     expect(run.code).toBe(1);
     expect(stepLine(run.stdout, "spawn")).toMatch(
-      /^ {2}✗ spawn +it started, then exited \(code 1\) before it answered initialize: SyntaxError: Expected property name or '\}' in JSON at position 2 .*\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/,
+      /^ {2}✗ spawn +it started, then exited \(code 1\) before it answered the handshake: SyntaxError: Expected property name or '\}' in JSON at position 2 .*\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/,
     );
     expect(stepLine(run.stdout, "handshake")).toBe("  · handshake      the server never answered");
   });
