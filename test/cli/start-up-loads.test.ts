@@ -33,14 +33,15 @@ const fromPackage = (name: string) => (url: string) => url.includes(`/node_modul
 
 /**
  * The loaded files of dist/ that hold code of `pkg`: esbuild bundles packages into chunks with
- * hashed names, and marks where each bundled file starts with a `// node_modules/<path>` line.
+ * hashed names, and marks where each bundled file starts with a `// <path>` line, the path
+ * relative to the project (`node_modules/zod/...`, or `../elsewhere/node_modules/zod/...` when
+ * node_modules is a link).
  */
 async function bundledFrom(loads: readonly string[], pkg: string): Promise<string[]> {
   const dist = loads.filter((url) => url.startsWith("file:") && url.includes("/dist/"));
+  const marker = new RegExp(`^// (?:\\S*/)?node_modules/${pkg.replace("/", "\\/")}/`, "m");
   const holding = await Promise.all(
-    dist.map(async (url) =>
-      (await readFile(fileURLToPath(url), "utf8")).includes(`// node_modules/${pkg}/`) ? [url] : [],
-    ),
+    dist.map(async (url) => (marker.test(await readFile(fileURLToPath(url), "utf8")) ? [url] : [])),
   );
   return holding.flat();
 }
