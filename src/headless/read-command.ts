@@ -1,6 +1,6 @@
 import type { CliArgs } from "../args/index.js";
 import { ExitCode, ServerUnavailableError, RuntimeError } from "../core/errors.js";
-import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { CliIo } from "../common/cli-io.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
