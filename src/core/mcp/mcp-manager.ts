@@ -6,6 +6,7 @@ import type { ServerRequestHandlers } from "../person/server-request-handlers.js
 import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
 import type { ServerLogEntry } from "./server-log.js";
+import type { SubscriptionEvent } from "./subscriptions.js";
 import { assignModelToolNames } from "./tool-names.js";
 import type {
   CallOptions,
@@ -41,6 +42,8 @@ export interface McpManagerOptions {
   requestMeta?: RequestMeta;
   /** Whether crashed stdio servers are started again (default yes; see ServerConnectionOptions.restartCrashed). */
   restartCrashed?: boolean;
+  /** Every server's subscription streams and resource updates (see subscriptions.ts). */
+  onSubscription?: (event: SubscriptionEvent) => void;
 }
 
 /** A tool of a connected server under the name the model sees. */
@@ -75,6 +78,7 @@ export class McpManager {
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
         ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
         ...(options.restartCrashed === undefined ? {} : { restartCrashed: options.restartCrashed }),
+        ...(options.onSubscription ? { onSubscription: options.onSubscription } : {}),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }

@@ -50,6 +50,7 @@ import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
 import { isHttpNotFound } from "./remote-transports.js";
 import { ServerRecovery } from "./server-recovery.js";
+import { redactedEvent, ServerSubscriptions, type SubscriptionEvent } from "./subscriptions.js";
 import { callSurvivingLoss } from "./call-after-loss.js";
 import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call-error.js";
@@ -99,6 +100,8 @@ export interface ServerConnectionOptions {
   shutdownGraceMs?: number;
   /** Makes the transports; by default the entry's command or URL. Tests may pass their own. */
   transports?: TransportFactory;
+  /** Subscription streams opened and closed, and updates to subscribed resources (see subscriptions.ts). */
+  onSubscription?: (event: SubscriptionEvent) => void;
 }
 
 /** How much of one log message is read: what the log keeps (2,000) and a margin to redact in. */
@@ -161,11 +164,18 @@ export class ServerConnection {
   private lostReason: string | undefined;
   /** How the lost process ended, in a sentence, when it was a stdio server that exited. */
   private lostExit: string | undefined;
+  /** 2026 listen streams and resource subscriptions, kept across reconnections. */
+  private readonly subscriptions: ServerSubscriptions;
 
   constructor(
     readonly config: ServerConfig,
     private readonly options: ServerConnectionOptions,
   ) {
+    this.subscriptions = new ServerSubscriptions({
+      server: config.name,
+      timeoutMs: config.timeoutMs,
+      emit: (event) => options.onSubscription?.(redactedEvent(event, options.redact)),
+    });
     this.status = config.disabled ? "disabled" : "connecting";
     this.transportUsed = config.transport;
     this.auth = ServerAuth.for(config, options.oauth);
@@ -400,6 +410,23 @@ export class ServerConnection {
     );
   }
 
+  /**
+   * Subscribes to a resource (2026: a listen stream of its own; 2025: resources/subscribe); its
+   * updates arrive as `onSubscription` events, also after the server was restarted.
+   */
+  subscribeResource(uri: string): Promise<void> {
+    return this.inSession(() => this.subscriptions.subscribe(uri));
+  }
+
+  /** Ends a subscription; false when there was none. */
+  unsubscribeResource(uri: string): Promise<boolean> {
+    return this.subscriptions.unsubscribe(uri);
+  }
+
+  subscribedResources(): string[] {
+    return this.subscriptions.subscribed();
+  }
+
   private requestOptions(options: CallOptions): { signal?: AbortSignal; timeout: number } {
     return {
       ...(options.signal ? { signal: options.signal } : {}),
@@ -584,6 +611,7 @@ export class ServerConnection {
     client.onclose = () => this.onConnectionLost();
     if (this.auth) this.auth.scheduleRefresh(this.auth.fetch(fetch));
     this.setStatus("connected", undefined);
+    void this.subscriptions.attach(client, this.protocol.era);
   }
 
   private async openClient(): Promise<Client> {
@@ -652,7 +680,7 @@ export class ServerConnection {
       },
       resourcesChanged: () => void this.catalog?.refresh("resources"),
       promptsChanged: () => void this.catalog?.refresh("prompts"),
-      resourceUpdated: () => undefined,
+      resourceUpdated: (uri) => this.subscriptions.updated(uri),
       log: (params) => this.keepLog(params),
     });
     const privateAnswers = new PrivateAnswers();
@@ -855,6 +883,7 @@ export class ServerConnection {
     this.toolRefresh.answered();
     const client = this.client;
     const stdio = this.stdio;
+    await this.subscriptions.detach();
     if (client) {
       client.onclose = undefined;
       await client.close().catch(() => undefined);
