@@ -63,7 +63,11 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
   );
 }
 
-async function readOnce(args: ReadArgs, connection: ServerConnection, io: CliIo): Promise<ReadResourceResult> {
+async function readOnce(
+  args: ReadArgs,
+  connection: ServerConnection,
+  io: CliIo,
+): Promise<ReadResourceResult> {
   return connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
     if (error instanceof ToolCallError && error.failure === "transient")
       throw new ServerUnavailableError(error.message);

@@ -25,24 +25,22 @@ export interface FollowOptions {
 export async function followResource(options: FollowOptions): Promise<string | undefined> {
   let update = 0;
   await options.print(await options.read(), update);
-  let wanted = false;
+  const wanted = { again: false };
   let reading = false;
   let finish: (lost: string | undefined) => void = () => undefined;
   const done = new Promise<string | undefined>((resolve) => {
     finish = resolve;
   });
   const readAgain = async (): Promise<void> => {
-    if (reading) {
-      wanted = true;
-      return;
-    }
+    wanted.again = true;
+    if (reading) return;
     reading = true;
     try {
-      do {
-        wanted = false;
+      while (wanted.again && !options.signal.aborted) {
+        wanted.again = false;
         update += 1;
         await options.print(await options.read(), update);
-      } while (wanted && !options.signal.aborted);
+      }
     } catch (error) {
       if (!options.signal.aborted) finish((error as Error).message);
     } finally {

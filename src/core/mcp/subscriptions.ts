@@ -97,10 +97,17 @@ export class ServerSubscriptions {
   }
 
   private async closeAll(attached: Attached): Promise<void> {
-    await Promise.all([attached.lists, ...attached.resources.values()].map((stream) => stream?.close()));
+    const streams = [...(attached.lists ? [attached.lists] : []), ...attached.resources.values()];
+    await Promise.all(streams.map((stream) => stream.close()));
     const subjects = [...(attached.lists ? [LIST_CHANGES] : []), ...this.uris];
     for (const subject of subjects)
-      this.options.emit({ kind: "closed", server: this.options.server, subject, why: "stopped", relisten: false });
+      this.options.emit({
+        kind: "closed",
+        server: this.options.server,
+        subject,
+        why: "stopped",
+        relisten: false,
+      });
   }
 
   /**
@@ -129,8 +136,9 @@ export class ServerSubscriptions {
       attached.resources.delete(uri);
       await stream?.close();
     } else if (attached) {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers take resources/unsubscribe.
-      await attached.client.unsubscribeResource({ uri }, { timeout: this.options.timeoutMs }).catch(() => undefined);
+      await attached.client
+        .unsubscribeResource({ uri }, { timeout: this.options.timeoutMs })
+        .catch(() => undefined);
     }
     this.options.emit({
       kind: "closed",
@@ -150,7 +158,6 @@ export class ServerSubscriptions {
   private async start(attached: Attached, uri: string): Promise<void> {
     const { server } = this.options;
     if (attached.era === "legacy") {
-      // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 servers take resources/subscribe.
       await attached.client.subscribeResource({ uri }, { timeout: this.options.timeoutMs });
       this.options.emit({ kind: "opened", server, era: "legacy", subject: uri });
       return;

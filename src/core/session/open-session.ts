@@ -43,6 +43,7 @@ import { serverRequestHandlers } from "../person/server-requests.js";
 import { NOBODY, type Person } from "../person/person.js";
 import { sessionOAuth } from "./session-oauth.js";
 import { NoticeThrottle } from "../person/notice-throttle.js";
+import { ResourceUpdateNotices } from "./resource-updates.js";
 import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
@@ -289,11 +290,18 @@ export async function openSession(
         server: entry.server,
       });
   };
+  // Reads through the manager made just below, once an update arrives (after it started).
+  const updates = new ResourceUpdateNotices((server) => manager.connection(server), redactor, tell);
   const manager = new McpManager(servers, {
     parentEnv: env,
     redact,
     onWire: withTelemetryWire(trace.wire, telemetry),
     onLog,
+    // Subscriptions are traced; an update to a resource the person subscribed to is told at once.
+    onSubscription: (event) => {
+      trace.subscription(event);
+      if (event.kind === "updated") updates.updated(event.server, event.uri);
+    },
     // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
     onStdoutNoise: (server, line) => {
       trace.stdoutNoise(server, line);

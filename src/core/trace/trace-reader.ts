@@ -15,6 +15,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "servers",
   "server_exit",
   "stdout_noise",
+  "subscription",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -159,6 +160,7 @@ class TraceBuilder {
         return;
       case "server_exit":
       case "stdout_noise":
+      case "subscription":
         this.trace.serverEvents.push(record);
         return;
       case "raw_result": {

@@ -18,6 +18,7 @@ export type TraceRecord =
   | (InputRoundRecord & { ts?: number })
   | ServerExitRecord
   | StdoutNoiseRecord
+  | SubscriptionRecord
   | SessionEndRecord;
 
 export interface SessionStartRecord {
@@ -96,6 +97,24 @@ export interface StdoutNoiseRecord {
   server: string;
   line: string;
 }
+
+/**
+ * A subscription's life: a stream opened (2026: with the filter the server honoured), an update to
+ * a subscribed resource, a stream closed (and why), an opening that failed.
+ */
+export type SubscriptionRecord = { ts: number } & (
+  | { type: "subscription"; kind: "opened"; server: string; era: string; subject: string; honored?: object }
+  | { type: "subscription"; kind: "updated"; server: string; uri: string }
+  | { type: "subscription"; kind: "closed"; server: string; subject: string; why: string; relisten: boolean }
+  | {
+      type: "subscription";
+      kind: "failed";
+      server: string;
+      subject: string;
+      reason: string;
+      retrying: boolean;
+    }
+);
 
 export interface SessionEndRecord {
   type: "session_end";
