@@ -7,6 +7,7 @@ import type { RootList } from "./roots.js";
 import { ServerConnection } from "./server-connection.js";
 import type { ServerLogEntry } from "./server-log.js";
 import type { SubscriptionEvent } from "./subscriptions.js";
+import type { CacheHit } from "./response-cache.js";
 import { assignModelToolNames } from "./tool-names.js";
 import type {
   CallOptions,
@@ -44,6 +45,8 @@ export interface McpManagerOptions {
   restartCrashed?: boolean;
   /** Every server's subscription streams and resource updates (see subscriptions.ts). */
   onSubscription?: (event: SubscriptionEvent) => void;
+  /** Results answered from what servers said may be kept (see response-cache.ts). */
+  onCacheHit?: (hit: CacheHit) => void;
 }
 
 /** A tool of a connected server under the name the model sees. */
@@ -79,6 +82,7 @@ export class McpManager {
         ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
         ...(options.restartCrashed === undefined ? {} : { restartCrashed: options.restartCrashed }),
         ...(options.onSubscription ? { onSubscription: options.onSubscription } : {}),
+        ...(options.onCacheHit ? { onCacheHit: options.onCacheHit } : {}),
       };
       this.connections.set(config.name, new ServerConnection(config, connectionOptions));
     }

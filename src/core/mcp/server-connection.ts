@@ -51,6 +51,7 @@ import { listToolPages } from "./tool-listing.js";
 import { isHttpNotFound } from "./remote-transports.js";
 import { ServerRecovery } from "./server-recovery.js";
 import { redactedEvent, ServerSubscriptions, type SubscriptionEvent } from "./subscriptions.js";
+import { ResponseCache, type CacheHit } from "./response-cache.js";
 import { callSurvivingLoss } from "./call-after-loss.js";
 import { callToolWithin } from "./tool-call.js";
 import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call-error.js";
@@ -102,6 +103,8 @@ export interface ServerConnectionOptions {
   transports?: TransportFactory;
   /** Subscription streams opened and closed, and updates to subscribed resources (see subscriptions.ts). */
   onSubscription?: (event: SubscriptionEvent) => void;
+  /** A list page or read answered from what the server said may be kept (see response-cache.ts). */
+  onCacheHit?: (hit: CacheHit) => void;
 }
 
 /** How much of one log message is read: what the log keeps (2,000) and a margin to redact in. */
@@ -166,6 +169,8 @@ export class ServerConnection {
   private lostExit: string | undefined;
   /** 2026 listen streams and resource subscriptions, kept across reconnections. */
   private readonly subscriptions: ServerSubscriptions;
+  /** Results kept as long as the server said (ttlMs), across reconnections of this entry. */
+  private readonly cache: ResponseCache;
 
   constructor(
     readonly config: ServerConfig,
@@ -176,6 +181,7 @@ export class ServerConnection {
       timeoutMs: config.timeoutMs,
       emit: (event) => options.onSubscription?.(redactedEvent(event, options.redact)),
     });
+    this.cache = new ResponseCache(config.name, options.onCacheHit);
     this.status = config.disabled ? "disabled" : "connecting";
     this.transportUsed = config.transport;
     this.auth = ServerAuth.for(config, options.oauth);
@@ -195,6 +201,8 @@ export class ServerConnection {
   /** Stops the server if it runs and connects it again, refreshing its tools. */
   async restart(): Promise<void> {
     await this.stop();
+    // Asked for by a person (or a lost session): nothing kept from before is trusted.
+    this.cache.clear();
     const stopped = this.stdio;
     // Kept redacted, as the running process's lines are read.
     if (stopped) this.earlier.keep({ stderr: this.stderrLines(), stdout: this.stdoutNoise() }, new Date());
@@ -218,6 +226,7 @@ export class ServerConnection {
     const auth = this.auth;
     if (!auth) return false;
     auth.forget();
+    this.cache.clear();
     await this.stop();
     this.closing = false;
     this.connecting = undefined;
@@ -253,6 +262,7 @@ export class ServerConnection {
       initializeMs: this.initializeMs,
       catalog: connected ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
       capabilities: connected ? this.client?.getServerCapabilities() : undefined,
+      cacheHints: this.cache.hints(),
     };
   }
 
@@ -391,7 +401,7 @@ export class ServerConnection {
   /**
    * Reads one resource; failures are classified like tool calls. A 2026 server's answer may be
    * kept for as long as it said (ttlMs, cacheScope): reading it again within that time is
-   * answered from the SDK's cache, unless `fresh` asks for the server.
+   * answered from mcpterm's cache (ResponseCache), unless `fresh` asks for the server.
    */
   async readResource(
     uri: string,
@@ -400,9 +410,15 @@ export class ServerConnection {
     return this.inSession((client) =>
       this.classified(
         () =>
-          client.readResource(
-            { uri, ...this.meta() },
-            { ...this.requestOptions(options), ...(options.fresh ? { cacheMode: "refresh" as const } : {}) },
+          this.cache.through(
+            "resources/read",
+            uri,
+            () =>
+              client.readResource(
+                { uri, ...this.meta() },
+                { ...this.requestOptions(options), cacheMode: "bypass" },
+              ),
+            options.fresh,
           ),
         options,
         "the read",
@@ -594,6 +610,8 @@ export class ServerConnection {
   /** One attempt: connect (the revision settled on the way), list the tools. Throws what went wrong. */
   private async connectOnce(): Promise<void> {
     const startedAt = performance.now();
+    // Each connection of a server that signs in may be another authorization context.
+    if (this.auth) this.cache.dropPrivate();
     const client = await this.openClient();
     this.client = client;
     this.serverInfo = client.getServerVersion();
@@ -601,7 +619,12 @@ export class ServerConnection {
     // One start-up deadline for connecting and the whole tool list together.
     const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
     // Resources and prompts are listed beside the tools, but a session does not wait for them.
-    const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
+    const catalog = new ServerCatalog(
+      client,
+      this.config.startupTimeoutMs,
+      () => this.options.onChange(),
+      this.cache,
+    );
     this.catalog = catalog;
     this.catalogLoaded = catalog.load();
     this.tools = await this.listTools(client, Math.floor(left));
@@ -678,9 +701,19 @@ export class ServerConnection {
           TOOL_REFRESH_DEBOUNCE_MS,
         );
       },
-      resourcesChanged: () => void this.catalog?.refresh("resources"),
-      promptsChanged: () => void this.catalog?.refresh("prompts"),
-      resourceUpdated: (uri) => this.subscriptions.updated(uri),
+      resourcesChanged: () => {
+        this.cache.invalidate("resources/list");
+        this.cache.invalidate("resources/templates/list");
+        void this.catalog?.refresh("resources");
+      },
+      promptsChanged: () => {
+        this.cache.invalidate("prompts/list");
+        void this.catalog?.refresh("prompts");
+      },
+      resourceUpdated: (uri) => {
+        this.cache.invalidate("resources/read", uri);
+        this.subscriptions.updated(uri);
+      },
       log: (params) => this.keepLog(params),
     });
     const privateAnswers = new PrivateAnswers();
@@ -767,14 +800,16 @@ export class ServerConnection {
 
   private async listTools(client: Client, deadlineMs: number): Promise<ServerTool[]> {
     if (!client.getServerCapabilities()?.tools) return [];
-    return this.filterTools(await listToolPages(client, deadlineMs));
+    return this.filterTools(await listToolPages(client, deadlineMs, this.cache));
   }
 
   /** Fetches the list after announcement `change`; a list that cannot be fetched withdraws the tools. */
   private async refreshTools(client: Client, change: number): Promise<void> {
     if (this.closing) return;
+    // Listed again because it changed (or a call found it stale): nothing kept of it holds.
+    this.cache.invalidate("tools/list");
     try {
-      this.tools = this.filterTools(await listToolPages(client, this.config.startupTimeoutMs));
+      this.tools = this.filterTools(await listToolPages(client, this.config.startupTimeoutMs, this.cache));
     } catch (error) {
       this.tools = [];
       this.note(

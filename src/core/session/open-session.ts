@@ -302,6 +302,7 @@ export async function openSession(
       trace.subscription(event);
       if (event.kind === "updated") updates.updated(event.server, event.uri);
     },
+    onCacheHit: trace.cacheHit,
     // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
     onStdoutNoise: (server, line) => {
       trace.stdoutNoise(server, line);

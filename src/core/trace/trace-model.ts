@@ -10,6 +10,7 @@ import type {
   ServerState,
   StdoutNoiseRecord,
   SubscriptionRecord,
+  CacheHitRecord,
   WireRecord,
 } from "./trace-records.js";
 
@@ -25,7 +26,7 @@ export interface Trace {
    */
   serverRequests: Array<(ServerRequestRecord | InputRoundRecord) & { ts?: number }>;
   /** Servers that exited during the session, and lines they wrote to stdout that are not JSON-RPC. */
-  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord | SubscriptionRecord>;
+  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord | SubscriptionRecord | CacheHitRecord>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */

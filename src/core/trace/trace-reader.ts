@@ -16,6 +16,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "server_exit",
   "stdout_noise",
   "subscription",
+  "cache_hit",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -161,6 +162,7 @@ class TraceBuilder {
       case "server_exit":
       case "stdout_noise":
       case "subscription":
+      case "cache_hit":
         this.trace.serverEvents.push(record);
         return;
       case "raw_result": {

@@ -19,6 +19,7 @@ export type TraceRecord =
   | ServerExitRecord
   | StdoutNoiseRecord
   | SubscriptionRecord
+  | CacheHitRecord
   | SessionEndRecord;
 
 export interface SessionStartRecord {
@@ -115,6 +116,18 @@ export type SubscriptionRecord = { ts: number } & (
       retrying: boolean;
     }
 );
+
+/** A list page or read answered from mcpterm's cache: the server said it could be kept (ttlMs). */
+export interface CacheHitRecord {
+  type: "cache_hit";
+  ts: number;
+  server: string;
+  method: string;
+  /** The page's cursor or the resource's URI; "" for a list's first page. */
+  key: string;
+  ttlMs: number;
+  leftMs: number;
+}
 
 export interface SessionEndRecord {
   type: "session_end";

@@ -61,6 +61,10 @@ function requestNode(request: Trace["serverRequests"][number]): Node {
 /** A server's exit, with the stderr lines that matter, or a line it wrote to stdout. */
 function serverEventNode(event: Trace["serverEvents"][number]): Node {
   if (event.type === "subscription") return node(subscriptionLine(event));
+  if (event.type === "cache_hit")
+    return node(
+      `${event.server}: ${event.method}${event.key ? ` ${event.key}` : ""} answered from cache (ttlMs ${event.ttlMs}, ${event.leftMs} ms left)`,
+    );
   if (event.type === "stdout_noise")
     return node(
       `${event.server} wrote to stdout, which is for JSON-RPC only: ${JSON.stringify(oneLine(event.line, PREVIEW))}`,
