@@ -119,6 +119,8 @@ export class ResponseCache {
       const reads = [...this.entries.keys()].filter((key) => key.startsWith("resources/read\u0000"));
       if (reads.length >= MAX_READS && reads[0] !== undefined) this.entries.delete(reads[0]);
     }
-    this.entries.set(id, { value, expiresAt: this.now() + Math.min(hint.ttlMs, MAX_TTL_MS), hint });
+    // Its own copy: the caller that fetched it may shape the one it got.
+    const kept = structuredClone(value);
+    this.entries.set(id, { value: kept, expiresAt: this.now() + Math.min(hint.ttlMs, MAX_TTL_MS), hint });
   }
 }
