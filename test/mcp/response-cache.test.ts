@@ -94,8 +94,16 @@ describe("ResponseCache", () => {
     await cache.through("resources/read", "a://1", server.fetch);
     await cache.through("resources/read", "a://2", server.fetch);
     expect(server.calls()).toBe(7);
-    await cache.through("resources/read", "a://2", server.fetch, true);
+    await cache.through("resources/read", "a://2", server.fetch, { fresh: true });
     expect(server.calls()).toBe(8);
+  });
+
+  it("an answer the caller says may not be kept (a retry after asking the person) is not", async () => {
+    const { cache } = cacheAt();
+    const server = counted({ ttlMs: 60_000 });
+    await cache.through("resources/read", "a://1", server.fetch, { keepable: () => false });
+    await cache.through("resources/read", "a://1", server.fetch);
+    expect(server.calls()).toBe(2);
   });
 
   it("an answer that was on its way while a change arrived is not kept", async () => {

@@ -62,13 +62,18 @@ export class ResponseCache {
 
   /**
    * The kept result of `method` for `key` while it is fresh, else `fetch`'s (kept if its hint
-   * allows). `fresh` skips the kept one (and replaces it).
+   * allows and `keepable` agrees). `fresh` skips the kept one (and replaces it).
    */
-  async through<T>(method: string, key: string, fetch: () => Promise<T>, fresh = false): Promise<T> {
+  async through<T>(
+    method: string,
+    key: string,
+    fetch: () => Promise<T>,
+    options: { fresh?: boolean | undefined; keepable?: () => boolean } = {},
+  ): Promise<T> {
     const id = `${method}\u0000${key}`;
     const entry = this.entries.get(id);
     const now = this.now();
-    if (entry && !fresh && entry.expiresAt > now) {
+    if (entry && options.fresh !== true && entry.expiresAt > now) {
       this.onHit?.({
         server: this.server,
         method,
@@ -85,7 +90,9 @@ export class ResponseCache {
     const hint = cacheHintOf(value);
     if (hint) this.lastHints.set(method, hint);
     // An invalidation while the answer was on its way: that answer may already be stale.
-    if (hint && hint.ttlMs > 0 && generation === this.generation) this.keep(id, method, value, hint);
+    const keepable = options.keepable?.() ?? true;
+    if (hint && hint.ttlMs > 0 && keepable && generation === this.generation)
+      this.keep(id, method, value, hint);
     return value;
   }
 

@@ -407,6 +407,8 @@ export class ServerConnection {
     uri: string,
     options: CallOptions & { fresh?: boolean } = {},
   ): Promise<ReadResourceResult> {
+    // A read that had to ask the person (input_required) answered a retry: never kept (SEP-2549).
+    const asked = this.questions.asked;
     return this.inSession((client) =>
       this.classified(
         () =>
@@ -418,7 +420,7 @@ export class ServerConnection {
                 { uri, ...this.meta() },
                 { ...this.requestOptions(options), cacheMode: "bypass" },
               ),
-            options.fresh,
+            { fresh: options.fresh, keepable: () => this.questions.asked === asked },
           ),
         options,
         "the read",
