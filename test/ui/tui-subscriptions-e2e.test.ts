@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForFileText } from "../support/poll.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import {
   startScriptedModelServer,
@@ -96,4 +98,29 @@ describe("subscriptions in the TUI", () => {
       screen.split("\n").some((line) => /^\s*modern\s.*\sfresh_tool\s/.test(line));
     await terminal.waitFor(listed, "the new tool in /tools");
   }, 90_000);
+
+  it("the trace records each subscription: opened with what the server honoured, the updates", async () => {
+    const traces = path.join(dir, ".mcpterm", "traces");
+    const file = path.join(traces, (await readdir(traces)).find((name) => name.endsWith(".jsonl")) ?? "");
+    await waitForFileText(file, '"kind":"updated","server":"legacy"');
+    const seen = (await readFile(file, "utf8"))
+      .split("\n")
+      .filter((line) => line.includes('"type":"subscription"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(seen).toContainEqual(
+      expect.objectContaining({
+        kind: "opened",
+        server: "modern",
+        subject: "note://status",
+        honored: { resourceSubscriptions: ["note://status"] },
+      }),
+    );
+    expect(seen).toContainEqual(expect.objectContaining({ kind: "opened", server: "legacy", era: "legacy" }));
+    expect(seen).toContainEqual(
+      expect.objectContaining({ kind: "updated", server: "legacy", uri: "note://status" }),
+    );
+    const shown = await runCli(["trace", file], { cwd: dir, env: cleanEnv() });
+    expect(shown.stdout).toContain("modern: subscribed to note://status (modern, honoured");
+    expect(shown.stdout).toContain("legacy: note://status updated");
+  }, 60_000);
 });
