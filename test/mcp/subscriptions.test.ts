@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -137,6 +138,38 @@ describe("subscriptions on a 2026 server", () => {
     expect(events.filter((event) => event.kind === "closed").map((event) => event.subject)).toEqual(
       expect.arrayContaining(["list changes", "note://status"]),
     );
+  });
+});
+
+describe("subscriptions on a 2026 server over Streamable HTTP", () => {
+  it("a resource's updates arrive on its listen stream (SSE)", async () => {
+    const dir = await tempDir();
+    const statusFile = path.join(dir, "status.txt");
+    await writeFile(statusFile, "initial");
+    const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, FIXTURE_STATUS_FILE: statusFile },
+    });
+    cleanups.push(() => Promise.resolve(void child.kill()));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.once("error", reject);
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        const listening = /listening (\S+)/.exec(chunk)?.[1];
+        if (listening) resolve(listening);
+      });
+    });
+    const events: SubscriptionEvent[] = [];
+    const manager = new McpManager([serverConfig("srv", { transport: "http", url })], {
+      parentEnv: process.env,
+      onSubscription: (event) => events.push(event),
+    });
+    cleanups.push(() => manager.close());
+    await manager.start();
+    expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
+    await manager.connection("srv")?.subscribeResource("note://status");
+    await writeFile(statusFile, "news over http");
+    await waitFor(() => updates(events, "note://status") > 0, "the update");
+    expect(await statusText(manager)).toBe("news over http");
   });
 });
 

@@ -50,7 +50,12 @@ import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
 import { isHttpNotFound } from "./remote-transports.js";
 import { ServerRecovery } from "./server-recovery.js";
-import { redactedEvent, ServerSubscriptions, type SubscriptionEvent } from "./subscriptions.js";
+import {
+  redactedEvent,
+  ServerSubscriptions,
+  subscriptionProblem,
+  type SubscriptionEvent,
+} from "./subscriptions.js";
 import { ResponseCache, type CacheHit } from "./response-cache.js";
 import { callSurvivingLoss } from "./call-after-loss.js";
 import { callToolWithin } from "./tool-call.js";
@@ -179,7 +184,11 @@ export class ServerConnection {
     this.subscriptions = new ServerSubscriptions({
       server: config.name,
       timeoutMs: config.timeoutMs,
-      emit: (event) => options.onSubscription?.(redactedEvent(event, options.redact)),
+      emit: (event) => {
+        const problem = subscriptionProblem(event);
+        if (problem) this.note("warning", problem);
+        options.onSubscription?.(redactedEvent(event, options.redact));
+      },
     });
     this.cache = new ResponseCache(config.name, options.onCacheHit);
     this.status = config.disabled ? "disabled" : "connecting";

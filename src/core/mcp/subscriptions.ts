@@ -217,3 +217,15 @@ export class ServerSubscriptions {
 export function redactedEvent(event: SubscriptionEvent, redact: (text: string) => string): SubscriptionEvent {
   return event.kind === "failed" ? { ...event, reason: redact(event.reason) } : event;
 }
+
+/**
+ * What a server author should find in /mcp logs about a subscription that went wrong: a stream
+ * the server refused, or one it kept dropping until mcpterm gave up. Undefined for the rest.
+ */
+export function subscriptionProblem(event: SubscriptionEvent): string | undefined {
+  if (event.kind === "failed")
+    return `subscribing to ${event.subject} failed${event.retrying ? " (trying again)" : ""}: ${event.reason}`;
+  if (event.kind === "closed" && event.why === "gave up")
+    return `the server kept dropping the subscription to ${event.subject}; mcpterm stopped listening (/mcp restart listens again)`;
+  return undefined;
+}
