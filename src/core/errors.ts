@@ -1,3 +1,5 @@
+import { compactSchemaIssues } from "./schema-issues.js";
+
 /** Exit codes are part of the command-line contract (README, docs/architecture.md). */
 export const ExitCode = {
   ok: 0,
@@ -103,7 +105,7 @@ export class RuntimeError extends McptermError {
 
 export function errorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(REPEATED_MCP_PREFIX, "$1");
+  return compactSchemaIssues(message.replace(REPEATED_MCP_PREFIX, "$1"));
 }
 
 /**

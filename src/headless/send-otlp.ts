@@ -1,5 +1,5 @@
 import { errorMessage, RuntimeError } from "../core/errors.js";
-import { keyValues, tracesUrl } from "../core/telemetry/telemetry-settings.js";
+import { tracesUrl } from "../core/telemetry/telemetry-settings.js";
 import type { OtlpExport } from "../core/trace/trace-otlp.js";
 
 /** A recorded trace is sent once, not retried: a collector that does not answer in this long failed. */
@@ -7,21 +7,16 @@ const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * POSTs an OTLP/JSON export to a collector (`/v1/traces` added to a base address), with the
- * headers OTEL_EXPORTER_OTLP_HEADERS and _TRACES_HEADERS name, as live export sends them.
- * Returns the URL it went to; a refusal or an answer other than 2xx is a RuntimeError.
+ * headers live export would send (resolved by resolveTelemetry). Returns the URL it went to; a
+ * refusal or an answer other than 2xx is a RuntimeError.
  */
 export async function sendOtlp(
   exported: OtlpExport,
   endpoint: string,
-  env: NodeJS.ProcessEnv,
+  collectorHeaders: Record<string, string>,
 ): Promise<string> {
   const url = tracesUrl(endpoint);
-  const ignored: string[] = [];
-  const headers = {
-    ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, "OTEL_EXPORTER_OTLP_HEADERS", ignored),
-    ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", ignored),
-    "content-type": "application/json",
-  };
+  const headers = { ...collectorHeaders, "content-type": "application/json" };
   let response: Response;
   try {
     response = await fetch(url, {

@@ -9,7 +9,9 @@ import { resolveModelSettings, type ResolvedModelSettings } from "../core/config
 import { ConfigError, ExitCode } from "../core/errors.js";
 import { knowledgeDir } from "../core/kb/index.js";
 import { DEFAULT_CONTEXT_WINDOW } from "../core/llm/context-probe.js";
+import { ContextWindowCache } from "../core/llm/context-window-cache.js";
 import { lazyChatModel } from "../core/llm/lazy-chat-model.js";
+import { userCacheDir } from "../core/config/user-cache-dir.js";
 import type { ContextWindow } from "../core/llm/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -105,7 +107,8 @@ async function sessionWindow(
       source: "default",
       detail: `the default: the endpoint was not asked, since ${config.path ?? "the config"} names it and your API key would go with the question (--trust-config asks it)`,
     };
-  const model = lazyChatModel(settings);
+  // The cache a session reads: what it learned in the last day is what it would select for.
+  const model = lazyChatModel(settings, undefined, new ContextWindowCache(userCacheDir(env)));
   return model.contextWindow
     ? model.contextWindow()
     : { tokens: DEFAULT_CONTEXT_WINDOW, source: "default", detail: "the default" };

@@ -15,7 +15,8 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { sendOtlp } from "./send-otlp.js";
-import { capturesContentByEnv } from "../core/telemetry/telemetry-settings.js";
+import { resolveTelemetry } from "../core/telemetry/telemetry-settings.js";
+import { UserSettings } from "../core/config/user-settings.js";
 
 /**
  * `mcpterm trace [file] [--turn n] [--json] [--wire [--server s] [--full]] [--otlp out.json|url] [--calls]`:
@@ -43,11 +44,20 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
     // A URL is a collector to send to; anything else a file to write. A collector is sent what
     // people said and tools returned only with content capture on, as live export is.
     const toCollector = isHttpUrl(args.otlp);
-    const contents = !toCollector || capturesContentByEnv(io.env) === true;
+    // Content capture and headers are read as live export reads them: environment, then the
+    // person's own settings (never the project's config).
+    const live = toCollector
+      ? resolveTelemetry({
+          flag: args.otlp,
+          env: io.env,
+          user: new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).telemetry(),
+        }).settings
+      : undefined;
+    const contents = !toCollector || live?.captureContent === true;
     const exported = toOtlpJson(selected, { contents });
     const spans = exported.resourceSpans[0]?.scopeSpans[0]?.spans.length ?? 0;
     if (toCollector) {
-      const url = await sendOtlp(exported, args.otlp, io.env);
+      const url = await sendOtlp(exported, live?.url ?? args.otlp, live?.headers ?? {});
       io.stdout.write(`Sent ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${url}.\n`);
       return ExitCode.ok;
     }

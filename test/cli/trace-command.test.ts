@@ -89,7 +89,8 @@ async function trace(
       stdout,
       stderr: new PassThrough(),
       stdin: new PassThrough(),
-      env,
+      // The person's own settings are read for --otlp: a fresh folder, never the developer's.
+      env: { MCPTERM_SETTINGS_DIR: path.join(cwd, "no-settings"), ...env },
       cwd,
       signal: new AbortController().signal,
     },
@@ -195,6 +196,25 @@ describe("the trace of mcpterm -p", () => {
       const keys = collector.spans().flatMap((span) => Object.keys(span.attributes));
       expect(keys).toContain("mcpterm.turn.input");
       expect(keys).toContain("gen_ai.tool.call.arguments");
+    } finally {
+      await collector.close();
+    }
+  });
+
+  it("reads content capture and headers from the person's own telemetry settings too", async () => {
+    const collector = await startOtlpReceiver();
+    const settingsDir = await tempDir();
+    await writeJson(path.join(settingsDir, "settings.json"), {
+      telemetry: { captureContent: true, headers: { "x-team": "beta" } },
+    });
+    try {
+      const { code } = await trace({ file: traceFile, otlp: collector.endpoint }, dir, {
+        MCPTERM_SETTINGS_DIR: settingsDir,
+      });
+      expect(code).toBe(0);
+      expect(collector.exports[0]?.headers["x-team"]).toBe("beta");
+      const keys = collector.spans().flatMap((span) => Object.keys(span.attributes));
+      expect(keys).toContain("mcpterm.turn.input");
     } finally {
       await collector.close();
     }

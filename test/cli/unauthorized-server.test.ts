@@ -52,4 +52,16 @@ describe("a server that answers 401 and offers no OAuth metadata", () => {
       "GET /.well-known/openid-configuration",
     ]);
   });
+
+  it("typed with --url, the advice names --header, not keys of a config it is not in", async () => {
+    const server = await refusingServer();
+    const dir = await tempDir();
+    const run = await runCli(["tools", "--url", server.url], { cwd: dir, env: cleanEnv() });
+
+    expect(run.code).toBe(4);
+    const said = run.stdout + run.stderr;
+    expect(said).toContain("offers no way to sign in: it publishes no OAuth metadata.");
+    expect(said).toContain('If it takes a token, pass it with --header "Authorization: Bearer …"');
+    expect(said).not.toContain("mcpServers.");
+  });
 });

@@ -406,6 +406,17 @@ describe("loadConfig: mcpterm's own keys", () => {
     },
   );
 
+  it("says a telemetry block written for mcpterm is not read from a project; gemini-cli's block stays quiet", async () => {
+    const mine = await load({ telemetry: { enabled: true, endpoint: "http://127.0.0.1:4318" } });
+    expect(mine.warnings).toEqual([
+      expect.stringMatching(
+        /^mcp\.config\.json: "telemetry" is not read from a project's config.*--otlp-endpoint\.$/,
+      ),
+    ]);
+    const gemini = await load({ telemetry: { enabled: true, target: "local", otlpEndpoint: "http://x" } });
+    expect(gemini.warnings).toEqual([]);
+  });
+
   it("follows a symlink inside the project that leads out of it, and refuses that too", async () => {
     const outside = await mkdtemp(path.join(tmpdir(), "mcpterm-outside-"));
     await symlink(outside, path.join(dir, "notes"));

@@ -125,4 +125,21 @@ describe("mcpterm tools --search offers exactly what a turn offers (the real bin
     expect(turn).toContain("search_tools");
     expect(search.queries[0]?.offered.map((entry) => entry.name).sort()).toEqual(turn);
   });
+
+  it("remembers the window a session learned, as a session does, when the endpoint is gone", async () => {
+    const cwd = path.join(dir, "remembered");
+    await mkdir(cwd);
+    await writeJson(path.join(cwd, "mcp.config.json"), {
+      mcpServers: await catalogs(cwd, SUBJECTS.slice(0, 2)),
+    });
+    const server = await model({ models: { data: [{ id: "m", max_model_len: 4096 }] } });
+    const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, MCPTERM_MODEL: "m" });
+    expect((await runCli(["-p", "delete a bucket", "--trust-config"], { cwd, env })).code).toBe(0);
+    await server.close();
+    const listed = await runCli(["tools", "--search", "delete a bucket", "--json"], { cwd, env });
+    expect(listed.code).toBe(0);
+    const search = JSON.parse(listed.stdout) as SearchResult;
+    expect(search.window).toBe(4096);
+    expect(search.queries[0]?.selection.on).toBe(true);
+  });
 });

@@ -49,6 +49,29 @@ function parsePricing(reader: ConfigFieldReader, pricing: JsonObject): ModelPric
   };
 }
 
+/** Keys of mcpterm's own `telemetry` block that gemini-cli's block of the same name does not have. */
+const MCPTERM_TELEMETRY_KEYS = [
+  "endpoint",
+  "headers",
+  "serviceName",
+  "resourceAttributes",
+  "captureContent",
+  "exitFlushMs",
+];
+
+/**
+ * A `telemetry` block written for mcpterm in a project's config would be read nowhere, silently:
+ * only the person's own settings, the environment or the command line turn on export (a cloned
+ * repository must not send their traces anywhere). gemini-cli's block of that name stays quiet.
+ */
+function projectTelemetrySentence(block: unknown): string | undefined {
+  if (!isJsonObject(block) || !MCPTERM_TELEMETRY_KEYS.some((key) => key in block)) return undefined;
+  return (
+    '"telemetry" is not read from a project\'s config, so that a cloned repository cannot send your ' +
+    "traces anywhere; put it in your own settings.json, or use OTEL_EXPORTER_OTLP_ENDPOINT or --otlp-endpoint."
+  );
+}
+
 /**
  * Validates a parsed mcp.config.json. A known key with the wrong type throws `ConfigError`. Keys
  * mcpterm does not know are ignored with a warning (`config.warnings`), except those Claude
@@ -65,6 +88,8 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     for (const sentence of unknownKeySentences(object, path, rule)) reader.warn(sentence);
   };
   warnUnknown(document, "", TOP_LEVEL_KEYS);
+  const telemetryNote = projectTelemetrySentence(document.telemetry);
+  if (telemetryNote) reader.warn(telemetryNote);
 
   const servers = reader.optionalObject(document, "mcpServers", "");
   for (const [name, value] of Object.entries(servers ?? {})) {

@@ -3,6 +3,7 @@ import {
   SdkErrorCode,
   UnsupportedProtocolVersionError,
   type Client,
+  type PriorDiscovery,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolSetting } from "../config/config-types.js";
@@ -81,6 +82,17 @@ export function negotiationFailure(error: unknown, setting: ProtocolSetting): st
     return `${error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
   return undefined;
 }
+
+/**
+ * Whether a Streamable HTTP url that failed may be tried over the legacy HTTP+SSE transport,
+ * which speaks only 2025: not for a server pinned to 2026, which must not be heard in 2025.
+ */
+export function mayFallBackToSse(setting: ProtocolSetting | undefined): boolean {
+  return setting !== MODERN_REVISION;
+}
+
+/** What the client is told before connecting again to a stdio server that closed on the probe. */
+export const LEGACY_PRIOR: PriorDiscovery = { kind: "legacy" };
 
 /**
  * A stdio server that ended its process on the server/discover probe (some servers built on

@@ -152,3 +152,27 @@ export function lostConnection(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Runs one request other than a tool call, its failure classified like a tool call's. What
+ * `passThrough` claims (an expired 2025 session, which the caller renews) is thrown as it is.
+ */
+export async function classifiedRequest<T>(
+  request: () => Promise<T>,
+  context: {
+    server: string;
+    timeoutMs: number;
+    signal?: AbortSignal | undefined;
+    passThrough: (error: unknown) => boolean;
+  },
+  what: string,
+): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (context.signal?.aborted)
+      throw new ToolCallError("cancelled", `${what} was cancelled`, { cause: error });
+    if (context.passThrough(error)) throw error;
+    throw classifyRequestError(error, { server: context.server, timeoutMs: context.timeoutMs });
+  }
+}

@@ -106,6 +106,7 @@ export class ServerAuth {
         options.store,
         options.learnSecret,
         () => options.person() !== undefined,
+        config.typed === true,
       );
       this.provider = this.browser;
     }
@@ -262,13 +263,13 @@ export class ServerAuth {
     if (this.needsSignIn(error)) return needsLoginSentence(name);
     if (isFreshTokenRefused(error)) return freshTokenRefusedSentence(name);
     const invalid = metadataProblems(error);
-    if (invalid !== undefined) return invalidMetadataSentence(name, invalid);
+    if (invalid !== undefined) return invalidMetadataSentence(name, invalid, this.config.typed === true);
     if (step === undefined) return undefined;
     const entry = this.options.store.get(name, this.config.url);
     const nothingFound =
       !entry?.discovery?.resourceMetadata && !entry?.discovery?.authorizationServerMetadata;
     if (nothingFound && (step === "discovery" || step === "registration"))
-      return noOAuthSentence(name, shortError(error));
+      return noOAuthSentence(name, shortError(error), this.config.typed === true);
     return `sign-in to "${name}" failed at ${step}: ${shortError(error)}`;
   }
 

@@ -4,11 +4,11 @@ export function needsLoginSentence(server: string): string {
 }
 
 /** A server that answers 401 but publishes nothing to sign in with: what to configure instead. */
-export function noOAuthSentence(server: string, failure: string | undefined): string {
-  return (
-    `server "${server}" answered 401 (it needs authorization) but offers no way to sign in: it publishes no OAuth metadata${failure ? ` and registering a client failed (${failure})` : ""}. ` +
-    `If it takes a token, set it in mcpServers.${server}.headers (for example "Authorization": "Bearer \${${envName(server)}_TOKEN}"); if you have a registered client, add "oauth": { "clientId": … }`
-  );
+export function noOAuthSentence(server: string, failure: string | undefined, typed = false): string {
+  const advice = typed
+    ? `If it takes a token, pass it with --header "Authorization: Bearer …"; to sign in with a registered client, name the server in mcp.config.json with "oauth": { "clientId": … }`
+    : `If it takes a token, set it in mcpServers.${server}.headers (for example "Authorization": "Bearer \${${envName(server)}_TOKEN}"); if you have a registered client, add "oauth": { "clientId": … }`;
+  return `server "${server}" answered 401 (it needs authorization) but offers no way to sign in: it publishes no OAuth metadata${failure ? ` and registering a client failed (${failure})` : ""}. ${advice}`;
 }
 
 function envName(server: string): string {
@@ -24,9 +24,9 @@ export function freshTokenRefusedSentence(server: string): string {
 }
 
 /** Discovery found a metadata document that does not have what RFC 8414 / RFC 9728 require. */
-export function invalidMetadataSentence(server: string, problems: string): string {
-  return (
-    `server "${server}" publishes OAuth metadata that is not valid (${problems}), so mcpterm cannot sign in; the server's owner must fix it — ` +
-    `or, if it takes a token, set it in mcpServers.${server}.headers`
-  );
+export function invalidMetadataSentence(server: string, problems: string, typed = false): string {
+  const token = typed
+    ? `pass it with --header "Authorization: Bearer …"`
+    : `set it in mcpServers.${server}.headers`;
+  return `server "${server}" publishes OAuth metadata that is not valid (${problems}), so mcpterm cannot sign in; the server's owner must fix it — or, if it takes a token, ${token}`;
 }

@@ -43,6 +43,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly learnSecret: (secret: string) => void,
     /** Whether a person can sign in now; when not, no client is registered and nothing stored. */
     private readonly canAsk: () => boolean,
+    /** The server was typed on the command line (`--url`): advice names flags, not config keys. */
+    private readonly typed = false,
   ) {
     for (const secret of this.secrets()) learnSecret(secret);
     if (oauth?.clientId !== undefined && oauth.clientSecret !== undefined)
@@ -145,7 +147,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (!this.canAsk() && !stored?.tokens?.refresh_token) {
       const found = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
       throw new ServerUnavailableError(
-        found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined),
+        found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined, this.typed),
       );
     }
     const pinned = this.oauth?.issuer;
