@@ -54,6 +54,15 @@ export class ServerCatalog {
     await Promise.all([this.refresh("resources"), this.refresh("prompts")]);
   }
 
+  /** The server said `part` changed: what was kept of it is stale, and it is listed again. */
+  changed(part: Part): Promise<void> {
+    for (const method of part === "resources"
+      ? ["resources/list", "resources/templates/list"]
+      : ["prompts/list"])
+      this.cache.invalidate(method);
+    return this.refresh(part);
+  }
+
   /**
    * Lists `part` again. A flood of list_changed notifications costs at most one listing in
    * flight and one after it per part: those that arrive meanwhile are answered by the next.

@@ -415,15 +415,8 @@ export class ServerConnection {
       roots: rootsOffer(this.config).offered ? () => this.options.roots?.() ?? [] : undefined,
       questions: this.questions,
       toolsChanged: () => this.tools.changed(client),
-      resourcesChanged: () => {
-        this.cache.invalidate("resources/list");
-        this.cache.invalidate("resources/templates/list");
-        void this.catalog?.refresh("resources");
-      },
-      promptsChanged: () => {
-        this.cache.invalidate("prompts/list");
-        void this.catalog?.refresh("prompts");
-      },
+      resourcesChanged: () => void this.catalog?.changed("resources"),
+      promptsChanged: () => void this.catalog?.changed("prompts"),
       resourceUpdated: (uri) => {
         this.cache.invalidate("resources/read", uri);
         this.subscriptions.updated(uri);
