@@ -17,7 +17,10 @@ export async function subscribeCommand(
   args: readonly string[],
 ): Promise<CommandResult> {
   if (args.length === 0) return subscriptionsTable(context);
-  const target = chooseTarget(context, args, SUBSCRIBE_USAGE, (server) => offersSubscriptions(server));
+  const target = chooseTarget(context, args, SUBSCRIBE_USAGE, [
+    (server, uri) => listsUri(context, server, uri),
+    (server) => offersSubscriptions(server),
+  ]);
   if ("kind" in target) return target;
   const { server, uri } = target;
   const shown = sanitizeForTerminal(context.redactor.redactText(uri));
@@ -40,9 +43,10 @@ export async function unsubscribeCommand(
   context: CommandContext,
   args: readonly string[],
 ): Promise<CommandResult> {
-  const target = chooseTarget(context, args, UNSUBSCRIBE_USAGE, (server) =>
-    subscribedOn(context, server.name).includes(args.at(-1) ?? ""),
-  );
+  const target = chooseTarget(context, args, UNSUBSCRIBE_USAGE, [
+    (server, uri) => subscribedOn(context, server.name).includes(uri),
+    (server, uri) => listsUri(context, server, uri),
+  ]);
   if ("kind" in target) return target;
   const { server, uri } = target;
   const shown = sanitizeForTerminal(context.redactor.redactText(uri));
@@ -68,19 +72,24 @@ function subscribedOn(context: CommandContext, server: string): string[] {
   return context.manager.connection(server)?.subscribedResources() ?? [];
 }
 
+function listsUri(context: CommandContext, server: ServerSnapshot, uri: string): boolean {
+  const redact = context.redactor.redactText;
+  return server.catalog.resources.some((resource) => resource.uri === uri || redact(resource.uri) === uri);
+}
+
 function offersSubscriptions(server: ServerSnapshot): boolean {
   return server.status === "connected" && server.capabilities?.resources?.subscribe === true;
 }
 
 /**
- * The server and URI meant: `[server] <uri>`; with the URI alone, the one server that lists it
- * (or, listed by none, the one server `fits`). `@server:uri` as in messages works too.
+ * The server and URI meant: `[server] <uri>`, or `@server:uri` as in messages; with the URI
+ * alone, the servers of the first of `choices` that any server meets, if that is just one.
  */
 function chooseTarget(
   context: CommandContext,
   args: readonly string[],
   usage: string,
-  fits: (server: ServerSnapshot) => boolean,
+  choices: ReadonlyArray<(server: ServerSnapshot, uri: string) => boolean>,
 ): { server: string; uri: string } | Extract<CommandResult, { kind: "error" }> {
   const servers = context.manager.servers();
   const redact = context.redactor.redactText;
@@ -100,11 +109,10 @@ function chooseTarget(
     mention[2] !== undefined &&
     servers.some((server) => server.name === mention[1])
   )
-    return chooseTarget(context, [mention[1], mention[2]], usage, fits);
-  const listing = servers.filter((server) =>
-    server.catalog.resources.some((resource) => resource.uri === first || redact(resource.uri) === first),
-  );
-  const candidates = listing.length > 0 ? listing : servers.filter(fits);
+    return chooseTarget(context, [mention[1], mention[2]], usage, choices);
+  const candidates =
+    choices.map((meets) => servers.filter((server) => meets(server, first))).find((met) => met.length > 0) ??
+    [];
   const only = candidates.length === 1 ? candidates[0] : undefined;
   if (only) return { server: only.name, uri: mentionedUri(first, only.catalog.resources, redact) };
   const which = candidates.length > 1 ? candidates.map((server) => server.name).join(", ") : "none of them";
