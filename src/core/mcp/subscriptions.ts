@@ -77,6 +77,8 @@ export class ServerSubscriptions {
     if (previous) await this.closeAll(previous);
     if (era === "modern") attached.lists = await this.openListChanges(attached);
     for (const uri of this.uris) {
+      // Stopped meanwhile: what was opened on the way was closed with it (see keepIfAttached).
+      if (this.attached !== attached) return;
       await this.start(attached, uri).catch((error: unknown) => {
         this.options.emit({
           kind: "failed",
@@ -164,6 +166,7 @@ export class ServerSubscriptions {
     }
     const stream = this.stream(attached, uri, { resourceSubscriptions: [uri] });
     const honored = await stream.open();
+    if (!(await this.keepIfAttached(attached, stream))) return;
     if (!honored.resourceSubscriptions?.includes(uri)) {
       await stream.close();
       throw new ToolCallError(
@@ -185,7 +188,7 @@ export class ServerSubscriptions {
     const stream = this.stream(attached, LIST_CHANGES, filter);
     try {
       await stream.open();
-      return stream;
+      return (await this.keepIfAttached(attached, stream)) ? stream : undefined;
     } catch (error) {
       this.options.emit({
         kind: "failed",
@@ -198,6 +201,16 @@ export class ServerSubscriptions {
     }
   }
 
+  /**
+   * Whether the connection `stream` was opened on is still this one's; if it was stopped while
+   * the stream opened, the stream is closed at once, so nothing listens on a closed connection.
+   */
+  private async keepIfAttached(attached: Attached, stream: ListenStream): Promise<boolean> {
+    if (this.attached === attached) return true;
+    await stream.close();
+    return false;
+  }
+
   private stream(attached: Attached, subject: string, filter: SubscriptionFilter): ListenStream {
     const { server, emit, timeoutMs } = this.options;
     return new ListenStream(attached.client, filter, timeoutMs, {
@@ -208,7 +221,9 @@ export class ServerSubscriptions {
         if (why === "local" || this.attached !== attached) return;
         emit({ kind: "closed", server, subject, why, relisten });
       },
-      failed: (reason, retrying) => emit({ kind: "failed", server, subject, reason, retrying }),
+      failed: (reason, retrying) => {
+        if (this.attached === attached) emit({ kind: "failed", server, subject, reason, retrying });
+      },
     });
   }
 }
