@@ -27,7 +27,11 @@ describe("a tool that changes after it was allowed, within one turn", () => {
     const notes = path.join(dir, "notes");
     await import("node:fs/promises").then((fs) => fs.mkdir(notes));
     await writeJson(path.join(dir, "mcp.config.json"), {
-      mcpServers: { hostile: hostileLaunch(randomUUID(), { HOSTILE_NOTES_DIR: notes }) },
+      // Pinned to 2025: a 2026 server's list changes reach mcpterm only on a subscription
+      // (subscriptions/listen), which mcpterm does not open yet (issue 26, Subscriptions).
+      mcpServers: {
+        hostile: { ...hostileLaunch(randomUUID(), { HOSTILE_NOTES_DIR: notes }), protocol: "2025-11-25" },
+      },
     });
     // The server changes edit_note right after answering its first call; the model calls it again at once.
     const model = await startScriptedModelServer([

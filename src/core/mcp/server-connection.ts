@@ -10,7 +10,7 @@ import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { ServerAuth } from "../oauth/server-auth.js";
 import { declineServerRequests } from "../person/decline-server-requests.js";
-import { ClientOpener, type OpenedParts } from "./client-opener.js";
+import { ClientOpener } from "./client-opener.js";
 import { registerClientHandlers } from "./client-handlers.js";
 import { ConnectionLog } from "./connection-log.js";
 import { ConnectionLoss } from "./connection-loss.js";
@@ -61,7 +61,7 @@ export class ServerConnection {
   private catalog: ServerCatalog | undefined;
   private catalogLoaded: Promise<void> = Promise.resolve();
   private instructions: string | undefined;
-  /** "sse" once a Streamable HTTP url fell back to the legacy transport. */
+  /** The transport the connection runs over: "sse" when a Streamable HTTP url fell back to it. */
   private transportUsed: ServerSnapshot["transport"];
   /** OAuth, for a remote server that may ask for it. */
   private readonly auth: ServerAuth | undefined;
@@ -146,7 +146,12 @@ export class ServerConnection {
       note,
       register: (client) => this.register(client),
       checkAnswers: () => this.tools.checkAnswers(),
-      made: (parts) => this.made(parts),
+      // Kept as soon as they exist: a stop closes them even mid-connect.
+      made: ({ client, tapped, stdio }) => {
+        this.stdio = stdio ?? this.stdio;
+        this.client = client;
+        this.tapped = tapped;
+      },
       isClosing,
       sessionLostOnStart: (error) => this.session.lostOnStart(error),
     });
@@ -423,13 +428,6 @@ export class ServerConnection {
       },
       log: (params) => this.log.keep(params),
     });
-  }
-
-  /** The parts of an attempt, kept as soon as they exist: a stop closes them even mid-connect. */
-  private made({ client, tapped, stdio }: OpenedParts): void {
-    if (stdio) this.stdio = stdio;
-    this.client = client;
-    this.tapped = tapped;
   }
 
   /** The recovery's new connection, once the lost one was stopped. */
