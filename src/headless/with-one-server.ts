@@ -36,7 +36,10 @@ export async function commandManager(
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
-  extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs"> = {},
+  extra: Pick<
+    McpManagerOptions,
+    "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs" | "onSubscription"
+  > = {},
   signIn?: SignInPerson,
 ): Promise<McpManager> {
   await settleHandover(project.config, servers, project.common, io);
@@ -110,7 +113,7 @@ export async function withOneServer<T>(
     signIn?: SignInPerson;
     refuse?: (server: ServerConfig) => string | undefined;
     /** What the command itself watches: stdout noise mid-call, the wire. */
-    extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire">;
+    extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire" | "onSubscription">;
   } = {},
 ): Promise<T> {
   const config = await loadCommandConfig(common, io);

@@ -9,6 +9,8 @@ import { McpManagerCore } from "./mcp-manager-core.js";
 import type { RequestMeta, WireFrame } from "./types.js";
 
 export type { RegisteredTool } from "./mcp-manager-core.js";
+import type { SubscriptionEvent } from "./subscriptions.js";
+import type { CacheHit } from "./response-cache.js";
 
 export interface McpManagerOptions {
   parentEnv: NodeJS.ProcessEnv;
@@ -35,6 +37,10 @@ export interface McpManagerOptions {
   requestMeta?: RequestMeta;
   /** Whether crashed stdio servers are started again (default yes; see ServerConnectionOptions.restartCrashed). */
   restartCrashed?: boolean;
+  /** Every server's subscription streams and resource updates (see subscriptions.ts). */
+  onSubscription?: (event: SubscriptionEvent) => void;
+  /** Results answered from what servers said may be kept (see response-cache.ts). */
+  onCacheHit?: (hit: CacheHit) => void;
 }
 
 /**
@@ -64,6 +70,8 @@ class ConnectingMcpManager extends McpManagerCore {
         ...(options.shutdownGraceMs === undefined ? {} : { shutdownGraceMs: options.shutdownGraceMs }),
         ...(options.requestMeta ? { requestMeta: options.requestMeta } : {}),
         ...(options.restartCrashed === undefined ? {} : { restartCrashed: options.restartCrashed }),
+        ...(options.onSubscription ? { onSubscription: options.onSubscription } : {}),
+        ...(options.onCacheHit ? { onCacheHit: options.onCacheHit } : {}),
       };
       return new ServerConnection(config, connectionOptions);
     });

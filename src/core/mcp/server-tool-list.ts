@@ -3,6 +3,7 @@ import type { ServerConfig } from "../config/config-types.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { MalformedTools } from "./malformed-tools.js";
+import type { ResponseCache } from "./response-cache.js";
 import { ToolCallError } from "./tool-call-error.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
@@ -14,6 +15,8 @@ const TOOL_REFRESH_DEBOUNCE_MS = 50;
 
 export interface ServerToolListOptions {
   server: string;
+  /** Pages the server said may be kept come from here while they may; a change empties it. */
+  cache: ResponseCache;
   config: Pick<ServerConfig, "includeTools" | "excludeTools" | "startupTimeoutMs">;
   note: (level: LoggingLevel, text: string) => void;
   onChange: () => void;
@@ -58,7 +61,7 @@ export class ServerToolList {
   /** Lists the tools of a newly connected client within `deadlineMs`; throws what went wrong. */
   async list(client: Client, deadlineMs: number): Promise<void> {
     this.tools = client.getServerCapabilities()?.tools
-      ? this.filter(await listToolPages(client, deadlineMs))
+      ? this.filter(await listToolPages(client, deadlineMs, this.options.cache))
       : [];
   }
 
@@ -72,8 +75,11 @@ export class ServerToolList {
   /** Fetches the list after announcement `change`; a list that cannot be fetched withdraws the tools. */
   async relist(client: Client, change: number = this.refresh.announce()): Promise<void> {
     if (this.options.isClosing()) return;
+    // Listed again because it changed (or a call found it stale): nothing kept of it holds.
+    this.options.cache.invalidate("tools/list");
     try {
-      this.tools = this.filter(await listToolPages(client, this.options.config.startupTimeoutMs));
+      const { cache, config } = this.options;
+      this.tools = this.filter(await listToolPages(client, config.startupTimeoutMs, cache));
     } catch (error) {
       this.tools = [];
       this.options.note(

@@ -1,5 +1,6 @@
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { ProtocolEra } from "./protocol-era.js";
+import type { CacheHint } from "./response-cache.js";
 import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
@@ -45,6 +46,11 @@ export interface ServerSnapshot {
   catalog: CatalogSnapshot;
   /** What the server said it offers in initialize, while connected. */
   capabilities: ServerCapabilities | undefined;
+  /**
+   * How long the server said each kind of result may be kept (2026 ttlMs, cacheScope), as its
+   * last result of that kind said: `{"tools/list": {ttlMs: 60000, cacheScope: "public"}}`.
+   */
+  cacheHints?: Record<string, CacheHint>;
 }
 
 export interface CallOptions {

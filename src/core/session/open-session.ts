@@ -42,6 +42,7 @@ import { settleConfigTrust } from "./config-trust-step.js";
 import { NOBODY, type Person } from "../person/person.js";
 import { sessionServers } from "./session-servers.js";
 import { NoticeThrottle } from "../person/notice-throttle.js";
+import { ResourceUpdateNotices } from "./resource-updates.js";
 import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
@@ -278,6 +279,8 @@ export async function openSession(
         server: entry.server,
       });
   };
+  // Reads through the manager made just below, once an update arrives (after it started).
+  const updates = new ResourceUpdateNotices((server) => manager.connection(server), redactor, tell);
   const manager = await sessionServers(servers, {
     env,
     redactor,
@@ -291,6 +294,12 @@ export async function openSession(
     manager: {
       onWire: withTelemetryWire(trace.wire, telemetry),
       onLog,
+      // Subscriptions are traced; an update to a resource the person subscribed to is told at once.
+      onSubscription: (event) => {
+        trace.subscription(event);
+        if (event.kind === "updated") updates.updated(event.server, event.uri);
+      },
+      onCacheHit: trace.cacheHit,
       // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
       onStdoutNoise: (server, line) => {
         trace.stdoutNoise(server, line);
