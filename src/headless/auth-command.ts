@@ -6,7 +6,8 @@ import type { ServerConfig } from "../core/config/index.js";
 import { ExitCode } from "../core/errors.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
 import { signInMode } from "../core/oauth/sign-in-mode.js";
-import { expiresAt, type OAuthStore, type StoredSignIn } from "../core/oauth/token-store.js";
+import { credentialsInUse, expiresAt, type StoredSignIn } from "../core/oauth/issued-credentials.js";
+import type { OAuthStore } from "../core/oauth/token-store.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { userOAuthStore } from "../core/session/session-oauth.js";
 import { formatDuration } from "../core/text/units.js";
@@ -48,9 +49,9 @@ async function login(args: AuthArgs, io: CliIo): Promise<ExitCode> {
     io,
     (_manager, connection) => {
       const snapshot = connection.snapshot();
-      const entry = userOAuthStore(io.env).get(name, connection.config.url ?? "");
-      const scopes = entry?.tokens?.scope ? `, scopes ${entry.tokens.scope}` : "";
-      const expiry = entry ? expiresAt(entry) : undefined;
+      const stored = credentialsInUse(userOAuthStore(io.env).get(name, connection.config.url ?? ""));
+      const scopes = stored?.tokens?.scope ? `, scopes ${stored.tokens.scope}` : "";
+      const expiry = expiresAt(stored);
       const until = expiry === undefined ? "" : `, valid for ${formatDuration(expiry - Date.now())}`;
       io.stdout.write(
         `Signed in to "${name}": connected, ${snapshot.tools.length} tools${scopes}${until}.\n`,
@@ -134,8 +135,9 @@ function row(
   entry: StoredSignIn | undefined,
   inConfig: boolean,
 ): StatusRow {
-  const expiry = entry ? expiresAt(entry) : undefined;
-  const tokens = entry?.tokens;
+  const stored = credentialsInUse(entry);
+  const expiry = expiresAt(stored);
+  const tokens = stored?.tokens;
   const state: SignInState =
     configured ??
     (tokens === undefined

@@ -53,6 +53,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       }
       const values = bindCallArguments(typed, tool.inputSchema);
       const validator = new SchemaValidator();
+      await validator.ready();
       const invalid = validator.check(tool.inputSchema, values);
       if (invalid) {
         throw new UsageError(

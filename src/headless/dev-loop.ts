@@ -163,6 +163,7 @@ export class DevLoop {
   private async savedCalls(tools: readonly AgentTool[]): Promise<void> {
     const { io, redactor, say } = this.context;
     const validator = new SchemaValidator();
+    await validator.ready();
     for (const call of this.options.calls) {
       if (!(await this.stillUp(`call ${call.tool}`))) return;
       await runDevCall(call, tools, {

@@ -51,6 +51,7 @@ export async function sampleCalls(
   options: SampleCallOptions,
 ): Promise<SampleCall[]> {
   const validator = new SchemaValidator();
+  await validator.ready();
   const tools = new McpToolHost(manager)
     .list()
     .filter((tool) => tool.server === server && tool.tier === "read_only");

@@ -7,7 +7,7 @@ import { protocolFacts } from "../core/mcp/protocol-facts.js";
 import type { ServerExitReport } from "../core/mcp/server-exit.js";
 import { lintTools } from "../core/mcp/tool-lint.js";
 import { signInMode } from "../core/oauth/sign-in-mode.js";
-import { expiresAt } from "../core/oauth/token-store.js";
+import { credentialsInUse, expiresAt } from "../core/oauth/issued-credentials.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { userOAuthStore } from "../core/session/session-oauth.js";
 import { sampleCalls } from "./doctor-calls.js";
@@ -137,14 +137,14 @@ function signInFacts(server: ServerConfig, io: CliIo): SignInFacts {
   const mode = signInMode(server);
   if (mode !== "browser" || server.url === undefined)
     return { mode, stored: "none", expiresAt: undefined, scopes: [] };
-  const entry = userOAuthStore(io.env).get(server.name, server.url);
-  const expiry = entry ? expiresAt(entry) : undefined;
+  const inUse = credentialsInUse(userOAuthStore(io.env).get(server.name, server.url));
+  const expiry = expiresAt(inUse);
   const stored =
-    entry?.tokens === undefined ? "none" : expiry !== undefined && expiry <= Date.now() ? "expired" : "valid";
+    inUse?.tokens === undefined ? "none" : expiry !== undefined && expiry <= Date.now() ? "expired" : "valid";
   return {
     mode,
     stored,
     expiresAt: expiry,
-    scopes: entry?.tokens?.scope?.split(" ").filter((scope) => scope !== "") ?? [],
+    scopes: inUse?.tokens?.scope?.split(" ").filter((scope) => scope !== "") ?? [],
   };
 }

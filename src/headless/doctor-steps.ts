@@ -105,7 +105,7 @@ function connected(facts: DoctorFacts): boolean {
   return facts.start.status === "connected";
 }
 
-/** The process ended before the server answered initialize. */
+/** The process ended before the server answered the handshake (server/discover or initialize). */
 function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
   return !connected(facts) && facts.transport === "stdio" ? facts.exits[0] : undefined;
 }
@@ -144,7 +144,7 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
     return step(
       "spawn",
       "failed",
-      `it started, then ${howItEnded(exit)} before it answered initialize${said ? `: ${said}` : ""}`,
+      `it started, then ${howItEnded(exit)} before it answered the handshake${said ? `: ${said}` : ""}`,
       { ...lookupFacts, exit: { code: exit.code, signal: exit.signal } },
     );
   }
@@ -179,7 +179,11 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
     if (facts.spawnError !== undefined || diedAtStart(facts))
       return step("handshake", "skipped", "the server never answered");
     if (refusedSignIn(facts)) return step("handshake", "skipped", "not before a sign-in");
-    return step("handshake", "failed", facts.start.error ?? "the server did not answer initialize");
+    return step(
+      "handshake",
+      "failed",
+      facts.start.error ?? "the server answered neither server/discover nor initialize",
+    );
   }
   const info = answer.serverInfo;
   const capabilities = Object.keys(answer.capabilities);

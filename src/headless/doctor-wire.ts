@@ -9,7 +9,7 @@ export interface RequestTiming {
 }
 
 /**
- * What the initialize answer said, read from the wire (the connection keeps only some of it); the
+ * What the initialize answer (2025) or the server/discover answer (2026-07-28) said, read from the wire (the connection keeps only some of it); the
  * protocol is the connection's own (protocol-facts.ts).
  */
 export interface HandshakeAnswer {
@@ -57,6 +57,14 @@ export class WireWatch {
     });
     if (request.method === "initialize" && isRecord(message.result))
       this.handshake = handshakeOf(message.result, ms);
+    // A 2026 server's discovery answer is its handshake; one without versions is not (a 2025
+    // server that answers anything with {} is then asked initialize).
+    if (
+      request.method === "server/discover" &&
+      isRecord(message.result) &&
+      Array.isArray(message.result.supportedVersions)
+    )
+      this.handshake = handshakeOf(message.result, ms);
   };
 
   timing(method: string): RequestTiming | undefined {
@@ -68,8 +76,16 @@ export class WireWatch {
   }
 }
 
+/** Where a 2026-07-28 answer names its server, beside the result. */
+const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
+
 function handshakeOf(result: Record<string, unknown>, ms: number): HandshakeAnswer {
-  const info = isRecord(result.serverInfo) ? result.serverInfo : undefined;
+  const meta = isRecord(result._meta) ? result._meta : {};
+  const info = isRecord(result.serverInfo)
+    ? result.serverInfo
+    : isRecord(meta[SERVER_INFO_META])
+      ? meta[SERVER_INFO_META]
+      : undefined;
   return {
     ms,
     capabilities: isRecord(result.capabilities) ? result.capabilities : {},

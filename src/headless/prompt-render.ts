@@ -1,4 +1,4 @@
-import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, PromptMessage } from "@modelcontextprotocol/client";
 import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { bindPromptArguments, type ArgumentWord } from "../core/context/prompt-arguments.js";

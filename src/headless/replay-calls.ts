@@ -66,6 +66,7 @@ export async function replayCalls(
 ): Promise<CallReport[]> {
   const host = new McpToolHost(manager);
   const validator = new SchemaValidator();
+  await validator.ready();
   const reports: CallReport[] = [];
   for (const [position, call] of calls.entries()) {
     if (context.io.signal.aborted) break;

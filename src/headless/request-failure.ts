@@ -1,6 +1,6 @@
 import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
-import { ToolCallError } from "../core/mcp/tool-call-error.js";
+import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 
 /**
  * What a failed request of a one-off command (`call`, `read`, `prompts <server> <prompt>`) means

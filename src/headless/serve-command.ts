@@ -1,5 +1,5 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { CliArgs } from "../args/index.js";
 import { resolveEmbeddingsSettings } from "../core/config/index.js";
 import { ExitCode, UsageError } from "../core/errors.js";
@@ -9,7 +9,7 @@ import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { watchFolder } from "../servers/knowledge/folder-watcher.js";
 import { serveHttp } from "../servers/knowledge/http-serve.js";
-import { trackInFlight } from "../servers/knowledge/in-flight.js";
+import { drainingStdio } from "../servers/knowledge/in-flight.js";
 import { createKnowledgeServer } from "../servers/knowledge/knowledge-server.js";
 import { KnowledgeService } from "../servers/knowledge/knowledge-service.js";
 import { isLoopbackHost } from "../servers/knowledge/request-guard.js";
@@ -19,8 +19,10 @@ import { loadProjectConfig } from "../common/load-project-config.js";
 type ServeArgs = Extract<CliArgs, { command: "serve" }>;
 
 /**
- * `mcpterm serve`: the knowledge base as an MCP server, on stdio or (`--http`) Streamable HTTP.
- * stdout belongs to the protocol, so everything else goes to stderr. The folder is watched while
+ * `mcpterm serve`: the knowledge base as an MCP server, on stdio or (`--http`) Streamable HTTP,
+ * to clients of either revision: a 2026-07-28 client (server/discover, `_meta` on each request)
+ * and a 2025 one (initialize, then a session). stdout belongs to the protocol, so everything else
+ * goes to stderr. The folder is watched while
  * serving: a changed document is re-indexed and clients are told the resource list changed.
  * Runs until the client closes stdin (stdio) or the process is told to stop.
  */
@@ -29,9 +31,12 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   const config = await loadProjectConfig(args.common, io);
   const say = (text: string): void => void io.stderr.write(`${sanitizeForTerminal(text)}\n`);
   let live: () => McpServer[] = () => [];
-  // A client that went away mid-notification must not become an unhandled rejection.
+  let tellListChanged: () => void = () => undefined;
+  // A client that went away mid-notification must not become an unhandled rejection. Only 2025
+  // clients get these: a 2026 client hears logs only inside the answer to a request that asked.
   const log = (level: "info" | "warning", data: string): void => {
     for (const server of live())
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated for 2026 clients only; 2025 ones still read these.
       server.sendLoggingMessage({ level, logger: "knowledge", data }).catch(() => undefined);
   };
   const warn = (text: string): void => {
@@ -60,19 +65,30 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
   let finished: Promise<void>;
   let stop: () => Promise<void>;
   if (args.http === undefined) {
-    const server = createKnowledgeServer(service);
-    const transport = new StdioServerTransport(io.stdin, io.stdout);
+    const stdio = drainingStdio(io.stdin, io.stdout);
+    // One instance per connection (plus one for the probe of a client that then says initialize).
+    const instances: McpServer[] = [];
+    const serving = serveStdio(
+      () => {
+        const server = createKnowledgeServer(service);
+        instances.push(server);
+        return server;
+      },
+      { transport: stdio.transport, onerror: (error) => say(`mcpterm serve: ${error.message}`) },
+    );
     finished = new Promise<void>((resolve) => {
-      transport.onclose = resolve;
+      void stdio.closed.then(resolve);
       io.stdin.once("end", resolve);
       io.signal.addEventListener("abort", () => resolve(), { once: true });
     });
-    await server.connect(transport);
-    const inFlight = trackInFlight(transport);
-    live = () => [server];
+    live = () => instances.filter((server) => server.isConnected());
+    // On a 2026 connection the SDK turns this into an update on the client's subscription.
+    tellListChanged = () => {
+      for (const server of live()) server.server.sendResourceListChanged().catch(() => undefined);
+    };
     stop = async () => {
-      await inFlight.idle();
-      await server.close();
+      await stdio.idle();
+      await serving.close();
     };
   } else {
     const serving = await serveHttp({
@@ -89,20 +105,17 @@ export async function runServeCommand(args: ServeArgs, io: CliIo): Promise<ExitC
       io.signal.addEventListener("abort", () => resolve(), { once: true });
     });
     live = () => serving.servers();
+    tellListChanged = () => serving.resourcesChanged();
     stop = () => serving.close();
   }
 
-  const listChanged = (): void => {
-    for (const server of live())
-      if (server.isConnected()) server.server.sendResourceListChanged().catch(() => undefined);
-  };
   const watching = watchFolder(
     kb.dir,
     async () => {
       const { report: changes, changed } = await service.refresh();
       if (!changed) return;
       say(`mcpterm serve: ${describeChanges(changes)}`);
-      listChanged();
+      tellListChanged();
       log("info", describeChanges(changes));
     },
     warn,

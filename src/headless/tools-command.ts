@@ -15,6 +15,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
 import { runToolSearchCommand } from "./tool-search-command.js";
 import { withOneServer, withServers } from "./with-one-server.js";
+import type { CacheHint } from "../core/mcp/response-cache.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
@@ -101,8 +102,18 @@ interface ServerReport {
   era: ProtocolEra | undefined;
   protocolVersion: string | undefined;
   initializeMs: number | undefined;
+  cacheHints?: Record<string, CacheHint>;
   tools: ToolReport[];
   lint: LintFinding[];
+}
+
+/** What the server said of keeping its tool list (2026 ttlMs, cacheScope), when it said anything. */
+function toolListCaching(hints: Record<string, CacheHint> | undefined): string | undefined {
+  const hint = hints?.["tools/list"];
+  if (!hint) return undefined;
+  return hint.ttlMs > 0
+    ? `tools/list kept ${hint.ttlMs} ms (${hint.cacheScope})`
+    : "tools/list ttlMs 0, not kept";
 }
 
 function renderReport(report: ServerReport[], findings: LintFinding[]): string {
@@ -117,6 +128,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
       protocolLabel(protocolFacts(server)),
       server.pid === undefined ? undefined : `pid ${server.pid}`,
       server.url,
+      toolListCaching(server.cacheHints),
     ].filter((fact) => fact !== undefined);
     if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {

@@ -6,6 +6,8 @@ import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
+import { declineServerRequests } from "../core/person/decline-server-requests.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
@@ -26,7 +28,7 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * The servers of a command that is not a session (`tools`, `call`, `read`, `resources`,
  * `prompts`, `dev`, `replay`, `auth login`), connected as a session would be: offered the working
  * folder as a root (some servers list tools only to clients with roots), their output redacted.
- * Sampling and forms are declined: nobody is asked here. What they would send of the user's
+ * Sampling and forms are declined, each with a line on stderr: nobody is asked here. What they would send of the user's
  * environment to places the project names is settled first (settleHandover).
  */
 export async function commandManager(
@@ -34,7 +36,10 @@ export async function commandManager(
   servers: readonly ServerConfig[],
   io: CliIo,
   redactor: SecretRedactor,
-  extra: Pick<McpManagerOptions, "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs"> = {},
+  extra: Pick<
+    McpManagerOptions,
+    "onLog" | "onStderr" | "onStdoutNoise" | "onWire" | "shutdownGraceMs" | "onSubscription"
+  > = {},
   signIn?: SignInPerson,
 ): Promise<McpManager> {
   await settleHandover(project.config, servers, project.common, io);
@@ -49,6 +54,9 @@ export async function commandManager(
     parentEnv: io.env,
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
+    requests: declineServerRequests((text) =>
+      io.stderr.write(`mcpterm: ${sanitizeForTerminal(redactor.redactText(text))}\n`),
+    ),
     // Stored sign-ins are used; a needed one names `mcpterm auth login` (which passes `signIn`).
     oauth: sessionOAuth(io.env, redactor, () => signIn),
   });
@@ -105,7 +113,7 @@ export async function withOneServer<T>(
     signIn?: SignInPerson;
     refuse?: (server: ServerConfig) => string | undefined;
     /** What the command itself watches: stdout noise mid-call, the wire. */
-    extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire">;
+    extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire" | "onSubscription">;
   } = {},
 ): Promise<T> {
   const config = await loadCommandConfig(common, io);

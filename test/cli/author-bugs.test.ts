@@ -172,6 +172,8 @@ describe("a result that breaks its outputSchema", () => {
     const json = await withBugs(["call", "get_note", '{"id":1}', "--json"], ["output-mismatch"]);
     const report = JSON.parse(json.stdout) as Record<string, unknown>;
     expect(report.result).toEqual({
+      // As it came: a 2026-07-28 result names its server in _meta.
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "notes", version: "0.3.0" } },
       content: [{ type: "text", text: "Rollback" }],
       structuredContent: { id: "1", title: 8, text: "Revert the deploy, then page the on-call." },
     });

@@ -104,7 +104,7 @@ describe("mcpterm doctor", () => {
     );
     expect(killed.code).toBe(1);
     expect(stepLine(killed.stdout, "spawn")).toBe(
-      "  ✗ spawn          it started, then was killed by SIGKILL before it answered initialize",
+      "  ✗ spawn          it started, then was killed by SIGKILL before it answered the handshake",
     );
     expect(stepLine(killed.stdout, "stderr")).toBe(
       "  ✗ stderr         was killed by SIGKILL, and said nothing on stderr",
@@ -115,7 +115,7 @@ describe("mcpterm doctor", () => {
     const run = await doctor(["crash-at-start"]);
     expect(run.code).toBe(1);
     expect(stepLine(run.stdout, "spawn")).toMatch(
-      /^ {2}✗ spawn +it started, then exited \(code 1\) before it answered initialize: SyntaxError: Expected property name or '\}' in JSON at position 2 .*\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/,
+      /^ {2}✗ spawn +it started, then exited \(code 1\) before it answered the handshake: SyntaxError: Expected property name or '\}' in JSON at position 2 .*\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)$/,
     );
     expect(stepLine(run.stdout, "handshake")).toBe("  · handshake      the server never answered");
   });
@@ -177,8 +177,8 @@ describe("mcpterm doctor", () => {
     const byName = Object.fromEntries((notes?.steps ?? []).map((step) => [step.step, step]));
     expect(byName.handshake?.facts.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(byName.handshake?.facts).toMatchObject({
-      // The notes fixture is a 2025 server: it answers initialize after the 2026 probe.
-      era: "legacy",
+      // The notes fixture speaks both revisions: its answer to the server/discover probe is the handshake.
+      era: "modern",
       serverInfo: { name: "notes", version: "0.3.0" },
       capabilities: { tools: {}, resources: {}, prompts: {} },
     });

@@ -161,3 +161,52 @@ describe("a one-shot turn whose tool asks a question", () => {
     }
   });
 });
+
+describe("a one-shot turn whose tool asks to use the model", () => {
+  it.each([
+    ["modern", "input_required inside the answer"],
+    ["legacy", "a 2025 server request"],
+  ])("on %s (%s): declined, and the model never gets the server's question", async (server) => {
+    const model = await startScriptedModelServer((request) => {
+      const body = request.body as { messages: Array<{ role: string }> };
+      if (body.messages.some((message) => message.role === "tool")) return { text: "done" };
+      return {
+        toolCalls: [{ id: "c1", name: `${server}__ask_model`, arguments: '{"question":"the answer?"}' }],
+      };
+    });
+    models.push(model);
+    const run = await cli([
+      "-p",
+      "ask it",
+      "--trust-config",
+      "--yes",
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+    ]);
+    expect(run.stderr).toContain(
+      `Declined a sampling request from server "${server}": nobody is there to answer it; pass --allow-sampling`,
+    );
+    // Two requests only (the turn and its answer): the sampling request never reached the model.
+    expect(model.requests).toHaveLength(2);
+    const toolMessage = (
+      model.requests[1]?.body as { messages: Array<{ role: string; content: string }> }
+    ).messages.find((message) => message.role === "tool");
+    expect(toolMessage?.content).not.toContain("the model said");
+    expect(run.stdout).toContain("done");
+  });
+});
+
+describe("mcpterm call of a tool that asks a question, with nobody to answer", () => {
+  it.each(["modern", "legacy"])("on %s: the question is declined and the tool says so", async (server) => {
+    const run = await cli(["call", `${server}/confirm_action`, '{"action":"deploy"}', "--yes"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("deploy: declined\n");
+    // Said once on stderr, in one-shot mode's words; no progress line of the SDK's own making.
+    expect(run.stderr).toContain(
+      `mcpterm: Declined a request for input from server "${server}": nobody is there to answer it.\n`,
+    );
+    expect(run.stderr).not.toContain("Fulfilling input required");
+  });
+});

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
-import { CLI, REPO_ROOT, tempDir } from "../support/fixtures.js";
+import { CLI, fixtureLaunch, REPO_ROOT, tempDir } from "../support/fixtures.js";
 import { cleanEnv } from "../support/run-cli.js";
 
 const RECORD_LOADS = path.join(REPO_ROOT, "test/support/record-loads.mjs");
@@ -12,8 +13,10 @@ const RECORD_LOADS = path.join(REPO_ROOT, "test/support/record-loads.mjs");
 async function loadsOf(
   args: string[],
   env: Record<string, string> = {},
+  config?: object,
 ): Promise<{ code: number | null; stdout: string; loads: string[] }> {
   const cwd = await tempDir();
+  if (config) await writeFile(path.join(cwd, "mcp.config.json"), JSON.stringify(config));
   const file = path.join(cwd, "loads.txt");
   const child = spawn(process.execPath, ["--import", RECORD_LOADS, CLI, ...args], {
     cwd,
@@ -27,6 +30,21 @@ async function loadsOf(
 }
 
 const fromPackage = (name: string) => (url: string) => url.includes(`/node_modules/${name}/`);
+
+/**
+ * The loaded files of dist/ that hold code of `pkg`: esbuild bundles packages into chunks with
+ * hashed names, and marks where each bundled file starts with a `// <path>` line, the path
+ * relative to the project (`node_modules/zod/...`, or `../elsewhere/node_modules/zod/...` when
+ * node_modules is a link).
+ */
+async function bundledFrom(loads: readonly string[], pkg: string): Promise<string[]> {
+  const dist = loads.filter((url) => url.startsWith("file:") && url.includes("/dist/"));
+  const marker = new RegExp(`^// (?:\\S*/)?node_modules/${pkg.replace("/", "\\/")}/`, "m");
+  const holding = await Promise.all(
+    dist.map(async (url) => (marker.test(await readFile(fileURLToPath(url), "utf8")) ? [url] : [])),
+  );
+  return holding.flat();
+}
 
 let model: ScriptedModelServer;
 beforeAll(async () => {
@@ -57,6 +75,21 @@ describe("what a command line loads", () => {
     const on = await loadsOf(["--no-kb", "--otlp-endpoint", "http://127.0.0.1:9", "-p", "hello"], modelEnv);
     expect(on.code).toBe(0);
     expect(on.loads.filter(telemetryCode).length).toBeGreaterThan(0);
+  });
+
+  it("-p without servers loads neither the MCP SDK nor zod; with a server it does", async () => {
+    const modelEnv = { MCPTERM_MODEL: "scripted", OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-test" };
+    const none = await loadsOf(["--no-kb", "-p", "hello"], modelEnv);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain("ok");
+    expect(await bundledFrom(none.loads, "@modelcontextprotocol/client")).toEqual([]);
+    expect(await bundledFrom(none.loads, "zod")).toEqual([]);
+    // A trusted server: its connection needs the SDK, so the check above can fail.
+    const config = { mcpServers: { fixture: fixtureLaunch("start-up-loads") } };
+    const one = await loadsOf(["--no-kb", "--trust-config", "-p", "hello"], modelEnv, config);
+    expect(one.code).toBe(0);
+    expect((await bundledFrom(one.loads, "@modelcontextprotocol/client")).length).toBeGreaterThan(0);
+    expect((await bundledFrom(one.loads, "zod")).length).toBeGreaterThan(0);
   });
 
   it("a subcommand's help, which yargs lays out by width, loads it when it measures", async () => {

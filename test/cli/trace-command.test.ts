@@ -156,7 +156,8 @@ describe("the trace of mcpterm -p", () => {
 
   it("lists one server's JSON-RPC frames with --wire --server", async () => {
     const { stdout } = await trace({ file: traceFile, wire: true, server: "broken" });
-    expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → initialize #0 /m);
+    // The fixture speaks 2026-07-28: mcpterm's first frame asks it with server/discover.
+    expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → server\/discover #server-discover-probe-1 /m);
     expect(stdout).toMatch(/^\+ +\d+ ms {2}broken → tools\/call #\d+ .*"name":"get_status"/m);
     expect(stdout).toMatch(/^\+ +\d+ ms {2}broken ← result #\d+ .*\[REDACTED\]/m);
     expect(stdout).not.toMatch(/ fixture [→←] /);

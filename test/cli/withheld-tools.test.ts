@@ -34,7 +34,8 @@ beforeAll(async () => {
     mcpServers: {
       everything: { command: process.execPath, args: [EVERYTHING_SERVER, "stdio"] },
       fixture: fixtureLaunch(randomUUID()),
-      notasks: toolCatalogLaunch(catalog),
+      // On 2025: 2026 has no execution.taskSupport (the server decides per call).
+      notasks: { ...toolCatalogLaunch(catalog), protocol: "2025-11-25" },
     },
   });
 });

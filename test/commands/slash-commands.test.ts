@@ -127,7 +127,7 @@ describe("slash commands against a real McpManager", () => {
     [
       "/mcp",
       "table",
-      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \(legacy\) \| fixture 1\.0\.0 \| 10 \| 0 \| 0 \| \d+ ms \| $/m,
+      /fixture \| connected \| stdio \| pid \d+ \| \d{4}-\d\d-\d\d \(modern\) \| fixture 1\.0\.0 \| 10 \| 0 \| 0 \| \d+ ms \| $/m,
     ],
     ["/mcp", "table", /broken \| failed \| stdio/],
     ["/mcp logs fixture", "text", /stderr \(\d+ lines?\)\n {2}fixture: ready/],

@@ -27,7 +27,7 @@ describe("the user's settings folder", () => {
   it("is tightened to 0700 when a sign-in is stored in one that was 0755", async () => {
     const folder = await openFolder();
     new OAuthStore(folder).update("s", "https://mcp.example.com/mcp", (entry) => {
-      entry.savedAt = 1;
+      entry.issuer = "https://as.example.com";
     });
     expect(await modeOf(folder)).toBe(0o700);
   });

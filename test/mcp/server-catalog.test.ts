@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
+import { ResponseCache } from "../../src/core/mcp/response-cache.js";
 import { ServerCatalog } from "../../src/core/mcp/server-catalog.js";
 
 /** A real SDK server with one resource and one prompt, over the SDK's in-memory transport. */
@@ -29,7 +30,7 @@ async function connected(): Promise<{ server: McpServer; client: Client; listing
 describe("ServerCatalog", () => {
   it("lists resources and prompts, and answers a flood of list_changed with at most two listings", async () => {
     const { server, client, listings } = await connected();
-    const catalog = new ServerCatalog(client, 5000, () => undefined);
+    const catalog = new ServerCatalog(client, 5000, () => undefined, new ResponseCache("catalog", undefined));
     await catalog.load();
     expect(catalog.snapshot().resources.map((resource) => resource.uri)).toEqual(["mem://readme"]);
     expect(catalog.snapshot().prompts.map((prompt) => prompt.name)).toEqual(["greet"]);

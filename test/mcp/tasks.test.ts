@@ -283,7 +283,10 @@ describe("tool calls run as tasks", () => {
       name: "notasks",
       tools: [{ name: "slow", description: "Needs a task.", execution: { taskSupport: "required" } }],
     });
-    const { manager, frames } = await started(serverConfig("notasks", toolCatalogLaunch(catalog)));
+    const { manager, frames } = await started(
+      // On 2025: 2026 has no execution.taskSupport (the server decides per call).
+      serverConfig("notasks", { ...toolCatalogLaunch(catalog), protocol: "2025-11-25" }),
+    );
     const error = await manager.callTool("notasks", "slow", {}).catch((caught: unknown) => caught);
     expect(error).toMatchObject({
       failure: "business",

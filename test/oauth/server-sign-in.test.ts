@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
+import { credentialsInUse } from "../../src/core/oauth/issued-credentials.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { tempDir } from "../support/fixtures.js";
@@ -130,7 +131,7 @@ describe("signing in to a remote server behind OAuth", () => {
     await connected.start();
     expect(connected.servers()[0]).toMatchObject({ status: "connected" });
     const firstClient = world.authorizations[0]?.get("client_id");
-    expect(store.list()[0]?.client?.issuer).toBe(world.issuer);
+    expect(credentialsInUse(store.list()[0])?.client?.issuer).toBe(world.issuer);
 
     const moved = await world.migrate();
     expect(textOf(await connected.callTool("secure", "whoami", {}))).toMatch(/you sent Bearer at-/);
@@ -142,10 +143,10 @@ describe("signing in to a remote server behind OAuth", () => {
     const secondClient = world.authorizations[1]?.get("client_id");
     expect(secondClient).toBeDefined();
     expect(secondClient).not.toBe(firstClient);
-    // What is stored is the new server's, stamped with its issuer.
-    const entry = store.list()[0];
-    expect(entry?.client).toMatchObject({ client_id: secondClient, issuer: moved });
-    expect(entry?.tokens?.issuer).toBe(moved);
+    // What is in use is the new server's, stamped with its issuer.
+    const inUse = credentialsInUse(store.list()[0]);
+    expect(inUse?.client).toMatchObject({ client_id: secondClient, issuer: moved });
+    expect(inUse?.tokens?.issuer).toBe(moved);
   });
 
   it("a workload signs in with its platform's JWT (jwt-bearer), read from its file; a refused one is not retried", async () => {
@@ -177,7 +178,7 @@ describe("signing in to a remote server behind OAuth", () => {
     const first = manager(world.mcpUrl, store, person());
     await first.start();
     await first.close();
-    const before = store.list()[0]?.tokens?.access_token;
+    const before = credentialsInUse(store.list()[0])?.tokens?.access_token;
     // Half the two-second life has passed: the next start refreshes before it connects.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const nobody = person("decline");
@@ -190,7 +191,7 @@ describe("signing in to a remote server behind OAuth", () => {
     expect(grants[0]).toBe("authorization_code");
     expect(grants.slice(1)).toContain("refresh_token");
     expect(grants.filter((grant) => grant === "authorization_code")).toHaveLength(1);
-    const after = store.list()[0]?.tokens?.access_token;
+    const after = credentialsInUse(store.list()[0])?.tokens?.access_token;
     expect(after).toBeDefined();
     expect(after).not.toBe(before);
     const stale = await fetch(world.mcpUrl, {
@@ -369,7 +370,7 @@ describe("signing in to a remote server behind OAuth", () => {
     const racers = [0, 1, 2].map(() => manager(world.mcpUrl, store, person("decline")));
     await Promise.all(racers.map((racer) => racer.start()));
     for (const racer of racers) expect(racer.servers()[0]).toMatchObject({ status: "connected" });
-    expect(store.list()[0]?.tokens?.refresh_token).toBeDefined();
+    expect(credentialsInUse(store.list()[0])?.tokens?.refresh_token).toBeDefined();
     expect(world.authorizations).toHaveLength(1);
   });
 

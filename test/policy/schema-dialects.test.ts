@@ -4,9 +4,9 @@ import { lintTool } from "../../src/core/mcp/tool-lint.js";
 import { schemaForModel } from "../../src/core/policy/schema-for-model.js";
 
 /** Arguments are checked by the schema's own dialect: 2020-12 unless `$schema` names another. */
-describe("JSON Schema dialects in argument checks", () => {
-  const validator = new SchemaValidator();
+const validator = await SchemaValidator.loaded();
 
+describe("JSON Schema dialects in argument checks", () => {
   it("checks 2020-12 keywords when no $schema is given: prefixItems, $defs/$ref, unevaluatedProperties", () => {
     const schema = {
       type: "object",

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createPublicKey, randomBytes, verify, type JsonWebKey } from "node:crypto";
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -37,6 +37,18 @@ export interface OAuthWorld {
    * names the new one, tokens and clients of the old one stop working. Returns the new issuer.
    */
   migrate(): Promise<string>;
+  /**
+   * The resource names the other of two authorization servers (the second made on first use),
+   * revoking nothing: each still honours what it issued, but the resource takes only tokens of
+   * the one it names now. Returns the issuer it names.
+   */
+  switchAuthorizationServer(): Promise<string>;
+  /** Every request to the resource: the issuer it named then, and that of the token it got. */
+  resourceRequests: Array<{ named: string; tokenIssuer: string | undefined }>;
+  /** Every access token stops working (refresh tokens still do). */
+  expireAccessTokens(): void;
+  /** With `dpop`: the thumbprint of the key each token request's proof was signed with. */
+  dpopKeys: string[];
   close(): Promise<void>;
 }
 
@@ -71,6 +83,12 @@ export interface OAuthWorldOptions {
   refuseAuthorization?: string;
   /** The authorization_endpoint its metadata names, instead of its own /authorize. */
   authorizationEndpoint?: string;
+  /**
+   * DPoP (RFC 9449): every token request must carry a proof; tokens are bound to its key
+   * (`token_type: "DPoP"`), a refresh only with a proof of the same key, and the resource takes
+   * a token only under the DPoP scheme with a proof of that key.
+   */
+  dpop?: boolean;
 }
 
 /** The JWT a workload's platform issued it, which this world's authorization server accepts. */
@@ -80,15 +98,24 @@ interface Token {
   scope: string;
   expiresAt: number;
   refresh: string;
+  issuer: string;
+  /** The thumbprint of the DPoP key the token is bound to. */
+  jkt: string | undefined;
 }
 
 export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<OAuthWorld> {
   const access = new Map<string, Token>();
-  const refreshes = new Map<string, { scope: string; client: string }>();
+  const refreshes = new Map<
+    string,
+    { scope: string; client: string; issuer: string; jkt: string | undefined }
+  >();
   const codes = new Map<string, { client: string; redirect: string; challenge: string; scope: string }>();
   // "preset" stands for a client registered beforehand (the entry names it in its oauth settings).
   const clients = new Set<string>(["preset"]);
-  const world: Omit<OAuthWorld, "mcpUrl" | "issuer" | "close" | "migrate"> = {
+  const world: Omit<
+    OAuthWorld,
+    "mcpUrl" | "issuer" | "close" | "migrate" | "switchAuthorizationServer" | "expireAccessTokens"
+  > = {
     tokenRequests: [],
     authorizations: [],
     registrations: 0,
@@ -96,18 +123,20 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
     issued: [],
     calls: [],
     registeredAt: [],
+    resourceRequests: [],
+    dpopKeys: [],
   };
   const expiresIn = options.expiresIn ?? 3600;
 
-  const issue = (scope: string, client: string): Record<string, unknown> => {
+  const issue = (scope: string, client: string, issuer: string, jkt?: string): Record<string, unknown> => {
     const token = `at-${randomBytes(24).toString("hex")}`;
     const refresh = `rt-${randomBytes(24).toString("hex")}`;
-    access.set(token, { scope, expiresAt: Date.now() + expiresIn * 1000, refresh });
-    refreshes.set(refresh, { scope, client });
+    access.set(token, { scope, expiresAt: Date.now() + expiresIn * 1000, refresh, issuer, jkt });
+    refreshes.set(refresh, { scope, client, issuer, jkt });
     world.issued.push(token, refresh);
     return {
       access_token: token,
-      token_type: "Bearer",
+      token_type: jkt === undefined ? "Bearer" : "DPoP",
       expires_in: expiresIn,
       refresh_token: refresh,
       scope,
@@ -196,6 +225,15 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       const form = new URLSearchParams(await readBody(request));
       const grant = form.get("grant_type") ?? "";
       world.tokenRequests.push({ grant, scope: form.get("scope") ?? undefined });
+      let jkt: string | undefined;
+      if (options.dpop) {
+        jkt = dpopProofKey(request.headers.dpop, "POST", `${base}/token`);
+        if (jkt === undefined) {
+          json(response, 400, { error: "invalid_dpop_proof" });
+          return;
+        }
+        world.dpopKeys.push(jkt);
+      }
       if (grant === "authorization_code") {
         const code = codes.get(form.get("code") ?? "");
         codes.delete(form.get("code") ?? "");
@@ -205,20 +243,21 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
           json(response, 400, { error: "invalid_grant" });
           return;
         }
-        json(response, 200, issue(code.scope, code.client));
+        json(response, 200, issue(code.scope, code.client, base, jkt));
         return;
       }
       if (grant === "refresh_token") {
         const old = form.get("refresh_token") ?? "";
         const known = refreshes.get(old);
-        if (!known) {
+        // A refresh token is honoured by the server that issued it, with the key it is bound to.
+        if (!known || known.issuer !== base || known.jkt !== jkt) {
           json(response, 400, { error: "invalid_grant" });
           return;
         }
         // Rotation: the old refresh token and every access token it backed stop working.
         refreshes.delete(old);
         for (const [token, value] of access) if (value.refresh === old) access.delete(token);
-        json(response, 200, issue(known.scope, known.client));
+        json(response, 200, issue(known.scope, known.client, base, jkt));
         return;
       }
       if (grant === "urn:ietf:params:oauth:grant-type:jwt-bearer") {
@@ -227,7 +266,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
           json(response, 400, { error: "invalid_grant", error_description: "assertion not accepted" });
           return;
         }
-        json(response, 200, issue(form.get("scope") ?? "read", form.get("client_id") ?? ""));
+        json(response, 200, issue(form.get("scope") ?? "read", form.get("client_id") ?? "", base, jkt));
         return;
       }
       json(response, 400, { error: "unsupported_grant_type" });
@@ -239,6 +278,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
   const issuer = authServer.base;
   let currentIssuer = issuer;
   let movedTo: { base: string; close: () => Promise<void> } | undefined;
+  let second: { base: string; close: () => Promise<void> } | undefined;
 
   const resource = await listen(async (request, response, base) => {
     const url = new URL(request.url ?? "/", base);
@@ -264,8 +304,15 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       json(response, 404, { error: "not_found" });
       return;
     }
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-    const token = bearer === undefined ? undefined : access.get(bearer);
+    const [, scheme, presented] = /^(Bearer|DPoP) (.+)$/.exec(request.headers.authorization ?? "") ?? [];
+    const found = presented === undefined ? undefined : access.get(presented);
+    world.resourceRequests.push({ named: currentIssuer, tokenIssuer: found?.issuer });
+    const proven =
+      found?.jkt === undefined
+        ? scheme === "Bearer"
+        : scheme === "DPoP" &&
+          dpopProofKey(request.headers.dpop, request.method ?? "", `${base}/mcp`) === found.jkt;
+    const token = found?.issuer === currentIssuer && proven ? found : undefined;
     if (!token || token.expiresAt <= Date.now() || options.rejectTokens) {
       response.writeHead(401, {
         "content-type": "application/json",
@@ -325,8 +372,14 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       for (const client of clients) if (client !== "preset") clients.delete(client);
       return currentIssuer;
     },
+    switchAuthorizationServer: async () => {
+      second ??= await listen(authServerHandler);
+      currentIssuer = currentIssuer === issuer ? second.base : issuer;
+      return currentIssuer;
+    },
+    expireAccessTokens: () => access.clear(),
     close: async () => {
-      await Promise.all([authServer.close(), resource.close(), movedTo?.close()]);
+      await Promise.all([authServer.close(), resource.close(), movedTo?.close(), second?.close()]);
     },
   });
 }
@@ -366,6 +419,33 @@ async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The RFC 7638 thumbprint of the key a DPoP proof (RFC 9449 §4.3) was signed with, when the
+ * proof is one (typ, alg ES256, embedded public key, signature) for this method and URL.
+ */
+function dpopProofKey(proof: string | string[] | undefined, method: string, url: string): string | undefined {
+  if (typeof proof !== "string") return undefined;
+  const [head = "", body = "", signature = ""] = proof.split(".");
+  try {
+    const header = JSON.parse(Buffer.from(head, "base64url").toString()) as {
+      typ?: string;
+      alg?: string;
+      jwk?: JsonWebKey;
+    };
+    const claims = JSON.parse(Buffer.from(body, "base64url").toString()) as { htm?: string; htu?: string };
+    if (header.typ !== "dpop+jwt" || header.alg !== "ES256" || !header.jwk) return undefined;
+    if (claims.htm !== method || claims.htu !== url) return undefined;
+    const key = createPublicKey({ key: header.jwk, format: "jwk" });
+    const signed = Buffer.from(`${head}.${body}`);
+    if (!verify("sha256", signed, { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url")))
+      return undefined;
+    const { crv, kty, x, y } = header.jwk;
+    return createHash("sha256").update(JSON.stringify({ crv, kty, x, y })).digest("base64url");
+  } catch {
+    return undefined;
+  }
 }
 
 /** RFC 8414 metadata of the authorization server at `base`, claiming `issuer`. */

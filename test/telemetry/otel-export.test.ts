@@ -179,8 +179,9 @@ describe("live OpenTelemetry export", () => {
     // Added beside what the SDK put there, not instead of it.
     expect(toolCall?._meta?.progressToken).toBeDefined();
     // Every request carried one, each naming a span that was exported.
+    // The fixture speaks both revisions: mcpterm asks with server/discover and speaks 2026-07-28.
     expect(received.map((entry) => entry.method)).toEqual(
-      expect.arrayContaining(["initialize", "tools/list"]),
+      expect.arrayContaining(["server/discover", "tools/list"]),
     );
     const spanIds = new Set(spans.map((span) => `${span.traceId}-${span.spanId}`));
     for (const entry of received) {
@@ -189,11 +190,12 @@ describe("live OpenTelemetry export", () => {
       expect(spanIds.has(`${parent?.[1]}-${parent?.[2]}`), `${entry.method}'s span was exported`).toBe(true);
     }
 
-    // Start-up is a trace of its own: initialize and the listings under start_servers.
+    // Start-up is a trace of its own: the discovery and the listings under start_servers.
     const startup = only(spans, "start_servers mcpterm");
-    const initialize = only(spans, "initialize");
-    expect(initialize.parentSpanId).toBe(startup.spanId);
-    expect(initialize.attributes["mcp.protocol.version"]).toEqual(call.attributes["mcp.protocol.version"]);
+    const discover = only(spans, "server/discover");
+    expect(discover.parentSpanId).toBe(startup.spanId);
+    expect(discover.attributes["mcp.protocol.version"]).toBe("2026-07-28");
+    expect(call.attributes["mcp.protocol.version"]).toBe("2026-07-28");
     expect(only(spans, "tools/list").parentSpanId).toBe(startup.spanId);
 
     // Contents were not asked for: no prompt, answer, arguments or results in any span.

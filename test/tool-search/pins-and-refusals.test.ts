@@ -84,8 +84,9 @@ describe("an alwaysLoad entry that names no tool is told, once", () => {
   });
 });
 
+const validator = await SchemaValidator.loaded();
+
 describe("a held-back tool's refusal points to search_tools only when it is offered", () => {
-  const validator = new SchemaValidator();
   const request = { id: "c1", name: "blobstore__DeleteBucket", arguments: "{}" };
   const selection = { total: 2, why: "test", offered: [], heldBack: 1 };
 

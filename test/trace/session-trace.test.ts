@@ -166,7 +166,7 @@ describe("a recorded multi-step turn", () => {
     const tree = renderTraceTree(trace);
     expect(tree).toMatch(
       new RegExp(
-        String.raw`^server broken: connected in ${DURATION} broken 0\.0\.1, protocol 2025-11-25 \(legacy\), 4 tools$`,
+        String.raw`^server broken: connected in ${DURATION} broken 0\.0\.1, protocol 2026-07-28 \(modern\), 4 tools$`,
         "m",
       ),
     );
@@ -186,7 +186,10 @@ describe("a recorded multi-step turn", () => {
     expect(tree).toMatch(/arguments \{"text":"hi"\}/);
     expect(tree).toMatch(/approved by config: read_only runs without asking/);
     expect(tree).toMatch(new RegExp(String.raw`denied by user after ${DURATION}: dangerous needs a person`));
-    expect(tree).toMatch(/raw result \{"content":\[\{"type":"text","text":"hi"\}\]\}/);
+    // A 2026-07-28 result also carries the server's name in _meta, as it came.
+    expect(tree).toMatch(
+      /raw result \{"_meta":\{"io\.modelcontextprotocol\/serverInfo":\{"name":"fixture","version":"1\.0\.0"\}\},"content":\[\{"type":"text","text":"hi"\}\]\}/,
+    );
     expect(tree).toMatch(/guardrail: redacted 1 secret\(s\) from the result \(openai-api-key\)/);
     expect(tree).toMatch(/guardrail: result truncated to fit the model's context/);
     expect(tree).toMatch(/tool fixture\/sum \(0 ms, failed: invalid_args\)/);

@@ -14,9 +14,10 @@ import {
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
- * The real binary in a pseudo-terminal against the 2026-only fixture: its questions arrive inside
- * its answers (input_required, SEP-2322), and the person answers them in the same panels 2025
- * server requests use; mcpterm then sends the request again with the answers.
+ * The real binary in a pseudo-terminal against the 2026-only fixture and the 2025-only one, which
+ * have the same tools. The 2026 server's questions arrive inside its answers (input_required,
+ * SEP-2322) and mcpterm sends the request again with the answers; the 2025 server asks with
+ * requests of its own. The person answers both in the same panels.
  */
 const marker = randomUUID();
 let model: ScriptedModelServer;
@@ -36,8 +37,10 @@ function reply(request: RecordedRequest): ScriptedReply {
   const last = messagesOf(request).at(-1);
   if (last?.role === "tool") return { text: "The tool has finished." };
   const content = typeof last?.content === "string" ? last.content : "";
+  // "… on legacy" goes to the 2025 server, anything else to the 2026 one.
+  const server = content.includes("on legacy") ? "legacy" : "modern";
   const call = (tool: string, args: object): ScriptedReply => ({
-    toolCalls: [{ name: `modern__${tool}`, arguments: JSON.stringify(args) }],
+    toolCalls: [{ name: `${server}__${tool}`, arguments: JSON.stringify(args) }],
   });
   if (content.startsWith("deploy")) return call("confirm_action", { action: "deploy" });
   if (content.startsWith("ask")) return call("ask_model", { question: "the answer?" });
@@ -77,6 +80,11 @@ beforeAll(async () => {
         args: [compiledFixture("modern-server"), `--marker=${marker}`],
         tiers: { confirm_action: "read_only", ask_model: "read_only" },
       },
+      legacy: {
+        command: process.execPath,
+        args: [compiledFixture("legacy-server"), `--marker=${marker}`],
+        tiers: { confirm_action: "read_only", ask_model: "read_only" },
+      },
     },
   });
   const command = mcptermPaneCommand({
@@ -84,7 +92,7 @@ beforeAll(async () => {
     args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
   });
   terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 50 });
-  await terminal.waitFor((screen) => screen.includes("1/1 servers ready"), "the server");
+  await terminal.waitFor((screen) => screen.includes("2/2 servers ready"), "the server");
 }, 60_000);
 
 afterAll(async () => {
@@ -93,10 +101,13 @@ afterAll(async () => {
   expect(await waitForNoProcesses(marker)).toEqual([]);
 });
 
-describe("a 2026 server's questions (input_required) in the TUI", () => {
-  it("a form asked inside the answer: the person ticks the box, the call goes on with the answer", async () => {
+describe.each([
+  ["a 2026 server's questions (input_required)", "modern"],
+  ["a 2025 server's questions (server requests)", "legacy"],
+])("%s in the TUI", (_title, server) => {
+  it("a form: the person ticks the box, the call goes on with the answer", async () => {
     const before = toolResults().length;
-    await send("deploy now");
+    await send(`deploy now on ${server}`);
     await terminal.waitFor((screen) => screen.includes("asks you to fill in a form"), "the form");
     expect(terminal.screen()).toContain("Really deploy?");
     await pause(1000);
@@ -108,18 +119,18 @@ describe("a 2026 server's questions (input_required) in the TUI", () => {
     expect(await turnEnded(before)).toContain("deploy: confirmed");
   }, 90_000);
 
-  it("sampling asked inside the answer: denied once, it is not asked again; approved, the model's words go back", async () => {
+  it("sampling: denied once, it is not asked again; approved, the model's words go back", async () => {
     const denied = toolResults().length;
-    await send("ask the model");
+    await send(`ask the model on ${server}`);
     await terminal.waitFor((screen) => screen.includes("asks to use the model"), "the panel");
     expect(terminal.screen()).toContain("user: the answer?");
     await pause(1000);
     terminal.text("n");
-    expect(await turnEnded(denied)).toMatch(/denied/);
+    expect(await turnEnded(denied)).toMatch(/denied|declined/);
     expect(terminal.screen()).not.toContain("asks to use the model");
 
     const approved = toolResults().length;
-    await send("ask the model again");
+    await send(`ask the model again on ${server}`);
     await terminal.waitFor((screen) => screen.includes("asks to use the model"), "the panel again");
     await pause(1000);
     terminal.text("y");

@@ -20,7 +20,12 @@ export function readCommand(
           describe: "a server of the config (with a server after -- or --url: the uri)",
         })
         .positional("uri", { type: "string" })
-        .option("json", { type: "boolean", default: false }),
+        .option("json", { type: "boolean", default: false })
+        .option("follow", {
+          type: "boolean",
+          default: false,
+          describe: "subscribe, then print the resource again at each update until Ctrl+C",
+        }),
     (parsed) => {
       const typed = target(parsed);
       if (typed && parsed.uri !== undefined) throw new Error(TYPED_AND_NAMED);
@@ -33,6 +38,7 @@ export function readCommand(
         server: typed?.name ?? parsed.server,
         uri,
         json: parsed.json,
+        follow: parsed.follow,
       });
     },
   );

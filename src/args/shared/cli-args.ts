@@ -151,7 +151,7 @@ export type CliArgs =
       allowSecretArguments: boolean;
       timeoutMs: number | undefined;
     }
-  | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean }
+  | { command: "read"; common: CommonArgs; server: string; uri: string; json: boolean; follow: boolean }
   /** `mcpterm resources` and `mcpterm prompts`: what the servers offer besides tools. */
   | { command: "resources"; common: CommonArgs; server: string | undefined; json: boolean }
   | {

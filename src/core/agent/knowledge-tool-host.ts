@@ -1,4 +1,5 @@
-import { formatSourcesForModel, type KnowledgeBase } from "../kb/index.js";
+import type { KnowledgeBase } from "../kb/index.js";
+import { formatSourcesForModel } from "../kb/format-sources.js";
 import { BUILT_IN_SERVER, type AgentTool, type ToolHost, type ToolOutcome } from "./tool-host.js";
 
 export const KNOWLEDGE_TOOL_NAME = "search_knowledge_base";

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { CallToolResult } from "../mcp/types.js";
-import { ToolCallError } from "../mcp/tool-call-error.js";
+import { ToolCallError } from "../mcp/tool-call-error-class.js";
 import { classifyTier } from "../policy/classify-tier.js";
 import { redactDeep } from "../policy/redact-deep.js";
 import { resendIsSafe } from "../policy/resend-rule.js";
@@ -198,6 +198,7 @@ export class McpToolHost implements ToolHost {
     const forModel = capText(shaped, tokens === undefined ? chars : charsWithinTokens(shaped, tokens, chars));
     // A person may read the whole result (the inspector), whatever the model's window leaves.
     const limit = this.options.resultCharLimit;
+    if (tool.outputSchema && !this.validator.isReady) await this.validator.ready();
     const problem = outputSchemaProblem(tool.outputSchema, result, this.validator);
     const isError = result.isError === true;
     const links = result.content.some((block) => block.type === "resource_link");

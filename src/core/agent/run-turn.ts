@@ -1,5 +1,6 @@
 import { LlmError, McptermError, errorMessage } from "../errors.js";
-import { formatSourcesForModel, type KbHit } from "../kb/index.js";
+import type { KbHit } from "../kb/index.js";
+import { formatSourcesForModel } from "../kb/format-sources.js";
 import type {
   ChatMessage,
   ContextWindow,
@@ -195,6 +196,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     // Used: a call that named a tool this request offered (a saved session keeps just those calls).
     const called = new Set(done.toolCalls.map((call) => call.name));
     options.toolSearch?.noteUsed(tools.filter((tool) => called.has(tool.modelName)));
+    // Every call is checked against its schema from here on, run or not.
+    if (!options.validator.isReady) await options.validator.ready();
     if (step === options.maxSteps) {
       yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
       yield {

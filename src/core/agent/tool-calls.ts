@@ -42,6 +42,7 @@ export async function* runToolCalls(
   outcomes: Map<string, ToolOutcome>,
 ): AsyncGenerator<AgentEvent, void> {
   const signal = options.signal ?? new AbortController().signal;
+  if (!options.validator.isReady) await options.validator.ready();
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
   for (const { call } of resolved) yield { type: "tool_call_proposed", call };
 

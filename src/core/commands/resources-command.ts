@@ -12,13 +12,26 @@ import { errorMessage } from "../errors.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import type { ServerSnapshot } from "../mcp/types.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { subscribeCommand, unsubscribeCommand } from "./resource-subscriptions.js";
 
 export const resourcesCommand: SlashCommand = {
   name: "resources",
-  usage: "[server]",
-  description: "the servers' resources and resource templates; @server:uri in a message attaches one",
-  complete: (args, source) => (args.length === 0 ? source.servers : []),
+  usage: "[server] | subscribe [server] <uri> | unsubscribe [server] <uri>",
+  description:
+    "the servers' resources and resource templates; @server:uri in a message attaches one; subscribe shows a resource's updates as they arrive",
+  complete: (args, source) => {
+    if (args.length === 0) return [...source.servers, "subscribe", "unsubscribe"];
+    if (args.length === 1 && (args[0] === "subscribe" || args[0] === "unsubscribe"))
+      return [...source.servers, ...(source.resources ?? []).map((entry) => entry.uri)];
+    if (args.length === 2 && (args[0] === "subscribe" || args[0] === "unsubscribe"))
+      return (source.resources ?? []).filter((entry) => entry.server === args[1]).map((entry) => entry.uri);
+    return [];
+  },
   run: async (context, args) => {
+    // The two words are the subcommands', also when a server bears one: its resources still
+    // show under plain /resources.
+    if (args[0] === "subscribe") return subscribeCommand(context, args.slice(1));
+    if (args[0] === "unsubscribe") return unsubscribeCommand(context, args.slice(1));
     const servers = await chosenServers(context, args[0]);
     if (!Array.isArray(servers)) return servers;
     const redact = context.redactor.redactText;
@@ -42,7 +55,7 @@ export const resourcesCommand: SlashCommand = {
       title: args[0] === undefined ? "Resources" : `Resources of ${args[0]}`,
       columns: ["server", "kind", "uri", "name", "type", "description"],
       rows,
-      note: "@server:uri in a message attaches a resource (Tab completes it) · /read <server> <uri> shows one",
+      note: "@server:uri in a message attaches a resource (Tab completes it) · /read <server> <uri> shows one · /resources subscribe <uri> follows one",
     };
   },
 };

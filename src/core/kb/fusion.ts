@@ -1,4 +1,13 @@
 /**
+ * A passage enters the embedding ranking only this similar (cosine) to the message or more.
+ * Calibrated with the Universal Sentence Encoder (bench/kb-eval-hybrid.ts): at 0.5 and 0.6
+ * messages about nothing in the collections got passages by meaning alone (44 against 27 of 311
+ * on cmrc at 0.5); at 0.7 no more than by keywords, and no collection lost nDCG@10. Cosine
+ * scales differ between models, so another model may need its own check with that bench.
+ */
+export const MIN_SIMILARITY = 0.7;
+
+/**
  * How much of a passage's fused score comes from the keyword ranking; the rest comes from its
  * similarity to the message. Measured with a real model (bench/kb-eval-hybrid.ts, figures in
  * docs/knowledge-base.md): reciprocal rank fusion (k = 60) cost up to 0.065 nDCG@10, because

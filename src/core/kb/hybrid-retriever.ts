@@ -1,19 +1,11 @@
 import type { ChunkIndex, ScoredChunk } from "./chunk-index.js";
 import type { KbHit } from "./types.js";
 import { EmbeddingsClient, EmbeddingsError, type EmbeddingsClientOptions } from "./embeddings-client.js";
-import { fuseScores } from "./fusion.js";
+import { fuseScores, MIN_SIMILARITY } from "./fusion.js";
 import { VectorIndex } from "./vector-index.js";
 
 /** Candidates taken from each ranking before they are fused. */
 const DEPTH = 50;
-/**
- * A passage enters the embedding ranking only this similar (cosine) to the message or more.
- * Calibrated with the Universal Sentence Encoder (bench/kb-eval-hybrid.ts): at 0.5 and 0.6
- * messages about nothing in the collections got passages by meaning alone (44 against 27 of 311
- * on cmrc at 0.5); at 0.7 no more than by keywords, and no collection lost nDCG@10. Cosine
- * scales differ between models, so another model may need its own check with that bench.
- */
-export const MIN_SIMILARITY = 0.7;
 
 /**
  * Keyword and embedding retrieval fused by a weighted sum of normalized scores. The first failure of the endpoint

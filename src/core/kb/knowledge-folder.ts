@@ -2,7 +2,7 @@ import path from "node:path";
 import { isInsideFolder, type McptermConfig } from "../config/index.js";
 import { ensureProjectStateFolder, PROJECT_STATE_FOLDER } from "../config/project-state-folder.js";
 import { ConfigError } from "../errors.js";
-import { openKnowledgeBase, type OpenKnowledgeBaseOptions } from "./knowledge-base.js";
+import type { OpenKnowledgeBaseOptions } from "./knowledge-base.js";
 import type { KnowledgeBase, RefreshReport } from "./types.js";
 
 export const DEFAULT_KB_DIR = "knowledge_base";
@@ -41,6 +41,9 @@ export async function openFreshKnowledge(
     // A folder that cannot be made (read-only) is the save's to report; the index still serves.
     if (error instanceof ConfigError) throw error;
   }
+  // The index's code (and zod, which checks what is read back) loads here, not with every session:
+  // a run with the knowledge base off never needs it.
+  const { openKnowledgeBase } = await import("./knowledge-base.js");
   const kb = await openKnowledgeBase({ dir, indexDir, ...options });
   const report = await kb.refresh();
   return { kb, report };

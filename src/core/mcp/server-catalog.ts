@@ -6,6 +6,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { listPages } from "./list-pages.js";
+import type { ResponseCache } from "./response-cache.js";
 
 /** What a server offers besides tools: its resources, resource templates and prompts. */
 export interface CatalogSnapshot {
@@ -40,6 +41,8 @@ export class ServerCatalog {
     private readonly client: Client,
     private readonly deadlineMs: number,
     private readonly onChange: () => void,
+    /** Pages the server said may be kept come from here while they may (see ResponseCache). */
+    private readonly cache: ResponseCache,
   ) {}
 
   snapshot(): CatalogSnapshot {
@@ -49,6 +52,15 @@ export class ServerCatalog {
   /** Fetches every part the server declared; resolves when all have settled. */
   async load(): Promise<void> {
     await Promise.all([this.refresh("resources"), this.refresh("prompts")]);
+  }
+
+  /** The server said `part` changed: what was kept of it is stale, and it is listed again. */
+  changed(part: Part): Promise<void> {
+    for (const method of part === "resources"
+      ? ["resources/list", "resources/templates/list"]
+      : ["prompts/list"])
+      this.cache.invalidate(method);
+    return this.refresh(part);
   }
 
   /**
@@ -94,9 +106,11 @@ export class ServerCatalog {
 
   private listResources(): Promise<Resource[]> {
     return listPages({ one: "resource", many: "resources" }, this.deadlineMs, async (cursor, options) => {
-      const answer = await this.client.request(
-        { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
-        options,
+      const answer = await this.cache.through("resources/list", cursor ?? "", () =>
+        this.client.request(
+          { method: "resources/list", params: cursor === undefined ? {} : { cursor } },
+          options,
+        ),
       );
       return { items: answer.resources, nextCursor: answer.nextCursor };
     });
@@ -108,9 +122,11 @@ export class ServerCatalog {
         { one: "resource template", many: "resource templates" },
         this.deadlineMs,
         async (cursor, options) => {
-          const answer = await this.client.request(
-            { method: "resources/templates/list", params: cursor === undefined ? {} : { cursor } },
-            options,
+          const answer = await this.cache.through("resources/templates/list", cursor ?? "", () =>
+            this.client.request(
+              { method: "resources/templates/list", params: cursor === undefined ? {} : { cursor } },
+              options,
+            ),
           );
           return { items: answer.resourceTemplates, nextCursor: answer.nextCursor };
         },
@@ -124,9 +140,11 @@ export class ServerCatalog {
 
   private listPrompts(): Promise<Prompt[]> {
     return listPages({ one: "prompt", many: "prompts" }, this.deadlineMs, async (cursor, options) => {
-      const answer = await this.client.request(
-        { method: "prompts/list", params: cursor === undefined ? {} : { cursor } },
-        options,
+      const answer = await this.cache.through("prompts/list", cursor ?? "", () =>
+        this.client.request(
+          { method: "prompts/list", params: cursor === undefined ? {} : { cursor } },
+          options,
+        ),
       );
       return { items: answer.prompts, nextCursor: answer.nextCursor };
     });

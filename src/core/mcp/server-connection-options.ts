@@ -1,7 +1,9 @@
 import type { Root } from "../deprecated-mcp.js";
 import type { OAuthOptions } from "../oauth/server-auth.js";
 import type { ServerRequestHandlers } from "../person/server-request-handlers.js";
+import type { CacheHit } from "./response-cache.js";
 import type { ServerLogEntry } from "./server-log.js";
+import type { SubscriptionEvent } from "./subscriptions.js";
 import type { TransportFactory } from "./transport-factory.js";
 import type { RequestMeta, WireFrame } from "./types.js";
 
@@ -39,4 +41,8 @@ export interface ServerConnectionOptions {
   shutdownGraceMs?: number;
   /** Makes the transports; by default the entry's command or URL. Tests may pass their own. */
   transports?: TransportFactory;
+  /** Subscription streams opened and closed, and updates to subscribed resources (see subscriptions.ts). */
+  onSubscription?: (event: SubscriptionEvent) => void;
+  /** A list page or read answered from what the server said may be kept (see response-cache.ts). */
+  onCacheHit?: (hit: CacheHit) => void;
 }

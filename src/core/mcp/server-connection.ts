@@ -10,7 +10,7 @@ import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { ServerAuth } from "../oauth/server-auth.js";
 import { declineServerRequests } from "../person/decline-server-requests.js";
-import { ClientOpener, type OpenedParts } from "./client-opener.js";
+import { ClientOpener } from "./client-opener.js";
 import { registerClientHandlers } from "./client-handlers.js";
 import { ConnectionLog } from "./connection-log.js";
 import { ConnectionLoss } from "./connection-loss.js";
@@ -18,6 +18,7 @@ import { describeConnectFailure, describeExit } from "./connection-failure.js";
 import { negotiatedProtocol, type NegotiatedProtocol } from "./protocol-era.js";
 import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
+import { ResponseCache } from "./response-cache.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
 import { serverExitReport, type ServerExitReport } from "./server-exit.js";
 import type { ServerLogEntry } from "./server-log.js";
@@ -30,6 +31,7 @@ import type { StdioProcessTransport } from "./stdio-process-transport.js";
 import type { TappedTransport } from "./tapped-transport.js";
 import { TaskDriver } from "./task-driver.js";
 import type { TaskEntry } from "./task-list.js";
+import { redactedEvent, ServerSubscriptions, subscriptionProblem } from "./subscriptions.js";
 import { serverTransports } from "./transport-factory.js";
 import type { CallOptions, CallToolResult, ServerSnapshot, ServerStatus } from "./types.js";
 
@@ -63,12 +65,16 @@ export class ServerConnection {
   private catalog: ServerCatalog | undefined;
   private catalogLoaded: Promise<void> = Promise.resolve();
   private instructions: string | undefined;
-  /** "sse" once a Streamable HTTP url fell back to the legacy transport. */
+  /** The transport the connection runs over: "sse" when a Streamable HTTP url fell back to it. */
   private transportUsed: ServerSnapshot["transport"];
   /** OAuth, for a remote server that may ask for it. */
   private readonly auth: ServerAuth | undefined;
   /** Brings the server back when it is lost while connected. */
   private readonly loss: ConnectionLoss;
+  /** 2026 listen streams and resource subscriptions, kept across reconnections. */
+  private readonly subscriptions: ServerSubscriptions;
+  /** Results kept as long as the server said (ttlMs), across reconnections of this entry. */
+  private readonly cache: ResponseCache;
 
   constructor(
     readonly config: ServerConfig,
@@ -81,7 +87,18 @@ export class ServerConnection {
     this.log = new ConnectionLog({ server: config.name, redact, onLog, process: () => this.stdio });
     const note = (level: LoggingLevel, text: string): void => this.log.note(level, text);
     const isClosing = (): boolean => this.closing;
+    this.cache = new ResponseCache(config.name, options.onCacheHit);
+    this.subscriptions = new ServerSubscriptions({
+      server: config.name,
+      timeoutMs: config.timeoutMs,
+      emit: (event) => {
+        const problem = subscriptionProblem(event);
+        if (problem) note("warning", problem);
+        options.onSubscription?.(redactedEvent(event, redact));
+      },
+    });
     this.tools = new ServerToolList({
+      cache: this.cache,
       server: config.name,
       config,
       note,
@@ -131,6 +148,7 @@ export class ServerConnection {
       tools: this.tools,
       questions: this.questions,
       tasks: this.tasks,
+      cache: this.cache,
       era: () => this.protocol?.era,
       note,
     });
@@ -144,7 +162,12 @@ export class ServerConnection {
       register: (client) => this.register(client),
       checkAnswers: () => this.tools.checkAnswers(),
       watchTasks: (client) => this.tasks.watcher(client, () => this.protocol?.era),
-      made: (parts) => this.made(parts),
+      // Kept as soon as they exist: a stop closes them even mid-connect.
+      made: ({ client, tapped, stdio }) => {
+        this.stdio = stdio ?? this.stdio;
+        this.client = client;
+        this.tapped = tapped;
+      },
       isClosing,
       sessionLostOnStart: (error) => this.session.lostOnStart(error),
     });
@@ -168,6 +191,8 @@ export class ServerConnection {
   /** Stops the server if it runs and connects it again, refreshing its tools. */
   async restart(): Promise<void> {
     await this.stop();
+    // Asked for by a person (or a lost session): nothing kept from before is trusted.
+    this.cache.clear();
     const stopped = this.stdio;
     // Kept redacted, as the running process's lines are read.
     if (stopped) this.log.keepProcessLines();
@@ -196,6 +221,7 @@ export class ServerConnection {
     const auth = this.auth;
     if (!auth) return false;
     auth.forget();
+    this.cache.clear();
     await this.stop();
     this.closing = false;
     this.connecting = undefined;
@@ -231,6 +257,7 @@ export class ServerConnection {
       initializeMs: this.initializeMs,
       catalog: connected ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
       capabilities: connected ? this.client?.getServerCapabilities() : undefined,
+      cacheHints: this.cache.hints(),
     };
   }
 
@@ -315,6 +342,23 @@ export class ServerConnection {
   }
 
   /**
+   * Subscribes to a resource (2026: a listen stream of its own; 2025: resources/subscribe); its
+   * updates arrive as `onSubscription` events, also after the server was restarted.
+   */
+  subscribeResource(uri: string): Promise<void> {
+    return this.session.run(() => this.subscriptions.subscribe(uri));
+  }
+
+  /** Ends a subscription; false when there was none. */
+  unsubscribeResource(uri: string): Promise<boolean> {
+    return this.subscriptions.unsubscribe(uri);
+  }
+
+  subscribedResources(): string[] {
+    return this.subscriptions.subscribed();
+  }
+
+  /**
    * Tells a 2025 server the roots changed (notifications/roots/list_changed), if it is connected.
    * A 2026 server asks for the roots with each request that needs them: there is nothing to tell.
    */
@@ -359,6 +403,8 @@ export class ServerConnection {
   /** One attempt: connect (the revision settled on the way), list the tools. Throws what went wrong. */
   private async connectOnce(): Promise<void> {
     const startedAt = performance.now();
+    // Each connection of a server that signs in may be another authorization context.
+    if (this.auth) this.cache.dropPrivate();
     const { client, transport } = await this.opener.open();
     this.client = client;
     this.transportUsed = transport;
@@ -367,7 +413,12 @@ export class ServerConnection {
     // One start-up deadline for connecting and the whole tool list together.
     const left = this.config.startupTimeoutMs - (performance.now() - startedAt);
     // Resources and prompts are listed beside the tools, but a session does not wait for them.
-    const catalog = new ServerCatalog(client, this.config.startupTimeoutMs, () => this.options.onChange());
+    const catalog = new ServerCatalog(
+      client,
+      this.config.startupTimeoutMs,
+      () => this.options.onChange(),
+      this.cache,
+    );
     this.catalog = catalog;
     this.catalogLoaded = catalog.load();
     await this.tools.list(client, Math.floor(left));
@@ -379,6 +430,7 @@ export class ServerConnection {
     };
     if (this.auth) this.auth.scheduleRefresh(this.auth.fetch(fetch));
     this.setStatus("connected", undefined);
+    void this.subscriptions.attach(client, this.protocol.era);
   }
 
   /** Where a new client's questions and news go. */
@@ -389,18 +441,14 @@ export class ServerConnection {
       roots: rootsOffer(this.config).offered ? () => this.options.roots?.() ?? [] : undefined,
       questions: this.questions,
       toolsChanged: () => this.tools.changed(client),
-      resourcesChanged: () => void this.catalog?.refresh("resources"),
-      promptsChanged: () => void this.catalog?.refresh("prompts"),
-      resourceUpdated: () => undefined,
+      resourcesChanged: () => void this.catalog?.changed("resources"),
+      promptsChanged: () => void this.catalog?.changed("prompts"),
+      resourceUpdated: (uri) => {
+        this.cache.invalidate("resources/read", uri);
+        this.subscriptions.updated(uri);
+      },
       log: (params) => this.log.keep(params),
     });
-  }
-
-  /** The parts of an attempt, kept as soon as they exist: a stop closes them even mid-connect. */
-  private made({ client, tapped, stdio }: OpenedParts): void {
-    if (stdio) this.stdio = stdio;
-    this.client = client;
-    this.tapped = tapped;
   }
 
   /** The recovery's new connection, once the lost one was stopped. */
@@ -419,6 +467,7 @@ export class ServerConnection {
     this.tools.stop();
     const client = this.client;
     const stdio = this.stdio;
+    await this.subscriptions.detach();
     if (client) {
       client.onclose = undefined;
       await client.close().catch(() => undefined);

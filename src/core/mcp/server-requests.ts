@@ -8,6 +8,7 @@ import type { ServerConfig } from "../config/config-types.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import type { ProtocolEra } from "./protocol-era.js";
 import type { QuestionHold } from "./question-hold.js";
+import type { ResponseCache } from "./response-cache.js";
 import type { ServerToolList } from "./server-tool-list.js";
 import type { SessionRenewal } from "./session-renewal.js";
 import type { TaskDriver } from "./task-driver.js";
@@ -27,6 +28,8 @@ export interface ServerRequestsHost {
   questions: QuestionHold;
   /** Runs the calls the server answers with a task (tasks/). */
   tasks: TaskDriver;
+  /** Reads the server said may be kept (ttlMs) come from here while they may. */
+  cache: ResponseCache;
   era(): ProtocolEra | undefined;
   note(level: LoggingLevel, text: string): void;
 }
@@ -110,16 +113,25 @@ export class ServerRequests {
 
   /**
    * Reads one resource. A 2026 server's answer may be kept for as long as it said (ttlMs,
-   * cacheScope): reading it again within that time is answered from the SDK's cache, unless
-   * `fresh` asks for the server.
+   * cacheScope): reading it again within that time is answered from mcpterm's cache
+   * (ResponseCache), unless `fresh` asks for the server.
    */
   readResource(uri: string, options: CallOptions & { fresh?: boolean }): Promise<ReadResourceResult> {
+    const { cache, questions } = this.host;
+    // A read that had to ask the person (input_required) answered a retry: never kept (SEP-2549).
+    const asked = questions.asked;
     return this.host.session.run((client) =>
       this.classified(
         () =>
-          client.readResource(
-            { uri, ...this.meta() },
-            { ...this.requestOptions(options), ...(options.fresh ? { cacheMode: "refresh" as const } : {}) },
+          cache.through(
+            "resources/read",
+            uri,
+            () =>
+              client.readResource(
+                { uri, ...this.meta() },
+                { ...this.requestOptions(options), cacheMode: "bypass" },
+              ),
+            { fresh: options.fresh, keepable: () => questions.asked === asked },
           ),
         options,
         "the read",

@@ -4,6 +4,7 @@ import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { needsTaskExecution, offersToolTasks } from "../policy/tool-withhold.js";
 import { MalformedTools } from "./malformed-tools.js";
+import type { ResponseCache } from "./response-cache.js";
 import { ToolCallError } from "./tool-call-error.js";
 import { ToolListRefresh } from "./tool-list-refresh.js";
 import { listToolPages } from "./tool-listing.js";
@@ -15,6 +16,8 @@ const TOOL_REFRESH_DEBOUNCE_MS = 50;
 
 export interface ServerToolListOptions {
   server: string;
+  /** Pages the server said may be kept come from here while they may; a change empties it. */
+  cache: ResponseCache;
   config: Pick<ServerConfig, "includeTools" | "excludeTools" | "startupTimeoutMs">;
   note: (level: LoggingLevel, text: string) => void;
   onChange: () => void;
@@ -59,7 +62,7 @@ export class ServerToolList {
   /** Lists the tools of a newly connected client within `deadlineMs`; throws what went wrong. */
   async list(client: Client, deadlineMs: number): Promise<void> {
     this.tools = client.getServerCapabilities()?.tools
-      ? this.filter(await listToolPages(client, deadlineMs))
+      ? this.filter(await listToolPages(client, deadlineMs, this.options.cache))
       : [];
   }
 
@@ -73,8 +76,11 @@ export class ServerToolList {
   /** Fetches the list after announcement `change`; a list that cannot be fetched withdraws the tools. */
   async relist(client: Client, change: number = this.refresh.announce()): Promise<void> {
     if (this.options.isClosing()) return;
+    // Listed again because it changed (or a call found it stale): nothing kept of it holds.
+    this.options.cache.invalidate("tools/list");
     try {
-      this.tools = this.filter(await listToolPages(client, this.options.config.startupTimeoutMs));
+      const { cache, config } = this.options;
+      this.tools = this.filter(await listToolPages(client, config.startupTimeoutMs, cache));
     } catch (error) {
       this.tools = [];
       this.options.note(

@@ -75,7 +75,7 @@ export async function callToolWithin(
           ? {
               onprogress: (progress: Parameters<typeof onProgress>[0]) => {
                 limits.showedLife();
-                onProgress(progress);
+                if (!isInputRoundNotice(progress)) onProgress(progress);
               },
             }
           : {}),
@@ -112,6 +112,18 @@ export async function callToolWithin(
     task?.end();
     limits.dispose();
   }
+}
+
+/**
+ * The SDK reports each round of questions asked inside an answer (input_required) as progress of
+ * its own making. The question itself is what the person sees; a progress line saying the SDK is
+ * fulfilling it would be the client talking about itself as if the server had.
+ */
+function isInputRoundNotice(progress: { total?: number; message?: string }): boolean {
+  return (
+    progress.total === undefined &&
+    /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(progress.message ?? "")
+  );
 }
 
 function withoutOutputSchema(definition: Tool | undefined): { toolDefinition?: Tool } {

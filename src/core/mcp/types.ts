@@ -1,6 +1,7 @@
 import type { CallToolResult, ServerCapabilities, Tool } from "@modelcontextprotocol/client";
 import type { ProtocolEra } from "./protocol-era.js";
 import type { TaskUpdate } from "./task-state.js";
+import type { CacheHint } from "./response-cache.js";
 import type { CatalogSnapshot } from "./server-catalog.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
@@ -46,6 +47,11 @@ export interface ServerSnapshot {
   catalog: CatalogSnapshot;
   /** What the server said it offers in initialize, while connected. */
   capabilities: ServerCapabilities | undefined;
+  /**
+   * How long the server said each kind of result may be kept (2026 ttlMs, cacheScope), as its
+   * last result of that kind said: `{"tools/list": {ttlMs: 60000, cacheScope: "public"}}`.
+   */
+  cacheHints?: Record<string, CacheHint>;
 }
 
 export interface CallOptions {

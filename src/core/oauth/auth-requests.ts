@@ -1,4 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { ServerUnavailableError } from "../errors.js";
 import { formatBytes } from "../text/index.js";
 

@@ -20,7 +20,8 @@ import { serviceAccountProvider } from "./service-account.js";
 import { signInMode } from "./sign-in-mode.js";
 import { StoredOAuthProvider } from "./stored-provider.js";
 import { WorkloadIdentityProvider } from "./workload-identity.js";
-import { expiresAt, type OAuthStore, type StoredSignIn } from "./token-store.js";
+import { expiresAt, type IssuedCredentials } from "./issued-credentials.js";
+import type { OAuthStore } from "./token-store.js";
 
 /** The page a person is asked to open to sign in to a server, ready to show. */
 export interface SignInQuestion {
@@ -61,8 +62,8 @@ const REFRESH_AHEAD_MS = 60_000;
 /** ...or, for short-lived ones, at half their life; and never in a tight loop. */
 const MIN_REFRESH_DELAY_MS = 1000;
 
-function refreshAhead(entry: StoredSignIn): number {
-  const lifetime = (entry.tokens?.expires_in ?? 0) * 1000;
+function refreshAhead(credentials: IssuedCredentials): number {
+  const lifetime = (credentials.tokens?.expires_in ?? 0) * 1000;
   return Math.min(REFRESH_AHEAD_MS, lifetime / 2);
 }
 
@@ -110,7 +111,8 @@ export class ServerAuth {
       );
       this.provider = this.browser;
     }
-    if (oauth?.dpop) bindTokensWithDpop(this.provider);
+    // A browser sign-in keeps its DPoP key with its tokens (StoredOAuthProvider); others need none kept.
+    if (oauth?.dpop && !this.browser) bindTokensWithDpop(this.provider);
   }
 
   /**
@@ -279,15 +281,14 @@ export class ServerAuth {
    */
   scheduleRefresh(fetchFn: FetchLike): void {
     clearTimeout(this.refreshTimer);
-    const entry = this.options.store.get(this.config.name, this.config.url);
-    const expiry = entry ? expiresAt(entry) : undefined;
-    if (!this.browser || expiry === undefined || !entry?.tokens?.refresh_token) return;
-    const delay = Math.max(MIN_REFRESH_DELAY_MS, expiry - refreshAhead(entry) - Date.now());
+    const stored = this.browser?.inUse();
+    const expiry = expiresAt(stored);
+    if (!stored || expiry === undefined || !stored.tokens?.refresh_token) return;
+    const delay = Math.max(MIN_REFRESH_DELAY_MS, expiry - refreshAhead(stored) - Date.now());
     this.refreshTimer = setTimeout(() => {
       void this.refreshNow(fetchFn).then(() => {
         // Only new tokens get a new timer: a refresh that failed is left to the next 401.
-        const now = this.options.store.get(this.config.name, this.config.url);
-        if (now && (expiresAt(now) ?? 0) > expiry) this.scheduleRefresh(fetchFn);
+        if ((expiresAt(this.browser?.inUse()) ?? 0) > expiry) this.scheduleRefresh(fetchFn);
       });
     }, delay);
     this.refreshTimer.unref();
@@ -295,11 +296,10 @@ export class ServerAuth {
 
   /** Whether stored tokens are about to expire and can be refreshed: refresh before connecting. */
   shouldRefreshNow(): boolean {
-    const entry = this.options.store.get(this.config.name, this.config.url);
-    const expiry = entry ? expiresAt(entry) : undefined;
-    if (!this.browser || !entry || expiry === undefined || entry.tokens?.refresh_token === undefined)
-      return false;
-    return expiry - refreshAhead(entry) <= Date.now();
+    const stored = this.browser?.inUse();
+    const expiry = expiresAt(stored);
+    if (!stored || expiry === undefined || stored.tokens?.refresh_token === undefined) return false;
+    return expiry - refreshAhead(stored) <= Date.now();
   }
 
   /**

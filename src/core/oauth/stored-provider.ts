@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type {
+  DpopSession,
+  OAuthClientInformationContext,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -11,6 +13,14 @@ import { needsLoginSentence, noOAuthSentence } from "./sign-in-sentences.js";
 import { CLIENT_INFO } from "../version.js";
 import { freeLoopbackPort, LOOPBACK_HOST, redirectUrlFor } from "./loopback-redirect.js";
 import type { ServerOAuth } from "../config/server-oauth.js";
+import { LastingDpopKeys } from "./dpop-binding.js";
+import {
+  credentialsOf,
+  discoveredIssuer,
+  editCredentials,
+  type IssuedCredentials,
+  type StoredSignIn,
+} from "./issued-credentials.js";
 import type { OAuthStore } from "./token-store.js";
 
 /** Where a sign-in stands, to name the step that failed. */
@@ -20,6 +30,8 @@ export type SignInStep = "discovery" | "registration" | "authorization" | "token
  * The SDK's view of one server's sign-in with a person at a browser (authorization code + PKCE,
  * loopback redirect): it keeps what the SDK hands it in the user's OAuth store and records the
  * page the person must open, which the connection then shows (it never opens anything itself).
+ * Clients and tokens are kept per authorization server, by the issuer the SDK names with each
+ * read and write; the transport's own read (no issuer) gets those of the issuer in use.
  */
 export class StoredOAuthProvider implements OAuthClientProvider {
   private port: number | undefined;
@@ -32,6 +44,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private wanted: string[] | undefined;
   /** The refresh token last handed to the SDK: a failed refresh may forget only that one. */
   private servedRefresh: string | undefined;
+  /** The issuer discovery named in this process, stored or not (nobody may be there to sign in). */
+  private resolvedIssuer: string | undefined;
+  /** With `"dpop": true`: the keys tokens are bound to, saved with them. */
+  private readonly dpopKeys: LastingDpopKeys | undefined;
+  dpop?: () => Promise<DpopSession>;
   /** The Authorization header of the last refused request: one refusal, one fresh discovery. */
   private refusedToken: string | undefined;
 
@@ -47,20 +64,26 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     private readonly typed = false,
   ) {
     for (const secret of this.secrets()) learnSecret(secret);
+    if (oauth?.dpop) {
+      const keys = new LastingDpopKeys();
+      this.dpopKeys = keys;
+      this.dpop = () => keys.session(this.inUse()?.dpopKey);
+    }
     if (oauth?.clientId !== undefined && oauth.clientSecret !== undefined)
       for (const form of credentialForms(oauth.clientId, oauth.clientSecret)) learnSecret(form);
   }
 
-  /** The stored secrets of this server (tokens, a registered client's secret), to redact. */
+  /** The stored secrets of this server, every issuer's (tokens, a registered client's secret), to redact. */
   secrets(): string[] {
     const entry = this.store.get(this.server, this.url);
-    const client = entry?.client;
-    return [
-      entry?.tokens?.access_token,
-      entry?.tokens?.refresh_token,
-      entry?.tokens?.id_token,
-      ...(client?.client_secret ? credentialForms(client.client_id, client.client_secret) : []),
-    ].filter((value): value is string => typeof value === "string");
+    return (entry?.credentials ?? [])
+      .flatMap(({ tokens, client }) => [
+        tokens?.access_token,
+        tokens?.refresh_token,
+        tokens?.id_token,
+        ...(client?.client_secret ? credentialForms(client.client_id, client.client_secret) : []),
+      ])
+      .filter((value): value is string => typeof value === "string");
   }
 
   get redirectUrl(): string {
@@ -137,14 +160,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     this.running = "discovery";
     await this.choosePort();
-    return this.store.get(this.server, this.url)?.discovery;
+    const discovery = this.entry()?.discovery;
+    this.resolvedIssuer = discoveredIssuer(discovery) ?? this.resolvedIssuer;
+    return discovery;
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     // Nobody can sign in here (one-shot mode, the developer commands): stop before registering
     // a client or writing anything, with the sentence that says how to sign in.
-    const stored = this.store.get(this.server, this.url);
-    if (!this.canAsk() && !stored?.tokens?.refresh_token) {
+    // From now on this issuer's tokens are the ones sent, even if nothing may be stored.
+    this.resolvedIssuer = discoveredIssuer(state);
+    if (!this.canAsk() && !credentialsOf(this.entry(), this.resolvedIssuer)?.tokens?.refresh_token) {
       const found = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
       throw new ServerUnavailableError(
         found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined, this.typed),
@@ -161,12 +187,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(ctx?: OAuthClientInformationContext): OAuthClientInformationMixed | undefined {
     const { clientId, clientSecret } = this.oauth ?? {};
     // A client registered beforehand is the config's, never a stored one.
     if (clientId !== undefined)
       return { client_id: clientId, ...(clientSecret === undefined ? {} : { client_secret: clientSecret }) };
-    const stored = this.store.get(this.server, this.url)?.client;
+    const entry = this.entry();
+    const stored = (ctx ? credentialsOf(entry, ctx.issuer) : this.inUse(entry))?.client;
     // A client registered for another redirect port cannot come back here; register again.
     if (
       stored &&
@@ -178,19 +205,25 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return stored;
   }
 
-  saveClientInformation(client: OAuthClientInformationMixed): void {
+  saveClientInformation(
+    client: OAuthClientInformationMixed & { issuer?: string },
+    ctx?: OAuthClientInformationContext,
+  ): void {
     if (this.running === "registration") this.running = "authorization";
     if (client.client_secret)
       for (const form of credentialForms(client.client_id, client.client_secret)) this.learnSecret(form);
     // The config's client stays in the config: only what the SDK registered (or stamped) is kept.
     if (this.oauth?.clientId !== undefined) return;
     this.store.update(this.server, this.url, (entry) => {
-      entry.client = client;
+      const issuer = ctx?.issuer ?? client.issuer ?? this.currentIssuer(entry);
+      if (issuer === undefined) return;
+      editCredentials(entry, issuer).client = client;
     });
   }
 
-  tokens(): OAuthTokens | undefined {
-    const tokens = this.store.get(this.server, this.url)?.tokens;
+  tokens(ctx?: OAuthClientInformationContext): OAuthTokens | undefined {
+    const entry = this.entry();
+    const tokens = (ctx ? credentialsOf(entry, ctx.issuer) : this.inUse(entry))?.tokens;
     // A refresh keeps the scopes the tokens had; a step-up needs the person to grant more, so
     // the SDK is not shown the refresh token until tokens with the wanted scopes arrive.
     if (tokens && this.wanted && !this.wanted.every((scope) => tokens.scope?.split(" ").includes(scope)))
@@ -206,13 +239,23 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (scope) this.wanted = scope.split(" ").filter((word) => word !== "");
   }
 
-  saveTokens(tokens: OAuthTokens): void {
+  async saveTokens(
+    tokens: OAuthTokens & { issuer?: string },
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
     for (const secret of [tokens.access_token, tokens.refresh_token, tokens.id_token])
       if (secret) this.learnSecret(secret);
+    const issuer = ctx?.issuer ?? tokens.issuer ?? this.currentIssuer(this.entry());
+    // The key that signed this token request's proof binds the tokens: it is kept with them.
+    const dpopKey = await this.dpopKeys?.keyToSave(credentialsOf(this.entry(), issuer)?.dpopKey);
     this.store.update(this.server, this.url, (entry) => {
+      if (issuer === undefined) return;
+      const saved = editCredentials(entry, issuer);
       // A refresh answer may leave the refresh token out: the old one still holds.
-      entry.tokens = { ...tokens, refresh_token: tokens.refresh_token ?? entry.tokens?.refresh_token };
-      entry.savedAt = Date.now();
+      saved.tokens = { ...tokens, refresh_token: tokens.refresh_token ?? saved.tokens?.refresh_token };
+      saved.savedAt = Date.now();
+      if (dpopKey !== undefined) saved.dpopKey = dpopKey;
+      entry.issuer = issuer;
     });
     this.wanted = undefined;
     this.settle();
@@ -243,18 +286,35 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       this.verifier = undefined;
       return;
     }
+    if (scope === "all") this.dpopKeys?.forget();
     this.store.update(this.server, this.url, (entry) => {
+      const current = this.inUse(entry);
       // Another process may have refreshed (rotating the token this one tried): its tokens stay.
-      const replacedElsewhere = scope === "tokens" && entry.tokens?.refresh_token !== this.servedRefresh;
-      if ((scope === "all" || scope === "tokens") && !replacedElsewhere) delete entry.tokens;
-      if (scope === "all" || scope === "client") delete entry.client;
+      const replacedElsewhere = scope === "tokens" && current?.tokens?.refresh_token !== this.servedRefresh;
+      if (current && (scope === "all" || scope === "tokens") && !replacedElsewhere) delete current.tokens;
+      if (current && (scope === "all" || scope === "client")) delete current.client;
+      if (scope === "all") entry.credentials = entry.credentials.filter((set) => set !== current);
       if (scope === "all" || scope === "discovery") delete entry.discovery;
     });
   }
 
+  private entry(): StoredSignIn | undefined {
+    return this.store.get(this.server, this.url);
+  }
+
+  /** The issuer in use: the one discovery named (in this process, or stored), else the last to issue tokens. */
+  private currentIssuer(entry: StoredSignIn | undefined): string | undefined {
+    return this.resolvedIssuer ?? discoveredIssuer(entry?.discovery) ?? entry?.issuer;
+  }
+
+  /** The credentials of the issuer in use; never another issuer's. */
+  inUse(entry: StoredSignIn | undefined = this.entry()): IssuedCredentials | undefined {
+    return credentialsOf(entry, this.currentIssuer(entry));
+  }
+
   /** The port of the loopback redirect URI the stored client was registered with. */
   private registeredPort(): number | undefined {
-    const stored = this.store.get(this.server, this.url)?.client;
+    const stored = this.inUse()?.client;
     const registered = stored && "redirect_uris" in stored ? stored.redirect_uris[0] : undefined;
     if (registered === undefined) return undefined;
     try {

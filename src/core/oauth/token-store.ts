@@ -9,27 +9,18 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/client";
-import type { StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
-import { OAuthClientInformationFullSchema, OAuthTokensSchema } from "@modelcontextprotocol/core";
 import { ensurePrivateFolder } from "../config/private-folder.js";
 import { ServerUnavailableError } from "../errors.js";
+import { readEntry, type StoredSignIn } from "./issued-credentials.js";
 
-/** What mcpterm keeps of one server's sign-in. */
-export interface StoredSignIn {
-  server: string;
-  /** The server's URL: credentials are bound to it, so a renamed or redirected entry gets none. */
-  url: string;
-  /** Both keep the SDK's `issuer` stamp: the authorization server they belong to. */
-  client?: StoredOAuthClientInformation;
-  tokens?: StoredOAuthTokens;
-  /** When the tokens were saved (ms since the epoch); with `expires_in`, when they expire. */
-  savedAt?: number;
-  discovery?: OAuthDiscoveryState;
-}
+export type { StoredSignIn } from "./issued-credentials.js";
 
+/**
+ * The file's format. 2 keeps credentials per authorization server (by issuer); a file of
+ * format 1 (one client and one set of tokens per server) is read as 2 and written as 2.
+ */
 interface StoreFile {
-  version: 1;
+  version: 2;
   signIns: StoredSignIn[];
 }
 
@@ -40,7 +31,8 @@ const LOCK_STALE_MS = 60_000;
 const LOCK_POLL_MS = 50;
 
 /**
- * Sign-ins (registered clients, tokens, what discovery found), per server and URL, in one file
+ * Sign-ins (what discovery found, and per authorization server the registered client, the
+ * tokens and the DPoP key that binds them), per server and URL, in one file
  * in the user's settings folder that only the user can read. Never in a project: a cloned
  * repository must not be able to read, plant or redirect credentials.
  *
@@ -65,20 +57,22 @@ export class OAuthStore {
     return this.read().signIns;
   }
 
-  /** Changes one server's entry (creating it); `change` gets a copy it may edit. */
+  /** Changes one server's entry (creating it, or dropping it once empty); `change` gets a copy it may edit. */
   update(server: string, url: string, change: (entry: StoredSignIn) => void): void {
     const data = this.read();
     const others = data.signIns.filter((entry) => !(entry.server === server && entry.url === url));
-    const entry = structuredClone(this.get(server, url) ?? { server, url });
+    const entry = structuredClone(this.get(server, url) ?? { server, url, credentials: [] });
     change(entry);
-    this.write({ version: 1, signIns: [...others, entry] });
+    // An entry with nothing left in it (a sign-out, a forgotten discovery) is not kept.
+    const empty = entry.credentials.length === 0 && entry.discovery === undefined;
+    this.write({ version: 2, signIns: empty ? others : [...others, entry] });
   }
 
   /** Forgets every sign-in of `server` (whatever its URL); how many entries went. */
   forget(server: string): number {
     const data = this.read();
     const kept = data.signIns.filter((entry) => entry.server !== server);
-    if (kept.length !== data.signIns.length) this.write({ version: 1, signIns: kept });
+    if (kept.length !== data.signIns.length) this.write({ version: 2, signIns: kept });
     return data.signIns.length - kept.length;
   }
 
@@ -148,9 +142,9 @@ export class OAuthStore {
       text = readFileSync(this.path, "utf8");
     } catch (error) {
       // Missing: no sign-ins yet. Unreadable: none usable, and nothing written over it.
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { data: { version: 1, signIns: [] } };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { data: { version: 2, signIns: [] } };
       return {
-        data: { version: 1, signIns: [] },
+        data: { version: 2, signIns: [] },
         problem: `${this.path} cannot be read (${(error as Error).message})`,
       };
     }
@@ -159,12 +153,12 @@ export class OAuthStore {
       parsed = JSON.parse(text);
     } catch {
       return {
-        data: { version: 1, signIns: [] },
+        data: { version: 2, signIns: [] },
         problem: `${this.path} is not valid JSON; fix it or delete it (every sign-in in it is then forgotten)`,
       };
     }
     const signIns = (parsed as { signIns?: unknown } | null)?.signIns;
-    return { data: { version: 1, signIns: Array.isArray(signIns) ? signIns.flatMap(validEntry) : [] } };
+    return { data: { version: 2, signIns: Array.isArray(signIns) ? signIns.flatMap(readEntry) : [] } };
   }
 
   private write(data: StoreFile): void {
@@ -186,39 +180,6 @@ export class OAuthStore {
       return undefined;
     }
   }
-}
-
-/** Keeps an entry only if it has the shape we wrote: a hand-edited file cannot inject odd values. */
-function validEntry(value: unknown): StoredSignIn[] {
-  if (typeof value !== "object" || value === null) return [];
-  const record = value as Record<string, unknown>;
-  if (typeof record.server !== "string" || typeof record.url !== "string") return [];
-  const entry: StoredSignIn = { server: record.server, url: record.url };
-  const tokens = OAuthTokensSchema.safeParse(record.tokens);
-  if (tokens.success) entry.tokens = { ...tokens.data, ...issuerStamp(record.tokens) };
-  const client = OAuthClientInformationFullSchema.partial({ redirect_uris: true }).safeParse(record.client);
-  if (client.success && typeof client.data.client_id === "string")
-    entry.client = { ...client.data, ...issuerStamp(record.client) };
-  if (typeof record.savedAt === "number") entry.savedAt = record.savedAt;
-  if (typeof record.discovery === "object" && record.discovery !== null)
-    entry.discovery = record.discovery as OAuthDiscoveryState;
-  return [entry];
-}
-
-/**
- * The `issuer` the SDK stamps on what it saves (the schemas drop unknown keys): read back, it
- * tells the SDK which authorization server the credentials belong to.
- */
-function issuerStamp(value: unknown): { issuer?: string } {
-  const issuer = (value as { issuer?: unknown } | undefined)?.issuer;
-  return typeof issuer === "string" ? { issuer } : {};
-}
-
-/** When stored tokens expire (ms since the epoch), or undefined when the server gave no lifetime. */
-export function expiresAt(entry: StoredSignIn): number | undefined {
-  const seconds = entry.tokens?.expires_in;
-  if (seconds === undefined || entry.savedAt === undefined) return undefined;
-  return entry.savedAt + seconds * 1000;
 }
 
 function lockAge(lock: string): number | undefined {

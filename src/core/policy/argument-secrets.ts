@@ -50,8 +50,9 @@ export async function findArgumentSecrets(
     if (
       rules.size === 0 &&
       key !== undefined &&
-      isSecretName(key, "argument") &&
-      text.length >= NAMED_SECRET_MIN_LENGTH
+      // The length first: most values are short, and splitting the name into words is not free.
+      text.length >= NAMED_SECRET_MIN_LENGTH &&
+      isSecretName(key, "argument")
     )
       rules.add("secret-named-argument");
     for (const rule of rules) add(path, rule);

@@ -1,4 +1,4 @@
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/client";
 
 /** Deeper than this, a schema is not walked (nor checked below it): no tool needs it. */
@@ -65,10 +65,36 @@ export interface SchemaMismatch {
  * before anyone is asked to approve it (so nobody approves garbage and the model gets the message
  * to fix its call), and a result's structuredContent against its outputSchema. Compiled
  * validators are cached per schema object; tool schemas live as long as the tool list.
+ *
+ * ajv (in the MCP SDK's validators, about 300 KB) loads with `ready()`, which whoever checks
+ * awaits first: a run that checks nothing (`-p` with no tools) never loads it.
  */
 export class SchemaValidator {
-  private readonly validator = new AjvJsonSchemaValidator();
+  private validator: AjvJsonSchemaValidator | undefined;
+  private loading: Promise<void> | undefined;
   private readonly compiled = new WeakMap<object, JsonSchemaValidator<unknown> | null>();
+
+  /** A validator that is ready to check. */
+  static async loaded(): Promise<SchemaValidator> {
+    const validator = new SchemaValidator();
+    await validator.ready();
+    return validator;
+  }
+
+  /** Loads the validator once; `check` and `mismatches` need it. Settled at once after the first time. */
+  ready(): Promise<void> {
+    this.loading ??= import("@modelcontextprotocol/client/validators/ajv").then(
+      ({ AjvJsonSchemaValidator }) => {
+        this.validator = new AjvJsonSchemaValidator();
+      },
+    );
+    return this.loading;
+  }
+
+  /** Whether `ready()` has settled, so a caller on a hot path can skip awaiting it. */
+  get isReady(): boolean {
+    return this.validator !== undefined;
+  }
 
   /** The validation message, or undefined when the value fits (or the schema cannot be compiled). */
   check(schema: Record<string, unknown>, value: unknown): string | undefined {
@@ -89,11 +115,14 @@ export class SchemaValidator {
   }
 
   private compile(schema: Record<string, unknown>): JsonSchemaValidator<unknown> | null {
+    const validator = this.validator;
+    // A bug in the caller, not a schema the validator could not read: that one is skipped below.
+    if (!validator) throw new Error("SchemaValidator used before ready() settled");
     let validate = this.compiled.get(schema);
     if (validate === undefined) {
       try {
         // The validator picks the dialect from `$schema` (2020-12 when there is none).
-        validate = this.validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
+        validate = validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
       } catch {
         // A schema ajv cannot compile is the server's bug; the server still validates on its side.
         validate = null;

@@ -17,16 +17,16 @@ import { UserSettings } from "../config/user-settings.js";
 import { withProtocol } from "../config/pin-protocol.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import { ConfigError, UsageError } from "../errors.js";
-import { knowledgeDir, type openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
+import type { KnowledgeAccess } from "../kb/index.js";
+import { knowledgeDir, type openFreshKnowledge } from "../kb/knowledge-folder.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
 import type { ChatModel } from "../llm/types.js";
-import { McpManager } from "../mcp/mcp-manager.js";
+import type { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
 import { watchServerExits } from "../mcp/exit-watch.js";
 import { exitSentence } from "../mcp/server-exit.js";
 import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
 import { stdoutNoiseSentence } from "../mcp/stdout-noise.js";
-import { openUrlWith } from "../person/open-url.js";
 import { sessionApprovalRules } from "../policy/approval-rules.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
@@ -39,10 +39,10 @@ import { TraceRecorder } from "../trace/trace-recorder.js";
 import { ContextWindowCache } from "../llm/context-window-cache.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
-import { serverRequestHandlers } from "../person/server-requests.js";
 import { NOBODY, type Person } from "../person/person.js";
-import { sessionOAuth } from "./session-oauth.js";
+import { sessionServers } from "./session-servers.js";
 import { NoticeThrottle } from "../person/notice-throttle.js";
+import { ResourceUpdateNotices } from "./resource-updates.js";
 import { sessionRedactor } from "./session-redactor.js";
 import type { SavedSession } from "./saved-session.js";
 import { sessionsDir } from "./saved-session-files.js";
@@ -257,16 +257,6 @@ export async function openSession(
   };
   let person: Person = NOBODY;
   let sessionModel: ChatModel | undefined;
-  const requests = serverRequestHandlers({
-    person: () => person,
-    allowSampling: request.allowSampling,
-    // Sampling answers with the conversation's model (after /model, the new one).
-    model: () => sessionModel ?? modelFor(),
-    redact,
-    record: trace.serverRequest,
-    openUrl: openUrlWith(env),
-    notify: (text, server) => tell({ level: "warning", text, server }),
-  });
   // Live OpenTelemetry export, when asked for; the packages are loaded only then.
   const { telemetry, warnings: telemetryWarnings } = await openSessionTelemetry({
     flag: request.otlpEndpoint,
@@ -289,21 +279,34 @@ export async function openSession(
         server: entry.server,
       });
   };
-  const manager = new McpManager(servers, {
-    parentEnv: env,
-    redact,
-    onWire: withTelemetryWire(trace.wire, telemetry),
-    onLog,
-    // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
-    onStdoutNoise: (server, line) => {
-      trace.stdoutNoise(server, line);
-      tell({ level: "warning", text: stdoutNoiseSentence(server, line), server });
-    },
-    requests,
+  // Reads through the manager made just below, once an update arrives (after it started).
+  const updates = new ResourceUpdateNotices((server) => manager.connection(server), redactor, tell);
+  const manager = await sessionServers(servers, {
+    env,
+    redactor,
     roots,
-    // Only a person at hand (the TUI) signs in; one-shot mode says which command does.
-    oauth: sessionOAuth(env, redactor, () => person.signIn),
-    ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
+    person: () => person,
+    allowSampling: request.allowSampling,
+    // Sampling answers with the conversation's model (after /model, the new one).
+    model: () => sessionModel ?? modelFor(),
+    record: trace.serverRequest,
+    notify: (text, server) => tell({ level: "warning", text, server }),
+    manager: {
+      onWire: withTelemetryWire(trace.wire, telemetry),
+      onLog,
+      // Subscriptions are traced; an update to a resource the person subscribed to is told at once.
+      onSubscription: (event) => {
+        trace.subscription(event);
+        if (event.kind === "updated") updates.updated(event.server, event.uri);
+      },
+      onCacheHit: trace.cacheHit,
+      // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
+      onStdoutNoise: (server, line) => {
+        trace.stdoutNoise(server, line);
+        tell({ level: "warning", text: stdoutNoiseSentence(server, line), server });
+      },
+      ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
+    },
   });
   // A crash is recorded with how and why; one after the server was connected is told as it happens.
   const stopWatchingExits = watchServerExits(manager, (server, report, wasConnected, restarting) => {

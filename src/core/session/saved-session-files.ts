@@ -2,7 +2,7 @@ import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { formatBytes } from "../text/index.js";
 import { MAX_SESSION_BYTES } from "./saved-session-bounds.js";
-import { parseSession, type SavedSession } from "./saved-session.js";
+import type { SavedSession } from "./saved-session.js";
 
 /** Where a working folder's sessions are saved, beside its traces. */
 export function sessionsDir(cwd: string): string {
@@ -78,6 +78,8 @@ export async function readSessionFile(file: string): Promise<ReadSession> {
       reason: `it could not be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
     };
   }
+  // Its schemas (and zod) load with the first session read, not with every run that saves one.
+  const { parseSession } = await import("./saved-session.js");
   const parsed = parseSession(content);
   if (!parsed.ok) return parsed;
   // The id is shown, exported in JSON and appended under: it must be the one the file is named by.

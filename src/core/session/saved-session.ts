@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EndedTurn } from "../agent/session.js";
 import type { ChatMessage } from "../llm/types.js";
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, sessionHeader } from "./saved-session-header.js";
 
 /**
  * The layout of a saved session: one JSON record a line, a header first, then one record per
@@ -14,8 +15,7 @@ import type { ChatMessage } from "../llm/types.js";
  * - `snapshot`: the turns so far and the whole history, written when the file is rewritten to
  *   stay within its size.
  */
-export const SESSION_FORMAT = "mcpterm-session";
-export const SESSION_FORMAT_VERSION = 1;
+export { SESSION_FORMAT, SESSION_FORMAT_VERSION, sessionHeader };
 
 /** A turn as the transcript shows it again on resume: an ended turn without the history it left. */
 export type SavedTurn = Omit<EndedTurn, "history">;
@@ -103,11 +103,6 @@ const recordSchema = z.discriminatedUnion("type", [
 
 export type SessionHeader = z.infer<typeof headerSchema>;
 export type SessionRecord = z.infer<typeof recordSchema>;
-
-/** The header line a new session file starts with. */
-export function sessionHeader(id: string, createdAt: string, cwd: string): SessionHeader {
-  return { type: "session", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, cwd };
-}
 
 /**
  * Pure: a session file's text, read back. The header must come first and every record must have

@@ -19,7 +19,8 @@ import { errorMessage } from "../errors.js";
 import { redactedLine } from "../policy/redacted-json.js";
 import { newSessionId } from "../trace/session-id.js";
 import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
-import { sessionHeader, type SavedSession, type SavedTurn, type SessionHeader } from "./saved-session.js";
+import type { SavedSession, SavedTurn, SessionHeader } from "./saved-session.js";
+import { sessionHeader } from "./saved-session-header.js";
 
 export interface SessionSaverOptions {
   /** `<cwd>/.mcpterm/sessions`. */

@@ -5,7 +5,8 @@ import { SearchToolsHost } from "../agent/search-tools-host.js";
 import type { AgentTool, ToolHost } from "../agent/tool-host.js";
 import type { McptermConfig } from "../config/index.js";
 import { errorMessage } from "../errors.js";
-import { openFreshKnowledge, type KnowledgeAccess } from "../kb/index.js";
+import type { KnowledgeAccess } from "../kb/index.js";
+import { openFreshKnowledge } from "../kb/knowledge-folder.js";
 import type { ToolSearch } from "../tool-search/index.js";
 
 const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";

@@ -2,6 +2,9 @@ import { SpanKind, SpanStatusCode, type Context, type Span, type Tracer } from "
 import type { OutgoingRequest, WireFrame } from "../mcp/types.js";
 import { carrierFor, type TraceCarrier } from "./span-context.js";
 
+/** Where a 2026-07-28 request carries the revision it speaks. */
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+
 /** How a server is reached, for `network.transport` and `server.address` on its requests' spans. */
 export interface ServerEndpoint {
   transport: "stdio" | "http" | "sse";
@@ -63,12 +66,18 @@ export class McpRequestSpans {
     const message = frame.message as {
       id?: unknown;
       method?: unknown;
-      params?: { requestId?: unknown; reason?: unknown };
+      params?: { requestId?: unknown; reason?: unknown; _meta?: Record<string, unknown> };
       result?: { protocolVersion?: unknown; isError?: unknown };
       error?: { code?: unknown; message?: unknown };
     } | null;
     if (typeof message !== "object" || message === null) return;
     if (frame.direction === "send") {
+      // A 2026-07-28 request names its revision itself: there is no initialize to learn it from.
+      const revision = message.params?._meta?.[PROTOCOL_VERSION_META];
+      if (typeof revision === "string" && isId(message.id)) {
+        this.versions.set(frame.server, revision);
+        this.open.get(key(frame.server, message.id))?.setAttribute("mcp.protocol.version", revision);
+      }
       if (message.method === "notifications/cancelled" && isId(message.params?.requestId))
         this.finish(frame.server, message.params.requestId, (span) => {
           span.setAttribute("error.type", "cancelled");

@@ -1,7 +1,6 @@
 import { EmbeddingsError } from "../kb/embeddings-client.js";
 import { clipText } from "../text/index.js";
-import { fuseScores } from "../kb/fusion.js";
-import { MIN_SIMILARITY } from "../kb/hybrid-retriever.js";
+import { fuseScores, MIN_SIMILARITY } from "../kb/fusion.js";
 import type { SearchableTool } from "./tool-document.js";
 import type { RankedTool, ToolIndex } from "./tool-index.js";
 import { toolKey } from "./tool-key.js";

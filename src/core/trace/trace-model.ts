@@ -5,7 +5,14 @@ import type { ApprovalSource } from "../policy/approval-policy.js";
 import type { FailureClass } from "../policy/failure-class.js";
 import type { InputRoundRecord } from "../mcp/input-rounds.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
-import type { ServerExitRecord, ServerState, StdoutNoiseRecord, WireRecord } from "./trace-records.js";
+import type {
+  ServerExitRecord,
+  ServerState,
+  StdoutNoiseRecord,
+  SubscriptionRecord,
+  CacheHitRecord,
+  WireRecord,
+} from "./trace-records.js";
 
 /** A trace file read back and grouped: turn -> knowledge hits -> model steps -> tool calls -> answer. */
 export interface Trace {
@@ -19,7 +26,7 @@ export interface Trace {
    */
   serverRequests: Array<(ServerRequestRecord | InputRoundRecord) & { ts?: number }>;
   /** Servers that exited during the session, and lines they wrote to stdout that are not JSON-RPC. */
-  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord>;
+  serverEvents: Array<ServerExitRecord | StdoutNoiseRecord | SubscriptionRecord | CacheHitRecord>;
   /** Set when the session hit its bound on wire frames, so the listing is incomplete. */
   wireTruncatedAt: number | undefined;
   /** What could not be read: a half-written last line, lines that are not JSON. */

@@ -15,6 +15,8 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "servers",
   "server_exit",
   "stdout_noise",
+  "subscription",
+  "cache_hit",
   "wire",
   "wire_truncated",
   "raw_result",
@@ -160,6 +162,8 @@ class TraceBuilder {
         return;
       case "server_exit":
       case "stdout_noise":
+      case "subscription":
+      case "cache_hit":
         this.trace.serverEvents.push(record);
         return;
       case "raw_result": {

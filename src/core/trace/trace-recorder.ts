@@ -2,6 +2,8 @@ import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import type { ServerExitReport } from "../mcp/server-exit.js";
+import type { SubscriptionEvent } from "../mcp/subscriptions.js";
+import type { CacheHit } from "../mcp/response-cache.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
 import { redactedLines } from "../policy/redacted-json.js";
@@ -155,6 +157,16 @@ export class TraceRecorder implements EventSink {
   readonly stdoutNoise = (server: string, line: string): void => {
     this.noiseRecords += 1;
     if (this.noiseRecords <= MAX_NOISE_RECORDS) this.append({ type: "stdout_noise", server, line });
+  };
+
+  /** A subscription stream opened or closed, an update to a subscribed resource (subscriptions.ts). */
+  readonly subscription = (event: SubscriptionEvent): void => {
+    this.append({ type: "subscription", ...event });
+  };
+
+  /** A list page or read answered from what the server said may be kept, not sent to it. */
+  readonly cacheHit = (hit: CacheHit): void => {
+    this.append({ type: "cache_hit", ...hit });
   };
 
   /** A server's sampling or elicitation request and what became of it (no typed values). */

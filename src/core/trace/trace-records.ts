@@ -18,6 +18,8 @@ export type TraceRecord =
   | (InputRoundRecord & { ts?: number })
   | ServerExitRecord
   | StdoutNoiseRecord
+  | SubscriptionRecord
+  | CacheHitRecord
   | SessionEndRecord;
 
 export interface SessionStartRecord {
@@ -95,6 +97,36 @@ export interface StdoutNoiseRecord {
   ts: number;
   server: string;
   line: string;
+}
+
+/**
+ * A subscription's life: a stream opened (2026: with the filter the server honoured), an update to
+ * a subscribed resource, a stream closed (and why), an opening that failed.
+ */
+export type SubscriptionRecord = { ts: number } & (
+  | { type: "subscription"; kind: "opened"; server: string; era: string; subject: string; honored?: object }
+  | { type: "subscription"; kind: "updated"; server: string; uri: string }
+  | { type: "subscription"; kind: "closed"; server: string; subject: string; why: string; relisten: boolean }
+  | {
+      type: "subscription";
+      kind: "failed";
+      server: string;
+      subject: string;
+      reason: string;
+      retrying: boolean;
+    }
+);
+
+/** A list page or read answered from mcpterm's cache: the server said it could be kept (ttlMs). */
+export interface CacheHitRecord {
+  type: "cache_hit";
+  ts: number;
+  server: string;
+  method: string;
+  /** The page's cursor or the resource's URI; "" for a list's first page. */
+  key: string;
+  ttlMs: number;
+  leftMs: number;
 }
 
 export interface SessionEndRecord {

@@ -2,6 +2,7 @@ import { UsageError } from "../errors.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { formatDuration, oneLine, summarizeArguments } from "../text/index.js";
 import type { Trace, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
+import type { SubscriptionRecord } from "./trace-records.js";
 import { describeProtocol } from "../mcp/protocol-era.js";
 
 /** A node of the rendered tree: a label and its children. */
@@ -59,6 +60,11 @@ function requestNode(request: Trace["serverRequests"][number]): Node {
 
 /** A server's exit, with the stderr lines that matter, or a line it wrote to stdout. */
 function serverEventNode(event: Trace["serverEvents"][number]): Node {
+  if (event.type === "subscription") return node(subscriptionLine(event));
+  if (event.type === "cache_hit")
+    return node(
+      `${event.server}: ${event.method}${event.key ? ` ${event.key}` : ""} answered from cache (ttlMs ${event.ttlMs}, ${event.leftMs} ms left)`,
+    );
   if (event.type === "stdout_noise")
     return node(
       `${event.server} wrote to stdout, which is for JSON-RPC only: ${JSON.stringify(oneLine(event.line, PREVIEW))}`,
@@ -73,6 +79,20 @@ function serverEventNode(event: Trace["serverEvents"][number]): Node {
     `${event.server} ${how}`,
     said.map((line) => node(line)),
   );
+}
+
+/** One line per subscription event: what opened (and what the server honoured), changed or closed. */
+function subscriptionLine(event: SubscriptionRecord): string {
+  switch (event.kind) {
+    case "opened":
+      return `${event.server}: subscribed to ${event.subject} (${event.era}${event.honored ? `, honoured ${JSON.stringify(event.honored)}` : ""})`;
+    case "updated":
+      return `${event.server}: ${event.uri} updated`;
+    case "closed":
+      return `${event.server}: subscription to ${event.subject} closed (${event.why}${event.relisten ? "; listening again" : ""})`;
+    case "failed":
+      return `${event.server}: subscribing to ${event.subject} failed: ${oneLine(event.reason, LONG_PREVIEW)}${event.retrying ? " (trying again)" : ""}`;
+  }
 }
 
 /** The turn at a 1-based index, or a UsageError that says which turns exist. */

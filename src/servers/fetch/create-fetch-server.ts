@@ -1,5 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { documentText } from "./document-text.js";
 import { fetchDocument, FetchFailure, MAX_BODY_BYTES } from "./fetch-url.js";
@@ -13,7 +12,7 @@ export interface FetchServerOptions {
   allowPrivate: boolean;
 }
 
-const inputSchema = {
+const inputSchema = z.object({
   url: z.string().describe("The http:// or https:// URL to fetch."),
   max_length: z
     .number()
@@ -29,7 +28,7 @@ const inputSchema = {
     .optional()
     .describe("Character to start from, to read on where an earlier call was cut off (default 0)."),
   raw: z.boolean().optional().describe("Return HTML as is instead of converting it to Markdown."),
-};
+});
 
 function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: message }] };

@@ -2,15 +2,13 @@
 /**
  * mcpterm's bundled fetch MCP server (stdio). Bundled because the default config must work offline
  * after `npm ci`, and the published fetch servers refuse localhost, which our own tests serve from.
- * stdout carries the protocol only; diagnostics go to stderr.
+ * stdout carries the protocol only; diagnostics go to stderr. Speaks both revisions: a 2026-07-28
+ * client's server/discover and a 2025 client's initialize each pin one instance for the connection.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createFetchServer } from "./create-fetch-server.js";
 
-const server = createFetchServer({ allowPrivate: process.env.MCPTERM_FETCH_ALLOW_PRIVATE === "1" });
-server.connect(new StdioServerTransport()).catch((error: unknown) => {
-  process.stderr.write(
-    `mcpterm fetch server failed: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
+const allowPrivate = process.env.MCPTERM_FETCH_ALLOW_PRIVATE === "1";
+serveStdio(() => createFetchServer({ allowPrivate }), {
+  onerror: (error) => void process.stderr.write(`mcpterm fetch server: ${error.message}\n`),
 });

@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { checkRequest, isLoopbackHost } from "./request-guard.js";
 
 export const MCP_PATH = "/mcp";
@@ -20,28 +24,36 @@ export interface HttpServeOptions {
   host: string;
   port: number;
   token: string | undefined;
-  /** A new MCP server for each session; all of them share the knowledge base. */
+  /** A new MCP server for each 2025 session or 2026 request; all of them share the knowledge base. */
   newServer: () => McpServer;
 }
 
 export interface HttpServing {
   url: string;
-  /** The servers of the sessions open now, e.g. to tell them the resource list changed. */
+  /** The servers of the 2025 sessions open now, e.g. to send them a log line. */
   servers(): McpServer[];
+  /** Tells every client the resource list changed: 2025 sessions and 2026 subscriptions alike. */
+  resourcesChanged(): void;
   close(): Promise<void>;
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`, one session per client. Every request passes the
- * guard first (Host, Origin, bearer token), so nothing of the protocol answers a refused request.
+ * Serves MCP over Streamable HTTP at `/mcp`, to clients of both revisions. A 2026-07-28 request
+ * carries everything in itself and is answered by a fresh server; a 2025 client opens a session
+ * with initialize and keeps one server for it, so what it set there (its log level) holds. Every
+ * request passes the guard first (Host, Origin, bearer token), so nothing of the protocol
+ * answers a refused request.
  */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpServing> {
   const sessions = new Map<string, Session>();
+  // Strict about 2026: a 2025 request never reaches it, it is routed to the sessions below.
+  const modern = createMcpHandler(() => options.newServer(), { legacy: "reject" });
+  const serveModern = toNodeHandler(modern);
   const settings = { loopback: isLoopbackHost(options.host), token: options.token };
 
   /** Answers one request; returns the refusal to send when the protocol is not reached. */
@@ -68,10 +80,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       await session.transport.handleRequest(req, res);
       return undefined;
     }
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readJson(req);
+      if (!read.ok) return { status: read.status, message: read.message, code: -32700 };
+      body = read.value;
+    }
+    // Which revision asks decides who answers: the SDK's own classification (envelope, headers).
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      await serveModern(req, res, body);
+      return undefined;
+    }
     if (req.method !== "POST") return { status: 400, message: "Initialize a session with a POST first." };
-    const body = await readJson(req);
-    if (!body.ok) return { status: body.status, message: body.message, code: -32700 };
-    if (!isInitializeRequest(body.value)) {
+    if (!isInitializeRequest(body)) {
       return { status: 400, message: "No session: the first request must be initialize." };
     }
     for (const [oldest, session] of sessions) {
@@ -80,7 +101,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       await session.server.close();
     }
     const server = options.newServer();
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, server }),
       onsessionclosed: (sessionId) => void sessions.delete(sessionId),
@@ -90,7 +111,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body.value);
+    await transport.handleRequest(req, res, body);
     return undefined;
   };
 
@@ -119,10 +140,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
   return {
     url: `http://${hostPart}:${address.port}${MCP_PATH}`,
     servers: () => [...sessions.values()].map((session) => session.server),
+    resourcesChanged() {
+      for (const { server } of sessions.values())
+        if (server.isConnected()) server.server.sendResourceListChanged().catch(() => undefined);
+      modern.notify.resourcesChanged();
+    },
     async close() {
       const open = [...sessions.values()];
       sessions.clear();
-      await Promise.all(open.map((session) => session.server.close()));
+      await Promise.all([modern.close(), ...open.map((session) => session.server.close())]);
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -1,33 +1,71 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { PassThrough, type Readable, type Writable } from "node:stream";
+import type { JSONRPCMessage, MessageExtraInfo, Transport } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 /** How long a closing stdin waits for answers still being worked on. */
 export const DRAIN_MS = 5_000;
 
 /**
- * Counts the requests a connected transport is answering, so that a client which writes its
- * last request and closes stdin (a script, `echo … | mcpterm serve`) still gets every answer.
- * Call after `server.connect(transport)`, which sets the handlers wrapped here.
+ * A 2026 subscription stays open until the connection ends: it is never "still being worked on"
+ * in the sense of an answer a script waits for.
  */
-export function trackInFlight(transport: Transport): { idle(): Promise<void> } {
+const OPEN_ENDED = new Set(["subscriptions/listen"]);
+
+export interface DrainingStdio {
+  /** The transport to serve on; it never sees stdin end, so it never aborts a request itself. */
+  transport: Transport;
+  /** Resolves once every request read so far is answered, or after DRAIN_MS. */
+  idle(): Promise<void>;
+  /** Resolves when the transport closed under the server (stdout gone, a message too large). */
+  closed: Promise<void>;
+}
+
+/**
+ * stdio for a server that answers everything it was asked before it stops. The SDK's stdio
+ * transport closes as soon as stdin ends and drops the requests still in flight; a client that
+ * writes its last request and closes stdin (a script, `echo … | mcpterm serve`) would lose those
+ * answers. So the transport reads from a copy of stdin that never ends, the caller learns of the
+ * real end from `stdin` itself, and waits for `idle()` before closing.
+ */
+export function drainingStdio(stdin: Readable, stdout: Writable): DrainingStdio {
+  const copy = new PassThrough();
+  stdin.pipe(copy, { end: false });
+  const inner = new StdioServerTransport(copy, stdout);
   let pending = 0;
   let wake: (() => void) | undefined;
-  const receive = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    if ("method" in message && "id" in message) pending++;
-    receive?.(message, extra);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    try {
-      await send(message, options);
-    } finally {
-      if ("id" in message && ("result" in message || "error" in message)) {
-        pending = Math.max(0, pending - 1);
-        if (pending === 0) wake?.();
+
+  const transport: Transport = {
+    start: () => inner.start(),
+    close: async () => {
+      stdin.unpipe(copy);
+      await inner.close();
+    },
+    async send(message: JSONRPCMessage) {
+      try {
+        await inner.send(message);
+      } finally {
+        if ("id" in message && ("result" in message || "error" in message)) {
+          pending = Math.max(0, pending - 1);
+          if (pending === 0) wake?.();
+        }
       }
-    }
+    },
   };
+  inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+    if ("method" in message && "id" in message && !OPEN_ENDED.has(message.method)) pending++;
+    transport.onmessage?.(message, extra);
+  };
+  let closedUnder: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (closedUnder = resolve));
+  inner.onclose = () => {
+    closedUnder();
+    transport.onclose?.();
+  };
+  inner.onerror = (error) => transport.onerror?.(error);
+
   return {
+    transport,
+    closed,
     idle: () =>
       pending === 0
         ? Promise.resolve()

@@ -1,11 +1,10 @@
 import { revealControls } from "../../core/policy/sanitize-terminal.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  CompleteRequestSchema,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type CompleteResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { formatSourcesForModel } from "../../core/kb/index.js";
 import { documentUri, LINE_RANGE_TEMPLATE } from "./kb-uri.js";
@@ -23,7 +22,7 @@ export function registerKnowledgePrompts(server: McpServer, service: KnowledgeSe
     {
       title: "Answer from the knowledge base",
       description: "Answer a question from the knowledge base's best passages, citing each one used.",
-      argsSchema: { question: z.string().min(1).describe("The question to answer.") },
+      argsSchema: z.object({ question: z.string().min(1).describe("The question to answer.") }),
     },
     async ({ question }) => {
       const hits = (await kb.retrieve(question, { k: PROMPT_PASSAGES })).map((hit) => ({
@@ -59,11 +58,13 @@ export function registerKnowledgePrompts(server: McpServer, service: KnowledgeSe
     {
       title: "Summarize a document",
       description: "Summarize one knowledge-base document: its purpose, its main points, what to do with it.",
-      argsSchema: { path: z.string().min(1).describe("The document's path in the knowledge folder.") },
+      argsSchema: z.object({
+        path: z.string().min(1).describe("The document's path in the knowledge folder."),
+      }),
     },
     async ({ path }) => {
       const document = await catalog.read(path);
-      if (!document.ok) throw new McpError(ErrorCode.InvalidParams, document.reason);
+      if (!document.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, document.reason);
       return {
         description: `Summarize ${document.path}`,
         messages: [
@@ -94,7 +95,7 @@ export function registerKnowledgePrompts(server: McpServer, service: KnowledgeSe
 
   // Set by hand: McpServer's own completion handler only knows templates registered through it.
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler(CompleteRequestSchema, (request): CompleteResult => {
+  server.server.setRequestHandler("completion/complete", (request): CompleteResult => {
     const { ref, argument } = request.params;
     const completesPath =
       (ref.type === "ref/prompt" && ref.name === "summarize_document" && argument.name === "path") ||

@@ -1,11 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { lineRange } from "../../core/kb-docs/line-range.js";
 import { revealControls } from "../../core/policy/sanitize-terminal.js";
 import { documentUri, LINE_RANGE_TEMPLATE, parseDocumentUri } from "./kb-uri.js";
@@ -23,7 +16,7 @@ export function registerKnowledgeResources(server: McpServer, service: Knowledge
   const low = server.server;
   low.registerCapabilities({ resources: { listChanged: true } });
 
-  low.setRequestHandler(ListResourcesRequestSchema, (request) => {
+  low.setRequestHandler("resources/list", (request) => {
     const after = decodeCursor(request.params?.cursor);
     const all = catalog.list();
     const from = after === undefined ? 0 : all.findIndex((entry) => entry.path > after);
@@ -42,7 +35,7 @@ export function registerKnowledgeResources(server: McpServer, service: Knowledge
     };
   });
 
-  low.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  low.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [
       {
         uriTemplate: LINE_RANGE_TEMPLATE,
@@ -54,17 +47,17 @@ export function registerKnowledgeResources(server: McpServer, service: Knowledge
     ],
   }));
 
-  low.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  low.setRequestHandler("resources/read", async (request) => {
     const { uri } = request.params;
     const parsed = parseDocumentUri(uri);
-    if (!parsed.ok) throw new McpError(ErrorCode.InvalidParams, parsed.reason);
+    if (!parsed.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, parsed.reason);
     const document = await catalog.read(parsed.path);
-    if (!document.ok) throw new McpError(ErrorCode.InvalidParams, document.reason);
+    if (!document.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, document.reason);
     const ranged = parsed.startLine !== undefined || parsed.endLine !== undefined;
     let text = document.text;
     if (ranged) {
       const range = lineRange(document.text, document.lineCount, parsed.startLine, parsed.endLine);
-      if (!range.ok) throw new McpError(ErrorCode.InvalidParams, range.reason);
+      if (!range.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, range.reason);
       text = range.text;
     }
     return { contents: [{ uri, mimeType: document.mimeType, text: redact(text) }] };
@@ -76,7 +69,10 @@ function decodeCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
   const path = Buffer.from(cursor, "base64url").toString("utf8");
   if (path === "" || Buffer.from(path).toString("base64url") !== cursor) {
-    throw new McpError(ErrorCode.InvalidParams, "The resources/list cursor is not one this server gave out.");
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "The resources/list cursor is not one this server gave out.",
+    );
   }
   return path;
 }

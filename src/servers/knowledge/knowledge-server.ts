@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { MCPTERM_VERSION } from "../../core/version.js";
 import { registerKnowledgePrompts } from "./knowledge-prompts.js";
 import { registerKnowledgeResources } from "./knowledge-resources.js";

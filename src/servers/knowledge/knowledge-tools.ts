@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { formatSourcesForModel } from "../../core/kb/index.js";
 import { lineRange } from "../../core/kb-docs/line-range.js";
@@ -31,7 +30,7 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
         "Search the team's knowledge base (notes, runbooks, specs) for passages about a topic. " +
         "Returns numbered passages with file path and line range; cite them as [n], and read more " +
         "of a document with read_document.",
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string().min(1).describe("What to look for, in the words the documents would use."),
         k: z
           .number()
@@ -40,8 +39,8 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
           .max(20)
           .optional()
           .describe(`How many passages to return (default ${DEFAULT_K}).`),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         hits: z
           .array(
             z.object({
@@ -65,7 +64,7 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
             }),
           )
           .describe("The passages, best first."),
-      },
+      }),
       // Honest about where the query goes: to the embeddings endpoint too, when that is elsewhere.
       annotations: { ...READ_ONLY, openWorldHint: service.queriesLeaveMachine },
     },
@@ -94,7 +93,7 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
       description:
         "Read one document of the knowledge base, whole or a range of lines, by the path search " +
         "results show (relative to the knowledge folder). Paths outside the folder are refused.",
-      inputSchema: {
+      inputSchema: z.object({
         path: z
           .string()
           .min(1)
@@ -106,15 +105,15 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
           .min(1)
           .optional()
           .describe("Last line to read, inclusive (default the last)."),
-      },
-      outputSchema: {
+      }),
+      outputSchema: z.object({
         path: z.string().describe("The document, relative to the knowledge folder."),
         startLine: z.number().describe("First line returned."),
         endLine: z.number().describe("Last line returned."),
         lineCount: z.number().describe("How many lines the document has."),
         nextLine: z.number().optional().describe("Where to go on when the range was cut at the size limit."),
         text: z.string().describe("The lines."),
-      },
+      }),
       annotations: READ_ONLY,
     },
     async ({ path, startLine, endLine }) => {
@@ -151,12 +150,12 @@ export function registerKnowledgeTools(server: McpServer, service: KnowledgeServ
     {
       title: "Knowledge base statistics",
       description: "How many documents and passages the knowledge base holds, and when it was last indexed.",
-      outputSchema: {
+      outputSchema: z.object({
         files: z.number().describe("Documents indexed."),
         chunks: z.number().describe("Passages indexed."),
         indexBytes: z.number().describe("Size of the index on disk."),
         updatedAt: z.string().optional().describe("When the index last changed (ISO 8601)."),
-      },
+      }),
       annotations: READ_ONLY,
     },
     () => {
