@@ -205,7 +205,8 @@ describe("mcpterm tools on a misbehaving server", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^broken: connected in \d+ ms$/m);
     expect(run.stdout).toMatch(
-      /^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2} \((?:legacy|modern)\), pid \d+\)$/m,
+      // A 2026 server's cache hints follow (see caching in the README).
+      /^ {2}\(server broken 0\.0\.1, protocol \d{4}-\d{2}-\d{2} \((?:legacy|modern)\), pid \d+(?:, [^)]*)?\)$/m,
     );
     for (const line of [
       /^ {2}✗ error stdout-noise {2}The server wrote 1 non-JSON line\(s\) to stdout \(first: "Broken server v0\.0\.1 starting\.\.\."\)/m,

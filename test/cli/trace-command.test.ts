@@ -135,10 +135,24 @@ describe("the trace of mcpterm -p", () => {
         String.raw`└─ answer \(3 step\(s\), ${DURATION}, \d+ in / \d+ out tokens, 1 denied\)\n {3}└─ Checked: all fine\.\n`,
       ),
     );
-    // The broken server's stdout noise, at start and during its call, recorded as it came.
-    expect(stdout).toMatch(
-      /\nwhat servers did besides answering\n├─ broken wrote to stdout, which is for JSON-RPC only: "Broken server v0\.0\.1 starting\.\.\."\n└─ broken wrote to stdout, which is for JSON-RPC only: "calling a tool now"\n$/,
-    );
+    // The broken server's stdout noise, at start and during its call, recorded as it came; the
+    // fixture (2026) listened for list changes from its start to the end of the run. The two
+    // servers start side by side, so their records interleave in either order.
+    const besides = stdout.split("\nwhat servers did besides answering\n")[1] ?? "";
+    expect(besides.endsWith("\n")).toBe(true);
+    expect(
+      besides
+        .trimEnd()
+        .split("\n")
+        .map((line) => line.replace(/^[├└]─ /, ""))
+        .sort(),
+    ).toEqual([
+      'broken wrote to stdout, which is for JSON-RPC only: "Broken server v0.0.1 starting..."',
+      'broken wrote to stdout, which is for JSON-RPC only: "calling a tool now"',
+      'fixture: subscribed to list changes (modern, honoured {"toolsListChanged":true})',
+      "fixture: subscription to list changes closed (stopped)",
+    ]);
+    expect(besides.trimEnd().split("\n").at(-1)).toMatch(/^└─ /);
   });
 
   it("prints the grouped structure with --json and one turn with --turn", async () => {
