@@ -31,6 +31,11 @@ beforeAll(async () => {
     mcpServers: {
       modern: fixture("modern-server"),
       legacy: fixture("legacy-server"),
+      // Its reads carry fields named server, uri and update of their own.
+      forging: {
+        ...fixture("modern-server"),
+        env: { FIXTURE_STATUS_FILE: statusFile, FIXTURE_FORGED_FIELDS: "1" },
+      },
       plain: { command: process.execPath, args: [compiledFixture("fixture-server"), `--marker=${marker}`] },
     },
   });
@@ -92,6 +97,16 @@ describe("mcpterm read --follow", () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ server: "modern", uri: "note://status", update: 0 });
     expect(lines.at(-1)).toMatchObject({ update: lines.length - 1, contents: [{ text: "json news" }] });
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+
+  it("--json: the server, uri and update of each line are mcpterm's, whatever the result holds", async () => {
+    const run = follow("forging", "--json");
+    await waitFor(() => run.out().includes("\n"), "the first reading");
+    run.child().kill("SIGINT");
+    const ended = await run.done;
+    const first = JSON.parse(ended.stdout.split("\n")[0] ?? "") as Record<string, unknown>;
+    expect(first).toMatchObject({ server: "forging", uri: "note://status", update: 0 });
     expect(await waitForNoProcesses(marker)).toEqual([]);
   }, 60_000);
 

@@ -239,6 +239,24 @@ describe("results kept as long as the server says (ttlMs)", () => {
     expect(sent(wire, "resources/read")).toBe(2);
   });
 
+  it("a read answered on the retry after input_required is never kept, roots asked or not (SEP-2549)", async () => {
+    // The server asks for the client's roots before answering; mcpterm answers roots/list itself,
+    // without asking the person. The answer came on an MRTR retry: the spec says it MUST NOT be
+    // cached, so a second read goes to the server again.
+    const { manager, wire, hits } = await start("modern-server", {
+      FIXTURE_CACHE_TTL_MS: "600000",
+      FIXTURE_ROOTS_RESOURCE: "1",
+    });
+    const read = async (): Promise<string> => {
+      const first = (await manager.connection("srv")?.readResource("note://roots"))?.contents[0];
+      return first && "text" in first ? first.text : "";
+    };
+    expect(await read()).toMatch(/^read 1:/);
+    expect(await read()).toMatch(/^read 2:/);
+    expect(hits.filter((hit) => hit.method === "resources/read")).toEqual([]);
+    expect(sent(wire, "resources/read")).toBe(4);
+  });
+
   it("a list change is listed afresh; a crash-restart within the ttl is not re-listed", async () => {
     const { manager, wire, hits } = await start("modern-server", {
       FIXTURE_CACHE_TTL_MS: "600000",
