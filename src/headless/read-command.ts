@@ -84,7 +84,14 @@ async function printResult(
   io: CliIo,
 ): Promise<void> {
   if (args.json && args.follow) {
-    const line = { server: args.server, uri: args.uri, update, at: new Date().toISOString(), ...result };
+    // Only the documented fields, mcpterm's own first-hand: a result may carry fields of any name.
+    const line = {
+      server: args.server,
+      uri: args.uri,
+      update,
+      at: new Date().toISOString(),
+      contents: result.contents,
+    };
     io.stdout.write(`${redactedLine(line, redactor.redactText)}\n`);
     return;
   }

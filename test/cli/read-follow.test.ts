@@ -107,6 +107,8 @@ describe("mcpterm read --follow", () => {
     const ended = await run.done;
     const first = JSON.parse(ended.stdout.split("\n")[0] ?? "") as Record<string, unknown>;
     expect(first).toMatchObject({ server: "forging", uri: "note://status", update: 0 });
+    // Only the documented fields: the forged ones do not ride along under other names either.
+    expect(Object.keys(first).sort()).toEqual(["at", "contents", "server", "update", "uri"]);
     expect(await waitForNoProcesses(marker)).toEqual([]);
   }, 60_000);
 
