@@ -2,7 +2,7 @@ import type { Client, SubscriptionFilter } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { ListenStream, type ListenEnd } from "./listen-stream.js";
 import type { ProtocolEra } from "./protocol-era.js";
-import { ToolCallError } from "./tool-call-error.js";
+import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 
 /**
  * What happened to a server's subscriptions, for the trace and the person: a stream opened (with
@@ -125,7 +125,12 @@ export class ServerSubscriptions {
         "invalid_args",
         `server "${this.options.server}" does not offer resource subscriptions (its capabilities have no resources.subscribe); /read ${this.options.server} ${uri} reads it now`,
       );
-    await this.start(attached, uri);
+    await this.start(attached, uri).catch((error: unknown) => {
+      // Classified here, with the time the server had: SessionRenewal knows no timeout of its own.
+      throw error instanceof ToolCallError
+        ? error
+        : classifyRequestError(error, { server: this.options.server, timeoutMs: this.options.timeoutMs });
+    });
     this.uris.add(uri);
   }
 
