@@ -30,7 +30,7 @@ interface Harness {
 }
 
 async function start(
-  fixture: "modern-server" | "legacy-server",
+  fixture: "modern-server" | "legacy-server" | "listen-server",
   env: Record<string, string> = {},
 ): Promise<Harness> {
   const dir = await tempDir();
@@ -170,6 +170,23 @@ describe("subscriptions on a 2026 server over Streamable HTTP", () => {
     await writeFile(statusFile, "news over http");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("news over http");
+  });
+});
+
+describe("a dropped list-change stream (2026)", () => {
+  it("is listened to again, and the tools are listed afresh: a change made in the gap is not lost", async () => {
+    const { manager, events, statusFile } = await start("listen-server");
+    const listOpenings = (): number =>
+      events.filter((event) => event.kind === "opened" && event.subject === "list changes").length;
+    await waitFor(() => listOpenings() === 1, "the list-change stream");
+    const description = (): string | undefined =>
+      manager.tools().find((tool) => tool.definition.name === "echo")?.definition.description;
+    expect(description()).toBe("Echoes its text.");
+    // The server changes its tool and drops the stream: the change is never announced.
+    await writeFile(statusFile, "drop-lists Echoes, changed in the gap");
+    await waitFor(() => listOpenings() === 2, "the stream opened again");
+    await waitFor(() => description() === "Echoes, changed in the gap", "the tools listed afresh");
+    expect(events).toContainEqual(expect.objectContaining({ kind: "closed", why: "remote", relisten: true }));
   });
 });
 

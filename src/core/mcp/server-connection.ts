@@ -96,6 +96,12 @@ export class ServerConnection {
         if (problem) note("warning", problem);
         options.onSubscription?.(redactedEvent(event, redact));
       },
+      // Listening again after a drop: what changed in the gap is found by listing afresh.
+      listsMissed: (honored) => {
+        if (honored.toolsListChanged && this.client) this.tools.changed(this.client);
+        if (honored.resourcesListChanged) void this.catalog?.changed("resources");
+        if (honored.promptsListChanged) void this.catalog?.changed("prompts");
+      },
     });
     this.tools = new ServerToolList({
       cache: this.cache,

@@ -34,6 +34,11 @@ export interface SubscriptionOptions {
   emit: (event: SubscriptionEvent) => void;
   /** How long the server has to acknowledge a listen or answer a subscribe. */
   timeoutMs: number;
+  /**
+   * The list-change stream was dropped and is open again: changes made in the gap were never
+   * told, so the lists it honours must be listed afresh (not from the cache).
+   */
+  listsMissed?: (honored: SubscriptionFilter) => void;
 }
 
 const LIST_CHANGES = "list changes";
@@ -218,8 +223,14 @@ export class ServerSubscriptions {
 
   private stream(attached: Attached, subject: string, filter: SubscriptionFilter): ListenStream {
     const { server, emit, timeoutMs } = this.options;
+    let openings = 0;
     return new ListenStream(attached.client, filter, timeoutMs, {
-      opened: (honored) => emit({ kind: "opened", server, era: "modern", subject, honored }),
+      opened: (honored) => {
+        emit({ kind: "opened", server, era: "modern", subject, honored });
+        openings += 1;
+        if (openings > 1 && subject === LIST_CHANGES && this.attached === attached)
+          this.options.listsMissed?.(honored);
+      },
       closed: (why, relisten) => {
         // mcpterm's own closes are told with their reason (unsubscribe, detach); one because the
         // connection went is not news of its own: the connection's loss is.
