@@ -463,6 +463,8 @@ export class ServerConnection {
     if (this.stdio?.exit) {
       this.log.keepProcessLines();
       this.stdio = undefined;
+      // A new process is a new server: nothing the crashed one said may be kept holds for it.
+      this.cache.clear();
     }
     await this.connectAgain(this.error);
   }
