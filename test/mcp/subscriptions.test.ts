@@ -256,6 +256,15 @@ describe("results kept as long as the server says (ttlMs)", () => {
     expect(sent(wire, "resources/read")).toBe(2);
   });
 
+  it("a 2025 result is never kept, even when it carries a ttlMs", async () => {
+    // Its reads carry ttlMs and cacheScope, which 2025 does not define: nothing may be kept.
+    const { manager, wire, hits } = await start("legacy-server", { FIXTURE_CACHE_TTL_MS: "600000" });
+    const first = await statusText(manager);
+    expect(await statusText(manager)).toBe(first);
+    expect(sent(wire, "resources/read")).toBe(2);
+    expect(hits).toEqual([]);
+  });
+
   it("a read answered on the retry after input_required is never kept, roots asked or not (SEP-2549)", async () => {
     // The server asks for the client's roots before answering; mcpterm answers roots/list itself,
     // without asking the person. The answer came on an MRTR retry: the spec says it MUST NOT be

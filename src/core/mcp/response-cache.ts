@@ -58,6 +58,11 @@ export class ResponseCache {
     private readonly server: string,
     private readonly onHit: ((hit: CacheHit) => void) | undefined,
     private readonly now: () => number = Date.now,
+    /**
+     * Whether the server speaks the era that defines ttlMs (2026). A 2025 result that carries one
+     * anyway says nothing the 2025 spec lets a client act on: it is never kept.
+     */
+    private readonly definesTtl: () => boolean = () => true,
   ) {}
 
   /**
@@ -87,7 +92,7 @@ export class ResponseCache {
     this.entries.delete(id);
     const generation = this.generation;
     const value = await fetch();
-    const hint = cacheHintOf(value);
+    const hint = this.definesTtl() ? cacheHintOf(value) : undefined;
     if (hint) this.lastHints.set(method, hint);
     // An invalidation while the answer was on its way: that answer may already be stale.
     const keepable = options.keepable?.() ?? true;

@@ -87,7 +87,12 @@ export class ServerConnection {
     this.log = new ConnectionLog({ server: config.name, redact, onLog, process: () => this.stdio });
     const note = (level: LoggingLevel, text: string): void => this.log.note(level, text);
     const isClosing = (): boolean => this.closing;
-    this.cache = new ResponseCache(config.name, options.onCacheHit);
+    this.cache = new ResponseCache(
+      config.name,
+      options.onCacheHit,
+      Date.now,
+      () => this.protocol?.era === "modern",
+    );
     this.subscriptions = new ServerSubscriptions({
       server: config.name,
       timeoutMs: config.timeoutMs,
