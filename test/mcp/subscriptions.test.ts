@@ -116,6 +116,28 @@ describe("subscriptions on a 2026 server", () => {
     expect(await connection?.unsubscribeResource("note://status")).toBe(false);
   });
 
+  it("two subscribes to one resource at once open one stream, and one unsubscribe closes it", async () => {
+    const { manager, events, wire } = await start("modern-server");
+    const connection = manager.connection("srv");
+    await Promise.all([
+      connection?.subscribeResource("note://status"),
+      connection?.subscribeResource("note://status"),
+    ]);
+    const resourceListens = wire.filter((frame) => {
+      const message = frame.message as { method?: string; params?: { notifications?: object } };
+      return (
+        frame.direction === "send" &&
+        message.method === "subscriptions/listen" &&
+        "resourceSubscriptions" in (message.params?.notifications ?? {})
+      );
+    });
+    expect(resourceListens).toHaveLength(1);
+    expect(await connection?.unsubscribeResource("note://status")).toBe(true);
+    expect(connection?.subscribedResources()).toEqual([]);
+    const opened = events.filter((event) => event.kind === "opened" && event.subject === "note://status");
+    expect(opened).toHaveLength(1);
+  });
+
   it("after a crash the server is subscribed again, and its updates still arrive", async () => {
     const { manager, events, statusFile } = await start("modern-server", { FIXTURE_EXIT_TOOL: "1" });
     const connection = manager.connection("srv");

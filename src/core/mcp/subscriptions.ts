@@ -61,6 +61,8 @@ interface Attached {
  */
 export class ServerSubscriptions {
   private readonly uris = new Set<string>();
+  /** Subscriptions on their way: a second subscribe to one URI waits for the first, never opens a second stream. */
+  private readonly starting = new Map<string, Promise<void>>();
   private attached: Attached | undefined;
 
   constructor(private readonly options: SubscriptionOptions) {}
@@ -125,22 +127,37 @@ export class ServerSubscriptions {
     const attached = this.attached;
     if (!attached) throw new ToolCallError("transient", `server "${this.options.server}" is not connected`);
     if (this.uris.has(uri)) return;
+    const underWay = this.starting.get(uri);
+    if (underWay) return underWay;
     if (!attached.client.getServerCapabilities()?.resources?.subscribe)
       throw new ToolCallError(
         "invalid_args",
         `server "${this.options.server}" does not offer resource subscriptions (its capabilities have no resources.subscribe); /read ${this.options.server} ${uri} reads it now`,
       );
-    await this.start(attached, uri).catch((error: unknown) => {
-      // Classified here, with the time the server had: SessionRenewal knows no timeout of its own.
-      throw error instanceof ToolCallError
-        ? error
-        : classifyRequestError(error, { server: this.options.server, timeoutMs: this.options.timeoutMs });
-    });
-    this.uris.add(uri);
+    // Reserved before the first await: a second subscribe meanwhile shares this one.
+    const started = this.start(attached, uri).then(
+      () => {
+        this.uris.add(uri);
+      },
+      (error: unknown) => {
+        // Classified here, with the time the server had: SessionRenewal knows no timeout of its own.
+        throw error instanceof ToolCallError
+          ? error
+          : classifyRequestError(error, { server: this.options.server, timeoutMs: this.options.timeoutMs });
+      },
+    );
+    this.starting.set(uri, started);
+    try {
+      await started;
+    } finally {
+      this.starting.delete(uri);
+    }
   }
 
   /** Ends the subscription to `uri`; false when there was none. */
   async unsubscribe(uri: string): Promise<boolean> {
+    // One on its way is settled first, so what it opens is what this closes.
+    await this.starting.get(uri)?.catch(() => undefined);
     if (!this.uris.delete(uri)) return false;
     const attached = this.attached;
     if (attached?.era === "modern") {
