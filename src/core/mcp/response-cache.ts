@@ -18,7 +18,7 @@ export interface CacheHit {
 }
 
 /** The spec's and the SDK's ceiling: a server cannot pin a result for longer than a day. */
-const MAX_TTL_MS = 86_400_000;
+export const MAX_TTL_MS = 86_400_000;
 /** Reads kept at most: URIs are many (templates), list pages are few. */
 const MAX_READS = 256;
 /** A result larger than this (in characters of its strings) is never kept: it would crowd out the rest. */
