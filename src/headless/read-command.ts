@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/client";
 import type { CliArgs } from "../args/index.js";
-import { ExitCode, ServerUnavailableError, RuntimeError } from "../core/errors.js";
+import { ExitCode, ServerUnavailableError, RuntimeError, errorMessage } from "../core/errors.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SubscriptionEvent } from "../core/mcp/subscriptions.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
@@ -16,11 +16,16 @@ type ReadArgs = Extract<CliArgs, { command: "read" }>;
 /**
  * `mcpterm read <server> <uri>`: one resource, printed as text (binary content described). With
  * `--follow` it subscribes first, prints the resource, and prints it again at each update until
- * Ctrl+C (exit 130, as any command a signal stopped) or until the server is lost (exit 4).
+ * Ctrl+C (exit 130, as any command a signal stopped), until the server is lost (exit 4), or
+ * until the subscription ends while the server stands (exit 4: the server stopped it). A re-read
+ * that fails is told on stderr and the follow goes on.
  */
 export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCode> {
   const listeners = new Set<(event: SubscriptionEvent) => void>();
+  // Events before the follow listens (the subscription ended at once) are kept for it.
+  const early: SubscriptionEvent[] = [];
   const onSubscription = (event: SubscriptionEvent): void => {
+    if (listeners.size === 0) early.push(event);
     for (const listener of listeners) listener(event);
   };
   return withOneServer(
@@ -35,17 +40,28 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
         await print(await read(), 0);
         return ExitCode.ok;
       }
-      await connection.subscribeResource(args.uri).catch((error: unknown) => {
-        throw new RuntimeError(
-          `Following ${args.uri} on "${args.server}" is not possible: ${(error as Error).message}.`,
-        );
-      });
-      const lost = await followResource({
+      try {
+        await connection.subscribeResource(args.uri);
+      } catch (error) {
+        // Ctrl+C while the server had yet to answer: the signal's exit code says it all.
+        if (io.signal.aborted) return ExitCode.ok;
+        const sentence = `Following ${args.uri} on "${args.server}" is not possible: ${withoutStop(errorMessage(error))}.`;
+        // As for a read: a server that is not there (lost, silent) is exit 4, a refusal exit 1.
+        if (error instanceof ToolCallError && error.failure === "transient")
+          throw new ServerUnavailableError(sentence);
+        throw new RuntimeError(sentence);
+      }
+      const end = await followResource({
         uri: args.uri,
         read,
         print,
+        readFailed: (error) =>
+          io.stderr.write(
+            `mcpterm: ${sanitizeForTerminal(redactor.redactText(errorMessage(error)))} Still following.\n`,
+          ),
         updates: (listener) => {
           listeners.add(listener);
+          for (const event of early.splice(0)) listener(event);
           return () => listeners.delete(listener);
         },
         // Connecting again (a remote server's new session) is still following; failed or closed is not.
@@ -53,14 +69,23 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
         changes: (listener) => manager.subscribe(listener),
         signal: io.signal,
       });
-      if (lost !== undefined)
+      if (end.kind === "lost")
         throw new ServerUnavailableError(
-          `Server "${args.server}" went away while following ${args.uri}: ${manager.servers()[0]?.error ?? lost}.`,
+          `Server "${args.server}" went away while following ${args.uri}: ${withoutStop(manager.servers()[0]?.error ?? end.reason)}.`,
+        );
+      if (end.kind === "ended")
+        throw new ServerUnavailableError(
+          `Server "${args.server}" stopped following ${args.uri}: ${withoutStop(end.reason)}.`,
         );
       return ExitCode.ok;
     },
     { extra: { onSubscription } },
   );
+}
+
+/** A sentence that ends in one full stop, whatever the text it quotes ended with. */
+function withoutStop(text: string): string {
+  return text.replace(/[.\s]+$/, "");
 }
 
 async function readOnce(
@@ -71,7 +96,9 @@ async function readOnce(
   return connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
     if (error instanceof ToolCallError && error.failure === "transient")
       throw new ServerUnavailableError(error.message);
-    throw new RuntimeError(`Reading ${args.uri} from "${args.server}" failed: ${(error as Error).message}.`);
+    throw new RuntimeError(
+      `Reading ${args.uri} from "${args.server}" failed: ${withoutStop(errorMessage(error))}.`,
+    );
   });
 }
 
@@ -84,7 +111,14 @@ async function printResult(
   io: CliIo,
 ): Promise<void> {
   if (args.json && args.follow) {
-    const line = { server: args.server, uri: args.uri, update, at: new Date().toISOString(), ...result };
+    // Only the documented fields, mcpterm's own first-hand: a result may carry fields of any name.
+    const line = {
+      server: args.server,
+      uri: args.uri,
+      update,
+      at: new Date().toISOString(),
+      contents: result.contents,
+    };
     io.stdout.write(`${redactedLine(line, redactor.redactText)}\n`);
     return;
   }

@@ -15,7 +15,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
 import { runToolSearchCommand } from "./tool-search-command.js";
 import { withOneServer, withServers } from "./with-one-server.js";
-import type { CacheHint } from "../core/mcp/response-cache.js";
+import { MAX_TTL_MS, type CacheHint } from "../core/mcp/response-cache.js";
 
 type ToolsArgs = Extract<CliArgs, { command: "tools" }>;
 
@@ -111,9 +111,11 @@ interface ServerReport {
 function toolListCaching(hints: Record<string, CacheHint> | undefined): string | undefined {
   const hint = hints?.["tools/list"];
   if (!hint) return undefined;
-  return hint.ttlMs > 0
-    ? `tools/list kept ${hint.ttlMs} ms (${hint.cacheScope})`
-    : "tools/list ttlMs 0, not kept";
+  if (hint.ttlMs <= 0) return "tools/list ttlMs 0, not kept";
+  // What mcpterm does, not what the server asked: nothing is kept longer than a day.
+  return hint.ttlMs > MAX_TTL_MS
+    ? `tools/list kept ${MAX_TTL_MS} ms (${hint.cacheScope}; the server asked for ${hint.ttlMs}, a day at most is kept)`
+    : `tools/list kept ${hint.ttlMs} ms (${hint.cacheScope})`;
 }
 
 function renderReport(report: ServerReport[], findings: LintFinding[]): string {

@@ -38,6 +38,24 @@ interface ServerJson {
 }
 
 describe("mcpterm tools with a 2026-only and a 2025-only server", () => {
+  it("shows the time a tool list is kept as mcpterm keeps it: at most a day", async () => {
+    const pinned = await tempDir();
+    await writeJson(path.join(pinned, "mcp.config.json"), {
+      mcpServers: {
+        modern: {
+          command: process.execPath,
+          args: [compiledFixture("modern-server")],
+          env: { FIXTURE_CACHE_TTL_MS: "9000000000000000" },
+        },
+      },
+    });
+    const text = await cli(["tools"], pinned);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      "tools/list kept 86400000 ms (public; the server asked for 9000000000000000, a day at most is kept)",
+    );
+  });
+
   it("shows each server's era and revision, in text and in --json", async () => {
     const text = await cli(["tools"]);
     expect(text.code).toBe(0);

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,6 +32,11 @@ beforeAll(async () => {
     mcpServers: {
       modern: fixture("modern-server"),
       legacy: fixture("legacy-server"),
+      // Its reads carry fields named server, uri and update of their own.
+      forging: {
+        ...fixture("modern-server"),
+        env: { FIXTURE_STATUS_FILE: statusFile, FIXTURE_FORGED_FIELDS: "1" },
+      },
       plain: { command: process.execPath, args: [compiledFixture("fixture-server"), `--marker=${marker}`] },
     },
   });
@@ -40,20 +46,31 @@ beforeAll(async () => {
 function follow(
   server: string,
   ...extra: string[]
-): { done: Promise<CliRun>; child: () => ChildProcess; out: () => string } {
+): { done: Promise<CliRun>; child: () => ChildProcess; out: () => string; err: () => string } {
+  return followIn(dir, server, ...extra);
+}
+
+function followIn(
+  cwd: string,
+  server: string,
+  ...extra: string[]
+): { done: Promise<CliRun>; child: () => ChildProcess; out: () => string; err: () => string } {
   let child: ChildProcess | undefined;
   let out = "";
+  let err = "";
   const done = runCli(["read", server, "note://status", "--follow", "--trust-config", ...extra], {
-    cwd: dir,
+    cwd,
     env: cleanEnv(),
     onSpawn: (spawned) => {
       child = spawned;
       spawned.stdout?.on("data", (chunk: Buffer | string) => (out += chunk.toString()));
+      spawned.stderr?.on("data", (chunk: Buffer | string) => (err += chunk.toString()));
     },
   });
   return {
     done,
     out: () => out,
+    err: () => err,
     child: () => {
       if (!child) throw new Error("not spawned");
       return child;
@@ -95,6 +112,18 @@ describe("mcpterm read --follow", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   }, 60_000);
 
+  it("--json: the server, uri and update of each line are mcpterm's, whatever the result holds", async () => {
+    const run = follow("forging", "--json");
+    await waitFor(() => run.out().includes("\n"), "the first reading");
+    run.child().kill("SIGINT");
+    const ended = await run.done;
+    const first = JSON.parse(ended.stdout.split("\n")[0] ?? "") as Record<string, unknown>;
+    expect(first).toMatchObject({ server: "forging", uri: "note://status", update: 0 });
+    // Only the documented fields: the forged ones do not ride along under other names either.
+    expect(Object.keys(first).sort()).toEqual(["at", "contents", "server", "update", "uri"]);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+
   it("a server without subscriptions: one sentence, exit 1", async () => {
     const ended = await runCli(["read", "plain", "note://status", "--follow", "--trust-config"], {
       cwd: dir,
@@ -104,6 +133,97 @@ describe("mcpterm read --follow", () => {
     expect(ended.stderr).toMatch(
       /^mcpterm: Following note:\/\/status on "plain" is not possible: .*does not offer resource subscriptions/,
     );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+});
+
+/**
+ * A raw 2026 server (test/fixtures/listen-server.ts) steered through its status file: it ends
+ * the subscription, fails a read, or never acknowledges the listen.
+ */
+describe("mcpterm read --follow when the subscription or a read goes wrong", () => {
+  let here: string;
+  let status: string;
+  let log: string;
+
+  beforeAll(async () => {
+    here = await tempDir();
+    status = path.join(here, "status.txt");
+    log = path.join(here, "requests.log");
+    const listenServer = (env: Record<string, string>, timeoutMs?: number) => ({
+      command: process.execPath,
+      args: [compiledFixture("listen-server"), `--marker=${marker}`],
+      env: { FIXTURE_STATUS_FILE: status, ...env },
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    await writeJson(path.join(here, "mcp.config.json"), {
+      mcpServers: {
+        steady: listenServer({}),
+        silent: listenServer({ FIXTURE_NO_ACK: "1" }, 1000),
+        waiting: listenServer({ FIXTURE_NO_ACK: "1", FIXTURE_LOG: log }, 120_000),
+      },
+    });
+  });
+
+  it("the server ends the subscription: one sentence, exit 4, no process left", async () => {
+    await writeFile(status, "all quiet");
+    const run = followIn(here, "steady");
+    await waitFor(() => run.out().includes("all quiet"), "the first reading");
+    await writeFile(status, "end");
+    const ended = await run.done;
+    expect(ended.code).toBe(4);
+    expect(ended.stderr).toBe(
+      'mcpterm: Server "steady" stopped following note://status: it ended the subscription.\n',
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+
+  it("a re-read that fails is told on stderr, once, and the follow goes on", async () => {
+    await writeFile(status, "all quiet");
+    const run = followIn(here, "steady");
+    await waitFor(() => run.out().includes("all quiet"), "the first reading");
+    await writeFile(status, "failing for now");
+    await waitFor(() => run.err().includes("cannot be read"), "the failure told");
+    await writeFile(status, "better again");
+    await waitFor(() => run.out().includes("better again"), "the next reading");
+    run.child().kill("SIGINT");
+    const ended = await run.done;
+    expect(ended.code).toBe(130);
+    const told = ended.stderr.split("\n").filter((line) => line.startsWith("mcpterm:"));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /^mcpterm: Reading note:\/\/status from "steady" failed: .*cannot be read \(failing for now\)\. Still following\.$/,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+
+  it("a listen never acknowledged: the server's real timeout, exit 4", async () => {
+    const ended = await runCli(["read", "silent", "note://status", "--follow", "--trust-config"], {
+      cwd: here,
+      env: cleanEnv(),
+    });
+    expect(ended.code).toBe(4);
+    expect(ended.stderr).toMatch(
+      /^mcpterm: Following note:\/\/status on "silent" is not possible: .*did not answer within 1000 ms\.\n$/,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  }, 60_000);
+
+  it("Ctrl+C while the listen waits for its acknowledgement: 130 and no failure told", async () => {
+    await writeFile(log, "");
+    const run = followIn(here, "waiting");
+    // The list-change listen is acknowledged; the resource's is the second, never answered.
+    await waitFor(
+      () =>
+        readFileSync(log, "utf8")
+          .split("\n")
+          .filter((line) => line === "subscriptions/listen").length >= 2,
+      "the resource's listen",
+    );
+    run.child().kill("SIGINT");
+    const ended = await run.done;
+    expect(ended.code).toBe(130);
+    expect(ended.stderr).not.toMatch(/not possible/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
   }, 60_000);
 });

@@ -58,6 +58,12 @@ describe("/resources subscribe and unsubscribe", () => {
     expect(await say("/resources subscribe note://status")).toBe(
       "error: Which server's note://status? Several could be meant (modern, legacy); name one: /resources subscribe [server] <uri>.",
     );
+    expect(await say("/resources subscribe modern")).toBe(
+      'error: Which URI on "modern"? Name it after the server: /resources subscribe [server] <uri>.',
+    );
+    expect(await say("/resources unsubscribe legacy")).toBe(
+      'error: Which URI on "legacy"? Name it after the server: /resources unsubscribe [server] <uri>.',
+    );
     expect(await say("/resources subscribe nope note://status")).toBe(
       'error: There is no server named "nope" (servers: modern, legacy, plain).',
     );

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { cacheHintOf, ResponseCache, type CacheHit } from "../../src/core/mcp/response-cache.js";
+import {
+  cacheHintOf,
+  MAX_KEPT_RESULT_CHARS,
+  MAX_KEPT_TOTAL_CHARS,
+  ResponseCache,
+  type CacheHit,
+} from "../../src/core/mcp/response-cache.js";
 
 /** The cache's rules with a clock of the test's own: what is kept, for how long, and what ends it. */
 function cacheAt(start = 1_000): { cache: ResponseCache; hits: CacheHit[]; tick: (ms: number) => void } {
@@ -96,6 +102,30 @@ describe("ResponseCache", () => {
     expect(server.calls()).toBe(7);
     await cache.through("resources/read", "a://2", server.fetch, { fresh: true });
     expect(server.calls()).toBe(8);
+  });
+
+  it("a result larger than the single-result limit is never kept", async () => {
+    const { cache } = cacheAt();
+    const big = counted({
+      ttlMs: 60_000,
+      contents: [{ uri: "a://big", text: "x".repeat(MAX_KEPT_RESULT_CHARS) }],
+    });
+    await cache.through("resources/read", "a://big", big.fetch);
+    await cache.through("resources/read", "a://big", big.fetch);
+    expect(big.calls()).toBe(2);
+  });
+
+  it("results kept together stay within the total budget: the oldest go first", async () => {
+    const { cache, hits } = cacheAt();
+    // Each just under the single-result limit; together well past the total budget.
+    const each = MAX_KEPT_RESULT_CHARS - 1000;
+    const count = Math.ceil(MAX_KEPT_TOTAL_CHARS / each) + 4;
+    const server = counted({ ttlMs: 60_000, contents: [{ uri: "a://n", text: "y".repeat(each) }] });
+    for (let n = 0; n < count; n += 1) await cache.through("resources/read", `a://${n}`, server.fetch);
+    await cache.through("resources/read", `a://${count - 1}`, server.fetch);
+    expect(hits.map((hit) => hit.key)).toEqual([`a://${count - 1}`]);
+    await cache.through("resources/read", "a://0", server.fetch);
+    expect(server.calls()).toBe(count + 1);
   });
 
   it("an answer the caller says may not be kept (a retry after asking the person) is not", async () => {

@@ -30,7 +30,7 @@ interface Harness {
 }
 
 async function start(
-  fixture: "modern-server" | "legacy-server",
+  fixture: "modern-server" | "legacy-server" | "listen-server",
   env: Record<string, string> = {},
 ): Promise<Harness> {
   const dir = await tempDir();
@@ -116,6 +116,28 @@ describe("subscriptions on a 2026 server", () => {
     expect(await connection?.unsubscribeResource("note://status")).toBe(false);
   });
 
+  it("two subscribes to one resource at once open one stream, and one unsubscribe closes it", async () => {
+    const { manager, events, wire } = await start("modern-server");
+    const connection = manager.connection("srv");
+    await Promise.all([
+      connection?.subscribeResource("note://status"),
+      connection?.subscribeResource("note://status"),
+    ]);
+    const resourceListens = wire.filter((frame) => {
+      const message = frame.message as { method?: string; params?: { notifications?: object } };
+      return (
+        frame.direction === "send" &&
+        message.method === "subscriptions/listen" &&
+        "resourceSubscriptions" in (message.params?.notifications ?? {})
+      );
+    });
+    expect(resourceListens).toHaveLength(1);
+    expect(await connection?.unsubscribeResource("note://status")).toBe(true);
+    expect(connection?.subscribedResources()).toEqual([]);
+    const opened = events.filter((event) => event.kind === "opened" && event.subject === "note://status");
+    expect(opened).toHaveLength(1);
+  });
+
   it("after a crash the server is subscribed again, and its updates still arrive", async () => {
     const { manager, events, statusFile } = await start("modern-server", { FIXTURE_EXIT_TOOL: "1" });
     const connection = manager.connection("srv");
@@ -170,6 +192,23 @@ describe("subscriptions on a 2026 server over Streamable HTTP", () => {
     await writeFile(statusFile, "news over http");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("news over http");
+  });
+});
+
+describe("a dropped list-change stream (2026)", () => {
+  it("is listened to again, and the tools are listed afresh: a change made in the gap is not lost", async () => {
+    const { manager, events, statusFile } = await start("listen-server");
+    const listOpenings = (): number =>
+      events.filter((event) => event.kind === "opened" && event.subject === "list changes").length;
+    await waitFor(() => listOpenings() === 1, "the list-change stream");
+    const description = (): string | undefined =>
+      manager.tools().find((tool) => tool.definition.name === "echo")?.definition.description;
+    expect(description()).toBe("Echoes its text.");
+    // The server changes its tool and drops the stream: the change is never announced.
+    await writeFile(statusFile, "drop-lists Echoes, changed in the gap");
+    await waitFor(() => listOpenings() === 2, "the stream opened again");
+    await waitFor(() => description() === "Echoes, changed in the gap", "the tools listed afresh");
+    expect(events).toContainEqual(expect.objectContaining({ kind: "closed", why: "remote", relisten: true }));
   });
 });
 
@@ -239,7 +278,34 @@ describe("results kept as long as the server says (ttlMs)", () => {
     expect(sent(wire, "resources/read")).toBe(2);
   });
 
-  it("a list change is listed afresh; a crash-restart within the ttl is not re-listed", async () => {
+  it("a 2025 result is never kept, even when it carries a ttlMs", async () => {
+    // Its reads carry ttlMs and cacheScope, which 2025 does not define: nothing may be kept.
+    const { manager, wire, hits } = await start("legacy-server", { FIXTURE_CACHE_TTL_MS: "600000" });
+    const first = await statusText(manager);
+    expect(await statusText(manager)).toBe(first);
+    expect(sent(wire, "resources/read")).toBe(2);
+    expect(hits).toEqual([]);
+  });
+
+  it("a read answered on the retry after input_required is never kept, roots asked or not (SEP-2549)", async () => {
+    // The server asks for the client's roots before answering; mcpterm answers roots/list itself,
+    // without asking the person. The answer came on an MRTR retry: the spec says it MUST NOT be
+    // cached, so a second read goes to the server again.
+    const { manager, wire, hits } = await start("modern-server", {
+      FIXTURE_CACHE_TTL_MS: "600000",
+      FIXTURE_ROOTS_RESOURCE: "1",
+    });
+    const read = async (): Promise<string> => {
+      const first = (await manager.connection("srv")?.readResource("note://roots"))?.contents[0];
+      return first && "text" in first ? first.text : "";
+    };
+    expect(await read()).toMatch(/^read 1:/);
+    expect(await read()).toMatch(/^read 2:/);
+    expect(hits.filter((hit) => hit.method === "resources/read")).toEqual([]);
+    expect(sent(wire, "resources/read")).toBe(4);
+  });
+
+  it("a list change is listed afresh; a crashed process started again is listed again, ttl or not", async () => {
     const { manager, wire, hits } = await start("modern-server", {
       FIXTURE_CACHE_TTL_MS: "600000",
       FIXTURE_EXIT_TOOL: "1",
@@ -254,15 +320,11 @@ describe("results kept as long as the server says (ttlMs)", () => {
 
     const before = hits.length;
     await manager.callTool("srv", "exit_now", {}).catch(() => undefined);
+    // A new process is a new server: what the crashed one said may be kept is forgotten.
     await waitFor(
-      () =>
-        hits.slice(before).some((hit) => hit.method === "tools/list") &&
-        manager.servers()[0]?.status === "connected",
-      "the reconnection",
+      () => sent(wire, "tools/list") === 3 && manager.servers()[0]?.status === "connected",
+      "the reconnection's listing",
     );
-    expect(sent(wire, "tools/list")).toBe(2);
-    expect(hits.slice(before)).toContainEqual(
-      expect.objectContaining({ method: "tools/list", key: "", ttlMs: 600000 }),
-    );
+    expect(hits.slice(before).filter((hit) => hit.method === "tools/list")).toEqual([]);
   });
 });

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { ServerSnapshot } from "../../src/core/mcp/types.js";
 import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { TraceRecorder, type TraceRecorderOptions } from "../../src/core/trace/trace-recorder.js";
+import {
+  MAX_UPDATE_RECORDS,
+  TraceRecorder,
+  type TraceRecorderOptions,
+} from "../../src/core/trace/trace-recorder.js";
 import { MCPTERM_VERSION } from "../../src/core/version.js";
 import { tempDir } from "../support/fixtures.js";
 import { FAKE_SECRET } from "./support.js";
@@ -135,6 +139,33 @@ describe("TraceRecorder", () => {
       "wire",
       "wire_truncated",
       "session_end",
+    ]);
+  });
+
+  it("keeps a bounded number of update records per server, and says how many it left out", async () => {
+    const recorder = await open();
+    // A server that floods resources/updated, and a quiet one whose updates are all kept.
+    for (let n = 0; n < MAX_UPDATE_RECORDS + 300; n += 1)
+      recorder.subscription({ kind: "updated", server: "a", uri: "note://flood" });
+    for (let n = 0; n < 3; n += 1)
+      recorder.subscription({ kind: "updated", server: "b", uri: "note://calm" });
+    recorder.subscription({
+      kind: "closed",
+      server: "a",
+      subject: "note://flood",
+      why: "graceful",
+      relisten: false,
+    });
+    recorder.close();
+    const written = await records(recorder);
+    const updates = (server: string) =>
+      written.filter((record) => record.kind === "updated" && record.server === server).length;
+    expect(updates("a")).toBe(MAX_UPDATE_RECORDS);
+    expect(updates("b")).toBe(3);
+    // Other subscription records are never left out.
+    expect(written.filter((record) => record.kind === "closed")).toHaveLength(1);
+    expect(written.filter((record) => record.kind === "updates_left_out")).toEqual([
+      expect.objectContaining({ type: "subscription", server: "a", count: 300, kept: MAX_UPDATE_RECORDS }),
     ]);
   });
 

@@ -110,6 +110,12 @@ function chooseTarget(
     servers.some((server) => server.name === mention[1])
   )
     return chooseTarget(context, [mention[1], mention[2]], usage, choices);
+  // A server's name alone (and no server lists it as a URI): the URI is what is missing.
+  if (
+    servers.some((server) => server.name === first) &&
+    !servers.some((server) => server.catalog.resources.some((resource) => resource.uri === first))
+  )
+    return { kind: "error", message: `Which URI on "${first}"? Name it after the server: ${usage}.` };
   const candidates =
     choices.map((meets) => servers.filter((server) => meets(server, first))).find((met) => met.length > 0) ??
     [];

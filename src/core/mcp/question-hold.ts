@@ -5,21 +5,14 @@
  */
 export class QuestionHold {
   private open = 0;
-  /** Every question ever put, answered or not: a request that saw it change asked the person. */
-  private put = 0;
   private readonly listeners = new Set<(open: boolean) => void>();
 
   get isOpen(): boolean {
     return this.open > 0;
   }
 
-  get asked(): number {
-    return this.put;
-  }
-
   /** Runs one question to the person; the hold lasts until it is answered or given up. */
   async during<T>(ask: () => Promise<T>): Promise<T> {
-    this.put += 1;
     this.open += 1;
     if (this.open === 1) this.tell(true);
     try {

@@ -87,7 +87,12 @@ export class ServerConnection {
     this.log = new ConnectionLog({ server: config.name, redact, onLog, process: () => this.stdio });
     const note = (level: LoggingLevel, text: string): void => this.log.note(level, text);
     const isClosing = (): boolean => this.closing;
-    this.cache = new ResponseCache(config.name, options.onCacheHit);
+    this.cache = new ResponseCache(
+      config.name,
+      options.onCacheHit,
+      Date.now,
+      () => this.protocol?.era === "modern",
+    );
     this.subscriptions = new ServerSubscriptions({
       server: config.name,
       timeoutMs: config.timeoutMs,
@@ -95,6 +100,12 @@ export class ServerConnection {
         const problem = subscriptionProblem(event);
         if (problem) note("warning", problem);
         options.onSubscription?.(redactedEvent(event, redact));
+      },
+      // Listening again after a drop: what changed in the gap is found by listing afresh.
+      listsMissed: (honored) => {
+        if (honored.toolsListChanged && this.client) this.tools.changed(this.client);
+        if (honored.resourcesListChanged) void this.catalog?.changed("resources");
+        if (honored.promptsListChanged) void this.catalog?.changed("prompts");
       },
     });
     this.tools = new ServerToolList({
@@ -457,6 +468,8 @@ export class ServerConnection {
     if (this.stdio?.exit) {
       this.log.keepProcessLines();
       this.stdio = undefined;
+      // A new process is a new server: nothing the crashed one said may be kept holds for it.
+      this.cache.clear();
     }
     await this.connectAgain(this.error);
   }

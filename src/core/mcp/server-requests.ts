@@ -12,7 +12,7 @@ import type { ResponseCache } from "./response-cache.js";
 import type { ServerToolList } from "./server-tool-list.js";
 import type { SessionRenewal } from "./session-renewal.js";
 import type { TaskDriver } from "./task-driver.js";
-import { callToolWithin } from "./tool-call.js";
+import { callToolWithin, isInputRoundNotice } from "./tool-call.js";
 import { classifiedRequest, ToolCallError } from "./tool-call-error.js";
 import type { CallOptions, CallToolResult } from "./types.js";
 
@@ -117,9 +117,14 @@ export class ServerRequests {
    * (ResponseCache), unless `fresh` asks for the server.
    */
   readResource(uri: string, options: CallOptions & { fresh?: boolean }): Promise<ReadResourceResult> {
-    const { cache, questions } = this.host;
-    // A read that had to ask the person (input_required) answered a retry: never kept (SEP-2549).
-    const asked = questions.asked;
+    const { cache } = this.host;
+    // A read answered on a retry after input_required is never kept (SEP-2549), whatever was asked:
+    // roots are answered without asking the person, so the question count cannot tell. The SDK
+    // reports each round it fulfils as progress of its own; seeing one marks this read a retry.
+    let retried = false;
+    const onprogress = (progress: { total?: number; message?: string }): void => {
+      if (isInputRoundNotice(progress)) retried = true;
+    };
     return this.host.session.run((client) =>
       this.classified(
         () =>
@@ -129,9 +134,9 @@ export class ServerRequests {
             () =>
               client.readResource(
                 { uri, ...this.meta() },
-                { ...this.requestOptions(options), cacheMode: "bypass" },
+                { ...this.requestOptions(options), cacheMode: "bypass", onprogress },
               ),
-            { fresh: options.fresh, keepable: () => questions.asked === asked },
+            { fresh: options.fresh, keepable: () => !retried },
           ),
         options,
         "the read",

@@ -2,7 +2,7 @@ import type { Client, SubscriptionFilter } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { ListenStream, type ListenEnd } from "./listen-stream.js";
 import type { ProtocolEra } from "./protocol-era.js";
-import { ToolCallError } from "./tool-call-error.js";
+import { classifyRequestError, ToolCallError } from "./tool-call-error.js";
 
 /**
  * What happened to a server's subscriptions, for the trace and the person: a stream opened (with
@@ -34,6 +34,11 @@ export interface SubscriptionOptions {
   emit: (event: SubscriptionEvent) => void;
   /** How long the server has to acknowledge a listen or answer a subscribe. */
   timeoutMs: number;
+  /**
+   * The list-change stream was dropped and is open again: changes made in the gap were never
+   * told, so the lists it honours must be listed afresh (not from the cache).
+   */
+  listsMissed?: (honored: SubscriptionFilter) => void;
 }
 
 const LIST_CHANGES = "list changes";
@@ -56,6 +61,8 @@ interface Attached {
  */
 export class ServerSubscriptions {
   private readonly uris = new Set<string>();
+  /** Subscriptions on their way: a second subscribe to one URI waits for the first, never opens a second stream. */
+  private readonly starting = new Map<string, Promise<void>>();
   private attached: Attached | undefined;
 
   constructor(private readonly options: SubscriptionOptions) {}
@@ -120,17 +127,37 @@ export class ServerSubscriptions {
     const attached = this.attached;
     if (!attached) throw new ToolCallError("transient", `server "${this.options.server}" is not connected`);
     if (this.uris.has(uri)) return;
+    const underWay = this.starting.get(uri);
+    if (underWay) return underWay;
     if (!attached.client.getServerCapabilities()?.resources?.subscribe)
       throw new ToolCallError(
         "invalid_args",
         `server "${this.options.server}" does not offer resource subscriptions (its capabilities have no resources.subscribe); /read ${this.options.server} ${uri} reads it now`,
       );
-    await this.start(attached, uri);
-    this.uris.add(uri);
+    // Reserved before the first await: a second subscribe meanwhile shares this one.
+    const started = this.start(attached, uri).then(
+      () => {
+        this.uris.add(uri);
+      },
+      (error: unknown) => {
+        // Classified here, with the time the server had: SessionRenewal knows no timeout of its own.
+        throw error instanceof ToolCallError
+          ? error
+          : classifyRequestError(error, { server: this.options.server, timeoutMs: this.options.timeoutMs });
+      },
+    );
+    this.starting.set(uri, started);
+    try {
+      await started;
+    } finally {
+      this.starting.delete(uri);
+    }
   }
 
   /** Ends the subscription to `uri`; false when there was none. */
   async unsubscribe(uri: string): Promise<boolean> {
+    // One on its way is settled first, so what it opens is what this closes.
+    await this.starting.get(uri)?.catch(() => undefined);
     if (!this.uris.delete(uri)) return false;
     const attached = this.attached;
     if (attached?.era === "modern") {
@@ -213,8 +240,14 @@ export class ServerSubscriptions {
 
   private stream(attached: Attached, subject: string, filter: SubscriptionFilter): ListenStream {
     const { server, emit, timeoutMs } = this.options;
+    let openings = 0;
     return new ListenStream(attached.client, filter, timeoutMs, {
-      opened: (honored) => emit({ kind: "opened", server, era: "modern", subject, honored }),
+      opened: (honored) => {
+        emit({ kind: "opened", server, era: "modern", subject, honored });
+        openings += 1;
+        if (openings > 1 && subject === LIST_CHANGES && this.attached === attached)
+          this.options.listsMissed?.(honored);
+      },
       closed: (why, relisten) => {
         // mcpterm's own closes are told with their reason (unsubscribe, detach); one because the
         // connection went is not news of its own: the connection's loss is.

@@ -119,7 +119,7 @@ export async function callToolWithin(
  * its own making. The question itself is what the person sees; a progress line saying the SDK is
  * fulfilling it would be the client talking about itself as if the server had.
  */
-function isInputRoundNotice(progress: { total?: number; message?: string }): boolean {
+export function isInputRoundNotice(progress: { total?: number; message?: string }): boolean {
   return (
     progress.total === undefined &&
     /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(progress.message ?? "")

@@ -39,6 +39,11 @@ export const DEFAULT_MAX_RECORD_CHARS = 200_000;
 const STDERR_TAIL_LINES = 20;
 /** Non-JSON stdout lines kept per session: enough to show the bug, not a flood. */
 const MAX_NOISE_RECORDS = 100;
+/**
+ * Update records kept per server: a server may send resources/updated without end, and each one
+ * is a line. Past this, updates are counted and one record at the end says how many were left out.
+ */
+export const MAX_UPDATE_RECORDS = 200;
 
 /**
  * A record waiting for the end of its turn, `ts` being when it was made: an engine event (already
@@ -62,6 +67,8 @@ export class TraceRecorder implements EventSink {
   private wireFrames = 0;
   private readonly inputRounds = new InputRounds();
   private noiseRecords = 0;
+  /** Per server: the update records written, and those left out past MAX_UPDATE_RECORDS. */
+  private readonly updateRecords = new Map<string, { written: number; leftOut: number }>();
   private readonly wireLimit: number;
   private readonly maxRecordChars: number;
   private readonly now: () => Date;
@@ -161,6 +168,15 @@ export class TraceRecorder implements EventSink {
 
   /** A subscription stream opened or closed, an update to a subscribed resource (subscriptions.ts). */
   readonly subscription = (event: SubscriptionEvent): void => {
+    if (event.kind === "updated") {
+      const counted = this.updateRecords.get(event.server) ?? { written: 0, leftOut: 0 };
+      this.updateRecords.set(event.server, counted);
+      if (counted.written >= MAX_UPDATE_RECORDS) {
+        counted.leftOut += 1;
+        return;
+      }
+      counted.written += 1;
+    }
     this.append({ type: "subscription", ...event });
   };
 
@@ -176,6 +192,15 @@ export class TraceRecorder implements EventSink {
 
   close(): void {
     if (this.fd === undefined) return;
+    for (const [server, { leftOut }] of this.updateRecords)
+      if (leftOut > 0)
+        this.append({
+          type: "subscription",
+          kind: "updates_left_out",
+          server,
+          count: leftOut,
+          kept: MAX_UPDATE_RECORDS,
+        });
     this.append({ type: "session_end" });
     this.writer.close();
     closeSync(this.fd);

@@ -106,6 +106,8 @@ export interface StdoutNoiseRecord {
 export type SubscriptionRecord = { ts: number } & (
   | { type: "subscription"; kind: "opened"; server: string; era: string; subject: string; honored?: object }
   | { type: "subscription"; kind: "updated"; server: string; uri: string }
+  /** Updates past the per-server limit were not recorded one by one: how many, after how many kept. */
+  | { type: "subscription"; kind: "updates_left_out"; server: string; count: number; kept: number }
   | { type: "subscription"; kind: "closed"; server: string; subject: string; why: string; relisten: boolean }
   | {
       type: "subscription";

@@ -88,6 +88,8 @@ function subscriptionLine(event: SubscriptionRecord): string {
       return `${event.server}: subscribed to ${event.subject} (${event.era}${event.honored ? `, honoured ${JSON.stringify(event.honored)}` : ""})`;
     case "updated":
       return `${event.server}: ${event.uri} updated`;
+    case "updates_left_out":
+      return `${event.server}: ${event.count} more updates not recorded (the first ${event.kept} are)`;
     case "closed":
       return `${event.server}: subscription to ${event.subject} closed (${event.why}${event.relisten ? "; listening again" : ""})`;
     case "failed":
