@@ -31,6 +31,8 @@ export interface TaskCallOptions {
   maxCallMs: number;
   /** Each change of the task: created, then each new status or status message. */
   onUpdate?: (update: TaskUpdate) => void;
+  /** The server answered a poll about the task, whether or not anything changed. */
+  alive?: () => void;
 }
 
 /** One caller's tools/call as the driver knows it. */
@@ -126,7 +128,10 @@ export class TaskDriver {
         signal: options.signal,
         timeoutMs: options.timeoutMs,
         maxCallMs: options.maxCallMs,
-        seen: (state) => tell(state),
+        seen: (state) => {
+          options.alive?.();
+          tell(state);
+        },
         answer: (request, signal) => answerTaskQuestion(this.answerer, request, signal),
       },
       task,

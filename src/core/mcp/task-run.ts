@@ -16,6 +16,13 @@ const SDK_TIMEOUT_SLACK_MS = 1000;
 /** tasks/cancel is sent once the call is over: it gets this long, at most. */
 const CANCEL_MS = 5000;
 const INTERNAL_ERROR = -32603;
+/**
+ * Each answered poll is a sign of life, so a poll goes out at least this often within the
+ * silence limit (timeoutMs): however slow a pace the server asks, the limit cannot run out
+ * between two polls the server answers.
+ */
+const POLLS_PER_SILENCE_LIMIT = 3;
+const MIN_POLL_MS = 50;
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
 
@@ -38,7 +45,7 @@ export interface TaskRunContext {
   timeoutMs: number;
   /** The call's hard limit, which bounds a 2025 tasks/result. */
   maxCallMs: number;
-  /** Each state read from the server, in order. */
+  /** Each state read from the server, in order: every answered poll, changed or not. */
   seen(task: TaskState): void;
   /** Answers one question the task asked (2026: inputRequests in tasks/get). */
   answer(request: TaskInputRequest, signal: AbortSignal): Promise<unknown>;
@@ -76,7 +83,7 @@ async function runModern(context: TaskRunContext, first: TaskState): Promise<Tas
   const answered = new Set<string>();
   let state = first;
   for (;;) {
-    await wait(state.pollMs, context.signal);
+    await wait(pollPace(state, context.timeoutMs), context.signal);
     const got = await untilStopped(getTask(context, state.taskId), context.signal);
     state = sameTask(got, state.taskId);
     context.seen(state);
@@ -158,7 +165,7 @@ async function pollStatus(context: TaskRunContext, first: TaskState, stop: Abort
   let state = first;
   try {
     while (!isFinal(state.status)) {
-      await wait(state.pollMs, stop);
+      await wait(pollPace(state, context.timeoutMs), stop);
       state = sameTask(await untilStopped(getTask(context, state.taskId), stop), state.taskId);
       if (!stop.aborted) context.seen(state);
     }
@@ -181,6 +188,11 @@ function sameTask(got: Record<string, unknown>, taskId: string): TaskState {
   const state = readTask(got);
   if (state?.taskId !== taskId) throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
   return state;
+}
+
+/** How long to wait before the next poll: the server's pace, but never near the silence limit. */
+function pollPace(state: TaskState, timeoutMs: number): number {
+  return Math.min(state.pollMs, Math.max(MIN_POLL_MS, Math.floor(timeoutMs / POLLS_PER_SILENCE_LIMIT)));
 }
 
 async function wait(ms: number, signal: AbortSignal): Promise<void> {

@@ -51,7 +51,8 @@ export async function callToolWithin(
     signal: options.signal,
   });
   const { onProgress, onTask } = options;
-  // A task's every status is a sign of life, and the task ends within the call's own limits.
+  // Every poll the server answers about the task is a sign of life (a status may stay the same
+  // for longer than timeoutMs while the task works), and the task ends within the call's limits.
   const task = host.tasks?.begin({
     tool,
     askTask: host.asksTask === true,
@@ -62,6 +63,7 @@ export async function callToolWithin(
       limits.showedLife();
       onTask?.(update);
     },
+    alive: () => limits.showedLife(),
   });
   const params = task ? { ...meta, _meta: { ...meta._meta, ...task.meta } } : meta;
   const send = (): Promise<CallToolResult> =>
