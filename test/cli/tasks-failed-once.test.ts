@@ -8,13 +8,15 @@ import { cleanEnv, runCli } from "../support/run-cli.js";
  * A task that ran and failed is the end of its call: whatever error code the task's failure
  * carries, mcpterm must not send the tools/call again (a second run of a tool the person approved
  * once). The server here is raw JSON-RPC over stdio (2026): it answers `job` with a task whose
- * tasks/get says failed with -32020 (the code mcpterm resends a rejected call on), and appends
- * one line to calls.log for each tools/call it receives.
+ * tasks/get says failed with the code it is given: -32020 (the code mcpterm resends a rejected
+ * call on) or -32602 (which would blame the call's arguments, exit 2), and appends one line to
+ * its log for each tools/call it receives.
  */
 const SERVER = String.raw`
 import readline from "node:readline";
 import { appendFileSync } from "node:fs";
 const log = process.argv[2];
+const code = Number(process.argv[3]);
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 const complete = { resultType: "complete", ttlMs: 0, cacheScope: "private" };
 const task = { taskId: "t1", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 60000, pollIntervalMs: 50 };
@@ -30,7 +32,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       appendFileSync(log, "tools/call\n");
       return send({ jsonrpc: "2.0", id: m.id, result: { resultType: "task", ...task, status: "working" } });
     case "tasks/get":
-      return ok({ ...task, status: "failed", error: { code: -32020, message: "the job failed" } });
+      return ok({ ...task, status: "failed", error: { code, message: "the job failed" } });
     default:
       if (m.id !== undefined) ok({});
   }
@@ -41,18 +43,23 @@ let dir: string;
 beforeAll(async () => {
   dir = await tempDir();
   await writeFile(path.join(dir, "server.mjs"), SERVER);
+  const server = (code: number) => ({
+    command: process.execPath,
+    args: [path.join(dir, "server.mjs"), path.join(dir, `calls${code}.log`), String(code)],
+  });
   await writeJson(path.join(dir, "mcp.config.json"), {
-    mcpServers: {
-      h: { command: process.execPath, args: [path.join(dir, "server.mjs"), path.join(dir, "calls.log")] },
-    },
+    mcpServers: { header: server(-32020), params: server(-32602) },
   });
 });
 
 describe("a task that failed", () => {
-  it("ends its call: the tools/call is sent once, whatever code the failure carries", async () => {
-    const run = await runCli(["call", "--yes", "h/job", "{}"], { cwd: dir, env: cleanEnv() });
+  it.each([
+    ["header", -32020],
+    ["params", -32602],
+  ])("ends its call (%s, %i): the tools/call is sent once, and fails as the task's", async (name, code) => {
+    const run = await runCli(["call", "--yes", `${name}/job`, "{}"], { cwd: dir, env: cleanEnv() });
     expect(run.stderr).toContain("the job failed");
     expect(run.code).toBe(1);
-    expect(await readFile(path.join(dir, "calls.log"), "utf8")).toBe("tools/call\n");
+    expect(await readFile(path.join(dir, `calls${code}.log`), "utf8")).toBe("tools/call\n");
   });
 });

@@ -3,7 +3,7 @@ import type { ProtocolEra } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
-import { cancelTask, runTask, type TaskOutcome } from "./task-run.js";
+import { cancelTask, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
 import { readTask } from "./task-state.js";
 
@@ -256,12 +256,23 @@ function taskAnswer(result: unknown, era: ProtocolEra): TaskState | undefined {
 function answerFor(
   outcome: TaskOutcome,
   era: ProtocolEra,
-): { result: Record<string, unknown> } | { error: { code: number; message: string } } | undefined {
+):
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; data?: unknown } }
+  | undefined {
   switch (outcome.kind) {
     case "result":
       return { result: era === "modern" ? { ...outcome.result, resultType: "complete" } : outcome.result };
     case "error":
-      return { error: outcome.error };
+      // Never the task's own code: the SDK and mcpterm read a tools/call's error code (-32020
+      // resends the call, -32602 blames its arguments), and this call was answered, with a task.
+      return {
+        error: {
+          code: INTERNAL_ERROR,
+          message: outcome.error.message,
+          data: { [TASK_ERROR]: { ...outcome.error, abandoned: outcome.abandoned === true } },
+        },
+      };
     case "cancelled":
       return {
         error: {

@@ -26,6 +26,15 @@ const MIN_POLL_MS = 50;
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
 
+/**
+ * The key under which the error handed to the SDK for a failed task's tools/call carries the
+ * task's own error (its code and message) and whether mcpterm gave up on the task itself.
+ */
+export const TASK_ERROR = "mcpterm/taskError";
+
+/** What a failed task's tools/call error carries under TASK_ERROR. */
+export type TaskError = JsonRpcErrorObject & { abandoned: boolean };
+
 /** How a task ended, for the tools/call it stands for. */
 export type TaskOutcome =
   | { kind: "result"; result: Record<string, unknown> }
