@@ -14,8 +14,8 @@ import { readTask } from "./task-state.js";
  */
 const CALL_MARK = "mcpterm/call";
 const INTERNAL_ERROR = -32603;
-/** What a task mcpterm stopped says in its panel and in /tasks. */
-const CANCEL_SENT = "tasks/cancel sent";
+/** What a task mcpterm stopped says until its tasks/cancel went out. */
+const CANCELLING = "sending tasks/cancel";
 /** What an untracked call (not sent through callToolWithin) gets: nobody waits with a signal. */
 const UNTRACKED = { timeoutMs: 60_000, maxCallMs: 3_600_000 };
 
@@ -43,6 +43,8 @@ export interface TaskCallHandle {
   taskId: string | undefined;
   /** Set when the server cancelled the task (nobody here asked): its status message, or "". */
   serverCancelled: string | undefined;
+  /** Settles once the driver is done with the task: a stopped one's tasks/cancel went out. */
+  followed: Promise<unknown>;
   /** The call is over: forget it. */
   end(): void;
 }
@@ -63,6 +65,8 @@ interface Tracked {
 export class TaskDriver {
   private nextMark = 0;
   private readonly calls = new Map<string, Tracked>();
+  /** The tasks being followed now: what stops each, and its end (tasks/cancel sent, if stopped). */
+  private readonly following = new Set<{ stop: AbortController; done: Promise<unknown> }>();
   readonly list = new TaskList();
 
   constructor(
@@ -80,6 +84,7 @@ export class TaskDriver {
       meta: { [CALL_MARK]: mark },
       taskId: undefined,
       serverCancelled: undefined,
+      followed: Promise.resolve(),
       end: () => this.calls.delete(mark),
     };
     this.calls.set(mark, { options, handle });
@@ -95,6 +100,21 @@ export class TaskDriver {
     return typeof mark === "string" ? this.calls.get(mark) : undefined;
   }
 
+  /**
+   * The connection is closing (Ctrl+C on `mcpterm call`, the session ending): stops every task
+   * still followed and waits, at most `ms`, for their tasks/cancel to go out first, so the
+   * server hears of it rather than having the task run on unseen.
+   */
+  async stopAll(ms: number): Promise<void> {
+    if (this.following.size === 0) return;
+    const all = [...this.following];
+    for (const following of all) following.stop.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([Promise.allSettled(all.map((following) => following.done)), bound]);
+    clearTimeout(timer);
+  }
+
   /** Follows one task to its end; what becomes of it is told to the caller and the list. */
   async follow(
     client: Client,
@@ -102,6 +122,26 @@ export class TaskDriver {
     tool: string,
     tracked: Tracked | undefined,
     task: TaskState,
+  ): Promise<TaskOutcome> {
+    const stop = new AbortController();
+    const done = this.followUntil(client, era, tool, tracked, task, stop.signal);
+    const following = { stop, done };
+    if (tracked) tracked.handle.followed = done.catch(() => undefined);
+    this.following.add(following);
+    try {
+      return await done;
+    } finally {
+      this.following.delete(following);
+    }
+  }
+
+  private async followUntil(
+    client: Client,
+    era: ProtocolEra,
+    tool: string,
+    tracked: Tracked | undefined,
+    task: TaskState,
+    closing: AbortSignal,
   ): Promise<TaskOutcome> {
     const options = tracked?.options ?? {
       tool,
@@ -119,13 +159,14 @@ export class TaskDriver {
     tell(task, true);
     // Told at once when the call stops, before the call's failure is: whoever follows the call
     // (the panel, the trace) hears the task was cancelled before they hear the call ended.
-    const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCEL_SENT });
-    options.signal.addEventListener("abort", stopped, { once: true });
+    const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCELLING });
+    const signal = AbortSignal.any([options.signal, closing]);
+    signal.addEventListener("abort", stopped, { once: true });
     const outcome = await runTask(
       {
         client,
         era,
-        signal: options.signal,
+        signal,
         timeoutMs: options.timeoutMs,
         maxCallMs: options.maxCallMs,
         seen: (state) => {
@@ -136,7 +177,7 @@ export class TaskDriver {
       },
       task,
     );
-    options.signal.removeEventListener("abort", stopped);
+    signal.removeEventListener("abort", stopped);
     await this.settle(client, entry, outcome, options.timeoutMs, tell);
     if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
     return outcome;
@@ -161,8 +202,8 @@ export class TaskDriver {
         tell({ status: outcome.abandoned ? "cancelled" : "failed", statusMessage: outcome.error.message });
         return;
       case "stopped":
-        await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: "cancelled", statusMessage: CANCEL_SENT });
+        // Said only once tasks/cancel went out (or why it could not).
+        tell({ status: "cancelled", statusMessage: await cancelTask(client, entry.taskId, timeoutMs) });
     }
   }
 }

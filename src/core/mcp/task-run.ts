@@ -1,5 +1,5 @@
 import { setTimeout as pause } from "node:timers/promises";
-import type { Client } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode, type Client } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ProtocolEra } from "./protocol-era.js";
 import { newQuestions, type TaskInputRequest } from "./task-input.js";
@@ -16,6 +16,8 @@ const SDK_TIMEOUT_SLACK_MS = 1000;
 /** tasks/cancel is sent once the call is over: it gets this long, at most. */
 const CANCEL_MS = 5000;
 const INTERNAL_ERROR = -32603;
+/** What a task mcpterm stopped says in its panel and in /tasks, once tasks/cancel went out. */
+export const CANCEL_SENT = "tasks/cancel sent";
 /**
  * Each answered poll is a sign of life, so a poll goes out at least this often within the
  * silence limit (timeoutMs): however slow a pace the server asks, the limit cannot run out
@@ -79,13 +81,23 @@ export async function runTask(context: TaskRunContext, first: TaskState): Promis
   }
 }
 
-/** Asks the server to stop the task; what it answers does not matter any more. */
-export async function cancelTask(client: Client, taskId: string, timeoutMs: number): Promise<void> {
-  await client
-    .request({ method: "tasks/cancel", params: { taskId } }, AnyResult, {
+/**
+ * Asks the server to stop the task, and says what became of the request (shown as the task's
+ * status message): what the server answers does not matter any more, only whether it went out.
+ */
+export async function cancelTask(client: Client, taskId: string, timeoutMs: number): Promise<string> {
+  try {
+    await client.request({ method: "tasks/cancel", params: { taskId } }, AnyResult, {
       timeout: Math.min(timeoutMs, CANCEL_MS),
-    })
-    .catch(() => undefined);
+    });
+    return CANCEL_SENT;
+  } catch (error) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+      return `${CANCEL_SENT}, not answered`;
+    // An error answer is an answer: the request went out.
+    if (error instanceof ProtocolError) return CANCEL_SENT;
+    return `tasks/cancel could not be sent: ${errorObject(error).message.slice(0, 200)}`;
+  }
 }
 
 async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {

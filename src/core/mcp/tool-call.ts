@@ -103,12 +103,15 @@ export async function callToolWithin(
     }
   } catch (error) {
     const stopped = limits.stoppedBy(error);
-    if (stopped && task?.taskId !== undefined)
+    if (stopped && task?.taskId !== undefined) {
+      // The call says its task was cancelled once tasks/cancel went out (bounded by its timeout).
+      await task.followed;
       throw new ToolCallError(stopped.failure, `${stopped.message}; its task ${task.taskId} was cancelled`, {
         cause: error,
         retryable: false,
         timedOut: stopped.timedOut,
       });
+    }
     if (stopped) throw stopped;
     if (task?.serverCancelled !== undefined)
       throw new ToolCallError(
