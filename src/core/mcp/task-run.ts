@@ -24,6 +24,8 @@ export const CANCEL_SENT = "tasks/cancel sent";
  * between two polls the server answers.
  */
 const POLLS_PER_SILENCE_LIMIT = 3;
+/** The most questions (distinct inputRequests keys) one task may ask. */
+const MAX_QUESTIONS_PER_TASK = 10;
 const MIN_POLL_MS = 50;
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
@@ -121,6 +123,10 @@ async function answerQuestions(
 ): Promise<void> {
   const asked = newQuestions(got.inputRequests, answered);
   if (asked.length === 0) return;
+  // A server that asks something new at every poll would keep the person (or the one-shot
+  // declines) busy until maxCallMs: past the cap, mcpterm gives the task up and cancels it.
+  if (answered.size + asked.length > MAX_QUESTIONS_PER_TASK)
+    throw new Error(`the task asked more than ${MAX_QUESTIONS_PER_TASK} questions, so it was cancelled`);
   const answers = await Promise.all(
     asked.map(async ([key, request]) => [key, await context.answer(request, context.signal)] as const),
   );
