@@ -217,7 +217,10 @@ type Id = string | number;
 
 /** The task driver on one connection: which tools/call ids are waiting, which got tasks. */
 class ConnectionTasks implements WireWatcher {
-  private readonly waiting = new Map<Id, { tool: string; tracked: Tracked | undefined }>();
+  private readonly waiting = new Map<
+    Id,
+    { tool: string; tracked: Tracked | undefined; askedTask: boolean }
+  >();
   /** tools/call ids answered with a task: the SDK's notifications/cancelled for them stay here. */
   private readonly answeredWithTask = new Set<Id>();
   private deliver: (message: JSONRPCMessage) => void = () => undefined;
@@ -243,10 +246,10 @@ class ConnectionTasks implements WireWatcher {
     const { [CALL_MARK]: mark, ...meta } = params._meta ?? {};
     const tracked = this.driver.tracked(mark);
     const tool = typeof params.name === "string" ? params.name.slice(0, 200) : "?";
-    this.waiting.set(message.id, { tool, tracked });
+    const askTask = this.era() === "legacy" && tracked?.options.askTask === true;
+    this.waiting.set(message.id, { tool, tracked, askedTask: askTask || "task" in params });
     if (mark === undefined) return message;
     const { _meta: _dropped, ...rest } = params;
-    const askTask = this.era() === "legacy" && tracked?.options.askTask === true;
     return {
       ...message,
       params: {
@@ -271,6 +274,9 @@ class ConnectionTasks implements WireWatcher {
     const era = this.era();
     const task = era === undefined ? undefined : taskAnswer(message.result, era);
     if (era === undefined || task === undefined) return message;
+    // 2025-11-25: a server must not answer a tools/call that asked for no task with one. Not
+    // followed: the answer goes to the SDK as it is, which finds no result in it.
+    if (era === "legacy" && !waiting.askedTask) return message;
     const { id } = message;
     this.answeredWithTask.add(id);
     void this.driver
