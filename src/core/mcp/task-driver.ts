@@ -5,7 +5,7 @@ import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
 import { cancelTask, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
-import { readTask } from "./task-state.js";
+import { isFinal, readTask } from "./task-state.js";
 
 /**
  * The `_meta` key that ties a tools/call on the wire to the caller waiting for it; taken off
@@ -160,6 +160,7 @@ export class TaskDriver {
     // Told at once when the call stops, before the call's failure is: whoever follows the call
     // (the panel, the trace) hears the task was cancelled before they hear the call ended.
     const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCELLING });
+    let last = task;
     const signal = AbortSignal.any([options.signal, closing]);
     signal.addEventListener("abort", stopped, { once: true });
     const outcome = await runTask(
@@ -171,14 +172,20 @@ export class TaskDriver {
         maxCallMs: options.maxCallMs,
         seen: (state) => {
           options.alive?.();
-          tell(state);
+          last = state;
+          // A final status is told once, by settle, as the outcome has it: a task that says
+          // `completed` but has no result shows `failed` alone, never both.
+          if (!isFinal(state.status)) tell(state);
         },
         answer: (request, signal) => answerTaskQuestion(this.answerer, request, signal),
       },
       task,
     );
     signal.removeEventListener("abort", stopped);
-    await this.settle(client, entry, outcome, options.timeoutMs, tell);
+    // The server's words on a completed task, only if it said them of the completed task (a 2025
+    // result comes from tasks/result, and the last poll's message may be a step long past).
+    const completedMessage = last.status === "completed" ? last.statusMessage : undefined;
+    await this.settle(client, entry, outcome, options.timeoutMs, tell, completedMessage);
     if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
     return outcome;
   }
@@ -189,10 +196,11 @@ export class TaskDriver {
     outcome: TaskOutcome,
     timeoutMs: number,
     tell: (state: Pick<TaskState, "status" | "statusMessage">) => void,
+    completedMessage: string | undefined,
   ): Promise<void> {
     switch (outcome.kind) {
       case "result":
-        tell({ status: "completed", statusMessage: entry.statusMessage });
+        tell({ status: "completed", statusMessage: completedMessage });
         return;
       case "cancelled":
         tell({ status: "cancelled", statusMessage: outcome.statusMessage });
