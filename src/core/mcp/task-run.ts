@@ -213,8 +213,14 @@ function getTask(context: TaskRunContext, taskId: string): Promise<Record<string
 
 function sameTask(got: Record<string, unknown>, taskId: string): TaskState {
   const state = readTask(got);
-  if (state?.taskId !== taskId) throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
-  return state;
+  if (state?.taskId === taskId) return state;
+  const raw = (typeof got.task === "object" && got.task !== null ? got.task : got) as Record<string, unknown>;
+  // The right task in a state mcpterm does not know is told as such, not as another task.
+  if (raw.taskId === taskId)
+    throw new Error(
+      `tasks/get for task ${taskId} answered with an unknown status ${JSON.stringify(String(raw.status).slice(0, 40))}`,
+    );
+  throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
 }
 
 /** How long to wait before the next poll: the server's pace, but never near the silence limit. */
