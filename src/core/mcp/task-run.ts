@@ -16,6 +16,8 @@ const SDK_TIMEOUT_SLACK_MS = 1000;
 /** tasks/cancel is sent once the call is over: it gets this long, at most. */
 const CANCEL_MS = 5000;
 const INTERNAL_ERROR = -32603;
+/** Why mcpterm stopped waiting on a 2025 tasks/result, as the server reads it. */
+const RESULT_WAIT_STOPPED = "the client stopped waiting for the task's result; tasks/cancel follows";
 /** What a task mcpterm stopped says in its panel and in /tasks, once tasks/cancel went out. */
 export const CANCEL_SENT = "tasks/cancel sent";
 /**
@@ -162,15 +164,18 @@ function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutco
 }
 
 async function runLegacy(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
+  // Stops the polls and the wait on tasks/result; the SDK sends the reason with the
+  // notifications/cancelled for tasks/result, so it is words (the call's own reason is a Symbol).
   const polling = new AbortController();
-  const stopPolling = (): void => polling.abort();
+  const stopPolling = (): void => polling.abort(RESULT_WAIT_STOPPED);
   context.signal.addEventListener("abort", stopPolling, { once: true });
+  if (context.signal.aborted) stopPolling();
   const polls = pollStatus(context, first, polling.signal);
   try {
     const result = await context.client.request(
       { method: "tasks/result", params: { taskId: first.taskId } },
       AnyResult,
-      { signal: context.signal, timeout: context.maxCallMs + SDK_TIMEOUT_SLACK_MS },
+      { signal: polling.signal, timeout: context.maxCallMs + SDK_TIMEOUT_SLACK_MS },
     );
     return { kind: "result", result };
   } catch (error) {
