@@ -3,7 +3,7 @@ import type { ProtocolEra } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
-import { cancelTask, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
+import { cancelTask, INTERNAL_ERROR, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
 import { isFinal, readTask } from "./task-state.js";
 
@@ -13,7 +13,6 @@ import { isFinal, readTask } from "./task-state.js";
  * original params under new ids).
  */
 const CALL_MARK = "mcpterm/call";
-const INTERNAL_ERROR = -32603;
 /** What a task mcpterm stopped says until its tasks/cancel went out. */
 const CANCELLING = "sending tasks/cancel";
 /** What an untracked call (not sent through callToolWithin) gets: nobody waits with a signal. */

@@ -15,7 +15,8 @@ const AnyResult = z.looseObject({});
 const SDK_TIMEOUT_SLACK_MS = 1000;
 /** tasks/cancel is sent once the call is over: it gets this long, at most. */
 const CANCEL_MS = 5000;
-const INTERNAL_ERROR = -32603;
+/** JSON-RPC's internal error: the neutral code for what a task's end hands the SDK. */
+export const INTERNAL_ERROR = -32603;
 /** Why mcpterm stopped waiting on a 2025 tasks/result, as the server reads it. */
 const RESULT_WAIT_STOPPED = "the client stopped waiting for the task's result; tasks/cancel follows";
 /** What a task mcpterm stopped says in its panel and in /tasks, once tasks/cancel went out. */
