@@ -6,7 +6,7 @@ import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
-import { needsTaskExecution, offersToolTasks } from "../core/policy/tool-withhold.js";
+import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -42,11 +42,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
       }
       const snapshot = connection.snapshot();
       const definition = snapshot.tools.find((candidate) => candidate.definition.name === args.tool);
-      if (
-        definition &&
-        needsTaskExecution(definition.definition) &&
-        !offersToolTasks(snapshot.capabilities)
-      ) {
+      if (definition && cannotRunAsTask(definition.definition, snapshot.capabilities)) {
         throw new RuntimeError(
           `${args.server}/${args.tool} was not called: it can only run as an MCP task (its execution.taskSupport is "required"), and server "${args.server}" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call).`,
         );

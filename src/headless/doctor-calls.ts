@@ -6,7 +6,7 @@ import type { ServerExitReport } from "../core/mcp/server-exit.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
-import { needsTaskExecution, offersToolTasks } from "../core/policy/tool-withhold.js";
+import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { firstLine, oneLine } from "../core/text/index.js";
 import type { StepStatus } from "./doctor-steps.js";
 
@@ -66,7 +66,7 @@ export async function sampleCalls(
     const definition = snapshot?.tools.find(
       (candidate) => candidate.definition.name === tool.name,
     )?.definition;
-    if (definition && needsTaskExecution(definition) && !offersToolTasks(snapshot.capabilities)) {
+    if (definition && cannotRunAsTask(definition, snapshot.capabilities)) {
       calls.push({ ...made, status: "skipped", outcome: "not called: it runs only as an MCP task" });
       continue;
     }

@@ -10,7 +10,7 @@ import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { REDACTED } from "../core/policy/secret-patterns.js";
 import { riskRank, type Tier } from "../core/policy/tiers.js";
-import { needsTaskExecution, offersToolTasks } from "../core/policy/tool-withhold.js";
+import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { compareAnswers, type ReplayedOutcome } from "../core/replay/compare-answers.js";
 import { ignoredFor, type IgnoreRule } from "../core/replay/ignore-rules.js";
 import type { RecordedSecrets } from "../core/replay/recorded-secrets.js";
@@ -174,7 +174,7 @@ async function refusalOf(
   const definition = snapshot?.tools.find(
     (candidate) => candidate.definition.name === call.target,
   )?.definition;
-  if (definition && needsTaskExecution(definition) && !offersToolTasks(snapshot.capabilities))
+  if (definition && cannotRunAsTask(definition, snapshot.capabilities))
     return {
       status: "not_replayed",
       reason: "it can only run as an MCP task, which its server does not offer for tool calls",

@@ -37,6 +37,9 @@ import type { CallOptions, CallToolResult, ServerSnapshot, ServerStatus } from "
 
 export type { ServerConnectionOptions } from "./server-connection-options.js";
 
+/** How long a closing connection waits for its running tasks' tasks/cancel to go out. */
+const TASK_CANCEL_ON_CLOSE_MS = 1000;
+
 /**
  * One MCP server: its transport, client, status and tools. It never throws from `connect`: a
  * server that cannot start is marked failed with the reason, and the others carry on. What the
@@ -478,6 +481,8 @@ export class ServerConnection {
     this.closing = true;
     this.auth?.close();
     this.tools.stop();
+    // Before the client closes: a task still running gets its tasks/cancel out first.
+    await this.tasks.stopAll(TASK_CANCEL_ON_CLOSE_MS);
     const client = this.client;
     const stdio = this.stdio;
     await this.subscriptions.detach();

@@ -2,7 +2,7 @@ import type { Client, Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
-import { needsTaskExecution, offersToolTasks } from "../policy/tool-withhold.js";
+import { cannotRunAsTask, needsTaskExecution } from "../policy/tool-withhold.js";
 import { MalformedTools } from "./malformed-tools.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ToolCallError } from "./tool-call-error.js";
@@ -114,7 +114,7 @@ export class ServerToolList {
   asksTask(tool: string, capabilities: unknown): boolean {
     const definition = this.definition(tool);
     if (!definition || !needsTaskExecution(definition)) return false;
-    if (offersToolTasks(capabilities)) return true;
+    if (!cannotRunAsTask(definition, capabilities)) return true;
     throw new ToolCallError(
       "business",
       `${tool} can only run as an MCP task, and server "${this.options.server}" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call)`,

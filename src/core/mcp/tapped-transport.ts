@@ -89,7 +89,9 @@ export class TappedTransport implements Transport {
       }
       this.onmessage?.(seen, extra);
     };
-    for (const watcher of this.watchers) watcher.started?.((message) => this.onmessage?.(message));
+    // What a watcher hands the SDK stands for the server's answer, and is marked as one.
+    for (const watcher of this.watchers)
+      watcher.started?.((message) => this.onmessage?.(markServerSentError(message)));
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => this.onclose?.();
     return this.inner.start();

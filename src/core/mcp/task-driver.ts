@@ -3,9 +3,9 @@ import type { ProtocolEra } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
-import { cancelTask, runTask, type TaskOutcome } from "./task-run.js";
+import { cancelTask, INTERNAL_ERROR, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
-import { readTask } from "./task-state.js";
+import { isFinal, readTask } from "./task-state.js";
 
 /**
  * The `_meta` key that ties a tools/call on the wire to the caller waiting for it; taken off
@@ -13,9 +13,8 @@ import { readTask } from "./task-state.js";
  * original params under new ids).
  */
 const CALL_MARK = "mcpterm/call";
-const INTERNAL_ERROR = -32603;
-/** What a task mcpterm stopped says in its panel and in /tasks. */
-const CANCEL_SENT = "tasks/cancel sent";
+/** What a task mcpterm stopped says until its tasks/cancel went out. */
+const CANCELLING = "sending tasks/cancel";
 /** What an untracked call (not sent through callToolWithin) gets: nobody waits with a signal. */
 const UNTRACKED = { timeoutMs: 60_000, maxCallMs: 3_600_000 };
 
@@ -31,6 +30,8 @@ export interface TaskCallOptions {
   maxCallMs: number;
   /** Each change of the task: created, then each new status or status message. */
   onUpdate?: (update: TaskUpdate) => void;
+  /** The server answered a poll about the task, whether or not anything changed. */
+  alive?: () => void;
 }
 
 /** One caller's tools/call as the driver knows it. */
@@ -41,6 +42,8 @@ export interface TaskCallHandle {
   taskId: string | undefined;
   /** Set when the server cancelled the task (nobody here asked): its status message, or "". */
   serverCancelled: string | undefined;
+  /** Settles once the driver is done with the task: a stopped one's tasks/cancel went out. */
+  followed: Promise<unknown>;
   /** The call is over: forget it. */
   end(): void;
 }
@@ -61,6 +64,8 @@ interface Tracked {
 export class TaskDriver {
   private nextMark = 0;
   private readonly calls = new Map<string, Tracked>();
+  /** The tasks being followed now: what stops each, and its end (tasks/cancel sent, if stopped). */
+  private readonly following = new Set<{ stop: AbortController; done: Promise<unknown> }>();
   readonly list = new TaskList();
 
   constructor(
@@ -78,6 +83,7 @@ export class TaskDriver {
       meta: { [CALL_MARK]: mark },
       taskId: undefined,
       serverCancelled: undefined,
+      followed: Promise.resolve(),
       end: () => this.calls.delete(mark),
     };
     this.calls.set(mark, { options, handle });
@@ -93,6 +99,21 @@ export class TaskDriver {
     return typeof mark === "string" ? this.calls.get(mark) : undefined;
   }
 
+  /**
+   * The connection is closing (Ctrl+C on `mcpterm call`, the session ending): stops every task
+   * still followed and waits, at most `ms`, for their tasks/cancel to go out first, so the
+   * server hears of it rather than having the task run on unseen.
+   */
+  async stopAll(ms: number): Promise<void> {
+    if (this.following.size === 0) return;
+    const all = [...this.following];
+    for (const following of all) following.stop.abort();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+    await Promise.race([Promise.allSettled(all.map((following) => following.done)), bound]);
+    clearTimeout(timer);
+  }
+
   /** Follows one task to its end; what becomes of it is told to the caller and the list. */
   async follow(
     client: Client,
@@ -100,6 +121,26 @@ export class TaskDriver {
     tool: string,
     tracked: Tracked | undefined,
     task: TaskState,
+  ): Promise<TaskOutcome> {
+    const stop = new AbortController();
+    const done = this.followUntil(client, era, tool, tracked, task, stop.signal);
+    const following = { stop, done };
+    if (tracked) tracked.handle.followed = done.catch(() => undefined);
+    this.following.add(following);
+    try {
+      return await done;
+    } finally {
+      this.following.delete(following);
+    }
+  }
+
+  private async followUntil(
+    client: Client,
+    era: ProtocolEra,
+    tool: string,
+    tracked: Tracked | undefined,
+    task: TaskState,
+    closing: AbortSignal,
   ): Promise<TaskOutcome> {
     const options = tracked?.options ?? {
       tool,
@@ -117,22 +158,33 @@ export class TaskDriver {
     tell(task, true);
     // Told at once when the call stops, before the call's failure is: whoever follows the call
     // (the panel, the trace) hears the task was cancelled before they hear the call ended.
-    const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCEL_SENT });
-    options.signal.addEventListener("abort", stopped, { once: true });
+    const stopped = (): void => tell({ status: "cancelled", statusMessage: CANCELLING });
+    let last = task;
+    const signal = AbortSignal.any([options.signal, closing]);
+    signal.addEventListener("abort", stopped, { once: true });
     const outcome = await runTask(
       {
         client,
         era,
-        signal: options.signal,
+        signal,
         timeoutMs: options.timeoutMs,
         maxCallMs: options.maxCallMs,
-        seen: (state) => tell(state),
+        seen: (state) => {
+          options.alive?.();
+          last = state;
+          // A final status is told once, by settle, as the outcome has it: a task that says
+          // `completed` but has no result shows `failed` alone, never both.
+          if (!isFinal(state.status)) tell(state);
+        },
         answer: (request, signal) => answerTaskQuestion(this.answerer, request, signal),
       },
       task,
     );
-    options.signal.removeEventListener("abort", stopped);
-    await this.settle(client, entry, outcome, options.timeoutMs, tell);
+    signal.removeEventListener("abort", stopped);
+    // The server's words on a completed task, only if it said them of the completed task (a 2025
+    // result comes from tasks/result, and the last poll's message may be a step long past).
+    const completedMessage = last.status === "completed" ? last.statusMessage : undefined;
+    await this.settle(client, entry, outcome, options.timeoutMs, tell, completedMessage);
     if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
     return outcome;
   }
@@ -143,10 +195,11 @@ export class TaskDriver {
     outcome: TaskOutcome,
     timeoutMs: number,
     tell: (state: Pick<TaskState, "status" | "statusMessage">) => void,
+    completedMessage: string | undefined,
   ): Promise<void> {
     switch (outcome.kind) {
       case "result":
-        tell({ status: "completed", statusMessage: entry.statusMessage });
+        tell({ status: "completed", statusMessage: completedMessage });
         return;
       case "cancelled":
         tell({ status: "cancelled", statusMessage: outcome.statusMessage });
@@ -156,8 +209,8 @@ export class TaskDriver {
         tell({ status: outcome.abandoned ? "cancelled" : "failed", statusMessage: outcome.error.message });
         return;
       case "stopped":
-        await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: "cancelled", statusMessage: CANCEL_SENT });
+        // Said only once tasks/cancel went out (or why it could not).
+        tell({ status: "cancelled", statusMessage: await cancelTask(client, entry.taskId, timeoutMs) });
     }
   }
 }
@@ -171,7 +224,10 @@ type Id = string | number;
 
 /** The task driver on one connection: which tools/call ids are waiting, which got tasks. */
 class ConnectionTasks implements WireWatcher {
-  private readonly waiting = new Map<Id, { tool: string; tracked: Tracked | undefined }>();
+  private readonly waiting = new Map<
+    Id,
+    { tool: string; tracked: Tracked | undefined; askedTask: boolean }
+  >();
   /** tools/call ids answered with a task: the SDK's notifications/cancelled for them stay here. */
   private readonly answeredWithTask = new Set<Id>();
   private deliver: (message: JSONRPCMessage) => void = () => undefined;
@@ -197,10 +253,10 @@ class ConnectionTasks implements WireWatcher {
     const { [CALL_MARK]: mark, ...meta } = params._meta ?? {};
     const tracked = this.driver.tracked(mark);
     const tool = typeof params.name === "string" ? params.name.slice(0, 200) : "?";
-    this.waiting.set(message.id, { tool, tracked });
+    const askTask = this.era() === "legacy" && tracked?.options.askTask === true;
+    this.waiting.set(message.id, { tool, tracked, askedTask: askTask || "task" in params });
     if (mark === undefined) return message;
     const { _meta: _dropped, ...rest } = params;
-    const askTask = this.era() === "legacy" && tracked?.options.askTask === true;
     return {
       ...message,
       params: {
@@ -225,6 +281,9 @@ class ConnectionTasks implements WireWatcher {
     const era = this.era();
     const task = era === undefined ? undefined : taskAnswer(message.result, era);
     if (era === undefined || task === undefined) return message;
+    // 2025-11-25: a server must not answer a tools/call that asked for no task with one. Not
+    // followed: the answer goes to the SDK as it is, which finds no result in it.
+    if (era === "legacy" && !waiting.askedTask) return message;
     const { id } = message;
     this.answeredWithTask.add(id);
     void this.driver
@@ -251,12 +310,23 @@ function taskAnswer(result: unknown, era: ProtocolEra): TaskState | undefined {
 function answerFor(
   outcome: TaskOutcome,
   era: ProtocolEra,
-): { result: Record<string, unknown> } | { error: { code: number; message: string } } | undefined {
+):
+  | { result: Record<string, unknown> }
+  | { error: { code: number; message: string; data?: unknown } }
+  | undefined {
   switch (outcome.kind) {
     case "result":
       return { result: era === "modern" ? { ...outcome.result, resultType: "complete" } : outcome.result };
     case "error":
-      return { error: outcome.error };
+      // Never the task's own code: the SDK and mcpterm read a tools/call's error code (-32020
+      // resends the call, -32602 blames its arguments), and this call was answered, with a task.
+      return {
+        error: {
+          code: INTERNAL_ERROR,
+          message: outcome.error.message,
+          data: { [TASK_ERROR]: { ...outcome.error, abandoned: outcome.abandoned === true } },
+        },
+      };
     case "cancelled":
       return {
         error: {

@@ -1,5 +1,5 @@
 import { setTimeout as pause } from "node:timers/promises";
-import type { Client } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, SdkErrorCode, type Client } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ProtocolEra } from "./protocol-era.js";
 import { newQuestions, type TaskInputRequest } from "./task-input.js";
@@ -15,9 +15,32 @@ const AnyResult = z.looseObject({});
 const SDK_TIMEOUT_SLACK_MS = 1000;
 /** tasks/cancel is sent once the call is over: it gets this long, at most. */
 const CANCEL_MS = 5000;
-const INTERNAL_ERROR = -32603;
+/** JSON-RPC's internal error: the neutral code for what a task's end hands the SDK. */
+export const INTERNAL_ERROR = -32603;
+/** Why mcpterm stopped waiting on a 2025 tasks/result, as the server reads it. */
+const RESULT_WAIT_STOPPED = "the client stopped waiting for the task's result; tasks/cancel follows";
+/** What a task mcpterm stopped says in its panel and in /tasks, once tasks/cancel went out. */
+export const CANCEL_SENT = "tasks/cancel sent";
+/**
+ * Each answered poll is a sign of life, so a poll goes out at least this often within the
+ * silence limit (timeoutMs): however slow a pace the server asks, the limit cannot run out
+ * between two polls the server answers.
+ */
+const POLLS_PER_SILENCE_LIMIT = 3;
+/** The most questions (distinct inputRequests keys) one task may ask. */
+const MAX_QUESTIONS_PER_TASK = 10;
+const MIN_POLL_MS = 50;
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
+
+/**
+ * The key under which the error handed to the SDK for a failed task's tools/call carries the
+ * task's own error (its code and message) and whether mcpterm gave up on the task itself.
+ */
+export const TASK_ERROR = "mcpterm/taskError";
+
+/** What a failed task's tools/call error carries under TASK_ERROR. */
+export type TaskError = JsonRpcErrorObject & { abandoned: boolean };
 
 /** How a task ended, for the tools/call it stands for. */
 export type TaskOutcome =
@@ -38,7 +61,7 @@ export interface TaskRunContext {
   timeoutMs: number;
   /** The call's hard limit, which bounds a 2025 tasks/result. */
   maxCallMs: number;
-  /** Each state read from the server, in order. */
+  /** Each state read from the server, in order: every answered poll, changed or not. */
   seen(task: TaskState): void;
   /** Answers one question the task asked (2026: inputRequests in tasks/get). */
   answer(request: TaskInputRequest, signal: AbortSignal): Promise<unknown>;
@@ -63,20 +86,30 @@ export async function runTask(context: TaskRunContext, first: TaskState): Promis
   }
 }
 
-/** Asks the server to stop the task; what it answers does not matter any more. */
-export async function cancelTask(client: Client, taskId: string, timeoutMs: number): Promise<void> {
-  await client
-    .request({ method: "tasks/cancel", params: { taskId } }, AnyResult, {
+/**
+ * Asks the server to stop the task, and says what became of the request (shown as the task's
+ * status message): what the server answers does not matter any more, only whether it went out.
+ */
+export async function cancelTask(client: Client, taskId: string, timeoutMs: number): Promise<string> {
+  try {
+    await client.request({ method: "tasks/cancel", params: { taskId } }, AnyResult, {
       timeout: Math.min(timeoutMs, CANCEL_MS),
-    })
-    .catch(() => undefined);
+    });
+    return CANCEL_SENT;
+  } catch (error) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+      return `${CANCEL_SENT}, not answered`;
+    // An error answer is an answer: the request went out.
+    if (error instanceof ProtocolError) return CANCEL_SENT;
+    return `tasks/cancel could not be sent: ${errorObject(error).message.slice(0, 200)}`;
+  }
 }
 
 async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
   const answered = new Set<string>();
   let state = first;
   for (;;) {
-    await wait(state.pollMs, context.signal);
+    await wait(pollPace(state, context.timeoutMs), context.signal);
     const got = await untilStopped(getTask(context, state.taskId), context.signal);
     state = sameTask(got, state.taskId);
     context.seen(state);
@@ -93,6 +126,10 @@ async function answerQuestions(
 ): Promise<void> {
   const asked = newQuestions(got.inputRequests, answered);
   if (asked.length === 0) return;
+  // A server that asks something new at every poll would keep the person (or the one-shot
+  // declines) busy until maxCallMs: past the cap, mcpterm gives the task up and cancels it.
+  if (answered.size + asked.length > MAX_QUESTIONS_PER_TASK)
+    throw new Error(`the task asked more than ${MAX_QUESTIONS_PER_TASK} questions, so it was cancelled`);
   const answers = await Promise.all(
     asked.map(async ([key, request]) => [key, await context.answer(request, context.signal)] as const),
   );
@@ -128,15 +165,18 @@ function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutco
 }
 
 async function runLegacy(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
+  // Stops the polls and the wait on tasks/result; the SDK sends the reason with the
+  // notifications/cancelled for tasks/result, so it is words (the call's own reason is a Symbol).
   const polling = new AbortController();
-  const stopPolling = (): void => polling.abort();
+  const stopPolling = (): void => polling.abort(RESULT_WAIT_STOPPED);
   context.signal.addEventListener("abort", stopPolling, { once: true });
+  if (context.signal.aborted) stopPolling();
   const polls = pollStatus(context, first, polling.signal);
   try {
     const result = await context.client.request(
       { method: "tasks/result", params: { taskId: first.taskId } },
       AnyResult,
-      { signal: context.signal, timeout: context.maxCallMs + SDK_TIMEOUT_SLACK_MS },
+      { signal: polling.signal, timeout: context.maxCallMs + SDK_TIMEOUT_SLACK_MS },
     );
     return { kind: "result", result };
   } catch (error) {
@@ -158,7 +198,7 @@ async function pollStatus(context: TaskRunContext, first: TaskState, stop: Abort
   let state = first;
   try {
     while (!isFinal(state.status)) {
-      await wait(state.pollMs, stop);
+      await wait(pollPace(state, context.timeoutMs), stop);
       state = sameTask(await untilStopped(getTask(context, state.taskId), stop), state.taskId);
       if (!stop.aborted) context.seen(state);
     }
@@ -179,8 +219,19 @@ function getTask(context: TaskRunContext, taskId: string): Promise<Record<string
 
 function sameTask(got: Record<string, unknown>, taskId: string): TaskState {
   const state = readTask(got);
-  if (state?.taskId !== taskId) throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
-  return state;
+  if (state?.taskId === taskId) return state;
+  const raw = (typeof got.task === "object" && got.task !== null ? got.task : got) as Record<string, unknown>;
+  // The right task in a state mcpterm does not know is told as such, not as another task.
+  if (raw.taskId === taskId)
+    throw new Error(
+      `tasks/get for task ${taskId} answered with an unknown status ${JSON.stringify(String(raw.status).slice(0, 40))}`,
+    );
+  throw new Error(`tasks/get for task ${taskId} did not answer with that task`);
+}
+
+/** How long to wait before the next poll: the server's pace, but never near the silence limit. */
+function pollPace(state: TaskState, timeoutMs: number): number {
+  return Math.min(state.pollMs, Math.max(MIN_POLL_MS, Math.floor(timeoutMs / POLLS_PER_SILENCE_LIMIT)));
 }
 
 async function wait(ms: number, signal: AbortSignal): Promise<void> {

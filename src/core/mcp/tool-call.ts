@@ -3,6 +3,8 @@ import { CallLimits } from "./call-limits.js";
 import type { QuestionHold } from "./question-hold.js";
 import { classifyRequestError, HEADER_MISMATCH, ToolCallError } from "./tool-call-error.js";
 import type { TaskDriver } from "./task-driver.js";
+import { TASK_ERROR, type TaskError } from "./task-run.js";
+import { errorMessage } from "../errors.js";
 import type { CallOptions } from "./types.js";
 
 /** The SDK's per-request timeout sits this far past the hard limit, so mcpterm's limits decide. */
@@ -51,7 +53,8 @@ export async function callToolWithin(
     signal: options.signal,
   });
   const { onProgress, onTask } = options;
-  // A task's every status is a sign of life, and the task ends within the call's own limits.
+  // Every poll the server answers about the task is a sign of life (a status may stay the same
+  // for longer than timeoutMs while the task works), and the task ends within the call's limits.
   const task = host.tasks?.begin({
     tool,
     askTask: host.asksTask === true,
@@ -62,6 +65,7 @@ export async function callToolWithin(
       limits.showedLife();
       onTask?.(update);
     },
+    alive: () => limits.showedLife(),
   });
   const params = task ? { ...meta, _meta: { ...meta._meta, ...task.meta } } : meta;
   const send = (): Promise<CallToolResult> =>
@@ -86,19 +90,28 @@ export async function callToolWithin(
     try {
       return await send();
     } catch (error) {
-      if (!(error instanceof ProtocolError) || error.code !== HEADER_MISMATCH || limits.signal.aborted)
+      // A call answered with a task ran: whatever its failure says, it is never sent again.
+      if (
+        !(error instanceof ProtocolError) ||
+        error.code !== HEADER_MISMATCH ||
+        limits.signal.aborted ||
+        task?.taskId !== undefined
+      )
         throw error;
       await host.relist();
       return await send();
     }
   } catch (error) {
     const stopped = limits.stoppedBy(error);
-    if (stopped && task?.taskId !== undefined)
+    if (stopped && task?.taskId !== undefined) {
+      // The call says its task was cancelled once tasks/cancel went out (bounded by its timeout).
+      await task.followed;
       throw new ToolCallError(stopped.failure, `${stopped.message}; its task ${task.taskId} was cancelled`, {
         cause: error,
         retryable: false,
         timedOut: stopped.timedOut,
       });
+    }
     if (stopped) throw stopped;
     if (task?.serverCancelled !== undefined)
       throw new ToolCallError(
@@ -106,12 +119,29 @@ export async function callToolWithin(
         `server "${host.server}" cancelled the task${task.serverCancelled ? `: ${task.serverCancelled}` : ""}`,
         { cause: error, retryable: false },
       );
+    if (task?.taskId !== undefined) throw taskFailed(host.server, task.taskId, error);
     if (host.passThrough(error)) throw error;
     throw classifyRequestError(error, { server: host.server, timeoutMs });
   } finally {
     task?.end();
     limits.dispose();
   }
+}
+
+/**
+ * How a call the server answered with a task failed: the task's own error, read from what the
+ * driver handed the SDK, never classified by its code (the call ran; it is not sent again).
+ */
+function taskFailed(server: string, taskId: string, error: unknown): ToolCallError {
+  const data =
+    error instanceof ProtocolError ? (error.data as Record<string, unknown> | undefined) : undefined;
+  const taskError = data?.[TASK_ERROR] as TaskError | undefined;
+  const message = taskError
+    ? taskError.abandoned
+      ? `mcpterm gave up on task ${taskId} of server "${server}": ${taskError.message}`
+      : `task ${taskId} of server "${server}" failed: ${taskError.message} (code ${taskError.code})`
+    : `task ${taskId} of server "${server}" failed: ${errorMessage(error)}`;
+  return new ToolCallError("business", message, { cause: error, retryable: false });
 }
 
 /**

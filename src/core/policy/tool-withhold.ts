@@ -37,6 +37,14 @@ export function offersToolTasks(capabilities: unknown): boolean {
 }
 
 /**
+ * Whether a tool cannot be called on this server at all: it runs only as a task (2025-11-25,
+ * needsTaskExecution) and the server's capabilities offer no tasks for tool calls.
+ */
+export function cannotRunAsTask(tool: Pick<Tool, "execution">, capabilities: unknown): boolean {
+  return needsTaskExecution(tool) && !offersToolTasks(capabilities);
+}
+
+/**
  * MCP Apps: `_meta.ui.visibility` names who may call the tool, "model" and/or "app"; a list
  * without "model" keeps it for the app's UI. No list, or an empty one, means both.
  */

@@ -135,11 +135,21 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
         <Text color={theme.color("warning")}>
           cancelled
           {call.task && call.task.status !== "completed"
-            ? ` · task ${call.task.taskId} cancelled (tasks/cancel sent)`
+            ? ` · task ${call.task.taskId} cancelled (${cancelNote(call.task)})`
             : ""}
         </Text>
       );
   }
+}
+
+/**
+ * What became of the task's tasks/cancel: the driver's words ("tasks/cancel sent", or why it
+ * could not be sent), which it says before the cancelled call ends.
+ */
+function cancelNote(task: NonNullable<ToolCallView["task"]>): string {
+  return task.status === "cancelled" && task.statusMessage?.startsWith("tasks/cancel")
+    ? task.statusMessage
+    : "tasks/cancel sent";
 }
 
 /** `task job-1 working: step 2 of 5`: the task's id and status and the server's words (sanitized). */
