@@ -11,6 +11,9 @@ export const DRAIN_MS = 5_000;
  */
 const OPEN_ENDED = new Set(["subscriptions/listen"]);
 
+/** Requests read but not yet answered, past which stdin waits: answers are owed before more are read. */
+const MAX_OWED = 64;
+
 export interface DrainingStdio {
   /** The transport to serve on; it never sees stdin end, so it never aborts a request itself. */
   transport: Transport;
@@ -29,30 +32,50 @@ export interface DrainingStdio {
  */
 export function drainingStdio(stdin: Readable, stdout: Writable): DrainingStdio {
   const copy = new PassThrough();
-  stdin.pipe(copy, { end: false });
   const inner = new StdioServerTransport(copy, stdout);
-  let pending = 0;
+  // The ids of requests read and not yet answered (a request the client cancels is owed nothing).
+  const owed = new Set<string | number>();
   let wake: (() => void) | undefined;
+  // A client that writes requests and never reads the answers must not make serve buffer them
+  // without end: stdin is read only while stdout drains and not too many answers are owed.
+  let reading = false;
+  let closing = false;
+  const regulate = (): void => {
+    const wanted = !closing && !stdout.writableNeedDrain && owed.size < MAX_OWED;
+    if (wanted === reading) return;
+    reading = wanted;
+    if (wanted) stdin.pipe(copy, { end: false });
+    else stdin.unpipe(copy);
+  };
+  stdout.on("drain", regulate);
+  regulate();
+
+  const settle = (id: unknown): void => {
+    if ((typeof id !== "string" && typeof id !== "number") || !owed.delete(id)) return;
+    if (owed.size === 0) wake?.();
+  };
 
   const transport: Transport = {
     start: () => inner.start(),
     close: async () => {
-      stdin.unpipe(copy);
+      closing = true;
+      regulate();
+      stdout.off("drain", regulate);
       await inner.close();
     },
     async send(message: JSONRPCMessage) {
       try {
         await inner.send(message);
       } finally {
-        if ("id" in message && ("result" in message || "error" in message)) {
-          pending = Math.max(0, pending - 1);
-          if (pending === 0) wake?.();
-        }
+        if ("id" in message && ("result" in message || "error" in message)) settle(message.id);
+        regulate();
       }
     },
   };
   inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-    if ("method" in message && "id" in message && !OPEN_ENDED.has(message.method)) pending++;
+    if ("method" in message && "id" in message && !OPEN_ENDED.has(message.method)) owed.add(message.id);
+    if ("method" in message && message.method === "notifications/cancelled") settle(cancelledId(message));
+    regulate();
     transport.onmessage?.(message, extra);
   };
   let closedUnder: () => void = () => undefined;
@@ -67,7 +90,7 @@ export function drainingStdio(stdin: Readable, stdout: Writable): DrainingStdio 
     transport,
     closed,
     idle: () =>
-      pending === 0
+      owed.size === 0
         ? Promise.resolve()
         : new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, DRAIN_MS);
@@ -77,4 +100,9 @@ export function drainingStdio(stdin: Readable, stdout: Writable): DrainingStdio 
             };
           }),
   };
+}
+
+function cancelledId(message: JSONRPCMessage): unknown {
+  const params = "params" in message ? (message.params as { requestId?: unknown } | undefined) : undefined;
+  return params?.requestId;
 }
