@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
+  lstatSync,
   openSync,
   readFileSync,
   renameSync,
@@ -127,8 +129,9 @@ export class OAuthStore {
   private load(): Loaded {
     let stamp: string;
     try {
-      const stats = statSync(this.path);
-      stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+      // lstat: a link planted in the settings folder is not followed (loadFresh says so).
+      const stats = lstatSync(this.path);
+      stamp = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.isFile() ? "file" : "other"}`;
     } catch {
       return this.loadFresh();
     }
@@ -139,6 +142,12 @@ export class OAuthStore {
   private loadFresh(): Loaded {
     let text: string;
     try {
+      // Tokens are read from a file of the person's own, never through a link someone planted.
+      if (!lstatSync(this.path).isFile())
+        return {
+          data: { version: 2, signIns: [] },
+          problem: `${this.path} is not a plain file (a link, or a folder); mcpterm does not read sign-ins through it: remove it and sign in again`,
+        };
       text = readFileSync(this.path, "utf8");
     } catch (error) {
       // Missing: no sign-ins yet. Unreadable: none usable, and nothing written over it.
@@ -165,8 +174,9 @@ export class OAuthStore {
     const problem = this.problem();
     if (problem) throw new ServerUnavailableError(`${problem}; mcpterm writes no sign-in over it.`);
     ensurePrivateFolder(path.dirname(this.path));
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: FILE_MODE });
+    // A fresh name, created exclusively: never written through a file or link already there.
+    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(data, null, 2)}\n`, { mode: FILE_MODE, flag: "wx" });
     // The mode given to writeFileSync is masked by the umask; tokens are for the user alone.
     chmodSync(temporary, FILE_MODE);
     renameSync(temporary, this.path);
