@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
-import { credentialsInUse } from "../../src/core/oauth/issued-credentials.js";
+import { credentialsInUse, credentialsOf } from "../../src/core/oauth/issued-credentials.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
@@ -200,5 +200,34 @@ describe("stored credentials", () => {
     expect(await second.connection("secure")?.signOut()).toBe(true);
     expect(readFileSync(store.path, "utf8")).not.toContain('"d"');
     expect(store.list()).toEqual([]);
+  });
+});
+
+describe("stored credentials read from an earlier format", () => {
+  const issuerA = "https://a.example/";
+  const issuerB = "https://b.example/";
+  const url = "https://mcp.example/mcp";
+
+  async function storeHolding(signIn: Record<string, unknown>, version = 1): Promise<OAuthStore> {
+    const store = new OAuthStore(await tempDir("mcpterm-credentials-"));
+    writeFileSync(store.path, JSON.stringify({ version, signIns: [{ server: "secure", url, ...signIn }] }), {
+      mode: 0o600,
+    });
+    return store;
+  }
+
+  it("a client stamped by one issuer and tokens stamped by another are each kept under their own issuer", async () => {
+    const store = await storeHolding({
+      client: { client_id: "client-of-a", issuer: issuerA },
+      tokens: { access_token: "token-of-b", token_type: "Bearer", issuer: issuerB },
+      savedAt: 1,
+      discovery: { authorizationServerUrl: issuerB },
+    });
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerB)?.tokens?.access_token).toBe("token-of-b");
+    expect(credentialsOf(entry, issuerA)?.tokens).toBeUndefined();
+    expect(credentialsOf(entry, issuerA)?.client?.client_id).toBe("client-of-a");
+    expect(credentialsOf(entry, issuerB)?.client).toBeUndefined();
+    expect(credentialsInUse(entry)?.tokens?.access_token).toBe("token-of-b");
   });
 });

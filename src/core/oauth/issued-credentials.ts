@@ -109,11 +109,29 @@ export function readEntry(value: unknown): StoredSignIn[] {
   if (Array.isArray(record.credentials)) {
     entry.credentials = record.credentials.flatMap((set: unknown) => readCredentials(set, undefined));
   } else {
-    const issuer = stampOf(record.client) ?? stampOf(record.tokens) ?? discoveredIssuer(entry.discovery);
-    entry.credentials = readCredentials(record, issuer);
-    if (issuer !== undefined && entry.credentials.length > 0) entry.issuer = issuer;
+    entry.credentials = readFirstFormat(record, discoveredIssuer(entry.discovery));
+    const tokensIssuer = entry.credentials.find((set) => set.tokens)?.issuer ?? entry.credentials[0]?.issuer;
+    if (tokensIssuer !== undefined) entry.issuer = tokensIssuer;
   }
   return [entry];
+}
+
+/**
+ * The credentials of a first-format entry. A client and tokens that different issuers stamped
+ * (the server moved between registering and signing in) are each kept under their own issuer:
+ * filed together, one issuer's tokens would be sent when the server names the other.
+ */
+function readFirstFormat(
+  record: Record<string, unknown>,
+  discovered: string | undefined,
+): IssuedCredentials[] {
+  const clientStamp = stampOf(record.client);
+  const tokensStamp = stampOf(record.tokens);
+  if (clientStamp === undefined || tokensStamp === undefined || issuersMatch(clientStamp, tokensStamp))
+    return readCredentials(record, clientStamp ?? tokensStamp ?? discovered);
+  // The DPoP key binds the tokens, so it stays with them.
+  const { client, ...rest } = record;
+  return [...readCredentials({ client }, clientStamp), ...readCredentials(rest, tokensStamp)];
 }
 
 /** One issuer's credentials; `issuer` stamps an old entry's unstamped client and tokens. */
