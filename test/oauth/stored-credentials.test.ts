@@ -230,4 +230,42 @@ describe("stored credentials read from an earlier format", () => {
     expect(credentialsOf(entry, issuerB)?.client).toBeUndefined();
     expect(credentialsInUse(entry)?.tokens?.access_token).toBe("token-of-b");
   });
+
+  it("credentials whose issuer nothing recorded go to the first issuer discovery names, and to no other", async () => {
+    const store = await storeHolding({
+      client: { client_id: "old-client" },
+      tokens: { access_token: "old-token", token_type: "Bearer" },
+    });
+    // Nothing names an issuer yet: whoever asks may have them.
+    expect(credentialsOf(store.get("secure", url), issuerB)?.tokens?.access_token).toBe("old-token");
+
+    store.update("secure", url, (entry) => {
+      entry.discovery = { authorizationServerUrl: issuerA };
+    });
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerA)?.tokens?.access_token).toBe("old-token");
+    expect(credentialsOf(entry, issuerB)).toBeUndefined();
+    // Bound for good: a later discovery naming another issuer does not move them there.
+    store.update("secure", url, (stored) => {
+      stored.discovery = { authorizationServerUrl: issuerB };
+    });
+    expect(credentialsOf(store.get("secure", url), issuerB)).toBeUndefined();
+    expect(credentialsOf(store.get("secure", url), issuerA)?.tokens?.access_token).toBe("old-token");
+  });
+
+  it("credentials without an issuer are never handed out for an issuer other than the entry's", async () => {
+    const store = await storeHolding(
+      {
+        issuer: issuerA,
+        credentials: [
+          { issuer: issuerA, tokens: { access_token: "token-of-a", token_type: "Bearer" } },
+          { tokens: { access_token: "token-of-nobody", token_type: "Bearer" } },
+        ],
+      },
+      2,
+    );
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerA)?.tokens?.access_token).toBe("token-of-a");
+    expect(credentialsOf(entry, issuerB)).toBeUndefined();
+  });
 });

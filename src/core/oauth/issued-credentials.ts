@@ -49,7 +49,10 @@ export function issuersMatch(a: string, b: string): boolean {
   return a.replace(/\/$/, "") === b.replace(/\/$/, "");
 }
 
-/** The credentials `issuer` issued, or those of an old store whose issuer is not known. */
+/**
+ * The credentials `issuer` issued, or those of an old store whose issuer is not known, while
+ * the entry names no issuer other than `issuer`: once it does, they are not that issuer's to use.
+ */
 export function credentialsOf(
   entry: StoredSignIn | undefined,
   issuer: string | undefined,
@@ -58,8 +61,30 @@ export function credentialsOf(
   if (issuer !== undefined) {
     const own = entry.credentials.find((set) => set.issuer !== undefined && issuersMatch(set.issuer, issuer));
     if (own) return own;
+    const known = knownIssuer(entry);
+    if (known !== undefined && !issuersMatch(known, issuer)) return undefined;
   }
   return entry.credentials.find((set) => set.issuer === undefined);
+}
+
+/** The issuer an entry names: discovery's, else the one that issued tokens last. */
+function knownIssuer(entry: StoredSignIn): string | undefined {
+  return discoveredIssuer(entry.discovery) ?? entry.issuer;
+}
+
+/**
+ * Files credentials whose issuer nothing recorded under the issuer the entry names (the first
+ * one discovery named since the upgrade), unless that issuer has its own: from then on they are
+ * that issuer's alone, and a server that later names another does not get them.
+ */
+function bindUnknownIssuer(entry: StoredSignIn): void {
+  const known = knownIssuer(entry);
+  const unknown = entry.credentials.find((set) => set.issuer === undefined);
+  if (known === undefined || !unknown) return;
+  if (entry.credentials.some((set) => set.issuer !== undefined && issuersMatch(set.issuer, known))) return;
+  unknown.issuer = known;
+  if (unknown.client) unknown.client = { ...unknown.client, issuer: unknown.client.issuer ?? known };
+  if (unknown.tokens) unknown.tokens = { ...unknown.tokens, issuer: unknown.tokens.issuer ?? known };
 }
 
 /**
@@ -113,6 +138,7 @@ export function readEntry(value: unknown): StoredSignIn[] {
     const tokensIssuer = entry.credentials.find((set) => set.tokens)?.issuer ?? entry.credentials[0]?.issuer;
     if (tokensIssuer !== undefined) entry.issuer = tokensIssuer;
   }
+  bindUnknownIssuer(entry);
   return [entry];
 }
 
