@@ -4,7 +4,7 @@ import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { credentialsInUse, credentialsOf } from "../../src/core/oauth/issued-credentials.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
-import { OAuthStore } from "../../src/core/oauth/token-store.js";
+import { OAuthStore, type StoredSignIn } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
 import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
 
@@ -267,5 +267,33 @@ describe("stored credentials read from an earlier format", () => {
     const entry = store.get("secure", url);
     expect(credentialsOf(entry, issuerA)?.tokens?.access_token).toBe("token-of-a");
     expect(credentialsOf(entry, issuerB)).toBeUndefined();
+  });
+});
+
+describe("sign-out", () => {
+  it("waits for the store's lock, so a refresh another process finishes under it does not bring the sign-in back", async () => {
+    const dir = await tempDir("mcpterm-credentials-");
+    const refresher = new OAuthStore(dir);
+    const signingOut = new OAuthStore(dir);
+    const url = "https://mcp.example/mcp";
+    const save = (token: string) => (entry: StoredSignIn) => {
+      entry.issuer = "https://a.example/";
+      entry.credentials = [
+        { issuer: "https://a.example/", tokens: { access_token: token, token_type: "Bearer" } },
+      ];
+    };
+    refresher.update("secure", url, save("first"));
+
+    let forgotten: Promise<number> | undefined;
+    await refresher.locked(async () => {
+      // Asked while the other process holds the lock for a refresh...
+      forgotten = signingOut.forget("secure");
+      // ...whose new tokens are saved before it lets go.
+      refresher.update("secure", url, save("refreshed"));
+      await Promise.resolve();
+    });
+    expect(await forgotten).toBe(1);
+    expect(signingOut.list()).toEqual([]);
+    expect(readFileSync(signingOut.path, "utf8")).not.toContain("refreshed");
   });
 });
