@@ -81,8 +81,8 @@ function terminalSignIn(io: CliIo, offerBrowser: boolean): SignInPerson {
   };
 }
 
-function logout(name: string, io: CliIo, store: OAuthStore): ExitCode {
-  const forgotten = store.forget(name);
+async function logout(name: string, io: CliIo, store: OAuthStore): Promise<ExitCode> {
+  const forgotten = await store.forget(name);
   io.stdout.write(
     forgotten === 0
       ? `No sign-in is stored for "${sanitizeForTerminal(name)}".\n`

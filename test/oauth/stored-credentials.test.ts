@@ -2,9 +2,9 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
-import { credentialsInUse } from "../../src/core/oauth/issued-credentials.js";
+import { credentialsInUse, credentialsOf } from "../../src/core/oauth/issued-credentials.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
-import { OAuthStore } from "../../src/core/oauth/token-store.js";
+import { OAuthStore, type StoredSignIn } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
 import { browse, startOAuthWorld, type OAuthWorld, type OAuthWorldOptions } from "../support/oauth-world.js";
 
@@ -200,5 +200,100 @@ describe("stored credentials", () => {
     expect(await second.connection("secure")?.signOut()).toBe(true);
     expect(readFileSync(store.path, "utf8")).not.toContain('"d"');
     expect(store.list()).toEqual([]);
+  });
+});
+
+describe("stored credentials read from an earlier format", () => {
+  const issuerA = "https://a.example/";
+  const issuerB = "https://b.example/";
+  const url = "https://mcp.example/mcp";
+
+  async function storeHolding(signIn: Record<string, unknown>, version = 1): Promise<OAuthStore> {
+    const store = new OAuthStore(await tempDir("mcpterm-credentials-"));
+    writeFileSync(store.path, JSON.stringify({ version, signIns: [{ server: "secure", url, ...signIn }] }), {
+      mode: 0o600,
+    });
+    return store;
+  }
+
+  it("a client stamped by one issuer and tokens stamped by another are each kept under their own issuer", async () => {
+    const store = await storeHolding({
+      client: { client_id: "client-of-a", issuer: issuerA },
+      tokens: { access_token: "token-of-b", token_type: "Bearer", issuer: issuerB },
+      savedAt: 1,
+      discovery: { authorizationServerUrl: issuerB },
+    });
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerB)?.tokens?.access_token).toBe("token-of-b");
+    expect(credentialsOf(entry, issuerA)?.tokens).toBeUndefined();
+    expect(credentialsOf(entry, issuerA)?.client?.client_id).toBe("client-of-a");
+    expect(credentialsOf(entry, issuerB)?.client).toBeUndefined();
+    expect(credentialsInUse(entry)?.tokens?.access_token).toBe("token-of-b");
+  });
+
+  it("credentials whose issuer nothing recorded go to the first issuer discovery names, and to no other", async () => {
+    const store = await storeHolding({
+      client: { client_id: "old-client" },
+      tokens: { access_token: "old-token", token_type: "Bearer" },
+    });
+    // Nothing names an issuer yet: whoever asks may have them.
+    expect(credentialsOf(store.get("secure", url), issuerB)?.tokens?.access_token).toBe("old-token");
+
+    store.update("secure", url, (entry) => {
+      entry.discovery = { authorizationServerUrl: issuerA };
+    });
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerA)?.tokens?.access_token).toBe("old-token");
+    expect(credentialsOf(entry, issuerB)).toBeUndefined();
+    // Bound for good: a later discovery naming another issuer does not move them there.
+    store.update("secure", url, (stored) => {
+      stored.discovery = { authorizationServerUrl: issuerB };
+    });
+    expect(credentialsOf(store.get("secure", url), issuerB)).toBeUndefined();
+    expect(credentialsOf(store.get("secure", url), issuerA)?.tokens?.access_token).toBe("old-token");
+  });
+
+  it("credentials without an issuer are never handed out for an issuer other than the entry's", async () => {
+    const store = await storeHolding(
+      {
+        issuer: issuerA,
+        credentials: [
+          { issuer: issuerA, tokens: { access_token: "token-of-a", token_type: "Bearer" } },
+          { tokens: { access_token: "token-of-nobody", token_type: "Bearer" } },
+        ],
+      },
+      2,
+    );
+    const entry = store.get("secure", url);
+    expect(credentialsOf(entry, issuerA)?.tokens?.access_token).toBe("token-of-a");
+    expect(credentialsOf(entry, issuerB)).toBeUndefined();
+  });
+});
+
+describe("sign-out", () => {
+  it("waits for the store's lock, so a refresh another process finishes under it does not bring the sign-in back", async () => {
+    const dir = await tempDir("mcpterm-credentials-");
+    const refresher = new OAuthStore(dir);
+    const signingOut = new OAuthStore(dir);
+    const url = "https://mcp.example/mcp";
+    const save = (token: string) => (entry: StoredSignIn) => {
+      entry.issuer = "https://a.example/";
+      entry.credentials = [
+        { issuer: "https://a.example/", tokens: { access_token: token, token_type: "Bearer" } },
+      ];
+    };
+    refresher.update("secure", url, save("first"));
+
+    let forgotten: Promise<number> | undefined;
+    await refresher.locked(async () => {
+      // Asked while the other process holds the lock for a refresh...
+      forgotten = signingOut.forget("secure");
+      // ...whose new tokens are saved before it lets go.
+      refresher.update("secure", url, save("refreshed"));
+      await Promise.resolve();
+    });
+    expect(await forgotten).toBe(1);
+    expect(signingOut.list()).toEqual([]);
+    expect(readFileSync(signingOut.path, "utf8")).not.toContain("refreshed");
   });
 });

@@ -234,7 +234,7 @@ export class ServerConnection {
   async signOut(): Promise<boolean> {
     const auth = this.auth;
     if (!auth) return false;
-    auth.forget();
+    await auth.forget();
     this.cache.clear();
     await this.stop();
     this.closing = false;

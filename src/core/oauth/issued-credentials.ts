@@ -49,7 +49,10 @@ export function issuersMatch(a: string, b: string): boolean {
   return a.replace(/\/$/, "") === b.replace(/\/$/, "");
 }
 
-/** The credentials `issuer` issued, or those of an old store whose issuer is not known. */
+/**
+ * The credentials `issuer` issued, or those of an old store whose issuer is not known, while
+ * the entry names no issuer other than `issuer`: once it does, they are not that issuer's to use.
+ */
 export function credentialsOf(
   entry: StoredSignIn | undefined,
   issuer: string | undefined,
@@ -58,8 +61,30 @@ export function credentialsOf(
   if (issuer !== undefined) {
     const own = entry.credentials.find((set) => set.issuer !== undefined && issuersMatch(set.issuer, issuer));
     if (own) return own;
+    const known = knownIssuer(entry);
+    if (known !== undefined && !issuersMatch(known, issuer)) return undefined;
   }
   return entry.credentials.find((set) => set.issuer === undefined);
+}
+
+/** The issuer an entry names: discovery's, else the one that issued tokens last. */
+function knownIssuer(entry: StoredSignIn): string | undefined {
+  return discoveredIssuer(entry.discovery) ?? entry.issuer;
+}
+
+/**
+ * Files credentials whose issuer nothing recorded under the issuer the entry names (the first
+ * one discovery named since the upgrade), unless that issuer has its own: from then on they are
+ * that issuer's alone, and a server that later names another does not get them.
+ */
+function bindUnknownIssuer(entry: StoredSignIn): void {
+  const known = knownIssuer(entry);
+  const unknown = entry.credentials.find((set) => set.issuer === undefined);
+  if (known === undefined || !unknown) return;
+  if (entry.credentials.some((set) => set.issuer !== undefined && issuersMatch(set.issuer, known))) return;
+  unknown.issuer = known;
+  if (unknown.client) unknown.client = { ...unknown.client, issuer: unknown.client.issuer ?? known };
+  if (unknown.tokens) unknown.tokens = { ...unknown.tokens, issuer: unknown.tokens.issuer ?? known };
 }
 
 /**
@@ -109,11 +134,30 @@ export function readEntry(value: unknown): StoredSignIn[] {
   if (Array.isArray(record.credentials)) {
     entry.credentials = record.credentials.flatMap((set: unknown) => readCredentials(set, undefined));
   } else {
-    const issuer = stampOf(record.client) ?? stampOf(record.tokens) ?? discoveredIssuer(entry.discovery);
-    entry.credentials = readCredentials(record, issuer);
-    if (issuer !== undefined && entry.credentials.length > 0) entry.issuer = issuer;
+    entry.credentials = readFirstFormat(record, discoveredIssuer(entry.discovery));
+    const tokensIssuer = entry.credentials.find((set) => set.tokens)?.issuer ?? entry.credentials[0]?.issuer;
+    if (tokensIssuer !== undefined) entry.issuer = tokensIssuer;
   }
+  bindUnknownIssuer(entry);
   return [entry];
+}
+
+/**
+ * The credentials of a first-format entry. A client and tokens that different issuers stamped
+ * (the server moved between registering and signing in) are each kept under their own issuer:
+ * filed together, one issuer's tokens would be sent when the server names the other.
+ */
+function readFirstFormat(
+  record: Record<string, unknown>,
+  discovered: string | undefined,
+): IssuedCredentials[] {
+  const clientStamp = stampOf(record.client);
+  const tokensStamp = stampOf(record.tokens);
+  if (clientStamp === undefined || tokensStamp === undefined || issuersMatch(clientStamp, tokensStamp))
+    return readCredentials(record, clientStamp ?? tokensStamp ?? discovered);
+  // The DPoP key binds the tokens, so it stays with them.
+  const { client, ...rest } = record;
+  return [...readCredentials({ client }, clientStamp), ...readCredentials(rest, tokensStamp)];
 }
 
 /** One issuer's credentials; `issuer` stamps an old entry's unstamped client and tokens. */

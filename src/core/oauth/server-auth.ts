@@ -320,8 +320,8 @@ export class ServerAuth {
   }
 
   /** Forgets this server's sign-ins: its tokens, registered client and what discovery found. */
-  forget(): void {
-    this.options.store.forget(this.config.name);
+  async forget(): Promise<void> {
+    await this.options.store.forget(this.config.name);
     void this.provider.invalidateCredentials?.("all");
   }
 

@@ -70,12 +70,18 @@ export class OAuthStore {
     this.write({ version: 2, signIns: empty ? others : [...others, entry] });
   }
 
-  /** Forgets every sign-in of `server` (whatever its URL); how many entries went. */
-  forget(server: string): number {
-    const data = this.read();
-    const kept = data.signIns.filter((entry) => entry.server !== server);
-    if (kept.length !== data.signIns.length) this.write({ version: 2, signIns: kept });
-    return data.signIns.length - kept.length;
+  /**
+   * Forgets every sign-in of `server` (whatever its URL); how many entries went. Under the lock,
+   * as refreshes are: one running in another process would otherwise save its new tokens after
+   * the sign-out, and the sign-in would be back.
+   */
+  forget(server: string): Promise<number> {
+    return this.locked(() => {
+      const data = this.read();
+      const kept = data.signIns.filter((entry) => entry.server !== server);
+      if (kept.length !== data.signIns.length) this.write({ version: 2, signIns: kept });
+      return Promise.resolve(data.signIns.length - kept.length);
+    });
   }
 
   /**
