@@ -3,6 +3,7 @@ import { terminalHandedOver } from "./common/terminal-handover.js";
 import { startsInteractive } from "./early-frame-gate.js";
 import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
 import { quickAnswer } from "./quick-answers.js";
+import { guardLibraryConsole } from "./common/library-console.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 
 /**
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${quick}\n`);
     return;
   }
+  guardLibraryConsole(argv.includes("--debug"), process.stderr);
   const stop = new AbortController();
   const onSignal = (signal: StopSignal): void => {
     // Ctrl+C in an external editor reaches mcpterm too; it is the editor's key.

@@ -49,6 +49,8 @@ export function runCli(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    // A run that ends before it reads its stdin (a usage error) closes the pipe: EPIPE is expected.
+    child.stdin.on("error", () => undefined);
     child.stdin.end(options.input ?? "");
     options.onSpawn?.(child);
   });

@@ -119,7 +119,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     stdout,
     stdin: withoutTerminalReplies(stdin),
     exitOnCtrlC: false,
-    patchConsole: true,
+    // Libraries' console output is dropped or redacted before it could reach Ink (library-console.ts).
+    patchConsole: false,
   });
   clearScreen = () => clearTerminal(instance, stdout);
   redrawScreen = () => redrawTerminal(instance, stdout, tree);
