@@ -96,3 +96,16 @@ function asksOf(requests: unknown): InputRoundRecord["asks"] {
       };
     });
 }
+
+/**
+ * The SDK reports each round of questions asked inside an answer (input_required) as progress of
+ * its own making. The question itself is what the person sees; a progress line saying the SDK is
+ * fulfilling it would be the client talking about itself as if the server had. The same notice
+ * tells a read that it was answered on a retry, which must not be cached.
+ */
+export function isInputRoundNotice(progress: { total?: number; message?: string }): boolean {
+  return (
+    progress.total === undefined &&
+    /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(progress.message ?? "")
+  );
+}

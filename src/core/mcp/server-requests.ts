@@ -12,7 +12,8 @@ import type { ResponseCache } from "./response-cache.js";
 import type { ServerToolList } from "./server-tool-list.js";
 import type { SessionRenewal } from "./session-renewal.js";
 import type { TaskDriver } from "./task-driver.js";
-import { callToolWithin, isInputRoundNotice } from "./tool-call.js";
+import { isInputRoundNotice } from "./input-rounds.js";
+import { callToolWithin } from "./tool-call.js";
 import { classifiedRequest, ToolCallError } from "./tool-call-error.js";
 import type { CallOptions, CallToolResult } from "./types.js";
 

@@ -1,4 +1,5 @@
 import { ProtocolError, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
+import { isInputRoundNotice } from "./input-rounds.js";
 import { CallLimits } from "./call-limits.js";
 import type { QuestionHold } from "./question-hold.js";
 import { classifyRequestError, HEADER_MISMATCH, ToolCallError } from "./tool-call-error.js";
@@ -142,18 +143,6 @@ function taskFailed(server: string, taskId: string, error: unknown): ToolCallErr
       : `task ${taskId} of server "${server}" failed: ${taskError.message} (code ${taskError.code})`
     : `task ${taskId} of server "${server}" failed: ${errorMessage(error)}`;
   return new ToolCallError("business", message, { cause: error, retryable: false });
-}
-
-/**
- * The SDK reports each round of questions asked inside an answer (input_required) as progress of
- * its own making. The question itself is what the person sees; a progress line saying the SDK is
- * fulfilling it would be the client talking about itself as if the server had.
- */
-export function isInputRoundNotice(progress: { total?: number; message?: string }): boolean {
-  return (
-    progress.total === undefined &&
-    /^Fulfilling input required by '[^']*' \(round \d+\)$/.test(progress.message ?? "")
-  );
 }
 
 function withoutOutputSchema(definition: Tool | undefined): { toolDefinition?: Tool } {
