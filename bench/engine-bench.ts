@@ -5,15 +5,14 @@
  *   against reading the very same SSE response with plain `fetch` (the floor: network + parsing
  *   that any client pays).
  * - tool call: `McpManager.callTool` on the fixture server, against the MCP SDK's own `Client`
- *   with its stdio transport calling the same tool on the same kind of process.
+ *   with its stdio transport calling the same tool on the same kind of process, in the same
+ *   protocol revision (lib/tool-paths.ts, sdkPath).
  *
  *   npx tsx bench/engine-bench.ts
  */
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolAllowances } from "../src/core/policy/tool-allowances.js";
 import { NOBODY } from "../src/core/person/person.js";
 import { SchemaValidator } from "../src/core/policy/schema-validator.js";
@@ -25,6 +24,7 @@ import { McpManager } from "../src/core/mcp/mcp-manager.js";
 import { compileFixtures } from "../test/support/compiled-fixtures.js";
 import { fixtureLaunch, serverConfig } from "../test/support/fixtures.js";
 import { startScriptedModelServer } from "../test/support/scripted-model-server.js";
+import { sdkPath } from "./lib/tool-paths.js";
 
 const ROUNDS = 30;
 const TOOL_CALLS = 300;
@@ -91,8 +91,7 @@ async function modelStep(): Promise<{ floor: number; engine: number }> {
 
 async function toolCalls(): Promise<{ floor: number; engine: number }> {
   const launch = fixtureLaunch(randomUUID());
-  const client = new Client({ name: "bench", version: "1" });
-  await client.connect(new StdioClientTransport({ ...launch, stderr: "pipe" }));
+  const client = await sdkPath(launch);
   const manager = new McpManager([serverConfig("fixture", fixtureLaunch(randomUUID()))], {
     parentEnv: process.env,
   });
@@ -100,7 +99,7 @@ async function toolCalls(): Promise<{ floor: number; engine: number }> {
   try {
     const floor = await timeIt(3, async () => {
       for (let call = 0; call < TOOL_CALLS; call += 1)
-        await client.callTool({ name: "echo", arguments: { text: "x" } });
+        await client.call("echo", { text: "x" });
     });
     const engine = await timeIt(3, async () => {
       for (let call = 0; call < TOOL_CALLS; call += 1)

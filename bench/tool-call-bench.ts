@@ -25,7 +25,7 @@ import { managerPath, mcptermPath, sdkPath, type ToolPath } from "./lib/tool-pat
 
 const CALLERS = 8;
 const WARM_UP_CALLS = 50;
-const SDK = "MCP SDK Client, same server";
+const SDK = "MCP SDK Client, same server and revision";
 
 interface Round {
   sequential: { p50: number; p99: number; perSecond: number; cpuMicros: number };

@@ -1,5 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
 import { SessionOutput } from "../../src/core/agent/session-output.js";
 import { runToolCalls } from "../../src/core/agent/tool-calls.js";
@@ -7,6 +7,7 @@ import type { ToolOutcome } from "../../src/core/agent/tool-host.js";
 import type { TurnOptions } from "../../src/core/agent/run-turn.js";
 import type { ChatModel } from "../../src/core/llm/types.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { versionNegotiation } from "../../src/core/mcp/protocol-era.js";
 import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { ToolAllowances } from "../../src/core/policy/tool-allowances.js";
@@ -14,6 +15,7 @@ import { NOBODY } from "../../src/core/person/person.js";
 import { SchemaValidator } from "../../src/core/policy/schema-validator.js";
 import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
 import { serverConfig } from "../../test/support/fixtures.js";
+import { DEFAULT_STARTUP_TIMEOUT_MS } from "../../src/core/config/config-types.js";
 
 /** One way of calling a tool on a stdio server; resolves with the result text. */
 export interface ToolPath {
@@ -26,18 +28,32 @@ interface Launch {
   args: string[];
 }
 
-/** The floor: the MCP SDK's own Client over its stdio transport, nothing else. */
+/**
+ * The floor: the `Client` of the MCP SDK mcpterm is built on (v2) over that SDK's own stdio
+ * transport, nothing else, settling the protocol revision as mcpterm does for a stdio server
+ * (`versionNegotiation`: the fixture speaks 2026-07-28, so both send that revision's envelope
+ * with every request). The SDK's default, 2025-11-25, would compare two revisions, not two clients.
+ */
 export async function sdkPath(launch: Launch): Promise<ToolPath> {
-  const client = new Client({ name: "bench", version: "1" });
+  const client = new Client(
+    { name: "bench", version: "1" },
+    { versionNegotiation: versionNegotiation("auto", "stdio", DEFAULT_STARTUP_TIMEOUT_MS) },
+  );
   await client.connect(new StdioClientTransport({ ...launch, stderr: "pipe" }));
+  if (client.getProtocolEra() !== "modern") throw new Error("the SDK's client did not settle on 2026-07-28");
   return {
     call: async (name, args) => {
       const result = await client.callTool({ name, arguments: args });
-      const content = result.content as Array<{ type: string; text?: string }>;
-      return content.map((part) => part.text ?? "").join("");
+      return result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
     },
     close: () => client.close(),
   };
+}
+
+/** mcpterm's paths settle the revision themselves; the comparison holds only if they chose the floor's. */
+function assertModern(manager: McpManager): void {
+  const era = manager.servers()[0]?.era;
+  if (era !== "modern") throw new Error(`mcpterm settled on ${era ?? "no"} protocol era with the fixture, not 2026-07-28`);
 }
 
 const NO_MODEL: ChatModel = {
@@ -72,6 +88,7 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
     onWire: trace.wire,
   });
   await manager.start();
+  assertModern(manager);
   const host = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
   const options: TurnOptions = {
     input: "bench",
@@ -119,6 +136,7 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
 export async function managerPath(launch: Launch): Promise<ToolPath> {
   const manager = new McpManager([serverConfig("fixture", launch)], { parentEnv: process.env });
   await manager.start();
+  assertModern(manager);
   return {
     call: async (name, args) => {
       const result = await manager.callTool("fixture", name, args);
