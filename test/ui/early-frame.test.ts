@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../src/core/text/index.js";
 import { COMMAND_WORDS, startsInteractive } from "../../src/early-frame-gate.js";
-import { frameText, visibleDraft } from "../../src/ui/terminal/early-frame.js";
+import { frameText, typedText, visibleDraft } from "../../src/ui/terminal/early-frame.js";
 import { REPO_ROOT } from "../support/fixtures.js";
 
 describe("which command lines get the early frame", () => {
@@ -46,6 +46,16 @@ describe("the early frame's rows", () => {
     expect(visibleDraft("a\u001b]0;title\u0007b")).toBe("ab");
     expect(visibleDraft("x\u009b31my")).not.toContain("\u009b");
     expect(visibleDraft("evil\u202Etxt")).not.toContain("\u202E");
+    expect(visibleDraft("first\r\nsecond")).toBe("second");
+  });
+
+  it("gives back everything typed as lines, for when mcpterm stops before sending it", () => {
+    expect(typedText("one\rtwo\u007fo\r")).toBe("one\ntwo");
+    // A paste's line breaks are lines too; its brackets and an arrow key are not text.
+    expect(typedText("\u001b[200~a\nb\r\nc\u001b[201~\u001b[D")).toBe("a\nb\nc");
+    expect(typedText("\r\r  \r")).toBe("  ");
+    expect(typedText("\u001b[A\u0004")).toBe("");
+    expect(typedText("x\u001b]52;c;aGk=\u0007y\u009b2J")).not.toMatch(/[\u001b\u009b]/);
   });
 
   it("fills the width exactly, with a long draft's end in view", () => {

@@ -91,6 +91,20 @@ describe("the first frame before Ink", () => {
     });
   });
 
+  it("prints what was typed when mcpterm stops on an error before Ink took it", async () => {
+    const dir = await tempDir("mcpterm-early-error-");
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { broken: { command: 5 } } });
+    const { pane } = await gatedPane(dir, []);
+    const screen = await pane.waitFor((text) => text.includes("EXITED"), "mcpterm's exit");
+    expect(screen).toContain("EXITED 2");
+    const lines = screen.split("\n");
+    const error = lines.findIndex((line) => line.includes("must be a string, got a number"));
+    const kept = lines.findIndex((line) => line.includes("mcpterm: what you typed was not sent: typed early"));
+    expect(error).toBeGreaterThanOrEqual(0);
+    expect(kept).toBeGreaterThan(error);
+    expect(boxTops(screen)).toBe(0);
+  });
+
   it("gives way to the trust question, which the keys typed ahead do not answer", async () => {
     const dir = await tempDir("mcpterm-early-trust-");
     await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });

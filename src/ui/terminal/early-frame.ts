@@ -1,4 +1,5 @@
 /* eslint-disable no-control-regex -- the draft shown leaves out the escape sequences of keys. */
+import { writeSync } from "node:fs";
 import type { ReadStream, WriteStream } from "node:tty";
 import { displayWidth } from "../../core/text/index.js";
 import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
@@ -14,6 +15,9 @@ import { captureTypeAhead } from "./type-ahead.js";
  * It patches the two streams' `write` for that one moment, so no caller has to remember it, and
  * the rows are erased before those bytes, so nothing is drawn twice and no key is lost. The
  * terminal stays raw, as the type-ahead rules expect (a question puts it back in cooked mode).
+ * If mcpterm then ends with those keys still unread (it stopped on an error before anything took
+ * them), what they typed is printed after the error, so a question typed while mcpterm started
+ * is not lost with it.
  */
 export interface EarlyFrame {
   /** Takes the frame off the screen and gives its keys back to stdin; only the first call acts. */
@@ -58,6 +62,7 @@ export async function drawEarlyFrame(
   let typed: Buffer = Buffer.alloc(0);
   let drawn = false;
   let removed = false;
+  let interrupted = false;
 
   const draw = (): void => {
     const rows = frameText(typed.toString("utf8"), stdout.columns, options);
@@ -75,6 +80,7 @@ export async function drawEarlyFrame(
     if (stop !== -1) {
       // Raw mode turns Ctrl+C into a key: it still means stop, as it does everywhere else.
       typed = typed.subarray(0, stop);
+      interrupted = true;
       frame.remove();
       process.kill(process.pid, "SIGINT");
       return;
@@ -90,7 +96,10 @@ export async function drawEarlyFrame(
       restoreErr();
       process.off("exit", removeOnExit);
       writeOut(`${ERASE_FRAME}${PASTE_OFF}`);
-      if (typed.length > 0) stdin.unshift(typed);
+      if (typed.length === 0) return;
+      stdin.unshift(typed);
+      // Ctrl+C means the person is done with it; anything else that ends mcpterm first is not.
+      if (!interrupted) process.once("exit", () => reportUnread(stdin, stderr));
     },
   };
   const restoreOut = beforeEachWrite(stdout, () => frame.remove());
@@ -103,6 +112,24 @@ export async function drawEarlyFrame(
   // Read the way Ink does ("readable" and read()), never pausing (see type-ahead.ts).
   stdin.on("readable", onReadable);
   return frame;
+}
+
+/**
+ * At exit: the keys handed back that nothing read, as the text they typed, on stderr. Written with
+ * writeSync, as nothing asynchronous runs once the process is exiting.
+ */
+function reportUnread(stdin: ReadStream, stderr: NodeJS.WriteStream): void {
+  if (stdin.readableLength === 0) return;
+  const unread: unknown = stdin.read();
+  if (unread === null) return;
+  const text = typedText(Buffer.isBuffer(unread) ? unread.toString("utf8") : String(unread));
+  if (text.trim() === "") return;
+  const shown = text.includes("\n") ? `\n${text.replace(/^/gm, "  ")}` : ` ${text}`;
+  try {
+    writeSync(stderr.fd, `mcpterm: what you typed was not sent:${shown}\n`);
+  } catch {
+    // A closed terminal has no one to tell.
+  }
 }
 
 /**
@@ -139,25 +166,48 @@ export function frameText(typed: string, columns: number, options: EarlyFrameOpt
 }
 
 /**
+ * Everything typed, for showing only, line by line (see typedLines); empty lines at either end
+ * are dropped.
+ */
+export function typedText(typed: string): string {
+  return typedLines(typed)
+    .map((line) => sanitizeForTerminal(line))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+}
+
+/**
  * The draft as typed so far, for showing only (the keys themselves go to Ink untouched): the last
- * line, Backspace applied, other control keys and escape sequences left out.
+ * line of typedLines.
  */
 export function visibleDraft(typed: string): string {
-  let line = "";
-  // Escape sequences (arrows, a paste's brackets, OSC and DCS strings) are not text.
-  const keys = typed
-    .replace(/\u001b[\]P_^][^\u0007\u001b]*(\u0007|\u001b\\)?/g, "")
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
-  for (const { segment: character } of GRAPHEMES.segment(keys)) {
-    if (character === "\r" || character === "\n") line = "";
-    else if (character === "\u007f" || character === "\b") line = withoutLastCharacter(line);
-    else if ((character.codePointAt(0) ?? 0) >= 0x20) line += character;
-  }
   // What is left of control characters (C1, BiDi overrides, zero-width) goes as everywhere else.
-  return sanitizeForTerminal(line);
+  return sanitizeForTerminal(typedLines(typed).at(-1) ?? "");
+}
+
+/**
+ * The keys as lines of text: Enter and a pasted line break start a new line, Backspace applies
+ * within a line, other control keys and escape sequences are left out.
+ */
+function typedLines(typed: string): string[] {
+  const lines = [""];
+  for (const { segment: character } of GRAPHEMES.segment(withoutEscapes(typed))) {
+    const last = lines.length - 1;
+    if (character === "\r" || character === "\n" || character === "\r\n") lines.push("");
+    else if (character === "\u007f" || character === "\b") lines[last] = withoutLastCharacter(lines[last] ?? "");
+    else if ((character.codePointAt(0) ?? 0) >= 0x20) lines[last] += character;
+  }
+  return lines;
 }
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** Keys without their escape sequences (arrows, a paste's brackets, OSC and DCS strings): not text. */
+function withoutEscapes(typed: string): string {
+  return typed
+    .replace(/\u001b[\]P_^][^\u0007\u001b]*(\u0007|\u001b\\)?/g, "")
+    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
+}
 
 function withoutLastCharacter(line: string): string {
   const characters = Array.from(GRAPHEMES.segment(line), (part) => part.segment);
