@@ -12,6 +12,8 @@ import type { ToolOffer } from "./tool-offer.js";
 
 /** Rounds of "a definition changed since its decision, decide again" before a call is given up. */
 const RECHECK_ROUNDS = 3;
+/** The signal of a turn that cannot be cancelled: made once, as each AbortController costs microseconds. */
+const NEVER_ABORTED = new AbortController().signal;
 
 interface Decision {
   approved: boolean;
@@ -41,7 +43,7 @@ export async function* runToolCalls(
   offer: ToolOffer,
   outcomes: Map<string, ToolOutcome>,
 ): AsyncGenerator<AgentEvent, void> {
-  const signal = options.signal ?? new AbortController().signal;
+  const signal = options.signal ?? NEVER_ABORTED;
   if (!options.validator.isReady) await options.validator.ready();
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
   for (const { call } of resolved) yield { type: "tool_call_proposed", call };
