@@ -99,7 +99,9 @@ describe("the first frame before Ink", () => {
     expect(screen).toContain("EXITED 2");
     const lines = screen.split("\n");
     const error = lines.findIndex((line) => line.includes("must be a string, got a number"));
-    const kept = lines.findIndex((line) => line.includes("mcpterm: what you typed was not sent: typed early"));
+    const kept = lines.findIndex((line) =>
+      line.includes("mcpterm: what you typed was not sent: typed early"),
+    );
     expect(error).toBeGreaterThanOrEqual(0);
     expect(kept).toBeGreaterThan(error);
     expect(boxTops(screen)).toBe(0);

@@ -30,10 +30,16 @@ const FRAME_ROWS = 4;
 const MIN_COLUMNS = 12;
 const ETX = 0x03;
 /**
- * Row by row from the last, ending at the start of the first: an erase to the end of the screen
- * (ESC[J) from the top-left corner makes tmux keep the screen in its scrollback, frame and all.
+ * Erases `rows` rows from the cursor's up, ending at the start of the highest. Row by row: an
+ * erase to the end of the screen (ESC[J) from the top-left corner makes tmux keep the screen in
+ * its scrollback, frame and all.
  */
-export const ERASE_FRAME = `\u001b[2K${"\u001b[1A\u001b[2K".repeat(FRAME_ROWS - 1)}\r`;
+function eraseRows(rows: number): string {
+  return `\u001b[2K${"\u001b[1A\u001b[2K".repeat(Math.max(0, rows - 1))}\r`;
+}
+
+/** Takes the frame off a screen the width it was drawn for. */
+export const ERASE_FRAME = eraseRows(FRAME_ROWS);
 /**
  * Bracketed paste on while the frame is up, so a paste arrives marked as one (its line breaks are
  * not Enter) and Ink takes it as a paste; off again when the frame goes, until Ink turns it on,
@@ -51,7 +57,7 @@ export interface EarlyFrameOptions {
 export async function drawEarlyFrame(
   stdin: ReadStream,
   stdout: WriteStream,
-  stderr: NodeJS.WriteStream,
+  stderr: NodeJS.WriteStream & { fd: number },
   options: EarlyFrameOptions,
 ): Promise<EarlyFrame | undefined> {
   if (stdout.columns < MIN_COLUMNS || stdout.rows < FRAME_ROWS + 1) return undefined;
@@ -60,14 +66,25 @@ export async function drawEarlyFrame(
   const writeOut = stdout.write.bind(stdout) as (...args: unknown[]) => boolean;
   // Kept as the bytes came: a character split across two reads is whole again when joined.
   let typed: Buffer = Buffer.alloc(0);
-  let drawn = false;
+  let drawn: DrawnFrame | undefined;
+  let pasteOn = false;
   let removed = false;
   let interrupted = false;
 
+  // Drawn again in place as keys come; after the window changed width, the frame as the terminal
+  // rewrapped it is erased first, then drawn for the new width (or not at all if it cannot fit).
   const draw = (): void => {
-    const rows = frameText(typed.toString("utf8"), stdout.columns, options);
-    writeOut(`${drawn ? `\r\u001b[${FRAME_ROWS - 1}A` : PASTE_ON}${rows}`);
-    drawn = true;
+    const { columns } = stdout;
+    let out = pasteOn ? "" : PASTE_ON;
+    pasteOn = true;
+    if (drawn && drawn.columns === columns) out += `\r\u001b[${FRAME_ROWS - 1}A`;
+    else if (drawn) out += eraseRows(rowsOnScreen(drawn, columns));
+    drawn = undefined;
+    if (columns >= MIN_COLUMNS && stdout.rows >= FRAME_ROWS + 1) {
+      out += frameText(typed.toString("utf8"), columns, options);
+      drawn = { columns, widths: frameRowWidths(columns, options) };
+    }
+    writeOut(out);
   };
   const takeKeys = (): void => {
     let chunk: unknown;
@@ -92,10 +109,11 @@ export async function drawEarlyFrame(
       if (removed) return;
       removed = true;
       stdin.off("readable", onReadable);
+      stdout.off("resize", draw);
       restoreOut();
       restoreErr();
       process.off("exit", removeOnExit);
-      writeOut(`${ERASE_FRAME}${PASTE_OFF}`);
+      writeOut(`${drawn ? eraseRows(rowsOnScreen(drawn, stdout.columns)) : ""}${PASTE_OFF}`);
       if (typed.length === 0) return;
       stdin.unshift(typed);
       // Ctrl+C means the person is done with it; anything else that ends mcpterm first is not.
@@ -111,18 +129,35 @@ export async function drawEarlyFrame(
   draw();
   // Read the way Ink does ("readable" and read()), never pausing (see type-ahead.ts).
   stdin.on("readable", onReadable);
+  stdout.on("resize", draw);
   return frame;
+}
+
+/** The frame as it is on screen: the width it was drawn for, and each row's width then. */
+interface DrawnFrame {
+  columns: number;
+  widths: readonly number[];
+}
+
+/**
+ * The rows the frame takes once the window is `columns` wide. A terminal that rewraps its lines
+ * when narrowed (tmux, iTerm2, VTE, kitty, Windows Terminal) breaks each row wider than the window
+ * into as many rows as it needs; one that is widened leaves each row as one.
+ */
+export function rowsOnScreen(drawn: DrawnFrame, columns: number): number {
+  if (columns >= drawn.columns) return drawn.widths.length;
+  return drawn.widths.reduce((rows, width) => rows + Math.max(1, Math.ceil(width / Math.max(1, columns))), 0);
 }
 
 /**
  * At exit: the keys handed back that nothing read, as the text they typed, on stderr. Written with
  * writeSync, as nothing asynchronous runs once the process is exiting.
  */
-function reportUnread(stdin: ReadStream, stderr: NodeJS.WriteStream): void {
+function reportUnread(stdin: ReadStream, stderr: NodeJS.WriteStream & { fd: number }): void {
   if (stdin.readableLength === 0) return;
   const unread: unknown = stdin.read();
-  if (unread === null) return;
-  const text = typedText(Buffer.isBuffer(unread) ? unread.toString("utf8") : String(unread));
+  if (!Buffer.isBuffer(unread) && typeof unread !== "string") return;
+  const text = typedText(Buffer.isBuffer(unread) ? unread.toString("utf8") : unread);
   if (text.trim() === "") return;
   const shown = text.includes("\n") ? `\n${text.replace(/^/gm, "  ")}` : ` ${text}`;
   try {
@@ -149,6 +184,15 @@ function beforeEachWrite(stream: NodeJS.WriteStream, before: () => void): () => 
   };
 }
 
+/** The width of each of frameText's rows: the box fills the window, the status line less. */
+export function frameRowWidths(columns: number, options: EarlyFrameOptions): number[] {
+  return [columns, columns, columns, displayWidth(statusText(options, columns))];
+}
+
+function statusText(options: EarlyFrameOptions, columns: number): string {
+  return tailWithin(options.status, columns - 1);
+}
+
 /** The frame's four rows, the cursor left at the end of the last (nothing below it is touched). */
 export function frameText(typed: string, columns: number, options: EarlyFrameOptions): string {
   const inner = columns - 2;
@@ -156,7 +200,7 @@ export function frameText(typed: string, columns: number, options: EarlyFrameOpt
     options.color ? `\u001b[${code}m${text}\u001b[39m` : text;
   const shown = tailWithin(visibleDraft(typed), inner - 3);
   const row = `${paint("36", "│")} ${paint("36", "›")} ${shown}${" ".repeat(Math.max(0, inner - 3 - displayWidth(shown)))}${paint("36", "│")}`;
-  const status = tailWithin(options.status, columns - 1);
+  const status = statusText(options, columns);
   return [
     `\u001b[2K${paint("36", `╭${"─".repeat(inner)}╮`)}`,
     `\u001b[2K${row}`,
@@ -194,8 +238,9 @@ function typedLines(typed: string): string[] {
   for (const { segment: character } of GRAPHEMES.segment(withoutEscapes(typed))) {
     const last = lines.length - 1;
     if (character === "\r" || character === "\n" || character === "\r\n") lines.push("");
-    else if (character === "\u007f" || character === "\b") lines[last] = withoutLastCharacter(lines[last] ?? "");
-    else if ((character.codePointAt(0) ?? 0) >= 0x20) lines[last] += character;
+    else if (character === "\u007f" || character === "\b")
+      lines[last] = withoutLastCharacter(lines[last] ?? "");
+    else if ((character.codePointAt(0) ?? 0) >= 0x20) lines[last] = `${lines[last] ?? ""}${character}`;
   }
   return lines;
 }
