@@ -98,8 +98,7 @@ async function toolCalls(): Promise<{ floor: number; engine: number }> {
   await manager.start();
   try {
     const floor = await timeIt(3, async () => {
-      for (let call = 0; call < TOOL_CALLS; call += 1)
-        await client.call("echo", { text: "x" });
+      for (let call = 0; call < TOOL_CALLS; call += 1) await client.call("echo", { text: "x" });
     });
     const engine = await timeIt(3, async () => {
       for (let call = 0; call < TOOL_CALLS; call += 1)
