@@ -15,7 +15,7 @@ import { userCacheDir } from "../core/config/user-cache-dir.js";
 import type { ContextWindow } from "../core/llm/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { loadKnowledge, sessionKnowledge, sessionToolHost } from "../core/session/session-tools.js";
+import { loadKnowledge, oneShotKnowledge, sessionToolHost } from "../core/session/session-tools.js";
 import {
   isBuiltIn,
   serverToolsOffered,
@@ -48,7 +48,13 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
       instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
       warn,
     });
-    const knowledge = sessionKnowledge(config, args.kb, redactor.redactText);
+    const knowledge = oneShotKnowledge(
+      config,
+      args.kb,
+      redactor.redactText,
+      { flagDir: args.common.kbDir, cwd: io.cwd },
+      warn,
+    );
     if (knowledge.access().state === "loading") {
       const dir = (): string => knowledgeDir(args.common.kbDir, config, io.cwd);
       await loadKnowledge(knowledge, dir, io.cwd, {

@@ -92,6 +92,15 @@ describe("what a command line loads", () => {
     expect((await bundledFrom(one.loads, "zod")).length).toBeGreaterThan(0);
   });
 
+  it("-p with the knowledge base on but no knowledge folder loads no index code nor zod", async () => {
+    const modelEnv = { MCPTERM_MODEL: "scripted", OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-test" };
+    const run = await loadsOf(["-p", "hello"], modelEnv);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ok");
+    expect(await bundledFrom(run.loads, "zod")).toEqual([]);
+    expect(run.loads.filter((url) => /\/dist\/knowledge-base-[^/]*\.js$/.test(url))).toEqual([]);
+  });
+
   it("a subcommand's help, which yargs lays out by width, loads it when it measures", async () => {
     const run = await loadsOf(["kb", "--help"]);
     expect(run.code).toBe(0);

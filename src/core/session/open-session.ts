@@ -1,7 +1,7 @@
 import type { ToolNarrowing } from "../agent/narrowed-tool-host.js";
 import type { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { McpToolHost } from "../agent/mcp-tool-host.js";
-import { loadKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
+import { loadKnowledge, oneShotKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
 import { trustWarnings } from "../config/config-trust.js";
@@ -326,8 +326,12 @@ export async function openSession(
     },
   });
 
-  const kbOn = request.kb && config.kb.enabled;
-  const knowledge = sessionKnowledge(config, request.kb, redact);
+  const knowledge = request.interactive
+    ? sessionKnowledge(config, request.kb, redact)
+    : oneShotKnowledge(config, request.kb, redact, { flagDir: request.kbDir, cwd }, (text) =>
+        notices.push({ level: "warning", text }),
+      );
+  const kbOn = knowledge.access().state === "loading";
   // Many tools: each request offers those that matter to it, and search_tools finds the rest.
   const toolSearch = sessionToolSearch(config, {
     embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,

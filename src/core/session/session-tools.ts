@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
 import { NarrowedToolHost } from "../agent/narrowed-tool-host.js";
@@ -6,7 +8,7 @@ import type { AgentTool, ToolHost } from "../agent/tool-host.js";
 import type { McptermConfig } from "../config/index.js";
 import { errorMessage } from "../errors.js";
 import type { KnowledgeAccess } from "../kb/index.js";
-import { openFreshKnowledge } from "../kb/knowledge-folder.js";
+import { knowledgeDir, openFreshKnowledge } from "../kb/knowledge-folder.js";
 import type { ToolSearch } from "../tool-search/index.js";
 
 const KB_OFF = "The knowledge base is turned off (--no-kb, or kb.enabled in the config).";
@@ -22,6 +24,52 @@ export function sessionKnowledge(
     config.kb.topK,
     redact,
   );
+}
+
+/**
+ * The knowledge base of a run nobody works in (`-p`, `tools --search`): as sessionKnowledge, but
+ * off when its folder does not exist. Such a run has nothing to search then, and ends before
+ * anything could make the folder, so neither the index's code (and zod) is loaded nor the search
+ * tool offered, and the first model request does not wait for them (a session a person works in
+ * still opens it: `/kb add` makes the folder). A folder named with --kb that is not there is a
+ * typo, and `warn` hears of it; the default folder missing is the usual case.
+ */
+export function oneShotKnowledge(
+  config: McptermConfig,
+  on: boolean,
+  redact: (text: string) => string,
+  where: { flagDir: string | undefined; cwd: string },
+  warn: (text: string) => void,
+): LazyKnowledge {
+  const knowledge = sessionKnowledge(config, on, redact);
+  if (knowledge.access().state !== "loading") return knowledge;
+  const missing = missingKnowledgeFolder(where.flagDir, config, where.cwd);
+  if (missing === undefined) return knowledge;
+  knowledge.off(missing);
+  if (where.flagDir !== undefined) warn(missing);
+  return knowledge;
+}
+
+/**
+ * Why there is no knowledge base to open: its folder does not exist. Undefined when it is there,
+ * or cannot be told (a folder that leads outside the project: loadKnowledge says why).
+ */
+function missingKnowledgeFolder(
+  flagDir: string | undefined,
+  config: McptermConfig,
+  cwd: string,
+): string | undefined {
+  let dir: string;
+  try {
+    dir = knowledgeDir(flagDir, config, cwd);
+  } catch {
+    return undefined;
+  }
+  if (existsSync(dir)) return undefined;
+  const named = path.relative(cwd, dir) || dir;
+  return flagDir === undefined
+    ? `There is no knowledge folder (${named}) here.`
+    : `The knowledge folder ${named} (--kb) does not exist; the knowledge base is off.`;
 }
 
 /**
