@@ -117,5 +117,6 @@ describe("the early frame when the window is resized", () => {
     expect(screen.take()).toBe("");
     frame.remove();
     expect(screen.take()).toBe("\u001b[?2004l");
+    expect(String(keys.read())).toBe("x");
   });
 });
