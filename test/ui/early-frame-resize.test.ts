@@ -46,11 +46,10 @@ const STATUS = "mcpterm · starting";
 const UP = "\u001b[1A";
 
 async function frameOn(screen: Screen, keys = new Keys()) {
-  const stderr = Object.assign(new Screen(), { fd: 2 });
   const frame = await drawEarlyFrame(
     keys as unknown as ReadStream,
-    screen as unknown as WriteStream,
-    stderr as unknown as NodeJS.WriteStream & { fd: number },
+    screen as unknown as WriteStream & { fd: number },
+    new Screen() as unknown as NodeJS.WriteStream,
     { status: STATUS, color: false },
   );
   if (!frame) throw new Error("no frame drawn");
@@ -118,5 +117,17 @@ describe("the early frame when the window is resized", () => {
     frame.remove();
     expect(screen.take()).toBe("\u001b[?2004l");
     expect(String(keys.read())).toBe("x");
+  });
+
+  it("takes itself off a window made too short for it at the same width", async () => {
+    const screen = new Screen();
+    const { frame } = await frameOn(screen);
+    screen.take();
+    screen.resize(100, 4);
+    const shrunk = screen.take();
+    expect(rowsErased(shrunk)).toBe(4);
+    expect(shrunk).not.toContain("╭");
+    frame.remove();
+    expect(screen.take()).toBe("\u001b[?2004l");
   });
 });

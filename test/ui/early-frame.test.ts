@@ -49,15 +49,28 @@ describe("the early frame's rows", () => {
     expect(visibleDraft("first\r\nsecond")).toBe("second");
   });
 
-  it("gives back everything typed as lines, for when mcpterm stops before sending it", () => {
+  it("gives back what the prompt would hold, for when mcpterm stops before sending it", () => {
+    // Each Enter is a message that was never sent; a line ending in \ goes on, as at the prompt.
     expect(typedText("one\rtwo\u007fo\r")).toBe("one\ntwo");
+    expect(typedText("a\\\rb")).toBe("a\nb");
     // A paste's line breaks are lines too; its brackets and an arrow key are not text.
     expect(typedText("\u001b[200~a\nb\r\nc\u001b[201~\u001b[D")).toBe("a\nb\nc");
-    expect(typedText("\r\r  \r")).toBe("  ");
+    expect(typedText("\r\r  \r")).toBe("");
     expect(typedText("\u001b[A\u0004")).toBe("");
     const hostile = typedText("x\u001b]52;c;aGk=\u0007y\u009b2J");
     expect(hostile).not.toContain("\u001b");
     expect(hostile).not.toContain("\u009b");
+  });
+
+  it("leaves out what was erased, with the prompt's own editing keys", () => {
+    // Ctrl+U, Ctrl+W and Alt+Backspace erase as they do at the prompt: a token typed by mistake stays gone.
+    expect(typedText("my token is sk-abc123\u0015hello\u0017bye")).toBe("bye");
+    expect(typedText("keep this secret-word\u001b\u007f")).toBe("keep this secret-");
+    // Arrows, Home and End move the cursor; typing lands where it is.
+    expect(typedText("helo\u001b[Dl")).toBe("hello");
+    expect(typedText("world\u001b[Hhello \u001b[F!")).toBe("hello world!");
+    expect(typedText("ab\u001b[1;5Dx")).toBe("xab");
+    expect(visibleDraft("first line\u001b[200~\nsecond\u001b[201~\u001b[A")).toBe("first line");
   });
 
   it("fills the width exactly, with a long draft's end in view", () => {

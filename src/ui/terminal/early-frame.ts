@@ -1,9 +1,8 @@
-/* eslint-disable no-control-regex -- the draft shown leaves out the escape sequences of keys. */
 import { writeSync } from "node:fs";
 import type { ReadStream, WriteStream } from "node:tty";
 import { displayWidth } from "../../core/text/index.js";
-import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { captureTypeAhead } from "./type-ahead.js";
+import { replayTyped } from "./typed-keys.js";
 
 /**
  * The first frame, drawn before Ink has loaded: loading Ink, React and the TUI takes most of
@@ -56,11 +55,11 @@ export interface EarlyFrameOptions {
 
 export async function drawEarlyFrame(
   stdin: ReadStream,
-  stdout: WriteStream,
-  stderr: NodeJS.WriteStream & { fd: number },
+  stdout: WriteStream & { fd: number },
+  stderr: NodeJS.WriteStream,
   options: EarlyFrameOptions,
 ): Promise<EarlyFrame | undefined> {
-  if (stdout.columns < MIN_COLUMNS || stdout.rows < FRAME_ROWS + 1) return undefined;
+  if (!fitsFrame(stdout)) return undefined;
   // Keys typed before this (echoed in cooked mode) leave the screen first, and come back as keys.
   await captureTypeAhead(stdin, stdout);
   const writeOut = stdout.write.bind(stdout) as (...args: unknown[]) => boolean;
@@ -75,12 +74,13 @@ export async function drawEarlyFrame(
   // rewrapped it is erased first, then drawn for the new width (or not at all if it cannot fit).
   const draw = (): void => {
     const { columns } = stdout;
+    const fits = fitsFrame(stdout);
     let out = pasteOn ? "" : PASTE_ON;
     pasteOn = true;
-    if (drawn && drawn.columns === columns) out += `\r\u001b[${FRAME_ROWS - 1}A`;
+    if (drawn && drawn.columns === columns && fits) out += `\r\u001b[${FRAME_ROWS - 1}A`;
     else if (drawn) out += eraseRows(rowsOnScreen(drawn, columns));
     drawn = undefined;
-    if (columns >= MIN_COLUMNS && stdout.rows >= FRAME_ROWS + 1) {
+    if (fits) {
       out += frameText(typed.toString("utf8"), columns, options);
       drawn = { columns, widths: frameRowWidths(columns, options) };
     }
@@ -112,18 +112,18 @@ export async function drawEarlyFrame(
       stdout.off("resize", draw);
       restoreOut();
       restoreErr();
-      process.off("exit", removeOnExit);
       writeOut(`${drawn ? eraseRows(rowsOnScreen(drawn, stdout.columns)) : ""}${PASTE_OFF}`);
-      if (typed.length === 0) return;
-      stdin.unshift(typed);
-      // Ctrl+C means the person is done with it; anything else that ends mcpterm first is not.
-      if (!interrupted) process.once("exit", () => reportUnread(stdin, stderr));
+      if (typed.length > 0) stdin.unshift(typed);
     },
   };
   const restoreOut = beforeEachWrite(stdout, () => frame.remove());
   const restoreErr = beforeEachWrite(stderr, () => frame.remove());
-  const removeOnExit = (): void => frame.remove();
-  process.on("exit", removeOnExit);
+  // Kept for the process's life: at exit the frame goes if it is still up, and keys handed back
+  // that nothing read are told (Ctrl+C means the person is done with them; nothing else does).
+  process.on("exit", () => {
+    frame.remove();
+    if (!interrupted) reportUnread(stdin, stdout);
+  });
   // The keys typed ahead are in the first frame already.
   takeKeys();
   draw();
@@ -150,10 +150,11 @@ export function rowsOnScreen(drawn: DrawnFrame, columns: number): number {
 }
 
 /**
- * At exit: the keys handed back that nothing read, as the text they typed, on stderr. Written with
- * writeSync, as nothing asynchronous runs once the process is exiting.
+ * At exit: the keys handed back that nothing read, as what they typed, on the terminal (stdout,
+ * which the frame was drawn on; stderr may be a log file, and the keys are the person's own).
+ * Written with writeSync, as nothing asynchronous runs once the process is exiting.
  */
-function reportUnread(stdin: ReadStream, stderr: NodeJS.WriteStream & { fd: number }): void {
+function reportUnread(stdin: ReadStream, terminal: { fd: number }): void {
   if (stdin.readableLength === 0) return;
   const unread: unknown = stdin.read();
   if (!Buffer.isBuffer(unread) && typeof unread !== "string") return;
@@ -161,7 +162,7 @@ function reportUnread(stdin: ReadStream, stderr: NodeJS.WriteStream & { fd: numb
   if (text.trim() === "") return;
   const shown = text.includes("\n") ? `\n${text.replace(/^/gm, "  ")}` : ` ${text}`;
   try {
-    writeSync(stderr.fd, `mcpterm: what you typed was not sent:${shown}\n`);
+    writeSync(terminal.fd, `mcpterm: what you typed was not sent:${shown}\n`);
   } catch {
     // A closed terminal has no one to tell.
   }
@@ -184,8 +185,13 @@ function beforeEachWrite(stream: NodeJS.WriteStream, before: () => void): () => 
   };
 }
 
+/** Whether the window can hold the frame (its borders and marker, and a row above it). */
+function fitsFrame(stdout: WriteStream): boolean {
+  return stdout.columns >= MIN_COLUMNS && stdout.rows >= FRAME_ROWS + 1;
+}
+
 /** The width of each of frameText's rows: the box fills the window, the status line less. */
-export function frameRowWidths(columns: number, options: EarlyFrameOptions): number[] {
+function frameRowWidths(columns: number, options: EarlyFrameOptions): number[] {
   return [columns, columns, columns, displayWidth(statusText(options, columns))];
 }
 
@@ -210,54 +216,27 @@ export function frameText(typed: string, columns: number, options: EarlyFrameOpt
 }
 
 /**
- * Everything typed, for showing only, line by line (see typedLines); empty lines at either end
- * are dropped.
+ * Everything typed, as the prompt would have it (see replayTyped): each message Enter would have
+ * sent, then the draft left, one after another; "" when nothing but blanks is left.
  */
 export function typedText(typed: string): string {
-  return typedLines(typed)
-    .map((line) => sanitizeForTerminal(line))
-    .join("\n")
-    .replace(/^\n+|\n+$/g, "");
+  const { sent, draft } = replayTyped(typed);
+  return [...sent, draft.text].filter((text) => text.trim() !== "").join("\n");
 }
 
 /**
- * The draft as typed so far, for showing only (the keys themselves go to Ink untouched): the last
- * line of typedLines.
+ * The draft as typed so far, for showing only (the keys themselves go to Ink untouched): the line
+ * of it the cursor is on, as the prompt would have it (see replayTyped).
  */
 export function visibleDraft(typed: string): string {
-  // What is left of control characters (C1, BiDi overrides, zero-width) goes as everywhere else.
-  return sanitizeForTerminal(typedLines(typed).at(-1) ?? "");
-}
-
-/**
- * The keys as lines of text: Enter and a pasted line break start a new line, Backspace applies
- * within a line, other control keys and escape sequences are left out.
- */
-function typedLines(typed: string): string[] {
-  const lines = [""];
-  for (const { segment: character } of GRAPHEMES.segment(withoutEscapes(typed))) {
-    const last = lines.length - 1;
-    if (character === "\r" || character === "\n" || character === "\r\n") lines.push("");
-    else if (character === "\u007f" || character === "\b")
-      lines[last] = withoutLastCharacter(lines[last] ?? "");
-    else if ((character.codePointAt(0) ?? 0) >= 0x20) lines[last] = `${lines[last] ?? ""}${character}`;
-  }
-  return lines;
+  const { draft } = replayTyped(typed);
+  const before = draft.text.slice(0, draft.cursor);
+  const start = before.lastIndexOf("\n") + 1;
+  const end = draft.text.indexOf("\n", draft.cursor);
+  return draft.text.slice(start, end === -1 ? undefined : end);
 }
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/** Keys without their escape sequences (arrows, a paste's brackets, OSC and DCS strings): not text. */
-function withoutEscapes(typed: string): string {
-  return typed
-    .replace(/\u001b[\]P_^][^\u0007\u001b]*(\u0007|\u001b\\)?/g, "")
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[^[]/g, "");
-}
-
-function withoutLastCharacter(line: string): string {
-  const characters = Array.from(GRAPHEMES.segment(line), (part) => part.segment);
-  return characters.slice(0, -1).join("");
-}
 
 /** The end of `text` that fits in `width` columns: the cursor's side of a long draft. */
 function tailWithin(text: string, width: number): string {
