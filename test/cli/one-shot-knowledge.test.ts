@@ -60,4 +60,21 @@ describe("a one-shot run's knowledge base", () => {
     );
     expect(offered()).not.toContain("search_knowledge_base");
   });
+
+  it("says so when the folder named with --kb is a file, or kb.dir names one that is not there", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "notes.md"), "not a folder\n");
+    const file = await runCli(["--kb", "notes.md", "-p", "hello"], { cwd: dir, env: env() });
+    expect(file.code).toBe(0);
+    expect(file.stderr).toBe(
+      "warning: The knowledge folder notes.md (--kb) is not a folder; the knowledge base is off.\n",
+    );
+    await writeFile(path.join(dir, "mcp.config.json"), JSON.stringify({ kb: { dir: "docs" } }));
+    const configured = await runCli(["-p", "hello"], { cwd: dir, env: env() });
+    expect(configured.code).toBe(0);
+    expect(configured.stderr).toMatch(
+      /^warning: The knowledge folder docs \(kb\.dir in \S*mcp\.config\.json\) does not exist; the knowledge base is off\.\n$/,
+    );
+    expect(offered()).not.toContain("search_knowledge_base");
+  });
 });

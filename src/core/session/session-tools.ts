@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
@@ -28,11 +28,11 @@ export function sessionKnowledge(
 
 /**
  * The knowledge base of a run nobody works in (`-p`, `tools --search`): as sessionKnowledge, but
- * off when its folder does not exist. Such a run has nothing to search then, and ends before
+ * off when its folder is not there. Such a run has nothing to search then, and ends before
  * anything could make the folder, so neither the index's code (and zod) is loaded nor the search
  * tool offered, and the first model request does not wait for them (a session a person works in
- * still opens it: `/kb add` makes the folder). A folder named with --kb that is not there is a
- * typo, and `warn` hears of it; the default folder missing is the usual case.
+ * still opens it: `/kb add` makes the folder). A folder named with --kb or kb.dir that is not
+ * there is a typo, and `warn` hears of it; the default folder missing is the usual case.
  */
 export function oneShotKnowledge(
   config: McptermConfig,
@@ -41,35 +41,44 @@ export function oneShotKnowledge(
   where: { flagDir: string | undefined; cwd: string },
   warn: (text: string) => void,
 ): LazyKnowledge {
-  const knowledge = sessionKnowledge(config, on, redact);
-  if (knowledge.access().state !== "loading") return knowledge;
-  const missing = missingKnowledgeFolder(where.flagDir, config, where.cwd);
-  if (missing === undefined) return knowledge;
-  knowledge.off(missing);
-  if (where.flagDir !== undefined) warn(missing);
-  return knowledge;
+  const absent =
+    on && config.kb.enabled ? absentKnowledgeFolder(where.flagDir, config, where.cwd) : undefined;
+  if (absent === undefined) return sessionKnowledge(config, on, redact);
+  if (absent.named) warn(absent.reason);
+  return new LazyKnowledge({ state: "off", reason: absent.reason }, config.kb.topK, redact);
 }
 
 /**
- * Why there is no knowledge base to open: its folder does not exist. Undefined when it is there,
- * or cannot be told (a folder that leads outside the project: loadKnowledge says why).
+ * Why the knowledge folder cannot be opened because it is not there (or is a file), and whether
+ * it was named (--kb, kb.dir) rather than the default. Undefined when it is a folder, or when
+ * where it is cannot be told (a folder that leads outside the project: loadKnowledge says why).
  */
-function missingKnowledgeFolder(
+function absentKnowledgeFolder(
   flagDir: string | undefined,
   config: McptermConfig,
   cwd: string,
-): string | undefined {
+): { reason: string; named: boolean } | undefined {
   let dir: string;
   try {
     dir = knowledgeDir(flagDir, config, cwd);
   } catch {
     return undefined;
   }
-  if (existsSync(dir)) return undefined;
-  const named = path.relative(cwd, dir) || dir;
-  return flagDir === undefined
-    ? `There is no knowledge folder (${named}) here.`
-    : `The knowledge folder ${named} (--kb) does not exist; the knowledge base is off.`;
+  const found = statSync(dir, { throwIfNoEntry: false });
+  if (found?.isDirectory()) return undefined;
+  const what = found ? "is not a folder" : "does not exist";
+  if (flagDir !== undefined)
+    return {
+      reason: `The knowledge folder ${flagDir} (--kb) ${what}; the knowledge base is off.`,
+      named: true,
+    };
+  const shown = path.relative(cwd, dir) || dir;
+  if (config.kb.dir !== undefined)
+    return {
+      reason: `The knowledge folder ${shown} (kb.dir in ${config.path ?? "the config"}) ${what}; the knowledge base is off.`,
+      named: true,
+    };
+  return { reason: `There is no knowledge folder (${shown}) here.`, named: false };
 }
 
 /**
