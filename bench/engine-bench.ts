@@ -24,7 +24,7 @@ import { McpManager } from "../src/core/mcp/mcp-manager.js";
 import { compileFixtures } from "../test/support/compiled-fixtures.js";
 import { fixtureLaunch, serverConfig } from "../test/support/fixtures.js";
 import { startScriptedModelServer } from "../test/support/scripted-model-server.js";
-import { sdkPath } from "./lib/tool-paths.js";
+import { assertModern, sdkPath } from "./lib/tool-paths.js";
 
 const ROUNDS = 30;
 const TOOL_CALLS = 300;
@@ -96,6 +96,7 @@ async function toolCalls(): Promise<{ floor: number; engine: number }> {
     parentEnv: process.env,
   });
   await manager.start();
+  assertModern(manager);
   try {
     const floor = await timeIt(3, async () => {
       for (let call = 0; call < TOOL_CALLS; call += 1) await client.call("echo", { text: "x" });

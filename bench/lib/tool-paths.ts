@@ -51,7 +51,7 @@ export async function sdkPath(launch: Launch): Promise<ToolPath> {
 }
 
 /** mcpterm's paths settle the revision themselves; the comparison holds only if they chose the floor's. */
-function assertModern(manager: McpManager): void {
+export function assertModern(manager: McpManager): void {
   const era = manager.servers()[0]?.era;
   if (era !== "modern")
     throw new Error(`mcpterm settled on ${era ?? "no"} protocol era with the fixture, not 2026-07-28`);
