@@ -29,6 +29,8 @@ export async function askYesNo(
     ...(options.now ? { now: options.now } : {}),
     onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
   });
+  // Stopped unanswered (Ctrl+C): whatever is written next starts on a line of its own.
+  if (answer === undefined && (options.signal ?? io.signal).aborted) io.stderr.write("\n");
   const yes = answeredYes(answer, options.needsFullYes !== undefined);
   if (options.needsFullYes && !yes && answeredYes(answer))
     io.stderr.write(`${options.needsFullYes.refusal}\n`);

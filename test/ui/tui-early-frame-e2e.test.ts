@@ -117,5 +117,9 @@ describe("the first frame before Ink", () => {
     expect(question).not.toMatch(/^typed early/m);
     // The guard's rule holds: keys typed before the question was shown never answer it.
     await pane.waitFor((text) => text.includes("typed before this question was ignored"), "the guard's note");
+    // Ctrl+C there stops mcpterm at once, as it does anywhere else, on a line of its own.
+    pane.keys("C-c");
+    const stopped = await pane.waitFor((text) => text.includes("EXITED"), "mcpterm's exit");
+    expect(stopped).toMatch(/^EXITED 130$/m);
   });
 });

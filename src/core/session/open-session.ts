@@ -94,6 +94,8 @@ export interface SessionHooks {
    * would start and the flag that allows it.
    */
   person?: Person;
+  /** Stops that question unanswered (Ctrl+C), as it stops the rest of the run. */
+  signal?: AbortSignal;
 }
 
 /** An image a tool returned: its type and base64 data, as the server sent it. */
@@ -215,6 +217,7 @@ export async function openSession(
     endpoint,
     redact,
     person: hooks.person ?? NOBODY,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
   });
   if (!trusted) {
     notices.push({

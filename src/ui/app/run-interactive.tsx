@@ -48,6 +48,7 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
     person: terminalPerson(io),
+    signal: io.signal,
   });
   // Stopped while starting (Ctrl+C in the early frame is a SIGINT too): no TUI to take down.
   if (io.signal.aborted) {
