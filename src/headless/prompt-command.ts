@@ -42,8 +42,11 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   const stopNotices = runtime.onNotice((notice) => warn(notice.text));
   try {
     for (const notice of runtime.notices) warn(notice.text);
+    const opening = runtime.knowledge.access().state === "loading";
     const started = runtime.start();
-    await Promise.all([started.servers, started.knowledge]);
+    const [, knowledge] = await Promise.all([started.servers, started.knowledge]);
+    // A knowledge base that could not be opened (its folder leads outside the project, say) is said.
+    if (opening && knowledge.state === "off") warn(knowledge.reason);
     for (const server of runtime.manager.servers()) {
       if (server.status === "failed")
         warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
@@ -76,5 +76,18 @@ describe("a one-shot run's knowledge base", () => {
       /^warning: The knowledge folder docs \(kb\.dir in \S*mcp\.config\.json\) does not exist; the knowledge base is off\.\n$/,
     );
     expect(offered()).not.toContain("search_knowledge_base");
+  });
+
+  it("says why when the knowledge folder could not be opened: a link that leads outside", async () => {
+    const dir = await tempDir();
+    const outside = await tempDir();
+    await writeFile(path.join(outside, "secret.md"), "private notes\n");
+    await symlink(outside, path.join(dir, "knowledge_base"));
+    const run = await runCli(["-p", "hello"], { cwd: dir, env: env() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^warning: The knowledge base could not be opened: .*leads outside this project/,
+    );
+    expect(JSON.stringify(model.requests.at(-1)?.body)).not.toContain("private notes");
   });
 });
