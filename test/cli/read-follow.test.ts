@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
-import { tempDir, writeJson } from "../support/fixtures.js";
+import { replaceFile, tempDir, writeJson } from "../support/fixtures.js";
 import { waitFor } from "../support/poll.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli, type CliRun } from "../support/run-cli.js";
@@ -84,7 +84,7 @@ describe("mcpterm read --follow", () => {
     async (server) => {
       const run = follow(server);
       await waitFor(() => run.out().includes("all quiet"), "the first reading");
-      await writeFile(statusFile, `${server} update one`);
+      await replaceFile(statusFile, `${server} update one`);
       await waitFor(() => run.out().includes(`${server} update one`), "the update");
       run.child().kill("SIGINT");
       const ended = await run.done;
@@ -99,7 +99,7 @@ describe("mcpterm read --follow", () => {
   it("--json: one JSON object per line, numbered by update", async () => {
     const run = follow("modern", "--json");
     await waitFor(() => run.out().includes('"update":0'), "the first reading");
-    await writeFile(statusFile, "json news");
+    await replaceFile(statusFile, "json news");
     await waitFor(() => run.out().includes("json news"), "the update");
     run.child().kill("SIGINT");
     const ended = await run.done;
@@ -166,10 +166,10 @@ describe("mcpterm read --follow when the subscription or a read goes wrong", () 
   });
 
   it("the server ends the subscription: one sentence, exit 4, no process left", async () => {
-    await writeFile(status, "all quiet");
+    await replaceFile(status, "all quiet");
     const run = followIn(here, "steady");
     await waitFor(() => run.out().includes("all quiet"), "the first reading");
-    await writeFile(status, "end");
+    await replaceFile(status, "end");
     const ended = await run.done;
     expect(ended.code).toBe(4);
     expect(ended.stderr).toBe(
@@ -179,12 +179,12 @@ describe("mcpterm read --follow when the subscription or a read goes wrong", () 
   }, 60_000);
 
   it("a re-read that fails is told on stderr, once, and the follow goes on", async () => {
-    await writeFile(status, "all quiet");
+    await replaceFile(status, "all quiet");
     const run = followIn(here, "steady");
     await waitFor(() => run.out().includes("all quiet"), "the first reading");
-    await writeFile(status, "failing for now");
+    await replaceFile(status, "failing for now");
     await waitFor(() => run.err().includes("cannot be read"), "the failure told");
-    await writeFile(status, "better again");
+    await replaceFile(status, "better again");
     await waitFor(() => run.out().includes("better again"), "the next reading");
     run.child().kill("SIGINT");
     const ended = await run.done;

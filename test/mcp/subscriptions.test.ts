@@ -7,7 +7,7 @@ import type { CacheHit } from "../../src/core/mcp/response-cache.js";
 import type { SubscriptionEvent } from "../../src/core/mcp/subscriptions.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
-import { EVERYTHING_SERVER, serverConfig, tempDir } from "../support/fixtures.js";
+import { EVERYTHING_SERVER, replaceFile, serverConfig, tempDir } from "../support/fixtures.js";
 import { waitFor } from "../support/poll.js";
 
 /**
@@ -107,7 +107,7 @@ describe("subscriptions on a 2026 server", () => {
         honored: expect.objectContaining({ resourceSubscriptions: ["note://status"] }) as unknown,
       }),
     );
-    await writeFile(statusFile, "changed from outside");
+    await replaceFile(statusFile, "changed from outside");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("changed from outside");
 
@@ -149,7 +149,7 @@ describe("subscriptions on a 2026 server", () => {
       "the subscription to be opened again on the new process",
     );
     expect(manager.servers()[0]?.status).toBe("connected");
-    await writeFile(statusFile, "after the crash");
+    await replaceFile(statusFile, "after the crash");
     await waitFor(() => updates(events, "note://status") > 0, "an update from the new process");
   });
 
@@ -189,7 +189,7 @@ describe("subscriptions on a 2026 server over Streamable HTTP", () => {
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "modern" });
     await manager.connection("srv")?.subscribeResource("note://status");
-    await writeFile(statusFile, "news over http");
+    await replaceFile(statusFile, "news over http");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("news over http");
   });
@@ -205,7 +205,7 @@ describe("a dropped list-change stream (2026)", () => {
       manager.tools().find((tool) => tool.definition.name === "echo")?.definition.description;
     expect(description()).toBe("Echoes its text.");
     // The server changes its tool and drops the stream: the change is never announced.
-    await writeFile(statusFile, "drop-lists Echoes, changed in the gap");
+    await replaceFile(statusFile, "drop-lists Echoes, changed in the gap");
     await waitFor(() => listOpenings() === 2, "the stream opened again");
     await waitFor(() => description() === "Echoes, changed in the gap", "the tools listed afresh");
     expect(events).toContainEqual(expect.objectContaining({ kind: "closed", why: "remote", relisten: true }));
@@ -219,7 +219,7 @@ describe("subscriptions on a 2025 server", () => {
     await connection?.subscribeResource("note://status");
     expect(sent(wire, "resources/subscribe")).toBe(1);
     expect(sent(wire, "subscriptions/listen")).toBe(0);
-    await writeFile(statusFile, "legacy news");
+    await replaceFile(statusFile, "legacy news");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("legacy news");
     await connection?.unsubscribeResource("note://status");
@@ -272,7 +272,7 @@ describe("results kept as long as the server says (ttlMs)", () => {
     expect(sent(wire, "resources/read")).toBe(1);
     expect(hits).toContainEqual(expect.objectContaining({ method: "resources/read", key: "note://status" }));
 
-    await writeFile(statusFile, "fresh news");
+    await replaceFile(statusFile, "fresh news");
     await waitFor(() => updates(events, "note://status") > 0, "the update");
     expect(await statusText(manager)).toBe("fresh news");
     expect(sent(wire, "resources/read")).toBe(2);

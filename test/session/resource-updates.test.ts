@@ -7,7 +7,7 @@ import { ResourceUpdateNotices } from "../../src/core/session/resource-updates.j
 import type { LiveNotice } from "../../src/core/session/open-session.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
-import { serverConfig, tempDir } from "../support/fixtures.js";
+import { replaceFile, serverConfig, tempDir } from "../support/fixtures.js";
 import { waitFor } from "../support/poll.js";
 
 /**
@@ -50,7 +50,7 @@ describe("ResourceUpdateNotices", () => {
     cleanups.push(() => manager.close());
     await manager.start();
     await manager.connection("legacy")?.subscribeResource("note://status");
-    await writeFile(
+    await replaceFile(
       statusFile,
       `\x1b[2J\x1b]0;owned\x07deploy\nfailed with key ${FAKE_OPENAI_KEY} ${"x".repeat(300)}`,
     );

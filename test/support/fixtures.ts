@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rename, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,4 +63,18 @@ export function serverConfig(name: string, overrides: Partial<ServerConfig>): Se
 export async function writeJson(file: string, value: unknown): Promise<string> {
   await writeFile(file, JSON.stringify(value, null, 2));
   return file;
+}
+
+let replacements = 0;
+
+/**
+ * Writes `text` over `file` in one step: into a sibling first, then renamed over it. A fixture
+ * server that polls its status file (watchFile) sees the old text or the new one, never the
+ * empty file a plain writeFile leaves between its truncate and its write: read then, the status
+ * became "" and subscribers were told of that "update" before the real one.
+ */
+export async function replaceFile(file: string, text: string): Promise<void> {
+  const next = `${file}.${process.pid}.${(replacements += 1)}`;
+  await writeFile(next, text);
+  await rename(next, file);
 }

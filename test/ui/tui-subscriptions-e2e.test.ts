@@ -4,7 +4,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
-import { CLI, tempDir, writeJson } from "../support/fixtures.js";
+import { CLI, replaceFile, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForFileText } from "../support/poll.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { waitForNoProcesses } from "../support/process-table.js";
@@ -76,7 +76,7 @@ describe("subscriptions in the TUI", () => {
       const typing = `half a thought for ${server}`;
       terminal.text(typing);
       await terminal.waitFor((screen) => screen.includes(`› ${typing}`), "the typed text");
-      await writeFile(statusFile(server), `${server} has news`);
+      await replaceFile(statusFile(server), `${server} has news`);
       const screen = await terminal.waitFor(
         (text) => text.includes(`${server}: note://status changed: "${server} has news"`),
         "the update notice",
