@@ -2,7 +2,7 @@ import { writeSync } from "node:fs";
 import type { ReadStream, WriteStream } from "node:tty";
 import { displayWidth } from "../../core/text/index.js";
 import { captureTypeAhead } from "./type-ahead.js";
-import { replayTyped } from "./typed-keys.js";
+import { replayTyped } from "../keys/typed-keys.js";
 
 /**
  * The first frame, drawn before Ink has loaded: loading Ink, React and the TUI takes most of

@@ -1,5 +1,5 @@
 /* eslint-disable no-control-regex -- the keys are read from the escape sequences terminals send. */
-import { EDITS } from "../keys/editor-edits.js";
+import { EDITS } from "./editor-edits.js";
 import {
   deleteForward,
   emptyEditor,
@@ -7,10 +7,10 @@ import {
   moveLine,
   pressEnter,
   type EditorState,
-} from "../keys/input-editor.js";
-import { pasteKey, splitTyped, type KeyEvent } from "../keys/key-event.js";
-import { keyAction } from "../keys/keymap.js";
-import { pastedText } from "../keys/pasted-text.js";
+} from "./input-editor.js";
+import { pasteKey, splitTyped, type KeyEvent } from "./key-event.js";
+import { keyAction } from "./keymap.js";
+import { pastedText } from "./pasted-text.js";
 
 /**
  * What keys typed before Ink loaded amount to at the prompt: the messages Enter would have sent,
