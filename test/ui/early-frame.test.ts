@@ -70,6 +70,8 @@ describe("the early frame's rows", () => {
     expect(typedText("helo\u001b[Dl")).toBe("hello");
     expect(typedText("world\u001b[Hhello \u001b[F!")).toBe("hello world!");
     expect(typedText("ab\u001b[1;5Dx")).toBe("xab");
+    // A terminal's replies (device attributes, a cursor report, focus) are not typing.
+    expect(typedText("a\u001b[?1;2cb\u001b[12;5Rc\u001b[I")).toBe("abc");
     expect(visibleDraft("first line\u001b[200~\nsecond\u001b[201~\u001b[A")).toBe("first line");
   });
 

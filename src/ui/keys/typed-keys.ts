@@ -72,7 +72,8 @@ const PASTE_END = "\u001b[201~";
 /**
  * A terminal's bytes as key events, as Ink hands them to the prompt: text, bracketed pastes, and
  * named keys with their modifiers (`ESC [ 1 ; 5 D` is Ctrl+←, `ESC b` Alt+B, `ESC DEL`
- * Alt+Backspace). Strings (OSC, DCS, APC, PM) and sequences no key sends are dropped.
+ * Alt+Backspace). Strings (OSC, DCS, APC, PM), a terminal's own replies (`ESC [ ? 1 ; 2 c`) and
+ * sequences no key sends are dropped.
  */
 export function keyEventsOf(bytes: string): KeyEvent[] {
   const events: KeyEvent[] = [];
@@ -95,7 +96,7 @@ export function keyEventsOf(bytes: string): KeyEvent[] {
     }
     const rest = bytes.slice(escape);
     const sequence =
-      /^\u001b\[([0-9;]*)[ -/]*([@-~])/.exec(rest) ??
+      /^\u001b\[([<=>?]?[0-9;:]*)[ -/]*([@-~])/.exec(rest) ??
       /^\u001bO()([A-Z])/.exec(rest) ??
       /^\u001b[\]P_^][^\u0007\u001b]*(?:\u0007|\u001b\\)?()()/.exec(rest);
     if (sequence) {
