@@ -78,9 +78,11 @@ describe("signing in to a server behind OAuth from the TUI", () => {
     terminal.text("y");
     await pause(300);
     expect(existsSync(opened)).toBe(false);
-    // A pause, then a deliberate y.
+    // A pause, then a deliberate y: a second after the prompt is seen cleared, whatever the load,
+    // so the guard counts from when the TUI took the Ctrl+U, not from when it was sent.
     await pause(1000);
     terminal.keys("C-u");
+    await terminal.waitFor((screen) => /│ › +│/.test(screen), "the prompt cleared");
     await pause(1000);
     terminal.text("y");
     await terminal.waitFor((screen) => screen.includes("1/1 servers ready"), "the server, signed in");
