@@ -69,6 +69,11 @@ describe("a one-shot run's knowledge base", () => {
     expect(file.stderr).toBe(
       "warning: The knowledge folder notes.md (--kb) is not a folder; the knowledge base is off.\n",
     );
+    const below = await runCli(["--kb", "notes.md/docs", "-p", "hello"], { cwd: dir, env: env() });
+    expect(below.code).toBe(0);
+    expect(below.stderr).toBe(
+      "warning: The knowledge folder notes.md/docs (--kb) does not exist; the knowledge base is off.\n",
+    );
     await writeFile(path.join(dir, "mcp.config.json"), JSON.stringify({ kb: { dir: "docs" } }));
     const configured = await runCli(["-p", "hello"], { cwd: dir, env: env() });
     expect(configured.code).toBe(0);

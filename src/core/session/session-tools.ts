@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { CompositeToolHost } from "../agent/composite-tool-host.js";
 import { LazyKnowledge } from "../agent/lazy-knowledge.js";
@@ -64,7 +64,14 @@ function absentKnowledgeFolder(
   } catch {
     return undefined;
   }
-  const found = statSync(dir, { throwIfNoEntry: false });
+  let found: Stats | undefined;
+  try {
+    found = statSync(dir, { throwIfNoEntry: false });
+  } catch (error) {
+    // A file where a folder on the way should be (`--kb notes.md/docs`) means it is not there;
+    // anything else (no permission) is loadKnowledge's to report as it fails.
+    if ((error as NodeJS.ErrnoException).code !== "ENOTDIR") return undefined;
+  }
   if (found?.isDirectory()) return undefined;
   const what = found ? "is not a folder" : "does not exist";
   if (flagDir !== undefined)
