@@ -190,19 +190,28 @@ export function App({
         case "open_editor": {
           if (!controller.editText || editing.current) return;
           editing.current = true;
+          let terminalBack = false;
           // The edit is put in place while the terminal is still handed over, so a key typed
           // the moment the editor closes goes after it instead of being replaced by it.
           const suspendApplying: Suspend = async (run) => {
             let result: EditResult = { ok: false, reason: "The editor did not run." };
-            await suspendTerminal(async () => {
-              result = await run();
-              if (result.ok) promptStore.dispatch({ type: "recall", text: result.text, at: clock() });
-              else dispatch({ type: "ui_notice", level: "error", text: result.reason });
-            });
+            try {
+              await suspendTerminal(async () => {
+                result = await run();
+                if (result.ok) promptStore.dispatch({ type: "recall", text: result.text, at: clock() });
+                else dispatch({ type: "ui_notice", level: "error", text: result.reason });
+              });
+            } finally {
+              // The terminal is back: the next Ctrl+G opens the editor again, also while this
+              // edit's temporary folder is still being removed (slow on a busy machine).
+              terminalBack = true;
+              editing.current = false;
+            }
             return result;
           };
           void controller.editText(effect.text, suspendApplying).finally(() => {
-            editing.current = false;
+            // An editor that never got the terminal (its file could not be made) releases it here.
+            if (!terminalBack) editing.current = false;
           });
           return;
         }
