@@ -108,8 +108,13 @@ export function keyEventsOf(bytes: string): KeyEvent[] {
       continue;
     }
     const next = bytes.charAt(escape + 1);
+    const control = next !== "" && next < " " && next !== "\u001b" ? splitTyped(next)[0] : undefined;
     if (next === "\u007f" || next === "\b") {
       events.push({ kind: "key", name: "backspace", ctrl: false, meta: true, shift: false });
+      at = escape + 2;
+    } else if (control?.kind === "key") {
+      // Alt with a control key, as Ink gives it: Alt+Enter (ESC CR) is Enter with meta set.
+      events.push({ ...control, meta: true });
       at = escape + 2;
     } else if (next >= " " && next <= "~") {
       // Alt+letter, as Ink gives it: the letter with meta set.
