@@ -99,31 +99,19 @@ await runSuite("startup", { quickSeconds: 55, fullSeconds: 1200 }, async ({ quic
     (exitTimes.cpu[name] ??= []).push(cpuSeconds);
     return wallMs;
   };
-  const oneShot = async (): Promise<number> => {
-    const before = requestTimes.length;
-    const run = await runTimed([NODE, CLI, "--no-kb", "-p", "hello"], { cwd: bare.dir, env: bare.env });
-    const requestedAt = requestTimes[before];
-    if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
-    return requestedAt - run.startedAt;
-  };
+  // A one-shot run, from spawn to the model server receiving its request (logged in `times`).
+  const toFirstRequest =
+    (times: readonly number[], args: readonly string[], project: Project) => async (): Promise<number> => {
+      const before = times.length;
+      const run = await runTimed([NODE, CLI, ...args, "-p", "hello"], { cwd: project.dir, env: project.env });
+      const requestedAt = times[before];
+      if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
+      return requestedAt - run.startedAt;
+    };
+  const oneShot = toFirstRequest(requestTimes, ["--no-kb"], bare);
   // As a person types it: the knowledge base on, in a folder that has no knowledge folder.
-  const oneShotAsTyped = async (): Promise<number> => {
-    const before = requestTimes.length;
-    const run = await runTimed([NODE, CLI, "-p", "hello"], { cwd: bare.dir, env: bare.env });
-    const requestedAt = requestTimes[before];
-    if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
-    return requestedAt - run.startedAt;
-  };
-  const oneShotStalled = async (): Promise<number> => {
-    const before = stalledTimes.length;
-    const run = await runTimed([NODE, CLI, "--no-kb", "-p", "hello"], {
-      cwd: stalledListing.dir,
-      env: stalledListing.env,
-    });
-    const requestedAt = stalledTimes[before];
-    if (requestedAt === undefined) throw new Error("mcpterm -p exited without asking the model");
-    return requestedAt - run.startedAt;
-  };
+  const oneShotAsTyped = toFirstRequest(requestTimes, [], bare);
+  const oneShotStalled = toFirstRequest(stalledTimes, ["--no-kb"], stalledListing);
   const cases = {
     node: timed("node", [NODE, "-e", "0"]),
     version: timed("version", [NODE, CLI, "--version"]),
