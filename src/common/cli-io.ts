@@ -40,6 +40,18 @@ export interface AnswerOptions {
   onIgnored?: () => void;
   guardMs?: number;
   now?: () => number;
+  /**
+   * The keys already waiting when the question is shown, typed for what comes after it (the
+   * TUI's prompt, drawn before the question): what of them to give back to stdin once the
+   * question is answered, and whether some were thrown away (then told, as above). Without it,
+   * they are early lines like any other.
+   */
+  setAside?: (keys: string) => SetAside;
+}
+
+export interface SetAside {
+  giveBack: string;
+  ignoredSome: boolean;
 }
 
 /**
@@ -57,6 +69,10 @@ export function readLineFromTerminal(
   const now = options.now ?? (() => performance.now());
   const guardMs = options.guardMs ?? ANSWER_GUARD_MS;
   let guardFrom = now();
+  const wasRaw = stdin instanceof ReadStream && stdin.isRaw;
+  const waiting = options.setAside ? readWaiting(stdin) : "";
+  const aside = waiting === "" ? undefined : options.setAside?.(waiting);
+  if (aside?.ignoredSome) options.onIgnored?.();
   return new Promise((resolve) => {
     let buffer = "";
     const finish = (line: string | undefined): void => {
@@ -64,6 +80,12 @@ export function readLineFromTerminal(
       stdin.off("end", onEnd);
       signal.removeEventListener("abort", onEnd);
       stdin.pause();
+      // Answered: the keys set aside go back, read as they were typed (raw, never echoed).
+      // Unanswered (Ctrl+C, the end of input), the person is done with them too.
+      if (line !== undefined && aside !== undefined && aside.giveBack !== "") {
+        if (wasRaw && stdin instanceof ReadStream) stdin.setRawMode(true);
+        stdin.unshift(Buffer.from(aside.giveBack));
+      }
       resolve(line);
     };
     const onData = (chunk: Buffer | string): void => {
@@ -91,4 +113,13 @@ export function readLineFromTerminal(
     stdin.once("end", onEnd);
     signal.addEventListener("abort", onEnd, { once: true });
   });
+}
+
+/** What stdin holds already (keys handed back to it, or read and not yet taken), taken now. */
+function readWaiting(stdin: Readable): string {
+  const chunks: Buffer[] = [];
+  let chunk: unknown;
+  while ((chunk = stdin.read()) !== null)
+    chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
 }

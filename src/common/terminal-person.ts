@@ -18,16 +18,21 @@ export const NO_TERMINAL = "nobody is at a terminal to answer (stdin is not a te
  */
 export function terminalPerson(
   io: CliIo,
-  options: { signIn?: SignInPerson } & Pick<AnswerOptions, "now"> = {},
+  options: {
+    signIn?: SignInPerson;
+    /** What keys typed before the trust question become (the TUI's: its prompt's draft). */
+    typedAhead?: AnswerOptions["setAside"];
+  } & Pick<AnswerOptions, "now"> = {},
 ): Person {
   if (io.stdin.isTTY !== true) return nobody(NO_TERMINAL);
   const clock = options.now ? { now: options.now } : {};
+  const trustOptions = { ...clock, ...(options.typedAhead ? { setAside: options.typedAhead } : {}) };
   const no = nobody("only the interactive assistant can answer this");
   return {
     absent: undefined,
     approveCall: (request, signal) => approveAtTerminal(io, callQuestion(request), signal, clock),
     approveFetch: (question, signal) => approveAtTerminal(io, fetchQuestion(question), signal, clock),
-    trustConfig: (question, signal) => trustAtTerminal(io, question, signal, clock),
+    trustConfig: (question, signal) => trustAtTerminal(io, question, signal, trustOptions),
     sampling: (question, signal) => no.sampling(question, signal),
     elicitation: (question, signal) => no.elicitation(question, signal),
     signIn: options.signIn,
@@ -66,7 +71,7 @@ async function trustAtTerminal(
   io: CliIo,
   { configPath, summary, entries }: TrustQuestion,
   signal: AbortSignal,
-  clock: Pick<AnswerOptions, "now">,
+  answering: Pick<AnswerOptions, "now" | "setAside">,
 ): Promise<boolean> {
   const marked = entries.filter((entry) => entry.warnings.length > 0).length;
   const columns = (io.stderr as { columns?: unknown }).columns;
@@ -81,7 +86,7 @@ async function trustAtTerminal(
         )
         .join(""),
   );
-  if (marked === 0) return askYesNo(io, "Trust this config? [y/N] ", { signal, ...clock });
+  if (marked === 0) return askYesNo(io, "Trust this config? [y/N] ", { signal, ...answering });
   return askYesNo(
     io,
     fit(
@@ -93,7 +98,7 @@ async function trustAtTerminal(
       `${fit('Trust this config? Type "yes" in full to trust it anyway. [yes/N]', "", "").slice(0, -1)} `,
     {
       signal,
-      ...clock,
+      ...answering,
       needsFullYes: { refusal: 'Not trusted: with a line marked ⚠, only "yes" typed in full counts.' },
     },
   );

@@ -22,11 +22,12 @@ export async function askYesNo(
     /** Only "yes" in full counts; a plain "y" is refused with this sentence. */
     needsFullYes?: { refusal: string };
     signal?: AbortSignal;
-  } & Pick<AnswerOptions, "now"> = {},
+  } & Pick<AnswerOptions, "now" | "setAside"> = {},
 ): Promise<boolean> {
   io.stderr.write(question);
   const answer = await readLineFromTerminal(io.stdin, options.signal ?? io.signal, {
     ...(options.now ? { now: options.now } : {}),
+    ...(options.setAside ? { setAside: options.setAside } : {}),
     onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
   });
   // Stopped unanswered (Ctrl+C): whatever is written next starts on a line of its own.

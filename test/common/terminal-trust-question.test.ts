@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { TrustEntry } from "../../src/core/config/config-trust.js";
 import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
 import { terminalPerson } from "../../src/common/terminal-person.js";
+import { draftAside } from "../../src/ui/keys/typed-keys.js";
 import { displayWidth } from "../../src/core/text/index.js";
 
 /**
@@ -116,5 +117,62 @@ describe("the trust question at the terminal", () => {
         )
       ).trusted,
     ).toBe(true);
+  });
+});
+
+/**
+ * The TUI's trust question, asked with `waiting` already in stdin (keys typed into the prompt
+ * drawn before it), then `answer` typed after the guard; what stdin holds afterwards.
+ */
+async function askAfterTyping(
+  waiting: string,
+  /** Typed and Enter; undefined: Ctrl+C instead. */
+  answer: string | undefined,
+): Promise<{ trusted: boolean; shown: string; left: string }> {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  const stderr = new PassThrough();
+  let shown = "";
+  stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
+  const stopped = new AbortController();
+  const io = { stdin, stdout: new PassThrough(), stderr, env: {}, cwd: "/p", signal: stopped.signal };
+  let clock = 0;
+  stdin.write(waiting);
+  const asked = terminalPerson(io, { now: () => clock, typedAhead: draftAside }).trustConfig(
+    { configPath: "/p/mcp.config.json", summary: "wants to start 1 server", entries: [plain] },
+    stopped.signal,
+  );
+  // Typing on as the question shows, then an answer once the guard is past.
+  clock = 100;
+  stdin.write("k");
+  await new Promise((resolve) => setImmediate(resolve));
+  clock = 100 + ANSWER_GUARD_MS;
+  if (answer === undefined) stopped.abort();
+  else stdin.write(`${answer}\n`);
+  const trusted = await asked;
+  const left = stdin.read() as Buffer | null;
+  return { trusted, shown, left: left === null ? "" : left.toString("utf8") };
+}
+
+describe("the TUI's trust question, asked over keys typed into its prompt", () => {
+  it("gives the draft back to the prompt once answered, without calling it ignored", async () => {
+    const asked = await askAfterTyping("what is in the\u001b\rrepo", "y");
+    expect(asked.trusted).toBe(true);
+    // A new line in the draft comes back as the Alt+Enter that typed it.
+    expect(asked.left).toBe("what is in the\u001b\rrepo");
+    // Only the key typed on as the question showed was dropped, and said so once.
+    expect(asked.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE}`)).toBe(true);
+  });
+
+  it("keeps the erased text erased and drops a line typed whole, which could be a reflex answer", async () => {
+    const asked = await askAfterTyping("y\rsecret-ish\u0015draft", "n");
+    expect(asked.trusted).toBe(false);
+    expect(asked.left).toBe("draft");
+    expect(asked.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE.repeat(2)}`)).toBe(true);
+  });
+
+  it("gives nothing back when the question is stopped unanswered (Ctrl+C)", async () => {
+    const asked = await askAfterTyping("a draft", undefined);
+    expect(asked.trusted).toBe(false);
+    expect(asked.left).toBe("");
   });
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
@@ -107,7 +109,7 @@ describe("the first frame before Ink", () => {
     expect(boxTops(screen)).toBe(0);
   });
 
-  it("gives way to the trust question, which the keys typed ahead do not answer", async () => {
+  it("gives way to the trust question, and its prompt has the keys typed ahead again after the answer", async () => {
     const dir = await tempDir("mcpterm-early-trust-");
     await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
     const { pane } = await gatedPane(dir, []);
@@ -115,11 +117,34 @@ describe("the first frame before Ink", () => {
     expect(boxTops(question)).toBe(0);
     expect(question).not.toContain("starting ·");
     expect(question).not.toMatch(/^typed early/m);
-    // The guard's rule holds: keys typed before the question was shown never answer it.
-    await pane.waitFor((text) => text.includes("typed before this question was ignored"), "the guard's note");
-    // Ctrl+C there stops mcpterm at once, as it does anywhere else, on a line of its own.
+    // A draft for the prompt is no answer to anything: it is set aside, not called ignored.
+    expect(question).not.toContain("typed before this question was ignored");
+    // A person reads the question first; the answer typed after that counts.
+    await delay(ANSWER_GUARD_MS);
+    pane.text("y\r");
+    const prompt = await pane.waitFor(
+      (text) => text.includes("│ › typed early") && text.includes("Enter send"),
+      "Ink's prompt holding the draft again",
+    );
+    expect(prompt).toMatch(/\[y\/N\] y$/m);
+    expect(boxTops(prompt)).toBe(1);
+    pane.text(" and sent\r");
+    await pane.waitFor((text) => text.includes("Hello."), "the model's answer");
+    expect(model.requests.at(-1)?.body).toMatchObject({
+      messages: expect.arrayContaining([{ role: "user", content: "typed early and sent" }]) as unknown,
+    });
+  });
+
+  it("stops at once on Ctrl+C at the trust question, the draft with it", async () => {
+    const dir = await tempDir("mcpterm-early-trust-stop-");
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+    const { pane } = await gatedPane(dir, []);
+    await pane.waitFor((text) => text.includes("[y/N]"), "the trust question");
+    // Ctrl+C there stops mcpterm at once, as it does anywhere else, on a line of its own; the
+    // person is done with the draft too, so it is not printed as unsent.
     pane.keys("C-c");
     const stopped = await pane.waitFor((text) => text.includes("EXITED"), "mcpterm's exit");
     expect(stopped).toMatch(/^EXITED 130$/m);
+    expect(stopped).not.toContain("what you typed was not sent");
   });
 });

@@ -19,6 +19,7 @@ import { resumeLine, welcomeLine } from "./start-and-end-lines.js";
 import { TranscriptStore } from "../transcript/transcript-store.js";
 import { TuiController } from "./tui-controller.js";
 import { captureTypeAhead } from "../terminal/type-ahead.js";
+import { draftAside } from "../keys/typed-keys.js";
 import { withTerminalGivenAway } from "../terminal/terminal-reclaim.js";
 import { withoutTerminalReplies } from "../terminal/terminal-input.js";
 import { eraseFrameOnNarrowing, inkFrameReader } from "../terminal/reflow-erase.js";
@@ -47,7 +48,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   // A person answers every question here, so no flag approves anything in advance.
   const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
-    person: terminalPerson(io),
+    // Keys typed into the early frame are the prompt's: its draft is there again after the answer.
+    person: terminalPerson(io, { typedAhead: draftAside }),
     signal: io.signal,
   });
   // Stopped while starting (Ctrl+C in the early frame is a SIGINT too): no TUI to take down.

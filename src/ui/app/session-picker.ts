@@ -2,6 +2,7 @@ import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import type { SessionSummary } from "../../core/session/resume-session.js";
 import { localMinute, oneLine, padToWidth } from "../../core/text/index.js";
 import { readLineFromTerminal, TYPED_AHEAD_NOTE, type CliIo } from "../../common/cli-io.js";
+import { draftAside } from "../keys/typed-keys.js";
 
 /**
  * `mcpterm --resume` with no id: the folder's newest sessions as a numbered list (when each was
@@ -31,6 +32,8 @@ export async function pickSessionAtTerminal(
   const answer = (
     (await readLineFromTerminal(io.stdin, io.signal, {
       onIgnored: () => io.stderr.write(TYPED_AHEAD_NOTE),
+      // Keys typed into the early frame are the prompt's: its draft is there again after the pick.
+      setAside: draftAside,
     })) ?? "n"
   ).trim();
   if (answer === "") return pickable[0]?.id;

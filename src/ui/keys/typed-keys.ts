@@ -47,6 +47,18 @@ export function replayTyped(bytes: string): TypedPrompt {
   return { sent, draft };
 }
 
+/**
+ * Keys typed for the prompt that a question asked before the TUI (the trust question, the
+ * session picker) finds waiting: the draft they leave is typed again at the prompt once the
+ * question is answered (a new line in it as Alt+Enter). The lines Enter would have sent are
+ * not: typed before the question showed, a line may be a reflex answer to it ("y" and Enter),
+ * and it is thrown away as the question's guard throws away every early line.
+ */
+export function draftAside(keys: string): { giveBack: string; ignoredSome: boolean } {
+  const { sent, draft } = replayTyped(keys);
+  return { giveBack: draft.text.replace(/\n/g, "\u001b\r"), ignoredSome: sent.length > 0 };
+}
+
 /** CSI and SS3 finals of the keys the prompt uses. */
 const FINAL_KEYS: Readonly<Record<string, string>> = {
   A: "up",

@@ -1,0 +1,35 @@
+import { PassThrough } from "node:stream";
+import { setTimeout as delay } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
+import { pickSessionAtTerminal } from "../../src/ui/app/session-picker.js";
+
+const sessions = [
+  { id: "newer", modified: new Date(), first: "the newer session", turns: 1, readable: true },
+  { id: "older", modified: new Date(), first: "an older one", turns: 3, readable: true },
+];
+
+describe("the session picker asked before the TUI", () => {
+  it("takes a number typed after it showed, and gives keys typed for the prompt back afterwards", async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true });
+    const stderr = new PassThrough();
+    let shown = "";
+    stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
+    const io = {
+      stdin,
+      stdout: new PassThrough(),
+      stderr,
+      env: {},
+      cwd: "/p",
+      signal: new AbortController().signal,
+    };
+    // Typed into the prompt drawn before the picker: "2" and Enter is no pick, the draft is the prompt's.
+    stdin.write("2\rmy question");
+    const picked = pickSessionAtTerminal(io, sessions, 80);
+    await delay(ANSWER_GUARD_MS);
+    stdin.write("\n");
+    expect(await picked).toBe("newer");
+    expect(shown).toContain(`Enter for 1, n for a new session] ${TYPED_AHEAD_NOTE}`);
+    expect(String(stdin.read())).toBe("my question");
+  });
+});
