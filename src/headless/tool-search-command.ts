@@ -57,10 +57,12 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
     );
     if (knowledge.access().state === "loading") {
       const dir = (): string => knowledgeDir(args.common.kbDir, config, io.cwd);
-      await loadKnowledge(knowledge, dir, io.cwd, {
+      const opened = await loadKnowledge(knowledge, dir, io.cwd, {
         ...(embeddings.settings ? { embeddings: embeddings.settings } : {}),
         onWarning: warn,
       });
+      // A knowledge folder that could not be opened (it leads outside the project, say) is said, as `-p` says it.
+      if (opened.state === "off") warn(opened.reason);
     }
     const tools = sessionToolHost({
       knowledge,

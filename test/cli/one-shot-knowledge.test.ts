@@ -94,5 +94,12 @@ describe("a one-shot run's knowledge base", () => {
       /^warning: The knowledge base could not be opened: .*leads outside this project/,
     );
     expect(JSON.stringify(model.requests.at(-1)?.body)).not.toContain("private notes");
+    // `tools --search` says it the same way, rather than ranking without the knowledge base unsaid.
+    const search = await runCli(["tools", "--search", "notes"], { cwd: dir, env: env() });
+    expect(search.code).toBe(0);
+    expect(search.stderr).toMatch(
+      /^warning: The knowledge base could not be opened: .*leads outside this project/m,
+    );
+    expect(search.stdout).not.toContain("private notes");
   });
 });
