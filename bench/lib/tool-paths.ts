@@ -6,6 +6,7 @@ import { runToolCalls } from "../../src/core/agent/tool-calls.js";
 import type { ToolOutcome } from "../../src/core/agent/tool-host.js";
 import type { TurnOptions } from "../../src/core/agent/run-turn.js";
 import type { ChatModel } from "../../src/core/llm/types.js";
+import { CLIENT_CAPABILITIES } from "../../src/core/mcp/client-capabilities.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { versionNegotiation } from "../../src/core/mcp/protocol-era.js";
 import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
@@ -30,24 +31,35 @@ interface Launch {
 
 /**
  * The floor: the `Client` of the MCP SDK mcpterm is built on (v2) over that SDK's own stdio
- * transport, nothing else, settling the protocol revision as mcpterm does for a stdio server
- * (`versionNegotiation`: the fixture speaks 2026-07-28, so both send that revision's envelope
- * with every request). The SDK's default, 2025-11-25, would compare two revisions, not two clients.
+ * transport, nothing else, sending what mcpterm sends: the protocol revision settled as mcpterm
+ * settles it for a stdio server (`versionNegotiation`: the fixture speaks 2026-07-28, so both
+ * send that revision's envelope with every request), mcpterm's client capabilities in it, and a
+ * progress token. The server reads the capabilities of every 2026 request, at a cost of its own
+ * (about 40 µs of its CPU a call); the SDK's defaults (2025-11-25, no capabilities) would
+ * compare two requests, not two clients.
  */
 export async function sdkPath(launch: Launch): Promise<ToolPath> {
   const client = new Client(
     { name: "bench", version: "1" },
-    { versionNegotiation: versionNegotiation("auto", "stdio", DEFAULT_STARTUP_TIMEOUT_MS) },
+    {
+      versionNegotiation: versionNegotiation("auto", "stdio", DEFAULT_STARTUP_TIMEOUT_MS),
+      capabilities: CLIENT_CAPABILITIES,
+    },
   );
   await client.connect(new StdioClientTransport({ ...launch, stderr: "pipe" }));
   if (client.getProtocolEra() !== "modern") throw new Error("the SDK's client did not settle on 2026-07-28");
   return {
     call: async (name, args) => {
-      const result = await client.callTool({ name, arguments: args });
+      const result = await client.callTool({ name, arguments: args }, { onprogress: ignoreProgress });
       return result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
     },
     close: () => client.close(),
   };
+}
+
+/** Asking for progress puts a progress token in the request, as mcpterm always asks. */
+function ignoreProgress(): void {
+  // The fixture's echo reports none.
 }
 
 /** mcpterm's paths settle the revision themselves; the comparison holds only if they chose the floor's. */
