@@ -90,7 +90,7 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
   const redact = (text: string): string => redactor.redactSync(text).text;
   const trace = TraceRecorder.open({
     dir: traceDir,
-    redact,
+    redaction: redactor.forRecords,
     model: "bench",
     servers: ["fixture"],
     cwd: traceDir,

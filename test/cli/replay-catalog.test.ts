@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { syncRecordRedaction } from "../../src/core/policy/redacted-json.js";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const recorder = TraceRecorder.open({
     file: trace,
     dir,
-    redact: (text) => text,
+    redaction: syncRecordRedaction((text) => text),
     model: "m",
     servers: ["catalog"],
     cwd: dir,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { syncRecordRedaction } from "../../src/core/policy/redacted-json.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeToolHost } from "../../src/core/agent/knowledge-tool-host.js";
 import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
@@ -154,7 +155,7 @@ describe("slash commands against a real McpManager", () => {
     const dir = await tempDir();
     const recorder = TraceRecorder.open({
       dir,
-      redact: (line) => line,
+      redaction: syncRecordRedaction((line) => line),
       model: "scripted",
       servers: ["fixture"],
       cwd: dir,

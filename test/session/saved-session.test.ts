@@ -3,6 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EndedTurn } from "../../src/core/agent/session.js";
 import type { ChatMessage } from "../../src/core/llm/types.js";
+import { syncRecordRedaction } from "../../src/core/policy/redacted-json.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { fitHistory } from "../../src/core/session/saved-session-bounds.js";
 import { readSessionFile, sessionsDir } from "../../src/core/session/saved-session-files.js";
 import { parseSession, sessionHeader } from "../../src/core/session/saved-session.js";
@@ -42,7 +44,7 @@ async function saver(options: Partial<ConstructorParameters<typeof SessionSaver>
     saver: new SessionSaver({
       dir,
       cwd,
-      redact: (text) => text.replaceAll("hunter2", "[REDACTED]"),
+      redaction: syncRecordRedaction((text) => text.replaceAll("hunter2", "[REDACTED]")),
       ...options,
     }),
   };
@@ -58,14 +60,14 @@ describe("SessionSaver", () => {
   it("appends what each turn added, and the whole history when the session changed what it holds", async () => {
     const { dir, saver: journal } = await saver();
     expect(journal.id).toBeUndefined();
-    journal.turnEnded(turn(1, history(1)));
-    journal.turnEnded(turn(2, history(2)));
+    await journal.turnEnded(turn(1, history(1)));
+    await journal.turnEnded(turn(2, history(2)));
     // As after a compaction: the history is held shorter than it was saved.
     const compacted: ChatMessage[] = [
       { role: "user", content: "summary of turns 1-2" },
       ...history(3).slice(4),
     ];
-    journal.turnEnded(turn(3, compacted, { input: "the password is hunter2" }));
+    await journal.turnEnded(turn(3, compacted, { input: "the password is hunter2" }));
     journal.close();
     const file = await only(dir);
     const lines = (await readFile(file, "utf8"))
@@ -84,7 +86,7 @@ describe("SessionSaver", () => {
 
   it("rewrites a file grown past its size to its recent half, atomically", async () => {
     const { dir, saver: journal } = await saver({ maxBytes: 20_000 });
-    for (let n = 1; n <= 40; n += 1) journal.turnEnded(turn(n, history(n, 1000)));
+    for (let n = 1; n <= 40; n += 1) await journal.turnEnded(turn(n, history(n, 1000)));
     journal.close();
     const file = await only(dir);
     expect((await stat(file)).size).toBeLessThanOrEqual(20_000);
@@ -101,8 +103,13 @@ describe("SessionSaver", () => {
   it("keeps only the newest sessions of the folder", async () => {
     const { cwd, dir } = await saver();
     for (let n = 0; n < 4; n += 1) {
-      const journal = new SessionSaver({ dir, cwd, redact: (text) => text, maxSessions: 3 });
-      journal.turnEnded(turn(1, history(1)));
+      const journal = new SessionSaver({
+        dir,
+        cwd,
+        redaction: syncRecordRedaction((text) => text),
+        maxSessions: 3,
+      });
+      await journal.turnEnded(turn(1, history(1)));
       journal.close();
       // Distinct times, oldest first, whatever the clock's resolution.
       const files = await readdir(dir);
@@ -120,11 +127,15 @@ describe("SessionSaver", () => {
       await fs.mkdir(path.join(cwd, ".mcpterm"));
       await fs.symlink(outside, sessionsDir(cwd));
     });
-    const journal = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact: (text) => text });
-    expect(journal.turnEnded(turn(1, history(1)))).toMatch(
+    const journal = new SessionSaver({
+      dir: sessionsDir(cwd),
+      cwd,
+      redaction: syncRecordRedaction((text) => text),
+    });
+    expect(await journal.turnEnded(turn(1, history(1)))).toMatch(
       /^This session is no longer being saved: \.mcpterm\/sessions is a symlink; .* remove the link \(or run mcpterm from another folder\)\.$/,
     );
-    expect(journal.turnEnded(turn(2, history(2)))).toBeUndefined();
+    expect(await journal.turnEnded(turn(2, history(2)))).toBeUndefined();
     expect(await readdir(outside)).toEqual([]);
   });
 });
@@ -294,5 +305,23 @@ describe("a resumed transcript", () => {
     expect(drawn).not.toContain("\u202e");
     expect(state.items.map((item) => item.kind)).toEqual(["user", "notice", "assistant", "notice"]);
     expect(state.items[0]).toMatchObject({ text: "hello", attachments: ["⎘ @a.md · 1 line"] });
+  });
+
+  it("holds no secret that only the full rule set finds, in a message or a tool call's arguments", async () => {
+    const key = `lin_api_${"k3Yq9ZrT".repeat(5)}`;
+    const { dir, saver: journal } = await saver({ redaction: new SecretRedactor().forRecords });
+    const said: ChatMessage[] = [
+      { role: "user", content: `my key is ${key}` },
+      {
+        role: "assistant",
+        content: null,
+        toolCalls: [{ id: "c1", name: "fixture__echo", arguments: JSON.stringify({ text: key }) }],
+      },
+    ];
+    await journal.turnEnded(turn(1, said, { input: `my key is ${key}` }));
+    journal.close();
+    const text = await readFile(await only(dir), "utf8");
+    expect(text).not.toContain(key.slice(8));
+    expect(text).toContain("my key is [REDACTED]");
   });
 });

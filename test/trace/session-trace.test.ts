@@ -36,7 +36,7 @@ async function recordSession(model: ScriptedModelServer, dir: string): Promise<s
   ];
   const recorder = TraceRecorder.open({
     dir: path.join(dir, ".mcpterm", "traces"),
-    redact: (text) => redactor.redactSync(text).text,
+    redaction: redactor.forRecords,
     model: "scripted",
     servers: servers.map((server) => server.name),
     cwd: dir,

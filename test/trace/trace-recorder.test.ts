@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { ServerSnapshot } from "../../src/core/mcp/types.js";
 import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { UNCHECKED } from "../../src/core/policy/redacted-json.js";
 import {
   MAX_UPDATE_RECORDS,
   TraceRecorder,
@@ -18,7 +19,7 @@ async function open(overrides: Partial<TraceRecorderOptions> = {}): Promise<Trac
   const redactor = new SecretRedactor(['known-secret-value"with\\quotes']);
   return TraceRecorder.open({
     dir: path.join(dir, "traces"),
-    redact: (text) => redactor.redactSync(text).text,
+    redaction: redactor.forRecords,
     model: "m",
     servers: ["a", "b"],
     cwd: dir,
@@ -36,6 +37,9 @@ async function records(recorder: TraceRecorder): Promise<Array<Record<string, un
     .split("\n")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/** A Linear API key's shape: secretlint's preset knows it, mcpterm's own patterns do not. */
+const LINEAR_KEY = `lin_api_${"k3Yq9ZrT".repeat(5)}`;
 
 const frame = (n: number) => ({
   server: "a",
@@ -120,6 +124,8 @@ describe("TraceRecorder", () => {
     recorder.rawResult("c1", { content: [{ type: "text", text: 'known-secret-value"with\\quotes' }] });
     recorder.wire({ ...frame(1), message: { params: { password: "hunter2-hunter2" } } });
     recorder.servers([{ ...snapshot("a"), status: "failed", error: `exited; stderr: ${FAKE_SECRET}` }]);
+    // "secret" is a word secretlint's preset looks for: that turn waits on the full rule set.
+    await recorder.settled();
     recorder.close();
     const text = await readFile(recorder.file, "utf8");
     expect(text).not.toContain(FAKE_SECRET);
@@ -193,5 +199,36 @@ describe("TraceRecorder", () => {
     recorder.write({ type: "warning", message: "late" });
     recorder.close();
     expect((await records(recorder)).map((record) => record.type)).toEqual(["session_start", "session_end"]);
+  });
+
+  it("takes out a secret only the full rule set knows, in frames and in the session's events alike", async () => {
+    const recorder = await open();
+    recorder.write({ type: "tool_call_proposed", call: { arguments: { token: `is ${LINEAR_KEY}` } } });
+    recorder.wire({ ...frame(1), message: { result: { content: [{ type: "text", text: LINEAR_KEY }] } } });
+    recorder.write({ type: "turn_end" });
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain(LINEAR_KEY.slice(8));
+    expect(text).not.toContain(UNCHECKED);
+    // Written in the order made, the turn after the checked one waiting behind it.
+    expect((await records(recorder)).map((record) => record.type)).toEqual([
+      "session_start",
+      "tool_call_proposed",
+      "wire",
+      "turn_end",
+      "session_end",
+    ]);
+  });
+
+  it("closed before the full rule set has read a string, leaves that string out rather than write it unchecked", async () => {
+    const recorder = await open();
+    recorder.write({ type: "warning", message: `token ${LINEAR_KEY}` });
+    recorder.write({ type: "warning", message: "plain words" });
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain(LINEAR_KEY.slice(8));
+    expect(text).toContain(`"message":"${UNCHECKED}"`);
+    expect(text).toContain('"message":"plain words"');
   });
 });

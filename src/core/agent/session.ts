@@ -51,7 +51,8 @@ export interface EndedTurn {
 export interface SessionJournal {
   /** The id the session is saved under, once it has one. */
   readonly id: string | undefined;
-  turnEnded(turn: EndedTurn): string | undefined;
+  /** Saves the ended turn; says why when it could not be saved. */
+  turnEnded(turn: EndedTurn): Promise<string | undefined>;
   /** The conversation was forgotten: the next turn starts a new saved session. */
   cleared(): void;
 }
@@ -316,7 +317,7 @@ export class Session {
         ended.note(event);
         if (event.type === "turn_end") {
           // Saved before the turn's end is told, so a process killed after it loses nothing.
-          const problem = this.options.journal?.turnEnded(
+          const problem = await this.options.journal?.turnEnded(
             ended.turn(event, this.model.model, this.conversation),
           );
           if (problem) {

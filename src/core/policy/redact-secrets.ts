@@ -7,6 +7,7 @@ import {
 } from "./secret-patterns.js";
 import { SecretNeedle } from "./known-secret-search.js";
 import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
+import type { RecordRedaction } from "./redacted-json.js";
 
 /**
  * secretlint and its preset, loaded on first use rather than at start-up: only the full
@@ -98,6 +99,8 @@ const REMEMBERED_CLEAN_MAX_CHARS = 128;
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
   private readonly clean = new Set<string>();
+  /** Short texts secretlint's preset cannot report anything in (see forRecords). */
+  private readonly plain = new Set<string>();
   private readonly knownSecrets: string[];
   private needles: SecretNeedle[] | undefined;
 
@@ -213,4 +216,24 @@ export class SecretRedactor {
 
   /** redactSync's text alone, bound, to hand over as a `(text) => text` callback. */
   readonly redactText = (text: string): string => (this.clean.has(text) ? text : this.redactSync(text).text);
+
+  /**
+   * How a file of records (the trace, a saved session) is redacted: synchronously where that is
+   * all there is to do, with the full rule set for a string secretlint's preset might find
+   * something in (a Linear or Slack token the patterns do not know). Short texts found to need
+   * no more are remembered, like the clean ones: the same few come back in every record.
+   */
+  readonly forRecords: RecordRedaction = {
+    sync: this.redactText,
+    mayFindMore: (text) => {
+      if (this.plain.has(text)) return false;
+      const might = secretlintMightReport(text);
+      if (!might && text.length <= REMEMBERED_CLEAN_MAX_CHARS) {
+        if (this.plain.size >= REMEMBERED_CLEAN) this.plain.clear();
+        this.plain.add(text);
+      }
+      return might;
+    },
+    full: async (text) => (await this.redact(text)).text,
+  };
 }

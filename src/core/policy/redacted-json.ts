@@ -20,11 +20,72 @@ export function redactedLine(record: unknown, redact: (text: string) => string):
  * joined text holds no secret, no line does. Most batches hold none, and one pass costs less
  * than one per line.
  */
-export function redactedLines(records: readonly object[], redact: (text: string) => string): string[] {
-  const lines = records.map((record) => eachStringRedacted(record, redact));
+export function redactedLines(
+  records: readonly object[],
+  redact: (text: string) => string,
+  /** What each string is redacted with first, when not `redact` (see checkedLines). */
+  eachString: (text: string) => string = redact,
+): string[] {
+  const lines = records.map((record) => eachStringRedacted(record, eachString));
   if (lines.length < 2) return lines.map((line) => secondPass(line, redact));
   const joined = lines.join("\n");
   return redact(joined) === joined ? lines : lines.map((line) => secondPass(line, redact));
+}
+
+/**
+ * How the records of a file mcpterm keeps (the trace, a saved session) lose their secrets: the
+ * synchronous rules (patterns and known values), a cheap test of whether the full rule set
+ * (secretlint's preset) might find more in a text, and the full rule set, which is asynchronous.
+ */
+export interface RecordRedaction {
+  sync: (text: string) => string;
+  mayFindMore: (text: string) => boolean;
+  full: (text: string) => Promise<string>;
+}
+
+/** Said in place of a string a file had to be written with before the full rule set read it. */
+export const UNCHECKED = "[REDACTED: not yet checked for secrets]";
+
+/**
+ * redactedLines for a writer that cannot always wait: `now` may be written at once, and is exact
+ * when no string needs the full rule set (then there is no `checked`). Otherwise each string it
+ * might find something in is replaced whole in `now`, and `checked` brings the exact lines, those
+ * strings redacted by the full rule set. The test runs on every string, once, as it is redacted.
+ */
+export function checkedLines(
+  records: readonly object[],
+  redaction: RecordRedaction,
+): { now: string[]; checked?: Promise<string[]> } {
+  const unsure = new Set<string>();
+  const lines = redactedLines(records, redaction.sync, (text) => {
+    if (redaction.mayFindMore(text)) unsure.add(text);
+    return redaction.sync(text);
+  });
+  if (unsure.size === 0) return { now: lines };
+  const now = redactedLines(records, redaction.sync, (text) =>
+    unsure.has(text) ? UNCHECKED : redaction.sync(text),
+  );
+  const checked = Promise.all(
+    [...unsure].map(async (text) => [text, await redaction.full(text)] as const),
+  ).then((pairs) => {
+    const full = new Map(pairs);
+    return redactedLines(records, redaction.sync, (text) => full.get(text) ?? redaction.sync(text));
+  });
+  return { now, checked };
+}
+
+/** redactedLine with the full rule set too, for a writer that can wait for it (a saved session). */
+export async function fullyRedactedLine(record: object, redaction: RecordRedaction): Promise<string> {
+  const { now, checked } = checkedLines([record], redaction);
+  return ((await checked) ?? now)[0] ?? "";
+}
+
+/**
+ * A RecordRedaction for records known to hold nothing only the full rule set finds (made by
+ * tests from plain text): the synchronous rules are all there is.
+ */
+export function syncRecordRedaction(redact: (text: string) => string): RecordRedaction {
+  return { sync: redact, mayFindMore: () => false, full: (text) => Promise.resolve(redact(text)) };
 }
 
 /** The record serialized with each string redacted (a secret JSON would escape is still found). */

@@ -241,7 +241,7 @@ export async function openSession(
   const trace = TraceRecorder.open({
     ...(request.traceFile ? { file: request.traceFile } : {}),
     dir: traceDir(cwd),
-    redact,
+    redaction: redactor.forRecords,
     model: model.settings?.model ?? "unset",
     servers: servers.map((server) => server.name),
     cwd,
@@ -414,7 +414,7 @@ export async function openSession(
     inputHistory: new InputHistoryFile(cwd, redact),
     newSession: (model, resumed) => {
       sessionModel = model;
-      const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redact }, resumed);
+      const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redaction: redactor.forRecords }, resumed);
       savers.add(saver);
       const session = new Session({
         model,
@@ -453,9 +453,12 @@ export async function openSession(
     close: async () => {
       stopWatchingExits();
       await manager.close();
+      // Records waiting on the full secret rules are written checked, not cut short.
+      await trace.settled();
       trace.close();
       // Bounded (telemetry.exitFlushMs), and not at all when the collector is known to be down.
       await telemetry?.close();
+      await Promise.all([...savers].map((saver) => saver.settled()));
       for (const saver of savers) saver.close();
     },
   };

@@ -16,7 +16,7 @@ import path from "node:path";
 import type { EndedTurn, SessionJournal } from "../agent/session.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import { errorMessage } from "../errors.js";
-import { redactedLine } from "../policy/redacted-json.js";
+import { fullyRedactedLine, redactedLine, type RecordRedaction } from "../policy/redacted-json.js";
 import { newSessionId } from "../trace/session-id.js";
 import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
 import type { SavedSession, SavedTurn, SessionHeader } from "./saved-session.js";
@@ -26,8 +26,8 @@ export interface SessionSaverOptions {
   /** `<cwd>/.mcpterm/sessions`. */
   dir: string;
   cwd: string;
-  /** The trace's redactor: a saved session holds no more than the trace may. */
-  redact: (text: string) => string;
+  /** The trace's redaction: a saved session holds no more than the trace may. */
+  redaction: RecordRedaction;
   maxBytes?: number;
   maxSessions?: number;
   now?: () => Date;
@@ -54,6 +54,9 @@ export class SessionSaver implements SessionJournal {
   private turns: SavedTurn[] = [];
   private resumed: SavedSession | undefined;
   private broken = false;
+  /** Closed by its owner (not by a cleared conversation, which goes on in a new file). */
+  private closed = false;
+  private saving: Promise<unknown> = Promise.resolve();
   private savedId: string | undefined;
   private readonly maxBytes: number;
 
@@ -74,10 +77,12 @@ export class SessionSaver implements SessionJournal {
     return this.savedId ?? this.resumed?.id;
   }
 
-  turnEnded(ended: EndedTurn): string | undefined {
+  async turnEnded(ended: EndedTurn): Promise<string | undefined> {
     if (this.broken) return undefined;
     try {
-      this.save(ended);
+      const saving = this.save(ended);
+      this.saving = saving.catch(() => undefined);
+      await saving;
       return undefined;
     } catch (error) {
       // Told once: the conversation goes on, unsaved, rather than failing every turn.
@@ -87,8 +92,14 @@ export class SessionSaver implements SessionJournal {
     }
   }
 
+  /** Resolves once the turn being saved is written (its redaction may wait on secretlint). */
+  async settled(): Promise<void> {
+    await this.saving;
+  }
+
   cleared(): void {
     this.close();
+    this.closed = false;
     this.resumed = undefined;
     this.savedId = undefined;
     this.savedKeys = [];
@@ -99,9 +110,10 @@ export class SessionSaver implements SessionJournal {
   close(): void {
     if (this.open) closeSync(this.open.fd);
     this.open = undefined;
+    this.closed = true;
   }
 
-  private save(ended: EndedTurn): void {
+  private async save(ended: EndedTurn): Promise<void> {
     const keys = ended.history.map((message) => JSON.stringify(message));
     const appended =
       this.savedKeys.length <= keys.length && this.savedKeys.every((key, index) => key === keys[index]);
@@ -118,12 +130,15 @@ export class SessionSaver implements SessionJournal {
     const change = appended
       ? { append: ended.history.slice(this.savedKeys.length) }
       : { replace: ended.history };
-    const line = `${redactedLine({ type: "turn", ...turn, ...change }, this.options.redact)}\n`;
+    // The full rule set too: a message or a tool call's arguments may hold a secret only it finds.
+    const line = `${await fullyRedactedLine({ type: "turn", ...turn, ...change }, this.options.redaction)}\n`;
+    // Closed while the line was redacted: no file is opened again after its session ended.
+    if (this.closed) return;
     const target = this.open ?? this.openFile();
     this.turns.push(turn);
     this.savedKeys = keys;
     if (target.bytes + Buffer.byteLength(line) > this.maxBytes) {
-      this.rewrite(target, ended.history);
+      await this.rewrite(target, ended.history);
       return;
     }
     this.write(target, line);
@@ -149,7 +164,8 @@ export class SessionSaver implements SessionJournal {
       0o600,
     );
     const opened: OpenFile = { header, file, fd, bytes: 0 };
-    this.write(opened, `${redactedLine(header, this.options.redact)}\n`);
+    // The header is mcpterm's own: the session's id, when it began and the project's folder.
+    this.write(opened, `${redactedLine(header, this.options.redaction.sync)}\n`);
     this.prune(file);
     return opened;
   }
@@ -176,15 +192,17 @@ export class SessionSaver implements SessionJournal {
   }
 
   /** The file grew past its size: it becomes the header and one snapshot, swapped in by a rename. */
-  private rewrite(target: OpenFile, history: EndedTurn["history"]): void {
+  private async rewrite(target: OpenFile, history: EndedTurn["history"]): Promise<void> {
     const snapshot = {
       type: "snapshot",
       turns: fitTurns(this.turns),
       history: fitHistory(history, this.maxBytes / 2),
     };
     const body =
-      `${redactedLine(target.header, this.options.redact)}\n` +
-      `${redactedLine(snapshot, this.options.redact)}\n`;
+      `${redactedLine(target.header, this.options.redaction.sync)}\n` +
+      `${await fullyRedactedLine(snapshot, this.options.redaction)}\n`;
+    // Closed while the snapshot was redacted: its file is not touched again.
+    if (this.open !== target) return;
     const temporary = `${target.file}.${randomBytes(8).toString("hex")}.tmp`;
     writeFileSync(temporary, body, { flag: "wx", mode: 0o600 });
     try {

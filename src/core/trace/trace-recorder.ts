@@ -6,11 +6,11 @@ import type { SubscriptionEvent } from "../mcp/subscriptions.js";
 import type { CacheHit } from "../mcp/response-cache.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { redactedLines } from "../policy/redacted-json.js";
+import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
-import { TurnEndWriter } from "./turn-end-writer.js";
+import { TurnEndWriter, type Rendered } from "./turn-end-writer.js";
 
 export interface TraceRecorderOptions {
   /** Write here (appending) instead of `<dir>/<session id>.jsonl`. */
@@ -18,10 +18,12 @@ export interface TraceRecorderOptions {
   /** Where session traces live, e.g. `<cwd>/.mcpterm/traces`. */
   dir: string;
   /**
-   * Sees every string and serialized line of the recorder's own records (wire frames, raw
-   * results, server states) before they are written. Events arrive redacted from the session.
+   * Sees every string and serialized line of every record before it is written: the recorder's
+   * own (wire frames, raw results, server states), and the session's events too, which arrive
+   * redacted by the synchronous rules alone (SessionOutput), so a secret only the full rule set
+   * finds (an argument the model wrote, a frame's result) is taken out here.
    */
-  redact: (text: string) => string;
+  redaction: RecordRedaction;
   model: string;
   servers: readonly string[];
   cwd: string;
@@ -46,9 +48,9 @@ const MAX_NOISE_RECORDS = 100;
 export const MAX_UPDATE_RECORDS = 200;
 
 /**
- * A record waiting for the end of its turn, `ts` being when it was made: an engine event (already
- * redacted by the session), or one of the recorder's own, made (a large frame cut to a preview)
- * and redacted as it is written.
+ * A record waiting for the end of its turn, `ts` being when it was made: an engine event, or one
+ * of the recorder's own, made (a large frame cut to a preview) as it is written. Both are
+ * redacted as they are written.
  */
 type PendingRecord =
   { own: false; record: object; ts: number } | { own: true; make: () => object; ts: number };
@@ -58,8 +60,10 @@ type PendingRecord =
  * A record is serialized, redacted and written at the end of the event-loop turn that made it,
  * with the rest of that turn's (TurnEndWriter), so a tool call does not wait for its seven
  * records; nothing is left unwritten while mcpterm waits for anything, so a crash or a kill
- * loses at most the records of the turn in flight. The methods are bound, so they can be handed
- * over as callbacks (`onWire: recorder.wire`).
+ * loses at most the records of the turn in flight. A turn with a string the full secret rules
+ * must read first (checkedLines) is written when they have, a few milliseconds later, or at exit
+ * with that string left out. The methods are bound, so they can be handed over as callbacks
+ * (`onWire: recorder.wire`).
  */
 export class TraceRecorder implements EventSink {
   private fd: number | undefined;
@@ -226,16 +230,16 @@ export class TraceRecorder implements EventSink {
     if (this.fd !== undefined) this.writer.add({ own: true, make, ts: this.now().getTime() });
   }
 
-  /** One turn's records as lines, in the order they were made. */
-  private lines(pending: readonly PendingRecord[]): string {
-    const own = redactedLines(
-      pending.flatMap((entry) => (entry.own ? [{ ...entry.make(), ts: entry.ts }] : [])),
-      this.options.redact,
-    );
-    let next = 0;
-    let text = "";
-    for (const entry of pending)
-      text += `${entry.own ? own[next++] : JSON.stringify({ ...entry.record, ts: entry.ts })}\n`;
-    return text;
+  /** One turn's records as lines, in the order they were made (see checkedLines). */
+  private lines(pending: readonly PendingRecord[]): Rendered {
+    const records = pending.map((entry) => ({ ...(entry.own ? entry.make() : entry.record), ts: entry.ts }));
+    const { now, checked } = checkedLines(records, this.options.redaction);
+    const text = (lines: readonly string[]): string => `${lines.join("\n")}\n`;
+    return checked ? { now: text(now), checked: checked.then(text) } : text(now);
+  }
+
+  /** Resolves once every record made so far is written with its secrets checked (before close). */
+  settled(): Promise<void> {
+    return this.writer.settled();
   }
 }
