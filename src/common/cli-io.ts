@@ -110,6 +110,9 @@ export function readLineFromTerminal(
     }
     if (stdin instanceof ReadStream && stdin.isRaw) stdin.setRawMode(false);
     stdin.on("data", onData);
+    // A listener alone does not restart a stream an earlier question paused (`--resume`'s picker,
+    // then the trust question): nothing would read the answer, and the process would end waiting.
+    stdin.resume();
     stdin.once("end", onEnd);
     signal.addEventListener("abort", onEnd, { once: true });
   });
