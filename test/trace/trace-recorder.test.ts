@@ -221,6 +221,27 @@ describe("TraceRecorder", () => {
     ]);
   });
 
+  it("takes such a secret out of a key as out of a value, keeping every entry", async () => {
+    const recorder = await open();
+    const webhook = "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx";
+    recorder.write({ type: "tool_call_proposed", call: { arguments: { [LINEAR_KEY]: "x" } } });
+    recorder.rawResult("c1", {
+      content: [],
+      structuredContent: { [LINEAR_KEY]: 1, nested: { [webhook]: true }, [`${LINEAR_KEY}2`]: 2 },
+    });
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain(LINEAR_KEY.slice(8));
+    expect(text).not.toContain("hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx");
+    const raw = (await records(recorder)).find((record) => record.type === "raw_result") as {
+      result: { structuredContent: Record<string, unknown> };
+    };
+    // Two keys that redact alike are both kept.
+    expect(Object.values(raw.result.structuredContent)).toEqual(expect.arrayContaining([1, 2]));
+    expect(Object.keys(raw.result.structuredContent)).toHaveLength(3);
+  });
+
   it("closed before the full rule set has read a string, leaves that string out rather than write it unchecked", async () => {
     const recorder = await open();
     recorder.write({ type: "warning", message: `token ${LINEAR_KEY}` });

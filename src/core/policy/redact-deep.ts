@@ -53,3 +53,47 @@ function sharedValue(value: unknown, redact: (text: string) => string): unknown 
   }
   return copy ?? value;
 }
+
+/** Every key of the plain objects inside `value`, at any depth, each handed to `see`. */
+export function forEachKey(value: unknown, see: (key: string) => void): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) forEachKey(item, see);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    see(key);
+    forEachKey(item, see);
+  }
+}
+
+/**
+ * A copy of `value` with the keys `rename` changes renamed, at any depth; objects and arrays
+ * holding none are given back as they are. A renamed key that meets one already there gets a
+ * number (`[REDACTED] 2`), so no entry is lost to another.
+ */
+export function renameKeys<T>(value: T, rename: (key: string) => string): T {
+  return renamedValue(value, rename) as T;
+}
+
+function renamedValue(value: unknown, rename: (key: string) => string): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = (value as unknown[]).map((item) => renamedValue(item, rename));
+    return items.some((item, index) => item !== (value as unknown[])[index]) ? items : value;
+  }
+  const renamed = Object.entries(value).map(([key, item]): [string, unknown, boolean] => {
+    const name = rename(key);
+    const inner = renamedValue(item, rename);
+    return [name, inner, name !== key || inner !== item];
+  });
+  if (!renamed.some(([, , changed]) => changed)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of renamed) {
+    let free = name;
+    for (let count = 2; Object.hasOwn(copy, free); count += 1) free = `${name} ${count}`;
+    // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
+    Object.defineProperty(copy, free, { value: item, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}

@@ -1,5 +1,5 @@
 import { revealHiddenText } from "./hidden-text.js";
-import { redactShared } from "./redact-deep.js";
+import { forEachKey, redactShared, renameKeys } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 
 /**
@@ -57,19 +57,28 @@ export function checkedLines(
   redaction: RecordRedaction,
 ): { now: string[]; checked?: Promise<string[]> } {
   const unsure = new Set<string>();
-  const lines = redactedLines(records, redaction.sync, (text) => {
+  const note = (text: string): void => {
     if (redaction.mayFindMore(text)) unsure.add(text);
+  };
+  // Keys too: a server may send a token as the name of an entry (`{"lin_api_…": true}`).
+  for (const record of records) forEachKey(record, note);
+  const lines = redactedLines(records, redaction.sync, (text) => {
+    note(text);
     return redaction.sync(text);
   });
   if (unsure.size === 0) return { now: lines };
-  const now = redactedLines(records, redaction.sync, (text) =>
-    unsure.has(text) ? UNCHECKED : redaction.sync(text),
-  );
+  const linesWith = (replace: (text: string) => string | undefined): string[] =>
+    redactedLines(
+      records.map((record) => renameKeys(record, (key) => replace(key) ?? key)),
+      redaction.sync,
+      (text) => replace(text) ?? redaction.sync(text),
+    );
+  const now = linesWith((text) => (unsure.has(text) ? UNCHECKED : undefined));
   const checked = Promise.all(
     [...unsure].map(async (text) => [text, await redaction.full(text)] as const),
   ).then((pairs) => {
     const full = new Map(pairs);
-    return redactedLines(records, redaction.sync, (text) => full.get(text) ?? redaction.sync(text));
+    return linesWith((text) => full.get(text));
   });
   return { now, checked };
 }
