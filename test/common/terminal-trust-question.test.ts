@@ -157,7 +157,7 @@ describe("the TUI's trust question, asked over keys typed into its prompt", () =
   it("gives the draft back to the prompt once answered, without calling it ignored", async () => {
     const asked = await askAfterTyping("what is in the\u001b\rrepo", "y");
     expect(asked.trusted).toBe(true);
-    // A new line in the draft comes back as the Alt+Enter that typed it.
+    // As typed, the Alt+Enter that began its second line too.
     expect(asked.left).toBe("what is in the\u001b\rrepo");
     // Only the key typed on as the question showed was dropped, and said so once.
     expect(asked.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE}`)).toBe(true);
@@ -166,7 +166,7 @@ describe("the TUI's trust question, asked over keys typed into its prompt", () =
   it("keeps the erased text erased and drops a line typed whole, which could be a reflex answer", async () => {
     const asked = await askAfterTyping("y\rsecret-ish\u0015draft", "n");
     expect(asked.trusted).toBe(false);
-    expect(asked.left).toBe("draft");
+    expect(asked.left).toBe("\u001b[200~draft\u001b[201~");
     expect(asked.shown.endsWith(`[y/N] ${TYPED_AHEAD_NOTE.repeat(2)}`)).toBe(true);
   });
 

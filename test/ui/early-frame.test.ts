@@ -89,4 +89,16 @@ describe("the early frame's rows", () => {
     const row = frameText("日本語", 20, { status: "", color: false }).split("\r\n")[1] ?? "";
     expect(displayWidth(row.replace("\u001b[2K", ""))).toBe(20);
   });
+
+  it("writes a pasted tab as the spaces to the next tab stop, so the row keeps its width", () => {
+    for (const typed of ["\u001b[200~a\tb\u001b[201~", "\u001b[200~\t\t\t\t\t\t\t\t\tend\u001b[201~"]) {
+      const row = frameText(typed, 40, { status: "", color: false }).split("\r\n")[1] ?? "";
+      expect(row).not.toContain("\t");
+      // What the terminal takes: the row ends at the window's edge, on the border.
+      expect(displayWidth(row.replace("\u001b[2K", ""))).toBe(40);
+      expect(row).toMatch(/│$/);
+    }
+    // The draft starts in column 4: "a" there, its tab to column 8.
+    expect(frameText("\u001b[200~a\tb\u001b[201~", 40, { status: "", color: false })).toContain("│ › a   b");
+  });
 });

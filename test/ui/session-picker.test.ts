@@ -30,6 +30,6 @@ describe("the session picker asked before the TUI", () => {
     stdin.write("\n");
     expect(await picked).toBe("newer");
     expect(shown).toContain(`Enter for 1, n for a new session] ${TYPED_AHEAD_NOTE}`);
-    expect(String(stdin.read())).toBe("my question");
+    expect(String(stdin.read())).toBe("\u001b[200~my question\u001b[201~");
   });
 });

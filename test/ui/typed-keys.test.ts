@@ -21,12 +21,13 @@ describe("keys typed before Ink loaded, replayed as the prompt takes them", () =
 
 describe("keys typed into the prompt before a question asked ahead of the TUI", () => {
   it.each<[string, string, string, boolean]>([
-    ["a draft", "hello there", "hello there", false],
-    ["a line sent, then a draft", "y\rhello", "hello", true],
+    ["a draft, as typed", "hello there", "hello there", false],
+    ["a draft with the cursor moved, as typed", "abd\u001b[Dc", "abd\u001b[Dc", false],
+    ["a paste holding a tab, as pasted", "\u001b[200~a\tb\u001b[201~", "\u001b[200~a\tb\u001b[201~", false],
+    ["a draft of two lines, as typed", "one\u001b\rtwo", "one\u001b\rtwo", false],
+    ["a line sent, then a draft: the draft as a paste", "y\rhello", "\u001b[200~hello\u001b[201~", true],
     ["a line sent, nothing after", "y\r", "", true],
-    ["a draft of two lines", "one\u001b\rtwo", "one\u001b\rtwo", false],
-    ["a pasted line break", "\u001b[200~one\ntwo\u001b[201~", "one\u001b\rtwo", false],
-    ["erased with Ctrl+U", "typo\u0015fixed", "fixed", false],
+    ["a line sent, then text erased with Ctrl+U", "y\rtypo\u0015fixed", "\u001b[200~fixed\u001b[201~", true],
   ])("%s", (_name, keys, giveBack, ignoredSome) => {
     expect(draftAside(keys)).toEqual({ giveBack, ignoredSome });
   });

@@ -49,14 +49,17 @@ export function replayTyped(bytes: string): TypedPrompt {
 
 /**
  * Keys typed for the prompt that a question asked before the TUI (the trust question, the
- * session picker) finds waiting: the draft they leave is typed again at the prompt once the
- * question is answered (a new line in it as Alt+Enter). The lines Enter would have sent are
- * not: typed before the question showed, a line may be a reflex answer to it ("y" and Enter),
- * and it is thrown away as the question's guard throws away every early line.
+ * session picker) finds waiting, and what of them goes back to the prompt once it is answered.
+ * Keys that end no line come back as they were typed, so the prompt takes them as it would
+ * have (a paste stays a paste, the cursor where it was left). The lines Enter would have sent
+ * are dropped: typed before the question showed, a line may be a reflex answer to it ("y" and
+ * Enter), and the question's guard drops every early line. The draft after them comes back
+ * as one bracketed paste of its text.
  */
 export function draftAside(keys: string): { giveBack: string; ignoredSome: boolean } {
   const { sent, draft } = replayTyped(keys);
-  return { giveBack: draft.text.replace(/\n/g, "\u001b\r"), ignoredSome: sent.length > 0 };
+  if (sent.length === 0) return { giveBack: keys, ignoredSome: false };
+  return { giveBack: draft.text === "" ? "" : `${PASTE_START}${draft.text}${PASTE_END}`, ignoredSome: true };
 }
 
 /** CSI and SS3 finals of the keys the prompt uses. */

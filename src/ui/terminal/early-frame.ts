@@ -204,7 +204,7 @@ export function frameText(typed: string, columns: number, options: EarlyFrameOpt
   const inner = columns - 2;
   const paint = (code: string, text: string): string =>
     options.color ? `\u001b[${code}m${text}\u001b[39m` : text;
-  const shown = tailWithin(visibleDraft(typed), inner - 3);
+  const shown = tailWithin(withoutTabs(visibleDraft(typed), DRAFT_COLUMN), inner - 3);
   const row = `${paint("36", "│")} ${paint("36", "›")} ${shown}${" ".repeat(Math.max(0, inner - 3 - displayWidth(shown)))}${paint("36", "│")}`;
   const status = statusText(options, columns);
   return [
@@ -234,6 +234,27 @@ export function visibleDraft(typed: string): string {
   const start = before.lastIndexOf("\n") + 1;
   const end = draft.text.indexOf("\n", draft.cursor);
   return draft.text.slice(start, end === -1 ? undefined : end);
+}
+
+/** The column the draft starts at, after `│ › `. */
+const DRAFT_COLUMN = 4;
+const TAB_STOP = 8;
+
+/**
+ * A line with each tab written as the spaces the terminal would move over for it, from `column`
+ * on: a tab's width is where it stands, and counted as nothing it made the row wider than the
+ * window, which wrapped, and the frame's top row stayed on screen when the frame was erased.
+ */
+function withoutTabs(line: string, column: number): string {
+  if (!line.includes("\t")) return line;
+  let at = column;
+  let out = "";
+  for (const { segment } of GRAPHEMES.segment(line)) {
+    const piece = segment === "\t" ? " ".repeat(TAB_STOP - (at % TAB_STOP)) : segment;
+    out += piece;
+    at += displayWidth(piece);
+  }
+  return out;
 }
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
