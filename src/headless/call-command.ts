@@ -8,7 +8,7 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
-import { redactedPretty } from "../core/policy/redacted-json.js";
+import { fullyRedactedPretty, redactedPretty } from "../core/policy/redacted-json.js";
 import type { CliIo } from "../common/cli-io.js";
 import { approveCall } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
@@ -115,12 +115,14 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           result,
           ...(tool.outputSchema === undefined ? {} : { outputSchemaProblems: mismatches }),
         };
-        io.stdout.write(`${redactedPretty(report, redact)}\n`);
+        io.stdout.write(`${await fullyRedactedPretty(report, redactor.forRecords)}\n`);
       } else {
         const text = (await redactor.redact(toolResultText(result))).text;
         io.stdout.write(`${sanitizeForTerminal(text)}\n`);
         if (result.structuredContent !== undefined && result.content.length > 0) {
-          io.stdout.write(`structuredContent: ${redactedPretty(result.structuredContent, redact)}\n`);
+          io.stdout.write(
+            `structuredContent: ${await fullyRedactedPretty(result.structuredContent, redactor.forRecords)}\n`,
+          );
         }
         io.stderr.write(`${isError ? "isError: true, " : ""}${durationMs} ms\n`);
       }

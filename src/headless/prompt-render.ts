@@ -3,7 +3,7 @@ import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { bindPromptArguments, type ArgumentWord } from "../core/context/prompt-arguments.js";
 import { ExitCode, UsageError } from "../core/errors.js";
-import { redactedPretty } from "../core/policy/redacted-json.js";
+import { fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { base64Bytes, formatBytes } from "../core/text/index.js";
 import { requestFailure } from "./request-failure.js";
@@ -37,11 +37,13 @@ export async function runPromptRender(
       .catch((error: unknown) => {
         throw requestFailure(error, connection);
       });
-    const redact = redactor.redactText;
+    // The full rule set, as for a tool's result: a prompt's messages are the server's content.
     io.stdout.write(
       args.json
-        ? `${redactedPretty({ server: args.server, prompt: args.prompt, arguments: bound.args, result }, redact)}\n`
-        : sanitizeForTerminal(redact(renderMessages(`${args.server}/${args.prompt}`, result))),
+        ? `${await fullyRedactedPretty({ server: args.server, prompt: args.prompt, arguments: bound.args, result }, redactor.forRecords)}\n`
+        : sanitizeForTerminal(
+            (await redactor.redact(renderMessages(`${args.server}/${args.prompt}`, result))).text,
+          ),
     );
     return ExitCode.ok;
   });

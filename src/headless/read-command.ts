@@ -7,7 +7,7 @@ import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import type { CliIo } from "../common/cli-io.js";
-import { redactedLine, redactedPretty } from "../core/policy/redacted-json.js";
+import { fullyRedactedLine, fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { followResource } from "./read-follow.js";
 import { withOneServer } from "./with-one-server.js";
 
@@ -119,11 +119,11 @@ async function printResult(
       at: new Date().toISOString(),
       contents: result.contents,
     };
-    io.stdout.write(`${redactedLine(line, redactor.redactText)}\n`);
+    io.stdout.write(`${await fullyRedactedLine(line, redactor.forRecords)}\n`);
     return;
   }
   if (args.json) {
-    io.stdout.write(`${redactedPretty(result, redactor.redactText)}\n`);
+    io.stdout.write(`${await fullyRedactedPretty(result, redactor.forRecords)}\n`);
     return;
   }
   // The marker goes to stderr: stdout stays the resource alone, for a pipe.

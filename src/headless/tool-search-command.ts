@@ -72,7 +72,8 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
     const window = await sessionWindow(config, io.env, args.common.trustConfig);
     const results = [];
     for (const query of args.search) results.push(await rankFor(search, tools, query, window.tokens));
-    for (const warning of warnings) io.stderr.write(`warning: ${redactor.redactText(warning)}\n`);
+    for (const warning of warnings)
+      io.stderr.write(`warning: ${sanitizeForTerminal(redactor.redactText(warning))}\n`);
     if (args.json)
       io.stdout.write(
         `${displayPretty({ window: window.tokens, windowFrom: window.detail, queries: results }, redactor.redactText)}\n`,

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
+import { FAKE_LINEAR_KEY, FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { catalogLaunch, EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -133,5 +133,34 @@ describe("mcpterm prompts", () => {
         },
       ],
     });
+  });
+});
+
+describe("a server's content printed by the developer commands", () => {
+  it("holds no secret only the full rule set finds, as text or as --json alike", async () => {
+    const runs = [
+      await cli("read", "catalog", "catalog://leak"),
+      await cli("read", "catalog", "catalog://leak", "--json"),
+      await cli("prompts", "catalog", "leaky"),
+      await cli("prompts", "catalog", "leaky", "--json"),
+      await cli(
+        "call",
+        "fixture/echo",
+        JSON.stringify({ text: FAKE_LINEAR_KEY }),
+        "--allow-secret-arguments",
+        "--json",
+      ),
+      await cli(
+        "call",
+        "fixture/echo",
+        JSON.stringify({ text: FAKE_LINEAR_KEY }),
+        "--allow-secret-arguments",
+      ),
+    ];
+    for (const run of runs) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain("[REDACTED]");
+      expect(run.stdout + run.stderr).not.toContain(FAKE_LINEAR_KEY.slice(8));
+    }
   });
 });

@@ -166,7 +166,7 @@ describe("a server prompt's command becomes the message", () => {
   it("names the roles of a prompt with an assistant part, cleans its text and describes its images", async () => {
     const message = await sent("/catalog:leaky");
     expect(message.text).toBe(
-      "[user]\nUse OPENAI_API_KEY=[REDACTED] now\n\n[assistant]\nSure, I will.\n\n[user]\n[image: image/png, 100 B; not shown to a text-only model]",
+      "[user]\nUse OPENAI_API_KEY=[REDACTED] [REDACTED] now\n\n[assistant]\nSure, I will.\n\n[user]\n[image: image/png, 100 B; not shown to a text-only model]",
     );
   });
 

@@ -89,6 +89,13 @@ export async function fullyRedactedLine(record: object, redaction: RecordRedacti
   return ((await checked) ?? now)[0] ?? "";
 }
 
+/** redactedPretty with the full rule set too: what a command prints of a server's content. */
+export async function fullyRedactedPretty(value: unknown, redaction: RecordRedaction): Promise<string> {
+  // Wrapped, so any JSON value can be given (structuredContent may be null).
+  const line = await fullyRedactedLine({ value }, redaction);
+  return JSON.stringify((JSON.parse(line) as { value?: unknown }).value ?? null, null, 2);
+}
+
 /**
  * A RecordRedaction for records known to hold nothing only the full rule set finds (made by
  * tests from plain text): the synchronous rules are all there is.

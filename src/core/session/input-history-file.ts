@@ -14,10 +14,13 @@ const KEPT = 500;
  */
 export class InputHistoryFile {
   readonly file: string;
+  /** Entries are written one after another, each once it is redacted, in the order sent. */
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly cwd: string,
-    private readonly redact: (text: string) => string,
+    /** The full rule set (secretlint's preset too): the file keeps what the person typed. */
+    private readonly redact: (text: string) => Promise<string>,
   ) {
     this.file = path.join(cwd, PROJECT_STATE_FOLDER, "history.jsonl");
   }
@@ -36,10 +39,19 @@ export class InputHistoryFile {
   /** Adds one entry; a history that cannot be written is lost quietly (it is a convenience). */
   append(entry: string): void {
     if (entry.trim() === "") return;
+    this.writing = this.writing.then(async () => this.write(await this.redact(entry))).catch(() => undefined);
+  }
+
+  /** Resolves once every entry appended so far is written (or given up). */
+  settled(): Promise<void> {
+    return this.writing;
+  }
+
+  private write(redacted: string): void {
     try {
       ensureProjectStateFolder(this.cwd, path.dirname(this.file));
       if (!this.ours() && this.exists()) return;
-      appendFileSync(this.file, `${JSON.stringify(this.redact(entry))}\n`, { mode: 0o600 });
+      appendFileSync(this.file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
       const kept = entries(readFileSync(this.file, "utf8"));
       if (kept.length > 2 * KEPT) {
         const temporary = `${this.file}.${process.pid}.tmp`;

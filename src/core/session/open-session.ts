@@ -236,6 +236,7 @@ export async function openSession(
     for (const text of trustWarnings(server, redact))
       notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
+  const inputHistory = new InputHistoryFile(cwd, async (text) => (await redactor.redact(text)).text);
   // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
   if (!request.traceFile) ensureProjectStateFolder(cwd, traceDir(cwd));
   const trace = TraceRecorder.open({
@@ -411,7 +412,7 @@ export async function openSession(
       return () => noticeListeners.delete(listener);
     },
     sessionsDir: sessionsDir(cwd),
-    inputHistory: new InputHistoryFile(cwd, redact),
+    inputHistory,
     newSession: (model, resumed) => {
       sessionModel = model;
       const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redaction: redactor.forRecords }, resumed);
@@ -458,7 +459,7 @@ export async function openSession(
       trace.close();
       // Bounded (telemetry.exitFlushMs), and not at all when the collector is known to be down.
       await telemetry?.close();
-      await Promise.all([...savers].map((saver) => saver.settled()));
+      await Promise.all([...[...savers].map((saver) => saver.settled()), inputHistory.settled()]);
       for (const saver of savers) saver.close();
     },
   };
