@@ -44,6 +44,9 @@ describe("the files a session keeps hold no secret that only the full rule set k
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code, run.stderr).toBe(0);
+    // The progress line on stderr shows the call's arguments: redacted alike.
+    expect(run.stderr).toContain("fixture/echo");
+    expect(run.stderr).not.toContain(LINEAR_KEY.slice(8));
     const trace = await readFile(traceFile, "utf8");
     expect(trace).toContain('"type":"wire"');
     expect(trace).toContain("[REDACTED]");
@@ -55,5 +58,41 @@ describe("the files a session keeps hold no secret that only the full rule set k
     const session = await readFile(path.join(sessions, saved ?? "none"), "utf8");
     expect(session).toContain("fixture__echo");
     expect(session).not.toContain(LINEAR_KEY.slice(8));
+  });
+
+  it("takes it out of --output stream-json's events too, as a key or a value", async () => {
+    const dir = await tempDir("mcpterm-trace-full-json-");
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+    const model = await startScriptedModelServer([
+      {
+        toolCalls: [
+          {
+            name: "fixture__echo",
+            arguments: JSON.stringify({ text: `key ${LINEAR_KEY}`, [LINEAR_KEY]: 1 }),
+          },
+        ],
+      },
+      { text: "done" },
+    ]);
+    servers.push(model);
+    const run = await runCli(
+      [
+        "-p",
+        "x",
+        "--trust-config",
+        "--allow-secret-arguments",
+        "--output",
+        "stream-json",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+      ],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('"type":"tool_call_proposed"');
+    expect(run.stdout).toContain("[REDACTED]");
+    expect(run.stdout + run.stderr).not.toContain(LINEAR_KEY.slice(8));
   });
 });

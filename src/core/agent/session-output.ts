@@ -1,4 +1,5 @@
 import { redactShared } from "../policy/redact-deep.js";
+import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
 import { StreamRedactor } from "../policy/stream-redactor.js";
 import type { AgentEvent } from "./events.js";
 
@@ -7,6 +8,12 @@ export interface OutputRedaction {
   redact: (text: string) => string;
   /** Known secrets with whitespace in them, which streamed text must not release half of. */
   spacedSecrets: readonly string[];
+  /**
+   * The full rule set (secretlint's preset too), for the arguments a model proposes: they leave
+   * as the person's screen, stdout, the trace and telemetry read them, and may hold a token only
+   * that rule set knows (see checked).
+   */
+  full?: RecordRedaction;
 }
 
 /**
@@ -34,6 +41,21 @@ export class SessionOutput {
     const out: AgentEvent[] = held ? [{ type: "text_delta", step: this.streamStep, delta: held }] : [];
     out.push(this.redactEvent(event));
     return out;
+  }
+
+  /**
+   * pass, and the arguments of a proposed call checked by the full rule set where its gate says
+   * it could find something (a Linear or Slack token the patterns do not know). Only a proposed
+   * call waits for it; every other event comes back as pass gives it.
+   */
+  async passChecked(event: AgentEvent): Promise<AgentEvent[]> {
+    const out = this.pass(event);
+    const { full } = this.redaction;
+    if (!full || event.type !== "tool_call_proposed") return out;
+    const checked: AgentEvent[] = [];
+    for (const passed of out)
+      checked.push(passed.type === "tool_call_proposed" ? await checkedCall(passed, full) : passed);
+    return checked;
   }
 
   private redactEvent(event: Exclude<AgentEvent, { type: "text_delta" }>): AgentEvent {
@@ -132,4 +154,23 @@ function redactValues(
   } catch {
     return each;
   }
+}
+
+/** A proposed call with its arguments (parsed and as the model wrote them) through the full rule set. */
+async function checkedCall(
+  event: Extract<AgentEvent, { type: "tool_call_proposed" }>,
+  full: RecordRedaction,
+): Promise<AgentEvent> {
+  const { call } = event;
+  const { now, checked } = checkedLines(
+    [{ arguments: call.arguments ?? null, raw: call.rawArguments }],
+    full,
+  );
+  if (!checked) return event;
+  const line = (await checked.catch(() => now))[0] ?? "{}";
+  const { arguments: args, raw } = JSON.parse(line) as {
+    arguments: Record<string, unknown> | null;
+    raw: string;
+  };
+  return { ...event, call: { ...call, arguments: args ?? undefined, rawArguments: raw } };
 }

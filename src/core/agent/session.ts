@@ -313,7 +313,9 @@ export class Session {
   ): AsyncGenerator<AgentEvent, void> {
     const ended = new TurnNotes();
     for await (const raw of events) {
-      for (const event of output.pass(raw)) {
+      // A proposed call waits for the full rule set on its arguments; the rest pass as they come.
+      const passed = raw.type === "tool_call_proposed" ? await output.passChecked(raw) : output.pass(raw);
+      for (const event of passed) {
         ended.note(event);
         if (event.type === "turn_end") {
           // Saved before the turn's end is told, so a process killed after it loses nothing.

@@ -426,7 +426,7 @@ export async function openSession(
         maxSteps: request.maxSteps,
         cwd,
         sink: withTelemetrySink(trace, telemetry),
-        output: { redact, spacedSecrets: redactor.spacedSecrets },
+        output: { redact, spacedSecrets: redactor.spacedSecrets, full: redactor.forRecords },
         scanArguments: (args) => findArgumentSecrets(args, redactor),
         validator,
         ...(kbOn ? { knowledge } : {}),
