@@ -194,6 +194,32 @@ describe("mcpterm serve --http", () => {
     await client.close();
   });
 
+  it("answers GET and DELETE without a session with 405, as 2026-07-28 asks", async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    for (const method of ["GET", "DELETE", "PUT"]) {
+      const response = await fetch(url, {
+        method,
+        headers: {
+          ...auth,
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+        },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+      expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+        /send requests with POST/,
+      );
+    }
+    // A 2025 session still ends with DELETE.
+    const opened = await post(auth);
+    const ended = await fetch(url, {
+      method: "DELETE",
+      headers: { ...auth, "mcp-session-id": opened.session ?? "", "mcp-protocol-version": "2025-06-18" },
+    });
+    expect(ended.status).toBe(200);
+  });
+
   it("stops on SIGTERM with 143", async () => {
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");

@@ -80,18 +80,24 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
       await session.transport.handleRequest(req, res);
       return undefined;
     }
-    let body: unknown;
-    if (req.method === "POST") {
-      const read = await readJson(req);
-      if (!read.ok) return { status: read.status, message: read.message, code: -32700 };
-      body = read.value;
+    // Without a session, only POST means anything: a 2026-07-28 client never opens a stream
+    // (GET) or ends a session (DELETE), and the revision asks for 405 when one does; a 2025
+    // client's GET or DELETE names its session, and was answered above.
+    if (req.method !== "POST") {
+      return {
+        status: 405,
+        message: `${req.method ?? "This method"} needs the Mcp-Session-Id of a session opened with initialize; without one, send requests with POST.`,
+        headers: { allow: "POST" },
+      };
     }
+    const read = await readJson(req);
+    if (!read.ok) return { status: read.status, message: read.message, code: -32700 };
+    const body = read.value;
     // Which revision asks decides who answers: the SDK's own classification (envelope, headers).
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
       await serveModern(req, res, body);
       return undefined;
     }
-    if (req.method !== "POST") return { status: 400, message: "Initialize a session with a POST first." };
     if (!isInitializeRequest(body)) {
       return { status: 400, message: "No session: the first request must be initialize." };
     }
