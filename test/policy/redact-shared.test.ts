@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactDeep, redactShared } from "../../src/core/policy/redact-deep.js";
+import { redactDeep, redactShared, renameKeys } from "../../src/core/policy/redact-deep.js";
 
 const hideSecret = (text: string): string => text.replaceAll("hunter2", "[REDACTED]");
 
@@ -53,5 +53,27 @@ describe("redactShared", () => {
     redactDeep(value, (text) => (seen[0]?.push(text), text));
     redactShared(value, (text) => (seen[1]?.push(text), text));
     expect(seen[1]).toEqual(seen[0]);
+  });
+});
+
+describe("renameKeys", () => {
+  it("keeps every entry when keys are renamed alike, numbering past names already there", () => {
+    const keys = Object.fromEntries(Array.from({ length: 2000 }, (_, index) => [`secret${index}`, index]));
+    const renamed: Record<string, unknown> = renameKeys({ "X 2": "kept", ...keys }, (key) =>
+      key.startsWith("secret") ? "X" : key,
+    );
+    expect(Object.keys(renamed)).toHaveLength(2001);
+    expect(renamed["X 2"]).toBe("kept");
+    expect(renamed.X).toBe(0);
+    expect(renamed["X 3"]).toBe(1);
+    expect(renamed["X 2001"]).toBe(1999);
+  });
+
+  it("gives back what it does not rename, and keeps a __proto__ key a key", () => {
+    const value = { a: [{ b: 1 }], c: "d" };
+    expect(renameKeys(value, (key) => key)).toBe(value);
+    const parsed = JSON.parse('{"__proto__": {"x": 1}, "tok": 2}') as object;
+    const renamed = renameKeys(parsed, (key) => (key === "tok" ? "[REDACTED]" : key));
+    expect(JSON.stringify(renamed)).toBe('{"__proto__":{"x":1},"[REDACTED]":2}');
   });
 });

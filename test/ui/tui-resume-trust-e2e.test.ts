@@ -59,4 +59,26 @@ describe("--resume with a config not trusted yet", () => {
     expect(resumed).not.toContain("what you typed was not sent");
     expect(resumed).not.toContain("EXITED");
   });
+
+  it("stops at once on Ctrl+C at the picker, asking nothing more", async () => {
+    model ??= await startScriptedModelServer(() => ({ text: "Hello." }));
+    const dir = await tempDir("mcpterm-resume-stop-");
+    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+    const env = cleanEnv({ OPENAI_BASE_URL: model.baseUrl, MCPTERM_MODEL: "scripted" });
+    const first = await runCli(["--no-kb", "--trust-config", "-p", "the saved question"], { cwd: dir, env });
+    expect(first.code, first.stderr).toBe(0);
+    terminal = new TmuxTerminal(
+      mcptermPaneCommand({
+        home: dir,
+        args: ["--no-kb", "--model", "scripted", "--base-url", model.baseUrl, "--resume"],
+      }),
+      { cwd: dir, columns: 100, rows: 30 },
+    );
+    await terminal.waitFor((screen) => screen.includes("Resume which?"), "the picker");
+    terminal.keys("C-c");
+    const stopped = await terminal.waitFor((screen) => screen.includes("EXITED"), "mcpterm's exit");
+    expect(stopped).toMatch(/^EXITED 130$/m);
+    expect(stopped).not.toContain("Starting a new session");
+    expect(stopped).not.toContain("Trust this config");
+  });
 });

@@ -27,6 +27,7 @@ describe("keys typed into the prompt before a question asked ahead of the TUI", 
     ["a draft of two lines, as typed", "one\u001b\rtwo", "one\u001b\rtwo", false],
     ["a line sent, then a draft: the draft as a paste", "y\rhello", "\u001b[200~hello\u001b[201~", true],
     ["a line sent, nothing after", "y\r", "", true],
+    ["a line sent with the keypad's Enter (SS3 M)", "y\u001bOMnext", "\u001b[200~next\u001b[201~", true],
     ["a line sent, then text erased with Ctrl+U", "y\rtypo\u0015fixed", "\u001b[200~fixed\u001b[201~", true],
   ])("%s", (_name, keys, giveBack, ignoredSome) => {
     expect(draftAside(keys)).toEqual({ giveBack, ignoredSome });

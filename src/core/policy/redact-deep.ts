@@ -89,9 +89,14 @@ function renamedValue(value: unknown, rename: (key: string) => string): unknown 
   });
   if (!renamed.some(([, , changed]) => changed)) return value;
   const copy: Record<string, unknown> = {};
+  // The next number to try for each name met twice: one count per name, so thousands of keys
+  // renamed alike cost one step each, not a search from 2 every time.
+  const next = new Map<string, number>();
   for (const [name, item] of renamed) {
     let free = name;
-    for (let count = 2; Object.hasOwn(copy, free); count += 1) free = `${name} ${count}`;
+    let count = next.get(name) ?? 2;
+    while (Object.hasOwn(copy, free)) free = `${name} ${count++}`;
+    if (free !== name) next.set(name, count);
     // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
     Object.defineProperty(copy, free, { value: item, enumerable: true, writable: true, configurable: true });
   }

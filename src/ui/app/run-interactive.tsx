@@ -12,7 +12,7 @@ import { sessionRequest } from "../../common/session-request.js";
 import { App } from "./App.js";
 import { clearTerminal, redrawTerminal } from "../terminal/clear-terminal.js";
 import { imageProtocol } from "../terminal/inline-image.js";
-import { pickSessionAtTerminal } from "./session-picker.js";
+import { NOTHING_PICKED, pickSessionAtTerminal } from "./session-picker.js";
 import { ThemeContext, themeFor } from "../parts/theme.js";
 import { MCPTERM_VERSION } from "../../core/version.js";
 import { resumeLine, welcomeLine } from "./start-and-end-lines.js";
@@ -45,6 +45,8 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   await captureTypeAhead(stdin, stdout);
   // The session to go on with is found (or picked) first: one that cannot be resumed stops here.
   const resumed = await savedSessionFor(args.resume, io, stdout.columns);
+  // Ctrl+C or Ctrl+D at the picker: the person is done before anything started.
+  if (resumed === NOTHING_PICKED) return ExitCode.ok;
   // A person answers every question here, so no flag approves anything in advance.
   const mode = { approve: [], interactive: true, allowSecretArguments: false, allowSampling: false };
   const runtime = await openSession(sessionRequest(args, mode), io, {
@@ -161,11 +163,11 @@ async function savedSessionFor(
   choice: InteractiveArgs["resume"],
   io: CliIo,
   columns: number,
-): Promise<SavedSession | undefined> {
+): Promise<SavedSession | undefined | typeof NOTHING_PICKED> {
   if (!choice) return undefined;
   if (choice.kind !== "pick") return findSavedSession(io.cwd, choice);
   const id = await pickSessionAtTerminal(io, await sessionSummaries(io.cwd), columns);
-  return id === undefined ? undefined : findSavedSession(io.cwd, { kind: "id", id });
+  return id === undefined || id === NOTHING_PICKED ? id : findSavedSession(io.cwd, { kind: "id", id });
 }
 
 /**

@@ -117,7 +117,9 @@ export function keyEventsOf(bytes: string): KeyEvent[] {
     if (sequence) {
       const [whole, params = "", final = ""] = sequence;
       const [first = "", modifier] = params.split(";");
-      const name = final === "~" ? TILDE_KEYS[first] : FINAL_KEYS[final];
+      // SS3 M is Enter on the keypad in application mode, as Ink reads it (CSI M is the mouse).
+      const keypadEnter = final === "M" && whole.startsWith("\u001bO");
+      const name = keypadEnter ? "return" : final === "~" ? TILDE_KEYS[first] : FINAL_KEYS[final];
       if (name) events.push({ kind: "key", name, ...modifiers(modifier) });
       at = escape + whole.length;
       continue;
