@@ -11,7 +11,7 @@ export interface OutputRedaction {
   /**
    * The full rule set (secretlint's preset too), for the arguments a model proposes: they leave
    * as the person's screen, stdout, the trace and telemetry read them, and may hold a token only
-   * that rule set knows (see checked).
+   * that rule set knows (see passChecked).
    */
   full?: RecordRedaction;
 }
