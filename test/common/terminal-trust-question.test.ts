@@ -1,8 +1,8 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import type { TrustEntry } from "../../src/core/config/config-trust.js";
 import { ANSWER_GUARD_MS, TYPED_AHEAD_NOTE } from "../../src/common/cli-io.js";
 import { terminalPerson } from "../../src/common/terminal-person.js";
+import { terminalIo } from "../support/terminal-io.js";
 import { draftAside } from "../../src/ui/keys/typed-keys.js";
 import { displayWidth } from "../../src/core/text/index.js";
 
@@ -15,20 +15,8 @@ async function askTyped(
   typed: Array<[at: number, text: string]>,
   columns?: number,
 ): Promise<{ trusted: boolean; shown: string }> {
-  // A terminal, as far as the question goes: piped stdin would be nobody to ask.
-  const stdin = Object.assign(new PassThrough(), { isTTY: true });
-  // A terminal's stderr knows its width; a pipe's does not.
-  const stderr = Object.assign(new PassThrough(), columns === undefined ? {} : { columns });
-  let shown = "";
-  stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
-  const io = {
-    stdin,
-    stdout: new PassThrough(),
-    stderr,
-    env: {},
-    cwd: "/p",
-    signal: new AbortController().signal,
-  };
+  const { io, shown } = terminalIo(columns === undefined ? {} : { columns });
+  const { stdin } = io;
   let clock = 0;
   const summary = `wants to start or connect to ${entries.length} server${entries.length === 1 ? "" : "s"}`;
   const asked = terminalPerson(io, { now: () => clock }).trustConfig(
@@ -42,7 +30,7 @@ async function askTyped(
     await new Promise((resolve) => setImmediate(resolve));
   }
   const trusted = await asked;
-  return { trusted, shown };
+  return { trusted, shown: shown() };
 }
 
 /** Asks with `entries` and types `answer` and Enter well after the question appeared. */
@@ -129,12 +117,8 @@ async function askAfterTyping(
   /** Typed and Enter; undefined: Ctrl+C instead. */
   answer: string | undefined,
 ): Promise<{ trusted: boolean; shown: string; left: string }> {
-  const stdin = Object.assign(new PassThrough(), { isTTY: true });
-  const stderr = new PassThrough();
-  let shown = "";
-  stderr.setEncoding("utf8").on("data", (chunk: string) => (shown += chunk));
-  const stopped = new AbortController();
-  const io = { stdin, stdout: new PassThrough(), stderr, env: {}, cwd: "/p", signal: stopped.signal };
+  const { io, stop: stopped, shown } = terminalIo();
+  const { stdin } = io;
   let clock = 0;
   stdin.write(waiting);
   const asked = terminalPerson(io, { now: () => clock, typedAhead: draftAside }).trustConfig(
@@ -150,7 +134,7 @@ async function askAfterTyping(
   else stdin.write(`${answer}\n`);
   const trusted = await asked;
   const left = stdin.read() as Buffer | null;
-  return { trusted, shown, left: left === null ? "" : left.toString("utf8") };
+  return { trusted, shown: shown(), left: left === null ? "" : left.toString("utf8") };
 }
 
 describe("the TUI's trust question, asked over keys typed into its prompt", () => {

@@ -10,6 +10,7 @@ import { readSessionFile, sessionsDir } from "../../src/core/session/saved-sessi
 import { parseSession, sessionHeader } from "../../src/core/session/saved-session.js";
 import { SessionSaver } from "../../src/core/session/session-saver.js";
 import { initialTranscriptState, transcriptReducer } from "../../src/ui/transcript/transcript-reducer.js";
+import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import { tempDir } from "../support/fixtures.js";
 
 function turn(n: number, history: ChatMessage[], extra: Partial<EndedTurn> = {}): EndedTurn {
@@ -308,7 +309,7 @@ describe("a resumed transcript", () => {
   });
 
   it("holds no secret that only the full rule set finds, in a message or a tool call's arguments", async () => {
-    const key = `lin_api_${"k3Yq9ZrT".repeat(5)}`;
+    const key = FAKE_LINEAR_KEY;
     const { dir, saver: journal } = await saver({ redaction: new SecretRedactor().forRecords });
     const said: ChatMessage[] = [
       { role: "user", content: `my key is ${key}` },

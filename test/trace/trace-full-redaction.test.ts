@@ -3,51 +3,61 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UNCHECKED } from "../../src/core/policy/redacted-json.js";
+import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, type CliRun } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 const marker = randomUUID();
 const servers: ScriptedModelServer[] = [];
-/** A Linear API key's shape: secretlint's preset knows it, mcpterm's own patterns do not. */
-const LINEAR_KEY = `lin_api_${"k3Yq9ZrT".repeat(5)}`;
+const LINEAR_KEY = FAKE_LINEAR_KEY;
 
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
   expect(await waitForNoProcesses(marker)).toEqual([]);
 });
 
+/**
+ * `-p` in a fresh project whose model calls fixture/echo with `args`, the secret allowed out
+ * (`--allow-secret-arguments`), with `flags` added; the project's folder and the run.
+ */
+async function echoRun(
+  args: Record<string, unknown>,
+  flags: string[],
+): Promise<{ dir: string; run: CliRun }> {
+  const dir = await tempDir("mcpterm-trace-full-");
+  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+  const model = await startScriptedModelServer([
+    { toolCalls: [{ name: "fixture__echo", arguments: JSON.stringify(args) }] },
+    { text: "done" },
+  ]);
+  servers.push(model);
+  const run = await runCli(
+    [
+      "-p",
+      "x",
+      "--trust-config",
+      "--allow-secret-arguments",
+      ...flags,
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+    ],
+    { cwd: dir, env: cleanEnv() },
+  );
+  return { dir, run };
+}
+
 describe("the files a session keeps hold no secret that only the full rule set knows", () => {
   it("takes it out of the trace's frames and events and of the saved session, as out of the result", async () => {
-    const dir = await tempDir("mcpterm-trace-full-");
-    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
-    const model = await startScriptedModelServer([
-      { toolCalls: [{ name: "fixture__echo", arguments: JSON.stringify({ text: `key ${LINEAR_KEY}` }) }] },
-      { text: "done" },
-    ]);
-    servers.push(model);
-    const traceFile = path.join(dir, "trace.jsonl");
-    const run = await runCli(
-      [
-        "-p",
-        "x",
-        "--trust-config",
-        "--allow-secret-arguments",
-        "--trace",
-        traceFile,
-        "--model",
-        "m",
-        "--base-url",
-        model.baseUrl,
-      ],
-      { cwd: dir, env: cleanEnv() },
-    );
+    const { dir, run } = await echoRun({ text: `key ${LINEAR_KEY}` }, ["--trace", "trace.jsonl"]);
     expect(run.code, run.stderr).toBe(0);
     // The progress line on stderr shows the call's arguments: redacted alike.
     expect(run.stderr).toContain("fixture/echo");
     expect(run.stderr).not.toContain(LINEAR_KEY.slice(8));
-    const trace = await readFile(traceFile, "utf8");
+    const trace = await readFile(path.join(dir, "trace.jsonl"), "utf8");
     expect(trace).toContain('"type":"wire"');
     expect(trace).toContain("[REDACTED]");
     expect(trace).not.toContain(LINEAR_KEY.slice(8));
@@ -61,35 +71,10 @@ describe("the files a session keeps hold no secret that only the full rule set k
   });
 
   it("takes it out of --output stream-json's events too, as a key or a value", async () => {
-    const dir = await tempDir("mcpterm-trace-full-json-");
-    await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
-    const model = await startScriptedModelServer([
-      {
-        toolCalls: [
-          {
-            name: "fixture__echo",
-            arguments: JSON.stringify({ text: `key ${LINEAR_KEY}`, [LINEAR_KEY]: 1 }),
-          },
-        ],
-      },
-      { text: "done" },
+    const { run } = await echoRun({ text: `key ${LINEAR_KEY}`, [LINEAR_KEY]: 1 }, [
+      "--output",
+      "stream-json",
     ]);
-    servers.push(model);
-    const run = await runCli(
-      [
-        "-p",
-        "x",
-        "--trust-config",
-        "--allow-secret-arguments",
-        "--output",
-        "stream-json",
-        "--model",
-        "m",
-        "--base-url",
-        model.baseUrl,
-      ],
-      { cwd: dir, env: cleanEnv() },
-    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('"type":"tool_call_proposed"');
     expect(run.stdout).toContain("[REDACTED]");

@@ -5,6 +5,7 @@ import type { ServerSnapshot } from "../../src/core/mcp/types.js";
 import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { UNCHECKED } from "../../src/core/policy/redacted-json.js";
+import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import {
   MAX_UPDATE_RECORDS,
   TraceRecorder,
@@ -38,8 +39,7 @@ async function records(recorder: TraceRecorder): Promise<Array<Record<string, un
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** A Linear API key's shape: secretlint's preset knows it, mcpterm's own patterns do not. */
-const LINEAR_KEY = `lin_api_${"k3Yq9ZrT".repeat(5)}`;
+const LINEAR_KEY = FAKE_LINEAR_KEY;
 
 const frame = (n: number) => ({
   server: "a",
