@@ -206,11 +206,7 @@ export class SecretRedactor {
   redactSync(text: string): TextRedaction {
     if (this.clean.has(text)) return { text, rules: [] };
     const redaction = redactWithPatterns(text, this.knownSecrets);
-    if (redaction.rules.length === 0 && text.length <= REMEMBERED_CLEAN_MAX_CHARS) {
-      // Forgetting them all at once keeps this a set lookup; the common ones come straight back.
-      if (this.clean.size >= REMEMBERED_CLEAN) this.clean.clear();
-      this.clean.add(text);
-    }
+    if (redaction.rules.length === 0) rememberShort(this.clean, text);
     return redaction;
   }
 
@@ -228,12 +224,19 @@ export class SecretRedactor {
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       const might = secretlintMightReport(text);
-      if (!might && text.length <= REMEMBERED_CLEAN_MAX_CHARS) {
-        if (this.plain.size >= REMEMBERED_CLEAN) this.plain.clear();
-        this.plain.add(text);
-      }
+      if (!might) rememberShort(this.plain, text);
       return might;
     },
     full: async (text) => (await this.redact(text)).text,
   };
+}
+
+/**
+ * Remembers a short text in one of the redactor's sets, up to REMEMBERED_CLEAN of them. Forgetting
+ * them all at once keeps this a set lookup; the common ones come straight back.
+ */
+function rememberShort(texts: Set<string>, text: string): void {
+  if (text.length > REMEMBERED_CLEAN_MAX_CHARS) return;
+  if (texts.size >= REMEMBERED_CLEAN) texts.clear();
+  texts.add(text);
 }
