@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { redactedLine, redactedLines } from "../../src/core/policy/redacted-json.js";
+import { checkedLines, redactedLine, redactedLines } from "../../src/core/policy/redacted-json.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
+import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 
 const KNOWN = "known-secret-value-1234";
 const redactor = new SecretRedactor([KNOWN]);
@@ -38,5 +39,33 @@ describe("SecretRedactor's memory of clean texts", () => {
     local.learn(token);
     expect(local.redactText(token)).toBe("[REDACTED]");
     expect(local.redactSync(`x ${token}`).text).toBe("x [REDACTED]");
+  });
+});
+
+describe("SecretRedactor's memory of what secretlint found nothing in", () => {
+  it("writes a call's records at once: their keys and words hold nothing secretlint reads", () => {
+    const records = [
+      { type: "approval_decided", callId: "call_1", approved: true, argumentSecrets: [] },
+      { type: "tool_call_proposed", call: { description: "Return text holding a secret." } },
+    ];
+    const { now, checked } = checkedLines(records, new SecretRedactor().forRecords);
+    expect(checked).toBeUndefined();
+    expect(now[0]).toContain('"argumentSecrets":[]');
+  });
+
+  it("asks secretlint about a text once it found nothing in it, and every time it found something", async () => {
+    const { forRecords } = new SecretRedactor();
+    const plain = "see the dapi section of the docs";
+    expect(forRecords.mayFindMore(plain)).toBe(true);
+    expect(await forRecords.full(plain)).toBe(plain);
+    expect(forRecords.mayFindMore(plain)).toBe(false);
+    expect(checkedLines([{ text: plain }], forRecords).checked).toBeUndefined();
+
+    const secret = `key ${FAKE_LINEAR_KEY}`;
+    expect(await forRecords.full(secret)).toBe("key [REDACTED]");
+    expect(forRecords.mayFindMore(secret)).toBe(true);
+    const { now, checked } = checkedLines([{ text: secret }], forRecords);
+    expect(now.join("")).not.toContain(FAKE_LINEAR_KEY);
+    expect((await checked)?.join("")).toContain("key [REDACTED]");
   });
 });

@@ -46,7 +46,11 @@ const pem = `-----BEGIN RSA PRIVATE KEY-----\nMII${run(64)}\n${run(64, ALNUM, 3)
 
 /** For every rule that can report on SECRETLINT_SOURCE, secrets of each form it finds. */
 const SAMPLES: Record<string, string[]> = {
-  aws: [`AWS_SECRET_ACCESS_KEY = "${run(40)}"`, `secret_access_key: ${run(40, ALNUM, 5)}`],
+  aws: [
+    `AWS_SECRET_ACCESS_KEY = "${run(40)}"`,
+    `secret_access_key: ${run(40, ALNUM, 5)}`,
+    `"awsSecretAccessKey" => '${run(40, ALNUM, 9)}'`,
+  ],
   privatekey: [pem, pem.replace(/\n/g, "\\n")],
   npm: [`npm_${run(36)}`],
   basicauth: ["https://alice:Zq8xPw3r@example.com/x", "ftp://deploy:K7mW2pQx@files.example.org"],
@@ -170,6 +174,9 @@ describe("secretlintMightReport", () => {
     ['{"content":[{"type":"text","text":"hello"}],"isError":false}'],
     ["See https://example.com/docs?page=2 and http://localhost:3000/api for details."],
     ["a password is asked for at login; the token expires in an hour"],
+    // A key of every approval record, and words a tool's description uses.
+    ['{"type":"approval_decided","argumentSecrets":[]}'],
+    ["Return text holding a secret. Keep your Secret Key safe."],
     ["lorem ipsum dolor sit amet ".repeat(4000)],
   ])("keeps ordinary text away from secretlint: %j", async (text) => {
     expect(await reported(text)).toEqual([]);

@@ -23,8 +23,9 @@ export const GATED_PRESET_VERSION = "13.1.0";
  * contains. `null`: the rule reports nothing for SECRETLINT_SOURCE.
  */
 export const RULE_PIECES: Readonly<Record<string, RegExp | null>> = {
-  // Only AWS_SECRET_ACCESS_KEY=… is checked by default (enableIDScanRule is off).
-  aws: /SECRET|secret|Secret/,
+  // Only AWS_SECRET_ACCESS_KEY=… is checked by default (enableIDScanRule is off); the name is
+  // the rule's own, so a word like `argumentSecrets` (a key of every approval record) is not it.
+  aws: /(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)/,
   // Checks only `.p12` and `.json` files.
   gcp: null,
   privatekey: /-----BEGIN/,
