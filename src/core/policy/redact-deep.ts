@@ -8,7 +8,8 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
   if (typeof value === "object" && value !== null) {
     const copy: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) copy[key] = redactValue(item, redact);
+    for (const key of Object.keys(value))
+      copy[key] = redactValue((value as Record<string, unknown>)[key], redact);
     return copy;
   }
   return value;
@@ -28,12 +29,16 @@ function sharedValue(value: unknown, redact: (text: string) => string): unknown 
   if (typeof value === "string") return redact(value);
   if (typeof value !== "object" || value === null) return value;
   const prototype: unknown = Object.getPrototypeOf(value);
+  // Index loops over keys, not entries: this walks every trace record, and a pair per
+  // property was most of what it allocated.
   if (Array.isArray(value)) {
     if (prototype !== Array.prototype) return redactValue(value, redact);
+    const items = value as unknown[];
     let copy: unknown[] | undefined;
-    for (const [index, item] of (value as unknown[]).entries()) {
+    for (let index = 0; index < items.length; index += 1) {
+      const item = items[index];
       const redacted = sharedValue(item, redact);
-      if (redacted !== item) copy ??= value.slice(0, index);
+      if (redacted !== item) copy ??= items.slice(0, index);
       copy?.push(redacted);
     }
     return copy ?? value;
@@ -41,13 +46,16 @@ function sharedValue(value: unknown, redact: (text: string) => string): unknown 
   // A key named __proto__ (JSON.parse makes one) is not kept by redactDeep's copy: copied alike.
   if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, "__proto__"))
     return redactValue(value, redact);
-  const entries = Object.entries(value);
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined;
-  for (const [index, [key, item]] of entries.entries()) {
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const item = object[key];
     const redacted = sharedValue(item, redact);
     if (redacted !== item && copy === undefined) {
       copy = {};
-      for (const [before, kept] of entries.slice(0, index)) copy[before] = kept;
+      for (const before of keys.slice(0, index)) copy[before] = object[before];
     }
     if (copy) copy[key] = redacted;
   }
@@ -61,9 +69,9 @@ export function forEachKey(value: unknown, see: (key: string) => void): void {
     for (const item of value as unknown[]) forEachKey(item, see);
     return;
   }
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
     see(key);
-    forEachKey(item, see);
+    forEachKey((value as Record<string, unknown>)[key], see);
   }
 }
 
