@@ -91,4 +91,11 @@ describe("the pieces of mcpterm's own secret patterns", () => {
     expect(SECRET_PATTERNS.filter(({ piece }) => piece.test(plain))).toEqual([]);
     expect(redactWithPatterns(plain)).toEqual({ text: plain, rules: [] });
   });
+
+  it("pass over the progress token every request of mcpterm's carries, but for the assignment's word", () => {
+    const request = '{"params":{"_meta":{"progressToken":1},"authority":"x"}}';
+    expect(SECRET_PATTERNS.filter(({ piece }) => piece.test(request)).map(({ rule }) => rule)).toEqual([
+      "secret-assignment",
+    ]);
+  });
 });

@@ -104,7 +104,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     rule: "docker-auth",
     pattern: /"(?:auth|identitytoken|registrytoken)"\s*:\s*"([A-Za-z0-9+/=_-]{12,})"/gi,
     group: 1,
-    piece: /(?:auth|token)"/i,
+    // The quoted name whole: `"progressToken"`, in every request mcpterm sends, is not one.
+    piece: /"(?:auth|identitytoken|registrytoken)"/i,
   },
   {
     rule: "secret-assignment",
