@@ -122,6 +122,12 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
   const opens = { sdk: openSdk, mcpterm: openMcpterm, manager: () => managerPath(launch) };
   const names = Object.keys(opens) as Array<keyof typeof opens>;
   const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
+  // One round of each path first, not counted: V8 compiles a function only after it has run many
+  // times, and mcpterm's path is several times the SDK's code, so without it the early rounds
+  // compare compilers at work. The figures are those of a session past its first few thousand calls;
+  // the warm-up round itself is the "first round" row.
+  const warmUp: Partial<Record<keyof typeof opens, Round>> = {};
+  for (const name of names) warmUp[name] = await round(opens[name], calls);
   // Each round starts with the next path, so none always runs first.
   for (let index = 0; index < rounds; index += 1) {
     for (let offset = 0; offset < names.length; offset += 1) {
@@ -156,6 +162,14 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       floor: { label: SDK, samples: sdkRounds.map((r) => r.sequential.p50) },
       target: none,
       note: "where the rest of the path starts: the manager without policy, checks, redaction or trace",
+    }),
+    figureOf({
+      name: `tool call p50, ${count} sequential, first round`,
+      unit: "ms",
+      samples: warmUp.mcpterm ? [warmUp.mcpterm.sequential.p50] : [],
+      floor: { label: SDK, samples: warmUp.sdk ? [warmUp.sdk.sequential.p50] : [] },
+      target: none,
+      note: "the untimed warm-up round: the first calls a process makes, while V8 is still compiling either path",
     }),
     row(`tool call p99, ${count} sequential`, "ms", (r) => r.sequential.p99, none),
     row(`tool calls/s, ${count} sequential`, "calls/s", (r) => r.sequential.perSecond, none),
