@@ -1,15 +1,20 @@
 /** A copy of `value` with `redact` applied to every string inside it, at any depth. */
 export function redactDeep<T>(value: T, redact: (text: string) => string): T {
-  return redactValue(value, redact) as T;
+  return redactValue(value, redact, undefined) as T;
 }
 
-function redactValue(value: unknown, redact: (text: string) => string): unknown {
+/** Each key of the objects walked, handed over as the walk passes it (see redactShared). */
+type SeeKey = ((key: string) => void) | undefined;
+
+function redactValue(value: unknown, redact: (text: string) => string, seeKey: SeeKey): unknown {
   if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact, seeKey));
   if (typeof value === "object" && value !== null) {
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value))
-      copy[key] = redactValue((value as Record<string, unknown>)[key], redact);
+    for (const key of Object.keys(value)) {
+      seeKey?.(key);
+      copy[key] = redactValue((value as Record<string, unknown>)[key], redact, seeKey);
+    }
     return copy;
   }
   return value;
@@ -20,24 +25,29 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
  * all come back the same are given back as they are (never changed in place), so serializing a
  * record without secrets costs one walk, not a copy of it. Anything else (a Date, a Buffer, a
  * class) is copied as redactDeep copies it, so the JSON of the result is the same either way.
+ * `seeKey` is handed every key of every object inside, in the same walk.
  */
-export function redactShared<T>(value: T, redact: (text: string) => string): T {
-  return sharedValue(value, redact) as T;
+export function redactShared<T>(
+  value: T,
+  redact: (text: string) => string,
+  seeKey?: (key: string) => void,
+): T {
+  return sharedValue(value, redact, seeKey) as T;
 }
 
-function sharedValue(value: unknown, redact: (text: string) => string): unknown {
+function sharedValue(value: unknown, redact: (text: string) => string, seeKey: SeeKey): unknown {
   if (typeof value === "string") return redact(value);
   if (typeof value !== "object" || value === null) return value;
   const prototype: unknown = Object.getPrototypeOf(value);
   // Index loops over keys, not entries: this walks every trace record, and a pair per
   // property was most of what it allocated.
   if (Array.isArray(value)) {
-    if (prototype !== Array.prototype) return redactValue(value, redact);
+    if (prototype !== Array.prototype) return redactValue(value, redact, seeKey);
     const items = value as unknown[];
     let copy: unknown[] | undefined;
     for (let index = 0; index < items.length; index += 1) {
       const item = items[index];
-      const redacted = sharedValue(item, redact);
+      const redacted = sharedValue(item, redact, seeKey);
       if (redacted !== item) copy ??= items.slice(0, index);
       copy?.push(redacted);
     }
@@ -45,14 +55,15 @@ function sharedValue(value: unknown, redact: (text: string) => string): unknown 
   }
   // A key named __proto__ (JSON.parse makes one) is not kept by redactDeep's copy: copied alike.
   if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, "__proto__"))
-    return redactValue(value, redact);
+    return redactValue(value, redact, seeKey);
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
+    seeKey?.(key);
     const item = object[key];
-    const redacted = sharedValue(item, redact);
+    const redacted = sharedValue(item, redact, seeKey);
     if (redacted !== item && copy === undefined) {
       copy = {};
       for (const before of keys.slice(0, index)) copy[before] = object[before];
@@ -60,19 +71,6 @@ function sharedValue(value: unknown, redact: (text: string) => string): unknown 
     if (copy) copy[key] = redacted;
   }
   return copy ?? value;
-}
-
-/** Every key of the plain objects inside `value`, at any depth, each handed to `see`. */
-export function forEachKey(value: unknown, see: (key: string) => void): void {
-  if (typeof value !== "object" || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value as unknown[]) forEachKey(item, see);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    see(key);
-    forEachKey((value as Record<string, unknown>)[key], see);
-  }
 }
 
 /**

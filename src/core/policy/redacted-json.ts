@@ -1,5 +1,5 @@
 import { revealHiddenText } from "./hidden-text.js";
-import { forEachKey, redactShared, renameKeys } from "./redact-deep.js";
+import { redactShared, renameKeys } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 
 /**
@@ -25,8 +25,10 @@ export function redactedLines(
   redact: (text: string) => string,
   /** What each string is redacted with first, when not `redact` (see checkedLines). */
   eachString: (text: string) => string = redact,
+  /** Handed every key of every record, in the same walk as the strings (see checkedLines). */
+  eachKey?: (key: string) => void,
 ): string[] {
-  const lines = records.map((record) => eachStringRedacted(record, eachString));
+  const lines = records.map((record) => eachStringRedacted(record, eachString, eachKey));
   if (lines.length < 2) return lines.map((line) => secondPass(line, redact));
   const joined = lines.join("\n");
   return redact(joined) === joined ? lines : lines.map((line) => secondPass(line, redact));
@@ -61,12 +63,16 @@ export function checkedLines(
   const note = (text: string): void => {
     if (redaction.mayFindMore(text)) unsure.add(text);
   };
-  // Keys too: a server may send a token as the name of an entry (`{"lin_api_…": true}`).
-  for (const record of records) forEachKey(record, note);
-  const lines = redactedLines(records, redaction.sync, (text) => {
-    note(text);
-    return redaction.sync(text);
-  });
+  const lines = redactedLines(
+    records,
+    redaction.sync,
+    (text) => {
+      note(text);
+      return redaction.sync(text);
+    },
+    // Keys too: a server may send a token as the name of an entry (`{"lin_api_…": true}`).
+    note,
+  );
   if (unsure.size === 0) return { now: lines };
   const linesWith = (replace: (text: string) => string | undefined): string[] =>
     redactedLines(
@@ -107,8 +113,12 @@ export function syncRecordRedaction(redact: (text: string) => string): RecordRed
 }
 
 /** The record serialized with each string redacted (a secret JSON would escape is still found). */
-function eachStringRedacted(record: unknown, redact: (text: string) => string): string {
-  return JSON.stringify(redactShared(record, redact));
+function eachStringRedacted(
+  record: unknown,
+  redact: (text: string) => string,
+  eachKey?: (key: string) => void,
+): string {
+  return JSON.stringify(redactShared(record, redact, eachKey));
 }
 
 /** The whole line redacted, so a key and its value are seen together; kept as it was if that breaks its JSON. */
