@@ -69,3 +69,34 @@ describe("SecretRedactor's memory of what secretlint found nothing in", () => {
     expect((await checked)?.join("")).toContain("key [REDACTED]");
   });
 });
+
+describe("checkedLines on records a server shaped", () => {
+  const forty = "Zq8xPw3rK7mW2pQxZq8xPw3rK7mW2pQxZq8xPw3r";
+
+  it("takes out an AWS secret key whose name is the record's key and whose value is its value", async () => {
+    const { now, checked } = checkedLines(
+      [{ type: "raw_result", result: { env: { AWS_SECRET_ACCESS_KEY: forty } } }],
+      new SecretRedactor().forRecords,
+    );
+    const lines = [...now, ...((await checked) ?? [])].join("\n");
+    expect(lines).not.toContain(forty);
+    expect(lines).toContain('"AWS_SECRET_ACCESS_KEY":"[REDACTED]"');
+  });
+
+  it("checks the keys of objects it copies whole: one with a __proto__ key, a class instance", async () => {
+    class Entry {
+      constructor(readonly fields: Record<string, unknown>) {}
+    }
+    const parsed = JSON.parse(`{"__proto__": 0, "${FAKE_LINEAR_KEY}": 1}`) as object;
+    const records = [
+      { type: "raw_result", result: parsed },
+      { type: "wire", message: [new Entry({ [FAKE_LINEAR_KEY]: 2 })] },
+    ];
+    const { now, checked } = checkedLines(records, new SecretRedactor().forRecords);
+    expect(now.join("\n")).not.toContain(FAKE_LINEAR_KEY);
+    expect(checked).toBeDefined();
+    const exact = (await checked)?.join("\n") ?? "";
+    expect(exact).not.toContain(FAKE_LINEAR_KEY);
+    expect(exact.match(/\[REDACTED\]/g)).toHaveLength(2);
+  });
+});

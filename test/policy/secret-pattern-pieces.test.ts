@@ -33,6 +33,8 @@ const SAMPLES = [
   '{"password": "correct horse battery"}',
   "API_KEY=abcdefgh12345678 client-secret: 'hush hush hush' PWD = s3cr3t-pw-123",
   'Access_Token:zzzzzzzzzzzz auth-token = "a b c d e f" passwd="hunter22"',
+  `{"AWS_SECRET_ACCESS_KEY": "${run(40)}"} secretAccessKey=${run(40, ALNUM, 3)}`,
+  `SECRET_KEY = 'django-insecure-${run(20)}' secret_key_base: ${run(64, "0123456789abcdef")}`,
 ];
 
 /** Variants a step away from `text`: each character dropped, doubled or case-flipped. */

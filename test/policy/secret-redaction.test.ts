@@ -28,6 +28,8 @@ describe("SecretRedactor", () => {
     ['{"auths":{"ghcr.io":{"auth":"YW5uOnMzY3IzdC1wYXNzd29yZA=="}}}', "docker-auth"],
     // A bare token= in a URL's query, as remote MCP servers are often given one.
     ["https://mcp.example.com/mcp?token=tk_9f8e7d6c5b4a3210", "secret-assignment"],
+    ["SECRET_KEY = 'django-insecure-x9y8z7w6v5u4'", "secret-assignment"],
+    [`secret_key_base: ${"0f1e2d3c".repeat(8)}`, "secret-assignment"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");

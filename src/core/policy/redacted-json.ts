@@ -74,20 +74,44 @@ export function checkedLines(
     note,
   );
   if (unsure.size === 0) return { now: lines };
-  const linesWith = (replace: (text: string) => string | undefined): string[] =>
+  const linesWith = (source: readonly object[], replace: (text: string) => string | undefined): string[] =>
     redactedLines(
-      records.map((record) => renameKeys(record, (key) => replace(key) ?? key)),
+      source.map((record) => renameKeys(record, (key) => replace(key) ?? key)),
       redaction.sync,
       (text) => replace(text) ?? redaction.sync(text),
     );
-  const now = linesWith((text) => (unsure.has(text) ? UNCHECKED : undefined));
+  // A flagged key goes with what it names: renamed, the key no longer tells the line's second
+  // pass that its value is a secret (`"AWS_SECRET_ACCESS_KEY": "…"`).
+  const now = linesWith(
+    records.map((record) => withheldUnder(record, (key) => unsure.has(key))),
+    (text) => (unsure.has(text) ? UNCHECKED : undefined),
+  );
   const checked = Promise.all(
     [...unsure].map(async (text) => [text, await redaction.full(text)] as const),
   ).then((pairs) => {
     const full = new Map(pairs);
-    return linesWith((text) => full.get(text));
+    return linesWith(records, (text) => full.get(text));
   });
   return { now, checked };
+}
+
+/** A copy of `value` whose entries under a `flagged` key say UNCHECKED; unchanged parts are shared. */
+function withheldUnder<T>(value: T, flagged: (key: string) => boolean): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = (value as unknown[]).map((item) => withheldUnder(item, flagged));
+    return (items.some((item, index) => item !== (value as unknown[])[index]) ? items : value) as T;
+  }
+  const copy: Record<string, unknown> = {};
+  let changed = false;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    const kept = flagged(key) ? UNCHECKED : withheldUnder(item, flagged);
+    if (kept !== item) changed = true;
+    // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
+    Object.defineProperty(copy, key, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
+  return (changed ? copy : value) as T;
 }
 
 /** redactedLine with the full rule set too, for a writer that can wait for it (a saved session). */

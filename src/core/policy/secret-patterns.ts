@@ -110,10 +110,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern:
-      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
+      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key(?:[_-]?base)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
     group: 1,
-    // Every name above ends in one of these words, followed by its `:` or `=`.
-    piece: /(?:key|secret|token|password|passwd|pwd)["']?\s*[:=]/i,
+    // Every name above ends in one of these words, followed by its `:` or `=`. AWS's secret key
+    // is here too: secretlint finds it only within one string, and a record's key and value are
+    // two until its line is read whole (`{"AWS_SECRET_ACCESS_KEY": "…"}`); secretlint has no rule
+    // for Django's SECRET_KEY or Rails' secret_key_base at all.
+    piece: /(?:key|base|secret|token|password|passwd|pwd)["']?\s*[:=]/i,
   },
 ];
 
