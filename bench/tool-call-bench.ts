@@ -6,15 +6,21 @@
  * - 1,000 calls one after another, and 1,000 calls from 8 callers at once (125 each): per-call
  *   latency p50 and p99, calls per second, and this process's CPU time per call (which the
  *   machine's load hardly moves); rounds alternate which path goes first;
- * - one call returning 1 MB and one returning 5 MB of text (`big`), each way.
+ * - one call returning 1 MB and one returning 5 MB of text (`big`), each way;
+ * - first, each path in a fresh process of its own (tool-call-cold.ts): its first call, and the
+ *   p50 of the 1,000 after it, before V8 has compiled anything.
  *
  *   npx tsx bench/tool-call-bench.ts [--quick]
  */
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { promisify } from "node:util";
 import { compileFixtures } from "../test/support/compiled-fixtures.js";
 import { fixtureLaunch } from "../test/support/fixtures.js";
 import { figureOf, type Figure, type Target } from "./lib/figures.js";
@@ -23,6 +29,7 @@ import { percentile, sortedCopy } from "./lib/stats.js";
 import { runSuite } from "./lib/suite.js";
 import { managerPath, mcptermPath, sdkPath, type ToolPath } from "./lib/tool-paths.js";
 
+const run = promisify(execFile);
 const CALLERS = 8;
 const WARM_UP_CALLS = 50;
 const SDK = "MCP SDK Client, same server and revision";
@@ -82,6 +89,47 @@ async function round(open: () => Promise<ToolPath>, calls: number): Promise<Roun
   }
 }
 
+type ColdPath = "sdk" | "mcpterm";
+interface Cold {
+  first: number;
+  p50: number;
+}
+/**
+ * tool-call-cold.ts bundled as mcpterm ships (one file, the packages it uses left to Node), so a
+ * fresh process runs plain JavaScript: through tsx, each module would be transpiled as it loads.
+ */
+async function bundleColdScript(): Promise<string> {
+  // Inside the repository, so Node finds the packages it left out.
+  const outfile = fileURLToPath(new URL("../node_modules/.cache/bench/tool-call-cold.mjs", import.meta.url));
+  await build({
+    entryPoints: [fileURLToPath(new URL("./tool-call-cold.ts", import.meta.url))],
+    outfile,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+/** One path's first calls in a process of its own (tool-call-cold.ts, bundled). */
+async function coldRun(
+  script: string,
+  name: ColdPath,
+  marker: string,
+  traces: string,
+  calls: number,
+): Promise<Cold> {
+  const args = [script, name, marker, traces, String(calls + 1)];
+  const { stdout } = await run(process.execPath, args, { timeout: 120_000 });
+  const cold = JSON.parse(stdout) as Partial<Cold>;
+  if (typeof cold.first !== "number" || typeof cold.p50 !== "number")
+    throw new Error(`tool-call-cold.ts ${name} printed ${stdout.slice(0, 200)}`);
+  return { first: cold.first, p50: cold.p50 };
+}
+
 async function bigResults(
   open: () => Promise<ToolPath>,
   sizes: number[],
@@ -106,6 +154,7 @@ async function bigResults(
 
 await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ quick, defer }) => {
   const rounds = quick ? 1 : 5;
+  const coldRounds = quick ? 1 : 3;
   const calls = quick ? 200 : 1000;
   const bigRepeats = quick ? 1 : 5;
   const fixtures = await compileFixtures();
@@ -122,12 +171,18 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
   const opens = { sdk: openSdk, mcpterm: openMcpterm, manager: () => managerPath(launch) };
   const names = Object.keys(opens) as Array<keyof typeof opens>;
   const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
-  // One round of each path first, not counted: V8 compiles a function only after it has run many
-  // times, and mcpterm's path is several times the SDK's code, so without it the early rounds
-  // compare compilers at work. The figures are those of a session past its first few thousand calls;
-  // the warm-up round itself is the "first round" row.
-  const warmUp: Partial<Record<keyof typeof opens, Round>> = {};
-  for (const name of names) warmUp[name] = await round(opens[name], calls);
+  // Cold first: each path in a process of its own, the order turned about each round.
+  const coldScript = await bundleColdScript();
+  const cold: Record<ColdPath, Cold[]> = { sdk: [], mcpterm: [] };
+  for (let index = 0; index < coldRounds; index += 1) {
+    const order: ColdPath[] = index % 2 === 0 ? ["sdk", "mcpterm"] : ["mcpterm", "sdk"];
+    for (const name of order) cold[name].push(await coldRun(coldScript, name, marker, traces, calls));
+  }
+  // Then one round of each path in this process, not counted: V8 compiles a function only after
+  // it has run many times, and mcpterm's path is several times the SDK's code, so without it the
+  // early rounds compare compilers at work. The figures below are those of a session past its
+  // first few thousand calls; the cold rows are a fresh process's.
+  for (const name of names) await round(opens[name], calls);
   // Each round starts with the next path, so none always runs first.
   for (let index = 0; index < rounds; index += 1) {
     for (let offset = 0; offset < names.length; offset += 1) {
@@ -164,12 +219,19 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       note: "where the rest of the path starts: the manager without policy, checks, redaction or trace",
     }),
     figureOf({
-      name: `tool call p50, ${count} sequential, first round`,
+      name: "tool call, the first of a fresh process",
       unit: "ms",
-      samples: warmUp.mcpterm ? [warmUp.mcpterm.sequential.p50] : [],
-      floor: { label: SDK, samples: warmUp.sdk ? [warmUp.sdk.sequential.p50] : [] },
+      samples: cold.mcpterm.map((run) => run.first),
+      floor: { label: SDK, samples: cold.sdk.map((run) => run.first) },
       target: none,
-      note: "the untimed warm-up round: the first calls a process makes, while V8 is still compiling either path",
+      note: "each path in a process of its own (bench/tool-call-cold.ts), as a one-shot run makes its calls: nothing compiled or loaded yet",
+    }),
+    figureOf({
+      name: `tool call p50, the ${count} after it`,
+      unit: "ms",
+      samples: cold.mcpterm.map((run) => run.p50),
+      floor: { label: SDK, samples: cold.sdk.map((run) => run.p50) },
+      target: none,
     }),
     row(`tool call p99, ${count} sequential`, "ms", (r) => r.sequential.p99, none),
     row(`tool calls/s, ${count} sequential`, "calls/s", (r) => r.sequential.perSecond, none),

@@ -48,6 +48,9 @@ export async function sdkPath(launch: Launch): Promise<ToolPath> {
   );
   await client.connect(new StdioClientTransport({ ...launch, stderr: "pipe" }));
   if (client.getProtocolEra() !== "modern") throw new Error("the SDK's client did not settle on 2026-07-28");
+  // As McpManager.start lists a server's tools: without the list, the SDK's first callTool asks
+  // for it (a round trip of its own) before it sends the call.
+  await client.listTools();
   return {
     call: async (name, args) => {
       const result = await client.callTool({ name, arguments: args }, { onprogress: ignoreProgress });

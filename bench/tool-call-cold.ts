@@ -1,0 +1,33 @@
+/**
+ * One path's first tool calls in a process of its own, for tool-call-bench.ts: nothing compiled
+ * by V8 yet, nothing loaded lazily yet (the schema validator's ajv, secretlint's gate), as in a
+ * fresh `mcpterm -p` or `mcpterm call`. Prints `{"first": ms, "p50": ms}` on stdout: the first
+ * call, and the p50 of the calls after it, made one after another.
+ *
+ * Usage: node --import tsx bench/tool-call-cold.ts <sdk|mcpterm> <marker> <trace folder> <calls>
+ * (the parent has compiled the fixtures and set their folder in the environment).
+ */
+import { performance } from "node:perf_hooks";
+import { fixtureLaunch } from "../test/support/fixtures.js";
+import { percentile, sortedCopy } from "./lib/stats.js";
+import { mcptermPath, sdkPath } from "./lib/tool-paths.js";
+
+const [name, marker, traces, count] = process.argv.slice(2);
+if (!marker || !traces || (name !== "sdk" && name !== "mcpterm"))
+  throw new Error("usage: tool-call-cold.ts <sdk|mcpterm> <marker> <trace folder> <calls>");
+const launch = fixtureLaunch(marker);
+const tools = name === "sdk" ? await sdkPath(launch) : await mcptermPath(launch, traces);
+const samples: number[] = [];
+try {
+  for (let call = 0; call < Number(count ?? 1000); call += 1) {
+    const started = performance.now();
+    const text = await tools.call("echo", { text: "x" });
+    samples.push(performance.now() - started);
+    if (text !== "x") throw new Error(`echo answered ${JSON.stringify(text.slice(0, 80))}`);
+  }
+} finally {
+  await tools.close();
+}
+process.stdout.write(
+  JSON.stringify({ first: samples[0], p50: percentile(sortedCopy(samples.slice(1)), 50) }),
+);
