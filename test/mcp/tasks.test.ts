@@ -31,9 +31,10 @@ afterEach(async () => {
 });
 
 /** The 2026-only fixture over Streamable HTTP, on a free port: its URL. */
-function modernOverHttp(): Promise<string> {
+function modernOverHttp(env: NodeJS.ProcessEnv = {}): Promise<string> {
   const child = spawn(process.execPath, [compiledFixture("modern-server"), "--http"], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   children.push(() => void child.kill());
   return new Promise((resolve, reject) => {
@@ -134,6 +135,29 @@ describe("tool calls run as tasks", () => {
     await waitFor(() => sent(frames, "tasks/cancel").length === 1, "tasks/cancel");
     await waitFor(() => manager.tasks()[1]?.status === "cancelled", "the second task listed as cancelled");
     expect(text(await manager.callTool("h", "task_cancels", {}))).toBe(manager.tasks()[1]?.taskId);
+  });
+
+  it("2026 over HTTP: a poll that gets no answer (a 503) is sent again; the task's result is the call's", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_GET_FAILURES: "2" });
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }));
+    const result = await manager.callTool("h", "long_job", { steps: 2, stepMs: 60 });
+    expect(text(result)).toBe("job done after 2 steps");
+    // Two polls failed, then the ones that followed the task to its end.
+    expect(sent(frames, "tasks/get").length).toBeGreaterThanOrEqual(3);
+    expect(sent(frames, "tools/call")).toHaveLength(1);
+  });
+
+  it("2026 over HTTP: after three polls in a row get no answer, the task is given up and cancelled", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_GET_FAILURES: "1000" });
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }));
+    const failed = await manager
+      .callTool("h", "long_job", { steps: 200, stepMs: 50 })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ToolCallError);
+    expect((failed as Error).message).toMatch(/gave up on task .*3 polls in a row got no answer/);
+    expect(sent(frames, "tasks/get")).toHaveLength(3);
+    await waitFor(() => sent(frames, "tasks/cancel").length === 1, "tasks/cancel");
+    expect(sent(frames, "tools/call")).toHaveLength(1);
   });
 
   it("2025: a tool that requires a task is called with params.task and its result read with tasks/result", async () => {

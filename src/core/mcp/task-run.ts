@@ -30,6 +30,13 @@ const POLLS_PER_SILENCE_LIMIT = 3;
 /** The most questions (distinct inputRequests keys) one task may ask. */
 const MAX_QUESTIONS_PER_TASK = 10;
 const MIN_POLL_MS = 50;
+/**
+ * Polls in a row that may fail before mcpterm gives a 2026 task up. A poll that got no answer (a
+ * proxy's 503, a dropped connection) says nothing of the task, which goes on at the server; the
+ * next one is sent at the same pace. Failed polls are no sign of life, so the silence limit
+ * still ends a call whose polls never get through.
+ */
+const MAX_FAILED_POLLS = 3;
 
 export type JsonRpcErrorObject = { code: number; message: string; data?: unknown };
 
@@ -108,9 +115,21 @@ export async function cancelTask(client: Client, taskId: string, timeoutMs: numb
 async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
   const answered = new Set<string>();
   let state = first;
+  let failedPolls = 0;
   for (;;) {
     await wait(pollPace(state, context.timeoutMs), context.signal);
-    const got = await untilStopped(getTask(context, state.taskId), context.signal);
+    let got: Record<string, unknown>;
+    try {
+      got = await untilStopped(getTask(context, state.taskId), context.signal);
+      failedPolls = 0;
+    } catch (error) {
+      // An error the server answered with is its word on the task; anything else is the way there.
+      if (error instanceof Stopped || error instanceof ProtocolError) throw error;
+      failedPolls += 1;
+      if (failedPolls >= MAX_FAILED_POLLS)
+        throw new Error(`${MAX_FAILED_POLLS} polls in a row got no answer (${errorObject(error).message})`);
+      continue;
+    }
     state = sameTask(got, state.taskId);
     context.seen(state);
     if (state.status === "input_required") await answerQuestions(context, state.taskId, got, answered);
