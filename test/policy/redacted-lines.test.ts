@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkedLines, redactedLine, redactedLines } from "../../src/core/policy/redacted-json.js";
+import {
+  checkedLines,
+  fullyRedactedPretty,
+  redactedLine,
+  redactedLines,
+} from "../../src/core/policy/redacted-json.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 
@@ -81,6 +86,58 @@ describe("checkedLines on records a server shaped", () => {
     const lines = [...now, ...((await checked) ?? [])].join("\n");
     expect(lines).not.toContain(forty);
     expect(lines).toContain('"AWS_SECRET_ACCESS_KEY":"[REDACTED]"');
+  });
+
+  it.each([
+    // A sibling the line's second pass cannot redact without breaking the JSON (it is then dropped).
+    [
+      "a sibling number under a secret's name",
+      { database: { password: 12345678 }, aws: { AWS_SECRET_ACCESS_KEY: forty } },
+    ],
+    [
+      "prefixed and suffixed names",
+      {
+        MY_AWS_SECRET_ACCESS_KEY: forty,
+        TF_VAR_aws_secret_access_key: forty,
+        AWS_SECRET_ACCESS_KEY_PROD: forty,
+      },
+    ],
+    [
+      "other secret names",
+      { AWS_SECRET_KEY: forty, DJANGO_SECRET_KEY: forty, RAILS_SECRET_KEY_BASE: forty, dbPassword: forty },
+    ],
+    ["a value nested under the name", { AWS_SECRET_ACCESS_KEY: { value: forty }, api_key: [forty] }],
+    [
+      "a name/value pair (Kubernetes, ECS)",
+      {
+        env: [
+          { name: "AWS_SECRET_ACCESS_KEY", value: forty },
+          { Name: "DB_PASSWORD", Value: forty },
+        ],
+      },
+    ],
+  ])("takes out a value by its secret's name: %s", async (_, result) => {
+    const redactor = new SecretRedactor();
+    // Twice: the second time, secretlint already found nothing in the names.
+    for (let round = 0; round < 2; round += 1) {
+      const { now, checked } = checkedLines([{ type: "raw_result", result }], redactor.forRecords);
+      expect(now.join("\n")).not.toContain(forty);
+      expect((await checked)?.join("\n") ?? "").not.toContain(forty);
+    }
+    expect(await fullyRedactedPretty(result, redactor.forRecords)).not.toContain(forty);
+  });
+
+  it("keeps what only sounds like a secret: a list of them, a page token, a short word", () => {
+    const record = {
+      type: "approval_decided",
+      argumentSecrets: [{ path: "body", rule: "openai-api-key" }],
+      nextPageToken: "abcdefghij",
+      auth: "none",
+      token_path: "/etc/token",
+    };
+    const { now, checked } = checkedLines([record], new SecretRedactor().forRecords);
+    expect(checked).toBeUndefined();
+    expect(JSON.parse(now[0] ?? "")).toEqual(record);
   });
 
   it("checks the keys of objects it copies whole: one with a __proto__ key, a class instance", async () => {

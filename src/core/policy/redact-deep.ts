@@ -1,19 +1,33 @@
 /** A copy of `value` with `redact` applied to every string inside it, at any depth. */
 export function redactDeep<T>(value: T, redact: (text: string) => string): T {
-  return redactValue(value, redact, undefined) as T;
+  return redactValue(value, redact, NOTHING_MORE) as T;
 }
 
-/** Each key of the objects walked, handed over as the walk passes it (see redactShared). */
-type SeeKey = ((key: string) => void) | undefined;
+/** What a walk does besides redacting each string (see redactShared). */
+export interface WalkOptions {
+  /** Handed every key of every object inside, as the walk passes it. */
+  seeKey?: (key: string) => void;
+  /**
+   * What the strings at any depth under `object[key]` are redacted with instead, when that entry
+   * says what they are (its name says it holds a secret); undefined keeps the redaction as it is.
+   */
+  redactUnder?: (
+    object: Readonly<Record<string, unknown>>,
+    key: string,
+  ) => ((text: string) => string) | undefined;
+}
 
-function redactValue(value: unknown, redact: (text: string) => string, seeKey: SeeKey): unknown {
+const NOTHING_MORE: WalkOptions = {};
+
+function redactValue(value: unknown, redact: (text: string) => string, options: WalkOptions): unknown {
   if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact, seeKey));
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact, options));
   if (typeof value === "object" && value !== null) {
+    const object = value as Record<string, unknown>;
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      seeKey?.(key);
-      copy[key] = redactValue((value as Record<string, unknown>)[key], redact, seeKey);
+    for (const key of Object.keys(object)) {
+      options.seeKey?.(key);
+      copy[key] = redactValue(object[key], options.redactUnder?.(object, key) ?? redact, options);
     }
     return copy;
   }
@@ -25,29 +39,28 @@ function redactValue(value: unknown, redact: (text: string) => string, seeKey: S
  * all come back the same are given back as they are (never changed in place), so serializing a
  * record without secrets costs one walk, not a copy of it. Anything else (a Date, a Buffer, a
  * class) is copied as redactDeep copies it, so the JSON of the result is the same either way.
- * `seeKey` is handed every key of every object inside, in the same walk.
  */
 export function redactShared<T>(
   value: T,
   redact: (text: string) => string,
-  seeKey?: (key: string) => void,
+  options: WalkOptions = NOTHING_MORE,
 ): T {
-  return sharedValue(value, redact, seeKey) as T;
+  return sharedValue(value, redact, options) as T;
 }
 
-function sharedValue(value: unknown, redact: (text: string) => string, seeKey: SeeKey): unknown {
+function sharedValue(value: unknown, redact: (text: string) => string, options: WalkOptions): unknown {
   if (typeof value === "string") return redact(value);
   if (typeof value !== "object" || value === null) return value;
   const prototype: unknown = Object.getPrototypeOf(value);
   // Index loops over keys, not entries: this walks every trace record, and a pair per
   // property was most of what it allocated.
   if (Array.isArray(value)) {
-    if (prototype !== Array.prototype) return redactValue(value, redact, seeKey);
+    if (prototype !== Array.prototype) return redactValue(value, redact, options);
     const items = value as unknown[];
     let copy: unknown[] | undefined;
     for (let index = 0; index < items.length; index += 1) {
       const item = items[index];
-      const redacted = sharedValue(item, redact, seeKey);
+      const redacted = sharedValue(item, redact, options);
       if (redacted !== item) copy ??= items.slice(0, index);
       copy?.push(redacted);
     }
@@ -55,15 +68,15 @@ function sharedValue(value: unknown, redact: (text: string) => string, seeKey: S
   }
   // A key named __proto__ (JSON.parse makes one) is not kept by redactDeep's copy: copied alike.
   if ((prototype !== Object.prototype && prototype !== null) || Object.hasOwn(value, "__proto__"))
-    return redactValue(value, redact, seeKey);
+    return redactValue(value, redact, options);
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
   let copy: Record<string, unknown> | undefined;
   for (let index = 0; index < keys.length; index += 1) {
     const key = keys[index] as string;
-    seeKey?.(key);
+    options.seeKey?.(key);
     const item = object[key];
-    const redacted = sharedValue(item, redact, seeKey);
+    const redacted = sharedValue(item, options.redactUnder?.(object, key) ?? redact, options);
     if (redacted !== item && copy === undefined) {
       copy = {};
       for (const before of keys.slice(0, index)) copy[before] = object[before];

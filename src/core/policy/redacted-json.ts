@@ -1,6 +1,7 @@
 import { revealHiddenText } from "./hidden-text.js";
-import { redactShared, renameKeys } from "./redact-deep.js";
+import { redactShared, renameKeys, type WalkOptions } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
+import { isSecretName, REDACTED } from "./secret-patterns.js";
 
 /**
  * Serializes a record with every secret removed. Each string is redacted before serializing
@@ -136,13 +137,74 @@ export function syncRecordRedaction(redact: (text: string) => string): RecordRed
   return { sync: redact, mayFindMore: () => false, full: (text) => Promise.resolve(redact(text)) };
 }
 
-/** The record serialized with each string redacted (a secret JSON would escape is still found). */
+/**
+ * The record serialized with each string redacted (a secret JSON would escape is still found),
+ * and every string under a name that says it holds a secret taken out whole (see secretNamed).
+ */
 function eachStringRedacted(
   record: unknown,
   redact: (text: string) => string,
   eachKey?: (key: string) => void,
 ): string {
-  return JSON.stringify(redactShared(record, redact, eachKey));
+  const options: WalkOptions = {
+    redactUnder: (object, key) => (secretNamed(object, key) ? concealed(redact) : undefined),
+    ...(eachKey ? { seeKey: eachKey } : {}),
+  };
+  return JSON.stringify(redactShared(record, redact, options));
+}
+
+/** Shorter strings under a secret's name are left to the rules (`"auth": "none"`). */
+const CONCEALED_MIN_CHARS = 6;
+/** A quick test every secret name passes (see isSecretName's words): most keys go no further. */
+const MAY_NAME_SECRET = /secret|pass|pwd|credential|token|key|auth/i;
+/** The names of a name/value pair (`{"name": "AWS_SECRET_ACCESS_KEY", "value": "…"}`), and its value's. */
+const PAIR_NAMES = ["name", "Name", "key", "Key"] as const;
+const PAIR_VALUES = new Set(["value", "Value"]);
+
+/**
+ * Whether `object[key]` holds a secret by its name, read as isSecretName reads one: the key
+ * (`AWS_SECRET_ACCESS_KEY`, `db_password`, `apiKey`), or the name beside a `value` (Kubernetes
+ * and ECS environments). The patterns see a key and its value only when the line is read whole,
+ * and a spelling they do not know (`MY_AWS_SECRET_ACCESS_KEY`) or a value they would cut short
+ * went through. A name in capitals is read as an environment variable's (`STRIPE_KEY`).
+ */
+function secretNamed(object: Readonly<Record<string, unknown>>, key: string): boolean {
+  if (namesSecret(key)) return true;
+  if (!PAIR_VALUES.has(key)) return false;
+  return PAIR_NAMES.some((name) => {
+    const named = object[name];
+    return typeof named === "string" && namesSecret(named);
+  });
+}
+
+function namesSecret(name: string): boolean {
+  // The same few keys (`type`, `callId`, `progressToken`) come back in every record: read once.
+  const known = namedSecrets.get(name);
+  if (known !== undefined) return known;
+  const secret =
+    MAY_NAME_SECRET.test(name) &&
+    !NAMES_A_LIST.test(name) &&
+    isSecretName(name, /^[A-Z0-9_]+$/.test(name) ? "environment" : "argument");
+  if (name.length <= MAX_REMEMBERED_NAME) {
+    if (namedSecrets.size >= REMEMBERED_NAMES) namedSecrets.clear();
+    namedSecrets.set(name, secret);
+  }
+  return secret;
+}
+
+const namedSecrets = new Map<string, boolean>();
+const REMEMBERED_NAMES = 4096;
+const MAX_REMEMBERED_NAME = 128;
+
+/**
+ * A plural names a list of them, not one (mcpterm's own `argumentSecrets` says which argument
+ * held which kind): the secrets in it are found by their own names and the rules.
+ */
+const NAMES_A_LIST = /(?:secrets|tokens|credentials|passwords)$/i;
+
+/** `redact`, with every string long enough to be a secret replaced whole. */
+function concealed(redact: (text: string) => string): (text: string) => string {
+  return (text) => (text.length >= CONCEALED_MIN_CHARS ? REDACTED : redact(text));
 }
 
 /** The whole line redacted, so a key and its value are seen together; kept as it was if that breaks its JSON. */
