@@ -160,6 +160,31 @@ describe("tool calls run as tasks", () => {
     expect(sent(frames, "tools/call")).toHaveLength(1);
   });
 
+  it.each([401, 403, 404])(
+    "2026 over HTTP: a poll refused with HTTP %i ends the call at once, saying so",
+    async (status) => {
+      const url = await modernOverHttp({
+        FIXTURE_TASK_GET_FAILURES: "1000",
+        FIXTURE_FAIL_STATUS: String(status),
+      });
+      const { manager, frames } = await started(serverConfig("h", { transport: "http", url }));
+      const failed = await manager
+        .callTool("h", "long_job", { steps: 200, stepMs: 50 })
+        .catch((error: unknown) => error);
+      expect((failed as Error).message).toContain(`tasks/get was refused (HTTP ${status}`);
+      expect(sent(frames, "tasks/get")).toHaveLength(1);
+    },
+  );
+
+  it("2026 over HTTP: a task whose tasks/cancel could not go out is not shown as cancelled", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_GET_FAILURES: "1000", FIXTURE_TASK_CANCEL_FAILS: "1" });
+    const { manager } = await started(serverConfig("h", { transport: "http", url }));
+    await manager.callTool("h", "long_job", { steps: 200, stepMs: 50 }).catch(() => undefined);
+    const [task] = manager.tasks();
+    expect(task?.status).toBe("working");
+    expect(task?.statusMessage).toMatch(/3 polls in a row got no answer .*tasks\/cancel could not be sent/);
+  });
+
   it("2025: a tool that requires a task is called with params.task and its result read with tasks/result", async () => {
     const { manager, frames } = await started(LEGACY());
     const updates: TaskUpdate[] = [];

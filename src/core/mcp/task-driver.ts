@@ -3,7 +3,14 @@ import type { ProtocolEra } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
-import { cancelTask, INTERNAL_ERROR, runTask, TASK_ERROR, type TaskOutcome } from "./task-run.js";
+import {
+  CANCEL_SENT,
+  cancelTask,
+  INTERNAL_ERROR,
+  runTask,
+  TASK_ERROR,
+  type TaskOutcome,
+} from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
 import { isFinal, readTask } from "./task-state.js";
 
@@ -184,7 +191,7 @@ export class TaskDriver {
     // The server's words on a completed task, only if it said them of the completed task (a 2025
     // result comes from tasks/result, and the last poll's message may be a step long past).
     const completedMessage = last.status === "completed" ? last.statusMessage : undefined;
-    await this.settle(client, entry, outcome, options.timeoutMs, tell, completedMessage);
+    await this.settle(client, entry, outcome, options.timeoutMs, tell, completedMessage, last.status);
     if (outcome.kind === "cancelled" && tracked) tracked.handle.serverCancelled = outcome.statusMessage ?? "";
     return outcome;
   }
@@ -196,6 +203,8 @@ export class TaskDriver {
     timeoutMs: number,
     tell: (state: Pick<TaskState, "status" | "statusMessage">) => void,
     completedMessage: string | undefined,
+    /** What the server last said of the task: what it is still known to be if it was not cancelled. */
+    lastStatus: TaskState["status"],
   ): Promise<void> {
     switch (outcome.kind) {
       case "result":
@@ -204,13 +213,24 @@ export class TaskDriver {
       case "cancelled":
         tell({ status: "cancelled", statusMessage: outcome.statusMessage });
         return;
-      case "error":
-        if (outcome.abandoned) await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: outcome.abandoned ? "cancelled" : "failed", statusMessage: outcome.error.message });
+      case "error": {
+        if (!outcome.abandoned) {
+          tell({ status: "failed", statusMessage: outcome.error.message });
+          return;
+        }
+        // Cancelled only if tasks/cancel went out: otherwise the task may still run at the server.
+        const cancel = await cancelTask(client, entry.taskId, timeoutMs);
+        tell({
+          status: cancel.startsWith(CANCEL_SENT) ? "cancelled" : lastStatus,
+          statusMessage: `${outcome.error.message}; ${cancel}`,
+        });
         return;
-      case "stopped":
-        // Said only once tasks/cancel went out (or why it could not).
-        tell({ status: "cancelled", statusMessage: await cancelTask(client, entry.taskId, timeoutMs) });
+      }
+      case "stopped": {
+        // Said only once tasks/cancel went out (or why it could not, the task maybe running on).
+        const cancel = await cancelTask(client, entry.taskId, timeoutMs);
+        tell({ status: cancel.startsWith(CANCEL_SENT) ? "cancelled" : lastStatus, statusMessage: cancel });
+      }
     }
   }
 }

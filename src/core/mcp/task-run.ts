@@ -1,5 +1,12 @@
 import { setTimeout as pause } from "node:timers/promises";
-import { ProtocolError, SdkError, SdkErrorCode, type Client } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnauthorizedError,
+  type Client,
+} from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ProtocolEra } from "./protocol-era.js";
 import { newQuestions, type TaskInputRequest } from "./task-input.js";
@@ -32,9 +39,9 @@ const MAX_QUESTIONS_PER_TASK = 10;
 const MIN_POLL_MS = 50;
 /**
  * Polls in a row that may fail before mcpterm gives a 2026 task up. A poll that got no answer (a
- * proxy's 503, a dropped connection) says nothing of the task, which goes on at the server; the
- * next one is sent at the same pace. Failed polls are no sign of life, so the silence limit
- * still ends a call whose polls never get through.
+ * proxy's 503 or 429, a dropped connection) says nothing of the task, which goes on at the
+ * server; the next waits twice as long as the one before. Failed polls are no sign of life, so
+ * the silence limit still ends a call whose polls never get through.
  */
 const MAX_FAILED_POLLS = 3;
 
@@ -117,17 +124,16 @@ async function runModern(context: TaskRunContext, first: TaskState): Promise<Tas
   let state = first;
   let failedPolls = 0;
   for (;;) {
-    await wait(pollPace(state, context.timeoutMs), context.signal);
+    await wait(pollPace(state, context.timeoutMs) * 2 ** failedPolls, context.signal);
     let got: Record<string, unknown>;
     try {
       got = await untilStopped(getTask(context, state.taskId), context.signal);
       failedPolls = 0;
     } catch (error) {
-      // An error the server answered with is its word on the task; anything else is the way there.
-      if (error instanceof Stopped || error instanceof ProtocolError) throw error;
+      if (error instanceof Stopped || !gotNoAnswer(error)) throw refusal(error);
       failedPolls += 1;
       if (failedPolls >= MAX_FAILED_POLLS)
-        throw new Error(`${MAX_FAILED_POLLS} polls in a row got no answer (${errorObject(error).message})`);
+        throw new Error(`${MAX_FAILED_POLLS} polls in a row got no answer (${pollFailure(error)})`);
       continue;
     }
     state = sameTask(got, state.taskId);
@@ -234,6 +240,30 @@ function getTask(context: TaskRunContext, taskId: string): Promise<Record<string
   return context.client.request({ method: "tasks/get", params: { taskId } }, AnyResult, {
     timeout: context.timeoutMs,
   });
+}
+
+/**
+ * Whether a failed poll got no answer about the task: the way there failed (a dropped
+ * connection, a timeout) or something in front of the server was busy (HTTP 5xx, 429). The
+ * server's own error, and an HTTP refusal (401, 403, 404: signed out, not allowed, gone), are
+ * answers, and end the call at once.
+ */
+function gotNoAnswer(error: unknown): boolean {
+  if (error instanceof ProtocolError || error instanceof UnauthorizedError) return false;
+  if (error instanceof SdkHttpError) return error.status >= 500 || error.status === 429;
+  return true;
+}
+
+/** A poll the server refused over HTTP says so with its status, which the SDK's words may not. */
+function refusal(error: unknown): unknown {
+  if (error instanceof SdkHttpError)
+    return new Error(`tasks/get was refused (${pollFailure(error)})`, { cause: error });
+  return error;
+}
+
+function pollFailure(error: unknown): string {
+  const { message } = errorObject(error);
+  return error instanceof SdkHttpError ? `HTTP ${error.status}: ${message}` : message;
 }
 
 function sameTask(got: Record<string, unknown>, taskId: string): TaskState {
