@@ -4,8 +4,9 @@
  * fresh `mcpterm -p` or `mcpterm call`. Prints `{"first": ms, "p50": ms}` on stdout: the first
  * call, and the p50 of the calls after it, made one after another.
  *
- * Usage: node --import tsx bench/tool-call-cold.ts <sdk|mcpterm> <marker> <trace folder> <calls>
- * (the parent has compiled the fixtures and set their folder in the environment).
+ * tool-call-bench.ts bundles it (node_modules/.cache/bench/tool-call-cold.mjs) and runs
+ * `node <bundle> <sdk|mcpterm> <marker> <trace folder> <calls>`, having compiled the fixtures and
+ * set their folder in the environment.
  */
 import { performance } from "node:perf_hooks";
 import { fixtureLaunch } from "../test/support/fixtures.js";
