@@ -178,23 +178,9 @@ function secretNamed(object: Readonly<Record<string, unknown>>, key: string): bo
 }
 
 function namesSecret(name: string): boolean {
-  // The same few keys (`type`, `callId`, `progressToken`) come back in every record: read once.
-  const known = namedSecrets.get(name);
-  if (known !== undefined) return known;
-  const secret =
-    MAY_NAME_SECRET.test(name) &&
-    !NAMES_A_LIST.test(name) &&
-    isSecretName(name, /^[A-Z0-9_]+$/.test(name) ? "environment" : "argument");
-  if (name.length <= MAX_REMEMBERED_NAME) {
-    if (namedSecrets.size >= REMEMBERED_NAMES) namedSecrets.clear();
-    namedSecrets.set(name, secret);
-  }
-  return secret;
+  if (!MAY_NAME_SECRET.test(name) || NAMES_A_LIST.test(name)) return false;
+  return isSecretName(name, /^[A-Z0-9_]+$/.test(name) ? "environment" : "argument");
 }
-
-const namedSecrets = new Map<string, boolean>();
-const REMEMBERED_NAMES = 4096;
-const MAX_REMEMBERED_NAME = 128;
 
 /**
  * A plural names a list of them, not one (mcpterm's own `argumentSecrets` says which argument
