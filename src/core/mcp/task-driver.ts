@@ -206,6 +206,9 @@ export class TaskDriver {
     /** What the server last said of the task: what it is still known to be if it was not cancelled. */
     lastStatus: TaskState["status"],
   ): Promise<void> {
+    // Cancelled only if tasks/cancel went out: otherwise the task may still run at the server.
+    const statusAfter = (cancel: string): TaskState["status"] =>
+      cancel.startsWith(CANCEL_SENT) ? "cancelled" : lastStatus;
     switch (outcome.kind) {
       case "result":
         tell({ status: "completed", statusMessage: completedMessage });
@@ -218,18 +221,14 @@ export class TaskDriver {
           tell({ status: "failed", statusMessage: outcome.error.message });
           return;
         }
-        // Cancelled only if tasks/cancel went out: otherwise the task may still run at the server.
         const cancel = await cancelTask(client, entry.taskId, timeoutMs);
-        tell({
-          status: cancel.startsWith(CANCEL_SENT) ? "cancelled" : lastStatus,
-          statusMessage: `${outcome.error.message}; ${cancel}`,
-        });
+        tell({ status: statusAfter(cancel), statusMessage: `${outcome.error.message}; ${cancel}` });
         return;
       }
       case "stopped": {
-        // Said only once tasks/cancel went out (or why it could not, the task maybe running on).
+        // Said only once tasks/cancel went out (or why it could not).
         const cancel = await cancelTask(client, entry.taskId, timeoutMs);
-        tell({ status: cancel.startsWith(CANCEL_SENT) ? "cancelled" : lastStatus, statusMessage: cancel });
+        tell({ status: statusAfter(cancel), statusMessage: cancel });
       }
     }
   }
