@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
@@ -156,6 +157,16 @@ describe("one-shot mode", () => {
     expect(tree.stdout).toContain(`⚠ ${WRONG}`);
     const json = await runInProcess(["trace", trace, "--json"], { cwd: dir, env: cleanEnv() });
     expect(json.stdout).toContain(JSON.stringify(WRONG));
+  });
+
+  it("keeps a result's secret out of the trace, in the raw result and the frame that brought it", async () => {
+    const trace = path.join(dir, `trace-${randomUUID()}.jsonl`);
+    const run = await oneShot(await callingModel(["results__get_structured_leak", {}]), "--trace", trace);
+    expect(run.code).toBe(0);
+    const text = await readFile(trace, "utf8");
+    const raw = text.split("\n").find((line) => line.includes('"type":"raw_result"'));
+    expect(raw).toContain('"OPENAI_API_KEY":"[REDACTED]"');
+    expect(text).not.toContain(FAKE_OPENAI_KEY.slice(8));
   });
 });
 

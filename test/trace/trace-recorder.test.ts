@@ -221,6 +221,17 @@ describe("TraceRecorder", () => {
     ]);
   });
 
+  it("takes such a secret out of a raw result, which reaches it as the server sent it", async () => {
+    const recorder = await open();
+    recorder.rawResult("c1", { content: [{ type: "text", text: `key ${LINEAR_KEY}` }] });
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).toContain('"type":"raw_result"');
+    expect(text).not.toContain(LINEAR_KEY.slice(8));
+    expect(text).not.toContain(UNCHECKED);
+  });
+
   it("takes such a secret out of a key as out of a value, keeping every entry", async () => {
     const recorder = await open();
     const webhook = "https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFG/abcdefghijklmnopqrstuvwx";

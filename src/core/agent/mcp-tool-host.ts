@@ -3,7 +3,6 @@ import type { McpManager } from "../mcp/mcp-manager.js";
 import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error-class.js";
 import { classifyTier } from "../policy/classify-tier.js";
-import { redactDeep } from "../policy/redact-deep.js";
 import { resendIsSafe } from "../policy/resend-rule.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { outputSchemaProblem } from "../policy/output-schema.js";
@@ -38,7 +37,10 @@ export class McpToolHost implements ToolHost {
     private readonly options: {
       resultCharLimit?: number;
       redactor?: SecretRedactor;
-      /** Sees each result as the server sent it, before shaping (for the trace; redact before storing). */
+      /**
+       * Sees each result as the server sent it, before shaping, with its secrets still in it: the
+       * trace, which redacts every record with the full rule set as it writes it (checkedLines).
+       */
       onRawResult?: (callId: string, result: CallToolResult) => void;
       /** The session's validator, which checks results against their tools' outputSchema. */
       validator?: SchemaValidator;
@@ -181,7 +183,7 @@ export class McpToolHost implements ToolHost {
       ...(context.onTask ? { onTask: context.onTask } : {}),
       resendSafe,
     });
-    if (this.options.onRawResult) this.options.onRawResult(context.callId, await this.redactRaw(result));
+    this.options.onRawResult?.(context.callId, result);
     const images = result.content.flatMap((block) =>
       block.type === "image" ? [{ mimeType: block.mimeType, data: block.data }] : [],
     );
@@ -216,20 +218,6 @@ export class McpToolHost implements ToolHost {
       failure: isError ? "business" : undefined,
       redactions: [...content.rules, ...(structured?.rules ?? [])],
     };
-  }
-
-  /** The raw result with the full rule set applied to every string, for the trace. */
-  private async redactRaw(result: CallToolResult): Promise<CallToolResult> {
-    const { redactor } = this.options;
-    if (!redactor) return result;
-    const strings: string[] = [];
-    redactDeep(result, (text) => {
-      strings.push(text);
-      return text;
-    });
-    const redacted = await Promise.all(strings.map(async (text) => (await redactor.redact(text)).text));
-    let index = 0;
-    return redactDeep(result, () => redacted[index++] ?? "");
   }
 
   /** Whether this tool's calls may be sent again (see resendIsSafe): its tier and its server's trust. */
