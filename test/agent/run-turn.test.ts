@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readdir } from "node:fs/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ApprovalAnswer, ApprovalRequest } from "../../src/core/person/approval-request.js";
 import { personWho } from "../support/person.js";
 import type { AgentEvent } from "../../src/core/agent/events.js";
@@ -131,6 +131,24 @@ describe("runTurn", () => {
       { role: "tool", tool_call_id: "c", content: untrusted("fixture/sum", "42") },
     ]);
     expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
+  });
+
+  it("builds the schema validator while the model answers a step that offers tools", async () => {
+    const validator = new SchemaValidator();
+    const { events } = await turn([{ text: "Nothing to call." }], { validator });
+    const request = events.find((event) => event.type === "model_request");
+    expect(request?.tools).toContain("fixture__echo");
+    // No call was checked: the step's answer alone had it built.
+    await vi.waitFor(() => expect(validator.isReady).toBe(true));
+  });
+
+  it("leaves the schema validator unbuilt when a step offers no tools", async () => {
+    const validator = new SchemaValidator();
+    const empty = new McpManager([], { parentEnv: process.env });
+    const { events } = await turn([{ text: "Just words." }], { validator, tools: new McpToolHost(empty) });
+    expect(events.at(-1)).toMatchObject({ type: "turn_end", reason: "completed" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(validator.isReady).toBe(false);
   });
 
   it("sends invalid JSON and unknown tools back to the model without calling anything", async () => {

@@ -133,7 +133,16 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
           ...(selection ? { selection } : {}),
         };
         startedAt = performance.now();
-        const request = { messages: conversation, tools: specs, ...(signal ? { signal } : {}) };
+        const request = {
+          messages: conversation,
+          tools: specs,
+          ...(signal ? { signal } : {}),
+          // A step that offers tools may end in calls, each checked against its schema: ajv is
+          // built while the model thinks, not after it answered.
+          ...(specs.length > 0 && !options.validator.isReady
+            ? { onAnswering: () => void options.validator.warm() }
+            : {}),
+        };
         for await (const event of model.stream(request)) {
           if (event.type === "text") {
             partialText += event.delta;

@@ -148,7 +148,12 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
     ...(temperature === undefined ? {} : { temperature }),
   };
-  const attemptOptions = { signal, limits: loop.limits, startTimer: loop.startTimer };
+  const attemptOptions = {
+    signal,
+    limits: loop.limits,
+    startTimer: loop.startTimer,
+    ...(request.onAnswering ? { onAnswering: request.onAnswering } : {}),
+  };
 
   for (let retries = 0, stallRetries = 0; ; retries++) {
     if (signal?.aborted) throw aborted(signal.reason);

@@ -38,6 +38,8 @@ export interface AttemptOptions {
   signal: AbortSignal | undefined;
   limits: SilenceLimits;
   startTimer: StartTimer;
+  /** Called when the response headers came (see ModelRequest.onAnswering). */
+  onAnswering?: () => void;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function* streamAttempt(
     // Until the headers arrive the package's own request timeout is the limit.
     const stream = await client.chat.completions.create(params, { signal: watchdog.signal });
     watchdog.expect(nextLimit());
+    options.onAnswering?.();
     const startedAt = performance.now();
     for await (const chunk of stream) {
       if (performance.now() - startedAt > limits.answerMs) throw new AnswerOverLimit(limits.answerMs);

@@ -42,6 +42,12 @@ export interface ModelRequest {
   /** Longest answer, in tokens (a server's sampling request sets it); unset: the endpoint's default. */
   maxTokens?: number;
   temperature?: number;
+  /**
+   * Called when the endpoint answers the request (its response headers came; again for an attempt
+   * sent again): the model is at work, and what the caller gets ready now overlaps its thinking,
+   * not the request.
+   */
+  onAnswering?: () => void;
 }
 
 export type ModelStreamEvent =
