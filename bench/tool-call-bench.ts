@@ -89,7 +89,8 @@ async function round(open: () => Promise<ToolPath>, calls: number): Promise<Roun
   }
 }
 
-type ColdPath = "sdk" | "mcpterm";
+/** mcpterm-warmed: as a session makes its first call, ajv built while the model answered. */
+type ColdPath = "sdk" | "mcpterm" | "mcpterm-warmed";
 interface Cold {
   first: number;
   p50: number;
@@ -173,9 +174,10 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
   const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
   // Cold first: each path in a process of its own, the order turned about each round.
   const coldScript = await bundleColdScript();
-  const cold: Record<ColdPath, Cold[]> = { sdk: [], mcpterm: [] };
+  const cold: Record<ColdPath, Cold[]> = { sdk: [], mcpterm: [], "mcpterm-warmed": [] };
   for (let index = 0; index < coldRounds; index += 1) {
-    const order: ColdPath[] = index % 2 === 0 ? ["sdk", "mcpterm"] : ["mcpterm", "sdk"];
+    const paths: ColdPath[] = ["sdk", "mcpterm", "mcpterm-warmed"];
+    const order = index % 2 === 0 ? paths : paths.reverse();
     for (const name of order) cold[name].push(await coldRun(coldScript, name, marker, traces, calls));
   }
   // Then one round of each path in this process, not counted: V8 compiles a function only after
@@ -225,6 +227,14 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       floor: { label: SDK, samples: cold.sdk.map((run) => run.first) },
       target: none,
       note: "each path in a process of its own (bench/tool-call-cold.ts), as a one-shot run makes its calls: nothing compiled or loaded yet",
+    }),
+    figureOf({
+      name: "the same, ajv built while the model answered",
+      unit: "ms",
+      samples: cold["mcpterm-warmed"].map((run) => run.first),
+      floor: { label: SDK, samples: cold.sdk.map((run) => run.first) },
+      target: none,
+      note: "as a session's first call: a step that offers tools has the schema validator built while the model answers (SchemaValidator.warm), untimed here",
     }),
     figureOf({
       name: `tool call p50, the ${count} after it`,

@@ -87,7 +87,11 @@ const NO_MODEL: ChatModel = {
  * through SessionOutput to the trace, as Session.run does. The person's settings let read_only
  * tools run unasked, so no approval waits on anyone.
  */
-export async function mcptermPath(launch: Launch, traceDir: string): Promise<ToolPath> {
+export async function mcptermPath(
+  launch: Launch,
+  traceDir: string,
+  { warmValidator = false }: { warmValidator?: boolean } = {},
+): Promise<ToolPath> {
   // No API keys and an empty environment: the redactor's rule sets, without known secret values.
   const redactor = SecretRedactor.forSession([], {}, []);
   const redact = (text: string): string => redactor.redactSync(text).text;
@@ -119,6 +123,8 @@ export async function mcptermPath(launch: Launch, traceDir: string): Promise<Too
     scanArguments: (args) => findArgumentSecrets(args, redactor),
     maxSteps: 1,
   };
+  // As runTurn has it built while the model answers a step that offers tools.
+  if (warmValidator) await options.validator.warm();
   let calls = 0;
   return {
     call: async (name, args) => {
