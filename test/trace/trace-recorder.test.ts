@@ -189,8 +189,44 @@ describe("TraceRecorder", () => {
     const raw = (await records(recorder))[1];
     expect(raw).toMatchObject({ type: "raw_result", callId: "c1" });
     expect(raw?.chars).toBeGreaterThan(500);
-    expect(raw?.preview).toHaveLength(100);
+    // Cut back to before the run of letters it would end inside, which could be a key.
+    expect(raw?.preview).toBe('{"content":[{"type":"text","text":"');
     expect(raw?.result).toBeUndefined();
+  });
+
+  it("redacts a preview before it is cut, as the strings and names it was made of", async () => {
+    const known = 'known-secret-value"with\\quotes';
+    const big = { content: [{ type: "text" as const, text: "y ".repeat(400) }] };
+    const results = {
+      escaped: { structuredContent: { said: known }, ...big },
+      named: { structuredContent: { MY_AWS_SECRET_ACCESS_KEY: "wJalrXUtnFEMIK7MDENGbPxRfiCY" }, ...big },
+      fullRulesOnly: { structuredContent: { linear: LINEAR_KEY }, ...big },
+    };
+    const recorder = await open({ maxRecordChars: 700 });
+    for (const [callId, result] of Object.entries(results)) recorder.rawResult(callId, result);
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain("known-secret-value");
+    expect(text).not.toContain("wJalrXUtnFEMIK7MDENGbPxRfiCY");
+    expect(text).not.toContain(LINEAR_KEY.slice(8, 20));
+    const previews = (await records(recorder)).filter((record) => typeof record.preview === "string");
+    expect(previews.map((record) => record.callId)).toEqual(Object.keys(results));
+    // Only the secret went: the rest of the result is there to read.
+    for (const { preview } of previews) expect(preview).toContain("y y y");
+  });
+
+  it("ends a preview before a secret it would cut in two, which no rule would know in part", async () => {
+    const message = { note: "x", key: LINEAR_KEY, rest: "y ".repeat(400) };
+    const cut = JSON.stringify(message).indexOf(LINEAR_KEY) + 20;
+    const recorder = await open({ maxRecordChars: cut });
+    recorder.wire({ ...frame(1), message });
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain(LINEAR_KEY.slice(0, 16));
+    const wire = (await records(recorder)).find((record) => record.type === "wire");
+    expect(wire?.preview).toBe('{"note":"x","key":"');
   });
 
   it("ignores records after close", async () => {

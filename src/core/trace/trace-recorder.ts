@@ -6,7 +6,7 @@ import type { SubscriptionEvent } from "../mcp/subscriptions.js";
 import type { CacheHit } from "../mcp/response-cache.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
+import { checkedLines, previewJson, type RecordRedaction } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
@@ -211,10 +211,15 @@ export class TraceRecorder implements EventSink {
     this.fd = undefined;
   }
 
+  /**
+   * The value itself, or past maxRecordChars a preview (previewJson): text, redacted as the
+   * strings and names it was made of before it is cut, since the record's own redaction then
+   * sees it as one string.
+   */
   private bounded(key: string, value: unknown): Record<string, unknown> {
     const text = value === undefined ? "null" : JSON.stringify(value);
     if (text.length <= this.maxRecordChars) return { [key]: value };
-    return { preview: text.slice(0, this.maxRecordChars), chars: text.length };
+    return { preview: previewJson(value, this.options.redaction, this.maxRecordChars), chars: text.length };
   }
 
   /** A record of the recorder's own (server states, session start and end): redacted as it is written. */
