@@ -5,6 +5,7 @@ import type { ServerSnapshot } from "../../src/core/mcp/types.js";
 import { EMPTY_CATALOG } from "../../src/core/mcp/server-catalog.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { UNCHECKED } from "../../src/core/policy/redacted-json.js";
+import { TOO_DEEP } from "../../src/core/trace/preview-part.js";
 import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import {
   MAX_UPDATE_RECORDS,
@@ -189,8 +190,7 @@ describe("TraceRecorder", () => {
     const raw = (await records(recorder))[1];
     expect(raw).toMatchObject({ type: "raw_result", callId: "c1" });
     expect(raw?.chars).toBeGreaterThan(500);
-    // Cut back to before the run of letters it would end inside, which could be a key.
-    expect(raw?.preview).toBe('{"content":[{"type":"text","text":"');
+    expect(raw?.preview).toHaveLength(100);
     expect(raw?.result).toBeUndefined();
   });
 
@@ -216,17 +216,49 @@ describe("TraceRecorder", () => {
     for (const { preview } of previews) expect(preview).toContain("y y y");
   });
 
-  it("ends a preview before a secret it would cut in two, which no rule would know in part", async () => {
+  it("reads a secret whole before a preview cuts it, wherever it sits", async () => {
     const message = { note: "x", key: LINEAR_KEY, rest: "y ".repeat(400) };
     const cut = JSON.stringify(message).indexOf(LINEAR_KEY) + 20;
+    const afterRun = { run: `${"/".repeat(9000)}${LINEAR_KEY}`, rest: "y ".repeat(400) };
+    const afterNewline = {
+      content: [{ type: "text" as const, text: `one a line:\n${LINEAR_KEY}\n${"x".repeat(900)}` }],
+    };
     const recorder = await open({ maxRecordChars: cut });
     recorder.wire({ ...frame(1), message });
-    await recorder.settled();
-    recorder.close();
-    const text = await readFile(recorder.file, "utf8");
+    const long = await open({ maxRecordChars: 9020 });
+    long.wire({ ...frame(2), message: afterRun });
+    long.rawResult("c1", afterNewline);
+    for (const each of [recorder, long]) {
+      await each.settled();
+      each.close();
+    }
+    const text = `${await readFile(recorder.file, "utf8")}${await readFile(long.file, "utf8")}`;
     expect(text).not.toContain(LINEAR_KEY.slice(0, 16));
     const wire = (await records(recorder)).find((record) => record.type === "wire");
-    expect(wire?.preview).toBe('{"note":"x","key":"');
+    expect(wire?.preview).toBe(JSON.stringify({ ...message, key: "[REDACTED]" }).slice(0, cut));
+  });
+
+  it("keeps on recording past a value nested deeper than its walks follow", async () => {
+    let deep: unknown = "bottom";
+    for (let level = 0; level < 5000; level += 1) deep = [deep];
+    const recorder = await open({ maxRecordChars: 1000 });
+    recorder.rawResult("large", { content: [], structuredContent: { deep, rest: "y ".repeat(600) } });
+    recorder.rawResult("small", { content: [], structuredContent: { deep } });
+    recorder.write({ type: "tool_call_proposed", call: { arguments: { deep } } });
+    await recorder.settled();
+    recorder.write({ type: "turn_end" });
+    recorder.close();
+    const written = await records(recorder);
+    expect(written.map((record) => record.type)).toEqual([
+      "session_start",
+      "raw_result",
+      "raw_result",
+      "tool_call_proposed",
+      "turn_end",
+      "session_end",
+    ]);
+    // Kept whole down to the depth the trace follows, a preview or not, as JSON.stringify copes.
+    for (const record of written.slice(1, 4)) expect(JSON.stringify(record)).toContain(TOO_DEEP);
   });
 
   it("ignores records after close", async () => {

@@ -96,33 +96,6 @@ export function checkedLines(
   return { now, checked };
 }
 
-/** Longer than any secret's text (a 4096-bit private key is about 3,300 characters). */
-const SECRET_MAX_CHARS = 8192;
-/** Characters a token, key or JWT is made of: a preview does not end in a run of them. */
-const TOKEN_CHARACTER = /[A-Za-z0-9+/=_.-]/;
-
-/**
- * At most `maxChars` of the JSON of `value`, for a record too large to keep whole. Its strings
- * are redacted by the synchronous rules while they still are strings (a secret JSON escapes, or
- * one under a secret's name, is found; a string is read only as far as the preview can reach),
- * and the text is cut back to before the token it would end inside, so no secret is left showing
- * in part. The preview is a string of its record then, which the record's own redaction reads
- * whole, the full rule set included.
- */
-export function previewJson(value: unknown, redaction: RecordRedaction, maxChars: number): string {
-  const reach = maxChars + SECRET_MAX_CHARS;
-  const json = eachStringRedacted(value, (text) =>
-    redaction.sync(text.length > reach ? text.slice(0, reach) : text),
-  );
-  if (json.length <= maxChars) return json;
-  let end = maxChars;
-  const stop = Math.max(0, maxChars - SECRET_MAX_CHARS);
-  if (TOKEN_CHARACTER.test(json.charAt(end)))
-    while (end > stop && TOKEN_CHARACTER.test(json.charAt(end - 1))) end -= 1;
-  // Inside a run longer than any secret: nothing in it can be one, cut where it was.
-  return json.slice(0, end > stop ? end : maxChars);
-}
-
 /** A copy of `value` whose entries under a `flagged` key say UNCHECKED; unchanged parts are shared. */
 function withheldUnder<T>(value: T, flagged: (key: string) => boolean): T {
   if (typeof value !== "object" || value === null) return value;

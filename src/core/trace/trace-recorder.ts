@@ -6,11 +6,12 @@ import type { SubscriptionEvent } from "../mcp/subscriptions.js";
 import type { CacheHit } from "../mcp/response-cache.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
-import { checkedLines, previewJson, type RecordRedaction } from "../policy/redacted-json.js";
+import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
 import { TurnEndWriter, type Rendered } from "./turn-end-writer.js";
+import { PREVIEW, previewAsText, previewPart, withinDepth } from "./preview-part.js";
 
 export interface TraceRecorderOptions {
   /** Write here (appending) instead of `<dir>/<session id>.jsonl`. */
@@ -212,14 +213,17 @@ export class TraceRecorder implements EventSink {
   }
 
   /**
-   * The value itself, or past maxRecordChars a preview (previewJson): text, redacted as the
-   * strings and names it was made of before it is cut, since the record's own redaction then
-   * sees it as one string.
+   * The value itself, or past maxRecordChars a preview: the part of it the preview can reach,
+   * redacted as a value with the rest of the record, then written as text cut to length (see
+   * preview-part.ts), so the redaction reads every string and name whole, as it was sent.
    */
   private bounded(key: string, value: unknown): Record<string, unknown> {
-    const text = value === undefined ? "null" : JSON.stringify(value);
-    if (text.length <= this.maxRecordChars) return { [key]: value };
-    return { preview: previewJson(value, this.options.redaction, this.maxRecordChars), chars: text.length };
+    const text = jsonOf(value);
+    if (text !== undefined && text.length <= this.maxRecordChars) return { [key]: value };
+    const part = previewPart(value, this.maxRecordChars);
+    // Nested deeper than JSON.stringify follows, a value's length is that of the part kept.
+    const chars = text?.length ?? JSON.stringify(part).length;
+    return { preview: part, chars, [PREVIEW]: true };
   }
 
   /** A record of the recorder's own (server states, session start and end): redacted as it is written. */
@@ -238,13 +242,43 @@ export class TraceRecorder implements EventSink {
   /** One turn's records as lines, in the order they were made (see checkedLines). */
   private lines(pending: readonly PendingRecord[]): Rendered {
     const records = pending.map((entry) => ({ ...(entry.own ? entry.make() : entry.record), ts: entry.ts }));
-    const { now, checked } = checkedLines(records, this.options.redaction);
-    const text = (lines: readonly string[]): string => `${lines.join("\n")}\n`;
+    const { now, checked } = redactedRecords(records, this.options.redaction);
+    const previewed = records.map((record) => PREVIEW in record);
+    const text = (lines: readonly string[]): string =>
+      `${lines.map((line, index) => (previewed[index] ? previewAsText(line, this.maxRecordChars) : line)).join("\n")}\n`;
     return checked ? { now: text(now), checked: checked.then(text) } : text(now);
   }
 
   /** Resolves once every record made so far is written with its secrets checked (before close). */
   settled(): Promise<void> {
     return this.writer.settled();
+  }
+}
+
+/** The JSON of a value, or undefined when it is nested deeper than JSON.stringify can follow. */
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return value === undefined ? "null" : JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * checkedLines, or, for records nested deeper than its walk can follow, the same records with
+ * what lies too deep left out: a hostile server's answer must not stop the trace.
+ */
+function redactedRecords(
+  records: readonly object[],
+  redaction: RecordRedaction,
+): ReturnType<typeof checkedLines> {
+  try {
+    return checkedLines(records, redaction);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return checkedLines(
+      records.map((record) => withinDepth(record) as object),
+      redaction,
+    );
   }
 }
