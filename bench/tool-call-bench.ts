@@ -172,12 +172,12 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
   const opens = { sdk: openSdk, mcpterm: openMcpterm, manager: () => managerPath(launch) };
   const names = Object.keys(opens) as Array<keyof typeof opens>;
   const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
-  // Cold first: each path in a process of its own, the order turned about each round.
+  // Cold first: each path in a process of its own, each round starting with the next path.
   const coldScript = await bundleColdScript();
   const cold: Record<ColdPath, Cold[]> = { sdk: [], mcpterm: [], "mcpterm-warmed": [] };
   for (let index = 0; index < coldRounds; index += 1) {
     const paths: ColdPath[] = ["sdk", "mcpterm", "mcpterm-warmed"];
-    const order = index % 2 === 0 ? paths : paths.reverse();
+    const order = paths.map((_, offset) => paths[(index + offset) % paths.length] ?? "sdk");
     for (const name of order) cold[name].push(await coldRun(coldScript, name, marker, traces, calls));
   }
   // Then one round of each path in this process, not counted: V8 compiles a function only after
@@ -226,7 +226,7 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       samples: cold.mcpterm.map((run) => run.first),
       floor: { label: SDK, samples: cold.sdk.map((run) => run.first) },
       target: none,
-      note: "each path in a process of its own (bench/tool-call-cold.ts), as a one-shot run makes its calls: nothing compiled or loaded yet",
+      note: "each path in a process of its own (bench/tool-call-cold.ts): nothing compiled or loaded yet, as `mcpterm call` makes its call",
     }),
     figureOf({
       name: "the same, ajv built while the model answered",
@@ -234,7 +234,7 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
       samples: cold["mcpterm-warmed"].map((run) => run.first),
       floor: { label: SDK, samples: cold.sdk.map((run) => run.first) },
       target: none,
-      note: "as a session's first call: a step that offers tools has the schema validator built while the model answers (SchemaValidator.warm), untimed here",
+      note: "as a session's first call (one-shot or TUI): a step that offers tools has the schema validator built while the model answers (SchemaValidator.warm), untimed here; a model that answers faster than that leaves some of it on the call",
     }),
     figureOf({
       name: `tool call p50, the ${count} after it`,
