@@ -238,6 +238,48 @@ describe("TraceRecorder", () => {
     expect(wire?.preview).toBe(JSON.stringify({ ...message, key: "[REDACTED]" }).slice(0, cut));
   });
 
+  it("shows no part of a secret wherever the part a preview reaches ends, redaction moving it or not", async () => {
+    // The known secret of open(); and the part a preview reaches is cut somewhere in each sweep.
+    const known = 'known-secret-value"with\\quotes';
+    const pad = "y ".repeat(3000);
+    const recorder = await open({ maxRecordChars: 2000 });
+    for (let count = 4950; count < 5100; count += 1) {
+      // Numbers: each costs two characters of JSON, so the cut moves over the secret.
+      recorder.rawResult(`zeros-${count}`, {
+        content: [],
+        structuredContent: { zeros: Array(count).fill(0), known, pad },
+      });
+      // A long value under a secret's name becomes [REDACTED]: what came after it moves up.
+      recorder.rawResult(`named-${count}`, {
+        content: [],
+        structuredContent: { password: "p".repeat(count * 2), text: `${"x".repeat(20)}${known}`, pad },
+      });
+      // A name/value pair whose name the part may leave out.
+      recorder.rawResult(`pair-${count}`, {
+        content: [],
+        structuredContent: {
+          zeros: Array(count).fill(0),
+          env: [{ value: "hunter2-prod-db-pass", name: "DB_PASSWORD" }],
+          pad,
+        },
+      });
+    }
+    await recorder.settled();
+    recorder.close();
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toContain("known-secret");
+    expect(text).not.toContain("hunter2");
+    const previews = (await records(recorder)).filter((record) => typeof record.preview === "string");
+    expect(previews).toHaveLength(3 * 150);
+    // A preview ends where the part it was made of was cut, less 8,192 characters, so those whose
+    // redaction took out little are nearly as long as maxRecordChars; the long password's is not.
+    const shown = (prefix: string): number[] =>
+      previews
+        .filter((record) => String(record.callId).startsWith(prefix))
+        .map((record) => String(record.preview).length);
+    for (const prefix of ["zeros-", "pair-"]) expect(Math.min(...shown(prefix))).toBeGreaterThan(1900);
+  });
+
   it("keeps on recording past a value nested deeper than its walks follow", async () => {
     let deep: unknown = "bottom";
     for (let level = 0; level < 5000; level += 1) deep = [deep];

@@ -35,7 +35,7 @@ export async function compareAnswers(
   const again = await redactOutcome(replayed, redactor);
   const after =
     kept.kind === "preview"
-      ? previewOf(secrets.mask(before, again) as ReplayedOutcome, kept.preview.length)
+      ? previewOf(secrets.mask(before, again) as ReplayedOutcome, kept.preview.length, replayed)
       : secrets.mask(before, comparable(kind, again, kept));
   const left = withoutPaths(before, ignore);
   const right = withoutPaths(after, ignore);
@@ -95,11 +95,13 @@ function resultFields(kind: CallKind, value: unknown): unknown {
 
 /**
  * A replayed answer the way a trace keeps a result too large to keep whole: the start of its
- * JSON, as long as the recorded start, and its length.
+ * redacted JSON, as long as the recorded start, and the length of its JSON as it came (the
+ * trace counts a value before redacting it).
  */
-function previewOf(outcome: ReplayedOutcome, length: number): unknown {
+function previewOf(outcome: ReplayedOutcome, length: number, raw: ReplayedOutcome): unknown {
   if (outcome.kind !== "result")
     return { error: { failure: outcome.failure, code: outcome.code, message: outcome.message } };
   const text = JSON.stringify(outcome.value);
-  return { preview: text.slice(0, length), chars: text.length };
+  const chars = raw.kind === "result" ? JSON.stringify(raw.value).length : text.length;
+  return { preview: text.slice(0, length), chars };
 }

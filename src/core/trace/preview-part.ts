@@ -10,15 +10,22 @@ const SECRET_MAX_CHARS = 8192;
 /** Nesting a preview follows; deeper, a value says so instead (the walks that redact it recurse). */
 const MAX_DEPTH = 100;
 export const TOO_DEEP = "[deeper than the trace keeps]";
+/**
+ * Where previewPart cut a string or left items out: the end of a string cut short, or an item
+ * of its own. The preview ends SECRET_MAX_CHARS before the first one, wherever redaction moved
+ * it, so what a cut left of a secret, or a name a value lost, is never shown. It starts with a
+ * space, which ends the runs of characters a pattern takes as a secret, so no redaction of what
+ * comes before it takes it along.
+ */
+const CUT = " \u0000[the value goes on]\u0000";
+const CUT_IN_JSON = JSON.stringify(CUT).slice(1, -1);
 
 /**
  * The part of `value` whose JSON reaches at least `maxChars` + SECRET_MAX_CHARS characters (or
- * all of it), as a value: what comes after is left out, and a long string is cut there. A secret
- * cut in two there lies past what the preview shows.
+ * all of it), as a value; where it was cut, it says so (CUT).
  */
 export function previewPart(value: unknown, maxChars: number): unknown {
-  const budget = { left: maxChars + SECRET_MAX_CHARS };
-  return part(value, budget, 0);
+  return part(value, { left: maxChars + SECRET_MAX_CHARS }, 0);
 }
 
 /**
@@ -29,53 +36,87 @@ export function withinDepth(value: unknown): unknown {
   return part(value, { left: Number.POSITIVE_INFINITY }, 0);
 }
 
+/**
+ * `value`'s part within the budget of JSON characters, each charged no more than it writes (an
+ * escape writes more than the character it stands for): the part reaches at least as far as
+ * the budget says, and often further.
+ */
 function part(value: unknown, budget: { left: number }, depth: number): unknown {
   if (typeof value === "string") {
-    // Two quotes and a comma; an escape only makes the JSON longer, so more is kept, never less.
-    const kept = value.length > budget.left ? value.slice(0, Math.max(budget.left, 0)) : value;
-    budget.left -= kept.length + 3;
-    return kept;
+    if (value.length + 2 <= budget.left) {
+      budget.left -= value.length + 2;
+      return value;
+    }
+    const kept = value.slice(0, Math.max(budget.left, 0));
+    budget.left = 0;
+    return `${kept}${CUT}`;
   }
   if (typeof value !== "object" || value === null) {
-    budget.left -= 8;
+    budget.left -= scalarChars(value);
     return value;
   }
   if (depth >= MAX_DEPTH) {
-    budget.left -= TOO_DEEP.length + 3;
+    budget.left -= TOO_DEEP.length + 2;
     return TOO_DEEP;
   }
+  budget.left -= 2;
   if (Array.isArray(value)) {
     const items: unknown[] = [];
     for (const item of value as unknown[]) {
-      if (budget.left <= 0) break;
+      if (budget.left <= 0) {
+        items.push(CUT);
+        break;
+      }
+      // The comma before each item but the first.
+      if (items.length > 0) budget.left -= 1;
       items.push(part(item, budget, depth + 1));
     }
     return items;
   }
   const copy: Record<string, unknown> = {};
+  let entries = 0;
   for (const key of Object.keys(value)) {
-    if (budget.left <= 0) break;
-    budget.left -= key.length + 4;
-    // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
-    Object.defineProperty(copy, key, {
-      value: part((value as Record<string, unknown>)[key], budget, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const item = (value as Record<string, unknown>)[key];
+    // JSON leaves such an entry out, its name too.
+    if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+    if (budget.left <= 0) {
+      define(copy, CUT, null);
+      break;
+    }
+    // The name's quotes and colon, and the comma before each entry but the first.
+    budget.left -= key.length + 3 + (entries > 0 ? 1 : 0);
+    entries += 1;
+    define(copy, key, part(item, budget, depth + 1));
   }
   return copy;
+}
+
+/** What JSON writes for a number, a boolean or null (a number that is not finite is `null`). */
+function scalarChars(value: unknown): number {
+  if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === "boolean") return value ? 4 : 5;
+  return 4;
+}
+
+/** Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key. */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Marks a record whose `preview` is a value still (previewPart's), to be written as text. */
 export const PREVIEW = Symbol("preview");
 
 /**
- * A redacted record line whose `preview` is written as text, cut to `maxChars`: the line was
- * redacted with the preview as a value, so nothing the cut leaves is unread.
+ * A redacted record line whose `preview` is written as text: at most `maxChars` of it, ending
+ * SECRET_MAX_CHARS before where previewPart cut, and never inside a character (a surrogate pair).
  */
 export function previewAsText(line: string, maxChars: number): string {
   const record = JSON.parse(line) as { preview?: unknown };
-  record.preview = JSON.stringify(record.preview ?? null).slice(0, maxChars);
+  const json = JSON.stringify(record.preview ?? null);
+  const cut = json.indexOf(CUT_IN_JSON);
+  let end = cut === -1 ? maxChars : Math.min(maxChars, Math.max(0, cut - SECRET_MAX_CHARS));
+  const last = json.charCodeAt(end - 1);
+  if (end < json.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+  record.preview = json.slice(0, end);
   return JSON.stringify(record);
 }
