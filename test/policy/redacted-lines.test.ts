@@ -4,9 +4,10 @@ import {
   fullyRedactedPretty,
   redactedLine,
   redactedLines,
+  UNCHECKED,
 } from "../../src/core/policy/redacted-json.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
+import { FAKE_LINEAR_KEY, FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 
 const KNOWN = "known-secret-value-1234";
 const redactor = new SecretRedactor([KNOWN]);
@@ -125,6 +126,42 @@ describe("checkedLines on records a server shaped", () => {
       expect((await checked)?.join("\n") ?? "").not.toContain(forty);
     }
     expect(await fullyRedactedPretty(result, redactor.forRecords)).not.toContain(forty);
+  });
+
+  it("takes a secret out of a key whatever JSON's escapes make of it", async () => {
+    const quoted = new SecretRedactor(['known-"secret"-value']);
+    const keys = [
+      `\n${FAKE_OPENAI_KEY}`,
+      "\tAKIAIOSFODNN7EXAMPLE",
+      'known-"secret"-value',
+      // The URL pattern's match over the line would break its JSON: the second pass is dropped.
+      FAKE_OPENAI_KEY,
+    ];
+    const records = keys.map((key) => ({
+      type: "raw_result",
+      result: { [key]: 1, u: ["http://u:p", { k: "@" }] },
+    }));
+    const { now, checked } = checkedLines(records, quoted.forRecords);
+    const text = [...now, ...((await checked) ?? [])].join("\n");
+    expect(text).not.toContain(FAKE_OPENAI_KEY.slice(8, 24));
+    expect(text).not.toContain("AKIAIOSFODNN7EXAMPLE");
+    expect(text).not.toContain('secret\\"-value');
+    // Each record keeps its entries, the key's under a redacted name.
+    for (const line of now)
+      expect(Object.values((JSON.parse(line) as { result: object }).result)).toContain(1);
+  });
+
+  it("writes a record holding what the full rule set must read with every string left out, until it has", async () => {
+    const body = "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB";
+    const pem = ["-----BEGIN RSA PRIVATE KEY-----", body, body, "-----END RSA PRIVATE KEY-----"];
+    const { now, checked } = checkedLines(
+      [{ type: "raw_result", callId: "c1", result: { pem } }],
+      redactor.forRecords,
+    );
+    expect(checked).toBeDefined();
+    expect(now.join("\n")).not.toContain(body.slice(0, 20));
+    expect(JSON.parse(now[0] ?? "{}")).toMatchObject({ type: "raw_result", callId: UNCHECKED });
+    expect((await checked)?.join("\n")).not.toContain(body.slice(0, 20));
   });
 
   it("keeps what only sounds like a secret: a list of them, a page token, a short word", () => {

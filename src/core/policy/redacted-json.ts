@@ -54,7 +54,9 @@ export const UNCHECKED = "[REDACTED: not yet checked for secrets]";
  * when no string needs the full rule set (then there is no `checked`). Otherwise each string it
  * might find something in is replaced whole in `now`, and `checked` brings the exact lines, those
  * strings redacted by the full rule set. The test runs on every key and every string, the strings
- * as they are redacted; a flagged key is renamed as a string would be replaced.
+ * as they are redacted; a flagged key is renamed as a string would be replaced. Keys are
+ * redacted by the synchronous rules as strings are, before serializing: in JSON, a key's escapes
+ * hide it from the line's second pass as a string's would (`"\nsk-…"`, a known value with a quote).
  */
 export function checkedLines(
   records: readonly object[],
@@ -64,7 +66,8 @@ export function checkedLines(
   const note = (text: string): void => {
     if (redaction.mayFindMore(text)) unsure.add(text);
   };
-  const lines = redactedLines(
+  const secretKeys = new Set<string>();
+  let lines = redactedLines(
     records,
     redaction.sync,
     (text) => {
@@ -72,19 +75,33 @@ export function checkedLines(
       return redaction.sync(text);
     },
     // Keys too: a server may send a token as the name of an entry (`{"lin_api_…": true}`).
-    note,
+    (key) => {
+      note(key);
+      if (redaction.sync(key) !== key) secretKeys.add(key);
+    },
   );
+  const keyed = (record: object): object =>
+    secretKeys.size === 0
+      ? record
+      : renameKeys(record, (key) => (secretKeys.has(key) ? redaction.sync(key) : key));
+  if (secretKeys.size > 0) lines = redactedLines(records.map(keyed), redaction.sync);
   if (unsure.size === 0) return { now: lines };
   const linesWith = (source: readonly object[], replace: (text: string) => string | undefined): string[] =>
     redactedLines(
-      source.map((record) => renameKeys(record, (key) => replace(key) ?? key)),
+      source.map((record) => keyed(renameKeys(record, (key) => replace(key) ?? key))),
       redaction.sync,
       (text) => replace(text) ?? redaction.sync(text),
     );
   // A flagged key goes with what it names: renamed, the key no longer tells the line's second
-  // pass that its value is a secret (`"AWS_SECRET_ACCESS_KEY": "…"`).
+  // pass that its value is a secret (`"AWS_SECRET_ACCESS_KEY": "…"`). A record holding anything
+  // flagged has every string withheld: the rules may need a withheld string to see the secret
+  // around it (a private key split over items, its first line withheld).
   const now = linesWith(
-    records.map((record) => withheldUnder(record, (key) => unsure.has(key))),
+    records.map((record) =>
+      withheldUnder(holdsAny(record, unsure) ? everyStringWithheld(record) : record, (key) =>
+        unsure.has(key),
+      ),
+    ),
     (text) => (unsure.has(text) ? UNCHECKED : undefined),
   );
   const checked = Promise.all(
@@ -94,6 +111,23 @@ export function checkedLines(
     return linesWith(records, (text) => full.get(text));
   });
   return { now, checked };
+}
+
+/** Whether any string or key inside `value` is one of `texts`. */
+function holdsAny(value: unknown, texts: ReadonlySet<string>): boolean {
+  if (typeof value === "string") return texts.has(value);
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return (value as unknown[]).some((item) => holdsAny(item, texts));
+  return Object.keys(value).some(
+    (key) => texts.has(key) || holdsAny((value as Record<string, unknown>)[key], texts),
+  );
+}
+
+/** The record with every string in it UNCHECKED but its own `type`, which says what it is. */
+function everyStringWithheld(record: object): object {
+  const withheld = redactShared(record, () => UNCHECKED);
+  const { type } = record as { type?: unknown };
+  return typeof type === "string" ? { ...withheld, type } : withheld;
 }
 
 /** A copy of `value` whose entries under a `flagged` key say UNCHECKED; unchanged parts are shared. */
