@@ -5,6 +5,7 @@ import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { slowInitializeWarnings } from "../support/slow-initialize.js";
 
 const marker = randomUUID();
 let dir: string;
@@ -66,7 +67,11 @@ describe("mcpterm doctor", () => {
     expect(run.stdout).toMatch(/^ {6}✓ get_note \{"id":1\}: ok \(\d+ ms\)$/m);
     expect(run.stdout).toMatch(/^ {6}✓ search_notes \{"query":"sample"\}: ok \(\d+ ms\)$/m);
     expect(run.stdout).not.toMatch(/add_note|delete_note/);
-    expect(run.stdout).toMatch(/^notes: 0 failed, 0 warning\(s\), 7 passed, 1 skipped$/m);
+    // The lint step warns only if the machine was too loaded to connect within 2 s.
+    const slow = slowInitializeWarnings(run.stdout);
+    expect(run.stdout).toMatch(
+      new RegExp(`^notes: 0 failed, ${slow} warning\\(s\\), ${7 - slow} passed, 1 skipped$`, "m"),
+    );
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
@@ -123,7 +128,9 @@ describe("mcpterm doctor", () => {
   it("names the schema mistakes at their paths, and the call a required typo keeps from being made", async () => {
     const run = await doctor(["invalid-schema", "required-typo"]);
     expect(run.code).toBe(1);
-    expect(stepLine(run.stdout, "lint")).toBe("  ✗ lint           3 error(s), 0 warning(s)");
+    expect(stepLine(run.stdout, "lint")).toBe(
+      `  ✗ lint           3 error(s), ${slowInitializeWarnings(run.stdout)} warning(s)`,
+    );
     expect(run.stdout).toContain(
       '      ✗ error required-not-in-properties  get_note $.inputSchema.required[0]: "idd" is required but is not one of the properties (id); did you mean "id"?\n',
     );
