@@ -282,7 +282,8 @@ describe("TraceRecorder", () => {
 
   it("keeps on recording past a value nested deeper than its walks follow", async () => {
     let deep: unknown = "bottom";
-    for (let level = 0; level < 5000; level += 1) deep = [deep];
+    // Deeper than any stack Node is started with: JSON.stringify and the walks give up on it.
+    for (let level = 0; level < 100_000; level += 1) deep = [deep];
     const recorder = await open({ maxRecordChars: 1000 });
     recorder.rawResult("large", { content: [], structuredContent: { deep, rest: "y ".repeat(600) } });
     recorder.rawResult("small", { content: [], structuredContent: { deep } });
