@@ -239,7 +239,7 @@ describe("TraceRecorder", () => {
   });
 
   it("shows no part of a secret wherever the part a preview reaches ends, redaction moving it or not", async () => {
-    // The known secret of open(); and the part a preview reaches is cut somewhere in each sweep.
+    // open()'s known secret; each sweep moves where the part a preview reaches is cut past it.
     const known = 'known-secret-value"with\\quotes';
     const pad = "y ".repeat(3000);
     const recorder = await open({ maxRecordChars: 2000 });
@@ -300,7 +300,7 @@ describe("TraceRecorder", () => {
       "turn_end",
       "session_end",
     ]);
-    // Kept whole down to the depth the trace follows, a preview or not, as JSON.stringify copes.
+    // Each is kept down to the depth the trace follows, and says what lay deeper was left out.
     for (const record of written.slice(1, 4)) expect(JSON.stringify(record)).toContain(TOO_DEEP);
   });
 
