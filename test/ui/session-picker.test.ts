@@ -9,6 +9,15 @@ const sessions = [
   { id: "older", modified: new Date(), first: "an older one", turns: 3, readable: true },
 ];
 
+/**
+ * Waits until `ms` have passed since `from` on performance.now(), the clock the guard reads. A
+ * timer counts from the event loop's time in whole milliseconds, up to one behind it, and so may
+ * fire a fraction of a millisecond early.
+ */
+async function waitPast(from: number, ms: number): Promise<void> {
+  for (let left = ms; left > 0; left = from + ms - performance.now()) await delay(Math.ceil(left) + 1);
+}
+
 describe("the session picker asked before the TUI", () => {
   it("takes a number typed after it showed, and gives keys typed for the prompt back afterwards", async () => {
     const { io, shown } = terminalIo();
@@ -16,7 +25,8 @@ describe("the session picker asked before the TUI", () => {
     // Typed into the prompt drawn before the picker: "2" and Enter is no pick, the draft is the prompt's.
     stdin.write("2\rmy question");
     const picked = pickSessionAtTerminal(io, sessions, 80);
-    await delay(ANSWER_GUARD_MS);
+    // The guard started inside that call; a person reads the question first.
+    await waitPast(performance.now(), ANSWER_GUARD_MS);
     stdin.write("\n");
     expect(await picked).toBe("newer");
     expect(shown()).toContain(`Enter for 1, n for a new session] ${TYPED_AHEAD_NOTE}`);
