@@ -152,7 +152,9 @@ describe("mcpterm replay of a recorded session", () => {
         /fixture\/write_note \(dangerous: destructiveHint\): dangerous calls need a person's yes\. Run it\? \[y\/N\]/,
       );
       // A person reads the question first: an answer typed the moment it shows is not taken.
-      await delay(ANSWER_GUARD_MS);
+      // Past the guard with a margin: it starts just after the question is written, and a timer
+      // counts in whole milliseconds.
+      await delay(ANSWER_GUARD_MS + 100);
       terminal.text("y");
       terminal.keys("Enter");
       const done = await terminal.waitFor((text) => text.includes("EXITED"), "the end of the replay");

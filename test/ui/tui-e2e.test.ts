@@ -150,7 +150,9 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     expect(lines).toMatch(/^ {2}slow: \S+ \S+fixture-server\.js\b/m);
     await waitForScreen((text) => text.includes("typed before this question was ignored"), "the note");
     // A person reads the question first; the answer typed after that counts.
-    await delay(ANSWER_GUARD_MS);
+    // Past the guard with a margin: it starts just after the question is written, and a timer
+    // counts in whole milliseconds.
+    await delay(ANSWER_GUARD_MS + 100);
     await type("y", (text) => /answer now\)\s*y\s*$/m.test(text));
     await waitForScreen((text) => text.includes("servers ready"), "the prompt after the answer");
     const settings = JSON.parse(

@@ -120,7 +120,9 @@ describe("the first frame before Ink", () => {
     // A draft for the prompt is no answer to anything: it is set aside, not called ignored.
     expect(question).not.toContain("typed before this question was ignored");
     // A person reads the question first; the answer typed after that counts.
-    await delay(ANSWER_GUARD_MS);
+    // Past the guard with a margin: it starts just after the question is written, and a timer
+    // counts in whole milliseconds.
+    await delay(ANSWER_GUARD_MS + 100);
     pane.text("y\r");
     const prompt = await pane.waitFor(
       (text) => text.includes("│ › typed early") && text.includes("Enter send"),
