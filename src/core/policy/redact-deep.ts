@@ -116,8 +116,15 @@ function renamedValue(value: unknown, rename: (key: string) => string): unknown 
     let count = next.get(name) ?? 2;
     while (Object.hasOwn(copy, free)) free = `${name} ${count++}`;
     if (free !== name) next.set(name, count);
-    // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
-    Object.defineProperty(copy, free, { value: item, enumerable: true, writable: true, configurable: true });
+    defineEntry(copy, free, item);
   }
   return copy;
+}
+
+/**
+ * Sets `object[key]` as JSON.parse would: defined, not assigned, so a key named __proto__ (which
+ * JSON.parse makes) stays a key of the copy instead of setting its prototype.
+ */
+export function defineEntry(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -1,5 +1,5 @@
 import { revealHiddenText } from "./hidden-text.js";
-import { redactShared, renameKeys, type WalkOptions } from "./redact-deep.js";
+import { defineEntry, redactShared, renameKeys, type WalkOptions } from "./redact-deep.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 import { isSecretName, REDACTED } from "./secret-patterns.js";
 
@@ -143,8 +143,7 @@ function withheldUnder<T>(value: T, flagged: (key: string) => boolean): T {
     const item = (value as Record<string, unknown>)[key];
     const kept = flagged(key) ? UNCHECKED : withheldUnder(item, flagged);
     if (kept !== item) changed = true;
-    // Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key.
-    Object.defineProperty(copy, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    defineEntry(copy, key, kept);
   }
   return (changed ? copy : value) as T;
 }

@@ -5,6 +5,8 @@
  * preview can reach is kept for that, so a value of any size costs about as much as the preview.
  */
 
+import { defineEntry } from "../policy/redact-deep.js";
+
 /** Longer than any secret's text (a 4096-bit private key is about 3,300 characters). */
 const SECRET_MAX_CHARS = 8192;
 /** Nesting a preview follows; deeper, a value says so instead (the walks that redact it recurse). */
@@ -80,13 +82,13 @@ function part(value: unknown, budget: { left: number }, depth: number): unknown 
     // JSON leaves such an entry out, its name too.
     if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
     if (budget.left <= 0) {
-      define(copy, CUT, null);
+      defineEntry(copy, CUT, null);
       break;
     }
     // The name's quotes and colon, and the comma before each entry but the first.
     budget.left -= key.length + 3 + (entries > 0 ? 1 : 0);
     entries += 1;
-    define(copy, key, part(item, budget, depth + 1));
+    defineEntry(copy, key, part(item, budget, depth + 1));
   }
   return copy;
 }
@@ -96,11 +98,6 @@ function scalarChars(value: unknown): number {
   if (typeof value === "number") return Number.isFinite(value) ? String(value).length : 4;
   if (typeof value === "boolean") return value ? 4 : 5;
   return 4;
-}
-
-/** Defined, not assigned: a key named __proto__ (JSON.parse makes one) stays a key. */
-function define(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Marks a record whose `preview` is a value still (previewPart's), to be written as text. */
