@@ -1,5 +1,6 @@
 import type { lintSource } from "@secretlint/core";
 import {
+  LINE_PATTERNS,
   REDACTED,
   redactWithPatterns,
   secretsFromEnvironment,
@@ -223,6 +224,7 @@ export class SecretRedactor {
    */
   readonly forRecords: RecordRedaction = {
     sync: this.redactText,
+    line: (text) => redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text,
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       const might = secretlintMightReport(text);

@@ -42,6 +42,11 @@ export function redactedLines(
  */
 export interface RecordRedaction {
   sync: (text: string) => string;
+  /**
+   * A serialized line read again once each of its strings and keys went through `sync`: what of
+   * `sync` can find more in the line than in its strings one by one (see LINE_PATTERNS).
+   */
+  line: (text: string) => string;
   mayFindMore: (text: string) => boolean;
   full: (text: string) => Promise<string>;
 }
@@ -69,7 +74,7 @@ export function checkedLines(
   const secretKeys = new Set<string>();
   let lines = redactedLines(
     records,
-    redaction.sync,
+    redaction.line,
     (text) => {
       note(text);
       return redaction.sync(text);
@@ -84,12 +89,12 @@ export function checkedLines(
     secretKeys.size === 0
       ? record
       : renameKeys(record, (key) => (secretKeys.has(key) ? redaction.sync(key) : key));
-  if (secretKeys.size > 0) lines = redactedLines(records.map(keyed), redaction.sync);
+  if (secretKeys.size > 0) lines = redactedLines(records.map(keyed), redaction.line, redaction.sync);
   if (unsure.size === 0) return { now: lines };
   const linesWith = (source: readonly object[], replace: (text: string) => string | undefined): string[] =>
     redactedLines(
       source.map((record) => keyed(renameKeys(record, (key) => replace(key) ?? key))),
-      redaction.sync,
+      redaction.line,
       (text) => replace(text) ?? redaction.sync(text),
     );
   // A flagged key goes with what it names: renamed, the key no longer tells the line's second
@@ -167,7 +172,12 @@ export async function fullyRedactedPretty(value: unknown, redaction: RecordRedac
  * tests from plain text): the synchronous rules are all there is.
  */
 export function syncRecordRedaction(redact: (text: string) => string): RecordRedaction {
-  return { sync: redact, mayFindMore: () => false, full: (text) => Promise.resolve(redact(text)) };
+  return {
+    sync: redact,
+    line: redact,
+    mayFindMore: () => false,
+    full: (text) => Promise.resolve(redact(text)),
+  };
 }
 
 /**

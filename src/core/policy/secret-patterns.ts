@@ -17,6 +17,17 @@ export interface SecretPattern {
    * test/policy/secret-pattern-pieces.test.ts checks it against every match.
    */
   piece: RegExp;
+  /**
+   * Whether a match can take in more than one string of a record's JSON line: a key and its
+   * value (`"password":"…"`), two items (a private key's lines), a number after a key. The rest
+   * match only within a run of characters that JSON writes as they are (no quote or backslash
+   * in their classes, no space between JSON's tokens), and where a string's escape stands next
+   * to such a run, the escape's last character (a letter or digit) takes away the boundary the
+   * pattern starts or ends at: found in a serialized line, a match of theirs is one the string's
+   * own text has. So a line whose every string and key went through all the patterns need be
+   * read again only with these (see LINE_PATTERNS); test/policy/line-patterns.test.ts compares.
+   */
+  spansStrings: boolean;
 }
 
 /**
@@ -31,6 +42,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
     group: 0,
     piece: /-----BEGIN /,
+    spansStrings: true,
   },
   {
     // A key cut short (a truncated file, a result capped mid-key) is as secret as a whole one.
@@ -39,38 +51,85 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\s|\\[nr])*[A-Za-z0-9+/=]{16,}(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*/g,
     group: 0,
     piece: /-----BEGIN /,
+    spansStrings: true,
   },
-  { rule: "anthropic-api-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, group: 0, piece: /sk-ant-/ },
+  {
+    rule: "anthropic-api-key",
+    pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/g,
+    group: 0,
+    piece: /sk-ant-/,
+    spansStrings: false,
+  },
   {
     rule: "openai-api-key",
     pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
     group: 0,
     piece: /sk-/,
+    spansStrings: false,
   },
-  { rule: "aws-access-key-id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, group: 0, piece: /AKIA|ASIA/ },
+  {
+    rule: "aws-access-key-id",
+    pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    group: 0,
+    piece: /AKIA|ASIA/,
+    spansStrings: false,
+  },
   {
     rule: "github-token",
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})\b/g,
     group: 0,
     piece: /gh[pousr]_|github_pat_/,
+    spansStrings: false,
   },
-  { rule: "slack-token", pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, group: 0, piece: /xox[abposr]-/ },
-  { rule: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, group: 0, piece: /AIza/ },
-  { rule: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0, piece: /npm_/ },
-  { rule: "gitlab-token", pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, group: 0, piece: /glpat-/ },
-  { rule: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g, group: 0, piece: /hf_/ },
+  {
+    rule: "slack-token",
+    pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+    group: 0,
+    piece: /xox[abposr]-/,
+    spansStrings: false,
+  },
+  {
+    rule: "google-api-key",
+    pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g,
+    group: 0,
+    piece: /AIza/,
+    spansStrings: false,
+  },
+  { rule: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, group: 0, piece: /npm_/, spansStrings: false },
+  {
+    rule: "gitlab-token",
+    pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g,
+    group: 0,
+    piece: /glpat-/,
+    spansStrings: false,
+  },
+  {
+    rule: "huggingface-token",
+    pattern: /\bhf_[A-Za-z0-9]{30,}\b/g,
+    group: 0,
+    piece: /hf_/,
+    spansStrings: false,
+  },
   {
     rule: "stripe-key",
     pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{24,}\b/g,
     group: 0,
     piece: /[sr]k_(?:live|test)_/,
+    spansStrings: false,
   },
-  { rule: "sendgrid-key", pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g, group: 0, piece: /SG\./ },
+  {
+    rule: "sendgrid-key",
+    pattern: /\bSG\.[\w-]{22}\.[\w-]{43}\b/g,
+    group: 0,
+    piece: /SG\./,
+    spansStrings: false,
+  },
   {
     rule: "shopify-token",
     pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
     group: 0,
     piece: /shp(?:at|ca|pa|ss)_/,
+    spansStrings: false,
   },
   // Each of these two starts only where a run of its characters starts (the lookbehind), so a
   // long run without a match is scanned once, not once from every position in it.
@@ -79,18 +138,21 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g,
     group: 0,
     piece: /eyJ/,
+    spansStrings: false,
   },
   {
     rule: "bearer-token",
     pattern: /\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)/g,
     group: 1,
     piece: /[Bb]earer\s/,
+    spansStrings: false,
   },
   {
     rule: "password-in-url",
     pattern: new RegExp(URL_WITH_PASSWORD, "g"),
     group: 1,
     piece: /:\/\/[^/\s:@]+:[^/\s@]+@/,
+    spansStrings: true,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {
@@ -98,6 +160,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern: /\b(?:machine|login)\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S+)/g,
     group: 1,
     piece: /password/,
+    spansStrings: true,
   },
   // Docker's config.json keeps `user:password` in base64 under "auth".
   {
@@ -106,6 +169,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     group: 1,
     // The quoted name whole: `"progressToken"`, in every request mcpterm sends, is not one.
     piece: /"(?:auth|identitytoken|registrytoken)"/i,
+    spansStrings: true,
   },
   {
     rule: "secret-assignment",
@@ -117,6 +181,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     // two until its line is read whole (`{"AWS_SECRET_ACCESS_KEY": "…"}`); secretlint has no rule
     // for Django's SECRET_KEY or Rails' secret_key_base at all.
     piece: /(?:key|base|secret|token|password|passwd|pwd)["']?\s*[:=]/i,
+    spansStrings: true,
   },
 ];
 
@@ -128,8 +193,18 @@ export interface TextRedaction {
   rules: string[];
 }
 
-/** Replaces every pattern match and every known secret value with [REDACTED]. */
-export function redactWithPatterns(text: string, knownSecrets: readonly string[] = []): TextRedaction {
+/**
+ * The patterns a record's serialized line is read with again once each of its strings and keys
+ * has been redacted with them all (see spansStrings).
+ */
+export const LINE_PATTERNS: readonly SecretPattern[] = SECRET_PATTERNS.filter((entry) => entry.spansStrings);
+
+/** Replaces every match of `patterns` and every known secret value with [REDACTED]. */
+export function redactWithPatterns(
+  text: string,
+  knownSecrets: readonly string[] = [],
+  patterns: readonly SecretPattern[] = SECRET_PATTERNS,
+): TextRedaction {
   const rules: string[] = [];
   let result = text;
   for (const secret of knownSecrets) {
@@ -138,7 +213,7 @@ export function redactWithPatterns(text: string, knownSecrets: readonly string[]
     for (let count = 1; count < parts.length; count += 1) rules.push("known-secret");
     result = parts.join(REDACTED);
   }
-  for (const { rule, pattern, group, piece } of SECRET_PATTERNS) {
+  for (const { rule, pattern, group, piece } of patterns) {
     if (!piece.test(result)) continue;
     result = result.replace(pattern, (match, ...captures: unknown[]) => {
       // The last two arguments are the offset and the whole input, not captures.
