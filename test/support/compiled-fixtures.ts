@@ -22,6 +22,7 @@ const SOURCES = {
   "tool-catalog-server": path.join(FIXTURES, "tool-catalog-server.ts"),
   "author-server": path.join(FIXTURES, "author-server.ts"),
   "listen-server": path.join(FIXTURES, "listen-server.ts"),
+  "deep-server": path.join(FIXTURES, "deep-server.ts"),
   // Not a server: records into a trace until it is killed.
   "trace-writer": path.join(FIXTURES, "trace-writer.ts"),
 } as const;

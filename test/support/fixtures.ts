@@ -29,6 +29,11 @@ export function resultsLaunch(marker: string): { command: string; args: string[]
   return { command: process.execPath, args: [compiledFixture("results-server"), `--marker=${marker}`] };
 }
 
+/** Launches the compiled deep server (a result nested 100,000 levels deep); `marker` as above. */
+export function deepLaunch(marker: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [compiledFixture("deep-server"), `--marker=${marker}`] };
+}
+
 /** Launches the compiled catalog server (resources and prompts that misbehave); `marker` as above. */
 export function catalogLaunch(marker: string): { command: string; args: string[] } {
   return { command: process.execPath, args: [compiledFixture("catalog-server"), `--marker=${marker}`] };
