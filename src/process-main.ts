@@ -1,7 +1,7 @@
 import type { CliIo } from "./common/cli-io.js";
 import { terminalHandedOver } from "./common/terminal-handover.js";
 import { startsInteractive } from "./early-frame-gate.js";
-import { STOP_SIGNALS, exitCodeForStop, type StopSignal } from "./core/errors.js";
+import { STOP_SIGNALS, exitCodeForStop, type StopReason, type StopSignal } from "./core/errors.js";
 import { quickAnswer } from "./quick-answers.js";
 import { guardLibraryConsole } from "./common/library-console.js";
 import { MCPTERM_VERSION } from "./core/version.js";
@@ -19,15 +19,20 @@ async function main(): Promise<void> {
   }
   guardLibraryConsole(argv.includes("--debug"), process.stderr);
   const stop = new AbortController();
-  const onSignal = (signal: StopSignal): void => {
+  const onStop = (reason: StopReason): void => {
     // Ctrl+C in an external editor reaches mcpterm too; it is the editor's key.
-    if (signal === "SIGINT" && terminalHandedOver()) return;
+    if (reason === "SIGINT" && terminalHandedOver()) return;
     // A second signal means "now": the exit hook still stops every server's process group.
     if (stop.signal.aborted) process.exit(exitCodeForStop(stop.signal));
-    stop.abort(signal);
+    stop.abort(reason);
   };
   // SIGHUP is a closed terminal or a dropped ssh session: stop the servers like any other signal.
-  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onSignal);
+  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onStop);
+  // The reader of the output went away (`mcpterm call … --json | head`): the rest has nowhere to
+  // go. Stopped as a signal stops a run, with no word (there is nowhere to say it) and no stack.
+  const onOutputClosed = (): void => onStop("SIGPIPE");
+  process.stdout.on("error", onOutputClosed);
+  process.stderr.on("error", onOutputClosed);
 
   const io: CliIo = {
     stdout: process.stdout,

@@ -10,6 +10,8 @@ export const ExitCode = {
   /** 128 + the signal's number, as shells report a process a signal stopped. */
   hangup: 129,
   interrupted: 130,
+  /** The reader of the output went away (`mcpterm call … | head`), as SIGPIPE stops a shell's command. */
+  outputClosed: 141,
   terminated: 143,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -22,11 +24,19 @@ export const STOP_SIGNALS = {
 } as const;
 export type StopSignal = keyof typeof STOP_SIGNALS;
 
-/** The exit code for a run stopped by `signal` (an AbortSignal whose reason is the signal's name). */
+/**
+ * Why a run stops without finishing, and the exit code each ends with: a signal, or its output
+ * closed (SIGPIPE's name, though mcpterm never listens for it: Node ignores SIGPIPE, so a write
+ * to a closed pipe, a server's stdin included, comes back as an error on that stream).
+ */
+const STOP_REASONS = { ...STOP_SIGNALS, SIGPIPE: ExitCode.outputClosed } as const;
+export type StopReason = keyof typeof STOP_REASONS;
+
+/** The exit code for a run stopped by `signal` (an AbortSignal whose reason is a StopReason). */
 export function exitCodeForStop(signal: AbortSignal): ExitCode {
   const reason: unknown = signal.reason;
-  return typeof reason === "string" && reason in STOP_SIGNALS
-    ? STOP_SIGNALS[reason as StopSignal]
+  return typeof reason === "string" && reason in STOP_REASONS
+    ? STOP_REASONS[reason as StopReason]
     : ExitCode.interrupted;
 }
 

@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
+import { waitForNoProcesses } from "../support/process-table.js";
+import { cleanEnv } from "../support/run-cli.js";
+
+/**
+ * `mcpterm call … --json | head`: the reader takes what it wants and goes away. mcpterm's next
+ * write used to end it with Node's stack trace of an unhandled EPIPE; it now stops as a shell's
+ * command stopped by SIGPIPE does (exit 141), with nothing on stderr and no server left behind.
+ */
+let dir: string;
+const marker = randomUUID();
+
+beforeAll(async () => {
+  dir = await tempDir();
+  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
+});
+
+/** Runs the real binary, closing its stdout once the first piece arrives, as `head -c 1` would. */
+function runClosingStdout(args: string[]): Promise<{ code: number | null; stderr: string; read: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: cleanEnv() });
+    let stderr = "";
+    let read = 0;
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout.once("data", (chunk: Buffer) => {
+      read = chunk.length;
+      child.stdout.destroy();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stderr, read }));
+  });
+}
+
+describe("output whose reader went away", () => {
+  it("stops mcpterm call with 141, nothing on stderr, and its server stopped", async () => {
+    // 2 MB of result: far more than a pipe holds, so the reader leaves before it is written.
+    const run = await runClosingStdout(["call", "fixture/big", '{"chars": 2000000}', "--json"]);
+    expect(run.read).toBeGreaterThan(0);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(141);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
