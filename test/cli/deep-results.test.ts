@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TOO_DEEP_TO_READ } from "../../src/core/mcp/nesting-limit.js";
+import { TOO_DEEP_TO_READ } from "../../src/core/policy/nesting-limit.js";
 import { deepLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
@@ -14,13 +14,30 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../support/s
  * session's call failed as "Maximum call stack size exceeded". It is now read to MAX_NESTING.
  */
 let dir: string;
-let model: ScriptedModelServer | undefined;
+const models: ScriptedModelServer[] = [];
 
 beforeAll(async () => {
   dir = await tempDir();
   await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { deep: deepLaunch(randomUUID()) } });
 });
-afterAll(() => model?.close());
+afterAll(() => Promise.all(models.map((model) => model.close())));
+
+/** A model that calls the deep tool with `args`, then answers "Read it." */
+async function modelCalling(args: string): Promise<ScriptedModelServer> {
+  const model = await startScriptedModelServer([
+    { toolCalls: [{ id: "c1", name: "deep__deep", arguments: args }] },
+    { text: "Read it." },
+  ]);
+  models.push(model);
+  return model;
+}
+
+function oneShot(model: ScriptedModelServer): ReturnType<typeof runInProcess> {
+  return runInProcess(
+    ["-p", "call the deep tool", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
+    { cwd: dir, env: cleanEnv() },
+  );
+}
 
 /** How many objects deep `value` goes before it meets something else. */
 function levels(value: unknown): number {
@@ -45,14 +62,8 @@ describe("a result nested deeper than anything after the parse can follow", () =
   });
 
   it("a one-shot session's call succeeds, the model gets the answer, the trace keeps the call", async () => {
-    model = await startScriptedModelServer([
-      { toolCalls: [{ id: "c1", name: "deep__deep", arguments: "{}" }] },
-      { text: "Read it." },
-    ]);
-    const run = await runInProcess(
-      ["-p", "call the deep tool", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
-      { cwd: dir, env: cleanEnv() },
-    );
+    const model = await modelCalling("{}");
+    const run = await oneShot(model);
     expect(run.stderr).not.toMatch(/stack|failed/i);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Read it.");
@@ -66,5 +77,19 @@ describe("a result nested deeper than anything after the parse can follow", () =
       .map((line) => JSON.parse(line) as { type: string; ok?: boolean });
     expect(records.find((record) => record.type === "tool_result")?.ok).toBe(true);
     expect(records.some((record) => record.type === "raw_result")).toBe(true);
+  });
+});
+
+describe("a model's tool-call arguments nested 100,000 levels deep", () => {
+  it("fail that call as invalid arguments the model reads; the run goes on and ends 0", async () => {
+    const deep = `${'{"level":'.repeat(100_000)}0${"}".repeat(100_000)}`;
+    const model = await modelCalling(`{"text":${deep}}`);
+    const run = await oneShot(model);
+    expect(run.stderr).not.toMatch(/stack size|internal error/i);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Read it.");
+    expect(run.stderr).toContain("invalid_args");
+    const toolMessage = JSON.stringify((model.requests[1]?.body as { messages: unknown[] }).messages.at(-1));
+    expect(toolMessage).toContain("nest deeper than 256 levels");
   });
 });

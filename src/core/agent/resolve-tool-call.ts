@@ -1,4 +1,5 @@
 import type { ToolCallRequest } from "../llm/types.js";
+import { MAX_NESTING, nestsDeeperThan } from "../policy/nesting-limit.js";
 import type { SchemaValidator } from "../policy/schema-validator.js";
 import { isSearchTool, SEARCH_TOOLS_NAME } from "../tool-search/index.js";
 import type { ProposedToolCall } from "./events.js";
@@ -37,7 +38,9 @@ export function resolveToolCall(
         : "";
     problem = `Unknown tool "${request.name}". Available tools: ${names}.${more}`;
   } else if (!parsed.ok) {
-    problem = `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
+    problem = parsed.tooDeep
+      ? `The arguments nest deeper than ${MAX_NESTING} levels of objects and arrays, so they were not read. Send a JSON object that matches the tool's schema.`
+      : `The arguments are not valid JSON: ${parsed.error}. Send a JSON object that matches the tool's schema.`;
   } else {
     const invalid = validator.check(tool.inputSchema, parsed.value);
     if (invalid)
@@ -62,7 +65,8 @@ export function resolveToolCall(
   };
 }
 
-type ParsedArguments = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+type ParsedArguments =
+  { ok: true; value: Record<string, unknown> } | { ok: false; error: string; tooDeep?: true };
 
 export function parseArguments(raw: string): ParsedArguments {
   // Models send "" for a call without arguments.
@@ -79,5 +83,8 @@ export function parseArguments(raw: string): ParsedArguments {
       error: `expected an object, got ${Array.isArray(value) ? "an array" : typeof value}`,
     };
   }
+  // Validated, scanned for secrets and redacted next, by walks that recurse (nesting-limit.ts).
+  if (nestsDeeperThan(value, MAX_NESTING))
+    return { ok: false, error: `nested deeper than ${MAX_NESTING} levels`, tooDeep: true };
   return { ok: true, value: value as Record<string, unknown> };
 }

@@ -4,7 +4,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from "@modelcontextprotocol/client";
-import { withinNesting } from "./nesting-limit.js";
+import { withinNesting } from "../policy/nesting-limit.js";
 import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
@@ -30,7 +30,7 @@ export interface WireWatcher {
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
  * of the trace, as it was on the wire. Watchers see the messages too, and only they may change
  * one before the SDK reads it (see MalformedTools); a message nested deeper than anything
- * after it can follow is cut at MAX_NESTING first, for all of them (nesting-limit.ts); a server's error answer with a code mcpterm
+ * after it can follow is cut at MAX_NESTING first, for all of them (policy/nesting-limit.ts); a server's error answer with a code mcpterm
  * uses for its own transport failures is marked as the server's (server-sent-errors.ts). It
  * hides nothing the SDK reads off a transport: whether a request has its own stream (closing it
  * cancels the request on 2026 HTTP) and, for a stdio server only, its process (a stdio server

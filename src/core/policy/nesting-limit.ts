@@ -1,11 +1,12 @@
-import { defineEntry } from "../policy/redact-deep.js";
+import { defineEntry } from "./redact-deep.js";
 
 /**
- * How deep a server's message may nest before mcpterm stops reading it. JSON.parse follows any
- * depth, but what reads a message after it recurses: the SDK's checks, JSON.stringify, the
- * redaction walks, the trace. A hostile or broken server's result nested tens of thousands deep
- * ran them out of stack ("Maximum call stack size exceeded") and the call failed without a word
- * about why. Real messages nest a few dozen levels at most; a JSON Schema or an AST a few more.
+ * How deep JSON from elsewhere (a server's message, a model's tool-call arguments) may nest
+ * before mcpterm stops reading it. JSON.parse follows any depth, but what reads the value after
+ * it recurses: the SDK's checks, JSON.stringify, schema validation, the redaction walks, the
+ * trace. A hostile server's result or a model's arguments nested tens of thousands deep ran them
+ * out of stack ("Maximum call stack size exceeded"): the call failed, or the whole run, without a
+ * word about why. Real messages nest a few dozen levels at most; a JSON Schema or an AST a few more.
  */
 export const MAX_NESTING = 256;
 
@@ -23,7 +24,7 @@ export function withinNesting<T>(message: T): T {
 }
 
 /** Whether an object or array lies below `limit` levels of objects and arrays. */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     if (typeof next.value !== "object" || next.value === null) continue;

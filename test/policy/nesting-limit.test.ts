@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_NESTING, TOO_DEEP_TO_READ, withinNesting } from "../../src/core/mcp/nesting-limit.js";
+import { MAX_NESTING, TOO_DEEP_TO_READ, withinNesting } from "../../src/core/policy/nesting-limit.js";
 
 /** `levels` arrays inside one another, the innermost holding `leaf`. */
 function nested(levels: number, leaf: unknown = "leaf"): unknown {
