@@ -110,6 +110,19 @@ describe("a crash in a resource read", () => {
   });
 });
 
+describe("a server that shuts its stdin and dies as it starts", () => {
+  it("mcpterm tools says how it ended and why, not the broken pipe of the first message (exit 4)", async () => {
+    // A shell shuts its stdin at once, before mcpterm writes initialize (EPIPE), then dies.
+    const dying = "exec 0<&-; echo 'fatal: the config file is missing' >&2; sleep 0.3; exit 3";
+    const run = await runCli(["tools", "--", "sh", "-c", dying], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).not.toContain("EPIPE");
+    expect(run.stdout).toMatch(
+      /failed — the server process exited \(code 3\) before it was connected: fatal: the config file is missing$/m,
+    );
+  });
+});
+
 describe("a crash at start behind a long stack", () => {
   it("mcpterm tools shows the SyntaxError line that the tail of stderr no longer holds (exit 4)", async () => {
     const run = await withBugs(["tools", "--debug"], ["crash-at-start"]);

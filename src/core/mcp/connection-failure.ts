@@ -7,9 +7,11 @@ import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
 import type { StdioProcessTransport } from "./stdio-process-transport.js";
 
 const STDERR_TAIL_IN_ERRORS = 5;
+/** How long a process whose stdin broke under the first message is given to end: its exit says why. */
+const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 
 /** Why a connection attempt failed, in one sentence with the cause: spawn error, exit and stderr, sign-in, HTTP. */
-export function describeConnectFailure(
+export async function describeConnectFailure(
   error: unknown,
   context: {
     server: string;
@@ -19,16 +21,20 @@ export function describeConnectFailure(
     /** The server was typed on the command line (see ServerConfig.typed). */
     typed: boolean;
   },
-): string {
+): Promise<string> {
   const { stdio, auth, server } = context;
   if (stdio?.spawnError) return stdio.spawnError.message;
+  // A process that died as the first message was written fails that write (EPIPE) a moment
+  // before its exit is seen: "write EPIPE" says nothing, the exit and its stderr say why.
+  if (stdio && !stdio.exit && isBrokenPipe(error)) await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
   const signIn =
     auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;
-  const revision = negotiationFailure(error, context.protocol);
-  if (revision) return `${revision}${stderrSuffix(stdio)}`;
+  // A process that ended is why: a probe or a handshake that failed with it only says it failed.
   const exit = describeExit(stdio, " before it was connected");
   if (exit) return exit;
+  const revision = negotiationFailure(error, context.protocol);
+  if (revision) return `${revision}${stderrSuffix(stdio)}`;
   return `${errorMessage(error)}${stderrSuffix(stdio)}`;
 }
 
@@ -46,6 +52,13 @@ export function describeExit(stdio: StdioProcessTransport | undefined, when = ""
 function stderrSuffix(stdio: StdioProcessTransport | undefined): string {
   const tail = stdio?.stderr.tail(STDERR_TAIL_IN_ERRORS).filter((line) => line.trim() !== "") ?? [];
   return tail.length > 0 ? `; stderr: ${tail.join(" | ")}` : "";
+}
+
+/** A write to a pipe whose reader is gone, as Node reports it (also when the SDK wrapped it). */
+function isBrokenPipe(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause)
+    if ((cause as NodeJS.ErrnoException).code === "EPIPE" || /\bEPIPE\b/.test(cause.message)) return true;
+  return false;
 }
 
 /** A 401 or 403 from the server: another transport would be refused the same way. */

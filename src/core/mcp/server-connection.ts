@@ -403,7 +403,7 @@ export class ServerConnection {
       control,
     );
     if (outcome.kind !== "failed") return;
-    const reason = describeConnectFailure(outcome.error, {
+    const reason = await describeConnectFailure(outcome.error, {
       server: this.name,
       auth: this.auth,
       stdio: this.stdio,

@@ -103,6 +103,21 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
+  /** Resolves once the process has ended (its exit recorded), or after `ms` if it has not. */
+  ended(ms: number): Promise<void> {
+    const child = this.child;
+    if (!child || this.exit) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        child.off("close", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      child.once("close", done);
+    });
+  }
+
   /** Shuts down as the MCP spec asks: close stdin, wait, SIGTERM, wait, SIGKILL — for the whole group. */
   close(): Promise<void> {
     this.closing ??= this.shutDown();
