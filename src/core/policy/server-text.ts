@@ -23,5 +23,15 @@ export async function cleanServerText(
  * server or trust="trusted".
  */
 export function defuseFenceTags(body: string, tag: string): string {
-  return body.replace(new RegExp(String.raw`<(?=\s*\/?\s*${tag})`, "gi"), "&lt;");
+  // Every result passes here: most hold no `<` at all, and a pattern is built once per tag.
+  if (!body.includes("<")) return body;
+  let spellings = FENCE_TAG_SPELLINGS.get(tag);
+  if (!spellings) {
+    spellings = new RegExp(String.raw`<(?=\s*\/?\s*${tag})`, "gi");
+    FENCE_TAG_SPELLINGS.set(tag, spellings);
+  }
+  return body.replace(spellings, "&lt;");
 }
+
+/** Per fence tag, the `<` of each spelling of it (see defuseFenceTags). */
+const FENCE_TAG_SPELLINGS = new Map<string, RegExp>();
