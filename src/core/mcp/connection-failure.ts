@@ -30,11 +30,15 @@ export async function describeConnectFailure(
   const signIn =
     auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;
-  // A process that ended is why: a probe or a handshake that failed with it only says it failed.
+  // A process that died, or broke the pipe the handshake was written to, is why it failed; one
+  // that ended cleanly after the handshake failed (a 2025 server refusing a pinned 2026) is told
+  // by the revision it would not speak.
   const exit = describeExit(stdio, " before it was connected");
-  if (exit) return exit;
+  const died = stdio?.exit !== undefined && (stdio.exit.code !== 0 || stdio.exit.signal !== null);
+  if (exit && (died || isBrokenPipe(error))) return exit;
   const revision = negotiationFailure(error, context.protocol);
   if (revision) return `${revision}${stderrSuffix(stdio)}`;
+  if (exit) return exit;
   return `${errorMessage(error)}${stderrSuffix(stdio)}`;
 }
 
