@@ -123,6 +123,41 @@ describe("a server that shuts its stdin and dies as it starts", () => {
   });
 });
 
+describe("a server mcpterm stopped itself once connecting failed", () => {
+  it("is told by why connecting failed, not by the SIGTERM mcpterm sent it", async () => {
+    // A 2025 server that refuses server/discover, outlives its stdin, and ends on SIGTERM (143).
+    const refusing = [
+      "process.on('SIGTERM', () => process.exit(143)); setInterval(() => {}, 1000);",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      "const m = JSON.parse(line); if (m.id === undefined) return;",
+      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
+    ].join(" ");
+    const run = await runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(4);
+    expect(run.stdout).not.toMatch(/SIGTERM|code 143/);
+    expect(run.stdout).toMatch(/failed — the revision could not be settled: .*pins 2026-07-28/);
+  });
+
+  it("says a live server shut its stdin, which no exit explains", async () => {
+    // It reads the 2026 probe, shuts its stdin, then refuses the probe: mcpterm's initialize (a
+    // 2025 server is spoken to next) meets a closed pipe, and the process lives on.
+    const shutting = [
+      "read line; exec 0<&-;",
+      `id=$(printf %s "$line" | sed -n 's/.*"id":\\("[^"]*"\\|[0-9]*\\)[,}].*/\\1/p');`,
+      `printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\\n' "$id";`,
+      "sleep 5",
+    ].join(" ");
+    const run = await runCli(["tools", "--", "sh", "-c", shutting], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(
+      /failed — the server process closed its stdin, so nothing could be sent to it/,
+    );
+  });
+});
+
 describe("a crash at start behind a long stack", () => {
   it("mcpterm tools shows the SyntaxError line that the tail of stderr no longer holds (exit 4)", async () => {
     const run = await withBugs(["tools", "--debug"], ["crash-at-start"]);

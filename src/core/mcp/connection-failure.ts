@@ -30,12 +30,16 @@ export async function describeConnectFailure(
   const signIn =
     auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;
-  // A process that died, or broke the pipe the handshake was written to, is why it failed; one
-  // that ended cleanly after the handshake failed (a 2025 server refusing a pinned 2026) is told
-  // by the revision it would not speak.
-  const exit = describeExit(stdio, " before it was connected");
-  const died = stdio?.exit !== undefined && (stdio.exit.code !== 0 || stdio.exit.signal !== null);
+  // A process that ended of itself (not stopped by mcpterm once the attempt failed) and died, or
+  // broke the pipe the handshake was written to, is why it failed; one that ended cleanly after
+  // the handshake failed (a 2025 server refusing a pinned 2026) is told by the revision.
+  const ownExit = stdio?.exit?.stopped === true ? undefined : stdio?.exit;
+  const exit = ownExit && describeExit(stdio, " before it was connected");
+  const died = ownExit !== undefined && (ownExit.code !== 0 || ownExit.signal !== null);
   if (exit && (died || isBrokenPipe(error))) return exit;
+  // Alive, or stopped by mcpterm, with its stdin shut (`docker run` without -i, say).
+  if (stdio && isBrokenPipe(error))
+    return `the server process closed its stdin, so nothing could be sent to it (a container started without -i, or a command reading from something else)${stderrSuffix(stdio)}`;
   const revision = negotiationFailure(error, context.protocol);
   if (revision) return `${revision}${stderrSuffix(stdio)}`;
   if (exit) return exit;

@@ -33,6 +33,8 @@ export const MAX_MESSAGE_CHARS = 64 * 1_048_576;
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Ended after mcpterm signalled it (SIGTERM, then SIGKILL) to stop it: not a death of its own. */
+  stopped?: true;
 }
 
 /**
@@ -54,6 +56,8 @@ export class StdioProcessTransport implements Transport {
   private stdoutBuffer = "";
   private oversized = false;
   private closing: Promise<void> | undefined;
+  /** Whether shutDown got as far as signalling the process group (see ProcessExit.stopped). */
+  private signalled = false;
 
   private readonly maxMessageChars: number;
 
@@ -81,7 +85,7 @@ export class StdioProcessTransport implements Transport {
         this.onerror?.(this.spawnError);
       });
       child.once("close", (code, signal) => {
-        this.exit = { code, signal };
+        this.exit = { code, signal, ...(this.signalled ? { stopped: true as const } : {}) };
         this.onclose?.();
       });
       child.stdin.on("error", (error) => this.onerror?.(error));
@@ -131,6 +135,7 @@ export class StdioProcessTransport implements Transport {
     const grace = this.options.gracePeriodMs ?? 2000;
     child.stdin.end();
     if (!(await waitForGroupExit(pid, grace))) {
+      this.signalled = true;
       signalProcessGroup(pid, "SIGTERM");
       if (!(await waitForGroupExit(pid, grace))) {
         signalProcessGroup(pid, "SIGKILL");
