@@ -52,7 +52,14 @@ function hostileRecords(next: () => number, count: number): object[] {
     const cut = Math.floor(next() * (text.length + 1));
     const [left, right] = [pick(EDGES) + text.slice(0, cut), text.slice(cut) + pick(EDGES)];
     const whole = pick(EDGES) + text + pick(EDGES);
+    const glued = pick([
+      "",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.s1gnatures1gnature",
+      "AKIAIOSFODNN7EXAMPLQ",
+    ]);
     const shapes: object[] = [
+      { type: "event", a: "-----BEGIN RSA PRIVATE KEY-----", b: `-----END RSA PRIVATE KEY-----${glued}` },
+      { type: "event", text: `${JSON.stringify(KNOWN).slice(1, -1)}${glued}` },
       { type: "event", text: whole },
       { type: "event", [whole]: true },
       { type: "event", [left]: right },
@@ -86,6 +93,27 @@ describe("a record's line read again with LINE_PATTERNS alone", () => {
     // The batches hold secrets only a line's second reading finds (a key and its value), so the
     // comparison covers what that reading does, not only lines it leaves alone.
     expect(changedByLine).toBeGreaterThan(50);
+  });
+
+  it("reads a line with every pattern again where the spanning ones took something out", async () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${"s1gnature".repeat(3)}`;
+    const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    // A private key spread over two items, a token glued to its END line; a known value as JSON
+    // spells it (a literal \n, as a PEM key is kept in an environment variable), a token after it.
+    const escapedKnown = "s3cr3t\\npart2X";
+    const redactor = new SecretRedactor([escapedKnown]);
+    const records = [
+      { a: "-----BEGIN EC PRIVATE KEY-----", b: `-----END EC PRIVATE KEY-----${jwt}` },
+      { text: `s3cr3t\npart2X${token}` },
+    ];
+    const fewer = checkedLines(records, redactor.forRecords);
+    const every = checkedLines(records, everyPatternAgain(redactor.forRecords));
+    expect(fewer.now).toEqual(every.now);
+    const checked = await fewer.checked;
+    expect(checked).toEqual(await every.checked);
+    const lines = [...fewer.now, ...(checked ?? [])].join("\n");
+    expect(lines).not.toContain("eyJzdWIi");
+    expect(lines).not.toContain("abcdefghijklmnop");
   });
 
   it("leaves out only patterns whose matches never hold a quote or a backslash", () => {

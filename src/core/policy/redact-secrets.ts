@@ -224,7 +224,12 @@ export class SecretRedactor {
    */
   readonly forRecords: RecordRedaction = {
     sync: this.redactText,
-    line: (text) => redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text,
+    line: (text) => {
+      const spanning = redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text;
+      // What those took out can leave a token where a pattern now starts or ends (after a
+      // private key spread over two items, a known value JSON spells escaped): all of them again.
+      return spanning === text ? text : redactWithPatterns(spanning, this.knownSecrets).text;
+    },
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       const might = secretlintMightReport(text);
