@@ -1,7 +1,14 @@
 import type { CliIo } from "./common/cli-io.js";
 import { terminalHandedOver } from "./common/terminal-handover.js";
 import { startsInteractive } from "./early-frame-gate.js";
-import { STOP_SIGNALS, exitCodeForStop, type StopReason, type StopSignal } from "./core/errors.js";
+import {
+  ExitCode,
+  OUTPUT_CLOSED,
+  STOP_SIGNALS,
+  exitCodeForStop,
+  type StopReason,
+  type StopSignal,
+} from "./core/errors.js";
 import { quickAnswer } from "./quick-answers.js";
 import { guardLibraryConsole } from "./common/library-console.js";
 import { MCPTERM_VERSION } from "./core/version.js";
@@ -12,12 +19,6 @@ import { MCPTERM_VERSION } from "./core/version.js";
  */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const quick = quickAnswer(argv);
-  if (quick !== undefined) {
-    process.stdout.write(`${quick}\n`);
-    return;
-  }
-  guardLibraryConsole(argv.includes("--debug"), process.stderr);
   const stop = new AbortController();
   const onStop = (reason: StopReason): void => {
     // Ctrl+C in an external editor reaches mcpterm too; it is the editor's key.
@@ -26,13 +27,21 @@ async function main(): Promise<void> {
     if (stop.signal.aborted) process.exit(exitCodeForStop(stop.signal));
     stop.abort(reason);
   };
-  // SIGHUP is a closed terminal or a dropped ssh session: stop the servers like any other signal.
-  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onStop);
   // The reader of the output went away (`mcpterm call … --json | head`): the rest has nowhere to
   // go. Stopped as a signal stops a run, with no word (there is nowhere to say it) and no stack.
-  const onOutputClosed = (): void => onStop("SIGPIPE");
+  const onOutputClosed = (): void => onStop(OUTPUT_CLOSED);
   process.stdout.on("error", onOutputClosed);
   process.stderr.on("error", onOutputClosed);
+  const quick = quickAnswer(argv);
+  if (quick !== undefined) {
+    process.stdout.write(`${quick}\n`, (error) =>
+      process.exit(error ? ExitCode.outputClosed : exitCode(ExitCode.ok)),
+    );
+    return;
+  }
+  guardLibraryConsole(argv.includes("--debug"), process.stderr);
+  // SIGHUP is a closed terminal or a dropped ssh session: stop the servers like any other signal.
+  for (const signal of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(signal, onStop);
 
   const io: CliIo = {
     stdout: process.stdout,
@@ -53,7 +62,12 @@ async function main(): Promise<void> {
   // Loaded only now, so --version and --help never pay for the parser and the commands.
   const { runCommand } = await import("./run-command.js");
   const code = await runCommand(argv, io);
-  process.stdout.write("", () => process.exit(code));
+  process.stdout.write("", () => process.exit(exitCode(code)));
+
+  /** The command's code, unless the run was stopped since (its output closed as it ended). */
+  function exitCode(code: number): number {
+    return stop.signal.aborted ? exitCodeForStop(stop.signal) : code;
+  }
 }
 
 await main();

@@ -31,6 +31,8 @@ export type StopSignal = keyof typeof STOP_SIGNALS;
  */
 const STOP_REASONS = { ...STOP_SIGNALS, SIGPIPE: ExitCode.outputClosed } as const;
 export type StopReason = keyof typeof STOP_REASONS;
+/** The stop reason of a run whose output's reader went away: there is no one left to tell. */
+export const OUTPUT_CLOSED: StopReason = "SIGPIPE";
 
 /** The exit code for a run stopped by `signal` (an AbortSignal whose reason is a StopReason). */
 export function exitCodeForStop(signal: AbortSignal): ExitCode {

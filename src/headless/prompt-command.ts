@@ -1,6 +1,6 @@
 import type { CliArgs } from "../args/index.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
-import { ExitCode, UsageError } from "../core/errors.js";
+import { ExitCode, OUTPUT_CLOSED, UsageError } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { prepareMentions } from "../core/context/prepare-message.js";
@@ -124,6 +124,8 @@ async function printEvents(
     io.stdout.write(`${JSON.stringify({ ...summary, session: savedId() }, null, 2)}\n`);
   }
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
-  if (summary.reason === "aborted") io.stderr.write("mcpterm: interrupted.\n");
+  // A run stopped because its output's reader went away says nothing more (see OUTPUT_CLOSED).
+  if (summary.reason === "aborted" && io.signal.reason !== OUTPUT_CLOSED)
+    io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;
 }
