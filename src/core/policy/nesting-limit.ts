@@ -16,23 +16,26 @@ export const TOO_DEEP_TO_READ = `[nested deeper than ${MAX_NESTING} levels: left
 /**
  * `message` as it is when it nests no deeper than MAX_NESTING (the same object: nothing copied),
  * or a copy with each object or array past that depth replaced by TOO_DEEP_TO_READ. The check
- * walks with a stack of its own, so any depth can be measured; it stops at the first level too
- * deep, and most messages are a few dozen values.
+ * stops at the first level too deep, and most messages are a few dozen values.
  */
 export function withinNesting<T>(message: T): T {
   return nestsDeeperThan(message, MAX_NESTING) ? (cutBelow(message, MAX_NESTING) as T) : message;
 }
 
-/** Whether an object or array lies below `limit` levels of objects and arrays. */
+/**
+ * Whether an object or array lies below `limit` levels of objects and arrays. It recurses at most
+ * `limit` deep, whatever the value's depth, and allocates nothing on the way.
+ */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    if (typeof next.value !== "object" || next.value === null) continue;
-    if (next.depth >= limit) return true;
-    for (const item of Object.values(next.value)) {
-      if (typeof item === "object" && item !== null) stack.push({ value: item, depth: next.depth + 1 });
-    }
+  if (typeof value !== "object" || value === null) return false;
+  if (limit === 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) if (nestsDeeperThan(item, limit - 1)) return true;
+    return false;
   }
+  const object = value as Record<string, unknown>;
+  for (const key in object)
+    if (Object.hasOwn(object, key) && nestsDeeperThan(object[key], limit - 1)) return true;
   return false;
 }
 
