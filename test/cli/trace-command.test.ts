@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
-import { copyFile, mkdir, readFile, utimes } from "node:fs/promises";
+import { copyFile, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -358,5 +358,29 @@ describe("a killed mcpterm -p", () => {
     );
     expect(stdout).toMatch(/tool fixture\/slow \(\?, …\)/);
     expect(stdout).toContain("guardrail: no result recorded (the turn stopped while this call was pending)");
+  });
+});
+
+describe("a trace file written by something else", () => {
+  it("is read whole when a record nests 100,000 levels deep or a turn's end lacks its usage", async () => {
+    const file = path.join(dir, `foreign-${randomUUID()}.jsonl`);
+    const deep = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    const records = [
+      '{"type":"session_start","sessionId":"s","version":"0.1.0","model":"m","servers":[],"cwd":"/tmp","ts":1}',
+      '{"type":"turn_start","turn":1,"input":"hi","ts":2}',
+      `{"type":"tool_call_proposed","call":{"id":"c1","step":1,"modelName":"x__y","server":"x","tool":"y","arguments":${deep},"rawArguments":"{}","toolNotes":[]},"ts":3}`,
+      '{"type":"turn_end","reason":"completed","answer":"done","steps":1,"deniedCalls":0,"ts":4}',
+    ];
+    await writeFile(file, `${records.join("\n")}\n`);
+    for (const args of [
+      ["trace", file],
+      ["trace", file, "--calls"],
+    ]) {
+      const shown = await runInProcess(args, { cwd: dir, env: cleanEnv() });
+      expect(shown.stderr, args.join(" ")).not.toMatch(/internal error|stack size|TypeError/);
+      expect(shown.code, args.join(" ")).toBe(0);
+    }
+    const tree = await runInProcess(["trace", file], { cwd: dir, env: cleanEnv() });
+    expect(tree.stdout).toMatch(/answer \(1 step\(s\), \S+ ms\)/);
   });
 });

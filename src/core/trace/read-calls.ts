@@ -1,3 +1,4 @@
+import { withinNesting } from "../policy/nesting-limit.js";
 import { UsageError } from "../errors.js";
 import { formatBytes } from "../text/index.js";
 import { callFromLine } from "./calls-file.js";
@@ -39,7 +40,7 @@ export async function readRecordedCalls(file: string, maxLineChars = MAX_LINE_CH
       }
       let value: unknown;
       try {
-        value = JSON.parse(line.text);
+        value = withinNesting(JSON.parse(line.text));
       } catch {
         if (format === "calls")
           throw new UsageError(`Line ${line.number} of ${file} is not JSON; fix it or remove it.`);

@@ -60,7 +60,15 @@ export interface TraceTurn {
   steps: TraceStep[];
   /** Undefined when the turn never ended (the process was killed or crashed mid-turn). */
   end:
-    { reason: TurnEndReason; answer: string; steps: number; usage: Usage; deniedCalls: number } | undefined;
+    | {
+        reason: TurnEndReason;
+        answer: string;
+        steps: number;
+        /** Undefined when the record's usage is not one (a trace written by something else). */
+        usage: Usage | undefined;
+        deniedCalls: number;
+      }
+    | undefined;
   warnings: string[];
   /** What compaction dropped from the history during the turn, one sentence each. */
   compactions: string[];

@@ -82,8 +82,12 @@ function turnSpans(turn: TraceTurn, file: string, options: OtlpOptions): OtlpSpa
         attr("mcpterm.turn.end_reason", turn.end?.reason ?? "unfinished"),
         ...(turn.end
           ? [
-              attr("gen_ai.usage.input_tokens", turn.end.usage.promptTokens),
-              attr("gen_ai.usage.output_tokens", turn.end.usage.completionTokens),
+              ...(turn.end.usage
+                ? [
+                    attr("gen_ai.usage.input_tokens", turn.end.usage.promptTokens),
+                    attr("gen_ai.usage.output_tokens", turn.end.usage.completionTokens),
+                  ]
+                : []),
               ...(options.contents ? [attr("mcpterm.turn.answer", turn.end.answer)] : []),
               attr("mcpterm.turn.denied_calls", turn.end.deniedCalls),
             ]

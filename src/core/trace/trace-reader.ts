@@ -1,6 +1,8 @@
+import { withinNesting } from "../policy/nesting-limit.js";
 import { readFile } from "node:fs/promises";
 import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
+import type { Usage } from "../llm/types.js";
 import { firstLine } from "../text/index.js";
 import { serverToolsOffered } from "../tool-search/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
@@ -55,7 +57,7 @@ export function parseTrace(text: string, file?: string): Trace {
     const isLast = index === lines.length - 1;
     let record: unknown;
     try {
-      record = JSON.parse(line);
+      record = withinNesting(JSON.parse(line));
     } catch {
       builder.problem(
         isLast
@@ -325,7 +327,7 @@ class TraceBuilder {
           reason: event.reason,
           answer: event.answer,
           steps: event.steps,
-          usage: event.usage,
+          usage: usageOf(event.usage),
           deniedCalls: event.deniedCalls,
         };
         turn.endedAt = at;
@@ -442,4 +444,13 @@ function displayOf(event: Extract<AgentEvent, { type: "tool_result" }>): string 
   const recorded = event as { display?: unknown; content?: unknown };
   if (typeof recorded.display === "string") return recorded.display;
   return typeof recorded.content === "string" ? recorded.content : "";
+}
+
+/** A turn's token counts as recorded, or undefined where a trace from elsewhere lacks them. */
+function usageOf(value: unknown): Usage | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { promptTokens, completionTokens } = value as Partial<Usage>;
+  return typeof promptTokens === "number" && typeof completionTokens === "number"
+    ? (value as Usage)
+    : undefined;
 }

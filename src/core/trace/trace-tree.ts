@@ -153,7 +153,7 @@ function turnNode(turn: TraceTurn): Node {
     const { usage } = turn.end;
     children.push(
       node(
-        `answer (${turn.end.steps} step(s), ${formatDuration(turn.durationMs)}, ${usage.promptTokens} in / ${usage.completionTokens} out tokens${turn.end.deniedCalls > 0 ? `, ${turn.end.deniedCalls} denied` : ""})`,
+        `answer (${turn.end.steps} step(s), ${formatDuration(turn.durationMs)}${usage ? `, ${usage.promptTokens} in / ${usage.completionTokens} out tokens` : ""}${turn.end.deniedCalls > 0 ? `, ${turn.end.deniedCalls} denied` : ""})`,
         turn.end.answer ? turn.end.answer.split("\n").map((line) => node(line)) : [node("(empty)")],
       ),
     );
