@@ -105,6 +105,16 @@ describe("a record's line read again with LINE_PATTERNS alone", () => {
     const records = [
       { a: "-----BEGIN EC PRIVATE KEY-----", b: `-----END EC PRIVATE KEY-----${jwt}` },
       { text: `s3cr3t\npart2X${token}` },
+      // Taken out first, the key would leave `_x://u:p` to the URL rule, whose match over the
+      // line breaks its JSON, and the line's second reading would be dropped whole.
+      {
+        items: [
+          "-----BEGIN RSA PRIVATE KEY-----",
+          "MIIEowIBAAKCAQEA",
+          `-----END RSA PRIVATE KEY-----${jwt}_x://u:p`,
+        ],
+        k: "@v",
+      },
     ];
     const fewer = checkedLines(records, redactor.forRecords);
     const every = checkedLines(records, everyPatternAgain(redactor.forRecords));
@@ -114,6 +124,7 @@ describe("a record's line read again with LINE_PATTERNS alone", () => {
     const lines = [...fewer.now, ...(checked ?? [])].join("\n");
     expect(lines).not.toContain("eyJzdWIi");
     expect(lines).not.toContain("abcdefghijklmnop");
+    expect(lines).not.toContain("MIIEowIBAAKCAQEA");
   });
 
   it("leaves out only patterns whose matches never hold a quote or a backslash", () => {

@@ -224,12 +224,13 @@ export class SecretRedactor {
    */
   readonly forRecords: RecordRedaction = {
     sync: this.redactText,
-    line: (text) => {
-      const spanning = redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text;
-      // What those took out can leave a token where a pattern now starts or ends (after a
-      // private key spread over two items, a known value JSON spells escaped): all of them again.
-      return spanning === text ? text : redactWithPatterns(spanning, this.knownSecrets).text;
-    },
+    line: (text) =>
+      // A line those leave alone, every pattern leaves alone (see spansStrings). Where they find
+      // something, the line is read with every pattern from the start, in their order: what one
+      // takes out changes what the next can match (a token glued to a private key's END line).
+      redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text === text
+        ? text
+        : redactWithPatterns(text, this.knownSecrets).text,
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       const might = secretlintMightReport(text);

@@ -25,8 +25,8 @@ export interface SecretPattern {
    * to such a run, the escape's last character (a letter or digit) takes away the boundary the
    * pattern starts or ends at: found in a serialized line, a match of theirs is one the string's
    * own text has. So a line whose every string and key went through all the patterns need be
-   * read again only with these and the known values (see LINE_PATTERNS), and with all patterns
-   * once more only where that took something out, which can leave a token at a new boundary;
+   * read again only to learn whether these and the known values find anything (LINE_PATTERNS);
+   * where they do, it is read with all patterns from the start, as every line once was;
    * test/policy/line-patterns.test.ts compares.
    */
   spansStrings: boolean;
