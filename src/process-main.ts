@@ -62,7 +62,9 @@ async function main(): Promise<void> {
   // Loaded only now, so --version and --help never pay for the parser and the commands.
   const { runCommand } = await import("./run-command.js");
   const code = await runCommand(argv, io);
-  process.stdout.write("", () => process.exit(exitCode(code)));
+  // A write that failed as the command ended (its whole output in one synchronous write) comes
+  // here before the stream's error event does.
+  process.stdout.write("", (error) => process.exit(error ? ExitCode.outputClosed : exitCode(code)));
 
   /** The command's code, unless the run was stopped since (its output closed as it ended). */
   function exitCode(code: number): number {

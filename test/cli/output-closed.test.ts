@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
@@ -62,6 +63,19 @@ describe("output whose reader went away", () => {
       expect(run.stderr, flag).toBe("");
       expect(run.code, flag).toBe(141);
     }
+  });
+
+  it("stops mcpterm trace, whose whole output is one write, the same way", async () => {
+    const file = path.join(dir, `big-${randomUUID()}.jsonl`);
+    const records = [
+      '{"type":"session_start","sessionId":"s","version":"0.1.0","model":"m","servers":[],"cwd":"/tmp","ts":1}',
+      `{"type":"turn_start","turn":1,"input":"hi","ts":2}`,
+      `{"type":"turn_end","reason":"completed","answer":${JSON.stringify("line\n".repeat(200_000))},"steps":1,"deniedCalls":0,"ts":3}`,
+    ];
+    await writeFile(file, `${records.join("\n")}\n`);
+    const run = await runClosingStdout(["trace", file], "start");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(141);
   });
 
   it("stops a one-shot run mid-answer with 141 and not a word of being interrupted", async () => {

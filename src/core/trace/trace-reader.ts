@@ -325,7 +325,8 @@ class TraceBuilder {
         const turn = this.currentTurn();
         turn.end = {
           reason: event.reason,
-          answer: event.answer,
+          // A trace written by something else may hold anything here.
+          answer: typeof event.answer === "string" ? event.answer : "",
           steps: event.steps,
           usage: usageOf(event.usage),
           deniedCalls: event.deniedCalls,

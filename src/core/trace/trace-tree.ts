@@ -27,11 +27,11 @@ export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): 
   const lines: string[] = [header(trace)];
   for (const problem of trace.problems) lines.push(`! ${problem}`);
   if (trace.turns.length === 0) lines.push("(no turns recorded)");
-  for (const turn of turns) lines.push(...draw(turnNode(turn)));
+  for (const turn of turns) draw(turnNode(turn), lines);
   if (options.turn === undefined && trace.serverRequests.length > 0)
-    lines.push(...draw(node("requests from servers", trace.serverRequests.map(requestNode))));
+    draw(node("requests from servers", trace.serverRequests.map(requestNode)), lines);
   if (options.turn === undefined && trace.serverEvents.length > 0)
-    lines.push(...draw(node("what servers did besides answering", trace.serverEvents.map(serverEventNode))));
+    draw(node("what servers did besides answering", trace.serverEvents.map(serverEventNode)), lines);
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
 }
 
@@ -143,7 +143,7 @@ function turnNode(turn: TraceTurn): Node {
       ),
     );
   }
-  children.push(...turn.steps.map(stepNode));
+  for (const step of turn.steps) children.push(stepNode(step));
   for (const warning of turn.warnings) children.push(node(`warning: ${oneLine(warning, LONG_PREVIEW)}`));
   for (const compaction of turn.compactions)
     children.push(node(`context: ${oneLine(compaction, LONG_PREVIEW)}`));
@@ -179,7 +179,7 @@ function stepNode(step: TraceStep): Node {
     node(`retry ${retry.attempt} after ${formatDuration(retry.delayMs)}: ${oneLine(retry.reason, PREVIEW)}`),
   );
   if (step.text && step.toolCalls.length > 0) children.push(node(`text: ${oneLine(step.text, PREVIEW)}`));
-  children.push(...step.toolCalls.map(callNode));
+  for (const call of step.toolCalls) children.push(callNode(call));
   return node(`model step ${step.step} (${facts.join(", ")})`, children);
 }
 
@@ -216,9 +216,10 @@ function callNode(call: TraceToolCall): Node {
   return node(`tool ${name} (${formatDuration(call.durationMs)}, ${outcome})`, children);
 }
 
-/** Box-drawing layout of a node and its descendants. */
-function draw(root: Node): string[] {
-  const lines = [root.label];
+/** Box-drawing layout of a node and its descendants, appended to `lines`. */
+function draw(root: Node, lines: string[]): void {
+  // Appended one by one: a spread of an answer's 200,000 lines ran out of stack.
+  lines.push(root.label);
   const walk = (children: Node[], prefix: string): void => {
     children.forEach((child, index) => {
       const last = index === children.length - 1;
@@ -227,5 +228,4 @@ function draw(root: Node): string[] {
     });
   };
   walk(root.children, "");
-  return lines;
 }
