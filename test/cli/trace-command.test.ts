@@ -383,4 +383,18 @@ describe("a trace file written by something else", () => {
     const tree = await runInProcess(["trace", file], { cwd: dir, env: cleanEnv() });
     expect(tree.stdout).toMatch(/answer \(1 step\(s\), \S+ ms\)/);
   });
+
+  it("a calls file nested past 256 levels is refused (exit 2), not replayed cut", async () => {
+    const file = path.join(dir, `calls-${randomUUID()}.jsonl`);
+    const deep = `${'{"a":'.repeat(300)}1${"}".repeat(300)}`;
+    await writeFile(
+      file,
+      `{"kind":"tool","server":"fixture","tool":"echo","arguments":${deep},"tier":"read_only","durationMs":1,"result":{"content":[]}}\n`,
+    );
+    const run = await runInProcess(["replay", file], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^mcpterm: Line 1 of \S+ nests deeper than 256 levels of objects and arrays; flatten it\.\n$/,
+    );
+  });
 });

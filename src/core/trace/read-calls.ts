@@ -1,4 +1,4 @@
-import { withinNesting } from "../policy/nesting-limit.js";
+import { MAX_NESTING, nestsDeeperThan, withinNesting } from "../policy/nesting-limit.js";
 import { UsageError } from "../errors.js";
 import { formatBytes } from "../text/index.js";
 import { callFromLine } from "./calls-file.js";
@@ -26,7 +26,7 @@ export const MAX_CALLS = 10_000;
 export async function readRecordedCalls(file: string, maxLineChars = MAX_LINE_CHARS): Promise<RecordedCalls> {
   const collector = new TraceCallCollector();
   const calls: RecordedCall[] = [];
-  const skipped = { notJson: [] as number[], notRecord: [] as number[], tooLong: [] as number[] };
+  const skipped: Skipped = { notJson: [], notRecord: [], tooLong: [], tooDeep: [] };
   let format: RecordedCalls["format"] | undefined;
   try {
     for await (const line of readJsonLines(file, maxLineChars)) {
@@ -40,12 +40,22 @@ export async function readRecordedCalls(file: string, maxLineChars = MAX_LINE_CH
       }
       let value: unknown;
       try {
-        value = withinNesting(JSON.parse(line.text));
+        value = JSON.parse(line.text);
       } catch {
         if (format === "calls")
           throw new UsageError(`Line ${line.number} of ${file} is not JSON; fix it or remove it.`);
         skipped.notJson.push(line.number);
         continue;
+      }
+      // Read to MAX_NESTING, as a server's message is; a calls file, which is the author's, is
+      // refused instead, and a trace's cut lines are named in the notes, never replayed silently.
+      if (nestsDeeperThan(value, MAX_NESTING)) {
+        if (format === "calls" || formatOf(value) === "calls")
+          throw new UsageError(
+            `Line ${line.number} of ${file} nests deeper than ${MAX_NESTING} levels of objects and arrays; flatten it.`,
+          );
+        skipped.tooDeep.push(line.number);
+        value = withinNesting(value);
       }
       format ??= formatOf(value);
       if (format === "calls") {
@@ -84,10 +94,14 @@ function formatOf(value: unknown): RecordedCalls["format"] {
   return isPlainObject(value) && value.type === undefined && value.kind !== undefined ? "calls" : "trace";
 }
 
-function skippedNotes(
-  skipped: { notJson: number[]; notRecord: number[]; tooLong: number[] },
-  maxLineChars: number,
-): string[] {
+interface Skipped {
+  notJson: number[];
+  notRecord: number[];
+  tooLong: number[];
+  tooDeep: number[];
+}
+
+function skippedNotes(skipped: Skipped, maxLineChars: number): string[] {
   const notes: string[] = [];
   if (skipped.notJson.length > 0)
     notes.push(`${count(skipped.notJson, "line")} not JSON (${lines(skipped.notJson)}); skipped.`);
@@ -98,6 +112,10 @@ function skippedNotes(
   if (skipped.tooLong.length > 0)
     notes.push(
       `${count(skipped.tooLong, "line")} longer than ${formatBytes(maxLineChars)}, which mcpterm never writes (${lines(skipped.tooLong)}); skipped.`,
+    );
+  if (skipped.tooDeep.length > 0)
+    notes.push(
+      `${count(skipped.tooDeep, "line")} nested deeper than ${MAX_NESTING} levels (${lines(skipped.tooDeep)}); read to that depth, what lay deeper left out.`,
     );
   return notes;
 }
