@@ -369,7 +369,8 @@ describe("a trace file written by something else", () => {
       '{"type":"session_start","sessionId":"s","version":"0.1.0","model":"m","servers":[],"cwd":"/tmp","ts":1}',
       '{"type":"turn_start","turn":1,"input":"hi","ts":2}',
       `{"type":"tool_call_proposed","call":{"id":"c1","step":1,"modelName":"x__y","server":"x","tool":"y","arguments":${deep},"rawArguments":"{}","toolNotes":[]},"ts":3}`,
-      '{"type":"turn_end","reason":"completed","answer":"done","steps":1,"deniedCalls":0,"ts":4}',
+      '{"type":"model_step_end","step":1,"latencyMs":5,"finishReason":"stop","usage":5,"ts":4}',
+      '{"type":"turn_end","reason":"completed","answer":"done","steps":1,"deniedCalls":0,"ts":5}',
     ];
     await writeFile(file, `${records.join("\n")}\n`);
     for (const args of [
@@ -382,6 +383,7 @@ describe("a trace file written by something else", () => {
     }
     const tree = await runInProcess(["trace", file], { cwd: dir, env: cleanEnv() });
     expect(tree.stdout).toMatch(/answer \(1 step\(s\), \S+ ms\)/);
+    expect(tree.stdout).not.toContain("undefined");
   });
 
   it("a calls file nested past 256 levels is refused (exit 2), not replayed cut", async () => {

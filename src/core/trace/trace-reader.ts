@@ -240,7 +240,7 @@ class TraceBuilder {
         const step = this.stepOf(event.step);
         step.durationMs = event.latencyMs;
         step.finishReason = event.finishReason;
-        step.usage = event.usage;
+        step.usage = usageOf(event.usage);
         step.firstTokenMs = event.firstTokenMs;
         return;
       }
