@@ -43,8 +43,9 @@ export function redactedLines(
 export interface RecordRedaction {
   sync: (text: string) => string;
   /**
-   * A serialized line read again once each of its strings and keys went through `sync`: what of
-   * `sync` can find more in the line than in its strings one by one (see LINE_PATTERNS).
+   * A serialized line read again once each of its strings and keys went through `sync`, for what
+   * only the whole line shows (a key and its value): `sync`'s rules in effect, with the rules
+   * that cannot span strings skipped where they cannot find anything new (see LINE_PATTERNS).
    */
   line: (text: string) => string;
   mayFindMore: (text: string) => boolean;
