@@ -128,6 +128,24 @@ describe("checkedLines on records a server shaped", () => {
     expect(await fullyRedactedPretty(result, redactor.forRecords)).not.toContain(forty);
   });
 
+  it("takes out a private key spread over items where another rule's match breaks the line", async () => {
+    const body = "MIIEowIBAAKCAQEAxyz1234567890abcdefABCDEF";
+    // The netrc rule's password runs past "password "'s string into the next: read whole, the
+    // line is no longer JSON, and the key's redaction must not be dropped with that match.
+    const items = [
+      "-----BEGIN RSA PRIVATE KEY-----",
+      body,
+      "-----END RSA PRIVATE KEY-----",
+      "machine h login u password ",
+      "x",
+    ];
+    const { now, checked } = checkedLines([{ type: "event", items }], new SecretRedactor().forRecords);
+    const lines = [...now, ...((await checked) ?? [])];
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(lines.join("\n")).not.toContain(body);
+    expect(lines.join("\n")).toContain("machine h login u password ");
+  });
+
   it("takes a secret out of a key whatever JSON's escapes make of it", async () => {
     const quoted = new SecretRedactor(['known-"secret"-value']);
     const keys = [

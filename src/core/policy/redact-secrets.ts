@@ -2,6 +2,7 @@ import type { lintSource } from "@secretlint/core";
 import {
   LINE_PATTERNS,
   REDACTED,
+  SECRET_PATTERNS,
   redactWithPatterns,
   secretsFromEnvironment,
   type TextRedaction,
@@ -231,6 +232,10 @@ export class SecretRedactor {
       redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text === text
         ? text
         : redactWithPatterns(text, this.knownSecrets).text,
+    lineSteps: [
+      (text) => redactWithPatterns(text, this.knownSecrets, []).text,
+      ...SECRET_PATTERNS.map((pattern) => (text: string) => redactWithPatterns(text, [], [pattern]).text),
+    ],
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       const might = secretlintMightReport(text);

@@ -28,11 +28,13 @@ export function redactedLines(
   eachString: (text: string) => string = redact,
   /** Handed every key of every record, in the same walk as the strings (see checkedLines). */
   eachKey?: (key: string) => void,
+  /** `redact` one rule at a time, for a line it breaks (see RecordRedaction.lineSteps). */
+  steps?: ReadonlyArray<(text: string) => string>,
 ): string[] {
   const lines = records.map((record) => eachStringRedacted(record, eachString, eachKey));
-  if (lines.length < 2) return lines.map((line) => secondPass(line, redact));
+  if (lines.length < 2) return lines.map((line) => secondPass(line, redact, steps));
   const joined = lines.join("\n");
-  return redact(joined) === joined ? lines : lines.map((line) => secondPass(line, redact));
+  return redact(joined) === joined ? lines : lines.map((line) => secondPass(line, redact, steps));
 }
 
 /**
@@ -48,6 +50,12 @@ export interface RecordRedaction {
    * that cannot span strings skipped where they cannot find anything new (see LINE_PATTERNS).
    */
   line: (text: string) => string;
+  /**
+   * `line` one rule (or the known values) at a time, in its order. Where reading a line whole
+   * breaks its JSON (a match that ran past a string's end), each is kept where the line stays
+   * JSON, so that match does not take the others with it (a private key spread over items).
+   */
+  lineSteps?: ReadonlyArray<(text: string) => string>;
   mayFindMore: (text: string) => boolean;
   full: (text: string) => Promise<string>;
 }
@@ -85,18 +93,22 @@ export function checkedLines(
       note(key);
       if (redaction.sync(key) !== key) secretKeys.add(key);
     },
+    redaction.lineSteps,
   );
   const keyed = (record: object): object =>
     secretKeys.size === 0
       ? record
       : renameKeys(record, (key) => (secretKeys.has(key) ? redaction.sync(key) : key));
-  if (secretKeys.size > 0) lines = redactedLines(records.map(keyed), redaction.line, redaction.sync);
+  if (secretKeys.size > 0)
+    lines = redactedLines(records.map(keyed), redaction.line, redaction.sync, undefined, redaction.lineSteps);
   if (unsure.size === 0) return { now: lines };
   const linesWith = (source: readonly object[], replace: (text: string) => string | undefined): string[] =>
     redactedLines(
       source.map((record) => keyed(renameKeys(record, (key) => replace(key) ?? key))),
       redaction.line,
       (text) => replace(text) ?? redaction.sync(text),
+      undefined,
+      redaction.lineSteps,
     );
   // A flagged key goes with what it names: renamed, the key no longer tells the line's second
   // pass that its value is a secret (`"AWS_SECRET_ACCESS_KEY": "…"`). A record holding anything
@@ -237,15 +249,32 @@ function concealed(redact: (text: string) => string): (text: string) => string {
   return (text) => (text.length >= CONCEALED_MIN_CHARS ? REDACTED : redact(text));
 }
 
-/** The whole line redacted, so a key and its value are seen together; kept as it was if that breaks its JSON. */
-function secondPass(line: string, redact: (text: string) => string): string {
+/**
+ * The whole line redacted, so a key and its value are seen together. Where that breaks its JSON,
+ * the line as it was, or with each of `steps` that keeps it JSON, in their order.
+ */
+function secondPass(
+  line: string,
+  redact: (text: string) => string,
+  steps?: ReadonlyArray<(text: string) => string>,
+): string {
   const whole = redact(line);
   if (whole === line) return line;
+  if (isJson(whole)) return whole;
+  let kept = line;
+  for (const step of steps ?? []) {
+    const next = step(kept);
+    if (next !== kept && isJson(next)) kept = next;
+  }
+  return kept;
+}
+
+function isJson(text: string): boolean {
   try {
-    JSON.parse(whole);
-    return whole;
+    JSON.parse(text);
+    return true;
   } catch {
-    return line;
+    return false;
   }
 }
 
