@@ -30,9 +30,9 @@ export interface WireWatcher {
  * Wraps a transport so every JSON-RPC message in both directions is reported, for the wire view
  * of the trace, as it was on the wire. Watchers see the messages too, and only they may change
  * one before the SDK reads it (see MalformedTools); a message nested deeper than anything
- * after it can follow is cut at MAX_NESTING first, for all of them (policy/nesting-limit.ts); a server's error answer with a code mcpterm
- * uses for its own transport failures is marked as the server's (server-sent-errors.ts). It
- * hides nothing the SDK reads off a transport: whether a request has its own stream (closing it
+ * after it can follow is cut at MAX_NESTING first, for all of them (policy/nesting-limit.ts);
+ * a server's error answer with a code mcpterm uses for its own transport failures is marked as
+ * the server's (server-sent-errors.ts). It hides nothing the SDK reads off a transport: whether a request has its own stream (closing it
  * cancels the request on 2026 HTTP) and, for a stdio server only, its process (a stdio server
  * that ignores the 2026 probe is waited out and spoken to in 2025; an HTTP one that times out
  * is not).

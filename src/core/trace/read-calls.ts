@@ -1,4 +1,4 @@
-import { MAX_NESTING, nestsDeeperThan, withinNesting } from "../policy/nesting-limit.js";
+import { MAX_NESTING, withinNesting } from "../policy/nesting-limit.js";
 import { UsageError } from "../errors.js";
 import { formatBytes } from "../text/index.js";
 import { callFromLine } from "./calls-file.js";
@@ -49,13 +49,14 @@ export async function readRecordedCalls(file: string, maxLineChars = MAX_LINE_CH
       }
       // Read to MAX_NESTING, as a server's message is; a calls file, which is the author's, is
       // refused instead, and a trace's cut lines are named in the notes, never replayed silently.
-      if (nestsDeeperThan(value, MAX_NESTING)) {
+      const within = withinNesting(value);
+      if (within !== value) {
         if (format === "calls" || formatOf(value) === "calls")
           throw new UsageError(
             `Line ${line.number} of ${file} nests deeper than ${MAX_NESTING} levels of objects and arrays; flatten it.`,
           );
         skipped.tooDeep.push(line.number);
-        value = withinNesting(value);
+        value = within;
       }
       format ??= formatOf(value);
       if (format === "calls") {
