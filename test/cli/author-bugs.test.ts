@@ -121,6 +121,18 @@ describe("a server that shuts its stdin and dies as it starts", () => {
       /failed — the server process exited \(code 3\) before it was connected: fatal: the config file is missing$/m,
     );
   });
+
+  it("is told by its exit while a child it left behind still holds its pipes", async () => {
+    // The shell's pipes stay open after it exits (the child has them), so its exit is seen on
+    // the process's own exit, not when the pipes close; the child is stopped with the group.
+    const leaving = `exec 0<&-; echo 'fatal: the config file is missing' >&2; sh -c 'sleep 30' ${marker} & exit 3`;
+    const run = await runCli(["tools", "--", "sh", "-c", leaving], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(
+      /failed — the server process exited \(code 3\) before it was connected: fatal: the config file is missing$/m,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
 });
 
 describe("a server mcpterm stopped itself once connecting failed", () => {
@@ -138,6 +150,23 @@ describe("a server mcpterm stopped itself once connecting failed", () => {
     });
     expect(run.code).toBe(4);
     expect(run.stdout).not.toMatch(/SIGTERM|code 143/);
+    expect(run.stdout).toMatch(/failed — the revision could not be settled: .*pins 2026-07-28/);
+  });
+
+  it("is told by why connecting failed when closing its stdin made it exit 1", async () => {
+    // The same refusal from a server that exits 1 as its stdin ends: mcpterm closed it.
+    const refusing = [
+      "process.stdin.on('end', () => process.exit(1));",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      "const m = JSON.parse(line); if (m.id === undefined) return;",
+      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
+    ].join(" ");
+    const run = await runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(4);
+    expect(run.stdout).not.toMatch(/code 1\b/);
     expect(run.stdout).toMatch(/failed — the revision could not be settled: .*pins 2026-07-28/);
   });
 

@@ -26,11 +26,11 @@ export async function describeConnectFailure(
   if (stdio?.spawnError) return stdio.spawnError.message;
   // A process that died as the first message was written fails that write (EPIPE) a moment
   // before its exit is seen: "write EPIPE" says nothing, the exit and its stderr say why.
-  if (stdio && !stdio.exit && isBrokenPipe(error)) await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
+  if (stdio && isBrokenPipe(error)) await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
   const signIn =
     auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;
-  // A process that ended of itself (not stopped by mcpterm once the attempt failed) and died, or
+  // A process that ended of itself (not as mcpterm stopped it once the attempt failed) and died, or
   // broke the pipe the handshake was written to, is why it failed; one that ended cleanly after
   // the handshake failed (a 2025 server refusing a pinned 2026) is told by the revision.
   const ownExit = stdio?.exit?.stopped === true ? undefined : stdio?.exit;

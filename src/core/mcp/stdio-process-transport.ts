@@ -30,10 +30,19 @@ export interface StdioProcessOptions {
 /** The longest one JSON-RPC message may be (in characters); real results stay far below. */
 export const MAX_MESSAGE_CHARS = 64 * 1_048_576;
 
+/**
+ * How long `ended` waits after the exit for the pipes to close: the last stderr lines are read by
+ * then, and a child that outlives the server (`sh -c 'sleep 30 & exit 3'`) keeps them open.
+ */
+const PIPE_DRAIN_AFTER_EXIT_MS = 100;
+
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** Ended after mcpterm signalled it (SIGTERM, then SIGKILL) to stop it: not a death of its own. */
+  /**
+   * Ended after mcpterm began stopping it (closed its stdin, then SIGTERM and SIGKILL): not a
+   * death of its own, even where a server exits 1 as its stdin closes.
+   */
   stopped?: true;
 }
 
@@ -49,6 +58,7 @@ export class StdioProcessTransport implements Transport {
 
   readonly stderr = new BoundedLines();
   readonly stdoutNoise = new BoundedLines(100);
+  /** How the process ended, from the moment it did (a child it left may hold the pipes longer). */
   exit: ProcessExit | undefined;
   spawnError: Error | undefined;
 
@@ -56,8 +66,15 @@ export class StdioProcessTransport implements Transport {
   private stdoutBuffer = "";
   private oversized = false;
   private closing: Promise<void> | undefined;
-  /** Whether shutDown got as far as signalling the process group (see ProcessExit.stopped). */
-  private signalled = false;
+  /**
+   * Whether mcpterm is stopping the process (an exit from then on is marked ProcessExit.stopped):
+   * once it closed a stdin that still worked, or signalled the group.
+   */
+  private stopping = false;
+  /** A write to stdin failed (EPIPE): the process had shut it, so closing it stops nothing. */
+  private stdinBroken = false;
+  /** Whether the process's pipes have all closed; nothing can be sent after. */
+  private pipesClosed = false;
 
   private readonly maxMessageChars: number;
 
@@ -84,11 +101,17 @@ export class StdioProcessTransport implements Transport {
         reject(this.spawnError);
         this.onerror?.(this.spawnError);
       });
-      child.once("close", (code, signal) => {
-        this.exit = { code, signal, ...(this.signalled ? { stopped: true as const } : {}) };
+      child.once("exit", (code, signal) => {
+        this.exit = { code, signal, ...(this.stopping ? { stopped: true as const } : {}) };
+      });
+      child.once("close", () => {
+        this.pipesClosed = true;
         this.onclose?.();
       });
-      child.stdin.on("error", (error) => this.onerror?.(error));
+      child.stdin.on("error", (error) => {
+        this.stdinBroken = true;
+        this.onerror?.(error);
+      });
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => this.readStdout(chunk));
       child.stderr.setEncoding("utf8");
@@ -101,24 +124,40 @@ export class StdioProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || this.exit) return Promise.reject(new Error("Not connected"));
+    if (!stdin || stdin.destroyed || this.pipesClosed) return Promise.reject(new Error("Not connected"));
     return new Promise((resolve, reject) => {
-      stdin.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      stdin.write(serializeMessage(message), (error) => {
+        if (error) {
+          this.stdinBroken = true;
+          reject(error);
+        } else resolve();
+      });
     });
   }
 
-  /** Resolves once the process has ended (its exit recorded), or after `ms` if it has not. */
+  /**
+   * Resolves once the process has ended and its pipes closed (or PIPE_DRAIN_AFTER_EXIT_MS after
+   * its exit, where a child it left holds them), or after `ms` if it has not ended.
+   */
   ended(ms: number): Promise<void> {
     const child = this.child;
-    if (!child || this.exit) return Promise.resolve();
+    if (!child || this.pipesClosed) return Promise.resolve();
     return new Promise((resolve) => {
+      let drain: NodeJS.Timeout | undefined;
       const done = (): void => {
         clearTimeout(timer);
+        clearTimeout(drain);
         child.off("close", done);
+        child.off("exit", drained);
         resolve();
+      };
+      const drained = (): void => {
+        drain = setTimeout(done, PIPE_DRAIN_AFTER_EXIT_MS);
       };
       const timer = setTimeout(done, ms);
       child.once("close", done);
+      if (this.exit) drained();
+      else child.once("exit", drained);
     });
   }
 
@@ -133,9 +172,11 @@ export class StdioProcessTransport implements Transport {
     const pid = child?.pid;
     if (!child || pid === undefined) return;
     const grace = this.options.gracePeriodMs ?? 2000;
+    // A process already dying of its own (its exit not yet seen) broke its stdin first.
+    this.stopping = !this.stdinBroken;
     child.stdin.end();
     if (!(await waitForGroupExit(pid, grace))) {
-      this.signalled = true;
+      this.stopping = true;
       signalProcessGroup(pid, "SIGTERM");
       if (!(await waitForGroupExit(pid, grace))) {
         signalProcessGroup(pid, "SIGKILL");
