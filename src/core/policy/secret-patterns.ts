@@ -38,10 +38,24 @@ export interface SecretPattern {
  */
 const URL_WITH_PASSWORD = String.raw`(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@`;
 
+/** A PEM private key's first line. */
+const PRIVATE_KEY_HEADER = "-----BEGIN [A-Z ]*PRIVATE KEY-----";
+
+/**
+ * A private key from its first line to its last, or to the next key's first line: read to its
+ * END alone, a text of many first lines and no last (a hostile result) was read to its end from
+ * each of them, and a megabyte took seconds. Each part of the text is now read once; two keys
+ * run together are two matches, which take out all that one would have.
+ */
+const PRIVATE_KEY = new RegExp(
+  String.raw`${PRIVATE_KEY_HEADER}(?:(?!${PRIVATE_KEY_HEADER})[\s\S])*?(?:-----END [A-Z ]*PRIVATE KEY-----|(?=${PRIVATE_KEY_HEADER}))`,
+  "g",
+);
+
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "private-key",
-    pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+    pattern: PRIVATE_KEY,
     group: 0,
     piece: /-----BEGIN /,
     spansStrings: true,
