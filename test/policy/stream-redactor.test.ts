@@ -85,6 +85,32 @@ describe("StreamRedactor", () => {
     expect(pieces.join("")).not.toContain("MIIE");
   });
 
+  /** Streams `text` in 4-character pieces: what was shown before the end, and all of it. */
+  function streamed(text: string): { beforeTheEnd: string; all: string } {
+    const redactor = new StreamRedactor(redact);
+    let beforeTheEnd = "";
+    for (let at = 0; at < text.length; at += 4) beforeTheEnd += redactor.push(text.slice(at, at + 4));
+    return { beforeTheEnd, all: beforeTheEnd + redactor.flush() };
+  }
+
+  it.each(["Bearer ", "password = "])(
+    "lets a hold after %j go once it runs past any secret's length, its start redacted",
+    (start) => {
+      // Held to the end, each piece read the whole hold again: 200 KB took 12 to 19 s.
+      const { beforeTheEnd, all } = streamed(start + "Ab9_-".repeat(40_000));
+      expect(beforeTheEnd.length).toBeGreaterThan(150_000);
+      expect(all.startsWith(`${start}[REDACTED]`)).toBe(true);
+      expect(all.length).toBeLessThan(200_000 - 16_000);
+    },
+  );
+
+  it("lets a PEM block that never closes go once it runs past any key's length", () => {
+    const text = `-----BEGIN RSA PRIVATE KEY-----\n${"no end line comes, only words ".repeat(7_000)}`;
+    const { beforeTheEnd, all } = streamed(text);
+    expect(beforeTheEnd.length).toBeGreaterThan(text.length - 20_000);
+    expect(all).toBe(text);
+  });
+
   it.each([1, 7, 64])("holds a long JWT whole, so no piece of it shows (%i)", (size) => {
     const part = (n: number) => "Ab9_-".repeat(n);
     const jwt = `eyJ${part(60)}.eyJ${part(200)}.${part(80)}`;

@@ -7,6 +7,13 @@ const LONG_RUN_HOLD = 256;
  * tokens run to several kilobytes, and released in pieces none would match the pattern.
  */
 const TOKEN_RUN = 16_384;
+/**
+ * The longest anything is held back as one secret (a PEM block still open, a `Bearer` or
+ * `password =` still running): no key or token is this long, and each piece that arrives reads
+ * the whole hold again, so a hold without end (a model writing megabytes after `Bearer `) made
+ * the screen wait seconds per 100 KB. Past it, the hold is released redacted, word by word.
+ */
+const LONGEST_HOLD = TOKEN_RUN;
 
 /**
  * Secrets that span more than one word: an assignment such as `password = "two words"` (its
@@ -53,13 +60,21 @@ export class StreamRedactor {
     return rest ? this.redact(rest) : "";
   }
 
+  /** Where what is safe to show ends: before the last word, or before a secret still arriving. */
   private cutPoint(): number {
     const text = this.pending;
+    const wordStart = lastWordStart(text);
+    const held = this.holdStart(text, wordStart);
+    return text.length - held > LONGEST_HOLD ? wordStart : held;
+  }
+
+  /** Where a secret that may still be arriving starts, or `wordStart` when none reaches the tail. */
+  private holdStart(text: string, wordStart: number): number {
     const begin = text.lastIndexOf("-----BEGIN ");
     const end = begin === -1 ? null : /-----END [A-Z ]+-----/.exec(text.slice(begin));
     // Hold from the BEGIN line until its whole END line has arrived.
     if (begin !== -1 && !end) return begin;
-    let cut = lastWordStart(text);
+    let cut = wordStart;
     // A closed block whose END line reaches into the tail is held whole, to be redacted whole.
     if (end && begin + end.index + end[0].length >= cut) cut = Math.min(cut, begin);
     for (const pattern of MULTI_WORD) {
