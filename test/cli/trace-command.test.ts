@@ -386,6 +386,43 @@ describe("a trace file written by something else", () => {
     expect(tree.stdout).not.toContain("undefined");
   });
 
+  it("leaves out records without what their type holds, says which, and shows the rest", async () => {
+    const file = path.join(dir, `foreign-${randomUUID()}.jsonl`);
+    const records = [
+      '{"type":"session_start","sessionId":"s","version":"0.0.1","model":"m","servers":["x"],"cwd":"/tmp","ts":1}',
+      '{"type":"servers","servers":[{"name":"x","status":"connected","tools":"many"},{"name":"y","status":"failed","tools":0}],"ts":2}',
+      '{"type":"turn_start","turn":1,"input":"hi","ts":3}',
+      '{"type":"model_request","step":1,"messageCount":2,"ts":4}',
+      '{"type":"tool_call_proposed","call":{"id":"c1","step":1,"modelName":"x__y","server":"x","tool":"y","arguments":{},"rawArguments":"{}"},"ts":5}',
+      '{"type":"approval_decided","callId":"c1","approved":true,"by":"user","reason":42,"ts":6}',
+      '{"type":"tool_result","callId":"c1","ok":true,"display":"ok","durationMs":"3 ms","ts":7}',
+      '{"type":"wire","server":"x","direction":"send","at":8,"ts":8}',
+      '{"type":"turn_end","reason":"completed","answer":"done","steps":1,"ts":9}',
+    ];
+    await writeFile(file, `${records.join("\n")}\n`);
+    for (const args of [
+      ["trace", file],
+      ["trace", file, "--json"],
+      ["trace", file, "--wire"],
+      ["trace", file, "--otlp", path.join(dir, `otlp-${randomUUID()}.json`)],
+    ]) {
+      const shown = await runInProcess(args, { cwd: dir, env: cleanEnv() });
+      expect(shown.stderr, args.join(" ")).toBe("");
+      expect(shown.code, args.join(" ")).toBe(0);
+      expect(shown.stdout, args.join(" ")).not.toMatch(/\bundefined\b|\bNaN\b/);
+    }
+    const tree = await runInProcess(["trace", file], { cwd: dir, env: cleanEnv() });
+    expect(tree.stdout).toContain('! line 4 (model_request) was left out: its field "tools" is missing\n');
+    expect(tree.stdout).toContain(
+      '! line 6 (approval_decided) was left out: its field "reason" is not a string\n',
+    );
+    expect(tree.stdout).toContain("server y: failed");
+    expect(tree.stdout).not.toContain("server x:");
+    expect(tree.stdout).toMatch(/tool x\/y \(\?, ok\)/);
+    const wire = await runInProcess(["trace", file, "--wire"], { cwd: dir, env: cleanEnv() });
+    expect(wire.stdout).toMatch(/ x → \? {2}\(no message recorded\)\n/);
+  });
+
   it("a calls file nested past 256 levels is refused (exit 2), not replayed cut", async () => {
     const file = path.join(dir, `calls-${randomUUID()}.jsonl`);
     const deep = `${'{"a":'.repeat(300)}1${"}".repeat(300)}`;

@@ -7,6 +7,7 @@ import { firstLine } from "../text/index.js";
 import { serverToolsOffered } from "../tool-search/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 import type { TraceRecord } from "./trace-records.js";
+import { shapedRecord } from "./record-shapes.js";
 
 export async function readTrace(file: string): Promise<Trace> {
   return parseTrace(await readFile(file, "utf8"), file);
@@ -46,8 +47,9 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
 
 /**
  * Groups the records of a JSONL trace. It never throws on content: a half-written last line
- * (the process was killed while writing) and lines it cannot read become `problems`, and
- * record types it does not know are counted and skipped.
+ * (the process was killed while writing), lines it cannot read and records without what their
+ * type must hold (see record-shapes.ts) become `problems`, and record types it does not know
+ * are counted and skipped.
  */
 export function parseTrace(text: string, file?: string): Trace {
   const builder = new TraceBuilder(file);
@@ -79,7 +81,12 @@ export function parseTrace(text: string, file?: string): Trace {
       builder.unknown();
       return;
     }
-    builder.add(record as TraceRecord);
+    const shaped = shapedRecord(record as { type: TraceRecord["type"] });
+    if ("problem" in shaped) {
+      builder.problem(`line ${index + 1} (${record.type}) was left out: ${shaped.problem}`);
+      return;
+    }
+    builder.add(shaped.record);
   });
   return builder.finish();
 }

@@ -17,6 +17,9 @@ const node = (label: string, children: Node[] = []): Node => ({ label, children 
 const PREVIEW = 120;
 const LONG_PREVIEW = 200;
 
+/** A trace of lines it could not read says so in this many lines at most, above its tree. */
+const PROBLEMS_SHOWN = 10;
+
 /**
  * The trace as a plain-text tree: turn -> knowledge hits -> model steps -> tool calls -> answer,
  * with a duration on every node. UI-free and sanitized, so the TUI's `/trace` and `mcpterm
@@ -25,7 +28,9 @@ const LONG_PREVIEW = 200;
 export function renderTraceTree(trace: Trace, options: { turn?: number } = {}): string {
   const turns = options.turn === undefined ? trace.turns : [selectTurn(trace, options.turn)];
   const lines: string[] = [header(trace)];
-  for (const problem of trace.problems) lines.push(`! ${problem}`);
+  for (const problem of trace.problems.slice(0, PROBLEMS_SHOWN)) lines.push(`! ${problem}`);
+  const more = trace.problems.length - PROBLEMS_SHOWN;
+  if (more > 0) lines.push(`! and ${more} more (mcpterm trace --json lists them all)`);
   if (trace.turns.length === 0) lines.push("(no turns recorded)");
   for (const turn of turns) draw(turnNode(turn), lines);
   if (options.turn === undefined && trace.serverRequests.length > 0)

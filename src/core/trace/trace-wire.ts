@@ -39,6 +39,9 @@ export function renderWire(trace: Trace, options: WireOptions = {}): string {
     if (frame.preview !== undefined) {
       const preview = options.full ? frame.preview : truncateEnd(frame.preview, SHOWN);
       body = `${preview}… (${frame.chars ?? "?"} chars)`;
+    } else if (frame.message === undefined) {
+      // A trace written by something else may hold a frame without one.
+      body = "(no message recorded)";
     } else if (options.full) {
       body = JSON.stringify(frame.message);
     } else {
