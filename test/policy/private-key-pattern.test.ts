@@ -24,6 +24,24 @@ describe("the private-key pattern", () => {
     expect(redacted(text)).toMatch(/ tail$/);
   });
 
+  it("leaves first lines alone that only text stands between, as grep prints them", () => {
+    const grep = ["a.pem:-----BEGIN RSA PRIVATE KEY-----", "b.pem:-----BEGIN RSA PRIVATE KEY-----", ""].join(
+      "\n",
+    );
+    expect(redacted(grep)).toBe(grep);
+    const line = JSON.stringify({
+      forModel: "id:1:-----BEGIN OPENSSH PRIVATE KEY-----",
+      display: "-----BEGIN OPENSSH PRIVATE KEY-----",
+    });
+    expect(redacted(line)).toBe(line);
+  });
+
+  it("takes out an encrypted key cut short, its headers before its base64", () => {
+    const cut = `-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,0A1B\n\n${BODY}`;
+    expect(redacted(`${cut}\n`)).toBe(`${REDACTED}\n`);
+    expect(redacted(JSON.stringify({ key: cut }))).toBe(`{"key":"${REDACTED}"}`);
+  });
+
   it("leaves other PEM blocks and text after the last key alone", () => {
     const certificate = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----";
     expect(redacted(`${certificate}\n${key()}\nafter`)).toBe(`${certificate}\n${REDACTED}\nafter`);

@@ -42,15 +42,22 @@ const URL_WITH_PASSWORD = String.raw`(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^
 const PRIVATE_KEY_HEADER = "-----BEGIN [A-Z ]*PRIVATE KEY-----";
 
 /**
- * A private key from its first line to its last, or to the next key's first line: read to its
- * END alone, a text of many first lines and no last (a hostile result) was read to its end from
- * each of them, and a megabyte took seconds. Each part of the text is now read once; two keys
- * run together are two matches, which take out all that one would have.
+ * A private key from its first line to its last, or, cut short, up to the next key's first line
+ * where all between is key material (base64, spaces, `\n` escapes, an encrypted key's headers;
+ * never a quote, so it stays within a string of a JSON line). Read to its END alone, a text of
+ * many first lines and no last (a hostile result) was read to its end from each of them, and a
+ * megabyte took seconds; now each part of the text is read at most twice.
  */
 const PRIVATE_KEY = new RegExp(
-  String.raw`${PRIVATE_KEY_HEADER}(?:(?!${PRIVATE_KEY_HEADER})[\s\S])*?(?:-----END [A-Z ]*PRIVATE KEY-----|(?=${PRIVATE_KEY_HEADER}))`,
+  [
+    String.raw`${PRIVATE_KEY_HEADER}(?:(?!${PRIVATE_KEY_HEADER})[\s\S])*?-----END [A-Z ]*PRIVATE KEY-----`,
+    String.raw`${PRIVATE_KEY_HEADER}(?:[A-Za-z0-9+/=:,\s-]|\\[nr])*?(?=${PRIVATE_KEY_HEADER})`,
+  ].join("|"),
   "g",
 );
+
+/** An encrypted PEM key's header lines (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`), before its base64. */
+const PEM_HEADERS = String.raw`(?:(?:Proc-Type|DEK-Info):[^\n\\]*(?:\s|\\[nr])+)*`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
@@ -63,8 +70,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     // A key cut short (a truncated file, a result capped mid-key) is as secret as a whole one.
     rule: "private-key",
-    pattern:
-      /-----BEGIN [A-Z ]*PRIVATE KEY-----(?:\s|\\[nr])*[A-Za-z0-9+/=]{16,}(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*/g,
+    pattern: new RegExp(
+      String.raw`${PRIVATE_KEY_HEADER}(?:\s|\\[nr])*${PEM_HEADERS}[A-Za-z0-9+/=]{16,}(?:(?:\s|\\[nr])*[A-Za-z0-9+/=]+)*`,
+      "g",
+    ),
     group: 0,
     piece: /-----BEGIN /,
     spansStrings: true,
