@@ -226,7 +226,7 @@ function withField(record: object, path: string[], replacement: unknown): object
 
 const REPLACEMENTS = [undefined, null, "zz", 7, true, [], {}];
 /** What a field read as something it is not shows up as. */
-const MISREAD = /\bundefined\b|\bNaN\b|\[object Object\]/;
+const MISREAD = /\bundefined\b|\bNaN\b|\bInfinity\b|\[object Object\]/;
 
 describe("trace records from elsewhere", () => {
   it("reads the sample as it was written, every record kept", () => {
@@ -252,6 +252,32 @@ describe("trace records from elsewhere", () => {
         }
     });
     expect(failures).toEqual([]);
+  });
+
+  it("reads a number JSON writes as 1e999 as no number: no Infinity shown, the OTLP export made", () => {
+    const lines = jsonl(RECORDS)
+      .replace('"latencyMs":25', '"latencyMs":1e999')
+      .replace('"durationMs":8', '"durationMs":-1e999')
+      .replace(`"at":${T0 + 1}`, '"at":1e999')
+      .replace(`"ts":${T0 + 4}`, '"ts":1e999');
+    expect(lines.match(/1e999/g)).toHaveLength(4);
+    expect(shown(lines)).not.toMatch(MISREAD);
+  });
+
+  it("shows a compaction, and leaves out one whose trigger or drops it cannot read", () => {
+    expect(renderTraceTree(parseTrace(jsonl(RECORDS)))).toContain(
+      "Compacted the conversation near the context window's limit: about 40,000 → 900 tokens",
+    );
+    const compaction =
+      RECORDS.find((record) => (record as { type: string }).type === "context_compacted") ?? {};
+    for (const [path, value] of [
+      [["trigger"], "__proto__"],
+      [["dropped"], [null]],
+      [["dropped"], [{ kind: "turns" }]],
+    ] as const) {
+      const shaped = shapedRecord(withField(compaction, [...path], value) as { type: "context_compacted" });
+      expect("problem" in shaped, `${path.join(".")} = ${JSON.stringify(value)}`).toBe(true);
+    }
   });
 
   it("leaves out a record without what its type must hold, and says which line and field", () => {

@@ -10,7 +10,7 @@ import type { TraceRecord } from "./trace-records.js";
  * kept as they are.
  */
 type Kind = "string" | "number" | "boolean" | "array" | "object" | "number|null" | "string|null" | "json";
-type FieldShape = Kind | `${Kind}?` | "strings" | Shape | [Shape | Kind] | Optional;
+type FieldShape = Kind | `${Kind}?` | "strings" | Shape | [Shape | Kind] | Optional | Check;
 interface Shape {
   readonly [field: string]: FieldShape;
 }
@@ -22,6 +22,39 @@ class Optional {
 function optional(shape: Shape): Optional {
   return new Optional(shape);
 }
+
+/** A required field that must pass `test`; `what` says what it must be. */
+class Check {
+  constructor(
+    readonly test: (value: unknown) => boolean,
+    readonly what: string,
+  ) {}
+}
+
+/** One of `values`, and nothing else (a name a lookup reads, where `__proto__` would be found). */
+function oneOf(...values: string[]): Check {
+  return new Check(
+    (value) => typeof value === "string" && values.includes(value),
+    `one of ${values.join(", ")}`,
+  );
+}
+
+/** What a compaction dropped, each kind with what describeCompaction reads of it. */
+const COMPACTION_DROPS = new Check(
+  (value) =>
+    Array.isArray(value) &&
+    value.every(
+      (item: unknown) =>
+        kindOf(item) === "object" &&
+        ["tool_result", "tool_arguments", "message", "turns"].includes(
+          String((item as { kind?: unknown }).kind),
+        ) &&
+        ((item as { kind: string }).kind !== "turns" ||
+          (kindOf((item as { turns?: unknown }).turns) === "number" &&
+            kindOf((item as { messages?: unknown }).messages) === "number")),
+    ),
+  "a list of what compaction dropped",
+);
 
 const SERVER_STATE: Shape = {
   name: "string",
@@ -133,11 +166,11 @@ const SHAPES: Readonly<Record<TraceRecord["type"], Shape>> = {
     }),
   },
   context_compacted: {
-    trigger: "string",
+    trigger: oneOf("auto", "manual", "overflow"),
     window: "number",
     beforeTokens: "number",
     afterTokens: "number",
-    dropped: "array",
+    dropped: COMPACTION_DROPS,
   },
   model_retry: { step: "number", attempt: "number", delayMs: "number", reason: "string" },
   text_delta: { step: "number", delta: "string" },
@@ -204,7 +237,9 @@ function shapedObject(
     /** Why the record cannot be read, where this field is required and is not `what`. */
     const problem = (what: string): string =>
       `its field "${name}" is ${item === undefined ? "missing" : `not ${what}`}`;
-    if (fieldShape === "strings") {
+    if (fieldShape instanceof Check) {
+      if (!fieldShape.test(item)) return problem(fieldShape.what);
+    } else if (fieldShape === "strings") {
       copy[field] = Array.isArray(item) ? item.filter((entry) => typeof entry === "string") : [];
     } else if (typeof fieldShape === "string") {
       const kinds = fieldShape.replace(/\?$/, "").split("|");
@@ -253,6 +288,8 @@ function kindsOf(value: unknown): string[] {
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
+  // JSON's 1e999 reads as Infinity: no count or time is one.
+  if (typeof value === "number" && !Number.isFinite(value)) return "infinite";
   if (Array.isArray(value)) return "array";
   return typeof value;
 }

@@ -216,7 +216,8 @@ function anyValue(value: string | number | boolean | string[]): AnyValue {
 
 /** Unix milliseconds as OTLP's nanosecond string (too large for a JSON number). */
 function nanos(ms: number): string {
-  return (BigInt(Math.round(ms)) * 1_000_000n).toString();
+  // The reader lets no infinite time through; a NaN made of one must not stop the export.
+  return Number.isFinite(ms) ? (BigInt(Math.round(ms)) * 1_000_000n).toString() : "0";
 }
 
 /** A stable, non-zero hex id of `length` digits (32 for trace ids, 16 for span ids). */

@@ -40,6 +40,7 @@ const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
   "warning",
   "error",
   "turn_end",
+  "context_compacted",
   "sampling",
   "elicitation",
   "input_round",
@@ -94,8 +95,8 @@ export function parseTrace(text: string, file?: string): Trace {
 /** Milliseconds since the epoch of a record: `ts` from the recorder, `at` from older writers. */
 function timeOf(record: object): number | undefined {
   const { ts, at } = record as { ts?: unknown; at?: unknown };
-  if (typeof ts === "number") return ts;
-  if (typeof at === "number") return at;
+  if (typeof ts === "number" && Number.isFinite(ts)) return ts;
+  if (typeof at === "number" && Number.isFinite(at)) return at;
   if (typeof at === "string") {
     const parsed = Date.parse(at);
     return Number.isNaN(parsed) ? undefined : parsed;
