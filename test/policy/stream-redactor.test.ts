@@ -94,14 +94,27 @@ describe("StreamRedactor", () => {
   }
 
   it.each(["Bearer ", "password = "])(
-    "shows a hold after %j that runs past any secret's length as one [REDACTED], none of the rest",
+    "shows a value after %j that runs past any hold redacted, and none of the rest of it",
     (start) => {
       // Held to the end, each piece read the whole hold again: 200 KB took 12 to 19 s.
       const { beforeTheEnd, all } = streamed(`said: ${start}${"Ab9_-".repeat(40_000)} and then more.`);
-      expect(beforeTheEnd.startsWith("said: [REDACTED]")).toBe(true);
-      expect(all).toBe("said: [REDACTED] and then more.");
+      expect(beforeTheEnd.startsWith(`said: ${start}[REDACTED]`)).toBe(true);
+      expect(all).toBe(`said: ${start}[REDACTED] and then more.`);
     },
   );
+
+  it("drops all of a quoted value longer than any hold, its spaces too, up to its quote", () => {
+    const value = "correct horse battery staple ".repeat(800);
+    const { all } = streamed(`password = "${value}" ok`);
+    expect(all).toBe('password = "[REDACTED]" ok');
+  });
+
+  it("shows what only looked like the start of a secret once it runs past any hold", () => {
+    const image = `![login page](data:image/png;base64,${"iVBORw0KGgo".repeat(4000)}) done`;
+    expect(streamed(image).all).toBe(image);
+    const certificate = `-----BEGIN CERTIFICATE-----\n${"MIIBszCCAVmgAwIBAgIU\n".repeat(1000)}-----END CERTIFICATE-----\n`;
+    expect(streamed(certificate).all).toBe(certificate);
+  });
 
   it.each([1, 8, 61])("shows no line of a key longer than any hold (%i-character pieces)", (size) => {
     const line = (index: number): string =>
@@ -123,12 +136,20 @@ describe("StreamRedactor", () => {
     expect(all).toBe('{"key":"[REDACTED]"} done');
   });
 
-  it("lets a PEM first line followed by prose without end go, as one [REDACTED] and the prose after", () => {
-    const prose = "no end line comes, only words ".repeat(7_000);
-    const { beforeTheEnd, all } = streamed(`-----BEGIN RSA PRIVATE KEY-----\n${prose}`);
-    expect(beforeTheEnd.length).toBeGreaterThan(prose.length - 20_000);
-    expect(all.startsWith("[REDACTED]")).toBe(true);
-    expect(prose.endsWith(all.slice("[REDACTED]".length))).toBe(true);
+  it("shows a PEM first line followed by prose without end, once it runs past any hold", () => {
+    const text = `-----BEGIN RSA PRIVATE KEY-----\n${"no end line comes, only words ".repeat(7_000)}`;
+    const { beforeTheEnd, all } = streamed(text);
+    expect(beforeTheEnd.length).toBeGreaterThan(text.length - 20_000);
+    expect(all).toBe(text);
+  });
+
+  it.each([4, 33])("shows no line of an indented key longer than any hold (%i)", (size) => {
+    const body = Array.from(
+      { length: 300 },
+      (_, index) => `    K${String(index).padStart(3, "0")}${"QUJDREVGR0hJSktMTU5P".repeat(3)}  `,
+    );
+    const { all } = streamed(`-----BEGIN PRIVATE KEY-----\n${body.join("\n")}\n`, size);
+    expect(all).not.toMatch(/K\d{3}QUJD/);
   });
 
   it("reads a long run once per piece, not once per character in it, before the prose after it", () => {

@@ -57,7 +57,9 @@ const PRIVATE_KEY = new RegExp(
 );
 
 /** An encrypted PEM key's header lines (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`), before its base64. */
-const PEM_HEADERS = String.raw`(?:(?:Proc-Type|DEK-Info):[^\n\\]*(?:\s|\\[nr])+)*`;
+// The line's text and its break kept apart: where both could take a space, a failed match
+// tried every way of sharing them (25 header lines took 2.5 s).
+const PEM_HEADERS = String.raw`(?:(?:Proc-Type|DEK-Info):[^\r\n\\]*(?:(?:\r?\n|\\[nr])[ \t]*)+)*`;
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {

@@ -18,18 +18,22 @@ const TOKEN_RUN = 16_384;
  */
 const LONGEST_HOLD = TOKEN_RUN;
 
-/** What continues a secret too long to hold: a PEM block's key lines, or a token's run. */
-type Swallowing = "pem" | "run";
 /**
- * A PEM block's whole lines between its first and its last: base64, an encrypted key's headers,
- * blank lines, each ended by a line break or a `\n` escape (a key quoted in JSON).
+ * What continues a secret too long to hold: a PEM block's key material up to its END line, or a
+ * value up to what ends it (a space, or the quote it opened with).
  */
-const KEY_LINES = /^(?:(?:[A-Za-z0-9+/=]*|(?:Proc-Type|DEK-Info|Comment):[^\n\\]*)(?:\r?\n|\\[nr])+)*/;
-/** A key line still arriving, up to a `\n` escape cut in two (prose has spaces: a word may be either). */
-const KEY_LINE_START = /^(?:[A-Za-z0-9+/=-]*|(?:Proc-Type|DEK-Info|Comment):[^\n\\]*)(?:\\|\r)?$/;
-const KEY_LINE_RUN = /^[A-Za-z0-9+/=]*/;
-const PEM_FIRST_LINE = /^-----BEGIN [A-Z ]*(?:-----)?/;
+type Swallowing = { kind: "pem" } | { kind: "run"; end: RegExp };
+/**
+ * A PEM block's key material as the cut-short key pattern reads it: base64 runs with spaces,
+ * line breaks, `\n` escapes, `\/` and `> ` quoting between them, and an encrypted key's header
+ * lines. (Words after a key are taken with it, as that pattern takes them.)
+ */
+const KEY_MATERIAL = /^(?:(?:Proc-Type|DEK-Info|Comment):[^\r\n\\]*|[A-Za-z0-9+/=\s>]|\\[nr/])*/;
 const PEM_END = /^-----END [A-Z ]*PRIVATE KEY-----/;
+/** A PEM private key's first line, the one hold whose continuation is key material. */
+const PRIVATE_KEY_FIRST_LINE = /^-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+/** An assignment whose quoted value is still open at the end: it ends at its quote. */
+const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
 
 /**
  * Secrets that span more than one word: an assignment such as `password = "two words"` (its
@@ -67,15 +71,7 @@ export class StreamRedactor {
     if (this.swallowing && this.swallow(false)) return "";
     const text = this.pending;
     const held = this.holdStart(text, lastWordStart(text));
-    if (text.length - held > LONGEST_HOLD) {
-      // Too long to be a secret held whole: shown as one, and what continues it dropped; a PEM
-      // block's key lines are read past its first line (an unclosed block may be followed by prose).
-      const shown = `${this.redact(text.slice(0, held))}${REDACTED}`;
-      const firstLine = PEM_FIRST_LINE.exec(text.slice(held));
-      this.swallowing = firstLine ? "pem" : "run";
-      this.pending = firstLine ? text.slice(held + firstLine[0].length) : "";
-      return this.swallow(false) ? shown : `${shown}${this.push("")}`;
-    }
+    if (text.length - held > LONGEST_HOLD) return this.letGo(text, held);
     if (held <= 0) return "";
     this.pending = text.slice(held);
     return this.redact(text.slice(0, held));
@@ -91,32 +87,53 @@ export class StreamRedactor {
   }
 
   /**
-   * Drops what continues a secret too long to hold from the start of `pending`: a PEM block's
-   * key lines and its END line, or a token's run up to a space. Swallowing ends where something
-   * else begins; a line that may still turn out to be a key line, or the END line, is kept back
-   * unless the stream is `ending` (then it is dropped as one). Whether swallowing goes on.
+   * A hold past LONGEST_HOLD, let go: where the secret rules find a secret running to its end (or
+   * a quoted value is still open), it is shown redacted and what continues it is dropped
+   * (swallow); otherwise it was no secret, or one that ended, and is released as words are.
+   */
+  private letGo(text: string, held: number): string {
+    const hold = text.slice(held);
+    const open = PRIVATE_KEY_FIRST_LINE.test(hold) ? null : OPEN_QUOTED_VALUE.exec(hold);
+    const quote = open?.[1];
+    const redacted = this.redact(text);
+    if (quote === undefined && !endsInSecret(redacted)) {
+      const wordStart = lastWordStart(text);
+      this.pending = text.slice(wordStart);
+      return this.redact(text.slice(0, wordStart));
+    }
+    this.pending = "";
+    if (PRIVATE_KEY_FIRST_LINE.test(hold)) this.swallowing = { kind: "pem" };
+    else this.swallowing = { kind: "run", end: quote === undefined ? /\s/ : new RegExp(`[${quote}\n]`) };
+    if (!open || quote === undefined) return redacted;
+    const valueStart = held + open.index + open[0].indexOf(quote) + 1;
+    return `${this.redact(text.slice(0, valueStart))}${REDACTED}`;
+  }
+
+  /**
+   * Drops what continues a secret too long to hold from the start of `pending`: a PEM key's
+   * material and its END line, or a value up to what ends it. Swallowing ends where something
+   * else begins; an END line still arriving (or a `\n` escape cut in two) is kept back unless the
+   * stream is `ending`. Whether swallowing goes on.
    */
   private swallow(ending: boolean): boolean {
     const text = this.pending;
-    if (this.swallowing === "run") {
-      const space = text.search(/\s/);
-      this.pending = space === -1 ? "" : text.slice(space);
-      if (space !== -1) this.swallowing = undefined;
-      return this.swallowing !== undefined;
+    const swallowing = this.swallowing;
+    if (swallowing?.kind === "run") {
+      const end = text.search(swallowing.end);
+      this.pending = end === -1 ? "" : text.slice(end);
+      if (end !== -1) this.swallowing = undefined;
+      return end === -1;
     }
-    const rest = text.slice(KEY_LINES.exec(text)?.[0].length ?? 0);
+    const rest = text.slice(KEY_MATERIAL.exec(text)?.[0].length ?? 0);
     const end = PEM_END.exec(rest);
-    const arriving = isPemEndStart(rest) || KEY_LINE_START.test(rest);
     if (end) {
       this.pending = rest.slice(end[0].length);
       this.swallowing = undefined;
-    } else if (arriving) {
-      // A key line longer than any is key material all the same (and need not be read again).
-      this.pending = ending || rest.length > LONG_RUN ? "" : rest;
+    } else if (rest === "" || (!ending && (isPemEndStart(rest) || rest === "\\"))) {
+      this.pending = ending ? "" : rest;
       if (ending) this.swallowing = undefined;
     } else {
-      // Its last line, cut short where something else begins, is the key's all the same.
-      this.pending = rest.slice(KEY_LINE_RUN.exec(rest)?.[0].length ?? 0);
+      this.pending = rest;
       this.swallowing = undefined;
     }
     return this.swallowing !== undefined;
@@ -163,6 +180,12 @@ function lastWordStart(text: string): number {
 function isWhitespace(code: number): boolean {
   if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   return /\s/.test(String.fromCharCode(code));
+}
+
+/** Whether a redacted text's last secret runs to its end (line breaks after it aside). */
+function endsInSecret(redacted: string): boolean {
+  const last = redacted.lastIndexOf(REDACTED);
+  return last !== -1 && /^(?:\s|\\[nr]?)*$/.test(redacted.slice(last + REDACTED.length));
 }
 
 /** Whether `text` could be the start of a PEM block's END line, the rest still to come. */
