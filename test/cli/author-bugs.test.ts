@@ -135,19 +135,29 @@ describe("a server that shuts its stdin and dies as it starts", () => {
   });
 });
 
+/**
+ * `mcpterm tools`, pinned to 2026-07-28, on a 2025 server that answers every request "Method not
+ * found" (so refuses server/discover), with `ending` saying how its process ends.
+ */
+function toolsOfRefusing(ending: string): ReturnType<typeof runCli> {
+  const refusing = [
+    ending,
+    "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+    "const m = JSON.parse(line); if (m.id === undefined) return;",
+    "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
+  ].join(" ");
+  return runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
+    cwd: dir,
+    env: cleanEnv(),
+  });
+}
+
 describe("a server mcpterm stopped itself once connecting failed", () => {
   it("is told by why connecting failed, not by the SIGTERM mcpterm sent it", async () => {
     // A 2025 server that refuses server/discover, outlives its stdin, and ends on SIGTERM (143).
-    const refusing = [
+    const run = await toolsOfRefusing(
       "process.on('SIGTERM', () => process.exit(143)); setInterval(() => {}, 1000);",
-      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
-      "const m = JSON.parse(line); if (m.id === undefined) return;",
-      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
-    ].join(" ");
-    const run = await runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    );
     expect(run.code).toBe(4);
     expect(run.stdout).not.toMatch(/SIGTERM|code 143/);
     expect(run.stdout).toMatch(/failed — the revision could not be settled: .*pins 2026-07-28/);
@@ -155,16 +165,7 @@ describe("a server mcpterm stopped itself once connecting failed", () => {
 
   it("is told by why connecting failed when closing its stdin made it exit 1", async () => {
     // The same refusal from a server that exits 1 as its stdin ends: mcpterm closed it.
-    const refusing = [
-      "process.stdin.on('end', () => process.exit(1));",
-      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
-      "const m = JSON.parse(line); if (m.id === undefined) return;",
-      "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
-    ].join(" ");
-    const run = await runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    const run = await toolsOfRefusing("process.stdin.on('end', () => process.exit(1));");
     expect(run.code).toBe(4);
     expect(run.stdout).not.toMatch(/code 1\b/);
     expect(run.stdout).toMatch(/failed — the revision could not be settled: .*pins 2026-07-28/);

@@ -93,20 +93,23 @@ export class StreamRedactor {
    */
   private letGo(text: string, held: number): string {
     const hold = text.slice(held);
-    const open = PRIVATE_KEY_FIRST_LINE.test(hold) ? null : OPEN_QUOTED_VALUE.exec(hold);
+    const key = PRIVATE_KEY_FIRST_LINE.test(hold);
+    const open = key ? null : OPEN_QUOTED_VALUE.exec(hold);
     const quote = open?.[1];
-    const redacted = this.redact(text);
-    if (quote === undefined && !endsInSecret(redacted)) {
-      const wordStart = lastWordStart(text);
-      this.pending = text.slice(wordStart);
-      return this.redact(text.slice(0, wordStart));
-    }
     this.pending = "";
-    if (PRIVATE_KEY_FIRST_LINE.test(hold)) this.swallowing = { kind: "pem" };
-    else this.swallowing = { kind: "run", end: quote === undefined ? /\s/ : new RegExp(`[${quote}\n]`) };
-    if (!open || quote === undefined) return redacted;
-    const valueStart = held + open.index + open[0].indexOf(quote) + 1;
-    return `${this.redact(text.slice(0, valueStart))}${REDACTED}`;
+    if (open && quote !== undefined) {
+      this.swallowing = { kind: "run", end: new RegExp(`[${quote}\n]`) };
+      const valueStart = held + open.index + open[0].indexOf(quote) + 1;
+      return `${this.redact(text.slice(0, valueStart))}${REDACTED}`;
+    }
+    const redacted = this.redact(text);
+    if (endsInSecret(redacted)) {
+      this.swallowing = key ? { kind: "pem" } : { kind: "run", end: /\s/ };
+      return redacted;
+    }
+    const wordStart = lastWordStart(text);
+    this.pending = text.slice(wordStart);
+    return this.redact(text.slice(0, wordStart));
   }
 
   /**

@@ -204,6 +204,11 @@ const SHAPES: Readonly<Record<TraceRecord["type"], Shape>> = {
   turn_end: { reason: "string", steps: "number", usage: "object?", deniedCalls: "number?" },
 };
 
+/** Whether a trace record's `type` is one mcpterm writes (and so has a shape here). */
+export function isRecordType(type: string): type is TraceRecord["type"] {
+  return Object.hasOwn(SHAPES, type);
+}
+
 /** The record as a trace reader may use it, or why it cannot be read: the field and what it is. */
 export type ShapedRecord = { record: TraceRecord } | { problem: string };
 

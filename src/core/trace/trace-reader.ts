@@ -7,44 +7,11 @@ import { firstLine } from "../text/index.js";
 import { serverToolsOffered } from "../tool-search/index.js";
 import type { Trace, TraceSession, TraceStep, TraceToolCall, TraceTurn } from "./trace-model.js";
 import type { TraceRecord } from "./trace-records.js";
-import { shapedRecord } from "./record-shapes.js";
+import { isRecordType, shapedRecord } from "./record-shapes.js";
 
 export async function readTrace(file: string): Promise<Trace> {
   return parseTrace(await readFile(file, "utf8"), file);
 }
-
-const KNOWN_TYPES: ReadonlySet<string> = new Set<TraceRecord["type"]>([
-  "session_start",
-  "servers",
-  "server_exit",
-  "stdout_noise",
-  "subscription",
-  "cache_hit",
-  "wire",
-  "wire_truncated",
-  "raw_result",
-  "session_end",
-  "turn_start",
-  "kb_hits",
-  "model_request",
-  "model_retry",
-  "text_delta",
-  "model_step_end",
-  "tool_call_proposed",
-  "approval_requested",
-  "approval_decided",
-  "tool_started",
-  "tool_progress",
-  "tool_task",
-  "tool_result",
-  "warning",
-  "error",
-  "turn_end",
-  "context_compacted",
-  "sampling",
-  "elicitation",
-  "input_round",
-]);
 
 /**
  * Groups the records of a JSONL trace. It never throws on content: a half-written last line
@@ -78,7 +45,7 @@ export function parseTrace(text: string, file?: string): Trace {
       builder.problem(`line ${index + 1} is not a trace record`);
       return;
     }
-    if (!KNOWN_TYPES.has(record.type)) {
+    if (!isRecordType(record.type)) {
       builder.unknown();
       return;
     }
