@@ -163,6 +163,35 @@ describe("StreamRedactor", () => {
     expect(all.endsWith("and here is what that means. ")).toBe(true);
   });
 
+  it("reads a long hold again only once it has grown by a part of itself, not on every piece", () => {
+    // Each hold's read walks the spaced secrets once; counting those walks counts the reads.
+    let reads = 0;
+    class CountedList extends Array<string> {
+      override [Symbol.iterator](): ArrayIterator<string> {
+        reads += 1;
+        return super[Symbol.iterator]();
+      }
+    }
+    const redactor = new StreamRedactor(redact, CountedList.from(["open sesame"]) as string[]);
+    const token = "Ab9_-".repeat(3000);
+    const text = `Authorization: Bearer ${token} and again Bearer ${token} done.`.repeat(2);
+    let shown = "";
+    for (const character of text) shown += redactor.push(character);
+    shown += redactor.flush();
+    expect(shown).toBe("Authorization: Bearer [REDACTED] and again Bearer [REDACTED] done.".repeat(2));
+    // Read on every piece, this was one read per character: 60,000, each of up to 15 KB.
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(text.length / 20);
+  });
+
+  it("shows what follows a long hold soon after it ends, without waiting for the stream's end", () => {
+    const certificate = `-----BEGIN CERTIFICATE-----\n${"MIIBszCCAVmgAwIBAgIUQUJDREVGR0hJSktMTU5P\n".repeat(100)}-----END CERTIFICATE-----\n`;
+    const text = `${certificate}${"That is the server's certificate, and it expires next year. ".repeat(3)}`;
+    const { beforeTheEnd, all } = streamed(text, 1);
+    expect(all).toBe(text);
+    expect(beforeTheEnd.startsWith(`${certificate}That is the server's certificate`)).toBe(true);
+  });
+
   it.each([1, 7, 64])("holds a long JWT whole, so no piece of it shows (%i)", (size) => {
     const part = (n: number) => "Ab9_-".repeat(n);
     const jwt = `eyJ${part(60)}.eyJ${part(200)}.${part(80)}`;

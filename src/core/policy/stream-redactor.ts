@@ -11,12 +11,19 @@ const LONG_RUN_HOLD = 256;
 const TOKEN_RUN = 16_384;
 /**
  * The longest anything is held back as one secret (a PEM block still open, a `Bearer` or
- * `password =` still running): each piece that arrives reads the whole hold again, so a hold
- * without end (a model writing megabytes after `Bearer `) made the screen wait seconds per
- * 100 KB. Past it, the hold is shown as one [REDACTED] and what continues it is dropped
+ * `password =` still running): a hold without end (a model writing megabytes after `Bearer `)
+ * would grow without end, and every read of it with it. Past it, the hold is shown as one [REDACTED] and what continues it is dropped
  * (Swallowing), so a secret longer than this shows no part of itself either.
  */
 const LONGEST_HOLD = TOKEN_RUN;
+/**
+ * A hold up to this long is read again on every piece; a longer one once it has grown by a
+ * READ_AGAIN_AFTER-th of itself. Reading on each piece made a hold cost its length per piece, so
+ * a model streaming 16 KB tokens one character at a time took 34 s a megabyte. Waiting is safe:
+ * pieces read together are read as if they had arrived as one, which any split must allow.
+ */
+const HOLD_READ_EACH_PIECE = 256;
+const READ_AGAIN_AFTER = 32;
 
 /**
  * What continues a secret too long to hold: a PEM block's key material up to its END line, or a
@@ -58,6 +65,8 @@ export class StreamRedactor {
   private pending = "";
   /** Set while what arrives continues a secret that was too long to hold (see LONGEST_HOLD). */
   private swallowing: Swallowing | undefined;
+  /** How long `pending` may grow before it is read again (see HOLD_READ_EACH_PIECE). */
+  private readAgainAt = 0;
 
   constructor(
     private readonly redact: (text: string) => string,
@@ -68,7 +77,19 @@ export class StreamRedactor {
   /** Adds streamed text; returns what is now safe to show (often ""). */
   push(delta: string): string {
     this.pending += delta;
-    if (this.swallowing && this.swallow(false)) return "";
+    if (this.swallowing) {
+      if (this.swallow(false)) return "";
+      this.readAgainAt = 0;
+    }
+    if (this.pending.length < this.readAgainAt) return "";
+    const shown = this.release();
+    const held = this.pending.length;
+    this.readAgainAt = held > HOLD_READ_EACH_PIECE ? held + Math.ceil(held / READ_AGAIN_AFTER) : 0;
+    return shown;
+  }
+
+  /** Releases what is safe to show of `pending`, keeping back the tail a secret may straddle. */
+  private release(): string {
     const text = this.pending;
     const held = this.holdStart(text, lastWordStart(text));
     if (text.length - held > LONGEST_HOLD) return this.letGo(text, held);
@@ -81,6 +102,7 @@ export class StreamRedactor {
   flush(): string {
     if (this.swallowing) this.swallow(true);
     this.swallowing = undefined;
+    this.readAgainAt = 0;
     const rest = this.pending;
     this.pending = "";
     return rest ? this.redact(rest) : "";
