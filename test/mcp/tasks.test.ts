@@ -160,6 +160,46 @@ describe("tool calls run as tasks", () => {
     expect(sent(frames, "tools/call")).toHaveLength(1);
   });
 
+  /** Answers every question yes, and keeps what it was asked. */
+  function yesToAll(asked: string[]): ServerRequestHandlers {
+    return {
+      createMessage: () => Promise.reject(new Error("no sampling here")),
+      elicit: (server, params) => {
+        asked.push(`${server}: ${params.message}`);
+        return Promise.resolve({ action: "accept", content: { go: true } });
+      },
+    };
+  }
+
+  it("2026 over HTTP: a tasks/update that gets no answer is sent again with the same answer, asked once", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_UPDATE_FAILURES: "2" });
+    const asked: string[] = [];
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }), yesToAll(asked));
+    const result = await manager.callTool("h", "long_job", { steps: 2, stepMs: 60, question: "Carry on?" });
+    expect(text(result)).toBe("job done after 2 steps (go on: yes)");
+    expect(asked).toEqual(["h: Carry on?"]);
+    const updates = sent(frames, "tasks/update");
+    expect(updates).toHaveLength(3);
+    for (const update of updates)
+      expect(update.params?.inputResponses).toEqual({ go_on: { action: "accept", content: { go: true } } });
+  });
+
+  it("2026 over HTTP: after three tasks/update in a row get no answer, the task is given up and cancelled", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_UPDATE_FAILURES: "1000" });
+    const asked: string[] = [];
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }), yesToAll(asked));
+    const failed = await manager
+      .callTool("h", "long_job", { steps: 200, stepMs: 50, question: "Carry on?" })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ToolCallError);
+    expect((failed as Error).message).toMatch(
+      /gave up on task .*3 tries in a row got no answer, the last its tasks\/update with the answers \(HTTP 503: /,
+    );
+    expect(asked).toEqual(["h: Carry on?"]);
+    expect(sent(frames, "tasks/update")).toHaveLength(3);
+    await waitFor(() => sent(frames, "tasks/cancel").length === 1, "tasks/cancel");
+  });
+
   it.each([401, 403, 404])(
     "2026 over HTTP: a poll refused with HTTP %i ends the call at once, saying so",
     async (status) => {
@@ -175,6 +215,16 @@ describe("tool calls run as tasks", () => {
       expect(sent(frames, "tasks/get")).toHaveLength(1);
     },
   );
+
+  it("2026 over HTTP: a tasks/update refused with HTTP 403 ends the call at once, saying so", async () => {
+    const url = await modernOverHttp({ FIXTURE_TASK_UPDATE_FAILURES: "1000", FIXTURE_FAIL_STATUS: "403" });
+    const { manager, frames } = await started(serverConfig("h", { transport: "http", url }), yesToAll([]));
+    const failed = await manager
+      .callTool("h", "long_job", { steps: 200, stepMs: 50, question: "Carry on?" })
+      .catch((error: unknown) => error);
+    expect((failed as Error).message).toContain("tasks/update was refused (HTTP 403");
+    expect(sent(frames, "tasks/update")).toHaveLength(1);
+  });
 
   it("2026 over HTTP: a task whose tasks/cancel could not go out is not shown as cancelled", async () => {
     const url = await modernOverHttp({ FIXTURE_TASK_GET_FAILURES: "1000", FIXTURE_TASK_CANCEL_FAILS: "1" });

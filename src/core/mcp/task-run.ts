@@ -38,10 +38,11 @@ const POLLS_PER_SILENCE_LIMIT = 3;
 const MAX_QUESTIONS_PER_TASK = 10;
 const MIN_POLL_MS = 50;
 /**
- * Polls in a row that may fail before mcpterm gives a 2026 task up. A poll that got no answer (a
- * proxy's 503 or 429, a dropped connection) says nothing of the task, which goes on at the
- * server; the next waits twice as long as the one before. Failed polls are no sign of life, so
- * the silence limit still ends a call whose polls never get through.
+ * Requests about a 2026 task (polls, and tasks/update with the person's answers) that may fail
+ * in a row before mcpterm gives the task up. One that got no answer (a proxy's 503 or 429, a
+ * dropped connection) says nothing of the task, which goes on at the server; the next poll waits
+ * twice as long as the one before. Failed requests are no sign of life, so the silence limit
+ * still ends a call whose polls never get through.
  */
 const MAX_FAILED_POLLS = 3;
 
@@ -83,6 +84,16 @@ export interface TaskRunContext {
 
 class Stopped extends Error {}
 
+/** A tasks/* request that failed: what the server (or the way there) said, and which request. */
+class Unanswered extends Error {
+  constructor(
+    readonly method: string,
+    override readonly cause: unknown,
+  ) {
+    super(errorObject(cause).message);
+  }
+}
+
 /**
  * Follows a task the server created for a tools/call until it ends, and says how. On 2026
  * (io.modelcontextprotocol/tasks) it polls `tasks/get` at the pace the server asks, answers the
@@ -120,53 +131,64 @@ export async function cancelTask(client: Client, taskId: string, timeoutMs: numb
 }
 
 async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
-  const answered = new Set<string>();
+  const answers: TaskAnswers = { given: new Map(), delivered: new Set() };
   let state = first;
-  let failedPolls = 0;
+  let failedRequests = 0;
   for (;;) {
-    await wait(pollPace(state, context.timeoutMs) * 2 ** failedPolls, context.signal);
-    let got: Record<string, unknown>;
+    await wait(pollPace(state, context.timeoutMs) * 2 ** failedRequests, context.signal);
     try {
-      got = await untilStopped(getTask(context, state.taskId), context.signal);
-      failedPolls = 0;
+      const got = await untilStopped(getTask(context, state.taskId), context.signal, "tasks/get");
+      state = sameTask(got, state.taskId);
+      context.seen(state);
+      if (state.status === "input_required") await answerQuestions(context, state.taskId, got, answers);
+      if (isFinal(state.status)) return finalOutcome(state, got);
+      failedRequests = 0;
     } catch (error) {
-      if (error instanceof Stopped || !gotNoAnswer(error)) throw refusal(error);
-      failedPolls += 1;
-      if (failedPolls >= MAX_FAILED_POLLS)
-        throw new Error(`${MAX_FAILED_POLLS} polls in a row got no answer (${pollFailure(error)})`);
-      continue;
+      if (!(error instanceof Unanswered) || !gotNoAnswer(error.cause)) throw refusal(error);
+      failedRequests += 1;
+      if (failedRequests >= MAX_FAILED_POLLS) throw new Error(unansweredInARow(error));
     }
-    state = sameTask(got, state.taskId);
-    context.seen(state);
-    if (state.status === "input_required") await answerQuestions(context, state.taskId, got, answered);
-    if (isFinal(state.status)) return finalOutcome(state, got);
   }
+}
+
+/**
+ * The answers to a task's questions, by key: each is asked of the person once, and sent again
+ * with the next tasks/update while the task still asks it and no tasks/update carrying it got
+ * an answer (a proxy's 503 lost it), so a lost request neither loses the answer nor asks twice.
+ */
+interface TaskAnswers {
+  given: Map<string, unknown>;
+  delivered: Set<string>;
 }
 
 async function answerQuestions(
   context: TaskRunContext,
   taskId: string,
   got: Record<string, unknown>,
-  answered: Set<string>,
+  answers: TaskAnswers,
 ): Promise<void> {
-  const asked = newQuestions(got.inputRequests, answered);
-  if (asked.length === 0) return;
+  const asked = newQuestions(got.inputRequests, new Set(answers.given.keys()));
   // A server that asks something new at every poll would keep the person (or the one-shot
   // declines) busy until maxCallMs: past the cap, mcpterm gives the task up and cancels it.
-  if (answered.size + asked.length > MAX_QUESTIONS_PER_TASK)
+  if (answers.given.size + asked.length > MAX_QUESTIONS_PER_TASK)
     throw new Error(`the task asked more than ${MAX_QUESTIONS_PER_TASK} questions, so it was cancelled`);
-  const answers = await Promise.all(
+  const fresh = await Promise.all(
     asked.map(async ([key, request]) => [key, await context.answer(request, context.signal)] as const),
   );
-  for (const [key] of answers) answered.add(key);
+  for (const [key, answer] of fresh) answers.given.set(key, answer);
+  const stillAsked = new Set(newQuestions(got.inputRequests, answers.delivered).map(([key]) => key));
+  const due = [...answers.given].filter(([key]) => stillAsked.has(key));
+  if (due.length === 0) return;
   await untilStopped(
     context.client.request(
-      { method: "tasks/update", params: { taskId, inputResponses: Object.fromEntries(answers) } },
+      { method: "tasks/update", params: { taskId, inputResponses: Object.fromEntries(due) } },
       AnyResult,
       { timeout: context.timeoutMs },
     ),
     context.signal,
+    "tasks/update",
   );
+  for (const [key] of due) answers.delivered.add(key);
 }
 
 function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutcome {
@@ -254,14 +276,22 @@ function gotNoAnswer(error: unknown): boolean {
   return true;
 }
 
-/** A poll the server refused over HTTP says so with its status, which the SDK's words may not. */
+/** A request the server refused over HTTP says so with its status, which the SDK's words may not. */
 function refusal(error: unknown): unknown {
-  if (error instanceof SdkHttpError)
-    return new Error(`tasks/get was refused (${pollFailure(error)})`, { cause: error });
-  return error;
+  if (!(error instanceof Unanswered)) return error;
+  if (error.cause instanceof SdkHttpError)
+    return new Error(`${error.method} was refused (${requestFailure(error.cause)})`, { cause: error.cause });
+  return error.cause;
 }
 
-function pollFailure(error: unknown): string {
+/** Why a task was given up after MAX_FAILED_POLLS tries in a row got no answer; the last was `last`. */
+function unansweredInARow(last: Unanswered): string {
+  const why = requestFailure(last.cause);
+  if (last.method === "tasks/get") return `${MAX_FAILED_POLLS} polls in a row got no answer (${why})`;
+  return `${MAX_FAILED_POLLS} tries in a row got no answer, the last its ${last.method} with the answers (${why})`;
+}
+
+function requestFailure(error: unknown): string {
   const { message } = errorObject(error);
   return error instanceof SdkHttpError ? `HTTP ${error.status}: ${message}` : message;
 }
@@ -291,12 +321,21 @@ async function wait(ms: number, signal: AbortSignal): Promise<void> {
   }
 }
 
-function untilStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Waits on a request until the call is stopped. With `method`, a failure of the request itself
+ * comes back as Unanswered naming it, told apart from what the answer then led to.
+ */
+function untilStopped<T>(promise: Promise<T>, signal: AbortSignal, method?: string): Promise<T> {
   if (signal.aborted) return Promise.reject(new Stopped());
+  const named = method
+    ? promise.catch((error: unknown) => {
+        throw new Unanswered(method, error);
+      })
+    : promise;
   return new Promise<T>((resolve, reject) => {
     const stop = (): void => reject(new Stopped());
     signal.addEventListener("abort", stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+    named.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
   });
 }
 
