@@ -172,7 +172,7 @@ describe("StreamRedactor", () => {
         return super[Symbol.iterator]();
       }
     }
-    const redactor = new StreamRedactor(redact, CountedList.from(["open sesame"]) as string[]);
+    const redactor = new StreamRedactor(redact, CountedList.of("open sesame"));
     const token = "Ab9_-".repeat(3000);
     const text = `Authorization: Bearer ${token} and again Bearer ${token} done.`.repeat(2);
     let shown = "";
