@@ -3,6 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
+import { answersToMalformed } from "./malformed-answer.js";
 import { formatBytes } from "../text/index.js";
 import { BoundedLines } from "./bounded-lines.js";
 import {
@@ -226,6 +227,12 @@ export class StdioProcessTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch {
+      // An answer to a request that is not JSON-RPC fails that request at once, as the server's fault.
+      const answers = answersToMalformed(line);
+      if (answers) {
+        for (const answer of answers) this.onmessage?.(answer);
+        return;
+      }
       // Servers that print banners or logs to stdout break the protocol for most clients; we keep
       // going and remember the lines so `mcpterm tools` and `/mcp logs` can point at them.
       this.stdoutNoise.push(line);

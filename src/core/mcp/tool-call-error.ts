@@ -7,6 +7,7 @@ import {
   SdkHttpError,
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
+import { isMalformedAnswer } from "./malformed-answer.js";
 import { ServerSentError } from "./server-sent-errors.js";
 import { STREAM_CLOSED_CODE, STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 import { ToolCallError } from "./tool-call-error-class.js";
@@ -39,6 +40,13 @@ export function classifyRequestError(
     const message = errorMessage(error);
     // Only what mcpterm raised itself is a closed stream: the same code in the server's own
     // answer is the server reporting a failure, shown in its words, never resent.
+    if (isMalformedAnswer(error.data)) {
+      return new ToolCallError(
+        "protocol",
+        `server "${context.server}" broke the MCP protocol (a fault of the server, not retried): ${message}`,
+        { cause: error },
+      );
+    }
     const ours = !(error.data instanceof ServerSentError);
     if (ours && code === STREAM_CLOSED_CODE && message.includes(STREAM_CLOSED_MESSAGE)) {
       return new ToolCallError(

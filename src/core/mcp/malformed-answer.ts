@@ -1,0 +1,95 @@
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { CLIENT_RAISED } from "./server-sent-errors.js";
+
+/**
+ * The code of the error answer mcpterm makes up for a request whose answer came back broken:
+ * JSON-RPC's internal error, the neutral one. What tells it apart is `data.raisedBy`.
+ */
+const MALFORMED_CODE = -32603;
+
+/** What the made-up answer carries in `data`: mcpterm's stamp and that the answer was broken. */
+interface MalformedData {
+  raisedBy: string;
+  malformedAnswer: true;
+  /** The line as the server wrote it (its start), for the trace's wire view. */
+  line: string;
+}
+
+/** How much of the broken line the made-up answer keeps. */
+const LINE_KEPT = 2000;
+
+/**
+ * A line from a stdio server that is JSON and answers a request (it has an `id` and no
+ * `method`) but is not a JSON-RPC response: `"result": "hello"`, both a result and an error, an
+ * error without a message, a batch. The SDK cannot read it, so the request would wait out its
+ * timeout and be sent again as if the server had not answered; instead each such answer becomes
+ * an error answer of mcpterm's own, saying what was wrong, which the call reports as the server
+ * breaking the protocol (never retried). Undefined for a line that answers nothing.
+ */
+export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const batch = Array.isArray(parsed);
+  const answers = (batch ? (parsed as unknown[]) : [parsed]).flatMap((item) => {
+    const id = answeredId(item);
+    if (id === undefined) return [];
+    const flaw = batch ? "it came in a JSON-RPC batch, which MCP does not allow" : flawOf(item as Answer);
+    return [madeUpAnswer(id, flaw, line)];
+  });
+  return answers.length > 0 ? answers : undefined;
+}
+
+/** Whether a request failed because the server's answer to it was not JSON-RPC (see answersToMalformed). */
+export function isMalformedAnswer(data: unknown): boolean {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    (data as Partial<MalformedData>).raisedBy === CLIENT_RAISED &&
+    (data as Partial<MalformedData>).malformedAnswer === true
+  );
+}
+
+type Answer = Record<string, unknown>;
+
+function answeredId(item: unknown): string | number | undefined {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return undefined;
+  const { id, method } = item as Answer;
+  if (method !== undefined) return undefined;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : undefined;
+}
+
+/** What is wrong with an answer the SDK refused, in words a server's author can act on. */
+function flawOf(answer: Answer): string {
+  if (answer.jsonrpc !== "2.0") return 'its "jsonrpc" is not "2.0"';
+  const hasResult = "result" in answer;
+  const hasError = "error" in answer;
+  if (hasResult && hasError) return "it has both a result and an error";
+  if (!hasResult && !hasError) return "it has neither a result nor an error";
+  if (hasResult) return `its result is ${kindOf(answer.result)}, not an object`;
+  const error = answer.error as { code?: unknown; message?: unknown } | null;
+  if (typeof error !== "object" || error === null || Array.isArray(error))
+    return `its error is ${kindOf(error)}, not an object`;
+  if (typeof error.code !== "number" || !Number.isInteger(error.code)) return "its error has no integer code";
+  if (typeof error.message !== "string") return "its error has no message";
+  return "it is not a JSON-RPC response";
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function madeUpAnswer(id: string | number, flaw: string, line: string): JSONRPCMessage {
+  const data: MalformedData = {
+    raisedBy: CLIENT_RAISED,
+    malformedAnswer: true,
+    line: line.slice(0, LINE_KEPT),
+  };
+  const message = `its answer to request ${JSON.stringify(id)} is not valid JSON-RPC: ${flaw}`;
+  return { jsonrpc: "2.0", id, error: { code: MALFORMED_CODE, message, data } };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { answersToMalformed } from "../../src/core/mcp/malformed-answer.js";
+import type { WireFrame } from "../../src/core/mcp/types.js";
+import { serverConfig, tempDir } from "../support/fixtures.js";
+import { rawAnswerCommand } from "../support/raw-answer-server.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+/**
+ * A stdio server's answer that is JSON and answers a request but is not JSON-RPC fails that
+ * request at once, as the server breaking the protocol; it used to be taken for stray stdout,
+ * the call waited out its timeout and a read-only call was sent again three times.
+ */
+const BROKEN: Array<[string, string]> = [
+  ['{"jsonrpc":"2.0","id":"ID","result":"hello"}', "its result is a string, not an object"],
+  ['{"jsonrpc":"2.0","id":"ID","result":null}', "its result is null, not an object"],
+  ['{"jsonrpc":"2.0","id":"ID"}', "it has neither a result nor an error"],
+  [
+    '{"jsonrpc":"2.0","id":"ID","result":{"content":[]},"error":{"code":1,"message":"x"}}',
+    "it has both a result and an error",
+  ],
+  ['{"jsonrpc":"2.0","id":"ID","error":"it broke"}', "its error is a string, not an object"],
+  ['{"jsonrpc":"2.0","id":"ID","error":{"code":-32000}}', "its error has no message"],
+  ['{"id":"ID","result":{"content":[]}}', 'its "jsonrpc" is not "2.0"'],
+  [
+    '[{"jsonrpc":"2.0","id":"ID","result":{"content":[]}}]',
+    "it came in a JSON-RPC batch, which MCP does not allow",
+  ],
+];
+
+const call = (answer: string, extra: string[] = []) =>
+  tempDir().then((cwd) =>
+    runCli(["call", "echo", ...extra, "--timeout", "60000", "--", ...rawAnswerCommand(answer)], {
+      cwd,
+      env: cleanEnv(),
+    }),
+  );
+
+describe("an answer that is not JSON-RPC", () => {
+  it.each(BROKEN)("mcpterm call of %s says what is wrong with it at once (exit 1)", async (answer, flaw) => {
+    const run = await call(answer);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `mcpterm: server "node" broke the MCP protocol (a fault of the server, not retried): its answer to request 2 is not valid JSON-RPC: ${flaw}\n`,
+    );
+    expect(run.stdout).toBe("");
+  });
+
+  it("is a protocol failure in --json, as every call without a result is reported there", async () => {
+    const broken = await call('{"jsonrpc":"2.0","id":"ID","result":"hello"}', ["--json"]);
+    const report = JSON.parse(broken.stdout) as Record<string, unknown>;
+    expect(Object.keys(report)).toEqual(["server", "tool", "error", "failure"]);
+    expect(report).toMatchObject({ server: "node", tool: "echo", failure: "protocol" });
+    expect(report.error).toContain("its result is a string, not an object");
+    const refused = await call(
+      '{"jsonrpc":"2.0","id":"ID","error":{"code":-32000,"message":"the database is down"}}',
+      ["--json"],
+    );
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ error: "the database is down", failure: "business" });
+  });
+
+  it("is sent once and fails as the server's fault, even for a read-only call that may be sent again", async () => {
+    const [command, ...args] = rawAnswerCommand('{"jsonrpc":"2.0","id":"ID","result":[1,2]}');
+    const frames: WireFrame[] = [];
+    const manager = new McpManager([serverConfig("raw", { command, args, timeoutMs: 60_000 })], {
+      parentEnv: process.env,
+      onWire: (frame) => frames.push(frame),
+    });
+    try {
+      await manager.start();
+      const failed = await manager
+        .callTool("raw", "echo", {}, { resendSafe: true })
+        .catch((error: unknown) => error);
+      expect(failed).toMatchObject({ failure: "protocol", retryable: false });
+      const calls = frames.filter(
+        (frame) =>
+          frame.direction === "send" && (frame.message as { method?: string }).method === "tools/call",
+      );
+      expect(calls).toHaveLength(1);
+      expect(manager.servers()[0]?.status).toBe("connected");
+    } finally {
+      await manager.close();
+    }
+  });
+
+  it("leaves lines that answer nothing to be told as stray stdout", () => {
+    for (const line of [
+      "not json",
+      "{}",
+      '{"id":null,"result":{}}',
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      "[1,2]",
+      '"text"',
+    ])
+      expect(answersToMalformed(line)).toBeUndefined();
+    const [made] = answersToMalformed('{"jsonrpc":"2.0","id":7,"result":5}') ?? [];
+    expect(made).toMatchObject({
+      id: 7,
+      error: {
+        message: "its answer to request 7 is not valid JSON-RPC: its result is a number, not an object",
+      },
+    });
+  });
+});
