@@ -2,6 +2,7 @@ import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import { exitFacts } from "../core/mcp/server-exit.js";
+import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
@@ -86,14 +87,16 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         })
         .catch((error: unknown) => {
           const failure = requestFailure(error, connection);
-          const exit = connection.exitReport();
-          // CI reading --json learns of a crash from stdout too, as data: how and why it ended.
-          if (args.json && exit && failure instanceof ServerUnavailableError) {
+          // CI reading --json learns of a failed call from stdout too, as data: its class and,
+          // for a crash, how and why the server ended.
+          if (args.json) {
+            const exit = failure instanceof ServerUnavailableError ? connection.exitReport() : undefined;
             const report = {
               server: args.server,
               tool: args.tool,
               error: failure.message,
-              serverExited: exitFacts(exit),
+              failure: error instanceof ToolCallError ? error.failure : "transient",
+              ...(exit ? { serverExited: exitFacts(exit) } : {}),
             };
             io.stdout.write(`${redactedPretty(report, redactor.redactText)}\n`);
           }
