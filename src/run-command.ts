@@ -2,7 +2,7 @@ import { parseArgs, type CliArgs } from "./args/index.js";
 import type { CliIo } from "./common/cli-io.js";
 import { ExitCode, McptermError, UsageError, errorMessage, exitCodeForStop } from "./core/errors.js";
 import { SecretRedactor } from "./core/policy/redact-secrets.js";
-import { sanitizeForTerminal } from "./core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { guardedOutput } from "./headless/guarded-output.js";
 
@@ -89,16 +89,17 @@ function report(error: unknown, debug: boolean, io: CliIo): number {
   // The last guard on the way out: secret patterns and the environment's secrets, whatever the
   // message quotes (commands redact what they know of before this too).
   const redactor = SecretRedactor.forSession([], io.env);
-  const clean = (text: string): string => sanitizeForTerminal(redactor.redactText(text));
+  const clean = (text: string): string => sanitizeOneLine(redactor.redactText(text));
   if (error instanceof McptermError) {
     // Messages can quote a server's stderr or error text: never let it drive the terminal.
     io.stderr.write(`mcpterm: ${clean(error.message)}\n`);
-    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    // A stack trace quotes the same message, and the server's file names: stripped alike.
+    if (debug && error.stack) io.stderr.write(`${sanitizeForTerminal(redactor.redactText(error.stack))}\n`);
     return error.exitCode;
   }
   io.stderr.write(
     debug && error instanceof Error && error.stack
-      ? `mcpterm: internal error: ${error.stack}\n`
+      ? `mcpterm: internal error: ${sanitizeForTerminal(redactor.redactText(error.stack))}\n`
       : `mcpterm: internal error: ${clean(errorMessage(error))} (run with --debug for the stack trace)\n`,
   );
   return ExitCode.runtime;

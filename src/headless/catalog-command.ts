@@ -4,7 +4,7 @@ import { catalogGap, catalogsSettled, promptLines, resourceLines } from "../core
 import { ExitCode } from "../core/errors.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import { runPromptRender } from "./prompt-render.js";
 import { withServers } from "./with-one-server.js";
@@ -63,7 +63,7 @@ function resourcesText(server: ServerSnapshot, redact: (text: string) => string)
   return [
     head,
     ...lines.flatMap((line) => [
-      `  ${line.kind === "template" ? "template " : ""}${line.uri}  ${line.name}${line.mimeType ? `  ${line.mimeType}` : ""}`,
+      `  ${line.kind === "template" ? "template " : ""}${sanitizeOneLine(line.uri)}  ${sanitizeOneLine(line.name)}${line.mimeType ? `  ${sanitizeOneLine(line.mimeType)}` : ""}`,
       ...described(line.description),
     ]),
     ...problems(server, gap),
@@ -80,7 +80,7 @@ function promptsText(server: ServerSnapshot, redact: (text: string) => string): 
   return [
     head,
     ...lines.flatMap((line) => [
-      `  ${line.command}${line.usage ? ` ${line.usage}` : ""}`,
+      `  ${sanitizeOneLine(`${line.command}${line.usage ? ` ${line.usage}` : ""}`)}`,
       ...described([line.title, line.description].filter((part) => part !== "").join(" — ")),
       ...line.arguments.map(
         (argument) =>

@@ -1,6 +1,6 @@
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { describeArgumentSecrets } from "../core/policy/argument-secrets.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { firstLine, summarizeArguments } from "../core/text/index.js";
 import { serverToolsOffered } from "../core/tool-search/index.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
@@ -52,7 +52,7 @@ export function progressLine(
     case "model_retry":
       return `model request failed (${event.reason}); retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
     case "warning":
-      return `warning: ${event.message}`;
+      return `warning: ${sanitizeOneLine(event.message)}`;
     case "context_compacted":
       return `context: ${describeCompaction(event)}`;
     case "model_request": {

@@ -1,7 +1,7 @@
 import type { CliArgs } from "../args/index.js";
 import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { ExitCode, OUTPUT_CLOSED, UsageError } from "../core/errors.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
 import { prepareMentions } from "../core/context/prepare-message.js";
 import { openSession } from "../core/session/open-session.js";
@@ -37,7 +37,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     }),
     io,
   );
-  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeForTerminal(message)}\n`);
+  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
   // Server errors and declined server requests, as they happen (stderr: stdout is the answer).
   const stopNotices = runtime.onNotice((notice) => warn(notice.text));
   try {
@@ -123,7 +123,7 @@ async function printEvents(
   if (args.output === "json") {
     io.stdout.write(`${JSON.stringify({ ...summary, session: savedId() }, null, 2)}\n`);
   }
-  if (summary.error) io.stderr.write(`mcpterm: ${sanitizeForTerminal(summary.error.message)}\n`);
+  if (summary.error) io.stderr.write(`mcpterm: ${sanitizeOneLine(summary.error.message)}\n`);
   // A run stopped because its output's reader went away says nothing more (see OUTPUT_CLOSED).
   if (summary.reason === "aborted" && io.signal.reason !== OUTPUT_CLOSED)
     io.stderr.write("mcpterm: interrupted.\n");

@@ -3,7 +3,7 @@ import type { AgentTool } from "../core/agent/tool-host.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import { revealHiddenText } from "../core/policy/hidden-text.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
 /** One tool as `mcpterm tools` reports it: what mcpterm made of it, and the definition as sent. */
 export interface ToolReport {
@@ -54,12 +54,14 @@ export function renderToolReport(
   redact: (text: string) => string,
 ): string {
   const text = (value: string): string => sanitizeForTerminal(revealHiddenText(redact(value)));
+  // The header's fields are each one line: a break in a title cannot forge another tool's line.
+  const line = (value: string): string => sanitizeOneLine(revealHiddenText(redact(value)));
   const { definition } = report;
   const lines = [
-    text(`${server}/${report.name}  [${report.tier}: ${report.tierReason}]`),
-    ...(definition.title === undefined ? [] : [`  title: ${text(definition.title)}`]),
-    `  model name: ${text(report.modelName)}`,
-    ...report.notes.map((note) => `  ⚠ ${text(note)}`),
+    line(`${server}/${report.name}  [${report.tier}: ${report.tierReason}]`),
+    ...(definition.title === undefined ? [] : [`  title: ${line(definition.title)}`]),
+    `  model name: ${line(report.modelName)}`,
+    ...report.notes.map((note) => `  ⚠ ${line(note)}`),
     "description:",
     indent(definition.description === undefined ? "(none)" : text(definition.description)),
   ];

@@ -7,7 +7,7 @@ import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import { declineServerRequests } from "../core/person/decline-server-requests.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SignInPerson } from "../core/oauth/server-auth.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
@@ -54,8 +54,9 @@ export async function commandManager(
     parentEnv: io.env,
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
+    // Told as a warning: declining is what a command with nobody to ask does, not a failure.
     requests: declineServerRequests((text) =>
-      io.stderr.write(`mcpterm: ${sanitizeForTerminal(redactor.redactText(text))}\n`),
+      io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(text))}\n`),
     ),
     // Stored sign-ins are used; a needed one names `mcpterm auth login` (which passes `signIn`).
     oauth: sessionOAuth(io.env, redactor, () => signIn),

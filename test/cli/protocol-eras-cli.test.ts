@@ -223,7 +223,7 @@ describe("mcpterm call of a tool that asks a question, with nobody to answer", (
     expect(run.stdout).toBe("deploy: declined\n");
     // Said once on stderr, in one-shot mode's words; no progress line of the SDK's own making.
     expect(run.stderr).toContain(
-      `mcpterm: Declined a request for input from server "${server}": nobody is there to answer it.\n`,
+      `warning: Declined a request for input from server "${server}": nobody is there to answer it.\n`,
     );
     expect(run.stderr).not.toContain("Fulfilling input required");
   });

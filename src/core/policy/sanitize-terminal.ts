@@ -15,6 +15,18 @@ export function sanitizeForTerminal(text: string): string {
   return text.replace(ESCAPE_SEQUENCES, "").replace(CONTROL_CHARACTERS, "").replace(HIDDEN_CHARACTERS, "");
 }
 
+/** Line breaks, with the spaces around them (`\r` is a control, already gone by then). */
+const LINE_BREAKS = /[ \t]*[\n\u2028\u2029]+[ \t]*/g;
+
+/**
+ * sanitizeForTerminal for text shown within one line of mcpterm's own (an error or warning line,
+ * a name in a listing): each run of line breaks becomes ` ⏎ `, so text from a server or a model
+ * cannot start a line of its own that reads as mcpterm's (`mcpterm: your key was revoked`).
+ */
+export function sanitizeOneLine(text: string): string {
+  return sanitizeForTerminal(text).replace(LINE_BREAKS, " ⏎ ");
+}
+
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /** Whether `text` holds a C0/C1 control (tab and newline included) or a hidden character (BiDi and the rest). */
