@@ -2,9 +2,10 @@ import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { ExitCode, UsageError } from "../core/errors.js";
+import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { examineServer } from "./doctor-examine.js";
-import { settleHandover } from "./handover-gate.js";
+import { settleHandover, withoutUntrustedPowers } from "./handover-gate.js";
 import { allPassed, renderDoctor, renderDoctorJson, type DoctorReport } from "./doctor-render.js";
 import { doctorSteps } from "./doctor-steps.js";
 import { requireServerConfig } from "./with-one-server.js";
@@ -33,10 +34,13 @@ export async function runDoctorCommand(args: DoctorArgs, io: CliIo): Promise<Exi
     );
   // Asked once for every server examined, not once each; settled, the examination does not ask again.
   await settleHandover(config, servers, args.common, io);
+  // So is what an untrusted config may not decide (its tiers and trust): taken off here, once.
+  const { servers: examined, note } = withoutUntrustedPowers(config, servers, args.common, io);
+  if (note) io.stderr.write(`warning: ${sanitizeOneLine(note)}\n`);
   const settled = { ...args.common, trustConfig: true };
   const redactor = sessionRedactor(config, io.env);
   const reports: DoctorReport[] = [];
-  for (const server of servers) {
+  for (const server of examined) {
     if (io.signal.aborted) break;
     const facts = await examineServer(server, {
       config,

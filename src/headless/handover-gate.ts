@@ -23,9 +23,7 @@ export async function settleHandover(
   io: CliIo,
 ): Promise<void> {
   const given = serverHandovers(servers);
-  if (given.length === 0 || common.trustConfig || config.path === undefined) return;
-  if (new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).isConfigTrusted(config.path, launchHash(config)))
-    return;
+  if (given.length === 0 || configTrusted(config, common, io)) return;
   if (io.stdin.isTTY) {
     io.stderr.write(
       sanitizeForTerminal(
@@ -40,5 +38,35 @@ export async function settleHandover(
       `Nothing was sent: the servers of ${config.path} were not started; rerun with --trust-config to allow it.`,
     );
   }
-  throw new UsageError(handoverRefusal(config.path, given));
+  throw new UsageError(handoverRefusal(config.path ?? "the config", given));
+}
+
+/**
+ * Whether the person vouched for this config: `--trust-config`, or the same config trusted whole
+ * before (in the TUI). Servers typed on the command line, with no project file, need no vouching.
+ */
+export function configTrusted(config: McptermConfig, common: CommonArgs, io: CliIo): boolean {
+  if (common.trustConfig || config.path === undefined) return true;
+  return new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).isConfigTrusted(config.path, launchHash(config));
+}
+
+/**
+ * The servers as an untrusted config may start them: without its `tiers` and `trust: true`,
+ * which lower a tool's tier (README: they are part of what you trust). A cloned repository
+ * could otherwise make its write tool `read_only` and have `call`, `doctor` and `replay` run it
+ * unasked. With a note to say so when the config had any, or undefined.
+ */
+export function withoutUntrustedPowers(
+  config: McptermConfig,
+  servers: readonly ServerConfig[],
+  common: CommonArgs,
+  io: CliIo,
+): { servers: ServerConfig[]; note: string | undefined } {
+  if (configTrusted(config, common, io)) return { servers: [...servers], note: undefined };
+  const powered = servers.filter((server) => server.trust || Object.keys(server.tiers).length > 0);
+  const note =
+    powered.length === 0
+      ? undefined
+      : `${config.path ?? "the config"} is not trusted, so the "tiers" and "trust" of ${powered.map((server) => `"${server.name}"`).join(", ")} are not applied; rerun with --trust-config to apply them.`;
+  return { servers: servers.map((server) => ({ ...server, tiers: {}, trust: false })), note };
 }

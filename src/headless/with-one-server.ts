@@ -1,7 +1,7 @@
 import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
-import { settleHandover } from "./handover-gate.js";
+import { settleHandover, withoutUntrustedPowers } from "./handover-gate.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
@@ -43,7 +43,9 @@ export async function commandManager(
   signIn?: SignInPerson,
 ): Promise<McpManager> {
   await settleHandover(project.config, servers, project.common, io);
-  return new McpManager(servers, {
+  const { servers: started, note } = withoutUntrustedPowers(project.config, servers, project.common, io);
+  if (note) io.stderr.write(`warning: ${sanitizeOneLine(note)}\n`);
+  return new McpManager(started, {
     // A server that does not stop when its stdin closes is signalled soon after: the person
     // waits for a one-off command, and a stuck call's server would hold them for seconds.
     shutdownGraceMs: ONE_OFF_GRACE_MS,
