@@ -16,7 +16,7 @@ import {
 import { UserSettings } from "../config/user-settings.js";
 import { withProtocol } from "../config/pin-protocol.js";
 import type { ProtocolSetting } from "../config/config-types.js";
-import { ConfigError, UsageError } from "../errors.js";
+import { ConfigError, UsageError, errorMessage } from "../errors.js";
 import type { KnowledgeAccess } from "../kb/index.js";
 import { knowledgeDir, type openFreshKnowledge } from "../kb/knowledge-folder.js";
 import { lazyChatModel } from "../llm/lazy-chat-model.js";
@@ -35,7 +35,7 @@ import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { Tier } from "../policy/tiers.js";
 import { traceDir } from "../trace/trace-files.js";
 import { sessionToolSearch, type ToolSearch } from "../tool-search/index.js";
-import { TraceRecorder } from "../trace/trace-recorder.js";
+import { TraceFileRefused, TraceRecorder, type TraceRecorderOptions } from "../trace/trace-recorder.js";
 import { ContextWindowCache } from "../llm/context-window-cache.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
@@ -237,21 +237,6 @@ export async function openSession(
       notices.push({ level: "warning", text: `server ${JSON.stringify(server.name)} ${text}.` });
 
   const inputHistory = new InputHistoryFile(cwd, async (text) => (await redactor.redact(text)).text);
-  // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
-  if (!request.traceFile) ensureProjectStateFolder(cwd, traceDir(cwd));
-  const trace = TraceRecorder.open({
-    ...(request.traceFile ? { file: request.traceFile } : {}),
-    dir: traceDir(cwd),
-    redaction: redactor.forRecords,
-    model: model.settings?.model ?? "unset",
-    servers: servers.map((server) => server.name),
-    cwd,
-  });
-  const roots = new RootList([cwd]);
-  for (const folder of request.roots) {
-    const added = roots.add(folder, cwd);
-    if (!added.ok) throw new UsageError(`--root ${folder}: ${added.reason}; give an existing folder.`);
-  }
   const noticeListeners = new Set<(notice: LiveNotice) => void>();
   const throttle = new NoticeThrottle();
   const tell = (notice: LiveNotice): void => {
@@ -259,6 +244,21 @@ export async function openSession(
     if (text === undefined) return;
     for (const listener of noticeListeners) listener({ ...notice, text });
   };
+  // Every session is recorded: to the given file, else to .mcpterm/traces/<session>.jsonl.
+  if (!request.traceFile) ensureProjectStateFolder(cwd, traceDir(cwd));
+  const trace = openTrace(request.traceFile, {
+    dir: traceDir(cwd),
+    redaction: redactor.forRecords,
+    model: model.settings?.model ?? "unset",
+    servers: servers.map((server) => server.name),
+    cwd,
+    onWriteFailure: (text) => tell({ level: "warning", text, server: undefined }),
+  });
+  const roots = new RootList([cwd]);
+  for (const folder of request.roots) {
+    const added = roots.add(folder, cwd);
+    if (!added.ok) throw new UsageError(`--root ${folder}: ${added.reason}; give an existing folder.`);
+  }
   let person: Person = NOBODY;
   let sessionModel: ChatModel | undefined;
   // Live OpenTelemetry export, when asked for; the packages are loaded only then.
@@ -479,5 +479,23 @@ function settingsOrProblem(resolve: () => ResolvedModelSettings): {
   } catch (error) {
     if (error instanceof ConfigError) return { settings: undefined, problem: error };
     throw error;
+  }
+}
+
+/**
+ * The session's trace, in `--trace`'s file when one is given: a name mcpterm cannot or will not
+ * write (a folder, a link a project brought, a folder it may not write in) is a usage error
+ * naming the flag (exit 2), before anything starts.
+ */
+function openTrace(file: string | undefined, options: Omit<TraceRecorderOptions, "file">): TraceRecorder {
+  if (file === undefined) return TraceRecorder.open(options);
+  try {
+    return TraceRecorder.open({ ...options, file });
+  } catch (error) {
+    if (error instanceof TraceFileRefused) throw new UsageError(`--trace ${file}: ${error.message}.`);
+    if (typeof (error as NodeJS.ErrnoException).code !== "string") throw error;
+    throw new UsageError(
+      `--trace ${file}: cannot write the trace there (${errorMessage(error)}); name a file mcpterm can write.`,
+    );
   }
 }

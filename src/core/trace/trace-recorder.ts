@@ -1,4 +1,13 @@
-import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  statSync,
+} from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import type { ServerExitReport } from "../mcp/server-exit.js";
@@ -6,6 +15,7 @@ import type { SubscriptionEvent } from "../mcp/subscriptions.js";
 import type { CacheHit } from "../mcp/response-cache.js";
 import { summarizeServer, type CallToolResult, type ServerSnapshot, type WireFrame } from "../mcp/types.js";
 import { MCPTERM_VERSION } from "../version.js";
+import { errorMessage } from "../errors.js";
 import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
@@ -30,6 +40,11 @@ export interface TraceRecorderOptions {
   cwd: string;
   /** Wire frames kept per session; 0 turns wire capture off. */
   wireLimit?: number;
+  /**
+   * Told once, in a sentence, when the trace cannot be written any more (a full disk): the
+   * session goes on without it. Without it, the failure is thrown at the next record.
+   */
+  onWriteFailure?: (sentence: string) => void;
   /** Larger frames and raw results are kept as a preview of this many characters. */
   maxRecordChars?: number;
   now?: () => Date;
@@ -84,7 +99,7 @@ export class TraceRecorder implements EventSink {
     private readonly options: TraceRecorderOptions,
   ) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.fd = openSync(file, "a", TRACE_FILE_MODE);
+    this.fd = openTraceFile(file);
     // A trace holds the whole conversation: the user's alone, like a saved session, also when
     // `--trace` names a file that already exists. Not a terminal or a pipe (`--trace /dev/stderr`),
     // nor a file of someone else's that the user may write to.
@@ -93,7 +108,16 @@ export class TraceRecorder implements EventSink {
     this.wireLimit = options.wireLimit ?? DEFAULT_WIRE_LIMIT;
     this.maxRecordChars = options.maxRecordChars ?? DEFAULT_MAX_RECORD_CHARS;
     this.now = options.now ?? (() => new Date());
-    this.writer = new TurnEndWriter(this.fd, (pending) => this.lines(pending));
+    const { onWriteFailure } = options;
+    this.writer = new TurnEndWriter(
+      this.fd,
+      (pending) => this.lines(pending),
+      onWriteFailure &&
+        ((error) =>
+          onWriteFailure(
+            `The trace could not be written to ${file} (${errorMessage(error)}); the session goes on without it.`,
+          )),
+    );
   }
 
   static open(options: TraceRecorderOptions): TraceRecorder {
@@ -283,3 +307,38 @@ function redactedRecords(
     );
   }
 }
+
+/**
+ * Opens a trace file to append to. A name that is a symlink to a file, a folder or nothing yet is
+ * refused (TraceFileRefused): a project can bring `ci-trace.jsonl -> ~/.bashrc`, and a script's
+ * fixed `--trace` name would append the session there. A link to a terminal or a pipe
+ * (`--trace /dev/stderr`) is written through; anything else is opened without following links.
+ */
+function openTraceFile(file: string): number {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
+  let link = false;
+  try {
+    link = lstatSync(file).isSymbolicLink();
+  } catch {
+    // Not there yet: made below, never through a link (O_NOFOLLOW).
+  }
+  if (!link) return openSync(file, flags | constants.O_NOFOLLOW, TRACE_FILE_MODE);
+  if (!leadsToStream(file))
+    throw new TraceFileRefused(
+      `${file} is a symlink; mcpterm does not write a trace through a link a project may have brought — name the file itself`,
+    );
+  return openSync(file, flags, TRACE_FILE_MODE);
+}
+
+/** Whether a link leads to a terminal, a pipe or a socket (not a file, a folder or nothing). */
+function leadsToStream(link: string): boolean {
+  try {
+    const target = statSync(link);
+    return target.isCharacterDevice() || target.isFIFO() || target.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+/** A trace file mcpterm will not write to, and why (a sentence). */
+export class TraceFileRefused extends Error {}

@@ -33,6 +33,8 @@ export class TurnEndWriter<T> {
   constructor(
     private readonly fd: number,
     private readonly render: (entries: readonly T[]) => Rendered,
+    /** Told of the first failure, after which nothing more is written; else it is thrown at the next add. */
+    private readonly onFailure?: (error: Error) => void,
   ) {
     process.on("exit", this.flushAll);
     process.on("uncaughtExceptionMonitor", this.flushAll);
@@ -122,7 +124,14 @@ export class TurnEndWriter<T> {
   }
 
   private fail(error: unknown): void {
-    this.failure = error instanceof Error ? error : new Error(String(error));
+    const failure = error instanceof Error ? error : new Error(String(error));
+    // Only the filesystem's refusals (ENOSPC, EIO…) are told and lived with; a bug is thrown.
+    if (!this.onFailure || typeof (error as NodeJS.ErrnoException).code !== "string") {
+      this.failure = failure;
+      return;
+    }
+    this.closed = true;
+    this.onFailure(failure);
   }
 
   private throwFailure(): void {
