@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, errorMessage } from "../errors.js";
+import { assertRegularFile } from "../files/regular-file.js";
 import { parseConfigDocument } from "./config-schema.js";
 import { DEFAULT_CONFIG_FILE, emptyConfig, type McptermConfig } from "./config-types.js";
 import { describeDuplicateKey, findDuplicateKey } from "./json-duplicate-keys.js";
@@ -17,12 +18,14 @@ export interface LoadConfigOptions {
 }
 
 export async function loadConfig(options: LoadConfigOptions): Promise<McptermConfig> {
+  if (options.path === "") throw new ConfigError("--config needs a file name; give the config to use.");
   const given = options.path ?? DEFAULT_CONFIG_FILE;
   const absolute = path.resolve(options.cwd, given);
   const fileLabel = displayPath(absolute, options.cwd);
 
   let text: string;
   try {
+    await assertRegularFile(absolute);
     text = await readFile(absolute, "utf8");
   } catch (error) {
     if (isNodeError(error) && error.code === "ENOENT") {

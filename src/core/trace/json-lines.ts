@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { assertRegularFile } from "../files/regular-file.js";
 
 /** One line of a JSON-lines file: its text, or how long it was when it was too long to keep. */
 export type JsonLine = { number: number; text: string } | { number: number; tooLong: number };
@@ -18,6 +19,7 @@ export async function* readJsonLines(
   file: string,
   maxLineChars = MAX_LINE_CHARS,
 ): AsyncGenerator<JsonLine, void> {
+  await assertRegularFile(file);
   let current = "";
   let length = 0;
   let number = 1;

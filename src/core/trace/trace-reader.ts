@@ -1,5 +1,6 @@
 import { withinNesting } from "../policy/nesting-limit.js";
 import { readFile } from "node:fs/promises";
+import { assertRegularFile } from "../files/regular-file.js";
 import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Usage } from "../llm/types.js";
@@ -10,6 +11,7 @@ import type { TraceRecord } from "./trace-records.js";
 import { isRecordType, shapedRecord } from "./record-shapes.js";
 
 export async function readTrace(file: string): Promise<Trace> {
+  await assertRegularFile(file);
   return parseTrace(await readFile(file, "utf8"), file);
 }
 

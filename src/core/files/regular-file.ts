@@ -1,0 +1,29 @@
+import { stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+
+/**
+ * What mcpterm reads whole (a config, a trace, a calls file) must be a regular file: opening a
+ * FIFO a cloned repository brought (`mkfifo mcp.config.json`) waits for a writer that never
+ * comes, and no signal ends that wait, while a link to a device (`/dev/zero`) reads without end.
+ * Throws NotARegularFile for anything else; a file that is not there throws as stat does.
+ */
+export async function assertRegularFile(file: string): Promise<void> {
+  const info = await stat(file);
+  if (!info.isFile()) throw new NotARegularFile(kindOf(info));
+}
+
+/** Read as a filesystem refusal by the callers that tell those in a sentence (it has a `code`). */
+export class NotARegularFile extends Error {
+  readonly code = "EFTYPE";
+  constructor(kind: string) {
+    super(`it is ${kind}, not a regular file`);
+  }
+}
+
+function kindOf(info: Stats): string {
+  if (info.isDirectory()) return "a folder";
+  if (info.isFIFO()) return "a named pipe (FIFO)";
+  if (info.isCharacterDevice() || info.isBlockDevice()) return "a device";
+  if (info.isSocket()) return "a socket";
+  return "not a file";
+}
