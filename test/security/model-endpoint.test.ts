@@ -76,6 +76,16 @@ describe("a project's model.baseUrl never gets the user's key without trust", ()
     expect(local.requests).toHaveLength(1);
   });
 
+  it("needs trust for an endpoint off this machine even with no key: every message would go there", async () => {
+    // TEST-NET-1: never reached, as nothing is sent before the refusal.
+    const dir = await repoPointingAt("http://192.0.2.2:47005/v1");
+    const run = await runCli(["-p", "my private question", "--model", "m"], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /would send your messages to http:\/\/192\.0\.2\.2:47005\/v1 \(off this machine\), its model\.baseUrl; check them and rerun with --trust-config to allow it\.\n$/,
+    );
+  });
+
   it("in the TUI, the trust question names the endpoint; a no keeps the key home", async () => {
     const attacker = await endpoint();
     const dir = await repoPointingAt(attacker.baseUrl);

@@ -99,17 +99,27 @@ export function trustEntry(server: ServerConfig, redact?: (text: string) => stri
   return { line: trustLine(server, redact), warnings: trustWarnings(server, redact) };
 }
 
-/** The project's `model.baseUrl` when it is the endpoint in use and the user's API key would go there. */
+/**
+ * The project's `model.baseUrl` when it is the endpoint in use and would receive what is the
+ * user's: their API key, or (off this machine) every message, file and passage of the session.
+ */
 export interface KeyedEndpoint {
   url: string;
-  /** Where the key comes from, e.g. "OPENAI_API_KEY". */
-  keySource: string;
+  /** Where the key comes from, e.g. "OPENAI_API_KEY"; undefined when no key goes there. */
+  keySource: string | undefined;
+}
+
+/** What the endpoint would receive, for the trust question and the refusal. */
+function receives(endpoint: KeyedEndpoint): string {
+  return endpoint.keySource === undefined
+    ? "your messages (it is off this machine)"
+    : `your API key from ${endpoint.keySource}`;
 }
 
 /** The endpoint as a line of the trust question. */
 export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
   return {
-    line: `model endpoint: ${endpoint.url} (model.baseUrl) would receive your API key from ${endpoint.keySource}`,
+    line: `model endpoint: ${endpoint.url} (model.baseUrl) would receive ${receives(endpoint)}`,
     warnings: [],
   };
 }
@@ -118,7 +128,11 @@ export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
 export function trustSummary(servers: number, endpoint: KeyedEndpoint | undefined): string {
   return `wants to ${[
     ...(servers > 0 ? [startOrConnect(servers)] : []),
-    ...(endpoint ? ["send your API key to the model endpoint it names"] : []),
+    ...(endpoint
+      ? [
+          `send your ${endpoint.keySource === undefined ? "messages" : "API key"} to the model endpoint it names`,
+        ]
+      : []),
   ].join(" and ")}`;
 }
 
@@ -137,7 +151,13 @@ export function untrustedConfigMessage(
   );
   const wants = [
     ...(entries.length > 0 ? [`${startOrConnect(entries.length)} (${lines.join("; ")})`] : []),
-    ...(endpoint ? [`send your API key (${endpoint.keySource}) to ${endpoint.url}, its model.baseUrl`] : []),
+    ...(endpoint
+      ? [
+          endpoint.keySource === undefined
+            ? `send your messages to ${endpoint.url} (off this machine), its model.baseUrl`
+            : `send your API key (${endpoint.keySource}) to ${endpoint.url}, its model.baseUrl`,
+        ]
+      : []),
   ];
   return `${configPath} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`;
 }

@@ -4,7 +4,8 @@ import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { loadKnowledge, oneShotKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
-import { trustWarnings } from "../config/config-trust.js";
+import { trustWarnings, type KeyedEndpoint } from "../config/config-trust.js";
+import { isHttpUrl, isLoopbackHost } from "../config/http-url.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import {
@@ -205,11 +206,9 @@ export async function openSession(
   if (model.problem && !request.interactive) throw model.problem;
 
   const notices: SessionNotice[] = config.warnings.map((text) => ({ level: "warning", text }));
-  // The user's key goes to an endpoint a project file chose only if the person trusts that file.
-  const endpoint =
-    model.settings?.baseUrlFromConfig && model.settings.baseUrl && model.settings.apiKeySource
-      ? { url: model.settings.baseUrl, keySource: model.settings.apiKeySource }
-      : undefined;
+  // The user's key, or their whole conversation off this machine, goes to an endpoint a project
+  // file chose only if the person trusts that file.
+  const endpoint = projectEndpoint(model.settings);
   const redactor = sessionRedactor(config, env, [request.model.apiKey]);
   const redact = redactor.redactText;
   const trusted = await settleConfigTrust(config, settings, {
@@ -226,7 +225,7 @@ export async function openSession(
     });
     if (endpoint) {
       keyRefused = new ConfigError(
-        `Not sending your API key to ${redact(endpoint.url)}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
+        `Not sending your ${endpoint.keySource === undefined ? "messages" : "API key"} to ${redact(endpoint.url)}: it comes from the untrusted ${config.path ?? "config"} (model.baseUrl); pass --base-url to choose the endpoint yourself, or restart and trust the config.`,
       );
     }
   }
@@ -498,4 +497,15 @@ function openTrace(file: string | undefined, options: Omit<TraceRecorderOptions,
       `--trace ${file}: cannot write the trace there (${errorMessage(error)}); name a file mcpterm can write.`,
     );
   }
+}
+
+/**
+ * The project's model endpoint when it needs the person's trust: the user's key would go there,
+ * or, with no key, it is off this machine and every message would (a local server needs none).
+ */
+function projectEndpoint(settings: ResolvedModelSettings | undefined): KeyedEndpoint | undefined {
+  if (!settings?.baseUrlFromConfig || !settings.baseUrl) return undefined;
+  const { baseUrl: url, apiKeySource: keySource } = settings;
+  if (keySource !== undefined) return { url, keySource };
+  return isHttpUrl(url) && isLoopbackHost(new URL(url).hostname) ? undefined : { url, keySource: undefined };
 }
