@@ -8,7 +8,9 @@ import {
   type KbRequest,
 } from "../core/commands/kb-action.js";
 import { describeRelevance, plainExcerpt, type KbHit } from "../core/kb/index.js";
+import { redactedPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sessionRedactor } from "../core/session/session-redactor.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { terminalPerson } from "../common/terminal-person.js";
@@ -39,7 +41,7 @@ export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
           person: terminalPerson(io),
           signal: io.signal,
         });
-  return render(outcome, args.json, io);
+  return render(outcome, args.json, io, sessionRedactor(config, io.env).redactText);
 }
 
 /** The command line's words as the knowledge-base request of core/commands/kb-action.ts. */
@@ -61,13 +63,18 @@ function request(args: KbArgs): KbRequest {
   }
 }
 
-/** Text or JSON on stdout; a refusal becomes the error of its kind (exit 2, 3 or 1). */
-function render(outcome: KbOutcome, json: boolean, io: CliIo): ExitCode {
+/**
+ * Text or JSON on stdout; a refusal becomes the error of its kind (exit 2, 3 or 1). JSON is
+ * redacted value by value: read in its serialized form, a key after a `\n` escape (`\nghp_…`)
+ * has no word boundary before it, and no rule would see it.
+ */
+function render(outcome: KbOutcome, json: boolean, io: CliIo, redact: (text: string) => string): ExitCode {
   const write = (text: string): void => void io.stdout.write(text);
+  const pretty = (value: unknown): string => redactedPretty(value, redact);
   switch (outcome.kind) {
     case "stats": {
       const stats = outcome.stats;
-      if (json) write(`${JSON.stringify(stats, null, 2)}\n`);
+      if (json) write(`${pretty(stats)}\n`);
       else
         write(
           stats.files === 0
@@ -78,7 +85,7 @@ function render(outcome: KbOutcome, json: boolean, io: CliIo): ExitCode {
       return ExitCode.ok;
     }
     case "search":
-      if (json) write(`${JSON.stringify(outcome.hits, null, 2)}\n`);
+      if (json) write(`${pretty(outcome.hits)}\n`);
       else
         write(
           outcome.hits.length === 0
@@ -91,7 +98,7 @@ function render(outcome: KbOutcome, json: boolean, io: CliIo): ExitCode {
       // Indexing is `kb index`'s whole point: an index it could not save is a failed run.
       const done = report.notSaved === undefined ? ExitCode.ok : ExitCode.runtime;
       if (json) {
-        write(`${JSON.stringify({ ...report, stats }, null, 2)}\n`);
+        write(`${pretty({ ...report, stats })}\n`);
         return done;
       }
       write(
@@ -108,7 +115,7 @@ function render(outcome: KbOutcome, json: boolean, io: CliIo): ExitCode {
       const { change } = outcome;
       write(
         json
-          ? `${JSON.stringify({ path: change.path, bytes: change.bytes, replaced: change.replaced, report: change.report }, null, 2)}\n`
+          ? `${pretty({ path: change.path, bytes: change.bytes, replaced: change.replaced, report: change.report })}\n`
           : sanitizeForTerminal(`${describeChange(change, outcome.verb)}\n`),
       );
       return ExitCode.ok;

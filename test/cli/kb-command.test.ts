@@ -24,6 +24,17 @@ beforeAll(async () => {
 });
 
 describe("mcpterm kb", () => {
+  it("redacts a key in --json output as in text, also where it starts a line (after a \\n escape)", async () => {
+    const own = await tempDir();
+    await mkdir(path.join(own, "knowledge_base"));
+    const token = `ghp_${"abcdefghij".repeat(3)}123456`;
+    await writeFile(path.join(own, "knowledge_base", "keys.md"), `rollback notes\n${token} rollback\n`);
+    const json = await runInProcess(["kb", "search", "rollback", "--json"], { cwd: own, env: cleanEnv() });
+    expect(json.code).toBe(0);
+    expect(json.stdout).toContain("[REDACTED]");
+    expect(json.stdout).not.toContain(token);
+  });
+
   it("indexes the folder and reports what it did", async () => {
     const run = await cli("kb", "index");
     expect(run.code).toBe(0);

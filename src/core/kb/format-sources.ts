@@ -1,3 +1,4 @@
+import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import type { KbHit } from "./types.js";
 
 const OPEN = "<knowledge_base_sources>";
@@ -6,12 +7,16 @@ const CLOSE = "</knowledge_base_sources>";
 /**
  * The hits as numbered sources for the model, inside a delimited block of untrusted reference
  * text. A passage that contains the closing tag cannot end the block early: the tag is defused.
+ * What a person cannot see in the file (terminal escapes, BiDi controls, zero-width and tag
+ * characters, which can spell instructions) is taken out, as from an attached file: the model
+ * reads only what `mcpterm kb search` shows.
  */
 export function formatSourcesForModel(hits: readonly KbHit[]): string {
   if (hits.length === 0) return "";
   const sources = hits.map((hit, index) => {
     const heading = hit.heading ? ` (${hit.heading})` : "";
-    return `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine}${heading}\n${defuse(hit.text.trim())}`;
+    const source = `[${index + 1}] ${hit.path}:${hit.startLine}-${hit.endLine}${heading}\n${hit.text.trim()}`;
+    return defuse(sanitizeForTerminal(source));
   });
   return [
     OPEN,
