@@ -210,6 +210,17 @@ describe("slash commands against a real McpManager", () => {
     const copy = path.join(dir, "copy.jsonl");
     expect(text(await run(`/trace export ${copy}`))).toMatch(/Trace copied to/);
     expect(await readFile(copy, "utf8")).toBe(await readFile(recorder.file, "utf8"));
+    // Never over a file that is there: a person's notes stay theirs.
+    const notes = path.join(dir, "notes.txt");
+    await writeFile(notes, "my precious notes\n");
+    const over = await run(`/trace export ${notes}`);
+    expect(over.kind).toBe("error");
+    expect(text(over)).toBe(
+      `${notes} already exists; /trace export does not replace a file, so give a new name.`,
+    );
+    expect(await readFile(notes, "utf8")).toBe("my precious notes\n");
+    const nowhere = await run(`/trace export ${path.join(dir, "no-such-folder", "t.jsonl")}`);
+    expect(text(nowhere)).toMatch(/^Cannot write \S+t\.jsonl: its folder does not exist\.$/);
     traceFile = undefined;
   });
 

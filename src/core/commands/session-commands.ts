@@ -1,4 +1,6 @@
+import { constants } from "node:fs";
 import { copyFile } from "node:fs/promises";
+import { errorMessage } from "../errors.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { renderTraceTree } from "../trace/trace-tree.js";
 import { renderWire } from "../trace/trace-wire.js";
@@ -42,7 +44,8 @@ export const traceCommand: SlashCommand = {
     const [first, second] = args;
     if (first === "export") {
       if (!second) return { kind: "error", message: "Usage: /trace export <file>" };
-      await copyFile(file, second);
+      const refused = await exportTrace(file, second);
+      if (refused) return { kind: "error", message: refused };
       return { kind: "text", text: `Trace copied to ${second} (from ${file}).` };
     }
     const trace = await readTrace(file);
@@ -68,3 +71,21 @@ export const traceCommand: SlashCommand = {
     return { kind: "text", text: renderTraceTree(trace, { turn }) };
   },
 };
+
+/**
+ * Copies the trace to a new file: never over one that is there (a typo must not replace a
+ * person's notes with a trace), and says why it could not in a sentence, or undefined.
+ */
+async function exportTrace(trace: string, target: string): Promise<string | undefined> {
+  try {
+    await copyFile(trace, target, constants.COPYFILE_EXCL);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST")
+      return `${target} already exists; /trace export does not replace a file, so give a new name.`;
+    if (code === "ENOENT") return `Cannot write ${target}: its folder does not exist.`;
+    if (code === "EISDIR") return `Cannot write ${target}: it is a folder; give a file name.`;
+    return `Cannot write ${target}: ${errorMessage(error)}.`;
+  }
+}
