@@ -9,7 +9,7 @@ import type { LintFinding } from "../core/mcp/tool-lint.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
 import { lintSummary, toolInventory } from "../core/commands/tool-inventory.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { revealControls, sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
@@ -134,7 +134,10 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     ].filter((fact) => fact !== undefined);
     if (facts.length > 0) lines.push(`  (${facts.join(", ")})`);
     for (const tool of server.tools) {
-      lines.push(`  ${tool.name}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`);
+      // A name's escapes and hidden characters written out: `get_note` and `get_note\e[8m` differ.
+      lines.push(
+        `  ${revealControls(tool.name)}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`,
+      );
       // What the model is not sent, or sent changed (a tool withheld, a description cut).
       for (const note of tool.notes) lines.push(`    ⚠ ${note}`);
     }

@@ -134,12 +134,37 @@ export class ServerToolList {
           return reason === undefined ? [] : [{ name: tool.name, reason: `${reason} (SEP-2243)` }];
         })
       : [];
-    this.refused = [...this.malformed.take(), ...badHeaders];
+    const refusedHeaders = new Set(badHeaders.map((tool) => tool.name));
+    const { kept, repeated } = firstOfEachName(chosen.filter((tool) => !refusedHeaders.has(tool.name)));
+    this.refused = [...this.malformed.take(), ...badHeaders, ...repeated];
     for (const refused of this.refused)
       this.options.note("warning", `tool ${refused.name} is not listed: ${refused.reason}`);
-    const refused = new Set(badHeaders.map((tool) => tool.name));
-    return chosen
-      .filter((tool) => !refused.has(tool.name))
-      .map((definition) => ({ server: this.options.server, definition }));
+    return kept.map((definition) => ({ server: this.options.server, definition }));
   }
+}
+
+/**
+ * A server that lists two tools under one name gives the model two functions it cannot tell
+ * apart (and one model name for both): the first is kept, as a call by that name reaches it,
+ * and each later one is refused with why, for `/mcp`, `mcpterm tools` and its lint.
+ */
+function firstOfEachName(tools: readonly Tool[]): {
+  kept: Tool[];
+  repeated: Array<{ name: string; reason: string }>;
+} {
+  const seen = new Set<string>();
+  const kept: Tool[] = [];
+  const repeated: Array<{ name: string; reason: string }> = [];
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      repeated.push({
+        name: tool.name,
+        reason: "the server lists another tool by this name before it; only the first is offered",
+      });
+      continue;
+    }
+    seen.add(tool.name);
+    kept.push(tool);
+  }
+  return { kept, repeated };
 }
