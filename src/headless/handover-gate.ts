@@ -47,7 +47,10 @@ export async function settleHandover(
  */
 export function configTrusted(config: McptermConfig, common: CommonArgs, io: CliIo): boolean {
   if (common.trustConfig || config.path === undefined) return true;
-  return new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).isConfigTrusted(config.path, launchHash(config));
+  return new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).isConfigTrusted(
+    config.path,
+    launchHash(config),
+  );
 }
 
 /**

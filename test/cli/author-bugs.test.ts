@@ -73,6 +73,7 @@ describe("a crash in a handler", () => {
       error: expect.stringMatching(
         new RegExp(String.raw`^server "notes" exited \(code 1\): ${TYPE_ERROR}`),
       ) as string,
+      failure: "transient",
       serverExited: {
         code: 1,
         signal: null,

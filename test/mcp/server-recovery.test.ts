@@ -163,7 +163,10 @@ describe("a result whose content is not an array", () => {
 
   it("fails `mcpterm call` with one sentence naming the server's fault", async () => {
     const where = await project(true);
-    const run = await runCli(["call", "restarting/malformed"], { cwd: where.dir, env: cleanEnv() });
+    const run = await runCli(["call", "restarting/malformed", "--trust-config"], {
+      cwd: where.dir,
+      env: cleanEnv(),
+    });
 
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(

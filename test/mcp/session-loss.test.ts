@@ -24,8 +24,9 @@ async function remote(trust: boolean): Promise<{ server: HostileHttpServer; dir:
   return { server, dir };
 }
 
+/** `mcpterm call`, the config vouched for: its `trust` applies only then. */
 function call(dir: string, ...args: string[]): Promise<CliRun> {
-  return runCli(["call", ...args], { cwd: dir, env: cleanEnv() });
+  return runCli(["call", ...args, "--trust-config"], { cwd: dir, env: cleanEnv() });
 }
 
 describe("a server that drops its sessions", () => {
