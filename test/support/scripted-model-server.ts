@@ -10,6 +10,8 @@ export type ScriptedReply =
   | {
       text: string;
       chunkSize?: number;
+      /** Sends one chunk this often, as a model streams token by token (unset: all at once). */
+      everyMs?: number;
       finishReason?: string | null;
       usage?: {
         prompt_tokens: number;
@@ -308,8 +310,23 @@ function respond(
   if (body.stream_options?.include_usage === true) {
     chunks.push(chunk(meta, [], { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens }));
   }
-  for (const c of chunks) res.write(sse(c));
-  res.end("data: [DONE]\n\n");
+  const everyMs = "everyMs" in reply ? reply.everyMs : undefined;
+  if (everyMs === undefined) {
+    for (const c of chunks) res.write(sse(c));
+    res.end("data: [DONE]\n\n");
+    return;
+  }
+  const pending = [...chunks];
+  const timer = setInterval(() => {
+    const next = pending.shift();
+    if (next !== undefined) {
+      res.write(sse(next));
+      return;
+    }
+    clearInterval(timer);
+    res.end("data: [DONE]\n\n");
+  }, everyMs);
+  res.on("close", () => clearInterval(timer));
 }
 
 /** The few request fields the server reacts to; anything may be missing from a malformed request. */

@@ -38,6 +38,11 @@ export class TmuxTerminal {
     return this.tmux("capture-pane", "-p", "-t", this.session);
   }
 
+  /** The window resized as a person drags its corner: the program gets SIGWINCH and the new size. */
+  resize(columns: number, rows: number): void {
+    this.tmux("resize-window", "-t", this.session, "-x", String(columns), "-y", String(rows));
+  }
+
   /** Named keys, as tmux spells them: "Enter", "Up", "BTab", "C-u", "Escape". */
   keys(...names: string[]): void {
     this.tmux("send-keys", "-t", this.session, ...names);
@@ -67,6 +72,19 @@ export class TmuxTerminal {
       text = this.screen();
     }
     return text;
+  }
+
+  /** Polls the rows on screen now (no scrollback) until `check` passes; fails with them as waitFor does. */
+  async waitForRows(check: (rows: string) => boolean, what: string, ms = 30_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    let rows = this.rows();
+    while (!check(rows)) {
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${what}; the rows on screen were:\n${rows}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      rows = this.rows();
+    }
+    return rows;
   }
 
   /** From now on, every byte the program writes to the pane is appended to `file`. */

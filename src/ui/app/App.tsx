@@ -1,10 +1,23 @@
-import { Box, Static, useApp, useInput, usePaste, useStdout, useWindowSize, type Key } from "ink";
+import {
+  Box,
+  Static,
+  useApp,
+  useInput,
+  usePaste,
+  useStdout,
+  useWindowSize,
+  type DOMElement,
+  type Key,
+} from "ink";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "../panels/active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "../keys/approval-choices.js";
 import { ApprovalPanel, WaitingCalls } from "../panels/ApprovalPanel.js";
-import { headLines, prettyArguments } from "../parts/format.js";
+import { headLines } from "../parts/format.js";
+import { FULL_SCREEN_MARGIN, useApprovalFit } from "../panels/use-approval-fit.js";
+import { promptLayout } from "../prompt/prompt-window.js";
+import { useMeasuredRows } from "../parts/use-measured-rows.js";
 import { keysFromInk, pasteKey, type KeyEvent } from "../keys/key-event.js";
 import { keyHints } from "../panels/key-hints.js";
 import { keyAction, type KeyAction, type ScrollBy } from "../keys/keymap.js";
@@ -69,6 +82,12 @@ export interface TranscriptSource {
 }
 
 const EXIT_CONFIRM_MS = 2000;
+/** The status line and the key hints under it. */
+const STATUS_ROWS = 2;
+/** The inspector's rows besides its scrolled body: border, title, the call's header, footer. */
+const INSPECTOR_FRAME_ROWS = 6;
+/** The completion menu's rows at most: eight choices and a note above and below them. */
+const MENU_MAX_ROWS = 10;
 
 /** Milliseconds on a clock that only moves forward; the approval guard measures with it. */
 const monotonic = (): number => performance.now();
@@ -116,6 +135,28 @@ export function App({
   // The draft gets at most half the window, so the live area stays shorter than it.
   const promptRows = Math.max(3, Math.floor(rows / 2) - 2);
   const mode = keyMode(prompt, modeContext(state));
+  // The live turn above an approval panel is measured: the panel gets the rows it leaves.
+  const liveTurn = useRef<DOMElement>(null);
+  const liveTurnRows = useMeasuredRows(liveTurn);
+  const asked = askingCall || questionFocus ? state.asking.slice(1) : [];
+  const queuedRows = state.queue.messages.length > 0 ? state.queue.messages.length + 1 : 0;
+  const promptHeight = promptLayout(prompt.editor, columns, promptRows).height;
+  const approvalView = useApprovalFit(askingCall, calls.position, columns, {
+    windowRows: rows,
+    above: liveTurnRows,
+    waiting: (askingCall ? calls.waiting.length : 0) + asked.length,
+    queued: queuedRows,
+    prompt: promptHeight,
+    promptEmpty: prompt.editor.text === "",
+    status: STATUS_ROWS,
+  });
+  // What is drawn under the streaming text, at most: the text takes only the rest of the window.
+  const inspectorRows = inspecting ? inspectorSize(columns, bodyLines).height + INSPECTOR_FRAME_ROWS : 0;
+  const menuRows = prompt.menu ? MENU_MAX_ROWS : 0;
+  const liveTurnMaxRows =
+    rows - FULL_SCREEN_MARGIN - promptHeight - STATUS_ROWS - queuedRows - menuRows - inspectorRows;
+  const fit = approvalView?.fit;
+  const argsClipped = approvalView !== undefined && approvalView.fit.argRows < approvalView.rows.args.length;
 
   useEffect(() => {
     if (!state.exitArmed) return;
@@ -141,13 +182,13 @@ export function App({
     dispatch({ type: "ui_print_question", id: question.id });
   }, [question, questionLines, dispatch]);
 
-  // Arguments too long for the panel are printed in full above it, so nothing asked about is hidden.
+  // Arguments the panel cannot show whole in this window are printed in full above it, once, so
+  // nothing asked about is out of reach: the panel says how many rows it left out, and where.
   useEffect(() => {
-    if (!askingCall || printedArgs.current === askingCall.callId) return;
-    if (headLines(prettyArguments(askingCall.args, askingCall.rawArguments), bodyLines).hidden === 0) return;
+    if (!askingCall || !argsClipped || printedArgs.current === askingCall.callId) return;
     printedArgs.current = askingCall.callId;
     dispatch({ type: "ui_print_live_call", callId: askingCall.callId });
-  }, [askingCall, bodyLines, dispatch]);
+  }, [askingCall, argsClipped, dispatch]);
 
   // A message that could not be sent comes back into the prompt, unless the person typed another.
   const restore = useCallback(
@@ -281,8 +322,10 @@ export function App({
           </Box>
         )}
       </Static>
-      <LiveTurnView state={state} calls={calls} maxLines={bodyLines} width={columns - 1} />
-      {askingCall ? (
+      <Box ref={liveTurn} flexDirection="column">
+        <LiveTurnView state={state} calls={calls} maxRows={liveTurnMaxRows} width={columns - 1} />
+      </Box>
+      {askingCall && approvalView ? (
         <ApprovalPanel
           call={askingCall}
           width={columns}
@@ -291,9 +334,12 @@ export function App({
           reason={approval?.reason}
           draft={editor.text !== ""}
           maxArgLines={bodyLines}
+          layout={approvalView}
         />
       ) : null}
-      {askingCall ? <WaitingCalls calls={calls.waiting} width={columns - 1} /> : null}
+      {askingCall && fit?.waiting !== false ? (
+        <WaitingCalls calls={calls.waiting} width={columns - 1} />
+      ) : null}
       {question && questionFocus ? (
         <QuestionPanel
           question={question}
@@ -303,25 +349,30 @@ export function App({
           maxLines={questionLines}
         />
       ) : null}
-      {askingCall || questionFocus ? (
-        <WaitingAsked asked={state.asking.slice(1)} calls={state.turn?.calls ?? []} width={columns - 1} />
+      {(askingCall || questionFocus) && fit?.waiting !== false ? (
+        <WaitingAsked asked={asked} calls={state.turn?.calls ?? []} width={columns - 1} />
       ) : null}
       {inspecting && !askingCall && !questionFocus ? (
         <Inspector state={state} columns={columns} bodyLines={bodyLines} />
       ) : null}
-      <QueuedMessages queue={state.queue} width={columns} />
-      <PromptInput
-        editor={editor}
-        dimmed={askingCall !== undefined || questionFocus !== undefined}
-        columns={columns}
-        maxRows={promptRows}
-      />
-      {menu ? <CompletionMenuView menu={menu} width={columns} /> : null}
-      <StatusLine
-        state={state}
-        hints={keyHints(mode, { busy, draft: editor.text !== "", queue: state.queue })}
-        width={columns}
-      />
+      {fit?.queued !== false ? <QueuedMessages queue={state.queue} width={columns} /> : null}
+      {fit?.prompt !== false ? (
+        <PromptInput
+          editor={editor}
+          dimmed={askingCall !== undefined || questionFocus !== undefined}
+          columns={columns}
+          maxRows={promptRows}
+        />
+      ) : null}
+      {/* Keys go to the approval panel while it is up, so a menu opened before it waits hidden. */}
+      {menu && !askingCall ? <CompletionMenuView menu={menu} width={columns} /> : null}
+      {fit?.status !== false ? (
+        <StatusLine
+          state={state}
+          hints={keyHints(mode, { busy, draft: editor.text !== "", queue: state.queue })}
+          width={columns}
+        />
+      ) : null}
     </Box>
   );
 }

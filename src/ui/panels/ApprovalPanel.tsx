@@ -5,7 +5,10 @@ import { displayWidth, truncateMiddle } from "../../core/text/index.js";
 import { APPROVAL_OPTIONS, type ApprovalOption } from "../keys/approval-choices.js";
 import { badgeWidth, fitCallHeader } from "../parts/fit-call-header.js";
 import { fitParts, type Part } from "../parts/fit-parts.js";
-import { headLines, prettyArguments } from "../parts/format.js";
+import { CONTINUED } from "../transcript/inspector-view.js";
+import { prettyArguments } from "../parts/format.js";
+import { wholePanel, type ApprovalFit } from "./approval-fit.js";
+import { approvalRows, clippedArgsLine, type ApprovalRows, type PanelRow } from "./approval-rows.js";
 import { graphemeAt, type EditorState } from "../keys/input-editor.js";
 import { useTheme } from "../parts/theme.js";
 import { TierBadge } from "../parts/TierBadge.js";
@@ -23,13 +26,15 @@ export interface ApprovalPanelProps {
   reason: EditorState | undefined;
   /** The prompt holds a draft, so shortcut letters and digits type into it rather than decide. */
   draft: boolean;
-  /** Most argument lines that fit; longer arguments were printed in full above the panel. */
+  /** Most argument rows to show when no `layout` fits the panel to the window. */
   maxArgLines: number;
+  /**
+   * The panel's rows at `width` and what of them fits the window (useApprovalFit); clipped
+   * arguments are printed in full above the panel. Without it, all but the arguments past
+   * `maxArgLines` rows show.
+   */
+  layout?: { rows: ApprovalRows; fit: ApprovalFit } | undefined;
 }
-
-/** Border and padding on each side. */
-const FRAME = 4;
-const TITLE = "Allow this call?";
 
 /** Asks about one call, showing everything that would run and a numbered list of answers. */
 export function ApprovalPanel({
@@ -40,32 +45,38 @@ export function ApprovalPanel({
   reason,
   draft,
   maxArgLines,
+  layout,
 }: ApprovalPanelProps): ReactNode {
   const theme = useTheme();
-  const inner = Math.max(1, width - FRAME);
   // Drawn again on every key while the panel is up; the arguments only change with the call.
-  const pretty = useMemo(() => prettyArguments(call.args, call.rawArguments), [call.args, call.rawArguments]);
-  const args = headLines(pretty, maxArgLines);
-  const badge = badgeWidth(call.tier);
-  const counted = position && position.total > 1 ? position : undefined;
-  let title = counted ? `${TITLE} (${counted.index} of ${counted.total})` : TITLE;
-  if (counted && displayWidth(title) + 1 + badge > inner)
-    title = `${TITLE} ${counted.index}/${counted.total}`;
-  // The name goes on the title line when it fits there whole, else on a line of its own.
-  const room = inner - displayWidth(title) - 2 - badge;
-  const fullName = `${call.label} #${call.number}`;
-  const nameOnTitle = displayWidth(fullName) <= room;
-  const name = fitCallHeader(call.label, call.number, "", nameOnTitle ? room : inner);
+  const own = useMemo(
+    () =>
+      layout ? undefined : approvalRows(call, position, width, prettyArguments(call.args, call.rawArguments)),
+    [layout, call, position, width],
+  );
+  const rows = layout?.rows ?? own;
+  if (!rows) return null;
+  const fit = layout?.fit ?? wholePanel(rows, maxArgLines);
+  const { inner, heading } = rows;
+  const name = fitCallHeader(call.label, call.number, "", heading.nameRoom);
+  const shownArgs = rows.args.slice(0, fit.argRows);
+  const choices = APPROVAL_OPTIONS.map((option, index) => ({ option, index })).filter(
+    ({ index }) => fit.otherChoices || index === focus,
+  );
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={theme.color("warning")} paddingX={1}>
-      <Box flexDirection="row">
-        <Box flexShrink={0} marginRight={1}>
-          <Text bold color={theme.color("warning")}>
-            {title}
+    <Box
+      flexDirection="column"
+      {...(fit.border ? { borderStyle: "round" as const, borderColor: theme.color("warning") } : {})}
+      paddingX={fit.border ? 1 : 2}
+    >
+      <Box flexDirection="row" height={1} overflow="hidden">
+        <Box flexShrink={0} marginRight={heading.badgeOnTitle ? 1 : 0}>
+          <Text bold color={theme.color("warning")} wrap="truncate-end">
+            {heading.title}
           </Text>
         </Box>
-        <TierBadge tier={call.tier} />
-        {nameOnTitle ? (
+        {heading.badgeOnTitle ? <TierBadge tier={call.tier} /> : null}
+        {heading.nameOnTitle ? (
           <Box flexShrink={1} marginLeft={1}>
             <Text bold wrap="truncate-end">
               {name.label}
@@ -74,50 +85,66 @@ export function ApprovalPanel({
           </Box>
         ) : null}
       </Box>
-      {nameOnTitle ? null : (
-        <Text bold wrap="truncate-end">
-          {name.label}
-          {name.rest}
-        </Text>
+      {heading.nameOnTitle ? null : (
+        <Box flexDirection="row" height={1} overflow="hidden">
+          {heading.badgeOnTitle ? null : (
+            <Box flexShrink={0} marginRight={1}>
+              <TierBadge tier={call.tier} />
+            </Box>
+          )}
+          <Text bold wrap="truncate-end">
+            {name.label}
+            {name.rest}
+          </Text>
+        </Box>
       )}
-      {call.tierReason ? (
-        <Text color={theme.color("muted")}>
-          {call.tier ?? "unknown"}: {call.tierReason}
-        </Text>
-      ) : null}
-      {call.askReason ? <Text color={theme.color("warning")}>Asked because {call.askReason}.</Text> : null}
-      {call.toolNotes.map((note) => (
-        <Text key={note} color={theme.color("warning")}>
-          ⚠ This tool: {note}.
-        </Text>
-      ))}
-      <Text>{args.lines.join("\n")}</Text>
-      {args.hidden > 0 ? (
-        <Text color={theme.color("warning")}>
-          … {args.hidden} more lines: the full arguments ({args.total} lines) are printed above this panel
+      {fit.tierReason ? <Rows rows={rows.tierReason} color={theme.color("muted")} /> : null}
+      {fit.warnings ? <Rows rows={rows.warnings} color={theme.color("warning")} /> : null}
+      <Rows rows={shownArgs} color={undefined} />
+      {fit.clipLine ? (
+        <Text color={theme.color("warning")} wrap="truncate-end">
+          {clippedArgsLine(shownArgs.length, rows.args.length, inner)}
         </Text>
       ) : null}
       {reason === undefined ? (
-        <Box flexDirection="column" marginTop={1}>
-          {APPROVAL_OPTIONS.map((option, index) => (
-            <Text key={option.choice} bold={index === focus} inverse={index === focus}>
+        <Box flexDirection="column" marginTop={fit.spacer ? 1 : 0}>
+          {choices.map(({ option, index }) => (
+            <Text key={option.choice} bold={index === focus} inverse={index === focus} wrap="truncate-end">
               {index === focus ? "›" : " "} {index + 1}. {optionText(option, call.label, inner - 9)}
             </Text>
           ))}
-          <Text color={theme.color("muted")}>
+          <Text color={theme.color("muted")} wrap="truncate-end">
             {fitParts(panelHints(draft), inner)
               .map((part) => part.text)
               .join(" · ")}
           </Text>
-          <Text color={theme.color("muted")}>
-            {inner >= 60
-              ? "Keys typed as this appears, or while you type, go to the prompt and decide nothing."
-              : "Keys typed as this appears decide nothing."}
-          </Text>
+          {fit.guardLine ? (
+            <Text color={theme.color("muted")} wrap="truncate-end">
+              {inner >= 84
+                ? "Keys typed as this appears, or while you type, go to the prompt and decide nothing."
+                : "Keys typed as this appears decide nothing."}
+            </Text>
+          ) : null}
         </Box>
       ) : (
         <ReasonField reason={reason} />
       )}
+    </Box>
+  );
+}
+
+/** Rows already wrapped to the panel: drawn as they are, so each takes exactly one row. */
+function Rows({ rows, color }: { rows: readonly PanelRow[]; color: string | undefined }): ReactNode {
+  const theme = useTheme();
+  if (rows.length === 0) return null;
+  return (
+    <Box flexDirection="column">
+      {rows.map((row, index) => (
+        <Text key={index} color={color} wrap="truncate-end">
+          {row.continued ? <Text color={theme.color("muted")}>{CONTINUED}</Text> : null}
+          {row.text === "" ? " " : row.text}
+        </Text>
+      ))}
     </Box>
   );
 }

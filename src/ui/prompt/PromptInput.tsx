@@ -1,13 +1,9 @@
 import { Box } from "ink";
 import { Text } from "../parts/SafeText.js";
 import type { ReactNode } from "react";
-import { displayWidth } from "../../core/text/index.js";
-import { graphemeAt, type EditorState } from "../keys/input-editor.js";
+import type { EditorState } from "../keys/input-editor.js";
 import { useTheme } from "../parts/theme.js";
-import { promptWindow } from "./prompt-window.js";
-
-/** The box's border and padding, and the "› " before each line. */
-const FRAME_COLUMNS = 6;
+import { promptLayout } from "./prompt-window.js";
 
 /**
  * The input box: the text with a block cursor, continuation lines indented under the prompt. A
@@ -26,18 +22,7 @@ export function PromptInput({
   maxRows: number;
 }): ReactNode {
   const theme = useTheme();
-  const before = editor.text.slice(0, editor.cursor);
-  // The whole grapheme under the cursor is inverted, so an emoji or accented letter stays whole.
-  const at = graphemeAt(editor.text, editor.cursor);
-  const after = editor.text.slice(editor.cursor + at.length);
-  const cursorChar = at === "" || at === "\n" ? " " : at;
-  const lines = `${before}\u0000${cursorChar}\u0000${at === "\n" ? "\n" : ""}${after}`.split("\n");
-  const width = Math.max(1, columns - FRAME_COLUMNS);
-  const rows = lines.map((line) =>
-    Math.max(1, Math.ceil(displayWidth(line.replaceAll("\u0000", "")) / width)),
-  );
-  const cursorLine = before.split("\n").length - 1;
-  const shown = promptWindow(rows, cursorLine, maxRows);
+  const { lines, window: shown } = promptLayout(editor, columns, maxRows);
   const muted = theme.color("muted");
   return (
     <Box

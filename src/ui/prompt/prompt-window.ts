@@ -1,3 +1,6 @@
+import { displayWidth } from "../../core/text/index.js";
+import { graphemeAt, type EditorState } from "../keys/input-editor.js";
+
 /** The lines of the prompt shown when it is taller than the room it has. */
 export interface PromptWindow {
   /** Index of the first and the last line shown. */
@@ -41,4 +44,38 @@ export function promptWindow(lineRows: readonly number[], cursorLine: number, ma
     }
   }
   return { first, last, above: first, below: lines - 1 - last };
+}
+
+/** The box's border and padding, and the "› " before each line. */
+const FRAME_COLUMNS = 6;
+/** The box's top and bottom border. */
+const FRAME_ROWS = 2;
+
+/** The prompt box as drawn: its lines (the cursor's grapheme between two NULs), window and rows. */
+export interface PromptLayout {
+  lines: string[];
+  window: PromptWindow;
+  /** Rows the box takes on screen, its border and the notes of hidden lines included. */
+  height: number;
+}
+
+/**
+ * Pure: the draft's lines, the cursor's grapheme marked between two NULs (the whole grapheme is
+ * inverted, so an emoji or accented letter stays whole), which of them fit `maxRows`, and the
+ * rows the box takes: the approval panel is fitted to what the prompt leaves.
+ */
+export function promptLayout(editor: EditorState, columns: number, maxRows: number): PromptLayout {
+  const before = editor.text.slice(0, editor.cursor);
+  const at = graphemeAt(editor.text, editor.cursor);
+  const after = editor.text.slice(editor.cursor + at.length);
+  const cursorChar = at === "" || at === "\n" ? " " : at;
+  const lines = `${before}\u0000${cursorChar}\u0000${at === "\n" ? "\n" : ""}${after}`.split("\n");
+  const width = Math.max(1, columns - FRAME_COLUMNS);
+  const rows = lines.map((line) =>
+    Math.max(1, Math.ceil(displayWidth(line.replaceAll("\u0000", "")) / width)),
+  );
+  const window = promptWindow(rows, before.split("\n").length - 1, maxRows);
+  const shown = rows.slice(window.first, window.last + 1).reduce((sum, count) => sum + count, 0);
+  const notes = (window.above > 0 ? 1 : 0) + (window.below > 0 ? 1 : 0);
+  return { lines, window, height: FRAME_ROWS + shown + notes };
 }
