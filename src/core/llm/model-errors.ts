@@ -71,9 +71,8 @@ export interface ErrorContext {
 export function toLlmError(classified: ClassifiedError, context: ErrorContext, cause: unknown): LlmError {
   const { baseUrl, model } = context;
   // The sentence ends with our own full stop, so the server's is trimmed.
-  const detail = classified.serverMessage
-    ? `: ${redact(classified.serverMessage, context.apiKey).replace(/[.\s]+$/, "")}`
-    : "";
+  const said = classified.serverMessage && readableServerMessage(classified.serverMessage);
+  const detail = said ? `: ${redact(said, context.apiKey).replace(/[.\s]+$/, "")}` : "";
   const after = afterRetries(context.retries);
   const failure = classified.failure;
   const make = (kind: LlmError["kind"], message: string, status?: number) =>
@@ -286,4 +285,24 @@ function networkCode(error: unknown): string | undefined {
 
 function redact(text: string, apiKey: string | undefined): string {
   return apiKey && apiKey.length >= 4 ? text.split(apiKey).join("***") : text;
+}
+
+/** The most of a server's own message quoted in a sentence of mcpterm's. */
+const SERVER_MESSAGE_CHARS = 300;
+
+/**
+ * A server's error text as part of one sentence: a proxy's HTML error page (`<html><body><h1>502
+ * Bad Gateway</h1>…`) by its words, without its tags; every run of whitespace, line breaks too,
+ * as one space; cut to SERVER_MESSAGE_CHARS. Undefined when nothing readable is left.
+ */
+export function readableServerMessage(text: string): string | undefined {
+  const html = /^\s*<(?:!doctype|html|head|body|title|h1|p|center)\b/i.test(text);
+  const title = html ? /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1] : undefined;
+  const words = (
+    title ?? (html ? text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ") : text)
+  )
+    .replace(/\s+/g, " ")
+    .trim();
+  if (words === "") return undefined;
+  return words.length > SERVER_MESSAGE_CHARS ? `${words.slice(0, SERVER_MESSAGE_CHARS - 1)}…` : words;
 }

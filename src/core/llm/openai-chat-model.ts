@@ -208,6 +208,9 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
   const classified = classifyError(error);
   if (!classified) throw error;
   if (attempt.shownText) {
+    // An error the server sent inside the stream says what went wrong: that is the sentence.
+    if (classified.failure === undefined && !classified.protocol && classified.serverMessage)
+      throw toLlmError(classified, { ...loop.errorContext, retries }, error);
     // The person already saw part of this answer; replaying the request could show a different one.
     throw new LlmError(
       "connection",
