@@ -28,10 +28,25 @@ describe("schemaWithholdReason", () => {
       object({ q: { enum: Array.from({ length: 8000 }, (_, i) => `value-${i}`) } }),
       /^its input schema is [\d,]+ characters, more than 65,536$/,
     ],
+    [
+      // 40 nested objects, two JSON levels each: deeper than any real schema.
+      Array.from({ length: 40 }).reduce<Record<string, unknown>>((inner) => object({ a: inner }), {
+        type: "string",
+      }),
+      "its input schema is nested deeper than 64 levels",
+    ],
   ])("withholds %#", (schema, reason) => {
     const found = schemaWithholdReason(schema, redact);
     if (typeof reason === "string") expect(found).toBe(reason);
     else expect(found).toMatch(reason);
+  });
+
+  it("offers a schema nested as deep as real ones go", () => {
+    const nested = Array.from({ length: 15 }).reduce<Record<string, unknown>>(
+      (inner) => object({ a: { type: "array", items: inner } }),
+      { type: "string" },
+    );
+    expect(schemaWithholdReason(nested, redact)).toBeUndefined();
   });
 
   it("offers an ordinary schema, and cleans its texts without touching names or structure", () => {

@@ -55,6 +55,13 @@ export function schemaForModel(
 export const MAX_SCHEMA_CHARS = 64 * 1024;
 /** The longest property name offered; real ones are a word or three. */
 const MAX_PROPERTY_NAME_CHARS = 64;
+/**
+ * The deepest input schema offered, in JSON levels (each nested schema takes two or three:
+ * `properties`, the name, `items`): real ones are a few levels. One cut where it was too deep to
+ * read (policy/nesting-limit.ts) holds a string where a schema must be, which an endpoint that
+ * checks schemas refuses, and with it every request of the session.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
 
 /**
  * Why a tool's input schema must not reach the model at all, or undefined. Property names cannot
@@ -69,6 +76,8 @@ export function schemaWithholdReason(
   const size = JSON.stringify(schema).length;
   if (size > MAX_SCHEMA_CHARS)
     return `its input schema is ${groupedNumber(size)} characters, more than ${groupedNumber(MAX_SCHEMA_CHARS)}`;
+  if (deeperThan(schema, MAX_SCHEMA_DEPTH))
+    return `its input schema is nested deeper than ${MAX_SCHEMA_DEPTH} levels`;
   for (const name of propertyNames(schema)) {
     if (sanitizeForTerminal(name) !== name)
       return "a property name in its input schema holds hidden characters";
@@ -91,4 +100,12 @@ function propertyNames(value: unknown): string[] {
       own = item.filter((entry: unknown): entry is string => typeof entry === "string");
     return [...own, ...propertyNames(item)];
   });
+}
+
+/** Whether `value` holds objects or arrays nested more than `levels` deep. */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (levels === 0) return true;
+  const items: unknown[] = Array.isArray(value) ? value : Object.values(value as Record<string, unknown>);
+  return items.some((item) => deeperThan(item, levels - 1));
 }
