@@ -91,11 +91,28 @@ function usageSentence(message: string, command: unknown): string {
     const typed = named.filter((name) => !(/[A-Z]/.test(name) && named.includes(kebab(name))));
     return `Unknown argument${typed.length === 1 ? "" : "s"}: ${typed.join(", ")} (see mcpterm --help)`;
   }
+  const invalid = invalidChoice(message);
+  if (invalid) return invalid;
   const short = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
   if (short && typeof command === "string" && /^[a-z]+$/.test(command)) {
     return `mcpterm ${command} needs more arguments (got ${short[1]}, needs at least ${short[2]}); see mcpterm ${command} --help for what it takes.`;
   }
   return `${message} (see mcpterm --help)`;
+}
+
+/**
+ * yargs' two lines for a value outside an option's choices (`Invalid values:\n  Argument: output,
+ * Given: "xml", Choices: "text", "json"`), as one sentence naming the flag; a flag given with no
+ * value comes as `Given: true`.
+ */
+function invalidChoice(message: string): string | undefined {
+  const found = /^Invalid values:\s*Argument: ([\w-]+), Given: (.*?), Choices: (.*)$/s.exec(message);
+  if (!found) return undefined;
+  const [, name = "", given = "", choices = ""] = found;
+  const flag = name.length === 1 ? `-${name}` : `--${kebab(name)}`;
+  const options = choices.split(", ").join(", ");
+  const what = given === "true" ? "needs a value" : `does not take ${given}`;
+  return `${flag} ${what}; give one of ${options} (see mcpterm --help).`;
 }
 
 function kebab(name: string): string {

@@ -237,9 +237,22 @@ describe("parseArgs", () => {
       ["-p", "hi", "--approve", "everything"],
       /unknown tier "everything"; use any of read_only, low_risk, dangerous, external/,
     ],
-    [["-p", "hi", "--max-steps", "0"], /--max-steps must be a whole number of at least 1/],
+    [["-p", "hi", "--max-steps", "0"], /--max-steps must be a whole number from 1 to 1000, got 0/],
     [["-p", "hi", "--max-steps", "2.5"], /--max-steps must be a whole number/],
-    [["-p", "hi", "--output", "xml"], /Invalid values/],
+    [
+      ["-p", "hi", "--max-steps", "abc"],
+      /--max-steps must be a whole number from 1 to 1000, got something that is not a number/,
+    ],
+    [["-p", "hi", "--max-steps", "99999999999999999999"], /from 1 to 1000, got 100000000000000000000/],
+    [
+      ["-p", "hi", "--output", "xml"],
+      /^--output does not take "xml"; give one of "text", "json", "stream-json" \(see mcpterm --help\)\.$/,
+    ],
+    [["-p", "hi", "--output"], /^--output needs a value; give one of "text", "json", "stream-json"/],
+    [
+      ["-p", "hi", "--protocol", "1999"],
+      /^--protocol does not take "1999"; give one of "auto", "2025-11-25", "2026-07-28"/,
+    ],
     [["-p", "  "], /--prompt needs text/],
     [["call", "no-slash"], /expected <server>\/<tool>/],
     [
@@ -276,7 +289,7 @@ describe("parseArgs", () => {
     [["replay", "--slow-ms", "-3"], /--slow-ms must be a whole number of milliseconds, got -3/],
     [
       ["call", "fs/read", "--timeout", "abc"],
-      /--timeout must be a whole number from 1 to 2147483647, got NaN/,
+      /--timeout must be a whole number from 1 to 2147483647, got something that is not a number/,
     ],
     [["call", "fs/read", "--timeout", "-1"], /--timeout must be a whole number from 1/],
     [

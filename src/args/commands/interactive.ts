@@ -8,7 +8,12 @@ import {
   positiveWholeNumber,
   resumeChoice,
 } from "../shared/option-values.js";
-import { DEFAULT_MAX_STEPS, type OneShotArgs, type SessionArgs } from "../shared/cli-args.js";
+import {
+  DEFAULT_MAX_STEPS,
+  MAX_STEPS_LIMIT,
+  type OneShotArgs,
+  type SessionArgs,
+} from "../shared/cli-args.js";
 import { TIERS } from "../../core/policy/tiers.js";
 
 /** `mcpterm` and `mcpterm -p <prompt>` (yargs's `$0`): the TUI, or a one-shot answer. */
@@ -93,7 +98,7 @@ export function interactiveCommand(
         })
         .conflicts("continue", "resume")
         .check((parsed) => {
-          positiveWholeNumber("--max-steps", parsed.maxSteps);
+          positiveWholeNumber("--max-steps", parsed.maxSteps, MAX_STEPS_LIMIT);
           return collectorUrl(parsed.otlpEndpoint);
         }),
     (parsed) => {

@@ -237,3 +237,5 @@ export type CliArgs =
   | { command: "kb"; common: CommonArgs; action: "remove"; path: string; json: boolean };
 
 export const DEFAULT_MAX_STEPS = 20;
+/** The most steps a turn may be allowed: past it a model that loops runs for hours. */
+export const MAX_STEPS_LIMIT = 1000;

@@ -26,9 +26,13 @@ export function positiveWholeNumber(flag: string, value: unknown, max = Number.M
     (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > max)
   ) {
     const range = max === Number.MAX_SAFE_INTEGER ? "of at least 1" : `from 1 to ${max}`;
-    throw new Error(
-      `${flag} must be a whole number ${range}, got ${typeof value === "number" ? String(value) : JSON.stringify(value)}`,
-    );
+    // yargs reads "abc" as NaN: the typed word is gone, so say what it was not.
+    const got = Number.isNaN(value)
+      ? "something that is not a number"
+      : typeof value === "number"
+        ? String(value)
+        : JSON.stringify(value);
+    throw new Error(`${flag} must be a whole number ${range}, got ${got}`);
   }
   return true;
 }
