@@ -38,7 +38,7 @@ const stepEnd: AgentEvent = {
   firstTokenMs: 1,
   toolCalls: 1,
 };
-const end = (reason: "completed" | "aborted"): AgentEvent => ({
+const end = (reason: "completed" | "aborted" | "error"): AgentEvent => ({
   type: "turn_end",
   turn: 1,
   reason,
@@ -257,6 +257,25 @@ describe("transcriptReducer", () => {
     const state = run(start, ...events, end("aborted"));
     expect(state.turn).toBeUndefined();
     expect(state.items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: notice });
+  });
+
+  it("puts a failed stream's error below the text it cut short, and marks that text partial", () => {
+    const state = run(
+      start,
+      { type: "text_delta", step: 1, delta: "Partial ans" },
+      { type: "error", message: "The model endpoint went silent for 60 s mid-answer." },
+      end("error"),
+    );
+    const shown = state.items.map((item) =>
+      item.kind === "notice" ? `${item.level}: ${item.text}` : item.kind,
+    );
+    expect(shown.slice(-3)).toEqual([
+      "assistant",
+      "error: The model endpoint went silent for 60 s mid-answer.",
+      "warning: Interrupted: the answer above is partial.",
+    ]);
+    const failedEarly = run(start, { type: "error", message: "refused" }, end("error"));
+    expect(failedEarly.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: "refused" });
   });
 
   it("estimates the streamed step's tokens until the model reports them, and keeps the estimate when it does not", () => {

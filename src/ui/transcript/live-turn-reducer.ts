@@ -3,7 +3,7 @@ import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
 import { splitAtSafePoint } from "../markdown/markdown-split.js";
 import { estimateStreamedTokens } from "../../core/window/token-estimate.js";
 import { answerItems } from "./answer-sections.js";
-import { append } from "./transcript-items.js";
+import { append, type NewItem } from "./transcript-items.js";
 import type { LiveTurn, ToolCallView, TranscriptState } from "./transcript-types.js";
 
 /** The live turn's part of the transcript reducer: streaming text, calls and the turn's end. */
@@ -248,6 +248,9 @@ export function endTurn(
     ...next,
     finishedCalls: { ...next.finishedCalls, ...Object.fromEntries(calls.map((call) => [call.callId, call])) },
   };
+  // A stream that failed (cut, stalled, an error sent mid-answer) leaves its text as an Esc does.
+  if (end.reason === "error" && turn.replyStarted)
+    next = append(next, { kind: "notice", level: "warning", text: interruptedNotice(true, cut.length > 0) });
   if (end.reason === "aborted") {
     // The cut-off step's request was sent and part of its answer streamed: it counts, as estimated.
     next = { ...next, tokens: next.tokens + turn.requestTokens + Math.ceil(turn.streamedTokens) };
@@ -264,4 +267,14 @@ export function endTurn(
 function interruptedNotice(answered: boolean, callsCut: boolean): string {
   const what = answered ? "Interrupted: the answer above is partial" : "Interrupted before an answer";
   return `${what}${callsCut ? "; calls not yet finished were cancelled" : ""}.`;
+}
+
+/**
+ * An error while a turn streams goes below the text already streamed, not above it: the text is
+ * printed first, and the error after it reads as what stopped it.
+ */
+export function errorDuringTurn(state: TranscriptState, notice: NewItem): TranscriptState {
+  if (!state.turn) return append(state, notice);
+  const [flushed, turn] = flushAllText(state, state.turn);
+  return append({ ...flushed, turn }, notice);
 }

@@ -7,6 +7,7 @@ import {
   askAbout,
   endStep,
   endTurn,
+  errorDuringTurn,
   finishCall,
   proposeCall,
   startTurn,
@@ -172,7 +173,11 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case "warning":
       return append(state, { kind: "notice", level: "warning", text: sanitizeForTerminal(action.message) });
     case "error":
-      return append(state, { kind: "notice", level: "error", text: sanitizeForTerminal(action.message) });
+      return errorDuringTurn(state, {
+        kind: "notice",
+        level: "error",
+        text: sanitizeForTerminal(action.message),
+      });
     case "turn_end":
       return endTurn(state, action);
     case "ui_notice":
