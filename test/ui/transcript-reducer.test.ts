@@ -259,11 +259,25 @@ describe("transcriptReducer", () => {
     expect(state.items.at(-1)).toMatchObject({ kind: "notice", level: "warning", text: notice });
   });
 
+  it("says why the model is being waited for when a request is retried", () => {
+    const state = run(start, { type: "model_retry", step: 1, attempt: 1, delayMs: 3000, reason: "HTTP 429" });
+    expect(state.items.at(-1)).toMatchObject({
+      kind: "notice",
+      level: "info",
+      text: "Model request failed (HTTP 429); retrying in 3.0 s (attempt 1).",
+    });
+  });
+
   it("puts a failed stream's error below the text it cut short, and marks that text partial", () => {
     const state = run(
       start,
       { type: "text_delta", step: 1, delta: "Partial ans" },
-      { type: "error", message: "The model endpoint went silent for 60 s mid-answer." },
+      {
+        type: "error",
+        code: "stalled",
+        exitCode: 1,
+        message: "The model endpoint went silent for 60 s mid-answer.",
+      },
       end("error"),
     );
     const shown = state.items.map((item) =>
@@ -274,7 +288,11 @@ describe("transcriptReducer", () => {
       "error: The model endpoint went silent for 60 s mid-answer.",
       "warning: Interrupted: the answer above is partial.",
     ]);
-    const failedEarly = run(start, { type: "error", message: "refused" }, end("error"));
+    const failedEarly = run(
+      start,
+      { type: "error", code: "auth", exitCode: 1, message: "refused" },
+      end("error"),
+    );
     expect(failedEarly.items.at(-1)).toMatchObject({ kind: "notice", level: "error", text: "refused" });
   });
 

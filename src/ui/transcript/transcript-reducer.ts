@@ -131,7 +131,14 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return { ...next, context: { tokens: action.afterTokens, window: action.window } };
     }
     case "model_retry":
-      return state;
+      // A wait (a 429's Retry-After, a backoff) says why the spinner runs on.
+      return append(state, {
+        kind: "notice",
+        level: "info",
+        text: sanitizeForTerminal(
+          `Model request failed (${action.reason}); retrying in ${(action.delayMs / 1000).toFixed(1)} s (attempt ${action.attempt}).`,
+        ),
+      });
     case "text_delta":
       return streamText(state, action.delta);
     case "model_step_end":
