@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -82,6 +83,9 @@ export async function editInExternalEditor(
   const editor = editorCommand(env);
   const folder = await mkdtemp(path.join(os.tmpdir(), "mcpterm-edit-"));
   const file = path.join(folder, "message.md");
+  // A closed terminal (SIGHUP) ends mcpterm while the editor is open: the draft goes with it.
+  const removeAtExit = (): void => rmSync(folder, { recursive: true, force: true });
+  process.once("exit", removeAtExit);
   try {
     await writeFile(file, text, { mode: 0o600 });
     return await suspend(async () => {
@@ -96,6 +100,7 @@ export async function editInExternalEditor(
       return editResult(outcome, editor, file);
     });
   } finally {
+    process.off("exit", removeAtExit);
     await rm(folder, { recursive: true, force: true });
   }
 }

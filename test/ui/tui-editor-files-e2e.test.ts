@@ -71,7 +71,9 @@ beforeAll(async () => {
       "if (text.includes('FAIL')) process.exit(1);",
       "const save = () => { writeFileSync(file, text + ' (edited)\\n'); process.exit(0); };",
       // Like vim, it keeps Ctrl+C for itself: it saves once it has had one.
-      `if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
+      // It stays open until the terminal closes under it (SIGHUP).
+      `if (text.includes('HANGUP')) { appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ hangup: file }) + "\\n"); setInterval(() => undefined, 1000); }`,
+      `else if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
     ].join("\n"),
     { mode: 0o755 },
   );
@@ -182,4 +184,29 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
     await terminal.waitFor((screen) => promptLine(screen) === "read @.env", "the message handed back");
     expect(model.requests.length).toBe(requests);
   }, 90_000);
+
+  // Last: it closes the terminal.
+  it("leaves no draft behind when the terminal closes while the editor is open", async () => {
+    terminal.text("\u0015");
+    await typed("HANGUP", (line) => line === "HANGUP", "the draft");
+    terminal.text("\u0007");
+    const draft = await waitForDraft();
+    expect(existsSync(draft)).toBe(true);
+    terminal.close();
+    await waitForGone(path.dirname(draft));
+  }, 60_000);
 });
+
+/** The file the editor was opened on for the HANGUP draft, once it is open. */
+async function waitForDraft(): Promise<string> {
+  await waitForFileText(editorLog, '"hangup"');
+  const logged = (await readFile(editorLog, "utf8")).split("\n").find((line) => line.includes('"hangup"'));
+  return (JSON.parse(logged ?? "{}") as { hangup: string }).hangup;
+}
+
+async function waitForGone(folder: string): Promise<void> {
+  for (let waited = 0; existsSync(folder); waited += 100) {
+    if (waited > 20_000) throw new Error(`${folder} was left behind after the terminal closed`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
