@@ -145,6 +145,12 @@ describe("slash commands against a real McpManager", () => {
     ["/nope", "error", /^Unknown command \/nope; type \/help for the list\.$/],
     ["/modle", "error", /^Unknown command \/modle; did you mean \/model\?/],
     ["/STAT", "error", /did you mean \/stats\?/],
+    [`/${"a".repeat(20_000)}`, "error", /^Unknown command \/a{40}…; type \/help for the list\.$/],
+    [
+      "/read fixture note://a $(rm -rf x)",
+      "error",
+      /^\/read takes one uri, got 4 words after the server; a uri has no spaces/,
+    ],
   ] as Array<[string, CommandResult["kind"], RegExp]>)("%s -> %s", async (input, kind, expected) => {
     const result = await run(input);
     expect(result.kind, text(result)).toBe(kind);

@@ -109,6 +109,12 @@ export const readCommand: SlashCommand = {
     const [name, typed] = args;
     if (name === undefined || typed === undefined)
       return { kind: "error", message: "Usage: /read <server> <uri>" };
+    // A URI has no spaces: words after it were not meant to be dropped without a word.
+    if (args.length > 2)
+      return {
+        kind: "error",
+        message: `/read takes one uri, got ${args.length - 1} words after the server; a uri has no spaces (Usage: /read <server> <uri>).`,
+      };
     const found = await chosenServers(context, name);
     if (!Array.isArray(found)) return found;
     const connection = context.manager.connection(name);

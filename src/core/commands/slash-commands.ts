@@ -56,12 +56,14 @@ export async function runSlashCommand(context: CommandContext, input: string): P
       parsed.name,
       context.commands.map((candidate) => candidate.name),
     );
+    // A pasted wall of text after a slash is named by its start, not echoed whole.
+    const named = parsed.name.length > 40 ? `${parsed.name.slice(0, 40)}…` : parsed.name;
     return {
       kind: "error",
       message:
         near === undefined
-          ? `Unknown command /${parsed.name}; type /help for the list.`
-          : `Unknown command /${parsed.name}; did you mean /${near}? (/help lists them all.)`,
+          ? `Unknown command /${named}; type /help for the list.`
+          : `Unknown command /${named}; did you mean /${near}? (/help lists them all.)`,
     };
   }
   try {
