@@ -18,6 +18,9 @@ type PromptArgs = Extract<CliArgs, { command: "prompt" }>;
  * to stderr; the exit code says how it went (0 done, 1 failed, 3 a call was denied).
  */
 export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<ExitCode> {
+  // At a terminal, `-p -` waits for typed text: say so, or it looks hung.
+  if (args.prompt === "-" && io.stdin.isTTY)
+    io.stderr.write("Reading the prompt from the terminal; end it with Ctrl+D on a line of its own.\n");
   const prompt = args.prompt === "-" ? (await readAll(io.stdin)).trim() : args.prompt;
   if (prompt === "")
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");

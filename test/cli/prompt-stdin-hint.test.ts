@@ -1,0 +1,59 @@
+import { Readable, Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CliIo } from "../../src/common/cli-io.js";
+import { runCommand } from "../../src/run-command.js";
+import { tempDir } from "../support/fixtures.js";
+import { cleanEnv } from "../support/run-cli.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+/** `-p -` at a terminal waits for what is typed: it says so, and how to end it, instead of looking hung. */
+let model: ScriptedModelServer;
+beforeAll(async () => {
+  model = await startScriptedModelServer(() => ({ text: "answered" }));
+});
+afterAll(() => model.close());
+
+function sink(): { stream: Writable; text: () => string } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+async function run(stdinIsTerminal: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = sink();
+  const stderr = sink();
+  const stdin = Object.assign(Readable.from(["the question typed\n"]), { isTTY: stdinIsTerminal });
+  const io: CliIo = {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin,
+    env: cleanEnv(),
+    cwd: await tempDir(),
+    signal: new AbortController().signal,
+  };
+  const code = await runCommand(["-p", "-", "--model", "m", "--base-url", model.baseUrl, "--no-kb"], io);
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+describe("-p - reading the prompt", () => {
+  it("at a terminal, says it is reading and how to end, then answers what was typed", async () => {
+    const { code, stdout, stderr } = await run(true);
+    expect(code).toBe(0);
+    expect(stderr).toContain(
+      "Reading the prompt from the terminal; end it with Ctrl+D on a line of its own.\n",
+    );
+    expect(stdout).toBe("answered\n");
+    const body = model.requests.at(-1)?.body as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages.at(-1)?.content).toContain("the question typed");
+  });
+
+  it("from a pipe, says nothing of the kind", async () => {
+    const { stderr } = await run(false);
+    expect(stderr).not.toContain("Reading the prompt");
+  });
+});
