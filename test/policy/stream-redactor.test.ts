@@ -192,6 +192,32 @@ describe("StreamRedactor", () => {
     expect(beforeTheEnd.startsWith(`${certificate}That is the server's certificate`)).toBe(true);
   });
 
+  it.each([1, 3])(
+    "holds every assignment the secret-assignment rule knows until its value is whole (%i)",
+    (size) => {
+      const text = [
+        "token = abcdefgh12345678XYZ",
+        'token = "correct horse battery staple"',
+        'SECRET_KEY = "django insecure key with spaces"',
+        "aws_secret_access_key = wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY",
+        "secret_key_base = 0123456789abcdef0123456789abcdef",
+      ].join(" and ");
+      const out = stream(text, size).join("");
+      expect(out).toBe(redact(text));
+      expect(out).not.toMatch(/abcdefgh1234|horse|django|wJalr|0123456789abcdef/);
+    },
+  );
+
+  it.each([1, 7, 600])(
+    "holds a long JWT inside JSON from its first part, so none of it shows (%i)",
+    (size) => {
+      const part = (n: number) => "Ab9_-".repeat(n);
+      const jwt = `eyJ${part(10)}.eyJ${part(150)}.${part(60)}`;
+      const out = stream(`here: {"id_token":"${jwt}"} done`, size).join("");
+      expect(out).toBe('here: {"id_token":"[REDACTED]"} done');
+    },
+  );
+
   it.each([1, 7, 64])("holds a long JWT whole, so no piece of it shows (%i)", (size) => {
     const part = (n: number) => "Ab9_-".repeat(n);
     const jwt = `eyJ${part(60)}.eyJ${part(200)}.${part(80)}`;

@@ -33,6 +33,14 @@ export interface SecretPattern {
 }
 
 /**
+ * The names an assignment of a secret goes by (`token = …`, `SECRET_KEY = "…"`), as a regular
+ * expression's alternation: the secret-assignment rule reads them, and the stream redactor holds
+ * back such an assignment until its value has arrived (stream-redactor.ts, MULTI_WORD).
+ */
+export const SECRET_NAMES =
+  "api[_-]?key|apikey|secret|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key(?:[_-]?base)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd";
+
+/**
  * A URL with a password in it; the password is group 1. It starts only where a run of scheme
  * characters starts (the lookbehind), so a long run without a match is scanned once.
  */
@@ -200,8 +208,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     rule: "secret-assignment",
-    pattern:
-      /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key(?:[_-]?base)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd)\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))/gi,
+    pattern: new RegExp(
+      String.raw`\b(?:${SECRET_NAMES})\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
+      "gi",
+    ),
     group: 1,
     // Every name above ends in one of these words, followed by its `:` or `=`. AWS's secret key
     // is here too: secretlint finds it only within one string, and a record's key and value are

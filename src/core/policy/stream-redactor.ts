@@ -1,4 +1,4 @@
-import { REDACTED } from "./secret-patterns.js";
+import { REDACTED, SECRET_NAMES } from "./secret-patterns.js";
 
 /** A run without whitespace longer than this is released in part, so a huge blob cannot stall the screen. */
 const LONG_RUN = 512;
@@ -48,7 +48,10 @@ const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
  * tail is held whole, so the redactor later sees the key and its value together.
  */
 const MULTI_WORD = [
-  /\b(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|password|passwd|pwd)\b["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?/gi,
+  new RegExp(
+    String.raw`\b(?:${SECRET_NAMES})\b["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`,
+    "gi",
+  ),
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
   // ~/.netrc, on one line or several: `machine h login me password x`.
   // The trailing space counts, so an entry is held while its next line may still be coming.
@@ -194,11 +197,43 @@ function lastWordStart(text: string): number {
   let start = text.length;
   while (start > 0 && !isWhitespace(text.charCodeAt(start - 1))) start -= 1;
   if (text.length - start <= LONG_RUN) return start;
-  if (text.startsWith("eyJ", start) && text.length - start <= TOKEN_RUN) return start;
+  // A JWT inside the run (`{"id_token":"eyJ…`) is held from where it starts, as one alone is.
+  const jwt = jwtStart(text, Math.max(start, text.length - TOKEN_RUN));
+  if (jwt !== undefined) return jwt;
   const limit = text.length - LONG_RUN_HOLD;
   // Prefer a break at punctuation, where a token pattern's word boundary would be anyway.
   const punctuation = text.slice(start, limit).search(/[^\w-][\w-]*$/);
   return punctuation === -1 ? limit : start + punctuation + 1;
+}
+
+/**
+ * Where a JWT that runs to the end of `text` starts, looking no further back than `from`: the
+ * first `eyJ` not inside another token within the tail of a JWT's characters. Linear: a run of
+ * `.eyJ` pieces broken by a comma must not cost its length for each of them.
+ */
+function jwtStart(text: string, from: number): number | undefined {
+  let tail = text.length;
+  while (tail > from && isJwtCharacter(text.charCodeAt(tail - 1))) tail -= 1;
+  for (let at = text.indexOf("eyJ", tail); at !== -1; at = text.indexOf("eyJ", at + 3)) {
+    if (at === tail || !isTokenCharacter(text.charCodeAt(at - 1))) return at;
+  }
+  return undefined;
+}
+
+/** A base64url token's characters: letters, digits, `-` and `_`. */
+function isTokenCharacter(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x2d ||
+    code === 0x5f
+  );
+}
+
+/** A JWT's characters: its parts' and the dots between them. */
+function isJwtCharacter(code: number): boolean {
+  return isTokenCharacter(code) || code === 0x2e;
 }
 
 /** Whether a character is one `\s` matches, the ASCII ones without a regular expression. */
