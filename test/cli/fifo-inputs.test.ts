@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
@@ -38,6 +38,18 @@ describe("a named pipe where a file is read", () => {
           `^mcpterm: Cannot read (the trace )?\\S+eeeeee\\.jsonl: ${FIFO.replace(/[()]/g, "\\$&")}\\.\\n$`,
         ),
       );
+    },
+  );
+
+  it.each(["knowledge_base/.gitignore", ".mcpterm/kb/kb-manifest.json"])(
+    "as %s, which kb index reads past instead of waiting forever",
+    async (relative) => {
+      const dir = await projectWithFifo(relative);
+      await mkdir(path.join(dir, "knowledge_base"), { recursive: true });
+      await writeFile(path.join(dir, "knowledge_base", "note.md"), "# Rollback\n\nStop traffic first.\n");
+      const run = await runCli(["kb", "index"], { cwd: dir, env: cleanEnv() });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Indexed 1 files/);
     },
   );
 

@@ -60,7 +60,9 @@ function isFolder(file: string): boolean {
 function gitignore(cwd: string): ReturnType<typeof ignore> {
   const rules = ignore();
   try {
-    rules.add(readFileSync(path.join(cwd, ".gitignore"), "utf8"));
+    const file = path.join(cwd, ".gitignore");
+    // Read only a regular file: a named pipe would block the TUI's every key.
+    if (statSync(file).isFile()) rules.add(readFileSync(file, "utf8"));
   } catch {
     // No .gitignore: nothing more is left out.
   }

@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 
 /**
@@ -10,6 +10,14 @@ import type { Stats } from "node:fs";
 export async function assertRegularFile(file: string): Promise<void> {
   const info = await stat(file);
   if (!info.isFile()) throw new NotARegularFile(kindOf(info));
+}
+
+/** The file's bytes, once assertRegularFile allowed it. */
+export async function readRegularFile(file: string): Promise<Buffer>;
+export async function readRegularFile(file: string, encoding: "utf8"): Promise<string>;
+export async function readRegularFile(file: string, encoding?: "utf8"): Promise<Buffer | string> {
+  await assertRegularFile(file);
+  return encoding ? readFile(file, encoding) : readFile(file);
 }
 
 /** Read as a filesystem refusal by the callers that tell those in a sentence (it has a `code`). */

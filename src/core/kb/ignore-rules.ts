@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { assertRegularFile } from "../files/regular-file.js";
 import ignore, { type Ignore } from "ignore";
 
 /** Ignore files read from the root of the knowledge-base folder, in this order. */
@@ -12,9 +13,11 @@ export async function loadIgnoreRules(dir: string): Promise<Ignore> {
   const rules = ignore().add(ALWAYS_IGNORED);
   for (const name of IGNORE_FILES) {
     try {
+      // A named pipe by that name (a repository can bring one) would wait forever.
+      await assertRegularFile(path.join(dir, name));
       rules.add(await readFile(path.join(dir, name), "utf8"));
     } catch {
-      // A missing or unreadable ignore file means no extra rules.
+      // A missing or unreadable ignore file, or one that is not a file, means no extra rules.
     }
   }
   return rules;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { lstat, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { readRegularFile } from "../files/regular-file.js";
 import { z } from "zod";
 import { BUCKETS, ChunkIndex, type StoredSegment } from "./chunk-index.js";
 import { decodeSegment, INDEX_FORMAT_VERSION, SegmentError, type Segment } from "./segment.js";
@@ -68,7 +69,8 @@ export async function loadIndex(indexDir: string, dir: string): Promise<LoadResu
   for (let attempt = 0; attempt < 3; attempt++) {
     let raw: string;
     try {
-      raw = await readFile(manifestPath(indexDir), "utf8");
+      // The index folder may have come with a repository: a named pipe there would wait forever.
+      raw = await readRegularFile(manifestPath(indexDir), "utf8");
     } catch {
       try {
         await lstat(path.join(indexDir, LEGACY_INDEX_FILE_NAME));
@@ -133,7 +135,7 @@ async function readSegments(
   const reads = await Promise.all(
     manifest.segments.map(async (entry) => {
       try {
-        return await readFile(path.join(indexDir, entry.file));
+        return await readRegularFile(path.join(indexDir, entry.file));
       } catch (error) {
         return (error as { code?: unknown }).code === "ENOENT" ? "moved" : `${entry.file} is unreadable`;
       }
@@ -275,7 +277,7 @@ async function withLock<T>(indexDir: string, waitMs: number, write: () => Promis
     return await write();
   } finally {
     try {
-      if (readFileSync(lock, "utf8") === token) rmSync(lock, { force: true });
+      if (lstatSync(lock).isFile() && readFileSync(lock, "utf8") === token) rmSync(lock, { force: true });
     } catch {
       // Taken over or removed: nothing of ours to release.
     }
@@ -296,6 +298,7 @@ function lstatOrMissing(file: string): ReturnType<typeof lstatSync> | undefined 
 /** `pid 123`, as the lock names its holder, for the sentence. */
 function lockHolder(lock: string): string {
   try {
+    if (!lstatSync(lock).isFile()) return "pid unknown";
     const pid = Number(readFileSync(lock, "utf8").split(" ")[0]);
     return Number.isInteger(pid) && pid > 0 ? `pid ${pid}` : "pid unknown";
   } catch {
@@ -305,8 +308,10 @@ function lockHolder(lock: string): string {
 
 async function lockIsStale(lock: string): Promise<boolean> {
   try {
-    const [content, info] = await Promise.all([readFile(lock, "utf8"), lstat(lock)]);
+    // Not a file (a named pipe a repository brought, which a read would wait on forever): stale.
+    const info = await lstat(lock);
     if (!info.isFile() || Date.now() - info.mtimeMs > STALE_LOCK_MS) return true;
+    const content = await readFile(lock, "utf8");
     const pid = Number(content.split(" ")[0]);
     if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;
     try {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readRegularFile } from "../files/regular-file.js";
 import path from "node:path";
 import { z } from "zod";
 import type { ChunkIndex } from "./chunk-index.js";
@@ -47,7 +47,7 @@ export class VectorIndex {
   async load(): Promise<void> {
     let parsed;
     try {
-      const raw = await readFile(path.join(this.indexDir, VECTORS_FILE_NAME), "utf8");
+      const raw = await readRegularFile(path.join(this.indexDir, VECTORS_FILE_NAME), "utf8");
       parsed = fileSchema.safeParse(JSON.parse(raw));
     } catch {
       return;
