@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { link, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "../support/fixtures.js";
+import { CLI, tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -43,6 +44,44 @@ describe("--trace <file>", () => {
     await symlink(path.join(dir, "authorized_keys"), path.join(dir, "t.jsonl"));
     expect((await ask(dir, "t.jsonl")).code).toBe(2);
     expect(existsSync(path.join(dir, "authorized_keys"))).toBe(false);
+  });
+
+  it("refuses a file with other names (a hard link), and writes nothing to it", async () => {
+    const dir = await tempDir();
+    const bashrc = path.join(dir, "bashrc");
+    await writeFile(bashrc, "# my bashrc\n");
+    await link(bashrc, path.join(dir, "ci-trace.jsonl"));
+    const run = await ask(dir, "ci-trace.jsonl");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/ci-trace\.jsonl has other names \(hard links\)/);
+    expect(await readFile(bashrc, "utf8")).toBe("# my bashrc\n");
+  });
+
+  it("writes to /dev/stderr when stderr is a file, as a script redirects it", async () => {
+    const dir = await tempDir();
+    const command = [
+      CLI,
+      "-p",
+      "x",
+      "--trace",
+      "/dev/stderr",
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+      "--no-kb",
+    ]
+      .map((word) => `'${word}'`)
+      .join(" ");
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn("sh", ["-c", `'${process.execPath}' ${command} > out.txt 2> err.log`], {
+        cwd: dir,
+        env: cleanEnv(),
+      });
+      child.on("close", resolve);
+    });
+    expect(code).toBe(0);
+    expect(await readFile(path.join(dir, "err.log"), "utf8")).toContain('"type":"session_start"');
   });
 
   it("says a folder cannot be written in one sentence naming the flag (exit 2)", async () => {

@@ -311,8 +311,10 @@ function redactedRecords(
 /**
  * Opens a trace file to append to. A name that is a symlink to a file, a folder or nothing yet is
  * refused (TraceFileRefused): a project can bring `ci-trace.jsonl -> ~/.bashrc`, and a script's
- * fixed `--trace` name would append the session there. A link to a terminal or a pipe
- * (`--trace /dev/stderr`) is written through; anything else is opened without following links.
+ * fixed `--trace` name would append the session there; so is a file with other names (a hard
+ * link a tarball brought). A link to a terminal or a pipe is written through, as is one of the
+ * system's own (`--trace /dev/stderr`, whatever stderr is); anything else is opened without
+ * following links.
  */
 function openTraceFile(file: string): number {
   const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
@@ -322,12 +324,24 @@ function openTraceFile(file: string): number {
   } catch {
     // Not there yet: made below, never through a link (O_NOFOLLOW).
   }
-  if (!link) return openSync(file, flags | constants.O_NOFOLLOW, TRACE_FILE_MODE);
-  if (!leadsToStream(file))
+  if (link && !systemStream(file) && !leadsToStream(file))
     throw new TraceFileRefused(
       `${file} is a symlink; mcpterm does not write a trace through a link a project may have brought — name the file itself`,
     );
-  return openSync(file, flags, TRACE_FILE_MODE);
+  const fd = openSync(file, link ? flags : flags | constants.O_NOFOLLOW, TRACE_FILE_MODE);
+  const opened = fstatSync(fd);
+  if (!link && opened.isFile() && opened.nlink > 1) {
+    closeSync(fd);
+    throw new TraceFileRefused(
+      `${file} has other names (hard links); mcpterm does not write a trace into a file that is also somewhere else — name a new file`,
+    );
+  }
+  return fd;
+}
+
+/** `/dev/stderr`, `/dev/fd/3`, `/proc/self/fd/1`: links the system makes, never a project. */
+function systemStream(file: string): boolean {
+  return /^\/(?:dev|proc)\//.test(path.resolve(file));
 }
 
 /** Whether a link leads to a terminal, a pipe or a socket (not a file, a folder or nothing). */
