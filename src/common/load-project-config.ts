@@ -1,6 +1,6 @@
 import { adHocConfig } from "../core/config/ad-hoc-server.js";
 import { loadConfig, withProtocol, type McptermConfig } from "../core/config/index.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "./cli-io.js";
 
@@ -15,7 +15,7 @@ export async function loadProjectConfig(common: CommonArgs, io: CliIo): Promise<
     cwd: io.cwd,
     env: io.env,
   });
-  for (const warning of config.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
+  for (const warning of config.warnings) io.stderr.write(`warning: ${sanitizeOneLine(warning)}\n`);
   return withProtocol(config, common.protocol);
 }
 

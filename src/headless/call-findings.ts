@@ -1,6 +1,7 @@
 import type { CliIo } from "../common/cli-io.js";
 import { describeMismatches, MISMATCH_INTRO } from "../core/policy/output-schema.js";
 import { stdoutNoiseSentence } from "../core/mcp/stdout-noise.js";
+import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
 /** The stdout lines told one by one; past them, one line says there were more. */
 const NOISE_LINES_TOLD = 3;
@@ -36,8 +37,9 @@ export function outputSchemaLines(mismatches: readonly string[]): string[] {
   if (mismatches.length > 1)
     return [
       `warning: ${MISMATCH_INTRO} in ${mismatches.length} places:`,
-      ...mismatches.map((mismatch) => `  ${mismatch}`),
+      // A mismatch names the server's own property names: each stays on its line.
+      ...mismatches.map((mismatch) => `  ${sanitizeOneLine(mismatch)}`),
     ];
   const sentence = describeMismatches(mismatches);
-  return sentence === undefined ? [] : [`warning: ${sentence}`];
+  return sentence === undefined ? [] : [`warning: ${sanitizeOneLine(sentence)}`];
 }

@@ -9,7 +9,7 @@ import {
 } from "../core/commands/kb-action.js";
 import { describeRelevance, plainExcerpt, type KbHit } from "../core/kb/index.js";
 import { redactedPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { formatBytes, oneLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -24,7 +24,7 @@ type KbArgs = Extract<CliArgs, { command: "kb" }>;
 /** `mcpterm kb index | search <q> | stats | add <path|url> | remove <path>`: the knowledge base without a model. */
 export async function runKbCommand(args: KbArgs, io: CliIo): Promise<ExitCode> {
   const config = await loadProjectConfig(args.common, io);
-  const warn = (text: string): void => void io.stderr.write(`mcpterm: ${sanitizeForTerminal(text)}\n`);
+  const warn = (text: string): void => void io.stderr.write(`mcpterm: ${sanitizeOneLine(text)}\n`);
   const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, io.env, false);
   if (warning) warn(warning);
   const { kb, report } = await openFreshKnowledge(knowledgeDir(args.common.kbDir, config, io.cwd), io.cwd, {

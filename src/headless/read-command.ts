@@ -4,7 +4,7 @@ import { ExitCode, ServerUnavailableError, RuntimeError, errorMessage } from "..
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SubscriptionEvent } from "../core/mcp/subscriptions.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import type { CliIo } from "../common/cli-io.js";
 import { fullyRedactedLine, fullyRedactedPretty } from "../core/policy/redacted-json.js";
@@ -57,7 +57,7 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
         print,
         readFailed: (error) =>
           io.stderr.write(
-            `mcpterm: ${sanitizeForTerminal(redactor.redactText(errorMessage(error)))} Still following.\n`,
+            `mcpterm: ${sanitizeOneLine(redactor.redactText(errorMessage(error)))} Still following.\n`,
           ),
         updates: (listener) => {
           listeners.add(listener);

@@ -14,7 +14,7 @@ import { lazyChatModel } from "../core/llm/lazy-chat-model.js";
 import { userCacheDir } from "../core/config/user-cache-dir.js";
 import type { ContextWindow } from "../core/llm/types.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { loadKnowledge, oneShotKnowledge, sessionToolHost } from "../core/session/session-tools.js";
 import {
   isBuiltIn,
@@ -73,7 +73,7 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
     const results = [];
     for (const query of args.search) results.push(await rankFor(search, tools, query, window.tokens));
     for (const warning of warnings)
-      io.stderr.write(`warning: ${sanitizeForTerminal(redactor.redactText(warning))}\n`);
+      io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(warning))}\n`);
     if (args.json)
       io.stdout.write(
         `${displayPretty({ window: window.tokens, windowFrom: window.detail, queries: results }, redactor.redactText)}\n`,

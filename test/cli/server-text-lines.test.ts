@@ -26,5 +26,7 @@ describe("a server's words in mcpterm's lines", () => {
   it("sanitizeOneLine joins every kind of line break and strips what drives a terminal", () => {
     expect(sanitizeOneLine("a \n\n b\u2028c\r\nd\x1b[2Je")).toBe("a ⏎ b ⏎ c ⏎ de");
     expect(sanitizeOneLine("plain words")).toBe("plain words");
+    // Padding cannot push words to the start of the terminal's next row.
+    expect(sanitizeOneLine(`x${" ".repeat(70)}mcpterm: forged\t\tline`)).toBe("x mcpterm: forged line");
   });
 });
