@@ -85,8 +85,11 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
           resendSafe: host.resendSafe(tool),
         })
-        .catch((error: unknown) => {
+        .catch(async (error: unknown) => {
           const failure = requestFailure(error, connection);
+          // The server's words may hold a secret only the full rule set knows (a Slack webhook):
+          // taken out, as from a result, before the sentence goes to stderr or stdout.
+          failure.message = (await redactor.redact(failure.message)).text;
           // CI reading --json learns of a failed call from stdout too, as data: its class and,
           // for a crash, how and why the server ended.
           if (args.json) {

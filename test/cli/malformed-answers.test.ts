@@ -3,6 +3,7 @@ import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { answersToMalformed } from "../../src/core/mcp/malformed-answer.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { serverConfig, tempDir } from "../support/fixtures.js";
+import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 
@@ -58,6 +59,16 @@ describe("an answer that is not JSON-RPC", () => {
     );
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: "the database is down", failure: "business" });
+  });
+
+  it("reports a server's error with what only the full secret rules know taken out, on stdout and stderr", async () => {
+    const message = `upstream failed with ${FAKE_LINEAR_KEY}`;
+    const answer = JSON.stringify({ jsonrpc: "2.0", id: "ID", error: { code: -32000, message } });
+    const run = await call(answer, ["--json"]);
+    expect(run.code).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(FAKE_LINEAR_KEY);
+    expect((JSON.parse(run.stdout) as { error: string }).error).toBe("upstream failed with [REDACTED]");
+    expect(run.stderr).toBe("mcpterm: upstream failed with [REDACTED]\n");
   });
 
   it("is sent once and fails as the server's fault, even for a read-only call that may be sent again", async () => {
