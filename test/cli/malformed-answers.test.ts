@@ -27,6 +27,14 @@ const BROKEN: Array<[string, string]> = [
     '[{"jsonrpc":"2.0","id":"ID","result":{"content":[]}}]',
     "it came in a JSON-RPC batch, which MCP does not allow",
   ],
+  [
+    '{"jsonrpc":"2.0","id":"ID","result":{"content":[]},"extra":1}',
+    'it has members JSON-RPC does not define ("extra")',
+  ],
+  [
+    '{"jsonrpc":"2.0","id":"ID","result":{"content":[],"_meta":5}}',
+    "its result's _meta is a number, not an object",
+  ],
 ];
 
 const call = (answer: string, extra: string[] = []) =>

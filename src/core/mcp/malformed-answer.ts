@@ -69,7 +69,14 @@ function flawOf(answer: Answer): string {
   const hasError = "error" in answer;
   if (hasResult && hasError) return "it has both a result and an error";
   if (!hasResult && !hasError) return "it has neither a result nor an error";
-  if (hasResult) return `its result is ${kindOf(answer.result)}, not an object`;
+  const extra = Object.keys(answer).filter((key) => !RESPONSE_MEMBERS.has(key));
+  if (extra.length > 0)
+    return `it has members JSON-RPC does not define (${extra
+      .slice(0, 5)
+      .map((key) => JSON.stringify(key.slice(0, 40)))
+      .join(", ")})`;
+  if (typeof answer.id === "number" && !Number.isInteger(answer.id)) return "its id is a fraction";
+  if (hasResult) return resultFlaw(answer.result);
   const error = answer.error as { code?: unknown; message?: unknown } | null;
   if (typeof error !== "object" || error === null || Array.isArray(error))
     return `its error is ${kindOf(error)}, not an object`;
@@ -78,10 +85,22 @@ function flawOf(answer: Answer): string {
   return "it is not a JSON-RPC response";
 }
 
+/** What a response may hold (JSON-RPC 2.0). */
+const RESPONSE_MEMBERS = new Set(["jsonrpc", "id", "result", "error"]);
+
+function resultFlaw(result: unknown): string {
+  if (typeof result !== "object" || result === null || Array.isArray(result))
+    return `its result is ${kindOf(result)}, not an object`;
+  const meta = (result as { _meta?: unknown })._meta;
+  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta)))
+    return `its result's _meta is ${kindOf(meta)}, not an object`;
+  return "its result is not one the client can read";
+}
+
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
 function madeUpAnswer(id: string | number, flaw: string, line: string): JSONRPCMessage {
