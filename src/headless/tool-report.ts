@@ -3,7 +3,7 @@ import type { AgentTool } from "../core/agent/tool-host.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import { revealHiddenText } from "../core/policy/hidden-text.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
+import { revealControls, sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
 /** One tool as `mcpterm tools` reports it: what mcpterm made of it, and the definition as sent. */
 export interface ToolReport {
@@ -34,7 +34,9 @@ export function toolReport(tool: AgentTool, definition: Tool): ToolReport {
 
 /** A lint finding as one line under its server (naming the tool) or its tool. */
 export function findingLine(finding: LintFinding, withTool: boolean): string {
-  const at = [withTool ? finding.tool : undefined, finding.path].filter((part) => part !== undefined);
+  // The tool's name with its escapes and hidden characters written out, as in the listing.
+  const tool = withTool && finding.tool !== undefined ? revealControls(finding.tool) : undefined;
+  const at = [tool, finding.path].filter((part) => part !== undefined);
   const where = at.length > 0 ? `${at.join(" ")}: ` : "";
   return `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`;
 }
@@ -58,7 +60,7 @@ export function renderToolReport(
   const line = (value: string): string => sanitizeOneLine(revealHiddenText(redact(value)));
   const { definition } = report;
   const lines = [
-    line(`${server}/${report.name}  [${report.tier}: ${report.tierReason}]`),
+    `${line(`${server}/${report.name}`)}  [${line(`${report.tier}: ${report.tierReason}`)}]`,
     ...(definition.title === undefined ? [] : [`  title: ${line(definition.title)}`]),
     `  model name: ${line(report.modelName)}`,
     ...report.notes.map((note) => `  ⚠ ${line(note)}`),

@@ -44,5 +44,7 @@ describe("tools of one server with the same name", () => {
     expect(run.stdout).toMatch(/^ {2}get_note {2}\[/m);
     expect(run.stdout).toMatch(/^ {2}get_note⟨U\+001B⟩\[8m {2}\[/m);
     expect(run.stdout).toMatch(/^ {2}get_note⟨U\+200B⟩ {2}\[/m);
+    // A finding names the tool it is about as the listing does.
+    expect(run.stdout).toMatch(/✗ error hidden-unicode {2}get_note⟨U\+200B⟩: /);
   });
 });
