@@ -131,34 +131,40 @@ export async function cancelTask(client: Client, taskId: string, timeoutMs: numb
 }
 
 async function runModern(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
-  const answers: TaskAnswers = { given: new Map(), delivered: new Set() };
+  const answers: TaskAnswers = { given: new Map(), delivered: new Map(), asked: 0 };
   let state = first;
-  let failedRequests = 0;
+  // The requests that failed since a round last went through whole, by method.
+  let failed: string[] = [];
   for (;;) {
-    await wait(pollPace(state, context.timeoutMs) * 2 ** failedRequests, context.signal);
+    await wait(pollPace(state, context.timeoutMs) * 2 ** failed.length, context.signal);
     try {
       const got = await untilStopped(getTask(context, state.taskId), context.signal, "tasks/get");
       state = sameTask(got, state.taskId);
       context.seen(state);
       if (state.status === "input_required") await answerQuestions(context, state.taskId, got, answers);
       if (isFinal(state.status)) return finalOutcome(state, got);
-      failedRequests = 0;
+      failed = [];
     } catch (error) {
       if (!(error instanceof Unanswered) || !gotNoAnswer(error.cause)) throw refusal(error);
-      failedRequests += 1;
-      if (failedRequests >= MAX_FAILED_POLLS) throw new Error(unansweredInARow(error));
+      failed.push(error.method);
+      if (failed.length >= MAX_FAILED_POLLS) throw new Error(unansweredInARow(failed, error));
     }
   }
 }
 
 /**
- * The answers to a task's questions, by key: each is asked of the person once, and sent again
- * with the next tasks/update while the task still asks it and no tasks/update carrying it got
- * an answer (a proxy's 503 lost it), so a lost request neither loses the answer nor asks twice.
+ * The answers to a task's questions, by key, each with the question it answers: a question is
+ * asked of the person once, and its answer sent again with the next tasks/update while the task
+ * still asks that same question and no tasks/update carrying it got an answer (a proxy's 503
+ * lost it), so a lost request neither loses the answer nor asks twice. A key the task asks again
+ * with another question is a new question: an answer is never sent for what it did not answer.
  */
 interface TaskAnswers {
-  given: Map<string, unknown>;
-  delivered: Set<string>;
+  given: Map<string, { question: string; answer: unknown }>;
+  /** The question each key's delivered answer was for. */
+  delivered: Map<string, string>;
+  /** Questions put to the person so far (MAX_QUESTIONS_PER_TASK). */
+  asked: number;
 }
 
 async function answerQuestions(
@@ -167,28 +173,37 @@ async function answerQuestions(
   got: Record<string, unknown>,
   answers: TaskAnswers,
 ): Promise<void> {
-  const asked = newQuestions(got.inputRequests, new Set(answers.given.keys()));
+  const current = newQuestions(got.inputRequests, new Set()).map(
+    ([key, request]) => [key, request, JSON.stringify(request)] as const,
+  );
+  const pending = current.filter(([key, , question]) => answers.delivered.get(key) !== question);
+  const unanswered = pending.filter(([key, , question]) => answers.given.get(key)?.question !== question);
   // A server that asks something new at every poll would keep the person (or the one-shot
   // declines) busy until maxCallMs: past the cap, mcpterm gives the task up and cancels it.
-  if (answers.given.size + asked.length > MAX_QUESTIONS_PER_TASK)
+  if (answers.asked + unanswered.length > MAX_QUESTIONS_PER_TASK)
     throw new Error(`the task asked more than ${MAX_QUESTIONS_PER_TASK} questions, so it was cancelled`);
+  answers.asked += unanswered.length;
   const fresh = await Promise.all(
-    asked.map(async ([key, request]) => [key, await context.answer(request, context.signal)] as const),
-  );
-  for (const [key, answer] of fresh) answers.given.set(key, answer);
-  const stillAsked = new Set(newQuestions(got.inputRequests, answers.delivered).map(([key]) => key));
-  const due = [...answers.given].filter(([key]) => stillAsked.has(key));
-  if (due.length === 0) return;
-  await untilStopped(
-    context.client.request(
-      { method: "tasks/update", params: { taskId, inputResponses: Object.fromEntries(due) } },
-      AnyResult,
-      { timeout: context.timeoutMs },
+    unanswered.map(
+      async ([key, request, question]) =>
+        [key, { question, answer: await context.answer(request, context.signal) }] as const,
     ),
+  );
+  for (const [key, given] of fresh) answers.given.set(key, given);
+  const due = pending.flatMap(([key]) => {
+    const given = answers.given.get(key);
+    return given ? [[key, given] as const] : [];
+  });
+  if (due.length === 0) return;
+  const inputResponses = Object.fromEntries(due.map(([key, given]) => [key, given.answer]));
+  await untilStopped(
+    context.client.request({ method: "tasks/update", params: { taskId, inputResponses } }, AnyResult, {
+      timeout: context.timeoutMs,
+    }),
     context.signal,
     "tasks/update",
   );
-  for (const [key] of due) answers.delivered.add(key);
+  for (const [key, given] of due) answers.delivered.set(key, given.question);
 }
 
 function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutcome {
@@ -284,11 +299,12 @@ function refusal(error: unknown): unknown {
   return error.cause;
 }
 
-/** Why a task was given up after MAX_FAILED_POLLS tries in a row got no answer; the last was `last`. */
-function unansweredInARow(last: Unanswered): string {
+/** Why a task was given up after MAX_FAILED_POLLS requests in a row got no answer, `last` the last. */
+function unansweredInARow(failed: readonly string[], last: Unanswered): string {
   const why = requestFailure(last.cause);
-  if (last.method === "tasks/get") return `${MAX_FAILED_POLLS} polls in a row got no answer (${why})`;
-  return `${MAX_FAILED_POLLS} tries in a row got no answer, the last its ${last.method} with the answers (${why})`;
+  if (failed.every((method) => method === "tasks/get"))
+    return `${MAX_FAILED_POLLS} polls in a row got no answer (${why})`;
+  return `${MAX_FAILED_POLLS} tries in a row got no answer, the last its ${last.method}${last.method === "tasks/update" ? " with the answers" : ""} (${why})`;
 }
 
 function requestFailure(error: unknown): string {
