@@ -17,14 +17,18 @@ export function sanitizeForTerminal(text: string): string {
 
 /** Line breaks, with the spaces around them (`\r` is a control, already gone by then). */
 const LINE_BREAKS = /[ \t]*[\n\u2028\u2029]+[ \t]*/g;
-/** A run of spaces, which can push what follows it to the start of the terminal's next row. */
-const SPACE_RUNS = /[ \t]{2,}/g;
+/**
+ * A run of spaces, which can push what follows it to the start of the terminal's next row (two
+ * are left as they are: mcpterm's own lines use them to set parts apart).
+ */
+const SPACE_RUNS = /[ \t]*\t[ \t]*|[ ]{3,}/g;
 
 /**
  * sanitizeForTerminal for text shown within one line of mcpterm's own (an error or warning line,
  * a name in a listing): each run of line breaks becomes ` ⏎ `, so text from a server or a model
  * cannot start a line of its own that reads as mcpterm's (`mcpterm: your key was revoked`), and
- * each run of spaces one space, so padding cannot push such words to the start of a wrapped row.
+ * each run of three or more spaces (or a tab) one space, so padding cannot push such words to the
+ * start of a wrapped row.
  */
 export function sanitizeOneLine(text: string): string {
   return sanitizeForTerminal(text).replace(LINE_BREAKS, " ⏎ ").replace(SPACE_RUNS, " ");
