@@ -208,15 +208,22 @@ describe("StreamRedactor", () => {
     },
   );
 
-  it.each([1, 7, 600])(
-    "holds a long JWT inside JSON from its first part, so none of it shows (%i)",
+  it.each([1, 7, 10, 27, 50, 600])(
+    "holds a long JWT inside JSON from its first part, so none of it shows, whatever follows it (%i)",
     (size) => {
       const part = (n: number) => "Ab9_-".repeat(n);
       const jwt = `eyJ${part(10)}.eyJ${part(150)}.${part(60)}`;
-      const out = stream(`here: {"id_token":"${jwt}"} done`, size).join("");
-      expect(out).toBe('here: {"id_token":"[REDACTED]"} done');
+      for (const after of ["} done", ',"x":1}\nok\n', `,"scope":"${"a".repeat(300)}","refresh":"r"}`]) {
+        const text = `here: {"id_token":"${jwt}"${after}`;
+        expect(stream(text, size).join("")).toBe(redact(text));
+      }
     },
   );
+
+  it.each([1, 5, 13])("holds a Docker config's auth value until it is whole (%i)", (size) => {
+    const text = '{"auths": {"r.io": {"auth": "dXNlcjpzM2NyM3RwYXNzd29yZA=="}}}\n';
+    expect(stream(text, size).join("")).toBe('{"auths": {"r.io": {"auth": "[REDACTED]"}}}\n');
+  });
 
   it.each([1, 7, 64])("holds a long JWT whole, so no piece of it shows (%i)", (size) => {
     const part = (n: number) => "Ab9_-".repeat(n);

@@ -53,6 +53,8 @@ const MULTI_WORD = [
     "gi",
   ),
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
+  // A Docker config's `"auth": "…"` (the docker-auth rule), its value finished or not.
+  /"(?:auth|identitytoken|registrytoken)"\s*(?::\s*(?:"[^"\n]*"?)?)?/gi,
   // ~/.netrc, on one line or several: `machine h login me password x`.
   // The trailing space counts, so an entry is held while its next line may still be coming.
   /\b(?:machine(?:\s+\S+(?:\s+login(?:\s+\S+)?)?)?|login(?:\s+\S+)?)(?:\s+password(?:\s+\S*)?)?\s*/g,
@@ -203,7 +205,22 @@ function lastWordStart(text: string): number {
   const limit = text.length - LONG_RUN_HOLD;
   // Prefer a break at punctuation, where a token pattern's word boundary would be anyway.
   const punctuation = text.slice(start, limit).search(/[^\w-][\w-]*$/);
-  return punctuation === -1 ? limit : start + punctuation + 1;
+  return wholeJwt(text, start, punctuation === -1 ? limit : start + punctuation + 1);
+}
+
+/**
+ * `cut`, or, where a JWT (up to TOKEN_RUN long) runs across it, where that JWT starts: a JWT
+ * released in two parts matches no rule (its dots are punctuation a cut prefers). Its start is
+ * an `eyJ` after no JWT character (the payload's `eyJ` follows a dot, and is not a start).
+ */
+function wholeJwt(text: string, start: number, cut: number): number {
+  for (let at = text.lastIndexOf("eyJ", cut - 1); at >= start; at = text.lastIndexOf("eyJ", at - 1)) {
+    if (at > start && isJwtCharacter(text.charCodeAt(at - 1))) continue;
+    let end = at;
+    while (end < text.length && isJwtCharacter(text.charCodeAt(end))) end += 1;
+    return end > cut && text.length - at <= TOKEN_RUN ? at : cut;
+  }
+  return cut;
 }
 
 /**
