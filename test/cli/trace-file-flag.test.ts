@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { link, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,6 +82,25 @@ describe("--trace <file>", () => {
     });
     expect(code).toBe(0);
     expect(await readFile(path.join(dir, "err.log"), "utf8")).toContain('"type":"session_start"');
+  });
+
+  it("refuses a file in a folder that is a link out of the project", async () => {
+    const dir = await tempDir();
+    const elsewhere = await tempDir();
+    await writeFile(path.join(elsewhere, "trace.jsonl"), "precious\n");
+    await symlink(elsewhere, path.join(dir, "logs"));
+    const run = await ask(dir, "logs/trace.jsonl");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/logs\/trace\.jsonl is in a folder that is a link out of the project/);
+    expect(await readFile(path.join(elsewhere, "trace.jsonl"), "utf8")).toBe("precious\n");
+  });
+
+  it("refuses a named pipe at once instead of waiting for a reader", async () => {
+    const dir = await tempDir();
+    execFileSync("mkfifo", [path.join(dir, "fifo.jsonl")]);
+    const run = await ask(dir, "fifo.jsonl");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/fifo\.jsonl is a named pipe/);
   });
 
   it("says a folder cannot be written in one sentence naming the flag (exit 2)", async () => {

@@ -1,13 +1,4 @@
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  statSync,
-} from "node:fs";
+import { closeSync, fchmodSync, fstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
 import type { ServerExitReport } from "../mcp/server-exit.js";
@@ -20,6 +11,7 @@ import { checkedLines, type RecordRedaction } from "../policy/redacted-json.js";
 import type { ServerRequestRecord } from "../person/server-requests.js";
 import { InputRounds } from "../mcp/input-rounds.js";
 import { newSessionId } from "./session-id.js";
+import { openTraceFile, TRACE_FILE_MODE } from "./trace-file.js";
 import { TurnEndWriter, type Rendered } from "./turn-end-writer.js";
 import { PREVIEW, previewAsText, previewPart, withinDepth } from "./preview-part.js";
 
@@ -51,7 +43,6 @@ export interface TraceRecorderOptions {
 }
 
 export const DEFAULT_WIRE_LIMIT = 5000;
-const TRACE_FILE_MODE = 0o600;
 export const DEFAULT_MAX_RECORD_CHARS = 200_000;
 /** Lines of a crashed server's stderr kept with its exit. */
 const STDERR_TAIL_LINES = 20;
@@ -99,7 +90,7 @@ export class TraceRecorder implements EventSink {
     private readonly options: TraceRecorderOptions,
   ) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.fd = openTraceFile(file);
+    this.fd = openTraceFile(file, options.cwd);
     // A trace holds the whole conversation: the user's alone, like a saved session, also when
     // `--trace` names a file that already exists. Not a terminal or a pipe (`--trace /dev/stderr`),
     // nor a file of someone else's that the user may write to.
@@ -307,52 +298,3 @@ function redactedRecords(
     );
   }
 }
-
-/**
- * Opens a trace file to append to. A name that is a symlink to a file, a folder or nothing yet is
- * refused (TraceFileRefused): a project can bring `ci-trace.jsonl -> ~/.bashrc`, and a script's
- * fixed `--trace` name would append the session there; so is a file with other names (a hard
- * link a tarball brought). A link to a terminal or a pipe is written through, as is one of the
- * system's own (`--trace /dev/stderr`, whatever stderr is); anything else is opened without
- * following links.
- */
-function openTraceFile(file: string): number {
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT;
-  let link = false;
-  try {
-    link = lstatSync(file).isSymbolicLink();
-  } catch {
-    // Not there yet: made below, never through a link (O_NOFOLLOW).
-  }
-  if (link && !systemStream(file) && !leadsToStream(file))
-    throw new TraceFileRefused(
-      `${file} is a symlink; mcpterm does not write a trace through a link a project may have brought — name the file itself`,
-    );
-  const fd = openSync(file, link ? flags : flags | constants.O_NOFOLLOW, TRACE_FILE_MODE);
-  const opened = fstatSync(fd);
-  if (!link && opened.isFile() && opened.nlink > 1) {
-    closeSync(fd);
-    throw new TraceFileRefused(
-      `${file} has other names (hard links); mcpterm does not write a trace into a file that is also somewhere else — name a new file`,
-    );
-  }
-  return fd;
-}
-
-/** `/dev/stderr`, `/dev/fd/3`, `/proc/self/fd/1`: links the system makes, never a project. */
-function systemStream(file: string): boolean {
-  return /^\/(?:dev|proc)\//.test(path.resolve(file));
-}
-
-/** Whether a link leads to a terminal, a pipe or a socket (not a file, a folder or nothing). */
-function leadsToStream(link: string): boolean {
-  try {
-    const target = statSync(link);
-    return target.isCharacterDevice() || target.isFIFO() || target.isSocket();
-  } catch {
-    return false;
-  }
-}
-
-/** A trace file mcpterm will not write to, and why (a sentence). */
-export class TraceFileRefused extends Error {}
