@@ -5,10 +5,12 @@ import { fitApproval, type ApprovalFit } from "./approval-fit.js";
 import { approvalRows, type ApprovalRows } from "./approval-rows.js";
 
 /**
- * A row the live area leaves free: a frame as tall as the window is redrawn by Ink erasing the
- * whole screen, which tmux (scroll-on-clear) and some terminals keep in the scrollback.
+ * Rows the live area leaves free. One: a frame as tall as the window is redrawn by Ink erasing
+ * the whole screen, which tmux (scroll-on-clear) and some terminals keep in the scrollback. And
+ * one more: the live turn above the panel is measured after a render, so the frame a panel first
+ * appears in may count a row of it short (with one row, 4 runs in 10 left a copy of the panel).
  */
-export const FULL_SCREEN_MARGIN = 1;
+export const FULL_SCREEN_MARGIN = 2;
 
 export interface ApprovalRoom {
   /** The window's rows, from stdout, so a resize fits the panel again. */
