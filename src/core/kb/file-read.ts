@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readRegularFile } from "../files/regular-file.js";
 import { errorCode } from "./file-scan.js";
 
 export type ReadResult = { ok: true; bytes: Buffer; hash: string } | { ok: false; reason: string };
@@ -8,9 +8,13 @@ export type DecodeResult = { ok: true; text: string } | { ok: false; reason: str
 /** How far into a file to look for NUL bytes, the mark of a binary file (as git does). */
 const SNIFF_BYTES = 8000;
 
+/**
+ * A knowledge file's bytes and hash. Read only as a regular file: one swapped for a named pipe
+ * after the folder was scanned would otherwise hold the read (and `mcpterm serve`) forever.
+ */
 export async function readFileBytes(absolutePath: string): Promise<ReadResult> {
   try {
-    const bytes = await readFile(absolutePath);
+    const bytes = await readRegularFile(absolutePath);
     return { ok: true, bytes, hash: createHash("sha256").update(bytes).digest("hex") };
   } catch (error) {
     return { ok: false, reason: `unreadable (${errorCode(error)})` };
