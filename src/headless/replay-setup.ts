@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { assertRegularFile } from "../core/files/regular-file.js";
+import { readRegularFile } from "../core/files/regular-file.js";
 import path from "node:path";
 import type { ReplayFlags, ServerOverride } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -24,13 +23,11 @@ export async function loadIgnorePaths(
   }
   if (flags.ignoreFile === undefined) return paths;
   const file = path.resolve(io.cwd, flags.ignoreFile);
-  const text = await assertRegularFile(file)
-    .then(() => readFile(file, "utf8"))
-    .catch((error: unknown) => {
-      throw new UsageError(`Cannot read the ignore file ${file}: ${(error as Error).message}.`, {
-        cause: error,
-      });
+  const text = await readRegularFile(file, "utf8").catch((error: unknown) => {
+    throw new UsageError(`Cannot read the ignore file ${file}: ${(error as Error).message}.`, {
+      cause: error,
     });
+  });
   for (const [index, line] of text.split("\n").entries()) {
     const entry = line.replace(/(^|\s)#.*$/, "").trim();
     if (entry === "") continue;

@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError, errorMessage } from "../errors.js";
-import { assertRegularFile } from "../files/regular-file.js";
+import { readRegularFile } from "../files/regular-file.js";
 import { parseConfigDocument } from "./config-schema.js";
 import { DEFAULT_CONFIG_FILE, emptyConfig, type McptermConfig } from "./config-types.js";
 import { describeDuplicateKey, findDuplicateKey } from "./json-duplicate-keys.js";
@@ -25,8 +24,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<McptermCon
 
   let text: string;
   try {
-    await assertRegularFile(absolute);
-    text = await readFile(absolute, "utf8");
+    text = await readRegularFile(absolute, "utf8");
   } catch (error) {
     if (isNodeError(error) && error.code === "ENOENT") {
       if (!options.explicit) return emptyConfig();

@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { assertRegularFile } from "../files/regular-file.js";
+import { readRegularFile } from "../files/regular-file.js";
 import ignore, { type Ignore } from "ignore";
 
 /** Ignore files read from the root of the knowledge-base folder, in this order. */
@@ -14,8 +13,7 @@ export async function loadIgnoreRules(dir: string): Promise<Ignore> {
   for (const name of IGNORE_FILES) {
     try {
       // A named pipe by that name (a repository can bring one) would wait forever.
-      await assertRegularFile(path.join(dir, name));
-      rules.add(await readFile(path.join(dir, name), "utf8"));
+      rules.add(await readRegularFile(path.join(dir, name), "utf8"));
     } catch {
       // A missing or unreadable ignore file, or one that is not a file, means no extra rules.
     }

@@ -1,6 +1,5 @@
 import { withinNesting } from "../policy/nesting-limit.js";
-import { readFile } from "node:fs/promises";
-import { assertRegularFile } from "../files/regular-file.js";
+import { readRegularFile } from "../files/regular-file.js";
 import { describeCompaction } from "../window/describe-compaction.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Usage } from "../llm/types.js";
@@ -11,8 +10,7 @@ import type { TraceRecord } from "./trace-records.js";
 import { isRecordType, shapedRecord } from "./record-shapes.js";
 
 export async function readTrace(file: string): Promise<Trace> {
-  await assertRegularFile(file);
-  return parseTrace(await readFile(file, "utf8"), file);
+  return parseTrace(await readRegularFile(file, "utf8"), file);
 }
 
 /**
