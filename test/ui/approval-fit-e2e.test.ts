@@ -1,16 +1,7 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { waitForNoProcesses } from "../support/process-table.js";
-import {
-  startScriptedModelServer,
-  type RecordedRequest,
-  type ScriptedModelServer,
-  type ScriptedReply,
-} from "../support/scripted-model-server.js";
-import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+import type { RecordedRequest, ScriptedReply } from "../support/scripted-model-server.js";
+import type { TmuxTerminal } from "../support/tmux.js";
+import { countIn, openFixtureTui, type FixtureTui } from "../support/fixture-tui.js";
 
 /**
  * An approval panel whose arguments are far taller than the window, in the real binary in
@@ -18,12 +9,11 @@ import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
  * arguments clipped with a line saying where all of them are), at any size it is resized to,
  * and leave no copy of itself in the scrollback however often it is redrawn.
  */
-const marker = randomUUID();
 const TITLE = "Allow this call?";
 // About 7 KB on one line of JSON: ~95 rows in an 80-column panel.
 const WORDS = Array.from({ length: 1000 }, (_, index) => `w${String(index).padStart(4, "0")}`);
 const LAST_WORD = WORDS.at(-1) ?? "";
-let model: ScriptedModelServer;
+let tui: FixtureTui;
 let terminal: TmuxTerminal;
 
 function reply(request: RecordedRequest): ScriptedReply {
@@ -33,30 +23,16 @@ function reply(request: RecordedRequest): ScriptedReply {
   return { toolCalls: [{ name: "fixture__write_note", arguments: JSON.stringify(args) }] };
 }
 
-/** How often `text` occurs in `screen`. */
-const count = (screen: string, text: string): number => screen.split(text).length - 1;
-
 /** The status line's clock has reached `seconds`: the spinner has ticked, and redrawn, meanwhile. */
 const clockPast = (seconds: number) => (screen: string) =>
   [...screen.matchAll(/ (\d+)\.\d s/g)].some((match) => Number(match[1]) >= seconds);
 
 beforeAll(async () => {
-  expect(existsSync(CLI), "run npm run build first").toBe(true);
-  model = await startScriptedModelServer(reply);
-  const dir = await tempDir("mcpterm-tui-approval-fit-");
-  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
-  const command = mcptermPaneCommand({
-    home: dir,
-    args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
-  });
-  terminal = new TmuxTerminal(command, { cwd: dir, columns: 80, rows: 20, scrollback: 5000 });
+  tui = await openFixtureTui("approval-fit", reply, { columns: 80, rows: 20, scrollback: 5000 });
+  terminal = tui.terminal;
 });
 
-afterAll(async () => {
-  terminal.close();
-  await model.close();
-  expect(await waitForNoProcesses(marker)).toEqual([]);
-});
+afterAll(() => tui.close());
 
 describe("an approval panel taller than the window", () => {
   it("fits every size it is given, says where the rest is, and is never copied into the scrollback", async () => {
@@ -83,8 +59,8 @@ describe("an approval panel taller than the window", () => {
     expect(visible).toMatch(/… \d+ more rows: .*printed above/);
     // One panel in the whole scrollback, however often the spinner redrew it; the arguments'
     // end is there once, printed in full above the panel.
-    expect(count(small, TITLE), small).toBe(1);
-    expect(count(small, LAST_WORD), small).toBe(1);
+    expect(countIn(small, TITLE), small).toBe(1);
+    expect(countIn(small, LAST_WORD), small).toBe(1);
 
     // Wider and taller: fitted again, still whole at the top.
     terminal.resize(120, 40);
@@ -110,6 +86,6 @@ describe("an approval panel taller than the window", () => {
       (screen) => screen.includes("Understood, no note then."),
       "the answer",
     );
-    expect(count(after, LAST_WORD), after).toBe(1);
+    expect(countIn(after, LAST_WORD), after).toBe(1);
   }, 90_000);
 });

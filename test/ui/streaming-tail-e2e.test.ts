@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../support/fixtures.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+import { countIn } from "../support/fixture-tui.js";
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
@@ -17,9 +18,6 @@ const WORDS = Array.from({ length: 1498 }, (_, index) => `word${index % 97}`);
 const ANSWER = [FIRST, ...WORDS, LAST].join(" ");
 let model: ScriptedModelServer;
 let terminal: TmuxTerminal;
-
-/** How often `text` occurs in `screen`. */
-const count = (screen: string, text: string): number => screen.split(text).length - 1;
 
 beforeAll(async () => {
   expect(existsSync(CLI), "run npm run build first").toBe(true);
@@ -52,8 +50,8 @@ describe("a long single-paragraph answer", () => {
       (screen) => screen.includes(LAST) && screen.includes("Enter send"),
       "the whole answer",
     );
-    expect(count(done, FIRST), done).toBe(1);
-    expect(count(done, LAST), done).toBe(1);
+    expect(countIn(done, FIRST), done).toBe(1);
+    expect(countIn(done, LAST), done).toBe(1);
     expect(done).not.toContain("rows above, printed whole");
   }, 90_000);
 });

@@ -1,26 +1,16 @@
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { waitForNoProcesses } from "../support/process-table.js";
-import {
-  startScriptedModelServer,
-  type RecordedRequest,
-  type ScriptedModelServer,
-  type ScriptedReply,
-} from "../support/scripted-model-server.js";
-import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
+import type { RecordedRequest, ScriptedReply } from "../support/scripted-model-server.js";
+import type { TmuxTerminal } from "../support/tmux.js";
+import { openFixtureTui, type FixtureTui } from "../support/fixture-tui.js";
 
 /**
  * Three calls proposed together in the real binary in tmux: listed in the order the model
  * proposed them (not the order they finish in), and Ctrl+O opens the newest, during the turn
  * and right after it.
  */
-const marker = randomUUID();
 const CTRL_O = "\u000f";
 const ESC = "\u001b";
-let model: ScriptedModelServer;
+let tui: FixtureTui;
 let terminal: TmuxTerminal;
 
 function reply(request: RecordedRequest): ScriptedReply {
@@ -41,22 +31,11 @@ const rowOf = (screen: string, text: string): number =>
   screen.split("\n").findIndex((row) => row.includes(text));
 
 beforeAll(async () => {
-  expect(existsSync(CLI), "run npm run build first").toBe(true);
-  model = await startScriptedModelServer(reply);
-  const dir = await tempDir("mcpterm-tui-calls-");
-  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { fixture: fixtureLaunch(marker) } });
-  const command = mcptermPaneCommand({
-    home: dir,
-    args: ["--trust-config", "--no-kb", "--model", "scripted", "--base-url", model.baseUrl],
-  });
-  terminal = new TmuxTerminal(command, { cwd: dir, columns: 100, rows: 50 });
+  tui = await openFixtureTui("calls", reply, { columns: 100, rows: 50 });
+  terminal = tui.terminal;
 });
 
-afterAll(async () => {
-  terminal.close();
-  await model.close();
-  expect(await waitForNoProcesses(marker)).toEqual([]);
-});
+afterAll(() => tui.close());
 
 describe("calls proposed together", () => {
   it("are listed as proposed, and Ctrl+O opens the newest during the turn and after it", async () => {
