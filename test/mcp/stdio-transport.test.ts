@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { StdioProcessTransport } from "../../src/core/mcp/stdio-process-transport.js";
 import { formatBytes } from "../../src/core/text/index.js";
@@ -50,5 +53,106 @@ describe("StdioProcessTransport", () => {
     await transport.close();
     expect(JSON.stringify(messages[0]).length).toBeGreaterThan(300_000);
     expect(transport.stdoutNoise.snapshot()).toEqual(["banner"]);
+  });
+
+  it("sends what several callers send at once in order, each a line of its own, each send settled", async () => {
+    // Echoes each line it reads as a notification, in the order read.
+    const echo =
+      "let rest = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (chunk) => {" +
+      " const lines = (rest + chunk).split('\\n'); rest = lines.pop();" +
+      " for (const line of lines) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'echo', params: { line } }) + '\\n'); });";
+    const transport = new StdioProcessTransport({
+      command: process.execPath,
+      args: ["-e", echo],
+      env: {},
+      cwd: undefined,
+    });
+    const lines: string[] = [];
+    const all = new Promise<void>((resolve) => {
+      transport.onmessage = (message) => {
+        lines.push((message as { params: { line: string } }).params.line);
+        if (lines.length === 24) resolve();
+      };
+    });
+    await transport.start();
+    try {
+      // Eight callers, each sending from a continuation at a different depth, three times over.
+      const caller = async (index: number): Promise<void> => {
+        for (let round = 0; round < 3; round += 1) {
+          for (let depth = 0; depth < index; depth += 1) await Promise.resolve();
+          await transport.send({ jsonrpc: "2.0", method: "ping", id: round * 8 + index });
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, (_, index) => caller(index)));
+      await all;
+      const ids = lines.map((line) => (JSON.parse(line) as { id: number }).id);
+      expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, id) => id));
+      // Each caller's own messages in the order it sent them.
+      for (let index = 0; index < 8; index += 1)
+        expect(ids.filter((id) => id % 8 === index)).toEqual([index, index + 8, index + 16]);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it("writes what was sent a moment before close before it closes the server's stdin", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mcpterm-stdin-"));
+    const file = path.join(dir, "received");
+    // Keeps what it reads and writes it out once stdin ends.
+    const keep =
+      "let all = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (chunk) => { all += chunk; });" +
+      " process.stdin.on('end', () => { require('node:fs').writeFileSync(process.argv[1], all); process.exit(0); });";
+    const transport = new StdioProcessTransport({
+      command: process.execPath,
+      args: ["-e", keep, file],
+      env: {},
+      cwd: undefined,
+    });
+    try {
+      await transport.start();
+      const sent = transport.send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 7 },
+      });
+      await transport.close();
+      await sent;
+      expect(await readFile(file, "utf8")).toBe(
+        `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } })}\n`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails every send once the server has shut its stdin (EPIPE)", async () => {
+    const transport = new StdioProcessTransport({
+      command: process.execPath,
+      // Shuts its end of stdin and lives on: a write to that pipe fails with EPIPE.
+      args: ["-e", "require('node:fs').closeSync(0); setTimeout(() => {}, 5000);"],
+      env: {},
+      cwd: undefined,
+      gracePeriodMs: 200,
+    });
+    await transport.start();
+    try {
+      // Sent until the child has shut its end (it starts before it gets there).
+      let failure: unknown;
+      for (let attempt = 0; attempt < 200 && failure === undefined; attempt += 1) {
+        const sends = [0, 1, 2].map((id) =>
+          transport.send({ jsonrpc: "2.0", method: "ping", id: attempt * 3 + id }),
+        );
+        const settled = await Promise.allSettled(sends);
+        const rejected = settled.filter((outcome) => outcome.status === "rejected");
+        if (rejected.length > 0) {
+          expect(rejected).toHaveLength(3);
+          failure = (rejected[0] as PromiseRejectedResult).reason;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(failure).toBeInstanceOf(Error);
+    } finally {
+      await transport.close();
+    }
   });
 });
