@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -171,6 +172,20 @@ describe("signing in to a remote server behind OAuth", () => {
     await refused.start();
     expect(refused.servers()[0]?.error).toMatch(/invalid_grant|assertion not accepted/);
     expect(world.tokenRequests).toHaveLength(2);
+  });
+
+  it("a workload's JWT file that is a named pipe fails the sign-in in a sentence; it never blocks the process", async () => {
+    const { world, store, dir } = await setUp();
+    const jwtFile = path.join(dir, "workload.jwt");
+    // A FIFO read synchronously would wait for a writer that never comes, timers and signals included.
+    execFileSync("mkfifo", [jwtFile]);
+    const workload = { grant: "workload", issuer: world.issuer, clientId: "ci-job", assertionFile: jwtFile };
+    const connected = manager(world.mcpUrl, store, person("decline"), { oauth: workload });
+    await connected.start();
+    expect(connected.servers()[0]?.error).toContain(
+      `could not read the workload's JWT from ${jwtFile}: it is a named pipe (FIFO), not a regular file`,
+    );
+    expect(world.tokenRequests).toEqual([]);
   });
 
   it("refreshes tokens about to expire before connecting, with no browser; the old ones stop working", async () => {

@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { readFileSync, statSync, type Stats } from "node:fs";
 
 /**
  * What mcpterm reads whole (a config, a trace, a calls file) must be a regular file: opening a
@@ -18,6 +18,16 @@ export async function readRegularFile(file: string, encoding: "utf8"): Promise<s
 export async function readRegularFile(file: string, encoding?: "utf8"): Promise<Buffer | string> {
   await assertRegularFile(file);
   return encoding ? readFile(file, encoding) : readFile(file);
+}
+
+/**
+ * readRegularFile for a caller that cannot wait (a token request prepared synchronously): a FIFO
+ * would block the whole process here, not only the caller.
+ */
+export function readRegularFileSync(file: string): string {
+  const info = statSync(file);
+  if (!info.isFile()) throw new NotARegularFile(kindOf(info));
+  return readFileSync(file, "utf8");
 }
 
 /** Read as a filesystem refusal by the callers that tell those in a sentence (it has a `code`). */

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRegularFileSync } from "../files/regular-file.js";
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -70,7 +70,7 @@ export class WorkloadIdentityProvider extends BrowserlessGrant implements OAuthC
     const { assertion, assertionFile } = this.oauth;
     if (assertion !== undefined) return assertion;
     try {
-      return readFileSync(assertionFile ?? "", "utf8").trim();
+      return readRegularFileSync(assertionFile ?? "").trim();
     } catch (error) {
       throw new ServerUnavailableError(
         `could not read the workload's JWT from ${assertionFile ?? "(none)"}: ${errorMessage(error)}`,
