@@ -70,7 +70,7 @@ describe("StdioProcessTransport", () => {
     const lines: string[] = [];
     const all = new Promise<void>((resolve) => {
       transport.onmessage = (message) => {
-        lines.push((message as { params: { line: string } }).params.line);
+        lines.push((message as unknown as { params: { line: string } }).params.line);
         if (lines.length === 24) resolve();
       };
     });
