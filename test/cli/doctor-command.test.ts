@@ -145,6 +145,18 @@ describe("mcpterm doctor", () => {
     );
   });
 
+  it("fails a server with a tool it set aside as not valid MCP, naming the tool and why", async () => {
+    const run = await doctor(["array-schema"]);
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "listing")).toMatch(/^ {2}✓ listing +5 tools/);
+    expect(stepLine(run.stdout, "lint")).toBe(
+      `  ✗ lint           1 error(s), ${slowInitializeWarnings(run.stdout)} warning(s)`,
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}✗ error tool-not-listed {2}export_notes: Not listed: its definition is not valid MCP \(inputSchema\.type: .*"object".*\)\.$/m,
+    );
+  });
+
   it("names stdout junk mid-call and every outputSchema mismatch", async () => {
     const run = await doctor(["stdout-junk", "output-mismatch"]);
     expect(run.code).toBe(1);

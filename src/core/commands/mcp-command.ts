@@ -6,7 +6,7 @@ import { isLogLevel, LOG_LEVELS } from "../mcp/server-log.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
 import type { ServerSnapshot } from "../mcp/types.js";
 import { signInMode, type SignInMode } from "../oauth/sign-in-mode.js";
-import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../policy/sanitize-terminal.js";
 import { pluralize } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { describeProtocol } from "../mcp/protocol-era.js";
@@ -159,6 +159,9 @@ function info(server: ServerSnapshot): CommandResult {
       `tools ${server.tools.length} · resources ${resourceCount(server)} · prompts ${server.catalog.prompts.length}`,
     );
     for (const problem of server.catalog.problems) lines.push(`! ${problem}`);
+    // As `mcpterm tools` names them: a tool the server lists that the model is never offered.
+    for (const refused of server.refusedTools)
+      lines.push(sanitizeOneLine(`! tool "${refused.name}" not listed: ${refused.reason}`));
   }
   const instructions = sanitizeForTerminal(server.instructions ?? "").trim();
   if (instructions === "") {
