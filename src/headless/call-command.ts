@@ -2,6 +2,7 @@ import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import { exitFacts } from "../core/mcp/server-exit.js";
+import { missingToolError } from "./missing-tool.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
@@ -33,14 +34,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
     async (manager, connection, redactor) => {
       const host = new McpToolHost(manager);
       const tool = host.list().find((candidate) => candidate.name === args.tool);
-      if (!tool) {
-        const names =
-          connection
-            .snapshot()
-            .tools.map((candidate) => candidate.definition.name)
-            .join(", ") || "none";
-        throw new UsageError(`Server "${args.server}" has no tool "${args.tool}" (tools: ${names}).`);
-      }
+      if (!tool) throw missingToolError(args.server, args.tool, connection.snapshot());
       const snapshot = connection.snapshot();
       const definition = snapshot.tools.find((candidate) => candidate.definition.name === args.tool);
       if (definition && cannotRunAsTask(definition.definition, snapshot.capabilities)) {

@@ -1,10 +1,9 @@
 import type { ProtocolEra } from "../core/mcp/protocol-era.js";
 import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { ExitCode, UsageError } from "../core/errors.js";
+import { ExitCode } from "../core/errors.js";
 import type { McpManager } from "../core/mcp/mcp-manager.js";
 import { protocolFacts, protocolLabel } from "../core/mcp/protocol-facts.js";
-import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
 import { lintSummary, toolInventory } from "../core/commands/tool-inventory.js";
@@ -14,6 +13,7 @@ import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
 import { runToolSearchCommand } from "./tool-search-command.js";
+import { missingToolError } from "./missing-tool.js";
 import { withOneServer, withServers } from "./with-one-server.js";
 import { MAX_TTL_MS, type CacheHint } from "../core/mcp/response-cache.js";
 
@@ -46,14 +46,13 @@ export async function runToolsCommand(args: ToolsArgs, io: CliIo): Promise<ExitC
   });
 }
 
-/** One tool whole; a server that cannot start is exit 4, a tool it does not have exit 2. */
+/** One tool whole; a server that cannot start is exit 4, a tool it does not have exit 2 (see missingToolError). */
 async function showOneTool(args: ToolsArgs, server: string, name: string, io: CliIo): Promise<ExitCode> {
   return withOneServer(args.common, server, io, (manager, connection, redactor) => {
     const inventory = toolInventory(manager, new McpToolHost(manager).list());
     const own = inventory.servers.find((entry) => entry.summary.name === server);
     const found = toolReports(manager, own?.tools ?? []).find((tool) => tool.name === name);
-    if (!found)
-      throw new UsageError(`Server "${server}" has no tool "${name}" (tools: ${toolNames(connection)}).`);
+    if (!found) throw missingToolError(server, name, connection.snapshot());
     const lint = (own?.lint ?? []).filter((finding) => finding.tool === name);
     const redact = redactor.redactText;
     io.stdout.write(
@@ -79,15 +78,6 @@ function toolReports(manager: McpManager, tools: readonly AgentTool[]): ToolRepo
     );
     return registered ? [toolReport(tool, registered.definition)] : [];
   });
-}
-
-function toolNames(connection: ServerConnection): string {
-  return (
-    connection
-      .snapshot()
-      .tools.map((tool) => tool.definition.name)
-      .join(", ") || "none"
-  );
 }
 
 const STDERR_TAIL = 5;

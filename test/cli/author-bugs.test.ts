@@ -236,6 +236,24 @@ describe("schemas an author got wrong", () => {
     ]);
   });
 
+  it("calling or showing a tool set aside as not valid MCP says it was set aside and why, not that it is missing (exit 1)", async () => {
+    const setAside =
+      'mcpterm: Server "notes" lists a tool "export_notes", but mcpterm set it aside: its definition is not valid MCP (inputSchema.type: ';
+    const call = await withBugs(["call", "export_notes"], ["array-schema"]);
+    expect(call.code).toBe(1);
+    expect(call.stderr).toContain(setAside);
+    expect(call.stderr).toMatch(/; fix its definition \(mcpterm tools shows every finding\)\.\n$/);
+    const shown = await withBugs(["tools", "export_notes"], ["array-schema"]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain(setAside);
+    // A name it does not list at all is still a typo: exit 2 with the names there are.
+    const typo = await withBugs(["call", "export_note"], ["array-schema"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'mcpterm: Server "notes" has no tool "export_note" (tools: list_notes, get_note, search_notes, add_note, delete_note).\n',
+    );
+  });
+
   it("a healthy server's lint passes, so CI passes (exit 0)", async () => {
     const run = await withBugs(["tools"], []);
     expect(run.code).toBe(0);
