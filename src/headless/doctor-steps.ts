@@ -127,8 +127,14 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
       return step("spawn", "passed", `reached ${facts.launch}, which asks for authorization (below)`, {
         url: facts.launch,
       });
-    if (!connected(facts) && facts.handshake === undefined)
-      return step("spawn", "failed", `could not reach ${facts.launch}: ${facts.start.error ?? "no answer"}`);
+    // A server that answered, though not as MCP (a 404 page, JSON of its own), was reached: the
+    // handshake step says what was wrong with its answer.
+    if (!connected(facts) && facts.handshake === undefined && !answeredAtAll(facts.start.error))
+      return step(
+        "spawn",
+        "failed",
+        `could not reach ${facts.launch}: ${(facts.start.error ?? "no answer").replace(/^the server could not be reached: /, "")}`,
+      );
     return step("spawn", "passed", `reached ${facts.launch}${over}`, {
       url: facts.launch,
       transport: facts.transport,
@@ -153,6 +159,14 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
     ...lookupFacts,
     pid: facts.start.pid,
   });
+}
+
+/** Whether a remote server's failure to connect came after it answered something (not a network failure). */
+function answeredAtAll(error: string | undefined): boolean {
+  if (error === undefined) return false;
+  return !/could not be reached|fetch failed|timed out|timeout|ECONN|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|certificate|TLS/i.test(
+    error,
+  );
 }
 
 /** What the steps that watch a process say when there was none. */

@@ -65,6 +65,24 @@ describe("doctorSteps", () => {
     });
   });
 
+  it("a URL that answered, though not as MCP, was reached: the handshake step says what was wrong", () => {
+    const notMcp =
+      "the server answered the server/discover probe with text/html, not JSON-RPC; check the URL";
+    const answered = remote({ start: snapshot({ status: "failed", error: notMcp }), handshake: undefined });
+    expect(byStep(answered).spawn).toEqual(["passed", "reached https://mcp.example.com/mcp"]);
+    const refused = remote({
+      start: snapshot({
+        status: "failed",
+        error: "the server could not be reached: nothing is listening there (connection refused)",
+      }),
+      handshake: undefined,
+    });
+    expect(byStep(refused).spawn).toEqual([
+      "failed",
+      "could not reach https://mcp.example.com/mcp: nothing is listening there (connection refused)",
+    ]);
+  });
+
   it("fails the sign-in step when the server refused it", () => {
     const facts = remote({
       start: snapshot({

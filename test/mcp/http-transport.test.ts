@@ -110,8 +110,13 @@ describe("remote MCP servers", () => {
   });
 
   it("reports an unreachable server as failed with the cause", async () => {
+    // A port just freed: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
     const manager = new McpManager(
-      [serverConfig("gone", { transport: "http", url: "http://127.0.0.1:9/mcp" })],
+      [serverConfig("gone", { transport: "http", url: `http://127.0.0.1:${port}/mcp` })],
       {
         parentEnv: {},
       },
@@ -119,6 +124,20 @@ describe("remote MCP servers", () => {
     closers.push(() => manager.close());
     await manager.start();
     expect(manager.servers()[0]?.status).toBe("failed");
-    expect(manager.servers()[0]?.error).toMatch(/fetch failed|ECONNREFUSED|connect/i);
+    expect(manager.servers()[0]?.error).toBe(
+      "the server could not be reached: nothing is listening there (connection refused)",
+    );
+  });
+
+  it("says fetch will not connect to a port the Fetch standard blocks, instead of 'fetch failed'", async () => {
+    const manager = new McpManager(
+      [serverConfig("blocked", { transport: "http", url: "http://127.0.0.1:6000/mcp" })],
+      { parentEnv: {} },
+    );
+    closers.push(() => manager.close());
+    await manager.start();
+    expect(manager.servers()[0]?.error).toMatch(
+      /^the server could not be reached: fetch refuses to connect to that port \(one the Fetch standard blocks/,
+    );
   });
 });

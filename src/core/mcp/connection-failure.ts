@@ -1,5 +1,6 @@
 import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
+import { readableServerMessage } from "../llm/model-errors.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { negotiationFailure } from "./protocol-era.js";
@@ -43,6 +44,8 @@ export async function describeConnectFailure(
   const revision = negotiationFailure(error, context.protocol);
   if (revision) return `${revision}${stderrSuffix(stdio)}`;
   if (exit) return exit;
+  const refusedPost = refusedPostSentence(error);
+  if (refusedPost) return refusedPost;
   return `${errorMessage(error)}${stderrSuffix(stdio)}`;
 }
 
@@ -84,6 +87,26 @@ function httpStatus(error: unknown): number | undefined {
   if (error instanceof SdkHttpError) return error.status;
   if (error instanceof SseError) return error.code;
   return undefined;
+}
+
+/**
+ * A Streamable HTTP endpoint that answered a POST with an error status (the SDK says `Error
+ * POSTing to endpoint: <the whole page>`): the status, the page by its words, and what the
+ * usual cause is, a URL whose path is not the MCP endpoint.
+ */
+function refusedPostSentence(error: unknown): string | undefined {
+  if (!(error instanceof SdkHttpError) || !error.message.startsWith("Error POSTing to endpoint"))
+    return undefined;
+  const { status, statusText } = error;
+  if (status < 400) return undefined;
+  const { text } = error.data as { text?: unknown };
+  const said = typeof text === "string" ? readableServerMessage(text) : undefined;
+  const reason = statusText === undefined || statusText === "" ? "" : ` ${statusText}`;
+  const hint =
+    status === 404 || status === 405
+      ? "; check the URL: its path must be the server's MCP endpoint (often /mcp)"
+      : "";
+  return `the server answered HTTP ${status}${reason} to the first message${said ? `: ${said}` : ""}${hint}`;
 }
 
 /**

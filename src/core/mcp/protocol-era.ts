@@ -1,12 +1,14 @@
 import {
   SdkError,
   SdkErrorCode,
+  SdkHttpError,
   UnsupportedProtocolVersionError,
   type Client,
   type PriorDiscovery,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolSetting } from "../config/config-types.js";
+import { readableServerMessage } from "../llm/model-errors.js";
 
 /**
  * Which of the two families of MCP revisions a server speaks, in the spec's own words: `legacy`
@@ -79,7 +81,53 @@ export function negotiationFailure(error: unknown, setting: ProtocolSetting): st
   if (error instanceof UnsupportedProtocolVersionError)
     return `the server does not speak ${error.requested}; it speaks ${error.supported.join(", ")}${pinned}`;
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
-    return `${error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
+    return `${probeFailure(error) ?? error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
+  return undefined;
+}
+
+/** Why fetch fails before any answer, as Node's undici says it (`fetch failed`, the code in its cause). */
+const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "nothing is listening there (connection refused)",
+  ENOTFOUND: "its host name does not resolve (ENOTFOUND)",
+  EAI_AGAIN: "its host name could not be resolved now (EAI_AGAIN)",
+  ECONNRESET: "the connection was reset before an answer came (ECONNRESET)",
+  ETIMEDOUT: "the connection timed out (ETIMEDOUT)",
+  EHOSTUNREACH: "its host cannot be reached (EHOSTUNREACH)",
+  ENETUNREACH: "its network cannot be reached (ENETUNREACH)",
+  UND_ERR_SOCKET: "the connection closed before an answer came",
+};
+
+/**
+ * The probe's failures the SDK words for a library (`fetch failed`, a validation error's whole
+ * issue tree) in a sentence for the server's author: where it could not connect, or that the
+ * answer was not JSON-RPC at all.
+ */
+function probeFailure(error: SdkError): string | undefined {
+  if (error instanceof SdkHttpError && error.status >= 500) {
+    const { text } = error.data as { text?: unknown };
+    const said = typeof text === "string" ? readableServerMessage(text) : undefined;
+    return `the server answered the server/discover probe with HTTP ${error.status}${said ? `: ${said}` : ""}`;
+  }
+  if (!error.message.startsWith("Version negotiation probe failed: ")) return undefined;
+  const contentType = /Unexpected content type: ([^)\s]+)/.exec(error.message)?.[1];
+  if (contentType)
+    return `the server answered the server/discover probe with ${contentType}, not JSON-RPC; check the URL: its path must be the server's MCP endpoint (often /mcp)`;
+  for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
+    if (known) return `the server could not be reached: ${known}`;
+    if (
+      typeof code === "string" &&
+      /^(?:E[A-Z]+|UND_ERR_[A-Z_]+|ERR_TLS_[A-Z_]+|[A-Z_]*CERT[A-Z_]*)$/.test(code)
+    )
+      return `the server could not be reached: ${cause.message} (${code})`;
+    // fetch refuses the ports the Fetch standard blocks (6000, 6665-6669, 10080…) without trying.
+    if (cause.message === "bad port")
+      return "the server could not be reached: fetch refuses to connect to that port (one the Fetch standard blocks, such as 6000 or 10080); serve the endpoint on another port";
+    // zod's issue tree: the reply parsed as JSON, but as no JSON-RPC message.
+    if (Array.isArray((cause as { issues?: unknown }).issues))
+      return "the server answered the server/discover probe with JSON that is not a JSON-RPC message (a JSON-RPC 2.0 response with this request's id was expected)";
+  }
   return undefined;
 }
 
