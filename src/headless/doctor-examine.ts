@@ -56,7 +56,8 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
     await connection?.catalogSettled();
     const start = connection?.snapshot() ?? manager.servers()[0];
     if (!connection || !start) throw new Error(`no connection for "${server.name}"`);
-    const startExit = connection.exitReport();
+    // A server that exited as mcpterm closed its stdin (the handshake failed) did not fail by it.
+    const startExit = connection.ownExitReport();
     if (startExit) exits.push(startExit);
     // Taken before the sample calls: a server they crash is started again, with a handshake of its own.
     const handshake = wire.initialize();

@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
+import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { slowInitializeWarnings } from "../support/slow-initialize.js";
@@ -155,6 +156,21 @@ describe("mcpterm doctor", () => {
     expect(run.stdout).toMatch(
       /^ {6}✗ error tool-not-listed {2}export_notes: Not listed: its definition is not valid MCP \(inputSchema\.type: .*"object".*\)\.$/m,
     );
+  });
+
+  it("blames a failed handshake on its cause, not on the exit mcpterm caused by closing stdin", async () => {
+    // A 2025 server pinned to 2026: it answers the probe "Method not found", and exits (code 0)
+    // once mcpterm gives up and closes its stdin.
+    const run = await runCli(["doctor", "--protocol", "2026-07-28", "--", ...rawAnswerCommand("{}")], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "spawn")).toMatch(/^ {2}✓ spawn +\S+ found; started/);
+    expect(stepLine(run.stdout, "handshake")).toMatch(
+      /^ {2}✗ handshake +the revision could not be settled: the server did not offer pinned protocol version 2026-07-28/,
+    );
+    expect(run.stdout).not.toContain("exited (code 0)");
   });
 
   it("names stdout junk mid-call and every outputSchema mismatch", async () => {

@@ -286,6 +286,14 @@ export class ServerConnection {
     return exit ? serverExitReport(exit, this.stderrLines()) : undefined;
   }
 
+  /**
+   * exitReport for a process that ended of itself: not one that exited as mcpterm stopped it
+   * (closing its stdin once connecting failed), whose exit is not why anything failed.
+   */
+  ownExitReport(): ServerExitReport | undefined {
+    return this.stdio?.exit?.stopped === true ? undefined : this.exitReport();
+  }
+
   /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
   stdoutNoise(): string[] {
     return this.log.stdoutNoise();
