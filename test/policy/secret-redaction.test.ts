@@ -30,6 +30,12 @@ describe("SecretRedactor", () => {
     ["https://mcp.example.com/mcp?token=tk_9f8e7d6c5b4a3210", "secret-assignment"],
     ["SECRET_KEY = 'django-insecure-x9y8z7w6v5u4'", "secret-assignment"],
     [`secret_key_base: ${"0f1e2d3c".repeat(8)}`, "secret-assignment"],
+    // A name's last words say what it holds, however many words come before them.
+    ["DB_PASSWORD=Tr0ub4dor-and-3", "secret-assignment"],
+    ["POSTGRES_PASSWORD: correct-horse-battery", "secret-assignment"],
+    ['MYSQL_ROOT_PASSWORD="s3cr3t-root-pw"', "secret-assignment"],
+    ["SERVICE_API_KEY=abcd1234efgh5678", "secret-assignment"],
+    ["db_password = Tr0ub4dor-and-5", "secret-assignment"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");
@@ -45,6 +51,15 @@ describe("SecretRedactor", () => {
     const result = await new SecretRedactor().redact(text);
     expect(result.rules).toContain("aws");
     expect(result.text).not.toMatch(/zzzz|CYz|bPx/);
+  });
+
+  it.each([
+    "max_tokens=4096",
+    "PASSWORD_MIN_LENGTH=12345678",
+    "password_policy=strict-mode-on",
+    "tokens_used=123456789",
+  ])("leaves a name that only starts with a secret's word alone: %j", async (text) => {
+    expect((await new SecretRedactor().redact(text)).text).toBe(text);
   });
 
   it("redacts the values of secrets it was told about and leaves ordinary text alone", async () => {

@@ -41,6 +41,13 @@ export const SECRET_NAMES =
   "api[_-]?key|apikey|secret|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key(?:[_-]?base)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd";
 
 /**
+ * SECRET_NAMES as the last words of a snake_case name (`DB_PASSWORD`, `MYSQL_ROOT_PASSWORD`,
+ * `SERVICE_API_KEY`): `_` is a word character, so `\b` alone finds only a bare `password`. Each
+ * word before it ends at its own `_`, so the words are read once, without backtracking.
+ */
+export const SECRET_NAME = String.raw`\b(?:[A-Za-z0-9]+_)*(?:${SECRET_NAMES})\b`;
+
+/**
  * A URL with a password in it; the password is group 1. It starts only where a run of scheme
  * characters starts (the lookbehind), so a long run without a match is scanned once.
  */
@@ -209,7 +216,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern: new RegExp(
-      String.raw`\b(?:${SECRET_NAMES})\b["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
+      String.raw`${SECRET_NAME}["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
       "gi",
     ),
     group: 1,

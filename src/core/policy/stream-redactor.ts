@@ -1,4 +1,4 @@
-import { REDACTED, SECRET_NAMES } from "./secret-patterns.js";
+import { REDACTED, SECRET_NAME } from "./secret-patterns.js";
 
 /** A run without whitespace longer than this is released in part, so a huge blob cannot stall the screen. */
 const LONG_RUN = 512;
@@ -48,10 +48,7 @@ const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
  * tail is held whole, so the redactor later sees the key and its value together.
  */
 const MULTI_WORD = [
-  new RegExp(
-    String.raw`\b(?:${SECRET_NAMES})\b["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`,
-    "gi",
-  ),
+  new RegExp(String.raw`${SECRET_NAME}["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`, "gi"),
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
   // A Docker config's `"auth": "…"` (the docker-auth rule), its value finished or not.
   /"(?:auth|identitytoken|registrytoken)"\s*(?::\s*(?:"[^"\n]*"?)?)?/gi,
