@@ -136,7 +136,11 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      if (this.inClear(target, new Headers(init?.headers).has("authorization")))
+      // A POST (registration, which may answer with a client secret; a token request) carries
+      // secrets as a token does: only discovery's GETs may go to the server's own origin in clear.
+      const carriesSecrets =
+        new Headers(init?.headers).has("authorization") || (init?.method ?? "GET").toUpperCase() !== "GET";
+      if (this.inClear(target, carriesSecrets))
         throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
         );
@@ -188,7 +192,8 @@ export class ServerAuth {
 
   /**
    * Whether OAuth sent to `target` would travel in clear text to a host off this machine: plain
-   * http to another origin than the server's, or with a token to any, unless the entry allows it.
+   * http to another origin than the server's, or with a secret (a token, a registration, a
+   * sign-in) to any, unless the entry allows it.
    */
   private inClear(target: URL, carriesToken: boolean): boolean {
     const sameOrigin = target.origin === new URL(this.config.url).origin;
@@ -225,7 +230,7 @@ export class ServerAuth {
         );
       // The page carries the state and the PKCE challenge, and then the person's sign-in: the
       // rule for OAuth requests holds for it too, before anyone is asked to open it.
-      if (this.inClear(address, false))
+      if (this.inClear(address, true))
         throw new ServerUnavailableError(
           `sign-in to "${name}" failed at authorization: refusing to offer the sign-in page on ${address.host} over plain http, where anyone on the network path could read it and what you type into it; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${name} if you trust that network).`,
         );
