@@ -1,8 +1,10 @@
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isTier, type Tier } from "../policy/tiers.js";
 import type { AllowanceStore, SavedAllowance } from "../policy/tool-allowances.js";
+import { errorMessage } from "../errors.js";
+import { readRegularFileSync } from "../files/regular-file.js";
 import { ensurePrivateFolder } from "./private-folder.js";
 
 /**
@@ -99,20 +101,45 @@ export class UserSettings {
       save: (rules) => {
         const data = this.read();
         const { [project]: _old, ...others } = data.allowances;
-        this.write({ ...data, allowances: rules.length > 0 ? { ...others, [project]: rules } : others });
+        return this.write({ ...data, allowances: rules.length > 0 ? { ...others, [project]: rules } : others });
       },
     };
   }
 
-  /** The file as an object; missing or unreadable settings are empty ones (nothing allowed, trusted or sent). */
+  /**
+   * Why the file is there but cannot be used (it does not parse, it is not an object, it is not
+   * a regular file), in a sentence naming it; undefined when it is fine or not there at all.
+   * Such settings count as empty (nothing allowed, trusted or sent), and mcpterm writes nothing
+   * over them (a trust or an "always allow" then holds for this session alone), so a trailing
+   * comma does not cost the rest of the file.
+   */
+  problem(): string | undefined {
+    return this.load().problem;
+  }
+
+  /** The file as an object; missing or unusable settings are empty ones (see problem). */
   private readRecord(): Partial<Record<string, unknown>> {
+    return this.load().record;
+  }
+
+  private load(): { record: Partial<Record<string, unknown>>; problem?: string } {
+    let text: string;
+    try {
+      // Not a FIFO (which would block the whole process) nor a device: a regular file or nothing.
+      text = readRegularFileSync(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { record: {} };
+      return { record: {}, problem: `${this.path} cannot be read (${errorMessage(error)})` };
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(this.path, "utf8"));
-    } catch {
-      return {};
+      parsed = JSON.parse(text);
+    } catch (error) {
+      return { record: {}, problem: `${this.path} is not valid JSON (${errorMessage(error)})` };
     }
-    return typeof parsed === "object" && parsed !== null ? parsed : {};
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      return { record: {}, problem: `${this.path} does not hold a JSON object` };
+    return { record: parsed };
   }
 
   private read(): UserSettingsData {
@@ -133,7 +160,10 @@ export class UserSettings {
     };
   }
 
-  private write(data: UserSettingsData): void {
+  /** Writes the settings; false when it would write over a file it cannot read (see problem). */
+  private write(data: UserSettingsData): boolean {
+    // Never over a file mcpterm cannot read: the session was told so at its start (problem).
+    if (this.problem()) return false;
     ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
     // What mcpterm does not manage (the telemetry block) stays as the person wrote it.
@@ -145,6 +175,7 @@ export class UserSettings {
     } = this.readRecord();
     writeFileSync(temporary, `${JSON.stringify({ ...kept, ...data }, null, 2)}\n`, { mode: 0o600 });
     renameSync(temporary, this.path);
+    return true;
   }
 }
 

@@ -37,7 +37,8 @@ export interface SavedAllowance {
 /** Where saved rules live: the user's settings, for one project (never the project's own files). */
 export interface AllowanceStore {
   list(): SavedAllowance[];
-  save(rules: SavedAllowance[]): void;
+  /** False when the rules could not be kept (settings mcpterm cannot read are never written over). */
+  save(rules: SavedAllowance[]): boolean;
 }
 
 /** A rule as /permissions lists it. */
@@ -64,8 +65,8 @@ export class ToolAllowances {
       const rules = this.store
         .list()
         .filter((rule) => !(rule.server === tool.server && rule.tool === tool.name));
-      this.store.save([...rules, { ...ruleFor(tool), savedAt: new Date().toISOString() }]);
-      return;
+      // Not kept for the project: it holds for this session at least.
+      if (this.store.save([...rules, { ...ruleFor(tool), savedAt: new Date().toISOString() }])) return;
     }
     this.allowed.set(keyOf(tool.server, tool.name), { hash: definitionHash(tool), tier: tool.tier });
   }

@@ -207,6 +207,12 @@ export async function openSession(
   if (model.problem && !request.interactive) throw model.problem;
 
   const notices: SessionNotice[] = config.warnings.map((text) => ({ level: "warning", text }));
+  const unusableSettings = settings.problem();
+  if (unusableSettings)
+    notices.push({
+      level: "warning",
+      text: `${unusableSettings}: your settings count as empty until it is fixed (no tier runs unasked, no config is trusted, no tool always allowed), and mcpterm saves nothing over it.`,
+    });
   // The user's key, or their whole conversation off this machine, goes to an endpoint a project
   // file chose only if the person trusts that file.
   const endpoint = projectEndpoint(model.settings);
