@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import type { AddressInfo } from "node:net";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -30,6 +31,12 @@ describe("ContextWindowCache", () => {
     expect(cache.get("http://a/v1", "m")).toBeUndefined();
     cache.set("http://a/v1", "m", WINDOW);
     expect(cache.get("http://a/v1", "m")?.tokens).toBe(50_000);
+  });
+
+  it("reads past a named pipe in its place instead of waiting on it for good", async () => {
+    const dir = await tempDir();
+    execFileSync("mkfifo", [path.join(dir, "context-windows.json")]);
+    expect(new ContextWindowCache(dir).get("http://a/v1", "m")).toBeUndefined();
   });
 });
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readRegularFileSync } from "../files/regular-file.js";
 import path from "node:path";
 import type { ContextWindow } from "./types.js";
 
@@ -58,7 +59,8 @@ export class ContextWindowCache {
 
   private read(): Record<string, Entry> {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(this.file, "utf8"));
+      // A named pipe planted in the cache folder would block the whole process on a plain read.
+      const parsed: unknown = JSON.parse(readRegularFileSync(this.file));
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
       return Object.fromEntries(Object.entries(parsed).filter(([, entry]) => isEntry(entry)));
     } catch {
