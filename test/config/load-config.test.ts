@@ -571,6 +571,21 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "mcp.config.json: mcpServers.fs.timeout must be a positive whole number, got a string.",
     ],
     [
+      "a timeout past what a timer can wait, which would fire at once",
+      { mcpServers: { fs: { command: "x", startupTimeoutMs: 2147483648 } } },
+      "mcp.config.json: mcpServers.fs.startupTimeoutMs must be at most 2147483647 (about 24.8 days), got 2147483648.",
+    ],
+    [
+      "maxCallMs past what a timer can wait",
+      { mcpServers: { fs: { command: "x", maxCallMs: 3000000000 } } },
+      "mcp.config.json: mcpServers.fs.maxCallMs must be at most 2147483647 (about 24.8 days), got 3000000000.",
+    ],
+    [
+      "a model timeout past what a timer can wait",
+      { model: { idleTimeoutMs: 1e12 } },
+      "mcp.config.json: model.idleTimeoutMs must be at most 2147483647 (about 24.8 days), got 1000000000000.",
+    ],
+    [
       "allowInsecureHttp not a boolean",
       { mcpServers: { r: { url: "http://h.example", allowInsecureHttp: "yes" } } },
       "mcp.config.json: mcpServers.r.allowInsecureHttp must be true or false, got a string.",

@@ -4,8 +4,7 @@ import { isHttpUrl } from "../../core/config/http-url.js";
 import { TIERS, isTier, type Tier } from "../../core/policy/tiers.js";
 import type { CommonArgs, ResumeChoice } from "./cli-args.js";
 
-/** The longest a Node timer can wait (about 24.8 days); a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
+export { MAX_TIMER_MS } from "../../core/max-timer.js";
 
 /** --otlp-endpoint is checked with the other flags, before a config is read or a server started. */
 export function collectorUrl(value: unknown): true {

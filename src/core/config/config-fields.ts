@@ -1,5 +1,6 @@
 import { ConfigError } from "../errors.js";
 import { isTier, TIERS, type Tier } from "../policy/tiers.js";
+import { MAX_TIMER_MS } from "../max-timer.js";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -83,6 +84,17 @@ export class ConfigFieldReader {
       const got = typeof value === "number" ? String(value) : describeJsonValue(value);
       this.fail(keyPath(path, key), "a positive whole number", got);
     }
+    return value;
+  }
+
+  /**
+   * A time in milliseconds: a positive whole number a timer can wait for (MAX_TIMER_MS, about
+   * 24.8 days). A larger one would fire at once, the opposite of what "practically unlimited" meant.
+   */
+  optionalMilliseconds(parent: JsonObject, key: string, path: string): number | undefined {
+    const value = this.optionalPositiveInteger(parent, key, path);
+    if (value !== undefined && value > MAX_TIMER_MS)
+      this.fail(keyPath(path, key), `at most ${MAX_TIMER_MS} (about 24.8 days)`, String(value));
     return value;
   }
 

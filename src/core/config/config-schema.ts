@@ -147,8 +147,8 @@ export function parseConfigDocument(document: unknown, context: ConfigParseConte
     const baseUrl = reader.optionalString(model, "baseUrl", "model");
     if (name !== undefined) config.model.name = name;
     if (baseUrl !== undefined) config.model.baseUrl = baseUrl;
-    const idle = reader.optionalPositiveInteger(model, "idleTimeoutMs", "model");
-    const firstToken = reader.optionalPositiveInteger(model, "firstTokenTimeoutMs", "model");
+    const idle = reader.optionalMilliseconds(model, "idleTimeoutMs", "model");
+    const firstToken = reader.optionalMilliseconds(model, "firstTokenTimeoutMs", "model");
     if (idle !== undefined) config.model.idleTimeoutMs = idle;
     if (firstToken !== undefined) config.model.firstTokenTimeoutMs = firstToken;
     const contextWindow = reader.optionalPositiveInteger(model, "contextWindow", "model");

@@ -59,8 +59,8 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     );
 
   const timeoutMs =
-    reader.optionalPositiveInteger(raw, "timeoutMs", here) ??
-    reader.optionalPositiveInteger(raw, "timeout", here) ??
+    reader.optionalMilliseconds(raw, "timeoutMs", here) ??
+    reader.optionalMilliseconds(raw, "timeout", here) ??
     DEFAULT_TOOL_TIMEOUT_MS;
   const server: ServerConfig = {
     name,
@@ -74,10 +74,10 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     // Never below the silence limit: a call may always use that much time at least.
     maxCallMs: Math.max(
       timeoutMs,
-      reader.optionalPositiveInteger(raw, "maxCallMs", here) ?? DEFAULT_MAX_CALL_MS,
+      reader.optionalMilliseconds(raw, "maxCallMs", here) ?? DEFAULT_MAX_CALL_MS,
     ),
     startupTimeoutMs:
-      reader.optionalPositiveInteger(raw, "startupTimeoutMs", here) ?? DEFAULT_STARTUP_TIMEOUT_MS,
+      reader.optionalMilliseconds(raw, "startupTimeoutMs", here) ?? DEFAULT_STARTUP_TIMEOUT_MS,
     disabled: reader.optionalBoolean(raw, "disabled", here) ?? false,
     trust: reader.optionalBoolean(raw, "trust", here) ?? false,
     includeTools: reader.optionalStringArray(raw, "includeTools", here) ?? [],
