@@ -133,6 +133,33 @@ describe("saved sessions in one-shot mode", () => {
     expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ type: "turn", input: "turn three" });
   });
 
+  it("resumes a long history (140,000 messages) without running out of stack", async () => {
+    const dir = await tempDir("mcpterm-sessions-long-");
+    const sessions = path.join(dir, ".mcpterm", "sessions");
+    await mkdir(sessions, { recursive: true, mode: 0o700 });
+    const id = "20261203-060000-000-abcdef";
+    const history = Array.from({ length: 70_000 }, () => [
+      { role: "user", content: "q" },
+      { role: "assistant", content: "a" },
+    ]).flat();
+    const header = {
+      type: "session",
+      format: "mcpterm-session",
+      version: 1,
+      id,
+      createdAt: "2026-12-03T01:00:00.000Z",
+      cwd: dir,
+    };
+    await writeFile(
+      path.join(sessions, `${id}.jsonl`),
+      `${JSON.stringify(header)}\n${JSON.stringify({ type: "snapshot", turns: [], history })}\n`,
+      { mode: 0o600 },
+    );
+    const resumed = await run(dir, "-p", "still there", "--resume", id);
+    expect(resumed.stderr).not.toContain("Maximum call stack");
+    expect(resumed.stdout).toBe("echo: still there\n");
+  });
+
   it("warns when a server the session used is gone", async () => {
     const dir = await tempDir("mcpterm-sessions-gone-");
     await writeJson(path.join(dir, "mcp.config.json"), {

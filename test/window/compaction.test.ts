@@ -120,6 +120,27 @@ describe("compaction steps", () => {
   });
 });
 
+describe("shortening a long history", () => {
+  it("reads the whole conversation again only after it shortened something, not at every message", () => {
+    // 20,000 plain messages and, at the end, one long tool result: the history a resumed session brings.
+    const conversation: ChatMessage[] = Array.from({ length: 20_000 }, (_, index) =>
+      index % 2 === 0 ? { role: "user", content: "q" } : { role: "assistant", content: "a" },
+    );
+    conversation.push(
+      { role: "assistant", content: null, toolCalls: [{ id: "c1", name: "fs__read", arguments: "{}" }] },
+      { role: "tool", toolCallId: "c1", content: "x".repeat(5_000) },
+    );
+    let asked = 0;
+    const fits = (): boolean => {
+      asked += 1;
+      return (conversation.at(-1)?.content?.length ?? 0) < 5_000;
+    };
+    const dropped = shortenToolResults(conversation, { from: 0, to: conversation.length }, 100, fits);
+    expect(dropped).toHaveLength(1);
+    expect(asked).toBe(2);
+  });
+});
+
 describe("the budget", () => {
   it("keeps room for the answer and a margin", () => {
     expect(budgetFor(4_096, undefined)).toEqual({ window: 4_096, reserve: 614, prompt: 3_277 });

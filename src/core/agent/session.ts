@@ -11,6 +11,7 @@ import { SessionOutput, type OutputRedaction } from "./session-output.js";
 import { defaultSystemPrompt, type ServerInstructions } from "./system-prompt.js";
 import type { ToolHost } from "./tool-host.js";
 import { isSearchTool, toolKey, type ToolSearch } from "../tool-search/index.js";
+import { replaceItems } from "./replace-items.js";
 
 /** Where a session's events are recorded (the trace), if anywhere. */
 export interface EventSink {
@@ -191,7 +192,7 @@ export class Session {
    * counted, and the tools it called are offered again as used ones.
    */
   restore(saved: RestoredHistory): void {
-    this.conversation.splice(0, this.conversation.length, this.systemMessage(), ...saved.history);
+    replaceItems(this.conversation, [this.systemMessage(), ...saved.history]);
     this.turns = saved.turns;
     this.lastContextTokens = undefined;
     const search = this.options.toolSearch;

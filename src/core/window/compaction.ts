@@ -63,10 +63,15 @@ export function shortenToolResults(
   fits: () => boolean,
 ): Dropped[] {
   const dropped: Dropped[] = [];
-  for (let index = range.from; index < range.to && !fits(); index++) {
+  // fits() reads the whole conversation: asked again only once something here was shortened,
+  // not at every message (a resumed history of 10,000 messages took 36 s that way).
+  let fitting = fits();
+  for (let index = range.from; index < range.to && !fitting; index++) {
     const message = conversation[index];
     if (message?.role === "assistant" && message.toolCalls) {
-      dropped.push(...shortenArguments(conversation, index, keepChars));
+      const shortened = shortenArguments(conversation, index, keepChars);
+      dropped.push(...shortened);
+      if (shortened.length > 0) fitting = fits();
       continue;
     }
     if (message?.role !== "tool" || message.content.length <= keepChars + 200) continue;
@@ -79,6 +84,7 @@ export function shortenToolResults(
       chars: message.content.length,
       keptChars: keepChars,
     });
+    fitting = fits();
   }
   return dropped;
 }
