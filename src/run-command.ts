@@ -5,6 +5,7 @@ import { SecretRedactor } from "./core/policy/redact-secrets.js";
 import { sanitizeForTerminal, sanitizeOneLine } from "./core/policy/sanitize-terminal.js";
 import { MCPTERM_VERSION } from "./core/version.js";
 import { guardedOutput } from "./headless/guarded-output.js";
+import { capSentence, MAX_SENTENCE_CHARS } from "./core/text/cap-sentence.js";
 
 /**
  * Parses `argv`, runs the one command it names and returns the exit code; every error becomes
@@ -89,7 +90,9 @@ function report(error: unknown, debug: boolean, io: CliIo): number {
   // The last guard on the way out: secret patterns and the environment's secrets, whatever the
   // message quotes (commands redact what they know of before this too).
   const redactor = SecretRedactor.forSession([], io.env);
-  const clean = (text: string): string => sanitizeOneLine(redactor.redactText(text));
+  const oneLine = (text: string): string => sanitizeOneLine(redactor.redactText(text));
+  const clean = (text: string): string =>
+    debug ? oneLine(text) : capSentence(oneLine(cutFirst(text)), "; --debug shows it all");
   if (error instanceof McptermError) {
     // Messages can quote a server's stderr or error text: never let it drive the terminal.
     io.stderr.write(`mcpterm: ${clean(error.message)}\n`);
@@ -103,4 +106,9 @@ function report(error: unknown, debug: boolean, io: CliIo): number {
       : `mcpterm: internal error: ${clean(errorMessage(error))} (run with --debug for the stack trace)\n`,
   );
   return ExitCode.runtime;
+}
+
+/** The part of a message worth redacting at all: what is past it is never shown (see capSentence). */
+function cutFirst(text: string): string {
+  return text.length > MAX_SENTENCE_CHARS * 4 ? text.slice(0, MAX_SENTENCE_CHARS * 4) : text;
 }

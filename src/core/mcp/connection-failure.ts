@@ -1,5 +1,6 @@
 import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
+import { capSentence } from "../text/cap-sentence.js";
 import { readableServerMessage } from "../llm/model-errors.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
@@ -46,7 +47,7 @@ export async function describeConnectFailure(
   if (exit) return exit;
   const refusedPost = refusedPostSentence(error);
   if (refusedPost) return refusedPost;
-  return `${errorMessage(error)}${stderrSuffix(stdio)}`;
+  return `${capSentence(errorMessage(error))}${stderrSuffix(stdio)}`;
 }
 
 /**
