@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureProjectStateFolder } from "../../src/core/config/project-state-folder.js";
+import { ensureProjectStateFolder, writeStateGitignore } from "../../src/core/config/project-state-folder.js";
 import { ConfigError } from "../../src/core/errors.js";
 import { tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -12,6 +13,33 @@ import { startScriptedModelServer, type ScriptedModelServer } from "../support/s
 async function mode(file: string): Promise<number> {
   return (await stat(file)).mode & 0o777;
 }
+
+describe("a .gitignore the disk had no room for", () => {
+  it("takes the new folder back, so the next run makes both, and says why in one sentence", async () => {
+    const cwd = await tempDir("mcpterm-state-full-");
+    const folder = path.join(cwd, ".mcpterm");
+    await mkdir(folder, { mode: 0o700 });
+    // As a full disk fails a write: the file made, nothing in it, then ENOSPC.
+    const full = (file: string): void => {
+      writeFileSync(file, "");
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    };
+    let thrown: unknown;
+    try {
+      writeStateGitignore(folder, full);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toBe(
+      `.mcpterm/.gitignore could not be written in ${cwd} (ENOSPC: no space left on device, write); mcpterm keeps its traces and sessions out of git with it: free some space (or fix the folder's permissions) and run again.`,
+    );
+    expect(await readdir(cwd)).toEqual([]);
+    // With room again, the next run makes the folder and its .gitignore.
+    ensureProjectStateFolder(cwd, ".mcpterm/traces");
+    expect(await readFile(path.join(folder, ".gitignore"), "utf8")).toContain("*\n");
+  });
+});
 
 describe("ensureProjectStateFolder", () => {
   it("makes .mcpterm and the part private, with a .gitignore that keeps all of it out of git", async () => {

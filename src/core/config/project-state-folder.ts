@@ -1,6 +1,6 @@
-import { chmodSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ConfigError } from "../errors.js";
+import { ConfigError, errorMessage } from "../errors.js";
 
 /** The folder in a project where mcpterm keeps its traces, saved sessions and index. */
 export const PROJECT_STATE_FOLDER = ".mcpterm";
@@ -30,11 +30,32 @@ export function ensureProjectStateFolder(cwd: string, folder: string): string {
   for (const part of relative.split(path.sep)) {
     current = path.join(current, part);
     const made = makeLevel(current, base);
-    if (made && current === path.join(base, PROJECT_STATE_FOLDER)) {
-      writeFileSync(path.join(current, ".gitignore"), STATE_GITIGNORE, { flag: "wx", mode: 0o600 });
-    }
+    if (made && current === path.join(base, PROJECT_STATE_FOLDER)) writeStateGitignore(current);
   }
   return target;
+}
+
+/**
+ * The new state folder's .gitignore. Where it cannot be written whole (a full disk), the folder is
+ * taken back, so the next run makes it again with its .gitignore instead of finding one without,
+ * whose traces and sessions `git add .` would commit; this run stops with the reason.
+ */
+export function writeStateGitignore(
+  folder: string,
+  // The filesystem's own write; a test hands one that fails as a full disk does.
+  write: (file: string, text: string) => void = (file, text) =>
+    writeFileSync(file, text, { flag: "wx", mode: 0o600 }),
+): void {
+  const file = path.join(folder, ".gitignore");
+  try {
+    write(file, STATE_GITIGNORE);
+  } catch (error) {
+    rmSync(file, { force: true });
+    rmdirSync(folder);
+    throw new ConfigError(
+      `${PROJECT_STATE_FOLDER}/.gitignore could not be written in ${path.dirname(folder)} (${errorMessage(error)}); mcpterm keeps its traces and sessions out of git with it: free some space (or fix the folder's permissions) and run again.`,
+    );
+  }
 }
 
 /** One level: made when missing (true), refused when a link or not a folder, else made private. */
