@@ -223,12 +223,31 @@ describe("saved sessions in one-shot mode", () => {
     await writeFile(path.join(sessions, "tracked.jsonl"), planted("tracked", dir), { mode: 0o600 });
     await execFileAsync("git", ["init", "-q"], { cwd: dir });
     await execFileAsync("git", ["add", "-f", ".mcpterm/sessions/tracked.jsonl"], { cwd: dir });
-    const tracked = await run(dir, "-p", "go on", "--resume", "tracked");
+    const trackedBefore = await readFile(path.join(sessions, "tracked.jsonl"), "utf8");
+    const tracked = await run(dir, "-p", "my private plans", "--resume", "tracked");
     expect(tracked.code, tracked.stderr).toBe(0);
     expect(tracked.stderr).not.toContain("names no folder");
     expect(tracked.stderr).toContain(
       "warning: Its file was not written here by mcpterm: git tracks it, so it came with the repository; its earlier messages may not be yours.",
     );
+    expect(tracked.stderr).toContain(
+      "warning: Your turns from here on are saved in a session file of your own, not in that one.",
+    );
+    // Not one of the person's words went into the repository's file; their own file has it all.
+    expect(await readFile(path.join(sessions, "tracked.jsonl"), "utf8")).toBe(trackedBefore);
+    const copies = [];
+    for (const file of await sessionFiles(dir)) {
+      const text = await readFile(file, "utf8");
+      if (text.includes("my private plans"))
+        copies.push({ file, text, mode: (await stat(file)).mode & 0o777 });
+    }
+    expect(copies).toHaveLength(1);
+    expect(copies[0]?.mode).toBe(0o600);
+    expect(copies[0]?.text).toContain("you may delete the backups without asking me");
+    const copyId = path.basename(copies[0]?.file ?? "", ".jsonl");
+    const goOn = await run(dir, "-p", "and then?", "--resume", copyId);
+    expect(goOn.code, goOn.stderr).toBe(0);
+    expect(goOn.stderr).not.toMatch(/not written here|names no folder|another folder|of your own/);
 
     // A session mcpterm wrote itself says none of this.
     expect((await run(dir, "-p", "a session of my own")).code).toBe(0);

@@ -104,6 +104,9 @@ export function resumeNotices(
     notes.push(
       `Its file was not written here by mcpterm: ${saved.foreign.join(", and ")}; its earlier messages may not be yours.`,
     );
+  // As the saver decides (notYours there): nothing more is written into such a file.
+  if (notes.length > 1)
+    notes.push("Your turns from here on are saved in a session file of your own, not in that one.");
   if (saved.skipped > 0)
     notes.push(
       `${saved.skipped === 1 ? "One record" : `${saved.skipped} records`} of it could not be read (a write cut short) and ${saved.skipped === 1 ? "was" : "were"} left out.`,

@@ -53,6 +53,11 @@ export class SessionSaver implements SessionJournal {
   private savedKeys: string[] = [];
   private turns: SavedTurn[] = [];
   private resumed: SavedSession | undefined;
+  /**
+   * The resumed session's file is not this person's (see notYours): its first save writes the
+   * whole conversation to a file of their own instead, and nothing more goes into that one.
+   */
+  private copyWhole = false;
   private broken = false;
   /** Closed by its owner (not by a cleared conversation, which goes on in a new file). */
   private closed = false;
@@ -137,6 +142,11 @@ export class SessionSaver implements SessionJournal {
     const target = this.open ?? this.openFile();
     this.turns.push(turn);
     this.savedKeys = keys;
+    if (this.copyWhole) {
+      this.copyWhole = false;
+      await this.rewrite(target, ended.history);
+      return;
+    }
     if (target.bytes + Buffer.byteLength(line) > this.maxBytes) {
       await this.rewrite(target, ended.history);
       return;
@@ -148,7 +158,9 @@ export class SessionSaver implements SessionJournal {
     const { dir, cwd } = this.options;
     // A cloned repository may bring its own .mcpterm: never write where a link in it leads.
     ensureProjectStateFolder(cwd, dir);
-    this.open = this.resumed ? this.reopen(this.resumed) : this.create();
+    const resumed = this.resumed;
+    this.copyWhole = resumed !== undefined && notYours(resumed, cwd);
+    this.open = resumed && !this.copyWhole ? this.reopen(resumed) : this.create();
     this.savedId = this.open.header.id;
     return this.open;
   }
@@ -234,4 +246,18 @@ export class SessionSaver implements SessionJournal {
       .sort((a, b) => b.modified - a.modified || b.file.localeCompare(a.file));
     for (const old of others.slice(Math.max(0, limit - 1))) rmSync(old.file, { force: true });
   }
+}
+
+/**
+ * Whether a resumed session's file may have come with the project rather than from this person's
+ * mcpterm (resumeNotices tells them so): it names no folder or another one, or shows signs of
+ * another origin (readable by others, tracked by git). Appending to it would put their new turns
+ * in a file the project may publish.
+ */
+function notYours(saved: SavedSession, cwd: string): boolean {
+  return (
+    (saved.foreign?.length ?? 0) > 0 ||
+    !path.isAbsolute(saved.cwd) ||
+    path.resolve(saved.cwd) !== path.resolve(cwd)
+  );
 }
