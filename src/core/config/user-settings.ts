@@ -101,7 +101,10 @@ export class UserSettings {
       save: (rules) => {
         const data = this.read();
         const { [project]: _old, ...others } = data.allowances;
-        return this.write({ ...data, allowances: rules.length > 0 ? { ...others, [project]: rules } : others });
+        return this.write({
+          ...data,
+          allowances: rules.length > 0 ? { ...others, [project]: rules } : others,
+        });
       },
     };
   }
