@@ -38,13 +38,21 @@ describe("OAuth for a server on plain http off this machine", () => {
   it("lets discovery read the server's own origin, and refuses a registration or a token request there", async () => {
     const { fetchFn, sent } = await inClearFetch({ url: "http://mcp.example.com/mcp" });
     await fetchFn("http://mcp.example.com/.well-known/oauth-authorization-server");
+    // The MCP messages themselves go as the entry allows: no sign-in is involved in them.
+    await fetchFn("http://mcp.example.com/mcp", {
+      method: "POST",
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     await expect(
       fetchFn("http://mcp.example.com/register", { method: "POST", body: '{"client_name":"mcpterm"}' }),
     ).rejects.toThrow(REFUSED);
     await expect(
       fetchFn("http://mcp.example.com/token", { method: "POST", body: "grant_type=authorization_code" }),
     ).rejects.toThrow(REFUSED);
-    expect(sent).toEqual(["GET http://mcp.example.com/.well-known/oauth-authorization-server"]);
+    expect(sent).toEqual([
+      "GET http://mcp.example.com/.well-known/oauth-authorization-server",
+      "POST http://mcp.example.com/mcp",
+    ]);
   });
 
   it("sends them where the entry allows plain http", async () => {

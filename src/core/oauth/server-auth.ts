@@ -136,10 +136,13 @@ export class ServerAuth {
     return async (input, init) => {
       const target = new URL(input instanceof URL ? input.href : input);
       const sameOrigin = target.origin === server.origin;
-      // A POST (registration, which may answer with a client secret; a token request) carries
-      // secrets as a token does: only discovery's GETs may go to the server's own origin in clear.
-      const carriesSecrets =
-        new Headers(init?.headers).has("authorization") || (init?.method ?? "GET").toUpperCase() !== "GET";
+      // Beside the MCP endpoint itself (whose messages go as the entry allows), a POST to the
+      // server's origin is OAuth's: a registration (which may be answered with a client secret) or
+      // a token request, carrying secrets as a token does; only discovery's GETs go there in clear.
+      const oauthPost =
+        (init?.method ?? "GET").toUpperCase() !== "GET" &&
+        !(sameOrigin && target.pathname === server.pathname);
+      const carriesSecrets = new Headers(init?.headers).has("authorization") || oauthPost;
       if (this.inClear(target, carriesSecrets))
         throw new ServerUnavailableError(
           `refusing to send OAuth requests to ${target.host} over plain http, where anyone on the network path could read the tokens; the server's OAuth metadata must use https (or add "allowInsecureHttp": true to mcpServers.${this.config.name} if you trust that network).`,
