@@ -36,6 +36,8 @@ describe("SecretRedactor", () => {
     ['MYSQL_ROOT_PASSWORD="s3cr3t-root-pw"', "secret-assignment"],
     ["SERVICE_API_KEY=abcd1234efgh5678", "secret-assignment"],
     ["db_password = Tr0ub4dor-and-5", "secret-assignment"],
+    ["JWT_SECRET=f8a7c6e5d4b3a291", "secret-assignment"],
+    ["GITHUB_ACCESS_TOKEN=abcdef1234567890", "secret-assignment"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");
@@ -58,7 +60,9 @@ describe("SecretRedactor", () => {
     "PASSWORD_MIN_LENGTH=12345678",
     "password_policy=strict-mode-on",
     "tokens_used=123456789",
-  ])("leaves a name that only starts with a secret's word alone: %j", async (text) => {
+    '{"next_page_token": "CgwI8tqLsgYQgPbxuAI"}',
+    "max_token=128000000",
+  ])("leaves a name that is not a secret's alone (a limit, a count, a cursor): %j", async (text) => {
     expect((await new SecretRedactor().redact(text)).text).toBe(text);
   });
 

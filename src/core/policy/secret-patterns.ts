@@ -41,11 +41,19 @@ export const SECRET_NAMES =
   "api[_-]?key|apikey|secret|client[_-]?secret|(?:aws[_-]?)?secret[_-]?access[_-]?key|secret[_-]?key(?:[_-]?base)?|access[_-]?token|auth[_-]?token|token|password|passwd|pwd";
 
 /**
- * SECRET_NAMES as the last words of a snake_case name (`DB_PASSWORD`, `MYSQL_ROOT_PASSWORD`,
- * `SERVICE_API_KEY`): `_` is a word character, so `\b` alone finds only a bare `password`. Each
+ * The names a secret keeps as the last words of a longer snake_case name (`DB_PASSWORD`,
+ * `MYSQL_ROOT_PASSWORD`, `SERVICE_API_KEY`, `JWT_SECRET`, `GITHUB_ACCESS_TOKEN`). Not a bare
+ * `token`: `next_page_token` and `max_token` are a cursor and a count, not secrets.
+ */
+const SECRET_NAME_ENDINGS =
+  "password|passwd|pwd|secret|api[_-]?key|apikey|secret[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token";
+
+/**
+ * A secret's name in an assignment: one of SECRET_NAMES alone, or one of SECRET_NAME_ENDINGS after
+ * snake_case words (`_` is a word character, so `\b` alone finds only a bare `password`). Each
  * word before it ends at its own `_`, so the words are read once, without backtracking.
  */
-export const SECRET_NAME = String.raw`\b(?:[A-Za-z0-9]+_)*(?:${SECRET_NAMES})\b`;
+export const SECRET_NAME = String.raw`\b(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+_)+(?:${SECRET_NAME_ENDINGS}))\b`;
 
 /**
  * A URL with a password in it; the password is group 1. It starts only where a run of scheme
