@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { capSentence } from "../../src/core/text/cap-sentence.js";
 import { tempDir } from "../support/fixtures.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -18,5 +19,15 @@ describe("an error sentence quoting a server's page", () => {
     expect(plain.stderr.length).toBeLessThan(2_300);
     const debug = await call("--debug");
     expect(debug.stderr).toContain(PAGE);
+  });
+});
+
+describe("capSentence", () => {
+  it("never cuts between the two halves of an emoji", () => {
+    const text = `a${"😀".repeat(3000)}`;
+    const cut = capSentence(text);
+    expect(cut).toMatch(/^a(😀)+… \(cut at 2000 characters\)$/);
+    expect(cut).not.toContain("\uFFFD");
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut)).toBe(false);
   });
 });

@@ -8,5 +8,9 @@ export const MAX_SENTENCE_CHARS = 2_000;
 /** `text` cut to MAX_SENTENCE_CHARS, saying so; `more` says where the whole of it can be seen. */
 export function capSentence(text: string, more = ""): string {
   if (text.length <= MAX_SENTENCE_CHARS) return text;
-  return `${text.slice(0, MAX_SENTENCE_CHARS)}… (cut at ${MAX_SENTENCE_CHARS} characters${more})`;
+  // Not between the two halves of a character outside the BMP (an emoji), which would show as �.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_SENTENCE_CHARS - 1))
+    ? MAX_SENTENCE_CHARS - 1
+    : MAX_SENTENCE_CHARS;
+  return `${text.slice(0, end)}… (cut at ${MAX_SENTENCE_CHARS} characters${more})`;
 }
