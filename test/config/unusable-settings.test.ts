@@ -49,6 +49,8 @@ describe("a settings file mcpterm cannot read", () => {
     };
     allowances.allow(tool, "project");
     expect(allowances.check(tool)).toEqual({ state: "allowed", saved: false });
+    // A whole server cannot be allowed for the session alone: the person is told it was not saved.
+    expect(allowances.allowServer("fs")).toBe(false);
   });
 
   it("a named pipe in its place is refused, not waited on", async () => {

@@ -45,7 +45,11 @@ function permissionsResult(
         kind: "error",
         message: `There is no server named "${target}" (servers: ${servers.join(", ") || "none"}).`,
       };
-    allowances.allowServer(target);
+    if (!allowances.allowServer(target))
+      return {
+        kind: "error",
+        message: `Not saved: mcpterm could not keep it in your settings (a settings file it cannot read is never written over: see the warning at this session's start); fix the file, then try again.`,
+      };
     return {
       kind: "text",
       text: `Saved for this project: the read_only and low_risk tools of ${target} run without asking. Its dangerous and external tools still ask.`,

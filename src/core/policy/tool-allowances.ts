@@ -71,11 +71,11 @@ export class ToolAllowances {
     this.allowed.set(keyOf(tool.server, tool.name), { hash: definitionHash(tool), tier: tool.tier });
   }
 
-  /** A whole server's read_only and low_risk tools, saved for this project. */
-  allowServer(server: string): void {
-    if (!this.store) return;
+  /** A whole server's read_only and low_risk tools, saved for this project; false when it could not be kept. */
+  allowServer(server: string): boolean {
+    if (!this.store) return false;
     const rules = this.store.list().filter((rule) => !(rule.server === server && rule.tool === undefined));
-    this.store.save([...rules, { server, savedAt: new Date().toISOString() }]);
+    return this.store.save([...rules, { server, savedAt: new Date().toISOString() }]);
   }
 
   check(tool: AllowableTool): AllowanceCheck {
