@@ -79,6 +79,21 @@ describe("a URL that answers, but not as MCP", () => {
     );
   });
 
+  it("an https:// URL for a plain http port says nothing speaks TLS there, not OpenSSL's file names", async () => {
+    const manager = new McpManager(
+      [serverConfig("app", { transport: "http", url: `${base.replace("http:", "https:")}/mcp` })],
+      { parentEnv: {} },
+    );
+    try {
+      await manager.start();
+      expect(manager.servers()[0]?.error).toBe(
+        "the server could not be reached over TLS (ERR_SSL_WRONG_VERSION_NUMBER): nothing speaks TLS there; is it an https:// URL for a plain http port?",
+      );
+    } finally {
+      await manager.close();
+    }
+  });
+
   it("a 404 or 405 page says its status and its words, not its markup", async () => {
     expect(await failureAt("/nothere")).toBe(
       `the server answered HTTP 404 Not Found to the first message: Cannot POST /nothere; ${FIX}`,

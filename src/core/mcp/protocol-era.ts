@@ -116,11 +116,14 @@ function probeFailure(error: SdkError): string | undefined {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
     if (known) return `the server could not be reached: ${known}`;
+    // OpenSSL's own words are a line of file names and offsets: its code says it better.
+    if (typeof code === "string" && code.startsWith("ERR_SSL_"))
+      return `the server could not be reached over TLS (${code})${code === "ERR_SSL_WRONG_VERSION_NUMBER" ? ": nothing speaks TLS there; is it an https:// URL for a plain http port?" : ""}`;
     if (
       typeof code === "string" &&
       /^(?:E[A-Z]+|UND_ERR_[A-Z_]+|ERR_TLS_[A-Z_]+|[A-Z_]*CERT[A-Z_]*)$/.test(code)
     )
-      return `the server could not be reached: ${cause.message} (${code})`;
+      return `the server could not be reached: ${cause.message.split("\n")[0] ?? ""} (${code})`;
     // fetch refuses the ports the Fetch standard blocks (6000, 6665-6669, 10080…) without trying.
     if (cause.message === "bad port")
       return "the server could not be reached: fetch refuses to connect to that port (one the Fetch standard blocks, such as 6000 or 10080); serve the endpoint on another port";
