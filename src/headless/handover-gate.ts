@@ -6,7 +6,7 @@ import { handoverLines, handoverRefusal, serverHandovers } from "../core/config/
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { UserSettings } from "../core/config/user-settings.js";
 import { UsageError } from "../core/errors.js";
-import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
 /**
  * The developer commands start a project's servers without the trust question — running them
@@ -47,11 +47,21 @@ export async function settleHandover(
  */
 export function configTrusted(config: McptermConfig, common: CommonArgs, io: CliIo): boolean {
   if (common.trustConfig || config.path === undefined) return true;
-  return new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).isConfigTrusted(
-    config.path,
-    launchHash(config),
-  );
+  const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
+  const trusted = settings.isConfigTrusted(config.path, launchHash(config));
+  const unusable = settings.problem();
+  // A trust given before is in a file mcpterm cannot read now: said, or the refusal has no why.
+  if (!trusted && unusable && !toldUnusable.has(io)) {
+    toldUnusable.add(io);
+    io.stderr.write(
+      `warning: ${sanitizeOneLine(unusable)}: your settings count as empty until it is fixed, so no config you trusted before is trusted now.\n`,
+    );
+  }
+  return trusted;
 }
+
+/** The commands' outputs already told of an unreadable settings file (once per run). */
+const toldUnusable = new WeakSet<CliIo>();
 
 /**
  * The servers as an untrusted config may start them: without its `tiers` and `trust: true`,

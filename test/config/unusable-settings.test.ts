@@ -26,9 +26,7 @@ describe("a settings file mcpterm cannot read", () => {
   it("counts as empty, says why, and is never written over", async () => {
     const { folder, file } = await brokenSettings();
     const settings = new UserSettings(folder, {});
-    expect(settings.problem()).toMatch(
-      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is not valid JSON \\(`),
-    );
+    expect(settings.problem()).toBe(`${file} is not valid JSON (at line 5 column 1)`);
     expect(settings.autoApprovedTiers()).toEqual([]);
     settings.trustConfig("/elsewhere/mcp.config.json", "def456");
     expect(
@@ -53,6 +51,31 @@ describe("a settings file mcpterm cannot read", () => {
     expect(allowances.allowServer("fs")).toBe(false);
   });
 
+  it("names where it breaks, never the text around it, which may hold a secret", async () => {
+    const folder = await tempDir("mcpterm-settings-");
+    const file = path.join(folder, "settings.json");
+    await writeFile(file, 'Bearer sk-live-abcdefghijklmnop {"telemetry": {}}', { mode: 0o600 });
+    const problem = new UserSettings(folder, {}).problem();
+    // V8's own message quotes the start of the text ("Bearer sk-live-…" is not valid JSON).
+    expect(problem).toBe(`${file} is not valid JSON`);
+  });
+
+  it("is said by the developer commands too, where a config trusted before now reads as untrusted", async () => {
+    const { folder, file } = await brokenSettings();
+    const cwd = await tempDir();
+    await writeFile(
+      path.join(cwd, "mcp.config.json"),
+      JSON.stringify({
+        mcpServers: { s: { command: process.execPath, args: ["-e", "0"], env: { T: "${HOME}" } } },
+      }),
+    );
+    const run = await runCli(["tools"], { cwd, env: { ...cleanEnv(), MCPTERM_SETTINGS_DIR: folder } });
+    expect(run.stderr).toContain(
+      `warning: ${file} is not valid JSON (at line 5 column 1): your settings count as empty until it is fixed, so no config you trusted before is trusted now.\n`,
+    );
+    expect(run.stderr.split("is not valid JSON").length).toBe(2);
+  });
+
   it("a named pipe in its place is refused, not waited on", async () => {
     const folder = await tempDir("mcpterm-settings-");
     const file = path.join(folder, "settings.json");
@@ -74,7 +97,7 @@ describe("a settings file mcpterm cannot read", () => {
         MCPTERM_MODEL: "m",
       },
     });
-    expect(run.stderr).toContain(`warning: ${file} is not valid JSON (`);
+    expect(run.stderr).toContain(`warning: ${file} is not valid JSON (at line 5 column 1): `);
     expect(run.stderr).toContain(
       "your settings count as empty until it is fixed (no tier runs unasked, no config is trusted, no tool always allowed), and mcpterm saves nothing over it.",
     );

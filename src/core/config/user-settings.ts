@@ -138,7 +138,10 @@ export class UserSettings {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      return { record: {}, problem: `${this.path} is not valid JSON (${errorMessage(error)})` };
+      // Where, not what: V8 quotes the text around a bad token, and the file may hold a secret.
+      const message = errorMessage(error);
+      const where = /line \d+ column \d+/.exec(message)?.[0] ?? /position \d+/.exec(message)?.[0];
+      return { record: {}, problem: `${this.path} is not valid JSON${where ? ` (at ${where})` : ""}` };
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
       return { record: {}, problem: `${this.path} does not hold a JSON object` };
