@@ -24,6 +24,17 @@ const transportErrors: Error[] = [];
 const DEPLOY =
   "# Deploy\n\n## Rollback\n\nRoll back with kubectl rollout undo.\n\n## Checks\n\nWatch the error rate.\n";
 
+/** `mcpterm serve` in `cwd`, as an MCP client starts it. */
+function serveTransport(cwd: string): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "serve"],
+    cwd,
+    env: cleanEnv() as Record<string, string>,
+    stderr: "pipe",
+  });
+}
+
 beforeAll(async () => {
   dir = await tempDir("mcpterm-serve-");
   kbDir = path.join(dir, "knowledge_base");
@@ -40,13 +51,7 @@ beforeAll(async () => {
   }
   await writeFile(path.join(dir, "secret.txt"), "outside the knowledge folder\n");
   await symlink(path.join(dir, "secret.txt"), path.join(kbDir, "escape.md"));
-  transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "serve"],
-    cwd: dir,
-    env: cleanEnv() as Record<string, string>,
-    stderr: "pipe",
-  });
+  transport = serveTransport(dir);
   client = new Client({ name: "test", version: "1" });
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
     listChanged++;
@@ -347,15 +352,8 @@ describe("mcpterm serve, documents whose names hold controls", () => {
     await mkdir(path.join(folder, "knowledge_base"));
     await writeFile(path.join(folder, "knowledge_base", "invoice\u202Etxt.md"), "# Invoice\n\nPaid.\n");
     await writeFile(path.join(folder, "knowledge_base", "bell\u0007\u001b[2J.md"), "# Bell\n\nRing.\n");
-    const named = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve"],
-      cwd: folder,
-      env: cleanEnv() as Record<string, string>,
-      stderr: "pipe",
-    });
     const reader = new Client({ name: "names", version: "1" });
-    await reader.connect(named);
+    await reader.connect(serveTransport(folder));
     try {
       const { resources } = await reader.listResources();
       expect(resources.map((resource) => resource.name).sort()).toEqual([
@@ -388,15 +386,8 @@ describe("mcpterm serve, documents holding what a person cannot see", () => {
       path.join(folder, "knowledge_base", "deploy.md"),
       `# Deploy\n\nDeploy with care.${tags}\u200b\u202e\u001b]0;title\u0007\u001b[2J done.\n`,
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve"],
-      cwd: folder,
-      env: cleanEnv() as Record<string, string>,
-      stderr: "pipe",
-    });
     const reader = new Client({ name: "hidden", version: "1" });
-    await reader.connect(transport);
+    await reader.connect(serveTransport(folder));
     try {
       const search = await reader.callTool({
         name: "search_knowledge_base",

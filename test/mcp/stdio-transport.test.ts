@@ -2,21 +2,32 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { StdioProcessTransport } from "../../src/core/mcp/stdio-process-transport.js";
+import {
+  StdioProcessTransport,
+  type StdioProcessOptions,
+} from "../../src/core/mcp/stdio-process-transport.js";
 import { formatBytes } from "../../src/core/text/index.js";
+
+/** A transport to `node -e <script> [...args]`, with nothing from this process's environment. */
+function nodeScript(
+  script: string,
+  options: Partial<StdioProcessOptions> = {},
+  args: string[] = [],
+): StdioProcessTransport {
+  return new StdioProcessTransport({
+    command: process.execPath,
+    args: ["-e", script, ...args],
+    env: {},
+    cwd: undefined,
+    ...options,
+  });
+}
 
 describe("StdioProcessTransport", () => {
   it("stops a server that sends one message longer than the limit, before it fills memory", async () => {
     // A message that never ends: 4,000 characters a piece, no newline, until stopped.
     const flood = "const a = 'x'.repeat(4000); setInterval(() => process.stdout.write(a), 1);";
-    const transport = new StdioProcessTransport({
-      command: process.execPath,
-      args: ["-e", flood],
-      env: {},
-      cwd: undefined,
-      gracePeriodMs: 200,
-      maxMessageChars: 100_000,
-    });
+    const transport = nodeScript(flood, { gracePeriodMs: 200, maxMessageChars: 100_000 });
     const errors: string[] = [];
     transport.onerror = (error) => errors.push(error.message);
     const closed = new Promise<void>((resolve) => {
@@ -35,12 +46,7 @@ describe("StdioProcessTransport", () => {
     const script =
       "const big = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'y'.repeat(300000) } });" +
       "process.stdout.write('banner\\n' + big.slice(0, 1000)); setTimeout(() => process.stdout.write(big.slice(1000) + '\\n'), 20);";
-    const transport = new StdioProcessTransport({
-      command: process.execPath,
-      args: ["-e", script],
-      env: {},
-      cwd: undefined,
-    });
+    const transport = nodeScript(script);
     const messages: unknown[] = [];
     const got = new Promise<void>((resolve) => {
       transport.onmessage = (message) => {
@@ -61,12 +67,7 @@ describe("StdioProcessTransport", () => {
       "let rest = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (chunk) => {" +
       " const lines = (rest + chunk).split('\\n'); rest = lines.pop();" +
       " for (const line of lines) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'echo', params: { line } }) + '\\n'); });";
-    const transport = new StdioProcessTransport({
-      command: process.execPath,
-      args: ["-e", echo],
-      env: {},
-      cwd: undefined,
-    });
+    const transport = nodeScript(echo);
     const lines: string[] = [];
     const all = new Promise<void>((resolve) => {
       transport.onmessage = (message) => {
@@ -102,12 +103,7 @@ describe("StdioProcessTransport", () => {
     const keep =
       "let all = ''; process.stdin.setEncoding('utf8'); process.stdin.on('data', (chunk) => { all += chunk; });" +
       " process.stdin.on('end', () => { require('node:fs').writeFileSync(process.argv[1], all); process.exit(0); });";
-    const transport = new StdioProcessTransport({
-      command: process.execPath,
-      args: ["-e", keep, file],
-      env: {},
-      cwd: undefined,
-    });
+    const transport = nodeScript(keep, {}, [file]);
     try {
       await transport.start();
       const sent = transport.send({
@@ -126,12 +122,8 @@ describe("StdioProcessTransport", () => {
   });
 
   it("fails every send once the server has shut its stdin (EPIPE)", async () => {
-    const transport = new StdioProcessTransport({
-      command: process.execPath,
-      // Shuts its end of stdin and lives on: a write to that pipe fails with EPIPE.
-      args: ["-e", "require('node:fs').closeSync(0); setTimeout(() => {}, 5000);"],
-      env: {},
-      cwd: undefined,
+    // Shuts its end of stdin and lives on: a write to that pipe fails with EPIPE.
+    const transport = nodeScript("require('node:fs').closeSync(0); setTimeout(() => {}, 5000);", {
       gracePeriodMs: 200,
     });
     await transport.start();
