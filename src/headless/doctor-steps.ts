@@ -13,6 +13,7 @@ import { truncateEnd } from "../core/text/index.js";
 import type { SampleCall } from "./doctor-calls.js";
 import type { HandshakeAnswer, RequestTiming } from "./doctor-wire.js";
 import { findingLine } from "./tool-report.js";
+import { NOT_REACHED } from "../core/mcp/protocol-era.js";
 
 export type StepStatus = "passed" | "warning" | "failed" | "skipped";
 
@@ -133,7 +134,7 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
       return step(
         "spawn",
         "failed",
-        `could not reach ${facts.launch}: ${(facts.start.error ?? "no answer").replace(/^the server could not be reached: /, "")}`,
+        `could not reach ${facts.launch}: ${withoutPrefix(facts.start.error ?? "no answer", `${NOT_REACHED}: `)}`,
       );
     return step("spawn", "passed", `reached ${facts.launch}${over}`, {
       url: facts.launch,
@@ -161,10 +162,16 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
   });
 }
 
+function withoutPrefix(text: string, prefix: string): string {
+  return text.startsWith(prefix) ? text.slice(prefix.length) : text;
+}
+
 /** Whether a remote server's failure to connect came after it answered something (not a network failure). */
 function answeredAtAll(error: string | undefined): boolean {
   if (error === undefined) return false;
-  return !/could not be reached|fetch failed|timed out|timeout|ECONN|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|certificate|TLS/i.test(
+  if (error.startsWith(NOT_REACHED)) return false;
+  // What other paths (the legacy SSE fallback, a timeout) say of a URL nothing answered at.
+  return !/fetch failed|timed out|timeout|ECONN|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|certificate|TLS/i.test(
     error,
   );
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readableServerMessage } from "../../src/core/llm/model-errors.js";
+import { readableServerMessage } from "../../src/core/text/readable-server-message.js";
 import { tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 

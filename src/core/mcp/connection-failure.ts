@@ -1,10 +1,10 @@
 import { SdkHttpError, SseError, UnauthorizedError } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { capSentence } from "../text/cap-sentence.js";
-import { readableServerMessage } from "../llm/model-errors.js";
+import { readableServerMessage } from "../text/readable-server-message.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
-import { negotiationFailure } from "./protocol-era.js";
+import { CHECK_ENDPOINT_PATH, negotiationFailure } from "./protocol-era.js";
 import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
 import type { StdioProcessTransport } from "./stdio-process-transport.js";
 
@@ -103,10 +103,7 @@ function refusedPostSentence(error: unknown): string | undefined {
   const { text } = error.data as { text?: unknown };
   const said = typeof text === "string" ? readableServerMessage(text) : undefined;
   const reason = statusText === undefined || statusText === "" ? "" : ` ${statusText}`;
-  const hint =
-    status === 404 || status === 405
-      ? "; check the URL: its path must be the server's MCP endpoint (often /mcp)"
-      : "";
+  const hint = status === 404 || status === 405 ? `; ${CHECK_ENDPOINT_PATH}` : "";
   return `the server answered HTTP ${status}${reason} to the first message${said ? `: ${said}` : ""}${hint}`;
 }
 

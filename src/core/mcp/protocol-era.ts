@@ -8,7 +8,7 @@ import {
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolSetting } from "../config/config-types.js";
-import { readableServerMessage } from "../llm/model-errors.js";
+import { readableServerMessage } from "../text/readable-server-message.js";
 
 /**
  * Which of the two families of MCP revisions a server speaks, in the spec's own words: `legacy`
@@ -85,6 +85,11 @@ export function negotiationFailure(error: unknown, setting: ProtocolSetting): st
   return undefined;
 }
 
+/** How every sentence for a URL nothing answered at begins (doctor's spawn step reads it so). */
+export const NOT_REACHED = "the server could not be reached";
+/** What to check when a URL answered, but not as an MCP endpoint. */
+export const CHECK_ENDPOINT_PATH = "check the URL: its path must be the server's MCP endpoint (often /mcp)";
+
 /** Why fetch fails before any answer, as Node's undici says it (`fetch failed`, the code in its cause). */
 const NETWORK_FAILURES: Readonly<Record<string, string>> = {
   ECONNREFUSED: "nothing is listening there (connection refused)",
@@ -111,22 +116,22 @@ function probeFailure(error: SdkError): string | undefined {
   if (!error.message.startsWith("Version negotiation probe failed: ")) return undefined;
   const contentType = /Unexpected content type: ([^)\s]+)/.exec(error.message)?.[1];
   if (contentType)
-    return `the server answered the server/discover probe with ${contentType}, not JSON-RPC; check the URL: its path must be the server's MCP endpoint (often /mcp)`;
+    return `the server answered the server/discover probe with ${contentType}, not JSON-RPC; ${CHECK_ENDPOINT_PATH}`;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
-    if (known) return `the server could not be reached: ${known}`;
+    if (known) return `${NOT_REACHED}: ${known}`;
     // OpenSSL's own words are a line of file names and offsets: its code says it better.
     if (typeof code === "string" && code.startsWith("ERR_SSL_"))
-      return `the server could not be reached over TLS (${code})${code === "ERR_SSL_WRONG_VERSION_NUMBER" ? ": nothing speaks TLS there; is it an https:// URL for a plain http port?" : ""}`;
+      return `${NOT_REACHED} over TLS (${code})${code === "ERR_SSL_WRONG_VERSION_NUMBER" ? ": nothing speaks TLS there; is it an https:// URL for a plain http port?" : ""}`;
     if (
       typeof code === "string" &&
       /^(?:E[A-Z]+|UND_ERR_[A-Z_]+|ERR_TLS_[A-Z_]+|[A-Z_]*CERT[A-Z_]*)$/.test(code)
     )
-      return `the server could not be reached: ${cause.message.split("\n")[0] ?? ""} (${code})`;
+      return `${NOT_REACHED}: ${cause.message.split("\n")[0] ?? ""} (${code})`;
     // fetch refuses the ports the Fetch standard blocks (6000, 6665-6669, 10080…) without trying.
     if (cause.message === "bad port")
-      return "the server could not be reached: fetch refuses to connect to that port (one the Fetch standard blocks, such as 6000 or 10080); serve the endpoint on another port";
+      return `${NOT_REACHED}: fetch refuses to connect to that port (one the Fetch standard blocks, such as 6000 or 10080); serve the endpoint on another port`;
     // zod's issue tree: the reply parsed as JSON, but as no JSON-RPC message.
     if (Array.isArray((cause as { issues?: unknown }).issues))
       return "the server answered the server/discover probe with JSON that is not a JSON-RPC message (a JSON-RPC 2.0 response with this request's id was expected)";
