@@ -49,9 +49,10 @@ export function configTrusted(config: McptermConfig, common: CommonArgs, io: Cli
   if (common.trustConfig || config.path === undefined) return true;
   const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
   const trusted = settings.isConfigTrusted(config.path, launchHash(config));
-  const unusable = settings.problem();
+  if (trusted || toldUnusable.has(io)) return trusted;
   // A trust given before is in a file mcpterm cannot read now: said, or the refusal has no why.
-  if (!trusted && unusable && !toldUnusable.has(io)) {
+  const unusable = settings.problem();
+  if (unusable) {
     toldUnusable.add(io);
     io.stderr.write(
       `warning: ${sanitizeOneLine(unusable)}: your settings count as empty until it is fixed, so no config you trusted before is trusted now.\n`,

@@ -168,17 +168,13 @@ export class UserSettings {
 
   /** Writes the settings; false when it would write over a file it cannot read (see problem). */
   private write(data: UserSettingsData): boolean {
+    const { record, problem } = this.load();
     // Never over a file mcpterm cannot read: the session was told so at its start (problem).
-    if (this.problem()) return false;
+    if (problem) return false;
     ensurePrivateFolder(path.dirname(this.path));
     const temporary = `${this.path}.${process.pid}.tmp`;
     // What mcpterm does not manage (the telemetry block) stays as the person wrote it.
-    const {
-      approval: _approval,
-      trustedConfigs: _trusted,
-      allowances: _allowances,
-      ...kept
-    } = this.readRecord();
+    const { approval: _approval, trustedConfigs: _trusted, allowances: _allowances, ...kept } = record;
     writeFileSync(temporary, `${JSON.stringify({ ...kept, ...data }, null, 2)}\n`, { mode: 0o600 });
     renameSync(temporary, this.path);
     return true;
