@@ -99,6 +99,19 @@ describe("the embeddings endpoint and key", () => {
     });
   });
 
+  it("refuses an endpoint URL with a user name and password in it, naming where it came from", () => {
+    const fromConfig = resolveEmbeddingsSettings(config("http://me:hunter2-Zq8@127.0.0.1:11434/v1"), {}, true);
+    expect(fromConfig).toEqual({
+      settings: undefined,
+      warning:
+        "kb.embeddings.baseUrl holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as MCPTERM_EMBEDDINGS_API_KEY (sent as a Bearer token); the knowledge base searches by keywords only.",
+    });
+    const env = { MCPTERM_EMBEDDINGS_BASE_URL: "https://me:hunter2-Zq8@embed.example/v1" };
+    expect(resolveEmbeddingsSettings(config("http://127.0.0.1:11434/v1"), env, true).warning).toMatch(
+      /^MCPTERM_EMBEDDINGS_BASE_URL holds a user name and password/,
+    );
+  });
+
   it("is nothing at all without kb.embeddings or the variables", () => {
     expect(resolveEmbeddingsSettings(emptyConfig(), { OPENAI_API_KEY: "chat" }, true)).toEqual({
       settings: undefined,

@@ -10,6 +10,7 @@ import {
 import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
 import { clearTextSecrets } from "./plain-http.js";
+import { moveUrlCredentials } from "./url-credentials.js";
 
 /**
  * A server typed on the command line rather than taken from mcp.config.json: a command and its
@@ -153,15 +154,19 @@ export function launchFields(
         return [name, expanded.value];
       }),
     );
+    const moved = moveUrlCredentials(launch.url, headers);
+    const problem =
+      missing.length > 0
+        ? `--header needs ${missing.map((name) => `$${name}`).join(", ")}, which is not set`
+        : "problem" in moved
+          ? "--url holds a user name and password, and --header gives an Authorization header too; keep one of the two"
+          : undefined;
     return {
       transport: "http",
-      url: launch.url,
-      headers,
+      ...("problem" in moved ? { url: launch.url, headers } : moved),
       command: undefined,
       args: [],
-      ...(missing.length > 0
-        ? { problem: `--header needs ${missing.map((name) => `$${name}`).join(", ")}, which is not set` }
-        : {}),
+      ...(problem === undefined ? {} : { problem }),
     };
   }
   return { transport: "stdio", command: launch.command, args: launch.args, cwd, url: undefined };

@@ -1,4 +1,5 @@
 import { isHttpUrl, isLoopbackHost } from "./http-url.js";
+import { endpointCredentialsSentence, hasUrlCredentials } from "./url-credentials.js";
 import type { McptermConfig } from "./config-types.js";
 
 /** What the knowledge base needs to reach an embeddings endpoint. */
@@ -38,6 +39,13 @@ export function resolveEmbeddingsSettings(
     return {
       settings: undefined,
       warning: `MCPTERM_EMBEDDINGS_BASE_URL must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl)}; the knowledge base searches by keywords only.`,
+    };
+  }
+  if (hasUrlCredentials(baseUrl)) {
+    const source = envUrl ? "MCPTERM_EMBEDDINGS_BASE_URL" : "kb.embeddings.baseUrl";
+    return {
+      settings: undefined,
+      warning: `${endpointCredentialsSentence(source, "MCPTERM_EMBEDDINGS_API_KEY")}; the knowledge base searches by keywords only.`,
     };
   }
   if (!envUrl && !trusted && !isLoopbackHost(new URL(baseUrl).hostname)) {

@@ -4,6 +4,7 @@ import { ConfigError } from "../errors.js";
 import type { McptermConfig } from "./config-types.js";
 import { TEMPERATURE_RANGE } from "./config-schema.js";
 import { isHttpUrl } from "./http-url.js";
+import { endpointCredentialsSentence, hasUrlCredentials } from "./url-credentials.js";
 
 export interface ModelSettingsInput {
   flags: {
@@ -66,6 +67,8 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
       `${baseUrl.source} must be an http(s) URL such as http://localhost:11434/v1, got ${JSON.stringify(baseUrl.value)}.`,
     );
   }
+  if (baseUrl !== undefined && hasUrlCredentials(baseUrl.value))
+    throw new ConfigError(`${endpointCredentialsSentence(baseUrl.source, "OPENAI_API_KEY or --api-key")}.`);
 
   const apiKey = firstSet([
     { value: flags.apiKey, source: "--api-key" },

@@ -15,6 +15,7 @@ import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
 import { clearTextSecrets } from "./plain-http.js";
 import { unknownKeySentences } from "./unknown-keys.js";
+import { moveUrlCredentials } from "./url-credentials.js";
 import { parseServerOAuth } from "./server-oauth.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
@@ -100,6 +101,7 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const cwd = reader.optionalString(raw, "cwd", here);
   let badUrl: string | undefined;
   let insecure: string | undefined;
+  let twoCredentials: string | undefined;
   if (transport === "stdio") {
     const command = reader.optionalString(raw, "command", here) ?? "";
     server.command = expand(command, keyPath(here, "command"));
@@ -126,9 +128,13 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
         `${here} would send ${exposed.secrets} in clear text to ${exposed.host} over plain http, where anyone on the network path can read them; ` +
         `use an https:// URL, or add "allowInsecureHttp": true to ${here} in ${context.fileLabel} if you trust that network.`;
     }
+    const moved = moveUrlCredentials(server.url, server.headers);
+    if ("problem" in moved)
+      twoCredentials = `${urlPath} in ${context.fileLabel} holds a user name and password, and ${here} has ${moved.problem}; keep one of the two.`;
+    else ({ url: server.url, headers: server.headers } = moved);
   }
 
-  const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure;
+  const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure ?? twoCredentials;
   if (problem !== undefined) server.problem = problem;
   return server;
 }

@@ -1,0 +1,57 @@
+/**
+ * A remote server's URL with a user name and password in it (`https://user:pass@host/mcp`), as
+ * curl takes one: the credentials leave the URL and travel as HTTP Basic authentication. Node's
+ * fetch refuses a URL that holds credentials, so left in place they could never be sent; moved
+ * into a header they are sent, redacted and judged as every configured header is.
+ */
+export type MovedCredentials =
+  { url: string; headers: Record<string, string> } | { problem: "an Authorization header too" };
+
+/** The URL without its credentials and the headers with Basic authentication added; unchanged without credentials. */
+export function moveUrlCredentials(url: string, headers: Record<string, string>): MovedCredentials {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url, headers };
+  }
+  if (parsed.username === "" && parsed.password === "") return { url, headers };
+  // Two ways of saying who is calling; sending either one silently would guess which is meant.
+  if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization"))
+    return { problem: "an Authorization header too" };
+  const pair = `${decoded(parsed.username)}:${decoded(parsed.password)}`;
+  parsed.username = "";
+  parsed.password = "";
+  return {
+    url: parsed.href,
+    headers: { ...headers, Authorization: `Basic ${Buffer.from(pair, "utf8").toString("base64")}` },
+  };
+}
+
+/** The URL keeps them percent-encoded; Basic authentication sends the characters themselves. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * True when an OpenAI-compatible endpoint's URL holds a user name or password. Such an endpoint
+ * takes its key as a Bearer token in the Authorization header, which Basic authentication would
+ * need too; so these are refused with a sentence rather than moved.
+ */
+export function hasUrlCredentials(url: string): boolean {
+  try {
+    const { username, password } = new URL(url);
+    return username !== "" || password !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** `where` (the flag, variable or config key the URL came from) refused for its credentials; `key`: where the key goes instead. */
+export function endpointCredentialsSentence(where: string, key: string): string {
+  return `${where} holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as ${key} (sent as a Bearer token)`;
+}

@@ -1,0 +1,113 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+/**
+ * A remote server's URL that holds a user name and password (`https://user:pass@host/mcp`), as
+ * curl and most HTTP tools take one: fetch refuses such a URL outright, so mcpterm sends them as
+ * HTTP Basic authentication, to a real Streamable HTTP server that refuses anything else.
+ */
+const USER = "al@ice";
+const PASSWORD = "pa:ss-w0rd-Kx93";
+const IN_URL = `${encodeURIComponent(USER)}:${encodeURIComponent(PASSWORD)}`;
+const EXPECTED = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** A stateless Streamable HTTP server with one tool, answering 401 to any other Authorization. */
+async function basicAuthServer(): Promise<{ origin: string; seen: string[] }> {
+  const seen: string[] = [];
+  const http = createServer((request, response) => {
+    seen.push(request.headers.authorization ?? "");
+    if (request.headers.authorization !== EXPECTED) {
+      response.writeHead(401, { "www-authenticate": 'Basic realm="mcp"' }).end();
+      return;
+    }
+    const server = new McpServer({ name: "guarded", version: "1.0.0" });
+    server.registerTool("shout", { inputSchema: { text: z.string() } }, ({ text }) => ({
+      content: [{ type: "text", text: text.toUpperCase() }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    response.on("close", () => void transport.close());
+    void server.connect(transport).then(() => transport.handleRequest(request, response));
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  );
+  return { origin: `127.0.0.1:${(http.address() as AddressInfo).port}`, seen };
+}
+
+async function project(entry: Record<string, unknown>): Promise<string> {
+  const dir = await tempDir("mcpterm-url-credentials-");
+  await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { guarded: entry } });
+  return dir;
+}
+
+describe("a remote server's URL with a user name and password in it", () => {
+  it("sends them as Basic authentication, and never prints the password", async () => {
+    const { origin, seen } = await basicAuthServer();
+    const dir = await project({ url: `http://${IN_URL}@${origin}/mcp` });
+    const run = await runCli(["tools", "--json"], { cwd: dir, env: cleanEnv() });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      servers: [{ name: "guarded", tools: [{ name: "shout" }] }],
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((value) => value === EXPECTED)).toBe(true);
+
+    const call = await runCli(["call", "guarded/shout", '{"text":"hi"}', "--yes"], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(call.stdout.trim()).toBe("HI");
+    const doctor = await runCli(["doctor", "--no-calls"], { cwd: dir, env: cleanEnv() });
+    expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
+    for (const output of [run.stdout, call.stdout, call.stderr, doctor.stdout, doctor.stderr])
+      expect(output).not.toContain("w0rd");
+  });
+
+  it("works the same for a URL typed with --url", async () => {
+    const { origin, seen } = await basicAuthServer();
+    const dir = await tempDir("mcpterm-url-credentials-typed-");
+    const run = await runCli(
+      ["call", "--url", `http://${IN_URL}@${origin}/mcp`, "shout", '{"text":"ok"}', "--yes"],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(run.stdout.trim()).toBe("OK");
+    expect(run.code).toBe(0);
+    expect(seen.at(-1)).toBe(EXPECTED);
+  });
+
+  it("with an Authorization header as well, sends neither and says to keep one", async () => {
+    const { origin, seen } = await basicAuthServer();
+    const dir = await project({
+      url: `http://${IN_URL}@${origin}/mcp`,
+      headers: { Authorization: "Bearer another-token-entirely" },
+    });
+    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      "mcpServers.guarded.url in mcp.config.json holds a user name and password, and mcpServers.guarded has an Authorization header too; keep one of the two.",
+    );
+    expect(seen).toEqual([]);
+    expect(run.stdout + run.stderr).not.toContain("w0rd");
+  });
+});
