@@ -5,11 +5,12 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import type { ServerAuth } from "../oauth/server-auth.js";
+import { capResponseBodies } from "./response-size-cap.js";
 import { guardUnansweredStreams } from "./unanswered-stream-guard.js";
 
 /**
  * Streamable HTTP with the entry's headers and, where the server may need it, OAuth; a response
- * stream closed unanswered fails its call.
+ * stream closed unanswered fails its call, and no response may outgrow one message.
  */
 export function streamableHttpTransport(
   url: string,
@@ -18,7 +19,7 @@ export function streamableHttpTransport(
 ): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers },
-    fetch: guardUnansweredStreams(auth ? auth.fetch(fetch) : fetch),
+    fetch: guardUnansweredStreams(capResponseBodies(auth ? auth.fetch(fetch) : fetch)),
     ...(auth ? { authProvider: auth.provider } : {}),
   });
 }
@@ -32,7 +33,8 @@ export function legacySseTransport(
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- still the only way to reach servers that predate Streamable HTTP.
   return new SSEClientTransport(new URL(url), {
     requestInit: { headers },
-    ...(auth ? { authProvider: auth.provider, fetch: auth.fetch(fetch) } : {}),
+    fetch: capResponseBodies(auth ? auth.fetch(fetch) : fetch),
+    ...(auth ? { authProvider: auth.provider } : {}),
   });
 }
 

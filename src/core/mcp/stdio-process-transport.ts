@@ -4,7 +4,7 @@ import type { Transport } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
 import { answersToMalformed } from "./malformed-answer.js";
-import { formatBytes } from "../text/index.js";
+import { MAX_MESSAGE_SIZE, oversizedMessage } from "./message-limit.js";
 import { BoundedLines } from "./bounded-lines.js";
 import {
   registerProcessGroup,
@@ -20,16 +20,13 @@ export interface StdioProcessOptions {
   cwd: string | undefined;
   /** How long to wait after closing stdin, and again after SIGTERM, before escalating. */
   gracePeriodMs?: number;
-  /** The longest one message may be (MAX_MESSAGE_CHARS); tests lower it. */
+  /** The longest one message may be (MAX_MESSAGE_SIZE); tests lower it. */
   maxMessageChars?: number;
   /** Each complete line the server writes to stderr, as it comes (`mcpterm dev` shows them). */
   onStderrLine?: (line: string) => void;
   /** Each line the server writes to stdout that is not JSON-RPC, as it comes (a warning mid-call). */
   onStdoutNoise?: (line: string) => void;
 }
-
-/** The longest one JSON-RPC message may be (in characters); real results stay far below. */
-export const MAX_MESSAGE_CHARS = 64 * 1_048_576;
 
 /**
  * How long `ended` waits after the exit for the pipes to close: the last stderr lines are read by
@@ -80,7 +77,7 @@ export class StdioProcessTransport implements Transport {
   private readonly maxMessageChars: number;
 
   constructor(private readonly options: StdioProcessOptions) {
-    this.maxMessageChars = options.maxMessageChars ?? MAX_MESSAGE_CHARS;
+    this.maxMessageChars = options.maxMessageChars ?? MAX_MESSAGE_SIZE;
   }
 
   get pid(): number | undefined {
@@ -209,13 +206,13 @@ export class StdioProcessTransport implements Transport {
   }
 
   /**
-   * A message past MAX_MESSAGE_CHARS is a server flooding its client, not a result: reading stops,
+   * A message past MAX_MESSAGE_SIZE is a server flooding its client, not a result: reading stops,
    * the server is stopped and the connection reported lost, before it can exhaust memory.
    */
   private dropOversized(): void {
     this.oversized = true;
     this.stdoutBuffer = "";
-    const what = `the server sent one message of more than ${formatBytes(this.maxMessageChars)}`;
+    const what = oversizedMessage(this.maxMessageChars);
     this.stdoutNoise.push(`[mcpterm] ${what}; mcpterm stopped it`);
     this.onerror?.(new Error(what));
     void this.close();

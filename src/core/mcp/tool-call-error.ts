@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
 import { isMalformedAnswer } from "./malformed-answer.js";
+import { isOversizedMessage } from "./message-limit.js";
 import { ServerSentError } from "./server-sent-errors.js";
 import { STREAM_CLOSED_CODE, STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 import { ToolCallError } from "./tool-call-error-class.js";
@@ -24,6 +25,15 @@ export function classifyRequestError(
   context: { server: string; timeoutMs: number },
 ): ToolCallError {
   if (error instanceof ToolCallError) return error;
+  // A flood is the server's fault, and asking again would only be flooded again.
+  const ours = !(error instanceof ProtocolError && error.data instanceof ServerSentError);
+  if (ours && isOversizedMessage(errorMessage(error))) {
+    return new ToolCallError(
+      "protocol",
+      `server "${context.server}": ${errorMessage(error)}; mcpterm stopped reading it (a fault of the server, not retried)`,
+      { cause: error },
+    );
+  }
   if (error instanceof Error && error.name === "AbortError") {
     return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
   }
@@ -47,7 +57,6 @@ export function classifyRequestError(
         { cause: error },
       );
     }
-    const ours = !(error.data instanceof ServerSentError);
     if (ours && code === STREAM_CLOSED_CODE && message.includes(STREAM_CLOSED_MESSAGE)) {
       return new ToolCallError(
         "transient",

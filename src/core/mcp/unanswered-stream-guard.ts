@@ -1,4 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/client";
+import { OversizedMessageError } from "./response-size-cap.js";
 import { CLIENT_RAISED } from "./server-sent-errors.js";
 
 /** What a request whose response stream closed unanswered fails with. */
@@ -7,6 +8,9 @@ export const STREAM_CLOSED_MESSAGE = "the server closed the response stream befo
 export const STREAM_CLOSED_CODE = -32000;
 
 type Fetch = FetchLike;
+
+/** The type given an event the stream stopped in; the SDK reads only "message" events. */
+const CUT_OFF_EVENT = "mcpterm-cut-off";
 
 /**
  * Wraps the fetch a Streamable HTTP transport uses. When the server answers a POSTed request
@@ -51,20 +55,23 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   const reader = source.getReader();
-  let buffered = "";
+  // The unfinished event's text, in the pieces it came in: joined once, when the event ends, so
+  // a long event arriving in many chunks costs its length, not its length times its chunks.
+  let pieces: string[] = [];
+  // The last three characters seen, for a separator split between chunks.
+  let tail = "";
   // An event id means the server made the stream resumable; the SDK reconnects then, not us.
   let resumable = false;
 
   const observe = (text: string): void => {
     // Once every request is answered (or the stream is resumable) there is nothing to watch for.
     if (resumable || pending.size === 0) return;
-    // Only the new text (and the three characters before it, for a separator split between
-    // chunks) can end an event: a long event arriving in many chunks is not rescanned each time.
-    const searchFrom = Math.max(0, buffered.length - 3);
-    buffered += text;
-    if (!/\r?\n\r?\n/.test(buffered.slice(searchFrom))) return;
-    const events = buffered.split(/\r?\n\r?\n/);
-    buffered = events.pop() ?? "";
+    const ended = /\r?\n\r?\n/.test(tail + text);
+    tail = (tail + text.slice(-3)).slice(-3);
+    pieces.push(text);
+    if (!ended) return;
+    const events = pieces.join("").split(/\r?\n\r?\n/);
+    pieces = [events.pop() ?? ""];
     for (const event of events) {
       const lines = event.split(/\r?\n/);
       if (lines.some((line) => line.startsWith("id:"))) resumable = true;
@@ -75,14 +82,16 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
       for (const id of answeredIds(data)) pending.delete(id);
     }
   };
-  const unanswered = (): Uint8Array | undefined => {
+  const unanswered = (message = STREAM_CLOSED_MESSAGE): Uint8Array | undefined => {
     if (resumable || pending.size === 0) return undefined;
     const events = [...pending].map(
       (id) =>
-        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: STREAM_CLOSED_CODE, message: STREAM_CLOSED_MESSAGE, data: { raisedBy: CLIENT_RAISED } } })}\n\n`,
+        `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, error: { code: STREAM_CLOSED_CODE, message, data: { raisedBy: CLIENT_RAISED } } })}\n\n`,
     );
     pending.clear();
-    return encoder.encode(events.join(""));
+    // The stream may stop inside an event; ending that one first, under a type the SDK ignores,
+    // keeps these answers from being read as the rest of its data.
+    return encoder.encode(`\nevent: ${CUT_OFF_EVENT}\n\n${events.join("")}`);
   };
 
   return new ReadableStream<Uint8Array>({
@@ -90,9 +99,10 @@ function watch(source: ReadableStream<Uint8Array>, ids: Array<string | number>):
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
-      } catch {
-        // The connection dropped mid-stream: answer what is still open, then end cleanly.
-        const closing = unanswered();
+      } catch (error) {
+        // The connection dropped mid-stream, or an event outgrew what one message may be: answer
+        // what is still open, then end cleanly.
+        const closing = unanswered(error instanceof OversizedMessageError ? error.message : undefined);
         if (closing) controller.enqueue(closing);
         controller.close();
         return;
