@@ -100,7 +100,11 @@ describe("the embeddings endpoint and key", () => {
   });
 
   it("refuses an endpoint URL with a user name and password in it, naming where it came from", () => {
-    const fromConfig = resolveEmbeddingsSettings(config("http://me:hunter2-Zq8@127.0.0.1:11434/v1"), {}, true);
+    const fromConfig = resolveEmbeddingsSettings(
+      config("http://me:hunter2-Zq8@127.0.0.1:11434/v1"),
+      {},
+      true,
+    );
     expect(fromConfig).toEqual({
       settings: undefined,
       warning:
