@@ -10,13 +10,13 @@ import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
-import { fullyRedactedPretty, redactedPretty } from "../core/policy/redacted-json.js";
+import { fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import type { CliIo } from "../common/cli-io.js";
 import { approveCall } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
-import { requestFailure } from "./request-failure.js";
+import { failureDetail, requestFailure } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -68,6 +68,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         throw new DeniedError(`Not run: ${label}${refusal.what}; answer y at the prompt or ${refusal.how}.`);
 
       const startedAt = performance.now();
+      const stderrMark = connection.stderrMark();
       const result = await manager
         .callTool(args.server, args.tool, values, {
           signal: io.signal,
@@ -80,7 +81,8 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           resendSafe: host.resendSafe(tool),
         })
         .catch(async (error: unknown) => {
-          const failure = requestFailure(error, connection);
+          const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
+          const failure = requestFailure(error, connection, detail);
           // The server's words may hold a secret only the full rule set knows (a Slack webhook):
           // taken out, as from a result, before the sentence goes to stderr or stdout.
           failure.message = (await redactor.redact(failure.message)).text;
@@ -93,9 +95,11 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
               tool: args.tool,
               error: failure.message,
               failure: error instanceof ToolCallError ? error.failure : "transient",
+              ...(detail.answer ? { jsonRpcError: detail.answer } : {}),
+              ...(detail.stderr.length > 0 ? { stderr: detail.stderr } : {}),
               ...(exit ? { serverExited: exitFacts(exit) } : {}),
             };
-            io.stdout.write(`${redactedPretty(report, redactor.redactText)}\n`);
+            io.stdout.write(`${await fullyRedactedPretty(report, redactor.forRecords)}\n`);
           }
           throw failure;
         });

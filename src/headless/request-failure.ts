@@ -1,29 +1,91 @@
 import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
+import { serverErrorAnswer, type ServerErrorAnswer } from "../core/mcp/server-error-answer.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
+import { redactedLine } from "../core/policy/redacted-json.js";
+
+/** What a server's author needs beside the sentence of a failed request. */
+export interface FailureDetail {
+  /** The JSON-RPC error the server answered with, as it sent it; none for other failures. */
+  answer?: ServerErrorAnswer;
+  /** Its `data` as one line of JSON, redacted, for the sentence. */
+  dataLine?: string;
+  /** The last lines the server wrote to stderr while the request was out, redacted. */
+  stderr: string[];
+}
+
+/** Most stderr lines quoted with a failure: the end of a stack trace, as a sentence can carry. */
+const STDERR_LINES = 5;
+/** How long a failed request waits for the stderr a server wrote before it answered. */
+const STDERR_SETTLE_MS = 30;
+/** Most characters of an error's `data` quoted in the sentence; `--json` has it whole. */
+const DATA_CHARS = 500;
+
+/**
+ * The detail of a request that failed, sent when the server's stderr stood at `stderrMark`
+ * (connection.stderrMark()). A server whose process ended is left without stderr lines: the
+ * sentence of its exit already ends with what it said last.
+ */
+export async function failureDetail(
+  error: unknown,
+  connection: ServerConnection,
+  stderrMark: number,
+  redact: (text: string) => string,
+): Promise<FailureDetail> {
+  // A server writes its stack to stderr before it answers, but the two pipes are read apart:
+  // the answer may be read first. What was written before it is in the pipe by now.
+  if (connection.snapshot().pid !== undefined)
+    await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
+  const stderr =
+    connection.exitReport() !== undefined
+      ? []
+      : connection
+          .stderrSince(stderrMark)
+          .filter((line) => line.trim() !== "")
+          .slice(-STDERR_LINES);
+  const answer = serverErrorAnswer(error);
+  if (answer === undefined) return { stderr };
+  return "data" in answer
+    ? { answer, dataLine: redactedLine(answer.data, redact), stderr }
+    : { answer, stderr };
+}
 
 /**
  * What a failed request of a one-off command (`call`, `read`, `prompts <server> <prompt>`) means
  * for the exit code: arguments the server rejected are a usage error (2); a server that is gone —
  * it exited, and the message says how and why — could not be reached (4); anything else — a
  * timeout (the server was reached, whatever became of it after), an error the server raised, a
- * cancelled request — is a runtime failure (1). Messages arrive already redacted.
+ * cancelled request — is a runtime failure (1). Messages arrive already redacted; `detail` (the
+ * JSON-RPC code and data, the server's stderr meanwhile) is added to them.
  */
-export function requestFailure(error: unknown, connection: ServerConnection): Error {
+export function requestFailure(error: unknown, connection: ServerConnection, detail?: FailureDetail): Error {
   if (!(error instanceof ToolCallError)) return error instanceof Error ? error : new Error(String(error));
+  const message = `${error.message}${detail ? detailText(detail) : ""}`;
   const stillConnected = connection.snapshot().status === "connected";
   switch (error.failure) {
     case "invalid_args":
-      return new UsageError(error.message);
+      return new UsageError(message);
     case "transient":
       return stillConnected || error.timedOut
-        ? new RuntimeError(error.message)
-        : new ServerUnavailableError(error.message);
+        ? new RuntimeError(message)
+        : new ServerUnavailableError(message);
     case "cancelled":
       return new RuntimeError("interrupted");
     case "business":
     case "protocol":
     case "permission":
-      return new RuntimeError(error.message);
+      return new RuntimeError(message);
   }
+}
+
+/** ` (JSON-RPC error -32603, data: {…}); stderr during the request: … | …` */
+function detailText({ answer, dataLine, stderr }: FailureDetail): string {
+  const data = dataLine === undefined ? "" : `, data: ${cut(dataLine)}`;
+  const code = answer ? ` (JSON-RPC error ${answer.code}${data})` : "";
+  // A crash's own sentence already ends with what the server said last.
+  return `${code}${stderr.length > 0 ? `; stderr during the request: ${stderr.join(" | ")}` : ""}`;
+}
+
+function cut(text: string): string {
+  return text.length > DATA_CHARS ? `${text.slice(0, DATA_CHARS)}…` : text;
 }

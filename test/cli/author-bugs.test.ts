@@ -97,6 +97,36 @@ describe("a crash in a handler", () => {
   });
 });
 
+describe("a JSON-RPC error answer", () => {
+  const LOCKED = "notes: DELETE failed: SQLITE_BUSY: database is locked | at Statement.run (store.js:42:9)";
+
+  it("mcpterm call gives its code and data, and what the server wrote to stderr meanwhile (exit 1)", async () => {
+    const run = await withBugs(["call", "delete_note", "id=1", "--yes"], ["error-answer"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `mcpterm: Internal error (JSON-RPC error -32603, data: {"sqlite":"SQLITE_BUSY","table":"notes"}); stderr during the request: ${LOCKED}\n`,
+    );
+    // Start-up's own lines ("notes: starting") are not the request's.
+    expect(run.stderr).not.toContain("notes: starting");
+  });
+
+  it("with --json, the same as data: the error as the server sent it and the stderr lines", async () => {
+    const run = await withBugs(["call", "delete_note", "id=1", "--yes", "--json"], ["error-answer"]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({
+      server: "notes",
+      tool: "delete_note",
+      error: expect.stringContaining("Internal error (JSON-RPC error -32603") as string,
+      failure: "business",
+      jsonRpcError: { code: -32603, data: { sqlite: "SQLITE_BUSY", table: "notes" } },
+      stderr: [
+        "notes: DELETE failed: SQLITE_BUSY: database is locked",
+        "    at Statement.run (store.js:42:9)",
+      ],
+    });
+  });
+});
+
 describe("a crash in a resource read", () => {
   it("mcpterm read says the exit code and the error line too, as every command does (exit 4)", async () => {
     const run = await withBugs(["read", "notes://1"], ["crash-in-read"]);

@@ -66,7 +66,11 @@ describe("an answer that is not JSON-RPC", () => {
       ["--json"],
     );
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ error: "the database is down", failure: "business" });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: "the database is down (JSON-RPC error -32000)",
+      failure: "business",
+      jsonRpcError: { code: -32000 },
+    });
   });
 
   it("reports a server's error with what only the full secret rules know taken out, on stdout and stderr", async () => {
@@ -75,8 +79,26 @@ describe("an answer that is not JSON-RPC", () => {
     const run = await call(answer, ["--json"]);
     expect(run.code).toBe(1);
     expect(`${run.stdout}${run.stderr}`).not.toContain(FAKE_LINEAR_KEY);
-    expect((JSON.parse(run.stdout) as { error: string }).error).toBe("upstream failed with [REDACTED]");
-    expect(run.stderr).toBe("mcpterm: upstream failed with [REDACTED]\n");
+    expect((JSON.parse(run.stdout) as { error: string }).error).toBe(
+      "upstream failed with [REDACTED] (JSON-RPC error -32000)",
+    );
+    expect(run.stderr).toBe("mcpterm: upstream failed with [REDACTED] (JSON-RPC error -32000)\n");
+
+    // In the error's data too, in the sentence and in --json's copy of the error.
+    const withData = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "ID",
+      error: { code: -32603, message: "upstream failed", data: { key: FAKE_LINEAR_KEY, retry: false } },
+    });
+    const data = await call(withData, ["--json"]);
+    expect(`${data.stdout}${data.stderr}`).not.toContain(FAKE_LINEAR_KEY);
+    expect((JSON.parse(data.stdout) as { jsonRpcError: unknown }).jsonRpcError).toEqual({
+      code: -32603,
+      data: { key: "[REDACTED]", retry: false },
+    });
+    expect(data.stderr).toBe(
+      'mcpterm: upstream failed (JSON-RPC error -32603, data: {"key":"[REDACTED]","retry":false})\n',
+    );
   });
 
   it("is sent once and fails as the server's fault, even for a read-only call that may be sent again", async () => {

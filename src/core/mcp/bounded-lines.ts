@@ -33,6 +33,16 @@ export class BoundedLines {
     return this.partial ? [...this.lines, this.partial] : [...this.lines];
   }
 
+  /** How many complete lines were ever written: a mark to read on from with `since`. */
+  get written(): number {
+    return this.lines.length + this.dropped;
+  }
+
+  /** The kept lines written after `mark` (a `written` count), plus any partial line. */
+  since(mark: number): string[] {
+    return this.snapshot().slice(Math.max(0, mark - this.dropped));
+  }
+
   tail(count: number): string[] {
     return this.snapshot().slice(-count);
   }

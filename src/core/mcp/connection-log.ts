@@ -68,6 +68,16 @@ export class ConnectionLog {
     return (this.options.process()?.stderr.snapshot() ?? []).map(this.options.redact);
   }
 
+  /** Where the running process's stderr is now, to read what it writes next with stderrSince. */
+  stderrMark(): number {
+    return this.options.process()?.stderr.written ?? 0;
+  }
+
+  /** What the running process wrote to stderr after `mark` (bounded). */
+  stderrSince(mark: number): string[] {
+    return (this.options.process()?.stderr.since(mark) ?? []).map(this.options.redact);
+  }
+
   /** Lines the running process wrote to stdout that were not JSON-RPC. */
   stdoutNoise(): string[] {
     return (this.options.process()?.stdoutNoise.snapshot() ?? []).map(this.options.redact);

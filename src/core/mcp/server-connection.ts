@@ -280,6 +280,16 @@ export class ServerConnection {
     return this.log.stderrLines();
   }
 
+  /** Where the server's stderr is now: stderrSince(mark) is what it writes from here on. */
+  stderrMark(): number {
+    return this.log.stderrMark();
+  }
+
+  /** What the running process wrote to stderr after `mark`, oldest first (bounded), redacted. */
+  stderrSince(mark: number): string[] {
+    return this.log.stderrSince(mark);
+  }
+
   /** How a stdio server's process ended, with the stderr lines that matter, once it has. */
   exitReport(): ServerExitReport | undefined {
     const exit = this.stdio?.exit;

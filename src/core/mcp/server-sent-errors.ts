@@ -31,11 +31,13 @@ const CLIENT_CODES: readonly number[] = [-32000, -32001];
 export function markServerSentError(message: JSONRPCMessage): JSONRPCMessage {
   if (!("error" in message) || !CLIENT_CODES.includes(message.error.code)) return message;
   const data: unknown = message.error.data;
-  if (
-    typeof data === "object" &&
-    data !== null &&
-    (data as { raisedBy?: unknown }).raisedBy === CLIENT_RAISED
-  )
-    return message;
+  if (raisedByMcpterm(data)) return message;
   return { ...message, error: { ...message.error, data: new ServerSentError(data) } };
+}
+
+/** Whether an error's `data` is stamped as one mcpterm made up itself (CLIENT_RAISED). */
+export function raisedByMcpterm(data: unknown): boolean {
+  return (
+    typeof data === "object" && data !== null && (data as { raisedBy?: unknown }).raisedBy === CLIENT_RAISED
+  );
 }
