@@ -120,6 +120,69 @@ describe("schemaProblems", () => {
     expect(at(schema)).toEqual(expected);
   });
 
+  it.each<[string, unknown, Array<[string, string]>]>([
+    [
+      "a definition that is only a reference to itself",
+      { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $ref: "#/$defs/a" } } },
+      [["$.inputSchema.properties.a.$ref", "#/$defs/a → #/$defs/a"]],
+    ],
+    [
+      "two definitions referring to each other, described but nothing more",
+      {
+        type: "object",
+        properties: { "the item": { $ref: "#/$defs/b" } },
+        $defs: { a: { $ref: "#/$defs/b", description: "an a" }, b: { $ref: "#/$defs/a" } },
+      },
+      [['$.inputSchema.properties["the item"].$ref', "#/$defs/b → #/$defs/a → #/$defs/b"]],
+    ],
+    [
+      "a definition that is itself in its own allOf, behind a not",
+      {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/a" } },
+        $defs: { a: { type: "object", allOf: [{ not: { $ref: "#/$defs/a" } }] } },
+      },
+      [["$.inputSchema.properties.a.$ref", "#/$defs/a → #/$defs/a"]],
+    ],
+    [
+      "the whole schema in its own anyOf",
+      { type: "object", anyOf: [{ required: ["x"] }, { $ref: "#" }] },
+      [["$.inputSchema.anyOf[1].$ref", "# → #"]],
+    ],
+  ])("names %s, once, at the first reference into it", (_name, schema, cycles) => {
+    expect(at(schema)).toEqual(
+      cycles.map(([path, chain]) => [
+        "invalid-schema",
+        path,
+        `"$ref" leads back to itself on the same value (${chain}) without stepping into a property or an item, so checking a value against it never ends`,
+      ]),
+    );
+  });
+
+  it.each<[string, unknown]>([
+    [
+      "a tree whose nodes list their children",
+      {
+        type: "object",
+        properties: { root: { $ref: "#/$defs/node" } },
+        $defs: {
+          node: {
+            type: "object",
+            properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } },
+          },
+        },
+      },
+    ],
+    ["a reference to the whole schema", { type: "object", properties: { next: { $ref: "#" } } }],
+    [
+      "a reference to nothing there (the compiler says so)",
+      { type: "object", properties: { a: { $ref: "#/nowhere" } } },
+    ],
+    ["an anchor", { type: "object", properties: { a: { $ref: "#thing" } } }],
+  ])("leaves %s alone", (_name, schema) => {
+    expect(at(schema)).toEqual([]);
+  });
+
   it("stops at a depth no tool needs", () => {
     let deep: Record<string, unknown> = { type: "int" };
     for (let level = 0; level < 200; level += 1) deep = { type: "object", properties: { x: deep } };

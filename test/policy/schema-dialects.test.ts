@@ -42,6 +42,23 @@ describe("JSON Schema dialects in argument checks", () => {
   });
 });
 
+describe("a schema whose references never end on a value", () => {
+  it("is left to the server to check, as a schema that does not compile is, and lint names the loop", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/a" } },
+      $defs: { a: { allOf: [{ $ref: "#/$defs/a" }] } },
+    };
+    // ajv compiles it, then recurses without end checking a value: a RangeError, not a verdict.
+    expect(validator.check(schema, { a: 1 })).toBeUndefined();
+    expect(validator.mismatches(schema, { a: 1 })).toEqual([]);
+    const findings = lintTool("s", { name: "t", description: "A tool.", inputSchema: schema } as never);
+    expect(
+      findings.filter((finding) => finding.code === "invalid-schema").map((finding) => finding.path),
+    ).toEqual(["$.inputSchema.properties.a.$ref"]);
+  });
+});
+
 describe("JSON Schema 2020-12 to the model", () => {
   it("keeps $schema, $defs, $ref (not dereferenced), $anchor, composition and conditionals as they are", () => {
     const schema = {

@@ -1,4 +1,6 @@
 import { nearestKey } from "../config/nearest-key.js";
+import { member } from "./json-path.js";
+import { refCycles } from "./schema-ref-cycles.js";
 
 /** One mistake in a tool's JSON Schema, at its JSON path inside the tool's definition. */
 export interface SchemaProblem {
@@ -76,6 +78,12 @@ const MAX_DEPTH = 64;
 export function schemaProblems(schema: unknown, root: string): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   walk(schema, root, 0, problems);
+  for (const { path, chain } of refCycles(schema, root))
+    problems.push({
+      code: "invalid-schema",
+      path,
+      message: `"$ref" leads back to itself on the same value (${chain.join(" → ")}) without stepping into a property or an item, so checking a value against it never ends`,
+    });
   return problems;
 }
 
@@ -221,11 +229,6 @@ function checkPattern(
   } catch (error) {
     add("invalid-schema", at, `"pattern" is not a regular expression: ${(error as Error).message}`);
   }
-}
-
-/** `.name`, or `["a name"]` for a key that is not an identifier. */
-function member(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
 function shown(value: unknown): string {

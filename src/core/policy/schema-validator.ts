@@ -121,7 +121,19 @@ export class SchemaValidator {
   check(schema: Record<string, unknown>, value: unknown): string | undefined {
     const validate = this.compile(schema);
     if (!validate) return undefined;
-    const result = validate(value);
+    let result: ReturnType<typeof validate>;
+    try {
+      result = validate(value);
+    } catch (error) {
+      // A schema whose references loop through allOf, anyOf and the like without a property
+      // or item in between never finishes checking: the server's bug (lint names it), and the
+      // server still validates on its side. Skipped as a schema that cannot be compiled is.
+      if (error instanceof RangeError) {
+        this.compiled.set(schema, null);
+        return undefined;
+      }
+      throw error;
+    }
     return result.valid ? undefined : result.errorMessage;
   }
 
