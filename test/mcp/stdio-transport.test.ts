@@ -24,6 +24,33 @@ function nodeScript(
 }
 
 describe("StdioProcessTransport", () => {
+  it("a message sent as the process exits is lost with the connection, never a bare EPIPE", async () => {
+    // Answers one message and exits at once, as a server that ends after its first call; the
+    // next message meets either a pipe still open (and is lost as the process ends) or a broken
+    // one (EPIPE) a moment before the exit is seen. Either way the connection closes.
+    const once =
+      'process.stdin.once(\'data\', () => { process.stdout.write(\'{"jsonrpc":"2.0","id":1,"result":{}}\\n\', () => process.exit(0)); });';
+    for (let round = 0; round < 8; round += 1) {
+      const transport = nodeScript(once);
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = () => resolve();
+      });
+      const answered = new Promise<void>((resolve) => {
+        transport.onmessage = () => resolve();
+      });
+      await transport.start();
+      await transport.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+      await answered;
+      const second = transport.send({ jsonrpc: "2.0", id: 2, method: "ping" }).then(
+        () => "sent",
+        (error: unknown) => String(error),
+      );
+      await closed;
+      expect(await second).toMatch(/^(sent|Error: Not connected)$/);
+      expect(transport.exit).toMatchObject({ code: 0 });
+    }
+  });
+
   it("stops a server that sends one message longer than the limit, before it fills memory", async () => {
     // A message that never ends: 4,000 characters a piece, no newline, until stopped.
     const flood = "const a = 'x'.repeat(4000); setInterval(() => process.stdout.write(a), 1);";

@@ -28,7 +28,9 @@ export async function describeConnectFailure(
   if (stdio?.spawnError) return stdio.spawnError.message;
   // A process that died as the first message was written fails that write (EPIPE) a moment
   // before its exit is seen: "write EPIPE" says nothing, the exit and its stderr say why.
-  if (stdio && isBrokenPipe(error)) await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
+  // (The transport waited already when it found the process alive with its stdin shut.)
+  if (stdio && isBrokenPipe(error) && stdio.stdinShut === undefined)
+    await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
   const signIn =
     auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
   if (signIn) return signIn;

@@ -34,6 +34,9 @@ export interface StdioProcessOptions {
  */
 const PIPE_DRAIN_AFTER_EXIT_MS = 100;
 
+/** How long a write that broke the pipe waits to see the process end. */
+const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
+
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -59,6 +62,11 @@ export class StdioProcessTransport implements Transport {
   /** How the process ended, from the moment it did (a child it left may hold the pipes longer). */
   exit: ProcessExit | undefined;
   spawnError: Error | undefined;
+  /**
+   * The write error (EPIPE) of a process that shut its stdin and lives on (`docker run` without
+   * -i): every send after fails with it at once.
+   */
+  stdinShut: Error | undefined;
 
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private stdoutBuffer = "";
@@ -123,12 +131,26 @@ export class StdioProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed || this.pipesClosed) return Promise.reject(new Error("Not connected"));
+    if (this.stdinShut) return Promise.reject(this.stdinShut);
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
-        if (error) {
-          this.stdinBroken = true;
+        if (!error) {
+          resolve();
+          return;
+        }
+        this.stdinBroken = true;
+        // A process that exits (after answering the call before, say) breaks the pipe a moment
+        // before its exit is seen. Once its pipes close, the request fails as every request out
+        // when a server ends does, with how it ended; "write EPIPE" alone says nothing. A process
+        // still running shut its stdin itself: that is the failure.
+        void this.ended(BROKEN_PIPE_EXIT_WAIT_MS).then(() => {
+          if (this.pipesClosed) {
+            resolve();
+            return;
+          }
+          if (this.exit === undefined) this.stdinShut ??= error;
           reject(error);
-        } else resolve();
+        });
       });
     });
   }
