@@ -149,6 +149,7 @@ export class DevLoop {
         tools: snapshot?.tools.map((tool) => tool.definition) ?? [],
         stdoutNoise: connection?.stdoutNoise() ?? [],
         initializeMs: snapshot?.initializeMs,
+        probe: snapshot?.probe,
         refusedTools: snapshot?.refusedTools ?? [],
       },
     ]);

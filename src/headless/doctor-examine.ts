@@ -76,6 +76,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
             // The stdout step tells the noise, with every line: lint would only repeat it.
             stdoutNoise: [],
             initializeMs: start.initializeMs,
+            probe: start.probe,
             // A tool set aside as not valid MCP is the server's fault: doctor fails on it as `tools` does.
             refusedTools: start.refusedTools,
           },

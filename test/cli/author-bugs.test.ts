@@ -325,6 +325,50 @@ describe("junk on stdout mid-call", () => {
   });
 });
 
+describe("the 2026-07-28 probe, which a server must answer", () => {
+  /** The words of a 2025 server written by hand that answers only the methods it knows. */
+  const SILENT_ON_UNKNOWN = [
+    "const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');",
+    "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+    "  const m = JSON.parse(line);",
+    "  if (m.method === 'initialize') send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'quiet', version: '1' } } });",
+    "  if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { tools: [] } });",
+    "});",
+  ].join("\n");
+
+  async function toolsOf(
+    command: string[],
+    startupTimeoutMs: number,
+  ): Promise<{ code: number; stdout: string }> {
+    const project = await tempDir();
+    await writeJson(path.join(project, "mcp.config.json"), {
+      mcpServers: { notes: { command: command[0], args: command.slice(1), startupTimeoutMs } },
+    });
+    return runCli(["tools"], { cwd: project, env: cleanEnv() });
+  }
+
+  it("left unanswered, is named as the wait every start pays, not as a slow start", async () => {
+    // Given 2 s to start, a stdio server has 1 s to answer the probe.
+    const run = await toolsOf([process.execPath, "-e", SILENT_ON_UNKNOWN], 2000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /! warning probe-unanswered {2}The server never answered server\/discover \(mcpterm's 2026-07-28 probe\), so each start waits \d+ ms before mcpterm speaks 2025-11-25; answer a method you do not know with JSON-RPC error -32601 \(Method not found\), as JSON-RPC requires\./,
+    );
+    expect(run.stdout).not.toContain("slow-initialize");
+  });
+
+  it("answered after mcpterm stopped waiting, says the server was spoken to in 2025 and why", async () => {
+    // The probe is given 5 s; the server reads nothing for 6 s, then answers both revisions.
+    const slow = notesCommand(script, marker, ["slow-start"], ["AUTHOR_SLOW_MS=6000"]);
+    const run = await toolsOf(slow, 20_000);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("protocol 2025-11-25 (legacy)");
+    expect(run.stdout).toMatch(
+      /! warning probe-late {2}The server answered server\/discover \(mcpterm's 2026-07-28 probe\) after \d+ ms, past the \d+ ms mcpterm waits, so it was spoken to in 2025-11-25; read stdin before slow setup, or set "protocol": "2026-07-28" in its entry to wait for it\./,
+    );
+  });
+});
+
 describe("a slow call", () => {
   it("mcpterm replay calls a call far slower than recorded slow, and exits 1", async () => {
     const file = await callsFile([SEARCH_CALL]);

@@ -49,6 +49,7 @@ function lintServers(manager: McpManager): LintFinding[] {
       tools: server.tools.map((tool) => tool.definition),
       stdoutNoise: manager.connection(server.name)?.stdoutNoise() ?? [],
       initializeMs: server.initializeMs,
+      probe: server.probe,
       refusedTools: server.refusedTools,
     })),
   );

@@ -15,6 +15,7 @@ import { isAuthError, isTimeout, withDeadline } from "./connection-failure.js";
 import type { MalformedTools } from "./malformed-tools.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { PrivateAnswers } from "./private-answers.js";
+import { ProbeWatch, type ProbeOutcome } from "./probe-watch.js";
 import {
   closedOnProbe,
   LEGACY_PRIOR,
@@ -72,7 +73,15 @@ export interface ClientOpenerOptions {
  * revision is settled (versionNegotiation, in protocol-era.ts, decides that part).
  */
 export class ClientOpener {
+  /** The 2026 probe of the latest attempt. */
+  private probe = new ProbeWatch();
+
   constructor(private readonly options: ClientOpenerOptions) {}
+
+  /** Why the latest attempt fell back to 2025 when the server is to blame (see ProbeOutcome). */
+  probeOutcome(): ProbeOutcome | undefined {
+    return this.probe.outcome();
+  }
 
   /** Connects a new client; throws what went wrong. The transport is "sse" after a fallback. */
   async open(): Promise<{ client: Client; transport: ServerSnapshot["transport"] }> {
@@ -135,6 +144,7 @@ export class ClientOpener {
     });
     this.options.register(client);
     const privateAnswers = new PrivateAnswers();
+    this.probe = new ProbeWatch();
     const tapped = TappedTransport.wrap(
       transport,
       (direction, message) => {
@@ -146,7 +156,7 @@ export class ClientOpener {
             message: privateAnswers.forTrace(direction, message),
           });
       },
-      [this.options.checkAnswers(), this.options.watchTasks(client)],
+      [this.options.checkAnswers(), this.options.watchTasks(client), this.probe],
       // The session's `_meta` hook (trace context) bound to this server.
       requestMeta &&
         ((request) =>

@@ -15,6 +15,7 @@ import { registerClientHandlers } from "./client-handlers.js";
 import { ConnectionLog } from "./connection-log.js";
 import { ConnectionLoss } from "./connection-loss.js";
 import { describeConnectFailure, describeExit } from "./connection-failure.js";
+import type { ProbeOutcome } from "./probe-watch.js";
 import { negotiatedProtocol, type NegotiatedProtocol } from "./protocol-era.js";
 import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
@@ -63,6 +64,8 @@ export class ServerConnection {
   private serverInfo: ServerSnapshot["serverInfo"];
   private protocol: NegotiatedProtocol | undefined;
   private initializeMs: number | undefined;
+  /** Why the server was spoken to in 2025 when it is to blame (an unanswered or late probe). */
+  private probe: ProbeOutcome | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
   private catalog: ServerCatalog | undefined;
@@ -269,6 +272,7 @@ export class ServerConnection {
       protocolVersion: this.protocol?.version ?? this.tapped?.protocolVersion,
       instructions: connected ? this.instructions : undefined,
       initializeMs: this.initializeMs,
+      ...(this.probe ? { probe: this.probe } : {}),
       catalog: connected ? (this.catalog?.snapshot() ?? EMPTY_CATALOG) : EMPTY_CATALOG,
       capabilities: connected ? this.client?.getServerCapabilities() : undefined,
       cacheHints: this.cache.hints(),
@@ -457,6 +461,7 @@ export class ServerConnection {
     const instructions = client.getInstructions();
     this.instructions = instructions === undefined ? undefined : this.options.redact(instructions);
     this.initializeMs = Math.round(performance.now() - startedAt);
+    this.probe = this.opener.probeOutcome();
     client.onclose = () => {
       if (!this.closing && this.status === "connected") this.loss.lost();
     };

@@ -1,6 +1,8 @@
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
+import type { ProbeOutcome } from "./probe-watch.js";
+import { MODERN_REVISION } from "./protocol-era.js";
 import { toolSchemaProblems } from "./schema-lint.js";
 import { MODEL_TOOL_NAME_PATTERN } from "./tool-names.js";
 import { isKnownDialect } from "../policy/schema-validator.js";
@@ -22,6 +24,8 @@ export type LintCode =
   | "hidden-unicode"
   | "stdout-noise"
   | "slow-initialize"
+  | "probe-unanswered"
+  | "probe-late"
   | "invalid-x-mcp-header"
   | "unknown-schema-dialect"
   | "tool-not-listed";
@@ -45,6 +49,8 @@ export interface LintServer {
   /** Lines a stdio server wrote to stdout that were not JSON-RPC. */
   stdoutNoise: readonly string[];
   initializeMs: number | undefined;
+  /** Why it was spoken to in 2025 when it is to blame (ServerSnapshot.probe). */
+  probe?: ProbeOutcome | undefined;
   /** Tools the server listed but mcpterm did not keep: their x-mcp-header declarations break SEP-2243. */
   refusedTools?: ReadonlyArray<{ name: string; reason: string }>;
 }
@@ -136,12 +142,33 @@ function lintServer(server: LintServer): LintFinding[] {
       code: "tool-not-listed",
       message: `Not listed: ${refused.reason}.`,
     });
-  if (server.initializeMs !== undefined && server.initializeMs > SLOW_INITIALIZE_MS) {
+  const { probe } = server;
+  if (probe?.kind === "unanswered")
+    findings.push({
+      ...at,
+      severity: "warning",
+      code: "probe-unanswered",
+      message: `The server never answered server/discover (mcpterm's ${MODERN_REVISION} probe), so each start waits ${probe.waitedMs} ms before mcpterm speaks 2025-11-25; answer a method you do not know with JSON-RPC error -32601 (Method not found), as JSON-RPC requires.`,
+    });
+  if (probe?.kind === "late")
+    findings.push({
+      ...at,
+      severity: "warning",
+      code: "probe-late",
+      message: `The server answered server/discover (mcpterm's ${MODERN_REVISION} probe) after ${probe.answeredMs} ms, past the ${probe.waitedMs} ms mcpterm waits, so it was spoken to in 2025-11-25; read stdin before slow setup, or set "protocol": "${MODERN_REVISION}" in its entry to wait for it.`,
+    });
+  // The wait for an unanswered probe is told above; what is slow beyond it is the server's start
+  // (a late answer is the slow start itself, told with it).
+  const startMs =
+    server.initializeMs === undefined || probe?.kind === "late"
+      ? undefined
+      : server.initializeMs - (probe?.waitedMs ?? 0);
+  if (startMs !== undefined && startMs > SLOW_INITIALIZE_MS) {
     findings.push({
       ...at,
       severity: "warning",
       code: "slow-initialize",
-      message: `Connecting and initializing took ${server.initializeMs} ms (over ${SLOW_INITIALIZE_MS} ms); defer slow setup until a tool needs it.`,
+      message: `Connecting and initializing took ${startMs} ms${probe ? " beside the wait for server/discover" : ""} (over ${SLOW_INITIALIZE_MS} ms); defer slow setup until a tool needs it.`,
     });
   }
   return findings;

@@ -3,6 +3,7 @@ import type { ProtocolEra } from "./protocol-era.js";
 import type { TaskUpdate } from "./task-state.js";
 import type { CacheHint } from "./response-cache.js";
 import type { CatalogSnapshot } from "./server-catalog.js";
+import type { ProbeOutcome } from "./probe-watch.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
 
@@ -43,6 +44,8 @@ export interface ServerSnapshot {
   instructions: string | undefined;
   /** Milliseconds from start to connected (the revision settled) and the tools listed. */
   initializeMs: number | undefined;
+  /** The 2026 probe went unanswered, or was answered too late, before it spoke 2025 (ProbeOutcome). */
+  probe?: ProbeOutcome;
   /** Its resources, resource templates and prompts while connected (empty until listed). */
   catalog: CatalogSnapshot;
   /** What the server said it offers in initialize, while connected. */
