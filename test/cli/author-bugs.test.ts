@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, type CliRun } from "../support/run-cli.js";
 import { slowInitializeWarnings } from "../support/slow-initialize.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -336,10 +336,7 @@ describe("the 2026-07-28 probe, which a server must answer", () => {
     "});",
   ].join("\n");
 
-  async function toolsOf(
-    command: string[],
-    startupTimeoutMs: number,
-  ): Promise<{ code: number; stdout: string }> {
+  async function toolsOf(command: string[], startupTimeoutMs: number): Promise<CliRun> {
     const project = await tempDir();
     await writeJson(path.join(project, "mcp.config.json"), {
       mcpServers: { notes: { command: command[0], args: command.slice(1), startupTimeoutMs } },
