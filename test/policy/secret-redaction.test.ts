@@ -66,6 +66,19 @@ describe("SecretRedactor", () => {
     expect((await new SecretRedactor().redact(text)).text).toBe(text);
   });
 
+  it.each([
+    '"env": { "WEATHER_API_KEY": "${WEATHER_API_KEY}" }',
+    'WEATHER_API_KEY="$WEATHER_API_KEY" node server.js',
+    "password: '${DB_PASSWORD}'",
+  ])("leaves a secret's name given a reference to a variable alone, not its value: %j", async (text) => {
+    expect((await new SecretRedactor().redact(text)).text).toBe(text);
+  });
+
+  it("still redacts a quoted value that only starts like a reference", async () => {
+    const text = '"API_KEY": "${API_KEY:-sk-live-4f9a8b7c6d5e}"';
+    expect((await new SecretRedactor().redact(text)).text).not.toContain("4f9a8b7c6d5e");
+  });
+
   it("redacts the values of secrets it was told about and leaves ordinary text alone", async () => {
     const redactor = new SecretRedactor(["my-very-own-key-123"]);
     expect((await redactor.redact("a my-very-own-key-123 b")).text).toBe("a [REDACTED] b");

@@ -6,6 +6,7 @@ import type {
   ReadResourceResult,
 } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
+import { withheldVariables, withheldVariablesHint } from "../config/withheld-variables.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { ServerAuth } from "../oauth/server-auth.js";
@@ -433,7 +434,18 @@ export class ServerConnection {
       typed: this.config.typed === true,
     });
     await this.stop();
-    this.setStatus("failed", reason);
+    this.setStatus("failed", `${reason}${this.withheldHint(reason)}`);
+  }
+
+  /**
+   * For a stdio server that failed naming a variable the person has set but the server was not
+   * given (its error or stderr says `API_KEY is not set`): how to pass it on.
+   */
+  private withheldHint(reason: string): string {
+    if (this.config.transport !== "stdio") return "";
+    const said = [reason, ...this.stderrLines()].join("\n");
+    const names = withheldVariables(said, this.options.parentEnv, this.config.env);
+    return withheldVariablesHint(names, this.config);
   }
 
   /** One attempt: connect (the revision settled on the way), list the tools. Throws what went wrong. */

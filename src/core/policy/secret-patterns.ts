@@ -55,6 +55,9 @@ const SECRET_NAME_ENDINGS =
  */
 export const SECRET_NAME = String.raw`\b(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+_)+(?:${SECRET_NAME_ENDINGS}))\b`;
 
+/** `${NAME}` or `$NAME` alone: a reference to a variable, not its value. */
+const VARIABLE_REFERENCE = String.raw`\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`;
+
 /**
  * A URL with a password in it; the password is group 1. It starts only where a run of scheme
  * characters starts (the lookbehind), so a long run without a match is scanned once.
@@ -224,7 +227,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern: new RegExp(
-      String.raw`${SECRET_NAME}["']?\s*[:=]\s*(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
+      // A quoted value that is only a reference to a variable (`"${API_KEY}"`, `"$API_KEY"`, as a
+      // config or a hint names one) holds no secret, as an unquoted one does not.
+      String.raw`${SECRET_NAME}["']?\s*[:=]\s*(?:"(?!${VARIABLE_REFERENCE}")([^"\n]{6,})"|'(?!${VARIABLE_REFERENCE}')([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
       "gi",
     ),
     group: 1,
