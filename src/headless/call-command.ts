@@ -16,7 +16,7 @@ import { approveCall } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
-import { failureDetail, requestFailure } from "./request-failure.js";
+import { failureDetail, redactedRequestFailure, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -68,7 +68,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         throw new DeniedError(`Not run: ${label}${refusal.what}; answer y at the prompt or ${refusal.how}.`);
 
       const startedAt = performance.now();
-      const stderrMark = connection.stderrMark();
+      const stderrMark = await stderrMarkNow(connection);
       const result = await manager
         .callTool(args.server, args.tool, values, {
           signal: io.signal,
@@ -82,10 +82,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
         })
         .catch(async (error: unknown) => {
           const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
-          const failure = requestFailure(error, connection, detail);
-          // The server's words may hold a secret only the full rule set knows (a Slack webhook):
-          // taken out, as from a result, before the sentence goes to stderr or stdout.
-          failure.message = (await redactor.redact(failure.message)).text;
+          const failure = await redactedRequestFailure(error, connection, detail, redactor);
           // CI reading --json learns of a failed call from stdout too, as data: its class and,
           // for a crash, how and why the server ended.
           if (args.json) {

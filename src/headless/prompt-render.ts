@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from "../core/errors.js";
 import { fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { base64Bytes, formatBytes } from "../core/text/index.js";
-import { failureDetail, requestFailure } from "./request-failure.js";
+import { failureDetail, redactedRequestFailure, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type PromptsArgs = Extract<CliArgs, { command: "prompts" }>;
@@ -32,12 +32,12 @@ export async function runPromptRender(
     const command = `mcpterm prompts ${args.common.target ? "" : `${args.server} `}${args.prompt}`;
     const bound = bindPromptArguments(command, prompt, args.arguments.map(argumentWord));
     if (!bound.ok) throw new UsageError(bound.reason);
-    const stderrMark = connection.stderrMark();
+    const stderrMark = await stderrMarkNow(connection);
     const result = await connection
       .getPrompt(args.prompt, bound.args, { signal: io.signal })
       .catch(async (error: unknown) => {
         const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
-        throw requestFailure(error, connection, detail);
+        throw await redactedRequestFailure(error, connection, detail, redactor);
       });
     // The full rule set, as for a tool's result: a prompt's messages are the server's content.
     io.stdout.write(

@@ -3,6 +3,7 @@ import type { ServerConnection } from "../core/mcp/server-connection.js";
 import { serverErrorAnswer, type ServerErrorAnswer } from "../core/mcp/server-error-answer.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { redactedLine } from "../core/policy/redacted-json.js";
+import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 
 /** What a server's author needs beside the sentence of a failed request. */
 export interface FailureDetail {
@@ -22,8 +23,18 @@ const STDERR_SETTLE_MS = 30;
 const DATA_CHARS = 500;
 
 /**
+ * Where the server's stderr stands as a request goes out, for failureDetail: taken once what the
+ * server already wrote (for the request before, say) has been read off the pipe, so none of it
+ * is quoted as this request's.
+ */
+export async function stderrMarkNow(connection: ServerConnection): Promise<number> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return connection.stderrMark();
+}
+
+/**
  * The detail of a request that failed, sent when the server's stderr stood at `stderrMark`
- * (connection.stderrMark()). A server whose process ended is left without stderr lines: the
+ * (stderrMarkNow). A server whose process ended is left without stderr lines: the
  * sentence of its exit already ends with what it said last.
  */
 export async function failureDetail(
@@ -76,6 +87,21 @@ export function requestFailure(error: unknown, connection: ServerConnection, det
     case "permission":
       return new RuntimeError(message);
   }
+}
+
+/**
+ * requestFailure with its sentence redacted by the full rule set, as a result is: the server's
+ * words, its error's data and its stderr may hold a secret only those rules know (a webhook).
+ */
+export async function redactedRequestFailure(
+  error: unknown,
+  connection: ServerConnection,
+  detail: FailureDetail,
+  redactor: SecretRedactor,
+): Promise<Error> {
+  const failure = requestFailure(error, connection, detail);
+  failure.message = (await redactor.redact(failure.message)).text;
+  return failure;
 }
 
 /** ` (JSON-RPC error -32603, data: {…}); stderr during the request: … | …` */

@@ -139,7 +139,7 @@ describe("mcpterm call", () => {
     const run = await cli("call", "misbehaving/get_weather", "{}");
     expect(run.code).toBe(2);
     // The v2 SDK sends the message alone (v1 put "MCP error -32602:" in it): still said once.
-    expect(run.stderr).toBe("mcpterm: get_weather needs a city\n");
+    expect(run.stderr).toBe("mcpterm: get_weather needs a city (JSON-RPC error -32602)\n");
   });
 
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {

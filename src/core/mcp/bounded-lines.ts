@@ -15,32 +15,40 @@ export class BoundedLines {
   /** Appends raw text; complete lines are kept, a trailing partial line waits for its newline. */
   write(text: string): string[] {
     const parts = (this.partial + text).split(/\r?\n/);
-    this.partial = parts.pop() ?? "";
+    // A line that never ends (megabytes with no newline) is kept only as far as it is shown.
+    this.partial = (parts.pop() ?? "").slice(0, this.maxLineLength + 1);
     for (const line of parts) this.push(line);
     return parts;
   }
 
   push(line: string): void {
-    this.lines.push(line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line);
+    this.lines.push(this.cut(line));
     if (this.lines.length > this.maxLines) {
       this.lines.shift();
       this.dropped += 1;
     }
   }
 
-  /** Kept lines, oldest first, plus any partial line still waiting for its newline. */
+  /** Kept lines, oldest first, plus any partial line still waiting for its newline (cut as lines are). */
   snapshot(): string[] {
-    return this.partial ? [...this.lines, this.partial] : [...this.lines];
+    return this.partial ? [...this.lines, this.cut(this.partial)] : [...this.lines];
   }
 
-  /** How many complete lines were ever written: a mark to read on from with `since`. */
+  /**
+   * A mark to read on from with `since`: the lines ever begun. A partial line counts, so what
+   * completes it later is not read as written after the mark.
+   */
   get written(): number {
-    return this.lines.length + this.dropped;
+    return this.lines.length + this.dropped + (this.partial ? 1 : 0);
   }
 
   /** The kept lines written after `mark` (a `written` count), plus any partial line. */
   since(mark: number): string[] {
     return this.snapshot().slice(Math.max(0, mark - this.dropped));
+  }
+
+  private cut(line: string): string {
+    return line.length > this.maxLineLength ? `${line.slice(0, this.maxLineLength)}…` : line;
   }
 
   tail(count: number): string[] {
