@@ -19,7 +19,7 @@ function answering(chunks: string[], type: string, status = 200, headers: Record
   });
   const fetch = capResponseBodies(
     () => Promise.resolve(new Response(body, { status, headers: { "content-type": type, ...headers } })),
-    100,
+    { limit: 100 },
   );
   return { fetch, chunksRead: () => read };
 }

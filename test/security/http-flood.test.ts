@@ -1,8 +1,11 @@
+/* eslint-disable @typescript-eslint/no-deprecated -- the legacy SSE server is the point of the last test. */
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { MAX_MESSAGE_SIZE } from "../../src/core/mcp/message-limit.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { formatBytes } from "../../src/core/text/index.js";
@@ -167,5 +170,55 @@ describe("a remote server answering with more than one message may hold", () => 
       "closed the response stream before answering",
     );
     expect((await manager.callTool("flood", "echo", {})).content).toEqual([{ type: "text", text: "fine" }]);
+  });
+});
+
+/** A server of the legacy HTTP+SSE transport, whose answers all come on one long-lived stream. */
+async function startLegacySseServer(): Promise<string> {
+  const transports = new Map<string, SSEServerTransport>();
+  const http = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (request.method === "GET" && url.pathname === "/sse") {
+      const transport = new SSEServerTransport("/messages", response);
+      transports.set(transport.sessionId, transport);
+      const server = new McpServer({ name: "legacy", version: "1.0.0" });
+      server.registerTool(
+        "big",
+        { inputSchema: { mb: z.number() }, annotations: { readOnlyHint: true } },
+        ({ mb }) => ({
+          content: [{ type: "text", text: "x".repeat(mb * 1_048_576) }],
+        }),
+      );
+      void server.connect(transport);
+      return;
+    }
+    const transport = transports.get(url.searchParams.get("sessionId") ?? "");
+    if (transport) void transport.handlePostMessage(request, response);
+    else response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/sse`;
+}
+
+describe("a legacy SSE server answering with more than one message may hold", () => {
+  it("fails the call at once, as a connection lost, never after its timeout", async () => {
+    const url = await startLegacySseServer();
+    const manager = new McpManager([serverConfig("legacy", { transport: "sse", url, timeoutMs: 120_000 })], {
+      parentEnv: {},
+    });
+    closers.push(() => manager.close());
+    await manager.start();
+    expect((await manager.callTool("legacy", "big", { mb: 1 })).content).toHaveLength(1);
+    // Its answers come on the one stream mcpterm stopped: the connection is closed under the call.
+    await expect(manager.callTool("legacy", "big", { mb: 70 })).rejects.toThrow(
+      'server "legacy" closed the connection during the call',
+    );
   });
 });

@@ -31,11 +31,16 @@ export function legacySseTransport(
   auth: ServerAuth | undefined,
 ): Transport {
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- still the only way to reach servers that predate Streamable HTTP.
-  return new SSEClientTransport(new URL(url), {
+  const transport: Transport = new SSEClientTransport(new URL(url), {
     requestInit: { headers },
-    fetch: capResponseBodies(auth ? auth.fetch(fetch) : fetch),
+    fetch: capResponseBodies(auth ? auth.fetch(fetch) : fetch, {
+      // Every answer comes on the one stream just stopped: the connection is closed, so the calls
+      // out fail now (as over a lost connection) rather than wait out their timeouts.
+      onOversized: () => void transport.close(),
+    }),
     ...(auth ? { authProvider: auth.provider } : {}),
   });
+  return transport;
 }
 
 /**

@@ -22,16 +22,34 @@ export class OversizedMessageError extends Error {
  * ERROR_PAGE_BYTES. Without this, the SDK reads whatever a server sends: a 500 MB error page took
  * 3.1 GB of memory.
  */
-export function capResponseBodies(base: FetchLike, limit = MAX_MESSAGE_SIZE): FetchLike {
+export function capResponseBodies(
+  base: FetchLike,
+  {
+    limit = MAX_MESSAGE_SIZE,
+    onOversized,
+  }: {
+    limit?: number;
+    /**
+     * Told when a body was stopped. The legacy SSE transport needs it: its answers come on one
+     * long-lived stream, and once that is stopped nothing would ever answer the calls out.
+     */
+    onOversized?: (error: OversizedMessageError) => void;
+  } = {},
+): FetchLike {
   return async (input, init) => {
     const response = await base(input, init);
     if (!response.body || NO_BODY.has(response.status)) return response;
     const eventStream = /^\s*text\/event-stream/i.test(response.headers.get("content-type") ?? "");
+    const tooBig = (): OversizedMessageError => {
+      const error = oversized(limit);
+      onOversized?.(error);
+      return error;
+    };
     const body = !response.ok
       ? firstBytes(response.body, ERROR_PAGE_BYTES)
       : eventStream
-        ? eventsUpTo(response.body, limit)
-        : wholeUpTo(response.body, limit, Number(response.headers.get("content-length") ?? NaN));
+        ? eventsUpTo(response.body, limit, tooBig)
+        : wholeUpTo(response.body, limit, Number(response.headers.get("content-length") ?? NaN), tooBig);
     return new Response(body, {
       status: response.status,
       statusText: response.statusText,
@@ -55,17 +73,18 @@ function wholeUpTo(
   source: ReadableStream<Uint8Array>,
   limit: number,
   declared: number,
+  tooBig: () => OversizedMessageError,
 ): ReadableStream<Uint8Array> {
   let total = 0;
   return passThrough(
     source,
     (chunk, controller, _stop, fail) => {
       total += chunk.length;
-      if (total > limit) fail(oversized(limit));
+      if (total > limit) fail(tooBig());
       else controller.enqueue(chunk);
     },
     // A Content-Length past the limit fails before a byte is read.
-    declared > limit ? oversized(limit) : undefined,
+    declared > limit ? tooBig() : undefined,
   );
 }
 
@@ -75,7 +94,11 @@ function wholeUpTo(
  * of the ending). Lines ended by a lone carriage return are not told apart (no server sends
  * them), so such a stream counts as one event.
  */
-function eventsUpTo(source: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+function eventsUpTo(
+  source: ReadableStream<Uint8Array>,
+  limit: number,
+  tooBig: () => OversizedMessageError,
+): ReadableStream<Uint8Array> {
   let eventBytes = 0;
   // Whether the line read so far holds nothing (or only a carriage return): a chunk may end inside it.
   let lineEmpty = true;
@@ -85,7 +108,7 @@ function eventsUpTo(source: ReadableStream<Uint8Array>, limit: number): Readable
     for (let feed = bytes.indexOf(0x0a); feed !== -1; feed = bytes.indexOf(0x0a, from)) {
       eventBytes += feed + 1 - from;
       if (eventBytes > limit) {
-        fail(oversized(limit));
+        fail(tooBig());
         return;
       }
       if (lineEmpty && isEmptyLine(bytes, from, feed)) eventBytes = 0;
@@ -95,7 +118,7 @@ function eventsUpTo(source: ReadableStream<Uint8Array>, limit: number): Readable
     eventBytes += bytes.length - from;
     lineEmpty &&= isEmptyLine(bytes, from, bytes.length);
     if (eventBytes > limit) {
-      fail(oversized(limit));
+      fail(tooBig());
       return;
     }
     controller.enqueue(chunk);
