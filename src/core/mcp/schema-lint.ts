@@ -1,4 +1,5 @@
 import { nearestKey } from "../config/nearest-key.js";
+import { isTooLargeToCheck, MAX_EXPANDED_SCHEMAS } from "../policy/schema-expansion.js";
 import { member } from "./json-path.js";
 import { refCycles } from "./schema-ref-cycles.js";
 
@@ -273,6 +274,15 @@ export function toolSchemaProblems(
         path: `${root}.type`,
         message: `The ${what} schema's type is ${schema.type === undefined ? "missing" : JSON.stringify(schema.type)}, not "object" as MCP requires.`,
       });
+    if (found.length === 0 && isTooLargeToCheck(schema)) {
+      // Never handed to the validator, which would take gigabytes and minutes to build it.
+      problems.push({
+        code: "invalid-schema" as const,
+        path: root,
+        message: `The ${what} schema cannot be checked: its $refs expand to more than ${MAX_EXPANDED_SCHEMAS.toLocaleString("en-US")} schemas, more than a validator can build, so mcpterm leaves checking it to the server; name smaller definitions, or name them fewer times.`,
+      });
+      continue;
+    }
     const compile = found.length === 0 && isRecord(schema) ? compileError(schema) : undefined;
     if (compile !== undefined)
       problems.push({

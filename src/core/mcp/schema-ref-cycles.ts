@@ -1,3 +1,4 @@
+import { resolveLocalRef } from "../policy/json-pointer.js";
 import { member } from "./json-path.js";
 
 /**
@@ -23,21 +24,60 @@ export interface RefCycle {
   chain: string[];
 }
 
-/** Each cycle of `$ref`s in `schema` once, at the first of its `$ref`s found walking the document. */
+/**
+ * Each loop of `$ref`s in `schema` once, at the first `$ref` found walking the document that
+ * leads into it. One depth-first walk of the graph of references (each followed once), so a
+ * schema of many references costs their number, not its square.
+ */
 export function refCycles(schema: unknown, root: string): RefCycle[] {
   const refs: Array<{ path: string; ref: string }> = [];
   collectRefs(schema, root, 0, refs);
+  const loops = findLoops(
+    schema,
+    refs.map(({ ref }) => ref),
+  );
   const cycles: RefCycle[] = [];
-  const reported = new Set<string>();
+  const reported = new Set<string[]>();
   for (const { path, ref } of refs) {
-    const chain = cycleFrom(schema, ref);
-    if (chain === undefined) continue;
-    const members = [...new Set(chain)].sort().join("\n");
-    if (reported.has(members)) continue;
-    reported.add(members);
+    const loop = loops.find((chain) => chain.includes(ref));
+    if (loop === undefined || reported.has(loop)) continue;
+    reported.add(loop);
+    // Told from the reference this path makes, round to it again.
+    const at = loop.indexOf(ref);
+    const chain = [...loop.slice(at, -1), ...loop.slice(0, at), ref];
     cycles.push({ path: `${path}.$ref`, chain });
   }
   return cycles;
+}
+
+/** Loops in the graph of references (each reference to those it applies to the same value), one per back edge found. */
+function findLoops(schema: unknown, starts: readonly string[]): string[][] {
+  const edges = new Map<string, string[]>();
+  const next = (ref: string): string[] => {
+    let found = edges.get(ref);
+    if (found === undefined) {
+      found = [...new Set(sameValueRefs(resolveLocalRef(schema, ref), 0))];
+      edges.set(ref, found);
+    }
+    return found;
+  };
+  const loops: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (ref: string): void => {
+    if (done.has(ref) || path.length > MAX_REFS) return;
+    const back = path.indexOf(ref);
+    if (back !== -1) {
+      loops.push([...path.slice(back), ref]);
+      return;
+    }
+    path.push(ref);
+    for (const target of next(ref)) visit(target);
+    path.pop();
+    done.add(ref);
+  };
+  for (const ref of starts) visit(ref);
+  return loops;
 }
 
 function collectRefs(
@@ -58,28 +98,6 @@ function collectRefs(
     if (key !== "$ref") collectRefs(inner, `${at}${member(key)}`, depth + 1, refs);
 }
 
-/**
- * The chain of references from `ref` back to it, each reached from the one before on the same
- * value, or undefined when `ref` is not on such a loop. Depth-first, bounded.
- */
-function cycleFrom(schema: unknown, ref: string): string[] | undefined {
-  // A reference explored once without coming back to `ref` never will from elsewhere.
-  const explored = new Set<string>([ref]);
-  const search = (chain: string[]): string[] | undefined => {
-    if (chain.length > MAX_DEPTH) return undefined;
-    const last = chain.at(-1) ?? ref;
-    for (const next of sameValueRefs(resolvePointer(schema, last), 0)) {
-      if (next === ref) return [...chain, next];
-      if (explored.has(next)) continue;
-      explored.add(next);
-      const found = search([...chain, next]);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return search([ref]);
-}
-
 /** The local `$ref`s a schema applies to the value it checks: its own and those of its same-value keywords. */
 function sameValueRefs(schema: unknown, depth: number): string[] {
   if (depth > MAX_DEPTH || typeof schema !== "object" || schema === null || Array.isArray(schema)) return [];
@@ -90,23 +108,4 @@ function sameValueRefs(schema: unknown, depth: number): string[] {
     ...SAME_VALUE_LISTS.flatMap((key) => (Array.isArray(record[key]) ? (record[key] as unknown[]) : [])),
   ];
   return [...own, ...inner.flatMap((child) => sameValueRefs(child, depth + 1))];
-}
-
-/** `#/$defs/a` in `document` (RFC 6901, in a URI fragment); undefined for an anchor or a path that is not there. */
-function resolvePointer(document: unknown, ref: string): unknown {
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (fragment === "") return document;
-  if (!fragment.startsWith("/")) return undefined;
-  let node = document;
-  for (const token of fragment.slice(1).split("/")) {
-    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }

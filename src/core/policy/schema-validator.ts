@@ -1,5 +1,6 @@
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/client";
+import { isTooLargeToCheck } from "./schema-expansion.js";
 
 /** Deeper than this, a schema is not walked (nor checked below it): no tool needs it. */
 const MAX_SCHEMA_DEPTH = 64;
@@ -154,8 +155,11 @@ export class SchemaValidator {
     let validate = this.compiled.get(schema);
     if (validate === undefined) {
       try {
-        // The validator picks the dialect from `$schema` (2020-12 when there is none).
-        validate = validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
+        // The validator picks the dialect from `$schema` (2020-12 when there is none); one whose
+        // references expand past all reason is not handed to it (schema-expansion.ts).
+        validate = isTooLargeToCheck(schema)
+          ? null
+          : validator.getValidator<unknown>(checkableSchema(schema) as Record<string, unknown>);
       } catch {
         // A schema ajv cannot compile is the server's bug; the server still validates on its side.
         validate = null;
