@@ -141,7 +141,8 @@ export async function withOneServer<T>(
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
       throw new ServerUnavailableError(
-        `Server "${name}" could not be started: ${snapshot?.error ?? "unknown error"}.`,
+        // The reason may be a sentence of its own, ending in its full stop.
+        `Server "${name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
       );
     }
     return await work(manager, connection, redactor);

@@ -36,6 +36,11 @@ async function basicAuthServer(): Promise<{ origin: string; seen: string[] }> {
     server.registerTool("shout", { inputSchema: { text: z.string() } }, ({ text }) => ({
       content: [{ type: "text", text: text.toUpperCase() }],
     }));
+    // A careless server that tells who called it, password and all.
+    const caller = Buffer.from((request.headers.authorization ?? "").slice(6), "base64").toString("utf8");
+    server.registerTool("whoami", { annotations: { readOnlyHint: true } }, () => ({
+      content: [{ type: "text", text: `you are ${caller}; password ${caller.slice(caller.indexOf(":") + 1)}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on("close", () => void transport.close());
     void server.connect(transport).then(() => transport.handleRequest(request, response));
@@ -65,7 +70,7 @@ describe("a remote server's URL with a user name and password in it", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
-      servers: [{ name: "guarded", tools: [{ name: "shout" }] }],
+      servers: [{ name: "guarded", tools: [{ name: "shout" }, { name: "whoami" }] }],
     });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((value) => value === EXPECTED)).toBe(true);
@@ -75,9 +80,11 @@ describe("a remote server's URL with a user name and password in it", () => {
       env: cleanEnv(),
     });
     expect(call.stdout.trim()).toBe("HI");
+    const whoami = await runCli(["call", "guarded/whoami"], { cwd: dir, env: cleanEnv() });
+    expect(whoami.stdout.trim()).toBe("you are [REDACTED]; password [REDACTED]");
     const doctor = await runCli(["doctor", "--no-calls"], { cwd: dir, env: cleanEnv() });
     expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
-    for (const output of [run.stdout, call.stdout, call.stderr, doctor.stdout, doctor.stderr])
+    for (const output of [run.stdout, call.stdout, call.stderr, whoami.stdout, doctor.stdout, doctor.stderr])
       expect(output).not.toContain("w0rd");
   });
 

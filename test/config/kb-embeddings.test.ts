@@ -108,11 +108,11 @@ describe("the embeddings endpoint and key", () => {
     expect(fromConfig).toEqual({
       settings: undefined,
       warning:
-        "kb.embeddings.baseUrl holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as MCPTERM_EMBEDDINGS_API_KEY (sent as a Bearer token); the knowledge base searches by keywords only.",
+        "kb.embeddings.baseUrl holds a user name or password, which fetch refuses to send; remove it from the URL and give the key as MCPTERM_EMBEDDINGS_API_KEY (sent as a Bearer token); the knowledge base searches by keywords only.",
     });
     const env = { MCPTERM_EMBEDDINGS_BASE_URL: "https://me:hunter2-Zq8@embed.example/v1" };
     expect(resolveEmbeddingsSettings(config("http://127.0.0.1:11434/v1"), env, true).warning).toMatch(
-      /^MCPTERM_EMBEDDINGS_BASE_URL holds a user name and password/,
+      /^MCPTERM_EMBEDDINGS_BASE_URL holds a user name or password/,
     );
   });
 

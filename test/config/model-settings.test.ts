@@ -137,12 +137,12 @@ describe("resolveModelSettings", () => {
     [
       "a user name and password in --base-url, which fetch cannot send",
       { flags: { model: "m", baseUrl: "https://me:hunter2-Zq8@llm.example/v1" } },
-      "--base-url holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as OPENAI_API_KEY or --api-key (sent as a Bearer token).",
+      "--base-url holds a user name or password, which fetch refuses to send; remove it from the URL and give the key as OPENAI_API_KEY or --api-key (sent as a Bearer token).",
     ],
     [
       "a password alone in OPENAI_BASE_URL",
       { flags: { model: "m" }, env: { OPENAI_BASE_URL: "http://:hunter2-Zq8@127.0.0.1:8080/v1" } },
-      "OPENAI_BASE_URL holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as OPENAI_API_KEY or --api-key (sent as a Bearer token).",
+      "OPENAI_BASE_URL holds a user name or password, which fetch refuses to send; remove it from the URL and give the key as OPENAI_API_KEY or --api-key (sent as a Bearer token).",
     ],
   ])("throws ConfigError for %s", (_name, partial, message) => {
     expect(() => resolveModelSettings(input(partial))).toThrow(new ConfigError(message));

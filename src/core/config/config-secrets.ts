@@ -11,10 +11,26 @@ export function configSecrets(config: McptermConfig): string[] {
   return config.servers.flatMap((server) => [
     ...secretsFromEnvironment(server.env),
     ...Object.values(server.headers)
-      .flatMap((value) => [value, value.replace(/^\s*(?:Bearer|Basic|Token)\s+/i, "")])
+      .flatMap((value) => [
+        value,
+        value.replace(/^\s*(?:Bearer|Basic|Token)\s+/i, ""),
+        ...basicCredentials(value),
+      ])
       .filter((value) => value.length >= 8),
     ...[server.oauth?.clientSecret, server.oauth?.privateKey, server.oauth?.idToken].filter(
       (value) => value !== undefined,
     ),
   ]);
+}
+
+/**
+ * What Basic authentication (a URL's user and password become one, see url-credentials.ts) sends
+ * in base64: `user:password` and the password as they read, for a server that echoes them.
+ */
+function basicCredentials(value: string): string[] {
+  const encoded = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
+  if (encoded === undefined) return [];
+  const pair = Buffer.from(encoded, "base64").toString("utf8");
+  const colon = pair.indexOf(":");
+  return colon === -1 ? [pair] : [pair, pair.slice(colon + 1)];
 }

@@ -53,5 +53,5 @@ export function hasUrlCredentials(url: string): boolean {
 
 /** `where` (the flag, variable or config key the URL came from) refused for its credentials; `key`: where the key goes instead. */
 export function endpointCredentialsSentence(where: string, key: string): string {
-  return `${where} holds a user name and password, which fetch refuses to send; remove them from the URL and give the key as ${key} (sent as a Bearer token)`;
+  return `${where} holds a user name or password, which fetch refuses to send; remove it from the URL and give the key as ${key} (sent as a Bearer token)`;
 }
