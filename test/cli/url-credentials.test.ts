@@ -39,7 +39,9 @@ async function basicAuthServer(): Promise<{ origin: string; seen: string[] }> {
     // A careless server that tells who called it, password and all.
     const caller = Buffer.from((request.headers.authorization ?? "").slice(6), "base64").toString("utf8");
     server.registerTool("whoami", { annotations: { readOnlyHint: true } }, () => ({
-      content: [{ type: "text", text: `you are ${caller}; password ${caller.slice(caller.indexOf(":") + 1)}` }],
+      content: [
+        { type: "text", text: `you are ${caller}; password ${caller.slice(caller.indexOf(":") + 1)}` },
+      ],
     }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on("close", () => void transport.close());
