@@ -33,7 +33,7 @@ describe("a server that fails for a variable the person has set but the server w
       env: cleanEnv({ WEATHER_API_KEY: KEY }),
     });
     expect(run.stdout + run.stderr).toContain(
-      'start it as -- env WEATHER_API_KEY="$WEATHER_API_KEY" <command>',
+      'start it as -- env WEATHER_API_KEY="${WEATHER_API_KEY}" <command>',
     );
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });

@@ -18,12 +18,27 @@ describe("withheldVariables", () => {
     expect(withheldVariables(said, parentEnv, { WEATHER_API_KEY: "x", DB_URL: "y" })).toEqual([]);
   });
 
+  it("takes only names a line says are missing, not a log tag, and names given after env", () => {
+    const env = { DEBUG: "1", API_KEY: "k-123456" };
+    expect(withheldVariables("[DEBUG] loading config", env, {})).toEqual([]);
+    expect(withheldVariables("API_KEY is required", env, {})).toEqual(["API_KEY"]);
+    const typed = { command: "env", args: ["-i", "API_KEY=wrong", "node", "server.js"] };
+    expect(withheldVariables("API_KEY is required", env, {}, typed)).toEqual([]);
+  });
+
+  it("compares names regardless of case, as Windows spells them", () => {
+    const windows = { Path: "C:\\bin", SystemRoot: "C:\\Windows", PATH: "C:\\bin" };
+    expect(
+      withheldVariables("command not found; check the command and PATH (not set?)", windows, {}),
+    ).toEqual([]);
+  });
+
   it("says how to pass them, by name only, for a config entry and for a server typed after --", () => {
     expect(withheldVariablesHint(["WEATHER_API_KEY"], { name: "weather" })).toBe(
       ' (WEATHER_API_KEY is set in your environment, but a server gets only the variables its entry names: add "env": { "WEATHER_API_KEY": "${WEATHER_API_KEY}" } to mcpServers.weather)',
     );
     expect(withheldVariablesHint(["A_KEY", "B_KEY"], { name: "node", typed: true })).toBe(
-      ' (A_KEY, B_KEY are set in your environment, but a server gets only the variables its entry names: start it as -- env A_KEY="$A_KEY" B_KEY="$B_KEY" <command>)',
+      ' (A_KEY, B_KEY are set in your environment, but a server gets only the variables its entry names: start it as -- env A_KEY="${A_KEY}" B_KEY="${B_KEY}" <command>)',
     );
     expect(withheldVariablesHint([], { name: "weather" })).toBe("");
   });

@@ -68,15 +68,22 @@ describe("SecretRedactor", () => {
 
   it.each([
     '"env": { "WEATHER_API_KEY": "${WEATHER_API_KEY}" }',
-    'WEATHER_API_KEY="$WEATHER_API_KEY" node server.js',
+    'WEATHER_API_KEY="${WEATHER_API_KEY}" node server.js',
     "password: '${DB_PASSWORD}'",
   ])("leaves a secret's name given a reference to a variable alone, not its value: %j", async (text) => {
     expect((await new SecretRedactor().redact(text)).text).toBe(text);
   });
 
-  it("still redacts a quoted value that only starts like a reference", async () => {
-    const text = '"API_KEY": "${API_KEY:-sk-live-4f9a8b7c6d5e}"';
-    expect((await new SecretRedactor().redact(text)).text).not.toContain("4f9a8b7c6d5e");
+  it.each([
+    '"API_KEY": "${API_KEY:-sk-live-4f9a8b7c6d5e}"',
+    '"API_KEY": "$abc123realsecretvalue"',
+    'password="$uperSecretPassw0rd"',
+    "DB_PASSWORD='$hunter2hunter2'",
+    '"auth_token": "$AAAAAAAAAAAAAAAAAAAAAAAA"',
+  ])("still redacts a quoted value that only starts like a reference: %j", async (text) => {
+    const redacted = (await new SecretRedactor().redact(text)).text;
+    expect(redacted).toContain("[REDACTED]");
+    expect(redacted).not.toMatch(/4f9a8b7c6d5e|realsecret|uperSecret|hunter2|AAAAAAAA/);
   });
 
   it("redacts the values of secrets it was told about and leaves ordinary text alone", async () => {

@@ -444,7 +444,7 @@ export class ServerConnection {
   private withheldHint(reason: string): string {
     if (this.config.transport !== "stdio") return "";
     const said = [reason, ...this.stderrLines()].join("\n");
-    const names = withheldVariables(said, this.options.parentEnv, this.config.env);
+    const names = withheldVariables(said, this.options.parentEnv, this.config.env, this.config);
     return withheldVariablesHint(names, this.config);
   }
 

@@ -55,8 +55,11 @@ const SECRET_NAME_ENDINGS =
  */
 export const SECRET_NAME = String.raw`\b(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+_)+(?:${SECRET_NAME_ENDINGS}))\b`;
 
-/** `${NAME}` or `$NAME` alone: a reference to a variable, not its value. */
-const VARIABLE_REFERENCE = String.raw`\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)`;
+/**
+ * `${NAME}` alone: a reference to a variable, not its value. Not `$NAME`, which a password that
+ * starts with `$` looks like (`$uperSecretPassw0rd`).
+ */
+const VARIABLE_REFERENCE = String.raw`\$\{[A-Za-z_][A-Za-z0-9_]*\}`;
 
 /**
  * A URL with a password in it; the password is group 1. It starts only where a run of scheme
@@ -227,8 +230,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     rule: "secret-assignment",
     pattern: new RegExp(
-      // A quoted value that is only a reference to a variable (`"${API_KEY}"`, `"$API_KEY"`, as a
-      // config or a hint names one) holds no secret, as an unquoted one does not.
+      // A quoted value that is only a reference to a variable (`"${API_KEY}"`, as a config or a
+      // hint names one) holds no secret, as an unquoted one does not.
       String.raw`${SECRET_NAME}["']?\s*[:=]\s*(?:"(?!${VARIABLE_REFERENCE}")([^"\n]{6,})"|'(?!${VARIABLE_REFERENCE}')([^'\n]{6,})'|(?!(?:process\.env|os\.environ|import\.meta\.env|System\.getenv|getenv|ENV\[|\$\{?[A-Za-z_]))([^\s"',;]{8,}))`,
       "gi",
     ),
