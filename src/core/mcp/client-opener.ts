@@ -78,9 +78,12 @@ export class ClientOpener {
 
   constructor(private readonly options: ClientOpenerOptions) {}
 
+  /** Over which transport the latest attempt went: a probe is waited out only over stdio. */
+  private probeKind: TransportKind = "stdio";
+
   /** Why the latest attempt fell back to 2025 when the server is to blame (see ProbeOutcome). */
   probeOutcome(): ProbeOutcome | undefined {
-    return this.probe.outcome();
+    return this.probeKind === "stdio" ? this.probe.outcome() : undefined;
   }
 
   /** Connects a new client; throws what went wrong. The transport is "sse" after a fallback. */
@@ -145,6 +148,7 @@ export class ClientOpener {
     this.options.register(client);
     const privateAnswers = new PrivateAnswers();
     this.probe = new ProbeWatch();
+    this.probeKind = kind;
     const tapped = TappedTransport.wrap(
       transport,
       (direction, message) => {
