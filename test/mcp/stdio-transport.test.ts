@@ -170,6 +170,9 @@ describe("StdioProcessTransport", () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       expect(failure).toBeInstanceOf(Error);
+      expect(String(failure)).toContain("the server process closed its stdin and runs on");
+      // Every send after fails at once, with the same sentence.
+      await expect(transport.send({ jsonrpc: "2.0", method: "ping", id: 9999 })).rejects.toBe(failure);
     } finally {
       await transport.close();
     }

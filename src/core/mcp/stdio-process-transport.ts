@@ -130,8 +130,8 @@ export class StdioProcessTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || stdin.destroyed || this.pipesClosed) return Promise.reject(new Error("Not connected"));
     if (this.stdinShut) return Promise.reject(this.stdinShut);
+    if (!stdin || stdin.destroyed || this.pipesClosed) return Promise.reject(new Error("Not connected"));
     return new Promise((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
         if (!error) {
@@ -148,8 +148,15 @@ export class StdioProcessTransport implements Transport {
             resolve();
             return;
           }
-          if (this.exit === undefined) this.stdinShut ??= error;
-          reject(error);
+          if (this.exit !== undefined) {
+            reject(error);
+            return;
+          }
+          this.stdinShut ??= new Error(
+            "the server process closed its stdin and runs on, so nothing more can be sent to it",
+            { cause: error },
+          );
+          reject(this.stdinShut);
         });
       });
     });
