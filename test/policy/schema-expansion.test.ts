@@ -16,6 +16,11 @@ function wide(): Record<string, unknown> {
   return { type: "object", $defs: { big }, properties };
 }
 
+/** 100 properties, each a `$ref` to `ref`. */
+function refs(ref: string): Array<[string, { $ref: string }]> {
+  return Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: ref }]);
+}
+
 /** Thirty definitions, each naming the next twice: 2^30 expanded. */
 function diamond(): Record<string, unknown> {
   const defs: Record<string, unknown> = { d30: { type: "number" } };
@@ -35,6 +40,46 @@ describe("how many schemas a schema expands to", () => {
     ).toBeLessThan(20);
     expect(expandedSchemaCount(wide())).toBe(MAX_EXPANDED_SCHEMAS + 1);
     expect(expandedSchemaCount(diamond())).toBe(MAX_EXPANDED_SCHEMAS + 1);
+  });
+
+  it.each<[string, (big: object) => Record<string, unknown>]>([
+    [
+      "under a property named like a data keyword",
+      (big) => ({
+        type: "object",
+        $defs: { big },
+        properties: { description: { type: "object", properties: Object.fromEntries(refs("#/$defs/big")) } },
+      }),
+    ],
+    [
+      "through an anchor",
+      (big) => ({
+        type: "object",
+        $defs: { big: { ...big, $anchor: "big" } },
+        properties: Object.fromEntries(refs("#big")),
+      }),
+    ],
+    [
+      "by the document's absolute $id",
+      (big) => ({
+        $id: "https://schemas.example/tool.json",
+        type: "object",
+        $defs: { big },
+        properties: Object.fromEntries(refs("https://schemas.example/tool.json#/$defs/big")),
+      }),
+    ],
+    [
+      "by a relative $id of its own",
+      (big) => ({
+        $id: "https://schemas.example/tool.json",
+        type: "object",
+        $defs: { big: { ...big, $id: "big.json" } },
+        properties: Object.fromEntries(refs("big.json")),
+      }),
+    ],
+  ])("counts references %s", (_name, build) => {
+    const big = { allOf: Array.from({ length: 10_000 }, () => ({ type: "object" })) };
+    expect(isTooLargeToCheck(build(big))).toBe(true);
   });
 
   it("counts a recursive reference once, as the function a validator calls again", () => {
