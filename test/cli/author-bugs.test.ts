@@ -254,7 +254,8 @@ describe("schemas an author got wrong", () => {
     const run = await withBugs(["tools", "--json"], ["required-typo"]);
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as { lint: Array<Record<string, unknown>> };
-    expect(report.lint).toEqual([
+    // A loaded machine can make any fixture start slowly (slow-initialize): not counted here.
+    expect(report.lint.filter((finding) => finding.code !== "slow-initialize")).toEqual([
       {
         severity: "error",
         code: "required-not-in-properties",

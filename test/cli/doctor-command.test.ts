@@ -217,13 +217,14 @@ describe("mcpterm doctor", () => {
       serverInfo: { name: "notes", version: "0.3.0" },
       capabilities: { tools: {}, resources: {}, prompts: {} },
     });
-    expect(byName.lint).toMatchObject({
-      status: "failed",
-      facts: {
-        errors: 1,
-        findings: [{ code: "required-not-in-properties", path: "$.inputSchema.required[0]" }],
-      },
-    });
+    expect(byName.lint).toMatchObject({ status: "failed", facts: { errors: 1 } });
+    // A loaded machine can make any fixture start slowly (slow-initialize): not counted here.
+    const findings = (byName.lint?.facts.findings as Array<{ code: string }>).filter(
+      (finding) => finding.code !== "slow-initialize",
+    );
+    expect(findings).toMatchObject([
+      { code: "required-not-in-properties", path: "$.inputSchema.required[0]" },
+    ]);
     expect(byName["sample calls"]).toMatchObject({
       status: "skipped",
       summary: "not asked for (--no-calls)",

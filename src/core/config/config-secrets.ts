@@ -25,12 +25,16 @@ export function configSecrets(config: McptermConfig): string[] {
 
 /**
  * What Basic authentication (a URL's user and password become one, see url-credentials.ts) sends
- * in base64: `user:password` and the password as they read, for a server that echoes them.
+ * in base64: `user:password` and the password as they read (the user name when it stands alone,
+ * a token), for a server that echoes them.
  */
 function basicCredentials(value: string): string[] {
   const encoded = /^\s*Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value)?.[1];
   if (encoded === undefined) return [];
   const pair = Buffer.from(encoded, "base64").toString("utf8");
   const colon = pair.indexOf(":");
-  return colon === -1 ? [pair] : [pair, pair.slice(colon + 1)];
+  if (colon === -1) return [pair];
+  const [user, password] = [pair.slice(0, colon), pair.slice(colon + 1)];
+  // `https://TOKEN@host/mcp`: a token given as the user name, with no password.
+  return password === "" ? [pair, user] : [pair, password];
 }
