@@ -63,8 +63,8 @@ export class StdioProcessTransport implements Transport {
   exit: ProcessExit | undefined;
   spawnError: Error | undefined;
   /**
-   * The write error (EPIPE) of a process that shut its stdin and lives on (`docker run` without
-   * -i): every send after fails with it at once.
+   * Why nothing more can be sent to a process that shut its stdin and lives on (`docker run`
+   * without -i), its write error (EPIPE) the cause: every send after fails with it at once.
    */
   stdinShut: Error | undefined;
 
