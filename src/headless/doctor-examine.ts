@@ -112,6 +112,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       },
       catalogProblems: start.catalog.problems,
       signIn: signInFacts(server, io),
+      ...(server.problem === undefined ? {} : { notStarted: redactor.redactText(server.problem) }),
       stdoutNoise: noise,
       exits,
       // The last process's, the one that ran the last calls (a crash's are kept in `exits`).

@@ -65,6 +65,11 @@ export interface DoctorFacts {
   counts: { tools: number; resources: number; templates: number; prompts: number };
   catalogProblems: string[];
   signIn: SignInFacts | undefined;
+  /**
+   * Why the entry was never started or contacted (its config's problem: a variable not set, a
+   * URL that would send secrets in clear text, two credentials), redacted.
+   */
+  notStarted?: string | undefined;
   /** Every non-JSON line on stdout, at start and during the calls. */
   stdoutNoise: string[];
   /** Every time the process ended while the doctor watched (at start, or in a sample call). */
@@ -114,6 +119,7 @@ function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
 /** A remote server that answered, but refused the connection for want of authorization. */
 function refusedSignIn(facts: DoctorFacts): boolean {
   return (
+    facts.notStarted === undefined &&
     facts.transport !== "stdio" &&
     !connected(facts) &&
     /\b40[13]\b|authoriz|sign[- ]?in/i.test(facts.start.error ?? "")
@@ -121,6 +127,12 @@ function refusedSignIn(facts: DoctorFacts): boolean {
 }
 
 function spawnStep(facts: DoctorFacts): DoctorStep {
+  if (facts.notStarted !== undefined)
+    return step(
+      "spawn",
+      "failed",
+      `not ${facts.transport === "stdio" ? "started" : "contacted"}: ${facts.notStarted}`,
+    );
   if (facts.transport !== "stdio") {
     const over =
       facts.transport === "sse" ? " (the legacy SSE transport: it does not speak Streamable HTTP)" : "";
@@ -179,9 +191,14 @@ function answeredAtAll(error: string | undefined): boolean {
 /** What the steps that watch a process say when there was none. */
 const NOT_STARTED = "no process was started";
 
+/** No process ran: it could not be spawned, or its entry's problem kept it from being started. */
+function neverStarted(facts: DoctorFacts): boolean {
+  return facts.spawnError !== undefined || facts.notStarted !== undefined;
+}
+
 function stdoutStep(facts: DoctorFacts): DoctorStep {
   if (facts.transport !== "stdio") return step("stdout", "skipped", "a remote server has no stdout of ours");
-  if (facts.spawnError !== undefined) return step("stdout", "skipped", NOT_STARTED);
+  if (neverStarted(facts)) return step("stdout", "skipped", NOT_STARTED);
   const noise = facts.stdoutNoise;
   const [first] = noise;
   if (first === undefined) return step("stdout", "passed", "only JSON-RPC on stdout", { nonJsonLines: 0 });
@@ -197,6 +214,12 @@ function stdoutStep(facts: DoctorFacts): DoctorStep {
 function handshakeStep(facts: DoctorFacts): DoctorStep {
   const answer = facts.handshake;
   if (!answer) {
+    if (facts.notStarted !== undefined)
+      return step(
+        "handshake",
+        "skipped",
+        `the server was not ${facts.transport === "stdio" ? "started" : "contacted"}`,
+      );
     if (facts.spawnError !== undefined || diedAtStart(facts))
       return step("handshake", "skipped", "the server never answered");
     if (refusedSignIn(facts)) return step("handshake", "skipped", "not before a sign-in");
@@ -335,7 +358,7 @@ function callsStep(facts: DoctorFacts): DoctorStep {
 
 function stderrStep(facts: DoctorFacts): DoctorStep {
   if (facts.transport !== "stdio") return step("stderr", "skipped", "a remote server's stderr is its own");
-  if (facts.spawnError !== undefined) return step("stderr", "skipped", NOT_STARTED);
+  if (neverStarted(facts)) return step("stderr", "skipped", NOT_STARTED);
   // A crash tells the most; without one, the stderr of the process now running.
   const exits = facts.exits;
   if (exits.length > 0) {

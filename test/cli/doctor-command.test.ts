@@ -231,6 +231,30 @@ describe("mcpterm doctor", () => {
     });
   });
 
+  it("says an entry its config kept from starting was not started or contacted, and claims nothing of it", async () => {
+    const project = await tempDir();
+    await writeJson(path.join(project, "mcp.config.json"), {
+      mcpServers: {
+        remote: { url: "http://mcp.example.com/mcp", headers: { "X-Key": "abcdefgh12345" } },
+        local: { command: process.execPath, args: ["-e", "0"], env: { KEY: "${NOT_SET_FOR_DOCTOR}" } },
+      },
+    });
+    const run = await runCli(["doctor", "--no-calls"], { cwd: project, env: cleanEnv() });
+    expect(run.code).toBe(1);
+    const [remote, local] = run.stdout.split(/^doctor: /m).slice(1);
+    expect(stepLine(remote ?? "", "spawn")).toMatch(
+      /^ {2}✗ spawn +not contacted: mcpServers\.remote would send its headers \(X-Key\) in clear text to mcp\.example\.com over plain http/,
+    );
+    expect(stepLine(remote ?? "", "handshake")).toMatch(/^ {2}· handshake +the server was not contacted$/);
+    expect(stepLine(remote ?? "", "authorization")).toMatch(/not reached$/);
+    expect(stepLine(local ?? "", "spawn")).toMatch(
+      /^ {2}✗ spawn +not started: \$\{NOT_SET_FOR_DOCTOR\} is not set \(used in mcpServers\.local\.env\.KEY/,
+    );
+    for (const step of ["stdout", "stderr"])
+      expect(stepLine(local ?? "", step)).toMatch(/no process was started$/);
+    expect(run.stdout).not.toMatch(/reached http|✓ stdout|✓ stderr/);
+  });
+
   it("examines the servers of the config when none is typed, and says when there are none", async () => {
     const configured = await tempDir();
     await writeJson(path.join(configured, "mcp.config.json"), {
