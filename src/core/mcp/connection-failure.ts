@@ -6,11 +6,9 @@ import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { CHECK_ENDPOINT_PATH, negotiationFailure } from "./protocol-era.js";
 import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
-import type { StdioProcessTransport } from "./stdio-process-transport.js";
+import { BROKEN_PIPE_EXIT_WAIT_MS, type StdioProcessTransport } from "./stdio-process-transport.js";
 
 const STDERR_TAIL_IN_ERRORS = 5;
-/** How long a process whose stdin broke under the first message is given to end: its exit says why. */
-const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 
 /** Why a connection attempt failed, in one sentence with the cause: spawn error, exit and stderr, sign-in, HTTP. */
 export async function describeConnectFailure(

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { CLIENT_RAISED } from "./server-sent-errors.js";
+import { CLIENT_RAISED, raisedByMcpterm } from "./server-sent-errors.js";
 
 /**
  * The code of the error answer mcpterm makes up for a request whose answer came back broken:
@@ -45,12 +45,7 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
 
 /** Whether a request failed because the server's answer to it was not JSON-RPC (see answersToMalformed). */
 export function isMalformedAnswer(data: unknown): boolean {
-  return (
-    typeof data === "object" &&
-    data !== null &&
-    (data as Partial<MalformedData>).raisedBy === CLIENT_RAISED &&
-    (data as Partial<MalformedData>).malformedAnswer === true
-  );
+  return raisedByMcpterm(data) && (data as Partial<MalformedData>).malformedAnswer === true;
 }
 
 type Answer = Record<string, unknown>;

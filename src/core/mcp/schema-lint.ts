@@ -1,5 +1,5 @@
 import { nearestKey } from "../config/nearest-key.js";
-import { isTooLargeToCheck, MAX_EXPANDED_SCHEMAS } from "../policy/schema-expansion.js";
+import { isTooLargeToCheck, MAX_EXPANDED_SCHEMAS, SCHEMA_MAPS } from "../policy/schema-expansion.js";
 import { member } from "./json-path.js";
 import { refCycles } from "./schema-ref-cycles.js";
 
@@ -52,8 +52,7 @@ const ONE_SCHEMA = [
 ];
 /** Keywords whose value is a non-empty list of schemas. */
 const SCHEMA_LISTS = ["anyOf", "oneOf", "allOf", "prefixItems"];
-/** Keywords whose value maps names to schemas. */
-const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+
 const NUMBERS = ["minimum", "maximum", "multipleOf"];
 const COUNTS = [
   "minLength",

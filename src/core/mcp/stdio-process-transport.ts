@@ -34,8 +34,8 @@ export interface StdioProcessOptions {
  */
 const PIPE_DRAIN_AFTER_EXIT_MS = 100;
 
-/** How long a write that broke the pipe waits to see the process end. */
-const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
+/** How long a write that broke the pipe waits to see the process end: its exit says why. */
+export const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 
 export interface ProcessExit {
   code: number | null;

@@ -17,8 +17,14 @@ const MAX_DEPTH = 512;
 
 /** Keywords whose values are data, not schemas: their size is the value's, not a validator's. */
 const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "description", "title"]);
-/** Keywords whose values map names to schemas: a name there may be spelt like a data keyword. */
-const NAME_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose values map names to schemas: a name there may be spelt like a keyword. */
+export const SCHEMA_MAPS: readonly string[] = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+];
 
 /** The base every relative `$id` and `$ref` of a schema without its own absolute `$id` resolves against. */
 const DOCUMENT_BASE = "mcpterm-schema:/document";
@@ -42,7 +48,7 @@ export function expandedSchemaCount(schema: unknown, cap = MAX_EXPANDED_SCHEMAS)
       if (!names && !Array.isArray(node) && DATA_KEYWORDS.has(key)) continue;
       if (!names && key === "$ref" && typeof value === "string")
         total += count(targets.resolve(node, value), depth + 1);
-      else total += count(value, depth + 1, !names && NAME_MAPS.has(key));
+      else total += count(value, depth + 1, !names && SCHEMA_MAPS.includes(key));
     }
     open.delete(node);
     const size = Math.min(total, cap + 1);
