@@ -16,7 +16,7 @@ import { approveCall } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
-import { failureDetail, redactedRequestFailure, stderrMarkNow } from "./request-failure.js";
+import { explainedFailure, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -81,8 +81,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           resendSafe: host.resendSafe(tool),
         })
         .catch(async (error: unknown) => {
-          const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
-          const failure = await redactedRequestFailure(error, connection, detail, redactor);
+          const { failure, detail } = await explainedFailure(error, connection, stderrMark, redactor);
           // CI reading --json learns of a failed call from stdout too, as data: its class and,
           // for a crash, how and why the server ended.
           if (args.json) {

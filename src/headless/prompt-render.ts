@@ -6,7 +6,7 @@ import { ExitCode, UsageError } from "../core/errors.js";
 import { fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { base64Bytes, formatBytes } from "../core/text/index.js";
-import { failureDetail, redactedRequestFailure, stderrMarkNow } from "./request-failure.js";
+import { explainedFailure, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type PromptsArgs = Extract<CliArgs, { command: "prompts" }>;
@@ -36,8 +36,7 @@ export async function runPromptRender(
     const result = await connection
       .getPrompt(args.prompt, bound.args, { signal: io.signal })
       .catch(async (error: unknown) => {
-        const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
-        throw await redactedRequestFailure(error, connection, detail, redactor);
+        throw (await explainedFailure(error, connection, stderrMark, redactor)).failure;
       });
     // The full rule set, as for a tool's result: a prompt's messages are the server's content.
     io.stdout.write(

@@ -37,7 +37,7 @@ export async function stderrMarkNow(connection: ServerConnection): Promise<numbe
  * (stderrMarkNow). A server whose process ended is left without stderr lines: the
  * sentence of its exit already ends with what it said last.
  */
-export async function failureDetail(
+async function failureDetail(
   error: unknown,
   connection: ServerConnection,
   stderrMark: number,
@@ -90,18 +90,21 @@ export function requestFailure(error: unknown, connection: ServerConnection, det
 }
 
 /**
- * requestFailure with its sentence redacted by the full rule set, as a result is: the server's
- * words, its error's data and its stderr may hold a secret only those rules know (a webhook).
+ * A failed request of a one-off command, explained: its detail (failureDetail, for a request sent
+ * at `stderrMark`) and the failure to throw (requestFailure), the sentence redacted by the full
+ * rule set, as a result is: the server's words, its error's data and its stderr may hold a secret
+ * only those rules know (a webhook).
  */
-export async function redactedRequestFailure(
+export async function explainedFailure(
   error: unknown,
   connection: ServerConnection,
-  detail: FailureDetail,
+  stderrMark: number,
   redactor: SecretRedactor,
-): Promise<Error> {
+): Promise<{ failure: Error; detail: FailureDetail }> {
+  const detail = await failureDetail(error, connection, stderrMark, redactor.redactText);
   const failure = requestFailure(error, connection, detail);
   failure.message = (await redactor.redact(failure.message)).text;
-  return failure;
+  return { failure, detail };
 }
 
 /** ` (JSON-RPC error -32603, data: {…}); stderr during the request: … | …` */
