@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -18,15 +18,8 @@ async function refusingServer(): Promise<{ url: string; requests: string[] }> {
     response.writeHead(request.url?.startsWith("/mcp") ? 401 : 404, { "content-type": "text/plain" });
     response.end("Unauthorized");
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, requests };
+  const origin = await listenOnLoopback(http, closers);
+  return { url: `${origin}/mcp`, requests };
 }
 
 describe("a server that answers 401 and offers no OAuth metadata", () => {

@@ -1,5 +1,4 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -7,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 
 /**
  * A remote server's URL that holds a user name and password (`https://user:pass@host/mcp`), as
@@ -47,15 +47,8 @@ async function basicAuthServer(): Promise<{ origin: string; seen: string[] }> {
     response.on("close", () => void transport.close());
     void server.connect(transport).then(() => transport.handleRequest(request, response));
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  return { origin: `127.0.0.1:${(http.address() as AddressInfo).port}`, seen };
+  const origin = await listenOnLoopback(http, closers);
+  return { origin: new URL(origin).host, seen };
 }
 
 async function project(entry: Record<string, unknown>): Promise<string> {

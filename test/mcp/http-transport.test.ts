@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-deprecated -- the legacy SSE server is the point of the fallback test. */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { serverConfig } from "../support/fixtures.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 
 function mcpServer(): McpServer {
   const server = new McpServer({ name: "remote", version: "2.0.0" });
@@ -28,18 +29,6 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 /** A stateless Streamable HTTP server that records the Authorization header it was sent. */
 async function startStreamableServer(seenAuth: string[]): Promise<string> {
   const http = createServer((request, response) => {
@@ -49,7 +38,7 @@ async function startStreamableServer(seenAuth: string[]): Promise<string> {
     response.on("close", () => void transport.close());
     void server.connect(transport).then(() => transport.handleRequest(request, response));
   });
-  return `${await listen(http)}/mcp`;
+  return `${await listenOnLoopback(http, closers)}/mcp`;
 }
 
 /** A server that only speaks the legacy HTTP+SSE transport: POST /mcp is not found there. */
@@ -72,7 +61,7 @@ async function startLegacySseServer(): Promise<string> {
     }
     response.writeHead(404).end();
   });
-  return `${await listen(http)}/sse`;
+  return `${await listenOnLoopback(http, closers)}/sse`;
 }
 
 describe("remote MCP servers", () => {

@@ -1,6 +1,5 @@
 /* eslint-disable @typescript-eslint/no-deprecated -- the legacy SSE server is the point of the last test. */
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -10,6 +9,7 @@ import { MAX_MESSAGE_SIZE } from "../../src/core/mcp/message-limit.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { formatBytes } from "../../src/core/text/index.js";
 import { serverConfig } from "../support/fixtures.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 
 /**
  * A remote server that answers some calls with more than anyone could use: a JSON body, an SSE
@@ -106,15 +106,8 @@ async function startFloodServer(): Promise<FloodServer> {
       void server.connect(transport).then(() => transport.handleRequest(request, response, message));
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, written };
+  const origin = await listenOnLoopback(http, closers);
+  return { url: `${origin}/mcp`, written };
 }
 
 async function connected(): Promise<{ server: FloodServer; manager: McpManager }> {
@@ -196,15 +189,8 @@ async function startLegacySseServer(): Promise<string> {
     if (transport) void transport.handlePostMessage(request, response);
     else response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(http.address() as AddressInfo).port}/sse`;
+  const origin = await listenOnLoopback(http, closers);
+  return `${origin}/sse`;
 }
 
 describe("a legacy SSE server answering with more than one message may hold", () => {
