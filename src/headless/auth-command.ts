@@ -88,6 +88,9 @@ async function logout(name: string, io: CliIo, store: OAuthStore): Promise<ExitC
       ? `No sign-in is stored for "${sanitizeForTerminal(name)}".\n`
       : `Signed out of "${sanitizeForTerminal(name)}": its tokens and registered client are forgotten.\n`,
   );
+  // Nothing found in a store mcpterm does not read is not "nothing stored".
+  const problem = store.problem();
+  if (forgotten === 0 && problem !== undefined) io.stdout.write(`warning: ${problem}.\n`);
   return ExitCode.ok;
 }
 
@@ -110,16 +113,23 @@ async function status(args: AuthArgs, io: CliIo, store: OAuthStore): Promise<Exi
       .map((entry) => row(entry.server, entry.url, undefined, entry, false)),
   ];
   const mode = store.mode();
+  // A store mcpterm does not read (a link, invalid JSON): every row above says "not signed in",
+  // and this is why.
+  const problem = store.problem();
   if (args.json) {
     const servers = rows.map((entry) => ({
       ...entry,
       expiresAt: entry.expiresAt === undefined ? null : new Date(entry.expiresAt).toISOString(),
     }));
-    io.stdout.write(`${JSON.stringify({ store: store.path, servers }, null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ store: store.path, ...(problem === undefined ? {} : { problem }), servers }, null, 2)}\n`,
+    );
     return ExitCode.ok;
   }
-  io.stdout.write(`Sign-ins are kept in ${store.path}${mode === undefined ? " (none yet)" : ""}.\n`);
-  if (mode !== undefined && (mode & 0o077) !== 0)
+  const none = mode === undefined && problem === undefined ? " (none yet)" : "";
+  io.stdout.write(`Sign-ins are kept in ${store.path}${none}.\n`);
+  if (problem !== undefined) io.stdout.write(`warning: ${problem}.\n`);
+  else if (mode !== undefined && (mode & 0o077) !== 0)
     io.stdout.write(
       `warning: ${store.path} can be read by others (mode ${mode.toString(8)}); run chmod 600 on it.\n`,
     );

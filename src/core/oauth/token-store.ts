@@ -188,10 +188,14 @@ export class OAuthStore {
     renameSync(temporary, this.path);
   }
 
-  /** The file's permission bits, or undefined when it does not exist (for `auth status`). */
+  /**
+   * The file's permission bits, or undefined when there is no plain file there (for `auth
+   * status`): a link's target is not the store (problem() says so), and its mode is not ours to judge.
+   */
   mode(): number | undefined {
     try {
-      return statSync(this.path).mode & 0o777;
+      const stats = lstatSync(this.path);
+      return stats.isFile() ? stats.mode & 0o777 : undefined;
     } catch {
       return undefined;
     }
