@@ -24,11 +24,11 @@ afterEach(async () => {
 });
 
 /** A stateless Streamable HTTP server with one tool, answering 401 to any other Authorization. */
-async function basicAuthServer(): Promise<{ origin: string; seen: string[] }> {
+async function basicAuthServer(expected = EXPECTED): Promise<{ origin: string; seen: string[] }> {
   const seen: string[] = [];
   const http = createServer((request, response) => {
     seen.push(request.headers.authorization ?? "");
-    if (request.headers.authorization !== EXPECTED) {
+    if (request.headers.authorization !== expected) {
       response.writeHead(401, { "www-authenticate": 'Basic realm="mcp"' }).end();
       return;
     }
@@ -81,6 +81,28 @@ describe("a remote server's URL with a user name and password in it", () => {
     expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
     for (const output of [run.stdout, call.stdout, call.stderr, whoami.stdout, doctor.stdout, doctor.stderr])
       expect(output).not.toContain("w0rd");
+  });
+
+  it("takes a user name and password from the environment as they are, whatever characters they hold", async () => {
+    // Unencoded, each of these would move the URL's host, path, query or fragment, or decode wrong.
+    const user = "ops@example.com";
+    const password = "p@ss/w0rd#1?x=%41:z";
+    const { origin, seen } = await basicAuthServer(
+      `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+    );
+    const dir = await project({ url: `http://\${MCP_USER}:\${MCP_PASSWORD}@${origin}/mcp` });
+    const env = cleanEnv({ MCP_USER: user, MCP_PASSWORD: password });
+    // Values from the environment going to a URL the project's config names: a deliberate yes.
+    const run = await runCli(["call", "guarded/shout", '{"text":"hi"}', "--yes", "--trust-config"], {
+      cwd: dir,
+      env,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe("HI");
+    expect(seen.length).toBeGreaterThan(0);
+    const doctor = await runCli(["doctor", "--no-calls", "--trust-config"], { cwd: dir, env });
+    expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
+    for (const output of [run.stdout, doctor.stdout, doctor.stderr]) expect(output).not.toContain("w0rd");
   });
 
   it("works the same for a URL typed with --url", async () => {

@@ -14,15 +14,23 @@ export interface EnvExpansion {
  * applies when the variable is unset or empty; an unset variable without a default is reported
  * in `missing` (and expands to "") so the caller can fail just the one server that needs it.
  */
-export function expandEnv(text: string, env: NodeJS.ProcessEnv): EnvExpansion {
+export function expandEnv(
+  text: string,
+  env: NodeJS.ProcessEnv,
+  /** Where, by offset into `text`, a value is percent-encoded (see urlUserinfoSpan); nowhere by default. */
+  encodedAt: (offset: number) => boolean = () => false,
+): EnvExpansion {
   const missing: string[] = [];
   const used: string[] = [];
-  const value = text.replace(VARIABLE, (_match, name: string, fallback: string | undefined) => {
-    const current = env[name];
-    if (current === undefined && fallback === undefined && !missing.includes(name)) missing.push(name);
-    if (current === undefined || current === "") return fallback ?? "";
-    if (!used.includes(name)) used.push(name);
-    return current;
-  });
+  const value = text.replace(
+    VARIABLE,
+    (_match, name: string, fallback: string | undefined, offset: number) => {
+      const current = env[name];
+      if (current === undefined && fallback === undefined && !missing.includes(name)) missing.push(name);
+      if (current !== undefined && current !== "" && !used.includes(name)) used.push(name);
+      const replacement = current === undefined || current === "" ? (fallback ?? "") : current;
+      return encodedAt(offset) ? encodeURIComponent(replacement) : replacement;
+    },
+  );
   return { value, missing, used };
 }

@@ -15,7 +15,7 @@ import { expandEnv } from "./expand-env.js";
 import { isHttpUrl } from "./http-url.js";
 import { clearTextSecrets } from "./plain-http.js";
 import { unknownKeySentences } from "./unknown-keys.js";
-import { moveUrlCredentials } from "./url-credentials.js";
+import { moveUrlCredentials, urlUserinfoSpan } from "./url-credentials.js";
 import { parseServerOAuth } from "./server-oauth.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
@@ -48,8 +48,8 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
 
   const unset: Unset[] = [];
   const fromEnvironment: EnvironmentValue[] = [];
-  const expand = (text: string, at: string): string => {
-    const { value: expanded, missing, used } = expandEnv(text, env);
+  const expand = (text: string, at: string, encodedAt?: (offset: number) => boolean): string => {
+    const { value: expanded, missing, used } = expandEnv(text, env, encodedAt);
     for (const variable of missing) unset.push({ variable, path: at });
     for (const variable of used) fromEnvironment.push({ variable, key: at.slice(here.length + 1) });
     return expanded;
@@ -110,7 +110,12 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     const urlKey = chooseUrlKey(raw, transport);
     const urlPath = keyPath(here, urlKey);
     const rawUrl = reader.optionalString(raw, urlKey, here) ?? "";
-    server.url = expand(rawUrl, urlPath);
+    const userinfo = urlUserinfoSpan(rawUrl);
+    server.url = expand(
+      rawUrl,
+      urlPath,
+      userinfo && ((offset) => offset >= userinfo[0] && offset < userinfo[1]),
+    );
     const oauth = parseServerOAuth(raw, here, reader, expand);
     if (oauth !== undefined) server.oauth = oauth;
     // What it sends off this machine: its URL, headers and oauth (keys it does not read are not sent).

@@ -7,6 +7,23 @@
 export type MovedCredentials =
   { url: string; headers: Record<string, string> } | { problem: "an Authorization header too" };
 
+/**
+ * Where the user name and password are in a URL as written in a config (`https://user:${PASS}@host`),
+ * as offsets [start, end): the authority's text before its last `@`. A value put there from the
+ * environment is percent-encoded, so a password with `@`, `/`, `#`, `?` or `%` in it stays the
+ * password instead of moving the URL's host or path; the Basic credentials decode it again.
+ */
+export function urlUserinfoSpan(raw: string): [number, number] | undefined {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw);
+  if (!scheme) return undefined;
+  const start = scheme[0].length;
+  const rest = raw.slice(start);
+  // Up to the path, query or fragment, outside a `${NAME:-default}` (whose default may hold a `/`).
+  const authority = /^(?:\$\{[^}]*\}|[^/?#])*/.exec(rest)?.[0] ?? "";
+  const at = authority.lastIndexOf("@");
+  return at === -1 ? undefined : [start, start + at];
+}
+
 /** The URL without its credentials and the headers with Basic authentication added; unchanged without credentials. */
 export function moveUrlCredentials(url: string, headers: Record<string, string>): MovedCredentials {
   let parsed: URL;
