@@ -97,6 +97,17 @@ describe("a crash in a handler", () => {
   });
 });
 
+describe("a server that exits leaving a helper that holds its pipes", () => {
+  it("mcpterm call says the exit and its stderr, not a timeout, and stops the helper (exit 4)", async () => {
+    const run = await withBugs(["call", "list_notes"], ["helper-keeps-pipes"]);
+    expect(run.stderr).toBe(
+      'mcpterm: server "notes" exited (code 3): notes: the indexer failed to start; giving up\n',
+    );
+    expect(run.code).toBe(4);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+});
+
 describe("a JSON-RPC error answer", () => {
   const LOCKED = "notes: DELETE failed: SQLITE_BUSY: database is locked | at Statement.run (store.js:42:9)";
 

@@ -34,6 +34,13 @@ export interface StdioProcessOptions {
  */
 const PIPE_DRAIN_AFTER_EXIT_MS = 100;
 
+/**
+ * How long after the process exits its pipes may stay open with nothing coming through them
+ * before the connection counts as ended: a process it started (a helper spawned with inherited
+ * stdio) holds them, and a request out would otherwise wait out its whole timeout.
+ */
+const ORPHANED_PIPES_WAIT_MS = 1000;
+
 /** How long a write that broke the pipe waits to see the process end: its exit says why. */
 export const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 
@@ -79,8 +86,10 @@ export class StdioProcessTransport implements Transport {
   private stopping = false;
   /** A write to stdin failed (EPIPE): the process had shut it, so closing it stops nothing. */
   private stdinBroken = false;
-  /** Whether the process's pipes have all closed; nothing can be sent after. */
+  /** Whether the process's pipes have all closed (or count as closed, see pipesEnded); nothing can be sent after. */
   private pipesClosed = false;
+  /** Whether stdout brought anything since the process exited: a child it left that still speaks. */
+  private stdoutSinceExit = false;
 
   private readonly maxMessageChars: number;
 
@@ -109,17 +118,21 @@ export class StdioProcessTransport implements Transport {
       });
       child.once("exit", (code, signal) => {
         this.exit = { code, signal, ...(this.stopping ? { stopped: true as const } : {}) };
+        this.stdoutSinceExit = false;
+        setTimeout(() => {
+          if (!this.stdoutSinceExit) this.pipesEnded();
+        }, ORPHANED_PIPES_WAIT_MS).unref();
       });
-      child.once("close", () => {
-        this.pipesClosed = true;
-        this.onclose?.();
-      });
+      child.once("close", () => this.pipesEnded());
       child.stdin.on("error", (error) => {
         this.stdinBroken = true;
         this.onerror?.(error);
       });
       child.stdout.setEncoding("utf8");
-      child.stdout.on("data", (chunk: string) => this.readStdout(chunk));
+      child.stdout.on("data", (chunk: string) => {
+        this.stdoutSinceExit = true;
+        this.readStdout(chunk);
+      });
       child.stderr.setEncoding("utf8");
       child.stderr.on("data", (chunk: string) => {
         const lines = this.stderr.write(chunk);
@@ -188,6 +201,17 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
+  /**
+   * The connection is over: the pipes closed, or the process exited and they stayed silent for
+   * ORPHANED_PIPES_WAIT_MS (a child it left holds them; close() stops that child with the group).
+   * Told once.
+   */
+  private pipesEnded(): void {
+    if (this.pipesClosed) return;
+    this.pipesClosed = true;
+    this.onclose?.();
+  }
+
   /** Shuts down as the MCP spec asks: close stdin, wait, SIGTERM, wait, SIGKILL — for the whole group. */
   close(): Promise<void> {
     this.closing ??= this.shutDown();
@@ -202,7 +226,8 @@ export class StdioProcessTransport implements Transport {
     // A process already dying of its own (its exit not yet seen) broke its stdin first.
     this.stopping = !this.stdinBroken;
     child.stdin.end();
-    if (!(await waitForGroupExit(pid, grace))) {
+    // Once the server itself has exited, what is left of its group is no server to ask nicely.
+    if (!(await waitForGroupExit(pid, this.exit === undefined ? grace : 0))) {
       this.stopping = true;
       signalProcessGroup(pid, "SIGTERM");
       if (!(await waitForGroupExit(pid, grace))) {
