@@ -1,6 +1,16 @@
 import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
+import {
+  ConfigError,
+  DeniedError,
+  errorMessage,
+  ExitCode,
+  RuntimeError,
+  ServerUnavailableError,
+  UsageError,
+} from "../core/errors.js";
+import type { FailureClass } from "../core/policy/failure-class.js";
+import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { exitFacts } from "../core/mcp/server-exit.js";
 import { missingToolError } from "./missing-tool.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
@@ -23,6 +33,42 @@ type CallArgs = Extract<CliArgs, { command: "call" }>;
 
 /** `mcpterm call <server>/<tool> [json] [key=value…]`: one tool call with no model, for testing a server by hand. */
 export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCode> {
+  const reported = { onStdout: false };
+  try {
+    return await callTool(args, io, reported);
+  } catch (error) {
+    // A script reading --json gets one object for every call, also one that never went out (a
+    // server that would not start, an unknown tool, arguments the schema refuses, a refusal).
+    if (args.json && !reported.onStdout)
+      io.stdout.write(`${notCalledReport(args, error, io)}
+`);
+    throw error;
+  }
+}
+
+/** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */
+function notCalledReport(args: CallArgs, error: unknown, io: CliIo): string {
+  const redactor = SecretRedactor.forSession([], io.env);
+  const failure: FailureClass =
+    error instanceof DeniedError
+      ? "permission"
+      : error instanceof UsageError || error instanceof ConfigError
+        ? "invalid_args"
+        : io.signal.aborted
+          ? "cancelled"
+          : error instanceof RuntimeError
+            ? "protocol"
+            : "transient";
+  const report = {
+    server: args.server,
+    tool: args.tool,
+    error: redactor.redactText(errorMessage(error)),
+    failure,
+  };
+  return JSON.stringify(report, null, 2);
+}
+
+async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean }): Promise<ExitCode> {
   const typed = readCallWords(args.arguments);
   if (typeof typed === "string") throw new UsageError(`${typed}.`);
   const noise = new StdoutNoiseWarnings(io);
@@ -96,6 +142,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
               ...(exit ? { serverExited: exitFacts(exit) } : {}),
             };
             io.stdout.write(`${await fullyRedactedPretty(report, redactor.forRecords)}\n`);
+            reported.onStdout = true;
           }
           throw failure;
         });
@@ -116,6 +163,7 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
           ...(tool.outputSchema === undefined ? {} : { outputSchemaProblems: mismatches }),
         };
         io.stdout.write(`${await fullyRedactedPretty(report, redactor.forRecords)}\n`);
+        reported.onStdout = true;
       } else {
         const text = (await redactor.redact(toolResultText(result))).text;
         io.stdout.write(`${sanitizeForTerminal(text)}\n`);

@@ -108,6 +108,62 @@ describe("a server that exits leaving a helper that holds its pipes", () => {
   });
 });
 
+describe("a call that never went out, with --json", () => {
+  /** The one object a script reads, and the sentence on stderr it repeats. */
+  async function notCalled(args: string[], bugs: string[] = []): Promise<{ code: number; report: object }> {
+    const run = await withBugs([...args, "--json"], bugs);
+    const report = JSON.parse(run.stdout) as { error: string };
+    expect(run.stderr).toBe(`mcpterm: ${report.error}\n`);
+    return { code: run.code, report };
+  }
+
+  it.each([
+    [
+      "a tool the server does not have",
+      ["call", "get_notes", "id=1"],
+      2,
+      "invalid_args",
+      /^Server "notes" has no tool "get_notes"/,
+    ],
+    [
+      "arguments the schema refuses",
+      ["call", "get_note", "id=one"],
+      2,
+      "invalid_args",
+      /^The arguments do not match the input schema of notes\/get_note/,
+    ],
+    [
+      "a dangerous tool without --yes",
+      ["call", "delete_note", "id=1"],
+      3,
+      "permission",
+      /^Not run: notes\/delete_note is dangerous/,
+    ],
+  ])("%s: one object on stdout, the same exit code", async (_name, args, code, failure, error) => {
+    const run = await notCalled(args);
+    expect(run.code).toBe(code);
+    expect(run.report).toEqual({
+      server: "notes",
+      tool: args[1],
+      error: expect.stringMatching(error) as string,
+      failure,
+    });
+  });
+
+  it("a server that dies as it starts: the start's failure, exit 4", async () => {
+    const run = await notCalled(["call", "get_note", "id=1"], ["crash-at-start"]);
+    expect(run.code).toBe(4);
+    expect(run.report).toEqual({
+      server: "notes",
+      tool: "get_note",
+      error: expect.stringMatching(
+        /^Server "notes" could not be started: the server process exited \(code 1\)/,
+      ) as string,
+      failure: "transient",
+    });
+  });
+});
+
 describe("a JSON-RPC error answer", () => {
   const LOCKED = "notes: DELETE failed: SQLITE_BUSY: database is locked | at Statement.run (store.js:42:9)";
 
