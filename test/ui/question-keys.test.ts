@@ -316,3 +316,14 @@ describe("question_sync", () => {
     ).toBeUndefined();
   });
 });
+
+describe("screen_back (the terminal back from the external editor)", () => {
+  it("a question that came while the editor was open is guarded from then: y right after is typing", () => {
+    const back = reducePrompt(shown(SAMPLING), { type: "screen_back", at: LATER + 5000 }).state;
+    expect(back.question).toMatchObject({ id: 1, shownAt: LATER + 5000 });
+    const early = press(back, [LATER + 5100, text("y")]);
+    expect(early.answers).toEqual([]);
+    expect(early.state.editor.text).toBe("y");
+    expect(press(back, [LATER + 5000 + GUARD, text("y")]).answers).toEqual([{ approved: true }]);
+  });
+});

@@ -247,6 +247,7 @@ export function App({
               // edit's temporary folder is still being removed (slow on a busy machine).
               terminalBack = true;
               editing.current = false;
+              promptStore.dispatch({ type: "screen_back", at: clock() });
             }
             return result;
           };

@@ -110,6 +110,8 @@ export type PromptAction = (
   | { type: "approval_sync"; callId: string | undefined }
   /** The server question the transcript is asking now (undefined: none). */
   | { type: "question_sync"; question: ServerQuestion | undefined }
+  /** The terminal is back from the external editor: what it shows now is seen for the first time. */
+  | { type: "screen_back" }
 ) & { at: number };
 
 /** What the app must do after a key; the reducer itself does no IO. */
@@ -168,6 +170,8 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       return only(syncApproval(state, action.callId, at));
     case "question_sync":
       return only(syncQuestion(state, action.question, at));
+    case "screen_back":
+      return only(seenAgain(state, at));
     case "question_key":
     case "question_focus":
     case "question_confirm":
@@ -311,6 +315,18 @@ function syncApproval(state: PromptState, callId: string | undefined, at: number
   }
   if (callId === state.approval?.callId) return state;
   return { ...state, approval: { callId, shownAt: at, focus: INITIAL_APPROVAL_FOCUS, reason: undefined } };
+}
+
+/**
+ * A panel that came while the editor had the terminal was known here but never drawn: its guard
+ * runs from when the person can first see it, so the first key after the editor decides nothing.
+ */
+function seenAgain(state: PromptState, at: number): PromptState {
+  return {
+    ...state,
+    approval: state.approval && { ...state.approval, shownAt: at },
+    question: state.question && { ...state.question, shownAt: at },
+  };
 }
 
 /** A new question to ask starts a fresh panel and its guard; the same question keeps its panel. */
