@@ -110,7 +110,10 @@ describe("a server that exits leaving a helper that holds its pipes", () => {
 
 describe("a call that never went out, with --json", () => {
   /** The one object a script reads, and the sentence on stderr it repeats. */
-  async function notCalled(args: string[], bugs: string[] = []): Promise<{ code: number; report: object }> {
+  async function notCalled(
+    args: string[],
+    bugs: string[] = [],
+  ): Promise<{ code: number | null; report: object }> {
     const run = await withBugs([...args, "--json"], bugs);
     const report = JSON.parse(run.stdout) as { error: string };
     expect(run.stderr).toBe(`mcpterm: ${report.error}\n`);

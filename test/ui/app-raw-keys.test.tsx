@@ -46,3 +46,30 @@ describe("editing keys from raw terminal bytes", () => {
     await until(() => prompt() === "onXe\ntwo", "↑ to move up a line after ←");
   });
 });
+
+/**
+ * Ctrl+X then something that finishes no chord: the chord and its next key are dropped, as in
+ * readline, and nothing more: a paste, the rest of a read, or a Ctrl+C meant to stop a turn.
+ */
+describe("a key after a stray Ctrl+X", () => {
+  it("a paste after it is inserted whole", async () => {
+    const { press, until, prompt } = await renderApp();
+    await press("keep ", "\u0018", "\u001b[200~important pasted paragraph\u001b[201~");
+    await until(() => prompt() === "keep important pasted paragraph", "the paste in the prompt");
+  });
+
+  it("a read of typing after it loses only its first key", async () => {
+    const { press, until, prompt } = await renderApp();
+    await press("\u0018", "xhello");
+    await until(() => prompt() === "hello", "the rest of the read typed");
+    await press("\u0018z", " there");
+    await until(() => prompt() === "hello there", "Ctrl+X and z in one read, both dropped");
+  });
+
+  it("Ctrl+C after it still cancels the running turn", async () => {
+    const { press, until, controller } = await renderApp();
+    controller.busy = true;
+    await press("\u0018", "\u0003");
+    await until(() => controller.cancelled === 1, "Ctrl+C to cancel the turn");
+  });
+});

@@ -271,9 +271,10 @@ export function App({
     [controller, onExit, dispatch, promptStore, clock, columns, bodyLines, store, restore, suspendTerminal],
   );
 
-  // Each key is mapped and reduced against the latest state, so keys that came in one read apply in order.
-  const onKey = useCallback(
-    (key: KeyEvent): void => {
+  // Each key is mapped and reduced against the latest state, so keys that came in one read apply
+  // in order. What a key hands on (a paste after Ctrl+X) is applied next, in the mode it leaves.
+  const applyKey = useCallback(
+    (key: KeyEvent): KeyEvent | undefined => {
       const at = clock();
       const current = store.getState();
       const shown = activePanel(current);
@@ -293,12 +294,19 @@ export function App({
           if (textBeforeCursor(promptStore.getState()) !== before) return;
           for (const effect of promptStore.dispatch(later)) runEffect(effect);
         });
-        return;
+        return undefined;
       }
       for (const effect of promptStore.dispatch(filled)) runEffect(effect);
       refreshMenu(promptStore, controller, at);
+      return action.type === "chord_cancel" ? action.then : undefined;
     },
     [clock, store, promptStore, controller, runEffect],
+  );
+  const onKey = useCallback(
+    (key: KeyEvent): void => {
+      for (let next: KeyEvent | undefined = key; next !== undefined;) next = applyKey(next);
+    },
+    [applyKey],
   );
   useInput(
     useCallback(

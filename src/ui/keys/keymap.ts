@@ -1,4 +1,5 @@
 import type { ApprovalChoice } from "./approval-choices.js";
+import { graphemeAt } from "./input-editor.js";
 import type { KeyEvent } from "./key-event.js";
 
 /**
@@ -111,8 +112,11 @@ export type KeyAction =
   | { type: "open_editor" }
   /** Ctrl+X: the first key of a chord. */
   | { type: "chord_start" }
-  /** A key after Ctrl+X that finishes no chord: both are dropped, as readline does. */
-  | { type: "chord_cancel" }
+  /**
+   * A key after Ctrl+X that finishes no chord: both are dropped, as readline does; `then`, what
+   * must not be lost with them (a paste, Ctrl+C, the rest of a read), is applied after.
+   */
+  | { type: "chord_cancel"; then?: KeyEvent }
   | { type: "ignore" };
 
 /** The key as one word: "ctrl+w", "alt+backspace", "shift+tab", "up". */
@@ -289,10 +293,11 @@ const SHORTCUTS: Readonly<Record<string, ApprovalChoice>> = {
 export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
   switch (key.kind) {
     case "paste":
-      if (mode === "ctrl-x") return { type: "chord_cancel" };
+      // Ctrl+X then a paste: the chord ends, the paste is not lost.
+      if (mode === "ctrl-x") return { type: "chord_cancel", then: key };
       return mode === "form" ? { type: "form_paste", text: key.text } : { type: "paste", text: key.text };
     case "text":
-      if (mode === "ctrl-x") return key.text === "e" ? { type: "open_editor" } : { type: "chord_cancel" };
+      if (mode === "ctrl-x") return key.text === "e" ? { type: "open_editor" } : afterCtrlX(key.text);
       if (mode === "approval") return approvalText(key.text);
       if (mode === "sampling" || mode === "url") return { type: "question_key", text: key.text };
       if (mode === "form") return { type: "form_text", text: key.text };
@@ -304,9 +309,22 @@ export function keyAction(mode: KeyMode, key: KeyEvent): KeyAction {
       const chord = chordOf(key);
       // Shift changes nothing the table does not name (Shift+← is ←), except where it is named.
       const action = table[chord] ?? (key.shift ? table[chordOf({ ...key, shift: false })] : undefined);
-      return action ?? { type: mode === "ctrl-x" ? "chord_cancel" : "ignore" };
+      if (mode !== "ctrl-x") return action ?? { type: "ignore" };
+      // Ctrl+C stops a turn whatever came before it: it ends the chord and does its own work.
+      return action ?? (chord === "ctrl+c" ? { type: "chord_cancel", then: key } : { type: "chord_cancel" });
     }
   }
+}
+
+/**
+ * Typing after Ctrl+X, as readline has it: the first key is dropped with the chord, and the keys
+ * that came with it in the same read are typed, not lost.
+ */
+function afterCtrlX(text: string): KeyAction {
+  const rest = text.slice(graphemeAt(text, 0).length);
+  return rest === ""
+    ? { type: "chord_cancel" }
+    : { type: "chord_cancel", then: { kind: "text", text: rest } };
 }
 
 /** Pager letters of the inspector, as in less: j/k a line, g/G top and bottom; f shows blobs whole. */
