@@ -54,7 +54,8 @@ describe("classifyTier", () => {
       "dangerous",
       "readOnlyHint: false (destructiveHint defaults to true)",
     ],
-    // ...but never lower it below what the name suggests.
+    // ...but never lower it below what the name suggests (money, access, machines: below).
+    [untrusted("dm_user", { annotations: { readOnlyHint: true } }), "external", "name: dm"],
     [
       untrusted("delete_everything", { annotations: { readOnlyHint: true } }),
       "dangerous",
@@ -170,6 +171,28 @@ describe("classifyTier", () => {
     ],
   ])("%j -> %s (%s)", (input, tier, reason) => {
     expect(classifyTier(input)).toEqual({ tier, reason });
+  });
+
+  // A name that speaks of money, access or a machine is never lowered by an untrusted readOnlyHint.
+  it.each([
+    ["unlink", "unlink"],
+    ["charge_card", "charge"],
+    ["withdraw", "withdraw"],
+    ["refund_order", "refund"],
+    ["grant_access", "grant"],
+    ["ban_user", "ban"],
+    ["reboot", "reboot"],
+    ["flush_db", "flush"],
+    ["apply_migration", "apply"],
+    ["approve_pr", "approve"],
+    ["rollback", "rollback"],
+    ["run_sql", "run"],
+    ["python", "python"],
+  ])("%s claiming readOnlyHint -> dangerous (name: %s)", (name, verb) => {
+    expect(classifyTier(untrusted(name, { annotations: { readOnlyHint: true } }))).toEqual({
+      tier: "dangerous",
+      reason: `name: ${verb}; readOnlyHint ignored (untrusted server)`,
+    });
   });
 
   it.each([

@@ -133,13 +133,13 @@ const UNTRUSTED: Record<string, Row[]> = {
     // The server says only readOnlyHint: false; per the spec such a tool may destroy.
     ...rows("dangerous", NOT_READ_ONLY, [
       "git_add",
-      "git_checkout",
       "git_cherry_pick",
       "git_commit",
       "git_init",
       "git_rebase",
       "git_set_working_dir",
     ]),
+    ...rows("dangerous", "name: checkout", ["git_checkout"]),
     ...rows("dangerous", "name: clean", ["git_clean"]),
     ...rows("dangerous", "name: clear", ["git_clear_working_dir"]),
     ...rows("dangerous", "name: merge", ["git_merge"]),
@@ -164,7 +164,9 @@ const UNTRUSTED: Record<string, Row[]> = {
       "git_show",
       "git_branch",
     ]),
-    ...rows("dangerous", UNTRUSTED_WRITE, ["git_commit", "git_add", "git_create_branch", "git_checkout"]),
+    ...rows("dangerous", UNTRUSTED_WRITE, ["git_commit", "git_add", "git_create_branch"]),
+    // A checkout may overwrite the working tree: the name says so, whatever the server says.
+    ...rows("dangerous", "name: checkout", ["git_checkout"]),
     ...rows("dangerous", "name: reset", ["git_reset"]),
   ],
   "postgres.json": [

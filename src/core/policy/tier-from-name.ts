@@ -9,13 +9,13 @@ const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
   {
     kind: "destructive",
     words: words(
-      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force invoke trigger dispatch launch spawn",
+      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force invoke trigger dispatch launch spawn unlink charge withdraw refund purchase buy sell checkout grant ban kick reboot poweroff halt flush nuke approve rollback revert apply cancel suspend disable deprovision evict python powershell pwsh sql",
     ),
   },
   {
     kind: "network",
     words: words(
-      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite forward respond broadcast emit",
+      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite forward respond broadcast emit dm dial",
     ),
   },
   {
