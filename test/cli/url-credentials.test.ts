@@ -105,6 +105,17 @@ describe("a remote server's URL with a user name and password in it", () => {
     for (const output of [run.stdout, doctor.stdout, doctor.stderr]) expect(output).not.toContain("w0rd");
   });
 
+  it("never prints a value from the environment that its path or query carries, whatever its name", async () => {
+    const { origin } = await basicAuthServer();
+    const dir = await project({ url: `http://${origin}/mcp/\${ZAP_PATH}/sse?k=\${MYKEY}` });
+    const env = cleanEnv({ MYKEY: "qqVALUEqq98765", ZAP_PATH: "zapSECRETpath123" });
+    for (const args of [["tools"], ["doctor", "--no-calls"]]) {
+      const run = await runCli([...args, "--trust-config"], { cwd: dir, env });
+      expect(run.stdout + run.stderr).toContain(`http://${origin}/mcp/[REDACTED]/sse?k=[REDACTED]`);
+      expect(run.stdout + run.stderr).not.toMatch(/qqVALUEqq98765|zapSECRETpath123/);
+    }
+  });
+
   it("works the same for a URL typed with --url", async () => {
     const { origin, seen } = await basicAuthServer();
     const dir = await tempDir("mcpterm-url-credentials-typed-");

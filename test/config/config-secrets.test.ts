@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { configSecrets } from "../../src/core/config/config-secrets.js";
+import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { emptyConfig } from "../../src/core/config/index.js";
 import { defaultServerConfig } from "../../src/core/config/ad-hoc-server.js";
 
@@ -20,5 +21,36 @@ describe("configSecrets", () => {
     expect(configSecrets(withHeaders({ Authorization: basic("developer:TopSecretPw99") }))).not.toContain(
       "developer",
     );
+  });
+});
+
+describe("values from the environment a URL carries", () => {
+  const env = {
+    MYKEY: "qqVALUEqq98765",
+    ZAP_PATH: "zapSECRETpath123",
+    HOST: "mcp.example.com",
+    PORT: "8443",
+    SHORT: "abc",
+    PASS: "p@ss/word-99",
+  };
+  const secretsOf = (url: string): string[] =>
+    configSecrets(
+      parseConfigDocument(
+        { mcpServers: { remote: { url } } },
+        { fileLabel: "mcp.config.json", configDir: "/p", env },
+      ),
+    );
+
+  it("are secrets in the query, the path, the fragment and the user information, whatever their names", () => {
+    expect(secretsOf("https://${HOST}:${PORT}/mcp/${ZAP_PATH}/sse?k=${MYKEY}#${SHORT}")).toEqual([
+      "zapSECRETpath123",
+      "qqVALUEqq98765",
+    ]);
+    expect(secretsOf("https://me:${PASS}@${HOST}/mcp")).toContain("p@ss/word-99");
+  });
+
+  it("are not where they name the host or are too short to redact, nor in a URL that is one variable", () => {
+    expect(secretsOf("https://${HOST}/mcp?v=${SHORT}")).toEqual([]);
+    expect(secretsOf("${URL:-https://h/mcp}")).toEqual([]);
   });
 });

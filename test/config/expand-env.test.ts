@@ -20,7 +20,15 @@ describe("expandEnv", () => {
     ["$VAR without braces is left alone", "$TOKEN", "$TOKEN", [], []],
     ["an invalid name is left alone", "${1abc}", "${1abc}", [], []],
   ])("%s", (_name, input, value, missing, used) => {
-    expect(expandEnv(input, env)).toEqual({ value, missing, used });
+    const { placed: _placed, ...expanded } = expandEnv(input, env);
+    expect(expanded).toEqual({ value, missing, used });
+  });
+
+  it("says where each value from the environment went: the offset of its ${…}", () => {
+    expect(expandEnv("a${TOKEN}b${NOPE:-x}c${PORT}", env).placed).toEqual([
+      { value: "abc", offset: 1 },
+      { value: "8080", offset: 21 },
+    ]);
   });
 });
 

@@ -1,9 +1,10 @@
-import { secretsFromEnvironment } from "../policy/secret-patterns.js";
+import { MIN_SECRET_CHARS, secretsFromEnvironment } from "../policy/secret-patterns.js";
 import type { McptermConfig } from "./config-types.js";
 
 /**
  * Secret values a config hands to its servers: each server's `env` entries whose names say they
- * are secret, and its header values (an Authorization header is the usual way a token travels).
+ * are secret, its header values (an Authorization header is the usual way a token travels) and
+ * the values from the environment its URL carries (ServerConfig.urlSecrets).
  * An OAuth client secret or private key is one too. They are redacted wherever they appear, a
  * server's own stderr included.
  */
@@ -16,7 +17,8 @@ export function configSecrets(config: McptermConfig): string[] {
         value.replace(/^\s*(?:Bearer|Basic|Token)\s+/i, ""),
         ...basicCredentials(value),
       ])
-      .filter((value) => value.length >= 8),
+      .filter((value) => value.length >= MIN_SECRET_CHARS),
+    ...(server.urlSecrets ?? []),
     ...[server.oauth?.clientSecret, server.oauth?.privateKey, server.oauth?.idToken].filter(
       (value) => value !== undefined,
     ),

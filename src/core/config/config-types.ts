@@ -54,6 +54,8 @@ export interface ServerConfig {
    * values the entry sends off this machine, which the trust question names.
    */
   fromEnvironment?: EnvironmentValue[];
+  /** Values from the environment its URL carries in its requests (a `?key=${MAPS_KEY}`): redacted wherever they appear. */
+  urlSecrets?: string[];
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
 }

@@ -7,6 +7,8 @@ export interface EnvExpansion {
   missing: string[];
   /** Variables whose (non-empty) value from the environment went into `value`, in order of first use. */
   used: string[];
+  /** Each value from the environment as it went in, at the offset of its `${…}` in the text given. */
+  placed: Array<{ value: string; offset: number }>;
 }
 
 /**
@@ -22,15 +24,19 @@ export function expandEnv(
 ): EnvExpansion {
   const missing: string[] = [];
   const used: string[] = [];
+  const placed: EnvExpansion["placed"] = [];
   const value = text.replace(
     VARIABLE,
     (_match, name: string, fallback: string | undefined, offset: number) => {
       const current = env[name];
       if (current === undefined && fallback === undefined && !missing.includes(name)) missing.push(name);
-      if (current !== undefined && current !== "" && !used.includes(name)) used.push(name);
+      if (current !== undefined && current !== "") {
+        if (!used.includes(name)) used.push(name);
+        placed.push({ value: current, offset });
+      }
       const replacement = current === undefined || current === "" ? (fallback ?? "") : current;
       return encodedAt(offset) ? encodeURIComponent(replacement) : replacement;
     },
   );
-  return { value, missing, used };
+  return { value, missing, used, placed };
 }

@@ -11,11 +11,12 @@ import {
   type ServerConfig,
   type ServerTransport,
 } from "./config-types.js";
-import { expandEnv } from "./expand-env.js";
+import { expandEnv, type EnvExpansion } from "./expand-env.js";
+import { MIN_SECRET_CHARS } from "../policy/secret-patterns.js";
 import { isHttpUrl } from "./http-url.js";
 import { clearTextSecrets } from "./plain-http.js";
 import { unknownKeySentences } from "./unknown-keys.js";
-import { moveUrlCredentials, urlUserinfoSpan } from "./url-credentials.js";
+import { moveUrlCredentials, urlAuthorityEnd, urlUserinfoSpan } from "./url-credentials.js";
 import { parseServerOAuth } from "./server-oauth.js";
 
 /** `type` values written by Claude Code, Cursor, VS Code and Cline for the same three transports. */
@@ -48,12 +49,13 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
 
   const unset: Unset[] = [];
   const fromEnvironment: EnvironmentValue[] = [];
-  const expand = (text: string, at: string, encodedAt?: (offset: number) => boolean): string => {
-    const { value: expanded, missing, used } = expandEnv(text, env, encodedAt);
-    for (const variable of missing) unset.push({ variable, path: at });
-    for (const variable of used) fromEnvironment.push({ variable, key: at.slice(here.length + 1) });
+  const expansion = (text: string, at: string, encodedAt?: (offset: number) => boolean): EnvExpansion => {
+    const expanded = expandEnv(text, env, encodedAt);
+    for (const variable of expanded.missing) unset.push({ variable, path: at });
+    for (const variable of expanded.used) fromEnvironment.push({ variable, key: at.slice(here.length + 1) });
     return expanded;
   };
+  const expand = (text: string, at: string): string => expansion(text, at).value;
   const expandRecord = (record: Record<string, string> | undefined, at: string): Record<string, string> =>
     Object.fromEntries(
       Object.entries(record ?? {}).map(([key, text]) => [key, expand(text, keyPath(at, key))]),
@@ -111,11 +113,14 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     const urlPath = keyPath(here, urlKey);
     const rawUrl = reader.optionalString(raw, urlKey, here) ?? "";
     const userinfo = urlUserinfoSpan(rawUrl);
-    server.url = expand(
+    const url = expansion(
       rawUrl,
       urlPath,
       userinfo && ((offset) => offset >= userinfo[0] && offset < userinfo[1]),
     );
+    server.url = url.value;
+    const secrets = urlSecrets(rawUrl, url);
+    if (secrets.length > 0) server.urlSecrets = secrets;
     const oauth = parseServerOAuth(raw, here, reader, expand);
     if (oauth !== undefined) server.oauth = oauth;
     // What it sends off this machine: its URL, headers and oauth (keys it does not read are not sent).
@@ -142,6 +147,22 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
   const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure ?? twoCredentials;
   if (problem !== undefined) server.problem = problem;
   return server;
+}
+
+/**
+ * Values from the environment a URL carries as part of its requests (see urlAuthorityEnd): in
+ * its user name or password, path, query or fragment, where tokens go, whatever the variable is
+ * called. Those naming the host, and short ones (redacted everywhere, they would hide words), are not.
+ */
+function urlSecrets(rawUrl: string, url: EnvExpansion): string[] {
+  const authorityEnd = urlAuthorityEnd(rawUrl);
+  if (authorityEnd === undefined) return [];
+  const userinfo = urlUserinfoSpan(rawUrl);
+  const inRequest = (offset: number): boolean =>
+    offset >= authorityEnd || (userinfo !== undefined && offset < userinfo[1]);
+  return url.placed
+    .filter(({ value, offset }) => inRequest(offset) && value.length >= MIN_SECRET_CHARS)
+    .map(({ value }) => value);
 }
 
 /** `"alwaysLoad": true` (every tool of the server) or a list of its tool names; `false` is the same as leaving it out. */

@@ -1,6 +1,7 @@
 import type { lintSource } from "@secretlint/core";
 import {
   LINE_PATTERNS,
+  MIN_SECRET_CHARS,
   REDACTED,
   SECRET_PATTERNS,
   redactWithPatterns,
@@ -89,8 +90,6 @@ function tokenEnd(text: string, end: number): number {
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
  * this process knows (API keys from flags and environment).
  */
-/** Shorter values would redact ordinary words; no token or key is this short. */
-const MIN_LEARNED_LENGTH = 8;
 /**
  * Short texts found clean are remembered, up to this many: the same few ("2.0", "tools/call",
  * a tool's name, an approval's reason) come back in every JSON-RPC frame and event a call makes.
@@ -115,7 +114,7 @@ export class SecretRedactor {
    * from now on like the ones known at the start.
    */
   learn(secret: string): void {
-    if (secret.length < MIN_LEARNED_LENGTH || this.knownSecrets.includes(secret)) return;
+    if (secret.length < MIN_SECRET_CHARS || this.knownSecrets.includes(secret)) return;
     this.knownSecrets.push(secret);
     this.needles = undefined;
     // A remembered redaction predates the secret and could still hold it.

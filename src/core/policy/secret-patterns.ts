@@ -408,6 +408,12 @@ export function isSecretName(name: string, where: "environment" | "argument" = "
 }
 
 /**
+ * The shortest value taken as a secret by where it comes from (its variable's name, a header, a
+ * URL): shorter ones, redacted wherever they appear, would hide ordinary words and numbers.
+ */
+export const MIN_SECRET_CHARS = 8;
+
+/**
  * Secret values in the environment, to redact wherever they appear: the values of variables
  * whose names say they hold a secret, and the password of any URL a variable holds
  * (`DATABASE_URL=postgres://app:s3cret-pw@db/app`), which shows up later without its URL.
@@ -416,11 +422,11 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
-    if (isSecretName(name) && value.length >= 8) secrets.add(value);
+    if (isSecretName(name) && value.length >= MIN_SECRET_CHARS) secrets.add(value);
     for (const match of value.matchAll(URL_PASSWORD)) {
       const password = safeDecodeUri(match[1] ?? "");
-      if (password.length >= 8) secrets.add(password);
-      if ((match[1] ?? "").length >= 8) secrets.add(match[1] ?? "");
+      if (password.length >= MIN_SECRET_CHARS) secrets.add(password);
+      if ((match[1] ?? "").length >= MIN_SECRET_CHARS) secrets.add(match[1] ?? "");
     }
   }
   return [...secrets];
