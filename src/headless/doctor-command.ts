@@ -2,10 +2,9 @@ import type { CliArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { ExitCode, UsageError } from "../core/errors.js";
-import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 import { examineServer } from "./doctor-examine.js";
-import { settleHandover, withoutUntrustedPowers } from "./handover-gate.js";
+import { settleServerStart } from "./trust-gate.js";
 import { allPassed, renderDoctor, renderDoctorJson, type DoctorReport } from "./doctor-render.js";
 import { doctorSteps } from "./doctor-steps.js";
 import { requireServerConfig } from "./with-one-server.js";
@@ -32,15 +31,12 @@ export async function runDoctorCommand(args: DoctorArgs, io: CliIo): Promise<Exi
     throw new UsageError(
       `${config.path ?? "There is no mcp.config.json here, so"} there is no server to examine; name one after -- (mcpterm doctor -- node build/server.js) or give --url <url>.`,
     );
-  // Asked once for every server examined, not once each; settled, the examination does not ask again.
-  await settleHandover(config, servers, args.common, io);
-  // So is what an untrusted config may not decide (its tiers and trust): taken off here, once.
-  const { servers: examined, note } = withoutUntrustedPowers(config, servers, args.common, io);
-  if (note) io.stderr.write(`warning: ${sanitizeOneLine(note)}\n`);
-  const settled = { ...args.common, trustConfig: true };
   const redactor = sessionRedactor(config, io.env);
+  // Asked once for every server examined, not once each; settled, the examination does not ask again.
+  await settleServerStart(config, servers, args.common, io, redactor);
+  const settled = { ...args.common, trustConfig: true };
   const reports: DoctorReport[] = [];
-  for (const server of examined) {
+  for (const server of servers) {
     if (io.signal.aborted) break;
     const facts = await examineServer(server, {
       config,

@@ -1,7 +1,7 @@
 import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
-import { settleHandover, withoutUntrustedPowers } from "./handover-gate.js";
+import { settleServerStart } from "./trust-gate.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
@@ -29,7 +29,7 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * `prompts`, `dev`, `replay`, `auth login`), connected as a session would be: offered the working
  * folder as a root (some servers list tools only to clients with roots), their output redacted.
  * Sampling and forms are declined, each with a line on stderr: nobody is asked here. What they would send of the user's
- * environment to places the project names is settled first (settleHandover).
+ * environment to places the project names is settled first: the config is trusted (settleServerStart).
  */
 export async function commandManager(
   project: { config: McptermConfig; common: CommonArgs },
@@ -42,10 +42,8 @@ export async function commandManager(
   > = {},
   signIn?: SignInPerson,
 ): Promise<McpManager> {
-  await settleHandover(project.config, servers, project.common, io);
-  const { servers: started, note } = withoutUntrustedPowers(project.config, servers, project.common, io);
-  if (note) io.stderr.write(`warning: ${sanitizeOneLine(note)}\n`);
-  return new McpManager(started, {
+  await settleServerStart(project.config, servers, project.common, io, redactor);
+  return new McpManager([...servers], {
     // A server that does not stop when its stdin closes is signalled soon after: the person
     // waits for a one-off command, and a stuck call's server would hold them for seconds.
     shutdownGraceMs: ONE_OFF_GRACE_MS,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli, type CliRun } from "../support/run-cli.js";
+import { cleanEnv, runCli, type CliRun, trustingConfig } from "../support/run-cli.js";
 import { slowInitializeWarnings } from "../support/slow-initialize.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -30,7 +30,10 @@ afterAll(async () => {
 
 /** `mcpterm <args> -- env AUTHOR_BUG=<bugs> node notes.js`: the server being written, typed. */
 const withBugs = (args: string[], bugs: string[], env: string[] = []) =>
-  runCli([...args, "--", ...notesCommand(script, marker, bugs, env)], { cwd: dir, env: cleanEnv() });
+  runCli(trustingConfig([...args, "--", ...notesCommand(script, marker, bugs, env)]), {
+    cwd: dir,
+    env: cleanEnv(),
+  });
 
 const THROWN_AT = String.raw`\(at file:\/\/\/\S+\/notes\.js:\d+:\d+\)`;
 const TYPE_ERROR = String.raw`TypeError: Cannot read properties of undefined \(reading 'title'\)`;
@@ -215,7 +218,10 @@ describe("a server that shuts its stdin and dies as it starts", () => {
   it("mcpterm tools says how it ended and why, not the broken pipe of the first message (exit 4)", async () => {
     // A shell shuts its stdin at once, before mcpterm writes initialize (EPIPE), then dies.
     const dying = "exec 0<&-; echo 'fatal: the config file is missing' >&2; sleep 0.3; exit 3";
-    const run = await runCli(["tools", "--", "sh", "-c", dying], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--", "sh", "-c", dying]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(4);
     expect(run.stdout).not.toContain("EPIPE");
     expect(run.stdout).toMatch(
@@ -227,7 +233,10 @@ describe("a server that shuts its stdin and dies as it starts", () => {
     // The shell's pipes stay open after it exits (the child has them), so its exit is seen on
     // the process's own exit, not when the pipes close; the child is stopped with the group.
     const leaving = `exec 0<&-; echo 'fatal: the config file is missing' >&2; sh -c 'sleep 30' ${marker} & exit 3`;
-    const run = await runCli(["tools", "--", "sh", "-c", leaving], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--", "sh", "-c", leaving]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(4);
     expect(run.stdout).toMatch(
       /failed — the server process exited \(code 3\) before it was connected: fatal: the config file is missing$/m,
@@ -247,10 +256,13 @@ function toolsOfRefusing(ending: string): ReturnType<typeof runCli> {
     "const m = JSON.parse(line); if (m.id === undefined) return;",
     "process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } }) + '\\n'); });",
   ].join(" ");
-  return runCli(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing], {
-    cwd: dir,
-    env: cleanEnv(),
-  });
+  return runCli(
+    trustingConfig(["tools", "--protocol", "2026-07-28", "--", process.execPath, "-e", refusing]),
+    {
+      cwd: dir,
+      env: cleanEnv(),
+    },
+  );
 }
 
 describe("a server mcpterm stopped itself once connecting failed", () => {
@@ -281,7 +293,10 @@ describe("a server mcpterm stopped itself once connecting failed", () => {
       `printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"Method not found"}}\\n' "$id";`,
       "sleep 5",
     ].join(" ");
-    const run = await runCli(["tools", "--", "sh", "-c", shutting], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--", "sh", "-c", shutting]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(4);
     expect(run.stdout).toMatch(
       /failed — the server process closed its stdin, so nothing could be sent to it/,
@@ -412,7 +427,7 @@ describe("the 2026-07-28 probe, which a server must answer", () => {
     await writeJson(path.join(project, "mcp.config.json"), {
       mcpServers: { notes: { command: command[0], args: command.slice(1), startupTimeoutMs } },
     });
-    return runCli(["tools"], { cwd: project, env: cleanEnv() });
+    return runCli(trustingConfig(["tools"]), { cwd: project, env: cleanEnv() });
   }
 
   it("left unanswered, is named as the wait every start pays, not as a slow start", async () => {
@@ -506,7 +521,7 @@ describe("a crash in a one-shot turn", () => {
     models.push(model);
     const trace = path.join(project, "trace.jsonl");
     const run = await runCli(
-      [
+      trustingConfig([
         "-p",
         "read note 1",
         "--trust-config",
@@ -517,7 +532,7 @@ describe("a crash in a one-shot turn", () => {
         model.baseUrl,
         "--trace",
         trace,
-      ],
+      ]),
       { cwd: project, env: cleanEnv() },
     );
     expect(run.code).toBe(4);
@@ -556,7 +571,7 @@ describe("a crash in a one-shot turn", () => {
       errorLine: "TypeError: Cannot read properties of undefined (reading 'title')",
       location: expect.stringMatching(/notes\.js:\d+:\d+$/) as string,
     });
-    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
+    const tree = await runCli(trustingConfig(["trace", trace]), { cwd: project, env: cleanEnv() });
     expect(tree.stdout).toMatch(
       /notes exited \(code 1\)\n.*error: TypeError: Cannot read properties of undefined/,
     );
@@ -583,7 +598,7 @@ describe("junk on stdout in a one-shot turn", () => {
     models.push(model);
     const trace = path.join(project, "trace.jsonl");
     const run = await runCli(
-      [
+      trustingConfig([
         "-p",
         "read note 1",
         "--trust-config",
@@ -594,7 +609,7 @@ describe("junk on stdout in a one-shot turn", () => {
         model.baseUrl,
         "--trace",
         trace,
-      ],
+      ]),
       { cwd: project, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -609,7 +624,7 @@ describe("junk on stdout in a one-shot turn", () => {
     expect(records.filter((record) => record.type === "stdout_noise")).toEqual([
       expect.objectContaining({ server: "notes", line: "debug: looking up note 1" }),
     ]);
-    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
+    const tree = await runCli(trustingConfig(["trace", trace]), { cwd: project, env: cleanEnv() });
     expect(tree.stdout).toContain(
       'notes wrote to stdout, which is for JSON-RPC only: "debug: looking up note 1"',
     );

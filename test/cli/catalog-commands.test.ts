@@ -4,12 +4,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FAKE_LINEAR_KEY, FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { catalogLaunch, EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
 const marker = randomUUID();
 let dir: string;
-const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 beforeAll(async () => {
   dir = await tempDir();
@@ -92,7 +92,7 @@ describe("mcpterm resources", () => {
 
 describe("mcpterm prompts", () => {
   it("lists each prompt as its command with its arguments, and which are required", async () => {
-    const run = await runCli(["prompts", "everything"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["prompts", "everything"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
       [

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 const modelServers: ScriptedModelServer[] = [];
 afterAll(async () => {
@@ -50,7 +50,7 @@ describe("a project config that says one thing twice", () => {
       ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
       ["tools"],
     ]) {
-      const run = await runCli(args, { cwd: dir, env: cleanEnv() });
+      const run = await runCli(trustingConfig(args), { cwd: dir, env: cleanEnv() });
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
         'mcpterm: mcp.config.json: mcpServers has "fetch" twice (line 3, column 5 and line 4, column 5); keep one.\n',
@@ -71,7 +71,7 @@ describe("a project config with a key mcpterm does not know", () => {
     const warning =
       'warning: mcp.config.json: unknown key "mcpServer" at the top level is ignored; did you mean "mcpServers"?\n';
     const server = await model("answer");
-    const oneShot = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+    const oneShot = await runCli(trustingConfig(["-p", "x", "--model", "m", "--base-url", server.baseUrl]), {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -79,7 +79,7 @@ describe("a project config with a key mcpterm does not know", () => {
     expect(oneShot.stdout).toBe("answer\n");
     expect(oneShot.stderr).toContain(warning);
 
-    const tools = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    const tools = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(tools.code).toBe(0);
     expect(tools.stderr).toBe(warning);
   });
@@ -106,7 +106,7 @@ describe("a remote server that would send its headers over plain http", () => {
         },
       });
       const env = cleanEnv({ TOKEN: "secret-token-value" });
-      const tools = await runCli(["tools"], { cwd: dir, env });
+      const tools = await runCli(trustingConfig(["tools"]), { cwd: dir, env });
       expect(tools.code).toBe(4);
       expect(tools.stdout).toMatch(/^fixture: connected/m);
       expect(tools.stdout).toContain(
@@ -114,7 +114,7 @@ describe("a remote server that would send its headers over plain http", () => {
           'use an https:// URL, or add "allowInsecureHttp": true to mcpServers.remote in mcp.config.json if you trust that network.',
       );
 
-      const call = await runCli(["call", "remote/anything"], { cwd: dir, env });
+      const call = await runCli(trustingConfig(["call", "remote/anything"]), { cwd: dir, env });
       expect(call.code).toBe(4);
       expect(call.stderr).toMatch(
         /^mcpterm: Server "remote" could not be started: mcpServers\.remote would send/,
@@ -122,7 +122,7 @@ describe("a remote server that would send its headers over plain http", () => {
 
       const server = await model("done");
       const oneShot = await runCli(
-        ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
+        trustingConfig(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl]),
         {
           cwd: dir,
           env,
@@ -157,7 +157,7 @@ describe("the trust step marks what must not be missed", () => {
       },
     });
     const server = await model("never asked");
-    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
+    const run = await runCli(trustingConfig(["-p", "x", "--model", "m", "--base-url", server.baseUrl]), {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -180,10 +180,13 @@ describe("the trust step marks what must not be missed", () => {
       mcpServers: { fixture: { ...launch, args: [...launch.args, "sudo"] } },
     });
     const server = await model("done");
-    const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    const run = await runCli(
+      trustingConfig(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl]),
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('warning: server "fixture" runs as root (sudo, doas or su).\n');
     expect(await waitForNoProcesses(marker)).toEqual([]);

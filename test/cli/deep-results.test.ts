@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOO_DEEP_TO_READ } from "../../src/core/policy/nesting-limit.js";
 import { deepLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -34,7 +34,16 @@ async function modelCalling(args: string): Promise<ScriptedModelServer> {
 
 function oneShot(model: ScriptedModelServer): ReturnType<typeof runInProcess> {
   return runInProcess(
-    ["-p", "call the deep tool", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
+    trustingConfig([
+      "-p",
+      "call the deep tool",
+      "--trust-config",
+      "--no-kb",
+      "--model",
+      "m",
+      "--base-url",
+      model.baseUrl,
+    ]),
     { cwd: dir, env: cleanEnv() },
   );
 }
@@ -49,7 +58,10 @@ function levels(value: unknown): number {
 
 describe("a result nested deeper than anything after the parse can follow", () => {
   it("mcpterm call --json prints it to MAX_NESTING, says where it stopped, and exits 0", async () => {
-    const run = await runInProcess(["call", "deep/deep", "--json"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(["call", "deep/deep", "--json"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const printed = (JSON.parse(run.stdout) as { result: { content: unknown; structuredContent: unknown } })

@@ -7,7 +7,7 @@ import { compiledFixture } from "../support/compiled-fixtures.js";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
 const marker = randomUUID();
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 /** `mcpterm dev …` as a process, its stdout and stderr together; `stop` is Ctrl+C and its end. */
 function startDev(args: string[]): { out: () => string; stop: () => Promise<number | null> } {
-  const dev = spawn(process.execPath, [CLI, ...args], {
+  const dev = spawn(process.execPath, [CLI, ...trustingConfig(args)], {
     cwd: dir,
     env: cleanEnv(),
     stdio: ["pipe", "pipe", "pipe"],
@@ -67,11 +67,15 @@ async function until(what: string, check: () => boolean, ms = 20_000): Promise<v
 
 describe("mcpterm dev", () => {
   it("restarts the server when its script changes, reports the changed tool, and leaves no process behind", async () => {
-    const dev = spawn(process.execPath, [CLI, "dev", "fixture", "--call", 'sum {"a":2,"b":3}'], {
-      cwd: dir,
-      env: cleanEnv(),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const dev = spawn(
+      process.execPath,
+      [CLI, "dev", "fixture", "--call", 'sum {"a":2,"b":3}', "--trust-config"],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let out = "";
     dev.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     dev.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
@@ -172,7 +176,7 @@ describe("mcpterm dev", () => {
   });
 
   it("says what to watch when the server's command line names no file", async () => {
-    const run = await runInProcess(["dev", "remote"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(["dev", "remote"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
       'mcpterm: The command line of "remote" (http://127.0.0.1:9/mcp) names no file to watch; give one with --watch <file or folder>.\n',

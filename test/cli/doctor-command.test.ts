@@ -5,7 +5,7 @@ import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { slowInitializeWarnings } from "../support/slow-initialize.js";
 
 const marker = randomUUID();
@@ -22,7 +22,10 @@ afterAll(() => {
 });
 
 const doctor = (bugs: string[], ...flags: string[]) =>
-  runCli(["doctor", ...flags, "--", ...notesCommand(script, marker, bugs)], { cwd: dir, env: cleanEnv() });
+  runCli(trustingConfig(["doctor", ...flags, "--", ...notesCommand(script, marker, bugs)]), {
+    cwd: dir,
+    env: cleanEnv(),
+  });
 
 /** The line of one step, as `mcpterm doctor` prints it. */
 function stepLine(stdout: string, step: string): string {
@@ -92,7 +95,7 @@ describe("mcpterm doctor", () => {
   });
 
   it("names a command that is not there, and a process killed by a signal before it answered", async () => {
-    const missing = await runCli(["doctor", "--", "no-such-mcp-server", "--stdio"], {
+    const missing = await runCli(trustingConfig(["doctor", "--", "no-such-mcp-server", "--stdio"]), {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -105,7 +108,13 @@ describe("mcpterm doctor", () => {
     expect(stepLine(missing.stdout, "stderr")).toBe("  · stderr         no process was started");
 
     const killed = await runCli(
-      ["doctor", "--", process.execPath, "-e", `process.kill(process.pid, "SIGKILL") // ${marker}`],
+      trustingConfig([
+        "doctor",
+        "--",
+        process.execPath,
+        "-e",
+        `process.kill(process.pid, "SIGKILL") // ${marker}`,
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(killed.code).toBe(1);
@@ -161,10 +170,13 @@ describe("mcpterm doctor", () => {
   it("blames a failed handshake on its cause, not on the exit mcpterm caused by closing stdin", async () => {
     // A 2025 server pinned to 2026: it answers the probe "Method not found", and exits (code 0)
     // once mcpterm gives up and closes its stdin.
-    const run = await runCli(["doctor", "--protocol", "2026-07-28", "--", ...rawAnswerCommand("{}")], {
-      cwd: dir,
-      env: cleanEnv(),
-    });
+    const run = await runCli(
+      trustingConfig(["doctor", "--protocol", "2026-07-28", "--", ...rawAnswerCommand("{}")]),
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
     expect(run.code).toBe(1);
     expect(stepLine(run.stdout, "spawn")).toMatch(/^ {2}✓ spawn +\S+ found; started/);
     expect(stepLine(run.stdout, "handshake")).toMatch(
@@ -187,7 +199,11 @@ describe("mcpterm doctor", () => {
 
   it("warns of a slow call, which fails nothing", async () => {
     const run = await runCli(
-      ["doctor", "--", ...notesCommand(script, marker, ["slow-call"], ["AUTHOR_SLOW_MS=1200"])],
+      trustingConfig([
+        "doctor",
+        "--",
+        ...notesCommand(script, marker, ["slow-call"], ["AUTHOR_SLOW_MS=1200"]),
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -239,7 +255,7 @@ describe("mcpterm doctor", () => {
         local: { command: process.execPath, args: ["-e", "0"], env: { KEY: "${NOT_SET_FOR_DOCTOR}" } },
       },
     });
-    const run = await runCli(["doctor", "--no-calls"], { cwd: project, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["doctor", "--no-calls"]), { cwd: project, env: cleanEnv() });
     expect(run.code).toBe(1);
     const [remote, local] = run.stdout.split(/^doctor: /m).slice(1);
     expect(stepLine(remote ?? "", "spawn")).toMatch(
@@ -263,13 +279,13 @@ describe("mcpterm doctor", () => {
         missing: { command: "no-such-mcp-server-command" },
       },
     });
-    const run = await runCli(["doctor", "--no-calls"], { cwd: configured, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["doctor", "--no-calls"]), { cwd: configured, env: cleanEnv() });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^notes: 0 failed/m);
     expect(run.stdout).toMatch(
       /^ {2}✗ spawn +command "no-such-mcp-server-command" was not found \(ENOENT\) in \S+; check the command and PATH$/m,
     );
-    const empty = await runCli(["doctor"], { cwd: await tempDir(), env: cleanEnv() });
+    const empty = await runCli(trustingConfig(["doctor"]), { cwd: await tempDir(), env: cleanEnv() });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(
       /there is no server to examine; name one after -- \(mcpterm doctor -- node build\/server\.js\)/,

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 /**
@@ -32,7 +32,7 @@ function runClosingStdout(
   at: "first-piece" | "start" = "first-piece",
 ): Promise<{ code: number | null; stderr: string; read: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: cleanEnv() });
+    const child = spawn(process.execPath, [CLI, ...trustingConfig(args)], { cwd: dir, env: cleanEnv() });
     let stderr = "";
     let read = 0;
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

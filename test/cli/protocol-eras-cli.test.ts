@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 /**
@@ -27,7 +27,7 @@ beforeAll(async () => {
   });
 });
 
-const cli = (args: string[], cwd = dir) => runCli(args, { cwd, env: cleanEnv() });
+const cli = (args: string[], cwd = dir) => runCli(trustingConfig(args), { cwd, env: cleanEnv() });
 
 interface ServerJson {
   name: string;

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
 let dir: string;
-const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 /** The real binary, so one case checks the code the process itself exits with. */
-const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const binary = (...args: string[]) => runCli(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 beforeAll(async () => {
   dir = await tempDir();

@@ -8,7 +8,7 @@ import { TraceRecorder } from "../../src/core/trace/trace-recorder.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { catalogLaunch, serverConfig, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
 const marker = randomUUID();
@@ -49,7 +49,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) => runInProcess(["replay", ...args], { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) =>
+  runInProcess(trustingConfig(["replay", ...args]), { cwd: dir, env: cleanEnv() });
 
 describe("mcpterm replay of resource reads and prompt gets", () => {
   it("replays each read, the read that failed and the prompt get, in order, and they match", async () => {
@@ -66,7 +67,10 @@ describe("mcpterm replay of resource reads and prompt gets", () => {
   });
 
   it("compares an error by its JSON-RPC code and message, and a changed read by its contents", async () => {
-    const listed = await runInProcess(["trace", trace, "--calls"], { cwd: dir, env: cleanEnv() });
+    const listed = await runInProcess(trustingConfig(["trace", trace, "--calls"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     const lines = listed.stdout.trimEnd().split("\n");
     expect(JSON.parse(lines[1] ?? "")).toMatchObject({
       kind: "resource",

@@ -9,7 +9,7 @@ import { compiledFixture } from "../support/compiled-fixtures.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer } from "../support/scripted-model-server.js";
 import { TmuxTerminal } from "../support/tmux.js";
@@ -66,7 +66,7 @@ beforeAll(async () => {
   try {
     // The real binary in -p mode, so the trace is the one a real session writes.
     recording = await runCli(
-      [
+      trustingConfig([
         "-p",
         "check",
         "--trust-config",
@@ -78,7 +78,7 @@ beforeAll(async () => {
         model.baseUrl,
         "--trace",
         trace,
-      ],
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
   } finally {
@@ -91,8 +91,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const binary = (...args: string[]) => runCli(["replay", ...args], { cwd: dir, env: cleanEnv() });
-const cli = (...args: string[]) => runInProcess(["replay", ...args], { cwd: dir, env: cleanEnv() });
+const binary = (...args: string[]) =>
+  runCli(trustingConfig(["replay", ...args]), { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) =>
+  runInProcess(trustingConfig(["replay", ...args]), { cwd: dir, env: cleanEnv() });
 
 describe("mcpterm replay of a recorded session", () => {
   it("replays an unchanged server clean and exits 0, showing no secret and no escape the result held", async () => {
@@ -143,7 +145,7 @@ describe("mcpterm replay of a recorded session", () => {
     await rm(path.join(notes, "a.md"), { force: true });
     const env = ["PATH", "HOME", "LANG"].map((key) => `'${key}=${process.env[key] ?? ""}'`).join(" ");
     const terminal = new TmuxTerminal(
-      `env -i ${env} NO_COLOR=1 '${process.execPath}' '${CLI}' replay '${trace}'; echo "EXITED $?"; sleep 60`,
+      `env -i ${env} NO_COLOR=1 '${process.execPath}' '${CLI}' replay '${trace}' --trust-config; echo "EXITED $?"; sleep 60`,
       { cwd: dir, columns: 160, rows: 40 },
     );
     try {
@@ -218,7 +220,10 @@ describe("mcpterm replay of a recorded session", () => {
 
 describe("mcpterm trace --calls", () => {
   it("prints the recorded calls as JSON lines that replay reads back, edited by hand", async () => {
-    const run = await runInProcess(["trace", trace, "--calls"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(["trace", trace, "--calls"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split("\n");
     const calls = lines.map((line) => JSON.parse(line) as Record<string, unknown>);

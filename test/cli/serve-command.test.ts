@@ -10,7 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 
 let client: Client;
@@ -305,7 +305,11 @@ describe("mcpterm serve, raw", () => {
     ]
       .map((message) => JSON.stringify(message))
       .join("\n");
-    const run = await runCli(["serve"], { cwd: folder, env: cleanEnv(), input: `${input}\n` });
+    const run = await runCli(trustingConfig(["serve"]), {
+      cwd: folder,
+      env: cleanEnv(),
+      input: `${input}\n`,
+    });
     expect(run.code).toBe(0);
     const lines = run.stdout.split("\n").filter((line) => line !== "");
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: "2.0" });
@@ -324,7 +328,7 @@ describe("mcpterm tools against mcpterm serve", () => {
     await writeJson(path.join(folder, "mcp.config.json"), {
       mcpServers: { kb: { command: process.execPath, args: [CLI, "serve"] } },
     });
-    const run = await runCli(["tools", "--json"], { cwd: folder, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--json"]), { cwd: folder, env: cleanEnv() });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as {

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { EVERYTHING_SERVER, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { brokenLaunch } from "../trace/support.js";
 
@@ -26,9 +26,9 @@ beforeAll(async () => {
   });
 });
 
-const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 /** The real binary, for what only a process shows: its exit code, and stdin that is not a terminal. */
-const binary = (...args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const binary = (...args: string[]) => runCli(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 describe("mcpterm tools", () => {
   it("lists every server with its status and each tool with tier and reason, exiting 4 when one failed", async () => {

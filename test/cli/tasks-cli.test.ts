@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 /**
@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
 });
 
-const cli = (args: string[]) => runCli(args, { cwd: dir, env: cleanEnv() });
+const cli = (args: string[]) => runCli(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 describe("mcpterm call of a tool the server runs as a task", () => {
   it.each(["modern", "legacy"])("%s: waits for the result; each status goes to stderr", async (server) => {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A task that ran and failed is the end of its call: whatever error code the task's failure
@@ -57,7 +57,10 @@ describe("a task that failed", () => {
     ["header", -32020],
     ["params", -32602],
   ])("ends its call (%s, %i): the tools/call is sent once, and fails as the task's", async (name, code) => {
-    const run = await runCli(["call", "--yes", `${name}/job`, "{}"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["call", "--yes", `${name}/job`, "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.stderr).toContain("the job failed");
     expect(run.code).toBe(1);
     expect(await readFile(path.join(dir, `calls${code}.log`), "utf8")).toBe("tools/call\n");

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A task's final status is told once, as the call ended: a 2026 task that says `completed` but
@@ -52,14 +52,20 @@ beforeAll(async () => {
 });
 
 it("2026: a task `completed` without a result is told as failed alone", async () => {
-  const run = await runCli(["call", "--yes", "modern/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "modern/job", "{}"]), {
+    cwd: dir,
+    env: cleanEnv(),
+  });
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/^task t1: failed: the task completed without a result$/m);
   expect(run.stderr).not.toMatch(/^task t1: completed/m);
 });
 
 it("2025: a result from tasks/result shows `completed` without the last poll's message", async () => {
-  const run = await runCli(["call", "--yes", "legacy/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "legacy/job", "{}"]), {
+    cwd: dir,
+    env: cleanEnv(),
+  });
   expect(run.stdout).toBe("the result\n");
   expect(run.stderr).toMatch(/^task t1: completed$/m);
   expect(run.code).toBe(0);

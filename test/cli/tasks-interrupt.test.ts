@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * Ctrl+C on `mcpterm call` while the tool runs as a task: the server must hear tasks/cancel
@@ -62,22 +62,25 @@ describe("SIGINT on `mcpterm call` while its task runs", () => {
   it.each(["modern", "raw"])("%s: tasks/cancel reaches the server before mcpterm exits", async (server) => {
     let stderr = "";
     let interrupted = false;
-    const run = await runCli(["call", "--yes", `${server}/long_job`, '{"steps": 50, "stepMs": 200}'], {
-      cwd: dir,
-      env: cleanEnv(),
-      onSpawn: (child) => {
-        child.stderr?.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString();
-          // A few steps in, while the job is well under way. At or past step 3, not at it: the
-          // modern fixture steps as often as it is polled, so a late poll skips a step's status.
-          const steps = [...stderr.matchAll(/step (\d+) of 50/g)].map((match) => Number(match[1]));
-          if (!interrupted && steps.some((step) => step >= 3)) {
-            interrupted = true;
-            child.kill("SIGINT");
-          }
-        });
+    const run = await runCli(
+      trustingConfig(["call", "--yes", `${server}/long_job`, '{"steps": 50, "stepMs": 200}']),
+      {
+        cwd: dir,
+        env: cleanEnv(),
+        onSpawn: (child) => {
+          child.stderr?.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString();
+            // A few steps in, while the job is well under way. At or past step 3, not at it: the
+            // modern fixture steps as often as it is polled, so a late poll skips a step's status.
+            const steps = [...stderr.matchAll(/step (\d+) of 50/g)].map((match) => Number(match[1]));
+            if (!interrupted && steps.some((step) => step >= 3)) {
+              interrupted = true;
+              child.kill("SIGINT");
+            }
+          });
+        },
       },
-    });
+    );
     expect(run.code).toBe(130);
     expect(await readFile(path.join(dir, `${server}.log`), "utf8")).toBe("job-1\n");
     expect(run.stderr).toContain("task job-1: cancelled: tasks/cancel sent");

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A task may ask questions (2026: inputRequests in tasks/get), but not without end: this raw
@@ -56,7 +56,7 @@ beforeAll(async () => {
 });
 
 it("a task that keeps asking new questions is cancelled after ten, and the call fails saying why", async () => {
-  const run = await runCli(["call", "--yes", "h/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "h/job", "{}"]), { cwd: dir, env: cleanEnv() });
   expect(run.stderr).toContain("the task asked more than 10 questions, so it was cancelled");
   expect(run.stderr.match(/Declined a request for input/g)?.length ?? 0).toBeLessThanOrEqual(10);
   expect(run.code).toBe(1);

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * 2025: past maxCallMs mcpterm stops waiting on tasks/result, and the SDK tells the server with
@@ -56,7 +56,7 @@ beforeAll(async () => {
 });
 
 it("2025: the notifications/cancelled for tasks/result gives a reason in words", async () => {
-  const run = await runCli(["call", "--yes", "raw/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "raw/job", "{}"]), { cwd: dir, env: cleanEnv() });
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/stopped after 1000 ms/);
   expect(await readFile(path.join(dir, "cancelled.log"), "utf8")).toBe(

@@ -2,7 +2,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A task is alive while its server answers each poll (tasks/get), whether or not its status
@@ -26,10 +26,13 @@ describe("a task whose status stays the same longer than timeoutMs", () => {
   it.each(["modern", "legacy"])(
     "%s: is followed to its result while the server answers each poll",
     async (server) => {
-      const run = await runCli(["call", "--yes", `${server}/long_job`, '{"steps": 2, "stepMs": 2500}'], {
-        cwd: dir,
-        env: cleanEnv(),
-      });
+      const run = await runCli(
+        trustingConfig(["call", "--yes", `${server}/long_job`, '{"steps": 2, "stepMs": 2500}']),
+        {
+          cwd: dir,
+          env: cleanEnv(),
+        },
+      );
       expect(run.stderr).not.toMatch(/did not answer within/);
       expect(run.stdout).toBe("job done after 2 steps\n");
       expect(run.code).toBe(0);

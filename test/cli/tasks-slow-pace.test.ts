@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A server may ask for a poll pace (pollIntervalMs, here 10 s) slower than the call's silence
@@ -53,7 +53,7 @@ beforeAll(async () => {
 });
 
 it("a pollIntervalMs longer than timeoutMs: the task is polled within the limit and followed", async () => {
-  const run = await runCli(["call", "--yes", "raw/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "raw/job", "{}"]), { cwd: dir, env: cleanEnv() });
   expect(run.stderr).not.toMatch(/did not answer within/);
   expect(run.stdout).toBe("done at poll 3\n");
   expect(run.code).toBe(0);

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * On 2025-11-25 a server answers a tools/call with a task only if the request asked for one
@@ -52,7 +52,10 @@ beforeAll(async () => {
 });
 
 it("2025: a task in answer to a tools/call that asked for none is a protocol error, not followed", async () => {
-  const run = await runCli(["call", "--yes", "raw/plain", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "raw/plain", "{}"]), {
+    cwd: dir,
+    env: cleanEnv(),
+  });
   expect(run.stdout).toBe("");
   expect(run.stderr).toMatch(/server "raw" broke the MCP protocol/);
   expect(run.code).toBe(1);

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A tasks/get answer for the right task with a status the protocol does not have ("RUNNING") is
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 it("a tasks/get answer with an unknown status says so", async () => {
-  const run = await runCli(["call", "--yes", "raw/job", "{}"], { cwd: dir, env: cleanEnv() });
+  const run = await runCli(trustingConfig(["call", "--yes", "raw/job", "{}"]), { cwd: dir, env: cleanEnv() });
   expect(run.stderr).toContain('tasks/get for task t1 answered with an unknown status "RUNNING"');
   expect(run.stderr).not.toContain("did not answer with that task");
   expect(run.code).toBe(1);

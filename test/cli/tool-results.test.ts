@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAKE_OPENAI_KEY } from "../support/fake-secrets.js";
 import { EVERYTHING_SERVER, resultsLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -48,7 +48,7 @@ function oneShot(
   ...extra: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return runInProcess(
-    [
+    trustingConfig([
       "-p",
       "check the tools",
       "--trust-config",
@@ -58,7 +58,7 @@ function oneShot(
       "--base-url",
       model.baseUrl,
       ...extra,
-    ],
+    ]),
     { cwd: dir, env: cleanEnv() },
   );
 }
@@ -151,11 +151,14 @@ describe("one-shot mode", () => {
     const trace = path.join(dir, `trace-${randomUUID()}.jsonl`);
     const run = await oneShot(await callingModel(["results__get_weather_wrong", {}]), "--trace", trace);
     expect(run.code).toBe(0);
-    const tree = await runInProcess(["trace", trace], { cwd: dir, env: cleanEnv() });
+    const tree = await runInProcess(trustingConfig(["trace", trace]), { cwd: dir, env: cleanEnv() });
     expect(tree.code).toBe(0);
     expect(tree.stdout).toContain('structured { "temperature": "warm", "conditions": 7 }');
     expect(tree.stdout).toContain(`⚠ ${WRONG}`);
-    const json = await runInProcess(["trace", trace, "--json"], { cwd: dir, env: cleanEnv() });
+    const json = await runInProcess(trustingConfig(["trace", trace, "--json"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(json.stdout).toContain(JSON.stringify(WRONG));
   });
 
@@ -172,14 +175,17 @@ describe("one-shot mode", () => {
 
 describe("mcpterm call", () => {
   it("prints a result that breaks its outputSchema, with the problem on stderr, and exits 0", async () => {
-    const run = await runInProcess(["call", "results/get_weather_wrong"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(["call", "results/get_weather_wrong"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('{"temperature":"warm","conditions":7}');
     // Every mismatch, one a line.
     expect(run.stderr).toContain(
       "warning: The structuredContent does not match the tool's outputSchema in 2 places:\n  at /temperature: it must be number\n  at /conditions: it must be string\n",
     );
-    const json = await runInProcess(["call", "results/get_weather_missing", "--json"], {
+    const json = await runInProcess(trustingConfig(["call", "results/get_weather_missing", "--json"]), {
       cwd: dir,
       env: cleanEnv(),
     });

@@ -8,7 +8,7 @@ import { CLIENT_CAPABILITIES } from "../../src/core/mcp/client-capabilities.js";
 import { EVERYTHING_SERVER, tempDir, writeJson } from "../support/fixtures.js";
 import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 
 interface ToolEntry {
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
 });
 
-const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 /**
  * The tools server-everything lists to a plain SDK client declaring what mcpterm declares (it

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { lintTool, lintTools, type LintCode } from "../../src/core/mcp/tool-lint.js";
 import { REPO_ROOT, tempDir, writeJson } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { brokenLaunch } from "../trace/support.js";
 
@@ -201,7 +201,7 @@ describe("mcpterm tools on a misbehaving server", () => {
     await writeJson(path.join(dir, "mcp.config.json"), {
       mcpServers: { broken: brokenLaunch(marker, { BROKEN_INIT_DELAY_MS: "2100" }) },
     });
-    const run = await runInProcess(["tools"], { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^broken: connected in \d+ ms$/m);
     expect(run.stdout).toMatch(
@@ -235,7 +235,7 @@ describe("mcpterm tools on a misbehaving server", () => {
         crashing: brokenLaunch(marker, { BROKEN_CRASH_ON_START: "1" }),
       },
     });
-    const run = await runCli(["tools", "--json"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--json"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(4);
     const report = JSON.parse(run.stdout) as {
       servers: Array<{ name: string; status: string; error: string; lint: Array<{ code: string }> }>;

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { listenOnLoopback } from "../support/loopback-http.js";
 
 const closers: Array<() => Promise<void>> = [];
@@ -27,7 +27,10 @@ describe("a server that answers 401 and offers no OAuth metadata", () => {
     const server = await refusingServer();
     const dir = await tempDir();
     await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: { secure: { url: server.url } } });
-    const run = await runCli(["call", "secure/anything", "{}"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["call", "secure/anything", "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
 
     expect(run.code).toBe(4);
     expect(run.stdout).toBe("");
@@ -49,7 +52,7 @@ describe("a server that answers 401 and offers no OAuth metadata", () => {
   it("typed with --url, the advice names --header, not keys of a config it is not in", async () => {
     const server = await refusingServer();
     const dir = await tempDir();
-    const run = await runCli(["tools", "--url", server.url], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--url", server.url]), { cwd: dir, env: cleanEnv() });
 
     expect(run.code).toBe(4);
     const said = run.stdout + run.stderr;

@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { listenOnLoopback } from "../support/loopback-http.js";
 
 /**
@@ -61,7 +61,7 @@ describe("a remote server's URL with a user name and password in it", () => {
   it("sends them as Basic authentication, and never prints the password", async () => {
     const { origin, seen } = await basicAuthServer();
     const dir = await project({ url: `http://${IN_URL}@${origin}/mcp` });
-    const run = await runCli(["tools", "--json"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools", "--json"]), { cwd: dir, env: cleanEnv() });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
@@ -70,14 +70,14 @@ describe("a remote server's URL with a user name and password in it", () => {
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((value) => value === EXPECTED)).toBe(true);
 
-    const call = await runCli(["call", "guarded/shout", '{"text":"hi"}', "--yes"], {
+    const call = await runCli(trustingConfig(["call", "guarded/shout", '{"text":"hi"}', "--yes"]), {
       cwd: dir,
       env: cleanEnv(),
     });
     expect(call.stdout.trim()).toBe("HI");
-    const whoami = await runCli(["call", "guarded/whoami"], { cwd: dir, env: cleanEnv() });
+    const whoami = await runCli(trustingConfig(["call", "guarded/whoami"]), { cwd: dir, env: cleanEnv() });
     expect(whoami.stdout.trim()).toBe("you are [REDACTED]; password [REDACTED]");
-    const doctor = await runCli(["doctor", "--no-calls"], { cwd: dir, env: cleanEnv() });
+    const doctor = await runCli(trustingConfig(["doctor", "--no-calls"]), { cwd: dir, env: cleanEnv() });
     expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
     for (const output of [run.stdout, call.stdout, call.stderr, whoami.stdout, doctor.stdout, doctor.stderr])
       expect(output).not.toContain("w0rd");
@@ -93,14 +93,20 @@ describe("a remote server's URL with a user name and password in it", () => {
     const dir = await project({ url: `http://\${MCP_USER}:\${MCP_PASSWORD}@${origin}/mcp` });
     const env = cleanEnv({ MCP_USER: user, MCP_PASSWORD: password });
     // Values from the environment going to a URL the project's config names: a deliberate yes.
-    const run = await runCli(["call", "guarded/shout", '{"text":"hi"}', "--yes", "--trust-config"], {
-      cwd: dir,
-      env,
-    });
+    const run = await runCli(
+      trustingConfig(["call", "guarded/shout", '{"text":"hi"}', "--yes", "--trust-config"]),
+      {
+        cwd: dir,
+        env,
+      },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe("HI");
     expect(seen.length).toBeGreaterThan(0);
-    const doctor = await runCli(["doctor", "--no-calls", "--trust-config"], { cwd: dir, env });
+    const doctor = await runCli(trustingConfig(["doctor", "--no-calls", "--trust-config"]), {
+      cwd: dir,
+      env,
+    });
     expect(doctor.stdout).toContain(`doctor: guarded (http://${origin}/mcp)`);
     for (const output of [run.stdout, doctor.stdout, doctor.stderr]) expect(output).not.toContain("w0rd");
   });
@@ -110,7 +116,7 @@ describe("a remote server's URL with a user name and password in it", () => {
     const dir = await project({ url: `http://${origin}/mcp/\${ZAP_PATH}/sse?k=\${MYKEY}` });
     const env = cleanEnv({ MYKEY: "qqVALUEqq98765", ZAP_PATH: "zapSECRETpath123" });
     for (const args of [["tools"], ["doctor", "--no-calls"]]) {
-      const run = await runCli([...args, "--trust-config"], { cwd: dir, env });
+      const run = await runCli(trustingConfig([...args, "--trust-config"]), { cwd: dir, env });
       expect(run.stdout + run.stderr).toContain(`http://${origin}/mcp/[REDACTED]/sse?k=[REDACTED]`);
       expect(run.stdout + run.stderr).not.toMatch(/qqVALUEqq98765|zapSECRETpath123/);
     }
@@ -120,7 +126,7 @@ describe("a remote server's URL with a user name and password in it", () => {
     const { origin, seen } = await basicAuthServer();
     const dir = await tempDir("mcpterm-url-credentials-typed-");
     const run = await runCli(
-      ["call", "--url", `http://${IN_URL}@${origin}/mcp`, "shout", '{"text":"ok"}', "--yes"],
+      trustingConfig(["call", "--url", `http://${IN_URL}@${origin}/mcp`, "shout", '{"text":"ok"}', "--yes"]),
       {
         cwd: dir,
         env: cleanEnv(),
@@ -137,7 +143,7 @@ describe("a remote server's URL with a user name and password in it", () => {
       url: `http://${IN_URL}@${origin}/mcp`,
       headers: { Authorization: "Bearer another-token-entirely" },
     });
-    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).not.toBe(0);
     expect(run.stdout + run.stderr).toContain(
       "mcpServers.guarded.url in mcp.config.json holds a user name and password, and mcpServers.guarded has an Authorization header too; keep one of the two.",

@@ -10,7 +10,7 @@ import {
   toolCatalogLaunch,
   writeJson,
 } from "../support/fixtures.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
@@ -43,7 +43,7 @@ afterAll(async () => {
   await Promise.all(models.map((model) => model.close()));
 });
 
-const cli = (...args: string[]) => runInProcess(args, { cwd: dir, env: cleanEnv() });
+const cli = (...args: string[]) => runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
 
 /** The line printed after the one that starts with `start`. */
 function lineAfter(text: string, start: string): string | undefined {
@@ -80,7 +80,7 @@ describe("tools the model is not offered", () => {
     const model = await startScriptedModelServer([{ text: "ok" }]);
     models.push(model);
     const run = await runInProcess(
-      ["-p", "hi", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
+      trustingConfig(["-p", "hi", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A server that needs a key from its environment and says so, as most do, when it is missing. */
 const NEEDS_KEY =
@@ -14,7 +14,10 @@ describe("a server that fails for a variable the person has set but the server w
     await writeJson(path.join(dir, "mcp.config.json"), {
       mcpServers: { weather: { command: process.execPath, args: ["-e", NEEDS_KEY] } },
     });
-    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv({ WEATHER_API_KEY: KEY }) });
+    const run = await runCli(trustingConfig(["tools"]), {
+      cwd: dir,
+      env: cleanEnv({ WEATHER_API_KEY: KEY }),
+    });
     expect(run.code).toBe(4);
     expect(run.stdout + run.stderr).toContain(
       'Error: WEATHER_API_KEY is not set (WEATHER_API_KEY is set in your environment, but a server gets only the variables its entry names: add "env": { "WEATHER_API_KEY": "${WEATHER_API_KEY}" } to mcpServers.weather)',
@@ -22,13 +25,13 @@ describe("a server that fails for a variable the person has set but the server w
     expect(run.stdout + run.stderr).not.toContain(KEY);
 
     // Not set for mcpterm either: the server's own sentence is the whole story.
-    const unset = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    const unset = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(unset.stdout + unset.stderr).toContain("Error: WEATHER_API_KEY is not set");
     expect(unset.stdout + unset.stderr).not.toContain("set in your environment");
   });
 
   it("for a server typed after --, says how to hand it over on that command line", async () => {
-    const run = await runCli(["tools", "--", process.execPath, "-e", NEEDS_KEY], {
+    const run = await runCli(trustingConfig(["tools", "--", process.execPath, "-e", NEEDS_KEY]), {
       cwd: await tempDir(),
       env: cleanEnv({ WEATHER_API_KEY: KEY }),
     });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir, writeJson } from "../support/fixtures.js";
 import { browse, signInAddress, startOAuthWorld, type OAuthWorld } from "../support/oauth-world.js";
-import { cleanEnv, runCli, type CliRun } from "../support/run-cli.js";
+import { cleanEnv, runCli, type CliRun, trustingConfig } from "../support/run-cli.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
 /**
@@ -46,7 +46,7 @@ afterAll(async () => {
   await world.close();
 });
 
-const cli = (args: string[]): Promise<CliRun> => runCli(args, { cwd: dir, env });
+const cli = (args: string[]): Promise<CliRun> => runCli(trustingConfig(args), { cwd: dir, env });
 const prompt = (text: string): Promise<CliRun> =>
   cli(["-p", text, "--no-kb", "--model", "scripted", "--base-url", model.baseUrl, "--trust-config"]);
 
@@ -58,7 +58,10 @@ function expectNoToken(text: string): void {
 /** Runs `auth login` the way a person does it in a pipe: reads the address, signs in "in the browser". */
 function login(server: string): Promise<CliRun & { browsed: number | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "auth", "login", server], { cwd: dir, env });
+    const child = spawn(process.execPath, [CLI, "auth", "login", server, "--trust-config"], {
+      cwd: dir,
+      env,
+    });
     let stdout = "";
     let stderr = "";
     let browsed: Promise<number> | undefined;

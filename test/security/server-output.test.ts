@@ -7,7 +7,7 @@ import { openSession } from "../../src/core/session/open-session.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 
@@ -36,7 +36,17 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     models.push(model);
     const trace = path.join(dir, "t.jsonl");
     const run = await runCli(
-      ["-p", "x", "--trust-config", "--model", "m", "--base-url", model.baseUrl, "--trace", trace],
+      trustingConfig([
+        "-p",
+        "x",
+        "--trust-config",
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -52,7 +62,10 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     for (const crash of [true, false]) {
       const dir = await project(randomUUID(), crash);
       for (const json of [false, true]) {
-        const run = await runCli(["tools", ...(json ? ["--json"] : [])], { cwd: dir, env: cleanEnv() });
+        const run = await runCli(trustingConfig(["tools", ...(json ? ["--json"] : [])]), {
+          cwd: dir,
+          env: cleanEnv(),
+        });
         // A running hostile server's definitions are lint errors (exit 1); a crashed one is exit 4.
         expect(run.code).toBe(crash ? 4 : 1);
         expect(run.stdout + run.stderr).not.toContain(HOSTILE_TOKEN);
@@ -89,7 +102,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     models.push(model);
     const trace = path.join(dir, "t.jsonl");
     const run = await runCli(
-      [
+      trustingConfig([
         "-p",
         "x",
         "--trust-config",
@@ -101,7 +114,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
         model.baseUrl,
         "--trace",
         trace,
-      ],
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -115,11 +128,14 @@ describe("what a server writes is redacted before it is shown or stored", () => 
       expect(text).not.toContain(HOSTILE_TOKEN);
     }
 
-    const call = await runCli(["call", "hostile/get_backend"], { cwd: dir, env: cleanEnv() });
+    const call = await runCli(trustingConfig(["call", "hostile/get_backend"]), { cwd: dir, env: cleanEnv() });
     expect(call.code).toBe(1);
     expect(call.stderr).toMatch(/^mcpterm: .*backend failed for token \[REDACTED\]/);
     expect(call.stderr).not.toMatch(/internal error/);
-    const read = await runCli(["read", "hostile", "file:///x"], { cwd: dir, env: cleanEnv() });
+    const read = await runCli(trustingConfig(["read", "hostile", "file:///x"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(read.code).toBe(1);
     expect(read.stderr).toMatch(/read failed for token \[REDACTED\]/);
     expect(call.stderr + read.stderr).not.toContain(HOSTILE_TOKEN);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { hostileLaunch } from "../support/hostile.js";
 import { waitForNoProcesses } from "../support/process-table.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A project with a hostile server whose tool list pages `mode`, beside an ordinary server. */
 async function project(marker: string, mode: "endless" | "loop"): Promise<string> {
@@ -25,7 +25,7 @@ describe("a server whose tool list never ends", () => {
   ] as const)("is marked failed with the reason (%s pages) and the others carry on", async (mode, reason) => {
     const marker = randomUUID();
     const dir = await project(marker, mode);
-    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(run.stdout + run.stderr).toMatch(reason);
     expect(run.stdout).toMatch(/^fixture: connected/m);
     expect(run.code).toBe(4);

@@ -55,3 +55,27 @@ export function runCli(
     options.onSpawn?.(child);
   });
 }
+
+/** The commands that start a config's servers outside a session (`auth` only as `auth login`). */
+const STARTING_COMMANDS = new Set([
+  "tools",
+  "call",
+  "read",
+  "resources",
+  "prompts",
+  "dev",
+  "replay",
+  "doctor",
+  "auth",
+]);
+
+/**
+ * `args` with --trust-config, before any `--` (what follows it is a typed server's command): for
+ * a test whose project config is its own, as a person trusts their own project once.
+ */
+export function trustingConfig(args: readonly string[]): string[] {
+  const end = args.includes("--") ? args.indexOf("--") : args.length;
+  const starts = STARTING_COMMANDS.has(args[0] ?? "") && (args[0] !== "auth" || args[1] === "login");
+  if (!starts || args.slice(0, end).includes("--trust-config")) return [...args];
+  return [...args.slice(0, end), "--trust-config", ...args.slice(end)];
+}

@@ -89,16 +89,16 @@ export function oneServer(
 
 /**
  * --trust-config on a command that starts the config's servers outside a session (`tools`,
- * `call`, `read`, `resources`, `prompts`, `dev`, `replay`, `auth login`): running the command is
- * the request to start them, but a value from the user's environment goes to a place the
- * project names only with a yes, or this flag.
+ * `call`, `read`, `resources`, `prompts`, `doctor`, `dev`, `replay`, `auth login`): a project's
+ * config starts its programs and contacts its URLs (with any value of the user's environment it
+ * names) only with the person's yes at a terminal, a yes given before, or this flag.
  */
 export function withTrustConfig<T>(command: Argv<T>) {
   return command.option("trust-config", {
     type: "boolean",
     default: false,
     describe:
-      "let the config send values from your environment (${VAR} in headers, url, oauth) to the places it names, unasked",
+      "trust the project's mcp.config.json: start its servers, and send the values from your environment it names (${VAR}), unasked",
   });
 }
 

@@ -28,31 +28,6 @@ export function handovers(server: ServerConfig): Handover[] {
   return [...grouped].map(([destination, values]) => ({ destination, values }));
 }
 
-/** A hand-over, with the server whose entry makes it. */
-export interface ServerHandover extends Handover {
-  server: string;
-}
-
-/** What the servers about to start would hand over (the disabled, and those that cannot start, nothing). */
-export function serverHandovers(servers: readonly ServerConfig[]): ServerHandover[] {
-  return servers
-    .filter((server) => !server.disabled && server.problem === undefined)
-    .flatMap((server) => handovers(server).map((handover) => ({ server: server.name, ...handover })));
-}
-
-/** `${GITHUB_TOKEN} (headers.Authorization) to mcp.example.com (server "github")`, one a hand-over. */
-export function handoverLines(given: readonly ServerHandover[]): string[] {
-  return given.map(
-    ({ server, destination, values }) =>
-      `${describeValues(values)} to ${destination} (server ${JSON.stringify(server)})`,
-  );
-}
-
-/** Said where nobody can be asked: every value, where it would go, and the flag that allows it. */
-export function handoverRefusal(configPath: string, given: readonly ServerHandover[]): string {
-  return `${configPath} would send values from your environment to places it names: ${handoverLines(given).join("; ")}; nothing was sent — check them and rerun with --trust-config to allow it.`;
-}
-
 /** `${GITHUB_TOKEN} (headers.Authorization), ${ID} (oauth.idToken)`. */
 export function describeValues(values: readonly EnvironmentValue[]): string {
   return values.map(({ variable, key }) => `\${${variable}} (${key})`).join(", ");

@@ -8,14 +8,18 @@ import { loadConfig } from "../../src/core/config/load-config.js";
 import { UserSettings } from "../../src/core/config/user-settings.js";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { startOAuthWorld } from "../support/oauth-world.js";
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { fixtureLaunch } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
 /**
- * The developer commands start a fresh clone's servers unasked (running them is the request),
- * but a `${VAR}` of the user's environment goes to a place the project names only with a yes:
- * here `$GITHUB_TOKEN`, in a header to the project's URL and as the enterprise ID token to the
- * identity provider it chose, both real HTTP servers on 127.0.0.1 that record what reaches them.
+ * The developer commands start a fresh clone's servers only once the person trusts its config,
+ * as a session does: not its programs (a planted command that leaves a mark), and not a
+ * `${VAR}` of the user's environment to a place the project names: here `$GITHUB_TOKEN`, in a
+ * header to the project's URL and as the enterprise ID token to the identity provider it chose,
+ * both real HTTP servers on 127.0.0.1 that record what reaches them.
  */
 const GITHUB_TOKEN = ["ghp", "Hw8Zq3Nc6Vb1Xm4Ls7Kd0Pf2Rt5Yu9Je"].join("_");
 
@@ -84,20 +88,57 @@ async function project() {
   return { dir, file, env, settings, site, idp, received };
 }
 
-describe("a developer command that would send a value of yours to a place the project names", () => {
-  it("without a terminal, is exit 2 naming each variable and where it would go, and sends nothing", async () => {
+const HANDS_OVER = (host: string) =>
+  `hands a secret from your environment to ${host}: \${GITHUB_TOKEN} (headers.Authorization)`;
+
+describe("a developer command on a project config nobody trusted yet", () => {
+  it("without a terminal, is exit 2 naming each server and what it would send, and starts nothing", async () => {
     const { dir, file, env, site, idp, received } = await project();
     const run = await runCli(["tools"], { cwd: dir, env });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      `mcpterm: ${file} would send values from your environment to places it names: ` +
-        `\${GITHUB_TOKEN} (headers.Authorization) to ${new URL(site.url).host} (server "site"); ` +
-        `\${GITHUB_TOKEN} (oauth.idToken) to the identity provider ${new URL(idp.url).host} (server "sso"); ` +
-        "nothing was sent — check them and rerun with --trust-config to allow it.\n",
+    expect(run.stderr).toMatch(new RegExp(`^mcpterm: ${file} would start or connect to 2 servers \\(site: `));
+    expect(run.stderr).toContain(`[warning: ${HANDS_OVER(new URL(site.url).host)}]`);
+    expect(run.stderr).toContain(
+      `the identity provider ${new URL(idp.url).host}: \${GITHUB_TOKEN} (oauth.idToken)`,
     );
+    expect(run.stderr).toMatch(/check them and rerun with --trust-config to allow it\.\n$/);
     expect(received()).not.toContain(GITHUB_TOKEN);
     expect(site.requests).toEqual([]);
     expect(idp.requests).toEqual([]);
+  });
+
+  it("does not run a program it names, for any developer command, named or not", async () => {
+    const dir = await tempDir("mcpterm-untrusted-start-");
+    const mark = path.join(dir, `ran-${randomUUID()}`);
+    const launch = fixtureLaunch(randomUUID());
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: {
+        planted: {
+          command: "sh",
+          args: ["-c", `touch '${mark}'; exec "$0" "$@"`, launch.command, ...launch.args],
+        },
+      },
+    });
+    for (const args of [
+      ["tools"],
+      ["tools", "--server", "planted"],
+      ["resources"],
+      ["prompts", "planted"],
+      ["call", "planted/echo", "text=hi"],
+      ["read", "planted", "file:///x"],
+      ["doctor", "--no-calls"],
+    ]) {
+      const run = await runCli(args, { cwd: dir, env: cleanEnv() });
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr).toContain("would start or connect to 1 server (planted: sh -c");
+      expect(existsSync(mark), args.join(" ")).toBe(false);
+    }
+    const trusted = await runCli(["call", "planted/echo", "text=hi", "--trust-config"], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(trusted.stdout.trim()).toBe("hi");
+    expect(existsSync(mark)).toBe(true);
   });
 
   it("goes ahead with --trust-config, or when the config was trusted whole before", async () => {
@@ -110,7 +151,7 @@ describe("a developer command that would send a value of yours to a place the pr
     const config = await loadConfig({ explicit: false, cwd: trusted.dir, env: trusted.env });
     new UserSettings(trusted.settings, trusted.env).trustConfig(trusted.file, launchHash(config));
     const run = await runCli(["tools", "--server", "site"], { cwd: trusted.dir, env: trusted.env });
-    expect(run.stderr).not.toContain("would send values");
+    expect(run.stderr).not.toContain("would start");
     expect(trusted.site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
   });
 
@@ -118,7 +159,7 @@ describe("a developer command that would send a value of yours to a place the pr
     const { dir, file, env, site, received } = await project();
     const doctor = await runCli(["doctor", "site", "--no-calls"], { cwd: dir, env });
     expect(doctor.code).toBe(2);
-    expect(doctor.stderr).toContain(`mcpterm: ${file} would send values from your environment`);
+    expect(doctor.stderr).toContain(`mcpterm: ${file} would start or connect to 2 servers`);
     expect(received()).not.toContain(GITHUB_TOKEN);
 
     // Typed on the command line, the header is the person's own request: nothing to ask.
@@ -126,39 +167,42 @@ describe("a developer command that would send a value of yours to a place the pr
       ["tools", "--url", `${site.url}/mcp`, "--header", "Authorization: Bearer ${GITHUB_TOKEN}"],
       { cwd: dir, env },
     );
-    expect(typed.stderr).not.toContain("would send values");
+    expect(typed.stderr).not.toContain("would start");
     expect(site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
   });
 
   it.each([
     ["n", false],
-    ["y", true],
-  ])("at a terminal, asks first: %s", async (answer, sent) => {
+    ["yes", true],
+  ])("at a terminal, asks the trust question first, a yes remembered: %s", async (answer, sent) => {
     const { dir, env, site } = await project();
-    terminal = new TmuxTerminal(
-      mcptermPaneCommand({
-        home: dir,
-        args: ["tools", "--server", "site"],
-        env: [`GITHUB_TOKEN=${GITHUB_TOKEN}`, `MCPTERM_SETTINGS_DIR=${env.MCPTERM_SETTINGS_DIR ?? ""}`],
-      }),
-      { cwd: dir, columns: 200, rows: 20 },
-    );
-    const asked = await terminal.waitFor((screen) => screen.includes("Send them? [y/N]"), "the question");
-    expect(asked).toContain(
-      `\${GITHUB_TOKEN} (headers.Authorization) to ${new URL(site.url).host} (server "site")`,
-    );
+    const pane = () =>
+      new TmuxTerminal(
+        mcptermPaneCommand({
+          home: dir,
+          args: ["tools", "--server", "site"],
+          env: [`GITHUB_TOKEN=${GITHUB_TOKEN}`, `MCPTERM_SETTINGS_DIR=${env.MCPTERM_SETTINGS_DIR ?? ""}`],
+        }),
+        { cwd: dir, columns: 200, rows: 30 },
+      );
+    terminal = pane();
+    const asked = await terminal.waitFor((screen) => screen.includes('Type "yes" in full'), "the question");
+    expect(asked).toContain(`⚠ ${HANDS_OVER(new URL(site.url).host)}`);
     expect(site.requests).toEqual([]);
     // Lines typed sooner than this after the question are thrown away as typed ahead.
     await new Promise((resolve) => setTimeout(resolve, ANSWER_GUARD_MS + 100));
     terminal.text(answer);
     terminal.keys("Enter");
     const screen = await terminal.waitFor((text) => text.includes("EXITED"), "the exit code");
-    if (sent) {
-      expect(site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
-    } else {
-      expect(screen).toContain("Nothing was sent");
+    if (!sent) {
+      expect(screen).toContain("Nothing was started");
       expect(screen).toContain("EXITED 2");
       expect(site.requests).toEqual([]);
+      return;
     }
+    expect(site.requests[0]?.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
+    // Remembered, as the TUI's yes is: the next run goes ahead unasked.
+    const again = await runCli(["tools", "--server", "site"], { cwd: dir, env });
+    expect(again.stderr).not.toContain("would start");
   });
 });

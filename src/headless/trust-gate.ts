@@ -1,0 +1,62 @@
+import type { CommonArgs } from "../args/index.js";
+import type { CliIo } from "../common/cli-io.js";
+import { launchHash } from "../core/config/config-trust.js";
+import type { McptermConfig, ServerConfig } from "../core/config/index.js";
+import { UserSettings } from "../core/config/user-settings.js";
+import { UsageError } from "../core/errors.js";
+import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { settleConfigTrust } from "../core/session/config-trust-step.js";
+import { terminalPerson } from "../common/terminal-person.js";
+import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
+
+/**
+ * A developer command (`tools`, `call`, `read`, `resources`, `prompts`, `doctor`, `dev`, `replay`,
+ * `auth login`) starts a project's servers only once the person trusts that exact config, as a
+ * session does: a cloned repository's `mcpterm tools` must not run the programs it names, or send
+ * a `${VAR}` of the person's to a place it names, unseen. The trust question shows both (each
+ * command line and URL, ⚠ under a secret handed over or a risky line). Trusted already
+ * (`--trust-config`, or a yes before, here or in the TUI), or starting only servers typed on the
+ * command line: nothing is asked. At a terminal, the question, a yes remembered; with no
+ * terminal, a ConfigError (exit 2) naming each line and the flag. A no: a UsageError, nothing starts.
+ */
+export async function settleServerStart(
+  config: McptermConfig,
+  servers: readonly ServerConfig[],
+  common: CommonArgs,
+  io: CliIo,
+  redactor: SecretRedactor,
+): Promise<void> {
+  if (!servers.some((server) => server.typed !== true) || configTrusted(config, common, io)) return;
+  const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
+  const trusted = await settleConfigTrust(config, settings, {
+    flag: false,
+    endpoint: undefined,
+    redact: redactor.redactText,
+    person: terminalPerson(io),
+    signal: io.signal,
+  });
+  if (!trusted) throw new UsageError(`Nothing was started: ${config.path ?? "the config"} is not trusted.`);
+}
+
+/**
+ * Whether the person vouched for this config: `--trust-config`, or the same config trusted whole
+ * before (in the TUI). Servers typed on the command line, with no project file, need no vouching.
+ */
+export function configTrusted(config: McptermConfig, common: CommonArgs, io: CliIo): boolean {
+  if (common.trustConfig || config.path === undefined) return true;
+  const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
+  const trusted = settings.isConfigTrusted(config.path, launchHash(config));
+  if (trusted || toldUnusable.has(io)) return trusted;
+  // A trust given before is in a file mcpterm cannot read now: said, or the refusal has no why.
+  const unusable = settings.problem();
+  if (unusable) {
+    toldUnusable.add(io);
+    io.stderr.write(
+      `warning: ${sanitizeOneLine(unusable)}: your settings count as empty until it is fixed, so no config you trusted before is trusted now.\n`,
+    );
+  }
+  return trusted;
+}
+
+/** The commands' outputs already told of an unreadable settings file (once per run). */
+const toldUnusable = new WeakSet<CliIo>();
