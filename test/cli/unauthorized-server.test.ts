@@ -60,4 +60,33 @@ describe("a server that answers 401 and offers no OAuth metadata", () => {
     expect(said).toContain('If it takes a token, pass it with --header "Authorization: Bearer …"');
     expect(said).not.toContain("mcpServers.");
   });
+
+  it("with a token sent, says that token was refused, not that one is needed", async () => {
+    const server = await refusingServer();
+    const dir = await tempDir();
+    const typed = await runCli(
+      ["tools", "--url", server.url, "--header", "Authorization: Bearer expired-token-1234"],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(typed.code).toBe(4);
+    expect(typed.stdout + typed.stderr).toContain(
+      `server "${new URL(server.url).host}" refused the Authorization header it was sent (HTTP 401); check the token given with --header (it may be wrong, expired, or lack a scope the server needs).`,
+    );
+    expect(typed.stdout + typed.stderr).not.toContain("expired-token-1234");
+
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { secure: { url: server.url, headers: { Authorization: "Bearer expired-token-1234" } } },
+    });
+    const configured = await runCli(trustingConfig(["call", "secure/anything", "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(configured.code).toBe(4);
+    expect(configured.stderr).toContain(
+      "refused the Authorization header it was sent (HTTP 401); check the token in mcpServers.secure.headers",
+    );
+  });
 });

@@ -20,6 +20,8 @@ export async function describeConnectFailure(
     protocol: ProtocolSetting;
     /** The server was typed on the command line (see ServerConfig.typed). */
     typed: boolean;
+    /** Its requests carried an Authorization header of the config's or the command line's. */
+    sentAuthorization: boolean;
   },
 ): Promise<string> {
   const { stdio, auth, server } = context;
@@ -30,7 +32,8 @@ export async function describeConnectFailure(
   if (stdio && isBrokenPipe(error) && stdio.stdinShut === undefined)
     await stdio.ended(BROKEN_PIPE_EXIT_WAIT_MS);
   const signIn =
-    auth?.describe(error) ?? unauthorizedSentence(error, server, auth !== undefined, context.typed);
+    auth?.describe(error) ??
+    unauthorizedSentence(error, server, auth !== undefined, context.typed, context.sentAuthorization);
   if (signIn) return signIn;
   // A process that ended of itself (not as mcpterm stopped it once the attempt failed) and died, or
   // broke the pipe the handshake was written to, is why it failed; one that ended cleanly after
@@ -116,9 +119,13 @@ function unauthorizedSentence(
   server: string,
   signsIn: boolean,
   typed: boolean,
+  sentAuthorization: boolean,
 ): string | undefined {
   if (signsIn || !isAuthError(error)) return undefined;
   const code = httpStatus(error) ?? 401;
+  // A token was sent and refused: that it needs one is not news, that this one failed is.
+  if (sentAuthorization)
+    return `server "${server}" refused the Authorization header it was sent (HTTP ${code}); check the token${typed ? " given with --header" : ` in mcpServers.${server}.headers`} (it may be wrong, expired, or lack a scope the server needs).`;
   const fix = typed
     ? `pass its token with --header "Authorization: Bearer …", or name it in mcp.config.json to sign in`
     : `check the token in mcpServers.${server}.headers, or remove "oauth": false so mcpterm can sign in`;

@@ -432,6 +432,9 @@ export class ServerConnection {
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",
       typed: this.config.typed === true,
+      sentAuthorization: Object.keys(this.config.headers).some(
+        (name) => name.toLowerCase() === "authorization",
+      ),
     });
     await this.stop();
     this.setStatus("failed", `${reason}${this.withheldHint(reason)}`);
