@@ -26,6 +26,8 @@ export async function describeConnectFailure(
 ): Promise<string> {
   const { stdio, auth, server } = context;
   if (stdio?.spawnError) return stdio.spawnError.message;
+  // mcpterm stopped it for flooding: its exit, and the closed connection, follow from that.
+  if (stdio?.cutOff !== undefined) return stdio.cutOff;
   // A process that died as the first message was written fails that write (EPIPE) a moment
   // before its exit is seen: "write EPIPE" says nothing, the exit and its stderr say why.
   // (The transport waited already when it found the process alive with its stdin shut.)
@@ -60,6 +62,7 @@ export async function describeConnectFailure(
 export function describeExit(stdio: StdioProcessTransport | undefined, when = ""): string | undefined {
   const exit = stdio?.exit;
   if (!exit) return undefined;
+  if (stdio.cutOff !== undefined) return `${stdio.cutOff}${when}`;
   const said = essentialsText(serverExitReport(exit, stdio.stderr.snapshot()));
   return `the server process ${howItEnded(exit)}${when}${said === undefined ? "" : `: ${said}`}`;
 }

@@ -298,7 +298,9 @@ export class ServerConnection {
   /** How a stdio server's process ended, with the stderr lines that matter, once it has. */
   exitReport(): ServerExitReport | undefined {
     const exit = this.stdio?.exit;
-    return exit ? serverExitReport(exit, this.stderrLines()) : undefined;
+    if (!exit) return undefined;
+    const report = serverExitReport(exit, this.stderrLines());
+    return this.stdio?.cutOff === undefined ? report : { ...report, cutOff: this.stdio.cutOff };
   }
 
   /**

@@ -24,6 +24,8 @@ export interface StderrEssentials {
 /** A server that exited: how, the lines that matter, and its whole stderr (kept, redacted) for --debug. */
 export interface ServerExitReport extends ProcessEnd, StderrEssentials {
   stderr: string[];
+  /** Why mcpterm stopped it, as its fault (`the server sent one message of more than 64.0 MB; …`): what ended it. */
+  cutOff?: string;
 }
 
 /** `TypeError: x`, `Error [ERR_MODULE_NOT_FOUND]: x`, `KeyError: 'title'`, `Uncaught Error: x`. */
@@ -139,6 +141,7 @@ export function essentialsText(essentials: StderrEssentials): string | undefined
 
 /** `server "notes" exited (code 1): TypeError: … (at …)`: one sentence for every place that tells a crash. */
 export function exitSentence(server: string, report: ServerExitReport): string {
+  if (report.cutOff !== undefined) return `server "${server}": ${report.cutOff}`;
   const said = essentialsText(report);
   return `server "${server}" ${howItEnded(report)}${said === undefined ? "" : `: ${said}`}`;
 }

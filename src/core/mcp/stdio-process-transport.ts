@@ -77,7 +77,11 @@ export class StdioProcessTransport implements Transport {
 
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private stdoutBuffer = "";
-  private oversized = false;
+  /**
+   * Why mcpterm itself stopped the process, as the server's fault (a message past the limit):
+   * told instead of the exit that followed, which says nothing of it.
+   */
+  cutOff: string | undefined;
   private closing: Promise<void> | undefined;
   /**
    * Whether mcpterm is stopping the process (an exit from then on is marked ProcessExit.stopped):
@@ -239,7 +243,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private readStdout(chunk: string): void {
-    if (this.oversized) return;
+    if (this.cutOff !== undefined) return;
     // Only the new chunk is searched: a long message arriving in many pieces is scanned once.
     let newline = chunk.indexOf("\n");
     if (newline === -1) {
@@ -264,10 +268,9 @@ export class StdioProcessTransport implements Transport {
    * the server is stopped and the connection reported lost, before it can exhaust memory.
    */
   private dropOversized(): void {
-    this.oversized = true;
     this.stdoutBuffer = "";
     const what = oversizedMessage(this.maxMessageChars);
-    this.stdoutNoise.push(`[mcpterm] ${what}; mcpterm stopped it`);
+    this.cutOff = `${what}; mcpterm stopped it`;
     this.onerror?.(new Error(what));
     void this.close();
   }
