@@ -36,7 +36,9 @@ describe("at 40 columns", () => {
     expect(screen).toContain("1/2");
     expect(screen).toMatch(/› 4\. Deny \(n\)/);
     expect(screen).toMatch(/then \[dangerous] filesys[^\n]*…[^\n]*#2/);
-    expect(screen).toMatch(/2\. Always allow [^\n]*\(a\) *│$/m);
+    // Each "always" keeps its scope, so the one saved for good is told from the session's.
+    expect(screen).toMatch(/2\. [^\n]*[Ss]ession \(a\) *│$/m);
+    expect(screen).toMatch(/3\. [^\n]*project \(p\) *│$/m);
     expect(screen).toMatch(/Enter confirm · Esc deny/);
   });
 
@@ -71,4 +73,24 @@ describe("at 40 columns", () => {
     expect(screen).toMatch(/\[dangerous] filesystem[^\n]*…[^\n]*#1/);
     expect(screen).toContain("Enter send · Ctrl+D exit");
   });
+});
+
+describe("narrower still", () => {
+  it.each([30, 24, 20])(
+    "at %i columns the two always-allow options still say their scope",
+    async (columns) => {
+      const { store, until, frame } = await renderApp([TURN_START], { columns, rows: 40 });
+      store.dispatch(longCall("c1"));
+      store.dispatch({
+        type: "approval_requested",
+        callId: "c1",
+        reason: "dangerous calls need a person's yes",
+      });
+      await until(() => frame().includes("(p)"), "the approval panel's options");
+      const screen = frame();
+      expect(widest(screen)).toBeLessThanOrEqual(columns);
+      expect(screen).toMatch(/2\. [^\n]*[Ss]ession \(a\)/);
+      expect(screen).toMatch(/3\. [^\n]*[Pp]roject \(p\)/);
+    },
+  );
 });

@@ -161,11 +161,17 @@ function optionText(option: ApprovalOption, label: string, room: number): string
   const shown = (name: string): string => `Always allow ${name} ${scope} (${option.shortcut})`;
   const name = truncateMiddle(label, room - displayWidth(shown("")));
   if (displayWidth(name) >= 8) return shown(name);
-  // Narrower still: the scope is what tells the two apart, so the name goes before it does.
-  const short = option.choice === "always" ? "Always allow this session" : "Always allow in this project";
-  const fallback = `${short} (${option.shortcut})`;
-  return displayWidth(fallback) <= room ? fallback : `Always allow (${option.shortcut})`;
+  // Narrower still: the scope is what tells the two apart (one is saved for good), so the name
+  // goes first, then words around the scope, never the scope itself.
+  const shorter = SCOPE_WORDS[option.choice].map((words) => `${words} (${option.shortcut})`);
+  return shorter.find((text) => displayWidth(text) <= room) ?? shorter.at(-1) ?? "";
 }
+
+/** The two "always" options at narrower widths, widest first: each keeps its scope to the last. */
+const SCOPE_WORDS = {
+  always: ["Always allow this session", "Allow this session", "Session"],
+  project: ["Always allow in this project", "Allow in this project", "Allow in project", "Project"],
+} as const;
 
 function panelHints(draft: boolean): Part[] {
   const hints: Array<[string, string?]> = draft
