@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { cleanEnv } from "../support/run-cli.js";
+import { cleanEnv, trustingConfig } from "../support/run-cli.js";
 import { runInProcess } from "../support/run-in-process.js";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
@@ -33,7 +33,7 @@ beforeAll(async () => {
     mcpServers: { fixture: fixtureLaunch("tool-search") },
   });
   // The fixture server's own tools that may be offered count too.
-  const listed = await runInProcess(["tools", "--config", "small.config.json", "--json"], {
+  const listed = await runInProcess(trustingConfig(["tools", "--config", "small.config.json", "--json"]), {
     cwd: dir,
     env: cleanEnv(),
   });
@@ -72,10 +72,10 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     );
     const trace = path.join(dir, "turn.jsonl");
     const run = await runInProcess(
-      [
+      trustingConfig([
         ...["-p", "add a meeting to my calendar", "--trust-config", "--no-kb", "--output", "json"],
         ...["--model", "m", "--base-url", server.baseUrl, "--approve", "dangerous", "--trace", trace],
-      ],
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -130,7 +130,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     const requests = records.filter((record) => record.type === "model_request");
     expect(requests).toHaveLength(3);
     expect(requests.every((record) => (record.selection?.offered.length ?? 0) > 0)).toBe(true);
-    const tree = await runInProcess(["trace", trace], { cwd: dir, env: cleanEnv() });
+    const tree = await runInProcess(trustingConfig(["trace", trace]), { cwd: dir, env: cleanEnv() });
     expect(tree.stdout).toMatch(
       new RegExp(`\\d+ tools offered: \\d+ of ${toolCount} selected, and mcpterm's own`),
     );
@@ -139,7 +139,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
   it("below the budget offers every tool as before, without search_tools", async () => {
     const server = await model({ text: "ok" });
     const run = await runInProcess(
-      [
+      trustingConfig([
         "-p",
         "hi",
         "--config",
@@ -150,7 +150,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
         "m",
         "--base-url",
         server.baseUrl,
-      ],
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -163,7 +163,16 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
   it("says on stderr, once a turn, how many tools a one-shot turn offered", async () => {
     const server = await model({ text: "ok" });
     const run = await runInProcess(
-      ["-p", "weather forecast", "--trust-config", "--no-kb", "--model", "m", "--base-url", server.baseUrl],
+      trustingConfig([
+        "-p",
+        "weather forecast",
+        "--trust-config",
+        "--no-kb",
+        "--model",
+        "m",
+        "--base-url",
+        server.baseUrl,
+      ]),
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -221,7 +230,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
       "I need to refund someone",
       "--json",
     ];
-    const run = await runInProcess(args, { cwd: dir, env: cleanEnv() });
+    const run = await runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as {
       queries: Array<{
@@ -241,10 +250,10 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     expect(pulls?.ranked[0]?.matched).toEqual(expect.arrayContaining(["list", "pull"]));
     expect(chinese?.ranked).toEqual([]);
     expect(refund?.ranked.slice(0, 5).map((entry) => entry.name)).toContain("billing__create_refund");
-    const again = await runInProcess(args, { cwd: dir, env: cleanEnv() });
+    const again = await runInProcess(trustingConfig(args), { cwd: dir, env: cleanEnv() });
     expect(again.stdout).toBe(run.stdout);
 
-    const text = await runInProcess(["tools", "--search", "list my open pull requests"], {
+    const text = await runInProcess(trustingConfig(["tools", "--search", "list my open pull requests"]), {
       cwd: dir,
       env: cleanEnv(),
     });

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, toolCatalogLaunch, writeJson } from "../support/fixtures.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import {
   startScriptedModelServer,
   type ScriptedModelServer,
@@ -61,9 +61,9 @@ async function both(
   server: ScriptedModelServer,
 ): Promise<{ turn: string[]; search: SearchResult }> {
   const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, MCPTERM_MODEL: "m" });
-  const run = await runCli(["-p", prompt, "--trust-config"], { cwd, env });
+  const run = await runCli(trustingConfig(["-p", prompt, "--trust-config"]), { cwd, env });
   expect(run.code).toBe(0);
-  const listed = await runCli(["tools", "--search", prompt, "--json"], { cwd, env });
+  const listed = await runCli(trustingConfig(["tools", "--search", prompt, "--json"]), { cwd, env });
   expect(listed.code).toBe(0);
   return { turn: offeredIn(server.requests.at(-1)), search: JSON.parse(listed.stdout) as SearchResult };
 }
@@ -134,9 +134,14 @@ describe("mcpterm tools --search offers exactly what a turn offers (the real bin
     });
     const server = await model({ models: { data: [{ id: "m", max_model_len: 4096 }] } });
     const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, MCPTERM_MODEL: "m" });
-    expect((await runCli(["-p", "delete a bucket", "--trust-config"], { cwd, env })).code).toBe(0);
+    expect(
+      (await runCli(trustingConfig(["-p", "delete a bucket", "--trust-config"]), { cwd, env })).code,
+    ).toBe(0);
     await server.close();
-    const listed = await runCli(["tools", "--search", "delete a bucket", "--json"], { cwd, env });
+    const listed = await runCli(trustingConfig(["tools", "--search", "delete a bucket", "--json"]), {
+      cwd,
+      env,
+    });
     expect(listed.code).toBe(0);
     const search = JSON.parse(listed.stdout) as SearchResult;
     expect(search.window).toBe(4096);
