@@ -26,9 +26,26 @@ export async function settleServerStart(
   io: CliIo,
   redactor: SecretRedactor,
 ): Promise<void> {
-  if (!servers.some((server) => server.typed !== true) || configTrusted(config, common, io)) return;
+  if (!servers.some((server) => server.typed !== true)) return;
+  // What is asked about is what starts: a server the config disables but the command names, and
+  // a replacement given for one (`replay --server name=<command>`, with the entry's env and cwd),
+  // as they will run; the yes is remembered by the hash of that. The model endpoint is not part
+  // of it: these commands send it nothing, so a yes here does not vouch for it (a session asks).
+  const starting = new Map(
+    servers.filter((server) => server.typed !== true).map((server) => [server.name, server]),
+  );
+  const { baseUrl: _endpoint, ...model } = config.model;
+  const asked: McptermConfig = {
+    ...config,
+    model,
+    servers: config.servers.map((server) => {
+      const started = starting.get(server.name);
+      return started === undefined ? server : { ...started, disabled: false };
+    }),
+  };
+  if (configTrusted(asked, common, io)) return;
   const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
-  const trusted = await settleConfigTrust(config, settings, {
+  const trusted = await settleConfigTrust(asked, settings, {
     flag: false,
     endpoint: undefined,
     redact: redactor.redactText,

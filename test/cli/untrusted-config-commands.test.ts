@@ -205,4 +205,64 @@ describe("a developer command on a project config nobody trusted yet", () => {
     const again = await runCli(["tools", "--server", "site"], { cwd: dir, env });
     expect(again.stderr).not.toContain("would start");
   });
+
+  it("asks about a server the config disables when a command names it, also in a config trusted before", async () => {
+    const dir = await tempDir("mcpterm-untrusted-disabled-");
+    const mark = path.join(dir, `ran-${randomUUID()}`);
+    const launch = fixtureLaunch(randomUUID());
+    const file = path.join(dir, "mcp.config.json");
+    await writeJson(file, {
+      mcpServers: {
+        good: { ...launch },
+        hidden: { command: "sh", args: ["-c", `touch '${mark}'`], disabled: true },
+      },
+    });
+    const settings = await tempDir("mcpterm-untrusted-disabled-settings-");
+    const env = cleanEnv({ MCPTERM_SETTINGS_DIR: settings });
+    // Trusted as the TUI shows it: "good" only, "hidden" being off.
+    const config = await loadConfig({ explicit: false, cwd: dir, env });
+    new UserSettings(settings, env).trustConfig(file, launchHash(config));
+    for (const args of [
+      ["call", "hidden/x"],
+      ["read", "hidden", "file:///x"],
+      ["doctor", "hidden"],
+    ]) {
+      const run = await runCli(args, { cwd: dir, env });
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr).toContain(`hidden: sh -c "touch '${mark}'"`);
+      expect(existsSync(mark)).toBe(false);
+    }
+  });
+
+  it("a yes here does not vouch for the model endpoint the config names: a session still asks", async () => {
+    const dir = await tempDir("mcpterm-untrusted-endpoint-");
+    const file = path.join(dir, "mcp.config.json");
+    await writeJson(file, {
+      model: { name: "m", baseUrl: "http://127.0.0.9:9/v1" },
+      mcpServers: { good: { ...fixtureLaunch(randomUUID()) } },
+    });
+    const env = cleanEnv({ OPENAI_API_KEY: "sk-test-never-sent-1234567890" });
+    terminal = new TmuxTerminal(
+      mcptermPaneCommand({
+        home: dir,
+        args: ["tools", "--server", "good"],
+        env: [`MCPTERM_SETTINGS_DIR=${env.MCPTERM_SETTINGS_DIR ?? ""}`],
+      }),
+      { cwd: dir, columns: 200, rows: 30 },
+    );
+    const asked = await terminal.waitFor(
+      (screen) => screen.includes("Trust this config? [y/N]"),
+      "the question",
+    );
+    expect(asked).not.toContain("model endpoint");
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_GUARD_MS + 100));
+    terminal.text("y");
+    terminal.keys("Enter");
+    await terminal.waitFor((text) => text.includes("EXITED 0"), "the tools listed");
+    const again = await runCli(["tools", "--server", "good"], { cwd: dir, env });
+    expect(again.code).toBe(0);
+    const session = await runCli(["-p", "hi", "--no-kb"], { cwd: dir, env });
+    expect(session.code).toBe(2);
+    expect(session.stderr).toContain("send your API key (OPENAI_API_KEY) to http://127.0.0.9:9/v1");
+  });
 });
