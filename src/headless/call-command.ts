@@ -49,16 +49,15 @@ export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCod
 /** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */
 function notCalledReport(args: CallArgs, error: unknown, io: CliIo): string {
   const redactor = SecretRedactor.forSession([], io.env);
-  const failure: FailureClass =
-    error instanceof DeniedError
+  const failure: FailureClass = io.signal.aborted
+    ? "cancelled"
+    : error instanceof DeniedError
       ? "permission"
       : error instanceof UsageError || error instanceof ConfigError
         ? "invalid_args"
-        : io.signal.aborted
-          ? "cancelled"
-          : error instanceof RuntimeError
-            ? "protocol"
-            : "transient";
+        : error instanceof RuntimeError
+          ? "protocol"
+          : "transient";
   const report = {
     server: args.server,
     tool: args.tool,

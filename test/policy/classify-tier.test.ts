@@ -173,6 +173,19 @@ describe("classifyTier", () => {
     expect(classifyTier(input)).toEqual({ tier, reason });
   });
 
+  // ...while the same words as a namespace or noun before a read verb still read.
+  it.each([
+    ["azmcp_sql_db_list", "read_only"],
+    ["sql_list_tables", "read_only"],
+    ["python_get_version", "read_only"],
+    ["refund_status", "read_only"],
+    ["checkout_get_session", "read_only"],
+    ["apply_preview", "read_only"],
+    ["dm_list", "read_only"],
+  ])("%s claiming readOnlyHint -> %s", (name, tier) => {
+    expect(classifyTier(untrusted(name, { annotations: { readOnlyHint: true } })).tier).toBe(tier);
+  });
+
   // A name that speaks of money, access or a machine is never lowered by an untrusted readOnlyHint.
   it.each([
     ["unlink", "unlink"],

@@ -5,17 +5,27 @@ const WRITE_NEEDS_TRUST = "a write; low_risk needs trusted annotations or your t
 
 export type VerbKind = "read" | "write" | "destructive" | "network";
 
+/**
+ * Verbs that are as often a namespace or a noun (`azmcp_sql_db_list`, `refund_status`,
+ * `python_get_version`): each reads as itself only when no read verb follows it in the action,
+ * so `charge_card` and `run_sql` do not run unasked and `sql_list_tables` still reads.
+ */
+const WEAK_DESTRUCTIVE =
+  "unlink charge withdraw refund purchase buy sell checkout grant ban kick reboot poweroff halt flush nuke approve rollback revert apply cancel suspend disable deprovision evict python powershell pwsh sql";
+const WEAK_NETWORK = "dm dial";
+const WEAK_VERBS = words(`${WEAK_DESTRUCTIVE} ${WEAK_NETWORK}`);
+
 const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
   {
     kind: "destructive",
     words: words(
-      "delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force invoke trigger dispatch launch spawn unlink charge withdraw refund purchase buy sell checkout grant ban kick reboot poweroff halt flush nuke approve rollback revert apply cancel suspend disable deprovision evict python powershell pwsh sql",
+      `delete remove rm rmdir drop destroy purge wipe erase truncate clear clean prune discard alter kill terminate exec execute run shell command cmd bash eval sudo chmod chown deploy install uninstall format reset revoke move mv overwrite config configure settings restart shutdown migrate transfer pay merge force invoke trigger dispatch launch spawn ${WEAK_DESTRUCTIVE}`,
     ),
   },
   {
     kind: "network",
     words: words(
-      "fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite forward respond broadcast emit dm dial",
+      `fetch http https request curl wget download upload push pull clone sync browse browser navigate url web internet send email mail sms post publish tweet slack webhook notify message share invite forward respond broadcast emit ${WEAK_NETWORK}`,
     ),
   },
   {
@@ -31,6 +41,8 @@ const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
     ),
   },
 ];
+
+const READ_VERBS: ReadonlySet<string> = VERBS.find((entry) => entry.kind === "read")?.words ?? new Set();
 
 const TIER_OF: Record<VerbKind, Tier> = {
   read: "read_only",
@@ -105,9 +117,11 @@ function actions(allWords: readonly string[]): string[][] {
 }
 
 function firstVerb(action: readonly string[]): { kind: VerbKind; word: string } | undefined {
-  for (const word of action) {
+  for (const [index, word] of action.entries()) {
     const verb = VERBS.find((entry) => entry.words.has(word));
-    if (verb) return { kind: verb.kind, word };
+    if (!verb) continue;
+    if (WEAK_VERBS.has(word) && action.slice(index + 1).some((after) => READ_VERBS.has(after))) continue;
+    return { kind: verb.kind, word };
   }
   return undefined;
 }
