@@ -28,8 +28,8 @@ export function requireServerConfig(config: McptermConfig, name: string): Server
  * The servers of a command that is not a session (`tools`, `call`, `read`, `resources`,
  * `prompts`, `dev`, `replay`, `auth login`), connected as a session would be: offered the working
  * folder as a root (some servers list tools only to clients with roots), their output redacted.
- * Sampling and forms are declined, each with a line on stderr: nobody is asked here. What they would send of the user's
- * environment to places the project names is settled first: the config is trusted (settleServerStart).
+ * Sampling and forms are declined, each with a line on stderr: nobody is asked here. Nothing
+ * starts before the project's config is trusted (settleServerStart).
  */
 export async function commandManager(
   project: { config: McptermConfig; common: CommonArgs },
