@@ -1,16 +1,15 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { launchHash } from "../../src/core/config/config-trust.js";
 import { loadConfig } from "../../src/core/config/load-config.js";
 import { UserSettings } from "../../src/core/config/user-settings.js";
-import { tempDir, writeJson } from "../support/fixtures.js";
+import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { startOAuthWorld } from "../support/oauth-world.js";
-import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { fixtureLaunch } from "../support/fixtures.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { mcptermPaneCommand, TmuxTerminal } from "../support/tmux.js";
 
@@ -46,15 +45,7 @@ async function recorder(): Promise<{
       response.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+  return { url: await listenOnLoopback(server, closers), requests };
 }
 
 async function project() {

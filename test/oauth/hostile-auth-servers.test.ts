@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import type { SignInPerson, SignInQuestion } from "../../src/core/oauth/server-auth.js";
 import { OAuthStore } from "../../src/core/oauth/token-store.js";
 import { tempDir } from "../support/fixtures.js";
+import { listenOnLoopback } from "../support/loopback-http.js";
 import {
   browse,
   endless,
@@ -140,15 +140,7 @@ async function identityProvider(mode: "stall" | "flood"): Promise<string> {
   const server = createServer((_request, response) => {
     if (mode === "flood") endless(response, '{"access_token":"');
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/token`;
+  return `${await listenOnLoopback(server, closers)}/token`;
 }
 
 /** An enterprise-managed entry (SEP-990) whose ID token goes to `idpTokenEndpoint`. */
