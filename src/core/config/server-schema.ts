@@ -119,7 +119,7 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
       userinfo && ((offset) => offset >= userinfo[0] && offset < userinfo[1]),
     );
     server.url = url.value;
-    const secrets = urlSecrets(rawUrl, url);
+    const secrets = urlSecrets(rawUrl, url, userinfo);
     if (secrets.length > 0) server.urlSecrets = secrets;
     const oauth = parseServerOAuth(raw, here, reader, expand);
     if (oauth !== undefined) server.oauth = oauth;
@@ -154,10 +154,9 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
  * its user name or password, path, query or fragment, where tokens go, whatever the variable is
  * called. Those naming the host, and short ones (redacted everywhere, they would hide words), are not.
  */
-function urlSecrets(rawUrl: string, url: EnvExpansion): string[] {
+function urlSecrets(rawUrl: string, url: EnvExpansion, userinfo: [number, number] | undefined): string[] {
   const authorityEnd = urlAuthorityEnd(rawUrl);
   if (authorityEnd === undefined) return [];
-  const userinfo = urlUserinfoSpan(rawUrl);
   const inRequest = (offset: number): boolean =>
     offset >= authorityEnd || (userinfo !== undefined && offset < userinfo[1]);
   return url.placed

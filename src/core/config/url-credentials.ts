@@ -14,23 +14,27 @@ export type MovedCredentials =
  * password instead of moving the URL's host or path; the Basic credentials decode it again.
  */
 export function urlUserinfoSpan(raw: string): [number, number] | undefined {
-  const start = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0].length;
-  const end = urlAuthorityEnd(raw);
-  if (start === undefined || end === undefined) return undefined;
-  const at = raw.slice(start, end).lastIndexOf("@");
-  return at === -1 ? undefined : [start, start + at];
+  const authority = authorityOf(raw);
+  if (authority === undefined) return undefined;
+  const at = raw.slice(authority.start, authority.end).lastIndexOf("@");
+  return at === -1 ? undefined : [authority.start, authority.start + at];
 }
 
 /**
  * Where the authority (`user:password@host:port`) of a URL as written in a config ends: the
- * offset of its path, query or fragment, outside a `${NAME:-default}` (whose default may hold a
- * `/`). Undefined when the text does not start with a scheme (a whole URL from one variable).
+ * offset of its path, query or fragment. Undefined when the text does not start with a scheme
+ * (a whole URL from one variable).
  */
 export function urlAuthorityEnd(raw: string): number | undefined {
-  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw);
-  if (!scheme) return undefined;
-  const authority = /^(?:\$\{[^}]*\}|[^/?#])*/.exec(raw.slice(scheme[0].length))?.[0] ?? "";
-  return scheme[0].length + authority.length;
+  return authorityOf(raw)?.end;
+}
+
+/** The authority's offsets, after `scheme://` up to the path, query or fragment, outside a `${NAME:-default}` (whose default may hold a `/`). */
+function authorityOf(raw: string): { start: number; end: number } | undefined {
+  const start = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(raw)?.[0].length;
+  if (start === undefined) return undefined;
+  const authority = /^(?:\$\{[^}]*\}|[^/?#])*/.exec(raw.slice(start))?.[0] ?? "";
+  return { start, end: start + authority.length };
 }
 
 /** The URL without its credentials and the headers with Basic authentication added; unchanged without credentials. */
