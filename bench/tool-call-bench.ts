@@ -4,9 +4,10 @@
  * against the MCP SDK's own `Client` on the same kind of process, in the same run:
  *
  * - 1,000 calls one after another, and 1,000 calls from 8 callers at once (125 each): per-call
- *   latency p50 and p99, calls per second, and this process's CPU time per call (which the
- *   machine's load hardly moves); rounds alternate which path goes first;
+ *   latency p50 and p99, calls per second, and the calling process's CPU time per call (which
+ *   the machine's load hardly moves); rounds alternate which path goes first;
  * - one call returning 1 MB and one returning 5 MB of text (`big`), each way;
+ *   both in one process of their own (tool-call-warm.ts), bundled as mcpterm ships;
  * - first, each path in a fresh process of its own (tool-call-cold.ts): its first call, and the
  *   p50 of the 1,000 after it, before V8 has compiled anything.
  *
@@ -17,102 +18,22 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
 import { promisify } from "node:util";
 import { compileFixtures } from "../test/support/compiled-fixtures.js";
-import { fixtureLaunch } from "../test/support/fixtures.js";
+import { bundleBenchScript } from "./lib/bundle.js";
 import { figureOf, type Figure, type Target } from "./lib/figures.js";
 import { reapMarked } from "./lib/proc.js";
-import { percentile, sortedCopy } from "./lib/stats.js";
 import { runSuite } from "./lib/suite.js";
-import { managerPath, mcptermPath, sdkPath, type ToolPath } from "./lib/tool-paths.js";
+import { BIG_SIZES, CALLERS, type Round, type WarmMeasurements } from "./lib/warm-rounds.js";
 
 const run = promisify(execFile);
-const CALLERS = 8;
-const WARM_UP_CALLS = 50;
 const SDK = "MCP SDK Client, same server and revision";
-
-interface Round {
-  sequential: { p50: number; p99: number; perSecond: number; cpuMicros: number };
-  concurrent: { p50: number; p99: number; perSecond: number; cpuMicros: number };
-}
-
-async function echo(path: ToolPath): Promise<number> {
-  const started = performance.now();
-  const text = await path.call("echo", { text: "x" });
-  if (text !== "x") throw new Error(`echo answered ${JSON.stringify(text.slice(0, 80))}`);
-  return performance.now() - started;
-}
-
-/**
- * `cpu` is this process's CPU time over the calls (process.cpuUsage): unlike latency it hardly
- * moves with the machine's load, so it tells the paths apart when other work shares the cores.
- */
-function latencies(samples: number[], wallMs: number, cpu: NodeJS.CpuUsage): Round["sequential"] {
-  const sorted = sortedCopy(samples);
-  return {
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    perSecond: (samples.length / wallMs) * 1000,
-    cpuMicros: (cpu.user + cpu.system) / samples.length,
-  };
-}
-
-async function round(open: () => Promise<ToolPath>, calls: number): Promise<Round> {
-  const tools = await open();
-  try {
-    for (let call = 0; call < WARM_UP_CALLS; call += 1) await echo(tools);
-    const sequential: number[] = [];
-    let started = performance.now();
-    let cpu = process.cpuUsage();
-    for (let call = 0; call < calls; call += 1) sequential.push(await echo(tools));
-    const sequentialCpu = process.cpuUsage(cpu);
-    const sequentialWall = performance.now() - started;
-    const concurrent: number[] = [];
-    started = performance.now();
-    cpu = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: CALLERS }, async () => {
-        for (let call = 0; call < calls / CALLERS; call += 1) concurrent.push(await echo(tools));
-      }),
-    );
-    const concurrentCpu = process.cpuUsage(cpu);
-    const concurrentWall = performance.now() - started;
-    return {
-      sequential: latencies(sequential, sequentialWall, sequentialCpu),
-      concurrent: latencies(concurrent, concurrentWall, concurrentCpu),
-    };
-  } finally {
-    await tools.close();
-  }
-}
 
 /** mcpterm-warmed: as a session makes its first call, ajv built while the model answered. */
 type ColdPath = "sdk" | "mcpterm" | "mcpterm-warmed";
 interface Cold {
   first: number;
   p50: number;
-}
-/**
- * tool-call-cold.ts bundled as mcpterm ships (one file, the packages it uses left to Node), so a
- * fresh process runs plain JavaScript: through tsx, each module would be transpiled as it loads.
- */
-async function bundleColdScript(): Promise<string> {
-  // Inside the repository, so Node finds the packages it left out.
-  const outfile = fileURLToPath(new URL("../node_modules/.cache/bench/tool-call-cold.mjs", import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL("./tool-call-cold.ts", import.meta.url))],
-    outfile,
-    bundle: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    logLevel: "warning",
-  });
-  return outfile;
 }
 
 /** One path's first calls in a process of its own (tool-call-cold.ts, bundled). */
@@ -131,26 +52,19 @@ async function coldRun(
   return { first: cold.first, p50: cold.p50 };
 }
 
-async function bigResults(
-  open: () => Promise<ToolPath>,
-  sizes: number[],
-  repeats: number,
-): Promise<number[][]> {
-  const tools = await open();
-  try {
-    await tools.call("big", { chars: 1000 });
-    const samples = sizes.map((): number[] => []);
-    for (let repeat = 0; repeat < repeats; repeat += 1) {
-      for (const [index, chars] of sizes.entries()) {
-        const started = performance.now();
-        await tools.call("big", { chars });
-        samples[index]?.push(performance.now() - started);
-      }
-    }
-    return samples;
-  } finally {
-    await tools.close();
-  }
+/** Every path's warm rounds and big results, in a process of their own (tool-call-warm.ts, bundled). */
+async function warmRun(
+  script: string,
+  marker: string,
+  traces: string,
+  { calls, rounds, bigRepeats }: { calls: number; rounds: number; bigRepeats: number },
+): Promise<WarmMeasurements> {
+  const args = [script, marker, traces, String(calls), String(rounds), String(bigRepeats)];
+  const { stdout } = await run(process.execPath, args, { timeout: 600_000, maxBuffer: 16 * 1024 * 1024 });
+  const warm = JSON.parse(stdout) as Partial<WarmMeasurements>;
+  if (!warm.rounds?.sdk.length || !warm.rounds.mcpterm.length || !warm.big)
+    throw new Error(`tool-call-warm.ts printed ${stdout.slice(0, 200)}`);
+  return warm as WarmMeasurements;
 }
 
 await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ quick, defer }) => {
@@ -164,38 +78,24 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
   defer(() => rm(traces, { recursive: true, force: true }));
   const marker = randomUUID();
   defer(() => reapMarked(marker));
-  const launch = fixtureLaunch(marker);
-  const openSdk = (): Promise<ToolPath> => sdkPath(launch);
-  // A fresh trace each time, so every measured call pays for recording its frames (a session stops after 5,000).
-  const openMcpterm = (): Promise<ToolPath> => mcptermPath(launch, traces);
-
-  const opens = { sdk: openSdk, mcpterm: openMcpterm, manager: () => managerPath(launch) };
-  const names = Object.keys(opens) as Array<keyof typeof opens>;
-  const measured: Record<keyof typeof opens, Round[]> = { sdk: [], mcpterm: [], manager: [] };
   // Cold first: each path in a process of its own, each round starting with the next path.
-  const coldScript = await bundleColdScript();
+  const coldScript = await bundleBenchScript("tool-call-cold.ts");
   const cold: Record<ColdPath, Cold[]> = { sdk: [], mcpterm: [], "mcpterm-warmed": [] };
   for (let index = 0; index < coldRounds; index += 1) {
     const paths: ColdPath[] = ["sdk", "mcpterm", "mcpterm-warmed"];
     const order = paths.map((_, offset) => paths[(index + offset) % paths.length] ?? "sdk");
     for (const name of order) cold[name].push(await coldRun(coldScript, name, marker, traces, calls));
   }
-  // Then one round of each path in this process, not counted: V8 compiles a function only after
-  // it has run many times, and mcpterm's path is several times the SDK's code, so without it the
-  // early rounds compare compilers at work. The figures below are those of a session past its
-  // first few thousand calls; the cold rows are a fresh process's.
-  for (const name of names) await round(opens[name], calls);
-  // Each round starts with the next path, so none always runs first.
-  for (let index = 0; index < rounds; index += 1) {
-    for (let offset = 0; offset < names.length; offset += 1) {
-      const name = names[(index + offset) % names.length] ?? "sdk";
-      measured[name].push(await round(opens[name], calls));
-    }
-  }
-  const { sdk: sdkRounds, mcpterm: mcptermRounds, manager: managerRounds } = measured;
-  const sizes = [1_000_000, 5_000_000];
-  const sdkBig = await bigResults(openSdk, sizes, bigRepeats);
-  const mcptermBig = await bigResults(openMcpterm, sizes, bigRepeats);
+  // Then the warm rounds, bundled too: the figures with targets are those of a session past its
+  // first few thousand calls, running the JavaScript mcpterm ships; the cold rows are a fresh
+  // process's.
+  const warm = await warmRun(await bundleBenchScript("tool-call-warm.ts"), marker, traces, {
+    calls,
+    rounds,
+    bigRepeats,
+  });
+  const { sdk: sdkRounds, mcpterm: mcptermRounds, manager: managerRounds } = warm.rounds;
+  const { sdk: sdkBig, mcpterm: mcptermBig } = warm.big;
 
   const row = (name: string, unit: string, pick: (round: Round) => number, target: Target): Figure =>
     figureOf({
@@ -253,7 +153,7 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
     row(`CPU per tool call, ${count} sequential`, "µs", (r) => r.sequential.cpuMicros, none),
     row(`CPU per tool call, ${count} from ${CALLERS} callers`, "µs", (r) => r.concurrent.cpuMicros, none),
     row(`tool calls/s, ${count} from ${CALLERS} callers`, "calls/s", (r) => r.concurrent.perSecond, none),
-    ...sizes.map((chars, index) =>
+    ...BIG_SIZES.map((chars, index) =>
       figureOf({
         name: `tool call with a ${chars / 1_000_000} MB result`,
         unit: "ms",
