@@ -144,3 +144,59 @@ describe("an answer that is not JSON-RPC", () => {
     });
   });
 });
+
+/**
+ * A server that answers a request with an id no request had: the SDK drops the answer, so the
+ * request used to wait out its timeout and be reported as never answered, sending the server's
+ * author to look for a hang. With one request waiting, that is the one it answered.
+ */
+describe("an answer with an id no request had", () => {
+  /** A 2025-11-25 server by hand whose answers to `method` carry the request's id plus 1000. */
+  const wrongIdServer = (method: string): string[] => [
+    process.execPath,
+    "-e",
+    [
+      "const wrong = process.argv[1];",
+      "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      "  const m = JSON.parse(line);",
+      "  if (m.id === undefined) return;",
+      "  const id = m.method === wrong ? m.id + 1000 : m.id;",
+      "  if (m.method === 'initialize') return send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'raw', version: '1' } } });",
+      "  if (m.method === 'tools/list') return send({ jsonrpc: '2.0', id, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });",
+      "  if (m.method === 'tools/call') return send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'hi' }] } });",
+      "  send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });",
+      "});",
+    ].join("\n"),
+    method,
+  ];
+
+  it("fails the call waiting for it at once, naming the id that came back (exit 1)", async () => {
+    const cwd = await tempDir();
+    // A minute to wait: without the check the call would wait it out and time the test out.
+    const run = await runCli(["call", "echo", "--timeout", "60000", "--", ...wrongIdServer("tools/call")], {
+      cwd,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'mcpterm: server "node" broke the MCP protocol (a fault of the server, not retried): it answered with id 1002, which no request had, while its tools/call request (id 2) waited: an answer must carry the id of the request it answers\n',
+    );
+    expect(run.stdout).toBe("");
+  });
+
+  it("fails the handshake at once when it is initialize's answer, in doctor's words", async () => {
+    const cwd = await tempDir();
+    const run = await runCli(["doctor", "--no-calls", "--", ...wrongIdServer("initialize")], {
+      cwd,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    const handshake = run.stdout.split("\n").find((line) => line.includes("handshake")) ?? "";
+    expect(handshake).toContain("✗");
+    expect(handshake).toContain(
+      "it answered with id 1000, which no request had, while its initialize request (id 0) waited",
+    );
+    expect(run.stdout).not.toContain("within 30000 ms");
+  });
+});

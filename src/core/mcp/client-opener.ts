@@ -25,6 +25,7 @@ import {
 } from "./protocol-era.js";
 import { rootsOffer } from "./roots.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
+import { StrayAnswers } from "./stray-answers.js";
 import { TappedTransport } from "./tapped-transport.js";
 import type { TransportFactory } from "./transport-factory.js";
 import type { RequestMeta, ServerSnapshot, WireFrame } from "./types.js";
@@ -160,7 +161,8 @@ export class ClientOpener {
             message: privateAnswers.forTrace(direction, message),
           });
       },
-      [this.options.checkAnswers(), this.options.watchTasks(client), this.probe],
+      // Stray answers first: the others read an answer by its id.
+      [new StrayAnswers(), this.options.checkAnswers(), this.options.watchTasks(client), this.probe],
       // The session's `_meta` hook (trace context) bound to this server.
       requestMeta &&
         ((request) =>

@@ -99,11 +99,19 @@ function kindOf(value: unknown): string {
 }
 
 function madeUpAnswer(id: string | number, flaw: string, line: string): JSONRPCMessage {
+  return brokenAnswer(id, `its answer to request ${JSON.stringify(id)} is not valid JSON-RPC: ${flaw}`, line);
+}
+
+/**
+ * The error answer mcpterm makes up for request `id` when the server's answer to it came back
+ * broken, saying `message` (what was wrong); `line` is that answer as the server wrote it.
+ * The call reports it as the server breaking the protocol, never retried.
+ */
+export function brokenAnswer(id: string | number, message: string, line: string): JSONRPCMessage {
   const data: MalformedData = {
     raisedBy: CLIENT_RAISED,
     malformedAnswer: true,
     line: line.slice(0, LINE_KEPT),
   };
-  const message = `its answer to request ${JSON.stringify(id)} is not valid JSON-RPC: ${flaw}`;
   return { jsonrpc: "2.0", id, error: { code: MALFORMED_CODE, message, data } };
 }
