@@ -61,6 +61,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
     if (startExit) exits.push(startExit);
     // Taken before the sample calls: a server they crash is started again, with a handshake of its own.
     const handshake = wire.initialize();
+    const listingAsked = wire.asked("tools/list");
     const lists = {
       ...timed("tools", wire.timing("tools/list")),
       ...timed("resources", wire.timing("resources/list")),
@@ -102,6 +103,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       start,
       spawnError: start.error !== undefined && SPAWN_FAILURE.test(start.error) ? start.error : undefined,
       handshake,
+      listingAsked,
       protocol: protocolFacts(start),
       lists,
       counts: {

@@ -53,6 +53,11 @@ export interface DoctorFacts {
   /** The spawn error, when the process could not be started at all. */
   spawnError: string | undefined;
   handshake: HandshakeAnswer | undefined;
+  /**
+   * tools/list went out at start: the handshake was done, so a start that failed, failed in the
+   * listing (a server that crashes or times out listing its tools).
+   */
+  listingAsked: boolean;
   /** The protocol the connection knows the server speaks (protocol-facts.ts: version, era). */
   protocol: ProtocolFacts;
   lists: {
@@ -113,7 +118,12 @@ function connected(facts: DoctorFacts): boolean {
 
 /** The process ended before the server answered the handshake (server/discover or initialize). */
 function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
-  return !connected(facts) && facts.transport === "stdio" ? facts.exits[0] : undefined;
+  return !connected(facts) && facts.transport === "stdio" && !facts.listingAsked ? facts.exits[0] : undefined;
+}
+
+/** The handshake was done, and the start failed listing the tools. */
+function failedListing(facts: DoctorFacts): boolean {
+  return !connected(facts) && facts.listingAsked;
 }
 
 /** A remote server that answered, but refused the connection for want of authorization. */
@@ -251,7 +261,7 @@ function handshakeStep(facts: DoctorFacts): DoctorStep {
     instructions === undefined
       ? []
       : [`instructions: ${truncateEnd(instructions.replace(/\s+/g, " "), 160)}`];
-  if (!connected(facts))
+  if (!connected(facts) && !failedListing(facts))
     return step(
       "handshake",
       "failed",
@@ -300,6 +310,7 @@ function authorizationStep(facts: DoctorFacts): DoctorStep {
 }
 
 function listingStep(facts: DoctorFacts): DoctorStep {
+  if (failedListing(facts)) return step("listing", "failed", facts.start.error ?? "tools/list failed");
   if (!connected(facts)) return step("listing", "skipped", "the server is not connected");
   const { counts, lists } = facts;
   const timed = (count: number, noun: string, timing: RequestTiming | undefined): string =>

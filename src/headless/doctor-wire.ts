@@ -28,6 +28,7 @@ export class WireWatch {
   private readonly sent = new Map<string, { method: string; at: number }>();
   private readonly timings = new Map<string, RequestTiming>();
   private handshake: HandshakeAnswer | undefined;
+  private readonly methodsAsked = new Set<string>();
 
   readonly onFrame = (frame: WireFrame): void => {
     const message = frame.message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
@@ -39,6 +40,7 @@ export class WireWatch {
     const key = `${frame.server}\u0000${id}`;
     if (frame.direction === "send" && typeof message.method === "string") {
       this.sent.set(key, { method: message.method, at: frame.at });
+      this.methodsAsked.add(message.method);
       return;
     }
     const request = frame.direction === "receive" ? this.sent.get(key) : undefined;
@@ -66,6 +68,11 @@ export class WireWatch {
     )
       this.handshake = handshakeOf(message.result, ms);
   };
+
+  /** Whether a request of `method` went out, answered or not. */
+  asked(method: string): boolean {
+    return this.methodsAsked.has(method);
+  }
 
   timing(method: string): RequestTiming | undefined {
     return this.timings.get(method);

@@ -94,6 +94,28 @@ describe("mcpterm doctor", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
+  it("tells a crash listing the tools from one in the handshake: the listing failed, not the start", async () => {
+    const run = await doctor(["crash-in-list"], "--no-calls");
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "spawn")).toMatch(/^ {2}✓ spawn/);
+    expect(stepLine(run.stdout, "handshake")).toMatch(/^ {2}✓ handshake +protocol 2026-07-28/);
+    expect(stepLine(run.stdout, "listing")).toMatch(
+      /^ {2}✗ listing +the server process exited \(code 1\) after the handshake, as its tools were listed: TypeError: Cannot read properties of undefined \(reading 'schema'\)/,
+    );
+    expect(run.stdout).not.toContain("before it");
+    const tools = await runCli(
+      trustingConfig(["tools", "--", ...notesCommand(script, marker, ["crash-in-list"])]),
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(tools.stdout).toMatch(
+      /^notes: failed — the server process exited \(code 1\) after the handshake, as its tools were listed: TypeError/m,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
   it("names a command that is not there, and a process killed by a signal before it answered", async () => {
     const missing = await runCli(trustingConfig(["doctor", "--", "no-such-mcp-server", "--stdio"]), {
       cwd: dir,

@@ -35,6 +35,7 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
     serverInfo: { name: "remote", version: "1" },
     instructions: undefined,
   },
+  listingAsked: false,
   protocol: { version: "2025-06-18", era: undefined },
   lists: { tools: { ms: 12, requests: 1, error: undefined } },
   counts: { tools: 0, resources: 0, templates: 0, prompts: 0 },

@@ -15,6 +15,8 @@ export async function describeConnectFailure(
   error: unknown,
   context: {
     server: string;
+    /** The handshake was done: the attempt failed listing the tools. */
+    handshaken: boolean;
     auth: ServerAuth | undefined;
     stdio: StdioProcessTransport | undefined;
     protocol: ProtocolSetting;
@@ -41,7 +43,12 @@ export async function describeConnectFailure(
   // broke the pipe the handshake was written to, is why it failed; one that ended cleanly after
   // the handshake failed (a 2025 server refusing a pinned 2026) is told by the revision.
   const ownExit = stdio?.exit?.stopped === true ? undefined : stdio?.exit;
-  const exit = ownExit && describeExit(stdio, " before it was connected");
+  const exit =
+    ownExit &&
+    describeExit(
+      stdio,
+      context.handshaken ? " after the handshake, as its tools were listed" : " before it was connected",
+    );
   const died = ownExit !== undefined && (ownExit.code !== 0 || ownExit.signal !== null);
   if (exit && (died || isBrokenPipe(error))) return exit;
   // Alive, or stopped by mcpterm, with its stdin shut (`docker run` without -i, say).

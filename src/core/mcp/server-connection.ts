@@ -69,6 +69,8 @@ export class ServerConnection {
   private probe: ProbeOutcome | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
+  /** The last connection attempt got past the handshake: it failed, if it did, listing the tools. */
+  private handshaken = false;
   private catalog: ServerCatalog | undefined;
   private catalogLoaded: Promise<void> = Promise.resolve();
   private instructions: string | undefined;
@@ -430,6 +432,7 @@ export class ServerConnection {
     if (outcome.kind !== "failed") return;
     const reason = await describeConnectFailure(outcome.error, {
       server: this.name,
+      handshaken: this.handshaken,
       auth: this.auth,
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",
@@ -458,7 +461,9 @@ export class ServerConnection {
     const startedAt = performance.now();
     // Each connection of a server that signs in may be another authorization context.
     if (this.auth) this.cache.dropPrivate();
+    this.handshaken = false;
     const { client, transport } = await this.opener.open();
+    this.handshaken = true;
     this.client = client;
     this.transportUsed = transport;
     this.serverInfo = client.getServerVersion();
