@@ -344,4 +344,21 @@ describe("App keys", () => {
     await until(() => exits() > 1, "Ctrl+D to exit");
     expect(exits()).toBe(2);
   });
+
+  it("Ctrl+D during a turn asks for a second press before it exits and stops the turn", async () => {
+    const { exits, until, press, frame, prompt } = await renderApp([TURN_START]);
+    await press("\u0004");
+    await until(() => frame().includes("Press Ctrl+D again to exit; the running turn stops"), "the hint");
+    expect(exits()).toBe(0);
+    // Typing in between: Ctrl+D is the editor's again, and exits nothing.
+    await press("ab", "\u0001", "\u0004");
+    await until(() => prompt() === "b", "Ctrl+A then Ctrl+D to delete the first character");
+    expect(exits()).toBe(0);
+    await press("\u000b");
+    await until(() => prompt() === "", "Ctrl+K to empty the prompt");
+    // Two presses in one read: the first asks, the second exits.
+    await press("\u0004\u0004");
+    await until(() => exits() > 0, "the second Ctrl+D to exit");
+    expect(exits()).toBe(1);
+  });
 });

@@ -27,7 +27,10 @@ function press(
       action.type === "vertical"
     )
       throw new Error(`unexpected ${action.type}`);
-    const result = reducePrompt(state, { ...action, at: 0 });
+    const result = reducePrompt(
+      state,
+      action.type === "delete_or_exit" ? { ...action, busy: context.busy, at: 0 } : { ...action, at: 0 },
+    );
     state = result.state;
     effects.push(...result.effects);
   }

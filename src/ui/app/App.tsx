@@ -163,6 +163,11 @@ export function App({
     const timer = setTimeout(() => dispatch({ type: "ui_exit_armed", armed: false }), EXIT_CONFIRM_MS);
     return () => clearTimeout(timer);
   }, [state.exitArmed, dispatch]);
+  useEffect(() => {
+    if (!state.leaveArmed) return;
+    const timer = setTimeout(() => dispatch({ type: "ui_leave_armed", armed: false }), EXIT_CONFIRM_MS);
+    return () => clearTimeout(timer);
+  }, [state.leaveArmed, dispatch]);
 
   // The guard runs from the first moment the panel is known: drawn here, or met by a key that came first.
   const approvalCallId = askingCall?.callId;
@@ -286,6 +291,9 @@ export function App({
         at,
       });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
+      // A Ctrl+D that asked to confirm leaving a turn holds only until the next key: typed on, a
+      // later Ctrl+D on the emptied prompt asks again rather than exiting.
+      if (current.leaveArmed && action.type !== "exit") dispatch({ type: "ui_leave_armed", armed: false });
       const filled = withContext(action, at, controller, current, promptStore.getState());
       if (filled instanceof Promise) {
         // A server is asked for completions: they apply if the person has not typed on meanwhile.
@@ -300,7 +308,7 @@ export function App({
       refreshMenu(promptStore, controller, at);
       return action.type === "chord_cancel" ? action.then : undefined;
     },
-    [clock, store, promptStore, controller, runEffect],
+    [clock, store, promptStore, controller, runEffect, dispatch],
   );
   const onKey = useCallback(
     (key: KeyEvent): void => {
@@ -390,6 +398,7 @@ function modeContext(state: TranscriptState): ModeContext {
   return {
     inspecting: state.inspector !== undefined,
     exitArmed: state.exitArmed,
+    leaveArmed: state.leaveArmed,
     busy: state.turn !== undefined,
   };
 }
@@ -416,6 +425,7 @@ function withContext(
     return words.then((later) => ({ type: "complete", items: menuItems(later, controller), at }));
   }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
+  if (action.type === "delete_or_exit") return { ...action, busy: queue.busy, at };
   return { ...action, at };
 }
 

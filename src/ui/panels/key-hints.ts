@@ -94,6 +94,10 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["Enter print in full", "Enter print"],
   ],
   "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
+  "leave-armed": () => [
+    ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"],
+    ["Esc or Ctrl+C cancel the turn", "Esc cancel"],
+  ],
   "ctrl-x": () => [
     ["Ctrl+E edit in $EDITOR", "^E editor"],
     ["another key cancels", "cancel"],

@@ -53,6 +53,7 @@ export type UiAction =
   /** Prints a live call (e.g. one awaiting approval with long arguments) in full into the transcript. */
   | { type: "ui_print_live_call"; callId: string }
   | { type: "ui_exit_armed"; armed: boolean }
+  | { type: "ui_leave_armed"; armed: boolean }
   /** What is put to the person now, oldest first (OpenQuestions, whenever it changes). */
   | { type: "ui_asking"; asking: readonly AskedQuestion[] }
   /** Prints a sampling request in full into the transcript (its panel shows only its start). */
@@ -83,6 +84,7 @@ export function initialTranscriptState(): TranscriptState {
     queue: { messages: [], held: false },
     epoch: 0,
     exitArmed: false,
+    leaveArmed: false,
     commandRunning: false,
   };
 }
@@ -243,6 +245,8 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     }
     case "ui_exit_armed":
       return { ...state, exitArmed: action.armed };
+    case "ui_leave_armed":
+      return { ...state, leaveArmed: action.armed };
     case "ui_asking":
       return askingNow(state, action.asking);
     case "ui_resumed":

@@ -184,6 +184,8 @@ export interface TranscriptState {
   epoch: number;
   /** Ctrl+C was pressed once while idle; a second press exits. */
   exitArmed: boolean;
+  /** Ctrl+D was pressed once on an empty prompt while a turn ran; a second press exits, stopping it. */
+  leaveArmed: boolean;
   /** A slash command is running. */
   commandRunning: boolean;
 }
