@@ -1,6 +1,10 @@
 import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
-import { serverErrorAnswer, type ServerErrorAnswer } from "../core/mcp/server-error-answer.js";
+import {
+  errorAnswerText,
+  serverErrorAnswer,
+  type ServerErrorAnswer,
+} from "../core/mcp/server-error-answer.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { redactedLine } from "../core/policy/redacted-json.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
@@ -19,8 +23,6 @@ export interface FailureDetail {
 const STDERR_LINES = 5;
 /** How long a failed request waits for the stderr a server wrote before it answered. */
 const STDERR_SETTLE_MS = 30;
-/** Most characters of an error's `data` quoted in the sentence; `--json` has it whole. */
-const DATA_CHARS = 500;
 
 /**
  * Where the server's stderr stands as a request goes out, for failureDetail: taken once what the
@@ -109,12 +111,7 @@ export async function explainedFailure(
 
 /** ` (JSON-RPC error -32603, data: {…}); stderr during the request: … | …` */
 function detailText({ answer, dataLine, stderr }: FailureDetail): string {
-  const data = dataLine === undefined ? "" : `, data: ${cut(dataLine)}`;
-  const code = answer ? ` (JSON-RPC error ${answer.code}${data})` : "";
+  const code = answer ? errorAnswerText(answer, dataLine) : "";
   // A crash's own sentence already ends with what the server said last.
   return `${code}${stderr.length > 0 ? `; stderr during the request: ${stderr.join(" | ")}` : ""}`;
-}
-
-function cut(text: string): string {
-  return text.length > DATA_CHARS ? `${text.slice(0, DATA_CHARS)}…` : text;
 }

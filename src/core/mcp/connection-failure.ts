@@ -5,6 +5,8 @@ import { readableServerMessage } from "../text/readable-server-message.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { CHECK_ENDPOINT_PATH, negotiationFailure } from "./protocol-era.js";
+import { redactedLine } from "../policy/redacted-json.js";
+import { errorAnswerText, serverErrorAnswer } from "./server-error-answer.js";
 import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
 import { BROKEN_PIPE_EXIT_WAIT_MS, type StdioProcessTransport } from "./stdio-process-transport.js";
 
@@ -17,6 +19,8 @@ export async function describeConnectFailure(
     server: string;
     /** The handshake was done: the attempt failed listing the tools. */
     handshaken: boolean;
+    /** What a server's error data is redacted with before it is quoted. */
+    redact: (text: string) => string;
     auth: ServerAuth | undefined;
     stdio: StdioProcessTransport | undefined;
     protocol: ProtocolSetting;
@@ -59,7 +63,17 @@ export async function describeConnectFailure(
   if (exit) return exit;
   const refusedPost = refusedPostSentence(error);
   if (refusedPost) return refusedPost;
-  return `${capSentence(errorMessage(error))}${stderrSuffix(stdio)}`;
+  return `${capSentence(errorMessage(error))}${answerSuffix(error, context.redact)}${stderrSuffix(stdio)}`;
+}
+
+/**
+ * The code and data of the server's own error answer (a handshake refused with `-32001` and
+ * what to do in its data), as a failed call quotes them; nothing for any other failure.
+ */
+function answerSuffix(error: unknown, redact: (text: string) => string): string {
+  const answer = serverErrorAnswer(error);
+  if (answer === undefined) return "";
+  return errorAnswerText(answer, "data" in answer ? redactedLine(answer.data, redact) : undefined);
 }
 
 /**

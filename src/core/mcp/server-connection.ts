@@ -433,6 +433,7 @@ export class ServerConnection {
     const reason = await describeConnectFailure(outcome.error, {
       server: this.name,
       handshaken: this.handshaken,
+      redact: this.options.redact,
       auth: this.auth,
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",

@@ -24,3 +24,19 @@ export function serverErrorAnswer(error: unknown): ServerErrorAnswer | undefined
   }
   return undefined;
 }
+
+/** Most characters of an error's `data` quoted in a sentence; `--json` has it whole. */
+const DATA_CHARS = 500;
+
+/**
+ * ` (JSON-RPC error -32603, data: {…})`, what a sentence about a failed request adds of the
+ * server's error answer: its code, and its data as one line of JSON (`dataLine`, redacted) cut
+ * at DATA_CHARS.
+ */
+export function errorAnswerText(answer: ServerErrorAnswer, dataLine: string | undefined): string {
+  const data =
+    dataLine === undefined
+      ? ""
+      : `, data: ${dataLine.length > DATA_CHARS ? `${dataLine.slice(0, DATA_CHARS)}…` : dataLine}`;
+  return ` (JSON-RPC error ${answer.code}${data})`;
+}
