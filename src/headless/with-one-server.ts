@@ -6,6 +6,7 @@ import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
+import { isErrorLevel, loggedSentence } from "../core/mcp/server-log.js";
 import { declineServerRequests } from "../core/person/decline-server-requests.js";
 import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
@@ -77,6 +78,20 @@ export function debugStderr(common: CommonArgs, io: CliIo): Pick<McpManagerOptio
 }
 
 /**
+ * What a command tells on stderr of its servers as it runs: with `--debug`, every line they write
+ * to stderr; always, a log message at least as severe as an error, as a session tells it (a
+ * server that logs `connection pool exhausted` as it answers a call is saying why).
+ */
+export function serverOutputs(common: CommonArgs, io: CliIo): Pick<McpManagerOptions, "onStderr" | "onLog"> {
+  return {
+    ...debugStderr(common, io),
+    onLog: (entry) => {
+      if (isErrorLevel(entry.level)) io.stderr.write(`warning: ${sanitizeOneLine(loggedSentence(entry))}\n`);
+    },
+  };
+}
+
+/**
  * Starts the config's servers (only `only`, when named), hands the started manager to `work`
  * with the redactor for what it prints, and stops them afterwards. Servers that fail are marked
  * so, not thrown: `tools`, `resources` and `prompts` report them.
@@ -90,7 +105,7 @@ export async function withServers<T>(
   const config = await loadCommandConfig(common, io);
   const servers = only === undefined ? config.servers : [requireServerConfig(config, only)];
   const redactor = sessionRedactor(config, io.env);
-  const manager = await commandManager({ config, common }, servers, io, redactor, debugStderr(common, io));
+  const manager = await commandManager({ config, common }, servers, io, redactor, serverOutputs(common, io));
   try {
     await manager.start();
     return await work(manager, redactor, config);
@@ -127,7 +142,7 @@ export async function withOneServer<T>(
     [{ ...server, disabled: false }],
     io,
     redactor,
-    { ...debugStderr(common, io), ...options.extra },
+    { ...serverOutputs(common, io), ...options.extra },
     options.signIn,
   );
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.

@@ -21,6 +21,15 @@ export function isErrorLevel(level: LoggingLevel): boolean {
   return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf("error");
 }
 
+/**
+ * `server "notes" logged error (db): connection refused`: how a log message at least as severe
+ * as an error is told as it arrives, in a session's transcript and on a command's stderr.
+ */
+export function loggedSentence(entry: ServerLogEntry): string {
+  const logger = entry.logger === undefined || entry.logger === "" ? "" : ` (${entry.logger})`;
+  return `server "${entry.server}" logged ${entry.level}${logger}: ${entry.text}`;
+}
+
 /** One `notifications/message` from a server, or one of mcpterm's own notes about it. */
 export interface ServerLogEntry {
   server: string;

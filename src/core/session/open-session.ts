@@ -26,7 +26,7 @@ import type { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
 import { watchServerExits } from "../mcp/exit-watch.js";
 import { exitSentence } from "../mcp/server-exit.js";
-import { isErrorLevel, type ServerLogEntry } from "../mcp/server-log.js";
+import { isErrorLevel, loggedSentence, type ServerLogEntry } from "../mcp/server-log.js";
 import { stdoutNoiseSentence } from "../mcp/stdout-noise.js";
 import { sessionApprovalRules } from "../policy/approval-rules.js";
 import { findArgumentSecrets } from "../policy/argument-secrets.js";
@@ -285,7 +285,7 @@ export async function openSession(
     if (isErrorLevel(entry.level))
       tell({
         level: "error",
-        text: `server "${entry.server}" logged ${entry.level}: ${entry.text}`,
+        text: loggedSentence(entry),
         server: entry.server,
       });
   };
