@@ -133,6 +133,9 @@ describe("mcpterm read --follow", () => {
     expect(ended.stderr).toMatch(
       /^mcpterm: Following note:\/\/status on "plain" is not possible: .*does not offer resource subscriptions/,
     );
+    // No session command is offered where there is no session to type it in.
+    expect(ended.stderr).not.toContain("/read");
+    expect(ended.stderr).toContain("it can still be read, once");
     expect(await waitForNoProcesses(marker)).toEqual([]);
   }, 60_000);
 });

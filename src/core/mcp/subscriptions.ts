@@ -132,7 +132,8 @@ export class ServerSubscriptions {
     if (!attached.client.getServerCapabilities()?.resources?.subscribe)
       throw new ToolCallError(
         "invalid_args",
-        `server "${this.options.server}" does not offer resource subscriptions (its capabilities have no resources.subscribe); /read ${this.options.server} ${uri} reads it now`,
+        // Said where a session and `mcpterm read --follow` both say it: no command of either.
+        `server "${this.options.server}" does not offer resource subscriptions (its capabilities have no resources.subscribe); it can still be read, once`,
       );
     // Reserved before the first await: a second subscribe meanwhile shares this one.
     const started = this.start(attached, uri).then(
