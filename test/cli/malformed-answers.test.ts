@@ -4,6 +4,7 @@ import { answersToMalformed } from "../../src/core/mcp/malformed-answer.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { serverConfig, tempDir } from "../support/fixtures.js";
 import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
+import { compiledFixture } from "../support/compiled-fixtures.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 
@@ -171,7 +172,7 @@ describe("an answer with an id no request had", () => {
     method,
   ];
 
-  it("fails the call waiting for it at once, naming the id that came back (exit 1)", async () => {
+  it("fails the call waiting for it, naming the id that came back (exit 1)", async () => {
     const cwd = await tempDir();
     // A minute to wait: without the check the call would wait it out and time the test out.
     const run = await runCli(["call", "echo", "--timeout", "60000", "--", ...wrongIdServer("tools/call")], {
@@ -185,7 +186,43 @@ describe("an answer with an id no request had", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("fails the handshake at once when it is initialize's answer, in doctor's words", async () => {
+  it("fails a call to a 2026 server whose listen stream stays open meanwhile", async () => {
+    const cwd = await tempDir();
+    // A proxy in front of the 2026 fixture that adds 1000 to the id of each tools/call answer.
+    const proxy = [
+      process.execPath,
+      "-e",
+      [
+        "const { spawn } = require('node:child_process');",
+        "const readline = require('node:readline');",
+        "const server = spawn(process.execPath, [process.argv[1]], { stdio: ['pipe', 'pipe', 'inherit'] });",
+        "const calls = new Set();",
+        "readline.createInterface({ input: process.stdin }).on('line', (line) => {",
+        "  const m = JSON.parse(line);",
+        "  if (m.method === 'tools/call') calls.add(m.id);",
+        "  server.stdin.write(line + '\\n');",
+        "});",
+        "process.stdin.on('end', () => server.stdin.end());",
+        "readline.createInterface({ input: server.stdout }).on('line', (line) => {",
+        "  const m = JSON.parse(line);",
+        "  if (m.method === undefined && calls.has(m.id)) m.id += 1000;",
+        "  process.stdout.write(JSON.stringify(m) + '\\n');",
+        "});",
+        "server.on('exit', (code) => process.exit(code ?? 0));",
+      ].join("\n"),
+      compiledFixture("modern-server"),
+    ];
+    const run = await runCli(["call", "echo", '{"text":"hi"}', "--timeout", "60000", "--", ...proxy], {
+      cwd,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^mcpterm: server "node" broke the MCP protocol \(a fault of the server, not retried\): it answered with id \d+, which no request had, while its tools\/call request \(id \d+\) waited/,
+    );
+  });
+
+  it("fails the handshake in seconds, not 30, when it is initialize's answer", async () => {
     const cwd = await tempDir();
     const run = await runCli(["doctor", "--no-calls", "--", ...wrongIdServer("initialize")], {
       cwd,

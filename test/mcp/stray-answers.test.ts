@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { isMalformedAnswer } from "../../src/core/mcp/malformed-answer.js";
-import { StrayAnswers } from "../../src/core/mcp/stray-answers.js";
+import { STRAY_GRACE_MS, StrayAnswers } from "../../src/core/mcp/stray-answers.js";
 
 const request = (id: string | number, method = "tools/call"): JSONRPCMessage => ({
   jsonrpc: "2.0",
@@ -16,62 +16,116 @@ const cancelled = (requestId: string | number): JSONRPCMessage => ({
   params: { requestId },
 });
 
+/** A watcher and what it hands the SDK of its own, as the tapped transport wires it. */
+function watching(): { watch: StrayAnswers; delivered: JSONRPCMessage[] } {
+  const watch = new StrayAnswers();
+  const delivered: JSONRPCMessage[] = [];
+  watch.started((message) => delivered.push(message));
+  return { watch, delivered };
+}
+
 describe("StrayAnswers", () => {
-  it("turns an answer with an unknown id into an error answer for the one request waiting", () => {
-    const watch = new StrayAnswers();
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("fails the one request waiting when its own answer does not follow a stray one", () => {
+    const { watch, delivered } = watching();
     watch.sent(request(4));
-    const made = watch.received(answer(1004));
-    expect(made).toMatchObject({
+    // The stray answer goes on to the SDK, which drops it; nothing is made up yet.
+    expect(watch.received(answer(1004))).toEqual(answer(1004));
+    vi.advanceTimersByTime(STRAY_GRACE_MS - 1);
+    expect(delivered).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({
       id: 4,
       error: {
         message:
           "it answered with id 1004, which no request had, while its tools/call request (id 4) waited: an answer must carry the id of the request it answers",
       },
     });
-    expect(isMalformedAnswer((made as { error: { data: unknown } }).error.data)).toBe(true);
-    // The request is over: a second stray answer finds nothing waiting and goes to the SDK.
-    expect(watch.received(answer(2004))).toEqual(answer(2004));
+    expect(isMalformedAnswer((delivered[0] as { error: { data: unknown } }).error.data)).toBe(true);
+    // The request is over: a second stray answer finds nothing waiting.
+    watch.received(answer(2004));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
+  });
+
+  it("blames nothing when the request's own answer follows (a server answering a notification)", () => {
+    const { watch, delivered } = watching();
+    watch.sent({ jsonrpc: "2.0", method: "notifications/initialized" });
+    watch.sent(request(1, "tools/list"));
+    watch.received(answer("notif"));
+    expect(watch.received(answer(1))).toEqual(answer(1));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
+  });
+
+  it("blames nothing when the request waiting was cancelled meanwhile", () => {
+    const { watch, delivered } = watching();
+    watch.sent(request(7));
+    watch.received(answer(77));
+    watch.sent(cancelled(7));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
   });
 
   it("passes answers to requests sent, as the SDK matches them, and late ones", () => {
-    const watch = new StrayAnswers();
+    const { watch, delivered } = watching();
+    watch.sent(request(0));
     watch.sent(request(1));
     watch.sent(request(2));
+    // The SDK reads an id as Number(id): "1" answers 1, and "" answers 0.
     expect(watch.received(answer("1"))).toEqual(answer("1"));
+    expect(watch.received(answer(""))).toEqual(answer(""));
     // Request 3 timed out and was cancelled; its answer comes late, while 2 waits.
     watch.sent(request(3));
     watch.sent(cancelled(3));
-    expect(watch.received(answer(3))).toEqual(answer(3));
+    watch.received(answer(3));
     // An answer to 1 again is no stray either: 1 was sent.
-    expect(watch.received(answer(1))).toEqual(answer(1));
-    expect(watch.received(answer(2))).toEqual(answer(2));
+    watch.received(answer(1));
+    watch.received(answer(2));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
   });
 
   it("leaves a stray answer to the SDK when none or several requests wait", () => {
-    const watch = new StrayAnswers();
-    expect(watch.received(answer(9))).toEqual(answer(9));
+    const { watch, delivered } = watching();
+    watch.received(answer(9));
     watch.sent(request(1));
     watch.sent(request(2));
-    expect(watch.received(answer(9))).toEqual(answer(9));
-    // Still both waiting: each gets its own answer.
-    expect(watch.received(answer(1))).toEqual(answer(1));
-    expect(watch.received(answer(2))).toEqual(answer(2));
+    watch.received(answer(9));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
   });
 
-  it("matches a string id only by itself, as mcpterm's probe is matched", () => {
-    const watch = new StrayAnswers();
+  it("does not count a request that waits by design (a 2026 listen stream) or the probe", () => {
+    const { watch, delivered } = watching();
     watch.sent(request("server-discover-probe-1", "server/discover"));
-    const made = watch.received(answer("server-discover-probe-11000"));
-    expect(made).toMatchObject({ id: "server-discover-probe-1", error: { code: -32603 } });
+    watch.sent(request("listen:0", "subscriptions/listen"));
+    watch.sent(request(5));
+    watch.received(answer(1005));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toMatchObject([{ id: 5, error: { code: -32603 } }]);
+    // With only the listen stream open, a stray answer blames nothing.
+    watch.received(answer(2005));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
   });
 
   it("reads requests and notifications from the server as none of its business", () => {
-    const watch = new StrayAnswers();
+    const { watch, delivered } = watching();
     watch.sent(request(1));
     const sampling = request(50, "sampling/createMessage");
     expect(watch.received(sampling)).toBe(sampling);
     // mcpterm's answer to the server's request is no request of its own.
     watch.sent(answer(50));
-    expect(watch.received(answer(1))).toEqual(answer(1));
+    watch.received(answer(1));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
   });
 });

@@ -161,8 +161,14 @@ export class ClientOpener {
             message: privateAnswers.forTrace(direction, message),
           });
       },
-      // Stray answers first: the others read an answer by its id.
-      [new StrayAnswers(), this.options.checkAnswers(), this.options.watchTasks(client), this.probe],
+      [
+        // A stdio server's stray answers: over HTTP an answer comes on its request's own stream.
+        // First, since the others read an answer by its id.
+        ...(stdio ? [new StrayAnswers()] : []),
+        this.options.checkAnswers(),
+        this.options.watchTasks(client),
+        this.probe,
+      ],
       // The session's `_meta` hook (trace context) bound to this server.
       requestMeta &&
         ((request) =>

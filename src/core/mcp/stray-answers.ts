@@ -2,31 +2,57 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { brokenAnswer } from "./malformed-answer.js";
 import type { WireWatcher } from "./tapped-transport.js";
 
-/** Request ids remembered as sent, past which the oldest are forgotten: a session's worth. */
+/** Request ids remembered as sent, and requests remembered as waiting, past which the oldest go. */
 const REMEMBERED_IDS = 4096;
+/**
+ * How long the one request waiting may still get its own answer after a stray one came: a
+ * server may answer something that was not a request (a notification, a duplicate) and then
+ * the request itself, which must not be failed for it.
+ */
+export const STRAY_GRACE_MS = 3000;
+/**
+ * Requests that wait without end by design, or that mcpterm gives up on without cancelling
+ * them: neither is the request a stray answer was meant for, nor may it hide the one that is.
+ */
+const NOT_AWAITED = new Set(["subscriptions/listen", "server/discover"]);
+
+interface Waiting {
+  id: string | number;
+  method: string;
+}
 
 /**
- * Watches for an answer whose id no request of mcpterm's had: a server that answers request 5
- * as 1005, or echoes an id of its own. The SDK drops such an answer, so the request it was meant
- * for waits out its timeout and is reported as never answered, which sends the server's author
- * looking in the wrong place. When exactly one request is waiting, the stray answer can only be
- * meant for it: that request fails at once, as the server breaking the protocol, saying which
- * id came back. With none or several waiting there is no telling which it answered, and it is
- * left to the SDK. Ids compare as the SDK compares them (keyOf). An answer to a request
- * that stopped waiting (timed out, cancelled) is not stray: its id was sent.
+ * Watches a stdio server for an answer whose id no request of mcpterm's had: a server that
+ * answers request 5 as 1005, or echoes an id of its own. The SDK drops such an answer, so the
+ * request it was meant for waited out its timeout and was reported as never answered, which sent
+ * the server's author looking for a hang. When exactly one request is waiting, the stray answer
+ * is most likely its own: if that request has no answer STRAY_GRACE_MS later, it fails, as the
+ * server breaking the protocol, saying which id came back. With none or several waiting there is
+ * no telling which it answered, and it is left to the SDK, which drops it. Ids compare as the
+ * SDK compares them (keyOf). An answer to a request that stopped waiting (timed out, cancelled)
+ * is not stray: its id was sent.
  */
 export class StrayAnswers implements WireWatcher {
-  /** Requests sent and not yet answered or cancelled, by id. */
-  private readonly waiting = new Map<string, { id: string | number; method: string }>();
+  /** Requests sent and not yet answered or cancelled, by id, oldest first. */
+  private readonly waiting = new Map<string, Waiting>();
   /** Every request id sent, up to REMEMBERED_IDS, oldest first. */
   private readonly sentIds = new Set<string>();
+  private deliver: (message: JSONRPCMessage) => void = () => undefined;
+
+  constructor(private readonly graceMs = STRAY_GRACE_MS) {}
+
+  started(deliver: (message: JSONRPCMessage) => void): void {
+    this.deliver = deliver;
+  }
 
   sent(message: JSONRPCMessage): void {
     if ("method" in message && "id" in message) {
       const key = keyOf(message.id);
-      this.waiting.set(key, { id: message.id, method: message.method });
-      this.sentIds.add(key);
-      if (this.sentIds.size > REMEMBERED_IDS) this.sentIds.delete(this.sentIds.values().next().value ?? key);
+      remember(this.sentIds, key);
+      if (!NOT_AWAITED.has(message.method)) {
+        this.waiting.set(key, { id: message.id, method: message.method });
+        if (this.waiting.size > REMEMBERED_IDS) this.waiting.delete(this.waiting.keys().next().value ?? key);
+      }
     } else if ("method" in message && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === "number" || typeof requestId === "string")
@@ -39,21 +65,36 @@ export class StrayAnswers implements WireWatcher {
     const key = keyOf(message.id);
     if (this.waiting.delete(key) || this.sentIds.has(key) || this.waiting.size !== 1) return message;
     const [waitingKey, waiting] = [...this.waiting][0] ?? [];
-    if (waitingKey === undefined || waiting === undefined) return message;
-    this.waiting.delete(waitingKey);
-    return brokenAnswer(
-      waiting.id,
-      `it answered with id ${JSON.stringify(message.id)}, which no request had, while its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) waited: an answer must carry the id of the request it answers`,
-      JSON.stringify(message),
-    );
+    if (waitingKey !== undefined && waiting !== undefined) this.failLater(waitingKey, waiting, message);
+    return message;
   }
+
+  /** Fails the request waiting unless its own answer comes within the grace (or it is cancelled). */
+  private failLater(key: string, waiting: Waiting, stray: JSONRPCMessage & { id?: unknown }): void {
+    const answer = brokenAnswer(
+      waiting.id,
+      `it answered with id ${JSON.stringify(stray.id)}, which no request had, while its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) waited: an answer must carry the id of the request it answers`,
+      JSON.stringify(stray),
+    );
+    setTimeout(() => {
+      if (this.waiting.get(key) !== waiting) return;
+      this.waiting.delete(key);
+      this.deliver(answer);
+    }, this.graceMs).unref();
+  }
+}
+
+function remember(keys: Set<string>, key: string): void {
+  keys.add(key);
+  if (keys.size > REMEMBERED_IDS) keys.delete(keys.values().next().value ?? key);
 }
 
 /**
  * An id as the SDK matches it: its own requests' ids are numbers, matched by `Number(id)` (so
- * `"5"` answers 5); an id that is no number (mcpterm's `server/discover` probe) only by itself.
+ * `"5"` answers 5, and `""` answers 0); an id that is no number (mcpterm's `server/discover`
+ * probe) only by itself.
  */
 function keyOf(id: string | number): string {
-  const number = typeof id === "number" ? id : id.trim() === "" ? Number.NaN : Number(id);
+  const number = Number(id);
   return Number.isFinite(number) ? `n:${number}` : `s:${String(id)}`;
 }
