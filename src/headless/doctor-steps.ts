@@ -55,7 +55,7 @@ export interface DoctorFacts {
   handshake: HandshakeAnswer | undefined;
   /**
    * tools/list went out at start: the handshake was done, so a start that failed, failed in the
-   * listing (a server that crashes or times out listing its tools).
+   * listing (a server that crashes or times out as its tools, resources or prompts are listed).
    */
   listingAsked: boolean;
   /** The protocol the connection knows the server speaks (protocol-facts.ts: version, era). */

@@ -100,7 +100,7 @@ describe("mcpterm doctor", () => {
     expect(stepLine(run.stdout, "spawn")).toMatch(/^ {2}✓ spawn/);
     expect(stepLine(run.stdout, "handshake")).toMatch(/^ {2}✓ handshake +protocol 2026-07-28/);
     expect(stepLine(run.stdout, "listing")).toMatch(
-      /^ {2}✗ listing +the server process exited \(code 1\) after the handshake, as its tools were listed: TypeError: Cannot read properties of undefined \(reading 'schema'\)/,
+      /^ {2}✗ listing +the server process exited \(code 1\) after the handshake, while its lists were read: TypeError: Cannot read properties of undefined \(reading 'schema'\)/,
     );
     expect(run.stdout).not.toContain("before it");
     const tools = await runCli(
@@ -111,7 +111,7 @@ describe("mcpterm doctor", () => {
       },
     );
     expect(tools.stdout).toMatch(
-      /^notes: failed — the server process exited \(code 1\) after the handshake, as its tools were listed: TypeError/m,
+      /^notes: failed — the server process exited \(code 1\) after the handshake, while its lists were read: TypeError/m,
     );
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });

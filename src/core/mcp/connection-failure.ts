@@ -51,7 +51,7 @@ export async function describeConnectFailure(
     ownExit &&
     describeExit(
       stdio,
-      context.handshaken ? " after the handshake, as its tools were listed" : " before it was connected",
+      context.handshaken ? " after the handshake, while its lists were read" : " before it was connected",
     );
   const died = ownExit !== undefined && (ownExit.code !== 0 || ownExit.signal !== null);
   if (exit && (died || isBrokenPipe(error))) return exit;
