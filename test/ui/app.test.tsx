@@ -348,7 +348,7 @@ describe("App keys", () => {
   it("Ctrl+D during a turn asks for a second press before it exits and stops the turn", async () => {
     const { exits, until, press, frame, prompt } = await renderApp([TURN_START]);
     await press("\u0004");
-    await until(() => frame().includes("Press Ctrl+D again to exit; the running turn stops"), "the hint");
+    await until(() => frame().includes("Ctrl+D again to exit"), "the hint");
     expect(exits()).toBe(0);
     // Typing in between: Ctrl+D is the editor's again, and exits nothing.
     await press("ab", "\u0001", "\u0004");
@@ -358,6 +358,22 @@ describe("App keys", () => {
     await until(() => prompt() === "", "Ctrl+K to empty the prompt");
     // Two presses in one read: the first asks, the second exits.
     await press("\u0004\u0004");
+    await until(() => exits() > 0, "the second Ctrl+D to exit");
+    expect(exits()).toBe(1);
+  });
+
+  it("Ctrl+D twice exits a turn with the panel inspector open, the hint said there too", async () => {
+    const { exits, until, press, frame } = await renderApp([
+      TURN_START,
+      { type: "tool_call_proposed", call: proposed("c1", { name: "notes.md" }) },
+      { type: "tool_started", callId: "c1" },
+    ]);
+    await press("\u000f");
+    await until(() => frame().includes("Esc or Ctrl+O close"), "Ctrl+O to open the inspector");
+    await press("\u0004");
+    await until(() => frame().includes("Ctrl+D again to exit"), "the hint under the inspector");
+    expect(exits()).toBe(0);
+    await press("\u0004");
     await until(() => exits() > 0, "the second Ctrl+D to exit");
     expect(exits()).toBe(1);
   });

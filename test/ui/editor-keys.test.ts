@@ -29,7 +29,9 @@ function press(
       throw new Error(`unexpected ${action.type}`);
     const result = reducePrompt(
       state,
-      action.type === "delete_or_exit" ? { ...action, busy: context.busy, at: 0 } : { ...action, at: 0 },
+      action.type === "delete_or_exit"
+        ? { ...action, busy: context.busy, armed: false, at: 0 }
+        : { ...action, at: 0 },
     );
     state = result.state;
     effects.push(...result.effects);

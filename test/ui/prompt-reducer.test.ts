@@ -29,7 +29,7 @@ const noQueue = { queued: 0, busy: false };
 
 function withAt(action: KeyAction, at: number): PromptAction {
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
-  if (action.type === "delete_or_exit") return { type: "delete_or_exit", busy: false, at };
+  if (action.type === "delete_or_exit") return { type: "delete_or_exit", busy: false, armed: false, at };
   if (action.type === "complete") return { type: "complete", items: [], at };
   if (action.type === "send") return { type: "send", queue: noQueue, at };
   if (action.type === "vertical") return { ...action, queue: noQueue, at };
@@ -296,16 +296,23 @@ describe("prompt keys", () => {
     [
       "Ctrl+D on an empty prompt during a turn asks for a second press, exiting nothing",
       typed(""),
-      { type: "delete_or_exit", busy: true, at: 0 },
+      { type: "delete_or_exit", busy: true, armed: false, at: 0 },
       [{ type: "transcript", action: { type: "ui_leave_armed", armed: true } }],
       "",
     ],
     [
       "Ctrl+D with text during a turn deletes forward",
       typed("abc", 1),
-      { type: "delete_or_exit", busy: true, at: 0 },
+      { type: "delete_or_exit", busy: true, armed: false, at: 0 },
       [],
       "ac",
+    ],
+    [
+      "Ctrl+D on an empty prompt during a turn, pressed again, exits",
+      typed(""),
+      { type: "delete_or_exit", busy: true, armed: true, at: 0 },
+      [{ type: "exit" }],
+      "",
     ],
     [
       "↑ on an empty prompt with messages queued takes the last back",
@@ -430,24 +437,6 @@ describe("prompt keys", () => {
     [
       "exit armed while a turn runs",
       { inspecting: false, exitArmed: true, busy: true },
-      initialPromptState,
-      "prompt",
-    ],
-    [
-      "Ctrl+D armed while a turn runs",
-      { inspecting: false, exitArmed: false, leaveArmed: true, busy: true },
-      initialPromptState,
-      "leave-armed",
-    ],
-    [
-      "Ctrl+D armed, with a draft typed since",
-      { inspecting: false, exitArmed: false, leaveArmed: true, busy: true },
-      typed("x"),
-      "prompt",
-    ],
-    [
-      "Ctrl+D armed, the turn over",
-      { inspecting: false, exitArmed: false, leaveArmed: true, busy: false },
       initialPromptState,
       "prompt",
     ],

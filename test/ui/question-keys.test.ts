@@ -99,7 +99,7 @@ function withAt(action: KeyAction, at: number): PromptAction {
   if (action.type === "interrupt") return { type: "interrupt", turnCancelled: false, at };
   if (action.type === "complete") return { type: "complete", items: [], at };
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
-  if (action.type === "delete_or_exit") return { ...action, busy: queue.busy, at };
+  if (action.type === "delete_or_exit") return { ...action, busy: queue.busy, armed: false, at };
   return { ...action, at };
 }
 

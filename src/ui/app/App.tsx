@@ -291,9 +291,10 @@ export function App({
         at,
       });
       const action = keyAction(keyMode(promptStore.getState(), modeContext(current)), key);
-      // A Ctrl+D that asked to confirm leaving a turn holds only until the next key: typed on, a
-      // later Ctrl+D on the emptied prompt asks again rather than exiting.
-      if (current.leaveArmed && action.type !== "exit") dispatch({ type: "ui_leave_armed", armed: false });
+      // A Ctrl+D that asked to confirm leaving a turn holds only until the next key, in any mode
+      // (the inspector's too): typed on, a later Ctrl+D on the emptied prompt asks again.
+      const leaving = action.type === "delete_or_exit" && promptStore.getState().editor.text === "";
+      if (current.leaveArmed && !leaving) dispatch({ type: "ui_leave_armed", armed: false });
       const filled = withContext(action, at, controller, current, promptStore.getState());
       if (filled instanceof Promise) {
         // A server is asked for completions: they apply if the person has not typed on meanwhile.
@@ -386,7 +387,12 @@ export function App({
       {fit?.status !== false ? (
         <StatusLine
           state={state}
-          hints={keyHints(mode, { busy, draft: editor.text !== "", queue: state.queue })}
+          hints={keyHints(mode, {
+            busy,
+            draft: editor.text !== "",
+            queue: state.queue,
+            leaving: state.leaveArmed && busy && editor.text === "",
+          })}
           width={columns}
         />
       ) : null}
@@ -398,7 +404,6 @@ function modeContext(state: TranscriptState): ModeContext {
   return {
     inspecting: state.inspector !== undefined,
     exitArmed: state.exitArmed,
-    leaveArmed: state.leaveArmed,
     busy: state.turn !== undefined,
   };
 }
@@ -425,7 +430,7 @@ function withContext(
     return words.then((later) => ({ type: "complete", items: menuItems(later, controller), at }));
   }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
-  if (action.type === "delete_or_exit") return { ...action, busy: queue.busy, at };
+  if (action.type === "delete_or_exit") return { ...action, busy: queue.busy, armed: state.leaveArmed, at };
   return { ...action, at };
 }
 

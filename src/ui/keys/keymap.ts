@@ -6,7 +6,6 @@ import type { KeyEvent } from "./key-event.js";
  * What the keys mean at the moment:
  * - `prompt`: editing and sending a message;
  * - `exit-armed`: the prompt after one Ctrl+C while idle, where the second Ctrl+C exits;
- * - `leave-armed`: the prompt after one Ctrl+D on it empty while a turn runs, where the second exits;
  * - `inspector`: the panel inspector is open (↑/↓, Enter and Esc are its own, typing still edits);
  * - `approval`: a call waits for a decision (typing still goes to the prompt);
  * - `approval-reason`: the person is writing why they deny the call;
@@ -18,7 +17,6 @@ import type { KeyEvent } from "./key-event.js";
 export type KeyMode =
   | "prompt"
   | "exit-armed"
-  | "leave-armed"
   | "inspector"
   | "approval"
   | "approval-reason"
@@ -190,7 +188,6 @@ const CTRL_X: Readonly<Record<string, KeyAction>> = {
 };
 
 const EXIT_ARMED: Readonly<Record<string, KeyAction>> = { ...PROMPT, "ctrl+c": { type: "exit" } };
-const LEAVE_ARMED: Readonly<Record<string, KeyAction>> = { ...PROMPT, "ctrl+d": { type: "exit" } };
 
 const INSPECTOR: Readonly<Record<string, KeyAction>> = {
   ...PROMPT,
@@ -272,7 +269,6 @@ const FORM: Readonly<Record<string, KeyAction>> = {
 const TABLES: Readonly<Record<KeyMode, Readonly<Record<string, KeyAction>>>> = {
   prompt: PROMPT,
   "exit-armed": EXIT_ARMED,
-  "leave-armed": LEAVE_ARMED,
   inspector: INSPECTOR,
   approval: APPROVAL,
   "approval-reason": REASON,

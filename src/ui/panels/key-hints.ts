@@ -7,6 +7,8 @@ export interface HintContext {
   /** The prompt holds text. */
   draft: boolean;
   queue: QueueView;
+  /** Ctrl+D was pressed once on the empty prompt while a turn runs: the next one exits. */
+  leaving?: boolean;
 }
 
 /** A hint; the earlier in a list, the later it gives way in a narrow window. */
@@ -25,9 +27,12 @@ export function whileDrafting(esc: string): Hint[] {
   ];
 }
 
+/** Said first, whatever else the keys do, after one Ctrl+D on the empty prompt during a turn. */
+const LEAVING: Hint = ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"];
+
 /** Pure: what the keys do now, most important first, for `fitParts`. */
 export function keyHints(mode: KeyMode, context: HintContext): Part[] {
-  const hints = HINTS[mode](context);
+  const hints = context.leaving === true ? [LEAVING, ...HINTS[mode](context)] : HINTS[mode](context);
   return hints.map(([text, short], index) => ({
     text,
     ...(short === undefined ? {} : { short }),
@@ -94,10 +99,6 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["Enter print in full", "Enter print"],
   ],
   "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
-  "leave-armed": () => [
-    ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"],
-    ["Esc or Ctrl+C cancel the turn", "Esc cancel"],
-  ],
   "ctrl-x": () => [
     ["Ctrl+E edit in $EDITOR", "^E editor"],
     ["another key cancels", "cancel"],

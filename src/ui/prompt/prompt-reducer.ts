@@ -99,8 +99,11 @@ export interface QueueContext {
 export type PromptAction = (
   | Exclude<KeyAction, { type: "interrupt" | "complete" | "send" | "vertical" | "delete_or_exit" }>
   | { type: "interrupt"; turnCancelled: boolean }
-  /** Ctrl+D, `busy` while a turn runs: an empty prompt then asks for a second press to exit. */
-  | { type: "delete_or_exit"; busy: boolean }
+  /**
+   * Ctrl+D; `busy` while a turn runs, when an empty prompt asks for a second press to exit,
+   * `armed` once it has (TranscriptState.leaveArmed).
+   */
+  | { type: "delete_or_exit"; busy: boolean; armed: boolean }
   | { type: "complete"; items: readonly MenuItem[] }
   /** What the word before the cursor may become, for the menu (none: the menu closes). */
   | { type: "menu_items"; word: string; items: readonly MenuItem[] }
@@ -141,8 +144,6 @@ export interface PromptResult {
 export interface ModeContext {
   inspecting: boolean;
   exitArmed: boolean;
-  /** Ctrl+D was pressed once on an empty prompt while a turn ran (see TranscriptState.leaveArmed). */
-  leaveArmed?: boolean;
   busy: boolean;
 }
 
@@ -153,7 +154,6 @@ export function keyMode(state: PromptState, context: ModeContext): KeyMode {
   if (state.chord) return "ctrl-x";
   if (context.inspecting) return "inspector";
   if (context.exitArmed && !context.busy && state.editor.text === "") return "exit-armed";
-  if (context.leaveArmed === true && context.busy && state.editor.text === "") return "leave-armed";
   if (state.menu) return "menu";
   return "prompt";
 }
@@ -258,7 +258,7 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "delete_or_exit":
       // Not at once while a turn runs: it would stop the turn, and a Ctrl+D meant for another
       // window, or for a shell the person thought they were in, would lose it unasked.
-      if (state.editor.text === "" && action.busy)
+      if (state.editor.text === "" && action.busy && !action.armed)
         return only(state, { type: "transcript", action: { type: "ui_leave_armed", armed: true } });
       if (state.editor.text === "") return only(state, { type: "exit" });
       return only(typed(state, at, deleteForward));
