@@ -69,6 +69,8 @@ describe("live export from the TUI", () => {
       `00-${call?.traceId}-${call?.spanId}-01`,
     );
 
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await terminal.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
     terminal.keys("C-d");
     await terminal.waitFor((screen) => screen.includes("EXITED 0"), "mcpterm to exit");
     expect(await waitForNoProcesses(marker)).toEqual([]);

@@ -366,6 +366,8 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     keys("C-u");
     await waitForScreen((text) => /^│ › +│$/m.test(text), "Ctrl+U to clear the prompt");
 
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await waitForScreen((text) => text.includes("Ctrl+D exit"), "no turn running");
     keys("C-d");
     await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");
   }, 90_000);
@@ -420,6 +422,8 @@ describe("keys typed before the first frame", () => {
 
     tmux("send-keys", "-t", early, "C-u");
     await waitForEarly((text) => /^│ › +│$/m.test(text), "Ctrl+U to clear the prompt");
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await waitForEarly((text) => text.includes("Ctrl+D exit"), "no turn running");
     tmux("send-keys", "-t", early, "C-d");
     await waitForEarly((text) => text.includes("EXITED 0"), "a clean exit");
   }, 60_000);

@@ -80,7 +80,8 @@ describe("the external editor has the terminal to itself, and mcpterm takes it b
     pane.text("\r");
     await pane.waitFor((screen) => screen.includes("got it"), "the answer");
     expect(lastUserMessage(model.requests.at(-1))).toBe("first line, edited in vim and more");
-    // And it still ends the way it always does.
+    // And it still ends the way it always does (idle first: Ctrl+D during a turn asks again).
+    await pane.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
     pane.keys("C-d");
     const exited = await pane.waitFor((screen) => screen.includes("EXITED"), "the exit");
     expect(exited).toContain("EXITED 0");

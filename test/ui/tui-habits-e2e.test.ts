@@ -69,6 +69,8 @@ describe("habits people bring from other terminal assistants", () => {
     );
     await send(first, "the first question", "echo: the first question");
     await send(first, "the second question", "echo: the second question");
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await first.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
     first.keys("C-d");
     const ended = await first.waitFor((screen) => screen.includes("EXITED 0"), "the exit");
     const id = /Saved as session (\S+); go on with it: mcpterm --resume \1 \(or mcpterm --continue\)/.exec(

@@ -129,6 +129,8 @@ describe("mentions and server prompts in the TUI's pseudo-terminal", () => {
 
     bytes("\u0003");
     await waitForScreen((text) => promptLine(text) === "", "Ctrl+C to clear the prompt");
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await waitForScreen((text) => text.includes("Ctrl+D exit"), "no turn running");
     bytes("\u0004");
     await waitForScreen((text) => text.includes("EXITED 0"), "the exit");
   });

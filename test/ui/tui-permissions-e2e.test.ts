@@ -90,6 +90,8 @@ describe("permissions that last", () => {
     await type(pane, "/permissions");
     const listed = await pane.waitFor((screen) => screen.includes("Always allowed"), "the list");
     expect(listed).toMatch(/1\s+this project \(saved\)\s+fixture\s+write_note\s+dangerous/);
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await pane.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
     pane.keys("C-d");
     await pane.waitFor((screen) => screen.includes("EXITED 0"), "the exit");
 

@@ -265,6 +265,8 @@ describe("servers' questions in the TUI, in a pseudo-terminal", () => {
     await turnEnded(declined);
     expect(lastToolResult()).toContain("User completed the URL elicitation flow");
 
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await terminal.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
     terminal.keys("C-d");
     await terminal.waitFor((screen) => screen.includes("EXITED 0"), "a clean exit");
   }, 90_000);

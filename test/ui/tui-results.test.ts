@@ -120,6 +120,8 @@ describe("tool results in the TUI", () => {
     tmux("send-keys", "-t", session, "C-o");
     await waitForScreen((text) => !text.includes("Inspecting"), "the inspector to close");
 
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await waitForScreen((text) => text.includes("Ctrl+D exit"), "no turn running");
     tmux("send-keys", "-t", session, "C-d");
     await waitForScreen((text) => text.includes("EXITED 0"), "a clean exit");
   }, 90_000);

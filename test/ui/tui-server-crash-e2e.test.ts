@@ -84,6 +84,8 @@ describe("a server that crashes during a TUI turn", () => {
     );
     expect(again).toMatch(new RegExp(unknown));
 
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await terminal.waitFor((text) => text.includes("Ctrl+D exit"), "no turn running");
     terminal.keys("C-d");
     await terminal.waitFor((text) => text.includes("EXITED 0"), "a clean exit");
     expect(await waitForNoProcesses(marker)).toEqual([]);

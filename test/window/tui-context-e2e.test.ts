@@ -125,6 +125,8 @@ describe("the context window in the TUI", () => {
 
     expect(model.requests.filter((request) => request.refused)).toEqual([]);
     expect(Math.max(...model.requests.map((request) => request.promptTokens))).toBeLessThanOrEqual(WINDOW);
+    // Idle first: Ctrl+D during a turn asks for a second press instead of exiting.
+    await terminal.waitFor((text) => text.includes("Ctrl+D exit"), "no turn running");
     terminal.keys("C-d");
     await terminal.waitFor((text) => text.includes("EXITED 0"), "a clean exit");
   }, 120_000);
