@@ -118,7 +118,7 @@ export class PaneRun {
   }
 
   /**
-   * Ctrl+D, as a person ends mcpterm, once it is seen to take keys (a key sent as the first frame
+   * Ctrl+D (twice if a turn still runs), as a person ends mcpterm, once it is seen to take keys (a key sent as the first frame
    * appears can reach the terminal before the TUI has put it into raw mode, where ^D is lost);
    * the session is killed (SIGHUP, a closed terminal) if it has not exited in time.
    */
@@ -130,6 +130,9 @@ export class PaneRun {
       await this.sendKey("BSpace");
       await this.waitFor((screen) => !screen.includes("› x"), "Backspace before Ctrl+D", timeoutMs);
       await this.sendKey("C-d");
+      // A turn still running asks for a second Ctrl+D (leaving stops it).
+      if (await this.tmux.waitForExit(this.session, 1000)) return;
+      if ((await this.screen()).includes("Ctrl+D again to exit")) await this.sendKey("C-d");
       if (await this.tmux.waitForExit(this.session, timeoutMs)) return;
       console.error(`${this.session} did not exit within ${timeoutMs} ms of Ctrl+D; killing its session.`);
     } catch (error) {
