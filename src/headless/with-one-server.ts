@@ -83,13 +83,26 @@ export function debugStderr(common: CommonArgs, io: CliIo): Pick<McpManagerOptio
  * server that logs `connection pool exhausted` as it answers a call is saying why).
  */
 export function serverOutputs(common: CommonArgs, io: CliIo): Pick<McpManagerOptions, "onStderr" | "onLog"> {
+  const told = new Map<string, number>();
   return {
     ...debugStderr(common, io),
     onLog: (entry) => {
-      if (isErrorLevel(entry.level)) io.stderr.write(`warning: ${sanitizeOneLine(loggedSentence(entry))}\n`);
+      if (!isErrorLevel(entry.level)) return;
+      // A server that logs an error per item of a long call would bury the answer: the first
+      // few are the ones that say why, and one line says the rest were left out.
+      const count = (told.get(entry.server) ?? 0) + 1;
+      told.set(entry.server, count);
+      if (count <= MAX_LOGGED_ERRORS) io.stderr.write(`warning: ${sanitizeOneLine(loggedSentence(entry))}\n`);
+      else if (count === MAX_LOGGED_ERRORS + 1)
+        io.stderr.write(
+          `warning: server "${sanitizeOneLine(entry.server)}" logged more errors; they are not shown here (mcpterm dev shows every one).\n`,
+        );
     },
   };
 }
+
+/** Error-level log messages a command prints per server before it stops printing them. */
+const MAX_LOGGED_ERRORS = 20;
 
 /**
  * Starts the config's servers (only `only`, when named), hands the started manager to `work`

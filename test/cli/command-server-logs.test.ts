@@ -9,11 +9,12 @@ import { cleanEnv, runCli } from "../support/run-cli.js";
  * `mcpterm dev` show every level).
  */
 describe("a log message of error level during a command", () => {
-  const logging = (text: string): string[] => [
+  const logging = (text: string, times = 1): string[] => [
     process.execPath,
     "-e",
     [
       "const text = process.argv[1];",
+      "const times = Number(process.argv[2]);",
       "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
       "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
       "  const m = JSON.parse(line);",
@@ -21,7 +22,7 @@ describe("a log message of error level during a command", () => {
       "  if (m.method === 'initialize') return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {}, logging: {} }, serverInfo: { name: 'raw', version: '1' } } });",
       "  if (m.method === 'tools/list') return send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });",
       "  if (m.method === 'tools/call') {",
-      "    send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'critical', logger: 'db', data: text } });",
+      "    for (let n = 1; n <= times; n += 1) send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'critical', logger: 'db', data: times > 1 ? `${text} ${n}` : text } });",
       "    send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: 'db', data: 'retrying' } });",
       "    return send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'partial' }] } });",
       "  }",
@@ -29,6 +30,7 @@ describe("a log message of error level during a command", () => {
       "});",
     ].join("\n"),
     text,
+    String(times),
   ];
 
   it("is a warning on stderr of `call`, redacted and stripped of terminal controls", async () => {
@@ -44,5 +46,18 @@ describe("a log message of error level during a command", () => {
     );
     expect(run.stderr).not.toContain("retrying");
     expect(run.stderr).not.toContain("\u001b");
+  });
+
+  it("stops after 20 of them per server, saying so once, so a flood cannot bury the answer", async () => {
+    const cwd = await tempDir();
+    const run = await runCli(["call", "echo", "--", ...logging("row failed", 500)], { cwd, env: cleanEnv() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("partial\n");
+    const lines = run.stderr.split("\n").filter((line) => line.startsWith("warning:"));
+    expect(lines).toHaveLength(21);
+    expect(lines[19]).toBe('warning: server "node" logged critical (db): row failed 20');
+    expect(lines[20]).toBe(
+      'warning: server "node" logged more errors; they are not shown here (mcpterm dev shows every one).',
+    );
   });
 });
