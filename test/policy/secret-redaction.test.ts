@@ -18,6 +18,10 @@ describe("SecretRedactor", () => {
     [`token ${GITHUB}`, "github"],
     ["https://user:hunter2@example.com/x", "basicauth"],
     ["Authorization: Bearer abcdefghijklmnop1234567890", "bearer-token"],
+    ["Authorization: Basic dXNlcjpwYXNzd29yZA==", "authorization-header"],
+    ['{"headers":{"Proxy-Authorization":"Basic dXNlcjpwYXNz"}}', "authorization-header"],
+    ["Cookie: sid=abcdef0123456789", "cookie-header"],
+    ['{"cookie":"session=abcdef0123456789"}', "cookie-header"],
     ['{"password": "correct horse battery"}', "secret-assignment"],
     ["-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----", "private-key"],
     [`xoxb-123456789012-123456789012-${"a".repeat(24)}`, "slack"],
@@ -62,6 +66,10 @@ describe("SecretRedactor", () => {
     "tokens_used=123456789",
     '{"next_page_token": "CgwI8tqLsgYQgPbxuAI"}',
     "max_token=128000000",
+    // A scheme's word in prose, and a cookie named without a header's colon.
+    "Basic authentication is configured per realm",
+    "the Authorization header uses Basic auth",
+    "cookie consent banner shown on the landing page",
   ])("leaves a name that is not a secret's alone (a limit, a count, a cursor): %j", async (text) => {
     expect((await new SecretRedactor().redact(text)).text).toBe(text);
   });

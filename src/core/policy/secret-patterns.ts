@@ -203,6 +203,23 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     piece: /[Bb]earer\s/,
     spansStrings: false,
   },
+  // An HTTP header's credentials other than a bearer token, under the header's own name only (a
+  // `Basic` in prose is a word): `Authorization: Basic dXNlcjpwYXNz`, `{"Proxy-Authorization":
+  // "Digest username=…"}`, and a cookie's whole value (`Cookie: sid=…; theme=dark`).
+  {
+    rule: "authorization-header",
+    pattern: /authorization["']?\s*[:=]\s*["']?(?:basic|digest|negotiate|ntlm)\s+([^"'\n]{8,})/gi,
+    group: 1,
+    piece: /authorization/i,
+    spansStrings: true,
+  },
+  {
+    rule: "cookie-header",
+    pattern: /\b(?:set-)?cookie["']?\s*:\s*["']?([^"'\n]{8,})/gi,
+    group: 1,
+    piece: /cookie/i,
+    spansStrings: true,
+  },
   {
     rule: "password-in-url",
     pattern: new RegExp(URL_WITH_PASSWORD, "g"),
