@@ -362,6 +362,18 @@ describe("App keys", () => {
     expect(exits()).toBe(1);
   });
 
+  it("does not say Ctrl+D exits under an approval panel that opened after the first press", async () => {
+    const { exits, until, press, frame, ask } = await renderApp([TURN_START]);
+    await press("\u0004");
+    await until(() => frame().includes("Ctrl+D again to exit"), "the hint");
+    await ask("c1");
+    // At once, within the 2 s the first press holds: the panel's keys alone.
+    expect(frame()).toContain("Esc deny");
+    expect(frame()).not.toContain("Ctrl+D again");
+    await press("\u0004");
+    expect(exits()).toBe(0);
+  });
+
   it("Ctrl+D twice exits a turn with the panel inspector open, the hint said there too", async () => {
     const { exits, until, press, frame } = await renderApp([
       TURN_START,

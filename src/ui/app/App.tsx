@@ -82,6 +82,7 @@ export interface TranscriptSource {
 }
 
 const EXIT_CONFIRM_MS = 2000;
+const CTRL_D: KeyEvent = { kind: "key", name: "d", ctrl: true, meta: false, shift: false };
 /** The status line and the key hints under it. */
 const STATUS_ROWS = 2;
 /** The inspector's rows besides its scrolled body: border, title, the call's header, footer. */
@@ -391,7 +392,12 @@ export function App({
             busy,
             draft: editor.text !== "",
             queue: state.queue,
-            leaving: state.leaveArmed && busy && editor.text === "",
+            // Said only where the next Ctrl+D would exit: not under an approval or a question.
+            leaving:
+              state.leaveArmed &&
+              busy &&
+              editor.text === "" &&
+              keyAction(mode, CTRL_D).type === "delete_or_exit",
           })}
           width={columns}
         />
