@@ -181,7 +181,7 @@ describe("an answer with an id no request had", () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'mcpterm: server "node" broke the MCP protocol (a fault of the server, not retried): it answered with id 1002, which no request had, while its tools/call request (id 2) waited: an answer must carry the id of the request it answers\n',
+      'mcpterm: server "node" broke the MCP protocol (a fault of the server, not retried): it answered with id 1002, which no request had, and its tools/call request (id 2) got no answer of its own within 3 s: an answer must carry the id of the request it answers\n',
     );
     expect(run.stdout).toBe("");
   });
@@ -218,7 +218,7 @@ describe("an answer with an id no request had", () => {
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^mcpterm: server "node" broke the MCP protocol \(a fault of the server, not retried\): it answered with id \d+, which no request had, while its tools\/call request \(id \d+\) waited/,
+      /^mcpterm: server "node" broke the MCP protocol \(a fault of the server, not retried\): it answered with id \d+, which no request had, and its tools\/call request \(id \d+\) got no answer of its own within 3 s/,
     );
   });
 
@@ -232,7 +232,7 @@ describe("an answer with an id no request had", () => {
     const handshake = run.stdout.split("\n").find((line) => line.includes("handshake")) ?? "";
     expect(handshake).toContain("✗");
     expect(handshake).toContain(
-      "it answered with id 1000, which no request had, while its initialize request (id 0) waited",
+      "it answered with id 1000, which no request had, and its initialize request (id 0) got no answer of its own within 3 s",
     );
     expect(run.stdout).not.toContain("within 30000 ms");
   });

@@ -45,7 +45,7 @@ describe("StrayAnswers", () => {
       id: 4,
       error: {
         message:
-          "it answered with id 1004, which no request had, while its tools/call request (id 4) waited: an answer must carry the id of the request it answers",
+          "it answered with id 1004, which no request had, and its tools/call request (id 4) got no answer of its own within 3 s: an answer must carry the id of the request it answers",
       },
     });
     expect(isMalformedAnswer((delivered[0] as { error: { data: unknown } }).error.data)).toBe(true);

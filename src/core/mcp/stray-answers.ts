@@ -73,7 +73,7 @@ export class StrayAnswers implements WireWatcher {
   private failLater(key: string, waiting: Waiting, stray: JSONRPCMessage & { id?: unknown }): void {
     const answer = brokenAnswer(
       waiting.id,
-      `it answered with id ${JSON.stringify(stray.id)}, which no request had, while its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) waited: an answer must carry the id of the request it answers`,
+      `it answered with id ${JSON.stringify(stray.id)}, which no request had, and its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) got no answer of its own within ${this.graceMs / 1000} s: an answer must carry the id of the request it answers`,
       JSON.stringify(stray),
     );
     setTimeout(() => {
