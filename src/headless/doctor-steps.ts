@@ -121,7 +121,7 @@ function diedAtStart(facts: DoctorFacts): ServerExitReport | undefined {
   return !connected(facts) && facts.transport === "stdio" && !facts.listingAsked ? facts.exits[0] : undefined;
 }
 
-/** The handshake was done, and the start failed listing the tools. */
+/** The handshake was done, and the start failed after it, as the lists were read. */
 function failedListing(facts: DoctorFacts): boolean {
   return !connected(facts) && facts.listingAsked;
 }

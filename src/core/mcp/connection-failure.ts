@@ -17,7 +17,7 @@ export async function describeConnectFailure(
   error: unknown,
   context: {
     server: string;
-    /** The handshake was done: the attempt failed listing the tools. */
+    /** The handshake was done: the attempt failed after it, as the lists were read. */
     handshaken: boolean;
     /** What a server's error data is redacted with before it is quoted. */
     redact: (text: string) => string;

@@ -69,7 +69,7 @@ export class ServerConnection {
   private probe: ProbeOutcome | undefined;
   private connecting: Promise<void> | undefined;
   private closing = false;
-  /** The last connection attempt got past the handshake: it failed, if it did, listing the tools. */
+  /** The last connection attempt got past the handshake: it failed, if it did, reading the lists. */
   private handshaken = false;
   private catalog: ServerCatalog | undefined;
   private catalogLoaded: Promise<void> = Promise.resolve();
