@@ -47,8 +47,12 @@ async function failureDetail(
 ): Promise<FailureDetail> {
   // A server writes its stack to stderr before it answers, but the two pipes are read apart:
   // the answer may be read first. What was written before it is in the pipe by now.
-  if (connection.snapshot().pid !== undefined)
+  // A timer runs before the loop reads its pipes: on a busy machine it can be due before they are
+  // read at all, so the read that follows it (the check phase comes after the poll) is awaited too.
+  if (connection.snapshot().pid !== undefined) {
     await new Promise((resolve) => setTimeout(resolve, STDERR_SETTLE_MS));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   const stderr =
     connection.exitReport() !== undefined
       ? []
