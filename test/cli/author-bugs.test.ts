@@ -521,7 +521,7 @@ describe("a crash in a one-shot turn", () => {
     models.push(model);
     const trace = path.join(project, "trace.jsonl");
     const run = await runCli(
-      trustingConfig([
+      [
         "-p",
         "read note 1",
         "--trust-config",
@@ -532,7 +532,7 @@ describe("a crash in a one-shot turn", () => {
         model.baseUrl,
         "--trace",
         trace,
-      ]),
+      ],
       { cwd: project, env: cleanEnv() },
     );
     expect(run.code).toBe(4);
@@ -571,7 +571,7 @@ describe("a crash in a one-shot turn", () => {
       errorLine: "TypeError: Cannot read properties of undefined (reading 'title')",
       location: expect.stringMatching(/notes\.js:\d+:\d+$/) as string,
     });
-    const tree = await runCli(trustingConfig(["trace", trace]), { cwd: project, env: cleanEnv() });
+    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
     expect(tree.stdout).toMatch(
       /notes exited \(code 1\)\n.*error: TypeError: Cannot read properties of undefined/,
     );
@@ -598,7 +598,7 @@ describe("junk on stdout in a one-shot turn", () => {
     models.push(model);
     const trace = path.join(project, "trace.jsonl");
     const run = await runCli(
-      trustingConfig([
+      [
         "-p",
         "read note 1",
         "--trust-config",
@@ -609,7 +609,7 @@ describe("junk on stdout in a one-shot turn", () => {
         model.baseUrl,
         "--trace",
         trace,
-      ]),
+      ],
       { cwd: project, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -624,7 +624,7 @@ describe("junk on stdout in a one-shot turn", () => {
     expect(records.filter((record) => record.type === "stdout_noise")).toEqual([
       expect.objectContaining({ server: "notes", line: "debug: looking up note 1" }),
     ]);
-    const tree = await runCli(trustingConfig(["trace", trace]), { cwd: project, env: cleanEnv() });
+    const tree = await runCli(["trace", trace], { cwd: project, env: cleanEnv() });
     expect(tree.stdout).toContain(
       'notes wrote to stdout, which is for JSON-RPC only: "debug: looking up note 1"',
     );

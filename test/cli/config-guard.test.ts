@@ -71,7 +71,7 @@ describe("a project config with a key mcpterm does not know", () => {
     const warning =
       'warning: mcp.config.json: unknown key "mcpServer" at the top level is ignored; did you mean "mcpServers"?\n';
     const server = await model("answer");
-    const oneShot = await runCli(trustingConfig(["-p", "x", "--model", "m", "--base-url", server.baseUrl]), {
+    const oneShot = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -122,7 +122,7 @@ describe("a remote server that would send its headers over plain http", () => {
 
       const server = await model("done");
       const oneShot = await runCli(
-        trustingConfig(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl]),
+        ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
         {
           cwd: dir,
           env,
@@ -157,7 +157,7 @@ describe("the trust step marks what must not be missed", () => {
       },
     });
     const server = await model("never asked");
-    const run = await runCli(trustingConfig(["-p", "x", "--model", "m", "--base-url", server.baseUrl]), {
+    const run = await runCli(["-p", "x", "--model", "m", "--base-url", server.baseUrl], {
       cwd: dir,
       env: cleanEnv(),
     });
@@ -180,13 +180,10 @@ describe("the trust step marks what must not be missed", () => {
       mcpServers: { fixture: { ...launch, args: [...launch.args, "sudo"] } },
     });
     const server = await model("done");
-    const run = await runCli(
-      trustingConfig(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl]),
-      {
-        cwd: dir,
-        env: cleanEnv(),
-      },
-    );
+    const run = await runCli(["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('warning: server "fixture" runs as root (sudo, doas or su).\n');
     expect(await waitForNoProcesses(marker)).toEqual([]);

@@ -34,16 +34,7 @@ async function modelCalling(args: string): Promise<ScriptedModelServer> {
 
 function oneShot(model: ScriptedModelServer): ReturnType<typeof runInProcess> {
   return runInProcess(
-    trustingConfig([
-      "-p",
-      "call the deep tool",
-      "--trust-config",
-      "--no-kb",
-      "--model",
-      "m",
-      "--base-url",
-      model.baseUrl,
-    ]),
+    ["-p", "call the deep tool", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
     { cwd: dir, env: cleanEnv() },
   );
 }

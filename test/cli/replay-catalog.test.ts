@@ -67,7 +67,7 @@ describe("mcpterm replay of resource reads and prompt gets", () => {
   });
 
   it("compares an error by its JSON-RPC code and message, and a changed read by its contents", async () => {
-    const listed = await runInProcess(trustingConfig(["trace", trace, "--calls"]), {
+    const listed = await runInProcess(["trace", trace, "--calls"], {
       cwd: dir,
       env: cleanEnv(),
     });

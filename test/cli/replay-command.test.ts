@@ -66,7 +66,7 @@ beforeAll(async () => {
   try {
     // The real binary in -p mode, so the trace is the one a real session writes.
     recording = await runCli(
-      trustingConfig([
+      [
         "-p",
         "check",
         "--trust-config",
@@ -78,7 +78,7 @@ beforeAll(async () => {
         model.baseUrl,
         "--trace",
         trace,
-      ]),
+      ],
       { cwd: dir, env: cleanEnv() },
     );
   } finally {
@@ -220,7 +220,7 @@ describe("mcpterm replay of a recorded session", () => {
 
 describe("mcpterm trace --calls", () => {
   it("prints the recorded calls as JSON lines that replay reads back, edited by hand", async () => {
-    const run = await runInProcess(trustingConfig(["trace", trace, "--calls"]), {
+    const run = await runInProcess(["trace", trace, "--calls"], {
       cwd: dir,
       env: cleanEnv(),
     });

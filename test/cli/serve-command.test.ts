@@ -305,7 +305,7 @@ describe("mcpterm serve, raw", () => {
     ]
       .map((message) => JSON.stringify(message))
       .join("\n");
-    const run = await runCli(trustingConfig(["serve"]), {
+    const run = await runCli(["serve"], {
       cwd: folder,
       env: cleanEnv(),
       input: `${input}\n`,

@@ -48,7 +48,7 @@ function oneShot(
   ...extra: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return runInProcess(
-    trustingConfig([
+    [
       "-p",
       "check the tools",
       "--trust-config",
@@ -58,7 +58,7 @@ function oneShot(
       "--base-url",
       model.baseUrl,
       ...extra,
-    ]),
+    ],
     { cwd: dir, env: cleanEnv() },
   );
 }
@@ -151,11 +151,11 @@ describe("one-shot mode", () => {
     const trace = path.join(dir, `trace-${randomUUID()}.jsonl`);
     const run = await oneShot(await callingModel(["results__get_weather_wrong", {}]), "--trace", trace);
     expect(run.code).toBe(0);
-    const tree = await runInProcess(trustingConfig(["trace", trace]), { cwd: dir, env: cleanEnv() });
+    const tree = await runInProcess(["trace", trace], { cwd: dir, env: cleanEnv() });
     expect(tree.code).toBe(0);
     expect(tree.stdout).toContain('structured { "temperature": "warm", "conditions": 7 }');
     expect(tree.stdout).toContain(`⚠ ${WRONG}`);
-    const json = await runInProcess(trustingConfig(["trace", trace, "--json"]), {
+    const json = await runInProcess(["trace", trace, "--json"], {
       cwd: dir,
       env: cleanEnv(),
     });

@@ -80,7 +80,7 @@ describe("tools the model is not offered", () => {
     const model = await startScriptedModelServer([{ text: "ok" }]);
     models.push(model);
     const run = await runInProcess(
-      trustingConfig(["-p", "hi", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl]),
+      ["-p", "hi", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);

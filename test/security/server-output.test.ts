@@ -36,17 +36,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     models.push(model);
     const trace = path.join(dir, "t.jsonl");
     const run = await runCli(
-      trustingConfig([
-        "-p",
-        "x",
-        "--trust-config",
-        "--model",
-        "m",
-        "--base-url",
-        model.baseUrl,
-        "--trace",
-        trace,
-      ]),
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", model.baseUrl, "--trace", trace],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -102,7 +92,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     models.push(model);
     const trace = path.join(dir, "t.jsonl");
     const run = await runCli(
-      trustingConfig([
+      [
         "-p",
         "x",
         "--trust-config",
@@ -114,7 +104,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
         model.baseUrl,
         "--trace",
         trace,
-      ]),
+      ],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);

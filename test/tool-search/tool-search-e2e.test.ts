@@ -72,10 +72,10 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     );
     const trace = path.join(dir, "turn.jsonl");
     const run = await runInProcess(
-      trustingConfig([
+      [
         ...["-p", "add a meeting to my calendar", "--trust-config", "--no-kb", "--output", "json"],
         ...["--model", "m", "--base-url", server.baseUrl, "--approve", "dangerous", "--trace", trace],
-      ]),
+      ],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -130,7 +130,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     const requests = records.filter((record) => record.type === "model_request");
     expect(requests).toHaveLength(3);
     expect(requests.every((record) => (record.selection?.offered.length ?? 0) > 0)).toBe(true);
-    const tree = await runInProcess(trustingConfig(["trace", trace]), { cwd: dir, env: cleanEnv() });
+    const tree = await runInProcess(["trace", trace], { cwd: dir, env: cleanEnv() });
     expect(tree.stdout).toMatch(
       new RegExp(`\\d+ tools offered: \\d+ of ${toolCount} selected, and mcpterm's own`),
     );
@@ -139,7 +139,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
   it("below the budget offers every tool as before, without search_tools", async () => {
     const server = await model({ text: "ok" });
     const run = await runInProcess(
-      trustingConfig([
+      [
         "-p",
         "hi",
         "--config",
@@ -150,7 +150,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
         "m",
         "--base-url",
         server.baseUrl,
-      ]),
+      ],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);
@@ -163,16 +163,7 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
   it("says on stderr, once a turn, how many tools a one-shot turn offered", async () => {
     const server = await model({ text: "ok" });
     const run = await runInProcess(
-      trustingConfig([
-        "-p",
-        "weather forecast",
-        "--trust-config",
-        "--no-kb",
-        "--model",
-        "m",
-        "--base-url",
-        server.baseUrl,
-      ]),
+      ["-p", "weather forecast", "--trust-config", "--no-kb", "--model", "m", "--base-url", server.baseUrl],
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.code).toBe(0);

@@ -61,7 +61,7 @@ async function both(
   server: ScriptedModelServer,
 ): Promise<{ turn: string[]; search: SearchResult }> {
   const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, MCPTERM_MODEL: "m" });
-  const run = await runCli(trustingConfig(["-p", prompt, "--trust-config"]), { cwd, env });
+  const run = await runCli(["-p", prompt, "--trust-config"], { cwd, env });
   expect(run.code).toBe(0);
   const listed = await runCli(trustingConfig(["tools", "--search", prompt, "--json"]), { cwd, env });
   expect(listed.code).toBe(0);
@@ -134,9 +134,7 @@ describe("mcpterm tools --search offers exactly what a turn offers (the real bin
     });
     const server = await model({ models: { data: [{ id: "m", max_model_len: 4096 }] } });
     const env = cleanEnv({ OPENAI_BASE_URL: server.baseUrl, MCPTERM_MODEL: "m" });
-    expect(
-      (await runCli(trustingConfig(["-p", "delete a bucket", "--trust-config"]), { cwd, env })).code,
-    ).toBe(0);
+    expect((await runCli(["-p", "delete a bucket", "--trust-config"], { cwd, env })).code).toBe(0);
     await server.close();
     const listed = await runCli(trustingConfig(["tools", "--search", "delete a bucket", "--json"]), {
       cwd,
