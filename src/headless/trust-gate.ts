@@ -43,8 +43,8 @@ export async function settleServerStart(
       return started === undefined ? server : { ...started, disabled: false };
     }),
   };
-  if (configTrusted(asked, common, io)) return;
   const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
+  if (configTrusted(asked, common, io, settings)) return;
   const trusted = await settleConfigTrust(asked, settings, {
     flag: false,
     endpoint: undefined,
@@ -59,9 +59,13 @@ export async function settleServerStart(
  * Whether the person vouched for this config: `--trust-config`, or the same config trusted whole
  * before (in the TUI). Servers typed on the command line, with no project file, need no vouching.
  */
-export function configTrusted(config: McptermConfig, common: CommonArgs, io: CliIo): boolean {
+function configTrusted(
+  config: McptermConfig,
+  common: CommonArgs,
+  io: CliIo,
+  settings: UserSettings,
+): boolean {
   if (common.trustConfig || config.path === undefined) return true;
-  const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
   const trusted = settings.isConfigTrusted(config.path, launchHash(config));
   if (trusted || toldUnusable.has(io)) return trusted;
   // A trust given before is in a file mcpterm cannot read now: said, or the refusal has no why.
