@@ -1,21 +1,45 @@
 import type { ReadStream } from "node:tty";
+import { OPEN_PASTE_SILENCE_MS, OpenPaste } from "./open-paste.js";
 import { TerminalReplyFilter } from "./terminal-replies.js";
 
 /**
  * The terminal as Ink reads it: the same stream, but every read comes through a
  * TerminalReplyFilter, so an answer the terminal sends to a program that had the terminal before
- * (an external editor) never reaches the prompt as typing. Everything else is the stream itself.
+ * (an external editor) never reaches the prompt as typing, and through an OpenPaste, so a paste
+ * whose end never comes is ended after a silence instead of swallowing every key after it.
+ * Everything else is the stream itself.
  */
 export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
   const filter = new TerminalReplyFilter();
+  const paste = new OpenPaste();
+  let endedForThem = "";
+  let silence: NodeJS.Timeout | undefined;
+  const endPasteAfterSilence = (): void => {
+    clearTimeout(silence);
+    if (!paste.isOpen) return;
+    silence = setTimeout(() => {
+      endedForThem = paste.endForThem();
+      // Ink reads on "readable"; nothing else would make it read the end made here.
+      if (endedForThem !== "") stdin.emit("readable");
+    }, OPEN_PASTE_SILENCE_MS);
+    silence.unref();
+  };
   const read = (size?: number): string | null => {
+    if (endedForThem !== "") {
+      const end = endedForThem;
+      endedForThem = "";
+      return end;
+    }
     for (;;) {
       const chunk: unknown = stdin.read(size);
       if (chunk === null) return null;
       // Ink sets the stream's encoding, so reads are strings; a Buffer is decoded the same way.
       const keys = filter.push(typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8"));
       // A read that held only replies gives nothing: read on, as if it had never come.
-      if (keys !== "") return keys;
+      if (keys === "") continue;
+      const seen = paste.see(keys);
+      endPasteAfterSilence();
+      return seen;
     }
   };
   return new Proxy(stdin, {
