@@ -65,6 +65,23 @@ describe("/kb add and /kb remove", () => {
     expect(kb.search("silence pager")[0]?.path).toBe("pager.md");
   });
 
+  it("adds and removes a file whose name has spaces, given in quotes", async () => {
+    await writeFile(path.join(dir, "on call.md"), "# On call\n\nThe rota hands over on Mondays.\n");
+    expect(await runSlashCommand(context, "/kb add on call.md")).toEqual({
+      kind: "error",
+      message:
+        'Usage: /kb add <path|url> [--as <name>] [--force] (a name with spaces goes in quotes: "my notes.md")',
+    });
+    const added = await runSlashCommand(context, '/kb add "on call.md" --as "rota notes.md"');
+    expect(added).toMatchObject({
+      kind: "text",
+      text: expect.stringMatching(/^Added rota notes\.md/) as string,
+    });
+    expect(kb.search("rota hands over")[0]?.path).toBe("rota notes.md");
+    expect(await runSlashCommand(context, "/kb remove 'rota notes.md'")).toMatchObject({ kind: "text" });
+    expect(kb.search("rota hands over")).toEqual([]);
+  });
+
   it("asks before fetching a page, and fetches only on the confirming command", async () => {
     const url = "http://wiki.example.test/escalation";
     const asked = await runSlashCommand(context, `/kb add ${url}`);

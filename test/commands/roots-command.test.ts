@@ -66,6 +66,14 @@ describe("/roots", () => {
     expect(shown(await run("/roots remove docs"))).toBe("docs is not a root; /roots lists them.");
     expect(shown(await run(`/roots remove ${cwd}`))).toMatch(/^Removed /);
     expect(shown(await run("/roots"))).toMatch(/^No roots: servers that ask are offered none/);
+    // A folder with spaces, quoted or as typed (two spaces stay two).
+    await mkdir(path.join(cwd, "my  notes"));
+    expect(shown(await run('/roots add "my  notes"'))).toBe(
+      `Added ${path.join(cwd, "my  notes")} to the roots; connected servers were told.`,
+    );
+    expect(shown(await run("/roots remove my  notes"))).toBe(
+      "Removed my  notes from the roots; connected servers were told.",
+    );
   });
 
   it("says how to use it, and offers add and remove to Tab", async () => {

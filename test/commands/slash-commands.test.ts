@@ -12,6 +12,7 @@ import { openKnowledgeBase, type KnowledgeBase } from "../../src/core/kb/index.j
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
 import { fixtureLaunch, serverConfig, tempDir } from "../support/fixtures.js";
 import { waitForNoProcesses } from "../support/process-table.js";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { Session } from "../../src/core/agent/session.js";
 import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
@@ -225,6 +226,18 @@ describe("slash commands against a real McpManager", () => {
       `${notes} already exists; /trace export does not replace a file, so give a new name.`,
     );
     expect(await readFile(notes, "utf8")).toBe("my precious notes\n");
+    // A name with spaces, in quotes; unquoted, it is refused rather than cut at the space.
+    const spaced = path.join(dir, "my trace.jsonl");
+    expect(text(await run(`/trace export "${spaced}"`))).toBe(
+      `Trace copied to ${spaced} (from ${recorder.file}).`,
+    );
+    expect(await readFile(spaced, "utf8")).toBe(await readFile(recorder.file, "utf8"));
+    const unquoted = await run(`/trace export ${path.join(dir, "a second.jsonl")}`);
+    expect(unquoted.kind).toBe("error");
+    expect(text(unquoted)).toBe(
+      'Usage: /trace export <file> (a name with spaces goes in quotes: "my trace.jsonl")',
+    );
+    expect(existsSync(path.join(dir, "a"))).toBe(false);
     const nowhere = await run(`/trace export ${path.join(dir, "no-such-folder", "t.jsonl")}`);
     expect(text(nowhere)).toMatch(/^Cannot write \S+t\.jsonl: its folder does not exist\.$/);
     traceFile = undefined;
@@ -267,8 +280,16 @@ describe("slash commands against a real McpManager", () => {
 
 describe("parseSlashInput", () => {
   it.each([
-    ["/tools fixture echo", { name: "tools", args: ["fixture", "echo"] }],
-    ["  /KB  search  a b ", { name: "kb", args: ["search", "a", "b"] }],
+    ["/tools fixture echo", { name: "tools", args: ["fixture", "echo"], typed: "fixture echo" }],
+    ["  /KB  search  a b ", { name: "kb", args: ["search", "a", "b"], typed: "search  a b" }],
+    [
+      '/trace export "my trace.jsonl"',
+      { name: "trace", args: ["export", "my trace.jsonl"], typed: 'export "my trace.jsonl"' },
+    ],
+    ["/roots add 'a b' c", { name: "roots", args: ["add", "a b", "c"], typed: "add 'a b' c" }],
+    // A quote never closed is a character, not a quote.
+    ["/kb search what's new", { name: "kb", args: ["search", "what's", "new"], typed: "search what's new" }],
+    ['/x\tkey="v w"', { name: "x", args: ["key=v w"], typed: 'key="v w"' }],
     ["hello /tools", undefined],
     ["/", undefined],
     ["//not a command", undefined],

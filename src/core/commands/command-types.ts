@@ -140,7 +140,8 @@ export interface SlashCommand {
   /** e.g. "[server] [tool]". */
   usage: string;
   description: string;
-  run(context: CommandContext, args: string[]): Promise<CommandResult>;
+  /** `args` split as a shell would (quotes keep spaces), `typed` the text after the name as typed. */
+  run(context: CommandContext, args: string[], typed: string): Promise<CommandResult>;
   /** Words Tab may complete the next argument to, given the arguments typed before it. */
   complete?(args: readonly string[], source: CompletionSource): readonly string[];
 }

@@ -18,6 +18,8 @@ import {
 
 const EXCERPT_WIDTH = 160;
 const ADD_USAGE = "Usage: /kb add <path|url> [--as <name>] [--force]";
+/** Said after a usage line when the words were more than it takes. */
+const WITH_SPACES = ` (a name with spaces goes in quotes: "my notes.md")`;
 
 /** `/kb`: the TUI's words for the knowledge-base command of kb-action.ts, rendered as tables. */
 export const kbCommand: SlashCommand = {
@@ -25,10 +27,10 @@ export const kbCommand: SlashCommand = {
   usage: "[search <query> | reindex | add <path|url> | remove <path>]",
   description: "knowledge-base stats; search it; re-read changed files; add or remove a document",
   complete: (args) => (args.length === 0 ? ["search", "reindex", "add", "remove"] : []),
-  run: async (context, args) => {
+  run: async (context, args, typed) => {
     const kb = readyKnowledge(context);
     if ("kind" in kb) return kb;
-    const request = parseWords(args);
+    const request = parseWords(args, typed);
     if ("kind" in request) return request;
     const documents = context.documents;
     const outcome = await runKbRequest(
@@ -52,19 +54,20 @@ function readyKnowledge(context: CommandContext): KnowledgeBase | CommandResult 
   }
 }
 
-function parseWords(args: readonly string[]): KbRequest | CommandResult {
+function parseWords(args: readonly string[], typed: string): KbRequest | CommandResult {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === "stats") return { action: "stats" };
   if (sub === "reindex") return { action: "reindex" };
   if (sub === "search") {
-    const query = rest.join(" ").trim();
+    // The query as typed, quotes and apostrophes included.
+    const query = typed.replace(/^\S+/, "").trim();
     return query ? { action: "search", query, k: KB_SEARCH_RESULTS } : usage("Usage: /kb search <query>");
   }
   if (sub === "add") return parseAdd(rest);
   if (sub === "remove") {
     const [path, ...extra] = rest;
     return path === undefined || extra.length > 0
-      ? usage("Usage: /kb remove <path>")
+      ? usage(`Usage: /kb remove <path>${extra.length > 0 ? WITH_SPACES : ""}`)
       : { action: "remove", path };
   }
   return usage(
@@ -88,7 +91,8 @@ function parseAdd(args: readonly string[]): KbRequest | CommandResult {
     else words.push(arg);
   }
   const [source, ...extra] = words;
-  if (source === undefined || extra.length > 0) return usage(ADD_USAGE);
+  if (source === undefined || extra.length > 0)
+    return usage(`${ADD_USAGE}${extra.length > 0 ? WITH_SPACES : ""}`);
   return { action: "add", source, as, force, yes };
 }
 
@@ -123,10 +127,15 @@ function render(outcome: KbOutcome, request: KbRequest): CommandResult {
 function confirmWords(request: KbRequest): string[] {
   if (request.action !== "add") return [];
   return [
-    request.source,
-    ...(request.as === undefined ? [] : ["--as", request.as]),
+    quotedWord(request.source),
+    ...(request.as === undefined ? [] : ["--as", quotedWord(request.as)]),
     ...(request.force ? ["--force"] : []),
   ];
+}
+
+/** A word as it must be typed to come back whole: in quotes when it holds a space or a quote. */
+function quotedWord(word: string): string {
+  return /[\s"']/.test(word) ? `"${word.replace(/[\\"]/g, "\\$&")}"` : word;
 }
 
 function stats(info: KbStats): CommandResult {

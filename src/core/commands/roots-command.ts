@@ -9,14 +9,14 @@ export const rootsCommand: SlashCommand = {
   usage: "[add|remove <folder>]",
   description: "the folders offered to servers as roots; add or remove one (servers are told)",
   complete: (args) => (args.length === 0 ? ["add", "remove"] : []),
-  run: (context, args) => Promise.resolve(rootsResult(context.roots, args)),
+  run: (context, args, typed) => Promise.resolve(rootsResult(context.roots, args, typed)),
 };
 
-function rootsResult(roots: RootControl | undefined, args: readonly string[]): CommandResult {
+function rootsResult(roots: RootControl | undefined, args: readonly string[], typed: string): CommandResult {
   if (!roots) return { kind: "error", message: "This session offers no roots." };
   const [action, ...rest] = args;
-  // A folder name may hold spaces; the line was split on them.
-  const folder = rest.join(" ");
+  // A folder name may hold spaces, in quotes or not: unquoted, it is the rest of the line as typed.
+  const folder = rest.length === 1 ? (rest[0] ?? "") : typed.replace(/^\S+\s*/, "");
   if (action === undefined) return listed(roots.paths());
   if ((action !== "add" && action !== "remove") || folder === "") return { kind: "error", message: USAGE };
   if (action === "add") {

@@ -43,7 +43,11 @@ export const traceCommand: SlashCommand = {
     if (!file) return { kind: "error", message: "This session is not recording a trace." };
     const [first, second] = args;
     if (first === "export") {
-      if (!second) return { kind: "error", message: "Usage: /trace export <file>" };
+      if (!second || args.length > 2)
+        return {
+          kind: "error",
+          message: `Usage: /trace export <file>${args.length > 2 ? ' (a name with spaces goes in quotes: "my trace.jsonl")' : ""}`,
+        };
       const refused = await exportTrace(file, second);
       if (refused) return { kind: "error", message: refused };
       return { kind: "text", text: `Trace copied to ${second} (from ${file}).` };

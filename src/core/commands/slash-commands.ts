@@ -1,4 +1,5 @@
 import { nearestKey } from "../config/nearest-key.js";
+import { splitArguments } from "../context/prompt-arguments.js";
 import { errorMessage } from "../errors.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
 import { compactCommand, statsCommand } from "./context-commands.js";
@@ -37,13 +38,30 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   exitCommand,
 ];
 
-/** `/tools fixture echo` -> { name: "tools", args: ["fixture", "echo"] }; undefined for text that is not a command. */
-export function parseSlashInput(input: string): { name: string; args: string[] } | undefined {
+/**
+ * `/tools fixture echo` -> { name: "tools", args: ["fixture", "echo"], typed: "fixture echo" };
+ * undefined for text that is not a command. The arguments are split as a shell would (see
+ * commandWords), so a file name with spaces can be given in quotes.
+ */
+export function parseSlashInput(input: string): { name: string; args: string[]; typed: string } | undefined {
   const trimmed = input.trim();
   if (!trimmed.startsWith("/") || trimmed.startsWith("//")) return undefined;
-  const [head = "", ...args] = trimmed.slice(1).split(/\s+/);
+  const [head = ""] = trimmed.slice(1).split(/\s/, 1);
   if (head === "") return undefined;
-  return { name: head.toLowerCase(), args };
+  const typed = trimmed.slice(1 + head.length).trim();
+  return { name: head.toLowerCase(), args: commandWords(typed), typed };
+}
+
+/**
+ * A command's arguments split on spaces outside quotes (`"my notes.md"`, `'a b'`), as prompt
+ * arguments are. A quote never closed is taken as it is, so `/kb search what's new` is three words.
+ */
+export function commandWords(typed: string): string[] {
+  try {
+    return splitArguments(typed).map(({ key, value }) => (key === undefined ? value : `${key}=${value}`));
+  } catch {
+    return typed.split(/\s+/).filter((word) => word !== "");
+  }
 }
 
 /** Runs one slash command line; an unknown command or a bug in one becomes an error result. */
@@ -67,7 +85,7 @@ export async function runSlashCommand(context: CommandContext, input: string): P
     };
   }
   try {
-    return await command.run(context, parsed.args);
+    return await command.run(context, parsed.args, parsed.typed);
   } catch (error) {
     return { kind: "error", message: `/${command.name} failed: ${errorMessage(error)}` };
   }
