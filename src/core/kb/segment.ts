@@ -359,76 +359,60 @@ export function mergeSegments(
   });
   textOffsets[2 * docs] = textAt;
 
-  // A k-way merge of the sorted term lists (k is 2 in practice: what is kept, what is new).
-  const heads = parts.map(() => 0);
-  const termChunks: Buffer[] = [];
+  // A k-way merge of the sorted term lists (k is 2 in practice: what is kept, what is new). It
+  // runs once per distinct term of a bucket (thousands) on every refresh that changed the bucket,
+  // so it allocates nothing per term: terms are compared and copied by their byte ranges.
+  const segments = parts.map(({ segment }) => segment);
+  const heads = new Int32Array(parts.length);
+  const from = new Int32Array(parts.length);
+  let postingsTotal = 0;
+  let termBytesTotal = 0;
+  for (const segment of segments) {
+    postingsTotal += segment.postingDocs.length;
+    termBytesTotal += segment.termBytes.length;
+  }
+  const docsOut = new Uint32Array(postingsTotal);
+  const tfsOut = new Uint16Array(postingsTotal);
+  const termBytesOut = Buffer.allocUnsafe(termBytesTotal);
   const termOffsetList: number[] = [0];
   const startList: number[] = [];
-  let docsOut: Uint32Array = new Uint32Array(1024);
-  let tfsOut: Uint16Array = new Uint16Array(1024);
   let at = 0;
   let termAt = 0;
-  const ensure = (extra: number): void => {
-    if (at + extra <= docsOut.length) return;
-    const size = Math.max(docsOut.length * 2, at + extra);
-    const d = new Uint32Array(size);
-    d.set(docsOut.subarray(0, at));
-    docsOut = d;
-    const t = new Uint16Array(size);
-    t.set(tfsOut.subarray(0, at));
-    tfsOut = t;
-  };
   for (;;) {
     let best = -1;
-    for (let p = 0; p < parts.length; p++) {
-      const segment = (parts[p] as { segment: Segment }).segment;
-      const head = heads[p] as number;
-      if (head >= segment.termCount) continue;
-      if (best < 0) {
+    for (let p = 0; p < segments.length; p++) {
+      const head = heads[p] ?? 0;
+      if (head >= (segments[p] as Segment).termCount) continue;
+      if (
+        best < 0 ||
+        compareTerms(segments[p] as Segment, head, segments[best] as Segment, heads[best] ?? 0) < 0
+      )
         best = p;
-        continue;
-      }
-      const other = (parts[best] as { segment: Segment }).segment;
-      const bestHead = heads[best] as number;
-      const cmp = segment.termBytes.compare(
-        other.termBytes,
-        other.termOffsets[bestHead],
-        other.termOffsets[bestHead + 1],
-        segment.termOffsets[head],
-        segment.termOffsets[head + 1],
-      );
-      if (cmp < 0) best = p;
     }
     if (best < 0) break;
-    const bestSegment = (parts[best] as { segment: Segment }).segment;
-    const bestHead = heads[best] as number;
-    const key = bestSegment.termBytes.subarray(
-      bestSegment.termOffsets[bestHead],
-      bestSegment.termOffsets[bestHead + 1],
-    );
-    const sources: Array<[number, number]> = [];
-    for (let p = 0; p < parts.length; p++) {
-      const segment = (parts[p] as { segment: Segment }).segment;
-      const head = heads[p] as number;
-      if (head >= segment.termCount) continue;
-      const start = segment.termOffsets[head] ?? 0;
-      const end = segment.termOffsets[head + 1] ?? 0;
-      if (end - start === key.length && segment.termBytes.compare(key, 0, key.length, start, end) === 0) {
-        sources.push([p, head]);
+    const bestSegment = segments[best] as Segment;
+    const bestHead = heads[best] ?? 0;
+    for (let p = 0; p < segments.length; p++) {
+      const segment = segments[p] as Segment;
+      const head = heads[p] ?? 0;
+      if (
+        head < segment.termCount &&
+        (p === best || compareTerms(segment, head, bestSegment, bestHead) === 0)
+      ) {
+        from[p] = head;
         heads[p] = head + 1;
-      }
+      } else from[p] = -1;
     }
     const termStart = at;
-    const starts: number[] = [];
     for (let f = 0; f < FIELD_COUNT; f++) {
-      starts.push(at);
-      for (const [p, t] of sources) {
-        const segment = (parts[p] as { segment: Segment }).segment;
+      startList.push(at);
+      for (let p = 0; p < segments.length; p++) {
+        const t = from[p] ?? -1;
+        if (t < 0) continue;
+        const segment = segments[p] as Segment;
         const remap = remaps[p] as Int32Array;
-        const from = segment.postingStarts[t * FIELD_COUNT + f] ?? 0;
-        const to = segment.postingStarts[t * FIELD_COUNT + f + 1] ?? 0;
-        ensure(to - from);
-        for (let i = from; i < to; i++) {
+        const end = segment.postingStarts[t * FIELD_COUNT + f + 1] ?? 0;
+        for (let i = segment.postingStarts[t * FIELD_COUNT + f] ?? 0; i < end; i++) {
           const doc = remap[segment.postingDocs[i] ?? 0] ?? -1;
           if (doc < 0) continue;
           docsOut[at] = doc;
@@ -437,13 +421,17 @@ export function mergeSegments(
         }
       }
     }
-    if (at === termStart) continue; // every passage holding it was dropped
-    startList.push(...starts);
-    termChunks.push(key);
-    termAt += key.length;
+    if (at === termStart) {
+      // Every passage holding it was dropped.
+      startList.length -= FIELD_COUNT;
+      continue;
+    }
+    const keyStart = bestSegment.termOffsets[bestHead] ?? 0;
+    const keyEnd = bestSegment.termOffsets[bestHead + 1] ?? 0;
+    termAt += bestSegment.termBytes.copy(termBytesOut, termAt, keyStart, keyEnd);
     termOffsetList.push(termAt);
   }
-  const termCount = termChunks.length;
+  const termCount = termOffsetList.length - 1;
   startList.push(at);
   return new Segment(
     files,
@@ -456,9 +444,24 @@ export function mergeSegments(
     Uint32Array.from(termOffsetList),
     docsOut.slice(0, at),
     tfsOut.slice(0, at),
-    Buffer.concat(termChunks, termAt),
+    Buffer.from(termBytesOut.subarray(0, termAt)),
     textBytes,
   );
+}
+
+/** How term `a` of segment `left` sorts against term `b` of `right`, byte by byte (Buffer.compare's order). */
+function compareTerms(left: Segment, a: number, right: Segment, b: number): number {
+  const leftBytes = left.termBytes;
+  const rightBytes = right.termBytes;
+  let i = left.termOffsets[a] ?? 0;
+  const leftEnd = left.termOffsets[a + 1] ?? 0;
+  let j = right.termOffsets[b] ?? 0;
+  const rightEnd = right.termOffsets[b + 1] ?? 0;
+  for (; i < leftEnd && j < rightEnd; i++, j++) {
+    const difference = (leftBytes[i] ?? 0) - (rightBytes[j] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return leftEnd - i - (rightEnd - j);
 }
 
 function pad8(value: number): number {
