@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
-import { InputHistoryFile } from "../../src/core/session/input-history-file.js";
+import { InputHistoryFile, LONGEST_KEPT_CHARS } from "../../src/core/session/input-history-file.js";
 import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import { tempDir } from "../support/fixtures.js";
 
@@ -18,5 +18,21 @@ describe("the input history file", () => {
     const text = await readFile(history.file, "utf8");
     expect(text).not.toContain(FAKE_LINEAR_KEY.slice(8));
     expect(history.load()).toEqual(["my key is [REDACTED]", "a plain question", "and the last one"]);
+  });
+
+  it("leaves out a pasted document, written now or by an older mcpterm", async () => {
+    const cwd = await tempDir("mcpterm-history-");
+    const history = new InputHistoryFile(cwd, (text) => Promise.resolve(text));
+    const pasted = `summarize this log:\n${"GET /health 200\n".repeat(2_000)}`;
+    expect(pasted.length).toBeGreaterThan(LONGEST_KEPT_CHARS);
+    history.append("before");
+    history.append(pasted);
+    history.append("x".repeat(LONGEST_KEPT_CHARS));
+    await history.settled();
+    expect(history.load()).toEqual(["before", "x".repeat(LONGEST_KEPT_CHARS)]);
+    expect((await readFile(history.file, "utf8")).length).toBeLessThan(LONGEST_KEPT_CHARS + 100);
+    // A line an older mcpterm wrote, in a file that is still the person's own (0600).
+    await writeFile(history.file, `${JSON.stringify(pasted)}\n${JSON.stringify("after")}\n`, { mode: 0o600 });
+    expect(history.load()).toEqual(["after"]);
   });
 });

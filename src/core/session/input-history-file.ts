@@ -4,6 +4,12 @@ import { ensureProjectStateFolder, PROJECT_STATE_FOLDER } from "../config/projec
 
 /** The most lines kept; the file is cut back to this many once it holds twice as many. */
 const KEPT = 500;
+/**
+ * A longer message (a pasted document or log) is not written: the file is read whole at every
+ * start and after every message, and 500 pasted logs would make both take seconds. ↑ still
+ * recalls it in the session it was sent in.
+ */
+export const LONGEST_KEPT_CHARS = 10_000;
 
 /**
  * What the person sent in a project, newest last, so ↑ recalls it in the next session too (as a
@@ -33,12 +39,15 @@ export class InputHistoryFile {
     } catch {
       return [];
     }
-    return entries(text).slice(-KEPT);
+    // Written by an older mcpterm, or by hand: long entries are left out on the way in too.
+    return entries(text)
+      .filter((entry) => entry.length <= LONGEST_KEPT_CHARS)
+      .slice(-KEPT);
   }
 
   /** Adds one entry; a history that cannot be written is lost quietly (it is a convenience). */
   append(entry: string): void {
-    if (entry.trim() === "") return;
+    if (entry.trim() === "" || entry.length > LONGEST_KEPT_CHARS) return;
     this.writing = this.writing.then(async () => this.write(await this.redact(entry))).catch(() => undefined);
   }
 
