@@ -68,6 +68,13 @@ export class ConfigError extends McptermError {
   readonly exitCode = ExitCode.usage;
 }
 
+/**
+ * A project config the person has not vouched for (no `--trust-config`, no yes, or a no): none
+ * of its servers started. Still a config error to the exit code (2); a `--json` report calls it
+ * `permission`, since fixing the arguments would not help.
+ */
+export class UntrustedConfigError extends ConfigError {}
+
 export type LlmErrorKind =
   | "auth"
   | "rate_limit"

@@ -7,6 +7,7 @@ import {
   ExitCode,
   RuntimeError,
   ServerUnavailableError,
+  UntrustedConfigError,
   UsageError,
 } from "../core/errors.js";
 import type { FailureClass } from "../core/policy/failure-class.js";
@@ -51,7 +52,7 @@ function notCalledReport(args: CallArgs, error: unknown, io: CliIo): string {
   const redactor = SecretRedactor.forSession([], io.env);
   const failure: FailureClass = io.signal.aborted
     ? "cancelled"
-    : error instanceof DeniedError
+    : error instanceof DeniedError || error instanceof UntrustedConfigError
       ? "permission"
       : error instanceof UsageError || error instanceof ConfigError
         ? "invalid_args"

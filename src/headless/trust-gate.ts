@@ -3,7 +3,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { launchHash } from "../core/config/config-trust.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
 import { UserSettings } from "../core/config/user-settings.js";
-import { UsageError } from "../core/errors.js";
+import { UntrustedConfigError } from "../core/errors.js";
 import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { settleConfigTrust } from "../core/session/config-trust-step.js";
 import { terminalPerson } from "../common/terminal-person.js";
@@ -17,7 +17,7 @@ import { sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
  * command line and URL, ⚠ under a secret handed over or a risky line). Trusted already
  * (`--trust-config`, or a yes before, here or in the TUI), or starting only servers typed on the
  * command line: nothing is asked. At a terminal, the question, a yes remembered; with no
- * terminal, a ConfigError (exit 2) naming each line and the flag. A no: a UsageError, nothing starts.
+ * terminal, an UntrustedConfigError (exit 2) naming each line and the flag; after a no, one saying so.
  */
 export async function settleServerStart(
   config: McptermConfig,
@@ -52,7 +52,8 @@ export async function settleServerStart(
     person: terminalPerson(io),
     signal: io.signal,
   });
-  if (!trusted) throw new UsageError(`Nothing was started: ${config.path ?? "the config"} is not trusted.`);
+  if (!trusted)
+    throw new UntrustedConfigError(`Nothing was started: ${config.path ?? "the config"} is not trusted.`);
 }
 
 /**

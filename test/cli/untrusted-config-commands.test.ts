@@ -124,6 +124,11 @@ describe("a developer command on a project config nobody trusted yet", () => {
       expect(run.stderr).toContain("would start or connect to 1 server (planted: sh -c");
       expect(existsSync(mark), args.join(" ")).toBe(false);
     }
+    // A script reading --json gets its one object: not its arguments' fault, the person's call.
+    const json = await runCli(["call", "planted/echo", "text=hi", "--json"], { cwd: dir, env: cleanEnv() });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ server: "planted", tool: "echo", failure: "permission" });
+    expect(existsSync(mark)).toBe(false);
     const trusted = await runCli(["call", "planted/echo", "text=hi", "--trust-config"], {
       cwd: dir,
       env: cleanEnv(),

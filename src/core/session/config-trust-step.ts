@@ -9,7 +9,7 @@ import {
 } from "../config/config-trust.js";
 import type { McptermConfig } from "../config/index.js";
 import type { UserSettings } from "../config/user-settings.js";
-import { ConfigError } from "../errors.js";
+import { UntrustedConfigError } from "../errors.js";
 import type { Person } from "../person/person.js";
 
 /**
@@ -18,7 +18,7 @@ import type { Person } from "../person/person.js";
  * to a URL of its choosing, just because mcpterm was started in it), and send the user's API key
  * to the model endpoint it names. Trusted: with --trust-config, when there is nothing to trust,
  * or when the person trusted this exact config before. Otherwise the person is asked (and a yes
- * remembered); with nobody to ask it is a ConfigError naming each line and the flag.
+ * remembered); with nobody to ask it is an UntrustedConfigError naming each line and the flag.
  */
 export async function settleConfigTrust(
   config: McptermConfig,
@@ -41,7 +41,7 @@ export async function settleConfigTrust(
   const { redact } = options;
   const entries = servers.map((server) => trustEntry(server, redact));
   if (options.person.absent !== undefined)
-    throw new ConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
+    throw new UntrustedConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
   const trusted = await options.person.trustConfig(
     {
       configPath: config.path,
