@@ -35,20 +35,40 @@ type CallArgs = Extract<CliArgs, { command: "call" }>;
 /** `mcpterm call <server>/<tool> [json] [key=value…]`: one tool call with no model, for testing a server by hand. */
 export async function runCallCommand(args: CallArgs, io: CliIo): Promise<ExitCode> {
   const reported = { onStdout: false };
+  const target: CallTarget = { server: args.server, tool: args.tool };
   try {
-    return await callTool(args, io, reported);
+    return await callTool(args, target, io, reported);
   } catch (error) {
     // A script reading --json gets one object for every call, also one that never went out (a
     // server that would not start, an unknown tool, arguments the schema refuses, a refusal).
     if (args.json && !reported.onStdout)
-      io.stdout.write(`${notCalledReport(args, error, io)}
+      io.stdout.write(`${notCalledReport(target, error, io)}
 `);
     throw error;
   }
 }
 
+interface CallTarget {
+  server: string;
+  tool: string;
+}
+
+/**
+ * The server and tool `<server>/<tool>` names, given the config's server names: split at the
+ * first slash, unless no server has that name and one whose name holds a slash starts the
+ * target (`call team/notes/search` with a server named "team/notes"); the longest such name.
+ */
+export function callTarget(names: readonly string[], typed: CallTarget): CallTarget {
+  if (names.includes(typed.server)) return typed;
+  const whole = `${typed.server}/${typed.tool}`;
+  const longest = names
+    .filter((name) => whole.startsWith(`${name}/`) && whole.length > name.length + 1)
+    .sort((a, b) => b.length - a.length)[0];
+  return longest === undefined ? typed : { server: longest, tool: whole.slice(longest.length + 1) };
+}
+
 /** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */
-function notCalledReport(args: CallArgs, error: unknown, io: CliIo): string {
+function notCalledReport(target: CallTarget, error: unknown, io: CliIo): string {
   const redactor = SecretRedactor.forSession([], io.env);
   const failure: FailureClass = io.signal.aborted
     ? "cancelled"
@@ -60,15 +80,20 @@ function notCalledReport(args: CallArgs, error: unknown, io: CliIo): string {
           ? "protocol"
           : "transient";
   const report = {
-    server: args.server,
-    tool: args.tool,
+    server: target.server,
+    tool: target.tool,
     error: redactor.redactText(errorMessage(error)),
     failure,
   };
   return JSON.stringify(report, null, 2);
 }
 
-async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean }): Promise<ExitCode> {
+async function callTool(
+  args: CallArgs,
+  target: CallTarget,
+  io: CliIo,
+  reported: { onStdout: boolean },
+): Promise<ExitCode> {
   const typed = readCallWords(args.arguments);
   if (typeof typed === "string") throw new UsageError(`${typed}.`);
   const noise = new StdoutNoiseWarnings(io);
@@ -79,13 +104,13 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
     io,
     async (manager, connection, redactor) => {
       const host = new McpToolHost(manager);
-      const tool = host.list().find((candidate) => candidate.name === args.tool);
-      if (!tool) throw missingToolError(args.server, args.tool, connection.snapshot());
+      const tool = host.list().find((candidate) => candidate.name === target.tool);
+      if (!tool) throw missingToolError(target.server, target.tool, connection.snapshot());
       const snapshot = connection.snapshot();
-      const definition = snapshot.tools.find((candidate) => candidate.definition.name === args.tool);
+      const definition = snapshot.tools.find((candidate) => candidate.definition.name === target.tool);
       if (definition && cannotRunAsTask(definition.definition, snapshot.capabilities)) {
         throw new RuntimeError(
-          `${args.server}/${args.tool} was not called: it can only run as an MCP task (its execution.taskSupport is "required"), and server "${args.server}" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call).`,
+          `${target.server}/${target.tool} was not called: it can only run as an MCP task (its execution.taskSupport is "required"), and server "${target.server}" does not offer tasks for tool calls (capabilities.tasks.requests.tools.call).`,
         );
       }
       const values = bindCallArguments(typed, tool.inputSchema);
@@ -94,15 +119,15 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
       const invalid = validator.check(tool.inputSchema, values);
       if (invalid) {
         throw new UsageError(
-          `The arguments do not match the input schema of ${args.server}/${args.tool}: ${invalid}.`,
+          `The arguments do not match the input schema of ${target.server}/${target.tool}: ${invalid}.`,
         );
       }
-      const label = `${args.server}/${args.tool}`;
+      const label = `${target.server}/${target.tool}`;
       const refusal = await approveCall(
         io,
         {
-          server: args.server,
-          tool: args.tool,
+          server: target.server,
+          tool: target.tool,
           tier: tool.tier,
           tierReason: tool.tierReason,
           arguments: values,
@@ -116,7 +141,7 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
       const startedAt = performance.now();
       const stderrMark = await stderrMarkNow(connection);
       const result = await manager
-        .callTool(args.server, args.tool, values, {
+        .callTool(target.server, target.tool, values, {
           signal: io.signal,
           // Progress goes to stderr as it comes, so a long call shows it is alive; stdout stays the result.
           onProgress: (progress) =>
@@ -133,8 +158,8 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
           if (args.json) {
             const exit = failure instanceof ServerUnavailableError ? connection.exitReport() : undefined;
             const report = {
-              server: args.server,
-              tool: args.tool,
+              server: target.server,
+              tool: target.tool,
               error: failure.message,
               failure: error instanceof ToolCallError ? error.failure : "transient",
               ...(detail.answer ? { jsonRpcError: detail.answer } : {}),
@@ -155,8 +180,8 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
         // The server's result as it came (secrets aside), with mcpterm's own facts beside it, not in
         // it; `outputSchemaProblems` is there when the tool declares an outputSchema ([]: it kept it).
         const report = {
-          server: args.server,
-          tool: args.tool,
+          server: target.server,
+          tool: target.tool,
           isError,
           durationMs,
           result,
@@ -178,6 +203,12 @@ async function callTool(args: CallArgs, io: CliIo, reported: { onStdout: boolean
         io.stderr.write(`${sanitizeForTerminal(redact(line))}\n`);
       return isError ? ExitCode.runtime : ExitCode.ok;
     },
-    { extra: { onStdoutNoise: noise.onLine } },
+    {
+      extra: { onStdoutNoise: noise.onLine },
+      choose: (names) => {
+        Object.assign(target, callTarget(names, target));
+        return target.server;
+      },
+    },
   );
 }

@@ -143,10 +143,15 @@ export async function withOneServer<T>(
     refuse?: (server: ServerConfig) => string | undefined;
     /** What the command itself watches: stdout noise mid-call, the wire. */
     extra?: Pick<McpManagerOptions, "onStdoutNoise" | "onWire" | "onSubscription">;
+    /** The server to start, chosen from the config's names instead of `name` (see callTarget). */
+    choose?: (names: readonly string[]) => string;
   } = {},
 ): Promise<T> {
   const config = await loadCommandConfig(common, io);
-  const server = requireServerConfig(config, name);
+  const server = requireServerConfig(
+    config,
+    options.choose?.(config.servers.map((candidate) => candidate.name)) ?? name,
+  );
   const refusal = options.refuse?.(server);
   if (refusal) throw new UsageError(refusal);
   const redactor = sessionRedactor(config, io.env);
@@ -163,12 +168,12 @@ export async function withOneServer<T>(
   io.signal.addEventListener("abort", stop, { once: true });
   try {
     await manager.start();
-    const connection = manager.connection(name);
+    const connection = manager.connection(server.name);
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
       throw new ServerUnavailableError(
         // The reason may be a sentence of its own, ending in its full stop.
-        `Server "${name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
+        `Server "${server.name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
       );
     }
     return await work(manager, connection, redactor);
