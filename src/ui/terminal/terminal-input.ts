@@ -12,23 +12,25 @@ import { TerminalReplyFilter } from "./terminal-replies.js";
 export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
   const filter = new TerminalReplyFilter();
   const paste = new OpenPaste();
-  let endedForThem = "";
+  /** What a silence made for Ink to read next (see OpenPaste.quiet). */
+  let afterSilence = "";
   let silence: NodeJS.Timeout | undefined;
-  const endPasteAfterSilence = (): void => {
+  const watchSilence = (): void => {
     clearTimeout(silence);
-    if (!paste.isOpen) return;
+    if (!paste.waiting) return;
     silence = setTimeout(() => {
-      endedForThem = paste.endForThem();
-      // Ink reads on "readable"; nothing else would make it read the end made here.
-      if (endedForThem !== "") stdin.emit("readable");
+      afterSilence += paste.quiet();
+      // Ink reads on "readable"; nothing else would make it read what was made here.
+      if (afterSilence !== "") stdin.emit("readable");
+      watchSilence();
     }, OPEN_PASTE_SILENCE_MS);
     silence.unref();
   };
   const read = (size?: number): string | null => {
-    if (endedForThem !== "") {
-      const end = endedForThem;
-      endedForThem = "";
-      return end;
+    if (afterSilence !== "") {
+      const keys = afterSilence;
+      afterSilence = "";
+      return keys;
     }
     for (;;) {
       const chunk: unknown = stdin.read(size);
@@ -38,8 +40,9 @@ export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
       // A read that held only replies gives nothing: read on, as if it had never come.
       if (keys === "") continue;
       const seen = paste.see(keys);
-      endPasteAfterSilence();
-      return seen;
+      watchSilence();
+      // A read may be held whole (the start of a marker, cut off): read on.
+      if (seen !== "") return seen;
     }
   };
   return new Proxy(stdin, {
