@@ -55,16 +55,20 @@ interface CallTarget {
 
 /**
  * The server and tool `<server>/<tool>` names, given the config's server names: split at the
- * first slash, unless no server has that name and one whose name holds a slash starts the
- * target (`call team/notes/search` with a server named "team/notes"); the longest such name.
+ * first slash, or after a server name that holds slashes (`call team/notes/search`, with a
+ * server named "team/notes"). When more than one server's name starts the target, which was
+ * meant cannot be told, and none is started: a usage error names them.
  */
 export function callTarget(names: readonly string[], typed: CallTarget): CallTarget {
-  if (names.includes(typed.server)) return typed;
   const whole = `${typed.server}/${typed.tool}`;
-  const longest = names
-    .filter((name) => whole.startsWith(`${name}/`) && whole.length > name.length + 1)
-    .sort((a, b) => b.length - a.length)[0];
-  return longest === undefined ? typed : { server: longest, tool: whole.slice(longest.length + 1) };
+  const fits = names.filter((name) => whole.startsWith(`${name}/`) && whole.length > name.length + 1);
+  const [only] = fits;
+  if (only === undefined) return typed;
+  if (fits.length === 1) return { server: only, tool: whole.slice(only.length + 1) };
+  const readings = fits.map((name) => `tool "${whole.slice(name.length + 1)}" of server "${name}"`);
+  throw new UsageError(
+    `"${whole}" could name ${readings.join(" or ")}; rename one of those servers in the config to call it.`,
+  );
 }
 
 /** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */

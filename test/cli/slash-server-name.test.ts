@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { callTarget } from "../../src/headless/call-command.js";
@@ -9,15 +10,25 @@ describe("callTarget", () => {
   it.each([
     [["notes"], "notes/echo", "notes", "echo"],
     [["team/notes"], "team/notes/echo", "team/notes", "echo"],
-    // A server named as the first part wins, as before: its tool may hold a slash.
-    [["team", "team/notes"], "team/notes/echo", "team", "notes/echo"],
-    [["a/b", "a/b/c"], "a/b/c/echo", "a/b/c", "echo"],
+    [["team", "team/notes"], "team/other/echo", "team", "other/echo"],
     // Nothing fits: the first split, for the sentence that lists the servers there are.
     [["other"], "team/notes/echo", "team", "notes/echo"],
     [["team/notes"], "team/notes/", "team", "notes/"],
   ])("%j with %s is %s and %s", (names, typed, server, tool) => {
     const [first = "", ...rest] = typed.split("/");
     expect(callTarget(names, { server: first, tool: rest.join("/") })).toEqual({ server, tool });
+  });
+});
+
+describe("callTarget, when two servers' names start the target", () => {
+  it.each([
+    [["team", "team/notes"], "team/notes/echo"],
+    [["a/b", "a/b/c"], "a/b/c/echo"],
+  ])("%j with %s starts neither, naming both", (names, typed) => {
+    const [first = "", ...rest] = typed.split("/");
+    expect(() => callTarget(names, { server: first, tool: rest.join("/") })).toThrow(
+      /could name tool ".+" of server ".+" or tool ".+" of server ".+"; rename one of those servers/,
+    );
   });
 });
 
@@ -50,5 +61,29 @@ describe("mcpterm call <server>/<tool> where the server's name holds a slash", (
       tool: "other/echo",
       failure: "invalid_args",
     });
+  });
+
+  it("starts neither server when two names start the target, and says so", async () => {
+    const dir = await tempDir();
+    const marks = ["team", "team-notes"].map((name) => path.join(dir, `ran-${name}`));
+    const planted = (mark: string) => {
+      const launch = fixtureLaunch(randomUUID());
+      return {
+        command: "sh",
+        args: ["-c", `touch '${mark}'; exec "$0" "$@"`, launch.command, ...launch.args],
+      };
+    };
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { team: planted(marks[0] ?? ""), "team/notes": planted(marks[1] ?? "") },
+    });
+    const run = await runCli(trustingConfig(["call", "team/notes/echo", "text=hi"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '"team/notes/echo" could name tool "notes/echo" of server "team" or tool "echo" of server "team/notes"',
+    );
+    for (const mark of marks) expect(existsSync(mark)).toBe(false);
   });
 });
