@@ -287,12 +287,22 @@ describe("parseSlashInput", () => {
       { name: "trace", args: ["export", "my trace.jsonl"], typed: 'export "my trace.jsonl"' },
     ],
     ["/roots add 'a b' c", { name: "roots", args: ["add", "a b", "c"], typed: "add 'a b' c" }],
-    // A quote never closed is a character, not a quote.
+    // A quote never closed, or not at a word's start, is a character.
     ["/kb search what's new", { name: "kb", args: ["search", "what's", "new"], typed: "search what's new" }],
-    ['/x\tkey="v w"', { name: "x", args: ["key=v w"], typed: 'key="v w"' }],
-    ["hello /tools", undefined],
-    ["/", undefined],
-    ["//not a command", undefined],
+    [
+      "/roots add /home/me/o'neil's",
+      { name: "roots", args: ["add", "/home/me/o'neil's"], typed: "add /home/me/o'neil's" },
+    ],
+    [
+      "/read fixture mem://o'neil/o'brien",
+      { name: "read", args: ["fixture", "mem://o'neil/o'brien"], typed: "fixture mem://o'neil/o'brien" },
+    ],
+    ['/x key="v w"', { name: "x", args: ['key="v', 'w"'], typed: 'key="v w"' }],
+    [
+      '/x \'it\'s here\' "a \\"b\\" c"',
+      { name: "x", args: ["it's here", 'a "b" c'], typed: '\'it\'s here\' "a \\"b\\" c"' },
+    ],
+    ["/x 'open", { name: "x", args: ["'open"], typed: "'open" }],
   ])("%j", (input, expected) => {
     expect(parseSlashInput(input)).toEqual(expected);
   });

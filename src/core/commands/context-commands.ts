@@ -13,9 +13,10 @@ export const compactCommand: SlashCommand = {
   name: "compact",
   usage: "[focus]",
   description: "summarize the older turns and shorten old tool results now, keeping [focus] above all",
-  run: async (context, args) => {
+  run: async (context, _args, typed) => {
     if (!context.conversation) return NO_CONVERSATION;
-    const focus = args.join(" ").trim();
+    // The focus as typed, quotes and apostrophes included: it is text for the summary.
+    const focus = typed.trim();
     const result = await context.conversation.compact(focus === "" ? undefined : focus);
     return result.ok ? { kind: "text", text: result.text } : { kind: "error", message: result.reason };
   },
