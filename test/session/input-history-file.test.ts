@@ -34,5 +34,10 @@ describe("the input history file", () => {
     // A line an older mcpterm wrote, in a file that is still the person's own (0600).
     await writeFile(history.file, `${JSON.stringify(pasted)}\n${JSON.stringify("after")}\n`, { mode: 0o600 });
     expect(history.load()).toEqual(["after"]);
+    // The next message written takes it out of the file too.
+    history.append("next");
+    await history.settled();
+    expect(history.load()).toEqual(["after", "next"]);
+    expect(await readFile(history.file, "utf8")).toBe('"after"\n"next"\n');
   });
 });

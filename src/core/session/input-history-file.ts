@@ -60,9 +60,12 @@ export class InputHistoryFile {
     try {
       ensureProjectStateFolder(this.cwd, path.dirname(this.file));
       if (!this.ours() && this.exists()) return;
-      appendFileSync(this.file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
-      const kept = entries(readFileSync(this.file, "utf8"));
-      if (kept.length > 2 * KEPT) {
+      if (redacted.length <= LONGEST_KEPT_CHARS)
+        appendFileSync(this.file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
+      const lines = entries(readFileSync(this.file, "utf8"));
+      const kept = lines.filter((line) => line.length <= LONGEST_KEPT_CHARS);
+      // Cut back when long, and at once when an older mcpterm left a pasted document in it.
+      if (lines.length > 2 * KEPT || kept.length < lines.length) {
         const temporary = `${this.file}.${process.pid}.tmp`;
         writeFileSync(
           temporary,
