@@ -49,8 +49,11 @@ describe("a paste whose end never comes", () => {
       (screen) => promptLine(screen).includes("half a paste and typing"),
       "the paste in the prompt",
     );
-    // The Enter typed into the paste is a line break in it: nothing was sent.
+    // The Enter typed into the paste is a line break in it: nothing was sent. The person is told
+    // why, and how to type as usual.
     expect(model.requests).toHaveLength(0);
+    await terminal.waitFor((screen) => screen.includes("A paste did not end"), "the notice");
+    expect(terminal.screen()).toMatch(/press Esc to\s+(?:│\s+)?type as usual/);
     // The keys work again: Ctrl+C clears the draft (taken as a key whether or not the rest of the
     // paste could still have come), and what is typed next is sent by Enter.
     terminal.keys("C-c");

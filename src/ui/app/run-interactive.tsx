@@ -29,6 +29,10 @@ import { kbSummaryOf } from "./kb-summary.js";
 
 type InteractiveArgs = Extract<CliArgs, { command: "interactive" }>;
 
+/** Said when a paste was ended for the person (terminal-input.ts): why Enter adds a line for now. */
+const UNENDED_PASTE =
+  "A paste did not end (the terminal never sent its end marker); what came is in the prompt. Until the end arrives, what comes is added as pasted text and Enter adds a line: press Esc to type as usual.";
+
 /**
  * `mcpterm` on a terminal: the core builds the session (asking once whether to trust the
  * project's config), the prompt is drawn at once while the servers connect and the knowledge base
@@ -122,7 +126,9 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   );
   const instance = render(tree, {
     stdout,
-    stdin: withoutTerminalReplies(stdin),
+    stdin: withoutTerminalReplies(stdin, () =>
+      dispatch({ type: "ui_notice", level: "warning", text: UNENDED_PASTE }),
+    ),
     exitOnCtrlC: false,
     // Libraries' console output is dropped or redacted before it could reach Ink (library-console.ts).
     patchConsole: false,

@@ -4,32 +4,27 @@
  * every key after it, Enter and Ctrl+D included, goes into a paste nobody sees, and the person
  * can neither type nor leave. So a paste is ended for them after OPEN_PASTE_SILENCE_MS without
  * a byte, or at once when they press Ctrl+C or Ctrl+D alone (taken as that, nothing more): what
- * came shows in the prompt as pasted text, and the keys work again.
+ * came shows in the prompt as pasted text.
  *
- * A paste ended that way may only have stalled (a slow link): its rest can still come, with the
- * real end after it. Until that end, what comes is given to Ink as pasted text too, never as
- * typing: a line break in it must not send the prompt or answer an approval panel. A read that
- * is one key (a letter, Enter, an arrow, Ctrl+C) is the person typing, and keys are keys again.
- * A paste's rest comes as many characters at once, as a person's keys come one by one.
+ * The paste may only have stalled (a slow link, a retransmission): its rest can still come, in
+ * any number of reads, before its real end. Nothing tells that rest from keys, and a line break
+ * of it taken as Enter would send the prompt or answer an approval panel. So until the real end
+ * comes, the end is "owed", and every read is given to Ink as pasted text. The person, told so
+ * (the caller's notice), types as usual again after pressing Esc alone (which does nothing
+ * else), or Ctrl+C or Ctrl+D alone (which do what they always do).
  */
 
 export const PASTE_START = "\u001b[200~";
 export const PASTE_END = "\u001b[201~";
 /**
- * How long a paste may stay open with nothing arriving, and how long after it was ended for the
- * person its rest is still taken as pasted. A terminal sends a paste as fast as it can be read,
- * so the gaps within one are milliseconds, even over ssh; a second is a paste whose end was lost,
- * and not so long that a person gives up on the prompt.
+ * How long a paste may stay open with nothing arriving. A terminal sends a paste as fast as it
+ * can be read, so the gaps within one are milliseconds, even over ssh; a second is a paste whose
+ * end was lost, and not so long that a person gives up on the prompt.
  */
 export const OPEN_PASTE_SILENCE_MS = 1000;
+const ESC = "\u001b";
 /** Reads that are a person pressing a key, never a paste's text: Ctrl+C, Ctrl+D. */
 const LONE_KEYS = new Set(["\u0003", "\u0004"]);
-/**
- * A read that is one key: Escape, a CSI or SS3 sequence (an arrow, kitty's `ESC[97u`), Alt with
- * a character, or one character (a letter, Enter, Backspace, a control key).
- */
-// eslint-disable-next-line no-control-regex -- an escape sequence is what it matches.
-const ONE_ESCAPE_KEY = /^\u001b(?:\[[0-9;:<=>?]*[ -/]*[@-~]|O[@-~]|[^\u001b])?$/u;
 /** Enough of the last read to find a marker cut in two by the end of a read. */
 const MARKER_TAIL = PASTE_START.length - 1;
 
@@ -38,15 +33,15 @@ type PasteState =
   | "typing"
   /** A paste began and its end has not come: Ink holds what comes. */
   | "open"
-  /** A paste was ended for the person; what comes before its real end is its rest. */
-  | "rest";
+  /** A paste was ended for the person, and its real end has not come. */
+  | "owed";
 
 /** Pure, over the keys Ink is given, read by read; the caller keeps the clock (see quiet). */
 export class OpenPaste {
   private state: PasteState = "typing";
   /** The last characters given to Ink, to find a marker cut in two by the end of a read. */
   private tail = "";
-  /** While taking a paste's rest: the end of a read that may be the start of a marker. */
+  /** While an end is owed: the end of a read that may be the start of a marker. */
   private held = "";
 
   /** Whether a silence now would change anything: a paste is open, or a cut marker is held. */
@@ -54,16 +49,24 @@ export class OpenPaste {
     return this.state === "open" || this.held !== "";
   }
 
+  /** Whether a paste was ended for the person and its real end has not come. */
+  get owed(): boolean {
+    return this.state === "owed";
+  }
+
   /** `keys`, the next read, as Ink should read them. */
-  see(keys: string): string {
-    // The person's way out, taken as that alone: the key would clear what was pasted, or exit.
+  see(read: string): string {
+    // Escape, then a paste, in one read: Ink takes `ESC ESC[200~` for one key, and would type
+    // the paste, its line breaks as Enter. The paste matters; the Escape is dropped.
+    const keys = read.replaceAll(`${ESC}${PASTE_START}`, PASTE_START);
     if (this.state === "open" && LONE_KEYS.has(keys)) return this.endForThem();
-    if (this.state !== "rest") return this.given(keys);
-    if (isOneKey(keys)) {
-      this.state = "typing";
-      const held = this.held;
+    if (this.state !== "owed") return this.given(keys);
+    if (keys === ESC || LONE_KEYS.has(keys)) {
+      const held = pasted(this.held);
       this.held = "";
-      return this.given(`${held}${keys}`);
+      this.state = "typing";
+      // Escape only ends the owed state; Ctrl+C and Ctrl+D go on as keys.
+      return this.given(keys === ESC ? held : `${held}${keys}`);
     }
     const text = this.held + keys;
     this.held = "";
@@ -85,8 +88,8 @@ export class OpenPaste {
   }
 
   /**
-   * What to give Ink after a silence: the end of an open paste (its rest may still come), or
-   * what was held of a marker that was not one, as pasted text; "" when there is nothing.
+   * What to give Ink after a silence: the end of an open paste, or what was held of a marker
+   * that was not one, as pasted text; "" when there is nothing.
    */
   quiet(): string {
     if (this.state === "open") return this.endForThem();
@@ -96,7 +99,7 @@ export class OpenPaste {
   }
 
   private endForThem(): string {
-    this.state = "rest";
+    this.state = "owed";
     this.tail = "";
     return PASTE_END;
   }
@@ -125,11 +128,4 @@ function markerStartAtEnd(text: string): number {
     if (PASTE_START.startsWith(end) || PASTE_END.startsWith(end)) return length;
   }
   return 0;
-}
-
-function isOneKey(keys: string): boolean {
-  const first = keys.codePointAt(0);
-  return (
-    ONE_ESCAPE_KEY.test(keys) || (first !== undefined && String.fromCodePoint(first).length === keys.length)
-  );
 }

@@ -9,9 +9,20 @@ import { TerminalReplyFilter } from "./terminal-replies.js";
  * whose end never comes is ended after a silence instead of swallowing every key after it.
  * Everything else is the stream itself.
  */
-export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
+export function withoutTerminalReplies(
+  stdin: ReadStream,
+  /** Told each time a paste is ended for the person (see OpenPaste): they need to know why Enter adds a line. */
+  onUnendedPaste: () => void = () => undefined,
+): ReadStream {
   const filter = new TerminalReplyFilter();
   const paste = new OpenPaste();
+  /** `step`, telling the person when it left a paste's end owed. */
+  const watched = (step: () => string): string => {
+    const owedBefore = paste.owed;
+    const keys = step();
+    if (paste.owed && !owedBefore) onUnendedPaste();
+    return keys;
+  };
   /** What a silence made for Ink to read next (see OpenPaste.quiet). */
   let afterSilence = "";
   let silence: NodeJS.Timeout | undefined;
@@ -19,7 +30,7 @@ export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
     clearTimeout(silence);
     if (!paste.waiting) return;
     silence = setTimeout(() => {
-      afterSilence += paste.quiet();
+      afterSilence += watched(() => paste.quiet());
       // Ink reads on "readable"; nothing else would make it read what was made here.
       if (afterSilence !== "") stdin.emit("readable");
       watchSilence();
@@ -39,7 +50,7 @@ export function withoutTerminalReplies(stdin: ReadStream): ReadStream {
       const keys = filter.push(typeof chunk === "string" ? chunk : (chunk as Buffer).toString("utf8"));
       // A read that held only replies gives nothing: read on, as if it had never come.
       if (keys === "") continue;
-      const seen = paste.see(keys);
+      const seen = watched(() => paste.see(keys));
       watchSilence();
       // A read may be held whole (the start of a marker, cut off): read on.
       if (seen !== "") return seen;
