@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { InputHistoryFile, LONGEST_KEPT_CHARS } from "../../src/core/session/input-history-file.js";
@@ -39,5 +40,23 @@ describe("the input history file", () => {
     await history.settled();
     expect(history.load()).toEqual(["after", "next"]);
     expect(await readFile(history.file, "utf8")).toBe('"after"\n"next"\n');
+  });
+
+  it("does not write through a link planted where it cuts the file back", async () => {
+    const cwd = await tempDir("mcpterm-history-");
+    await mkdir(path.join(cwd, ".mcpterm"));
+    const victim = path.join(cwd, "victim.txt");
+    await writeFile(victim, "precious\n");
+    const history = new InputHistoryFile(cwd, (text) => Promise.resolve(text));
+    // A long line makes the next message cut the file back, through its temporary name.
+    await writeFile(history.file, `${JSON.stringify("x".repeat(LONGEST_KEPT_CHARS + 1))}\n"old"\n`, {
+      mode: 0o600,
+    });
+    await symlink(victim, `${history.file}.${process.pid}.tmp`);
+    history.append("new");
+    await history.settled();
+    expect(await readFile(victim, "utf8")).toBe("precious\n");
+    expect((await lstat(history.file)).isSymbolicLink()).toBe(false);
+    expect(history.load()).toEqual(["old", "new"]);
   });
 });

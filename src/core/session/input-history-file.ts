@@ -1,4 +1,4 @@
-import { appendFileSync, lstatSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureProjectStateFolder, PROJECT_STATE_FOLDER } from "../config/project-state-folder.js";
 
@@ -67,15 +67,16 @@ export class InputHistoryFile {
       // Cut back when long, and at once when an older mcpterm left a pasted document in it.
       if (lines.length > 2 * KEPT || kept.length < lines.length) {
         const temporary = `${this.file}.${process.pid}.tmp`;
+        // A name that is there (a link planted in the project, a file left by a crash) is
+        // removed, not written through: the new file is made here, the person's alone.
+        rmSync(temporary, { force: true });
         writeFileSync(
           temporary,
           kept
             .slice(-KEPT)
             .map((line) => `${JSON.stringify(line)}\n`)
             .join(""),
-          {
-            mode: 0o600,
-          },
+          { mode: 0o600, flag: "wx" },
         );
         renameSync(temporary, this.file);
       }
