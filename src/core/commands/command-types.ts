@@ -140,7 +140,7 @@ export interface SlashCommand {
   /** e.g. "[server] [tool]". */
   usage: string;
   description: string;
-  /** `args` split as a shell would (quotes keep spaces), `typed` the text after the name as typed. */
+  /** `args` split at spaces, a quoted word kept whole (commandWords); `typed` the text after the name as typed. */
   run(context: CommandContext, args: string[], typed: string): Promise<CommandResult>;
   /** Words Tab may complete the next argument to, given the arguments typed before it. */
   complete?(args: readonly string[], source: CompletionSource): readonly string[];

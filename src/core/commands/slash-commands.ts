@@ -39,8 +39,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
 
 /**
  * `/tools fixture echo` -> { name: "tools", args: ["fixture", "echo"], typed: "fixture echo" };
- * undefined for text that is not a command. The arguments are split as a shell would (see
- * commandWords), so a file name with spaces can be given in quotes.
+ * undefined for text that is not a command. The arguments are split at spaces, a quoted word
+ * kept whole (see commandWords), so a file name with spaces can be given in quotes.
  */
 export function parseSlashInput(input: string): { name: string; args: string[]; typed: string } | undefined {
   const trimmed = input.trim();
