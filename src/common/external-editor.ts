@@ -100,8 +100,10 @@ export async function editInExternalEditor(
       return editResult(outcome, editor, file);
     });
   } finally {
-    process.off("exit", removeAtExit);
+    // Removed before the hook is: a closed terminal also ends the editor, and mcpterm may exit
+    // while this removal is still under way.
     await rm(folder, { recursive: true, force: true });
+    process.off("exit", removeAtExit);
   }
 }
 

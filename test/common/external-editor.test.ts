@@ -1,5 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { editorCommand, splitWords } from "../../src/common/external-editor.js";
+import { tempDir } from "../support/fixtures.js";
+
+const EDITOR_MODULE = fileURLToPath(new URL("../../src/common/external-editor.ts", import.meta.url));
 
 describe("editorCommand", () => {
   it.each([
@@ -35,5 +41,29 @@ describe("splitWords", () => {
       "`id`",
     ]);
     expect(splitWords(String.raw`a\ b "c \"d\"" '' e\\f`)).toEqual(["a b", 'c "d"', "", "e\\f"]);
+  });
+});
+
+describe("editInExternalEditor", () => {
+  it("leaves no draft behind when mcpterm exits as the editor ends", async () => {
+    // A closed terminal ends the editor and mcpterm together: here mcpterm exits in the first
+    // turn of the loop after the editor did, while the draft's folder is being removed.
+    const script = `
+      const { editInExternalEditor } = await import(${JSON.stringify(EDITOR_MODULE)});
+      void editInExternalEditor("the person's draft", { EDITOR: "true" }, async (run) => {
+        const result = await run();
+        setImmediate(() => process.exit(0));
+        return result;
+      });
+    `;
+    const tmp = await tempDir("mcpterm-editor-tmp-");
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: tmp },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(readdirSync(tmp).filter((name) => name.startsWith("mcpterm-edit-"))).toEqual([]);
   });
 });
