@@ -7,6 +7,7 @@ import {
 } from "../kb/index.js";
 import { formatBytes, oneLine } from "../text/index.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { quotedWord, typedAfterFirstWord } from "./command-words.js";
 import {
   describeChange,
   KB_SEARCH_RESULTS,
@@ -60,7 +61,7 @@ function parseWords(args: readonly string[], typed: string): KbRequest | Command
   if (sub === "reindex") return { action: "reindex" };
   if (sub === "search") {
     // The query as typed, quotes and apostrophes included.
-    const query = typed.replace(/^\S+/, "").trim();
+    const query = typedAfterFirstWord(typed).trim();
     return query ? { action: "search", query, k: KB_SEARCH_RESULTS } : usage("Usage: /kb search <query>");
   }
   if (sub === "add") return parseAdd(rest);
@@ -131,11 +132,6 @@ function confirmWords(request: KbRequest): string[] {
     ...(request.as === undefined ? [] : ["--as", quotedWord(request.as)]),
     ...(request.force ? ["--force"] : []),
   ];
-}
-
-/** A word as it must be typed to come back whole: in quotes when it holds a space or a quote. */
-function quotedWord(word: string): string {
-  return /[\s"']/.test(word) ? `"${word.replace(/[\\"]/g, "\\$&")}"` : word;
 }
 
 function stats(info: KbStats): CommandResult {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { CommandResult, RootControl, SlashCommand } from "./command-types.js";
+import { typedAfterFirstWord } from "./command-words.js";
 
 const USAGE = "Usage: /roots, /roots add <folder>, /roots remove <folder>";
 
@@ -16,7 +17,7 @@ function rootsResult(roots: RootControl | undefined, args: readonly string[], ty
   if (!roots) return { kind: "error", message: "This session offers no roots." };
   const [action, ...rest] = args;
   // A folder name may hold spaces, in quotes or not: unquoted, it is the rest of the line as typed.
-  const folder = rest.length === 1 ? (rest[0] ?? "") : typed.replace(/^\S+\s*/, "");
+  const folder = rest.length === 1 ? (rest[0] ?? "") : typedAfterFirstWord(typed);
   if (action === undefined) return listed(roots.paths());
   if ((action !== "add" && action !== "remove") || folder === "") return { kind: "error", message: USAGE };
   if (action === "add") {
