@@ -40,14 +40,12 @@ export class InputHistoryFile {
       return [];
     }
     // Written by an older mcpterm, or by hand: long entries are left out on the way in too.
-    return entries(text)
-      .filter((entry) => entry.length <= LONGEST_KEPT_CHARS)
-      .slice(-KEPT);
+    return entries(text).filter(isKept).slice(-KEPT);
   }
 
   /** Adds one entry; a history that cannot be written is lost quietly (it is a convenience). */
   append(entry: string): void {
-    if (entry.trim() === "" || entry.length > LONGEST_KEPT_CHARS) return;
+    if (entry.trim() === "" || !isKept(entry)) return;
     this.writing = this.writing.then(async () => this.write(await this.redact(entry))).catch(() => undefined);
   }
 
@@ -60,10 +58,9 @@ export class InputHistoryFile {
     try {
       ensureProjectStateFolder(this.cwd, path.dirname(this.file));
       if (!this.ours() && this.exists()) return;
-      if (redacted.length <= LONGEST_KEPT_CHARS)
-        appendFileSync(this.file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
+      if (isKept(redacted)) appendFileSync(this.file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
       const lines = entries(readFileSync(this.file, "utf8"));
-      const kept = lines.filter((line) => line.length <= LONGEST_KEPT_CHARS);
+      const kept = lines.filter(isKept);
       // Cut back when long, and at once when an older mcpterm left a pasted document in it.
       if (lines.length > 2 * KEPT || kept.length < lines.length) {
         const temporary = `${this.file}.${process.pid}.tmp`;
@@ -114,4 +111,9 @@ function entries(text: string): string[] {
       return [];
     }
   });
+}
+
+/** Whether an entry is short enough for the file (see LONGEST_KEPT_CHARS). */
+function isKept(entry: string): boolean {
+  return entry.length <= LONGEST_KEPT_CHARS;
 }
