@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { endpointLabel } from "../../src/core/llm/endpoint-label.js";
-import { isBodyTimeout, stallError } from "../../src/core/llm/model-errors.js";
+import { stallError } from "../../src/core/llm/model-errors.js";
 
 const context = { baseUrl: "http://gpu-box:8000/v1", model: "m", timeoutMs: 1, apiKey: undefined };
 
@@ -20,15 +20,6 @@ describe("stallError", () => {
       undefined,
     );
     expect(error.message).toContain("went silent for 240 s before its answer began after 1 retry;");
-  });
-});
-
-describe("isBodyTimeout", () => {
-  it("recognises Node fetch's own body timeout down the cause chain, and nothing else", () => {
-    const code = (name: string) => Object.assign(new Error("socket"), { code: name });
-    expect(isBodyTimeout(new TypeError("terminated", { cause: code("UND_ERR_BODY_TIMEOUT") }))).toBe(true);
-    expect(isBodyTimeout(new TypeError("terminated", { cause: code("UND_ERR_SOCKET") }))).toBe(false);
-    expect(isBodyTimeout(new Error("other"))).toBe(false);
   });
 });
 

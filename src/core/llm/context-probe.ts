@@ -4,6 +4,7 @@
  * Every probe is one GET bounded in time (3 s) and size (1 MB); a server that says nothing
  * (api.openai.com) gets the default.
  */
+import { sendToEndpoint } from "./endpoint-http.js";
 import type { ContextWindow } from "./types.js";
 
 /** The window assumed when neither the config nor the server says: documented in the README. */
@@ -16,8 +17,6 @@ export interface ProbeTarget {
   baseUrl: string;
   model: string;
   apiKey: string | undefined;
-  /** Injected by tests; the global fetch otherwise. */
-  fetch?: typeof fetch;
 }
 
 type Json = Record<string, unknown>;
@@ -120,42 +119,25 @@ async function getJson(
 ): Promise<Json | undefined> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (withKey && target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
-  const response = await (target.fetch ?? fetch)(url, {
-    headers,
-    signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-    redirect: "error",
-  });
-  if (!response.ok) {
-    await response.body?.cancel();
-    if (required) throw new Error(`${url} answered HTTP ${response.status}`);
-    return undefined;
-  }
-  const text = await readCapped(response, PROBE_MAX_BYTES);
-  if (text === undefined) {
-    if (required) throw new Error(`${url} answered more than ${PROBE_MAX_BYTES} bytes`);
-    return undefined;
-  }
-  const body: unknown = JSON.parse(text);
-  return isObject(body) ? body : undefined;
-}
-
-/** The body as text, or undefined (and the rest left unread) once it passes `maxBytes`. */
-async function readCapped(response: Response, maxBytes: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > maxBytes) {
-      await reader.cancel();
+  // One limit for the whole exchange, the body included. A redirect is not followed (the key
+  // would go with it): it answers nothing.
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  const response = await sendToEndpoint({ url, method: "GET", headers, signal, timeoutMs: PROBE_TIMEOUT_MS });
+  try {
+    if (response.status < 200 || response.status > 299) {
+      if (required) throw new Error(`${url} answered HTTP ${response.status}`);
       return undefined;
     }
-    chunks.push(value);
+    const text = await response.readAll(PROBE_MAX_BYTES);
+    if (text === undefined) {
+      if (required) throw new Error(`${url} answered more than ${PROBE_MAX_BYTES} bytes`);
+      return undefined;
+    }
+    const body: unknown = JSON.parse(text);
+    return isObject(body) ? body : undefined;
+  } finally {
+    response.close();
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function isObject(value: unknown): value is Json {

@@ -1,10 +1,12 @@
 /**
- * Turns what the `openai` package and fetch throw into a retry decision and, when retrying is
- * over, one `LlmError` sentence. Kept apart from the stream loop so the loop reads as a loop.
+ * Turns what a chat request throws (chat-completions.ts, endpoint-http.ts) into a retry decision
+ * and, when retrying is over, one `LlmError` sentence. Kept apart from the stream loop so the
+ * loop reads as a loop.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../errors.js";
-import type { RequestFailure } from "./retry-policy.js";
+import { ModelHttpError, ModelStreamError } from "./chat-completions.js";
+import { EndpointConnectionError, EndpointTimeoutError } from "./endpoint-http.js";
+import type { HeaderSource, RequestFailure } from "./retry-policy.js";
 import type { StallLimit } from "./stream-watchdog.js";
 import { formatLimit, roughlyFromNow } from "./wait-text.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
@@ -12,7 +14,7 @@ import { readableServerMessage } from "../text/readable-server-message.js";
 export interface ClassifiedError {
   /** Undefined when the error is not a failed request (a malformed stream, an in-stream error event): never retried. */
   failure: RequestFailure | undefined;
-  headers: Headers | undefined;
+  headers: HeaderSource;
   serverMessage: string | undefined;
   protocol: boolean;
 }
@@ -20,33 +22,22 @@ export interface ClassifiedError {
 /** Returns undefined for errors that are not about the model endpoint at all, i.e. bugs. */
 export function classifyError(error: unknown): ClassifiedError | undefined {
   const none = { headers: undefined, serverMessage: undefined, protocol: false };
-  if (error instanceof APIConnectionTimeoutError) return { ...none, failure: { type: "timeout" } };
-  if (error instanceof APIConnectionError)
-    return { ...none, failure: { type: "network", code: networkCode(error) } };
-  if (error instanceof APIError) {
-    // instanceof widens the generic parameters to any; these are the package's declared defaults.
-    const apiError = error as APIError;
-    const serverMessage = serverMessageOf(apiError);
-    if (typeof apiError.status === "number") {
-      const failure = { type: "http", status: apiError.status } as const;
-      return { failure, headers: apiError.headers, serverMessage, protocol: false };
-    }
-    // An `error` event inside a 200 stream: the server said what went wrong, so pass it on.
-    return { ...none, failure: undefined, serverMessage };
+  if (error instanceof EndpointTimeoutError) return { ...none, failure: { type: "timeout" } };
+  if (error instanceof EndpointConnectionError)
+    return { ...none, failure: { type: "network", code: error.code } };
+  if (error instanceof ModelHttpError) {
+    const failure = { type: "http", status: error.status } as const;
+    return { failure, headers: error.headers, serverMessage: error.serverMessage, protocol: false };
   }
+  // An `error` event inside a 200 stream: the server said what went wrong, so pass it on.
+  if (error instanceof ModelStreamError)
+    return { ...none, failure: undefined, serverMessage: error.serverMessage };
   if (error instanceof SyntaxError) return { ...none, failure: undefined, protocol: true };
-  // fetch reports a body cut short ("terminated") as a TypeError whose cause carries the socket code.
-  if (
-    error instanceof TypeError &&
-    (networkCode(error) !== undefined || /terminated|fetch failed/i.test(error.message))
-  ) {
-    return { ...none, failure: { type: "network", code: networkCode(error) } };
-  }
   return undefined;
 }
 
 export function isAbortError(error: unknown): boolean {
-  return error instanceof APIUserAbortError || (error instanceof Error && error.name === "AbortError");
+  return error instanceof Error && error.name === "AbortError";
 }
 
 /** A short phrase for `retry` events, e.g. "HTTP 429" or "connection refused (ECONNREFUSED)". */
@@ -152,11 +143,6 @@ export function describeStall(stall: StallLimit): string {
   return `no data for ${formatLimit(stall.limitMs)}`;
 }
 
-/** Node's fetch gave up on a response body that sent nothing for its own limit (five minutes). */
-export function isBodyTimeout(error: unknown): boolean {
-  return networkCode(error) === "UND_ERR_BODY_TIMEOUT";
-}
-
 /**
  * The server asked to wait longer than mcpterm ever waits between retries: stop now and say when
  * it will take requests again, instead of spending the retries on waits it already refused.
@@ -196,6 +182,14 @@ function httpError(
     return make(
       "auth",
       `The model endpoint at ${baseUrl} rejected the API key (HTTP ${status}); set OPENAI_API_KEY or pass --api-key.`,
+      status,
+    );
+  }
+  if (status >= 300 && status <= 399) {
+    // Not followed: the request carries the key, and the base URL is the place the person chose.
+    return make(
+      "bad_request",
+      `The model endpoint at ${baseUrl} answered with a redirect (HTTP ${status}), which mcpterm does not follow with your key; set --base-url (or OPENAI_BASE_URL) to the address the server moved to.`,
       status,
     );
   }
@@ -262,26 +256,6 @@ export function isContextLengthMessage(message: string | undefined): boolean {
 /** " after 2 retries", or nothing for the first try. */
 function afterRetries(retries: number): string {
   return retries > 0 ? ` after ${retries} ${retries === 1 ? "retry" : "retries"}` : "";
-}
-
-function serverMessageOf(error: APIError): string | undefined {
-  const body: unknown = error.error;
-  if (typeof body === "string" && body !== "") return body;
-  if (typeof body === "object" && body !== null && "message" in body && typeof body.message === "string") {
-    return body.message;
-  }
-  const text = error.message.replace(/^\d{3} /, "");
-  return /status code \(no body\)|no status code or body/.test(text) ? undefined : text;
-}
-
-/** The errno or undici code somewhere down the cause chain, e.g. ECONNREFUSED or UND_ERR_SOCKET. */
-function networkCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
-    if ("code" in current && typeof current.code === "string") return current.code;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 function redact(text: string, apiKey: string | undefined): string {

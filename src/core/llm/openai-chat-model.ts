@@ -1,11 +1,12 @@
 /**
- * The ChatModel over the `openai` package. The package's own retries are off: this loop retries,
- * so each retry is a visible `retry` event and no wait exceeds our cap.
+ * The ChatModel over an OpenAI-compatible endpoint's streaming chat completions
+ * (chat-completions.ts). This loop retries, so each retry is a visible `retry` event and no wait
+ * exceeds our cap.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import { LlmError } from "../errors.js";
+import type { ChatEndpoint } from "./chat-completions.js";
 import { DEFAULT_BASE_URL, endpointLabel } from "./endpoint-label.js";
 import {
   answerTooLongError,
@@ -37,8 +38,6 @@ import {
 } from "./stream-watchdog.js";
 import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent } from "./types.js";
 
-/** Local servers ignore the key, but the package refuses to start without one. */
-const PLACEHOLDER_API_KEY = "not-needed";
 const DEFAULT_MAX_RETRIES = 4;
 /** Time to response headers; generous because a local server may load the model first. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -69,20 +68,8 @@ export function createOpenAiChatModel(
 ): ChatModel {
   const baseUrl = settings.baseUrl ?? DEFAULT_BASE_URL;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  // Every option the package would otherwise read from the environment is passed explicitly.
-  const client = new OpenAI({
-    apiKey: settings.apiKey ?? PLACEHOLDER_API_KEY,
-    baseURL: baseUrl,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    maxRetries: 0,
-    timeout: timeoutMs,
-    // The package logs unparsable chunks to the console, which would scribble over the TUI.
-    logLevel: "off",
-  });
   const loop: StepLoop = {
-    client,
+    endpoint: { baseUrl, apiKey: settings.apiKey, timeoutMs },
     model: settings.model,
     ...(settings.temperature === undefined ? {} : { temperature: settings.temperature }),
     ...(settings.maxTokens === undefined ? {} : { maxTokens: settings.maxTokens }),
@@ -111,7 +98,7 @@ export function createOpenAiChatModel(
 }
 
 interface StepLoop {
-  client: OpenAI;
+  endpoint: ChatEndpoint;
   model: string;
   /** The person's model.temperature and model.maxTokens; a request's own (sampling's) wins. */
   temperature?: number;
@@ -159,7 +146,7 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     if (signal?.aborted) throw aborted(signal.reason);
     const attempt = new Attempt();
     try {
-      yield* streamAttempt(loop.client, params, attempt, attemptOptions);
+      yield* streamAttempt(loop.endpoint, params, attempt, attemptOptions);
     } catch (error) {
       // The caller's abort wins over anything it caused, a cancelled stall timer included.
       if (signal?.aborted || isAbortError(error)) throw aborted(error);
@@ -180,7 +167,7 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
       }
       continue;
     }
-    // The package ends an aborted stream quietly instead of throwing, so ask the signal.
+    // A stream that ended as the signal aborted may have ended quietly: ask the signal.
     if (signal?.aborted) throw aborted(signal.reason);
     yield attempt.done();
     return;

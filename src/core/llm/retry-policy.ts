@@ -46,8 +46,12 @@ export function isRetryable(failure: RequestFailure): boolean {
   }
 }
 
-/** A header lookup that fits both `Headers` and a plain record. */
-export type HeaderSource = Headers | Record<string, string | undefined> | undefined;
+/** Response headers by name (`Headers`, or a response of endpoint-http.ts), or a plain record. */
+export type HeaderSource = HeaderLookup | Record<string, string | undefined> | undefined;
+
+interface HeaderLookup {
+  get(name: string): string | null | undefined;
+}
 
 /** Either how long to wait before the next try, or that the server asked for longer than we wait. */
 export type RetryWait = { kind: "wait"; delayMs: number } | { kind: "too_long"; askedMs: number };
@@ -95,7 +99,12 @@ export function serverRetryAfterMs(headers: HeaderSource, now: number): number |
 
 function header(headers: HeaderSource, name: string): string | undefined {
   if (headers === undefined) return undefined;
-  if (headers instanceof Headers) return headers.get(name) ?? undefined;
+  // Not `instanceof Headers`: reading that global would load Node's fetch for nothing.
+  if (isLookup(headers)) return headers.get(name) ?? undefined;
   const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
+}
+
+function isLookup(headers: NonNullable<HeaderSource>): headers is HeaderLookup {
+  return typeof headers.get === "function";
 }

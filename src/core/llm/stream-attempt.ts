@@ -2,9 +2,11 @@
  * One HTTP attempt of a streaming model step: what it has streamed so far, and the loop that
  * reads its chunks under a watchdog so a silent server ends the attempt instead of hanging it.
  */
-import type OpenAI from "openai";
-import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { isBodyTimeout } from "./model-errors.js";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
+import { openChatStream, type ChatEndpoint } from "./chat-completions.js";
 import { toFinishReason, toUsage } from "./openai-messages.js";
 import { StreamStalled, StreamWatchdog, type StallLimit, type StartTimer } from "./stream-watchdog.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
@@ -44,11 +46,11 @@ export interface AttemptOptions {
 
 /**
  * Streams one attempt's visible text into `attempt`. Throws `StreamStalled` when a wait ran out,
- * and whatever the package threw otherwise; an abort by the caller ends quietly or throws an
- * abort error, so the caller asks its own signal first.
+ * and what the request threw otherwise; an abort by the caller throws an abort error, and the
+ * caller asks its own signal first.
  */
 export async function* streamAttempt(
-  client: OpenAI,
+  endpoint: ChatEndpoint,
   params: ChatCompletionCreateParamsStreaming,
   attempt: Attempt,
   options: AttemptOptions,
@@ -60,8 +62,8 @@ export async function* streamAttempt(
       : { phase: "first_token", limitMs: limits.firstTokenMs };
   const watchdog = new StreamWatchdog(options.startTimer, options.signal);
   try {
-    // Until the headers arrive the package's own request timeout is the limit.
-    const stream = await client.chat.completions.create(params, { signal: watchdog.signal });
+    // Until the headers arrive the request's own timeout is the limit.
+    const stream = await openChatStream(endpoint, params, watchdog.signal);
     watchdog.expect(nextLimit());
     options.onAnswering?.();
     const startedAt = performance.now();
@@ -77,13 +79,11 @@ export async function* streamAttempt(
       watchdog.expect(nextLimit());
     }
   } catch (error) {
-    // Node's fetch has its own five-minute body timeout; when it wins the race it is the same stall.
-    const stall = watchdog.stalled ?? (isBodyTimeout(error) ? nextLimit() : undefined);
-    throw stall ? new StreamStalled(stall, { cause: error }) : error;
+    // The watchdog ends a silent stream by aborting it: the abort is the stall.
+    throw watchdog.stalled ? new StreamStalled(watchdog.stalled, { cause: error }) : error;
   } finally {
     watchdog.dispose();
   }
-  // The package ends a cancelled stream quietly, so a stall may surface as an early end.
   if (watchdog.stalled) throw new StreamStalled(watchdog.stalled);
 }
 
@@ -118,7 +118,7 @@ export class Attempt {
    * a tool-call piece, reasoning, a finish reason or usage): only such a chunk shows the server
    * is still answering.
    */
-  take(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): { text: string; counts: boolean } {
+  take(chunk: ChatCompletionChunk): { text: string; counts: boolean } {
     const usage = toUsage(chunk.usage);
     this.usage = usage ?? this.usage;
     // Typed as always present, but the usage chunk of some servers has no `choices` at all.

@@ -1,0 +1,144 @@
+/**
+ * POST /chat/completions with `stream: true`, as every OpenAI-compatible server takes it, and
+ * its answer as a stream of chunks. What can go wrong is one of three errors, which
+ * model-errors.ts turns into sentences: the HTTP status the server refused with
+ * (ModelHttpError), an error it reported inside the stream (ModelStreamError), or a stream that
+ * is not JSON (SyntaxError); the connection's own are endpoint-http.ts's.
+ */
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from "openai/resources/chat/completions";
+import { MCPTERM_VERSION } from "../version.js";
+import { sendToEndpoint, type ResponseHeaders } from "./endpoint-http.js";
+import { serverSentEvents } from "./server-sent-events.js";
+
+export interface ChatEndpoint {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** From sending the request to the response's headers. */
+  timeoutMs: number;
+}
+
+/**
+ * Sent when no key is set: local servers ignore it, and a server in front of them that insists
+ * on some Authorization header gets one (as the openai package always sent).
+ */
+const PLACEHOLDER_API_KEY = "not-needed";
+/** An error body is a sentence or a small JSON object; past this it is cut. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+/** How long an error body may take once its status came; the status alone is the answer after. */
+const ERROR_BODY_WAIT_MS = 10_000;
+
+/** The server answered with a status other than 2xx. */
+export class ModelHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: ResponseHeaders,
+    /** What the server said, from its body: the `error` field's message, or its text. */
+    readonly serverMessage: string | undefined,
+  ) {
+    super(serverMessage ? `HTTP ${status}: ${serverMessage}` : `HTTP ${status}`);
+    this.name = "ModelHttpError";
+  }
+}
+
+/** The server sent an error inside a stream that had begun well (HTTP 200). */
+export class ModelStreamError extends Error {
+  constructor(readonly serverMessage: string | undefined) {
+    super(serverMessage ?? "an error event with no message");
+    this.name = "ModelStreamError";
+  }
+}
+
+/**
+ * Sends the request, resolving once the response's headers arrive with its chunks to iterate.
+ * Leaving the iteration early (or the signal aborting) closes the connection.
+ */
+export async function openChatStream(
+  endpoint: ChatEndpoint,
+  params: ChatCompletionCreateParamsStreaming,
+  signal: AbortSignal | undefined,
+): Promise<AsyncIterable<ChatCompletionChunk>> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "content-type": "application/json",
+    "user-agent": `mcpterm/${MCPTERM_VERSION}`,
+    authorization: `Bearer ${endpoint.apiKey || PLACEHOLDER_API_KEY}`,
+  };
+  const response = await sendToEndpoint({
+    url: `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+    method: "POST",
+    headers,
+    body: JSON.stringify(params),
+    signal,
+    timeoutMs: endpoint.timeoutMs,
+  });
+  if (response.status < 200 || response.status > 299) {
+    let body: string | undefined;
+    const cut = setTimeout(() => {
+      response.close();
+    }, ERROR_BODY_WAIT_MS);
+    try {
+      body = await response.readAll(MAX_ERROR_BODY_BYTES);
+    } catch {
+      // The status says enough when the body breaks off or never ends.
+    } finally {
+      clearTimeout(cut);
+      response.close();
+    }
+    throw new ModelHttpError(response.status, response.headers, errorBodyMessage(body));
+  }
+  return chunksOf(serverSentEvents(response.chunks()));
+}
+
+async function* chunksOf(events: AsyncIterable<{ event: string | undefined; data: string }>) {
+  for await (const { event, data } of events) {
+    if (data === "[DONE]") return;
+    // An event with no data (a named keep-alive) carries no chunk.
+    if (data === "") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      throw new SyntaxError("the stream sent an event that is not JSON");
+    }
+    if (event === "error") throw new ModelStreamError(messageOf(fieldOf(parsed, "error") ?? parsed));
+    const error = fieldOf(parsed, "error");
+    if (error) throw new ModelStreamError(messageOf(error));
+    if (typeof parsed !== "object" || parsed === null) {
+      throw new SyntaxError("the stream sent an event that is not a JSON object");
+    }
+    yield parsed as ChatCompletionChunk;
+  }
+}
+
+/**
+ * The sentence in an error body: OpenAI's `{"error": {"message": ...}}`, a bare `{"error":
+ * "..."}` (llama.cpp, Ollama), FastAPI's `{"detail": ...}`, or the text of a body that is not JSON.
+ */
+export function errorBodyMessage(body: string | undefined): string | undefined {
+  if (body === undefined || body.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  const said = fieldOf(parsed, "error") ?? fieldOf(parsed, "detail") ?? fieldOf(parsed, "message");
+  return said === undefined ? undefined : messageOf(said);
+}
+
+function fieldOf(value: unknown, name: string): unknown {
+  return typeof value === "object" && value !== null && name in value
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+}
+
+function messageOf(error: unknown): string | undefined {
+  if (error === undefined || error === null || error === "") return undefined;
+  if (typeof error === "string") return error;
+  const message = fieldOf(error, "message");
+  if (typeof message === "string" && message !== "") return message;
+  return JSON.stringify(message === undefined || message === null || message === "" ? error : message);
+}

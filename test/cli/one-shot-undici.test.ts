@@ -1,0 +1,55 @@
+/**
+ * Loading Node's fetch (undici) costs a one-shot run about a fifth of its time to the first
+ * model request (issue 29): the chat request and the context-window probe speak node:http. A
+ * preload records which of Node's own modules the run loaded, and the test reads the list.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+import { tempDir } from "../support/fixtures.js";
+import { cleanEnv, runCli } from "../support/run-cli.js";
+
+const servers: ScriptedModelServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+/** Runs `mcpterm -p hello`, returning Node's list of the modules the run loaded. */
+async function loadedModules(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
+  const model = await startScriptedModelServer(() => ({ text: "hi there" }));
+  servers.push(model);
+  const cwd = await tempDir();
+  const recorder = path.join(cwd, "record-modules.cjs");
+  const list = path.join(cwd, "modules.json");
+  await writeFile(
+    recorder,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`,
+  );
+  const env = cleanEnv({
+    MCPTERM_MODEL: "m",
+    OPENAI_BASE_URL: model.baseUrl,
+    NODE_OPTIONS: `--require ${recorder}`,
+  });
+  const run = await runCli([...args, "-p", "hello"], { cwd, env });
+  const loaded = JSON.parse(await readFile(list, "utf8")) as string[];
+  return { code: run.code, stdout: run.stdout, loaded };
+}
+
+describe("a one-shot run", () => {
+  it("asks the model and its context window without loading Node's fetch", async () => {
+    const run = await loadedModules(["--no-kb"]);
+    expect(run).toMatchObject({ code: 0, stdout: "hi there\n" });
+    // The list is what it claims to be: the run did load node:http for its request.
+    expect(run.loaded).toContain("NativeModule _http_client");
+    expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
+  });
+
+  it("loads it no more as typed, the knowledge base on in a folder without one", async () => {
+    const run = await loadedModules([]);
+    expect(run.code).toBe(0);
+    expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The chat request as the bytes cross the wire: servers that redirect, answer errors in their
+ * own shapes, report an error inside the stream, send what is not JSON, or dribble the stream out
+ * a byte at a time with CRLF line endings. Each is a real HTTP server on a loopback port.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
+import { ask, collect, done, failure, fakeSleep } from "./helpers.js";
+
+type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
+});
+
+/** A server answering every request through `handler`; resolves with its base URL and hits. */
+async function serve(handler: Handler): Promise<{ baseUrl: string; hits: http.IncomingMessage[] }> {
+  const hits: http.IncomingMessage[] = [];
+  const server = http.createServer((request, response) => {
+    hits.push(request);
+    request.resume();
+    request.on("end", () => {
+      handler(request, response);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, hits };
+}
+
+const model = (baseUrl: string, options = {}) =>
+  createOpenAiChatModel(
+    { model: "m", baseUrl, apiKey: "sk-wire-secret-123" },
+    { maxRetries: 0, sleep: fakeSleep().sleep, ...options },
+  );
+
+const chunk = (content: string, finish: string | null = null) =>
+  JSON.stringify({
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+  });
+
+describe("the chat request on the wire", () => {
+  it("does not follow a redirect, so the key never reaches the address it names", async () => {
+    const elsewhere = await serve((_request, response) => response.end("{}"));
+    const redirecting = await serve((_request, response) => {
+      response.writeHead(307, { location: `${elsewhere.baseUrl}/chat/completions` }).end();
+    });
+    const error = await failure(model(redirecting.baseUrl));
+    expect(error.kind).toBe("bad_request");
+    expect(error.message).toContain("answered with a redirect (HTTP 307)");
+    expect(error.message).toContain("set --base-url");
+    expect(elsewhere.hits).toHaveLength(0);
+  });
+
+  it.each([
+    ['{"error":{"message":"bad temperature","type":"invalid_request_error"}}', "bad temperature"],
+    ['{"error":"model is loading"}', "model is loading"],
+    ['{"detail":"Field required: messages"}', "Field required: messages"],
+    ["plain words from a proxy", "plain words from a proxy"],
+  ])("says what a 400 body %s said", async (body, said) => {
+    const server = await serve((_request, response) => response.writeHead(400).end(body));
+    const error = await failure(model(server.baseUrl));
+    expect(error.message).toBe(
+      `The model endpoint at ${server.baseUrl} rejected the request (HTTP 400): ${said}.`,
+    );
+  });
+
+  it("reports an error event inside a 200 stream in the server's words, after the text before it", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(`data: ${chunk("part")}\n\nevent: error\ndata: {"error":{"message":"GPU fell over"}}\n\n`);
+    });
+    const error = await failure(model(server.baseUrl));
+    expect(error.kind).toBe("server");
+    expect(error.message).toContain("reported an error mid-stream: GPU fell over.");
+  });
+
+  it("calls a stream that is not JSON a stream it could not parse", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end("data: <html>oops</html>\n\n");
+    });
+    const error = await failure(model(server.baseUrl));
+    expect(error.kind).toBe("protocol");
+  });
+
+  it("assembles an answer sent a byte at a time with CRLF endings and no [DONE]", async () => {
+    const wire = Buffer.from(
+      `data: ${chunk("héllo ")}\r\n\r\n: ping\r\n\r\ndata: ${chunk("wörld", "stop")}\r\n\r\n`,
+    );
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      let at = 0;
+      const next = (): void => {
+        if (at === wire.length) {
+          response.end();
+          return;
+        }
+        response.write(wire.subarray(at, at + 1), next);
+        at += 1;
+      };
+      next();
+    });
+    const events = await collect(model(server.baseUrl));
+    expect(done(events).text).toBe("héllo wörld");
+    expect(done(events).finishReason).toBe("stop");
+  });
+
+  it("sends the key as a bearer token and the request as JSON to <base>/chat/completions", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(`data: ${chunk("ok", "stop")}\n\ndata: [DONE]\n\n`);
+    });
+    await collect(model(`${server.baseUrl}/`), ask());
+    const [hit] = server.hits;
+    expect(hit?.method).toBe("POST");
+    expect(hit?.url).toBe("/v1/chat/completions");
+    expect(hit?.headers.authorization).toBe("Bearer sk-wire-secret-123");
+    expect(hit?.headers["content-type"]).toBe("application/json");
+  });
+
+  it("gives up on headers that never come after the request timeout, as a connection failure", async () => {
+    const server = await serve(() => {
+      // Never answers.
+    });
+    const error = await failure(model(server.baseUrl, { requestTimeoutMs: 200 }));
+    expect(error.kind).toBe("connection");
+    expect(error.message).toContain("did not answer within 200 ms");
+  });
+
+  it("stops a stream the person cancels, and closes its connection", async () => {
+    let closed!: () => void;
+    const connectionClosed = new Promise<void>((resolve) => (closed = resolve));
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(`data: ${chunk("first")}\n\n`);
+      response.on("close", closed);
+    });
+    const controller = new AbortController();
+    const events = model(server.baseUrl).stream(ask({ signal: controller.signal }));
+    const stream = events[Symbol.asyncIterator]();
+    const first = await stream.next();
+    expect(first.value).toEqual({ type: "text", delta: "first" });
+    controller.abort();
+    await expect(stream.next()).rejects.toMatchObject({ kind: "aborted" });
+    await connectionClosed;
+  });
+});
