@@ -96,6 +96,24 @@ describe("resolveModelSettings", () => {
     expect(resolveModelSettings(input(partial)).baseUrlFromConfig).toBe(fromConfig);
   });
 
+  it.each([
+    ["a line break inside", "sk-abc\ndef"],
+    ["a curly quote copied with it", "sk-abc\u2019def"],
+    ["a control character", "sk-abc\u0007def"],
+  ])("refuses a key with %s, which no HTTP header can carry, naming where it came from", (_case, key) => {
+    const settings = () =>
+      resolveModelSettings(input({ flags: { model: "m" }, env: { OPENAI_API_KEY: key } }));
+    expect(settings).toThrow(ConfigError);
+    expect(settings).toThrow(/^OPENAI_API_KEY holds a character an HTTP header cannot carry/);
+  });
+
+  it("takes a key with surrounding spaces or a trailing line break, trimmed", () => {
+    const settings = resolveModelSettings(
+      input({ flags: { model: "m" }, env: { OPENAI_API_KEY: " sk-abc\n" } }),
+    );
+    expect(settings.apiKey).toBe("sk-abc");
+  });
+
   it("names where the key came from", () => {
     expect(
       resolveModelSettings(input({ flags: { model: "m" }, env: { ARK_API_KEY: "k".repeat(20) } }))

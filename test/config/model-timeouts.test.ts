@@ -50,13 +50,13 @@ describe("the model stream's silence limits", () => {
       "a config value past Node's own limit",
       { idleTimeoutMs: 600_000 },
       {},
-      "/project/mcp.config.json: model.idleTimeoutMs must be a whole number of milliseconds from 1 to 300000 (Node's fetch ends a silent stream after 5 minutes anyway), got 600000.",
+      "/project/mcp.config.json: model.idleTimeoutMs must be a whole number of milliseconds from 1 to 300000 (five minutes of silence is a stream that is gone), got 600000.",
     ],
     [
       "an environment value that is not a whole number",
       {},
       { MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS: "2m" },
-      'MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS must be a whole number of milliseconds from 1 to 300000 (Node\'s fetch ends a silent stream after 5 minutes anyway), got "2m".',
+      'MCPTERM_MODEL_FIRST_TOKEN_TIMEOUT_MS must be a whole number of milliseconds from 1 to 300000 (five minutes of silence is a stream that is gone), got "2m".',
     ],
   ])("reject %s with one sentence", (_name, model, env, message) => {
     expect(() => resolve(model, env)).toThrow(new ConfigError(message));

@@ -62,9 +62,35 @@ describe("the chat request on the wire", () => {
     });
     const error = await failure(model(redirecting.baseUrl));
     expect(error.kind).toBe("bad_request");
-    expect(error.message).toContain("answered with a redirect (HTTP 307)");
-    expect(error.message).toContain("set --base-url");
+    expect(error.message).toBe(
+      `The model endpoint at ${redirecting.baseUrl} redirected the request to ${elsewhere.baseUrl} (HTTP 307), which mcpterm does not follow with your key; if that is the endpoint, set --base-url (or OPENAI_BASE_URL) to it.`,
+    );
     expect(elsewhere.hits).toHaveLength(0);
+  });
+
+  it("calls a 3xx that names no place a rejected request, not a redirect", async () => {
+    const server = await serve((_request, response) => response.writeHead(304).end());
+    const error = await failure(model(server.baseUrl));
+    expect(error.message).toBe(`The model endpoint at ${server.baseUrl} rejected the request (HTTP 304).`);
+  });
+
+  it("keeps a base URL's query at the end of the request's URL, as Azure-style gateways need", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(`data: ${chunk("ok", "stop")}\n\ndata: [DONE]\n\n`);
+    });
+    await collect(model(`${server.baseUrl}/?api-version=2024-10-21`));
+    expect(server.hits[0]?.url).toBe("/v1/chat/completions?api-version=2024-10-21");
+  });
+
+  it("sends the steps of a turn over one kept-alive connection", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(`data: ${chunk("ok", "stop")}\n\ndata: [DONE]\n\n`);
+    });
+    const steps = model(server.baseUrl);
+    for (let step = 0; step < 4; step++) expect(done(await collect(steps)).text).toBe("ok");
+    expect(new Set(server.hits.map((hit) => hit.socket)).size).toBe(1);
   });
 
   it.each([

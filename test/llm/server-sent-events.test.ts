@@ -52,6 +52,48 @@ describe("serverSentEvents", () => {
     expect(await events(pieces("data:é🙂\n", "\n"))).toEqual([{ event: undefined, data: "é🙂" }]);
   });
 
+  it("skips a byte-order mark at the start of the stream", async () => {
+    expect(await events(pieces("\uFEFFdata: first\n\n"))).toEqual([{ event: undefined, data: "first" }]);
+  });
+
+  it("hands over an event ended by CR CR without waiting for the next piece", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    async function* slow(): AsyncGenerator<string> {
+      yield "data: now\r\r";
+      await held;
+      yield "\ndata: later\n\n";
+    }
+    const reader = serverSentEvents(slow());
+    expect((await reader.next()).value).toEqual({ event: undefined, data: "now" });
+    release();
+    expect((await reader.next()).value).toEqual({ event: undefined, data: "later" });
+    expect((await reader.next()).done).toBe(true);
+  });
+
+  it("reads a line that comes in thousands of small pieces in time proportional to its length", async () => {
+    const line = `data: ${"y".repeat(2_000_000)}\n\n`;
+    async function* small(): AsyncGenerator<string> {
+      for (let at = 0; at < line.length; at += 500) {
+        await Promise.resolve();
+        yield line.slice(at, at + 500);
+      }
+    }
+    const [event] = await events(small());
+    expect(event?.data.length).toBe(2_000_000);
+  });
+
+  it("refuses an event of many data lines past 16 MB", async () => {
+    async function* manyLines(): AsyncGenerator<string> {
+      const line = `data: ${"z".repeat(1024 * 1024)}\n`;
+      for (let index = 0; index < 20; index++) {
+        await Promise.resolve();
+        yield line;
+      }
+    }
+    await expect(events(manyLines())).rejects.toThrow(SyntaxError);
+  });
+
   it("refuses a line that never ends past 16 MB instead of holding it all", async () => {
     async function* flood(): AsyncGenerator<string> {
       const block = "x".repeat(1024 * 1024);

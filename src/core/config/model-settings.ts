@@ -75,6 +75,12 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     { value: env.OPENAI_API_KEY, source: "OPENAI_API_KEY" },
     { value: env.ARK_API_KEY, source: "ARK_API_KEY" },
   ]);
+  // What Node's HTTP client refuses in a header (a line break, a curly quote from a copied key).
+  if (apiKey !== undefined && /[^\t\x20-\x7e\x80-\xff]/.test(apiKey.value)) {
+    throw new ConfigError(
+      `${apiKey.source} holds a character an HTTP header cannot carry (a line break, a control character or a letter such as a curly quote); copy the key again from its provider.`,
+    );
+  }
   if (baseUrl === undefined && apiKey === undefined) {
     throw new ConfigError(
       "No API key is set for api.openai.com; set OPENAI_API_KEY (or ARK_API_KEY) or pass --api-key, " +
@@ -172,7 +178,7 @@ function temperatureOf(candidates: Candidate[]): number | undefined {
 
 /**
  * The first limit set, in milliseconds. Environment values are text; config values were already
- * read as positive whole numbers. Both must stay within what Node's fetch allows a silent body.
+ * read as positive whole numbers. Five minutes of silence is a server that is gone, whatever it is doing.
  */
 function silenceLimit(
   candidates: { value: string | number | undefined; source: string }[],
@@ -183,7 +189,7 @@ function silenceLimit(
     const ms = typeof text === "number" ? text : /^\d+$/.test(text) ? Number(text) : Number.NaN;
     if (!Number.isInteger(ms) || ms < 1 || ms > MAX_SILENCE_TIMEOUT_MS) {
       throw new ConfigError(
-        `${source} must be a whole number of milliseconds from 1 to ${MAX_SILENCE_TIMEOUT_MS} (Node's fetch ends a silent stream after 5 minutes anyway), got ${JSON.stringify(value)}.`,
+        `${source} must be a whole number of milliseconds from 1 to ${MAX_SILENCE_TIMEOUT_MS} (five minutes of silence is a stream that is gone), got ${JSON.stringify(value)}.`,
       );
     }
     return ms;

@@ -11,6 +11,7 @@ import type {
 } from "openai/resources/chat/completions";
 import { MCPTERM_VERSION } from "../version.js";
 import { sendToEndpoint, type ResponseHeaders } from "./endpoint-http.js";
+import { endpointUrl } from "./endpoint-label.js";
 import { serverSentEvents } from "./server-sent-events.js";
 
 export interface ChatEndpoint {
@@ -67,7 +68,7 @@ export async function openChatStream(
     authorization: `Bearer ${endpoint.apiKey || PLACEHOLDER_API_KEY}`,
   };
   const response = await sendToEndpoint({
-    url: `${endpoint.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+    url: endpointUrl(endpoint.baseUrl, "/chat/completions"),
     method: "POST",
     headers,
     body: JSON.stringify(params),

@@ -5,6 +5,7 @@
  * (api.openai.com) gets the default.
  */
 import { sendToEndpoint } from "./endpoint-http.js";
+import { endpointUrl } from "./endpoint-label.js";
 import type { ContextWindow } from "./types.js";
 
 /** The window assumed when neither the config nor the server says: documented in the README. */
@@ -47,11 +48,10 @@ export async function askContextWindow(
 }
 
 async function fromServer(target: ProbeTarget): Promise<ContextWindow | undefined> {
-  const base = target.baseUrl.replace(/\/+$/, "");
-  const origin = new URL(base).origin;
+  const origin = new URL(target.baseUrl).origin;
   // The listing must come back whole for the answer to count (and be remembered): a 503 while a
   // local server loads its model, or a 401 for a wrong key, says nothing about the window.
-  const listing = await getJson(target, `${base}/models`, true, true);
+  const listing = await getJson(target, endpointUrl(target.baseUrl, "/models"), true, true);
   const entries = Array.isArray(listing?.data) ? listing.data.filter(isObject) : [];
   const entry =
     entries.find((item) => item.id === target.model) ?? (entries.length === 1 ? entries[0] : undefined);

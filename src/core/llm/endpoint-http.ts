@@ -8,9 +8,12 @@
  * (WebSocket, CloseEvent, MessageEvent) load undici all the same.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
+import { once } from "node:events";
 import { createRequire } from "node:module";
 
 const requireBuiltin = createRequire(import.meta.url);
+/** How long the rest of a body read no further may take to end before its connection is dropped. */
+const DRAIN_MS = 1_000;
 
 export interface EndpointRequest {
   url: string;
@@ -84,6 +87,8 @@ export function sendToEndpoint(request: EndpointRequest): Promise<EndpointRespon
     if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
     let outgoing: ClientRequest | undefined;
     let settled = false;
+    // After the headers, the request's own errors (the parser's HPE_* codes) say why a body broke.
+    let lateError: Error | undefined;
     const settle = (): boolean => {
       if (settled) return false;
       settled = true;
@@ -105,7 +110,7 @@ export function sendToEndpoint(request: EndpointRequest): Promise<EndpointRespon
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       outgoing = transport.request(url, { method: request.method, headers }, (incoming) => {
-        if (settle()) resolve(endpointResponse(incoming, signal));
+        if (settle()) resolve(endpointResponse(incoming, signal, () => lateError));
         else incoming.destroy();
       });
     } catch (error) {
@@ -114,13 +119,18 @@ export function sendToEndpoint(request: EndpointRequest): Promise<EndpointRespon
       return;
     }
     outgoing.on("error", (error) => {
-      fail(new EndpointConnectionError(error));
+      if (settled) lateError = error;
+      else fail(new EndpointConnectionError(error));
     });
     outgoing.end(request.body);
   });
 }
 
-function endpointResponse(incoming: IncomingMessage, signal: AbortSignal | undefined): EndpointResponse {
+function endpointResponse(
+  incoming: IncomingMessage,
+  signal: AbortSignal | undefined,
+  lateError: () => Error | undefined,
+): EndpointResponse {
   incoming.setEncoding("utf8");
   let aborted: Error | undefined;
   const onAbort = (): void => {
@@ -132,17 +142,44 @@ function endpointResponse(incoming: IncomingMessage, signal: AbortSignal | undef
   incoming.once("close", stopListening);
 
   async function* chunks(): AsyncGenerator<string> {
+    let failed = false;
     try {
-      for await (const chunk of incoming) yield chunk as string;
+      // Not destroyed when the reader stops early (at [DONE]): release() may keep the connection.
+      for await (const chunk of incoming.iterator({ destroyOnReturn: false })) yield chunk as string;
     } catch (error) {
+      failed = true;
       if (aborted) throw aborted;
-      throw new EndpointConnectionError(error);
+      throw new EndpointConnectionError(lateError() ?? error);
     } finally {
-      incoming.destroy();
-      stopListening();
+      if (failed) incoming.destroy();
+      else await release();
     }
     // A body cut short without an error event (the peer closed mid-chunk) is a broken connection.
-    if (!incoming.complete) throw new EndpointConnectionError(connectionClosed());
+    if (!incoming.complete) throw new EndpointConnectionError(lateError() ?? connectionClosed());
+  }
+
+  /**
+   * Done with the body: a body read to its end leaves its connection to the next request
+   * (keep-alive saves each step of a turn a TCP and TLS handshake); what is left of one is
+   * drained for a moment, then the connection dropped.
+   */
+  async function release(): Promise<void> {
+    stopListening();
+    if (incoming.destroyed) return;
+    if (incoming.complete) {
+      // Its end is already here: waiting for it frees the connection before the next request.
+      if (!incoming.readableEnded) {
+        const ended = once(incoming, "end").catch(() => undefined);
+        incoming.resume();
+        await ended;
+      }
+      return;
+    }
+    incoming.on("error", () => undefined);
+    const drop = setTimeout(() => incoming.destroy(), DRAIN_MS);
+    drop.unref();
+    incoming.once("end", () => clearTimeout(drop));
+    incoming.resume();
   }
 
   return {
@@ -159,14 +196,18 @@ function endpointResponse(incoming: IncomingMessage, signal: AbortSignal | undef
       let bytes = 0;
       for await (const chunk of chunks()) {
         bytes += Buffer.byteLength(chunk);
-        if (bytes > maxBytes) return undefined;
+        if (bytes > maxBytes) {
+          incoming.destroy();
+          return undefined;
+        }
         text += chunk;
       }
       return text;
     },
     close() {
-      incoming.destroy();
       stopListening();
+      if (incoming.complete) incoming.resume();
+      else incoming.destroy();
     },
   };
 }

@@ -14,3 +14,14 @@ export function endpointLabel(baseUrl: string): string {
     return baseUrl;
   }
 }
+
+/**
+ * `path` under the base URL, its query kept at the end (`…/v1/chat/completions?api-version=2`
+ * for an Azure-style gateway), a trailing slash or two not doubled.
+ */
+export function endpointUrl(baseUrl: string, path: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`;
+  url.hash = "";
+  return url.toString();
+}

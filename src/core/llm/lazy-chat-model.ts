@@ -5,8 +5,8 @@ import type { OpenAiChatModelOptions } from "./openai-chat-model.js";
 import type { ChatModel, ContextWindow, ModelSettings } from "./types.js";
 
 /**
- * The chat model for `settings`, with the `openai` package (and Node's fetch behind it) loaded
- * on the first request instead of at start-up, where it would delay the TUI's first frame.
+ * The chat model for `settings`, its code (the request, the stream, the retries) loaded on the
+ * first request instead of at start-up, where it would delay the TUI's first frame.
  */
 export function lazyChatModel(
   settings: ModelSettings,

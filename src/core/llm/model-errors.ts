@@ -6,7 +6,8 @@
 import { LlmError } from "../errors.js";
 import { ModelHttpError, ModelStreamError } from "./chat-completions.js";
 import { EndpointConnectionError, EndpointTimeoutError } from "./endpoint-http.js";
-import type { HeaderSource, RequestFailure } from "./retry-policy.js";
+import { endpointLabel } from "./endpoint-label.js";
+import { headerValue, type HeaderSource, type RequestFailure } from "./retry-policy.js";
 import type { StallLimit } from "./stream-watchdog.js";
 import { formatLimit, roughlyFromNow } from "./wait-text.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
@@ -94,8 +95,10 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
         "connection",
         `Could not reach the model endpoint at ${baseUrl} (${failure.code ?? "connection failed"})${after}; is the server running?`,
       );
-    case "http":
-      return httpError(failure.status, { baseUrl, model, detail, after }, make);
+    case "http": {
+      const movedTo = REDIRECTS.has(failure.status) ? redirectTarget(classified.headers, context) : undefined;
+      return httpError(failure.status, { baseUrl, model, detail, after, movedTo }, make);
+    }
   }
 }
 
@@ -171,12 +174,30 @@ export function retryAfterTooLongError(
   );
 }
 
+/** The statuses that move a request elsewhere, when they say where (Location). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The base URL a redirect of the chat request points at (its Location without the
+ * /chat/completions the request added), as a label (no user, password or query), or undefined.
+ */
+function redirectTarget(headers: HeaderSource, context: ErrorContext): string | undefined {
+  const location = headerValue(headers, "location");
+  if (!location) return undefined;
+  try {
+    const label = endpointLabel(new URL(location, `${context.baseUrl}/`).toString());
+    return label.replace(/\/chat\/completions\/?$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
 function httpError(
   status: number,
-  text: { baseUrl: string; model: string; detail: string; after: string },
+  text: { baseUrl: string; model: string; detail: string; after: string; movedTo: string | undefined },
   make: (kind: LlmError["kind"], message: string, status?: number) => LlmError,
 ): LlmError {
-  const { baseUrl, model, detail, after } = text;
+  const { baseUrl, model, detail, after, movedTo } = text;
   if (status === 401 || status === 403) {
     // The server's own message is left out: some echo part of the key back.
     return make(
@@ -185,11 +206,11 @@ function httpError(
       status,
     );
   }
-  if (status >= 300 && status <= 399) {
+  if (movedTo !== undefined) {
     // Not followed: the request carries the key, and the base URL is the place the person chose.
     return make(
       "bad_request",
-      `The model endpoint at ${baseUrl} answered with a redirect (HTTP ${status}), which mcpterm does not follow with your key; set --base-url (or OPENAI_BASE_URL) to the address the server moved to.`,
+      `The model endpoint at ${baseUrl} redirected the request to ${movedTo} (HTTP ${status}), which mcpterm does not follow with your key; if that is the endpoint, set --base-url (or OPENAI_BASE_URL) to it.`,
       status,
     );
   }

@@ -5,7 +5,7 @@
 
 export type RequestFailure =
   | { type: "http"; status: number }
-  /** The request never got an HTTP answer; `code` is the errno or undici code when known. */
+  /** The request never got a whole HTTP answer; `code` is Node's (ECONNREFUSED, HPE_…) when known. */
   | { type: "network"; code: string | undefined }
   | { type: "timeout" };
 
@@ -86,10 +86,10 @@ export function backoffDelayMs(attempt: number, options: RetryDelayOptions = {})
 
 /** What the server asked for, in milliseconds, or undefined when it asked for nothing usable. */
 export function serverRetryAfterMs(headers: HeaderSource, now: number): number | undefined {
-  const ms = Number.parseFloat(header(headers, "retry-after-ms") ?? "");
+  const ms = Number.parseFloat(headerValue(headers, "retry-after-ms") ?? "");
   if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
 
-  const retryAfter = header(headers, "retry-after")?.trim();
+  const retryAfter = headerValue(headers, "retry-after")?.trim();
   if (retryAfter === undefined || retryAfter === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.ceil(Number.parseFloat(retryAfter) * 1000);
   const date = Date.parse(retryAfter);
@@ -97,7 +97,8 @@ export function serverRetryAfterMs(headers: HeaderSource, now: number): number |
   return Math.max(0, date - now);
 }
 
-function header(headers: HeaderSource, name: string): string | undefined {
+/** A header's value by its lower-case name, whatever holds the headers. */
+export function headerValue(headers: HeaderSource, name: string): string | undefined {
   if (headers === undefined) return undefined;
   // Not `instanceof Headers`: reading that global would load Node's fetch for nothing.
   if (isLookup(headers)) return headers.get(name) ?? undefined;

@@ -11,29 +11,29 @@ export interface ServerSentEvent {
   data: string;
 }
 
-/** A line longer than this is no stream of chat chunks: the body is read no further. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024;
+/** An event (its data lines together) longer than this is no chat chunk: the body is read no further. */
+const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 
 export async function* serverSentEvents(body: AsyncIterable<string>): AsyncGenerator<ServerSentEvent> {
+  const lines = new LineSplitter();
   const decoder = new EventDecoder();
-  let rest = "";
-  for await (const piece of body) {
-    // Only the new text can end the line in progress (or the CR left at the end of the last piece).
-    let scanFrom = Math.max(0, rest.length - 1);
-    rest += piece;
-    let start = 0;
-    for (;;) {
-      const end = lineEnd(rest, Math.max(start, scanFrom));
-      if (end === undefined) break;
-      const event = decoder.line(rest.slice(start, end.at));
-      if (event) yield event;
-      start = scanFrom = end.next;
+  let first = true;
+  for await (let piece of body) {
+    // A byte-order mark may open the stream; it is not part of the first field's name.
+    if (first && piece !== "") {
+      if (piece.startsWith("\uFEFF")) piece = piece.slice(1);
+      first = false;
     }
-    rest = rest.slice(start);
-    if (rest.length > MAX_LINE_CHARS) throw new SyntaxError("a server-sent event line of more than 16 MB");
+    for (const line of lines.push(piece)) {
+      const event = decoder.line(line);
+      if (event) yield event;
+    }
+    if (lines.pendingChars + decoder.dataChars > MAX_EVENT_CHARS)
+      throw new SyntaxError("a server-sent event of more than 16 MB");
   }
-  if (rest !== "") {
-    const event = decoder.line(rest.endsWith("\r") ? rest.slice(0, -1) : rest);
+  const rest = lines.end();
+  if (rest !== undefined) {
+    const event = decoder.line(rest);
     if (event) yield event;
   }
   const last = decoder.line("");
@@ -41,24 +41,56 @@ export async function* serverSentEvents(body: AsyncIterable<string>): AsyncGener
 }
 
 /**
- * Where the line in progress ends (searching from `from`) and the next begins, or undefined if it
- * has not ended yet. A CR at the very end may be the first half of a CRLF: it waits for more.
+ * Cuts text that arrives in pieces into lines, each piece scanned once: the line in progress is
+ * kept as its pieces, joined when it ends. A CR ends a line at once; an LF right after it (in the
+ * same piece or the next) is the rest of a CRLF and ends nothing.
  */
-function lineEnd(text: string, from: number): { at: number; next: number } | undefined {
-  for (let index = from; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (char === 10) return { at: index, next: index + 1 };
-    if (char === 13) {
-      if (index + 1 === text.length) return undefined;
-      return { at: index, next: text.charCodeAt(index + 1) === 10 ? index + 2 : index + 1 };
+class LineSplitter {
+  private pending: string[] = [];
+  pendingChars = 0;
+  private afterCr = false;
+
+  push(piece: string): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    if (this.afterCr && piece.charCodeAt(0) === 10) start = 1;
+    this.afterCr = false;
+    for (let index = start; index < piece.length; index++) {
+      const char = piece.charCodeAt(index);
+      if (char !== 10 && char !== 13) continue;
+      lines.push(this.take(piece.slice(start, index)));
+      if (char === 13) {
+        if (index + 1 === piece.length) this.afterCr = true;
+        else if (piece.charCodeAt(index + 1) === 10) index++;
+      }
+      start = index + 1;
     }
+    if (start < piece.length) {
+      this.pending.push(piece.slice(start));
+      this.pendingChars += piece.length - start;
+    }
+    return lines;
   }
-  return undefined;
+
+  /** The last line, when the body ended without ending it. */
+  end(): string | undefined {
+    return this.pending.length === 0 ? undefined : this.take("");
+  }
+
+  private take(tail: string): string {
+    if (this.pending.length === 0) return tail;
+    const line = this.pending.join("") + tail;
+    this.pending = [];
+    this.pendingChars = 0;
+    return line;
+  }
 }
 
 class EventDecoder {
   private event: string | undefined;
   private data: string[] = [];
+  /** The characters of the data lines so far. */
+  dataChars = 0;
 
   /** Takes one line (without its ending); returns the event a blank line completes. */
   line(line: string): ServerSentEvent | undefined {
@@ -67,6 +99,7 @@ class EventDecoder {
       const event = { event: this.event, data: this.data.join("\n") };
       this.event = undefined;
       this.data = [];
+      this.dataChars = 0;
       return event;
     }
     if (line.startsWith(":")) return undefined;
@@ -75,7 +108,10 @@ class EventDecoder {
     let value = colon === -1 ? "" : line.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "event") this.event = value;
-    else if (field === "data") this.data.push(value);
+    else if (field === "data") {
+      this.data.push(value);
+      this.dataChars += value.length;
+    }
     return undefined;
   }
 }

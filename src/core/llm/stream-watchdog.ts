@@ -1,7 +1,6 @@
 /**
- * Ends one streaming HTTP attempt when the server goes silent. The `openai` package's timeout
- * stops at the response headers, so without this a stream that stalls mid-answer hangs until
- * Node's own five-minute body timeout, which then reads like a broken connection.
+ * Ends one streaming HTTP attempt when the server goes silent. The request's own timeout stops
+ * at the response headers, so without this a stream that stalls mid-answer would hang for ever.
  */
 
 /** A healthy server streams tokens every few seconds, even a slow one on a CPU. */
@@ -11,7 +10,7 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
  * local server still reading a long prompt, can be silent for minutes before its first token.
  */
 export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 240_000;
-/** Node's fetch ends a body that sends nothing for five minutes on its own, whatever we set. */
+/** The longest silence a setting may allow: after five minutes a stream is gone, not thinking. */
 export const MAX_SILENCE_TIMEOUT_MS = 300_000;
 
 /** Which silence ran out: before the answer's first token, or between chunks after it. */
