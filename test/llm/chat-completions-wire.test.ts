@@ -116,6 +116,56 @@ describe("the chat request on the wire", () => {
     expect(error.message).toContain("reported an error mid-stream: GPU fell over.");
   });
 
+  it("reads a server that ignores stream: true and answers one JSON completion, tool calls included", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      response.end(
+        JSON.stringify({
+          id: "whole",
+          object: "chat.completion",
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: "assistant",
+                content: "Let me look.",
+                tool_calls: [
+                  {
+                    id: "call_1",
+                    type: "function",
+                    function: { name: "fs__read", arguments: '{"path":"a"}' },
+                  },
+                ],
+              },
+              finish_reason: "tool_calls",
+            },
+          ],
+          usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+        }),
+      );
+    });
+    const events = await collect(model(server.baseUrl));
+    expect(events[0]).toEqual({ type: "text", delta: "Let me look." });
+    expect(done(events)).toMatchObject({
+      text: "Let me look.",
+      toolCalls: [{ id: "call_1", name: "fs__read", arguments: '{"path":"a"}' }],
+      finishReason: "tool_calls",
+      usage: { promptTokens: 12, completionTokens: 5 },
+    });
+  });
+
+  it.each([
+    ['{"error":{"message":"quota used up"}}', "server"],
+    ['{"object":"list","data":[]}', "protocol"],
+    ["{not json", "protocol"],
+  ])("tells a 200 JSON body %s as a failure, not an empty answer", async (body, kind) => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(body);
+    });
+    expect((await failure(model(server.baseUrl))).kind).toBe(kind);
+  });
+
   it("calls a stream that is not JSON a stream it could not parse", async () => {
     const server = await serve((_request, response) => {
       response.writeHead(200, { "content-type": "text/event-stream" });

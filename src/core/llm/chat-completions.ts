@@ -13,6 +13,7 @@ import { MCPTERM_VERSION } from "../version.js";
 import { sendToEndpoint, type ResponseHeaders } from "./endpoint-http.js";
 import { endpointUrl } from "./endpoint-label.js";
 import { serverSentEvents } from "./server-sent-events.js";
+import { chunkOfWholeAnswer, MAX_WHOLE_ANSWER_BYTES } from "./whole-answer.js";
 
 export interface ChatEndpoint {
   baseUrl: string;
@@ -90,7 +91,27 @@ export async function openChatStream(
     }
     throw new ModelHttpError(response.status, response.headers, errorBodyMessage(body));
   }
+  if (/^application\/json\b/i.test(response.headers.get("content-type") ?? ""))
+    return wholeAnswer(() => response.readAll(MAX_WHOLE_ANSWER_BYTES));
   return chunksOf(serverSentEvents(response.chunks()));
+}
+
+/** The one chunk of a server that answered the whole completion at once (whole-answer.ts). */
+async function* wholeAnswer(read: () => Promise<string | undefined>): AsyncGenerator<ChatCompletionChunk> {
+  // Read as the stream would be, inside the iteration: the silence limits cover it.
+  const text = await read();
+  if (text === undefined) throw new SyntaxError("a JSON answer of more than 16 MB");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new SyntaxError("the answer said it was JSON and is not");
+  }
+  const error = fieldOf(parsed, "error");
+  if (error) throw new ModelStreamError(messageOf(error));
+  const chunk = chunkOfWholeAnswer(parsed);
+  if (!chunk) throw new SyntaxError("the JSON answer is not a chat completion");
+  yield chunk;
 }
 
 async function* chunksOf(events: AsyncIterable<{ event: string | undefined; data: string }>) {
