@@ -100,11 +100,22 @@ describe("resolveModelSettings", () => {
     ["a line break inside", "sk-abc\ndef"],
     ["a curly quote copied with it", "sk-abc\u2019def"],
     ["a control character", "sk-abc\u0007def"],
+    ["DEL", "sk-abc\u007fdef"],
   ])("refuses a key with %s, which no HTTP header can carry, naming where it came from", (_case, key) => {
     const settings = () =>
       resolveModelSettings(input({ flags: { model: "m" }, env: { OPENAI_API_KEY: key } }));
     expect(settings).toThrow(ConfigError);
     expect(settings).toThrow(/^OPENAI_API_KEY holds a character an HTTP header cannot carry/);
+  });
+
+  it.each([
+    ["a tab", "sk-abc\tdef"],
+    ["a Latin-1 letter", "sk-abc\u00e9def"],
+    ["a space", "sk abc"],
+  ])("takes a key with %s inside, which a header carries", (_case, key) => {
+    expect(resolveModelSettings(input({ flags: { model: "m" }, env: { OPENAI_API_KEY: key } })).apiKey).toBe(
+      key,
+    );
   });
 
   it("takes a key with surrounding spaces or a trailing line break, trimmed", () => {

@@ -4,7 +4,7 @@
  * a byte at a time with CRLF line endings. Each is a real HTTP server on a loopback port.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
 import { ask, collect, done, failure, fakeSleep } from "./helpers.js";
@@ -12,7 +12,9 @@ import { ask, collect, done, failure, fakeSleep } from "./helpers.js";
 type Handler = (request: http.IncomingMessage, response: http.ServerResponse) => void;
 
 const servers: http.Server[] = [];
+const rawServers: net.Server[] = [];
 afterEach(async () => {
+  for (const raw of rawServers.splice(0)) raw.close();
   await Promise.all(
     servers.splice(0).map(
       (server) =>
@@ -63,9 +65,43 @@ describe("the chat request on the wire", () => {
     const error = await failure(model(redirecting.baseUrl));
     expect(error.kind).toBe("bad_request");
     expect(error.message).toBe(
-      `The model endpoint at ${redirecting.baseUrl} redirected the request to ${elsewhere.baseUrl} (HTTP 307), which mcpterm does not follow with your key; if that is the endpoint, set --base-url (or OPENAI_BASE_URL) to it.`,
+      `The model endpoint at ${redirecting.baseUrl} redirected the request to ${elsewhere.baseUrl}/chat/completions (HTTP 307), which mcpterm does not follow with your key; if you trust that address, point --base-url (or OPENAI_BASE_URL) at it, without /chat/completions.`,
     );
     expect(elsewhere.hits).toHaveLength(0);
+  });
+
+  it.each([
+    ["/v1/chat/completions/", "/v1/chat/completions/"],
+    ["completions/", "/v1/chat/completions/"],
+    ["../v2/chat/completions", "/v1/v2/chat/completions"],
+    [
+      "https://user:pw@other.example/v1/chat/completions?key=SECRET#x",
+      "https://other.example/v1/chat/completions",
+    ],
+  ])("names a redirect to %s as the place the request would go, no secret in it", async (location, named) => {
+    const server = await serve((_request, response) => response.writeHead(308, { location }).end());
+    const error = await failure(model(`${server.baseUrl}?api-version=1`));
+    const origin = new URL(server.baseUrl).origin;
+    const target = named.startsWith("/") ? `${origin}${named}` : named;
+    expect(error.message).toContain(`redirected the request to ${target} (HTTP 308)`);
+    expect(error.message).not.toContain("SECRET");
+    expect(error.message).not.toContain("pw@");
+  });
+
+  it("names the HTTP parser's complaint when a body's framing is broken", async () => {
+    const raw = net.createServer((socket) => {
+      socket.once("data", () => {
+        socket.write(
+          "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n",
+        );
+        socket.end("zz\r\nnot a chunk\r\n");
+      });
+    });
+    rawServers.push(raw);
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    const baseUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`;
+    const error = await failure(model(baseUrl));
+    expect(error.message).toContain("(HPE_INVALID_CHUNK_SIZE)");
   });
 
   it("calls a 3xx that names no place a rejected request, not a redirect", async () => {

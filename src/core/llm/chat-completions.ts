@@ -39,6 +39,8 @@ export class ModelHttpError extends Error {
     readonly headers: ResponseHeaders,
     /** What the server said, from its body: the `error` field's message, or its text. */
     readonly serverMessage: string | undefined,
+    /** Where a redirect (301, 302, 303, 307, 308) points, resolved against the request's URL. */
+    readonly redirectTo?: string,
   ) {
     super(serverMessage ? `HTTP ${status}: ${serverMessage}` : `HTTP ${status}`);
     this.name = "ModelHttpError";
@@ -68,8 +70,9 @@ export async function openChatStream(
     "user-agent": `mcpterm/${MCPTERM_VERSION}`,
     authorization: `Bearer ${endpoint.apiKey || PLACEHOLDER_API_KEY}`,
   };
+  const url = endpointUrl(endpoint.baseUrl, "/chat/completions");
   const response = await sendToEndpoint({
-    url: endpointUrl(endpoint.baseUrl, "/chat/completions"),
+    url,
     method: "POST",
     headers,
     body: JSON.stringify(params),
@@ -89,7 +92,10 @@ export async function openChatStream(
       clearTimeout(cut);
       response.close();
     }
-    throw new ModelHttpError(response.status, response.headers, errorBodyMessage(body));
+    const redirectTo = REDIRECTS.has(response.status)
+      ? resolved(response.headers.get("location"), url)
+      : undefined;
+    throw new ModelHttpError(response.status, response.headers, errorBodyMessage(body), redirectTo);
   }
   if (/^application\/json\b/i.test(response.headers.get("content-type") ?? ""))
     return wholeAnswer(() => response.readAll(MAX_WHOLE_ANSWER_BYTES));
@@ -132,6 +138,18 @@ async function* chunksOf(events: AsyncIterable<{ event: string | undefined; data
       throw new SyntaxError("the stream sent an event that is not a JSON object");
     }
     yield parsed as ChatCompletionChunk;
+  }
+}
+
+/** The statuses that move a request elsewhere, when they say where (Location). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function resolved(location: string | undefined, base: string): string | undefined {
+  if (!location) return undefined;
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    return undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import { LlmError } from "../errors.js";
 import { ModelHttpError, ModelStreamError } from "./chat-completions.js";
 import { EndpointConnectionError, EndpointTimeoutError } from "./endpoint-http.js";
 import { endpointLabel } from "./endpoint-label.js";
-import { headerValue, type HeaderSource, type RequestFailure } from "./retry-policy.js";
+import type { HeaderSource, RequestFailure } from "./retry-policy.js";
 import type { StallLimit } from "./stream-watchdog.js";
 import { formatLimit, roughlyFromNow } from "./wait-text.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
@@ -17,6 +17,8 @@ export interface ClassifiedError {
   failure: RequestFailure | undefined;
   headers: HeaderSource;
   serverMessage: string | undefined;
+  /** Where a redirect points (absolute), when the failure is one. */
+  redirectTo?: string | undefined;
   protocol: boolean;
 }
 
@@ -28,7 +30,8 @@ export function classifyError(error: unknown): ClassifiedError | undefined {
     return { ...none, failure: { type: "network", code: error.code } };
   if (error instanceof ModelHttpError) {
     const failure = { type: "http", status: error.status } as const;
-    return { failure, headers: error.headers, serverMessage: error.serverMessage, protocol: false };
+    const { headers, serverMessage, redirectTo } = error;
+    return { failure, headers, serverMessage, protocol: false, redirectTo };
   }
   // An `error` event inside a 200 stream: the server said what went wrong, so pass it on.
   if (error instanceof ModelStreamError)
@@ -96,7 +99,7 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
         `Could not reach the model endpoint at ${baseUrl} (${failure.code ?? "connection failed"})${after}; is the server running?`,
       );
     case "http": {
-      const movedTo = REDIRECTS.has(failure.status) ? redirectTarget(classified.headers, context) : undefined;
+      const movedTo = classified.redirectTo === undefined ? undefined : endpointLabel(classified.redirectTo);
       return httpError(failure.status, { baseUrl, model, detail, after, movedTo }, make);
     }
   }
@@ -174,24 +177,6 @@ export function retryAfterTooLongError(
   );
 }
 
-/** The statuses that move a request elsewhere, when they say where (Location). */
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/**
- * The base URL a redirect of the chat request points at (its Location without the
- * /chat/completions the request added), as a label (no user, password or query), or undefined.
- */
-function redirectTarget(headers: HeaderSource, context: ErrorContext): string | undefined {
-  const location = headerValue(headers, "location");
-  if (!location) return undefined;
-  try {
-    const label = endpointLabel(new URL(location, `${context.baseUrl}/`).toString());
-    return label.replace(/\/chat\/completions\/?$/, "");
-  } catch {
-    return undefined;
-  }
-}
-
 function httpError(
   status: number,
   text: { baseUrl: string; model: string; detail: string; after: string; movedTo: string | undefined },
@@ -210,7 +195,7 @@ function httpError(
     // Not followed: the request carries the key, and the base URL is the place the person chose.
     return make(
       "bad_request",
-      `The model endpoint at ${baseUrl} redirected the request to ${movedTo} (HTTP ${status}), which mcpterm does not follow with your key; if that is the endpoint, set --base-url (or OPENAI_BASE_URL) to it.`,
+      `The model endpoint at ${baseUrl} redirected the request to ${movedTo} (HTTP ${status}), which mcpterm does not follow with your key; if you trust that address, point --base-url (or OPENAI_BASE_URL) at it, without /chat/completions.`,
       status,
     );
   }

@@ -98,7 +98,7 @@ export function serverRetryAfterMs(headers: HeaderSource, now: number): number |
 }
 
 /** A header's value by its lower-case name, whatever holds the headers. */
-export function headerValue(headers: HeaderSource, name: string): string | undefined {
+function headerValue(headers: HeaderSource, name: string): string | undefined {
   if (headers === undefined) return undefined;
   // Not `instanceof Headers`: reading that global would load Node's fetch for nothing.
   if (isLookup(headers)) return headers.get(name) ?? undefined;

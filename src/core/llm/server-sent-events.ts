@@ -51,6 +51,8 @@ class LineSplitter {
   private afterCr = false;
 
   push(piece: string): string[] {
+    // An empty piece says nothing, and must not forget a CR that may yet be half of a CRLF.
+    if (piece === "") return [];
     const lines: string[] = [];
     let start = 0;
     if (this.afterCr && piece.charCodeAt(0) === 10) start = 1;
@@ -110,7 +112,8 @@ class EventDecoder {
     if (field === "event") this.event = value;
     else if (field === "data") {
       this.data.push(value);
-      this.dataChars += value.length;
+      // The line break that joins it counts too: a flood of empty data lines is as big as any.
+      this.dataChars += value.length + 1;
     }
     return undefined;
   }
