@@ -57,7 +57,8 @@ export class ModelStreamError extends Error {
 
 /**
  * Sends the request, resolving once the response's headers arrive with its chunks to iterate.
- * Leaving the iteration early (or the signal aborting) closes the connection.
+ * The signal aborting drops the connection; leaving the iteration early (at [DONE]) keeps it
+ * when the rest of the body ends within a moment.
  */
 export async function openChatStream(
   endpoint: ChatEndpoint,

@@ -8,7 +8,6 @@
  * (WebSocket, CloseEvent, MessageEvent) load undici all the same.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
-import { once } from "node:events";
 import { createRequire } from "node:module";
 
 const requireBuiltin = createRequire(import.meta.url);
@@ -63,7 +62,7 @@ export interface EndpointResponse {
   chunks(): AsyncIterable<string>;
   /** The whole body, or undefined once it passes `maxBytes` (the rest is not read). */
   readAll(maxBytes: number): Promise<string | undefined>;
-  /** Drops what is left of the body, and its connection. */
+  /** Done with the response: a body read to its end leaves the connection to the next request; any other drops it. */
   close(): void;
 }
 
@@ -169,7 +168,12 @@ function endpointResponse(
     if (incoming.complete) {
       // Its end is already here: waiting for it frees the connection before the next request.
       if (!incoming.readableEnded) {
-        const ended = once(incoming, "end").catch(() => undefined);
+        const ended = new Promise<void>((resolve) => {
+          incoming
+            .once("end", resolve)
+            .once("close", resolve)
+            .once("error", () => resolve());
+        });
         incoming.resume();
         await ended;
       }
