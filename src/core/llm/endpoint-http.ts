@@ -3,14 +3,12 @@
  * headers, the caller's abort signal, and the body read as UTF-8 text as it arrives.
  *
  * Not fetch: loading Node's fetch (undici, its `Headers` included) takes about 35 ms, a fifth of
- * what `mcpterm -p` spent before its first request (issue 29). And node:http is required, not
- * imported: an ESM import of it reads every export to build the namespace, and three of them
- * (WebSocket, CloseEvent, MessageEvent) load undici all the same.
+ * what `mcpterm -p` spent before its first request (issue 29); and node:http comes through
+ * node-http.ts, which does not load it either.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
-import { createRequire } from "node:module";
+import { nodeHttp, nodeHttps } from "../node-http.js";
 
-const requireBuiltin = createRequire(import.meta.url);
 /** How long the rest of a body read no further may take to end before its connection is dropped. */
 const DRAIN_MS = 1_000;
 
@@ -75,13 +73,13 @@ export function sendToEndpoint(request: EndpointRequest): Promise<EndpointRespon
   return new Promise((resolve, reject) => {
     if (signal?.aborted) throw abortError(signal);
     const url = new URL(request.url);
-    const transport = requireBuiltin(url.protocol === "https:" ? "node:https" : "node:http") as {
+    const transport: {
       request(
         url: URL,
         options: RequestOptions,
         callback: (response: IncomingMessage) => void,
       ): ClientRequest;
-    };
+    } = url.protocol === "https:" ? nodeHttps() : nodeHttp();
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers["content-length"] = String(Buffer.byteLength(request.body));
     let outgoing: ClientRequest | undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeHttp } from "../node-http.js";
 
 /** Where the browser comes back: always the IPv4 loopback address, never a name or 0.0.0.0. */
 export const LOOPBACK_HOST = "127.0.0.1";
@@ -40,7 +41,7 @@ export class LoopbackRedirect {
     let settle: (answer: RedirectAnswer) => void = () => undefined;
     const answer = new Promise<RedirectAnswer>((resolve) => (settle = resolve));
     let answered = false;
-    const server = createServer((request, response) => {
+    const server = nodeHttp().createServer((request, response) => {
       const url = new URL(request.url ?? "/", `http://${LOOPBACK_HOST}`);
       if (request.method !== "GET" || url.pathname !== CALLBACK_PATH || answered) {
         response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

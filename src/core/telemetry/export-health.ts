@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import { errorMessage } from "../errors.js";
+import { nodeHttp, nodeHttps } from "../node-http.js";
 
 /** After a failed export, batches are dropped this long before the collector is tried again. */
 const REST_AFTER_FAILURE_MS = 15_000;
@@ -70,8 +71,8 @@ export class ExportHealth {
    * unknown host, reset), so that is known without waiting for the exporter's retries.
    */
   agentFactory(): (protocol: string) => Promise<HttpAgent> {
-    return async (protocol) => {
-      const module = protocol === "https:" ? await import("node:https") : await import("node:http");
+    return (protocol) => {
+      const module = protocol === "https:" ? nodeHttps() : nodeHttp();
       const agent = new module.Agent({ keepAlive: true, maxSockets: 2 });
       const connect: (
         options: ClientRequestArgs,
@@ -82,7 +83,7 @@ export class ExportHealth {
         socket?.once("error", (error: Error) => this.failed(errorMessage(error)));
         return socket;
       };
-      return agent;
+      return Promise.resolve(agent);
     };
   }
 }

@@ -1,9 +1,9 @@
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { BlockedAddressError, resolvePublicHost, type HostLookup } from "./address-guard.js";
+import { nodeHttp, nodeHttps } from "../../core/node-http.js";
 
 export const MAX_REDIRECTS = 5;
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -105,7 +105,7 @@ async function get(url: URL, options: FetchOptions, signal: AbortSignal): Promis
     first,
     url.port === "" ? defaultPort : Number(url.port),
   );
-  const client = url.protocol === "https:" ? https : http;
+  const client = url.protocol === "https:" ? nodeHttps() : nodeHttp();
   return new Promise((resolve, reject) => {
     const request = client.request(
       {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import {
@@ -9,6 +9,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { checkRequest, isLoopbackHost } from "./request-guard.js";
+import { nodeHttp } from "../../core/node-http.js";
 
 export const MCP_PATH = "/mcp";
 /**
@@ -121,7 +122,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServing>
     return undefined;
   };
 
-  const http: Server = createServer((req, res) => {
+  const http: Server = nodeHttp().createServer((req, res) => {
     handle(req, res).then(
       (refusal) => {
         if (refusal) reply(res, refusal);

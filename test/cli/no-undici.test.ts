@@ -1,13 +1,15 @@
 /**
- * Loading Node's fetch (undici) costs a one-shot run about a fifth of its time to the first
- * model request (issue 29): the chat request and the context-window probe speak node:http. A
- * preload records which of Node's own modules the run loaded, and the test reads the list.
+ * Loading Node's fetch (undici) costs about 35 ms: a fifth of a one-shot run's time to the first
+ * model request (issue 29), and as much again of every `mcpterm tools` or `call`. The chat request
+ * and the context-window probe speak node:http, and node:http is required, not imported
+ * (src/core/node-http.ts). A preload records which of Node's own modules a run loaded, and the
+ * test reads the list.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
-import { tempDir } from "../support/fixtures.js";
+import { fixtureLaunch, tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 
 const servers: ScriptedModelServer[] = [];
@@ -15,7 +17,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-/** Runs `mcpterm -p hello`, returning Node's list of the modules the run loaded. */
+/** Runs mcpterm with `args`, returning Node's list of the modules the run loaded. */
 async function loadedModules(
   args: string[],
 ): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
@@ -33,14 +35,14 @@ async function loadedModules(
     OPENAI_BASE_URL: model.baseUrl,
     NODE_OPTIONS: `--require ${recorder}`,
   });
-  const run = await runCli([...args, "-p", "hello"], { cwd, env });
+  const run = await runCli(args, { cwd, env });
   const loaded = JSON.parse(await readFile(list, "utf8")) as string[];
   return { code: run.code, stdout: run.stdout, loaded };
 }
 
 describe("a one-shot run", () => {
   it("asks the model and its context window without loading Node's fetch", async () => {
-    const run = await loadedModules(["--no-kb"]);
+    const run = await loadedModules(["--no-kb", "-p", "hello"]);
     expect(run).toMatchObject({ code: 0, stdout: "hi there\n" });
     // The list is what it claims to be: the run did load node:http for its request.
     expect(run.loaded).toContain("NativeModule _http_client");
@@ -48,7 +50,16 @@ describe("a one-shot run", () => {
   });
 
   it("loads it no more as typed, the knowledge base on in a folder without one", async () => {
-    const run = await loadedModules([]);
+    const run = await loadedModules(["-p", "hello"]);
+    expect(run.code).toBe(0);
+    expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
+  });
+});
+
+describe("a server author's command on a stdio server", () => {
+  it.each([["tools"], ["call", "echo", '{"text":"x"}']])("%s loads no fetch either", async (...command) => {
+    const launch = fixtureLaunch("no-undici");
+    const run = await loadedModules([...command, "--", launch.command, ...launch.args]);
     expect(run.code).toBe(0);
     expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
   });
