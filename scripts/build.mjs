@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import process from "node:process";
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
-import { inkMeasure, inkWrapSpaces } from "./ink-patches.mjs";
+import { inkMeasure, inkWrapSpaces, yogaWithoutFetch } from "./ink-patches.mjs";
 
 /**
  * yargs' platform shim, changed in two lines. Its string-width import becomes a function that
@@ -64,7 +64,7 @@ await build({
   define: { "process.env.NODE_ENV": '"production"' },
   // Ink loads its React devtools bridge only when DEV=true; it is not a dependency.
   external: ["react-devtools-core"],
-  plugins: [inkMeasure, inkWrapSpaces, quickYargsShim],
+  plugins: [inkMeasure, inkWrapSpaces, yogaWithoutFetch, quickYargsShim],
   logLevel: "warning",
 });
 await chmod("dist/cli.js", 0o755);

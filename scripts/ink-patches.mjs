@@ -62,3 +62,27 @@ export const inkWrapSpaces = {
     });
   },
 };
+
+/**
+ * Yoga (Ink's layout engine) with its WebAssembly decoded from the base64 it ships, not read
+ * through `fetch("data:…")`: on Node that first call to fetch loads undici, about 35 ms of
+ * every TUI start before Ink can draw (yoga awaits the module as it is imported). Yoga's own
+ * fallback, taken where there is no fetch, decodes the same bytes.
+ */
+export const yogaWithoutFetch = {
+  name: "yoga-without-fetch",
+  /** @param {import("esbuild").PluginBuild} builder */
+  setup(builder) {
+    builder.onLoad(
+      { filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      async (args) => {
+        const source = await readFile(args.path, "utf8");
+        const check = '"function"!=typeof fetch';
+        const found = source.split(check).length - 1;
+        if (found !== 2)
+          throw new Error(`${args.path} holds ${check} ${found} times, not 2: see scripts/ink-patches.mjs`);
+        return { contents: source.replaceAll(check, "true"), loader: "js" };
+      },
+    );
+  },
+};

@@ -4,7 +4,7 @@
  *
  * Not fetch: loading Node's fetch (undici, its `Headers` included) takes about 35 ms, a fifth of
  * what `mcpterm -p` spent before its first request (issue 29); and node:http comes through
- * node-http.ts, which does not load it either.
+ * node-http.ts, whose way of loading it does not load undici either.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { nodeHttp, nodeHttps } from "../node-http.js";
