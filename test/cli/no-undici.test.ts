@@ -5,25 +5,27 @@
  * (src/core/node-http.ts). A preload records which of Node's own modules a run loaded, and the
  * test reads the list.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { fixtureLaunch, tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
+import { startScriptedEmbeddingsServer } from "../support/scripted-embeddings-server.js";
 
 const servers: ScriptedModelServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));
 });
 
-/** Runs mcpterm with `args`, returning Node's list of the modules the run loaded. */
+/** Runs mcpterm with `args` (in `cwd`), returning Node's list of the modules the run loaded. */
 async function loadedModules(
   args: string[],
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; loaded: string[] }> {
   const model = await startScriptedModelServer(() => ({ text: "hi there" }));
   servers.push(model);
-  const cwd = await tempDir();
+  cwd ??= await tempDir();
   const recorder = path.join(cwd, "record-modules.cjs");
   const list = path.join(cwd, "modules.json");
   await writeFile(
@@ -62,5 +64,29 @@ describe("a server author's command on a stdio server", () => {
     const run = await loadedModules([...command, "--", launch.command, ...launch.args]);
     expect(run.code).toBe(0);
     expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
+  });
+});
+
+describe("a knowledge search by meaning", () => {
+  it("asks the embeddings endpoint without loading Node's fetch", async () => {
+    const embeddings = await startScriptedEmbeddingsServer();
+    const cwd = await tempDir();
+    try {
+      await mkdir(path.join(cwd, "knowledge_base"));
+      await writeFile(
+        path.join(cwd, "knowledge_base", "garage.md"),
+        "# Garage\n\nChange the oil every 10,000 km.\n",
+      );
+      await writeFile(
+        path.join(cwd, "mcp.config.json"),
+        JSON.stringify({ kb: { embeddings: { model: "scripted", baseUrl: embeddings.baseUrl } } }),
+      );
+      const run = await loadedModules(["kb", "search", "where do I take my car?"], cwd);
+      expect(run.code).toBe(0);
+      expect(embeddings.requests.length).toBeGreaterThan(0);
+      expect(run.loaded.filter((name) => name.includes("undici"))).toEqual([]);
+    } finally {
+      await embeddings.close();
+    }
   });
 });

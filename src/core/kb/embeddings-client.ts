@@ -1,4 +1,6 @@
 import type { EmbeddingsSettings } from "../config/index.js";
+import { EndpointConnectionError, EndpointTimeoutError, sendToEndpoint } from "../llm/endpoint-http.js";
+import { endpointUrl } from "../llm/endpoint-label.js";
 
 /** Vectors longer than this are not an embedding: a lying endpoint would fill memory with them. */
 export const MAX_DIMENSIONS = 8192;
@@ -23,7 +25,7 @@ export class EmbeddingsClient {
   private readonly url: string;
 
   constructor(private readonly options: EmbeddingsClientOptions) {
-    this.url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
+    this.url = endpointUrl(options.baseUrl, "/embeddings");
   }
 
   /** Where the vectors come from, for messages: the URL without credentials or query. */
@@ -44,50 +46,40 @@ export class EmbeddingsClient {
     if (inputs.length === 0) return [];
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    let response: Response;
-    const signal = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    // One limit for the whole exchange. Over node:http, not fetch, which would cost a search
+    // about 35 ms to load; a redirect is not followed (the key would go with it).
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response: Awaited<ReturnType<typeof sendToEndpoint>>;
     try {
-      response = await fetch(this.url, {
+      response = await sendToEndpoint({
+        url: this.url,
         method: "POST",
         headers,
         body: JSON.stringify({ model: this.options.model, input: inputs, encoding_format: "float" }),
         signal,
-        redirect: "error",
+        timeoutMs,
       });
     } catch (error) {
-      throw new EmbeddingsError(`${this.endpoint} could not be reached (${describeFetchError(error)})`);
+      throw new EmbeddingsError(`${this.endpoint} could not be reached (${describeFailure(error)})`);
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new EmbeddingsError(`${this.endpoint} answered HTTP ${response.status}`);
-    }
-    const text = await readCapped(response, signal, this.endpoint);
-    return parseVectors(text, inputs.length, expectedDimensions, this.endpoint);
-  }
-}
-
-async function readCapped(response: Response, signal: AbortSignal, endpoint: string): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_RESPONSE_BYTES) {
-        await reader.cancel();
-        throw new EmbeddingsError(`${endpoint} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`);
+    try {
+      if (response.status < 200 || response.status > 299)
+        throw new EmbeddingsError(`${this.endpoint} answered HTTP ${response.status}`);
+      let text: string | undefined;
+      try {
+        text = await response.readAll(MAX_RESPONSE_BYTES);
+      } catch (error) {
+        const why = signal.aborted ? "it stopped answering" : describeFailure(error);
+        throw new EmbeddingsError(`${this.endpoint} did not finish its answer (${why})`);
       }
-      chunks.push(value);
+      if (text === undefined)
+        throw new EmbeddingsError(`${this.endpoint} sent more than ${MAX_RESPONSE_BYTES / 1024 / 1024} MB`);
+      return parseVectors(text, inputs.length, expectedDimensions, this.endpoint);
+    } finally {
+      response.close();
     }
-  } catch (error) {
-    if (error instanceof EmbeddingsError) throw error;
-    const why = signal.aborted ? "it stopped answering" : describeFetchError(error);
-    throw new EmbeddingsError(`${endpoint} did not finish its answer (${why})`);
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** Checks an /embeddings answer: `data[i].embedding` for every input, same length, finite. */
@@ -152,9 +144,9 @@ function normalize(values: readonly unknown[], endpoint: string): Float32Array {
   return vector;
 }
 
-function describeFetchError(error: unknown): string {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return "timed out";
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return typeof cause === "string" ? cause : "network error";
+function describeFailure(error: unknown): string {
+  if (error instanceof EndpointTimeoutError) return "timed out";
+  if (error instanceof Error && error.name === "AbortError") return "timed out";
+  if (error instanceof EndpointConnectionError) return error.code ?? "network error";
+  return "network error";
 }
