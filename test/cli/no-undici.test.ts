@@ -5,11 +5,12 @@
  * (src/core/node-http.ts). A preload records which of Node's own modules a run loaded, and the
  * test reads the list.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { fixtureLaunch, tempDir } from "../support/fixtures.js";
+import { moduleRecorder } from "../support/module-recorder.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import { startScriptedEmbeddingsServer } from "../support/scripted-embeddings-server.js";
 
@@ -26,19 +27,14 @@ async function loadedModules(
   const model = await startScriptedModelServer(() => ({ text: "hi there" }));
   servers.push(model);
   cwd ??= await tempDir();
-  const recorder = path.join(cwd, "record-modules.cjs");
-  const list = path.join(cwd, "modules.json");
-  await writeFile(
-    recorder,
-    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));\n`,
-  );
+  const recorder = await moduleRecorder(cwd);
   const env = cleanEnv({
     MCPTERM_MODEL: "m",
     OPENAI_BASE_URL: model.baseUrl,
-    NODE_OPTIONS: `--require ${recorder}`,
+    NODE_OPTIONS: recorder.nodeOptions,
   });
   const run = await runCli(args, { cwd, env });
-  const loaded = JSON.parse(await readFile(list, "utf8")) as string[];
+  const loaded = recorder.loaded();
   return { code: run.code, stdout: run.stdout, loaded };
 }
 

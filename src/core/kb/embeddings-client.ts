@@ -64,8 +64,7 @@ export class EmbeddingsClient {
       throw new EmbeddingsError(`${this.endpoint} could not be reached (${describeFailure(error)})`);
     }
     try {
-      if (response.status < 200 || response.status > 299)
-        throw new EmbeddingsError(`${this.endpoint} answered HTTP ${response.status}`);
+      if (!response.ok) throw new EmbeddingsError(`${this.endpoint} answered HTTP ${response.status}`);
       let text: string | undefined;
       try {
         text = await response.readAll(MAX_RESPONSE_BYTES);

@@ -80,7 +80,7 @@ export async function openChatStream(
     signal,
     timeoutMs: endpoint.timeoutMs,
   });
-  if (response.status < 200 || response.status > 299) {
+  if (!response.ok) {
     let body: string | undefined;
     const cut = setTimeout(() => {
       response.close();

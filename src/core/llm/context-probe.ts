@@ -124,7 +124,7 @@ async function getJson(
   const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
   const response = await sendToEndpoint({ url, method: "GET", headers, signal, timeoutMs: PROBE_TIMEOUT_MS });
   try {
-    if (response.status < 200 || response.status > 299) {
+    if (!response.ok) {
       if (required) throw new Error(`${url} answered HTTP ${response.status}`);
       return undefined;
     }

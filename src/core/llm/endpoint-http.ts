@@ -55,6 +55,8 @@ export interface ResponseHeaders {
 
 export interface EndpointResponse {
   status: number;
+  /** A 2xx status. */
+  ok: boolean;
   headers: ResponseHeaders;
   /** The body as text as it arrives; throws EndpointConnectionError if the connection breaks. */
   chunks(): AsyncIterable<string>;
@@ -184,8 +186,10 @@ function endpointResponse(
     incoming.resume();
   }
 
+  const status = incoming.statusCode ?? 0;
   return {
-    status: incoming.statusCode ?? 0,
+    status,
+    ok: status >= 200 && status <= 299,
     headers: {
       get(name) {
         const value = incoming.headers[name.toLowerCase()];
