@@ -96,6 +96,8 @@ export class ServerConnection {
     this.log = new ConnectionLog({ server: config.name, redact, onLog, process: () => this.stdio });
     const note = (level: LoggingLevel, text: string): void => this.log.note(level, text);
     const isClosing = (): boolean => this.closing;
+    // A 2026 connection over Streamable HTTP: arguments a tool marks with x-mcp-header go as headers too.
+    const sendsHeaders = (): boolean => this.protocol?.era === "modern" && this.transportUsed === "http";
     this.cache = new ResponseCache(
       config.name,
       options.onCacheHit,
@@ -124,7 +126,7 @@ export class ServerConnection {
       note,
       onChange,
       isClosing,
-      sendsHeaders: () => this.protocol?.era === "modern" && this.transportUsed === "http",
+      sendsHeaders,
     });
     this.session = new SessionRenewal({
       name: config.name,
@@ -170,6 +172,7 @@ export class ServerConnection {
       tasks: this.tasks,
       cache: this.cache,
       era: () => this.protocol?.era,
+      sendsHeaders,
       note,
     });
     this.opener = new ClientOpener({

@@ -32,6 +32,8 @@ export interface ServerRequestsHost {
   /** Reads the server said may be kept (ttlMs) come from here while they may. */
   cache: ResponseCache;
   era(): ProtocolEra | undefined;
+  /** Whether its requests carry HTTP headers (see ToolCallHost.sendsHeaders). */
+  sendsHeaders(): boolean;
   note(level: LoggingLevel, text: string): void;
 }
 
@@ -99,6 +101,7 @@ export class ServerRequests {
           maxCallMs: host.config.maxCallMs,
           questions: host.questions,
           definition: (name) => host.tools.definition(name),
+          sendsHeaders: () => host.sendsHeaders(),
           relist: () => host.tools.relist(client),
           passThrough: (error) => host.session.expired(error),
           tasks: host.tasks,

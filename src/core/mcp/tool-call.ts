@@ -1,6 +1,7 @@
 import { ProtocolError, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
 import { isInputRoundNotice } from "./input-rounds.js";
 import { CallLimits } from "./call-limits.js";
+import { sendToolCall } from "./tool-call-request.js";
 import type { QuestionHold } from "./question-hold.js";
 import { classifyRequestError, HEADER_MISMATCH, ToolCallError } from "./tool-call-error.js";
 import type { TaskDriver } from "./task-driver.js";
@@ -20,6 +21,8 @@ export interface ToolCallHost {
   questions: QuestionHold;
   /** The tool as listed now, if it is. */
   definition(tool: string): Tool | undefined;
+  /** Whether its requests carry HTTP headers (2026 over HTTP): the arguments some tools mark go in them too. */
+  sendsHeaders(): boolean;
   /** Lists the server's tools again: it said a header its definitions ask for was missing. */
   relist(): Promise<void>;
   /** Errors the caller handles itself (an expired 2025 session), thrown as they are. */
@@ -31,8 +34,8 @@ export interface ToolCallHost {
 }
 
 /**
- * One tool call within its limits (see CallLimits). It goes through the SDK's callTool with the
- * definition mcpterm listed: on a 2026 HTTP connection that sends the arguments the tool marks
+ * One tool call within its limits (see CallLimits). It goes out with the definition mcpterm listed
+ * (sendToolCall): on a 2026 HTTP connection the SDK's callTool sends the arguments the tool marks
  * with `x-mcp-header` as headers too (SEP-2243), and a server that finds one missing (-32020,
  * its definitions changed since they were listed) gets the tools listed again and the call once
  * more. The outputSchema is left out of the definition: mcpterm keeps a result whose
@@ -70,22 +73,26 @@ export async function callToolWithin(
   });
   const params = task ? { ...meta, _meta: { ...meta._meta, ...task.meta } } : meta;
   const send = (): Promise<CallToolResult> =>
-    host.client.callTool(
-      { name: tool, arguments: args, ...params },
+    sendToolCall(
+      host.client,
       {
-        signal: limits.signal,
-        // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
-        timeout: limits.maxCallMs + SDK_TIMEOUT_SLACK_MS,
-        ...(onProgress
-          ? {
-              onprogress: (progress: Parameters<typeof onProgress>[0]) => {
-                limits.showedLife();
-                if (!isInputRoundNotice(progress)) onProgress(progress);
-              },
-            }
-          : {}),
-        ...withoutOutputSchema(host.definition(tool)),
+        params: { name: tool, arguments: args, ...params },
+        options: {
+          signal: limits.signal,
+          // The SDK's own timeout never fires first: the silence limit and the hard limit decide.
+          timeout: limits.maxCallMs + SDK_TIMEOUT_SLACK_MS,
+          ...(onProgress
+            ? {
+                onprogress: (progress: Parameters<typeof onProgress>[0]) => {
+                  limits.showedLife();
+                  if (!isInputRoundNotice(progress)) onProgress(progress);
+                },
+              }
+            : {}),
+          ...withoutOutputSchema(host.definition(tool)),
+        },
       },
+      { sendsHeaders: host.sendsHeaders() },
     );
   try {
     try {
