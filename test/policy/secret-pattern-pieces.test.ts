@@ -59,10 +59,73 @@ describe("the pieces of mcpterm's own secret patterns", () => {
     expect(redactWithPatterns(plain)).toEqual({ text: plain, rules: [] });
   });
 
-  it("pass over the progress token every request of mcpterm's carries, but for the assignment's word", () => {
+  it("pass over the progress token every request of mcpterm's carries, and other camelCase counts and cursors", () => {
     const request = '{"params":{"_meta":{"progressToken":1},"authority":"x"}}';
-    expect(SECRET_PATTERNS.filter(({ piece }) => piece.test(request)).map(({ rule }) => rule)).toEqual([
-      "secret-assignment",
-    ]);
+    expect(SECRET_PATTERNS.filter(({ piece }) => piece.test(request))).toEqual([]);
+    for (const text of ['"nextPageToken": "abcdefgh12"', '"maxTokens": 100000', "sortKey=createdAt1"])
+      expect(assignment.piece.test(text), text).toBe(false);
+  });
+
+  it("let through every name a secret assignment goes by, as the pattern reads it", () => {
+    let matched = 0;
+    for (const name of secretNames())
+      for (const text of [
+        `"${name}": "hunter2hunter2"`,
+        `${name} = hunter2hunter2`,
+        `'${name}':'hunter2hunter2'`,
+      ])
+        if (new RegExp(assignment.pattern.source, assignment.pattern.flags).test(text)) {
+          matched += 1;
+          expect(assignment.piece.test(text), text).toBe(true);
+        }
+    // Every shape below, in every case and after every prefix, is one the pattern takes.
+    expect(matched).toBeGreaterThan(1000);
   });
 });
+
+const assignment = secretAssignment();
+
+function secretAssignment(): (typeof SECRET_PATTERNS)[number] {
+  const found = SECRET_PATTERNS.find(({ rule }) => rule === "secret-assignment");
+  if (!found) throw new Error("no secret-assignment pattern");
+  return found;
+}
+
+const capitalized = (word: string): string => word.slice(0, 1).toUpperCase() + word.slice(1);
+
+/**
+ * The names of SECRET_NAMES and SECRET_NAME_ENDINGS written out: each separator a name may have
+ * (none, `_`, `-`), after the snake_case words that may come first, in lower case, upper case
+ * and camelCase (`apiKey`, `AccessToken`, `secretKeyBase`).
+ */
+function secretNames(): string[] {
+  const shapes = [
+    "api key",
+    "apikey",
+    "secret",
+    "client secret",
+    "secret access key",
+    "aws secret access key",
+    "secret key",
+    "secret key base",
+    "access token",
+    "auth token",
+    "refresh token",
+    "token",
+    "password",
+    "passwd",
+    "pwd",
+  ];
+  const names: string[] = [];
+  for (const shape of shapes) {
+    const words = shape.split(" ");
+    const camel = words.map((word, index) => (index === 0 ? word : capitalized(word)));
+    for (const separator of ["", "_", "-"]) {
+      const joined = words.join(separator);
+      for (const prefix of ["", "db_", "my_service_", "X1_"])
+        names.push(prefix + joined, (prefix + joined).toUpperCase(), prefix + camel.join(separator));
+    }
+    names.push(words.map(capitalized).join(""));
+  }
+  return names;
+}
