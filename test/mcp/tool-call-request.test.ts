@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client, type Tool } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -20,6 +20,7 @@ import { serverConfig, tempDir } from "../support/fixtures.js";
  */
 const SERVER = String.raw`
 import readline from "node:readline";
+import { appendFileSync } from "node:fs";
 const modern = process.argv[2] === "modern";
 const send = (message) => process.stdout.write(JSON.stringify(message) + "\n");
 const complete = modern ? { resultType: "complete" } : {};
@@ -48,9 +49,11 @@ const RESULTS = {
   is_error_string: { content: [], isError: "yes" },
   foreign_family: { task: { taskId: "t1", status: "working" } },
 };
-const tools = Object.keys(RESULTS).map((name) => ({ name, inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }));
+const tools = [...Object.keys(RESULTS), "mismatch"].map((name) => ({ name, inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } }));
+const log = process.argv[3];
 readline.createInterface({ input: process.stdin }).on("line", (line) => {
   const m = JSON.parse(line);
+  if (log) appendFileSync(log, m.method + "\n");
   const ok = (result) => send({ jsonrpc: "2.0", id: m.id, result: { ...complete, ...result } });
   switch (m.method) {
     case "initialize":
@@ -61,6 +64,8 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     case "tools/list":
       return ok({ ...listed, tools });
     case "tools/call":
+      if (m.params.name === "mismatch")
+        return send({ jsonrpc: "2.0", id: m.id, error: { code: -32020, message: "header Mcp-Param-Region is missing" } });
       return ok(RESULTS[m.params.name]);
     default:
       if (m.id !== undefined) ok({});
@@ -87,8 +92,13 @@ let dir: string;
 const managers = new Map<string, McpManager>();
 const clients = new Map<string, Client>();
 
-function launch(era: string): { command: string; args: string[] } {
-  return { command: process.execPath, args: [path.join(dir, "server.mjs"), era] };
+/** The server in `era`; with `log`, it writes there the method of each message it receives. */
+function launch(era: string, log?: string): { command: string; args: string[] } {
+  return { command: process.execPath, args: [path.join(dir, "server.mjs"), era, ...(log ? [log] : [])] };
+}
+
+function methodLog(era: string): string {
+  return path.join(dir, `${era}.log`);
 }
 
 /** The SDK's Client as mcpterm settles the revision: 2026 first, 2025 if the server has no server/discover. */
@@ -117,7 +127,9 @@ beforeAll(async () => {
   dir = await tempDir();
   await writeFile(path.join(dir, "server.mjs"), SERVER);
   for (const era of ERAS) {
-    const manager = new McpManager([serverConfig("raw", launch(era))], { parentEnv: process.env });
+    const manager = new McpManager([serverConfig("raw", launch(era, methodLog(era)))], {
+      parentEnv: process.env,
+    });
     managers.set(era, manager);
     clients.set(era, await sdkClient(era));
     await manager.start();
@@ -151,5 +163,17 @@ describe.each(ERAS)("a tools/call answered on %s stdio", (era) => {
     // mcpterm words a refusal its own way, around the SDK's reason put in a line (schema-issues.ts).
     expect(got).toHaveProperty("failed");
     expect("failed" in got && got.failed).toContain(compactSchemaIssues(expected.failed));
+  });
+});
+
+describe.each(ERAS)("a header mismatch (-32020) from a %s stdio server", (era) => {
+  it("fails the call, sent once: a connection that sends no headers cannot have one missing", async () => {
+    const manager = managers.get(era);
+    if (!manager) throw new Error("not connected");
+    const before = (await readFile(methodLog(era), "utf8")).split("\n");
+    await expect(manager.callTool("raw", "mismatch", {})).rejects.toThrow(/Mcp-Param-Region is missing/);
+    const after = (await readFile(methodLog(era), "utf8")).split("\n").slice(before.length - 1);
+    expect(after.filter((method) => method === "tools/call")).toEqual(["tools/call"]);
+    expect(after).not.toContain("tools/list");
   });
 });

@@ -98,10 +98,12 @@ export async function callToolWithin(
     try {
       return await send();
     } catch (error) {
-      // A call answered with a task ran: whatever its failure says, it is never sent again.
+      // A call answered with a task ran: whatever its failure says, it is never sent again. Nor is
+      // one over a connection that sends no headers: none of its headers can be missing.
       if (
         !(error instanceof ProtocolError) ||
         error.code !== HEADER_MISMATCH ||
+        !host.sendsHeaders() ||
         limits.signal.aborted ||
         task?.taskId !== undefined
       )
