@@ -253,11 +253,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
       "gi",
     ),
     group: 1,
-    // Every name above ends in one of these words, followed by its `:` or `=`, and the word starts
-    // a word, follows a `_`, or follows the word a compound name puts before it with no separator
+    // Every name above ends in one of these words, followed by its `:` or `=`; the word begins a
+    // word, follows a `_`, or follows the word a compound name puts before it without a separator
     // (`apikey`, `AccessToken`, `secret_keybase`). `progressToken`, in every request mcpterm
-    // sends, is none of those: a trace line holding it is not read through for an assignment
-    // (two thirds of the line pass on a tool call's records). AWS's secret key is here too:
+    // sends, does none of those, so a trace line holding it is not read through for an assignment
+    // (most of the line pass over a tool call's records). AWS's secret key is here too:
     // secretlint finds it only within one string, and a record's key and value are two until its
     // line is read whole (`{"AWS_SECRET_ACCESS_KEY": "…"}`); secretlint has no rule for Django's
     // SECRET_KEY or Rails' secret_key_base at all.
