@@ -1,6 +1,6 @@
 import type { EmbeddingsSettings } from "../config/index.js";
 import { EndpointConnectionError, EndpointTimeoutError, sendToEndpoint } from "../llm/endpoint-http.js";
-import { endpointUrl } from "../llm/endpoint-label.js";
+import { endpointLabel, endpointUrl } from "../llm/endpoint-label.js";
 
 /** Vectors longer than this are not an embedding: a lying endpoint would fill memory with them. */
 export const MAX_DIMENSIONS = 8192;
@@ -23,19 +23,12 @@ export class EmbeddingsError extends Error {}
  */
 export class EmbeddingsClient {
   private readonly url: string;
+  /** Where the vectors come from, for messages and the saved index: the URL without credentials or query. */
+  readonly endpoint: string;
 
   constructor(private readonly options: EmbeddingsClientOptions) {
     this.url = endpointUrl(options.baseUrl, "/embeddings");
-  }
-
-  /** Where the vectors come from, for messages: the URL without credentials or query. */
-  get endpoint(): string {
-    try {
-      const url = new URL(this.url);
-      return `${url.origin}${url.pathname}`;
-    } catch {
-      return "the embeddings endpoint";
-    }
+    this.endpoint = endpointLabel(this.url);
   }
 
   get model(): string {
