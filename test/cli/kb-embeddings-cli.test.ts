@@ -1,9 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import {
+  embeddingsProject,
   startScriptedEmbeddingsServer,
   type ScriptedEmbeddingsServer,
 } from "../support/scripted-embeddings-server.js";
@@ -15,15 +14,9 @@ let dir: string;
 beforeAll(async () => {
   server = await startScriptedEmbeddingsServer();
   dir = await tempDir();
-  await mkdir(path.join(dir, "knowledge_base"));
-  await writeFile(
-    path.join(dir, "knowledge_base", "garage.md"),
-    "# Garage\n\nAutomobile maintenance: change the oil every 10,000 km.\n",
-  );
-  await writeFile(
-    path.join(dir, "mcp.config.json"),
-    JSON.stringify({ kb: { embeddings: { model: "scripted", baseUrl: server.baseUrl } } }),
-  );
+  await embeddingsProject(dir, server.baseUrl, {
+    "garage.md": "# Garage\n\nAutomobile maintenance: change the oil every 10,000 km.\n",
+  });
 });
 afterAll(async () => {
   await server.close();

@@ -5,14 +5,12 @@
  * (src/core/node-http.ts). A preload records which of Node's own modules a run loaded, and the
  * test reads the list.
  */
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
 import { fixtureLaunch, tempDir } from "../support/fixtures.js";
 import { moduleRecorder } from "../support/module-recorder.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
-import { startScriptedEmbeddingsServer } from "../support/scripted-embeddings-server.js";
+import { embeddingsProject, startScriptedEmbeddingsServer } from "../support/scripted-embeddings-server.js";
 
 const servers: ScriptedModelServer[] = [];
 afterAll(async () => {
@@ -68,15 +66,9 @@ describe("a knowledge search by meaning", () => {
     const embeddings = await startScriptedEmbeddingsServer();
     const cwd = await tempDir();
     try {
-      await mkdir(path.join(cwd, "knowledge_base"));
-      await writeFile(
-        path.join(cwd, "knowledge_base", "garage.md"),
-        "# Garage\n\nChange the oil every 10,000 km.\n",
-      );
-      await writeFile(
-        path.join(cwd, "mcp.config.json"),
-        JSON.stringify({ kb: { embeddings: { model: "scripted", baseUrl: embeddings.baseUrl } } }),
-      );
+      await embeddingsProject(cwd, embeddings.baseUrl, {
+        "garage.md": "# Garage\n\nChange the oil every 10,000 km.\n",
+      });
       const run = await loadedModules(["kb", "search", "where do I take my car?"], cwd);
       expect(run.code).toBe(0);
       expect(embeddings.requests.length).toBeGreaterThan(0);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../support/fixtures.js";
 import { cleanEnv } from "../support/run-cli.js";
 import {
+  embeddingsProject,
   startScriptedEmbeddingsServer,
   type ScriptedEmbeddingsServer,
 } from "../support/scripted-embeddings-server.js";
@@ -24,19 +25,10 @@ const transportErrors: Error[] = [];
 beforeAll(async () => {
   embeddings = await startScriptedEmbeddingsServer();
   const dir = await tempDir("mcpterm-serve-embed-");
-  await mkdir(path.join(dir, "knowledge_base"));
-  await writeFile(
-    path.join(dir, "knowledge_base", "garage.md"),
-    "# Garage\n\nAutomobile maintenance: change the oil every 10,000 km.\n",
-  );
-  await writeFile(
-    path.join(dir, "knowledge_base", "kitchen.md"),
-    "# Kitchen\n\nDescale the kettle monthly.\n",
-  );
-  await writeFile(
-    path.join(dir, "mcp.config.json"),
-    JSON.stringify({ kb: { embeddings: { model: "scripted", baseUrl: embeddings.baseUrl } } }),
-  );
+  await embeddingsProject(dir, embeddings.baseUrl, {
+    "garage.md": "# Garage\n\nAutomobile maintenance: change the oil every 10,000 km.\n",
+    "kitchen.md": "# Kitchen\n\nDescale the kettle monthly.\n",
+  });
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "serve"],

@@ -12,6 +12,14 @@ async function events(body: AsyncIterable<string>): Promise<ServerSentEvent[]> {
   return seen;
 }
 
+/** `block` `times` times over, a turn of the event loop between pieces. */
+async function* repeated(block: string, times: number): AsyncGenerator<string> {
+  for (let index = 0; index < times; index++) {
+    await Promise.resolve();
+    yield block;
+  }
+}
+
 /** The same body, cut into pieces of one code point each. */
 const byChar = (text: string) => pieces(...Array.from(text));
 
@@ -68,14 +76,7 @@ describe("serverSentEvents", () => {
   });
 
   it("counts empty data lines toward the 16 MB cap of an event", async () => {
-    async function* empties(): AsyncGenerator<string> {
-      const block = "data:\n".repeat(1024 * 1024);
-      for (let index = 0; index < 20; index++) {
-        await Promise.resolve();
-        yield block;
-      }
-    }
-    await expect(events(empties())).rejects.toThrow(SyntaxError);
+    await expect(events(repeated("data:\n".repeat(1024 * 1024), 20))).rejects.toThrow(SyntaxError);
   });
 
   it("hands over an event ended by CR CR without waiting for the next piece", async () => {
@@ -106,24 +107,10 @@ describe("serverSentEvents", () => {
   });
 
   it("refuses an event of many data lines past 16 MB", async () => {
-    async function* manyLines(): AsyncGenerator<string> {
-      const line = `data: ${"z".repeat(1024 * 1024)}\n`;
-      for (let index = 0; index < 20; index++) {
-        await Promise.resolve();
-        yield line;
-      }
-    }
-    await expect(events(manyLines())).rejects.toThrow(SyntaxError);
+    await expect(events(repeated(`data: ${"z".repeat(1024 * 1024)}\n`, 20))).rejects.toThrow(SyntaxError);
   });
 
   it("refuses a line that never ends past 16 MB instead of holding it all", async () => {
-    async function* flood(): AsyncGenerator<string> {
-      const block = "x".repeat(1024 * 1024);
-      for (let index = 0; index < 20; index++) {
-        await Promise.resolve();
-        yield block;
-      }
-    }
-    await expect(events(flood())).rejects.toThrow(SyntaxError);
+    await expect(events(repeated("x".repeat(1024 * 1024), 20))).rejects.toThrow(SyntaxError);
   });
 });

@@ -4,8 +4,10 @@
  * passage no word of the question is in. `behave` makes it lie the ways real endpoints do.
  */
 import { createHash } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
 
 export type EmbeddingsBehaviour =
   "ok" | "wrong-dimensions" | "nan" | "huge" | "stall" | "error" | "too-few" | "not-json";
@@ -121,4 +123,22 @@ function answer(response: ServerResponse, behaviour: EmbeddingsBehaviour, inputs
     case "not-json":
       return void response.end("<html>proxy error</html>");
   }
+}
+
+/**
+ * Makes `dir` a project whose knowledge_base holds `notes` (file name to text) and whose config
+ * asks the scripted endpoint at `baseUrl` for vectors.
+ */
+export async function embeddingsProject(
+  dir: string,
+  baseUrl: string,
+  notes: Readonly<Record<string, string>>,
+): Promise<void> {
+  await mkdir(path.join(dir, "knowledge_base"));
+  for (const [name, text] of Object.entries(notes))
+    await writeFile(path.join(dir, "knowledge_base", name), text);
+  await writeFile(
+    path.join(dir, "mcp.config.json"),
+    JSON.stringify({ kb: { embeddings: { model: "scripted", baseUrl } } }),
+  );
 }
