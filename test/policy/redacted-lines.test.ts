@@ -195,6 +195,26 @@ describe("checkedLines on records a server shaped", () => {
     expect(JSON.parse(now[0] ?? "")).toEqual(record);
   });
 
+  it("reads a name the same way the hundredth time, and after a server invented thousands", () => {
+    const line = (record: object): unknown =>
+      JSON.parse(checkedLines([record], new SecretRedactor().forRecords).now[0] ?? "");
+    const named = { db_password: "correct-horse-battery", nextPageToken: "abcdefghij" };
+    for (let round = 0; round < 100; round += 1)
+      expect(line(named)).toEqual({ db_password: "[REDACTED]", nextPageToken: "abcdefghij" });
+    // More names than are remembered (and longer ones than are): each is still read for itself.
+    const invented = Object.fromEntries(
+      Array.from({ length: 6000 }, (_, index) => [`field_${index}${"x".repeat(index % 200)}`, "plain-value"]),
+    );
+    expect(line({ ...invented, ...named })).toEqual({
+      ...invented,
+      db_password: "[REDACTED]",
+      nextPageToken: "abcdefghij",
+    });
+    expect(line({ [`MY_${"LONG_".repeat(40)}SECRET`]: "correct-horse-battery" })).toEqual({
+      [`MY_${"LONG_".repeat(40)}SECRET`]: "[REDACTED]",
+    });
+  });
+
   it("checks the keys of objects it copies whole: one with a __proto__ key, a class instance", async () => {
     class Entry {
       constructor(readonly fields: Record<string, unknown>) {}

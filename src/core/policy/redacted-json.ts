@@ -234,9 +234,30 @@ function secretNamed(object: Readonly<Record<string, unknown>>, key: string): bo
 }
 
 function namesSecret(name: string): boolean {
+  const known = NAME_ANSWERS.get(name);
+  if (known !== undefined) return known;
+  const answer = readsAsSecretName(name);
+  if (name.length <= REMEMBERED_NAME_MAX_CHARS) {
+    if (NAME_ANSWERS.size >= REMEMBERED_NAMES) NAME_ANSWERS.clear();
+    NAME_ANSWERS.set(name, answer);
+  }
+  return answer;
+}
+
+function readsAsSecretName(name: string): boolean {
   if (!MAY_NAME_SECRET.test(name) || NAMES_A_LIST.test(name)) return false;
   return isSecretName(name, /^[A-Z0-9_]+$/.test(name) ? "environment" : "argument");
 }
+
+/**
+ * namesSecret's answers so far, by name: every key of every record is read, and the same few
+ * (`jsonrpc`, `params`, `_meta`, `progressToken`) come back in each. The answer depends on the
+ * name alone. Past REMEMBERED_NAMES the map starts over, so a server inventing keys costs
+ * memory for no more than that many.
+ */
+const NAME_ANSWERS = new Map<string, boolean>();
+const REMEMBERED_NAMES = 4096;
+const REMEMBERED_NAME_MAX_CHARS = 128;
 
 /**
  * A plural names a list of them, not one (mcpterm's own `argumentSecrets` says which argument
