@@ -128,4 +128,23 @@ describe("StrayAnswers", () => {
     vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
     expect(delivered).toEqual([]);
   });
+
+  it("remembers the last 4,096 request ids of a long session, and no more", () => {
+    const { watch, delivered } = watching();
+    for (let id = 1; id <= 10_000; id += 1) {
+      watch.sent(request(id));
+      watch.received(answer(id));
+    }
+    watch.sent(request(10_001));
+    // An id sent recently is a late answer, not a stray one.
+    watch.received(answer(10_000 - 4_094));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toEqual([]);
+    // One sent long before is no longer known: the request waiting is failed for it.
+    watch.received(answer(10_000 - 4_096));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({ id: 10_001 });
+    expect(JSON.stringify(delivered[0])).toContain("answered with id 5904, which no request had");
+  });
 });

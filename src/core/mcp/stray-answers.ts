@@ -35,8 +35,8 @@ interface Waiting {
 export class StrayAnswers implements WireWatcher {
   /** Requests sent and not yet answered or cancelled, by id, oldest first. */
   private readonly waiting = new Map<string, Waiting>();
-  /** Every request id sent, up to REMEMBERED_IDS, oldest first. */
-  private readonly sentIds = new Set<string>();
+  /** Every request id sent, up to REMEMBERED_IDS of them. */
+  private readonly sentIds = new RecentKeys(REMEMBERED_IDS);
   private deliver: (message: JSONRPCMessage) => void = () => undefined;
 
   constructor(private readonly graceMs = STRAY_GRACE_MS) {}
@@ -48,7 +48,7 @@ export class StrayAnswers implements WireWatcher {
   sent(message: JSONRPCMessage): void {
     if ("method" in message && "id" in message) {
       const key = keyOf(message.id);
-      remember(this.sentIds, key);
+      this.sentIds.add(key);
       if (!NOT_AWAITED.has(message.method)) {
         this.waiting.set(key, { id: message.id, method: message.method });
         if (this.waiting.size > REMEMBERED_IDS) this.waiting.delete(this.waiting.keys().next().value ?? key);
@@ -84,9 +84,30 @@ export class StrayAnswers implements WireWatcher {
   }
 }
 
-function remember(keys: Set<string>, key: string): void {
-  keys.add(key);
-  if (keys.size > REMEMBERED_IDS) keys.delete(keys.values().next().value ?? key);
+/**
+ * The last `capacity` keys added, the oldest going first. A ring says which is oldest: asking a
+ * Set for its first entry, after thousands were deleted from its front, walks past every one of
+ * them until the Set is rebuilt, and a session past REMEMBERED_IDS requests asked on each one.
+ */
+class RecentKeys {
+  private readonly keys = new Set<string>();
+  private readonly ring: string[] = [];
+  private next = 0;
+
+  constructor(private readonly capacity: number) {}
+
+  add(key: string): void {
+    if (this.keys.has(key)) return;
+    const oldest = this.ring[this.next];
+    if (oldest !== undefined) this.keys.delete(oldest);
+    this.ring[this.next] = key;
+    this.next = (this.next + 1) % this.capacity;
+    this.keys.add(key);
+  }
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
 }
 
 /**
