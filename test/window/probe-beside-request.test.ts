@@ -45,7 +45,8 @@ describe("the context-window probe", () => {
     const running = ask(model, cwd, cleanEnv());
     await waitFor(() => model.requests.length > 0, "the chat request");
     // The chat request came while the listing was asked for and still unanswered (not given up on).
-    expect(model.events).toEqual(["GET /v1/models", "POST /v1/chat/completions"]);
+    // Only what came before it counts: the run may end, and give the listing up, before this looks.
+    expect(model.events.slice(0, 2)).toEqual(["GET /v1/models", "POST /v1/chat/completions"]);
     model.releaseModels();
     const run = await running;
     expect(run).toMatchObject({ code: 0, stdout: "done\n" });
