@@ -136,15 +136,33 @@ describe("StrayAnswers", () => {
       watch.received(answer(id));
     }
     watch.sent(request(10_001));
-    // An id sent recently is a late answer, not a stray one.
-    watch.received(answer(10_000 - 4_094));
+    // The oldest id still remembered: a late answer, not a stray one.
+    watch.received(answer(10_001 - 4_095));
     vi.advanceTimersByTime(STRAY_GRACE_MS);
     expect(delivered).toEqual([]);
-    // One sent long before is no longer known: the request waiting is failed for it.
-    watch.received(answer(10_000 - 4_096));
+    // The newest one forgotten: the request waiting is failed for it.
+    watch.received(answer(10_001 - 4_096));
     vi.advanceTimersByTime(STRAY_GRACE_MS);
     expect(delivered).toHaveLength(1);
     expect(delivered[0]).toMatchObject({ id: 10_001 });
-    expect(JSON.stringify(delivered[0])).toContain("answered with id 5904, which no request had");
+    expect(JSON.stringify(delivered[0])).toContain("answered with id 5905, which no request had");
+  });
+
+  it("counts an id sent again once: it does not push the others out", () => {
+    const { watch, delivered } = watching();
+    for (let id = 1; id <= 4_096; id += 1) {
+      watch.sent(request(id));
+      watch.received(answer(id));
+    }
+    for (let again = 0; again < 100; again += 1) watch.sent(request(4_096));
+    watch.received(answer(4_096));
+    watch.sent(request(4_097));
+    // 1 is the one id that gave way to 4,097; a second answer to 2 is a late one, not a stray one.
+    watch.received(answer(2));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toEqual([]);
+    watch.received(answer(1));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
   });
 });

@@ -407,6 +407,8 @@ const DESCRIBING_WORDS = new Set([
  * counts after a qualifier (`api_key`, `private_key`) and, in an environment variable's name,
  * as its last word too (`STRIPE_KEY`), where that is how secrets are named; an argument named
  * just `key` is an object's or a cache entry's name. A paging `pageToken` is not a secret.
+ * The answer depends on the name and `where` alone: the trace's redaction keeps it by name
+ * (namesSecret in redacted-json.ts), for every session of the process.
  */
 export function isSecretName(name: string, where: "environment" | "argument" = "environment"): boolean {
   // The shell's working folders: "pwd" means "password" in DB_PWD, never in these.
