@@ -24,7 +24,12 @@ export function callCommand(
           array: true,
           describe: "tool arguments: a JSON object, key=value words, or both",
         })
-        .option("json", { type: "boolean", default: false })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe:
+            "one JSON object: server, tool, isError, durationMs and the result as it arrived (redacted)",
+        })
         .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
         .option("allow-secret-arguments", {
           type: "boolean",

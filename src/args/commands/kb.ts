@@ -32,7 +32,7 @@ export function kbCommand(parser: Argv<GlobalOptions>, { choose }: CommandContex
           default: false,
           describe: "kb add <url>: fetch without asking",
         })
-        .option("json", { type: "boolean", default: false })
+        .option("json", { type: "boolean", default: false, describe: "the answer as JSON, for scripts" })
         .check((parsed) => positiveWholeNumber("--k", parsed.k)),
     (parsed) => choose(kbArgs(parsed)),
   );

@@ -19,8 +19,12 @@ export function readCommand(
           demandOption: true,
           describe: "a server of the config (with a server after -- or --url: the uri)",
         })
-        .positional("uri", { type: "string" })
-        .option("json", { type: "boolean", default: false })
+        .positional("uri", { type: "string", describe: "the resource's URI, as the server lists it" })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe: "the contents as JSON, redacted (with --follow: one object per reading)",
+        })
         .option("follow", {
           type: "boolean",
           default: false,

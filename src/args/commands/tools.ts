@@ -24,7 +24,12 @@ export function toolsCommand(
           array: true,
           describe: "rank the tools for this request as a turn would (repeatable: one list per request)",
         })
-        .option("json", { type: "boolean", default: false }),
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe:
+            "the whole definitions as JSON, redacted (with --search: each tool's score and matched words)",
+        }),
     (parsed) => {
       const search = (parsed.search ?? []).map(String);
       if (search.some((query) => query.trim() === ""))
