@@ -15,14 +15,19 @@ import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { sessionOAuth } from "../core/session/session-oauth.js";
 import { sessionRedactor } from "../core/session/session-redactor.js";
 
-/** The named server's config, or a usage error that lists the servers there are. */
+/**
+ * The named server's config, or a usage error that lists the servers there are, or says that
+ * no config was found (run from another folder, the usual newcomer's slip).
+ */
 export function requireServerConfig(config: McptermConfig, name: string): ServerConfig {
   const server = config.servers.find((candidate) => candidate.name === name);
   if (server) return server;
+  if (config.path === undefined)
+    throw new UsageError(
+      `There is no server named "${name}": this folder has no mcp.config.json; run mcpterm from the project's folder, or name its config with --config.`,
+    );
   const known = config.servers.map((candidate) => candidate.name).join(", ") || "none";
-  throw new UsageError(
-    `There is no server named "${name}" in ${config.path ?? "the config"} (servers: ${known}).`,
-  );
+  throw new UsageError(`There is no server named "${name}" in ${config.path} (servers: ${known}).`);
 }
 
 /**

@@ -63,6 +63,21 @@ describe("mcpterm tools", () => {
       /There is no server named "nope" .*servers: fixture, everything, broken, misbehaving/,
     );
   });
+
+  it("says a folder has no config, when a server is named where there is none", async () => {
+    const empty = await tempDir();
+    for (const words of [
+      ["call", "fixture/echo"],
+      ["read", "fixture", "x://y"],
+      ["tools", "--server", "fixture"],
+    ]) {
+      const run = await runCli(words, { cwd: empty, env: cleanEnv() });
+      expect(run.code, words.join(" ")).toBe(2);
+      expect(run.stderr).toBe(
+        'mcpterm: There is no server named "fixture": this folder has no mcp.config.json; run mcpterm from the project\'s folder, or name its config with --config.\n',
+      );
+    }
+  });
 });
 
 describe("mcpterm call", () => {
