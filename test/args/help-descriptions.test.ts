@@ -10,18 +10,33 @@ async function help(words: string[]): Promise<string> {
 
 /** The subcommands the top-level help lists (`mcpterm tools [tool]` gives `tools`). */
 async function commands(): Promise<string[]> {
-  const names = [...(await help([])).matchAll(/^ {2}mcpterm (\w+)/gm)].map((match) => match[1] ?? "");
+  const names = [...(await help([])).matchAll(/^ {2}mcpterm ([\w-]+)/gm)].map((match) => match[1] ?? "");
   return names.filter((name) => name !== "");
 }
 
+/** One entry's names (`-p, --prompt`, `--json, --as-json`, `uri`), then what follows them. */
+const ENTRY = /^\s+((?:-{1,2}[\w-]+)(?:, -{1,2}[\w-]+)*|[\w-]+)(.*)$/;
+
 /**
- * The option and positional lines of a help text that say nothing but their type: a flag name
- * followed at once by `[boolean]`. A positional whose choices are listed says what it takes.
+ * The entries of a help text's Options and Positionals that say nothing but their type (or
+ * nothing at all): after the names, only `[boolean]`, `[string]`… A positional whose choices
+ * are listed says what it takes; an option with choices still says what it is for.
  */
 function undescribed(text: string): string[] {
-  return text
-    .split("\n")
-    .filter((line) => /^\s+(?:-\w, )?(?:--)?[\w-]+\s+\[/.test(line) && !line.includes("[choices:"));
+  const found: string[] = [];
+  let section: "options" | "positionals" | undefined;
+  for (const line of text.split("\n")) {
+    if (/^\S/.test(line)) {
+      section = line === "Options:" ? "options" : line === "Positionals:" ? "positionals" : undefined;
+      continue;
+    }
+    const entry = section && ENTRY.exec(line);
+    if (!entry) continue;
+    const rest = (entry[2] ?? "").trim();
+    if (section === "positionals" && rest.includes("[choices:")) continue;
+    if (rest === "" || rest.startsWith("[")) found.push(line.trim());
+  }
+  return found;
 }
 
 describe("every command's --help", () => {
@@ -30,8 +45,32 @@ describe("every command's --help", () => {
     expect(names).toEqual(expect.arrayContaining(["tools", "call", "read", "kb", "trace", "doctor"]));
     const missing: string[] = [];
     for (const words of [[], ...names.map((name) => [name])])
-      for (const line of undescribed(await help(words)))
-        missing.push(`mcpterm ${words.join(" ")}: ${line.trim()}`);
+      for (const line of undescribed(await help(words))) missing.push(`mcpterm ${words.join(" ")}: ${line}`);
     expect(missing).toEqual([]);
+  });
+
+  it("is read entry by entry, whatever the entry's form", () => {
+    const text = [
+      "Positionals:",
+      "  uri  [string]",
+      "  bare",
+      '  action  [required] [choices: "a", "b"]',
+      "  target  what it is  [string]",
+      "",
+      "Options:",
+      "  -j, --json  [boolean]",
+      "      --json, --as-json  [boolean]",
+      "      --zz",
+      '      --mode  [choices: "x", "y"]',
+      "      --ok  says something  [boolean]",
+    ].join("\n");
+    expect(undescribed(text)).toEqual([
+      "uri  [string]",
+      "bare",
+      "-j, --json  [boolean]",
+      "--json, --as-json  [boolean]",
+      "--zz",
+      '--mode  [choices: "x", "y"]',
+    ]);
   });
 });

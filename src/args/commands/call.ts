@@ -28,7 +28,7 @@ export function callCommand(
           type: "boolean",
           default: false,
           describe:
-            "one JSON object: server, tool, isError, durationMs and the result as it arrived (redacted)",
+            "one JSON object: server, tool, isError, durationMs and the result as it arrived, redacted (a call that got no result: server, tool, error, failure)",
         })
         .option("yes", { type: "boolean", default: false, describe: "run a risky tool without asking" })
         .option("allow-secret-arguments", {

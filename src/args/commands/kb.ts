@@ -32,7 +32,12 @@ export function kbCommand(parser: Argv<GlobalOptions>, { choose }: CommandContex
           default: false,
           describe: "kb add <url>: fetch without asking",
         })
-        .option("json", { type: "boolean", default: false, describe: "the answer as JSON, for scripts" })
+        .option("json", {
+          type: "boolean",
+          default: false,
+          describe:
+            "the answer as JSON: search the passages (path, lines, heading, score, text), add/remove the document and its report, index what changed, stats the figures",
+        })
         .check((parsed) => positiveWholeNumber("--k", parsed.k)),
     (parsed) => choose(kbArgs(parsed)),
   );

@@ -28,7 +28,7 @@ export function toolsCommand(
           type: "boolean",
           default: false,
           describe:
-            "the whole definitions as JSON, redacted (with --search: each tool's score and matched words)",
+            "each server's state, tools (tier, whole definition) and lint as JSON, redacted (with --search: each tool's score, matched words and whether it is offered)",
         }),
     (parsed) => {
       const search = (parsed.search ?? []).map(String);
