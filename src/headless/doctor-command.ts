@@ -29,7 +29,7 @@ export async function runDoctorCommand(args: DoctorArgs, io: CliIo): Promise<Exi
       : [requireServerConfig(config, args.server)];
   if (servers.length === 0)
     throw new UsageError(
-      `${config.path ?? "There is no mcp.config.json here, so"} there is no server to examine; name one after -- (mcpterm doctor -- node build/server.js) or give --url <url>.`,
+      `${config.path === undefined ? "There is no mcp.config.json here, so" : `${config.path} has no enabled server, so`} there is no server to examine; name one after -- (mcpterm doctor -- node build/server.js) or give --url <url>.`,
     );
   const redactor = sessionRedactor(config, io.env);
   // Asked once for every server examined, not once each; settled, the examination does not ask again.

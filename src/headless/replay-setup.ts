@@ -66,9 +66,12 @@ export function replayServers(
       };
     if (!configured) {
       const known = config.servers.map((server) => server.name).join(", ") || "none";
+      // Quoted as JSON: a name from a trace may hold escapes, which then show rather than act.
+      const quoted = JSON.stringify(name);
       throw new UsageError(
-        // Quoted as JSON: a name from a trace may hold escapes, which then show rather than act.
-        `The recording calls server ${JSON.stringify(name)}, which ${config.path ?? "the config"} does not have (servers: ${known}); add it there, or give --server ${JSON.stringify(name)}=<command or url>.`,
+        config.path === undefined
+          ? `The recording calls server ${quoted}, and this folder has no mcp.config.json; run mcpterm replay from the project's folder, name its config with --config, or give --server ${quoted}=<command or url>.`
+          : `The recording calls server ${quoted}, which ${config.path} does not have (servers: ${known}); add it there, or give --server ${quoted}=<command or url>.`,
       );
     }
     // Naming the recording is the request to run its servers, as naming one is for `mcpterm call`.

@@ -310,7 +310,12 @@ describe("mcpterm doctor", () => {
     const empty = await runCli(trustingConfig(["doctor"]), { cwd: await tempDir(), env: cleanEnv() });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(
-      /there is no server to examine; name one after -- \(mcpterm doctor -- node build\/server\.js\)/,
+      /^mcpterm: There is no mcp\.config\.json here, so there is no server to examine; name one after -- \(mcpterm doctor -- node build\/server\.js\)/,
+    );
+    const named = await runCli(["doctor", "notes"], { cwd: await tempDir(), env: cleanEnv() });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(
+      /^mcpterm: There is no server named "notes": this folder has no mcp\.config\.json;/,
     );
   });
 });

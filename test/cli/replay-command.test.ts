@@ -288,6 +288,12 @@ describe("a trace that is not what mcpterm wrote", () => {
       /^mcpterm: The recording calls server "evil\\u001b\[2J", which .*mcp\.config\.json does not have \(servers: fixture\); add it there, or give --server "evil\\u001b\[2J"=<command or url>\.\n$/,
     );
     expect(run.stderr.includes(ESC)).toBe(false);
+    // Run from a folder without a config: that is what it says, not that a config lacks the server.
+    const elsewhere = await runCli(["replay", file, "--yes"], { cwd: await tempDir(), env: cleanEnv() });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toBe(
+      `mcpterm: The recording calls server "evil\\u001b[2J", and this folder has no mcp.config.json; run mcpterm replay from the project's folder, name its config with --config, or give --server "evil\\u001b[2J"=<command or url>.\n`,
+    );
   });
 
   it("says what is wrong with a line of a calls file, naming the line", async () => {
