@@ -86,9 +86,9 @@ export class StrayAnswers implements WireWatcher {
 
 /**
  * The last `capacity` distinct keys, by when each was first added (adding one already held
- * changes nothing), the oldest going first. A ring says which is oldest: asking a
- * Set for its first entry, after thousands were deleted from its front, walks past every one of
- * them until the Set is rebuilt, and a session past REMEMBERED_IDS requests asked on each one.
+ * changes nothing), the oldest going first. A ring says which is oldest: asking a Set for its
+ * first entry, after thousands were deleted from its front, walks past every one of them until
+ * the Set is rebuilt, and a session past REMEMBERED_IDS requests asked on each one.
  */
 class RecentKeys {
   private readonly keys = new Set<string>();
