@@ -31,6 +31,8 @@ export type ScriptedReply =
   | { hang: true }
   /** Answers `text` only after `afterMs`: a model that thinks for a while before it speaks. */
   | { afterMs: number; text: string }
+  /** Answers `text` once `until` settles: a test orders the answer after something it waits for. */
+  | { until: Promise<unknown>; text: string }
   /** Streams some chunks, then destroys the socket. */
   | { disconnectAfterChunks: number; text: string }
   /**
@@ -236,6 +238,15 @@ function respond(
       reply.afterMs,
     );
     res.once("close", () => clearTimeout(later));
+    return;
+  }
+  if ("until" in reply) {
+    let closed = false;
+    res.once("close", () => (closed = true));
+    const answer = (): void => {
+      if (!closed) respond(res, { text: reply.text }, request, index, countsWholePrompt);
+    };
+    void reply.until.then(answer, answer);
     return;
   }
   if ("status" in reply) {

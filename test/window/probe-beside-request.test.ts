@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixtures.js";
-import { waitFor } from "../support/poll.js";
+import { waitFor, waitForFileText } from "../support/poll.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
 import {
   startScriptedModelServer,
@@ -58,15 +58,23 @@ describe("the context-window probe", () => {
   });
 
   it("is remembered per endpoint and model in the user's cache folder, so the next run does not ask", async () => {
-    const model = await server({});
     const cwd = await tempDir();
     const cache = path.join(cwd, "cache");
+    const file = path.join(cache, "mcpterm", "context-windows.json");
+    // The first answer waits for the window to be kept: a one-shot run that ends first keeps none.
+    const kept = waitForFileText(file, "50000", 10_000);
+    // Not kept within 10 s, the answer goes out anyway, and the checks below say what is missing.
+    kept.catch(() => undefined);
+    const model = await startScriptedModelServer(
+      (_request, index) => (index === 0 ? { until: kept, text: "done" } : { text: "done" }),
+      { models: LISTING },
+    );
+    servers.push(model);
     const env = cleanEnv({ XDG_CACHE_HOME: cache });
     const first = await ask(model, cwd, env, path.join(cwd, "first.jsonl"));
     expect(first).toMatchObject({ code: 0, stdout: "done\n" });
     expect(model.events.filter((event) => event === "GET /v1/models")).toHaveLength(1);
 
-    const file = path.join(cache, "mcpterm", "context-windows.json");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     // Kept by a hash: a base URL may hold a password.
     expect(await readFile(file, "utf8")).not.toContain("127.0.0.1");
