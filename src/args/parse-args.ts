@@ -160,7 +160,25 @@ function buildParser(
       .exitProcess(false)
       .wrap(null),
   );
+  skipHelpLayout(parser);
   return COMMANDS.reduce((withCommands, addCommand) => addCommand(withCommands, context), parser);
+}
+
+/**
+ * yargs lays out a command's whole help after running it, in case its handler asks to show
+ * help; none of mcpterm's does (`--help` and a mistake lay it out when they need it). The layout
+ * measures every line with string-width, which it loads for that: about 30 ms of every `call`,
+ * `tools` or `kb` for a text nobody reads. yargs keeps the hook on its internal methods, the one
+ * way to reach it; test/cli/start-up-loads.test.ts fails if a command loads string-width again.
+ */
+function skipHelpLayout(parser: Argv<GlobalOptions>): void {
+  const usage = (parser as unknown as YargsInternals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
+}
+
+/** The part of yargs' internals skipHelpLayout reaches: in a version without it, nothing is skipped. */
+interface YargsInternals {
+  getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
 }
 
 /** yargs reads `--prompt -` as a stray "-" (while `-p -` works), so join the pair first. */

@@ -107,4 +107,14 @@ describe("what a command line loads", () => {
     expect(run.stdout).toMatch(/mcpterm kb/);
     expect(run.loads.filter(fromPackage("string-width"))).toHaveLength(1);
   });
+
+  it("a subcommand run, whose help nobody reads, neither lays it out nor loads string-width", async () => {
+    const tools = await loadsOf(["tools"]);
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toMatch(/No MCP servers are configured/);
+    expect(tools.loads.some(fromPackage("string-width"))).toBe(false);
+    const stats = await loadsOf(["kb", "stats", "--json"]);
+    expect(stats.stdout).toMatch(/"files"/);
+    expect(stats.loads.some(fromPackage("string-width"))).toBe(false);
+  });
 });
