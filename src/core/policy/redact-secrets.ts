@@ -9,6 +9,7 @@ import {
   type TextRedaction,
 } from "./secret-patterns.js";
 import { SecretNeedle } from "./known-secret-search.js";
+import { rememberShort } from "./remembered-texts.js";
 import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
 import type { RecordRedaction } from "./redacted-json.js";
 
@@ -90,13 +91,6 @@ function tokenEnd(text: string, end: number): number {
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
  * this process knows (API keys from flags and environment).
  */
-/**
- * Short texts found clean are remembered, up to this many: the same few ("2.0", "tools/call",
- * a tool's name, an approval's reason) come back in every JSON-RPC frame and event a call makes.
- */
-const REMEMBERED_CLEAN = 4096;
-const REMEMBERED_CLEAN_MAX_CHARS = 128;
-
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
   private readonly clean = new Set<string>();
@@ -243,14 +237,4 @@ export class SecretRedactor {
     },
     full: async (text) => (await this.redact(text)).text,
   };
-}
-
-/**
- * Remembers a short text in one of the redactor's sets, up to REMEMBERED_CLEAN of them. Forgetting
- * them all at once keeps this a set lookup; the common ones come straight back.
- */
-function rememberShort(texts: Set<string>, text: string): void {
-  if (text.length > REMEMBERED_CLEAN_MAX_CHARS) return;
-  if (texts.size >= REMEMBERED_CLEAN) texts.clear();
-  texts.add(text);
 }

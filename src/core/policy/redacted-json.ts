@@ -1,5 +1,6 @@
 import { revealHiddenText } from "./hidden-text.js";
 import { defineEntry, redactShared, renameKeys, type WalkOptions } from "./redact-deep.js";
+import { rememberShortAnswer } from "./remembered-texts.js";
 import { sanitizeForTerminal } from "./sanitize-terminal.js";
 import { isSecretName, REDACTED } from "./secret-patterns.js";
 
@@ -237,10 +238,7 @@ function namesSecret(name: string): boolean {
   const known = NAME_ANSWERS.get(name);
   if (known !== undefined) return known;
   const answer = readsAsSecretName(name);
-  if (name.length <= REMEMBERED_NAME_MAX_CHARS) {
-    if (NAME_ANSWERS.size >= REMEMBERED_NAMES) NAME_ANSWERS.clear();
-    NAME_ANSWERS.set(name, answer);
-  }
+  rememberShortAnswer(NAME_ANSWERS, name, answer);
   return answer;
 }
 
@@ -250,14 +248,11 @@ function readsAsSecretName(name: string): boolean {
 }
 
 /**
- * namesSecret's answers so far, by name: every key of every record is read, and the same few
- * (`jsonrpc`, `params`, `_meta`, `progressToken`) come back in each. The answer depends on the
- * name alone. Past REMEMBERED_NAMES the map starts over, so a server inventing keys costs
- * memory for no more than that many.
+ * namesSecret's answers so far, by name (see remembered-texts.ts): every key of every record is
+ * read, and the same few (`jsonrpc`, `params`, `_meta`, `progressToken`) come back in each. The
+ * answer depends on the name alone.
  */
 const NAME_ANSWERS = new Map<string, boolean>();
-const REMEMBERED_NAMES = 4096;
-const REMEMBERED_NAME_MAX_CHARS = 128;
 
 /**
  * A plural names a list of them, not one (mcpterm's own `argumentSecrets` says which argument
