@@ -94,7 +94,12 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
     rounds,
     bigRepeats,
   });
-  const { sdk: sdkRounds, mcpterm: mcptermRounds, manager: managerRounds } = warm.rounds;
+  const {
+    sdk: sdkRounds,
+    mcpterm: mcptermRounds,
+    untraced: untracedRounds,
+    manager: managerRounds,
+  } = warm.rounds;
   const { sdk: sdkBig, mcpterm: mcptermBig } = warm.big;
 
   const row = (name: string, unit: string, pick: (round: Round) => number, target: Target): Figure =>
@@ -111,6 +116,14 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
     row(`tool call p50, ${count} sequential`, "ms", (r) => r.sequential.p50, {
       kind: "ratio-at-most",
       value: 1.2,
+    }),
+    figureOf({
+      name: `tool call p50, ${count} sequential, no trace`,
+      unit: "ms",
+      samples: untracedRounds.map((r) => r.sequential.p50),
+      floor: { label: SDK, samples: sdkRounds.map((r) => r.sequential.p50) },
+      target: none,
+      note: "mcpterm's whole path with no trace recorder: the rest of the gap to the first row is what recording the call's seven records costs it (they are written after the request went out, but on these two cores their CPU competes with the server's)",
     }),
     figureOf({
       name: `tool call p50, ${count} sequential, McpManager.callTool alone`,
@@ -151,6 +164,13 @@ await runSuite("tool-calls", { quickSeconds: 40, fullSeconds: 900 }, async ({ qu
     }),
     row(`tool call p99, ${count} from ${CALLERS} callers`, "ms", (r) => r.concurrent.p99, none),
     row(`CPU per tool call, ${count} sequential`, "µs", (r) => r.sequential.cpuMicros, none),
+    figureOf({
+      name: `CPU per tool call, ${count} sequential, no trace`,
+      unit: "µs",
+      samples: untracedRounds.map((r) => r.sequential.cpuMicros),
+      floor: { label: SDK, samples: sdkRounds.map((r) => r.sequential.cpuMicros) },
+      target: none,
+    }),
     row(`CPU per tool call, ${count} from ${CALLERS} callers`, "µs", (r) => r.concurrent.cpuMicros, none),
     row(`tool calls/s, ${count} from ${CALLERS} callers`, "calls/s", (r) => r.concurrent.perSecond, none),
     ...BIG_SIZES.map((chars, index) =>

@@ -1,6 +1,6 @@
 /**
  * The warm rounds of tool-call-bench.ts, in a process of their own: each path (the SDK's
- * `Client`, mcpterm's whole path, `McpManager.callTool` alone) on its own server process, one
+ * `Client`, mcpterm's whole path, the same with no trace, `McpManager.callTool` alone) on its own server process, one
  * untimed round of each first, then `rounds` rounds each starting with the next path, then the
  * big results. Prints the measurements as JSON on stdout (WarmMeasurements).
  *
@@ -100,10 +100,11 @@ async function main(): Promise<WarmMeasurements> {
   const opens: Record<WarmPath, () => Promise<ToolPath>> = {
     sdk: () => sdkPath(launch),
     mcpterm: () => mcptermPath(launch, traces),
+    untraced: () => mcptermPath(launch, traces, { traced: false }),
     manager: () => managerPath(launch),
   };
   const names = Object.keys(opens) as WarmPath[];
-  const measured: Record<WarmPath, Round[]> = { sdk: [], mcpterm: [], manager: [] };
+  const measured: Record<WarmPath, Round[]> = { sdk: [], mcpterm: [], untraced: [], manager: [] };
   // One round of each path first, not counted: V8 compiles a function only after it has run many
   // times, and mcpterm's path is several times the SDK's code, so without it the early rounds
   // compare compilers at work.

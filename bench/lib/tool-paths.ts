@@ -90,26 +90,35 @@ const NO_MODEL: ChatModel = {
 export async function mcptermPath(
   launch: Launch,
   traceDir: string,
-  { warmValidator = false }: { warmValidator?: boolean } = {},
+  {
+    warmValidator = false,
+    traced = true,
+  }: {
+    warmValidator?: boolean;
+    /** False: the same path with no trace recorder, to show what recording the call costs it. */
+    traced?: boolean;
+  } = {},
 ): Promise<ToolPath> {
   // No API keys and an empty environment: the redactor's rule sets, without known secret values.
   const redactor = SecretRedactor.forSession([], {}, []);
   const redact = (text: string): string => redactor.redactSync(text).text;
-  const trace = TraceRecorder.open({
-    dir: traceDir,
-    redaction: redactor.forRecords,
-    model: "bench",
-    servers: ["fixture"],
-    cwd: traceDir,
-  });
+  const trace = traced
+    ? TraceRecorder.open({
+        dir: traceDir,
+        redaction: redactor.forRecords,
+        model: "bench",
+        servers: ["fixture"],
+        cwd: traceDir,
+      })
+    : undefined;
   const manager = new McpManager([serverConfig("fixture", launch)], {
     parentEnv: process.env,
     redact,
-    onWire: trace.wire,
+    ...(trace ? { onWire: trace.wire } : {}),
   });
   await manager.start();
   assertModern(manager);
-  const host = new McpToolHost(manager, { redactor, onRawResult: trace.rawResult });
+  const host = new McpToolHost(manager, { redactor, ...(trace ? { onRawResult: trace.rawResult } : {}) });
   const options: TurnOptions = {
     input: "bench",
     turn: 1,
@@ -142,14 +151,14 @@ export async function mcptermPath(
         { tools, heldBack: new Set(), warnings: [] },
         outcomes,
       ))
-        for (const passed of output.pass(event)) trace.write(passed);
+        for (const passed of output.pass(event)) trace?.write(passed);
       const outcome = outcomes.get(id);
       if (!outcome?.ok) throw new Error(`the call failed: ${outcome?.display ?? "no outcome"}`);
       return outcome.display;
     },
     close: async () => {
       await manager.close();
-      trace.close();
+      trace?.close();
     },
   };
 }

@@ -15,7 +15,7 @@ export interface Round {
   concurrent: Latencies;
 }
 
-export type WarmPath = "sdk" | "mcpterm" | "manager";
+export type WarmPath = "sdk" | "mcpterm" | "untraced" | "manager";
 
 export interface WarmMeasurements {
   rounds: Record<WarmPath, Round[]>;
