@@ -1,8 +1,9 @@
 /**
  * The warm rounds of tool-call-bench.ts, in a process of their own: each path (the SDK's
- * `Client`, mcpterm's whole path, the same with no trace, `McpManager.callTool` alone) on its own server process, one
- * untimed round of each first, then `rounds` rounds each starting with the next path, then the
- * big results. Prints the measurements as JSON on stdout (WarmMeasurements).
+ * `Client`, mcpterm's whole path, the same with no trace, `McpManager.callTool` alone) on its
+ * own server process, one untimed round of each first, then `rounds` rounds each starting with
+ * the next path, then the big results. Prints the measurements as JSON on stdout
+ * (WarmMeasurements).
  *
  * tool-call-bench.ts bundles it (bench/lib/bundle.ts) and runs
  * `node <bundle> <marker> <trace folder> <calls> <rounds> <big repeats>`, having compiled the
