@@ -656,6 +656,23 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       { mcpServers: { "my server": { command: 1 } } },
       'mcp.config.json: mcpServers["my server"].command must be a string, got a number.',
     ],
+    // No process can be started with a NUL in its command line, folder or environment: Node's own
+    // error came out at start (exit 4) until the config said so itself.
+    [
+      "a NUL in a server's argument",
+      { mcpServers: { s: { command: "node", args: ["ok", "a\u0000b"] } } },
+      'mcp.config.json: mcpServers.s.args[1] must be text without a NUL character (\\u0000), which no command line or path can hold, got "a\\u0000b".',
+    ],
+    [
+      "a NUL in a server's command",
+      { mcpServers: { s: { command: "no\u0000de" } } },
+      'mcp.config.json: mcpServers.s.command must be text without a NUL character (\\u0000), which no command line or path can hold, got "no\\u0000de".',
+    ],
+    [
+      "a NUL in an environment variable's name",
+      { mcpServers: { s: { command: "node", env: { "A\u0000B": "x" } } } },
+      'mcp.config.json: mcpServers.s.env must be text without a NUL character (\\u0000), which no command line or path can hold, got "A\\u0000B".',
+    ],
   ])("%s", async (_name, document, message) => {
     await expect(load(document)).rejects.toThrow(new ConfigError(message));
   });

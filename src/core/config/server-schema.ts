@@ -108,6 +108,7 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     const command = reader.optionalString(raw, "command", here) ?? "";
     server.command = expand(command, keyPath(here, "command"));
     server.cwd = path.resolve(context.configDir, cwd === undefined ? "." : expand(cwd, keyPath(here, "cwd")));
+    refuseNul(server, here, reader);
   } else {
     const urlKey = chooseUrlKey(raw, transport);
     const urlPath = keyPath(here, urlKey);
@@ -218,4 +219,28 @@ function describeUnset(unset: Unset[], fileLabel: string): string | undefined {
     `${names.join(", ")} ${verb} not set (used in ${first.path} in ${fileLabel}); ` +
     `set ${names.length === 1 ? "it" : "them"} in the environment or give a default like \${${first.variable}:-value}.`
   );
+}
+
+/**
+ * A NUL character ends a string where a program's arguments, its environment and paths are
+ * handed over, so no process can be started with one: said as the config's mistake (exit 2),
+ * naming the key, before anything tries.
+ */
+function refuseNul(server: ServerConfig, here: string, reader: ConfigFieldReader): void {
+  const fields: Array<[string, string]> = [
+    [keyPath(here, "command"), server.command ?? ""],
+    ...server.args.map((arg, index): [string, string] => [`${keyPath(here, "args")}[${index}]`, arg]),
+    [keyPath(here, "cwd"), server.cwd ?? ""],
+    ...Object.entries(server.env).flatMap(([name, value]): Array<[string, string]> => [
+      [keyPath(here, "env"), name],
+      [keyPath(keyPath(here, "env"), name), value],
+    ]),
+  ];
+  const found = fields.find(([, text]) => text.includes("\0"));
+  if (found)
+    reader.fail(
+      found[0],
+      "text without a NUL character (\\u0000), which no command line or path can hold",
+      JSON.stringify(found[1]),
+    );
 }
