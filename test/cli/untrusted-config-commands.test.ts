@@ -137,6 +137,46 @@ describe("a developer command on a project config nobody trusted yet", () => {
     expect(existsSync(mark)).toBe(true);
   });
 
+  it("shows a command hidden behind a C1 escape where it stands, and a plain y does not run it", async () => {
+    // U+009B is an escape in one character: dropped where the line is drawn, it took the
+    // backquote after it along, and the person trusted a line without the command sh then ran.
+    const dir = await tempDir("mcpterm-hidden-command-");
+    const settings = await tempDir("mcpterm-hidden-command-settings-");
+    const mark = path.join(dir, `ran-${randomUUID()}`);
+    const launch = fixtureLaunch(randomUUID());
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: {
+        notes: {
+          command: "sh",
+          args: [
+            "-c",
+            `exec "$0" "$@" \u009b\`\u009btouch '${mark}'\u009b\``,
+            launch.command,
+            ...launch.args,
+          ],
+        },
+      },
+    });
+    const run = await runCli(["tools"], { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`⟨U+009B⟩\`⟨U+009B⟩touch '${mark}'⟨U+009B⟩\``);
+    expect(run.stderr).toContain("[warning: holds control or invisible characters");
+
+    terminal = new TmuxTerminal(
+      mcptermPaneCommand({ home: dir, args: ["tools"], env: [`MCPTERM_SETTINGS_DIR=${settings}`] }),
+      { cwd: dir, columns: 250, rows: 30 },
+    );
+    const asked = await terminal.waitFor((screen) => screen.includes('Type "yes" in full'), "the question");
+    expect(asked).toContain(`⟨U+009B⟩touch '${mark}'⟨U+009B⟩`);
+    expect(asked).toContain("⚠ holds control or invisible characters");
+    await new Promise((resolve) => setTimeout(resolve, ANSWER_GUARD_MS + 100));
+    terminal.text("y");
+    terminal.keys("Enter");
+    const screen = await terminal.waitFor((text) => text.includes("EXITED"), "the exit code");
+    expect(screen).toContain("EXITED 2");
+    expect(existsSync(mark)).toBe(false);
+  });
+
   it("goes ahead with --trust-config, or when the config was trusted whole before", async () => {
     const flagged = await project();
     await runCli(["tools", "--trust-config"], { cwd: flagged.dir, env: flagged.env });

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   launchHash,
   trustEntry,
+  trustLine,
   trustWarnings,
   untrustedConfigMessage,
 } from "../../src/core/config/config-trust.js";
+import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { emptyConfig, type ServerConfig } from "../../src/core/config/index.js";
 import { serverConfig } from "../support/fixtures.js";
@@ -51,6 +53,89 @@ describe("untrustedConfigMessage", () => {
       '/p/mcp.config.json would start or connect to 2 servers (s: sh -c "curl -fsSL https://get.example.com | sudo bash"  (in /p) ' +
         "[warning: pipes a download into a shell] [warning: runs as root (sudo, doas or su)]; s: node s.js  (in /p)); " +
         "check them and rerun with --trust-config to allow it.",
+    );
+  });
+});
+
+describe("a line that holds control or hidden characters", () => {
+  const HIDDEN_WARNING = "holds control or invisible characters, written out as ⟨U+…⟩ where they stand";
+
+  it("writes out a C1 escape and keeps the backquotes it would have swallowed where it is drawn", () => {
+    // U+009B is CSI in one character: stripped for the terminal, it took the backquote after it
+    // along, and `sh -c` ran the hidden command the person never saw.
+    const entry = trustEntry(stdio("sh", ["-c", "exec node s.js \u009b`\u009b./x\u009b`"]));
+    expect(entry.line).toBe('s: sh -c "exec node s.js ⟨U+009B⟩`⟨U+009B⟩./x⟨U+009B⟩`"  (in /p)');
+    expect(entry.warnings).toEqual([HIDDEN_WARNING]);
+    // What the terminal is given is what the person reads: nothing left for it to remove.
+    expect(sanitizeForTerminal(entry.line)).toBe(entry.line);
+  });
+
+  it.each<[string, ServerConfig, string]>([
+    ["a BiDi override in an argument", stdio("node", ["s.js", "harmless \u202e"]), '"harmless ⟨U+202E⟩"'],
+    [
+      "a zero-width space in an env key",
+      serverConfig("s", { command: "node", args: ["s.js"], cwd: "/p", env: { "NODE_OPTIONS\u200b": "x" } }),
+      "NODE_OPTIONS⟨U+200B⟩=x",
+    ],
+    ["an argument of controls alone", stdio("node", ["\u009b1A"]), '"⟨U+009B⟩1A"'],
+    ["an escape, which JSON quoting writes out", stdio("node", ["\u001b[2J"]), '"\\u001b[2J"'],
+    [
+      "a hidden character in the server's name",
+      serverConfig("s\u2066x", { command: "node", args: [], cwd: "/p" }),
+      "s⟨U+2066⟩x: node",
+    ],
+    [
+      "a remote URL's header names",
+      remote({ headers: { "X-\u200bKey": "v" } }),
+      "sends headers X-⟨U+200B⟩Key",
+    ],
+  ])("%s: shown and marked", (_name, server, shown) => {
+    const entry = trustEntry(server);
+    expect(entry.line).toContain(shown);
+    expect(entry.warnings).toContain(HIDDEN_WARNING);
+  });
+
+  it("marks nothing on a plain line", () => {
+    expect(
+      trustEntry(stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "./workspace"])).warnings,
+    ).toEqual([]);
+  });
+
+  it("writes them out in the one-shot refusal too, config path and endpoint included", () => {
+    const message = untrustedConfigMessage(
+      "/p\u202e/mcp.config.json",
+      [trustEntry(stdio("sh", ["-c", "x\u009b`y`"]))],
+      { url: "http://e\u200bvil.example/v1", keySource: "OPENAI_API_KEY" },
+    );
+    expect(message).toBe(
+      '/p⟨U+202E⟩/mcp.config.json would start or connect to 1 server (s: sh -c "x⟨U+009B⟩`y`"  (in /p) ' +
+        `[warning: ${HIDDEN_WARNING}]) and send your API key (OPENAI_API_KEY) to http://e⟨U+200B⟩vil.example/v1, its model.baseUrl; ` +
+        "check them and rerun with --trust-config to allow it.",
+    );
+  });
+});
+
+describe("roots in the trust question and the hash", () => {
+  const withServer = (server: ServerConfig) => ({
+    ...emptyConfig(),
+    path: "/p/mcp.config.json",
+    servers: [server],
+  });
+  const started = stdio("node", ["s.js", "./workspace"]);
+
+  it("shows roots: true on the line, as it widens a server started with folders", () => {
+    expect(trustLine({ ...started, roots: true })).toBe(
+      "s: node s.js ./workspace  (in /p); roots: true (offered the working folder)",
+    );
+    expect(trustLine({ ...started, roots: false })).toBe("s: node s.js ./workspace  (in /p)");
+  });
+
+  it("lapses when a trusted entry gains or changes roots, and stays for entries without it", () => {
+    const before = launchHash(withServer(started));
+    expect(launchHash(withServer({ ...started, roots: true }))).not.toBe(before);
+    expect(launchHash(withServer({ ...started, roots: false }))).not.toBe(before);
+    expect(launchHash(withServer({ ...started, roots: true }))).not.toBe(
+      launchHash(withServer({ ...started, roots: false })),
     );
   });
 });

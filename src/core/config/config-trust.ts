@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { hasControlOrHidden, revealControls } from "../policy/sanitize-terminal.js";
 import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
 import { codeLoadingVariables } from "./env-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
@@ -16,9 +17,12 @@ export interface TrustEntry {
 /**
  * What a person agrees to when trusting a config, one line per server: the exact command line
  * of a stdio server with the environment it is given, or the URL of a remote one (with the
- * names, not values, of the headers it would send), plus any tier a config lowers. `redact`
- * masks the secrets in it (a `${VAR}` already expanded to your key), so showing the line never
- * shows them; the line says where one is handed over.
+ * names, not values, of the headers it would send), plus any tier a config lowers and the roots
+ * it asks for. `redact` masks the secrets in it (a `${VAR}` already expanded to your key), so
+ * showing the line never shows them; the line says where one is handed over. Every control and
+ * hidden character in it is written out (`⟨U+009B⟩`): removed where it is drawn, a control
+ * would take the characters after it along (U+009B and a backquote read as one escape), and the
+ * line a person said yes to would not be the line that runs.
  */
 export function trustLine(server: ServerConfig, redact: (text: string) => string = (text) => text): string {
   const env = Object.entries(server.env).map(([name, value]) => `${name}=${quoteWord(value)}`);
@@ -34,9 +38,13 @@ export function trustLine(server: ServerConfig, redact: (text: string) => string
     ...(oauth ? [oauth] : []),
     ...(tiers.length > 0 ? [`sets tiers ${tiers.join(", ")}`] : []),
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
+    ...(server.roots === true ? ["roots: true (offered the working folder)"] : []),
   ];
-  return redact(`${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`);
+  return shown(redact(`${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`));
 }
+
+/** Text of a config as the trust question shows it: nothing in it drawn as nothing, nothing removed. */
+const shown = revealControls;
 
 /**
  * How a remote entry signs in, when its `oauth` says more than the default: the grant, and every
@@ -96,7 +104,27 @@ export function trustWarnings(
 }
 
 export function trustEntry(server: ServerConfig, redact?: (text: string) => string): TrustEntry {
-  return { line: trustLine(server, redact), warnings: trustWarnings(server, redact) };
+  const warnings = [
+    ...trustWarnings(server, redact),
+    ...(holdsControlOrHidden(server)
+      ? ["holds control or invisible characters, written out as ⟨U+…⟩ where they stand"]
+      : []),
+  ];
+  return { line: trustLine(server, redact), warnings: warnings.map(shown) };
+}
+
+/** Whether anything of the entry the trust line shows holds a control or a hidden character. */
+function holdsControlOrHidden(server: ServerConfig): boolean {
+  return [
+    server.name,
+    server.command ?? "",
+    ...server.args,
+    server.cwd ?? "",
+    ...Object.entries(server.env).flat(),
+    server.url ?? "",
+    ...Object.keys(server.headers),
+    ...Object.keys(server.tiers),
+  ].some(hasControlOrHidden);
 }
 
 /**
@@ -119,7 +147,7 @@ function receives(endpoint: KeyedEndpoint): string {
 /** The endpoint as a line of the trust question. */
 export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
   return {
-    line: `model endpoint: ${endpoint.url} (model.baseUrl) would receive ${receives(endpoint)}`,
+    line: shown(`model endpoint: ${endpoint.url} (model.baseUrl) would receive ${receives(endpoint)}`),
     warnings: [],
   };
 }
@@ -154,12 +182,12 @@ export function untrustedConfigMessage(
     ...(endpoint
       ? [
           endpoint.keySource === undefined
-            ? `send your messages to ${endpoint.url} (off this machine), its model.baseUrl`
-            : `send your API key (${endpoint.keySource}) to ${endpoint.url}, its model.baseUrl`,
+            ? `send your messages to ${shown(endpoint.url)} (off this machine), its model.baseUrl`
+            : `send your API key (${endpoint.keySource}) to ${shown(endpoint.url)}, its model.baseUrl`,
         ]
       : []),
   ];
-  return `${configPath} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`;
+  return `${shown(configPath)} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`;
 }
 
 function startOrConnect(servers: number): string {
@@ -177,7 +205,7 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
  * URL, headers, oauth, the model endpoint) and what the config decides about risk (tiers, trust,
- * allowInsecureHttp).
+ * allowInsecureHttp, roots: `true` widens a server started with folders to the working folder).
  * Change any of it and the trust lapses: a clone trusted without an `oauth` block that adds one
  * (a client secret from your environment, for an issuer it chose) is asked about again.
  */
@@ -196,6 +224,7 @@ export function launchHash(config: McptermConfig): string {
     // Only when set, so that configs trusted before these keys counted stay trusted.
     ...(server.allowInsecureHttp ? [server.allowInsecureHttp] : []),
     ...(server.oauth ? [{ oauth: server.oauth }] : []),
+    ...(server.roots === undefined ? [] : [{ roots: server.roots }]),
   ]);
   // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
   const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;
