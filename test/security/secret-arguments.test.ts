@@ -159,6 +159,49 @@ describe("findArgumentSecrets", () => {
     );
   });
 
+  describe("a long enough part of a known key, on its own", () => {
+    // A key of the user's, built here so that no scanner takes this file for a leak.
+    const random = ["zq8Xk2Lm", "P4vR7tYw", "9NcB3hJd"].join("");
+    const key = `sk-proj-${random}`;
+    const holder = new SecretRedactor([key]);
+
+    it.each<[string, Record<string, unknown>]>([
+      ["its random part without the public prefix", { text: random }],
+      [
+        "split in three and put in another order",
+        { text: `${random.slice(8)} sk-proj- ${random.slice(0, 8)}` },
+      ],
+      ["twenty characters of it in other text", { text: `ref=${random.slice(2, 22)}&x=1` }],
+      ["sixteen characters of it, reversed", { text: Array.from(random.slice(4, 20)).reverse().join("") }],
+      ["as the name of a property", { [random.slice(5)]: true }],
+      ["in upper case, joined by dashes", { text: random.slice(0, 18).toUpperCase().split("").join("-") }],
+    ])("finds %s", async (_form, args) => {
+      expect(await findArgumentSecrets(args, holder)).toEqual([
+        { path: "(the arguments)", rule: "known-secret" },
+      ]);
+    });
+
+    it.each<[string, Record<string, unknown>]>([
+      ["fifteen characters of it", { text: `id ${random.slice(0, 15)}` }],
+      ["two short pieces far apart", { text: `${random.slice(0, 10)} and ${random.slice(12, 22)}` }],
+      ["its public prefix alone", { text: "use an sk-proj- key" }],
+    ])("leaves %s alone", async (_form, args) => {
+      expect(await findArgumentSecrets(args, holder)).toEqual([]);
+    });
+
+    it("does not take a secret's wordy, digitless start for a part of it", async () => {
+      const webhook = new SecretRedactor([
+        "https://hooks.example.com/services/T0AB12CD/B0EF34GH/kL9mN8pQ7rS6tU5v",
+      ]);
+      expect(
+        await findArgumentSecrets({ url: "see https://hooks.example.com/services/ for the docs" }, webhook),
+      ).toEqual([]);
+      expect(await findArgumentSecrets({ text: "kL9mN8pQ7rS6tU5v and T0AB12CD/B0EF34GH" }, webhook)).toEqual([
+        { path: "(the arguments)", rule: "known-secret" },
+      ]);
+    });
+  });
+
   it("does not mistake ordinary arguments for a known secret", async () => {
     const ordinary = {
       path: "src/core/policy/argument-secrets.ts",

@@ -1,12 +1,25 @@
 /**
  * Looking for a known secret value inside text that may hide it: split, spaced, reversed, in
- * another case or width, escaped, URL-encoded, hex or base64 (at any byte offset, nested).
+ * another case or width, escaped, URL-encoded, hex or base64 (at any byte offset, nested), or
+ * a long enough part of it on its own.
  */
 
 /** Secrets shorter than this match too much by chance to look for in disguise. */
 const MIN_SECRET_LENGTH = 8;
 /** Encoded forms shorter than this match too much by chance to say anything. */
 const ENCODED_MIN_LENGTH = 12;
+/**
+ * A run of a known secret this long gives most of it away, wherever the rest went: its random
+ * part without the public prefix (`sk-proj-` dropped), or pieces of it put in another order.
+ * Sixteen characters of a key's random part leave too little to guess to call it safe.
+ */
+const PART_MIN_LENGTH = 16;
+/**
+ * Every run of PART_MIN_LENGTH characters of a secret holds one of its pieces of this length
+ * that start at a multiple of it: those are searched for, and each place one is found is
+ * widened to the run around it.
+ */
+const PART_ANCHOR_LENGTH = PART_MIN_LENGTH / 2;
 
 export function decodeEscapes(text: string): string {
   return text
@@ -81,7 +94,12 @@ export class SecretHaystack {
     // Hex survives with any separator between its bytes (`74:68:65`).
     if (this.letters().includes(needle.hex)) return true;
     const compact = this.compact();
-    return needle.base64.some((core) => compact.includes(core));
+    if (needle.base64.some((core) => compact.includes(core))) return true;
+    return (
+      holdsPartOf(folded, needle.plain) ||
+      holdsPartOf(folded, needle.reversed) ||
+      (needle.letters !== undefined && holdsPartOf(this.letters(), needle.letters))
+    );
   }
 
   private compact(): string {
@@ -103,6 +121,33 @@ export class SecretHaystack {
     this.lettersOnly ??= letters(this.text);
     return this.lettersOnly;
   }
+}
+
+/**
+ * Whether `text` holds a run of at least PART_MIN_LENGTH characters of `secret` with a letter and
+ * a digit in it: a key's random part has both, and a run of words or of a URL's fixed start (a
+ * webhook's `https://hooks.example.com/services/`) is what ordinary text shares with secrets.
+ */
+function holdsPartOf(text: string, secret: string): boolean {
+  if (secret.length < PART_MIN_LENGTH || text.length < PART_MIN_LENGTH) return false;
+  for (let anchor = 0; anchor + PART_ANCHOR_LENGTH <= secret.length; anchor += PART_ANCHOR_LENGTH) {
+    const piece = secret.slice(anchor, anchor + PART_ANCHOR_LENGTH);
+    for (let at = text.indexOf(piece); at !== -1; at = text.indexOf(piece, at + 1)) {
+      let before = 0;
+      while (before < anchor && before < at && text[at - before - 1] === secret[anchor - before - 1])
+        before += 1;
+      let after = PART_ANCHOR_LENGTH;
+      while (
+        anchor + after < secret.length &&
+        at + after < text.length &&
+        text[at + after] === secret[anchor + after]
+      )
+        after += 1;
+      const run = secret.slice(anchor - before, anchor + after);
+      if (run.length >= PART_MIN_LENGTH && /\d/.test(run) && /\p{L}/u.test(run)) return true;
+    }
+  }
+  return false;
 }
 
 function letters(text: string): string {
