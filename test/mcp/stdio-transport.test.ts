@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,6 +24,30 @@ function nodeScript(
 }
 
 describe("StdioProcessTransport", () => {
+  it("says a missing or wrong folder is the folder's fault, not the command's", async () => {
+    // A spawn into a folder that is not there fails with ENOENT, as a command that is not there
+    // does; one into a file fails with ENOTDIR, thrown rather than emitted.
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mcpterm-cwd-"));
+    const file = path.join(dir, "a-file");
+    await writeFile(file, "");
+    try {
+      await expect(nodeScript("", { cwd: path.join(dir, "srv") }).start()).rejects.toThrow(
+        `its folder ${path.join(dir, "srv")} does not exist (its "cwd"); fix the folder, not the command`,
+      );
+      await expect(nodeScript("", { cwd: file }).start()).rejects.toThrow(
+        `its folder ${file} is not a folder (its "cwd"); fix the folder, not the command`,
+      );
+      // A command that is not there, in a folder that is, is still the command's fault.
+      await expect(
+        new StdioProcessTransport({ command: "no-such-mcp-command", args: [], env: {}, cwd: dir }).start(),
+      ).rejects.toThrow(
+        `command "no-such-mcp-command" was not found (ENOENT) in ${dir}; check the command and PATH`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a message sent as the process exits is lost with the connection, never a bare EPIPE", async () => {
     // Answers one message and exits at once, as a server that ends after its first call; the
     // next message meets either a pipe still open (and is lost as the process ends) or a broken

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
@@ -109,7 +110,15 @@ export class StdioProcessTransport implements Transport {
     if (this.child) throw new Error("StdioProcessTransport already started");
     const { command, args, env, cwd } = this.options;
     return new Promise((resolve, reject) => {
-      const child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      let child: ChildProcessByStdio<Writable, Readable, Readable>;
+      try {
+        child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+      } catch (error) {
+        // Most failures come as an "error" event; some (a cwd that is a file: ENOTDIR) are thrown.
+        this.spawnError = describeSpawnError(error as Error, command, cwd);
+        reject(this.spawnError);
+        return;
+      }
       this.child = child;
       child.once("spawn", () => {
         if (child.pid !== undefined) registerProcessGroup(child.pid);
@@ -299,6 +308,14 @@ export class StdioProcessTransport implements Transport {
 
 function describeSpawnError(error: Error, command: string, cwd: string | undefined): Error {
   const code = (error as NodeJS.ErrnoException).code;
+  // A missing folder fails the spawn with the same ENOENT as a missing command: told apart here,
+  // or the person goes looking for the command on their PATH.
+  const folder = cwd === undefined ? undefined : folderProblem(cwd);
+  if ((code === "ENOENT" || code === "ENOTDIR") && folder !== undefined) {
+    return new Error(`its folder ${cwd} ${folder} (its "cwd"); fix the folder, not the command`, {
+      cause: error,
+    });
+  }
   if (code === "ENOENT") {
     return new Error(
       `command "${command}" was not found (ENOENT)${cwd ? ` in ${cwd}` : ""}; check the command and PATH`,
@@ -309,4 +326,13 @@ function describeSpawnError(error: Error, command: string, cwd: string | undefin
     return new Error(`command "${command}" is not executable (EACCES)`, { cause: error });
   }
   return new Error(`could not start "${command}": ${error.message}`, { cause: error });
+}
+
+/** Why `cwd` cannot be a process's folder, or undefined when it can. */
+function folderProblem(cwd: string): string | undefined {
+  try {
+    return statSync(cwd).isDirectory() ? undefined : "is not a folder";
+  } catch {
+    return "does not exist";
+  }
 }
