@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
 import { resolveTraceFile } from "../core/trace/trace-files.js";
@@ -62,7 +62,7 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
       return ExitCode.ok;
     }
     const out = path.resolve(io.cwd, args.otlp);
-    await writeFile(out, `${JSON.stringify(exported, null, 2)}\n`);
+    await writeExport(out, `${JSON.stringify(exported, null, 2)}\n`);
     io.stdout.write(
       `Wrote ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${out} (OTLP/JSON).\n`,
     );
@@ -116,4 +116,29 @@ async function printCalls(args: TraceCommandArgs, file: string, io: CliIo): Prom
       `note: ${sanitizeForTerminal(`${file} holds no MCP calls${args.server === undefined ? "" : ` to server "${args.server}"`}.`)}\n`,
     );
   return ExitCode.ok;
+}
+
+/**
+ * Writes an OTLP export to a new file only, readable by its owner alone: it holds what was said
+ * and what tools returned, as the trace does, and a typo or a link a project planted must not
+ * replace a file of the person's (the flag `wx` neither replaces a file nor follows a link).
+ * What stops it is said in a sentence, as the person's mistake.
+ */
+async function writeExport(out: string, text: string): Promise<void> {
+  try {
+    await writeFile(out, text, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const folder = code === "EEXIST" && (await stat(out).catch(() => undefined))?.isDirectory();
+    throw new UsageError(
+      folder
+        ? `Cannot write ${out}: it is a folder; give --otlp a file name.`
+        : code === "EEXIST"
+          ? `${out} already exists; --otlp does not replace a file, so give a new name.`
+          : code === "ENOENT"
+            ? `Cannot write ${out}: its folder does not exist.`
+            : `Cannot write ${out}: ${errorMessage(error)}.`,
+      { cause: error },
+    );
+  }
 }

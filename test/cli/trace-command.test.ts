@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { randomUUID } from "node:crypto";
-import { copyFile, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -257,6 +257,29 @@ describe("the trace of mcpterm -p", () => {
   it("a collector that is not there is one clear sentence, not a stack", async () => {
     await expect(trace({ file: traceFile, otlp: "http://127.0.0.1:9" })).rejects.toThrow(
       /^Could not send the spans to http:\/\/127\.0\.0\.1:9\/v1\/traces: .*; check that the collector listens there/,
+    );
+  });
+
+  it("writes an OTLP/JSON export to a new file its owner alone reads, never over a file or through a link", async () => {
+    const out = path.join(dir, `otlp-${randomUUID()}.json`);
+    await trace({ file: traceFile, otlp: out });
+    expect((await stat(out)).mode & 0o777).toBe(0o600);
+    // A second export to the same name, a link to a person's file, a folder, a folder that is not there.
+    await expect(trace({ file: traceFile, otlp: out })).rejects.toThrow(
+      new UsageError(`${out} already exists; --otlp does not replace a file, so give a new name.`),
+    );
+    const notes = path.join(dir, `notes-${randomUUID()}.txt`);
+    await writeFile(notes, "precious\n");
+    const link = path.join(dir, `link-${randomUUID()}.json`);
+    await symlink(notes, link);
+    await expect(trace({ file: traceFile, otlp: link })).rejects.toThrow(UsageError);
+    expect(await readFile(notes, "utf8")).toBe("precious\n");
+    await expect(trace({ file: traceFile, otlp: dir })).rejects.toThrow(
+      new UsageError(`Cannot write ${dir}: it is a folder; give --otlp a file name.`),
+    );
+    const nowhere = path.join(dir, "no-such-folder", "x.json");
+    await expect(trace({ file: traceFile, otlp: nowhere })).rejects.toThrow(
+      new UsageError(`Cannot write ${nowhere}: its folder does not exist.`),
     );
   });
 
