@@ -5,6 +5,8 @@ import { isRiskyTier, TIERS, type Tier } from "./tiers.js";
 export interface SessionApprovalInputs {
   /** The config's `approval` block: its tiers, and whether the file named them. */
   config: { auto: readonly Tier[]; fromFile: boolean };
+  /** mcpterm's own default tiers, which stand where the file names none it may use. */
+  defaults: readonly Tier[];
   /** Tiers the user's own settings let run unasked. */
   settings: readonly Tier[];
   /** `--approve` (or every tier for `--yes`). */
@@ -16,18 +18,22 @@ export interface SessionApprovalInputs {
 /**
  * The rules of a session (the TUI, one-shot mode), built in this one place. The project's file
  * may only make safe tiers run unasked: risky ones it names are dropped, and returned as
- * `ignored` for the person to be told.
+ * `ignored` for the person to be told. A list of nothing but risky tiers asked for more to run
+ * unasked, not less: with them dropped it says nothing, and mcpterm's default stands, as it
+ * would without the list (an empty list, `"auto": []`, is the project asking for every call).
  */
 export function sessionApprovalRules(inputs: SessionApprovalInputs): {
   rules: ApprovalRules;
   ignored: Tier[];
 } {
   const project = autoTiersFromProjectConfig(inputs.config.auto);
+  const onlyRisky = project.auto.length === 0 && project.ignored.length > 0;
+  const fromProject = inputs.config.fromFile && !onlyRisky;
   return {
     rules: {
       // Tiers the file names are the project's word; without it they are mcpterm's default.
-      project: inputs.config.fromFile ? project.auto : [],
-      defaults: inputs.config.fromFile ? [] : project.auto,
+      project: fromProject ? project.auto : [],
+      defaults: fromProject ? [] : onlyRisky ? inputs.defaults : project.auto,
       settings: inputs.settings,
       flagged: inputs.flagged,
       interactive: inputs.interactive,

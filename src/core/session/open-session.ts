@@ -9,6 +9,7 @@ import { isHttpUrl, isLoopbackHost } from "../config/http-url.js";
 import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import {
+  DEFAULT_AUTO_APPROVED_TIERS,
   loadConfig,
   resolveModelSettings,
   type McptermConfig,
@@ -352,6 +353,7 @@ export async function openSession(
 
   const { rules: approval, ignored } = sessionApprovalRules({
     config: config.approval,
+    defaults: DEFAULT_AUTO_APPROVED_TIERS,
     settings: settings.autoApprovedTiers(),
     flagged: request.approve,
     interactive: request.interactive,
@@ -360,7 +362,7 @@ export async function openSession(
   if (ignored.length > 0) {
     notices.push({
       level: "warning",
-      text: `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers only run unasked when you allow them (--approve, or your own settings).`,
+      text: `approval.auto in ${config.path ?? "the config"} lists ${ignored.join(", ")}; risky tiers only run unasked when you allow them (--approve, or your own settings)${ignored.length === config.approval.auto.length ? `, and mcpterm's default (${DEFAULT_AUTO_APPROVED_TIERS.join(", ")}) stands` : ""}.`,
     });
   }
 
