@@ -62,6 +62,68 @@ const WARM_UP_SCHEMA: Record<string, unknown> = {
 /** ajv's text for one error starts with its data variable and the failing value's path. */
 const ERROR_START = /, (?=data(?:\/| ))/;
 
+/** How many of an enum's values a message lists before saying how many more there are. */
+const LISTED_VALUES = 12;
+
+/**
+ * One of ajv's errors with the values an `enum` allows written after "one of the allowed
+ * values", where the schema at that place can be found by its properties and items: whoever
+ * fixes the call (a person at `mcpterm call`, the model reading why its call failed) needs them.
+ */
+function withAllowedValues(error: string, schema: Record<string, unknown>): string {
+  const match = /^data(\S*) must be equal to one of the allowed values$/.exec(error);
+  if (!match) return error;
+  const allowed = schemaAt(schema, match[1] ?? "")?.enum;
+  if (!Array.isArray(allowed) || allowed.length === 0) return error;
+  const listed = allowed.slice(0, LISTED_VALUES).map((value) => JSON.stringify(value));
+  const more = allowed.length > LISTED_VALUES ? `, and ${allowed.length - LISTED_VALUES} more` : "";
+  return `${error}: ${listed.join(", ")}${more}`;
+}
+
+/**
+ * The schema a JSON pointer into the value leads to, through properties, items and the
+ * schema's own `$ref`s (`#/$defs/kind`); undefined past anything else.
+ */
+function schemaAt(schema: Record<string, unknown>, pointer: string): Record<string, unknown> | undefined {
+  let node: unknown = followRefs(schema, schema);
+  for (const raw of pointer.split("/").slice(1)) {
+    const name = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null) return undefined;
+    const { properties, items, prefixItems } = node as Record<string, unknown>;
+    const index = /^\d+$/.test(name) ? Number(name) : undefined;
+    if (typeof properties === "object" && properties !== null && Object.hasOwn(properties, name))
+      node = (properties as Record<string, unknown>)[name];
+    else if (index !== undefined && Array.isArray(prefixItems) && index < prefixItems.length)
+      node = prefixItems[index];
+    else if (index !== undefined && typeof items === "object" && items !== null && !Array.isArray(items))
+      node = items;
+    else return undefined;
+    node = followRefs(node, schema);
+  }
+  return typeof node === "object" && node !== null ? (node as Record<string, unknown>) : undefined;
+}
+
+/** Refs followed in a row before giving up: a schema whose refs loop leads nowhere. */
+const MAX_REF_HOPS = 8;
+
+/** `node`, or what its local `$ref` (a pointer into `root`) names, as often as one names another. */
+function followRefs(node: unknown, root: Record<string, unknown>): unknown {
+  for (let hop = 0; hop < MAX_REF_HOPS; hop += 1) {
+    const ref = typeof node === "object" && node !== null ? (node as { $ref?: unknown }).$ref : undefined;
+    if (typeof ref !== "string" || !ref.startsWith("#")) return node;
+    let target: unknown = root;
+    for (const raw of ref.slice(1).split("/").slice(1)) {
+      const name = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+      target =
+        typeof target === "object" && target !== null && Object.hasOwn(target, name)
+          ? (target as Record<string, unknown>)[name]
+          : undefined;
+    }
+    node = target;
+  }
+  return undefined;
+}
+
 /** One place where a value breaks a schema: its JSON pointer ("" for the whole value) and why. */
 export interface SchemaMismatch {
   path: string;
@@ -120,6 +182,28 @@ export class SchemaValidator {
 
   /** The validation message, or undefined when the value fits (or the schema cannot be compiled). */
   check(schema: Record<string, unknown>, value: unknown): string | undefined {
+    const message = this.ajvMessage(schema, value);
+    return message === undefined
+      ? undefined
+      : message
+          .split(ERROR_START)
+          .map((error) => withAllowedValues(error, schema))
+          .join(", ");
+  }
+
+  /** Every place the value breaks the schema, in ajv's order; empty when it fits or cannot be checked. */
+  mismatches(schema: Record<string, unknown>, value: unknown): SchemaMismatch[] {
+    const message = this.ajvMessage(schema, value);
+    if (message === undefined) return [];
+    // Split before the allowed values are added: a value may hold what reads as the next error.
+    return message.split(ERROR_START).map((error) => {
+      const match = /^data(\S*) ([\s\S]*)$/.exec(withAllowedValues(error, schema));
+      return match ? { path: match[1] ?? "", message: match[2] ?? "" } : { path: "", message: error };
+    });
+  }
+
+  /** ajv's message, its errors joined by ", ", or undefined when the value fits or cannot be checked. */
+  private ajvMessage(schema: Record<string, unknown>, value: unknown): string | undefined {
     const validate = this.compile(schema);
     if (!validate) return undefined;
     let result: ReturnType<typeof validate>;
@@ -136,16 +220,6 @@ export class SchemaValidator {
       throw error;
     }
     return result.valid ? undefined : result.errorMessage;
-  }
-
-  /** Every place the value breaks the schema, in ajv's order; empty when it fits or cannot be checked. */
-  mismatches(schema: Record<string, unknown>, value: unknown): SchemaMismatch[] {
-    const message = this.check(schema, value);
-    if (message === undefined) return [];
-    return message.split(ERROR_START).map((error) => {
-      const match = /^data(\S*) ([\s\S]*)$/.exec(error);
-      return match ? { path: match[1] ?? "", message: match[2] ?? "" } : { path: "", message: error };
-    });
   }
 
   private compile(schema: Record<string, unknown>): JsonSchemaValidator<unknown> | null {
