@@ -58,6 +58,7 @@ async function parseWords(
       chosen = args;
     },
     launchWords,
+    words,
   );
   const output = await new Promise<string>((resolve, reject) => {
     try {
@@ -143,6 +144,7 @@ function buildParser(
   version: string,
   choose: (args: CliArgs) => void,
   launchWords: readonly string[] | undefined,
+  words: readonly string[],
 ): Argv<GlobalOptions> {
   const context: CommandContext = { choose, target: (parsed) => typedServer(launchWords, parsed) };
   const parser = withGlobalOptions(
@@ -156,6 +158,7 @@ function buildParser(
       // Before each command's own checks and handler, which expect one value per option.
       .middleware((parsed) => {
         givenOnce(parsed);
+        givenWithValues(parsed, words, (parser as unknown as { getOptions(): ParserOptions }).getOptions());
       }, true)
       .exitProcess(false)
       .wrap(null),
@@ -232,4 +235,47 @@ function givenOnce(parsed: Record<string, unknown>): void {
   const long = repeated.filter((name) => name.length > 1);
   const names = (long.length > 0 ? long : repeated).map((name) => `--${name}`);
   throw new Error(`${names.join(", ")} was given more than once; give it once`);
+}
+
+/**
+ * Options whose empty value means something, or is told in words of their own: `--resume` alone
+ * picks a session, `--config ""` and `--prompt ""` say what they need.
+ */
+const OWN_EMPTY = new Set(["resume", "config", "prompt", "p"]);
+
+/** The part of yargs' options givenWithValues reads: which take text or a number, and their aliases. */
+interface ParserOptions {
+  string: string[];
+  number: string[];
+  array: string[];
+  alias: Record<string, string[]>;
+}
+
+/**
+ * A value option typed without its value (`--model` last, `--base-url --yes`, `--api-key ""`
+ * from an empty `"$KEY"`) is a mistake to name: yargs reads it as an empty text, or leaves a
+ * number out, and the run would quietly go on with the environment's or the default value.
+ */
+function givenWithValues(
+  parsed: Record<string, unknown>,
+  words: readonly string[],
+  options: ParserOptions,
+): void {
+  const lists = new Set(options.array);
+  const flag = (name: string): string => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
+  for (const name of options.string) {
+    if (lists.has(name) || OWN_EMPTY.has(name) || /[A-Z]/.test(name) || parsed[name] !== "") continue;
+    throw new Error(`${flag(name)} needs a value`);
+  }
+  for (const name of options.number) {
+    if (lists.has(name) || /[A-Z]/.test(name)) continue;
+    const spellings = [name, ...(options.alias[name] ?? [])].map(flag);
+    for (let index = 0; index < words.length; index += 1) {
+      const word = words[index] ?? "";
+      const next = words[index + 1];
+      const bare = spellings.includes(word) && (next === undefined || next === "" || next.startsWith("--"));
+      if (bare || spellings.some((spelled) => word === `${spelled}=`))
+        throw new Error(`${flag(name)} needs a number`);
+    }
+  }
 }

@@ -249,6 +249,17 @@ describe("parseArgs", () => {
       /^--output does not take "xml"; give one of "text", "json", "stream-json" \(see mcpterm --help\)\.$/,
     ],
     [["-p", "hi", "--output"], /^--output needs a value; give one of "text", "json", "stream-json"/],
+    // A value option left without its value (last, before another flag, an empty "$VAR") would
+    // have let the run go on with the environment's value or the default.
+    [["-p", "hi", "--model"], /^--model needs a value \(see mcpterm --help\)$/],
+    [["-p", "hi", "--base-url", "--no-kb"], /^--base-url needs a value/],
+    [["-p", "hi", "--api-key", ""], /^--api-key needs a value/],
+    [["-p", "hi", "--model="], /^--model needs a value/],
+    [["-p", "hi", "--max-steps"], /^--max-steps needs a number \(see mcpterm --help\)$/],
+    [["-p", "hi", "--temperature", "--no-kb"], /^--temperature needs a number/],
+    [["call", "fs/read", "--timeout"], /^--timeout needs a number/],
+    [["call", "fs/read", "--timeout="], /^--timeout needs a number/],
+    [["call", "fs/read", "--timeout", ""], /^--timeout needs a number/],
     [
       ["-p", "hi", "--protocol", "1999"],
       /^--protocol does not take "1999"; give one of "auto", "2025-11-25", "2026-07-28"/,
