@@ -39,6 +39,20 @@ describe("Streamable HTTP faults", () => {
     ]);
   });
 
+  it("a resumable stream that cannot be resumed is the connection lost, not a wait for the timeout", async () => {
+    // The SDK tries to resume from the event id, gives up after its attempts, and only says so;
+    // the call waited out its timeout (120 s here, a minute by default) and failed as a timeout.
+    const { server, manager } = await connected();
+    await expect(manager.callTool("remote", "get_lost", {})).rejects.toThrow(
+      /closed the connection during the call.*connection lost/,
+    );
+    expect(server.calls.filter((name) => name === "get_lost")).toHaveLength(1);
+    // Connected again (a new session), the next call goes through.
+    expect((await manager.callTool("remote", "echo", { text: "back" })).content).toEqual([
+      { type: "text", text: "back" },
+    ]);
+  }, 30_000);
+
   it("one-shot mode reports it in one line and goes on with the turn", async () => {
     const server = await startHostileHttpServer();
     closers.push(() => server.close());

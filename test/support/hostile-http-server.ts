@@ -8,7 +8,8 @@ import { z } from "zod";
 /**
  * A Streamable HTTP MCP server (with sessions) that misbehaves on request, for the transport
  * fault tests: `get_dropped` answers its tools/call with an SSE stream that it closes without a
- * response; `forgetSessions()` makes it forget every session, so the next request's session id
+ * response; `get_lost` does the same after an event id that says the stream may be resumed, and
+ * then fails every attempt to resume it, as a server that went away mid-call; `forgetSessions()` makes it forget every session, so the next request's session id
  * gets 404, as a restarted server would answer; `forgetOnce` does that at a chosen moment.
  */
 export interface HostileHttpServer {
@@ -29,6 +30,9 @@ export interface HostileHttpServer {
   forgetAlways(): void;
   close(): Promise<void>;
 }
+
+/** The event id of get_lost's stream, which no attempt to resume from succeeds. */
+const LOST_EVENT_ID = "lost-1";
 
 export async function startHostileHttpServer(): Promise<HostileHttpServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -72,6 +76,11 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       },
     );
     server.registerTool(
+      "get_lost",
+      { description: "Never answers: its resumable stream is lost.", annotations: { readOnlyHint: true } },
+      () => ({ content: [{ type: "text", text: "unreachable" }] }),
+    );
+    server.registerTool(
       "get_dropped",
       { description: "Never answers: its stream is closed first.", annotations: { readOnlyHint: true } },
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
@@ -88,6 +97,16 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       // SSE headers, then the end of the stream: no response, no event id to resume from.
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       response.end();
+      return;
+    }
+    if (message?.method === "tools/call" && message.params?.name === "get_lost") {
+      // An event id first: the client may resume the stream from it, and tries to.
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.end(`id: ${LOST_EVENT_ID}\ndata: \n\n`);
+      return;
+    }
+    if (request.method === "GET" && request.headers["last-event-id"] === LOST_EVENT_ID) {
+      response.writeHead(500).end();
       return;
     }
     const sessionId = request.headers["mcp-session-id"];

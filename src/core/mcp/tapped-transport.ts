@@ -5,6 +5,7 @@ import type {
   TransportSendOptions,
 } from "@modelcontextprotocol/client";
 import { withinNesting } from "../policy/nesting-limit.js";
+import { RequestStreams } from "./request-streams.js";
 import { markServerSentError } from "./server-sent-errors.js";
 import type { WireDirection } from "./types.js";
 
@@ -45,12 +46,18 @@ export class TappedTransport implements Transport {
   /** The protocol version the client settled on, which it hands to its transport once. */
   protocolVersion: string | undefined;
 
+  /** A remote transport's requests, each on a stream of its own; none for a stdio process. */
+  private readonly streams: RequestStreams | undefined;
+
   protected constructor(
     readonly inner: Transport,
     private readonly tap: Tap,
     private readonly watchers: readonly WireWatcher[],
     private readonly requestMeta: RequestMeta | undefined,
-  ) {}
+  ) {
+    // A request whose stream ended unanswered can no longer be answered: the connection is lost.
+    this.streams = isProcessTransport(inner) ? undefined : new RequestStreams(() => this.onclose?.());
+  }
 
   /** Wraps `inner`; a stdio process transport stays recognisable as one. */
   static wrap(
@@ -85,6 +92,7 @@ export class TappedTransport implements Transport {
     this.inner.onmessage = (received, extra) => {
       const message = withinNesting(received);
       this.tap("receive", message);
+      this.streams?.received(message);
       let seen: JSONRPCMessage | undefined = markServerSentError(message);
       for (const watcher of this.watchers) {
         seen = watcher.received(seen);
@@ -108,7 +116,13 @@ export class TappedTransport implements Transport {
     }
     this.tap("send", sent);
     for (const watcher of this.watchers) watcher.sent(sent);
-    return this.inner.send(sent, options);
+    const { streams } = this;
+    if (streams === undefined) return this.inner.send(sent, options);
+    const out = sent;
+    return this.inner.send(out, streams.sending(out, options)).catch((error: unknown) => {
+      streams.notSent(out);
+      throw error;
+    });
   }
 
   /**
