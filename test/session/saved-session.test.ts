@@ -85,6 +85,18 @@ describe("SessionSaver", () => {
     expect(journal.id).toBe(path.basename(file, ".jsonl"));
   });
 
+  it("writes what would drive a terminal or hide text as \\u escapes, and reads it back whole", async () => {
+    const { dir, saver: journal } = await saver();
+    const hostile = "see \u009b2J here\u202e and\u200bthere";
+    await journal.turnEnded(turn(1, history(1), { input: hostile }));
+    journal.close();
+    const file = await only(dir);
+    const text = await readFile(file, "utf8");
+    expect(text).not.toMatch(/[\u007f-\u009f\u202e\u200b]/);
+    const read = await readSessionFile(file);
+    expect(read.ok && read.session.turns[0]?.input).toBe(hostile);
+  });
+
   it("rewrites a file grown past its size to its recent half, atomically", async () => {
     const { dir, saver: journal } = await saver({ maxBytes: 20_000 });
     for (let n = 1; n <= 40; n += 1) await journal.turnEnded(turn(n, history(n, 1000)));

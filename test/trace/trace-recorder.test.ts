@@ -136,6 +136,21 @@ describe("TraceRecorder", () => {
     expect((await records(recorder)).every((record) => typeof record.ts === "number")).toBe(true);
   });
 
+  it("writes what would drive a terminal or hide text as \\u escapes, so cat and tail -f show it harmlessly", async () => {
+    const recorder = await open();
+    // A C1 escape (U+009B, CSI in one character), DEL, a BiDi override and a zero-width space.
+    const hostile = "red \u009b31m text\u007f, \u202eevil\u200b";
+    recorder.write({ type: "warning", message: hostile });
+    recorder.write({ type: "warning", message: "plain" });
+    const written = await records(recorder);
+    const text = await readFile(recorder.file, "utf8");
+    expect(text).not.toMatch(/[\u007f-\u009f\u202e\u200b]/);
+    expect(text).toContain("red \\u009b31m text\\u007f, \\u202eevil\\u200b");
+    // It reads back as it was made.
+    expect(written.map((record) => record.message)).toContain(hostile);
+    recorder.close();
+  });
+
   it("keeps at most wireLimit frames and notes once that the bound was hit", async () => {
     const recorder = await open({ wireLimit: 2 });
     for (let n = 1; n <= 5; n += 1) recorder.wire(frame(n));

@@ -16,3 +16,14 @@ function escapeUnits(text: string): string {
     escaped += `\\u${text.charCodeAt(index).toString(16).padStart(4, "0")}`;
   return escaped;
 }
+
+/** Printable ASCII and line breaks, which JSON lines are mostly made of: nothing to escape in them. */
+const PLAIN = /^[\n -~]*$/;
+
+/**
+ * escapeInvisible for the lines of a file mcpterm keeps (a trace, a saved session), which a
+ * person may `cat` or `tail -f`: most are plain ASCII, and are given back at the cost of one test.
+ */
+export function fileSafeJson(lines: string): string {
+  return PLAIN.test(lines) ? lines : escapeInvisible(lines);
+}

@@ -16,6 +16,7 @@ import path from "node:path";
 import type { EndedTurn, SessionJournal } from "../agent/session.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import { errorMessage } from "../errors.js";
+import { fileSafeJson } from "../policy/json-escapes.js";
 import { fullyRedactedLine, redactedLine, type RecordRedaction } from "../policy/redacted-json.js";
 import { newSessionId } from "../trace/session-id.js";
 import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
@@ -199,8 +200,9 @@ export class SessionSaver implements SessionJournal {
   }
 
   private write(target: OpenFile, line: string): void {
-    writeSync(target.fd, line);
-    target.bytes += Buffer.byteLength(line);
+    const safe = fileSafeJson(line);
+    writeSync(target.fd, safe);
+    target.bytes += Buffer.byteLength(safe);
   }
 
   /** The file grew past its size: it becomes the header and one snapshot, swapped in by a rename. */
@@ -210,9 +212,10 @@ export class SessionSaver implements SessionJournal {
       turns: fitTurns(this.turns),
       history: fitHistory(history, this.maxBytes / 2),
     };
-    const body =
+    const body = fileSafeJson(
       `${redactedLine(target.header, this.options.redaction.sync)}\n` +
-      `${await fullyRedactedLine(snapshot, this.options.redaction)}\n`;
+        `${await fullyRedactedLine(snapshot, this.options.redaction)}\n`,
+    );
     // Closed while the snapshot was redacted: its file is not touched again.
     if (this.open !== target) return;
     const temporary = `${target.file}.${randomBytes(8).toString("hex")}.tmp`;

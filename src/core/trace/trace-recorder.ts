@@ -1,6 +1,7 @@
 import { closeSync, fchmodSync, fstatSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { EventSink } from "../agent/session.js";
+import { fileSafeJson } from "../policy/json-escapes.js";
 import type { ServerExitReport } from "../mcp/server-exit.js";
 import type { SubscriptionEvent } from "../mcp/subscriptions.js";
 import type { CacheHit } from "../mcp/response-cache.js";
@@ -259,8 +260,11 @@ export class TraceRecorder implements EventSink {
     const records = pending.map((entry) => ({ ...(entry.own ? entry.make() : entry.record), ts: entry.ts }));
     const { now, checked } = redactedRecords(records, this.options.redaction);
     const previewed = records.map((record) => PREVIEW in record);
+    // Escaped where a person's terminal would act on it: a trace is read with cat and tail -f too.
     const text = (lines: readonly string[]): string =>
-      `${lines.map((line, index) => (previewed[index] ? previewAsText(line, this.maxRecordChars) : line)).join("\n")}\n`;
+      fileSafeJson(
+        `${lines.map((line, index) => (previewed[index] ? previewAsText(line, this.maxRecordChars) : line)).join("\n")}\n`,
+      );
     return checked ? { now: text(now), checked: checked.then(text) } : text(now);
   }
 
