@@ -182,6 +182,23 @@ describe("createOpenAiChatModel retries", () => {
     expect(delays).toEqual([]);
   });
 
+  it("says a 403 is the key's access to the model, not a key to set, and never shows the key", async () => {
+    const s = await start({
+      status: 403,
+      body: { error: { message: "Key sk-secret-123 of your org may not use this model" } },
+    });
+    const error = await failure(modelFor(s));
+    expect(error.kind).toBe("auth");
+    expect(error.message).toMatch(
+      new RegExp(
+        `^The model endpoint at \\S+ refused the request \\(HTTP 403\\): the API key may not use model ".+" there; check --model, or what the key is allowed\\.$`,
+      ),
+    );
+    expect(error.message).not.toContain("sk-secret");
+    expect(error.message).not.toContain("set OPENAI_API_KEY");
+    expect(s.requests).toHaveLength(1);
+  });
+
   it("reports a 404 as not_found naming the model and base URL", async () => {
     const s = await start({ status: 404 });
     const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));

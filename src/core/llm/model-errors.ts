@@ -183,11 +183,20 @@ function httpError(
   make: (kind: LlmError["kind"], message: string, status?: number) => LlmError,
 ): LlmError {
   const { baseUrl, model, detail, after, movedTo } = text;
-  if (status === 401 || status === 403) {
-    // The server's own message is left out: some echo part of the key back.
+  // The server's own message is left out of both: some echo part of the key back.
+  if (status === 401) {
     return make(
       "auth",
-      `The model endpoint at ${baseUrl} rejected the API key (HTTP ${status}); set OPENAI_API_KEY or pass --api-key.`,
+      `The model endpoint at ${baseUrl} rejected the API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
+      status,
+    );
+  }
+  if (status === 403) {
+    // Most often a key that works but may not use this model or endpoint (an organization's
+    // policy, a region, a plan): telling the person to set the key they set sends them astray.
+    return make(
+      "auth",
+      `The model endpoint at ${baseUrl} refused the request (HTTP 403): the API key may not use model "${model}" there; check --model, or what the key is allowed.`,
       status,
     );
   }
