@@ -40,14 +40,28 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     }),
     io,
   );
-  const warn = (message: string): void => void io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+  // Once Ctrl+C stopped the run, what the stop does to servers still starting (a connection
+  // closed, a deadline said to pass) is not news: only "interrupted" is.
+  const warn = (message: string): void => {
+    if (!io.signal.aborted) io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+  };
   // Server errors and declined server requests, as they happen (stderr: stdout is the answer).
   const stopNotices = runtime.onNotice((notice) => warn(notice.text));
   try {
     for (const notice of runtime.notices) warn(notice.text);
     const opening = runtime.knowledge.access().state === "loading";
     const started = runtime.start();
-    const [, knowledge] = await Promise.all([started.servers, started.knowledge]);
+    // Ctrl+C while servers start stops the wait at once: a slow server's start may take its
+    // whole startupTimeoutMs, and closing the session (below) stops it.
+    const settled = await Promise.race([
+      Promise.all([started.servers, started.knowledge]),
+      aborted(io.signal),
+    ]);
+    if (settled === undefined) {
+      io.stderr.write("mcpterm: interrupted.\n");
+      return ExitCode.runtime;
+    }
+    const [, knowledge] = settled;
     // A knowledge base that could not be opened (its folder leads outside the project, say) is said.
     if (opening && knowledge.state === "off") warn(knowledge.reason);
     for (const server of runtime.manager.servers()) {
@@ -131,4 +145,12 @@ async function printEvents(
   if (summary.reason === "aborted" && io.signal.reason !== OUTPUT_CLOSED)
     io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;
+}
+
+/** Settles (with nothing) once `signal` is aborted: at once if it already is. */
+function aborted(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
 }

@@ -3,7 +3,7 @@ import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { settleServerStart } from "./trust-gate.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
-import { ServerUnavailableError, UsageError } from "../core/errors.js";
+import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import { isErrorLevel, loggedSentence } from "../core/mcp/server-log.js";
@@ -171,11 +171,15 @@ export async function withOneServer<T>(
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
   const stop = (): void => void manager.close();
   io.signal.addEventListener("abort", stop, { once: true });
+  // A Ctrl+C before this point fired no listener: it stops the start all the same.
+  if (io.signal.aborted) stop();
   try {
     await manager.start();
     const connection = manager.connection(server.name);
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
+      // Stopped by Ctrl+C while it started: what the stop made of the start is not its story.
+      if (io.signal.aborted) throw new RuntimeError("interrupted");
       throw new ServerUnavailableError(
         // The reason may be a sentence of its own, ending in its full stop.
         `Server "${server.name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
