@@ -56,7 +56,9 @@ export class TappedTransport implements Transport {
     private readonly requestMeta: RequestMeta | undefined,
   ) {
     // A request whose stream ended unanswered can no longer be answered: the connection is lost.
-    this.streams = isProcessTransport(inner) ? undefined : new RequestStreams(() => this.onclose?.());
+    // Closed through the transport itself, so the SDK's own close path runs (its reconnection
+    // timers stopped, the session ended) and reports it as any close.
+    this.streams = isProcessTransport(inner) ? undefined : new RequestStreams(() => void inner.close());
   }
 
   /** Wraps `inner`; a stdio process transport stays recognisable as one. */
@@ -103,7 +105,10 @@ export class TappedTransport implements Transport {
     // What a watcher hands the SDK stands for the server's answer, and is marked as one.
     for (const watcher of this.watchers)
       watcher.started?.((message) => this.onmessage?.(markServerSentError(message)));
-    this.inner.onerror = (error) => this.onerror?.(error);
+    this.inner.onerror = (error) => {
+      this.streams?.transportError(error);
+      this.onerror?.(error);
+    };
     this.inner.onclose = () => this.onclose?.();
     return this.inner.start();
   }
