@@ -189,16 +189,28 @@ describe("findArgumentSecrets", () => {
       expect(await findArgumentSecrets(args, holder)).toEqual([]);
     });
 
-    it("does not take a secret's wordy, digitless start for a part of it", async () => {
-      const webhook = new SecretRedactor([
+    it("looks for parts only of one-word keys: a URL, a JWT or a PEM key shares runs with its kind", async () => {
+      // Another webhook of the same team shares the address and the team's id; another JWT
+      // shares the header; an RSA public key shares the private key's algorithm identifier.
+      const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString("base64url");
+      const jwt = `${header}.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLW9mLXRoZS11c2Vycy10b2tlbg`;
+      const shapes = new SecretRedactor([
         "https://hooks.example.com/services/T0AB12CD/B0EF34GH/kL9mN8pQ7rS6tU5v",
+        jwt,
       ]);
-      expect(
-        await findArgumentSecrets({ url: "see https://hooks.example.com/services/ for the docs" }, webhook),
-      ).toEqual([]);
-      expect(await findArgumentSecrets({ text: "kL9mN8pQ7rS6tU5v and T0AB12CD/B0EF34GH" }, webhook)).toEqual([
-        { path: "(the arguments)", rule: "known-secret" },
-      ]);
+      for (const text of [
+        "post to https://hooks.example.com/services/T0AB12CD/B9ZZ99ZZ/other",
+        `${header}.eyJzdWIiOiJhbm90aGVyIn0.b3RoZXItc2lnbmF0dXJl`,
+      ])
+        // (A JWT is a secret by the patterns' own rule: only the known-secret finding is in question.)
+        expect(
+          (await findArgumentSecrets({ text }, shapes)).filter((found) => found.rule === "known-secret"),
+          text,
+        ).toEqual([]);
+      // Whole, they are found as before.
+      expect(await findArgumentSecrets({ text: jwt }, shapes)).toContainEqual(
+        expect.objectContaining({ rule: "known-secret" }),
+      );
     });
   });
 

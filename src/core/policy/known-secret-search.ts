@@ -20,6 +20,14 @@ const PART_MIN_LENGTH = 16;
  * widened to the run around it.
  */
 const PART_ANCHOR_LENGTH = PART_MIN_LENGTH / 2;
+/**
+ * Arguments longer than this are searched for known secrets whole and in disguise, not for parts:
+ * each part costs a search of the whole text, and a megabyte of arguments times every known key
+ * would hold the call (and the screen) for seconds.
+ */
+const PART_SEARCH_MAX_CHARS = 256 * 1024;
+/** A secret whose parts are looked for: one word of key characters, no dots, colons or spaces. */
+const TOKEN_LIKE = /^[A-Za-z0-9_+/=-]{20,256}$/;
 
 export function decodeEscapes(text: string): string {
   return text
@@ -65,6 +73,16 @@ export class SecretNeedle {
     this.base64 = base64Cores(bytes).flatMap((core) => [core, toBase64Url(core)]);
   }
 
+  /**
+   * Whether a part of it on its own gives it away: a key of one word of random characters
+   * (`sk-proj-…`, `ghp_…`, a hex or base64 token). A JWT, a URL, a PEM key or a JSON document
+   * shares long runs with others of its kind (a JWT's header, a webhook's address, a key's
+   * algorithm), so for those only the whole value and its disguises count.
+   */
+  get tokenLike(): boolean {
+    return TOKEN_LIKE.test(this.secret);
+  }
+
   /** Whether it is long enough to look for in disguise at all. */
   get searchable(): boolean {
     return this.secret.length >= MIN_SECRET_LENGTH;
@@ -95,6 +113,7 @@ export class SecretHaystack {
     if (this.letters().includes(needle.hex)) return true;
     const compact = this.compact();
     if (needle.base64.some((core) => compact.includes(core))) return true;
+    if (!needle.tokenLike || this.text.length > PART_SEARCH_MAX_CHARS) return false;
     return (
       holdsPartOf(folded, needle.plain) ||
       holdsPartOf(folded, needle.reversed) ||
