@@ -263,9 +263,16 @@ function givenWithValues(
 ): void {
   const lists = new Set(options.array);
   const flag = (name: string): string => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
+  // Typed as a flag: a positional argument (`call ""`) is the command's to judge, not a flag's.
+  const typed = (name: string): boolean => {
+    const spellings = [name, ...(options.alias[name] ?? [])].map(flag);
+    return words.some((word) =>
+      spellings.some((spelled) => word === spelled || word.startsWith(`${spelled}=`)),
+    );
+  };
   for (const name of options.string) {
     if (lists.has(name) || OWN_EMPTY.has(name) || /[A-Z]/.test(name) || parsed[name] !== "") continue;
-    throw new Error(`${flag(name)} needs a value`);
+    if (typed(name)) throw new Error(`${flag(name)} needs a value`);
   }
   for (const name of options.number) {
     if (lists.has(name) || /[A-Z]/.test(name)) continue;
@@ -273,7 +280,9 @@ function givenWithValues(
     for (let index = 0; index < words.length; index += 1) {
       const word = words[index] ?? "";
       const next = words[index + 1];
-      const bare = spellings.includes(word) && (next === undefined || next === "" || next.startsWith("--"));
+      // What follows is another flag (`--max-steps -p hi`), not a value; a negative number is one.
+      const bare =
+        spellings.includes(word) && (next === undefined || next === "" || /^-(?![\d.])/.test(next));
       if (bare || spellings.some((spelled) => word === `${spelled}=`))
         throw new Error(`${flag(name)} needs a number`);
     }

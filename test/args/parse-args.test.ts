@@ -260,6 +260,9 @@ describe("parseArgs", () => {
     [["call", "fs/read", "--timeout"], /^--timeout needs a number/],
     [["call", "fs/read", "--timeout="], /^--timeout needs a number/],
     [["call", "fs/read", "--timeout", ""], /^--timeout needs a number/],
+    [["--max-steps", "-p", "hi"], /^--max-steps needs a number/],
+    // An empty positional is the command's to judge, named as such, not as a flag.
+    [["call", ""], /^expected <server>\/<tool>, got ""/],
     [
       ["-p", "hi", "--protocol", "1999"],
       /^--protocol does not take "1999"; give one of "auto", "2025-11-25", "2026-07-28"/,
