@@ -40,10 +40,11 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     }),
     io,
   );
-  // Once Ctrl+C stopped the run, what the stop does to servers still starting (a connection
+  // Once Ctrl+C stopped the run while servers started, what the stop does to them (a connection
   // closed, a deadline said to pass) is not news: only "interrupted" is.
+  let stoppedStarting = false;
   const warn = (message: string): void => {
-    if (!io.signal.aborted) io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+    if (!stoppedStarting) io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
   };
   // Server errors and declined server requests, as they happen (stderr: stdout is the answer).
   const stopNotices = runtime.onNotice((notice) => warn(notice.text));
@@ -58,7 +59,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       aborted(io.signal),
     ]);
     if (settled === undefined) {
-      io.stderr.write("mcpterm: interrupted.\n");
+      stoppedStarting = true;
+      // A run stopped because its output's reader went away says nothing more (see OUTPUT_CLOSED).
+      if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
       return ExitCode.runtime;
     }
     const [, knowledge] = settled;

@@ -171,15 +171,15 @@ export async function withOneServer<T>(
   // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
   const stop = (): void => void manager.close();
   io.signal.addEventListener("abort", stop, { once: true });
-  // A Ctrl+C before this point fired no listener: it stops the start all the same.
-  if (io.signal.aborted) stop();
   try {
+    // A Ctrl+C before this point fired no listener: nothing is started after it.
+    if (io.signal.aborted) throw new RuntimeError("interrupted");
     await manager.start();
     const connection = manager.connection(server.name);
     const snapshot = manager.servers()[0];
     if (!connection || snapshot?.status !== "connected") {
       // Stopped by Ctrl+C while it started: what the stop made of the start is not its story.
-      if (io.signal.aborted) throw new RuntimeError("interrupted");
+      if (isAborted(io.signal)) throw new RuntimeError("interrupted");
       throw new ServerUnavailableError(
         // The reason may be a sentence of its own, ending in its full stop.
         `Server "${server.name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
@@ -190,4 +190,9 @@ export async function withOneServer<T>(
     io.signal.removeEventListener("abort", stop);
     await manager.close();
   }
+}
+
+/** Read through a function: the signal may have fired while the start was awaited. */
+function isAborted(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
