@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  endpointEntry,
   launchHash,
   trustEntry,
   trustLine,
@@ -93,6 +94,19 @@ describe("a line that holds control or hidden characters", () => {
     const entry = trustEntry(server);
     expect(entry.line).toContain(shown);
     expect(entry.warnings).toContain(HIDDEN_WARNING);
+  });
+
+  it("marks a line whose oauth holds one, and an endpoint's URL", () => {
+    const signedIn = trustEntry(
+      remote({
+        oauth: { enabled: true, grant: "client_credentials", issuer: "https://as.example\u202e.com" },
+      }),
+    );
+    expect(signedIn.line).toContain("issuer https://as.example⟨U+202E⟩.com");
+    expect(signedIn.warnings).toContain(HIDDEN_WARNING);
+    const endpoint = endpointEntry({ url: "http://e\u200bvil.example/v1", keySource: "OPENAI_API_KEY" });
+    expect(endpoint.line).toContain("http://e⟨U+200B⟩vil.example/v1");
+    expect(endpoint.warnings).toEqual([HIDDEN_WARNING]);
   });
 
   it("marks nothing on a plain line", () => {

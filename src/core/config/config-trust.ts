@@ -25,6 +25,11 @@ export interface TrustEntry {
  * line a person said yes to would not be the line that runs.
  */
 export function trustLine(server: ServerConfig, redact: (text: string) => string = (text) => text): string {
+  return shown(rawTrustLine(server, redact));
+}
+
+/** trustLine before its control and hidden characters are written out. */
+function rawTrustLine(server: ServerConfig, redact: (text: string) => string): string {
   const env = Object.entries(server.env).map(([name, value]) => `${name}=${quoteWord(value)}`);
   const target =
     server.transport === "stdio"
@@ -40,7 +45,7 @@ export function trustLine(server: ServerConfig, redact: (text: string) => string
     ...(server.trust ? ["trust: true (its annotations may lower tiers)"] : []),
     ...(server.roots === true ? ["roots: true (offered the working folder)"] : []),
   ];
-  return shown(redact(`${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`));
+  return redact(`${server.name}: ${target}${extras.length > 0 ? `; ${extras.join("; ")}` : ""}`);
 }
 
 /** Text of a config as the trust question shows it: nothing in it drawn as nothing, nothing removed. */
@@ -103,15 +108,19 @@ export function trustWarnings(
   ];
 }
 
-export function trustEntry(server: ServerConfig, redact?: (text: string) => string): TrustEntry {
-  const warnings = [
-    ...trustWarnings(server, redact),
-    ...(holdsControlOrHidden(server)
-      ? ["holds control or invisible characters, written out as ⟨U+…⟩ where they stand"]
-      : []),
-  ];
-  return { line: trustLine(server, redact), warnings: warnings.map(shown) };
+export function trustEntry(
+  server: ServerConfig,
+  redact: (text: string) => string = (text) => text,
+): TrustEntry {
+  const raw = rawTrustLine(server, redact);
+  // The fields too: a C0 control is already written out by the line's JSON quoting.
+  const hidden = hasControlOrHidden(raw) || holdsControlOrHidden(server);
+  const warnings = [...trustWarnings(server, redact), ...(hidden ? [HIDDEN_WARNING] : [])];
+  return { line: shown(raw), warnings: warnings.map(shown) };
 }
+
+/** The mark of a line that held a control or a hidden character. */
+const HIDDEN_WARNING = "holds control or invisible characters, written out as ⟨U+…⟩ where they stand";
 
 /** Whether anything of the entry the trust line shows holds a control or a hidden character. */
 function holdsControlOrHidden(server: ServerConfig): boolean {
@@ -148,7 +157,7 @@ function receives(endpoint: KeyedEndpoint): string {
 export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
   return {
     line: shown(`model endpoint: ${endpoint.url} (model.baseUrl) would receive ${receives(endpoint)}`),
-    warnings: [],
+    warnings: hasControlOrHidden(endpoint.url) ? [HIDDEN_WARNING] : [],
   };
 }
 

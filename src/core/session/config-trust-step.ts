@@ -10,6 +10,7 @@ import {
 import type { McptermConfig } from "../config/index.js";
 import type { UserSettings } from "../config/user-settings.js";
 import { UntrustedConfigError } from "../errors.js";
+import { revealControls } from "../policy/sanitize-terminal.js";
 import type { Person } from "../person/person.js";
 
 /**
@@ -44,7 +45,8 @@ export async function settleConfigTrust(
     throw new UntrustedConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
   const trusted = await options.person.trustConfig(
     {
-      configPath: config.path,
+      // Written out, as the lines are: stripped where it is drawn, a control could hide more.
+      configPath: revealControls(config.path),
       summary: trustSummary(servers.length, endpoint),
       entries: [...entries, ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : [])],
     },
