@@ -51,6 +51,26 @@ describe("a value an enum does not allow", () => {
     );
   });
 
+  it("cuts a long value short, writes out controls, and reads a node's own enum before its ref", () => {
+    const schema = {
+      type: "object",
+      $defs: { colour: { enum: ["red", "green"] } },
+      properties: {
+        long: { enum: ["x".repeat(500)] },
+        escape: { enum: ["a\u009b2Jb"] },
+        narrowed: { $ref: "#/$defs/colour", enum: ["red"] },
+      },
+    };
+    const long = validator.check(schema, { long: "y" }) ?? "";
+    expect(long).toMatch(/allowed values: "x{78}…$/);
+    expect(validator.check(schema, { escape: "z" })).toBe(
+      'data/escape must be equal to one of the allowed values: "a⟨U+009B⟩2Jb"',
+    );
+    expect(validator.check(schema, { narrowed: "green" })).toBe(
+      'data/narrowed must be equal to one of the allowed values: "red"',
+    );
+  });
+
   it("keeps each mismatch whole though an allowed value reads like the next error", () => {
     const schema = {
       type: "object",

@@ -1,6 +1,7 @@
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/client";
 import { isTooLargeToCheck } from "./schema-expansion.js";
+import { revealControls } from "./sanitize-terminal.js";
 
 /** Deeper than this, a schema is not walked (nor checked below it): no tool needs it. */
 const MAX_SCHEMA_DEPTH = 64;
@@ -64,6 +65,8 @@ const ERROR_START = /, (?=data(?:\/| ))/;
 
 /** How many of an enum's values a message lists before saying how many more there are. */
 const LISTED_VALUES = 12;
+/** How much of each listed value is shown. */
+const LISTED_VALUE_CHARS = 80;
 
 /**
  * One of ajv's errors with the values an `enum` allows written after "one of the allowed
@@ -75,7 +78,10 @@ function withAllowedValues(error: string, schema: Record<string, unknown>): stri
   if (!match) return error;
   const allowed = schemaAt(schema, match[1] ?? "")?.enum;
   if (!Array.isArray(allowed) || allowed.length === 0) return error;
-  const listed = allowed.slice(0, LISTED_VALUES).map((value) => JSON.stringify(value));
+  // A server's values: each cut short, and nothing in them that draws as nothing or drives a terminal.
+  const listed = allowed
+    .slice(0, LISTED_VALUES)
+    .map((value) => revealControls(cutShort(JSON.stringify(value))));
   const more = allowed.length > LISTED_VALUES ? `, and ${allowed.length - LISTED_VALUES} more` : "";
   return `${error}: ${listed.join(", ")}${more}`;
 }
@@ -85,7 +91,7 @@ function withAllowedValues(error: string, schema: Record<string, unknown>): stri
  * schema's own `$ref`s (`#/$defs/kind`); undefined past anything else.
  */
 function schemaAt(schema: Record<string, unknown>, pointer: string): Record<string, unknown> | undefined {
-  let node: unknown = followRefs(schema, schema);
+  let node: unknown = hasEnum(schema) ? schema : followRefs(schema, schema);
   for (const raw of pointer.split("/").slice(1)) {
     const name = raw.replace(/~1/g, "/").replace(/~0/g, "~");
     if (typeof node !== "object" || node === null) return undefined;
@@ -98,9 +104,18 @@ function schemaAt(schema: Record<string, unknown>, pointer: string): Record<stri
     else if (index !== undefined && typeof items === "object" && items !== null && !Array.isArray(items))
       node = items;
     else return undefined;
-    node = followRefs(node, schema);
+    // A node's own enum is what ajv checked; its $ref is followed only when it has none.
+    if (!hasEnum(node)) node = followRefs(node, schema);
   }
   return typeof node === "object" && node !== null ? (node as Record<string, unknown>) : undefined;
+}
+
+function cutShort(text: string): string {
+  return text.length <= LISTED_VALUE_CHARS ? text : `${text.slice(0, LISTED_VALUE_CHARS - 1)}…`;
+}
+
+function hasEnum(node: unknown): boolean {
+  return typeof node === "object" && node !== null && Array.isArray((node as { enum?: unknown }).enum);
 }
 
 /** Refs followed in a row before giving up: a schema whose refs loop leads nowhere. */
