@@ -10,7 +10,7 @@ import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
 import { renderWire, wireFrames } from "../core/trace/trace-wire.js";
 import { callLine } from "../core/trace/calls-file.js";
 import { readRecordedCalls } from "../core/trace/read-calls.js";
-import { escapeInvisible } from "../core/policy/json-escapes.js";
+import { escapeInvisible, fileSafeJson } from "../core/policy/json-escapes.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -62,7 +62,7 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
       return ExitCode.ok;
     }
     const out = path.resolve(io.cwd, args.otlp);
-    await writeExport(out, `${JSON.stringify(exported, null, 2)}\n`);
+    await writeExport(out, fileSafeJson(`${JSON.stringify(exported, null, 2)}\n`));
     io.stdout.write(
       `Wrote ${spans} span(s) from ${selected.turns.length} turn(s) of ${file} to ${out} (OTLP/JSON).\n`,
     );
