@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { EndedTurn } from "../../src/core/agent/session.js";
 import type { ChatMessage } from "../../src/core/llm/types.js";
 import { syncRecordRedaction } from "../../src/core/policy/redacted-json.js";
+import { fileSafeJson } from "../../src/core/policy/json-escapes.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { fitHistory } from "../../src/core/session/saved-session-bounds.js";
 import { readSessionFile, sessionsDir } from "../../src/core/session/saved-session-files.js";
@@ -95,6 +96,19 @@ describe("SessionSaver", () => {
     expect(text).not.toMatch(/[\u007f-\u009f\u202e\u200b]/);
     const read = await readSessionFile(file);
     expect(read.ok && read.session.turns[0]?.input).toBe(hostile);
+  });
+
+  it("budgets a rewritten history by its size as written, escapes and all", () => {
+    // A zero-width space is one character and six bytes once escaped (\u200b).
+    const hidden = "\u200b".repeat(1000);
+    const messages: ChatMessage[] = Array.from({ length: 10 }, (_, index) => ({
+      role: index % 2 === 0 ? "user" : "assistant",
+      content: hidden,
+    }));
+    const kept = fitHistory(messages, 20_000);
+    const written = kept.map((message) => fileSafeJson(JSON.stringify(message)).length + 1);
+    expect(written.reduce((sum, size) => sum + size, 0)).toBeLessThanOrEqual(20_000);
+    expect(kept.length).toBeGreaterThan(0);
   });
 
   it("rewrites a file grown past its size to its recent half, atomically", async () => {

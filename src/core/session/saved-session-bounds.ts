@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../llm/types.js";
 import type { SavedTurn } from "./saved-session.js";
+import { fileSafeJson } from "../policy/json-escapes.js";
 
 /** The most a session file may grow to; past it, the file is rewritten to half of it. */
 export const MAX_SESSION_BYTES = 8 * 1024 * 1024;
@@ -17,7 +18,9 @@ const CUT_NOTE = "\n[cut when the session was saved, to keep the file small]";
  * always kept, its long texts cut if even it alone is too big.
  */
 export function fitHistory(history: readonly ChatMessage[], budget: number): ChatMessage[] {
-  const sizes = history.map((message) => JSON.stringify(message).length + 1);
+  // Each message's size as written: in bytes, after the file's \u escapes (json-escapes.ts),
+  // which can make a text of hidden characters six times its length.
+  const sizes = history.map((message) => Buffer.byteLength(fileSafeJson(JSON.stringify(message))) + 1);
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let start = 0;
   const starts = history.flatMap((message, index) => (message.role === "user" && index > 0 ? [index] : []));

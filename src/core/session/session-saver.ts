@@ -148,7 +148,8 @@ export class SessionSaver implements SessionJournal {
       await this.rewrite(target, ended.history);
       return;
     }
-    if (target.bytes + Buffer.byteLength(line) > this.maxBytes) {
+    // Measured as written (escaped), or a line of hidden characters outgrows the file's bound.
+    if (target.bytes + Buffer.byteLength(fileSafeJson(line)) > this.maxBytes) {
       await this.rewrite(target, ended.history);
       return;
     }
