@@ -14,9 +14,14 @@ export function resolveLocalRef(document: unknown, ref: string): unknown {
   if (!fragment.startsWith("/")) return undefined;
   let node = document;
   for (const token of fragment.slice(1).split("/")) {
-    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    const key = pointerToken(token);
     if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;
+}
+
+/** One token of a JSON pointer as the key it names (`a~1b` is `a/b`, `~0` is `~`). */
+export function pointerToken(token: string): string {
+  return token.replaceAll("~1", "/").replaceAll("~0", "~");
 }
