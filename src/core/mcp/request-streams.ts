@@ -1,7 +1,5 @@
 import type { JSONRPCMessage, TransportSendOptions } from "@modelcontextprotocol/client";
-
-/** A request's id as the SDK matches answers to it: `5` and `"5"` are one request. */
-type RequestKey = string;
+import { requestKey } from "./request-key.js";
 
 /** What the SDK says when it could not resume a request's stream (and then gives up). */
 const RESUME_FAILED = /reconnect/i;
@@ -19,7 +17,7 @@ const RESUME_FAILED = /reconnect/i;
  */
 export class RequestStreams {
   /** Each request still owed an answer, with how many resume failures had been reported when it went out. */
-  private readonly unanswered = new Map<RequestKey, number>();
+  private readonly unanswered = new Map<string, number>();
   private resumeFailures = 0;
   private told = false;
 
@@ -34,11 +32,11 @@ export class RequestStreams {
       // Given up on by the client: no answer is owed any more.
       const { requestId } = (message.params ?? {}) as { requestId?: unknown };
       if (typeof requestId === "string" || typeof requestId === "number")
-        this.unanswered.delete(String(requestId));
+        this.unanswered.delete(requestKey(requestId));
       return options;
     }
     if (!("method" in message) || !("id" in message)) return options;
-    const key = String(message.id);
+    const key = requestKey(message.id);
     this.unanswered.set(key, this.resumeFailures);
     // A request aborted on purpose (a timeout, Ctrl+C; on 2026 HTTP without a cancel notice) is
     // owed nothing, and its stream never reports its end.
@@ -55,13 +53,13 @@ export class RequestStreams {
 
   /** A send that failed is answered by its own error: nothing is owed. */
   notSent(message: JSONRPCMessage): void {
-    if ("method" in message && "id" in message) this.unanswered.delete(String(message.id));
+    if ("method" in message && "id" in message) this.unanswered.delete(requestKey(message.id));
   }
 
   /** A message from the server: an answer settles its request. */
   received(message: JSONRPCMessage): void {
     if (!("method" in message) && "id" in message && message.id !== undefined)
-      this.unanswered.delete(String(message.id));
+      this.unanswered.delete(requestKey(message.id));
   }
 
   /** An error the transport reported; the SDK's failures to resume a stream are counted. */
@@ -69,7 +67,7 @@ export class RequestStreams {
     if (RESUME_FAILED.test(error.message)) this.resumeFailures += 1;
   }
 
-  private ended(key: RequestKey): void {
+  private ended(key: string): void {
     const failuresBefore = this.unanswered.get(key);
     if (failuresBefore === undefined) return;
     this.unanswered.delete(key);

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { brokenAnswer } from "./malformed-answer.js";
+import { requestKey } from "./request-key.js";
 import type { WireWatcher } from "./tapped-transport.js";
 
 /** Request ids remembered as sent, and requests remembered as waiting, past which the oldest go. */
@@ -29,7 +30,7 @@ interface Waiting {
  * is most likely its own: if that request has no answer STRAY_GRACE_MS later, it fails, as the
  * server breaking the protocol, saying which id came back. With none or several waiting there is
  * no telling which it answered, and it is left to the SDK, which drops it. Ids compare as the
- * SDK compares them (keyOf). An answer to a request that stopped waiting (timed out, cancelled)
+ * SDK compares them (requestKey). An answer to a request that stopped waiting (timed out, cancelled)
  * is not stray: its id was sent.
  */
 export class StrayAnswers implements WireWatcher {
@@ -47,7 +48,7 @@ export class StrayAnswers implements WireWatcher {
 
   sent(message: JSONRPCMessage): void {
     if ("method" in message && "id" in message) {
-      const key = keyOf(message.id);
+      const key = requestKey(message.id);
       this.sentIds.add(key);
       if (!NOT_AWAITED.has(message.method)) {
         this.waiting.set(key, { id: message.id, method: message.method });
@@ -56,13 +57,13 @@ export class StrayAnswers implements WireWatcher {
     } else if ("method" in message && message.method === "notifications/cancelled") {
       const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof requestId === "number" || typeof requestId === "string")
-        this.waiting.delete(keyOf(requestId));
+        this.waiting.delete(requestKey(requestId));
     }
   }
 
   received(message: JSONRPCMessage): JSONRPCMessage {
     if ("method" in message || !("id" in message) || message.id === undefined) return message;
-    const key = keyOf(message.id);
+    const key = requestKey(message.id);
     if (this.waiting.delete(key) || this.sentIds.has(key) || this.waiting.size !== 1) return message;
     const [waitingKey, waiting] = [...this.waiting][0] ?? [];
     if (waitingKey !== undefined && waiting !== undefined) this.failLater(waitingKey, waiting, message);
@@ -109,14 +110,4 @@ class RecentKeys {
   has(key: string): boolean {
     return this.keys.has(key);
   }
-}
-
-/**
- * An id as the SDK matches it: its own requests' ids are numbers, matched by `Number(id)` (so
- * `"5"` answers 5, and `""` answers 0); an id that is no number (mcpterm's `server/discover`
- * probe) only by itself.
- */
-function keyOf(id: string | number): string {
-  const number = Number(id);
-  return Number.isFinite(number) ? `n:${number}` : `s:${String(id)}`;
 }
