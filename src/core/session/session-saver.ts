@@ -137,7 +137,10 @@ export class SessionSaver implements SessionJournal {
       ? { append: ended.history.slice(this.savedKeys.length) }
       : { replace: ended.history };
     // The full rule set too: a message or a tool call's arguments may hold a secret only it finds.
-    const line = `${await fullyRedactedLine({ type: "turn", ...turn, ...change }, this.options.redaction)}\n`;
+    // Escaped as it is written (json-escapes.ts), and measured so.
+    const line = fileSafeJson(
+      `${await fullyRedactedLine({ type: "turn", ...turn, ...change }, this.options.redaction)}\n`,
+    );
     // Closed while the line was redacted: no file is opened again after its session ended.
     if (this.closed) return;
     const target = this.open ?? this.openFile();
@@ -148,8 +151,7 @@ export class SessionSaver implements SessionJournal {
       await this.rewrite(target, ended.history);
       return;
     }
-    // Measured as written (escaped), or a line of hidden characters outgrows the file's bound.
-    if (target.bytes + Buffer.byteLength(fileSafeJson(line)) > this.maxBytes) {
+    if (target.bytes + Buffer.byteLength(line) > this.maxBytes) {
       await this.rewrite(target, ended.history);
       return;
     }
@@ -179,7 +181,7 @@ export class SessionSaver implements SessionJournal {
     );
     const opened: OpenFile = { header, file, fd, bytes: 0 };
     // The header is mcpterm's own: the session's id, when it began and the project's folder.
-    this.write(opened, `${redactedLine(header, this.options.redaction.sync)}\n`);
+    this.write(opened, fileSafeJson(`${redactedLine(header, this.options.redaction.sync)}\n`));
     this.prune(file);
     return opened;
   }
@@ -200,10 +202,10 @@ export class SessionSaver implements SessionJournal {
     return opened;
   }
 
+  /** Appends text already made safe for the file (fileSafeJson). */
   private write(target: OpenFile, line: string): void {
-    const safe = fileSafeJson(line);
-    writeSync(target.fd, safe);
-    target.bytes += Buffer.byteLength(safe);
+    writeSync(target.fd, line);
+    target.bytes += Buffer.byteLength(line);
   }
 
   /** The file grew past its size: it becomes the header and one snapshot, swapped in by a rename. */
