@@ -95,6 +95,28 @@ const emojiAtThree = (body: unknown): number => {
   return promptTokensOf(body) + emoji * 3;
 };
 
+describe("a window the server's context-length error told", () => {
+  it("is remembered for the next run, though the endpoint's listing never answered", async () => {
+    // The probe goes beside the first request; a run that learns the window from the refusal
+    // may end before the listing answers, and must not leave the next run to be refused again.
+    const model = await server(
+      (request) => ({ text: `kept the question: ${lastUser(request).endsWith(QUESTION)}` }),
+      { ...llamaCpp(4_096), stallModels: true },
+    );
+    const dir = await tempDir();
+    const pasted = `${"12, 7, 31\n".repeat(3_000)}${QUESTION}`;
+    const env = cleanEnv({ MCPTERM_MODEL: "scripted", OPENAI_BASE_URL: model.baseUrl });
+    const first = await runCli(["--no-kb", "-p", pasted], { cwd: dir, env });
+    expect(first.code).toBe(0);
+    expect(model.requests.filter((request) => request.refused)).toHaveLength(1);
+    const second = await runCli(["--no-kb", "-p", pasted], { cwd: dir, env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("kept the question: true");
+    expect(model.requests.filter((request) => request.refused)).toHaveLength(1);
+    model.releaseModels();
+  });
+});
+
 describe("a long pasted message", () => {
   it("keeps the question at its end, warns on stderr in -p and in --output json, and exits 0", async () => {
     const model = await server(

@@ -174,7 +174,10 @@ export class ContextKeeper {
    */
   learnFrom(error: LlmError, rawEstimate: number | undefined): void {
     const tokens = windowFromError(error.message);
-    if (tokens !== undefined && tokens !== this.learned) this.learned = tokens;
+    if (tokens !== undefined && tokens !== this.learned) {
+      this.learned = tokens;
+      this.model.rememberContextWindow?.(tokens);
+    }
     const counted = tokensFromError(error.message);
     if (rawEstimate !== undefined && counted !== undefined && counted > this.calibration.apply(rawEstimate)) {
       this.calibration.observe(rawEstimate, counted);

@@ -30,6 +30,15 @@ export function lazyChatModel(
         : rememberedOrAsked(settings, windows);
       return window;
     },
+    rememberContextWindow: (tokens) => {
+      // A window the config sets is the person's word, never replaced by what a server said.
+      if (settings.contextWindow) return;
+      windows?.set(settings.baseUrl ?? DEFAULT_BASE_URL, settings.model, {
+        tokens,
+        source: "server",
+        detail: "the server's context-length error",
+      });
+    },
     async *stream(request) {
       yield* (await load()).stream(request);
     },

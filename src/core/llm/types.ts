@@ -87,6 +87,11 @@ export interface ChatModel {
    */
   contextWindow?(): Promise<ContextWindow>;
   /**
+   * The window the endpoint's own context-length error reported, kept as its probe's answer is
+   * (a run that learned it that way may end before the probe answers).
+   */
+  rememberContextWindow?(tokens: number): void;
+  /**
    * Streams one model step. Throws `LlmError` for failures that retrying did not fix
    * (kind `aborted` when `signal` fired).
    */
