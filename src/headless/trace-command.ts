@@ -1,4 +1,4 @@
-import { stat, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { errorMessage, ExitCode, UsageError } from "../core/errors.js";
 import { resolveTraceFile } from "../core/trace/trace-files.js";
@@ -10,6 +10,7 @@ import { renderTraceTree, selectTurn } from "../core/trace/trace-tree.js";
 import { renderWire, wireFrames } from "../core/trace/trace-wire.js";
 import { callLine } from "../core/trace/calls-file.js";
 import { readRecordedCalls } from "../core/trace/read-calls.js";
+import { newFileRefusal } from "../core/files/new-file.js";
 import { escapeInvisible, fileSafeJson } from "../core/policy/json-escapes.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import type { TraceCommandArgs } from "../args/index.js";
@@ -128,17 +129,6 @@ async function writeExport(out: string, text: string): Promise<void> {
   try {
     await writeFile(out, text, { flag: "wx", mode: 0o600 });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const folder = code === "EEXIST" && (await stat(out).catch(() => undefined))?.isDirectory();
-    throw new UsageError(
-      folder
-        ? `Cannot write ${out}: it is a folder; give --otlp a file name.`
-        : code === "EEXIST"
-          ? `${out} already exists; --otlp does not replace a file, so give a new name.`
-          : code === "ENOENT"
-            ? `Cannot write ${out}: its folder does not exist.`
-            : `Cannot write ${out}: ${errorMessage(error)}.`,
-      { cause: error },
-    );
+    throw new UsageError(await newFileRefusal(out, error, "--otlp"), { cause: error });
   }
 }

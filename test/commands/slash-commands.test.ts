@@ -240,6 +240,10 @@ describe("slash commands against a real McpManager", () => {
     expect(existsSync(path.join(dir, "a"))).toBe(false);
     const nowhere = await run(`/trace export ${path.join(dir, "no-such-folder", "t.jsonl")}`);
     expect(text(nowhere)).toMatch(/^Cannot write \S+t\.jsonl: its folder does not exist\.$/);
+    // A folder is named as one, as `mcpterm trace --otlp` names it.
+    expect(text(await run(`/trace export ${dir}`))).toBe(
+      `Cannot write ${dir}: it is a folder; give /trace export a file name.`,
+    );
     traceFile = undefined;
   });
 

@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { copyFile } from "node:fs/promises";
-import { errorMessage } from "../errors.js";
+import { newFileRefusal } from "../files/new-file.js";
 import { readTrace } from "../trace/trace-reader.js";
 import { renderTraceTree } from "../trace/trace-tree.js";
 import { renderWire } from "../trace/trace-wire.js";
@@ -85,11 +85,6 @@ async function exportTrace(trace: string, target: string): Promise<string | unde
     await copyFile(trace, target, constants.COPYFILE_EXCL);
     return undefined;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST")
-      return `${target} already exists; /trace export does not replace a file, so give a new name.`;
-    if (code === "ENOENT") return `Cannot write ${target}: its folder does not exist.`;
-    if (code === "EISDIR") return `Cannot write ${target}: it is a folder; give a file name.`;
-    return `Cannot write ${target}: ${errorMessage(error)}.`;
+    return newFileRefusal(target, error, "/trace export");
   }
 }
