@@ -148,6 +148,16 @@ describe("mcpterm doctor", () => {
     );
   });
 
+  it("shows a server's command line without the value of an option named as a secret", async () => {
+    const args = ["-e", "process.exit(3)", "--", "--db-password", "Tr0ub4dor-and-3", "--port", "8080"];
+    const run = await runCli(trustingConfig(["doctor", "--no-calls", "--", process.execPath, ...args]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.stdout).toMatch(/^doctor: .* --db-password \[REDACTED\] --port 8080\)$/m);
+    expect(run.stdout + run.stderr).not.toContain("Tr0ub4dor");
+  });
+
   it("names a crash at start by its SyntaxError, which the tail of its stack would have hidden", async () => {
     const run = await doctor(["crash-at-start"]);
     expect(run.code).toBe(1);

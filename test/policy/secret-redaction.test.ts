@@ -42,6 +42,10 @@ describe("SecretRedactor", () => {
     ["db_password = Tr0ub4dor-and-5", "secret-assignment"],
     ["JWT_SECRET=f8a7c6e5d4b3a291", "secret-assignment"],
     ["GITHUB_ACCESS_TOKEN=abcdef1234567890", "secret-assignment"],
+    // An option named as a secret, its value the next word: a server's command line.
+    ["node build/srv.js --password hunter2hunter2", "secret-flag"],
+    ["srv --db-password Tr0ub4dor-and-3 --verbose", "secret-flag"],
+    ["mysql --user ann --api_key abcd1234efgh", "secret-flag"],
   ])("redacts %j (%s)", async (text, rule) => {
     const result = await new SecretRedactor().redact(text);
     expect(result.text).toContain("[REDACTED]");
@@ -153,6 +157,17 @@ describe("SecretRedactor", () => {
     const prose =
       'Log in with your password as usual; the "auth" step is next. machine learning is fun. max tokens=128000, token: the unit.';
     expect(await new SecretRedactor().redact(prose)).toEqual({ text: prose, rules: [] });
+  });
+
+  it("reads an option's value as a secret only after an option named as one", () => {
+    const line = "srv --password hunter2hunter2 --port 8080";
+    expect(redactWithPatterns(line)).toEqual({
+      text: "srv --password [REDACTED] --port 8080",
+      rules: ["secret-flag"],
+    });
+    const ordinary =
+      "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key";
+    expect(redactWithPatterns(ordinary)).toEqual({ text: ordinary, rules: [] });
   });
 
   it("does not redact twice", () => {

@@ -36,4 +36,5 @@ export const SECRET_SAMPLES: readonly string[] = [
   'Access_Token:zzzzzzzzzzzz auth-token = "a b c d e f" passwd="hunter22"',
   `{"AWS_SECRET_ACCESS_KEY": "${run(40)}"} secretAccessKey=${run(40, ALNUM, 3)}`,
   `SECRET_KEY = 'django-insecure-${run(20)}' secret_key_base: ${run(64, "0123456789abcdef")}`,
+  "srv --password hunter2hunter2 --db-password\tTr0ub4dor --api-key abc123def456 --client-secret s3cr3t-x --token tkn-9f8e7d",
 ];

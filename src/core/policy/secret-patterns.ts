@@ -67,6 +67,21 @@ const VARIABLE_REFERENCE = String.raw`\$\{[A-Za-z_][A-Za-z0-9_]*\}`;
  */
 const URL_WITH_PASSWORD = String.raw`(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:([^/\s@]+)@`;
 
+/**
+ * An option named as a secret (see SECRET_FLAG), as a regular expression's source: the stream
+ * redactor holds one back with its value (stream-redactor.ts, MULTI_WORD).
+ */
+export const SECRET_FLAG_NAME = String.raw`(?<![\w-])--(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+[_-])+(?:${SECRET_NAME_ENDINGS}))`;
+
+/**
+ * A command line's option named as a secret, with its value as the next word: `--password
+ * hunter2`, `--db-password …`, `--api-key …` (the value is group 1). `--name=value` is an
+ * assignment (the secret-assignment rule). Names are read as SECRET_NAME reads them, in kebab- or
+ * snake_case, so `--max-tokens 100` and `--page-token …` are not secrets; a value that starts
+ * with `-` is the next option.
+ */
+const SECRET_FLAG = String.raw`${SECRET_FLAG_NAME}[ \t]+((?!-)[^\s"'\\]{6,})`;
+
 /** A PEM private key's first line. */
 const PRIVATE_KEY_HEADER = "-----BEGIN [A-Z ]*PRIVATE KEY-----";
 
@@ -226,6 +241,15 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     group: 1,
     piece: /:\/\/[^/\s:@]+:[^/\s@]+@/,
     spansStrings: true,
+  },
+  {
+    // A server's command line (`doctor -- srv --password …`, a config's args), or usage in a result.
+    rule: "secret-flag",
+    pattern: new RegExp(SECRET_FLAG, "gi"),
+    group: 1,
+    // Every name above ends in one of these, and a space or a tab follows it.
+    piece: /(?:word|wd|secret|key|token|base)[ \t]/i,
+    spansStrings: false,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {

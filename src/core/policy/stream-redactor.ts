@@ -1,4 +1,4 @@
-import { REDACTED, SECRET_NAME } from "./secret-patterns.js";
+import { REDACTED, SECRET_FLAG_NAME, SECRET_NAME } from "./secret-patterns.js";
 
 /** A run without whitespace longer than this is released in part, so a huge blob cannot stall the screen. */
 const LONG_RUN = 512;
@@ -44,12 +44,15 @@ const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
 
 /**
  * Secrets that span more than one word: an assignment such as `password = "two words"` (its
- * value finished or not) and a `Bearer` with its token. One that reaches into the held-back
+ * value finished or not), a `Bearer` with its token, an option named as a secret with its value. One that reaches into the held-back
  * tail is held whole, so the redactor later sees the key and its value together.
  */
 const MULTI_WORD = [
   new RegExp(String.raw`${SECRET_NAME}["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`, "gi"),
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
+  // An option named as a secret with its value, finished or not (`--db-password Tr0ub…`):
+  // its name whole, as the secret-flag rule reads it.
+  new RegExp(String.raw`${SECRET_FLAG_NAME}(?:[ \t]+[^\s"'\\]*)?`, "gi"),
   // A Docker config's `"auth": "…"` (the docker-auth rule), its value finished or not.
   /"(?:auth|identitytoken|registrytoken)"\s*(?::\s*(?:"[^"\n]*"?)?)?/gi,
   // ~/.netrc, on one line or several: `machine h login me password x`.
