@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { canonicalJson } from "../../src/core/policy/canonical-json.js";
 import { RepeatDetector } from "../../src/core/policy/repeat-detector.js";
@@ -168,6 +169,38 @@ describe("SecretRedactor", () => {
     const ordinary =
       "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key";
     expect(redactWithPatterns(ordinary)).toEqual({ text: ordinary, rules: [] });
+  });
+
+  it.each([
+    ["a zero-width space", "\u200b"],
+    ["a soft hyphen", "\u00ad"],
+    ["a BiDi mark", "\u200f"],
+    ["a tag character", "\u{e0020}"],
+    ["a bell", "\u0007"],
+    ["an escape sequence", "\u001b[0m"],
+  ])("finds a secret split by %s, which a terminal and the model read whole", async (_, by) => {
+    const key = `sk-proj-${"Ab3dEf6hIj9kLm2nOp5q".repeat(3)}`;
+    const split = (text: string): string => (text.match(/.{1,5}/g) ?? []).join(by);
+    const known = new SecretRedactor([key]);
+    const shown = (text: string): string => sanitizeForTerminal(text);
+    for (const redactor of [known, new SecretRedactor()]) {
+      const text = `value: ${split(key)} and more`;
+      expect(shown(redactor.redactSync(text).text)).toBe("value: [REDACTED] and more");
+      expect(shown((await redactor.redact(text)).text)).toBe("value: [REDACTED] and more");
+      expect(shown(redactor.redactText(text))).not.toContain(key.slice(8));
+    }
+    // A shape only secretlint's preset knows, split so its gate would not see it either.
+    const linear = `lin_api_${"a1b2c3d4e5".repeat(4)}`;
+    const text = `secretlint: ${split(linear)}`;
+    expect(new SecretRedactor().forRecords.mayFindMore(text)).toBe(true);
+    expect(shown((await new SecretRedactor().redact(text)).text)).toBe("secretlint: [REDACTED]");
+  });
+
+  it("leaves what hides in a text where it hides no secret", async () => {
+    const text = "👩\u200d💻 می\u200cخواهم and a\u200bb, \u001b[1mbold\u001b[0m";
+    const redactor = new SecretRedactor();
+    expect(redactor.redactSync(text)).toEqual({ text, rules: [] });
+    expect(await redactor.redact(text)).toEqual({ text, rules: [] });
   });
 
   it("does not redact twice", () => {

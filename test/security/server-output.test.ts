@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runSlashCommand } from "../../src/core/commands/slash-commands.js";
 import { openSession } from "../../src/core/session/open-session.js";
 import { fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
-import { HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
+import { HIDDEN_LINT_TOKEN, HIDDEN_PATTERN_TOKEN, HOSTILE_TOKEN, hostileLaunch } from "../support/hostile.js";
+import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 import { waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 import { commandContext, interactiveRequest } from "../support/session.js";
@@ -129,6 +130,53 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     expect(read.code).toBe(1);
     expect(read.stderr).toMatch(/read failed for token \[REDACTED\]/);
     expect(call.stderr + read.stderr).not.toContain(HOSTILE_TOKEN);
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
+  it("in a result that splits a secret with what draws as nothing, a control or an escape sequence", async () => {
+    const marker = randomUUID();
+    const dir = await project(marker, false);
+    const model = await startScriptedModelServer([
+      { toolCalls: [{ id: "h1", name: "hostile__hidden_token", arguments: "{}" }] },
+      { text: "Done." },
+    ]);
+    models.push(model);
+    const trace = path.join(dir, "t.jsonl");
+    const flags = ["--trust-config", "--model", "m", "--base-url", model.baseUrl];
+    const run = await runCli(["-p", "x", ...flags, "--output", "stream-json", "--trace", trace], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(0);
+    const call = await runCli(trustingConfig(["call", "hostile/hidden_token"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    const json = await runCli(trustingConfig(["call", "hostile/hidden_token", "--json"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(call.stdout).toMatch(/status: \[REDACTED\]/);
+    const seen = [
+      run.stdout,
+      run.stderr,
+      await readFile(trace, "utf8"),
+      JSON.stringify(model.requests),
+      call.stdout,
+      json.stdout,
+    ];
+    for (const text of seen) {
+      // Read as a terminal or the model reads it: escapes decoded, what hides taken out.
+      const bare = sanitizeForTerminal(
+        text.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) =>
+          String.fromCharCode(Number.parseInt(hex, 16)),
+        ),
+      );
+      for (const secret of [HOSTILE_TOKEN, HIDDEN_PATTERN_TOKEN, HIDDEN_LINT_TOKEN])
+        expect(bare).not.toContain(secret);
+    }
+    // The model was handed the result, its secrets redacted.
+    expect(JSON.stringify(model.requests)).toMatch(/status: \[REDACTED\]/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 });

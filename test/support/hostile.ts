@@ -1,7 +1,7 @@
 import { compiledFixture } from "./compiled-fixtures.js";
 
 // The fixture imports this one, which has no imports of its own (it is bundled into the fixture).
-export { HIDDEN_INSTRUCTION } from "./hostile-secrets.js";
+export { HIDDEN_INSTRUCTION, HIDDEN_LINT_TOKEN, HIDDEN_PATTERN_TOKEN } from "./hostile-secrets.js";
 
 /** A secret in the hostile server's own config env; it writes it to stderr. */
 export const HOSTILE_TOKEN = ["tok", "live", "Q7r2Kp9Xw4Lm8Nz3Vb6Hc1Jd5Fg0"].join("_");

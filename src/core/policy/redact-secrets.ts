@@ -9,6 +9,7 @@ import {
   type TextRedaction,
 } from "./secret-patterns.js";
 import { SecretNeedle } from "./known-secret-search.js";
+import { bareText, throughHiding } from "./hiding-secrets.js";
 import { rememberShort } from "./remembered-texts.js";
 import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
 import type { RecordRedaction } from "./redacted-json.js";
@@ -152,9 +153,23 @@ export class SecretRedactor {
   async redact(text: string): Promise<TextRedaction> {
     const remembered = this.recent.get(text);
     if (remembered) return { text: remembered.text, rules: [...remembered.rules] };
-    const ranges = (await lintSecrets(text)).sort((a, b) => b.range[0] - a.range[0]);
+    const { redaction: direct, linted } = await this.redactAsIs(text);
+    const redaction = await throughHiding(direct, async (bare) => (await this.redactAsIs(bare)).redaction);
     // Found clean once, found clean again: forRecords need not ask a second time.
-    if (ranges.length === 0) rememberShort(this.plain, text);
+    if (!linted && redaction === direct) rememberShort(this.plain, text);
+    if (text.length <= REMEMBERED_MAX_CHARS) {
+      if (this.recent.size >= REMEMBERED_ANSWERS) this.recent.delete(this.recent.keys().next().value ?? "");
+      this.recent.set(text, redaction);
+    }
+    return redaction;
+  }
+
+  /**
+   * secretlint's findings and the patterns' in the text as it is (throughHiding reads the rest),
+   * and whether secretlint found any.
+   */
+  private async redactAsIs(text: string): Promise<{ redaction: TextRedaction; linted: boolean }> {
+    const ranges = (await lintSecrets(text)).sort((a, b) => b.range[0] - a.range[0]);
     const rules: string[] = [];
     // From the end, skipping overlaps; the pieces are joined once, not the text rebuilt per match
     // (40,000 matches in a 1.6 MB resource took 11 s that way).
@@ -169,14 +184,11 @@ export class SecretRedactor {
       lastStart = start;
     }
     pieces.push(text.slice(0, lastStart));
-    const result = pieces.reverse().join("");
-    const patterned = this.redactSync(result);
-    const redaction = { text: patterned.text, rules: [...rules, ...patterned.rules] };
-    if (text.length <= REMEMBERED_MAX_CHARS) {
-      if (this.recent.size >= REMEMBERED_ANSWERS) this.recent.delete(this.recent.keys().next().value ?? "");
-      this.recent.set(text, redaction);
-    }
-    return redaction;
+    const patterned = redactWithPatterns(pieces.reverse().join(""), this.knownSecrets);
+    return {
+      redaction: { text: patterned.text, rules: [...rules, ...patterned.rules] },
+      linted: ranges.length > 0,
+    };
   }
 
   /**
@@ -202,7 +214,9 @@ export class SecretRedactor {
   /** Pattern and known-value redaction only: synchronous, for streamed text and trace lines. */
   redactSync(text: string): TextRedaction {
     if (this.clean.has(text)) return { text, rules: [] };
-    const redaction = redactWithPatterns(text, this.knownSecrets);
+    const redaction = throughHiding(redactWithPatterns(text, this.knownSecrets), (bare) =>
+      redactWithPatterns(bare, this.knownSecrets),
+    );
     if (redaction.rules.length === 0) rememberShort(this.clean, text);
     return redaction;
   }
@@ -231,7 +245,9 @@ export class SecretRedactor {
     ],
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
-      const might = secretlintMightReport(text);
+      // What hides in it too: a token split by zero-width characters is whole once they go.
+      const bare = bareText(text);
+      const might = secretlintMightReport(text) || (bare !== undefined && secretlintMightReport(bare));
       if (!might) rememberShort(this.plain, text);
       return might;
     },
