@@ -29,15 +29,18 @@ export async function settleServerStart(
   if (!servers.some((server) => server.typed !== true)) return;
   // What is asked about is what starts: a server the config disables but the command names, and
   // a replacement given for one (`replay --server name=<command>`, with the entry's env and cwd),
-  // as they will run; the yes is remembered by the hash of that. The model endpoint is not part
-  // of it: these commands send it nothing, so a yes here does not vouch for it (a session asks).
+  // as they will run; the yes is remembered by the hash of that. The model and embeddings
+  // endpoints are not part of it: these commands send them nothing, so a yes here does not vouch
+  // for them (a session asks).
   const starting = new Map(
     servers.filter((server) => server.typed !== true).map((server) => [server.name, server]),
   );
   const { baseUrl: _endpoint, ...model } = config.model;
+  const { embeddings: _embeddings, ...kb } = config.kb;
   const asked: McptermConfig = {
     ...config,
     model,
+    kb,
     servers: config.servers.map((server) => {
       const started = starting.get(server.name);
       return started === undefined ? server : { ...started, disabled: false };

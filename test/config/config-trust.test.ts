@@ -171,6 +171,21 @@ describe("launchHash", () => {
       "a80fc6404b912869b7b1ff20aa7c4aae12653ac45b8439c527c156a568cf44b1",
     );
   });
+
+  it("holds an embeddings endpoint off this machine, which would receive every message and note", () => {
+    const config = withServer(stdio("node", ["s.js"]));
+    const embedded = (baseUrl: string) => ({
+      ...config,
+      kb: { ...config.kb, embeddings: { model: "e", baseUrl } },
+    });
+    const before = launchHash(config);
+    expect(launchHash(embedded("https://embed.example/v1"))).not.toBe(before);
+    expect(launchHash(embedded("https://embed.example/v1"))).not.toBe(
+      launchHash(embedded("https://other.example/v1")),
+    );
+    // One on this machine gets nothing that leaves it: trusts given without it stay.
+    expect(launchHash(embedded("http://127.0.0.1:11434/v1"))).toBe(before);
+  });
 });
 
 describe("a remote entry's oauth, in the trust question and in the hash", () => {

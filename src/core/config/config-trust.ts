@@ -4,6 +4,7 @@ import { COMMAND_RISK_TEXT, commandLineRisks } from "./command-risks.js";
 import { codeLoadingVariables } from "./env-risks.js";
 import type { McptermConfig, ServerConfig } from "./config-types.js";
 import { describeValues, handovers } from "./env-handover.js";
+import { embeddingsOffMachine } from "./embeddings-settings.js";
 import { clearTextSecrets } from "./plain-http.js";
 import type { ServerOAuth } from "./server-oauth.js";
 
@@ -161,8 +162,22 @@ export function endpointEntry(endpoint: KeyedEndpoint): TrustEntry {
   };
 }
 
+/** The project's embeddings endpoint off this machine (embeddingsNeedingTrust), as a line of the question. */
+export function embeddingsEntry(url: string): TrustEntry {
+  return {
+    line: shown(`embeddings endpoint: ${url} (kb.embeddings.baseUrl) would receive ${EMBEDDINGS_RECEIVE}`),
+    warnings: hasControlOrHidden(url) ? [HIDDEN_WARNING] : [],
+  };
+}
+
+const EMBEDDINGS_RECEIVE = "your messages and your notes (it is off this machine)";
+
 /** "wants to start or connect to 2 servers and send your API key to the model endpoint it names". */
-export function trustSummary(servers: number, endpoint: KeyedEndpoint | undefined): string {
+export function trustSummary(
+  servers: number,
+  endpoint: KeyedEndpoint | undefined,
+  embeddings?: string,
+): string {
   return `wants to ${[
     ...(servers > 0 ? [startOrConnect(servers)] : []),
     ...(endpoint
@@ -170,6 +185,7 @@ export function trustSummary(servers: number, endpoint: KeyedEndpoint | undefine
           `send your ${endpoint.keySource === undefined ? "messages" : "API key"} to the model endpoint it names`,
         ]
       : []),
+    ...(embeddings ? ["send your messages and notes to the embeddings endpoint it names"] : []),
   ].join(" and ")}`;
 }
 
@@ -182,6 +198,7 @@ export function untrustedConfigMessage(
   configPath: string,
   entries: readonly TrustEntry[],
   endpoint?: KeyedEndpoint,
+  embeddings?: string,
 ): string {
   const lines = entries.map(({ line, warnings }) =>
     [line, ...warnings.map((text) => `[warning: ${text}]`)].join(" "),
@@ -194,6 +211,9 @@ export function untrustedConfigMessage(
             ? `send your messages to ${shown(endpoint.url)} (off this machine), its model.baseUrl`
             : `send your API key (${endpoint.keySource}) to ${shown(endpoint.url)}, its model.baseUrl`,
         ]
+      : []),
+    ...(embeddings
+      ? [`send your messages and notes to ${shown(embeddings)} (off this machine), its kb.embeddings.baseUrl`]
       : []),
   ];
   return `${shown(configPath)} would ${wants.join(" and ")}; check them and rerun with --trust-config to allow it.`;
@@ -213,7 +233,7 @@ export function serversNeedingTrust(config: McptermConfig): ServerConfig[] {
 
 /**
  * A hash of everything a person trusted: what runs or is contacted (command, args, cwd, env,
- * URL, headers, oauth, the model endpoint) and what the config decides about risk (tiers, trust,
+ * URL, headers, oauth, the model and embeddings endpoints) and what the config decides about risk (tiers, trust,
  * allowInsecureHttp, roots: `true` widens a server started with folders to the working folder).
  * Change any of it and the trust lapses: a clone trusted without an `oauth` block that adds one
  * (a client secret from your environment, for an issuer it chose) is asked about again.
@@ -235,8 +255,13 @@ export function launchHash(config: McptermConfig): string {
     ...(server.oauth ? [{ oauth: server.oauth }] : []),
     ...(server.roots === undefined ? [] : [{ roots: server.roots }]),
   ]);
-  // The model endpoint joins the hash only when the config sets one, so older trusts stay valid.
-  const subject = config.model.baseUrl ? { servers: trusted, modelBaseUrl: config.model.baseUrl } : trusted;
+  // The endpoints join the hash only when the config sets them, so older trusts stay valid.
+  const embeddingsBaseUrl = embeddingsOffMachine(config);
+  const endpoints = {
+    ...(config.model.baseUrl ? { modelBaseUrl: config.model.baseUrl } : {}),
+    ...(embeddingsBaseUrl ? { embeddingsBaseUrl } : {}),
+  };
+  const subject = Object.keys(endpoints).length > 0 ? { servers: trusted, ...endpoints } : trusted;
   return createHash("sha256").update(JSON.stringify(subject)).digest("hex");
 }
 

@@ -18,8 +18,9 @@ export interface EmbeddingsResolution {
 /**
  * The embeddings endpoint: MCPTERM_EMBEDDINGS_MODEL / MCPTERM_EMBEDDINGS_BASE_URL (the person's
  * own choice) over kb.embeddings in the config. An endpoint receives every message and every
- * note, so one that a project's config names off this machine is used only with --trust-config
- * (`trusted`); on localhost (Ollama, llama.cpp, vLLM) it is used as is.
+ * note, so one that a project's config names off this machine is used only when the person
+ * trusted it (`trusted`: --trust-config, or a yes to the trust question that showed it, see
+ * embeddingsNeedingTrust); on localhost (Ollama, llama.cpp, vLLM) it is used as is.
  *
  * The key: MCPTERM_EMBEDDINGS_API_KEY goes to whatever endpoint is in use; the chat model's key
  * (OPENAI_API_KEY, ARK_API_KEY) only to its own service, so a config cannot have it sent to a
@@ -56,6 +57,25 @@ export function resolveEmbeddingsSettings(
   }
   const own = env.MCPTERM_EMBEDDINGS_API_KEY?.trim();
   return { settings: { model, baseUrl, apiKey: own || chatKeyFor(baseUrl, env) }, warning: undefined };
+}
+
+/**
+ * The project's `kb.embeddings.baseUrl` when using it needs the person's trust: the config names
+ * it (MCPTERM_EMBEDDINGS_BASE_URL does not override it), it would be used (a model is named), and
+ * it is off this machine, where every message and note would go. The trust question shows it and
+ * the trusted hash holds it (embeddingsOffMachine); trusted with the config, it is used.
+ */
+export function embeddingsNeedingTrust(config: McptermConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.MCPTERM_EMBEDDINGS_BASE_URL?.trim()) return undefined;
+  if (!(env.MCPTERM_EMBEDDINGS_MODEL?.trim() || config.kb.embeddings?.model)) return undefined;
+  return embeddingsOffMachine(config);
+}
+
+/** The config's `kb.embeddings.baseUrl` when it is a usable URL of a server off this machine. */
+export function embeddingsOffMachine(config: McptermConfig): string | undefined {
+  const baseUrl = config.kb.embeddings?.baseUrl;
+  if (!baseUrl || !isHttpUrl(baseUrl) || hasUrlCredentials(baseUrl)) return undefined;
+  return isLoopbackHost(new URL(baseUrl).hostname) ? undefined : baseUrl;
 }
 
 function chatKeyFor(baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {

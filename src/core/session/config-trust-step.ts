@@ -1,4 +1,5 @@
 import {
+  embeddingsEntry,
   endpointEntry,
   launchHash,
   serversNeedingTrust,
@@ -27,6 +28,11 @@ export async function settleConfigTrust(
   options: {
     flag: boolean;
     endpoint: KeyedEndpoint | undefined;
+    /**
+     * The project's embeddings endpoint off this machine (embeddingsNeedingTrust): shown and
+     * trusted with the rest, but no reason to ask on its own (unused, it costs only recall).
+     */
+    embeddings?: string | undefined;
     /** Masks secrets in what is shown (expanded `${VAR}`s); a line shows where one is handed over. */
     redact: (text: string) => string;
     /** Who is asked; with nobody there, an untrusted config is refused with the flag that trusts it. */
@@ -35,20 +41,26 @@ export async function settleConfigTrust(
   },
 ): Promise<boolean> {
   const servers = serversNeedingTrust(config);
-  const { endpoint } = options;
+  const { endpoint, embeddings } = options;
   if (options.flag || !config.path || (servers.length === 0 && !endpoint)) return true;
   const hash = launchHash(config);
   if (settings.isConfigTrusted(config.path, hash)) return true;
   const { redact } = options;
   const entries = servers.map((server) => trustEntry(server, redact));
   if (options.person.absent !== undefined)
-    throw new UntrustedConfigError(redact(untrustedConfigMessage(config.path, entries, endpoint)));
+    throw new UntrustedConfigError(
+      redact(untrustedConfigMessage(config.path, entries, endpoint, embeddings)),
+    );
   const trusted = await options.person.trustConfig(
     {
       // Written out, as the lines are: stripped where it is drawn, a control could hide more.
       configPath: revealControls(config.path),
-      summary: trustSummary(servers.length, endpoint),
-      entries: [...entries, ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : [])],
+      summary: trustSummary(servers.length, endpoint, embeddings),
+      entries: [
+        ...entries,
+        ...(endpoint ? [endpointEntry({ ...endpoint, url: redact(endpoint.url) })] : []),
+        ...(embeddings ? [embeddingsEntry(redact(embeddings))] : []),
+      ],
     },
     options.signal ?? new AbortController().signal,
   );

@@ -4,9 +4,9 @@ import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { loadKnowledge, oneShotKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
-import { trustWarnings, type KeyedEndpoint } from "../config/config-trust.js";
+import { serversNeedingTrust, trustWarnings, type KeyedEndpoint } from "../config/config-trust.js";
 import { isHttpUrl, isLoopbackHost } from "../config/http-url.js";
-import { resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
+import { embeddingsNeedingTrust, resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
 import {
   DEFAULT_AUTO_APPROVED_TIERS,
@@ -219,9 +219,11 @@ export async function openSession(
   const endpoint = projectEndpoint(model.settings);
   const redactor = sessionRedactor(config, env, [request.model.apiKey]);
   const redact = redactor.redactText;
+  const embeddingsEndpoint = embeddingsNeedingTrust(config, env);
   const trusted = await settleConfigTrust(config, settings, {
     flag: request.trustConfig,
     endpoint,
+    embeddings: embeddingsEndpoint,
     redact,
     person: hooks.person ?? NOBODY,
     ...(hooks.signal ? { signal: hooks.signal } : {}),
@@ -238,6 +240,10 @@ export async function openSession(
     }
   }
   const servers = trusted ? config.servers : [];
+  // The embeddings endpoint is trusted with the config where the trust covered it: the flag, or a
+  // yes (now or before) to a question that showed it. It is no reason to ask on its own.
+  const embeddingsTrusted =
+    request.trustConfig || (trusted && (endpoint !== undefined || serversNeedingTrust(config).length > 0));
   // Trusted by --trust-config or an earlier yes: still say what a marked line does as it starts.
   for (const server of servers.filter((entry) => !entry.disabled))
     for (const text of trustWarnings(server, redact))
@@ -345,7 +351,7 @@ export async function openSession(
   const kbOn = knowledge.access().state === "loading";
   // Many tools: each request offers those that matter to it, and search_tools finds the rest.
   const toolSearch = sessionToolSearch(config, {
-    embeddings: resolveEmbeddingsSettings(config, env, request.trustConfig).settings,
+    embeddings: resolveEmbeddingsSettings(config, env, embeddingsTrusted).settings,
     instructions: (name) => manager.servers().find((server) => server.name === name)?.instructions ?? "",
     warn: (text) => tell({ level: "warning", text, server: undefined }),
   });
@@ -369,7 +375,7 @@ export async function openSession(
   // Embeddings see every message: an endpoint the project names off this machine needs --trust-config.
   const embeddingsFor = (tell: (notice: LiveNotice) => void): Parameters<typeof openFreshKnowledge>[2] => {
     const warn = (text: string): void => tell({ level: "warning", text, server: undefined });
-    const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, env, request.trustConfig);
+    const { settings: embeddings, warning } = resolveEmbeddingsSettings(config, env, embeddingsTrusted);
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
