@@ -175,8 +175,9 @@ describe("what a server writes is redacted before it is shown or stored", () => 
       for (const secret of [HOSTILE_TOKEN, HIDDEN_PATTERN_TOKEN, HIDDEN_LINT_TOKEN])
         expect(bare).not.toContain(secret);
     }
-    // The model was handed the result, its secrets redacted.
+    // The model was handed the result, its secrets redacted, and never the tool named with one.
     expect(JSON.stringify(model.requests)).toMatch(/status: \[REDACTED\]/);
+    expect(JSON.stringify(model.requests)).not.toMatch(/lookup_/);
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { charsWithinTokens } from "../window/token-estimate.js";
 import { schemaForModel } from "../policy/schema-for-model.js";
 import { SchemaValidator } from "../policy/schema-validator.js";
 import { offersToolTasks, toolWithholdReason } from "../policy/tool-withhold.js";
+import { nameHoldsSecret } from "../policy/name-secrets.js";
 import { descriptionForModel } from "../policy/tool-description.js";
 import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { errorMessage } from "../errors.js";
@@ -103,7 +104,12 @@ export class McpToolHost implements ToolHost {
       const forModel = descriptionForModel(description, redact);
       const schema = schemaForModel(definition.inputSchema, redact);
       const capabilities = this.manager.connection(registered.server)?.snapshot().capabilities;
-      const withheld = toolWithholdReason(definition, redact, offersToolTasks(capabilities));
+      const withheld = toolWithholdReason(
+        definition,
+        redact,
+        offersToolTasks(capabilities),
+        redactor && ((name) => nameHoldsSecret(name, redactor)),
+      );
       const title = definition.title ?? definition.annotations?.title;
       return [
         {

@@ -5,16 +5,22 @@ export const NEEDS_TASKS_REASON =
   "needs task-based execution, which its server does not offer for tool calls (capabilities.tasks.requests.tools.call)";
 export const APP_ONLY_REASON = "app-only (MCP Apps)";
 
+export const SECRET_NAME_REASON = "its name holds what looks like a secret";
+
 /**
- * Why a tool must not be offered to the model at all, or undefined: it can only run as a task its
- * server does not offer (`serverRunsTasks`, see offersToolTasks), its server keeps it for an app's
- * UI, or its input schema cannot be shown safely (schema-for-model.ts).
+ * Why a tool must not be offered to the model at all, or undefined: its name carries a secret
+ * (`holdsSecret`, see nameHoldsSecret: a name goes to the model as it is, and cannot be redacted
+ * without breaking the call), it can only run as a task its server does not offer
+ * (`serverRunsTasks`, see offersToolTasks), its server keeps it for an app's UI, or its input
+ * schema cannot be shown safely (schema-for-model.ts).
  */
 export function toolWithholdReason(
-  tool: Pick<Tool, "inputSchema" | "execution" | "_meta">,
+  tool: Pick<Tool, "name" | "inputSchema" | "execution" | "_meta">,
   redact: (text: string) => string = (text) => text,
   serverRunsTasks = false,
+  holdsSecret: (name: string) => boolean = () => false,
 ): string | undefined {
+  if (holdsSecret(tool.name)) return SECRET_NAME_REASON;
   if (needsTaskExecution(tool) && !serverRunsTasks) return NEEDS_TASKS_REASON;
   if (isAppOnly(tool)) return APP_ONLY_REASON;
   return schemaWithholdReason(tool.inputSchema, redact);
