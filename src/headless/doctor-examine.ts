@@ -14,6 +14,7 @@ import { sampleCalls } from "./doctor-calls.js";
 import type { DoctorFacts, SignInFacts } from "./doctor-steps.js";
 import { WireWatch } from "./doctor-wire.js";
 import { commandManager, debugStderr } from "./with-one-server.js";
+import { startUnlessInterrupted } from "./interruptible-start.js";
 
 export interface ExamineOptions {
   config: McptermConfig;
@@ -51,7 +52,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
     },
   );
   try {
-    await manager.start();
+    await startUnlessInterrupted(manager, io.signal);
     const connection = manager.connection(server.name);
     await connection?.catalogSettled();
     const start = connection?.snapshot() ?? manager.servers()[0];

@@ -2,8 +2,9 @@ import type { CommonArgs } from "../args/index.js";
 import type { CliIo } from "../common/cli-io.js";
 import { loadCommandConfig } from "../common/load-project-config.js";
 import { settleServerStart } from "./trust-gate.js";
+import { startUnlessInterrupted } from "./interruptible-start.js";
 import type { McptermConfig, ServerConfig } from "../core/config/index.js";
-import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
+import { ServerUnavailableError, UsageError } from "../core/errors.js";
 import { McpManager, type McpManagerOptions } from "../core/mcp/mcp-manager.js";
 import { RootList } from "../core/mcp/roots.js";
 import { isErrorLevel, loggedSentence } from "../core/mcp/server-log.js";
@@ -125,7 +126,7 @@ export async function withServers<T>(
   const redactor = sessionRedactor(config, io.env);
   const manager = await commandManager({ config, common }, servers, io, redactor, serverOutputs(common, io));
   try {
-    await manager.start();
+    await startUnlessInterrupted(manager, io.signal);
     return await work(manager, redactor, config);
   } finally {
     await manager.close();
@@ -168,31 +169,20 @@ export async function withOneServer<T>(
     { ...serverOutputs(common, io), ...options.extra },
     options.signIn,
   );
-  // Ctrl+C while a sign-in waits for the browser: closing the server gives the wait up.
-  const stop = (): void => void manager.close();
-  io.signal.addEventListener("abort", stop, { once: true });
   try {
-    // A Ctrl+C before this point fired no listener: nothing is started after it.
-    if (io.signal.aborted) throw new RuntimeError("interrupted");
-    await manager.start();
-    const connection = manager.connection(server.name);
-    const snapshot = manager.servers()[0];
-    if (!connection || snapshot?.status !== "connected") {
-      // Stopped by Ctrl+C while it started: what the stop made of the start is not its story.
-      if (isAborted(io.signal)) throw new RuntimeError("interrupted");
-      throw new ServerUnavailableError(
-        // The reason may be a sentence of its own, ending in its full stop.
-        `Server "${server.name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
-      );
-    }
-    return await work(manager, connection, redactor);
+    // Ctrl+C while a sign-in waits for the browser, too: closing the server gives the wait up.
+    return await startUnlessInterrupted(manager, io.signal, () => {
+      const connection = manager.connection(server.name);
+      const snapshot = manager.servers()[0];
+      if (!connection || snapshot?.status !== "connected") {
+        throw new ServerUnavailableError(
+          // The reason may be a sentence of its own, ending in its full stop.
+          `Server "${server.name}" could not be started: ${(snapshot?.error ?? "unknown error").replace(/\.$/, "")}.`,
+        );
+      }
+      return work(manager, connection, redactor);
+    });
   } finally {
-    io.signal.removeEventListener("abort", stop);
     await manager.close();
   }
-}
-
-/** Read through a function: the signal may have fired while the start was awaited. */
-function isAborted(signal: AbortSignal): boolean {
-  return signal.aborted;
 }

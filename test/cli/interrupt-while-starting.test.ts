@@ -63,6 +63,18 @@ describe("Ctrl+C while a server starts", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
+  it.each(["tools", "tools --search hi", "resources", "prompts", "doctor", "doctor silent"])(
+    "mcpterm %s: exit 130 at once, interrupted, no report of a failed start",
+    async (command) => {
+      const { dir, started, marker } = await project();
+      const run = await interrupted([...command.split(" "), "--trust-config"], dir, started, cleanEnv());
+      expect(run.code).toBe(130);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toBe("mcpterm: interrupted\n");
+      expect(await waitForNoProcesses(marker)).toEqual([]);
+    },
+  );
+
   it("one-shot: exit 130, and no warning that the server is unavailable", async () => {
     const { dir, started, marker } = await project();
     const model = await startScriptedModelServer(() => ({ text: "never asked" }));
