@@ -118,6 +118,17 @@ describe("classifyTier", () => {
     [untrusted("get_pull_request"), "read_only", "name: get"],
     [untrusted("create_or_update_file"), "dangerous", `name: create ${WRITE}`],
     [untrusted("search_and_replace"), "dangerous", `name: replace ${WRITE}`],
+    // ...but a verb seldom a noun acts wherever it stands: the riskiest reading wins.
+    [untrusted("get_delete_all"), "dangerous", "name: delete"],
+    [untrusted("getDestroy"), "dangerous", "name: destroy"],
+    [untrusted("list_kill_processes"), "dangerous", "name: kill"],
+    [untrusted("show_drop_table"), "dangerous", "name: drop"],
+    [untrusted("get_transfer_funds"), "dangerous", "name: transfer"],
+    [untrusted("read_write_file"), "dangerous", `name: write ${WRITE}`],
+    [untrusted("find_replace"), "dangerous", `name: replace ${WRITE}`],
+    [untrusted("get_message"), "read_only", "name: get"],
+    [untrusted("list_settings"), "read_only", "name: list"],
+    [untrusted("get_deleted_items"), "read_only", "name: get"],
     // Argument values that name a destructive mode count, at any depth.
     [
       untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),

@@ -71,15 +71,14 @@ export interface NameDecision extends TierDecision {
  * What a tool's name says it does. The name is read as one or more actions joined by "and", "or"
  * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
  * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
- * `get-annotated-message`, "message" is a noun and the tool reads. The riskiest action wins, a
+ * `get-annotated-message`, "message" is a noun and the tool reads. A verb that is seldom a noun
+ * acts even after a read verb (ACTING_AFTER_A_READ): `get_delete_all` deletes. The riskiest action wins, a
  * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
  * `dangerous`, because a name alone never lets a write run unasked.
  */
 export function tierFromName(name: string): NameDecision | undefined {
   let best: NameDecision | undefined;
-  for (const action of actions(splitWords(name))) {
-    const verb = firstVerb(action);
-    if (!verb) continue;
+  for (const verb of actions(splitWords(name)).flatMap(actionVerbs)) {
     const decision = {
       tier: TIER_OF[verb.kind],
       reason: verb.kind === "write" ? `name: ${verb.word} (${WRITE_NEEDS_TRUST})` : `name: ${verb.word}`,
@@ -114,6 +113,26 @@ function actions(allWords: readonly string[]): string[][] {
     }
   }
   return result;
+}
+
+/**
+ * Verbs that are seldom a noun: after a read verb they still act (`get_delete_all`,
+ * `list_kill_processes`, `read_write_file`, `find_replace`), so the riskiest reading of the name
+ * wins; other verbs after a read verb stay its objects (`get_message`, `list_settings`).
+ */
+const ACTING_AFTER_A_READ = words(
+  "delete remove rm rmdir drop destroy purge wipe erase truncate kill terminate exec execute eval sudo chmod chown uninstall revoke overwrite shutdown transfer write replace",
+);
+
+/** An action's verb (its first), and after a read verb each that acts wherever it stands. */
+function actionVerbs(action: readonly string[]): Array<{ kind: VerbKind; word: string }> {
+  const first = firstVerb(action);
+  if (first?.kind !== "read") return first ? [first] : [];
+  const acting = action
+    .slice(action.indexOf(first.word) + 1)
+    .filter((word) => ACTING_AFTER_A_READ.has(word))
+    .map((word) => ({ kind: VERBS.find((entry) => entry.words.has(word))?.kind ?? "destructive", word }));
+  return [first, ...acting];
 }
 
 function firstVerb(action: readonly string[]): { kind: VerbKind; word: string } | undefined {
