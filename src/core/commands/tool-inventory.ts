@@ -51,6 +51,7 @@ function lintServers(manager: McpManager): LintFinding[] {
       initializeMs: server.initializeMs,
       probe: server.probe,
       refusedTools: server.refusedTools,
+      configNameProblems: server.configNameProblems ?? [],
     })),
   );
 }

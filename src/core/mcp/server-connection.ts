@@ -273,6 +273,8 @@ export class ServerConnection {
       error: this.error,
       tools: connected ? this.tools.listed : [],
       refusedTools: connected ? this.tools.refusedTools : [],
+      leftOutTools: connected ? this.tools.leftOutTools : [],
+      configNameProblems: connected ? this.tools.configNameProblems : [],
       serverInfo: this.serverInfo,
       era: this.protocol?.era,
       protocolVersion: this.protocol?.version ?? this.tapped?.protocolVersion,

@@ -3,6 +3,7 @@ import type { ServerConfig } from "../config/config-types.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import { errorMessage } from "../errors.js";
 import { cannotRunAsTask, needsTaskExecution } from "../policy/tool-withhold.js";
+import { applyConfigToolNames, type LeftOutTool } from "./config-tool-names.js";
 import { MalformedTools } from "./malformed-tools.js";
 import type { ResponseCache } from "./response-cache.js";
 import { ToolCallError } from "./tool-call-error.js";
@@ -18,7 +19,7 @@ export interface ServerToolListOptions {
   server: string;
   /** Pages the server said may be kept come from here while they may; a change empties it. */
   cache: ResponseCache;
-  config: Pick<ServerConfig, "includeTools" | "excludeTools" | "startupTimeoutMs">;
+  config: Pick<ServerConfig, "includeTools" | "excludeTools" | "tiers" | "startupTimeoutMs">;
   note: (level: LoggingLevel, text: string) => void;
   onChange: () => void;
   /** Whether tool arguments go out as headers where a tool asks (2026 over Streamable HTTP). */
@@ -34,6 +35,8 @@ export interface ServerToolListOptions {
 export class ServerToolList {
   private tools: ServerTool[] = [];
   private refused: ServerSnapshot["refusedTools"] = [];
+  private leftOut: LeftOutTool[] = [];
+  private unknownNames: string[] = [];
   private malformed = new MalformedTools();
   private readonly refresh = new ToolListRefresh();
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -46,6 +49,15 @@ export class ServerToolList {
 
   get refusedTools(): ServerSnapshot["refusedTools"] {
     return this.refused;
+  }
+
+  get leftOutTools(): readonly LeftOutTool[] {
+    return this.leftOut;
+  }
+
+  /** A sentence for each name the config entry gives a tool the server does not list. */
+  get configNameProblems(): readonly string[] {
+    return this.unknownNames;
   }
 
   /** The tool as listed now, if it is. */
@@ -122,10 +134,9 @@ export class ServerToolList {
   }
 
   private filter(tools: Tool[]): ServerTool[] {
-    const { includeTools, excludeTools } = this.options.config;
-    const chosen = tools
-      .filter((tool) => includeTools.length === 0 || includeTools.includes(tool.name))
-      .filter((tool) => !excludeTools.includes(tool.name));
+    const { kept: chosen, leftOut, unknownNames } = applyConfigToolNames(tools, this.options.config);
+    this.leftOut = leftOut;
+    this.unknownNames = unknownNames;
     // SEP-2243: over 2026 HTTP a tool whose x-mcp-header declarations break the rules cannot be
     // called as it asks, and must not be listed; one such tool never costs the others.
     const badHeaders = this.options.sendsHeaders()

@@ -28,7 +28,8 @@ export type LintCode =
   | "probe-late"
   | "invalid-x-mcp-header"
   | "unknown-schema-dialect"
-  | "tool-not-listed";
+  | "tool-not-listed"
+  | "config-tool-name";
 
 export interface LintFinding {
   severity: LintSeverity;
@@ -53,6 +54,8 @@ export interface LintServer {
   probe?: ProbeOutcome | undefined;
   /** Tools the server listed but mcpterm did not keep: their x-mcp-header declarations break SEP-2243. */
   refusedTools?: ReadonlyArray<{ name: string; reason: string }>;
+  /** Names the config entry gives tools the server does not list (the config's mistake, a warning). */
+  configNameProblems?: readonly string[];
 }
 
 export const MAX_DESCRIPTION_CHARS = 1024;
@@ -141,6 +144,13 @@ function lintServer(server: LintServer): LintFinding[] {
       severity: "error",
       code: "tool-not-listed",
       message: `Not listed: ${refused.reason}.`,
+    });
+  for (const problem of server.configNameProblems ?? [])
+    findings.push({
+      ...at,
+      severity: "warning",
+      code: "config-tool-name",
+      message: `The config: ${problem}.`,
     });
   const { probe } = server;
   if (probe?.kind === "unanswered")

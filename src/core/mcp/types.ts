@@ -35,6 +35,10 @@ export interface ServerSnapshot {
   tools: ServerTool[];
   /** Tools it listed that mcpterm dropped, each with why (SEP-2243 x-mcp-header rules, 2026 HTTP). */
   refusedTools: Array<{ name: string; reason: string }>;
+  /** Tools it listed that its config entry leaves out (includeTools, excludeTools). */
+  leftOutTools?: ReadonlyArray<{ name: string; by: "includeTools" | "excludeTools" }>;
+  /** Names its config entry gives tools it does not list (a typo in includeTools hides them all). */
+  configNameProblems?: readonly string[];
   /** What the server says it is; a 2026 server may not say. */
   serverInfo: { name: string; version: string } | undefined;
   /** Which family of revisions the server speaks (see ProtocolEra), once connected. */
