@@ -70,7 +70,8 @@ async function failureDetail(
 /**
  * What a failed request of a one-off command (`call`, `read`, `prompts <server> <prompt>`) means
  * for the exit code: arguments the server rejected are a usage error (2); a server that is gone —
- * it exited, and the message says how and why — could not be reached (4); anything else — a
+ * it exited, and the message says how and why — or a remote one whose connection failed
+ * mid-request could not be reached (4); anything else — a
  * timeout (the server was reached, whatever became of it after), an error the server raised, a
  * cancelled request — is a runtime failure (1). Messages arrive already redacted; `detail` (the
  * JSON-RPC code and data, the server's stderr meanwhile) is added to them.
@@ -83,7 +84,7 @@ export function requestFailure(error: unknown, connection: ServerConnection, det
     case "invalid_args":
       return new UsageError(message);
     case "transient":
-      return stillConnected || error.timedOut
+      return (stillConnected && !error.unreachable) || error.timedOut
         ? new RuntimeError(message)
         : new ServerUnavailableError(message);
     case "cancelled":

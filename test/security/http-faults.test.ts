@@ -79,6 +79,24 @@ describe("Streamable HTTP faults", () => {
     expect(run.stdout).toBe("The server dropped it.\n");
   });
 
+  it("a connection reset mid-call is a server that could not be reached, in a sentence (exit 4)", async () => {
+    const { manager } = await connected();
+    await expect(manager.callTool("remote", "get_reset", {})).rejects.toThrow(
+      /^the connection to server "remote" failed during the request: the connection was reset before an answer came \(ECONNRESET\); whether the server acted on it is unknown$/,
+    );
+    const server = await startHostileHttpServer();
+    closers.push(() => server.close());
+    const run = await runCli(["call", "get_reset", "--url", server.url], {
+      cwd: await tempDir(),
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(
+      /^mcpterm: the connection to server "\S+" failed during the request: .*ECONNRESET/,
+    );
+    expect(run.stderr).not.toContain("fetch failed");
+  });
+
   it("a 404 for the session id starts a new session once and sends a call safe to re-send again", async () => {
     const { server, manager } = await connected();
     server.forgetSessions();

@@ -8,7 +8,7 @@ import { z } from "zod";
 /**
  * A Streamable HTTP MCP server (with sessions) that misbehaves on request, for the transport
  * fault tests: `get_dropped` answers its tools/call with an SSE stream that it closes without a
- * response; `get_lost` does the same after an event id that says the stream may be resumed, and
+ * response; `get_reset` resets the connection its tools/call came on; `get_lost` does the same after an event id that says the stream may be resumed, and
  * then fails every attempt to resume it, as a server that went away mid-call; `forgetSessions()` makes it forget every session, so the next request's session id
  * gets 404, as a restarted server would answer; `forgetOnce` does that at a chosen moment.
  */
@@ -81,6 +81,11 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
     );
     server.registerTool(
+      "get_reset",
+      { description: "Never answers: its connection is reset.", annotations: { readOnlyHint: true } },
+      () => ({ content: [{ type: "text", text: "unreachable" }] }),
+    );
+    server.registerTool(
       "get_dropped",
       { description: "Never answers: its stream is closed first.", annotations: { readOnlyHint: true } },
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
@@ -97,6 +102,11 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       // SSE headers, then the end of the stream: no response, no event id to resume from.
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       response.end();
+      return;
+    }
+    if (message?.method === "tools/call" && message.params?.name === "get_reset") {
+      // The connection dropped mid-request (a proxy restarted, the network went): no answer at all.
+      request.socket.resetAndDestroy();
       return;
     }
     if (message?.method === "tools/call" && message.params?.name === "get_lost") {

@@ -64,5 +64,6 @@ function notAgain(error: unknown): unknown {
     cause: error,
     retryable: false,
     timedOut: error.timedOut,
+    unreachable: error.unreachable,
   });
 }

@@ -103,6 +103,21 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Why a request could not reach a remote server or its answer could not come back, from the
+ * codes in `error`'s causes (undici says only `fetch failed`), or undefined for anything else.
+ */
+export function networkFailure(error: unknown): string | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
+    if (known) return known;
+  }
+  return error instanceof TypeError && error.message === "fetch failed"
+    ? "the connection failed before an answer came (fetch failed)"
+    : undefined;
+}
+
+/**
  * The probe's failures the SDK words for a library (`fetch failed`, a validation error's whole
  * issue tree) in a sentence for the server's author: where it could not connect, or that the
  * answer was not JSON-RPC at all.

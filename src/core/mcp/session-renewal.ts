@@ -58,6 +58,7 @@ export class SessionRenewal {
         retryable: failure.retryable,
         timedOut: failure.timedOut,
         lost: failure.lost,
+        unreachable: failure.unreachable,
       });
     }
   }

@@ -11,6 +11,11 @@ export class ToolCallError extends Error {
    * restarted): whether it ran is unknown, so sending it again is up to resendIsSafe.
    */
   readonly lost: boolean;
+  /**
+   * The request could not reach the server, or its answer could not reach mcpterm: the network
+   * connection failed (reset, refused). Said as a server that could not be reached, not as an error.
+   */
+  readonly unreachable: boolean;
   /** How the server's process ended when it took the call down with it, in a sentence (a crash). */
   readonly serverExited: string | undefined;
 
@@ -22,6 +27,7 @@ export class ToolCallError extends Error {
       retryable?: boolean;
       timedOut?: boolean;
       lost?: boolean;
+      unreachable?: boolean;
       serverExited?: string | undefined;
     },
   ) {
@@ -30,6 +36,7 @@ export class ToolCallError extends Error {
     this.retryable = options?.retryable ?? failure === "transient";
     this.timedOut = options?.timedOut ?? false;
     this.lost = options?.lost ?? false;
+    this.unreachable = options?.unreachable ?? false;
     this.serverExited = options?.serverExited;
   }
 }

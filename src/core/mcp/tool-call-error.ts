@@ -9,6 +9,7 @@ import {
 import { errorMessage } from "../errors.js";
 import { isMalformedAnswer } from "./malformed-answer.js";
 import { isOversizedMessage } from "./message-limit.js";
+import { networkFailure } from "./protocol-era.js";
 import { ServerSentError } from "./server-sent-errors.js";
 import { STREAM_CLOSED_CODE, STREAM_CLOSED_MESSAGE } from "./unanswered-stream-guard.js";
 import { ToolCallError } from "./tool-call-error-class.js";
@@ -82,6 +83,14 @@ export function classifyRequestError(
   const message = errorMessage(error);
   if (/abort/i.test(message))
     return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
+  // A remote server's connection that failed mid-request: undici says only "fetch failed".
+  const network = networkFailure(error);
+  if (network !== undefined)
+    return new ToolCallError(
+      "transient",
+      `the connection to server "${context.server}" failed during the request: ${network}; whether the server acted on it is unknown`,
+      { cause: error, unreachable: true },
+    );
   return new ToolCallError("transient", message, { cause: error });
 }
 
