@@ -87,6 +87,11 @@ export class ClientOpener {
     return this.probeKind === "stdio" ? this.probe.outcome() : undefined;
   }
 
+  /** Why the latest attempt did not speak 2026-07-28 with a server that answered as one (ProbeWatch). */
+  fallbackStory(): string | undefined {
+    return this.probe.fallbackStory();
+  }
+
   /** Connects a new client; throws what went wrong. The transport is "sse" after a fallback. */
   async open(): Promise<{ client: Client; transport: ServerSnapshot["transport"] }> {
     const { config, auth } = this.options;

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { MODERN_REVISION } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 
 /**
@@ -18,22 +19,57 @@ export class ProbeWatch implements WireWatcher {
   private fellBackAt: number | undefined;
   /** A 2026 server answers with its result; a 2025 one with an error (Method not found). */
   private answeredWithResult = false;
+  private answer: unknown;
+  private initialize: string | number | undefined;
+  /** The fallback's initialize was answered "Method not found": a server of 2026-07-28 only. */
+  private initializeRefused = false;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   sent(message: JSONRPCMessage): void {
     if (!("method" in message) || !("id" in message)) return;
     if (message.method === "server/discover") this.probe ??= { id: message.id, sentAt: this.now() };
-    else if (message.method === "initialize" && this.probe) this.fellBackAt ??= this.now();
+    else if (message.method === "initialize" && this.probe) {
+      this.fellBackAt ??= this.now();
+      this.initialize = message.id;
+    }
   }
 
   received(message: JSONRPCMessage): JSONRPCMessage {
+    if (
+      this.initialize !== undefined &&
+      "id" in message &&
+      message.id === this.initialize &&
+      "error" in message
+    )
+      this.initializeRefused = message.error.code === METHOD_NOT_FOUND;
     if (this.probe && this.answeredAt === undefined && !("method" in message) && "id" in message)
       if (message.id === this.probe.id) {
         this.answeredAt = this.now();
         this.answeredWithResult = "result" in message;
+        if ("result" in message) this.answer = message.result;
       }
     return message;
+  }
+
+  /**
+   * For a server that failed to start: why a server of 2026-07-28 was not spoken to in it, which
+   * the failure alone does not say (a 2026-only server fails initialize with "Method not found"):
+   * it answered the probe only after mcpterm stopped waiting, or not before its initialize was
+   * refused, or its answer was not a valid server/discover result. Undefined when none is so.
+   */
+  fallbackStory(): string | undefined {
+    const { probe, answeredAt, fellBackAt } = this;
+    if (!probe) return undefined;
+    if (answeredAt === undefined && fellBackAt !== undefined && this.initializeRefused)
+      return `it did not answer server/discover within ${Math.round(fellBackAt - probe.sentAt)} ms and refused 2025-11-25's initialize: a server of 2026-07-28 only that starts this slowly needs "protocol": "2026-07-28" in its config entry`;
+    if (answeredAt === undefined || !this.answeredWithResult) return undefined;
+    if (fellBackAt !== undefined && answeredAt > fellBackAt)
+      return `it answered server/discover ${Math.round(answeredAt - probe.sentAt)} ms after the probe, when mcpterm had stopped waiting (${Math.round(fellBackAt - probe.sentAt)} ms) and spoken 2025-11-25's initialize; for a server this slow to start, set "protocol": "2026-07-28" in its config entry`;
+    const problem = discoverProblem(this.answer);
+    return problem === undefined
+      ? undefined
+      : `its server/discover answer ${problem}, so it could not be spoken to in 2026-07-28`;
   }
 
   /** What became of the probe, when the server is to blame for the fallback; undefined otherwise. */
@@ -48,3 +84,24 @@ export class ProbeWatch implements WireWatcher {
     return { kind: "late", waitedMs, answeredMs: Math.round(answeredAt - probe.sentAt) };
   }
 }
+
+/** What is wrong with a server/discover result, as the 2026-07-28 revision defines it, or undefined. */
+export function discoverProblem(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return "is not an object";
+  const { supportedVersions, capabilities } = result as {
+    supportedVersions?: unknown;
+    capabilities?: unknown;
+  };
+  if (!Array.isArray(supportedVersions)) return "has no supportedVersions list";
+  if (!supportedVersions.every((version) => typeof version === "string"))
+    return "has supportedVersions that are not all strings";
+  if (supportedVersions.length === 0) return "lists no supportedVersions";
+  if (!supportedVersions.includes(MODERN_REVISION))
+    return `lists ${supportedVersions.map((version) => JSON.stringify(version)).join(", ")} in supportedVersions, not "${MODERN_REVISION}"`;
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities))
+    return "has no capabilities object";
+  return undefined;
+}
+
+/** JSON-RPC's code for a method the server does not know. */
+const METHOD_NOT_FOUND = -32601;

@@ -82,8 +82,18 @@ export function negotiationFailure(error: unknown, setting: ProtocolSetting): st
     return `the server does not speak ${error.requested}; it speaks ${error.supported.join(", ")}${pinned}`;
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
     return `${probeFailure(error) ?? error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
+  const answered = error instanceof Error ? INITIALIZE_VERSION.exec(error.message)?.[1] : undefined;
+  if (answered !== undefined)
+    return `its initialize answer names protocol version ${JSON.stringify(answered)}, which is no 2025 revision: ${
+      answered === MODERN_REVISION
+        ? `${MODERN_REVISION} is settled by server/discover, which a server of that revision answers; initialize names a 2025 revision (2025-11-25 or older)`
+        : `initialize settles 2025-11-25 and the 2025 revisions before it, server/discover settles ${MODERN_REVISION}`
+    }${pinned}`;
   return undefined;
 }
+
+/** The SDK's words for an initialize answer naming a revision it cannot speak over initialize. */
+const INITIALIZE_VERSION = /^Server's protocol version is not supported: (.*)$/;
 
 /** How every sentence for a URL nothing answered at begins (doctor's spawn step reads it so). */
 export const NOT_REACHED = "the server could not be reached";

@@ -447,8 +447,14 @@ export class ServerConnection {
         (name) => name.toLowerCase() === "authorization",
       ),
     });
+    // A 2026 server's answer to the probe that could not be used: the failure that followed
+    // (initialize refused, a pinned revision not offered) does not say why.
+    const story = this.opener.fallbackStory();
     await this.stop();
-    this.setStatus("failed", `${reason}${this.withheldHint(reason)}`);
+    this.setStatus(
+      "failed",
+      `${reason}${story ? `; ${this.options.redact(story)}` : ""}${this.withheldHint(reason)}`,
+    );
   }
 
   /**

@@ -1,0 +1,85 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
+
+/**
+ * A server of 2026-07-28 only: it answers server/discover (after DISCOVER_DELAY_MS) with the
+ * result in DISCOVER, and refuses initialize, as a server that never spoke 2025 does. With
+ * INIT_VERSION it is a half-migrated one instead: it refuses server/discover and answers
+ * initialize naming that version.
+ */
+const MODERN_ONLY = String.raw`
+import { createInterface } from "node:readline";
+const answer = (id, body) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, ...body }) + "\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.id === undefined) return;
+  if (message.method === "initialize" && process.env.INIT_VERSION)
+    answer(message.id, { result: { protocolVersion: process.env.INIT_VERSION, capabilities: {}, serverInfo: { name: "half", version: "1" } } });
+  else if (message.method === "server/discover" && process.env.DISCOVER)
+    setTimeout(() => answer(message.id, { result: JSON.parse(process.env.DISCOVER) }), Number(process.env.DISCOVER_DELAY_MS ?? 0));
+  else answer(message.id, { error: { code: -32601, message: "Method not found: " + message.method } });
+});
+`;
+
+async function project(discover: unknown, delayMs = 0, env: Record<string, string> = {}): Promise<string> {
+  const dir = await tempDir();
+  await writeFile(path.join(dir, "modern-only.mjs"), MODERN_ONLY);
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: {
+      m: {
+        command: process.execPath,
+        args: [path.join(dir, "modern-only.mjs")],
+        env: {
+          ...(discover === undefined ? {} : { DISCOVER: JSON.stringify(discover) }),
+          DISCOVER_DELAY_MS: String(delayMs),
+          ...env,
+        },
+        // The probe is waited for half of it: 1 s.
+        startupTimeoutMs: 2000,
+      },
+    },
+  });
+  return dir;
+}
+
+const capabilities = { tools: {} };
+
+describe("a 2026-07-28 server whose server/discover answer could not be used", () => {
+  it.each([
+    [{ supportedVersions: ["2026-07-28"] }, "has no capabilities object"],
+    [{ supportedVersions: "2026-07-28", capabilities }, "has no supportedVersions list"],
+    [{ supportedVersions: [], capabilities }, "lists no supportedVersions"],
+    [
+      { supportedVersions: ["2099-01-01"], capabilities },
+      'lists "2099-01-01" in supportedVersions, not "2026-07-28"',
+    ],
+  ])("is told what was wrong with it, not only that initialize is unknown: %j", async (discover, problem) => {
+    const run = await runCli(trustingConfig(["tools"]), { cwd: await project(discover), env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toContain(
+      `its server/discover answer ${problem}, so it could not be spoken to in 2026-07-28`,
+    );
+  });
+
+  it("is told it answered after mcpterm stopped waiting, and how to pin the revision", async () => {
+    const dir = await project({ supportedVersions: ["2026-07-28"], capabilities }, 1500);
+    const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(
+      /it did not answer server\/discover within \d+ ms and refused 2025-11-25's initialize: a server of 2026-07-28 only that starts this slowly needs "protocol": "2026-07-28" in its config entry/,
+    );
+  });
+
+  it("names the version a half-migrated server's initialize answered, and where 2026-07-28 is settled", async () => {
+    const dir = await project(undefined, 0, { INIT_VERSION: "2026-07-28" });
+    const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stdout).toContain(
+      'its initialize answer names protocol version "2026-07-28", which is no 2025 revision: 2026-07-28 is settled by server/discover, which a server of that revision answers',
+    );
+    expect(run.stdout).not.toContain("is not supported");
+  });
+});
