@@ -34,11 +34,11 @@ describe("at 40 columns", () => {
     expect(screen).not.toMatch(/\[dangero\s*$/m);
     expect(screen).toMatch(/filesystem-with…somewhere #1|filesystem[^\n]*…[^\n]*somewhere #1/);
     expect(screen).toContain("1/2");
-    expect(screen).toMatch(/› 4\. Deny \(n\)/);
+    expect(screen).toMatch(/› 1\. Deny \(n\)/);
     expect(screen).toMatch(/then \[dangerous] filesys[^\n]*…[^\n]*#2/);
     // Each "always" keeps its scope, so the one saved for good is told from the session's.
-    expect(screen).toMatch(/2\. [^\n]*[Ss]ession \(a\) *│$/m);
-    expect(screen).toMatch(/3\. [^\n]*project \(p\) *│$/m);
+    expect(screen).toMatch(/4\. [^\n]*[Ss]ession \(a\) *│$/m);
+    expect(screen).toMatch(/5\. [^\n]*project \(p\) *│$/m);
     expect(screen).toMatch(/Enter confirm · Esc deny/);
   });
 
@@ -89,8 +89,8 @@ describe("narrower still", () => {
       await until(() => frame().includes("(p)"), "the approval panel's options");
       const screen = frame();
       expect(widest(screen)).toBeLessThanOrEqual(columns);
-      expect(screen).toMatch(/2\. [^\n]*[Ss]ession \(a\)/);
-      expect(screen).toMatch(/3\. [^\n]*[Pp]roject \(p\)/);
+      expect(screen).toMatch(/4\. [^\n]*[Ss]ession \(a\)/);
+      expect(screen).toMatch(/5\. [^\n]*[Pp]roject \(p\)/);
     },
   );
 });

@@ -39,7 +39,7 @@ const PAGE: ElicitationQuestion = {
   domain: "login.example.com",
 };
 
-const UP = "\u001b[A";
+const DOWN = "\u001b[B";
 
 async function ask(
   harness: AppHarness,
@@ -63,7 +63,7 @@ describe("server questions in the App", () => {
     expect(frame()).toContain("user: Resource context: say hi");
     expect(frame()).toContain("scripted answers · at most 100 tokens · temperature 0.7");
     expect(frame()).toContain("The server would prefer: claude-3-sonnet");
-    expect(frame()).toMatch(/› 3\. Deny \(n\)/);
+    expect(frame()).toMatch(/› 1\. Deny \(n\)/);
     // Letters that are shortcuts, digits and Enter, typed on as the panel appears, and a paste: all typing.
     for (const chunk of ["yes ", "e", "n", "d 1", "\r", "\u001b[200~y\r\u001b[201~"]) {
       advance(100);
@@ -72,9 +72,11 @@ describe("server questions in the App", () => {
     expect(controller.questionAnswers).toEqual([]);
     // The paste's CR is a line break in the draft, as in any paste.
     await until(() => prompt() === "I was writing yes end 1y\n", "the typing in the prompt");
-    // After a pause, ↑↑ then Enter choose Send, once a pause after the move; the draft stays.
+    // After a pause, ↓↓↓ then Enter choose Send (below Deny), once a pause after the move; the draft stays.
     advance(APPROVAL_GUARD_MS);
-    await press(UP, UP, "\r");
+    await press(DOWN, DOWN, DOWN);
+    await until(() => /› 4\. Send it/.test(frame()), "the focus on Send");
+    await press("\r");
     expect(controller.questionAnswers).toEqual([]);
     advance(APPROVAL_GUARD_MS);
     await press("\r");
@@ -168,7 +170,7 @@ describe("server questions in the App", () => {
     await ask(harness, 1, PAGE, "asks you to open a web page");
     expect(frame()).toMatch(/Domain: +login\.example\.com/);
     expect(frame()).toContain("Address: https://login.example.com/authorize?client=mcpterm&state=abc");
-    expect(frame()).toMatch(/› 2\. Decline \(n\)/);
+    expect(frame()).toMatch(/› 1\. Decline \(n\)/);
     await press("y");
     expect(controller.questionAnswers).toEqual([]);
     await press("\u007f");
@@ -203,8 +205,8 @@ describe("server questions in the App", () => {
     const harness = await renderApp([TURN_START], { columns: 40 });
     await ask(harness, 1, SAMPLING, "asks to use the");
     const frame = harness.frame();
-    expect(frame).toMatch(/2\. Edit, then send \(e\)/);
-    expect(frame).toMatch(/4\. Deny, saying why \(d\)/);
+    expect(frame).toMatch(/3\. Edit, then send \(e\)/);
+    expect(frame).toMatch(/2\. Deny, saying why \(d\)/);
     expect(frame.split("\n").every((line) => displayWidth(line) <= 40)).toBe(true);
   });
 });

@@ -43,13 +43,13 @@ describe("ApprovalPanel", () => {
     expect(frame).toContain('"name": "a.md"');
     expect(frame).toContain('"one",');
     expect(frame).toContain("dangerous: destructiveHint");
-    expect(frame).toMatch(/^│ {3}1\. Approve once \(y\)/m);
-    expect(frame).toMatch(/^│ {3}2\. Always allow fixture\/write_note this session \(a\)/m);
+    expect(frame).toMatch(/^│ › 1\. Deny \(n\)/m);
+    expect(frame).toMatch(/^│ {3}2\. Deny and tell the model why \(d\)/m);
+    expect(frame).toMatch(/^│ {3}3\. Approve once \(y\)/m);
+    expect(frame).toMatch(/^│ {3}4\. Always allow fixture\/write_note this session \(a\)/m);
     expect(frame).toMatch(
-      /^│ {3}3\. Always allow fixture\/write_note in this project \(saved in your settings\) \(p\)/m,
+      /^│ {3}5\. Always allow fixture\/write_note in this project \(saved in your settings\) \(p\)/m,
     );
-    expect(frame).toMatch(/^│ › 4\. Deny \(n\)/m);
-    expect(frame).toMatch(/^│ {3}5\. Deny and tell the model why \(d\)/m);
     expect(frame).toContain("Esc deny");
   });
 
@@ -153,13 +153,13 @@ describe("ApprovalPanel", () => {
         call={call}
         width={100}
         position={undefined}
-        focus={0}
+        focus={2}
         reason={undefined}
         draft
         maxArgLines={40}
       />,
     );
-    expect(lastFrame()).toMatch(/^│ › 1\. Approve once \(y\)/m);
+    expect(lastFrame()).toMatch(/^│ › 3\. Approve once \(y\)/m);
     expect(lastFrame()).toContain("letters and digits type into your draft");
   });
 });
@@ -192,7 +192,7 @@ describe("App keys", () => {
     await until(() => !frame().includes("Allow this call?"), "the panel to go once answered");
   });
 
-  it("Esc and Ctrl+C deny at once; a always allows after the guard; d and 5+Enter ask for a reason", async () => {
+  it("Esc and Ctrl+C deny at once; a always allows after the guard; d and 2+Enter ask for a reason", async () => {
     const { controller, until, press, advance, frame, ask } = await renderApp([TURN_START]);
     await ask("c1");
     await press("\u001b");
@@ -216,8 +216,8 @@ describe("App keys", () => {
     await until(() => controller.answers.length === 4, "Enter to deny with the reason");
     await ask("c5");
     advance(APPROVAL_GUARD_MS);
-    await press("5", "\r");
-    await until(() => frame().includes("Why (the model reads this)"), "5 and Enter to ask for a reason");
+    await press("2", "\r");
+    await until(() => frame().includes("Why (the model reads this)"), "2 and Enter to ask for a reason");
     await press("\u001b");
     await until(() => controller.answers.length === 5, "Esc to deny without a reason");
     expect(controller.answers).toEqual([
@@ -229,7 +229,7 @@ describe("App keys", () => {
     ]);
   });
 
-  it("Enter confirms the focused choice, which starts on Deny; ↑ moves to approving ones", async () => {
+  it("Enter confirms the focused choice, which starts on Deny at the top; ↑ stays there, ↓ moves to approving ones", async () => {
     const { controller, until, press, advance, frame, ask } = await renderApp([TURN_START]);
     await ask("c1");
     advance(APPROVAL_GUARD_MS);
@@ -237,18 +237,20 @@ describe("App keys", () => {
     await until(() => controller.answers.length === 1, "Enter to deny");
     await ask("c2");
     advance(APPROVAL_GUARD_MS);
-    await press("\u001b[A");
-    await until(() => /› 3\. Always allow .* in this project/.test(frame()), "↑ to focus always allow here");
-    await press("\u001b[A");
-    await until(() => /› 2\. Always allow/.test(frame()), "↑ to focus always allow");
-    await press("\u001b[A");
-    await until(() => /› 1\. Approve once/.test(frame()), "↑ to focus approve once");
+    // ↑ at the top moves nothing: the one ↓ after two ↑ lands on the option just below Deny.
+    await press("\u001b[A", "\u001b[A");
+    expect(frame()).toMatch(/› 1\. Deny \(n\)/);
+    await press("\u001b[B");
+    await until(() => /› 2\. Deny and tell the model why/.test(frame()), "↓ to focus deny with a reason");
+    await press("\u001b[B");
+    await until(() => /› 3\. Approve once/.test(frame()), "↓ to focus approve once");
+    expect(controller.answers).toHaveLength(1);
     await press("\r");
     await until(() => controller.answers.length === 2, "Enter to approve once");
     await ask("c3");
     advance(APPROVAL_GUARD_MS);
-    await press("2");
-    await until(() => /› 2\. Always allow/.test(frame()), "2 to focus always allow");
+    await press("4");
+    await until(() => /› 4\. Always allow .* this session/.test(frame()), "4 to focus always allow");
     expect(controller.answers).toHaveLength(2);
     await press("\r");
     await until(() => controller.answers.length === 3, "Enter to always allow");

@@ -49,11 +49,11 @@ describe("an approval panel taller than the window", () => {
     expect(visible).toContain("fixture/write_note");
     expect(visible).toContain("dangerous");
     for (const choice of [
-      "1. Approve once",
-      "2. Always allow",
-      "3. Always allow",
-      "4. Deny (n)",
-      "5. Deny and",
+      "1. Deny (n)",
+      "2. Deny and",
+      "3. Approve once",
+      "4. Always allow",
+      "5. Always allow",
     ])
       expect(visible).toContain(choice);
     expect(visible).toMatch(/… \d+ more rows: .*printed above/);
@@ -68,7 +68,7 @@ describe("an approval panel taller than the window", () => {
       (rows) => /… \d+ more rows: .*printed above this panel/.test(rows) && rows.includes(TITLE),
       "the panel fitted to 120x40",
     );
-    expect(large).toContain("4. Deny (n)");
+    expect(large).toContain("1. Deny (n)");
 
     // A window of five rows: the heading, the focused choice and the key line, nothing else.
     terminal.resize(20, 5);
@@ -76,7 +76,7 @@ describe("an approval panel taller than the window", () => {
       (rows) => rows.includes(TITLE) && rows.includes("Enter confirm"),
       "the panel fitted to 20x5",
     );
-    expect(tiny).toContain("› 4. Deny");
+    expect(tiny).toContain("› 1. Deny");
 
     // The answer still works, and the full arguments stay in the scrollback once.
     terminal.resize(80, 20);

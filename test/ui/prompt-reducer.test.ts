@@ -45,6 +45,7 @@ const shortcut = (text: "y" | "a" | "n" | "d"): KeyAction => ({
 });
 const ENTER: KeyAction = { type: "approval_confirm" };
 const UP: KeyAction = { type: "approval_focus", direction: -1 };
+const DOWN: KeyAction = { type: "approval_focus", direction: 1 };
 const answers = (effects: PromptEffect[]): unknown[] =>
   effects.filter((effect) => effect.type === "answer").map((effect) => effect.answer);
 
@@ -137,25 +138,68 @@ describe("approval guard", () => {
       "",
     ],
     [
-      "↑ ↑ ↑ Enter after the guard approves once",
+      "↑ then Enter right after the guard denies: Deny is the top and ↑ stays on it",
+      panel,
+      [
+        [1000 + GUARD, UP],
+        [1000 + GUARD, ENTER],
+      ],
+      [{ kind: "deny" }],
+      "",
+    ],
+    [
+      "↑ ↑ ↑ Enter after the guard still denies: the focus stops at the top, it does not wrap",
       panel,
       [
         [2000, UP],
         [2000, UP],
         [2000, UP],
+        [2000, ENTER],
+      ],
+      [{ kind: "deny" }],
+      "",
+    ],
+    [
+      "↓ ↓ Enter after the guard approves once",
+      panel,
+      [
+        [2000, DOWN],
+        [2000, DOWN],
         [2000, ENTER],
       ],
       [{ kind: "once" }],
       "",
     ],
     [
+      "↓ ↓ ↓ ↓ ↓ ↓ Enter after the guard saves to the project: the focus stops at the bottom",
+      panel,
+      [
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000, ENTER],
+      ],
+      [{ kind: "project" }],
+      "",
+    ],
+    [
       "a digit after the guard focuses; Enter confirms",
       panel,
       [
-        [2000, { type: "approval_pick", index: 1, text: "2" }],
+        [2000, { type: "approval_pick", index: 3, text: "4" }],
         [2000, ENTER],
       ],
       [{ kind: "always" }],
+      "",
+    ],
+    [
+      "a digit after the guard only focuses: 3 alone approves nothing",
+      panel,
+      [[2000, { type: "approval_pick", index: 2, text: "3" }]],
+      [],
       "",
     ],
     [
@@ -204,6 +248,17 @@ describe("approval guard", () => {
     ]);
     expect(cleared.effects).toEqual([]);
     expect(cleared.state.editor.text).toBe("y");
+  });
+
+  it("↓ then Enter right after the guard asks for a reason and never approves", () => {
+    const asked = run(panel, [1000 + GUARD, DOWN], [1000 + GUARD, ENTER]);
+    expect(answers(asked.effects)).toEqual([]);
+    expect(asked.state.approval?.reason).toEqual({ text: "", cursor: 0 });
+    expect(keyMode(asked.state, { inspecting: false, exitArmed: false, busy: true })).toBe("approval-reason");
+    // Enter again sends the (empty) reason: a plain deny, still no approval.
+    expect(answers(run(asked.state, [1000 + GUARD + 1, { type: "reason_send" }]).effects)).toEqual([
+      { kind: "deny" },
+    ]);
   });
 
   it("d asks for a reason that is one line, edited with the editing keys, sent with Enter", () => {

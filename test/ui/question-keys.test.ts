@@ -124,22 +124,46 @@ describe("a sampling panel's keys", () => {
       "",
     ],
     [
-      "↑ then, a guard's time later, Enter sends it (Edit is above Deny, Send above that)",
+      "↑ stays on Deny, the top: ↑ ↑ then, a guard's time later, Enter denies",
       "",
       [
         [LATER, key("up")],
         [LATER + 1, key("up")],
-        [LATER + 2, ENTER],
-        [LATER + 2 + GUARD, ENTER],
+        [LATER + 1 + GUARD, ENTER],
+      ],
+      [{ approved: false, reason: "the user denied it" }],
+      "",
+    ],
+    [
+      "↓ ↓ ↓ then, a guard's time later, Enter sends it (Deny saying why, Edit, then Send below Deny)",
+      "",
+      [
+        [LATER, key("down")],
+        [LATER + 1, key("down")],
+        [LATER + 2, key("down")],
+        [LATER + 3, ENTER],
+        [LATER + 3 + GUARD, ENTER],
       ],
       [{ approved: true }],
       "",
     ],
     [
-      "1 then Enter sends it",
+      "↓ ↓ ↓ then Enter at once sends nothing: a move holds the choice for a guard's time",
       "",
       [
-        [LATER, text("1")],
+        [LATER, key("down")],
+        [LATER + 1, key("down")],
+        [LATER + 2, key("down")],
+        [LATER + 3, ENTER],
+      ],
+      [],
+      "",
+    ],
+    [
+      "4 then Enter sends it",
+      "",
+      [
+        [LATER, text("4")],
         [LATER + 1, ENTER],
       ],
       [{ approved: true }],
@@ -178,7 +202,12 @@ describe("a sampling panel's keys", () => {
   });
 
   it("e opens the last user message to edit; the edit is sent only by a later Enter, and only if changed", () => {
-    const opened = press(shown(SAMPLING, "my draft"), [LATER, key("up")], [LATER + GUARD, ENTER]);
+    const opened = press(
+      shown(SAMPLING, "my draft"),
+      [LATER, key("down")],
+      [LATER, key("down")],
+      [LATER + GUARD, ENTER],
+    );
     expect(keyMode(opened.state, { inspecting: false, exitArmed: false, busy: true })).toBe("sampling-edit");
     // Enter in the same burst as the key that opened the editor sends nothing.
     const hurried = press(opened.state, [LATER + GUARD + 1, ENTER]);
@@ -222,12 +251,47 @@ describe("a web page panel's keys", () => {
     ["n declines", [[LATER, text("n")]], [{ action: "decline" }]],
     ["Enter confirms Decline, the first focus", [[LATER, ENTER]], [{ action: "decline" }]],
     [
-      "3 then Enter cancels",
+      "2 then Enter cancels",
+      [
+        [LATER, text("2")],
+        [LATER + 1, ENTER],
+      ],
+      [{ action: "cancel" }],
+    ],
+    [
+      "3 then Enter opens it",
       [
         [LATER, text("3")],
         [LATER + 1, ENTER],
       ],
-      [{ action: "cancel" }],
+      [{ action: "accept", content: {} }],
+    ],
+    [
+      "↑ stays on Decline, the top: ↑ then, a guard's time later, Enter declines",
+      [
+        [LATER, key("up")],
+        [LATER + GUARD, ENTER],
+      ],
+      [{ action: "decline" }],
+    ],
+    [
+      "↓ ↓ then Enter at once opens nothing",
+      [
+        [LATER, key("down")],
+        [LATER + 1, key("down")],
+        [LATER + 2, ENTER],
+      ],
+      [],
+    ],
+    [
+      "↓ ↓ then Enter at once opens nothing; a guard's time after that, Enter opens the page",
+      [
+        [LATER, key("down")],
+        [LATER + 1, key("down")],
+        [LATER + 2, ENTER],
+        [LATER + 2 + GUARD, ENTER],
+      ],
+      [{ action: "accept", content: {} }],
     ],
     ["Esc cancels at once", [[1001, ESC]], [{ action: "cancel" }]],
     ["a pasted y opens nothing", [[LATER, paste("y")]], []],
@@ -297,7 +361,7 @@ describe("a form's keys", () => {
 
 describe("question_sync", () => {
   it("keeps a panel while the same question is asked; one asked again after its answer starts over, guarded", () => {
-    const asked = press(shown(SAMPLING), [LATER, key("up")]);
+    const asked = press(shown(SAMPLING), [LATER, key("down")]);
     const again = reducePrompt(asked.state, {
       type: "question_sync",
       question: SAMPLING,

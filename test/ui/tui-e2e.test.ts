@@ -52,7 +52,7 @@ async function type(text: string, shown = (screen: string) => screen.includes(`�
 }
 
 /**
- * Lines of the prompt box's first row (not the focused choice of an approval, "│ › 4. Deny"):
+ * Lines of the prompt box's first row (not the focused choice of an approval, "│ › 1. Deny"):
  * more than one on screen is a ghost left by a resize.
  */
 function promptRows(text: string): number {
@@ -200,10 +200,11 @@ describe("mcpterm TUI in a pseudo-terminal", () => {
     const asking = await waitForScreen((text) => text.includes(sentence), "the sentence in the prompt");
     expect(asking).toContain("Allow this call?");
     expect(asking).toContain('"name": "denied.md"');
-    expect(asking).toMatch(/1\. Approve once \(y\)/);
-    expect(asking).toMatch(/2\. Always allow fixture\/write_note this session \(a\)/);
-    expect(asking).toMatch(/3\. Always allow fixture\/write_note in this project/);
-    expect(asking).toMatch(/› 4\. Deny \(n\)/);
+    expect(asking).toMatch(/› 1\. Deny \(n\)/);
+    expect(asking).toMatch(/2\. Deny and tell the model why \(d\)/);
+    expect(asking).toMatch(/3\. Approve once \(y\)/);
+    expect(asking).toMatch(/4\. Always allow fixture\/write_note this session \(a\)/);
+    expect(asking).toMatch(/5\. Always allow fixture\/write_note in this project/);
     expect(existsSync(path.join(notes, "denied.md"))).toBe(false);
 
     // Once the person has stopped typing, Enter confirms the focused choice: Deny.

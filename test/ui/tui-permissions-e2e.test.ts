@@ -82,7 +82,7 @@ describe("permissions that last", () => {
     await type(pane, "write the note");
     const panel = await pane.waitFor((screen) => screen.includes("Allow this call?"), "the panel");
     expect(panel).toMatch(
-      /3\. Always allow fixture\/write_note in this project \(saved in your settings\) \(p\)/,
+      /5\. Always allow fixture\/write_note in this project \(saved in your settings\) \(p\)/,
     );
     await delay(APPROVAL_GUARD_MS + 200);
     pane.text("p");

@@ -168,13 +168,22 @@ describe("servers' questions in the TUI, in a pseudo-terminal", () => {
       "the sentence in the prompt",
     );
     expect(typing).toContain("asks to use the model");
-    expect(typing).toMatch(/› 3\. Deny \(n\)/);
+    expect(typing).toMatch(/› 1\. Deny \(n\)/);
     expect(model.requests.filter(isSampling)).toHaveLength(0);
 
-    // Once the person has stopped typing: ↑ to "Edit the message", Enter opens it.
+    // Once the person has stopped typing: ↑ stays on Deny, the top; ↓ ↓ to "Edit the message", Enter opens it.
     await pause(1000);
     terminal.keys("Up");
-    await terminal.waitFor((screen) => /› 2\. Edit the message/.test(screen), "the focus on Edit");
+    await pause(200);
+    expect(terminal.screen()).toMatch(/› 1\. Deny \(n\)/);
+    // Had ↑ moved the focus anywhere, one ↓ could not land just below Deny.
+    terminal.keys("Down");
+    await terminal.waitFor(
+      (screen) => /› 2\. Deny and tell the server why/.test(screen),
+      "the focus on Deny, saying why",
+    );
+    terminal.keys("Down");
+    await terminal.waitFor((screen) => /› 3\. Edit the message/.test(screen), "the focus on Edit");
     // A choice counts only a pause after the focus moved.
     await pause(1000);
     terminal.keys("Enter");
@@ -255,7 +264,7 @@ describe("servers' questions in the TUI, in a pseudo-terminal", () => {
     const declined = toolResults();
     await send("open it again");
     await terminal.waitFor(
-      (screen) => model.requests.length > answered && /› 2\. Decline \(n\)/.test(screen),
+      (screen) => model.requests.length > answered && /› 1\. Decline \(n\)/.test(screen),
       "the second panel",
     );
     await pause(1000);

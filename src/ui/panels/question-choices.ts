@@ -13,22 +13,26 @@ export interface QuestionOption<Choice extends string> {
   short: string;
 }
 
+/**
+ * As an approval lists them (approval-choices.ts): the no's first, where the focus starts, so no
+ * reflex of ↑ or ↓ and Enter says yes.
+ */
 export const SAMPLING_OPTIONS: ReadonlyArray<QuestionOption<SamplingChoice>> = [
-  { choice: "send", shortcut: "y", label: (model) => `Send it to ${model}`, short: "Send it" },
-  { choice: "edit", shortcut: "e", label: () => "Edit the message, then send it", short: "Edit, then send" },
   { choice: "deny", shortcut: "n", label: () => "Deny", short: "Deny" },
   { choice: "reason", shortcut: "d", label: () => "Deny and tell the server why", short: "Deny, saying why" },
+  { choice: "edit", shortcut: "e", label: () => "Edit the message, then send it", short: "Edit, then send" },
+  { choice: "send", shortcut: "y", label: (model) => `Send it to ${model}`, short: "Send it" },
 ];
 
 export const URL_OPTIONS: ReadonlyArray<QuestionOption<UrlChoice>> = [
+  { choice: "decline", shortcut: "n", label: () => "Decline", short: "Decline" },
+  { choice: "cancel", shortcut: undefined, label: () => "Cancel (Esc)", short: "Cancel (Esc)" },
   {
     choice: "open",
     shortcut: "y",
     label: (domain) => `Open the page on ${domain} in your browser`,
     short: "Open it",
   },
-  { choice: "decline", shortcut: "n", label: () => "Decline", short: "Decline" },
-  { choice: "cancel", shortcut: undefined, label: () => "Cancel (Esc)", short: "Cancel (Esc)" },
 ];
 
 /** A new panel focuses the answer that gives nothing away: Enter on a panel nobody moved through says no. */
