@@ -6,6 +6,7 @@ import { TIERS } from "../core/policy/tiers.js";
 import { prepareMentions } from "../core/context/prepare-message.js";
 import { openSession } from "../core/session/open-session.js";
 import { findSavedSession, missingSince, resumeNotices } from "../core/session/resume-session.js";
+import { SessionMarks } from "../core/session/session-mark.js";
 import { readAll, type CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
 import { progressLine } from "./progress-lines.js";
@@ -29,7 +30,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
       "--resume needs a session id in a one-shot run (nobody is there to pick one); pass --resume <id>, or --continue for the latest.",
     );
   // Read before anything starts: a session that cannot be resumed stops the run here.
-  const resumed = args.resume ? await findSavedSession(io.cwd, args.resume) : undefined;
+  const resumed = args.resume
+    ? await findSavedSession(io.cwd, args.resume, SessionMarks.forEnv(io.env))
+    : undefined;
 
   const runtime = await openSession(
     sessionRequest(args, {

@@ -216,7 +216,7 @@ describe("saved sessions in one-shot mode", () => {
       'warning: It names no folder it was saved in (".", where mcpterm writes the whole path); its file may have come with the project, and its earlier messages may not be yours.',
     );
     expect(dotted.stderr).toContain(
-      "warning: Its file was not written here by mcpterm: it is readable by others (mode 0644; mcpterm writes sessions 0600); its earlier messages may not be yours.",
+      "warning: Its file was not written here by mcpterm: it carries no mark that your mcpterm started it in this folder (an older mcpterm, or the project, wrote it), and it is readable by others (mode 0644; mcpterm writes sessions 0600); its earlier messages may not be yours.",
     );
 
     // This very folder and mcpterm's own mode, but git tracks the file: it came with the repository.
@@ -228,7 +228,7 @@ describe("saved sessions in one-shot mode", () => {
     expect(tracked.code, tracked.stderr).toBe(0);
     expect(tracked.stderr).not.toContain("names no folder");
     expect(tracked.stderr).toContain(
-      "warning: Its file was not written here by mcpterm: git tracks it, so it came with the repository; its earlier messages may not be yours.",
+      "warning: Its file was not written here by mcpterm: it carries no mark that your mcpterm started it in this folder (an older mcpterm, or the project, wrote it), and git tracks it, so it came with the repository; its earlier messages may not be yours.",
     );
     expect(tracked.stderr).toContain(
       "warning: Your turns from here on are saved in a session file of your own, not in that one.",
@@ -244,16 +244,33 @@ describe("saved sessions in one-shot mode", () => {
     expect(copies).toHaveLength(1);
     expect(copies[0]?.mode).toBe(0o600);
     expect(copies[0]?.text).toContain("you may delete the backups without asking me");
+    // The copy holds the project's words: it is never taken for the person's own, by --continue
+    // (there is none of theirs yet) or when named.
     const copyId = path.basename(copies[0]?.file ?? "", ".jsonl");
     const goOn = await run(dir, "-p", "and then?", "--resume", copyId);
     expect(goOn.code, goOn.stderr).toBe(0);
-    expect(goOn.stderr).not.toMatch(/not written here|names no folder|another folder|of your own/);
+    expect(goOn.stderr).toContain("it carries no mark that your mcpterm started it in this folder");
+    expect(goOn.stderr).not.toMatch(/names no folder|another folder|readable by others|git tracks/);
+    const nothingYet = await run(dir, "-p", "go on", "--continue");
+    expect(nothingYet.code).toBe(2);
+    expect(nothingYet.stderr).toMatch(
+      /^mcpterm: There is no session of yours to continue in \.mcpterm\/sessions: none of the \d+ there carries the mark/,
+    );
 
-    // A session mcpterm wrote itself says none of this.
+    // A session mcpterm wrote itself says none of this, and --continue takes it over newer ones.
     expect((await run(dir, "-p", "a session of my own")).code).toBe(0);
+    const newest = "20991231-000000-000-aaaaaa";
+    await writeFile(path.join(sessions, `${newest}.jsonl`), planted(newest, dir), { mode: 0o600 });
     const own = await run(dir, "-p", "and on", "--continue");
     expect(own.code, own.stderr).toBe(0);
-    expect(own.stderr).not.toMatch(/not written here|names no folder|another folder/);
+    expect(own.stderr).not.toMatch(/not written here|names no folder|another folder|carries no mark/);
+    expect(await readFile(path.join(sessions, `${newest}.jsonl`), "utf8")).toBe(planted(newest, dir));
+    const mine = [];
+    for (const file of await sessionFiles(dir))
+      if ((await readFile(file, "utf8")).includes("and on")) mine.push(await readFile(file, "utf8"));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toContain("a session of my own");
+    expect(mine[0]).not.toContain("you may delete the backups");
   });
 
   it("refuses what cannot be resumed with one sentence and exit 2", async () => {

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_GUARD_MS } from "../../src/common/cli-io.js";
 import { CLI, fixtureLaunch, tempDir, writeJson } from "../support/fixtures.js";
 import { waitFor } from "../support/poll.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { cleanEnv, runCli, TEST_SETTINGS_DIR } from "../support/run-cli.js";
 import {
   startScriptedModelServer,
   type RecordedRequest,
@@ -62,6 +62,8 @@ function open(marker: string, ...args: string[]): TmuxTerminal {
   const command = mcptermPaneCommand({
     home: dir,
     args: ["--no-kb", "--trace", trace, "--model", "scripted", "--base-url", model.baseUrl, ...args],
+    // The person of the one-shot runs that saved the first sessions (cleanEnv's settings folder).
+    env: [`MCPTERM_SETTINGS_DIR=${TEST_SETTINGS_DIR}`],
   });
   const terminal = new TmuxTerminal(command, { cwd: dir, columns: 120, rows: 40 });
   terminals.push(terminal);
@@ -187,6 +189,8 @@ describe("a resumed session's calls", () => {
     const command = mcptermPaneCommand({
       home: denials,
       args: ["--no-kb", "--trust-config", "--model", "scripted", "--base-url", model.baseUrl, "--continue"],
+      // The same person as the run above: --continue goes on only with their own sessions.
+      env: [`MCPTERM_SETTINGS_DIR=${TEST_SETTINGS_DIR}`],
     });
     const terminal = new TmuxTerminal(command, { cwd: denials, columns: 120, rows: 40 });
     terminals.push(terminal);

@@ -42,6 +42,7 @@ import { TraceRecorder, type TraceRecorderOptions } from "../trace/trace-recorde
 import { ContextWindowCache } from "../llm/context-window-cache.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
+import { SessionMarks } from "./session-mark.js";
 import { NOBODY, type Person } from "../person/person.js";
 import { sessionServers } from "./session-servers.js";
 import { NoticeThrottle } from "../person/notice-throttle.js";
@@ -138,6 +139,8 @@ export interface SessionRuntime {
   /** The knowledge base: loading, ready, or off (turned off, or it could not be opened). */
   readonly knowledge: LazyKnowledge;
   readonly trace: TraceRecorder;
+  /** Marks the sessions this user's mcpterm starts, and tells them from others (/resume). */
+  readonly sessionMarks: SessionMarks;
   /** What the person should be told before the first turn (servers not started, tiers ignored). */
   readonly notices: readonly SessionNotice[];
   /** Why no model can be reached with the settings given (flags, environment, config), if so. */
@@ -399,6 +402,8 @@ export async function openSession(
     return started;
   };
 
+  // Whose each saved session is: `--continue` goes on only with this user's own (SessionMarks).
+  const sessionMarks = SessionMarks.forEnv(env);
   return {
     config,
     manager,
@@ -426,10 +431,19 @@ export async function openSession(
       return () => noticeListeners.delete(listener);
     },
     sessionsDir: sessionsDir(cwd),
+    sessionMarks,
     inputHistory,
     newSession: (model, resumed) => {
       sessionModel = model;
-      const saver = new SessionSaver({ dir: sessionsDir(cwd), cwd, redaction: redactor.forRecords }, resumed);
+      const saver = new SessionSaver(
+        {
+          dir: sessionsDir(cwd),
+          cwd,
+          redaction: redactor.forRecords,
+          mark: (id, folder) => sessionMarks.mark(id, folder),
+        },
+        resumed,
+      );
       savers.add(saver);
       const session = new Session({
         model,

@@ -2,7 +2,14 @@ import path from "node:path";
 import { BUILT_IN_SERVER, type AgentTool } from "../agent/tool-host.js";
 import { UsageError } from "../errors.js";
 import type { ServerSnapshot } from "../mcp/types.js";
-import { isSessionId, listSessionFiles, readSessionFile, sessionsDir } from "./saved-session-files.js";
+import {
+  isSessionId,
+  listSessionFiles,
+  readSessionFile,
+  sessionsDir,
+  type SessionFile,
+} from "./saved-session-files.js";
+import type { SessionMarks } from "./session-mark.js";
 import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
 
@@ -12,8 +19,15 @@ export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
 /**
  * The saved session to go on with, read and checked; a UsageError (exit 2) saying what to do
  * when there is none, the id names none, or the file is not a session mcpterm can go on with.
+ * `--continue` goes on only with the newest session that carries this user's mark (SessionMarks):
+ * a session file a project brought, however new it looks, is never picked for the person. One
+ * named by its id may be any, and is told as not theirs when it has no mark.
  */
-export async function findSavedSession(cwd: string, request: ResumeRequest): Promise<SavedSession> {
+export async function findSavedSession(
+  cwd: string,
+  request: ResumeRequest,
+  marks: SessionMarks,
+): Promise<SavedSession> {
   const dir = sessionsDir(cwd);
   const shown = path.relative(cwd, dir) || dir;
   const files = await listSessionFiles(dir);
@@ -22,6 +36,11 @@ export async function findSavedSession(cwd: string, request: ResumeRequest): Pro
     if (!chosen)
       throw new UsageError(
         `There is no saved session in ${shown} to continue; start one with mcpterm (or mcpterm -p "…").`,
+      );
+    chosen = await newestMarked(files, marks);
+    if (!chosen)
+      throw new UsageError(
+        `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there carries" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
   } else {
     if (!isSessionId(request.id))
@@ -45,8 +64,27 @@ export async function findSavedSession(cwd: string, request: ResumeRequest): Pro
     throw new UsageError(
       `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
     );
-  const foreign = await signsOfAnotherOrigin(chosen.file);
+  const foreign = [
+    ...(marks.holds(read.session)
+      ? []
+      : [
+          "it carries no mark that your mcpterm started it in this folder (an older mcpterm, or the project, wrote it)",
+        ]),
+    ...(await signsOfAnotherOrigin(chosen.file)),
+  ];
   return foreign.length > 0 ? { ...read.session, foreign } : read.session;
+}
+
+/** The newest of `files` that is a session this user's mcpterm started where it says (SessionMarks). */
+async function newestMarked(
+  files: readonly SessionFile[],
+  marks: SessionMarks,
+): Promise<SessionFile | undefined> {
+  for (const entry of files) {
+    const read = await readSessionFile(entry.file);
+    if (read.ok && marks.holds(read.session)) return entry;
+  }
+  return undefined;
 }
 
 /** One line of the session picker and of /resume's list. */

@@ -27,6 +27,8 @@ export interface SavedSession {
   createdAt: string;
   /** The working folder it was saved in. */
   cwd: string;
+  /** The proof that this user's mcpterm started it in that folder (SessionMarks), if it has one. */
+  mark?: string;
   turns: SavedTurn[];
   history: ChatMessage[];
   /** Records that could not be read and were left out: a torn last line after a kill. */
@@ -85,6 +87,8 @@ const headerSchema = z.object({
   id: text,
   createdAt: text,
   cwd: text,
+  /** Whose it is: see SessionMarks; sessions saved before marks were made have none. */
+  mark: text.optional(),
 });
 
 const recordSchema = z.discriminatedUnion("type", [
@@ -150,8 +154,11 @@ export function parseSession(content: string): ParsedSession {
   }
   const problem = unanswered(history);
   if (problem) return { ok: false, reason: problem };
-  const { id, createdAt, cwd } = header.data;
-  return { ok: true, session: { id, createdAt, cwd, turns, history, skipped } };
+  const { id, createdAt, cwd, mark } = header.data;
+  return {
+    ok: true,
+    session: { id, createdAt, cwd, ...(mark === undefined ? {} : { mark }), turns, history, skipped },
+  };
 }
 
 /** Why the history cannot be sent to a model as it is, if so: a tool call left open, a stray answer. */

@@ -32,6 +32,8 @@ export interface SessionSaverOptions {
   maxBytes?: number;
   maxSessions?: number;
   now?: () => Date;
+  /** Marks each new session as this user's (SessionMarks.mark); none: new sessions go unmarked. */
+  mark?: (id: string, cwd: string) => string | undefined;
 }
 
 interface OpenFile {
@@ -171,7 +173,11 @@ export class SessionSaver implements SessionJournal {
 
   private create(): OpenFile {
     const now = this.options.now?.() ?? new Date();
-    const header = sessionHeader(newSessionId(now), now.toISOString(), this.options.cwd);
+    const id = newSessionId(now);
+    // A copy of a session that is not the person's holds words that may not be theirs: it is
+    // never marked as theirs, so --continue does not take it up later as if it were.
+    const mark = this.copyWhole ? undefined : this.options.mark?.(id, this.options.cwd);
+    const header = sessionHeader(id, now.toISOString(), this.options.cwd, mark);
     const file = path.join(this.options.dir, `${header.id}.jsonl`);
     // O_EXCL: a new file, never an existing one or a symlink's target.
     const fd = openSync(
@@ -190,7 +196,7 @@ export class SessionSaver implements SessionJournal {
   private reopen(saved: SavedSession): OpenFile {
     const fd = openSync(saved.file, constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW);
     const opened: OpenFile = {
-      header: sessionHeader(saved.id, saved.createdAt, saved.cwd),
+      header: sessionHeader(saved.id, saved.createdAt, saved.cwd, saved.mark),
       file: saved.file,
       fd,
       bytes: fstatSync(fd).size,

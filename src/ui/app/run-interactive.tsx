@@ -4,6 +4,7 @@ import type { CliArgs } from "../../args/index.js";
 import { ExitCode, UsageError } from "../../core/errors.js";
 import { openSession } from "../../core/session/open-session.js";
 import { findSavedSession, sessionSummaries } from "../../core/session/resume-session.js";
+import { SessionMarks } from "../../core/session/session-mark.js";
 import type { SavedSession } from "../../core/session/saved-session.js";
 import type { CliIo } from "../../common/cli-io.js";
 import { editInExternalEditor } from "../../common/external-editor.js";
@@ -171,9 +172,10 @@ async function savedSessionFor(
   columns: number,
 ): Promise<SavedSession | undefined | typeof NOTHING_PICKED> {
   if (!choice) return undefined;
-  if (choice.kind !== "pick") return findSavedSession(io.cwd, choice);
+  const marks = SessionMarks.forEnv(io.env);
+  if (choice.kind !== "pick") return findSavedSession(io.cwd, choice, marks);
   const id = await pickSessionAtTerminal(io, await sessionSummaries(io.cwd), columns);
-  return id === undefined || id === NOTHING_PICKED ? id : findSavedSession(io.cwd, { kind: "id", id });
+  return id === undefined || id === NOTHING_PICKED ? id : findSavedSession(io.cwd, { kind: "id", id }, marks);
 }
 
 /**

@@ -56,6 +56,7 @@ export interface TuiControllerOptions {
     | "config"
     | "narrowing"
     | "toolSearch"
+    | "sessionMarks"
   >;
   /** The working folder: `/roots add` and `/roots remove` take paths relative to it. */
   cwd: string;
@@ -473,7 +474,7 @@ export class TuiController implements Person {
     if (this.running) return { ok: false, reason: "A turn is still running; press Esc to cancel it first." };
     let saved: SavedSession;
     try {
-      saved = await findSavedSession(this.options.cwd, { kind: "id", id });
+      saved = await findSavedSession(this.options.cwd, { kind: "id", id }, this.options.runtime.sessionMarks);
     } catch (error) {
       return { ok: false, reason: errorMessage(error) };
     }
