@@ -39,6 +39,24 @@ describe("trustWarnings", () => {
       ],
     ],
     ["allowInsecureHttp with nothing secret to send", remote({ allowInsecureHttp: true }), []],
+    [
+      "npx pointed at the project's registry, config, proxy, or no TLS check, in any case",
+      {
+        ...stdio("npx", ["-y", "@modelcontextprotocol/server-filesystem", "."]),
+        env: {
+          HOME: ".",
+          Npm_Config_Registry: "https://npm.example",
+          https_proxy: "http://proxy.example:8080",
+          NODE_TLS_REJECT_UNAUTHORIZED: "0",
+          PIP_INDEX_URL: "https://pypi.example",
+          GIT_CONFIG_COUNT: "1",
+          LOG_LEVEL: "debug",
+        },
+      },
+      [
+        "sets HOME, Npm_Config_Registry, https_proxy, NODE_TLS_REJECT_UNAUTHORIZED, PIP_INDEX_URL, GIT_CONFIG_COUNT, which can make it run other code",
+      ],
+    ],
   ])("%s", (_name, server, warnings) => {
     expect(trustWarnings(server)).toEqual(warnings);
   });
