@@ -208,6 +208,18 @@ describe("createOpenAiChatModel retries", () => {
     expect(s.requests).toHaveLength(1);
   });
 
+  it("quotes what a 404 said, which tells a missing model from a wrong base URL", async () => {
+    const s = await start({
+      status: 404,
+      body: { error: { message: "The model `gpt-5x` does not exist." } },
+    });
+    const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));
+    expect(error.kind).toBe("not_found");
+    expect(error.message).toBe(
+      `The model endpoint at ${s.baseUrl} answered HTTP 404 (The model \`gpt-5x\` does not exist): it has no model "test-model", or no /chat/completions there; check --model, and that --base-url is the API's base (often ending in /v1).`,
+    );
+  });
+
   it("reports a 400 as bad_request with the server's message, without retrying", async () => {
     const s = await start({ status: 400, body: { error: { message: "tools[0].name is invalid." } } });
     const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));

@@ -211,7 +211,8 @@ function httpError(
   if (status === 404) {
     return make(
       "not_found",
-      `The model endpoint at ${baseUrl} has no model "${model}" (HTTP 404); check --model and --base-url.`,
+      // The server's words say which of the two it is (`The model \`x\` does not exist`).
+      `The model endpoint at ${baseUrl} answered HTTP 404${detail === "" ? "" : ` (${detail.replace(/^: /, "")})`}: it has no model "${model}", or no /chat/completions there; check --model, and that --base-url is the API's base (often ending in /v1).`,
       status,
     );
   }
