@@ -100,7 +100,12 @@ export class TappedTransport implements Transport {
         seen = watcher.received(seen);
         if (seen === undefined) return;
       }
-      this.onmessage?.(seen, extra);
+      const delivered = seen;
+      // The SDK hands each notification to its handler a microtask later, but settles an answer
+      // at once, dropping its request's progress handler: progress sent just before the answer
+      // (in the same read) was lost. An answer is handed over a microtask later too, behind them.
+      if (isAnswer(delivered)) queueMicrotask(() => this.onmessage?.(delivered, extra));
+      else this.onmessage?.(delivered, extra);
     };
     // What a watcher hands the SDK stands for the server's answer, and is marked as one.
     for (const watcher of this.watchers)
@@ -146,6 +151,11 @@ export class TappedTransport implements Transport {
   close(): Promise<void> {
     return this.inner.close();
   }
+}
+
+/** A response to a request of the client's: a result or an error, with no method of its own. */
+function isAnswer(message: JSONRPCMessage): boolean {
+  return !("method" in message) && ("result" in message || "error" in message);
 }
 
 /** A transport to a local process: the SDK tells stdio from HTTP by these two. */
