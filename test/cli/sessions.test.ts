@@ -100,6 +100,15 @@ describe("saved sessions in one-shot mode", () => {
     expect(await sessionFiles(dir)).toHaveLength(2);
   });
 
+  it("saves a run's session under its trace's id, so one id finds both", async () => {
+    const dir = await tempDir("mcpterm-sessions-id-");
+    const first = await run(dir, "-p", "hello", "--output", "json");
+    expect(first.code, first.stderr).toBe(0);
+    const { session } = JSON.parse(first.stdout) as { session: string };
+    expect(await readdir(path.join(dir, ".mcpterm", "sessions"))).toEqual([`${session}.jsonl`]);
+    expect(await readdir(path.join(dir, ".mcpterm", "traces"))).toEqual([`${session}.jsonl`]);
+  });
+
   it("loses only the turn in flight when the process is killed, and skips a torn last line", async () => {
     const dir = await tempDir("mcpterm-sessions-kill-");
     expect((await run(dir, "-p", "turn one")).code).toBe(0);

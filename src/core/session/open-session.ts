@@ -435,12 +435,15 @@ export async function openSession(
     inputHistory,
     newSession: (model, resumed) => {
       sessionModel = model;
+      // The run's first conversation is saved under its trace's id: one id finds both.
+      const sharesTraceId = savers.size === 0 && resumed === undefined;
       const saver = new SessionSaver(
         {
           dir: sessionsDir(cwd),
           cwd,
           redaction: redactor.forRecords,
           mark: (id, folder) => sessionMarks.mark(id, folder),
+          ...(sharesTraceId ? { id: trace.sessionId } : {}),
         },
         resumed,
       );

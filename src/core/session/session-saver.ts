@@ -34,6 +34,8 @@ export interface SessionSaverOptions {
   now?: () => Date;
   /** Marks each new session as this user's (SessionMarks.mark); none: new sessions go unmarked. */
   mark?: (id: string, cwd: string) => string | undefined;
+  /** The id a new session's file takes (the run's trace's, so the two are found by one id); else a new one. */
+  id?: string;
 }
 
 interface OpenFile {
@@ -173,7 +175,7 @@ export class SessionSaver implements SessionJournal {
 
   private create(): OpenFile {
     const now = this.options.now?.() ?? new Date();
-    const id = newSessionId(now);
+    const id = this.options.id ?? newSessionId(now);
     // A copy of a session that is not the person's holds words that may not be theirs: it is
     // never marked as theirs, so --continue does not take it up later as if it were.
     const mark = this.copyWhole ? undefined : this.options.mark?.(id, this.options.cwd);
