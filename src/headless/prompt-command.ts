@@ -76,7 +76,8 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     }
     const model = runtime.modelFor();
     if (resumed) {
-      for (const note of resumeNotices(resumed, { cwd: io.cwd, model: model.model }).slice(1)) warn(note);
+      for (const note of resumeNotices(resumed, { cwd: io.cwd, model: model.model, oneShot: true }).slice(1))
+        warn(note);
       for (const note of missingSince(resumed, {
         servers: runtime.manager.servers(),
         tools: runtime.tools.list(),

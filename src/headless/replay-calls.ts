@@ -1,4 +1,5 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
+import { statusPhrase } from "../core/mcp/types.js";
 import type { CliIo } from "../common/cli-io.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
@@ -108,7 +109,7 @@ async function replayOne(call: RecordedCall, index: number, context: ReplayConte
   if (snapshot?.status !== "connected")
     return report(
       "unreachable",
-      `server "${call.server}" is ${snapshot?.status ?? "unknown"}${snapshot?.error ? `: ${snapshot.error}` : ""}`,
+      `server "${call.server}" ${statusPhrase(snapshot?.status)}${snapshot?.error ? `: ${snapshot.error}` : ""}`,
     );
   if (JSON.stringify(call.arguments).includes(REDACTED))
     return report(

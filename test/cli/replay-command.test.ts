@@ -190,7 +190,7 @@ describe("mcpterm replay of a recorded session", () => {
     );
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/server "fixture" could not be started: /);
-    expect(run.stdout).toMatch(/^! 1 fixture\/echo .*\n {4}not replayed: server "fixture" is failed: /m);
+    expect(run.stdout).toMatch(/^! 1 fixture\/echo .*\n {4}not replayed: server "fixture" has failed: /m);
   });
 
   it("prints the whole comparison as JSON with --json", async () => {

@@ -122,7 +122,7 @@ describe("/resources, /prompts and /read", () => {
     ["/read", "Usage: /read <server> <uri>"],
     ["/read everything", "Usage: /read <server> <uri>"],
     ["/read nope x://y", 'There is no server named "nope" (servers: everything, catalog, fixture, broken).'],
-    ["/read broken x://y", /^Server "broken" is failed; try \/mcp restart broken\.$/],
+    ["/read broken x://y", /^Server "broken" has failed; try \/mcp restart broken\.$/],
     ["/read everything demo://nope", /^Reading demo:\/\/nope from "everything" failed: .*not found/],
   ])("%s is an error", async (input, message) => {
     const result = await run(input);

@@ -673,6 +673,12 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       { mcpServers: { s: { command: "node", env: { "A\u0000B": "x" } } } },
       'mcp.config.json: mcpServers.s.env must be text without a NUL character (\\u0000), which no command line or path can hold, got "A\\u0000B".',
     ],
+    // Listed and started, it could be reached by nothing: no call, no /mcp, no tool of the model's.
+    [
+      "a server with an empty name",
+      { mcpServers: { " ": { command: "node" } } },
+      'mcp.config.json: mcpServers[" "] has an empty name; give the server a name (calls and /mcp use it: "name/tool").',
+    ],
   ])("%s", async (_name, document, message) => {
     await expect(load(document)).rejects.toThrow(new ConfigError(message));
   });

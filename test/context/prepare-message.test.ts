@@ -114,7 +114,7 @@ describe("a message's @-mentions are read and attached, fenced as untrusted", ()
     ],
     [
       "see @broken:demo://x",
-      /^Server "broken" is failed \(.*\) for @broken:demo:\/\/x; the message was not sent\.$/,
+      /^Server "broken" has failed \(.*\) for @broken:demo:\/\/x; the message was not sent\.$/,
     ],
     [
       "see @everything:demo://nope",

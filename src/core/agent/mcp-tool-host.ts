@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { statusPhrase } from "../mcp/types.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { CallToolResult } from "../mcp/types.js";
 import { ToolCallError } from "../mcp/tool-call-error-class.js";
@@ -72,7 +73,7 @@ export class McpToolHost implements ToolHost {
     const snapshot = this.manager.servers().find((server) => server.name === known.server);
     const why =
       exited ??
-      `server "${known.server}" is ${snapshot?.status ?? "gone"}${snapshot?.error ? ` (${snapshot.error})` : ""}`;
+      `server "${known.server}" ${snapshot ? statusPhrase(snapshot.status) : "is gone"}${snapshot?.error ? ` (${snapshot.error})` : ""}`;
     return {
       ...known,
       reason: `${why} — its tools are unavailable`,

@@ -1,4 +1,5 @@
 import { MAX_SERVER_INSTRUCTIONS } from "../agent/system-prompt.js";
+import { statusPhrase } from "../mcp/types.js";
 import { resourceCount } from "../context/catalog-view.js";
 import { errorMessage } from "../errors.js";
 import { protocolFacts, protocolLabel } from "../mcp/protocol-facts.js";
@@ -106,7 +107,7 @@ async function restart(context: CommandContext, connection: ServerConnection): P
   }
   return {
     kind: "error",
-    message: `Restarted "${name}" but it is ${after.status}: ${after.error ?? "no reason given"}`,
+    message: `Restarted "${name}" but it ${statusPhrase(after.status)}: ${after.error ?? "no reason given"}`,
   };
 }
 

@@ -5,6 +5,7 @@ import {
   resourceLines,
   shortDescription,
 } from "../context/catalog-view.js";
+import { statusPhrase } from "../mcp/types.js";
 import { mentionedUri } from "../context/mentions.js";
 import { contentsText } from "../context/resource-content.js";
 import { cleanServerText } from "../policy/server-text.js";
@@ -122,7 +123,7 @@ export const readCommand: SlashCommand = {
     if (!connection || server?.status !== "connected") {
       return {
         kind: "error",
-        message: `Server "${name}" is ${server?.status ?? "unknown"}; try /mcp restart ${name}.`,
+        message: `Server "${name}" ${statusPhrase(server?.status)}; try /mcp restart ${name}.`,
       };
     }
     const uri = mentionedUri(typed, server.catalog.resources, context.redactor.redactText);

@@ -43,6 +43,9 @@ interface Unset {
 export function parseServerConfig(name: string, value: unknown, context: ServerParseContext): ServerConfig {
   const { reader, env } = context;
   const here = keyPath("mcpServers", name);
+  // The name is how calls, /mcp and the model's tool names reach the server: an empty one reaches none.
+  if (name.trim() === "")
+    reader.error(`${here} has an empty name; give the server a name (calls and /mcp use it: "name/tool").`);
   const raw = reader.object(value, here);
   for (const sentence of unknownKeySentences(raw, here, SERVER_KEYS)) reader.warn(sentence);
   const transport = pickTransport(raw, here, reader);

@@ -1,4 +1,5 @@
 import type { UserMessage } from "../agent/session.js";
+import { statusPhrase } from "../mcp/types.js";
 import { errorMessage } from "../errors.js";
 import type { McpManager } from "../mcp/mcp-manager.js";
 import type { ServerConnection } from "../mcp/server-connection.js";
@@ -148,7 +149,7 @@ function connected(
   }
   const { status, error } = connection.snapshot();
   if (status !== "connected") {
-    return { ok: false, reason: `Server "${server}" is ${status}${error ? ` (${error})` : ""}` };
+    return { ok: false, reason: `Server "${server}" ${statusPhrase(status)}${error ? ` (${error})` : ""}` };
   }
   return { ok: true, connection };
 }

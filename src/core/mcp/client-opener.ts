@@ -188,7 +188,7 @@ export class ClientOpener {
     await withDeadline(
       client.connect(tapped, { timeout: startupTimeoutMs, ...(prior ? { prior } : {}) }),
       startupTimeoutMs,
-      `did not finish connecting (server/discover or initialize) within ${startupTimeoutMs} ms`,
+      `did not finish connecting (server/discover or initialize) within ${startupTimeoutMs} ms, its startupTimeoutMs`,
     );
     return client;
   }

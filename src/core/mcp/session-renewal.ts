@@ -1,4 +1,5 @@
 import type { Client } from "@modelcontextprotocol/client";
+import { statusPhrase } from "./types.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
 import { unknownResultMessage } from "../policy/resend-rule.js";
@@ -103,7 +104,7 @@ export class SessionRenewal {
       const name = this.host.name;
       throw new ToolCallError(
         "transient",
-        `server "${name}" is ${status}${error ? ` (${error})` : ""}; try /mcp restart ${name}`,
+        `server "${name}" ${statusPhrase(status)}${error ? ` (${error})` : ""}; try /mcp restart ${name}`,
       );
     }
     return client;

@@ -7,6 +7,22 @@ import type { ProbeOutcome } from "./probe-watch.js";
 
 export type ServerStatus = "connecting" | "connected" | "failed" | "closed" | "disabled";
 
+/** A server's status as the rest of a sentence about it: `server "x" has failed`, `… is still connecting`. */
+export function statusPhrase(status: ServerStatus | undefined): string {
+  switch (status) {
+    case "failed":
+      return "has failed";
+    case "connecting":
+      return "is still connecting";
+    case undefined:
+      return "is not known";
+    case "connected":
+    case "closed":
+    case "disabled":
+      return `is ${status}`;
+  }
+}
+
 export type WireDirection = "send" | "receive";
 
 /** One JSON-RPC message on its way to or from a server, for the trace. */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { statusPhrase } from "../mcp/types.js";
 import { BUILT_IN_SERVER, type AgentTool } from "../agent/tool-host.js";
 import { UsageError } from "../errors.js";
 import type { ServerSnapshot } from "../mcp/types.js";
@@ -125,7 +126,8 @@ export async function sessionSummaries(cwd: string, limit = 20): Promise<Session
 /** What the person is told when a session resumes: what it is, and what differs from when it was saved. */
 export function resumeNotices(
   saved: SavedSession,
-  now: { cwd: string; model: string | undefined },
+  /** `oneShot`: the person switches with the --model flag of the next run, not with /model. */
+  now: { cwd: string; model: string | undefined; oneShot?: boolean },
 ): string[] {
   const last = saved.turns.at(-1);
   const notes = [
@@ -151,7 +153,7 @@ export function resumeNotices(
     );
   if (last && now.model !== undefined && last.model !== now.model)
     notes.push(
-      `It last used the model ${last.model}; this session uses ${now.model} (/model ${last.model} to switch).`,
+      `It last used the model ${last.model}; this session uses ${now.model} (${now.oneShot ? `--model ${last.model}` : `/model ${last.model}`} to switch).`,
     );
   return notes;
 }
@@ -174,7 +176,7 @@ export function missingSince(
     // The built-in tools are not a server's: the knowledge base may still be loading.
     if (server === BUILT_IN_SERVER) continue;
     if (offered.length === 0 && snapshot?.status !== "connected") {
-      const why = snapshot ? `is ${snapshot.status}` : "is not in the config now";
+      const why = snapshot ? statusPhrase(snapshot.status) : "is not in the config now";
       notes.push(`Server "${server}", which this session used, ${why}; its tools cannot be called.`);
       continue;
     }
