@@ -100,6 +100,21 @@ describe("saved sessions in one-shot mode", () => {
     expect(await sessionFiles(dir)).toHaveLength(2);
   });
 
+  it("does not continue a session of the user's that was copied here from another folder", async () => {
+    const mine = await tempDir("mcpterm-sessions-mine-");
+    expect((await run(mine, "-p", "my own words")).code).toBe(0);
+    const [file] = await sessionFiles(mine);
+    const other = await tempDir("mcpterm-sessions-other-");
+    await mkdir(path.join(other, ".mcpterm", "sessions"), { recursive: true });
+    const copied = path.join(other, ".mcpterm", "sessions", path.basename(file ?? ""));
+    await writeFile(copied, await readFile(file ?? "", "utf8"), { mode: 0o600 });
+    const cont = await run(other, "-p", "go on", "--continue");
+    expect(cont.code).toBe(2);
+    expect(cont.stderr).toBe(
+      "mcpterm: There is no session of yours to continue in .mcpterm/sessions: the one there does not carry the mark your mcpterm gives the sessions it starts here (an older mcpterm saved it, or it came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.\n",
+    );
+  });
+
   it("saves a run's session under its trace's id, so one id finds both", async () => {
     const dir = await tempDir("mcpterm-sessions-id-");
     const first = await run(dir, "-p", "hello", "--output", "json");

@@ -43,6 +43,7 @@ import { ContextWindowCache } from "../llm/context-window-cache.js";
 import { userCacheDir } from "../config/user-cache-dir.js";
 import { settleConfigTrust } from "./config-trust-step.js";
 import { SessionMarks } from "./session-mark.js";
+import { userSettingsDir } from "../config/user-settings.js";
 import { NOBODY, type Person } from "../person/person.js";
 import { sessionServers } from "./session-servers.js";
 import { NoticeThrottle } from "../person/notice-throttle.js";
@@ -404,6 +405,19 @@ export async function openSession(
 
   // Whose each saved session is: `--continue` goes on only with this user's own (SessionMarks).
   const sessionMarks = SessionMarks.forEnv(env);
+  let toldUnmarked = false;
+  const markOrSay = (id: string, folder: string): string | undefined => {
+    const mark = sessionMarks.mark(id, folder);
+    if (mark === undefined && !toldUnmarked) {
+      toldUnmarked = true;
+      tell({
+        level: "warning",
+        text: `The key that marks your sessions as yours could not be made or read in ${userSettingsDir(env)}; this session is saved without it, so --continue will not pick it (mcpterm --resume ${id} will).`,
+        server: undefined,
+      });
+    }
+    return mark;
+  };
   return {
     config,
     manager,
@@ -442,7 +456,7 @@ export async function openSession(
           dir: sessionsDir(cwd),
           cwd,
           redaction: redactor.forRecords,
-          mark: (id, folder) => sessionMarks.mark(id, folder),
+          mark: (id, folder) => markOrSay(id, folder),
           ...(sharesTraceId ? { id: trace.sessionId } : {}),
         },
         resumed,

@@ -38,10 +38,10 @@ export async function findSavedSession(
       throw new UsageError(
         `There is no saved session in ${shown} to continue; start one with mcpterm (or mcpterm -p "…").`,
       );
-    chosen = await newestMarked(files, marks);
+    chosen = await newestMarked(files, marks, cwd);
     if (!chosen)
       throw new UsageError(
-        `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there carries" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
+        `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
   } else {
     if (!isSessionId(request.id))
@@ -76,14 +76,19 @@ export async function findSavedSession(
   return foreign.length > 0 ? { ...read.session, foreign } : read.session;
 }
 
-/** The newest of `files` that is a session this user's mcpterm started where it says (SessionMarks). */
+/**
+ * The newest of `files` that this user's mcpterm started in `cwd` (SessionMarks): a marked
+ * header copied into another folder's sessions names the folder it was made in, not this one.
+ */
 async function newestMarked(
   files: readonly SessionFile[],
   marks: SessionMarks,
+  cwd: string,
 ): Promise<SessionFile | undefined> {
   for (const entry of files) {
     const read = await readSessionFile(entry.file);
-    if (read.ok && marks.holds(read.session)) return entry;
+    if (read.ok && path.resolve(read.session.cwd) === path.resolve(cwd) && marks.holds(read.session))
+      return entry;
   }
   return undefined;
 }

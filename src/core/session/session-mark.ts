@@ -13,7 +13,10 @@ const KEY_HEX = /^[0-9a-f]{64}$/;
  * first use). A session file that came with a cloned repository or an archive cannot carry it,
  * however it is named, dated or moded, so `--continue` goes on only with marked sessions and
  * never puts a project's words in the person's mouth (resume-session.ts). A settings folder
- * that cannot be written leaves new sessions unmarked, and nothing else changes.
+ * that cannot be written leaves new sessions unmarked (the session says so), and --continue then
+ * does not pick them. The mark vouches for who started a session and where, not for every line
+ * since: whatever can write the session's file (a tool the person lets edit files) can still
+ * change what it says.
  */
 export class SessionMarks {
   private key: Buffer | undefined;
