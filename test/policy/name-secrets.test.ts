@@ -26,4 +26,17 @@ describe("a tool's name that carries a secret", () => {
       expect(holds(name)).toBe(false);
     },
   );
+
+  it("is not read word by word past the 128 characters MCP allows a name: such a tool is withheld first", () => {
+    let read = 0;
+    const counted = (name: string): boolean => {
+      read += 1;
+      return holds(name);
+    };
+    const name = "_".repeat(200_000);
+    expect(toolWithholdReason({ name, inputSchema: { type: "object" } }, undefined, false, counted)).toBe(
+      "its name is 200000 characters, more than the 128 MCP allows",
+    );
+    expect(read).toBe(0);
+  });
 });

@@ -9,10 +9,11 @@ export function nearestKey(unknown: string, known: readonly string[]): string | 
   let best: { key: string; distance: number } | undefined;
   for (const key of known) {
     const candidate = normalize(key);
-    const distance =
-      typed.length >= 4 && (candidate.endsWith(typed) || candidate.startsWith(typed))
-        ? 0
-        : editDistance(typed, candidate);
+    const affix = typed.length >= 4 && (candidate.endsWith(typed) || candidate.startsWith(typed));
+    // No fewer edits than the lengths differ by: a far longer name is passed over unmeasured
+    // (a server's 200 KB tool name would cost a matrix of its length times the typo's).
+    if (!affix && Math.abs(candidate.length - typed.length) > allowedEdits(candidate)) continue;
+    const distance = affix ? 0 : editDistance(typed, candidate);
     if (distance <= allowedEdits(candidate) && (best === undefined || distance < best.distance)) {
       best = { key, distance };
     }

@@ -6,6 +6,8 @@ export const NEEDS_TASKS_REASON =
 export const APP_ONLY_REASON = "app-only (MCP Apps)";
 
 export const SECRET_NAME_REASON = "its name holds what looks like a secret";
+/** The longest tool name the specification allows (SEP-986). */
+export const MAX_TOOL_NAME_CHARS = 128;
 
 /**
  * Why a tool must not be offered to the model at all, or undefined: its name carries a secret
@@ -20,6 +22,9 @@ export function toolWithholdReason(
   serverRunsTasks = false,
   holdsSecret: (name: string) => boolean = () => false,
 ): string | undefined {
+  // Longer than MCP allows (SEP-986), and every word of it would be read for a secret below.
+  if (tool.name.length > MAX_TOOL_NAME_CHARS)
+    return `its name is ${tool.name.length} characters, more than the ${MAX_TOOL_NAME_CHARS} MCP allows`;
   if (holdsSecret(tool.name)) return SECRET_NAME_REASON;
   if (needsTaskExecution(tool) && !serverRunsTasks) return NEEDS_TASKS_REASON;
   if (isAppOnly(tool)) return APP_ONLY_REASON;
