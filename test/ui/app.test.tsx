@@ -244,7 +244,10 @@ describe("App keys", () => {
     await until(() => /› 2\. Deny and tell the model why/.test(frame()), "↓ to focus deny with a reason");
     await press("\u001b[B");
     await until(() => /› 3\. Approve once/.test(frame()), "↓ to focus approve once");
+    // Enter at once takes no yes reached by moving; once the focus stood still, it does.
+    await press("\r");
     expect(controller.answers).toHaveLength(1);
+    advance(APPROVAL_GUARD_MS);
     await press("\r");
     await until(() => controller.answers.length === 2, "Enter to approve once");
     await ask("c3");
@@ -252,6 +255,7 @@ describe("App keys", () => {
     await press("4");
     await until(() => /› 4\. Always allow .* this session/.test(frame()), "4 to focus always allow");
     expect(controller.answers).toHaveLength(2);
+    advance(APPROVAL_GUARD_MS);
     await press("\r");
     await until(() => controller.answers.length === 3, "Enter to always allow");
     expect(controller.answers).toEqual([{ kind: "deny" }, { kind: "once" }, { kind: "always" }]);

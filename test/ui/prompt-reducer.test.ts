@@ -160,18 +160,29 @@ describe("approval guard", () => {
       "",
     ],
     [
-      "↓ ↓ Enter after the guard approves once",
+      "↓ ↓ then Enter once the focus stood still a guard's time approves once",
       panel,
       [
         [2000, DOWN],
         [2000, DOWN],
-        [2000, ENTER],
+        [2000 + GUARD, ENTER],
       ],
       [{ kind: "once" }],
       "",
     ],
     [
-      "↓ ↓ ↓ ↓ ↓ ↓ Enter after the guard saves to the project: the focus stops at the bottom",
+      "↓ ↓ then Enter at once decides nothing: a yes reached by moving waits for the focus to settle",
+      panel,
+      [
+        [2000, DOWN],
+        [2000, DOWN],
+        [2000 + GUARD - 1, ENTER],
+      ],
+      [],
+      "",
+    ],
+    [
+      "↓ held down then Enter saves nothing; Enter once it stood still saves to the project, the bottom",
       panel,
       [
         [2000, DOWN],
@@ -181,6 +192,7 @@ describe("approval guard", () => {
         [2000, DOWN],
         [2000, DOWN],
         [2000, ENTER],
+        [2000 + GUARD, ENTER],
       ],
       [{ kind: "project" }],
       "",
@@ -190,7 +202,7 @@ describe("approval guard", () => {
       panel,
       [
         [2000, { type: "approval_pick", index: 3, text: "4" }],
-        [2000, ENTER],
+        [2000 + GUARD, ENTER],
       ],
       [{ kind: "always" }],
       "",

@@ -65,9 +65,11 @@ describe("typing storm", () => {
     await until(() => squash(prompt()) === squash(typed), `the prompt to hold ${JSON.stringify(typed)}`);
     expect(frame()).toContain("Allow this call?");
 
-    // Once the person stops typing, a deliberate choice still works: ↓ ↓ Enter approves once.
+    // Once the person stops typing, a deliberate choice still works: ↓ ↓, a look, Enter approves once.
     advance(APPROVAL_GUARD_MS);
-    await press("\u001b[B", "\u001b[B", "\r");
+    await press("\u001b[B", "\u001b[B");
+    advance(APPROVAL_GUARD_MS);
+    await press("\r");
     await until(() => controller.answers.length === 1, "the deliberate approval");
     expect(controller.answers).toEqual([{ kind: "once" }]);
     expect(squash(prompt())).toBe(squash(typed));

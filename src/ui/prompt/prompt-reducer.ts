@@ -1,5 +1,5 @@
 import { APPROVAL_OPTIONS, INITIAL_APPROVAL_FOCUS, type ApprovalChoice } from "../keys/approval-choices.js";
-import { guardPassed } from "../keys/approval-guard.js";
+import { APPROVAL_GUARD_MS, guardPassed } from "../keys/approval-guard.js";
 import { complete } from "../keys/completion.js";
 import {
   cleanItem,
@@ -45,6 +45,8 @@ export interface ApprovalFocus {
   shownAt: number;
   /** Index into APPROVAL_OPTIONS. */
   focus: number;
+  /** When ↑/↓ or a digit last moved the focus: a yes is taken only a guard's time after. */
+  movedAt?: number;
   /** The reason being written, once the person chose "deny and tell the model why". */
   reason: EditorState | undefined;
 }
@@ -286,7 +288,7 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "approval_pick":
       if (!shortcutsLive(state, at))
         return only(typed(state, at, (editor) => insertText(editor, action.text)));
-      return only(withApproval(state, (approval) => ({ ...approval, focus: action.index })));
+      return only(withApproval(state, (approval) => ({ ...approval, focus: action.index, movedAt: at })));
     case "approval_shortcut":
       if (!shortcutsLive(state, at))
         return only(typed(state, at, (editor) => insertText(editor, action.text)));
@@ -295,7 +297,12 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       const approval = state.approval;
       // An Enter during the guard is part of the typing: it decides nothing and holds the guard up.
       if (!approval || !approvalGuardPassed(state, approval, at)) return only({ ...state, lastTypedAt: at });
-      return decide(state, APPROVAL_OPTIONS[approval.focus]?.choice ?? "deny");
+      const choice = APPROVAL_OPTIONS[approval.focus]?.choice ?? "deny";
+      // ↓ held down (its repeats) then Enter would land on the lasting yes at the bottom: a yes
+      // reached by moving is taken once the focus has stood still for a guard's time.
+      const settled = approval.movedAt === undefined || at - approval.movedAt >= APPROVAL_GUARD_MS;
+      if (!settled && choice !== "deny" && choice !== "reason") return only(state);
+      return decide(state, choice);
     }
     case "approval_deny":
       return answer(state, { kind: "deny" });
@@ -478,7 +485,7 @@ function moveFocus(state: PromptState, direction: -1 | 1, at: number): PromptSta
   if (!approval) return state;
   if (!approvalGuardPassed(state, approval, at)) return { ...state, lastTypedAt: at };
   const focus = Math.min(Math.max(approval.focus + direction, 0), APPROVAL_OPTIONS.length - 1);
-  return { ...state, approval: { ...approval, focus } };
+  return { ...state, approval: { ...approval, focus, movedAt: at } };
 }
 
 /**
