@@ -167,8 +167,14 @@ describe("SecretRedactor", () => {
       rules: ["secret-flag"],
     });
     const ordinary =
-      "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key";
+      "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key --skip-password mydatabase; usage: --password PASSWORD";
     expect(redactWithPatterns(ordinary)).toEqual({ text: ordinary, rules: [] });
+    expect(
+      redactWithPatterns(`srv --password "hunter2 hunter2" --db-password 'hun"ter2x' --port 80`),
+    ).toEqual({
+      text: `srv --password "[REDACTED]" --db-password '[REDACTED]' --port 80`,
+      rules: ["secret-flag", "secret-flag"],
+    });
   });
 
   it.each([

@@ -56,8 +56,10 @@ describe("StreamRedactor", () => {
   );
 
   it.each([1, 3, 7])("holds an option named as a secret with its value, in %i-character pieces", (size) => {
-    const text = "run it as srv --db-password Tr0ub4dor-and-3 --port 8080 and done";
-    expect(stream(text, size).join("")).toBe("run it as srv --db-password [REDACTED] --port 8080 and done");
+    const text = `run it as srv --db-password Tr0ub4dor-and-3 --password "correct horse battery" --port 8080 and done`;
+    expect(stream(text, size).join("")).toBe(
+      `run it as srv --db-password [REDACTED] --password "[REDACTED]" --port 8080 and done`,
+    );
   });
 
   it("releases most of a very long run without spaces, so a blob cannot stall the screen", () => {

@@ -71,16 +71,17 @@ const URL_WITH_PASSWORD = String.raw`(?<![A-Za-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^
  * An option named as a secret (see SECRET_FLAG), as a regular expression's source: the stream
  * redactor holds one back with its value (stream-redactor.ts, MULTI_WORD).
  */
-export const SECRET_FLAG_NAME = String.raw`(?<![\w-])--(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+[_-])+(?:${SECRET_NAME_ENDINGS}))`;
+export const SECRET_FLAG_NAME = String.raw`(?<![\w-])--(?!(?:no|skip|without|disable|ignore)[_-])(?:(?:${SECRET_NAMES})|(?:[A-Za-z0-9]+[_-])+(?:${SECRET_NAME_ENDINGS}))`;
 
 /**
  * A command line's option named as a secret, with its value as the next word: `--password
  * hunter2`, `--db-password …`, `--api-key …` (the value is group 1). `--name=value` is an
  * assignment (the secret-assignment rule). Names are read as SECRET_NAME reads them, in kebab- or
- * snake_case, so `--max-tokens 100` and `--page-token …` are not secrets; a value that starts
- * with `-` is the next option.
+ * snake_case, so `--max-tokens 100` and `--page-token …` are not secrets, nor is the value after
+ * `--no-password` or `--skip-password`; a value that starts with `-` is the next option, one in
+ * capitals alone a usage line's placeholder (`--password PASSWORD`); a quoted one is taken whole.
  */
-const SECRET_FLAG = String.raw`${SECRET_FLAG_NAME}[ \t]+((?!-)[^\s"'\\]{6,})`;
+const SECRET_FLAG = String.raw`${SECRET_FLAG_NAME}[ \t]+(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?![A-Z][A-Z_]*\b)((?!-)[^\s"'\\]{6,}))`;
 
 /** A PEM private key's first line. */
 const PRIVATE_KEY_HEADER = "-----BEGIN [A-Z ]*PRIVATE KEY-----";
@@ -249,7 +250,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     group: 1,
     // Every name above ends in one of these, and a space or a tab follows it.
     piece: /(?:word|wd|secret|key|token|base)[ \t]/i,
-    spansStrings: false,
+    // A quoted value's quotes may be a JSON line's own, around another string.
+    spansStrings: true,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {

@@ -50,9 +50,9 @@ const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
 const MULTI_WORD = [
   new RegExp(String.raw`${SECRET_NAME}["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`, "gi"),
   /\b[Bb]earer\s*[A-Za-z0-9._~+/=-]*/g,
-  // An option named as a secret with its value, finished or not (`--db-password Tr0ub…`):
-  // its name whole, as the secret-flag rule reads it.
-  new RegExp(String.raw`${SECRET_FLAG_NAME}(?:[ \t]+[^\s"'\\]*)?`, "gi"),
+  // An option named as a secret with its value, finished or not (`--db-password Tr0ub…`, a
+  // quoted one still open): its name whole, as the secret-flag rule reads it.
+  new RegExp(String.raw`${SECRET_FLAG_NAME}(?:[ \t]+(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"'\\]*))?`, "gi"),
   // A Docker config's `"auth": "…"` (the docker-auth rule), its value finished or not.
   /"(?:auth|identitytoken|registrytoken)"\s*(?::\s*(?:"[^"\n]*"?)?)?/gi,
   // ~/.netrc, on one line or several: `machine h login me password x`.
