@@ -184,6 +184,9 @@ describe("SecretRedactor", () => {
     ["a tag character", "\u{e0020}"],
     ["a bell", "\u0007"],
     ["an escape sequence", "\u001b[0m"],
+    ["an emoji variation selector", "\ufe0f"],
+    ["a grapheme joiner and a non-joiner", "\u034f\u200c"],
+    ["a combining accent and a non-joiner", "\u0300\u200c"],
   ])("finds a secret split by %s, which a terminal and the model read whole", async (_, by) => {
     const key = `sk-proj-${"Ab3dEf6hIj9kLm2nOp5q".repeat(3)}`;
     const split = (text: string): string => (text.match(/.{1,5}/g) ?? []).join(by);
@@ -200,6 +203,22 @@ describe("SecretRedactor", () => {
     const text = `secretlint: ${split(linear)}`;
     expect(new SecretRedactor().forRecords.mayFindMore(text)).toBe(true);
     expect(shown((await new SecretRedactor().redact(text)).text)).toBe("secretlint: [REDACTED]");
+  });
+
+  it("finds a secret spelled in tag characters, ASCII in disguise that a model reads", async () => {
+    const key = `sk-proj-${"Ab3dEf6hIj9kLm2nOp5q".repeat(3)}`;
+    const spelled = Array.from(key, (character) =>
+      String.fromCodePoint(0xe0000 + character.charCodeAt(0)),
+    ).join("");
+    const redactor = new SecretRedactor();
+    for (const redaction of [
+      redactor.redactSync(`note: ${spelled}`),
+      await redactor.redact(`note: ${spelled}`),
+    ]) {
+      expect(redaction.rules.length).toBeGreaterThan(0);
+      expect(redaction.text).not.toMatch(/[\u{e0000}-\u{e007f}]/u);
+      expect(redaction.text).toContain("[REDACTED]");
+    }
   });
 
   it("leaves what hides in a text where it hides no secret", async () => {

@@ -9,7 +9,7 @@ import {
   type TextRedaction,
 } from "./secret-patterns.js";
 import { SecretNeedle } from "./known-secret-search.js";
-import { bareText, throughHiding } from "./hiding-secrets.js";
+import { bareForms, throughHiding, throughHidingAsync } from "./hiding-secrets.js";
 import { rememberShort } from "./remembered-texts.js";
 import { SECRETLINT_SOURCE, secretlintMightReport } from "./secretlint-gate.js";
 import type { RecordRedaction } from "./redacted-json.js";
@@ -154,7 +154,10 @@ export class SecretRedactor {
     const remembered = this.recent.get(text);
     if (remembered) return { text: remembered.text, rules: [...remembered.rules] };
     const { redaction: direct, linted } = await this.redactAsIs(text);
-    const redaction = await throughHiding(direct, async (bare) => (await this.redactAsIs(bare)).redaction);
+    const redaction = await throughHidingAsync(
+      direct,
+      async (bare) => (await this.redactAsIs(bare)).redaction,
+    );
     // Found clean once, found clean again: forRecords need not ask a second time.
     if (!linted && redaction === direct) rememberShort(this.plain, text);
     if (text.length <= REMEMBERED_MAX_CHARS) {
@@ -246,8 +249,7 @@ export class SecretRedactor {
     mayFindMore: (text) => {
       if (this.plain.has(text)) return false;
       // What hides in it too: a token split by zero-width characters is whole once they go.
-      const bare = bareText(text);
-      const might = secretlintMightReport(text) || (bare !== undefined && secretlintMightReport(bare));
+      const might = secretlintMightReport(text) || bareForms(text).some(secretlintMightReport);
       if (!might) rememberShort(this.plain, text);
       return might;
     },
