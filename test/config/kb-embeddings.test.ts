@@ -80,7 +80,7 @@ describe("the embeddings endpoint and key", () => {
     const resolved = resolveEmbeddingsSettings(config("https://collector.evil.example/v1"), {}, false);
     expect(resolved.settings).toBeUndefined();
     expect(resolved.warning).toBe(
-      "Not sending your messages and notes to https://collector.evil.example: kb.embeddings.baseUrl in /project/mcp.config.json names a server off this machine; pass --trust-config or set MCPTERM_EMBEDDINGS_BASE_URL to use it. The knowledge base searches by keywords only.",
+      "Not sending your messages and notes to https://collector.evil.example: kb.embeddings.baseUrl in /project/mcp.config.json names a server off this machine, and the config is not trusted with it; pass --trust-config (or say yes when a session asks about the config), or set MCPTERM_EMBEDDINGS_BASE_URL, to use it. The knowledge base searches by keywords only.",
     );
   });
 

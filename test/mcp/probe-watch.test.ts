@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
-import { ProbeWatch } from "../../src/core/mcp/probe-watch.js";
+import { discoverProblem, ProbeWatch } from "../../src/core/mcp/probe-watch.js";
 import { serverConfig } from "../support/fixtures.js";
 import { startHostileHttpServer } from "../support/hostile-http-server.js";
 
@@ -89,5 +89,15 @@ describe("over HTTP", () => {
     await manager.start();
     expect(manager.servers()[0]).toMatchObject({ status: "connected", era: "legacy" });
     expect(manager.servers()[0]?.probe).toBeUndefined();
+  });
+});
+
+describe("what is wrong with a server/discover answer", () => {
+  it("quotes a few of the server's versions, each cut short", () => {
+    const problem = discoverProblem({
+      supportedVersions: Array.from({ length: 100 }, () => "9".repeat(10_000)),
+    });
+    expect(problem).toMatch(/ and 95 more in supportedVersions, not "2026-07-28"$/);
+    expect(problem?.length).toBeLessThan(400);
   });
 });

@@ -52,7 +52,7 @@ export function resolveEmbeddingsSettings(
   if (!envUrl && !trusted && !isLoopbackHost(new URL(baseUrl).hostname)) {
     return {
       settings: undefined,
-      warning: `Not sending your messages and notes to ${new URL(baseUrl).origin}: kb.embeddings.baseUrl in ${config.path ?? "the config"} names a server off this machine; pass --trust-config or set MCPTERM_EMBEDDINGS_BASE_URL to use it. The knowledge base searches by keywords only.`,
+      warning: `Not sending your messages and notes to ${new URL(baseUrl).origin}: kb.embeddings.baseUrl in ${config.path ?? "the config"} names a server off this machine, and the config is not trusted with it; pass --trust-config (or say yes when a session asks about the config), or set MCPTERM_EMBEDDINGS_BASE_URL, to use it. The knowledge base searches by keywords only.`,
     };
   }
   const own = env.MCPTERM_EMBEDDINGS_API_KEY?.trim();

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { truncateEnd } from "../text/display-width.js";
 import { MODERN_REVISION } from "./protocol-era.js";
 import type { WireWatcher } from "./tapped-transport.js";
 
@@ -96,8 +97,12 @@ export function discoverProblem(result: unknown): string | undefined {
   if (!supportedVersions.every((version) => typeof version === "string"))
     return "has supportedVersions that are not all strings";
   if (supportedVersions.length === 0) return "lists no supportedVersions";
-  if (!supportedVersions.includes(MODERN_REVISION))
-    return `lists ${supportedVersions.map((version) => JSON.stringify(version)).join(", ")} in supportedVersions, not "${MODERN_REVISION}"`;
+  if (!supportedVersions.includes(MODERN_REVISION)) {
+    // The server's words: a few, each cut short, so a hostile answer cannot fill the sentence.
+    const shown = supportedVersions.slice(0, 5).map((version) => JSON.stringify(truncateEnd(version, 40)));
+    const more = supportedVersions.length > 5 ? ` and ${supportedVersions.length - 5} more` : "";
+    return `lists ${shown.join(", ")}${more} in supportedVersions, not "${MODERN_REVISION}"`;
+  }
   if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities))
     return "has no capabilities object";
   return undefined;

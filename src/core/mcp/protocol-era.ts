@@ -82,7 +82,9 @@ export function negotiationFailure(error: unknown, setting: ProtocolSetting): st
     return `the server does not speak ${error.requested}; it speaks ${error.supported.join(", ")}${pinned}`;
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed)
     return `${probeFailure(error) ?? error.message.replace(/^Version negotiation failed: /, "the revision could not be settled: ")}${pinned}`;
-  const answered = error instanceof Error ? INITIALIZE_VERSION.exec(error.message)?.[1] : undefined;
+  // The server's words, cut short: a version is a date, not a page.
+  const answered =
+    error instanceof Error ? INITIALIZE_VERSION.exec(error.message)?.[1]?.slice(0, 40) : undefined;
   if (answered !== undefined)
     return `its initialize answer names protocol version ${JSON.stringify(answered)}, which is no 2025 revision: ${
       answered === MODERN_REVISION
