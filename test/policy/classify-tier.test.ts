@@ -129,6 +129,16 @@ describe("classifyTier", () => {
     [untrusted("get_message"), "read_only", "name: get"],
     [untrusted("list_settings"), "read_only", "name: list"],
     [untrusted("get_deleted_items"), "read_only", "name: get"],
+    [untrusted("get_send_email"), "external", "name: send"],
+    [untrusted("get_reset_password"), "dangerous", "name: reset"],
+    [untrusted("get_run_command"), "dangerous", "name: run"],
+    [untrusted("get_update_all"), "dangerous", `name: update ${WRITE}`],
+    // ...but not one whose object is what is read about it, nor one with no object at all.
+    [untrusted("list_transfer_history"), "read_only", "name: list"],
+    [untrusted("check_write_access"), "read_only", "name: check"],
+    [untrusted("list_delete_markers"), "read_only", "name: list"],
+    [untrusted("search_exec_logs"), "read_only", "name: search"],
+    [untrusted("get_transfer"), "read_only", "name: get"],
     // Argument values that name a destructive mode count, at any depth.
     [
       untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),

@@ -71,8 +71,8 @@ export interface NameDecision extends TierDecision {
  * What a tool's name says it does. The name is read as one or more actions joined by "and", "or"
  * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
  * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
- * `get-annotated-message`, "message" is a noun and the tool reads. A verb that is seldom a noun
- * acts even after a read verb (ACTING_AFTER_A_READ): `get_delete_all` deletes. The riskiest action wins, a
+ * `get-annotated-message`, "message" is a noun and the tool reads. A verb after a read verb may
+ * act still (ACTS_ANYWHERE, ACTS_BEFORE_AN_OBJECT): `get_delete_all` deletes. The riskiest action wins, a
  * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
  * `dangerous`, because a name alone never lets a write run unasked.
  */
@@ -116,22 +116,35 @@ function actions(allWords: readonly string[]): string[][] {
 }
 
 /**
- * Verbs that are seldom a noun: after a read verb they still act (`get_delete_all`,
- * `list_kill_processes`, `read_write_file`, `find_replace`), so the riskiest reading of the name
- * wins; other verbs after a read verb stay its objects (`get_message`, `list_settings`).
+ * After a read verb, a later verb acts too, so the riskiest reading of the name wins: one that is
+ * never a noun wherever it stands (`get_destroy`, `find_replace`), and one that is often a noun
+ * when an object follows it (`get_delete_all`, `get_send_email`, `read_write_file`), unless that
+ * word names what is read about it (`list_transfer_history`, `check_write_access`).
  */
-const ACTING_AFTER_A_READ = words(
-  "delete remove rm rmdir drop destroy purge wipe erase truncate kill terminate exec execute eval sudo chmod chown uninstall revoke overwrite shutdown transfer write replace",
+const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir shred chmod chown sudo");
+const ACTS_BEFORE_AN_OBJECT = words(
+  "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update",
+);
+/** Words after such a verb that make it a noun: the read is about the action, it does not act. */
+const NOT_AN_OBJECT = words(
+  "history log logs summary results result marker markers zone zones schedule length switch switches access permission permissions status state info details stats count list settings config options time date id ids type types mode policy request requests job jobs queue report reports event events audit",
 );
 
-/** An action's verb (its first), and after a read verb each that acts wherever it stands. */
+/** An action's verb (its first), and after a read verb each later one that acts (see above). */
 function actionVerbs(action: readonly string[]): Array<{ kind: VerbKind; word: string }> {
   const first = firstVerb(action);
   if (first?.kind !== "read") return first ? [first] : [];
-  const acting = action
-    .slice(action.indexOf(first.word) + 1)
-    .filter((word) => ACTING_AFTER_A_READ.has(word))
-    .map((word) => ({ kind: VERBS.find((entry) => entry.words.has(word))?.kind ?? "destructive", word }));
+  const start = action.indexOf(first.word) + 1;
+  const acting = action.slice(start).flatMap((word, index) => {
+    const next = action[start + index + 1];
+    const acts =
+      ACTS_ANYWHERE.has(word) ||
+      (ACTS_BEFORE_AN_OBJECT.has(word) &&
+        next !== undefined &&
+        !NOT_AN_OBJECT.has(next) &&
+        !READ_VERBS.has(next));
+    return acts ? [{ kind: VERBS.find((entry) => entry.words.has(word))?.kind ?? "destructive", word }] : [];
+  });
   return [first, ...acting];
 }
 
