@@ -93,6 +93,11 @@ async function readOnce(
   connection: ServerConnection,
   io: CliIo,
 ): Promise<ReadResourceResult> {
+  // Said as what it is, as `mcpterm resources` says it, not as the server's "Method not found".
+  if (connection.snapshot().capabilities?.resources === undefined)
+    throw new RuntimeError(
+      `Server "${args.server}" offers no resources (its capabilities name none), so there is nothing to read at ${args.uri}.`,
+    );
   return connection.readResource(args.uri, { signal: io.signal }).catch((error: unknown) => {
     if (error instanceof ToolCallError && error.failure === "transient")
       throw new ServerUnavailableError(error.message);

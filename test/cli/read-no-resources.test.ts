@@ -1,0 +1,34 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir, writeJson } from "../support/fixtures.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
+
+/** A 2025 server of tools alone: its capabilities name no resources. */
+const TOOLS_ONLY = String.raw`
+import { createInterface } from "node:readline";
+const line = (message) => JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
+createInterface({ input: process.stdin }).on("line", (text) => {
+  const message = JSON.parse(text);
+  if (message.id === undefined) return;
+  if (message.method === "initialize")
+    process.stdout.write(line({ id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "tools-only", version: "1" } } }));
+  else if (message.method === "tools/list") process.stdout.write(line({ id: message.id, result: { tools: [] } }));
+  else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
+});
+`;
+
+describe("mcpterm read of a server that offers no resources", () => {
+  it("says the server offers none, not that a method was not found", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "tools-only.mjs"), TOOLS_ONLY);
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { t: { command: process.execPath, args: [path.join(dir, "tools-only.mjs")] } },
+    });
+    const run = await runCli(trustingConfig(["read", "t", "file:///x"]), { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'mcpterm: Server "t" offers no resources (its capabilities name none), so there is nothing to read at file:///x.\n',
+    );
+  });
+});
