@@ -158,6 +158,19 @@ describe("mcpterm doctor", () => {
     expect(run.stdout + run.stderr).not.toContain("Tr0ub4dor");
   });
 
+  it("shows what a server wrote to stdout without a line break before it exited", async () => {
+    const script = `process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"te', () => process.exit(0));`;
+    const run = await runCli(trustingConfig(["doctor", "--no-calls", "--", process.execPath, "-e", script]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "stdout")).toMatch(/✗ stdout .*not JSON-RPC/);
+    expect(run.stdout).toContain(
+      '"{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":{\\"content\\":[{\\"type\\":\\"te"',
+    );
+  });
+
   it("names a crash at start by its SyntaxError, which the tail of its stack would have hidden", async () => {
     const run = await doctor(["crash-at-start"]);
     expect(run.code).toBe(1);

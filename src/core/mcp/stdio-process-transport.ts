@@ -222,6 +222,11 @@ export class StdioProcessTransport implements Transport {
   private pipesEnded(): void {
     if (this.pipesClosed) return;
     this.pipesClosed = true;
+    // What it wrote last without a line break (a message cut off as it exited) is evidence of
+    // why it failed: kept as stdout noise, as any other line that is no message.
+    const unfinished = this.stdoutBuffer;
+    this.stdoutBuffer = "";
+    if (this.cutOff === undefined && unfinished.trim() !== "") this.readLine(unfinished.replace(/\r$/, ""));
     this.onclose?.();
   }
 
