@@ -112,7 +112,9 @@ describe("McpManager", () => {
     await manager.start();
     const hung = manager.servers()[0];
     expect(hung?.status).toBe("failed");
-    expect(hung?.error).toMatch(/did not finish connecting \(server\/discover or initialize\) within 500 ms, its startupTimeoutMs/);
+    expect(hung?.error).toMatch(
+      /did not finish connecting \(server\/discover or initialize\) within 500 ms, its startupTimeoutMs/,
+    );
     expect(await waitForNoProcesses(hangMarker)).toEqual([]);
   });
 

@@ -6,12 +6,7 @@ export const SESSION_FORMAT = "mcpterm-session";
 export const SESSION_FORMAT_VERSION = 1;
 
 /** The header line a new session file starts with; `mark` proves whose it is (SessionMarks). */
-export function sessionHeader(
-  id: string,
-  createdAt: string,
-  cwd: string,
-  mark?: string,
-): SessionHeader {
+export function sessionHeader(id: string, createdAt: string, cwd: string, mark?: string): SessionHeader {
   return {
     type: "session",
     format: SESSION_FORMAT,
