@@ -289,8 +289,12 @@ export class StdioProcessTransport implements Transport {
     void this.close();
   }
 
-  private readLine(line: string): void {
-    if (line.trim() === "") return;
+  private readLine(written: string): void {
+    if (written.trim() === "") return;
+    // A byte-order mark before a message (a Windows-minded encoder) is junk on the protocol's
+    // stream, told as such, but the message after it is read: failing it would count the probe
+    // unanswered and fall back to 2025 after a wait, which explains nothing.
+    const line = written.startsWith("\uFEFF") ? written.slice(1) : written;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(line);
@@ -303,11 +307,16 @@ export class StdioProcessTransport implements Transport {
       }
       // Servers that print banners or logs to stdout break the protocol for most clients; we keep
       // going and remember the lines so `mcpterm tools` and `/mcp logs` can point at them.
-      this.stdoutNoise.push(line);
-      this.options.onStdoutNoise?.(line);
+      this.noise(written);
       return;
     }
+    if (line !== written) this.noise(written);
     this.onmessage?.(message);
+  }
+
+  private noise(line: string): void {
+    this.stdoutNoise.push(line);
+    this.options.onStdoutNoise?.(line);
   }
 }
 

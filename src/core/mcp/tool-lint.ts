@@ -1,3 +1,4 @@
+import { revealHiddenText } from "../policy/hidden-text.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type { Tool } from "@modelcontextprotocol/client";
 import { truncateEnd } from "../text/index.js";
@@ -134,7 +135,7 @@ function lintServer(server: LintServer): LintFinding[] {
       ...at,
       severity: "error",
       code: "stdout-noise",
-      message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(truncateEnd(server.stdoutNoise[0] ?? "", 80))}); stdout is for JSON-RPC only, log to stderr.`,
+      message: `The server wrote ${server.stdoutNoise.length} non-JSON line(s) to stdout (first: ${JSON.stringify(truncateEnd(revealHiddenText(server.stdoutNoise[0] ?? ""), 80))}); stdout is for JSON-RPC only, log to stderr.`,
     });
   }
   for (const refused of server.refusedTools ?? [])
