@@ -2,29 +2,20 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
+import { raw2025ServerScript } from "../support/raw-2025-server.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A 2025 server whose tool reports its progress three times and answers in the same write, as
  * a fast tool does: all four reach mcpterm in one read.
  */
-const FAST_PROGRESS = String.raw`
-import { createInterface } from "node:readline";
-const line = (message) => JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
-createInterface({ input: process.stdin }).on("line", (text) => {
-  const message = JSON.parse(text);
-  if (message.id === undefined) return;
-  if (message.method === "initialize")
-    process.stdout.write(line({ id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "fast", version: "1" } } }));
-  else if (message.method === "tools/list")
-    process.stdout.write(line({ id: message.id, result: { tools: [{ name: "work", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] } }));
-  else if (message.method === "tools/call") {
+const FAST_PROGRESS = raw2025ServerScript({
+  tools: [{ name: "work", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }],
+  call: `
     const progressToken = message.params._meta?.progressToken;
     const steps = [1, 2, 3].map((progress) => line({ method: "notifications/progress", params: { progressToken, progress, total: 3, message: "step " + progress } }));
-    process.stdout.write(steps.join("") + line({ id: message.id, result: { content: [{ type: "text", text: "done" }] } }));
-  } else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
+    process.stdout.write(steps.join("") + line({ id: message.id, result: { content: [{ type: "text", text: "done" }] } }));`,
 });
-`;
 
 describe("progress a server sends just before its answer", () => {
   it("is all reported, not dropped with the request it belongs to", async () => {

@@ -2,21 +2,11 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
+import { raw2025ServerScript } from "../support/raw-2025-server.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A 2025 server of tools alone: its capabilities name no resources. */
-const TOOLS_ONLY = String.raw`
-import { createInterface } from "node:readline";
-const line = (message) => JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
-createInterface({ input: process.stdin }).on("line", (text) => {
-  const message = JSON.parse(text);
-  if (message.id === undefined) return;
-  if (message.method === "initialize")
-    process.stdout.write(line({ id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "tools-only", version: "1" } } }));
-  else if (message.method === "tools/list") process.stdout.write(line({ id: message.id, result: { tools: [] } }));
-  else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
-});
-`;
+const TOOLS_ONLY = raw2025ServerScript({});
 
 describe("mcpterm read of a server that offers no resources", () => {
   it("says the server offers none, not that a method was not found", async () => {

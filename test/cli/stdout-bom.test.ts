@@ -2,22 +2,14 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
+import { raw2025ServerScript } from "../support/raw-2025-server.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A 2025 server that writes a byte-order mark before every message. */
-const BOM_SERVER = String.raw`
-import { createInterface } from "node:readline";
-const line = (message) => "\uFEFF" + JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
-createInterface({ input: process.stdin }).on("line", (text) => {
-  const message = JSON.parse(text);
-  if (message.id === undefined) return;
-  if (message.method === "initialize")
-    process.stdout.write(line({ id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "bom", version: "1" } } }));
-  else if (message.method === "tools/list")
-    process.stdout.write(line({ id: message.id, result: { tools: [{ name: "echo", description: "Echo.", inputSchema: { type: "object" } }] } }));
-  else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
+const BOM_SERVER = raw2025ServerScript({
+  prefix: "\uFEFF",
+  tools: [{ name: "echo", description: "Echo.", inputSchema: { type: "object" } }],
 });
-`;
 
 describe("a server that writes a byte-order mark before its messages", () => {
   it("is read, and told: the mark shown where it stands, not hidden in a line that looks valid", async () => {

@@ -1,0 +1,30 @@
+/**
+ * The source of a hand-written 2025-11-25 stdio server, for tests of how mcpterm reads a server
+ * that misbehaves on the wire: it answers initialize with `capabilities`, tools/list with
+ * `tools`, tools/call with `call` (the body of a function of `message` and `line` that writes
+ * what it likes), and anything else with "Method not found". `prefix` goes before every line it
+ * writes (a byte-order mark, say).
+ */
+export function raw2025ServerScript(options: {
+  capabilities?: Record<string, unknown>;
+  tools?: readonly unknown[];
+  call?: string;
+  prefix?: string;
+}): string {
+  const { capabilities = { tools: {} }, tools = [], call, prefix = "" } = options;
+  return String.raw`
+import { createInterface } from "node:readline";
+const line = (message) => ${JSON.stringify(prefix)} + JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
+const onCall = ${call === undefined ? "undefined" : `(message) => { ${call} }`};
+createInterface({ input: process.stdin }).on("line", (text) => {
+  const message = JSON.parse(text);
+  if (message.id === undefined) return;
+  if (message.method === "initialize")
+    process.stdout.write(line({ id: message.id, result: { protocolVersion: "2025-11-25", capabilities: ${JSON.stringify(capabilities)}, serverInfo: { name: "raw", version: "1" } } }));
+  else if (message.method === "tools/list")
+    process.stdout.write(line({ id: message.id, result: { tools: ${JSON.stringify(tools)} } }));
+  else if (message.method === "tools/call" && onCall) onCall(message);
+  else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
+});
+`;
+}
