@@ -138,7 +138,11 @@ describe("classifyTier", () => {
     [untrusted("check_write_access"), "read_only", "name: check"],
     [untrusted("list_delete_markers"), "read_only", "name: list"],
     [untrusted("search_exec_logs"), "read_only", "name: search"],
-    [untrusted("get_transfer"), "read_only", "name: get"],
+    // Unsure, it asks: a verb that ends the name acts, as does one before what it acts on.
+    [untrusted("get_delete"), "dangerous", "name: delete"],
+    [untrusted("query_execute"), "dangerous", "name: execute"],
+    [untrusted("get_reset_config"), "dangerous", "name: reset"],
+    [untrusted("list_kill_jobs"), "dangerous", "name: kill"],
     // Argument values that name a destructive mode count, at any depth.
     [
       untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),

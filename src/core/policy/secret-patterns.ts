@@ -78,10 +78,10 @@ export const SECRET_FLAG_NAME = String.raw`(?<![\w-])--(?!(?:no|skip|without|dis
  * hunter2`, `--db-password …`, `--api-key …` (the value is group 1). `--name=value` is an
  * assignment (the secret-assignment rule). Names are read as SECRET_NAME reads them, in kebab- or
  * snake_case, so `--max-tokens 100` and `--page-token …` are not secrets, nor is the value after
- * `--no-password` or `--skip-password`; a value that starts with `-` is the next option, one in
- * capitals alone a usage line's placeholder (`--password PASSWORD`); a quoted one is taken whole.
+ * `--no-password` or `--skip-password`; a value that starts with `-` is the next option; a quoted
+ * one is taken whole.
  */
-const SECRET_FLAG = String.raw`${SECRET_FLAG_NAME}[ \t]+(?:"([^"\n]{6,})"|'([^'\n]{6,})'|(?![A-Z][A-Z_]*\b)((?!-)[^\s"'\\]{6,}))`;
+const SECRET_FLAG = String.raw`${SECRET_FLAG_NAME}[ \t]+(?:"([^"\n]{6,})"|'([^'\n]{6,})'|((?!-)[^\s"'\\]{6,}))`;
 
 /** A PEM private key's first line. */
 const PRIVATE_KEY_HEADER = "-----BEGIN [A-Z ]*PRIVATE KEY-----";
@@ -250,8 +250,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     group: 1,
     // Every name above ends in one of these, and a space or a tab follows it.
     piece: /(?:word|wd|secret|key|token|base)[ \t]/i,
-    // A quoted value's quotes may be a JSON line's own, around another string.
-    spansStrings: true,
+    // In a JSON line a quoted value's quotes are escaped, so a quote there is a string's own end:
+    // the quoted forms are for a string read alone.
+    spansStrings: false,
   },
   // ~/.netrc: `machine host login me password hunter2`, on one line or several.
   {

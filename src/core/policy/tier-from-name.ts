@@ -72,7 +72,7 @@ export interface NameDecision extends TierDecision {
  * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
  * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
  * `get-annotated-message`, "message" is a noun and the tool reads. A verb after a read verb may
- * act still (ACTS_ANYWHERE, ACTS_BEFORE_AN_OBJECT): `get_delete_all` deletes. The riskiest action wins, a
+ * act still (ACTS_ANYWHERE, ACTS_UNLESS_READ_ABOUT): `get_delete_all` deletes. The riskiest action wins, a
  * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
  * `dangerous`, because a name alone never lets a write run unasked.
  */
@@ -118,16 +118,16 @@ function actions(allWords: readonly string[]): string[][] {
 /**
  * After a read verb, a later verb acts too, so the riskiest reading of the name wins: one that is
  * never a noun wherever it stands (`get_destroy`, `find_replace`), and one that is often a noun
- * when an object follows it (`get_delete_all`, `get_send_email`, `read_write_file`), unless that
- * word names what is read about it (`list_transfer_history`, `check_write_access`).
+ * unless the word after it names what is read about it (`list_transfer_history`,
+ * `check_write_access`); one that ends the name acts (`get_delete`): unsure, the tool asks.
  */
 const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir shred chmod chown sudo");
-const ACTS_BEFORE_AN_OBJECT = words(
+const ACTS_UNLESS_READ_ABOUT = words(
   "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update",
 );
-/** Words after such a verb that make it a noun: the read is about the action, it does not act. */
-const NOT_AN_OBJECT = words(
-  "history log logs summary results result marker markers zone zones schedule length switch switches access permission permissions status state info details stats count list settings config options time date id ids type types mode policy request requests job jobs queue report reports event events audit",
+/** Words after such a verb that make it a noun: what is read about the action, which does not act. */
+const READ_ABOUT = words(
+  "history log logs summary summaries results result marker markers schedule length status stats count counts info details time date report reports audit permission permissions access",
 );
 
 /** An action's verb (its first), and after a read verb each later one that acts (see above). */
@@ -139,10 +139,8 @@ function actionVerbs(action: readonly string[]): Array<{ kind: VerbKind; word: s
     const next = action[start + index + 1];
     const acts =
       ACTS_ANYWHERE.has(word) ||
-      (ACTS_BEFORE_AN_OBJECT.has(word) &&
-        next !== undefined &&
-        !NOT_AN_OBJECT.has(next) &&
-        !READ_VERBS.has(next));
+      (ACTS_UNLESS_READ_ABOUT.has(word) &&
+        (next === undefined || (!READ_ABOUT.has(next) && !READ_VERBS.has(next))));
     return acts ? [{ kind: VERBS.find((entry) => entry.words.has(word))?.kind ?? "destructive", word }] : [];
   });
   return [first, ...acting];
