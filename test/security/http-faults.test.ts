@@ -81,12 +81,12 @@ describe("Streamable HTTP faults", () => {
 
   it("a connection reset mid-call is a server that could not be reached, in a sentence (exit 4)", async () => {
     const { manager } = await connected();
-    await expect(manager.callTool("remote", "get_reset", {})).rejects.toThrow(
+    await expect(manager.callTool("remote", "get_severed", {})).rejects.toThrow(
       /^the connection to server "remote" failed during the request: the connection was reset before an answer came \(ECONNRESET\); whether the server acted on it is unknown$/,
     );
     const server = await startHostileHttpServer();
     closers.push(() => server.close());
-    const run = await runCli(["call", "get_reset", "--url", server.url], {
+    const run = await runCli(["call", "get_severed", "--url", server.url], {
       cwd: await tempDir(),
       env: cleanEnv(),
     });

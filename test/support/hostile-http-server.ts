@@ -8,7 +8,7 @@ import { z } from "zod";
 /**
  * A Streamable HTTP MCP server (with sessions) that misbehaves on request, for the transport
  * fault tests: `get_dropped` answers its tools/call with an SSE stream that it closes without a
- * response; `get_reset` resets the connection its tools/call came on; `get_lost` does the same after an event id that says the stream may be resumed, and
+ * response; `get_severed` resets the connection its tools/call came on; `get_lost` does the same after an event id that says the stream may be resumed, and
  * then fails every attempt to resume it, as a server that went away mid-call; `forgetSessions()` makes it forget every session, so the next request's session id
  * gets 404, as a restarted server would answer; `forgetOnce` does that at a chosen moment.
  */
@@ -81,7 +81,7 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
     );
     server.registerTool(
-      "get_reset",
+      "get_severed",
       { description: "Never answers: its connection is reset.", annotations: { readOnlyHint: true } },
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
     );
@@ -104,7 +104,7 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       response.end();
       return;
     }
-    if (message?.method === "tools/call" && message.params?.name === "get_reset") {
+    if (message?.method === "tools/call" && message.params?.name === "get_severed") {
       // The connection dropped mid-request (a proxy restarted, the network went): no answer at all.
       request.socket.resetAndDestroy();
       return;

@@ -226,7 +226,9 @@ export class StdioProcessTransport implements Transport {
     // why it failed: kept as stdout noise, as any other line that is no message.
     const unfinished = this.stdoutBuffer;
     this.stdoutBuffer = "";
-    if (this.cutOff === undefined && unfinished.trim() !== "") this.readLine(unfinished.replace(/\r$/, ""));
+    // Not when mcpterm stopped it: a line cut off by that stop is not the server's doing.
+    if (this.cutOff === undefined && !this.stopping && unfinished.trim() !== "")
+      this.readLine(unfinished.replace(/\r$/, ""));
     this.onclose?.();
   }
 

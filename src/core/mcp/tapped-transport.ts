@@ -114,7 +114,9 @@ export class TappedTransport implements Transport {
       this.streams?.transportError(error);
       this.onerror?.(error);
     };
-    this.inner.onclose = () => this.onclose?.();
+    // After any answer handed over late (above): a last answer read as the pipes closed (a server
+    // that wrote it without a line break and exited) must reach its request before the close.
+    this.inner.onclose = () => queueMicrotask(() => this.onclose?.());
     return this.inner.start();
   }
 
