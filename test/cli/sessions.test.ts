@@ -111,7 +111,7 @@ describe("saved sessions in one-shot mode", () => {
     const cont = await run(other, "-p", "go on", "--continue");
     expect(cont.code).toBe(2);
     expect(cont.stderr).toBe(
-      "mcpterm: There is no session of yours to continue in .mcpterm/sessions: the one there does not carry the mark your mcpterm gives the sessions it starts here (an older mcpterm saved it, or it came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.\n",
+      "mcpterm: There is no session of yours to continue in .mcpterm/sessions: the one there does not carry the mark your mcpterm gives the sessions it starts here (an older mcpterm saved it, it was started where this folder was before it moved, or it came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.\n",
     );
   });
 

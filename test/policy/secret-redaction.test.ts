@@ -11,6 +11,10 @@ import {
 
 const GITHUB = `ghp_${"a1B2c3D4".repeat(4)}abcd`;
 
+/** Text written in Unicode tag characters, which draw as nothing. */
+const tagged = (text: string): string =>
+  Array.from(text, (character) => String.fromCodePoint(0xe0000 + character.charCodeAt(0))).join("");
+
 describe("SecretRedactor", () => {
   it.each([
     [`key sk-proj-${"x9Y".repeat(12)} end`, "openai-api-key"],
@@ -205,21 +209,29 @@ describe("SecretRedactor", () => {
     expect(shown((await new SecretRedactor().redact(text)).text)).toBe("secretlint: [REDACTED]");
   });
 
-  it("finds a secret spelled in tag characters, ASCII in disguise that a model reads", async () => {
-    const key = `sk-proj-${"Ab3dEf6hIj9kLm2nOp5q".repeat(3)}`;
-    const spelled = Array.from(key, (character) =>
-      String.fromCodePoint(0xe0000 + character.charCodeAt(0)),
-    ).join("");
-    const redactor = new SecretRedactor();
-    for (const redaction of [
-      redactor.redactSync(`note: ${spelled}`),
-      await redactor.redact(`note: ${spelled}`),
-    ]) {
-      expect(redaction.rules.length).toBeGreaterThan(0);
-      expect(redaction.text).not.toMatch(/[\u{e0000}-\u{e007f}]/u);
-      expect(redaction.text).toContain("[REDACTED]");
-    }
-  });
+  it.each([
+    ["whole", (key: string) => tagged(key)],
+    ["but its prefix", (key: string) => `${key.slice(0, 8)}${tagged(key.slice(8))}`],
+    [
+      "every other character",
+      (key: string) => Array.from(key, (c, i) => (i % 2 === 0 ? c : tagged(c))).join(""),
+    ],
+  ])(
+    "finds a secret spelled in tag characters, %s: ASCII in disguise that a model reads",
+    async (_, spell) => {
+      const key = `sk-proj-${"Ab3dEf6hIj9kLm2nOp5q".repeat(3)}`;
+      const spelled = spell(key);
+      const redactor = new SecretRedactor();
+      for (const redaction of [
+        redactor.redactSync(`note: ${spelled}`),
+        await redactor.redact(`note: ${spelled}`),
+      ]) {
+        expect(redaction.rules.length).toBeGreaterThan(0);
+        expect(redaction.text).not.toMatch(/[\u{e0000}-\u{e007f}]/u);
+        expect(redaction.text).toContain("[REDACTED]");
+      }
+    },
+  );
 
   it("leaves what hides in a text where it hides no secret", async () => {
     const text = "👩\u200d💻 می\u200cخواهم and a\u200bb, \u001b[1mbold\u001b[0m";

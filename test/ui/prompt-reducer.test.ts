@@ -198,6 +198,16 @@ describe("approval guard", () => {
       "",
     ],
     [
+      "↓ held down, then Enter held down (repeats every 33 ms), saves nothing",
+      panel,
+      [
+        ...Array.from({ length: 20 }, (_, index): [number, KeyAction] => [2000 + index * 33, DOWN]),
+        ...Array.from({ length: 60 }, (_, index): [number, KeyAction] => [2660 + index * 33, ENTER]),
+      ],
+      [],
+      "",
+    ],
+    [
       "a digit after the guard focuses; Enter confirms",
       panel,
       [

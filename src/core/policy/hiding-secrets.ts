@@ -14,6 +14,13 @@ const PLAIN = /^[\t\n\u0020-\u007e]*$/;
 // eslint-disable-next-line no-misleading-character-class -- joiners, selectors and marks listed one by one, on purpose.
 const SPLITTERS = /[\u200C\u200D\u034F\uFE00-\uFE0F\u{E0100}-\u{E01EF}]|(?<=[\u0020-\u007e])\p{M}+/gu;
 
+/** The tag characters that stand for printable ASCII (U+E0020-U+E007E). */
+const TAG_CHARACTERS = /[\u{E0020}-\u{E007E}]/gu;
+
+function spellTag(tag: string): string {
+  return String.fromCharCode((tag.codePointAt(0) ?? 0xe0020) - 0xe0000);
+}
+
 /**
  * A secret split by what draws as nothing (`sk-pr⟨U+200B⟩oj-…`, a soft hyphen, a BiDi mark, a
  * tag character, a joiner), by a control or by an escape sequence passes rules that read the
@@ -56,5 +63,7 @@ export function bareForms(text: string): string[] {
   if (PLAIN.test(text)) return [];
   const stripped = sanitizeForTerminal(text).replace(SPLITTERS, "");
   const spelled = sanitizeForTerminal(decodeHiddenText(text)).replace(SPLITTERS, "");
-  return [...new Set([stripped, spelled])].filter((form) => form !== text);
+  // Spelled where they stand, with nothing around them: `sk-proj-` and the rest of a key in tags.
+  const inPlace = sanitizeForTerminal(text.replace(TAG_CHARACTERS, spellTag)).replace(SPLITTERS, "");
+  return [...new Set([stripped, spelled, inPlace])].filter((form) => form !== text);
 }

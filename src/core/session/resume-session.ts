@@ -41,7 +41,7 @@ export async function findSavedSession(
     chosen = await newestMarked(files, marks, cwd);
     if (!chosen)
       throw new UsageError(
-        `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
+        `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, ${files.length === 1 ? "it was" : "they were"} started where this folder was before it moved, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
   } else {
     if (!isSessionId(request.id))

@@ -301,7 +301,10 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
       // ↓ held down (its repeats) then Enter would land on the lasting yes at the bottom: a yes
       // reached by moving is taken once the focus has stood still for a guard's time.
       const settled = approval.movedAt === undefined || at - approval.movedAt >= APPROVAL_GUARD_MS;
-      if (!settled && choice !== "deny" && choice !== "reason") return only(state);
+      // An Enter too soon holds the wait up, as one during the guard does: a held Enter's repeats
+      // never outlast it.
+      if (!settled && choice !== "deny" && choice !== "reason")
+        return only({ ...state, approval: { ...approval, movedAt: at } });
       return decide(state, choice);
     }
     case "approval_deny":
