@@ -56,8 +56,8 @@ function joined(direct: TextRedaction, again: TextRedaction): TextRedaction {
 
 /**
  * The forms a reader is left with once what hides is gone: with it taken out (sanitizeForTerminal,
- * SPLITTERS), and with what tag characters spell written out (decodeHiddenText); none that is the
- * text itself, and none for plain ASCII.
+ * SPLITTERS), with what tag characters spell written out apart (decodeHiddenText), and spelled
+ * where they stand; none that is the text itself, and none for plain ASCII.
  */
 export function bareForms(text: string): string[] {
   if (PLAIN.test(text)) return [];

@@ -44,8 +44,9 @@ const OPEN_QUOTED_VALUE = /[:=]\s*(["'])[^\n]*$/;
 
 /**
  * Secrets that span more than one word: an assignment such as `password = "two words"` (its
- * value finished or not), a `Bearer` with its token, an option named as a secret with its value. One that reaches into the held-back
- * tail is held whole, so the redactor later sees the key and its value together.
+ * value finished or not), a `Bearer` with its token, an option named as a secret with its value.
+ * One that reaches into the held-back tail is held whole, so the redactor later sees the key and
+ * its value together.
  */
 const MULTI_WORD = [
   new RegExp(String.raw`${SECRET_NAME}["']?\s*(?:[:=]\s*(?:"[^"\n]*"?|'[^'\n]*'?|[^\s"',;]*))?`, "gi"),

@@ -72,8 +72,8 @@ export interface NameDecision extends TierDecision {
  * or "then"; an action's verb is its first word that is a known verb, so a namespace before it
  * (`git_push`, `issue_read`) is skipped and the words after it are its objects: in
  * `get-annotated-message`, "message" is a noun and the tool reads. A verb after a read verb may
- * act still (ACTS_ANYWHERE, ACTS_UNLESS_READ_ABOUT): `get_delete_all` deletes. The riskiest action wins, a
- * destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
+ * act still (ACTS_ANYWHERE, ACTS_UNLESS_READ_ABOUT): `get_delete_all` deletes. The riskiest
+ * action wins, a destructive verb over a write. A read verb may make a tool `read_only`; a write verb makes it
  * `dangerous`, because a name alone never lets a write run unasked.
  */
 export function tierFromName(name: string): NameDecision | undefined {
