@@ -1,6 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "../config/config-types.js";
 import { nearestKey } from "../config/nearest-key.js";
+import { MAX_TOOL_NAME_CHARS } from "../policy/tool-withhold.js";
 
 /** A tool the server lists that its config entry leaves out, and which list does. */
 export interface LeftOutTool {
@@ -37,7 +38,11 @@ export function applyConfigToolNames(
     names
       .filter((name) => !listed.includes(name))
       .map((name) => {
-        const near = nearestKey(name, listed);
+        // A name MCP allows is suggested; a server's 200 KB one is not quoted back.
+        const near = nearestKey(
+          name,
+          listed.filter((candidate) => candidate.length <= MAX_TOOL_NAME_CHARS),
+        );
         return `${key} names "${name}", which the server does not list${near === undefined ? "" : ` (did you mean "${near}"?)`}`;
       }),
   );
