@@ -55,6 +55,9 @@ export async function describeConnectFailure(
     );
   const died = ownExit !== undefined && (ownExit.code !== 0 || ownExit.signal !== null);
   if (exit && (died || isBrokenPipe(error))) return exit;
+  // Alive with its stdout closed: nothing it does can answer.
+  if (stdio?.stdoutShut)
+    return `the server process closed its stdout and runs on, so no answer can come (a wrapper that closed it, or a program writing somewhere else)${stderrSuffix(stdio)}`;
   // Alive, or stopped by mcpterm, with its stdin shut (`docker run` without -i, say).
   if (stdio && isBrokenPipe(error))
     return `the server process closed its stdin, so nothing could be sent to it (a container started without -i, or a command reading from something else)${stderrSuffix(stdio)}`;

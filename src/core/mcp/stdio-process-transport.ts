@@ -14,6 +14,9 @@ import {
   waitForGroupExit,
 } from "./process-group.js";
 
+/** How long a process that closed its stdout has to exit before it counts as alive without it. */
+const STDOUT_END_GRACE_MS = 200;
+
 export interface StdioProcessOptions {
   command: string;
   args: string[];
@@ -75,6 +78,11 @@ export class StdioProcessTransport implements Transport {
    * without -i), its write error (EPIPE) the cause: every send after fails with it at once.
    */
   stdinShut: Error | undefined;
+  /**
+   * Set when the process ended its stdout and lived on (a wrapper that closed it, a program that
+   * writes elsewhere): no answer can come, so the connection ends then, not at a timeout.
+   */
+  stdoutShut = false;
 
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private stdoutBuffer = "";
@@ -142,6 +150,14 @@ export class StdioProcessTransport implements Transport {
         this.onerror?.(error);
       });
       child.stdout.setEncoding("utf8");
+      child.stdout.once("end", () => {
+        // A process ending as it closes its stdout is an exit, told as one; one that lives on is not.
+        setTimeout(() => {
+          if (this.exit !== undefined || this.pipesClosed || this.stopping) return;
+          this.stdoutShut = true;
+          this.pipesEnded();
+        }, STDOUT_END_GRACE_MS).unref();
+      });
       child.stdout.on("data", (chunk: string) => {
         this.stdoutSinceExit = true;
         this.readStdout(chunk);
