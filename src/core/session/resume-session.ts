@@ -32,63 +32,68 @@ export async function findSavedSession(
   const dir = sessionsDir(cwd);
   const shown = path.relative(cwd, dir) || dir;
   const files = await listSessionFiles(dir);
-  let chosen = files[0];
   if (request.kind === "latest") {
-    if (!chosen)
+    if (files.length === 0)
       throw new UsageError(
         `There is no saved session in ${shown} to continue; start one with mcpterm (or mcpterm -p "…").`,
       );
-    chosen = await newestMarked(files, marks, cwd);
-    if (!chosen)
+    // Read once, to find it: marked for this folder by this user, so only other signs can count.
+    const found = await newestMarked(files, marks, cwd);
+    if (!found)
       throw new UsageError(
         `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, ${files.length === 1 ? "it was" : "they were"} started where this folder was before it moved, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
-  } else {
-    if (!isSessionId(request.id))
-      throw new UsageError(
-        `"${request.id}" is not a session id (ids look like ${files[0]?.id ?? "20261201-170635-123-a1b2c3"}); run mcpterm --resume to pick one.`,
-      );
-    const matches = files.filter((entry) => entry.id === request.id || entry.id.startsWith(request.id));
-    chosen =
-      matches.find((entry) => entry.id === request.id) ?? (matches.length === 1 ? matches[0] : undefined);
-    if (!chosen) {
-      const latest = files[0] ? `; the latest is ${files[0].id}` : "";
-      throw new UsageError(
-        matches.length > 1
-          ? `"${request.id}" starts ${matches.length} saved sessions' ids in ${shown}; give more of it.`
-          : `There is no saved session "${request.id}" in ${shown}${latest}.`,
-      );
-    }
+    return withOrigin(found, []);
+  }
+  if (!isSessionId(request.id))
+    throw new UsageError(
+      `"${request.id}" is not a session id (ids look like ${files[0]?.id ?? "20261201-170635-123-a1b2c3"}); run mcpterm --resume to pick one.`,
+    );
+  const matches = files.filter((entry) => entry.id === request.id || entry.id.startsWith(request.id));
+  const chosen =
+    matches.find((entry) => entry.id === request.id) ?? (matches.length === 1 ? matches[0] : undefined);
+  if (!chosen) {
+    const latest = files[0] ? `; the latest is ${files[0].id}` : "";
+    throw new UsageError(
+      matches.length > 1
+        ? `"${request.id}" starts ${matches.length} saved sessions' ids in ${shown}; give more of it.`
+        : `There is no saved session "${request.id}" in ${shown}${latest}.`,
+    );
   }
   const read = await readSessionFile(chosen.file);
   if (!read.ok)
     throw new UsageError(
       `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
     );
-  const foreign = [
-    ...(marks.holds(read.session)
+  return withOrigin(
+    read.session,
+    marks.holds(read.session)
       ? []
       : [
           "it carries no mark that your mcpterm started it in this folder (an older mcpterm, or the project, wrote it)",
-        ]),
-    ...(await signsOfAnotherOrigin(chosen.file)),
-  ];
-  return foreign.length > 0 ? { ...read.session, foreign } : read.session;
+        ],
+  );
+}
+
+/** The session with why its file may not be the person's: `unmarked`, then signsOfAnotherOrigin. */
+async function withOrigin(session: SavedSession, unmarked: readonly string[]): Promise<SavedSession> {
+  const foreign = [...unmarked, ...(await signsOfAnotherOrigin(session.file))];
+  return foreign.length > 0 ? { ...session, foreign } : session;
 }
 
 /**
- * The newest of `files` that this user's mcpterm started in `cwd` (SessionMarks): a marked
+ * The newest of `files` that this user's mcpterm started in `cwd` (SessionMarks), read: a marked
  * header copied into another folder's sessions names the folder it was made in, not this one.
  */
 async function newestMarked(
   files: readonly SessionFile[],
   marks: SessionMarks,
   cwd: string,
-): Promise<SessionFile | undefined> {
+): Promise<SavedSession | undefined> {
   for (const entry of files) {
     const read = await readSessionFile(entry.file);
     if (read.ok && path.resolve(read.session.cwd) === path.resolve(cwd) && marks.holds(read.session))
-      return entry;
+      return read.session;
   }
   return undefined;
 }
