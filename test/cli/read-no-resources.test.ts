@@ -1,8 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir, writeJson } from "../support/fixtures.js";
-import { raw2025ServerScript } from "../support/raw-2025-server.js";
+import { raw2025ServerScript, rawServerProject } from "../support/raw-2025-server.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A 2025 server of tools alone: its capabilities name no resources. */
@@ -10,11 +7,7 @@ const TOOLS_ONLY = raw2025ServerScript({});
 
 describe("mcpterm read of a server that offers no resources", () => {
   it("says the server offers none, not that a method was not found", async () => {
-    const dir = await tempDir();
-    await writeFile(path.join(dir, "tools-only.mjs"), TOOLS_ONLY);
-    await writeJson(path.join(dir, "mcp.config.json"), {
-      mcpServers: { t: { command: process.execPath, args: [path.join(dir, "tools-only.mjs")] } },
-    });
+    const dir = await rawServerProject("t", TOOLS_ONLY);
     const run = await runCli(trustingConfig(["read", "t", "file:///x"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(

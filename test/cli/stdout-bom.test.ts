@@ -1,8 +1,5 @@
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { tempDir, writeJson } from "../support/fixtures.js";
-import { raw2025ServerScript } from "../support/raw-2025-server.js";
+import { raw2025ServerScript, rawServerProject } from "../support/raw-2025-server.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /** A 2025 server that writes a byte-order mark before every message. */
@@ -13,11 +10,7 @@ const BOM_SERVER = raw2025ServerScript({
 
 describe("a server that writes a byte-order mark before its messages", () => {
   it("is read, and told: the mark shown where it stands, not hidden in a line that looks valid", async () => {
-    const dir = await tempDir();
-    await writeFile(path.join(dir, "bom.mjs"), BOM_SERVER);
-    await writeJson(path.join(dir, "mcp.config.json"), {
-      mcpServers: { bom: { command: process.execPath, args: [path.join(dir, "bom.mjs")] } },
-    });
+    const dir = await rawServerProject("bom", BOM_SERVER);
     const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^bom: connected in \d+ ms$/m);

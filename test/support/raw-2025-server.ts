@@ -1,3 +1,7 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { tempDir, writeJson } from "./fixtures.js";
+
 /**
  * The source of a hand-written 2025-11-25 stdio server, for tests of how mcpterm reads a server
  * that misbehaves on the wire: it answers initialize with `capabilities`, tools/list with
@@ -27,4 +31,29 @@ createInterface({ input: process.stdin }).on("line", (text) => {
   else process.stdout.write(line({ id: message.id, error: { code: -32601, message: "Method not found" } }));
 });
 `;
+}
+
+/** A read-only tool named `work`, the one the wire tests call. */
+export const WORK_TOOL = {
+  name: "work",
+  inputSchema: { type: "object" },
+  annotations: { readOnlyHint: true },
+};
+
+/**
+ * A project folder whose config starts `script` (raw2025ServerScript) as the server `name`, with
+ * `entry`'s keys added to its config entry (`timeoutMs`, say).
+ */
+export async function rawServerProject(
+  name: string,
+  script: string,
+  entry: Record<string, unknown> = {},
+): Promise<string> {
+  const dir = await tempDir();
+  const file = path.join(dir, `${name}.mjs`);
+  await writeFile(file, script);
+  await writeJson(path.join(dir, "mcp.config.json"), {
+    mcpServers: { [name]: { command: process.execPath, args: [file], ...entry } },
+  });
+  return dir;
 }
