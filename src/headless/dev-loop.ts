@@ -14,7 +14,7 @@ import type { RecordedCall } from "../core/trace/recorded-calls.js";
 import { runDevCall, type DevCall } from "./dev-calls.js";
 import { replayCalls } from "./replay-calls.js";
 import { renderCallReport, summaryLine } from "./replay-report.js";
-import { findingLine } from "./tool-report.js";
+import { findingLine, shownToolName } from "./tool-report.js";
 
 export interface DevLoopOptions {
   server: string;
@@ -224,11 +224,11 @@ function changeLines(changes: readonly ToolChange[]): string[] {
   return changes.map((change) => {
     switch (change.kind) {
       case "added":
-        return `  + ${change.tool}: added`;
+        return `  + ${shownToolName(change.tool)}: added`;
       case "removed":
-        return `  - ${change.tool}: removed`;
+        return `  - ${shownToolName(change.tool)}: removed`;
       case "changed":
-        return `  ~ ${change.tool}: ${change.parts.join(", ")} (an "always allow" given for it no longer holds)`;
+        return `  ~ ${shownToolName(change.tool)}: ${change.parts.join(", ")} (an "always allow" given for it no longer holds)`;
     }
   });
 }

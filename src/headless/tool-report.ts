@@ -2,6 +2,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import type { AgentTool } from "../core/agent/tool-host.js";
 import type { LintFinding } from "../core/mcp/tool-lint.js";
 import { revealHiddenText } from "../core/policy/hidden-text.js";
+import { listedToolName } from "../core/policy/tool-withhold.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
 import { revealControls, sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
@@ -32,10 +33,15 @@ export function toolReport(tool: AgentTool, definition: Tool): ToolReport {
   };
 }
 
+/** A tool's name as a listing shows it (listedToolName), its escapes and hidden characters written out. */
+export function shownToolName(name: string): string {
+  return revealControls(listedToolName(name));
+}
+
 /** A lint finding as one line under its server (naming the tool) or its tool. */
 export function findingLine(finding: LintFinding, withTool: boolean): string {
   // The tool's name with its escapes and hidden characters written out, as in the listing.
-  const tool = withTool && finding.tool !== undefined ? revealControls(finding.tool) : undefined;
+  const tool = withTool && finding.tool !== undefined ? shownToolName(finding.tool) : undefined;
   const at = [tool, finding.path].filter((part) => part !== undefined);
   const where = at.length > 0 ? `${at.join(" ")}: ` : "";
   return `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`;
@@ -60,7 +66,7 @@ export function renderToolReport(
   const line = (value: string): string => sanitizeOneLine(revealHiddenText(redact(value)));
   const { definition } = report;
   const lines = [
-    `${line(`${server}/${report.name}`)}  [${line(`${report.tier}: ${report.tierReason}`)}]`,
+    `${line(`${server}/${listedToolName(report.name)}`)}  [${line(`${report.tier}: ${report.tierReason}`)}]`,
     ...(definition.title === undefined ? [] : [`  title: ${line(definition.title)}`]),
     `  model name: ${line(report.modelName)}`,
     ...report.notes.map((note) => `  ⚠ ${line(note)}`),

@@ -8,10 +8,10 @@ import type { LintFinding } from "../core/mcp/tool-lint.js";
 import type { AgentTool } from "../core/agent/tool-host.js";
 import { lintSummary, toolInventory } from "../core/commands/tool-inventory.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { revealControls, sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
-import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
+import { findingLine, renderToolReport, shownToolName, toolReport, type ToolReport } from "./tool-report.js";
 import { runToolSearchCommand } from "./tool-search-command.js";
 import { missingToolError } from "./missing-tool.js";
 import { withOneServer, withServers } from "./with-one-server.js";
@@ -126,7 +126,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     for (const tool of server.tools) {
       // A name's escapes and hidden characters written out: `get_note` and `get_note\e[8m` differ.
       lines.push(
-        `  ${revealControls(tool.name)}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`,
+        `  ${shownToolName(tool.name)}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`,
       );
       // What the model is not sent, or sent changed (a tool withheld, a description cut).
       for (const note of tool.notes) lines.push(`    ⚠ ${note}`);

@@ -1,5 +1,6 @@
 import type { AgentTool } from "../agent/tool-host.js";
 import type { CommandContext, CommandResult, SlashCommand } from "./command-types.js";
+import { listedToolName } from "../policy/tool-withhold.js";
 import { lintSummary, toolInventory } from "./tool-inventory.js";
 import { offerColumn, pinCommand, selectionNote, shownInList } from "./tool-selection-rows.js";
 
@@ -85,7 +86,7 @@ function listTools(
       const notes = entry.withheld?.startsWith("hidden") ? [...entry.notes, entry.withheld] : entry.notes;
       const reason = notes.length > 0 ? `${entry.tierReason} · ⚠ ${notes.join("; ")}` : entry.tierReason;
       const offer = selecting ? [entry.withheld === undefined ? offerColumn(selecting, entry) : "never"] : [];
-      rows.push([host.name, host.status, entry.name, entry.tier, reason, ...offer]);
+      rows.push([host.name, host.status, listedToolName(entry.name), entry.tier, reason, ...offer]);
     }
   }
   const lint = inventory.lint.filter((finding) => server === undefined || finding.server === server);
@@ -105,7 +106,9 @@ function listTools(
 function describeTool(tools: readonly AgentTool[], server: string, name: string): CommandResult {
   const tool = tools.find((candidate) => candidate.server === server && candidate.name === name);
   if (!tool) {
-    const names = tools.filter((candidate) => candidate.server === server).map((candidate) => candidate.name);
+    const names = tools
+      .filter((candidate) => candidate.server === server)
+      .map((candidate) => listedToolName(candidate.name));
     return {
       kind: "error",
       message: `Server "${server}" has no tool "${name}" right now (tools: ${names.join(", ") || "none"}).`,
@@ -114,7 +117,7 @@ function describeTool(tools: readonly AgentTool[], server: string, name: string)
   return {
     kind: "text",
     text: [
-      `${tool.server}/${tool.name} · ${tool.tier} (${tool.tierReason})`,
+      `${tool.server}/${listedToolName(tool.name)} · ${tool.tier} (${tool.tierReason})`,
       ...tool.notes.map((note) => `⚠ ${note}`),
       tool.modelDescription,
       "",

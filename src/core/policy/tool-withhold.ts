@@ -9,6 +9,19 @@ export const SECRET_NAME_REASON = "its name holds what looks like a secret";
 /** The longest tool name the specification allows (SEP-986). */
 export const MAX_TOOL_NAME_CHARS = 128;
 
+/** How much of an overlong name a listing shows: enough to tell which tool it is. */
+const OVERLONG_NAME_SHOWN = 64;
+
+/**
+ * A tool's name as a listing shows it: past MAX_TOOL_NAME_CHARS (such a tool is withheld), its
+ * start and its length, so a server sending a name of thousands of characters does not fill the
+ * screen with it. A name MCP allows is given back whole.
+ */
+export function listedToolName(name: string): string {
+  if (name.length <= MAX_TOOL_NAME_CHARS) return name;
+  return `${name.slice(0, OVERLONG_NAME_SHOWN)}… (${name.length} characters)`;
+}
+
 /**
  * Why a tool must not be offered to the model at all, or undefined: its name carries a secret
  * (`holdsSecret`, see nameHoldsSecret: a name goes to the model as it is, and cannot be redacted
