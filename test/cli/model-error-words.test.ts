@@ -51,11 +51,11 @@ const ask = async (name: string) => {
 };
 
 describe("a model endpoint's failure, in its words", () => {
-  it("an HTML error page is told by its title, on one line", async () => {
+  it("an HTML error page is told by its title and its other words, on one line", async () => {
     const run = await ask("html");
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^mcpterm: The model endpoint at \S+ failed with HTTP 502[^\n]*: 502 Bad Gateway\.\n$/m,
+      /^mcpterm: The model endpoint at \S+ failed with HTTP 502[^\n]*: 502 Bad Gateway — nginx\.\n$/m,
     );
     expect(run.stderr).not.toMatch(/<h1>|<html>/);
   });
@@ -74,5 +74,23 @@ describe("a model endpoint's failure, in its words", () => {
     );
     expect(readableServerMessage("model not loaded")).toBe("model not loaded");
     expect(readableServerMessage("<html><body></body></html>")).toBeUndefined();
+  });
+
+  it("readableServerMessage reads a titled page by its title, then what the rest says besides", () => {
+    expect(
+      readableServerMessage("<html><head><title>Vite App</title></head><body><div></div></body></html>"),
+    ).toBe("Vite App");
+    expect(
+      readableServerMessage(
+        "<html><head><title>500 Internal Server Error</title><script>var t = '<b>';</script></head>" +
+          "<body><pre>ValueError:\n db down</pre></body></html>",
+      ),
+    ).toBe("500 Internal Server Error — ValueError: db down");
+  });
+
+  it("readableServerMessage reads only the start of a page, however its tags are left open", () => {
+    const page = `<html><body>${"<script>".repeat(200_000)}`;
+    expect(readableServerMessage(page)).toBeUndefined();
+    expect(readableServerMessage(`<html><body><p>${"word ".repeat(100_000)}`)).toMatch(/^(word ){59}word…$/);
   });
 });

@@ -7,6 +7,7 @@ import {
   SdkHttpError,
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../errors.js";
+import { readableServerMessage } from "../text/readable-server-message.js";
 import { isMalformedAnswer } from "./malformed-answer.js";
 import { isOversizedMessage } from "./message-limit.js";
 import { networkFailure } from "./protocol-era.js";
@@ -41,7 +42,7 @@ export function classifyRequestError(
   if (error instanceof SdkHttpError) {
     return new ToolCallError(
       error.status >= 500 || error.status === 429 ? "transient" : "business",
-      `server "${context.server}" answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ""}: ${errorMessage(error)}`,
+      `server "${context.server}" answered HTTP ${error.status}${error.statusText ? ` ${error.statusText}` : ""}${httpErrorWords(error)}`,
       { cause: error },
     );
   }
@@ -170,4 +171,15 @@ export async function classifiedRequest<T>(
     if (context.passThrough(error)) throw error;
     throw classifyRequestError(error, { server: context.server, timeoutMs: context.timeoutMs });
   }
+}
+
+/**
+ * What an HTTP error's body says, as part of the sentence: the SDK's message quotes the whole
+ * page (`Error POSTing to endpoint: <!DOCTYPE html>…`), where a server author wants the words of
+ * it, a framework's traceback among them.
+ */
+function httpErrorWords(error: SdkHttpError): string {
+  const { text } = error.data as { text?: unknown };
+  const said = readableServerMessage(typeof text === "string" ? text : errorMessage(error));
+  return said === undefined ? "" : `: ${said}`;
 }
