@@ -3,6 +3,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { errorMessage } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { withTerminalHandedOver } from "./terminal-handover.js";
 
@@ -60,6 +61,9 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
+/** How every failed edit ends: the draft is the person's, and nothing is lost. */
+const PROMPT_KEPT = "the prompt was left as it was.";
+
 type EditorOutcome =
   { code: number | null; signal: NodeJS.Signals | null } | { error: NodeJS.ErrnoException };
 
@@ -81,13 +85,28 @@ export async function editInExternalEditor(
   suspend: Suspend,
 ): Promise<EditResult> {
   const editor = editorCommand(env);
-  const folder = await mkdtemp(path.join(os.tmpdir(), "mcpterm-edit-"));
+  let folder: string;
+  try {
+    folder = await mkdtemp(path.join(os.tmpdir(), "mcpterm-edit-"));
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `Could not make a file for the editor (${errorMessage(error)}); ${PROMPT_KEPT}`,
+    };
+  }
   const file = path.join(folder, "message.md");
   // A closed terminal (SIGHUP) ends mcpterm while the editor is open: the draft goes with it.
   const removeAtExit = (): void => rmSync(folder, { recursive: true, force: true });
   process.once("exit", removeAtExit);
   try {
-    await writeFile(file, text, { mode: 0o600 });
+    try {
+      await writeFile(file, text, { mode: 0o600 });
+    } catch (error) {
+      return {
+        ok: false,
+        reason: `Could not write the prompt for the editor (${errorMessage(error)}); ${PROMPT_KEPT}`,
+      };
+    }
     return await suspend(async () => {
       const outcome = await withTerminalHandedOver(
         () =>
@@ -120,8 +139,19 @@ async function editResult(outcome: EditorOutcome, editor: EditorCommand, file: s
     const how = outcome.signal
       ? `was stopped by ${outcome.signal}`
       : `exited with code ${String(outcome.code)}`;
-    return { ok: false, reason: `T${named.slice(1)} ${how}; the prompt was left as it was.` };
+    return { ok: false, reason: `T${named.slice(1)} ${how}; ${PROMPT_KEPT}` };
   }
-  const edited = (await readFile(file, "utf8")).replace(/\r\n?/g, "\n").replace(/\n$/, "");
+  let written: string;
+  try {
+    written = await readFile(file, "utf8");
+  } catch (error) {
+    // An editor that saved elsewhere and deleted the file, or left a folder in its place.
+    const why =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "it removed the one it was given"
+        : errorMessage(error);
+    return { ok: false, reason: `T${named.slice(1)} left no file to read back (${why}); ${PROMPT_KEPT}` };
+  }
+  const edited = written.replace(/\r\n?/g, "\n").replace(/\n$/, "");
   return { ok: true, text: sanitizeForTerminal(edited) };
 }

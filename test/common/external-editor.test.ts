@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { editorCommand, splitWords } from "../../src/common/external-editor.js";
@@ -65,5 +66,26 @@ describe("editInExternalEditor", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(readdirSync(tmp).filter((name) => name.startsWith("mcpterm-edit-"))).toEqual([]);
+  });
+
+  it("says so when no file can be made for the editor, and gives nothing to crash on", async () => {
+    const missing = path.join(await tempDir(), "no-such-folder");
+    // Set once tsx has loaded: it makes its cache folder in the TMPDIR it starts with.
+    const script = `
+      const { editInExternalEditor } = await import(${JSON.stringify(EDITOR_MODULE)});
+      process.env.TMPDIR = ${JSON.stringify(missing)};
+      const result = await editInExternalEditor("the person's draft", { EDITOR: "true" }, (run) => run());
+      process.stdout.write(JSON.stringify(result));
+    `;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(run.stderr).toBe("");
+    const result = JSON.parse(run.stdout) as { ok: boolean; reason?: string };
+    expect(result.ok).toBe(false);
+    expect(result.reason).toMatch(
+      /^Could not make a file for the editor \(ENOENT: [^)]*\); the prompt was left as it was\.$/,
+    );
   });
 });

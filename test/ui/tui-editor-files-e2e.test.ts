@@ -64,11 +64,13 @@ beforeAll(async () => {
     editor,
     [
       "#!/usr/bin/env node",
-      'import { appendFileSync, readFileSync, writeFileSync } from "node:fs";',
+      'import { appendFileSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";',
       "const file = process.argv.at(-1);",
       "const text = readFileSync(file, 'utf8');",
       `appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ args: process.argv.slice(2), text, tty: process.stdin.isTTY === true }) + "\\n");`,
       "if (text.includes('FAIL')) process.exit(1);",
+      // Like an editor that saves elsewhere and deletes what it was given.
+      "if (text.includes('GONE')) { unlinkSync(file); process.exit(0); }",
       "const save = () => { writeFileSync(file, text + ' (edited)\\n'); process.exit(0); };",
       // Like vim, it keeps Ctrl+C for itself: it saves once it has had one.
       // It stays open until the terminal closes under it (SIGHUP).
@@ -135,6 +137,19 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
       '✗ The editor "test-editor.mjs" ($EDITOR) exited with code 1; the prompt was left as it was.',
     );
     expect(promptLine(failed)).toBe("FAIL");
+
+    // One that removes the file leaves nothing to read back: said so, and mcpterm keeps running.
+    terminal.text("\u0015GONE");
+    await terminal.waitFor((screen) => promptLine(screen) === "GONE", "the draft it removes");
+    terminal.text("\u0007");
+    const gone = await terminal.waitFor((screen) => screen.includes("left no file"), "the removed file");
+    // Wrapped at the screen's width.
+    expect(gone.replaceAll("\n", " ")).toContain(
+      '✗ The editor "test-editor.mjs" ($EDITOR) left no file to read back (it removed the one it was given); the prompt was left as it was.',
+    );
+    expect(promptLine(gone)).toBe("GONE");
+    terminal.text(" still");
+    await terminal.waitFor((screen) => promptLine(screen) === "GONE still", "typing after it");
     terminal.text("\u0015");
     await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
   }, 90_000);

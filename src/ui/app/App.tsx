@@ -10,6 +10,7 @@ import {
   type Key,
 } from "ink";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
+import { errorMessage } from "../../core/errors.js";
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { activePanel } from "../panels/active-panel.js";
 import { INITIAL_APPROVAL_FOCUS } from "../keys/approval-choices.js";
@@ -257,10 +258,20 @@ export function App({
             }
             return result;
           };
-          void controller.editText(effect.text, suspendApplying).finally(() => {
-            // An editor that never got the terminal (its file could not be made) releases it here.
-            if (!terminalBack) editing.current = false;
-          });
+          void controller
+            .editText(effect.text, suspendApplying)
+            // What editInExternalEditor did not foresee is said, never a crash that loses the draft.
+            .catch((error: unknown) => {
+              dispatch({
+                type: "ui_notice",
+                level: "error",
+                text: `The editor failed: ${errorMessage(error)}`,
+              });
+            })
+            .finally(() => {
+              // An editor that never got the terminal (its file could not be made) releases it here.
+              if (!terminalBack) editing.current = false;
+            });
           return;
         }
         case "exit":
