@@ -211,6 +211,42 @@ describe("the chat request on the wire", () => {
     expect(error.kind).toBe("protocol");
   });
 
+  it("calls a 200 HTML page no chat completion, by its words, and does not ask again", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(
+        "<html><head><title>Gateway login</title></head><body><p>Please sign in.</p></body></html>",
+      );
+    });
+    const error = await failure(model(server.baseUrl, { maxRetries: 2 }));
+    expect(error.kind).toBe("protocol");
+    expect(error.message).toBe(
+      `The model endpoint at ${server.baseUrl} answered with an HTML page, not a chat completion (Gateway login — Please sign in.); check --base-url: a proxy or a sign-in page may stand in front of the API.`,
+    );
+    expect(server.hits).toHaveLength(1);
+  });
+
+  it.each([
+    ["nothing but [DONE]", "data: [DONE]\n\n", ""],
+    [
+      "a JSON error without data:",
+      '{"error":{"message":"internal kaboom"}}\n',
+      " (it sent: internal kaboom)",
+    ],
+    ["keep-alives and plain text", ": ping\n\nupstream unavailable\n", " (it sent: upstream unavailable)"],
+    ["an empty body", "", ""],
+  ])("calls a stream that ends before its first chunk no answer: %s", async (_name, body, sent) => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(body);
+    });
+    const error = await failure(model(server.baseUrl));
+    expect(error.kind).toBe("protocol");
+    expect(error.message).toBe(
+      `The model endpoint at ${server.baseUrl} ended its stream without a single chunk of an answer${sent}.`,
+    );
+  });
+
   it("assembles an answer sent a byte at a time with CRLF endings and no [DONE]", async () => {
     const wire = Buffer.from(
       `data: ${chunk("héllo ")}\r\n\r\n: ping\r\n\r\ndata: ${chunk("wörld", "stop")}\r\n\r\n`,

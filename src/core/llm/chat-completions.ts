@@ -1,9 +1,11 @@
 /**
  * POST /chat/completions with `stream: true`, as every OpenAI-compatible server takes it, and
- * its answer as a stream of chunks. What can go wrong is one of three errors, which
+ * its answer as a stream of chunks. What can go wrong is one of four errors, which
  * model-errors.ts turns into sentences: the HTTP status the server refused with
- * (ModelHttpError), an error it reported inside the stream (ModelStreamError), or a stream that
- * is not JSON (SyntaxError); the connection's own are endpoint-http.ts's.
+ * (ModelHttpError), an error it reported inside the stream (ModelStreamError), a stream that
+ * is not JSON (SyntaxError), or a 200 that is no chat completion at all (NotAChatAnswer: a
+ * proxy's HTML page, a stream that closed before its first chunk); the connection's own are
+ * endpoint-http.ts's.
  */
 import type {
   ChatCompletionChunk,
@@ -12,6 +14,7 @@ import type {
 import { MCPTERM_VERSION } from "../version.js";
 import { sendToEndpoint, type ResponseHeaders } from "./endpoint-http.js";
 import { endpointUrl } from "./endpoint-label.js";
+import { readableServerMessage } from "../text/readable-server-message.js";
 import { serverSentEvents } from "./server-sent-events.js";
 import { chunkOfWholeAnswer, MAX_WHOLE_ANSWER_BYTES } from "./whole-answer.js";
 
@@ -21,6 +24,21 @@ export interface ChatEndpoint {
   /** From sending the request to the response's headers. */
   timeoutMs: number;
 }
+
+/**
+ * A 200 answer that is no chat completion: a proxy's or a login page's HTML, or a stream that
+ * ended before its first chunk. `reason` completes "The model endpoint at <url> …"; it is never
+ * retried (the same request gets the same page).
+ */
+export class NotAChatAnswer extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "NotAChatAnswer";
+  }
+}
+
+/** How much of a stream's first text is kept, to quote what came instead of chunks. */
+const OPENING_CHARS = 4096;
 
 /**
  * Sent when no key is set: local servers ignore it, and a server in front of them that insists
@@ -98,9 +116,64 @@ export async function openChatStream(
       : undefined;
     throw new ModelHttpError(response.status, response.headers, errorBodyMessage(body), redirectTo);
   }
-  if (/^application\/json\b/i.test(response.headers.get("content-type") ?? ""))
-    return wholeAnswer(() => response.readAll(MAX_WHOLE_ANSWER_BYTES));
-  return chunksOf(serverSentEvents(response.chunks()));
+  const type = response.headers.get("content-type") ?? "";
+  if (/^application\/json\b/i.test(type)) return wholeAnswer(() => response.readAll(MAX_WHOLE_ANSWER_BYTES));
+  if (/^text\/html\b/i.test(type)) throw await htmlAnswer(response);
+  const opening = { text: "" };
+  return chunksOf(serverSentEvents(keepingOpening(response.chunks(), opening)), opening);
+}
+
+/** What a page sent in place of a completion says (a proxy's login page, a gateway's error). */
+async function htmlAnswer(response: {
+  readAll(maxBytes: number): Promise<string | undefined>;
+  close(): void;
+}): Promise<NotAChatAnswer> {
+  const cut = setTimeout(() => {
+    response.close();
+  }, ERROR_BODY_WAIT_MS);
+  let page: string | undefined;
+  try {
+    page = await response.readAll(MAX_ERROR_BODY_BYTES);
+  } catch {
+    // The content type says enough when the page breaks off or never ends.
+  } finally {
+    clearTimeout(cut);
+    response.close();
+  }
+  const said = page === undefined ? undefined : readableServerMessage(page);
+  return new NotAChatAnswer(
+    `answered with an HTML page, not a chat completion${said ? ` (${said})` : ""}; check --base-url: a proxy or a sign-in page may stand in front of the API`,
+  );
+}
+
+/** The body's pieces as they come, its first OPENING_CHARS kept in `opening`. */
+async function* keepingOpening(
+  body: AsyncIterable<string>,
+  opening: { text: string },
+): AsyncGenerator<string> {
+  for await (const piece of body) {
+    if (opening.text.length < OPENING_CHARS)
+      opening.text += piece.slice(0, OPENING_CHARS - opening.text.length);
+    yield piece;
+  }
+}
+
+/**
+ * What a stream that ended before its first chunk sent instead, when it sent anything but
+ * server-sent events' own lines (a JSON error without `data:`, plain text): its sentence.
+ */
+function sentInstead(opening: string): string | undefined {
+  const lines = opening
+    .split(/\r\n|\r|\n/)
+    .filter(
+      (line) =>
+        line.trim() !== "" &&
+        !/^(?:data|event|id|retry)?:/.test(line) &&
+        !/^(?:data|event|id|retry)$/.test(line),
+    );
+  if (lines.length === 0) return undefined;
+  const text = lines.join("\n");
+  return readableServerMessage(errorBodyMessage(text) ?? text);
 }
 
 /** The one chunk of a server that answered the whole completion at once (whole-answer.ts). */
@@ -121,9 +194,13 @@ async function* wholeAnswer(read: () => Promise<string | undefined>): AsyncGener
   yield chunk;
 }
 
-async function* chunksOf(events: AsyncIterable<{ event: string | undefined; data: string }>) {
+async function* chunksOf(
+  events: AsyncIterable<{ event: string | undefined; data: string }>,
+  opening: { readonly text: string },
+) {
+  let chunks = 0;
   for await (const { event, data } of events) {
-    if (data === "[DONE]") return;
+    if (data === "[DONE]") break;
     // An event with no data (a named keep-alive) carries no chunk.
     if (data === "") continue;
     let parsed: unknown;
@@ -138,7 +215,15 @@ async function* chunksOf(events: AsyncIterable<{ event: string | undefined; data
     if (typeof parsed !== "object" || parsed === null) {
       throw new SyntaxError("the stream sent an event that is not a JSON object");
     }
+    chunks += 1;
     yield parsed as ChatCompletionChunk;
+  }
+  // Every completion, an empty one too, comes in at least one chunk: none is no answer at all.
+  if (chunks === 0) {
+    const said = sentInstead(opening.text);
+    throw new NotAChatAnswer(
+      `ended its stream without a single chunk of an answer${said ? ` (it sent: ${said})` : ""}`,
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * loop reads as a loop.
  */
 import { LlmError } from "../errors.js";
-import { ModelHttpError, ModelStreamError } from "./chat-completions.js";
+import { ModelHttpError, ModelStreamError, NotAChatAnswer } from "./chat-completions.js";
 import { EndpointConnectionError, EndpointTimeoutError } from "./endpoint-http.js";
 import { endpointLabel } from "./endpoint-label.js";
 import type { HeaderSource, RequestFailure } from "./retry-policy.js";
@@ -20,6 +20,8 @@ export interface ClassifiedError {
   /** Where a redirect points (absolute), when the failure is one. */
   redirectTo?: string | undefined;
   protocol: boolean;
+  /** For a 200 that is no chat completion (NotAChatAnswer): what came, completing the sentence. */
+  notAnAnswer?: string;
 }
 
 /** Returns undefined for errors that are not about the model endpoint at all, i.e. bugs. */
@@ -37,6 +39,8 @@ export function classifyError(error: unknown): ClassifiedError | undefined {
   if (error instanceof ModelStreamError)
     return { ...none, failure: undefined, serverMessage: error.serverMessage };
   if (error instanceof SyntaxError) return { ...none, failure: undefined, protocol: true };
+  if (error instanceof NotAChatAnswer)
+    return { ...none, failure: undefined, protocol: true, notAnAnswer: error.reason };
   return undefined;
 }
 
@@ -82,6 +86,11 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
     );
   }
   if (failure === undefined) {
+    if (classified.notAnAnswer !== undefined)
+      return make(
+        "protocol",
+        `The model endpoint at ${baseUrl} ${redact(classified.notAnAnswer, context.apiKey)}.`,
+      );
     if (classified.protocol) {
       return make("protocol", `The model endpoint at ${baseUrl} sent a stream mcpterm could not parse.`);
     }
