@@ -56,6 +56,24 @@ describe("an answer that is not JSON-RPC", () => {
     expect(run.stdout).toBe("");
   });
 
+  it.each([
+    ["cut short", '{"jsonrpc":"2.0","id":"ID","result":{"content":[{"type":"text","text":"hi"}]}'],
+    [
+      "with a quote left unescaped",
+      '{"jsonrpc":"2.0","id":"ID","result":{"content":[{"type":"text","text":"say "hi""}]}}',
+    ],
+  ])(
+    "mcpterm call of an answer %s says it is not JSON at once, not after the timeout",
+    async (_name, answer) => {
+      const run = await call(answer);
+      expect(run.code).toBe(1);
+      // The parser's own words vary with Node's version.
+      expect(run.stderr).toMatch(
+        /^mcpterm: server "node" broke the MCP protocol \(a fault of the server, not retried\): its answer to request 2 is not valid JSON-RPC: it is not valid JSON \([^\n]+\)\n$/,
+      );
+    },
+  );
+
   it("is a protocol failure in --json, as every call without a result is reported there", async () => {
     const broken = await call('{"jsonrpc":"2.0","id":"ID","result":"hello"}', ["--json"]);
     const report = JSON.parse(broken.stdout) as Record<string, unknown>;
@@ -129,6 +147,11 @@ describe("an answer that is not JSON-RPC", () => {
   it("leaves lines that answer nothing to be told as stray stdout", () => {
     for (const line of [
       "not json",
+      // Not JSON, and not an answer either: a log line naming an id, a request cut short.
+      '{level: "info", "id": 3, "result": "ok"',
+      '[2026-12-04] {"jsonrpc":"2.0","id":3,"result":{',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{',
+      '{"jsonrpc":"2.0","id":3,"progress":',
       "{}",
       '{"id":null,"result":{}}',
       '{"jsonrpc":"2.0","id":1,"method":"ping"}',

@@ -21,7 +21,8 @@ const LINE_KEPT = 2000;
 /**
  * A line from a stdio server that is JSON and answers a request (it has an `id` and no
  * `method`) but is not a JSON-RPC response: `"result": "hello"`, both a result and an error, an
- * error without a message, a batch. The SDK cannot read it, so the request would wait out its
+ * error without a message, a batch; or one that begins as an answer and is not JSON at all (see
+ * idOfBrokenAnswer). The SDK cannot read it, so the request would wait out its
  * timeout and be sent again as if the server had not answered; instead each such answer becomes
  * an error answer of mcpterm's own, saying what was wrong, which the call reports as the server
  * breaking the protocol (never retried). Undefined for a line that answers nothing.
@@ -30,8 +31,11 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const id = idOfBrokenAnswer(line);
+    return id === undefined
+      ? undefined
+      : [madeUpAnswer(id, `it is not valid JSON (${(error as Error).message})`, line)];
   }
   const batch = Array.isArray(parsed);
   const answers = (batch ? (parsed as unknown[]) : [parsed]).flatMap((item) => {
@@ -41,6 +45,27 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
     return [madeUpAnswer(id, flaw, line)];
   });
   return answers.length > 0 ? answers : undefined;
+}
+
+/**
+ * The id of a line that is not JSON but begins as an answer does (`{"jsonrpc":"2.0","id":2,
+ * "result":…` cut short, a quote left unescaped): a JSON-RPC object that names no method and
+ * holds a result or an error. Without it the request would wait out its timeout as if the
+ * server had said nothing. Undefined for anything else (a log line, a banner).
+ */
+function idOfBrokenAnswer(line: string): string | number | undefined {
+  const opening = line.slice(0, 200);
+  if (!/^\s*\{/.test(opening) || !/"jsonrpc"\s*:/.test(opening) || /"method"\s*:/.test(opening))
+    return undefined;
+  if (!/"(?:result|error)"\s*:/.test(line)) return undefined;
+  const id = /"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,100}")/.exec(opening)?.[1];
+  if (id === undefined) return undefined;
+  if (!id.startsWith('"')) return Number(id);
+  try {
+    return JSON.parse(id) as string;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a request failed because the server's answer to it was not JSON-RPC (see answersToMalformed). */
