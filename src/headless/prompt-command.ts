@@ -70,10 +70,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     const [, knowledge] = settled;
     // A knowledge base that could not be opened (its folder leads outside the project, say) is said.
     if (opening && knowledge.state === "off") warn(knowledge.reason);
-    for (const server of runtime.manager.servers()) {
-      if (server.status === "failed")
-        warn(`server "${server.name}" is unavailable: ${server.error ?? "unknown error"}`);
-    }
+    // A server that could not be started was told as it failed (the session's notices, above).
     const model = runtime.modelFor();
     if (resumed) {
       for (const note of resumeNotices(resumed, { cwd: io.cwd, model: model.model, oneShot: true }).slice(1))

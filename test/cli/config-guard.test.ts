@@ -131,7 +131,7 @@ describe("a remote server that would send its headers over plain http", () => {
       expect(oneShot.code).toBe(0);
       expect(oneShot.stdout).toBe("done\n");
       expect(oneShot.stderr).toContain(
-        'warning: server "remote" is unavailable: mcpServers.remote would send',
+        'warning: server "remote" could not be started: mcpServers.remote would send',
       );
       const offered = server.requests[0]?.body as
         { tools?: Array<{ function: { name: string } }> } | undefined;

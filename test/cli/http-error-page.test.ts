@@ -37,7 +37,9 @@ async function failingServer(): Promise<string> {
       response.on("close", () => void transport.close());
       void server
         .connect(transport)
-        .then(() => transport.handleRequest(request, response, JSON.parse(body) as unknown));
+        .then(() =>
+          transport.handleRequest(request, response, body === "" ? undefined : (JSON.parse(body) as unknown)),
+        );
     });
   });
   return listenOnLoopback(http, closers);

@@ -42,7 +42,7 @@ describe("what a server writes is redacted before it is shown or stored", () => 
     );
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(
-      /warning: server "hostile" is unavailable: .*exited \(code 1\) before it was connected: .*\[REDACTED\]/,
+      /warning: server "hostile" could not be started: .*exited \(code 1\) before it was connected: .*\[REDACTED\]/,
     );
     expect(run.stderr).not.toContain(HOSTILE_TOKEN);
     expect(await readFile(trace, "utf8")).not.toContain(HOSTILE_TOKEN);

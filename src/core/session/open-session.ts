@@ -27,6 +27,7 @@ import type { McpManager } from "../mcp/mcp-manager.js";
 import { RootList } from "../mcp/roots.js";
 import { watchServerExits } from "../mcp/exit-watch.js";
 import { exitSentence } from "../mcp/server-exit.js";
+import { startFailureSentence, watchStartFailures } from "../mcp/start-failure-watch.js";
 import { isErrorLevel, loggedSentence, type ServerLogEntry } from "../mcp/server-log.js";
 import { stdoutNoiseSentence } from "../mcp/stdout-noise.js";
 import { sessionApprovalRules } from "../policy/approval-rules.js";
@@ -335,6 +336,10 @@ export async function openSession(
     const then = restarting ? "starting it again" : "its tools are unavailable";
     if (wasConnected) tell({ level: "error", text: `${exitSentence(server, report)} — ${then}`, server });
   });
+  // A server that never connected is told once, with why: the status line alone said "1 failed".
+  const stopWatchingStarts = watchStartFailures(manager, (server, reason) => {
+    tell({ level: "error", text: startFailureSentence(server, reason), server });
+  });
   // One validator for the session: arguments against inputSchema, results against outputSchema.
   const validator = new SchemaValidator();
   const imageListeners = new Set<(images: ToolImage[]) => void>();
@@ -498,6 +503,7 @@ export async function openSession(
     },
     close: async () => {
       stopWatchingExits();
+      stopWatchingStarts();
       await manager.close();
       // Records waiting on the full secret rules are written checked, not cut short.
       await trace.settled();
