@@ -59,8 +59,11 @@ export interface ClientOpenerOptions {
   note: (level: LoggingLevel, text: string) => void;
   /** Registers the connection's answers to the server's requests and notifications. */
   register(client: Client): void;
-  /** A fresh check of the new transport's `tools/list` answers. */
-  checkAnswers(): MalformedTools;
+  /**
+   * A fresh check of the new transport's `tools/list` answers; `modern` says whether the client
+   * settled on 2026-07-28, asked as each answer comes.
+   */
+  checkAnswers(modern: () => boolean): MalformedTools;
   /** The task driver's watcher for the new client (task-driver.ts). */
   watchTasks(client: Client): WireWatcher;
   made(parts: OpenedParts): void;
@@ -170,7 +173,7 @@ export class ClientOpener {
         // A stdio server's stray answers: over HTTP an answer comes on its request's own stream.
         // First, since the others read an answer by its id.
         ...(stdio ? [new StrayAnswers()] : []),
-        this.options.checkAnswers(),
+        this.options.checkAnswers(() => client.getProtocolEra() === "modern"),
         this.options.watchTasks(client),
         this.probe,
       ],

@@ -183,7 +183,7 @@ export class ServerConnection {
       requestMeta: options.requestMeta,
       note,
       register: (client) => this.register(client),
-      checkAnswers: () => this.tools.checkAnswers(),
+      checkAnswers: (modern) => this.tools.checkAnswers(modern),
       watchTasks: (client) => this.tasks.watcher(client, () => this.protocol?.era),
       // Kept as soon as they exist: a stop closes them even mid-connect.
       made: ({ client, tapped, stdio }) => {

@@ -65,9 +65,9 @@ export class ServerToolList {
     return this.tools.find((listed) => listed.definition.name === name)?.definition;
   }
 
-  /** A fresh check of a new transport's `tools/list` answers, to tap into it. */
-  checkAnswers(): MalformedTools {
-    this.malformed = new MalformedTools();
+  /** A fresh check of a new transport's `tools/list` answers, to tap into it (see MalformedTools). */
+  checkAnswers(modern: () => boolean): MalformedTools {
+    this.malformed = new MalformedTools(modern);
     return this.malformed;
   }
 
