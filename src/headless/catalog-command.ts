@@ -15,7 +15,7 @@ type CatalogArgs = Extract<CliArgs, { command: "resources" | "prompts" }>;
  * `mcpterm resources` and `mcpterm prompts`: connect like `mcpterm tools`, wait for each
  * server's first listing, then list its resources and templates, or its prompts with their
  * arguments. Text is redacted and cleaned for the terminal; `--json` gives the whole definitions,
- * redacted. Exit 4 when any server failed.
+ * redacted. Exit 4 when any server failed, or its listing of what was asked for did.
  */
 export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<ExitCode> {
   if (args.command === "prompts" && args.prompt !== undefined && args.server !== undefined)
@@ -36,7 +36,12 @@ export async function runCatalogCommand(args: CatalogArgs, io: CliIo): Promise<E
         lines.push("In the assistant, a prompt runs as its command: /<server>:<prompt> [arguments].");
       io.stdout.write(`${sanitizeForTerminal(lines.join("\n"))}\n`);
     }
-    return snapshots.some((server) => server.status === "failed") ? ExitCode.serverUnavailable : ExitCode.ok;
+    // A listing the server broke fails the run as a server that failed does: a script or a
+    // server's CI sees what every client of it would refuse.
+    const failed = snapshots.some(
+      (server) => server.status === "failed" || server.catalog.failed.includes(args.command),
+    );
+    return failed ? ExitCode.serverUnavailable : ExitCode.ok;
   });
 }
 

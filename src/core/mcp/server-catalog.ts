@@ -15,6 +15,8 @@ export interface CatalogSnapshot {
   prompts: Prompt[];
   /** Why a list could not be fetched, per kind; the others are still shown. */
   problems: string[];
+  /** The kinds whose listing failed (the problems above say why). */
+  failed: CatalogPart[];
 }
 
 export const EMPTY_CATALOG: CatalogSnapshot = {
@@ -22,9 +24,11 @@ export const EMPTY_CATALOG: CatalogSnapshot = {
   resourceTemplates: [],
   prompts: [],
   problems: [],
+  failed: [],
 };
 
-type Part = "resources" | "prompts";
+export type CatalogPart = "resources" | "prompts";
+type Part = CatalogPart;
 
 /**
  * Lists a connected server's resources, templates and prompts (every page, bounded like tools),
@@ -100,7 +104,7 @@ export class ServerCatalog {
     } catch (error) {
       this.problems.set(part, `listing its ${part} failed: ${errorMessage(error)}`);
     }
-    this.state = { ...this.state, problems: [...this.problems.values()] };
+    this.state = { ...this.state, problems: [...this.problems.values()], failed: [...this.problems.keys()] };
     this.onChange();
   }
 
