@@ -6,6 +6,7 @@ import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 const BOM_SERVER = raw2025ServerScript({
   prefix: "\uFEFF",
   tools: [{ name: "echo", description: "Echo.", inputSchema: { type: "object" } }],
+  call: String.raw`process.stdout.write(line({ id: message.id, result: { content: [{ type: "text", text: "hi" }] } }));`,
 });
 
 describe("a server that writes a byte-order mark before its messages", () => {
@@ -16,5 +17,14 @@ describe("a server that writes a byte-order mark before its messages", () => {
     expect(run.stdout).toMatch(/^bom: connected in \d+ ms$/m);
     expect(run.stdout).toContain("echo");
     expect(run.stdout).toMatch(/stdout-noise .*\(first: "⟨U\+FEFF⟩\{\\"jsonrpc\\"/);
+  });
+
+  it("is told with the mark written out by mcpterm call's warning too", async () => {
+    const dir = await rawServerProject("bom", BOM_SERVER);
+    const run = await runCli(trustingConfig(["call", "bom/echo"]), { cwd: dir, env: cleanEnv() });
+    expect(run.stdout).toBe("hi\n");
+    expect(run.stderr).toContain(
+      'warning: server "bom" wrote to stdout, which is for JSON-RPC only (log to stderr): "⟨U+FEFF⟩{\\"jsonrpc\\"',
+    );
   });
 });
