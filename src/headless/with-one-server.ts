@@ -62,12 +62,25 @@ export async function commandManager(
     redact: redactor.redactText,
     roots: new RootList([io.cwd]),
     // Told as a warning: declining is what a command with nobody to ask does, not a failure.
-    requests: declineServerRequests((text) =>
-      io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(text))}\n`),
-    ),
+    requests: declineServerRequests(declinesTold(io, redactor)),
     // Stored sign-ins are used; a needed one names `mcpterm auth login` (which passes `signIn`).
     oauth: sessionOAuth(io.env, redactor, () => signIn),
   });
+}
+
+/** The same declined request told at most this often per command; a server may send thousands. */
+const MAX_DECLINES_TOLD = 5;
+
+/** How a one-off command tells what it declined: each kind a few times, then once that it goes on. */
+function declinesTold(io: CliIo, redactor: SecretRedactor): (text: string) => void {
+  const told = new Map<string, number>();
+  return (text) => {
+    const count = (told.get(text) ?? 0) + 1;
+    told.set(text, count);
+    if (count > MAX_DECLINES_TOLD + 1) return;
+    const more = count > MAX_DECLINES_TOLD ? " More like it are declined without a word." : "";
+    io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(text))}${more}\n`);
+  };
 }
 
 /** How long a one-off command's server has to exit after its stdin closes, and again after SIGTERM. */
