@@ -122,6 +122,8 @@ export interface CommandContext {
   sessions?: SessionControl;
   /** Which tools each request offers when there are too many for all (/tools, /tools pin); absent where none is run. */
   toolSearch?: ToolSearch;
+  /** Why the config's servers were not started at all (an untrusted config), if so. */
+  serversNotStarted?: string;
 }
 
 /** What Tab can offer after a command: the servers and tools there are now. */

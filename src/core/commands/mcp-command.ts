@@ -35,7 +35,8 @@ export const mcpCommand: SlashCommand = {
   run: async (context, args) => {
     const [sub, name, level] = args;
     // What is listed so far: a server slow to list its resources must not hold up its status.
-    if (sub === undefined || sub === "status") return status(context.manager.servers());
+    if (sub === undefined || sub === "status")
+      return status(context.manager.servers(), context.serversNotStarted);
     if (!isSubcommand(sub)) {
       return {
         kind: "error",
@@ -49,7 +50,10 @@ export const mcpCommand: SlashCommand = {
       const known = context.manager.servers().map((server) => server.name);
       return {
         kind: "error",
-        message: `There is no server named "${name}" (servers: ${known.join(", ") || "none"}).`,
+        message:
+          known.length === 0 && context.serversNotStarted
+            ? `There is no server named "${name}" running. ${context.serversNotStarted}`
+            : `There is no server named "${name}" (servers: ${known.join(", ") || "none"}).`,
       };
     }
     switch (sub) {
@@ -191,11 +195,11 @@ function capabilityList(capabilities: ServerSnapshot["capabilities"]): string {
     .join(", ");
 }
 
-function status(servers: readonly ServerSnapshot[]): CommandResult {
+function status(servers: readonly ServerSnapshot[], notStarted: string | undefined): CommandResult {
   if (servers.length === 0) {
     return {
       kind: "text",
-      text: "No MCP servers are configured; add some under mcpServers in mcp.config.json.",
+      text: notStarted ?? "No MCP servers are configured; add some under mcpServers in mcp.config.json.",
     };
   }
   return {

@@ -145,6 +145,8 @@ export interface SessionRuntime {
   readonly sessionMarks: SessionMarks;
   /** What the person should be told before the first turn (servers not started, tiers ignored). */
   readonly notices: readonly SessionNotice[];
+  /** Why the config's servers were not started at all (it is not trusted), for /mcp to say. */
+  readonly serversNotStarted: string | undefined;
   /** Why no model can be reached with the settings given (flags, environment, config), if so. */
   readonly modelProblem: ConfigError | undefined;
   /**
@@ -245,6 +247,11 @@ export async function openSession(
     }
   }
   const servers = trusted ? config.servers : [];
+  const heldBack = trusted ? [] : config.servers.map((server) => server.name);
+  const serversNotStarted =
+    heldBack.length === 0
+      ? undefined
+      : `The ${heldBack.length === 1 ? "server" : `${heldBack.length} servers`} of ${config.path ?? "the config"} (${heldBack.join(", ")}) ${heldBack.length === 1 ? "was" : "were"} not started: the config is not trusted. Restart mcpterm to be asked again, or start it with --trust-config.`;
   // The embeddings endpoint is trusted with the config where the trust covered it: the flag, or a
   // yes (now or before) to a question that showed it. It is no reason to ask on its own.
   const embeddingsTrusted =
@@ -433,6 +440,7 @@ export async function openSession(
     knowledge,
     trace,
     notices,
+    serversNotStarted,
     modelProblem: keyRefused ?? model.problem,
     start,
     modelFor,

@@ -49,6 +49,7 @@ export interface TuiControllerOptions {
     | "trace"
     | "roots"
     | "onNotice"
+    | "serversNotStarted"
     | "askPersonWith"
     | "inputHistory"
     | "allowances"
@@ -388,6 +389,7 @@ export class TuiController implements Person {
         return true;
       },
       traceFile: () => runtime.trace.file,
+      ...(runtime.serversNotStarted === undefined ? {} : { serversNotStarted: runtime.serversNotStarted }),
       ...(this.options.fetchPage
         ? {
             documents: {
