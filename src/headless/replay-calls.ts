@@ -131,6 +131,11 @@ async function replayOne(call: RecordedCall, index: number, context: ReplayConte
     secrets: context.secrets,
     ignore: ignoredFor(context.options.ignore, call),
   });
+  // A server lost during the call (its process ended) is the run's failure, as in `call`: told
+  // whole (the exit, its error line, where it was thrown), not as one more difference.
+  const after = context.manager.servers().find((server) => server.name === call.server);
+  if (replayed.kind === "error" && after?.status !== "connected")
+    return { ...report("unreachable", replayed.message, durationMs), differences };
   const slower = slowdown(call.durationMs, durationMs, context.options);
   const status = differences.length > 0 ? "differs" : slower ? "slow" : "match";
   return { ...report(status, undefined, durationMs), differences, slower };

@@ -27,14 +27,21 @@ export function renderCallReport(report: CallReport, redact: (text: string) => s
   const recorded = call.durationMs === undefined ? "" : `, recorded ${call.durationMs} ms`;
   const timing = report.durationMs === undefined ? "" : `  (${report.durationMs} ms${recorded})`;
   const lines = [`${MARK[report.status]} ${report.index} ${callLabel(call)}${args}${timing}`];
-  if (report.reason !== undefined)
-    lines.push(`    ${report.status === "differs" ? "differs" : "not replayed"}: ${report.reason}`);
+  if (report.reason !== undefined) lines.push(`    ${reasonLabel(report)}: ${report.reason}`);
   if (report.slower !== undefined) lines.push(`    slower: ${report.slower}`);
   const diff = report.differences.flatMap(differenceLines);
   lines.push(...diff.slice(0, MAX_DIFF_LINES));
   if (diff.length > MAX_DIFF_LINES)
     lines.push(`    … ${diff.length - MAX_DIFF_LINES} more line(s) differ (--json shows all)`);
   return `${lines.map((line) => shown(line, redact)).join("\n")}\n`;
+}
+
+/** What a report's reason says: why it differs, why it was not sent, or that its server was lost sending it. */
+function reasonLabel(report: CallReport): string {
+  if (report.status === "differs") return "differs";
+  // Sent (it took time) and unreachable: the server's process ended during the call.
+  if (report.status === "unreachable" && report.durationMs !== undefined) return "server lost";
+  return "not replayed";
 }
 
 /** The lines that show one difference: a value against a value, or the lines of a text that changed. */

@@ -130,6 +130,30 @@ describe("mcpterm replay of a recorded session", () => {
     expect(run.stdout).toMatch(/^4 call\(s\): 3 match, 1 differ\n$/m);
   });
 
+  it("exits 4 when the server's process ends during a call, telling the crash whole", async () => {
+    const source = await readFile(path.join(dir, "fixture.js"), "utf8");
+    const crashing = path.join(dir, "fixture-crashing.js");
+    await writeFile(
+      crashing,
+      source.replace(
+        "String(a + b)",
+        "(process.stderr.write(\"TypeError: Cannot read properties of undefined (reading 'total')\\n\"), process.exit(1), '')",
+      ),
+    );
+    const run = await binary(
+      trace,
+      "--yes",
+      "--server",
+      `fixture=${process.execPath} ${crashing} --marker=${marker}`,
+    );
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(/^✓ 1 fixture\/echo /m);
+    expect(run.stdout).toMatch(
+      /^! 2 fixture\/sum \{"a":2,"b":3\}.*\n {4}server lost: server "fixture" exited \(code 1\)[^\n]*TypeError: Cannot read properties of undefined \(reading 'total'\)/m,
+    );
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
   it("does not replay the dangerous call without --yes, with nobody at a terminal, and exits 1", async () => {
     await rm(path.join(notes, "a.md"));
     const run = await binary(trace);
