@@ -244,7 +244,7 @@ export class StdioProcessTransport implements Transport {
     this.stdoutBuffer = "";
     // Not when mcpterm stopped it: a line cut off by that stop is not the server's doing.
     if (this.cutOff === undefined && !this.stopping && unfinished.trim() !== "")
-      this.readLine(unfinished.replace(/\r$/, ""));
+      this.readLine(unfinished.replace(/\r$/, ""), { cutByExit: true });
     this.onclose?.();
   }
 
@@ -307,7 +307,12 @@ export class StdioProcessTransport implements Transport {
     void this.close();
   }
 
-  private readLine(written: string): void {
+  /**
+   * One line from stdout: a message, a broken answer (failing its request at once), or noise.
+   * `cutByExit`: the line the process left unfinished as it ended, which is evidence of why, told
+   * as noise unless it is a whole message; its request fails with the exit, not as a broken answer.
+   */
+  private readLine(written: string, { cutByExit = false } = {}): void {
     if (written.trim() === "") return;
     // A byte-order mark before a message (a Windows-minded encoder) is junk on the protocol's
     // stream, told as such, but the message after it is read: failing it would count the probe
@@ -318,7 +323,7 @@ export class StdioProcessTransport implements Transport {
       message = deserializeMessage(line);
     } catch {
       // An answer to a request that is not JSON-RPC fails that request at once, as the server's fault.
-      const answers = answersToMalformed(line);
+      const answers = cutByExit ? undefined : answersToMalformed(line);
       if (answers) {
         for (const answer of answers) this.onmessage?.(answer);
         return;
