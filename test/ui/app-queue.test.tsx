@@ -41,4 +41,24 @@ describe("messages typed during a turn", () => {
     await press("\r");
     await until(() => controller.sentQueued === 1, "Enter to send the next queued message");
   });
+
+  it("held after Esc, are not dropped by one Ctrl+D: the first asks, saying what the second loses", async () => {
+    const { store, exits, until, press, frame } = await renderApp();
+    store.dispatch({
+      type: "ui_queue",
+      queue: {
+        messages: [
+          { id: 1, text: "q1" },
+          { id: 2, text: "q2" },
+        ],
+        held: true,
+      },
+    });
+    await until(() => frame().includes("held after Esc"), "the held queue");
+    await press("\u0004");
+    await until(() => frame().includes("2 queued messages are not sent"), "the hint");
+    expect(exits()).toBe(0);
+    await press("\u0004");
+    await until(() => exits() > 0, "the second Ctrl+D to exit");
+  });
 });

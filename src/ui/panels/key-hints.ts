@@ -7,7 +7,7 @@ export interface HintContext {
   /** The prompt holds text. */
   draft: boolean;
   queue: QueueView;
-  /** Ctrl+D was pressed once on the empty prompt while a turn runs: the next one exits. */
+  /** Ctrl+D was pressed once on the empty prompt while a turn runs or messages wait: the next one exits. */
   leaving?: boolean;
 }
 
@@ -27,12 +27,23 @@ export function whileDrafting(esc: string): Hint[] {
   ];
 }
 
-/** Said first, whatever else the keys do, after one Ctrl+D on the empty prompt during a turn. */
-const LEAVING: Hint = ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"];
+/**
+ * Said first, whatever else the keys do, after one Ctrl+D on the empty prompt during a turn or
+ * with messages queued: what the second would lose.
+ */
+function leavingHint({ busy, queue }: HintContext): Hint {
+  if (busy) return ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"];
+  const count = queue.messages.length;
+  return [
+    `Press Ctrl+D again to exit; ${count === 1 ? "the queued message is" : `${count} queued messages are`} not sent`,
+    "Ctrl+D again to exit",
+  ];
+}
 
 /** Pure: what the keys do now, most important first, for `fitParts`. */
 export function keyHints(mode: KeyMode, context: HintContext): Part[] {
-  const hints = context.leaving === true ? [LEAVING, ...HINTS[mode](context)] : HINTS[mode](context);
+  const hints =
+    context.leaving === true ? [leavingHint(context), ...HINTS[mode](context)] : HINTS[mode](context);
   return hints.map(([text, short], index) => ({
     text,
     ...(short === undefined ? {} : { short }),

@@ -258,8 +258,9 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
         return only({ ...state, editor: emptyEditor, browsing: false, menu: undefined });
       return only(state, { type: "transcript", action: { type: "ui_exit_armed", armed: true } });
     case "delete_or_exit":
-      // Not at once while a turn runs: it would stop the turn, and a Ctrl+D meant for another
-      // window, or for a shell the person thought they were in, would lose it unasked.
+      // Not at once while a turn runs or messages wait queued (`busy`): it would stop the turn or
+      // drop them, and a Ctrl+D meant for another window, or for a shell the person thought they
+      // were in, would lose them unasked.
       if (state.editor.text === "" && action.busy && !action.armed)
         return only(state, { type: "transcript", action: { type: "ui_leave_armed", armed: true } });
       if (state.editor.text === "") return only(state, { type: "exit" });
