@@ -20,6 +20,7 @@ import {
   closedOnProbe,
   LEGACY_PRIOR,
   mayFallBackToSse,
+  MODERN_REVISION,
   versionNegotiation,
   type TransportKind,
 } from "./protocol-era.js";
@@ -70,6 +71,8 @@ export interface ClientOpenerOptions {
   isClosing(): boolean;
   /** A 404 for the session the server had just given: no other transport would help. */
   sessionLostOnStart(error: unknown): boolean;
+  /** How a stdio server's process ended, with the stderr lines that matter (exitSentence's words). */
+  endOf(process: StdioProcessTransport): string | undefined;
 }
 
 /**
@@ -79,6 +82,8 @@ export interface ClientOpenerOptions {
 export class ClientOpener {
   /** The 2026 probe of the latest attempt. */
   private probe = new ProbeWatch();
+  /** How the process ended on the probe, when it did and was started again (see openStdio). */
+  private endedOnProbe: string | undefined;
 
   constructor(private readonly options: ClientOpenerOptions) {}
 
@@ -87,6 +92,7 @@ export class ClientOpener {
 
   /** Why the latest attempt fell back to 2025 when the server is to blame (see ProbeOutcome). */
   probeOutcome(): ProbeOutcome | undefined {
+    if (this.endedOnProbe !== undefined) return { kind: "exited", ended: this.endedOnProbe };
     return this.probeKind === "stdio" ? this.probe.outcome() : undefined;
   }
 
@@ -135,6 +141,13 @@ export class ClientOpener {
     } catch (error) {
       if (this.options.isClosing() || !closedOnProbe(error)) throw error;
       await process?.close();
+      // A crash on a method it does not know: said, or each start hides one (doctor, tools' lint).
+      this.endedOnProbe = process && this.options.endOf(process);
+      if (this.endedOnProbe !== undefined)
+        this.options.note(
+          "warning",
+          `the server's process ${this.endedOnProbe} on server/discover (the ${MODERN_REVISION} probe); started again and spoken to in 2025-11-25`,
+        );
       return this.connectWith("stdio", LEGACY_PRIOR);
     }
   }

@@ -11,7 +11,10 @@ import type { WireWatcher } from "./tapped-transport.js";
  * (Over HTTP an unanswered probe is an HTTP status, and nothing is waited out.)
  */
 export type ProbeOutcome =
-  { kind: "unanswered"; waitedMs: number } | { kind: "late"; waitedMs: number; answeredMs: number };
+  | { kind: "unanswered"; waitedMs: number }
+  | { kind: "late"; waitedMs: number; answeredMs: number }
+  /** The process ended on the probe (`ended`: "exited (code 1): Error: …"), and was started again. */
+  | { kind: "exited"; ended: string };
 
 /** Watches one connection attempt's wire for the probe, its answer and the fallback to initialize. */
 export class ProbeWatch implements WireWatcher {

@@ -22,7 +22,13 @@ import { QuestionHold } from "./question-hold.js";
 import { rootsOffer } from "./roots.js";
 import { ResponseCache } from "./response-cache.js";
 import { EMPTY_CATALOG, ServerCatalog } from "./server-catalog.js";
-import { serverExitReport, type ServerExitReport } from "./server-exit.js";
+import {
+  essentialsText,
+  howItEnded,
+  serverExitReport,
+  stderrEssentials,
+  type ServerExitReport,
+} from "./server-exit.js";
 import type { ServerLogEntry } from "./server-log.js";
 import type { ServerConnectionOptions } from "./server-connection-options.js";
 import { ServerRequests } from "./server-requests.js";
@@ -193,6 +199,11 @@ export class ServerConnection {
       },
       isClosing,
       sessionLostOnStart: (error) => this.session.lostOnStart(error),
+      endOf: (process) => {
+        if (!process.exit || process.exit.stopped) return undefined;
+        const said = essentialsText(stderrEssentials(this.stderrLines()));
+        return `${howItEnded(process.exit)}${said === undefined ? "" : `: ${said}`}`;
+      },
     });
   }
 

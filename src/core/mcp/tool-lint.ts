@@ -27,6 +27,7 @@ export type LintCode =
   | "slow-initialize"
   | "probe-unanswered"
   | "probe-late"
+  | "probe-exited"
   | "invalid-x-mcp-header"
   | "unknown-schema-dialect"
   | "tool-not-listed"
@@ -161,6 +162,13 @@ function lintServer(server: LintServer): LintFinding[] {
       code: "probe-unanswered",
       message: `The server never answered server/discover (mcpterm's ${MODERN_REVISION} probe), so each start waits ${probe.waitedMs} ms before mcpterm speaks 2025-11-25; answer a method you do not know with JSON-RPC error -32601 (Method not found), as JSON-RPC requires.`,
     });
+  if (probe?.kind === "exited")
+    findings.push({
+      ...at,
+      severity: "warning",
+      code: "probe-exited",
+      message: `The server's process ${probe.ended} when sent server/discover (mcpterm's ${MODERN_REVISION} probe), so each start runs it twice and speaks 2025-11-25 to the second; answer a method you do not know with JSON-RPC error -32601 (Method not found), as JSON-RPC requires.`,
+    });
   if (probe?.kind === "late")
     findings.push({
       ...at,
@@ -173,13 +181,13 @@ function lintServer(server: LintServer): LintFinding[] {
   const startMs =
     server.initializeMs === undefined || probe?.kind === "late"
       ? undefined
-      : server.initializeMs - (probe?.waitedMs ?? 0);
+      : server.initializeMs - (probe?.kind === "unanswered" ? probe.waitedMs : 0);
   if (startMs !== undefined && startMs > SLOW_INITIALIZE_MS) {
     findings.push({
       ...at,
       severity: "warning",
       code: "slow-initialize",
-      message: `Connecting and initializing took ${startMs} ms${probe ? " beside the wait for server/discover" : ""} (over ${SLOW_INITIALIZE_MS} ms); defer slow setup until a tool needs it.`,
+      message: `Connecting and initializing took ${startMs} ms${probe?.kind === "unanswered" ? " beside the wait for server/discover" : ""} (over ${SLOW_INITIALIZE_MS} ms); defer slow setup until a tool needs it.`,
     });
   }
   return findings;
