@@ -99,18 +99,8 @@ export async function openChatStream(
     timeoutMs: endpoint.timeoutMs,
   });
   if (!response.ok) {
-    let body: string | undefined;
-    const cut = setTimeout(() => {
-      response.close();
-    }, ERROR_BODY_WAIT_MS);
-    try {
-      body = await response.readAll(MAX_ERROR_BODY_BYTES);
-    } catch {
-      // The status says enough when the body breaks off or never ends.
-    } finally {
-      clearTimeout(cut);
-      response.close();
-    }
+    // The status says enough when the body breaks off or never ends.
+    const body = await boundedBody(response);
     const redirectTo = REDIRECTS.has(response.status)
       ? resolved(response.headers.get("location"), url)
       : undefined;
@@ -123,23 +113,33 @@ export async function openChatStream(
   return chunksOf(serverSentEvents(keepingOpening(response.chunks(), opening)), opening);
 }
 
-/** What a page sent in place of a completion says (a proxy's login page, a gateway's error). */
-async function htmlAnswer(response: {
+interface ClosableBody {
   readAll(maxBytes: number): Promise<string | undefined>;
   close(): void;
-}): Promise<NotAChatAnswer> {
+}
+
+/**
+ * A body that is not the answer (an error's, a page's), read up to MAX_ERROR_BODY_BYTES within
+ * ERROR_BODY_WAIT_MS, then closed; undefined when it breaks off, never ends or is too long.
+ */
+async function boundedBody(response: ClosableBody): Promise<string | undefined> {
   const cut = setTimeout(() => {
     response.close();
   }, ERROR_BODY_WAIT_MS);
-  let page: string | undefined;
   try {
-    page = await response.readAll(MAX_ERROR_BODY_BYTES);
+    return await response.readAll(MAX_ERROR_BODY_BYTES);
   } catch {
-    // The content type says enough when the page breaks off or never ends.
+    return undefined;
   } finally {
     clearTimeout(cut);
     response.close();
   }
+}
+
+/** What a page sent in place of a completion says (a proxy's login page, a gateway's error). */
+async function htmlAnswer(response: ClosableBody): Promise<NotAChatAnswer> {
+  // The content type says enough when the page breaks off or never ends.
+  const page = await boundedBody(response);
   const said = page === undefined ? undefined : readableServerMessage(page);
   return new NotAChatAnswer(
     `answered with an HTML page, not a chat completion${said ? ` (${said})` : ""}; check --base-url: a proxy or a sign-in page may stand in front of the API`,
