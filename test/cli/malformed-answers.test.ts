@@ -62,6 +62,10 @@ describe("an answer that is not JSON-RPC", () => {
       "with a quote left unescaped",
       '{"jsonrpc":"2.0","id":"ID","result":{"content":[{"type":"text","text":"say "hi""}]}}',
     ],
+    [
+      "with a quote left unescaped, its id last (as the TypeScript SDK writes)",
+      '{"result":{"content":[{"type":"text","text":"say "hi""}]},"jsonrpc":"2.0","id":"ID"}',
+    ],
   ])(
     "mcpterm call of an answer %s says it is not JSON at once, not after the timeout",
     async (_name, answer) => {
@@ -152,6 +156,9 @@ describe("an answer that is not JSON-RPC", () => {
       '[2026-12-04] {"jsonrpc":"2.0","id":3,"result":{',
       '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{',
       '{"jsonrpc":"2.0","id":3,"progress":',
+      // An id inside a result is an item's; an answer whose own id comes after its result is not read.
+      '{"jsonrpc":"2.0","result":{"items":[{"id":3,"name":"cut',
+      '{"result":{"content":[{"type":"text","text":"cut"}]},"jsonrpc":"2.0","id":3',
       "{}",
       '{"id":null,"result":{}}',
       '{"jsonrpc":"2.0","id":1,"method":"ping"}',

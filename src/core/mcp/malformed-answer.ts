@@ -48,17 +48,14 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
 }
 
 /**
- * The id of a line that is not JSON but begins as an answer does (`{"jsonrpc":"2.0","id":2,
- * "result":…` cut short, a quote left unescaped): a JSON-RPC object that names no method and
- * holds a result or an error. Without it the request would wait out its timeout as if the
- * server had said nothing. Undefined for anything else (a log line, a banner).
+ * The id of a line that is not JSON but is an answer, broken (cut short, a quote left
+ * unescaped): read from the members before its result or error, or from the ones that end it
+ * (see idBeforeBody, idAtEnd), never from inside its result, where an `"id"` is some item's.
+ * Without it the request would wait out its timeout as if the server had said nothing.
+ * Undefined for anything else (a log line, a banner).
  */
 function idOfBrokenAnswer(line: string): string | number | undefined {
-  const opening = line.slice(0, 200);
-  if (!/^\s*\{/.test(opening) || !/"jsonrpc"\s*:/.test(opening) || /"method"\s*:/.test(opening))
-    return undefined;
-  if (!/"(?:result|error)"\s*:/.test(line)) return undefined;
-  const id = /"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,100}")/.exec(opening)?.[1];
+  const id = idBeforeBody(line) ?? idAtEnd(line);
   if (id === undefined) return undefined;
   if (!id.startsWith('"')) return Number(id);
   try {
@@ -66,6 +63,33 @@ function idOfBrokenAnswer(line: string): string | number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An id, as JSON writes it: an integer or a short string. */
+const ID = String.raw`(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,100}")`;
+
+/**
+ * `{"jsonrpc":"2.0","id":2,"result":…`: the id among the members before the result or error,
+ * which name the version and no method.
+ */
+function idBeforeBody(line: string): string | undefined {
+  const body = /"(?:result|error)"\s*:/.exec(line.slice(0, 300));
+  if (body === null) return undefined;
+  const envelope = line.slice(0, body.index);
+  if (!/^\s*\{/.test(envelope) || !/"jsonrpc"\s*:/.test(envelope) || /"method"\s*:/.test(envelope))
+    return undefined;
+  return new RegExp(String.raw`"id"\s*:\s*${ID}`).exec(envelope)?.[1];
+}
+
+/**
+ * `{"result":…,"jsonrpc":"2.0","id":2}` (the order the TypeScript SDK writes), broken inside its
+ * result (a quote left unescaped): the id that ends it. Not when it was cut short: its end is gone.
+ */
+function idAtEnd(line: string): string | undefined {
+  if (!/^\s*\{\s*"(?:result|error)"\s*:/.test(line)) return undefined;
+  return new RegExp(String.raw`,\s*"jsonrpc"\s*:\s*"2\.0"\s*,\s*"id"\s*:\s*${ID}\s*\}\s*$`).exec(
+    line.slice(-200),
+  )?.[1];
 }
 
 /** Whether a request failed because the server's answer to it was not JSON-RPC (see answersToMalformed). */
