@@ -88,6 +88,14 @@ describe("a model endpoint's failure, in its words", () => {
     ).toBe("500 Internal Server Error — ValueError: db down");
   });
 
+  it("readableServerMessage cuts between words: a token across the limit is left out whole, not shown in part", () => {
+    const key = "Zq7mWx93LpQr55TtUvYyK";
+    const said = readableServerMessage(`${"x".repeat(280)} key ${key} and more`);
+    expect(said).toBe(`${"x".repeat(280)} key…`);
+    expect(readableServerMessage(`${"y".repeat(400)}`)).toBe("…");
+    expect(readableServerMessage(`${"x".repeat(299)} ${key}`)).toBe(`${"x".repeat(299)}…`);
+  });
+
   it("readableServerMessage reads only the start of a page, however its tags are left open", () => {
     const page = `<html><body>${"<script>".repeat(200_000)}`;
     expect(readableServerMessage(page)).toBeUndefined();

@@ -5,13 +5,20 @@ const SERVER_MESSAGE_CHARS = 300;
  * A server's error text as part of one sentence: an HTML error page (a proxy's `<html><body><h1>502
  * Bad Gateway</h1>…`, a framework's page with the traceback) by its title and then the rest of its
  * words, without its tags, scripts and styles; every run of whitespace, line breaks too, as one
- * space; cut to SERVER_MESSAGE_CHARS. Undefined when nothing readable is left.
+ * space; cut to SERVER_MESSAGE_CHARS between words. Undefined when nothing readable is left.
+ *
+ * Never inside a word: it is redacted after (the session's secrets, the patterns), and a token cut
+ * in two matches neither a known value nor a pattern's length, so its start would be shown.
  */
 export function readableServerMessage(text: string): string | undefined {
   const html = /^\s*<(?:!doctype|html|head|body|title|h1|p|center)\b/i.test(text);
   const words = html ? pageWords(text) : oneLine(text);
   if (words === "") return undefined;
-  return words.length > SERVER_MESSAGE_CHARS ? `${words.slice(0, SERVER_MESSAGE_CHARS - 1)}…` : words;
+  if (words.length <= SERVER_MESSAGE_CHARS) return words;
+  const cut = words.slice(0, SERVER_MESSAGE_CHARS);
+  // The word the limit falls in is left out whole (the last space before it, or all of it).
+  const end = words[SERVER_MESSAGE_CHARS] === " " ? cut.length : cut.lastIndexOf(" ");
+  return `${cut.slice(0, Math.max(end, 0)).trimEnd()}…`;
 }
 
 /**
