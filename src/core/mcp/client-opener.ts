@@ -104,6 +104,8 @@ export class ClientOpener {
   /** Connects a new client; throws what went wrong. The transport is "sse" after a fallback. */
   async open(): Promise<{ client: Client; transport: ServerSnapshot["transport"] }> {
     const { config, auth } = this.options;
+    // Each start is told as it went: a crash on an earlier start's probe is not this one's.
+    this.endedOnProbe = undefined;
     if (config.transport === "stdio") return { client: await this.openStdio(), transport: "stdio" };
     if (auth?.shouldRefreshNow()) await auth.refreshNow(auth.fetch(fetch));
     if (config.transport === "sse") return { client: await this.connectWith("sse"), transport: "sse" };

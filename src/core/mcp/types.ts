@@ -64,7 +64,7 @@ export interface ServerSnapshot {
   instructions: string | undefined;
   /** Milliseconds from start to connected (the revision settled) and the tools listed. */
   initializeMs: number | undefined;
-  /** The 2026 probe went unanswered, or was answered too late, before it spoke 2025 (ProbeOutcome). */
+  /** The 2026 probe went unanswered, was answered too late, or ended the process, before it spoke 2025 (ProbeOutcome). */
   probe?: ProbeOutcome;
   /** Its resources, resource templates and prompts while connected (empty until listed). */
   catalog: CatalogSnapshot;
