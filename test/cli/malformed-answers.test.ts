@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
-import { answersToMalformed } from "../../src/core/mcp/malformed-answer.js";
+import { answersToMalformed, answerToUnparsable } from "../../src/core/mcp/malformed-answer.js";
 import type { WireFrame } from "../../src/core/mcp/types.js";
 import { serverConfig, tempDir } from "../support/fixtures.js";
 import { FAKE_LINEAR_KEY } from "../support/fake-secrets.js";
 import { compiledFixture } from "../support/compiled-fixtures.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
-import { cleanEnv, runCli } from "../support/run-cli.js";
+import { raw2025ServerScript, rawServerProject, WORK_TOOL } from "../support/raw-2025-server.js";
+import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
 
 /**
  * A stdio server's answer that is JSON and answers a request but is not JSON-RPC fails that
@@ -67,7 +68,7 @@ describe("an answer that is not JSON-RPC", () => {
       '{"result":{"content":[{"type":"text","text":"say "hi""}]},"jsonrpc":"2.0","id":"ID"}',
     ],
   ])(
-    "mcpterm call of an answer %s says it is not JSON at once, not after the timeout",
+    "mcpterm call of an answer %s says it is not JSON within seconds, not after the timeout",
     async (_name, answer) => {
       const run = await call(answer);
       expect(run.code).toBe(1);
@@ -148,6 +149,23 @@ describe("an answer that is not JSON-RPC", () => {
     }
   });
 
+  it("does not fail a call for a logger's cut copy of its answer: the answer that follows is the call's", async () => {
+    const dir = await rawServerProject(
+      "raw",
+      raw2025ServerScript({
+        tools: [WORK_TOOL],
+        call: String.raw`
+          process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"real ans... (cut by a logger)\n');
+          process.stdout.write(line({ id: message.id, result: { content: [{ type: "text", text: "real answer" }] } }));
+        `,
+      }),
+    );
+    const run = await runCli(trustingConfig(["call", "raw/work"]), { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("real answer\n");
+    expect(run.stderr).toContain('warning: server "raw" wrote to stdout, which is for JSON-RPC only');
+  });
+
   it("leaves lines that answer nothing to be told as stray stdout", () => {
     for (const line of [
       "not json",
@@ -164,8 +182,10 @@ describe("an answer that is not JSON-RPC", () => {
       '{"jsonrpc":"2.0","id":1,"method":"ping"}',
       "[1,2]",
       '"text"',
-    ])
+    ]) {
       expect(answersToMalformed(line)).toBeUndefined();
+      expect(answerToUnparsable(line)).toBeUndefined();
+    }
     const [made] = answersToMalformed('{"jsonrpc":"2.0","id":7,"result":5}') ?? [];
     expect(made).toMatchObject({
       id: 7,

@@ -21,8 +21,7 @@ const LINE_KEPT = 2000;
 /**
  * A line from a stdio server that is JSON and answers a request (it has an `id` and no
  * `method`) but is not a JSON-RPC response: `"result": "hello"`, both a result and an error, an
- * error without a message, a batch; or one that begins as an answer and is not JSON at all (see
- * idOfBrokenAnswer). The SDK cannot read it, so the request would wait out its
+ * error without a message, a batch. The SDK cannot read it, so the request would wait out its
  * timeout and be sent again as if the server had not answered; instead each such answer becomes
  * an error answer of mcpterm's own, saying what was wrong, which the call reports as the server
  * breaking the protocol (never retried). Undefined for a line that answers nothing.
@@ -31,11 +30,8 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
-  } catch (error) {
-    const id = idOfBrokenAnswer(line);
-    return id === undefined
-      ? undefined
-      : [madeUpAnswer(id, `it is not valid JSON (${(error as Error).message})`, line)];
+  } catch {
+    return undefined;
   }
   const batch = Array.isArray(parsed);
   const answers = (batch ? (parsed as unknown[]) : [parsed]).flatMap((item) => {
@@ -48,12 +44,29 @@ export function answersToMalformed(line: string): JSONRPCMessage[] | undefined {
 }
 
 /**
- * The id of a line that is not JSON but is an answer, broken (cut short, a quote left
- * unescaped): read from the members before its result or error, or from the ones that end it
- * (see idBeforeBody, idAtEnd), never from inside its result, where an `"id"` is some item's.
- * Without it the request would wait out its timeout as if the server had said nothing.
- * Undefined for anything else (a log line, a banner).
+ * The answer mcpterm makes up for a line that is not JSON but is an answer, broken (cut short, a
+ * quote left unescaped), or undefined for any other line (a log line, a banner). Without it the
+ * request would wait out its timeout as if the server had said nothing. Its id is read from the
+ * members before its result or error, or from the ones that end it (see idBeforeBody, idAtEnd),
+ * never from inside its result, where an `"id"` is some item's. Such a line may also be a
+ * logger's cut copy of the answer that follows: the transport holds this one a moment first.
  */
+export function answerToUnparsable(
+  line: string,
+): { id: string | number; answer: JSONRPCMessage } | undefined {
+  let problem: string;
+  try {
+    JSON.parse(line);
+    return undefined;
+  } catch (error) {
+    problem = (error as Error).message;
+  }
+  const id = idOfBrokenAnswer(line);
+  return id === undefined
+    ? undefined
+    : { id, answer: madeUpAnswer(id, `it is not valid JSON (${problem})`, line) };
+}
+
 function idOfBrokenAnswer(line: string): string | number | undefined {
   const id = idBeforeBody(line) ?? idAtEnd(line);
   if (id === undefined) return undefined;

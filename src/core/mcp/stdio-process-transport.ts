@@ -4,7 +4,9 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/client";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
-import { answersToMalformed } from "./malformed-answer.js";
+import { answersToMalformed, answerToUnparsable } from "./malformed-answer.js";
+import { requestKey } from "./request-key.js";
+import { STRAY_GRACE_MS } from "./stray-answers.js";
 import { MAX_MESSAGE_SIZE, oversizedMessage } from "./message-limit.js";
 import { BoundedLines } from "./bounded-lines.js";
 import {
@@ -86,6 +88,8 @@ export class StdioProcessTransport implements Transport {
 
   private child: ChildProcessByStdio<Writable, Readable, Readable> | undefined;
   private stdoutBuffer = "";
+  /** Broken answer lines waiting to fail their request, by its key (see holdBroken). */
+  private readonly heldBroken = new Map<string, { timer: NodeJS.Timeout; line: string }>();
   /**
    * Why mcpterm itself stopped the process, as the server's fault (a message past the limit):
    * told instead of the exit that followed, which says nothing of it.
@@ -328,13 +332,47 @@ export class StdioProcessTransport implements Transport {
         for (const answer of answers) this.onmessage?.(answer);
         return;
       }
+      const broken = cutByExit ? undefined : answerToUnparsable(line);
+      if (broken) {
+        this.holdBroken(broken.id, broken.answer, written);
+        return;
+      }
       // Servers that print banners or logs to stdout break the protocol for most clients; we keep
       // going and remember the lines so `mcpterm tools` and `/mcp logs` can point at them.
       this.noise(written);
       return;
     }
     if (line !== written) this.noise(written);
+    if ("id" in message && !("method" in message) && message.id !== undefined) this.answered(message.id);
     this.onmessage?.(message);
+  }
+
+  /**
+   * Fails the request a broken answer line names (answerToUnparsable) STRAY_GRACE_MS from now,
+   * unless its own answer comes first: a server that logs a cut copy of an answer to stdout, then
+   * sends it, is not failed for the copy, which is then told as what it was, stray stdout.
+   */
+  private holdBroken(id: string | number, answer: JSONRPCMessage, line: string): void {
+    const key = requestKey(id);
+    if (this.heldBroken.has(key)) {
+      this.noise(line);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.heldBroken.delete(key);
+      if (!this.pipesClosed) this.onmessage?.(answer);
+    }, STRAY_GRACE_MS);
+    timer.unref();
+    this.heldBroken.set(key, { timer, line });
+  }
+
+  /** A whole answer for `id` came: a broken line held for it was not the answer after all. */
+  private answered(id: string | number): void {
+    const held = this.heldBroken.get(requestKey(id));
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.heldBroken.delete(requestKey(id));
+    this.noise(held.line);
   }
 
   private noise(line: string): void {
