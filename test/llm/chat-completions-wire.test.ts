@@ -226,6 +226,14 @@ describe("the chat request on the wire", () => {
     expect(server.hits).toHaveLength(1);
   });
 
+  it("reads a stream it was sent as text/html: the label does not make it a page", async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end(`data: ${chunk("hello html", "stop")}\n\ndata: [DONE]\n\n`);
+    });
+    expect(done(await collect(model(server.baseUrl)))).toMatchObject({ text: "hello html" });
+  });
+
   it.each([
     ["nothing but [DONE]", "data: [DONE]\n\n", ""],
     [

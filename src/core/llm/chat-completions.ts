@@ -108,8 +108,9 @@ export async function openChatStream(
   }
   const type = response.headers.get("content-type") ?? "";
   if (/^application\/json\b/i.test(type)) return wholeAnswer(() => response.readAll(MAX_WHOLE_ANSWER_BYTES));
-  if (/^text\/html\b/i.test(type)) throw await htmlAnswer(response);
-  const opening = { text: "" };
+  // Read as a stream whatever it says it is (a server may label one text/html): what is no
+  // stream yields no chunk, and is then told by what it was (see chunksOf).
+  const opening = { text: "", html: /^text\/html\b/i.test(type) };
   return chunksOf(serverSentEvents(keepingOpening(response.chunks(), opening)), opening);
 }
 
@@ -136,21 +137,29 @@ async function boundedBody(response: ClosableBody): Promise<string | undefined> 
   }
 }
 
-/** What a page sent in place of a completion says (a proxy's login page, a gateway's error). */
-async function htmlAnswer(response: ClosableBody): Promise<NotAChatAnswer> {
-  // The content type says enough when the page breaks off or never ends.
-  const page = await boundedBody(response);
-  const said = page === undefined ? undefined : readableServerMessage(page);
+/** What came instead of a completion, as the rest of "The model endpoint at <url> …". */
+function noAnswer(opening: Readonly<Opening>): NotAChatAnswer {
+  if (opening.html) {
+    // A proxy's sign-in page, a gateway's error: by its words.
+    const said = readableServerMessage(opening.text);
+    return new NotAChatAnswer(
+      `answered with an HTML page, not a chat completion${said ? ` (${said})` : ""}; check --base-url: a proxy or a sign-in page may stand in front of the API`,
+    );
+  }
+  const said = sentInstead(opening.text);
   return new NotAChatAnswer(
-    `answered with an HTML page, not a chat completion${said ? ` (${said})` : ""}; check --base-url: a proxy or a sign-in page may stand in front of the API`,
+    `ended its stream without a single chunk of an answer${said ? ` (it sent: ${said})` : ""}`,
   );
 }
 
+/** A body's first OPENING_CHARS, and whether it said it was HTML. */
+interface Opening {
+  text: string;
+  readonly html: boolean;
+}
+
 /** The body's pieces as they come, its first OPENING_CHARS kept in `opening`. */
-async function* keepingOpening(
-  body: AsyncIterable<string>,
-  opening: { text: string },
-): AsyncGenerator<string> {
+async function* keepingOpening(body: AsyncIterable<string>, opening: Opening): AsyncGenerator<string> {
   for await (const piece of body) {
     if (opening.text.length < OPENING_CHARS)
       opening.text += piece.slice(0, OPENING_CHARS - opening.text.length);
@@ -196,7 +205,7 @@ async function* wholeAnswer(read: () => Promise<string | undefined>): AsyncGener
 
 async function* chunksOf(
   events: AsyncIterable<{ event: string | undefined; data: string }>,
-  opening: { readonly text: string },
+  opening: Readonly<Opening>,
 ) {
   let chunks = 0;
   for await (const { event, data } of events) {
@@ -219,12 +228,7 @@ async function* chunksOf(
     yield parsed as ChatCompletionChunk;
   }
   // Every completion, an empty one too, comes in at least one chunk: none is no answer at all.
-  if (chunks === 0) {
-    const said = sentInstead(opening.text);
-    throw new NotAChatAnswer(
-      `ended its stream without a single chunk of an answer${said ? ` (it sent: ${said})` : ""}`,
-    );
-  }
+  if (chunks === 0) throw noAnswer(opening);
 }
 
 /** The statuses that move a request elsewhere, when they say where (Location). */
