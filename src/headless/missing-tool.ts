@@ -1,5 +1,6 @@
 import { RuntimeError, UsageError, type McptermError } from "../core/errors.js";
 import type { ServerSnapshot } from "../core/mcp/types.js";
+import { listedToolName } from "../core/policy/tool-withhold.js";
 
 /**
  * Why a tool typed on the command line cannot be used: the server does not list it (a typo:
@@ -18,6 +19,6 @@ export function missingToolError(server: string, name: string, snapshot: ServerS
     return new UsageError(
       `Server "${server}" lists a tool "${name}", but its config entry's ${leftOut.by} leaves it out; ${leftOut.by === "includeTools" ? "add it to" : "take it out of"} "${leftOut.by}" to use it.`,
     );
-  const names = snapshot.tools.map((tool) => tool.definition.name).join(", ") || "none";
+  const names = snapshot.tools.map((tool) => listedToolName(tool.definition.name)).join(", ") || "none";
   return new UsageError(`Server "${server}" has no tool "${name}" (tools: ${names}).`);
 }

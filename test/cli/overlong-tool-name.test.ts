@@ -16,6 +16,10 @@ describe("a tool whose name is thousands of characters", () => {
     expect(tools.stdout).toContain("not offered to the model: its name is 5000 characters");
     expect(tools.stdout.split("\n").every((line) => line.length < 400)).toBe(true);
     expect(tools.stdout).toContain("  work  [read_only");
+    // So does the sentence naming the tools there are, for a name that is not one of them.
+    const call = await runCli(trustingConfig(["call", "long/nope"]), { cwd: dir, env: cleanEnv() });
+    expect(call.code).toBe(2);
+    expect(call.stderr).toBe(`mcpterm: Server "long" has no tool "nope" (tools: ${shown}, work).\n`);
     // The machine-readable listing keeps the name as the server sent it.
     const json = await runCli(trustingConfig(["tools", "--json"]), { cwd: dir, env: cleanEnv() });
     expect(json.stdout).toContain(name);
