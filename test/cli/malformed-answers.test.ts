@@ -166,6 +166,23 @@ describe("an answer that is not JSON-RPC", () => {
     expect(run.stderr).toContain('warning: server "raw" wrote to stdout, which is for JSON-RPC only');
   });
 
+  it("fails a call with the exit when the server dies after a broken answer line, the line kept as evidence", async () => {
+    const dir = await rawServerProject(
+      "raw",
+      raw2025ServerScript({
+        tools: [WORK_TOOL],
+        call: String.raw`
+          process.stdout.write('{"jsonrpc":"2.0","id":' + message.id + ',"result":{"content":[{"type":"text","text":"half\n');
+          setTimeout(() => process.exit(3), 50);
+        `,
+      }),
+    );
+    const run = await runCli(trustingConfig(["call", "raw/work"]), { cwd: dir, env: cleanEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('warning: server "raw" wrote to stdout, which is for JSON-RPC only');
+    expect(run.stderr).toMatch(/server "raw" exited \(code 3\)/);
+  });
+
   it("leaves lines that answer nothing to be told as stray stdout", () => {
     for (const line of [
       "not json",

@@ -249,6 +249,13 @@ export class StdioProcessTransport implements Transport {
     // Not when mcpterm stopped it: a line cut off by that stop is not the server's doing.
     if (this.cutOff === undefined && !this.stopping && unfinished.trim() !== "")
       this.readLine(unfinished.replace(/\r$/, ""), { cutByExit: true });
+    // A broken answer still held when the process ended: its request fails with the exit, and the
+    // line is kept as evidence of what the server wrote.
+    for (const [key, held] of this.heldBroken) {
+      clearTimeout(held.timer);
+      this.heldBroken.delete(key);
+      this.noise(held.line);
+    }
     this.onclose?.();
   }
 
@@ -312,7 +319,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   /**
-   * One line from stdout: a message, a broken answer (failing its request at once), or noise.
+   * One line from stdout: a message, a broken answer (failing its request, see holdBroken), or noise.
    * `cutByExit`: the line the process left unfinished as it ended, which is evidence of why, told
    * as noise unless it is a whole message; its request fails with the exit, not as a broken answer.
    */
@@ -360,7 +367,7 @@ export class StdioProcessTransport implements Transport {
     }
     const timer = setTimeout(() => {
       this.heldBroken.delete(key);
-      if (!this.pipesClosed) this.onmessage?.(answer);
+      this.onmessage?.(answer);
     }, STRAY_GRACE_MS);
     timer.unref();
     this.heldBroken.set(key, { timer, line });
