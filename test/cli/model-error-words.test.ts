@@ -92,7 +92,7 @@ describe("a model endpoint's failure, in its words", () => {
     const key = "Zq7mWx93LpQr55TtUvYyK";
     const said = readableServerMessage(`${"x".repeat(280)} key ${key} and more`);
     expect(said).toBe(`${"x".repeat(280)} key…`);
-    expect(readableServerMessage(`${"y".repeat(400)}`)).toBe("…");
+    expect(readableServerMessage("y".repeat(400))).toBe("…");
     expect(readableServerMessage(`${"x".repeat(299)} ${key}`)).toBe(`${"x".repeat(299)}…`);
   });
 
