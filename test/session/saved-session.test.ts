@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -145,6 +146,56 @@ describe("SessionSaver", () => {
       );
     }
     expect(await readdir(dir)).toHaveLength(3);
+  });
+
+  it("never prunes a session another running mcpterm has open, however old", async () => {
+    const { cwd, dir } = await saver();
+    const journal = (id?: string) =>
+      new SessionSaver({
+        dir,
+        cwd,
+        redaction: syncRecordRedaction((text) => text),
+        maxSessions: 2,
+        ...(id ? { id } : {}),
+      });
+    // Another process's session, the oldest of all, open: its marker names a process that runs.
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    try {
+      const first = journal();
+      await first.turnEnded(turn(1, history(1)));
+      const open = path.join(dir, `${first.id ?? ""}.jsonl`);
+      const marker = open.replace(/\.jsonl$/, ".open");
+      expect(await readFile(marker, "utf8")).toBe(`${process.pid}\n`);
+      await writeFile(marker, `${other.pid ?? 0}\n`);
+      await utimes(open, 1_000_000, 1_000_000);
+      for (let n = 0; n < 3; n += 1) {
+        const later = journal();
+        await later.turnEnded(turn(1, history(1)));
+        later.close();
+      }
+      expect(await readdir(dir)).toContain(path.basename(open));
+      // Its process gone, its marker holds nothing: the next new session prunes it, marker and all.
+      other.kill("SIGKILL");
+      await new Promise((resolve) => other.once("exit", resolve));
+      const last = journal();
+      await last.turnEnded(turn(1, history(1)));
+      last.close();
+      const names = await readdir(dir);
+      expect(names).not.toContain(path.basename(open));
+      expect(names).not.toContain(path.basename(marker));
+      expect(names.filter((name) => name.endsWith(".jsonl"))).toHaveLength(2);
+      first.close();
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
+  it("marks its own open session until it closes it", async () => {
+    const { dir, saver: journal } = await saver();
+    await journal.turnEnded(turn(1, history(1)));
+    expect((await readdir(dir)).filter((name) => name.endsWith(".open"))).toHaveLength(1);
+    journal.close();
+    expect((await readdir(dir)).filter((name) => name.endsWith(".open"))).toEqual([]);
   });
 
   it("never writes through a sessions folder that is a link out of the project", async () => {

@@ -22,6 +22,7 @@ import { newSessionId } from "../trace/session-id.js";
 import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
 import type { SavedSession, SavedTurn, SessionHeader } from "./saved-session.js";
 import { sessionHeader } from "./saved-session-header.js";
+import { forgetMarker, inUseElsewhere, markInUse } from "./session-in-use.js";
 
 export interface SessionSaverOptions {
   /** `<cwd>/.mcpterm/sessions`. */
@@ -43,6 +44,8 @@ interface OpenFile {
   file: string;
   fd: number;
   bytes: number;
+  /** Says the file is no longer open (see markInUse). */
+  unmark: () => void;
 }
 
 /**
@@ -118,7 +121,10 @@ export class SessionSaver implements SessionJournal {
   }
 
   close(): void {
-    if (this.open) closeSync(this.open.fd);
+    if (this.open) {
+      closeSync(this.open.fd);
+      this.open.unmark();
+    }
     this.open = undefined;
     this.closed = true;
   }
@@ -187,7 +193,7 @@ export class SessionSaver implements SessionJournal {
       constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND,
       0o600,
     );
-    const opened: OpenFile = { header, file, fd, bytes: 0 };
+    const opened: OpenFile = { header, file, fd, bytes: 0, unmark: markInUse(file) };
     // The header is mcpterm's own: the session's id, when it began and the project's folder.
     this.write(opened, fileSafeJson(`${redactedLine(header, this.options.redaction.sync)}\n`));
     this.prune(file);
@@ -202,6 +208,7 @@ export class SessionSaver implements SessionJournal {
       file: saved.file,
       fd,
       bytes: fstatSync(fd).size,
+      unmark: markInUse(saved.file),
     };
     const last = Buffer.alloc(1);
     if (opened.bytes > 0 && readSync(fd, last, 0, 1, opened.bytes - 1) === 1 && last[0] !== 0x0a) {
@@ -242,13 +249,16 @@ export class SessionSaver implements SessionJournal {
     this.open = { ...target, fd, bytes: Buffer.byteLength(body) };
   }
 
-  /** Keeps the newest sessions of the folder: the oldest beyond the limit are deleted. */
+  /**
+   * Keeps the newest sessions of the folder: the oldest beyond the limit are deleted, but not one
+   * another running mcpterm is writing (see session-in-use.ts).
+   */
   private prune(current: string): void {
     const limit = this.options.maxSessions ?? MAX_SAVED_SESSIONS;
     const others = readdirSync(this.options.dir)
       .filter((name) => name.endsWith(".jsonl"))
       .map((name) => path.join(this.options.dir, name))
-      .filter((file) => file !== current)
+      .filter((file) => file !== current && !inUseElsewhere(file))
       .flatMap((file) => {
         try {
           const info = lstatSync(file);
@@ -258,7 +268,10 @@ export class SessionSaver implements SessionJournal {
         }
       })
       .sort((a, b) => b.modified - a.modified || b.file.localeCompare(a.file));
-    for (const old of others.slice(Math.max(0, limit - 1))) rmSync(old.file, { force: true });
+    for (const old of others.slice(Math.max(0, limit - 1))) {
+      rmSync(old.file, { force: true });
+      forgetMarker(old.file);
+    }
   }
 }
 
