@@ -43,6 +43,8 @@ export class DevLoop {
   private pending = new Set<string>();
   private busy = false;
   private lastStatus: string | undefined;
+  /** Stops the saved calls and the replay of the current start, when a change means a new one. */
+  private round = new AbortController();
 
   constructor(
     private readonly manager: McpManager,
@@ -78,6 +80,8 @@ export class DevLoop {
     this.timer = setTimeout(() => {
       const what = [...this.pending].join(", ");
       this.pending.clear();
+      // A call the old code hangs in must not hold up the restart that brings the fix.
+      this.round.abort(new Error(`${what} changed`));
       this.running = this.running.then(() => this.restart(what));
     }, SETTLE_MS);
   }
@@ -114,6 +118,9 @@ export class DevLoop {
 
   private async afterStart(): Promise<void> {
     const { say } = this.context;
+    this.round = new AbortController();
+    // The session's signal (Ctrl+C) and this start's: a change cancels what this start runs.
+    const io = { ...this.context.io, signal: AbortSignal.any([this.context.io.signal, this.round.signal]) };
     const name = this.options.server;
     const snapshot = this.snapshot();
     if (snapshot?.status !== "connected") {
@@ -135,8 +142,9 @@ export class DevLoop {
     else for (const line of changeLines(toolChanges(this.before, tools))) say(line);
     this.before = tools;
     this.lint();
-    await this.savedCalls(tools);
-    if (this.options.replay.length > 0 && (await this.stillUp("the replay"))) await this.replay();
+    await this.savedCalls(tools, io);
+    if (this.options.replay.length > 0 && !io.signal.aborted && (await this.stillUp("the replay")))
+      await this.replay(io);
   }
 
   private lint(): void {
@@ -162,12 +170,12 @@ export class DevLoop {
     for (const finding of findings) this.context.say(findingLine(finding, true));
   }
 
-  private async savedCalls(tools: readonly AgentTool[]): Promise<void> {
-    const { io, redactor, say } = this.context;
+  private async savedCalls(tools: readonly AgentTool[], io: CliIo): Promise<void> {
+    const { redactor, say } = this.context;
     const validator = new SchemaValidator();
     await validator.ready();
     for (const call of this.options.calls) {
-      if (!(await this.stillUp(`call ${call.tool}`))) return;
+      if (io.signal.aborted || !(await this.stillUp(`call ${call.tool}`))) return;
       await runDevCall(call, tools, {
         io,
         redactor,
@@ -198,8 +206,8 @@ export class DevLoop {
     return false;
   }
 
-  private async replay(): Promise<void> {
-    const { io, redactor, say } = this.context;
+  private async replay(io: CliIo): Promise<void> {
+    const { redactor, say } = this.context;
     const secrets = new RecordedSecrets();
     const redact = (text: string): string => secrets.maskLearned(redactor.redactText(text));
     const reports = await replayCalls(

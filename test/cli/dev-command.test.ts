@@ -153,6 +153,29 @@ describe("mcpterm dev", () => {
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
 
+  it("restarts at once on a change while a saved call hangs, cancelling the call", async () => {
+    const notes = await installNotesServer(dir);
+    const { out, stop } = startDev([
+      "dev",
+      "--call",
+      'search_notes {"query":"roll"}',
+      "--",
+      ...notesCommand(notes, marker, ["slow-call"], ["AUTHOR_SLOW_MS=120000"]),
+    ]);
+    try {
+      await until("the first start's lint", () => /^lint: /m.test(out()));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The fix for a hung handler, saved: the restart must not wait for the hung call.
+      await writeFile(notes, `${await readFile(notes, "utf8")}\n`);
+      await until("the restart", () => /^dev: notes\.js changed; restarting notes$/m.test(out()), 15_000);
+      expect(out()).toMatch(/^call search_notes \{"query":"roll"\}: failed: .*cancel/m);
+      await until("the second start", () => out().split("is up in").length === 3, 15_000);
+    } finally {
+      await stop();
+    }
+    expect(await waitForNoProcesses(marker)).toEqual([]);
+  });
+
   it("names every outputSchema mismatch of a saved call, and each line of junk on stdout", async () => {
     const notes = await installNotesServer(dir);
     const { out, stop } = startDev([
