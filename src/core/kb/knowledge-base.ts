@@ -9,6 +9,7 @@ import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 import { errorMessage } from "../errors.js";
+import { redactWithPatterns } from "../policy/secret-patterns.js";
 import { IndexSaveError, loadIndex, saveIndex } from "./persistence.js";
 import type { FileStat } from "./segment.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
@@ -32,6 +33,19 @@ export interface OpenKnowledgeBaseOptions {
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A file's text as it is indexed, kept and embedded: with what the secret patterns find taken out
+ * first. Shown passages were redacted anyway, but an index of the secret itself answered searches
+ * for its first letters (`sk-proj-ABCD` found the file, `sk-proj-ABCX` did not: a key told one
+ * character at a time to whoever can search, a model or an MCP client of `mcpterm serve`), and
+ * kept it in the index files and the embeddings endpoint's requests. The patterns alone: they
+ * read 40 MB in under a second, where reading every text again as a terminal shows it (hidden
+ * characters) doubled the time of a whole build.
+ */
+function withoutSecrets(text: string): string {
+  return redactWithPatterns(text).text;
+}
 /** Files read at once while refreshing: enough to hide disk latency, few enough to bound memory. */
 const READ_CONCURRENCY = 16;
 
@@ -213,7 +227,8 @@ class LocalKnowledgeBase implements KnowledgeBase {
     }
     const decoded = decodeText(read.bytes);
     if (!decoded.ok) return { path: file.path, reason: decoded.reason };
-    this.index.setFile(file.path, read.hash, chunkFile(file.path, decoded.text, fileKind(file.path)), stat);
+    const text = withoutSecrets(decoded.text);
+    this.index.setFile(file.path, read.hash, chunkFile(file.path, text, fileKind(file.path)), stat);
     (previous === undefined ? report.added : report.updated).push(file.path);
     return undefined;
   }

@@ -23,9 +23,10 @@ export const FIELD_COUNT = 3;
  * Bump whenever the tokenizer, the chunker or the layout of segments or manifest changes: an
  * index written by another version is rebuilt, never trusted. 1 was one JSON document
  * (kb-index.json); 2 is segments plus a manifest; 3 caps the heading and title each passage
- * carries (chunker.ts).
+ * carries (chunker.ts); 4 indexes and keeps a file's text with its secrets taken out first
+ * (knowledge-base.ts), so an index of 3 may hold them and is rebuilt.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 const MAGIC = Buffer.from("MCPKBSG1", "latin1");
 const PREAMBLE = 24;
 const MAX_TF = 0xffff;
