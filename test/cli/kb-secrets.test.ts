@@ -14,6 +14,23 @@ describe("a secret in a knowledge-base file", () => {
       path.join(cwd, "knowledge_base", "deploy.md"),
       `# Deploy runbook\n\nThe staging key is ${KEY} and the rollout is blue-green.\n`,
     );
+    await writeFile(
+      path.join(cwd, "knowledge_base", "keys.md"),
+      [
+        "# Keys",
+        "",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        `MIIEowIBAAKCAQEA${"A".repeat(60)}`,
+        "B".repeat(64),
+        `${"C".repeat(40)}==`,
+        "-----END RSA PRIVATE KEY-----",
+        "",
+        "## Rotation",
+        "",
+        "The rotation is quarterly.",
+        "",
+      ].join("\n"),
+    );
     const kb = (...args: string[]) => runCli(["kb", ...args], { cwd, env: cleanEnv() });
     expect((await kb("index")).code).toBe(0);
     // The file is found by its words, the key shown taken out.
@@ -23,6 +40,9 @@ describe("a secret in a knowledge-base file", () => {
     // Not by the key, nor by its start: the index never held it.
     for (const probe of ["abcdefghijklm", "sk-proj-ABCDEFGH", KEY])
       expect((await kb("search", probe)).stdout, probe).not.toContain("deploy.md");
+    // A private key's block is taken out line for line: the passages after it keep their lines.
+    const after = await kb("search", "rotation quarterly");
+    expect(after.stdout).toMatch(/keys\.md:9-11\b/);
     const indexDir = path.join(cwd, ".mcpterm", "kb");
     for (const name of await readdir(indexDir)) {
       const bytes = await readFile(path.join(indexDir, name)).catch(() => Buffer.alloc(0));

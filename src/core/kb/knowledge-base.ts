@@ -9,7 +9,7 @@ import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 import { errorMessage } from "../errors.js";
-import { redactWithPatterns } from "../policy/secret-patterns.js";
+import { redactWithPatterns, SECRET_PATTERNS } from "../policy/secret-patterns.js";
 import { IndexSaveError, loadIndex, saveIndex } from "./persistence.js";
 import type { FileStat } from "./segment.js";
 import type { KbHit, KbStats, KnowledgeBase, RefreshReport, SearchOptions, SkippedFile } from "./types.js";
@@ -44,7 +44,8 @@ export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
  * characters) doubled the time of a whole build.
  */
 function withoutSecrets(text: string): string {
-  return redactWithPatterns(text).text;
+  // Line for line: a private key's block stays as many lines, so citations after it hold.
+  return redactWithPatterns(text, [], SECRET_PATTERNS, { keepLines: true }).text;
 }
 /** Files read at once while refreshing: enough to hide disk latency, few enough to bound memory. */
 const READ_CONCURRENCY = 16;

@@ -313,14 +313,18 @@ export function redactWithPatterns(
   text: string,
   knownSecrets: readonly string[] = [],
   patterns: readonly SecretPattern[] = SECRET_PATTERNS,
+  /** Each secret's line breaks kept after REDACTED, so the text keeps its lines (a file's citations). */
+  { keepLines = false }: { keepLines?: boolean } = {},
 ): TextRedaction {
+  const hidden = (secret: string): string =>
+    keepLines ? `${REDACTED}${"\n".repeat(secret.split("\n").length - 1)}` : REDACTED;
   const rules: string[] = [];
   let result = text;
   for (const secret of knownSecrets) {
     if (secret.length < 8 || !result.includes(secret)) continue;
     const parts = result.split(secret);
     for (let count = 1; count < parts.length; count += 1) rules.push("known-secret");
-    result = parts.join(REDACTED);
+    result = parts.join(hidden(secret));
   }
   for (const { rule, pattern, group, piece } of patterns) {
     if (!piece.test(result)) continue;
@@ -330,7 +334,7 @@ export function redactWithPatterns(
         group === 0 ? match : captures.slice(0, -2).find((capture) => typeof capture === "string");
       if (typeof secret !== "string" || secret === REDACTED || secret.includes(REDACTED)) return match;
       rules.push(rule);
-      return match.replace(secret, REDACTED);
+      return match.replace(secret, hidden(secret));
     });
   }
   return { text: result, rules };
