@@ -31,6 +31,11 @@ describe("a secret in a knowledge-base file", () => {
         "",
       ].join("\n"),
     );
+    // The same key split by a zero-width space, which the shown passage reads through.
+    await writeFile(
+      path.join(cwd, "knowledge_base", "split.md"),
+      "# Split\n\nzw: sk-proj-QRSTUVWX\u200bYZqrstuvwxyzQRSTUVWXYZqrstuvwxyz\n",
+    );
     const kb = (...args: string[]) => runCli(["kb", ...args], { cwd, env: cleanEnv() });
     expect((await kb("index")).code).toBe(0);
     // The file is found by its words, the key shown taken out.
@@ -40,6 +45,8 @@ describe("a secret in a knowledge-base file", () => {
     // Not by the key, nor by its start: the index never held it.
     for (const probe of ["abcdefghijklm", "sk-proj-ABCDEFGH", KEY])
       expect((await kb("search", probe)).stdout, probe).not.toContain("deploy.md");
+    for (const probe of ["YZqrstuvwxyz", "QRSTUVWX"])
+      expect((await kb("search", probe)).stdout, probe).not.toContain("split.md");
     // A private key's block is taken out line for line: the passages after it keep their lines.
     const after = await kb("search", "rotation quarterly");
     expect(after.stdout).toMatch(/keys\.md:9-11\b/);

@@ -9,6 +9,7 @@ import type { EmbeddingsClientOptions } from "./embeddings-client.js";
 import { HybridRetriever } from "./hybrid-retriever.js";
 import { loadIgnoreRules } from "./ignore-rules.js";
 import { errorMessage } from "../errors.js";
+import { withoutHiddenText } from "../policy/hidden-text.js";
 import { redactWithPatterns, SECRET_PATTERNS } from "../policy/secret-patterns.js";
 import { IndexSaveError, loadIndex, saveIndex } from "./persistence.js";
 import type { FileStat } from "./segment.js";
@@ -39,13 +40,15 @@ export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
  * first. Shown passages were redacted anyway, but an index of the secret itself answered searches
  * for its first letters (`sk-proj-ABCD` found the file, `sk-proj-ABCX` did not: a key told one
  * character at a time to whoever can search, a model or an MCP client of `mcpterm serve`), and
- * kept it in the index files and the embeddings endpoint's requests. The patterns alone: they
- * read 40 MB in under a second, where reading every text again as a terminal shows it (hidden
- * characters) doubled the time of a whole build.
+ * kept it in the index files and the embeddings endpoint's requests. The patterns on the text
+ * without its hidden characters: they read 40 MB in under a second, where the session's full
+ * rule set (every disguise of a hidden text) doubled the time of a whole build.
  */
 function withoutSecrets(text: string): string {
-  // Line for line: a private key's block stays as many lines, so citations after it hold.
-  return redactWithPatterns(text, [], SECRET_PATTERNS, { keepLines: true }).text;
+  // Hidden characters first: a key a zero-width space splits is whole once it goes, for the
+  // patterns (shown passages are read so already). Line for line: a private key's block stays as
+  // many lines, so citations after it hold.
+  return redactWithPatterns(withoutHiddenText(text), [], SECRET_PATTERNS, { keepLines: true }).text;
 }
 /** Files read at once while refreshing: enough to hide disk latency, few enough to bound memory. */
 const READ_CONCURRENCY = 16;
