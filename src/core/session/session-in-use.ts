@@ -1,23 +1,38 @@
-import { closeSync, constants, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+
+/** A pid and a line break: a marker longer than this is no marker of mcpterm's. */
+const MARKER_MAX_BYTES = 24;
+/**
+ * How a marker is opened, to read or to write: never through a link, and never waiting (a named
+ * pipe a cloned repository put in its place would hold the process forever). What is opened is
+ * then used only if it is a regular file with no other name (a hard link elsewhere).
+ */
+const SAFE_OPEN = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 /**
  * Which saved sessions a running mcpterm has open: beside `<id>.jsonl`, `<id>.open` holds the
  * pid of the process writing it, from when it opens the file until it closes it. Pruning the
  * oldest sessions (one `-p` run starts a new one) must not delete the file of a TUI left open
  * for a day, whose file is the oldest of all: its turns would go to a deleted file, and "Saved
- * as session …" would name nothing. A marker whose process is gone (a crash, a kill) does not
- * hold its session.
+ * as session …" would name nothing. A marker whose process is gone (a crash, a kill), or that is
+ * anything but a small regular file of one name, does not hold its session.
  */
 export function markInUse(sessionFile: string): () => void {
   const marker = markerOf(sessionFile);
   try {
-    // Never through a link a cloned repository may have put there.
-    const fd = openSync(
-      marker,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o600,
-    );
+    const fd = openSync(marker, constants.O_WRONLY | constants.O_CREAT | SAFE_OPEN, 0o600);
     try {
+      if (!isPlainFile(fd)) return () => undefined;
+      ftruncateSync(fd, 0);
       writeSync(fd, `${process.pid}\n`);
     } finally {
       closeSync(fd);
@@ -36,13 +51,8 @@ export function markInUse(sessionFile: string): () => void {
 
 /** Whether another running process has `sessionFile` open (see markInUse). */
 export function inUseElsewhere(sessionFile: string): boolean {
-  let pid: number;
-  try {
-    pid = Number.parseInt(readFileSync(markerOf(sessionFile), "utf8"), 10);
-  } catch {
-    return false;
-  }
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  const pid = markerPid(markerOf(sessionFile));
+  if (pid === undefined || pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -55,6 +65,33 @@ export function inUseElsewhere(sessionFile: string): boolean {
 /** Removes a pruned session's marker, left by a process that is gone. */
 export function forgetMarker(sessionFile: string): void {
   rmSync(markerOf(sessionFile), { force: true });
+}
+
+/** The pid a marker holds, read as a few bytes of a regular file; undefined for anything else. */
+function markerPid(marker: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(marker, constants.O_RDONLY | SAFE_OPEN);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!isPlainFile(fd)) return undefined;
+    const bytes = Buffer.alloc(MARKER_MAX_BYTES + 1);
+    const read = readSync(fd, bytes, 0, bytes.length, 0);
+    const text = bytes.subarray(0, read).toString("latin1");
+    if (read > MARKER_MAX_BYTES || !/^[1-9]\d{0,9}\n?$/.test(text)) return undefined;
+    return Number.parseInt(text, 10);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isPlainFile(fd: number): boolean {
+  const info = fstatSync(fd);
+  return info.isFile() && info.nlink === 1;
 }
 
 function markerOf(sessionFile: string): string {
