@@ -45,6 +45,8 @@ export class DevLoop {
   private lastStatus: string | undefined;
   /** Stops the saved calls and the replay of the current start, when a change means a new one. */
   private round = new AbortController();
+  /** Restarts queued and not yet begun: a start with one behind it runs no calls. */
+  private restartsWaiting = 0;
 
   constructor(
     private readonly manager: McpManager,
@@ -82,6 +84,7 @@ export class DevLoop {
       this.pending.clear();
       // A call the old code hangs in must not hold up the restart that brings the fix.
       this.round.abort(new Error(`${what} changed`));
+      this.restartsWaiting += 1;
       this.running = this.running.then(() => this.restart(what));
     }, SETTLE_MS);
   }
@@ -93,6 +96,7 @@ export class DevLoop {
   }
 
   private async restart(what: string): Promise<void> {
+    this.restartsWaiting -= 1;
     await this.whileBusy(async () => {
       this.context.say(`dev: ${what} changed; restarting ${this.options.server}`);
       await this.manager.restart(this.options.server);
@@ -119,6 +123,8 @@ export class DevLoop {
   private async afterStart(): Promise<void> {
     const { say } = this.context;
     this.round = new AbortController();
+    // A change saved while this start was under way: the restart after it runs the calls.
+    if (this.restartsWaiting > 0) this.round.abort(new Error("changed again"));
     // The session's signal (Ctrl+C) and this start's: a change cancels what this start runs.
     const io = { ...this.context.io, signal: AbortSignal.any([this.context.io.signal, this.round.signal]) };
     const name = this.options.server;
