@@ -120,8 +120,8 @@ interface ClosableBody {
 }
 
 /**
- * A body that is not the answer (an error's, a page's), read up to MAX_ERROR_BODY_BYTES within
- * ERROR_BODY_WAIT_MS, then closed; undefined when it breaks off, never ends or is too long.
+ * An error's body, read up to MAX_ERROR_BODY_BYTES within ERROR_BODY_WAIT_MS, then closed;
+ * undefined when it breaks off, never ends or is too long.
  */
 async function boundedBody(response: ClosableBody): Promise<string | undefined> {
   const cut = setTimeout(() => {

@@ -375,6 +375,8 @@ export class StdioProcessTransport implements Transport {
 
   /** A whole answer for `id` came: a broken line held for it was not the answer after all. */
   private answered(id: string | number): void {
+    // Every answer passes here: most sessions never hold a broken line.
+    if (this.heldBroken.size === 0) return;
     const held = this.heldBroken.get(requestKey(id));
     if (!held) return;
     clearTimeout(held.timer);

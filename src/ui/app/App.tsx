@@ -406,7 +406,7 @@ export function App({
             // Said only where the next Ctrl+D would exit: not under an approval or a question.
             leaving:
               state.leaveArmed &&
-              (busy || state.queue.messages.length > 0) &&
+              exitWouldLose(state) &&
               editor.text === "" &&
               keyAction(mode, CTRL_D).type === "delete_or_exit",
           })}
@@ -447,10 +447,14 @@ function withContext(
     return words.then((later) => ({ type: "complete", items: menuItems(later, controller), at }));
   }
   if (action.type === "send" || action.type === "vertical") return { ...action, queue, at };
-  // A turn running or messages queued (held after Esc): an exit would lose them, so it is asked twice.
   if (action.type === "delete_or_exit")
-    return { ...action, busy: queue.busy || queue.queued > 0, armed: state.leaveArmed, at };
+    return { ...action, busy: exitWouldLose(state), armed: state.leaveArmed, at };
   return { ...action, at };
+}
+
+/** A turn running or messages queued (held after Esc): an exit would lose them, so it is asked twice. */
+function exitWouldLose(state: TranscriptState): boolean {
+  return state.turn !== undefined || state.queue.messages.length > 0;
 }
 
 /** Words with what each is, for the menu. */
