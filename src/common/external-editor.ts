@@ -5,7 +5,6 @@ import os from "node:os";
 import path from "node:path";
 import { errorMessage } from "../core/errors.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
-import { withTerminalHandedOver } from "./terminal-handover.js";
 
 /** The editor to run: `$VISUAL`, else `$EDITOR`, else vi; where it came from, for messages. */
 export interface EditorCommand {
@@ -108,14 +107,11 @@ export async function editInExternalEditor(
       };
     }
     return await suspend(async () => {
-      const outcome = await withTerminalHandedOver(
-        () =>
-          new Promise<EditorOutcome>((resolve) => {
-            const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
-            child.once("error", (error) => resolve({ error }));
-            child.once("exit", (code, signal) => resolve({ code, signal }));
-          }),
-      );
+      const outcome = await new Promise<EditorOutcome>((resolve) => {
+        const child = spawn(editor.command, [...editor.args, file], { stdio: "inherit", env });
+        child.once("error", (error) => resolve({ error }));
+        child.once("exit", (code, signal) => resolve({ code, signal }));
+      });
       return editResult(outcome, editor, file);
     });
   } finally {

@@ -8,6 +8,7 @@ import { SessionMarks } from "../../core/session/session-mark.js";
 import type { SavedSession } from "../../core/session/saved-session.js";
 import type { CliIo } from "../../common/cli-io.js";
 import { editInExternalEditor } from "../../common/external-editor.js";
+import { withTerminalHandedOver } from "../../common/terminal-handover.js";
 import { terminalPerson } from "../../common/terminal-person.js";
 import { sessionRequest } from "../../common/session-request.js";
 import { App } from "./App.js";
@@ -95,8 +96,12 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     redrawScreen: () => redrawScreen(),
     fetchPage: pageFetcher(io.network),
     ...(resumed ? { resumed } : {}),
+    // Counted as handed over from raw mode off to raw mode on (Ink's suspend), not just while the
+    // editor runs: a Ctrl+C typed as it closes is a signal until the TUI has the keys again.
     editText: (text, suspend) =>
-      editInExternalEditor(text, io.env, (run) => suspend(() => withTerminalGivenAway(stdin, run))),
+      editInExternalEditor(text, io.env, (run) =>
+        withTerminalHandedOver(() => suspend(() => withTerminalGivenAway(stdin, run))),
+      ),
   });
 
   // Neither servers nor the index are awaited: the prompt is usable while they come up. They
