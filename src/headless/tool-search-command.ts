@@ -72,6 +72,10 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
     const window = await sessionWindow(config, io.env, args.common.trustConfig);
     const results = [];
     for (const query of args.search) results.push(await rankFor(search, tools, query, window.tokens));
+    // Said as `mcpterm tools` says it: a list without a server's tools must not read as complete.
+    const failed = manager.servers().filter((server) => server.status === "failed");
+    for (const server of failed)
+      warn(`${server.name} failed — ${server.error ?? "no reason given"}; its tools are not in these lists.`);
     for (const warning of warnings)
       io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(warning))}\n`);
     if (args.json)
@@ -84,8 +88,7 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
           redactor.redactText([...results.map(renderResult), windowLine(window)].join("\n")),
         ),
       );
-    const anyFailed = manager.servers().some((server) => server.status === "failed");
-    return anyFailed ? ExitCode.serverUnavailable : ExitCode.ok;
+    return failed.length > 0 ? ExitCode.serverUnavailable : ExitCode.ok;
   });
 }
 

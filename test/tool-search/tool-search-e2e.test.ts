@@ -251,4 +251,20 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     expect(text.stdout).toMatch(/^"list my open pull requests": \d+ of \d+ tools offered, and search_tools/);
     expect(text.stdout).toMatch(/ ✓ {2}1\. github\/list_pull_request {2}\d+\.\d\d {2}matched /);
   });
+
+  it("mcpterm tools --search names a server that failed to start, whose tools are in no list", async () => {
+    await writeJson(path.join(dir, "broken.config.json"), {
+      mcpServers: {
+        fixture: fixtureLaunch("tool-search"),
+        weather: { command: "node", args: ["-e", "process.exit(3)"] },
+      },
+    });
+    const run = await runInProcess(
+      trustingConfig(["tools", "--config", "broken.config.json", "--search", "weather forecast"]),
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/^warning: weather failed — .*exit.*; its tools are not in these lists\.$/m);
+    expect(run.stdout).toContain('"weather forecast": every tool is offered');
+  });
 });
