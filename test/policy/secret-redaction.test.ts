@@ -129,6 +129,26 @@ describe("SecretRedactor", () => {
     ).toEqual([]);
   });
 
+  it("takes a collector's headers (OTEL_EXPORTER_OTLP_HEADERS) as secrets, whole and each value", () => {
+    expect(
+      secretsFromEnvironment({
+        OTEL_EXPORTER_OTLP_HEADERS: "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=a",
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: "authorization=Bearer%20collectortok-99887766",
+      }),
+    ).toEqual([
+      "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=a",
+      "hcteamkey-0123456789abcdef",
+      "authorization=Bearer%20collectortok-99887766",
+      "Bearer%20collectortok-99887766",
+      "Bearer collectortok-99887766",
+      "collectortok-99887766",
+    ]);
+    // A list of header names holds no value to hide.
+    expect(secretsFromEnvironment({ CORS_ALLOWED_HEADERS: "Content-Type,Authorization" })).toEqual([
+      "Content-Type,Authorization",
+    ]);
+  });
+
   it("takes the password out of any URL in the environment, plain and decoded", () => {
     expect(
       secretsFromEnvironment({ DATABASE_URL: "postgres://app:p%40ss-word-1@db:5432/app", HOME: "/root" }),
@@ -280,6 +300,10 @@ describe("isSecretName", () => {
     ["pageToken", false, false],
     ["next_token", false, false],
     ["key", true, false],
+    // Headers for a service, written as OpenTelemetry writes them: a collector's key among them.
+    ["OTEL_EXPORTER_OTLP_HEADERS", true, false],
+    ["headers", false, false],
+    ["x-header", false, false],
   ])("%s: environment %s, argument %s", (name, environment, argument) => {
     expect(isSecretName(name)).toBe(environment);
     expect(isSecretName(name, "argument")).toBe(argument);

@@ -451,6 +451,8 @@ export function isSecretName(name: string, where: "environment" | "argument" = "
     .filter((word) => word !== "");
   const last = words.at(-1);
   if (last === undefined || (words.length > 1 && DESCRIBING_WORDS.has(last))) return false;
+  // OTEL_EXPORTER_OTLP_HEADERS: headers for a service, a collector's API key among them.
+  if (where === "environment" && words.length > 1 && last === "headers") return true;
   // `pageToken`, `nextToken`: a cursor through a listing, not a credential.
   if (words.length > 1 && last === "token" && CURSOR_WORDS.has(words.at(-2) ?? "")) return false;
   if (words.some((word) => SECRET_WORDS.has(word))) return true;
@@ -477,7 +479,11 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
-    if (isSecretName(name) && value.length >= MIN_SECRET_CHARS) secrets.add(value);
+    if (isSecretName(name)) {
+      if (value.length >= MIN_SECRET_CHARS) secrets.add(value);
+      for (const part of headerListValues(name, value))
+        if (part.length >= MIN_SECRET_CHARS) secrets.add(part);
+    }
     for (const match of value.matchAll(URL_PASSWORD)) {
       const password = safeDecodeUri(match[1] ?? "");
       if (password.length >= MIN_SECRET_CHARS) secrets.add(password);
@@ -488,3 +494,21 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
 }
 
 const URL_PASSWORD = new RegExp(URL_WITH_PASSWORD, "gi");
+
+/**
+ * The values of a `…_HEADERS` variable written as OpenTelemetry writes headers
+ * (`x-honeycomb-team=abc…,authorization=Bearer%20xyz…`), as sent and as written, and the
+ * credential after an auth scheme: each shows up alone once it is a header.
+ */
+function headerListValues(name: string, value: string): string[] {
+  if (!/headers$/i.test(name)) return [];
+  const values: string[] = [];
+  for (const entry of value.split(",")) {
+    const equals = entry.indexOf("=");
+    if (equals <= 0) continue;
+    const written = entry.slice(equals + 1).trim();
+    const sent = safeDecodeUri(written);
+    values.push(written, sent, sent.split(/\s+/).at(-1) ?? "");
+  }
+  return values;
+}
