@@ -88,6 +88,33 @@ describe("whether and where spans are exported", () => {
     expect(() => resolve({}, {}, "collector:4318")).toThrow(UsageError);
   });
 
+  it("a number a timer or the queue cannot use is a warning and the default, never a crash or a silent loss", () => {
+    const on = { OTEL_TRACES_EXPORTER: "otlp" };
+    const zero = resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "0" });
+    expect(zero.settings?.timeoutMs).toBe(5000);
+    expect(zero.warnings).toEqual([
+      "OTEL_EXPORTER_OTLP_TIMEOUT=0 is not a whole number of milliseconds from 1 to 2147483647; mcpterm uses 5000.",
+    ]);
+    // Past a timer's reach, Node fires at once: every export would give up before it began.
+    const huge = resolve({ ...on, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "2147483648" });
+    expect(huge.settings?.timeoutMs).toBe(5000);
+    expect(huge.warnings[0]).toMatch(/^OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=2147483648 is not/);
+    expect(resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "750" }).settings?.timeoutMs).toBe(750);
+    expect(resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "2s" }).warnings[0]).toMatch(/=2s is not/);
+    // A queue of none drops every span.
+    const queue = resolve({ ...on, OTEL_BSP_MAX_QUEUE_SIZE: "0", OTEL_BSP_SCHEDULE_DELAY: "0" });
+    expect(queue.settings).toMatchObject({ maxQueueSize: 2048, scheduleDelayMs: 0 });
+    expect(queue.warnings).toEqual([
+      "OTEL_BSP_MAX_QUEUE_SIZE=0 is not a whole number of spans from 1 to 100000; mcpterm uses 2048.",
+    ]);
+    const flush = resolve(on, { exitFlushMs: 1e12 });
+    expect(flush.settings?.exitFlushMs).toBe(2000);
+    expect(flush.warnings[0]).toMatch(
+      /^telemetry\.exitFlushMs in your settings \(1000000000000\) is more than/,
+    );
+    expect(resolve(on, { exitFlushMs: 0 }).settings?.exitFlushMs).toBe(0);
+  });
+
   it("runs inside the trace TRACEPARENT names (as CI systems set it), when it is a valid one", () => {
     const env = { OTEL_TRACES_EXPORTER: "otlp" };
     const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";

@@ -45,6 +45,10 @@ const DEFAULT_EXIT_FLUSH_MS = 2000;
 /** Shorter than the OpenTelemetry default (5 s), so a session shows up while it runs. */
 const DEFAULT_SCHEDULE_DELAY_MS = 1000;
 const DEFAULT_MAX_QUEUE_SIZE = 2048;
+/** The most spans mcpterm holds waiting for a collector, whatever OTEL_BSP_MAX_QUEUE_SIZE says. */
+const MAX_QUEUE_SIZE = 100_000;
+/** The longest wait a Node timer keeps: a longer one fires at once (and an export gives up at once). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Whether and where spans are exported, the way every OpenTelemetry SDK reads it: `--otlp-endpoint`
@@ -52,7 +56,8 @@ const DEFAULT_MAX_QUEUE_SIZE = 2048;
  * unless one of them asks for it: `--otlp-endpoint`, OTEL_TRACES_EXPORTER=otlp, or the settings'
  * `enabled` (or an `endpoint` there). OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none turn
  * off what the settings turned on. A bad flag is a usage error; a bad environment or settings
- * value is a warning and no export, since it may have been set for another program.
+ * value is a warning, since it may have been set for another program: no export for a bad
+ * endpoint, the default for a number out of range.
  */
 export function resolveTelemetry(input: {
   flag: string | undefined;
@@ -99,13 +104,25 @@ export function resolveTelemetry(input: {
       serviceName,
       resourceAttributes,
       captureContent: capturesContentByEnv(env) ?? user.captureContent ?? false,
-      timeoutMs:
-        wholeNumber(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) ??
-        wholeNumber(env.OTEL_EXPORTER_OTLP_TIMEOUT) ??
-        DEFAULT_TIMEOUT_MS,
-      exitFlushMs: user.exitFlushMs ?? DEFAULT_EXIT_FLUSH_MS,
-      scheduleDelayMs: wholeNumber(env.OTEL_BSP_SCHEDULE_DELAY) ?? DEFAULT_SCHEDULE_DELAY_MS,
-      maxQueueSize: wholeNumber(env.OTEL_BSP_MAX_QUEUE_SIZE) ?? DEFAULT_MAX_QUEUE_SIZE,
+      timeoutMs: numberSetting(
+        env,
+        ["OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", "OTEL_EXPORTER_OTLP_TIMEOUT"],
+        { min: 1, max: MAX_TIMER_MS, fallback: DEFAULT_TIMEOUT_MS, unit: "milliseconds" },
+        warnings,
+      ),
+      exitFlushMs: exitFlush(user, warnings),
+      scheduleDelayMs: numberSetting(
+        env,
+        ["OTEL_BSP_SCHEDULE_DELAY"],
+        { min: 0, max: MAX_TIMER_MS, fallback: DEFAULT_SCHEDULE_DELAY_MS, unit: "milliseconds" },
+        warnings,
+      ),
+      maxQueueSize: numberSetting(
+        env,
+        ["OTEL_BSP_MAX_QUEUE_SIZE"],
+        { min: 1, max: MAX_QUEUE_SIZE, fallback: DEFAULT_MAX_QUEUE_SIZE, unit: "spans" },
+        warnings,
+      ),
       compression,
       parent: parentContext(env),
     },
@@ -229,11 +246,37 @@ function booleanVariable(value: string | undefined): boolean | undefined {
   return undefined;
 }
 
-/** A whole number (milliseconds, items) from the environment; anything else means the default. */
-function wholeNumber(value: string | undefined): number | undefined {
-  const text = nonEmpty(value);
-  if (text === undefined || !/^\d+$/.test(text)) return undefined;
-  return Number(text);
+/**
+ * A whole number (milliseconds, spans) from the first of `names` that is set: outside
+ * `min`…`max` or not a number, it is named in a warning and the default is used (0 ms for an
+ * export's timeout would fail every export; past MAX_TIMER_MS a timer fires at once).
+ */
+function numberSetting(
+  env: NodeJS.ProcessEnv,
+  names: readonly string[],
+  limits: { min: number; max: number; fallback: number; unit: string },
+  warnings: string[],
+): number {
+  const name = names.find((candidate) => nonEmpty(env[candidate]) !== undefined);
+  const text = name === undefined ? undefined : nonEmpty(env[name]);
+  if (name === undefined || text === undefined) return limits.fallback;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (value >= limits.min && value <= limits.max) return value;
+  warnings.push(
+    `${name}=${text} is not a whole number of ${limits.unit} from ${limits.min} to ${limits.max}; mcpterm uses ${limits.fallback}.`,
+  );
+  return limits.fallback;
+}
+
+/** telemetry.exitFlushMs from the settings (a number of 0 or more, see user-settings.ts), within a timer's reach. */
+function exitFlush(user: UserTelemetry, warnings: string[]): number {
+  const ms = user.exitFlushMs;
+  if (ms === undefined) return DEFAULT_EXIT_FLUSH_MS;
+  if (ms <= MAX_TIMER_MS) return ms;
+  warnings.push(
+    `telemetry.exitFlushMs in your settings (${ms}) is more than a timer can wait (${MAX_TIMER_MS} ms); mcpterm waits ${DEFAULT_EXIT_FLUSH_MS} ms for the last spans.`,
+  );
+  return DEFAULT_EXIT_FLUSH_MS;
 }
 
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
