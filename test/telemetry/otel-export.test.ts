@@ -252,6 +252,26 @@ describe("live OpenTelemetry export", () => {
     expect(JSON.stringify(spans)).not.toContain("settings-header-secret-987654");
   });
 
+  it("without content capture, arguments that are not JSON leave no trace of themselves in a span", async () => {
+    const { dir } = await project(randomUUID());
+    const collector = await receiver();
+    // A parser's error quotes what it could not read: here the arguments are a password.
+    const server = await model([
+      { toolCalls: [{ id: "call-bad", name: "fixture__echo", arguments: "Hunter2Pass!xyz" }] },
+      { text: "could not log in" },
+    ]);
+    const run = await oneShot(dir, server, "log in", {
+      OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+    });
+    expect(run.code).toBe(0);
+    const spans = collector.spans();
+    const execute = only(spans, "execute_tool echo");
+    expect(execute.attributes["error.type"]).toBe("invalid_args");
+    expect(execute.attributes["mcpterm.tool.problem"]).toBeUndefined();
+    expect(JSON.stringify(spans)).not.toContain("Hunter2");
+  });
+
   it("an unreachable collector costs the run nothing: the answer, exit 0, one warning", async () => {
     const { dir } = await project(randomUUID());
     const server = await model(ECHO_THEN_ANSWER);

@@ -351,9 +351,15 @@ class LiveSessionTelemetry implements SessionTelemetry {
           ...(call.server === undefined ? {} : { "mcpterm.tool.server": call.server }),
           ...(call.tier === undefined ? {} : { "mcpterm.tool.tier": call.tier }),
           ...(call.tierReason === undefined ? {} : { "mcpterm.tool.tier_reason": call.tierReason }),
-          ...(call.problem === undefined ? {} : { "mcpterm.tool.problem": call.problem }),
+          // Content: a problem can quote the arguments (a JSON parser's error quotes its input).
+          // Without capture, the call's error.type says what kind of failure it was.
           ...(this.context.settings.captureContent
-            ? { "gen_ai.tool.call.arguments": this.context.redact(call.rawArguments) }
+            ? {
+                "gen_ai.tool.call.arguments": this.context.redact(call.rawArguments),
+                ...(call.problem === undefined
+                  ? {}
+                  : { "mcpterm.tool.problem": this.context.redact(call.problem) }),
+              }
             : {}),
         },
       },
