@@ -1,4 +1,5 @@
 import { errorMessage, RuntimeError } from "../core/errors.js";
+import { safeDecodeUri } from "../core/policy/known-secret-search.js";
 import { tracesUrl } from "../core/telemetry/telemetry-settings.js";
 import type { OtlpExport } from "../core/trace/trace-otlp.js";
 
@@ -16,27 +17,72 @@ export async function sendOtlp(
   collectorHeaders: Record<string, string>,
 ): Promise<string> {
   const url = tracesUrl(endpoint);
-  const headers = { ...collectorHeaders, "content-type": "application/json" };
+  const { address, authorization } = withoutCredentials(url);
+  const named = Object.keys(collectorHeaders).some((name) => name.toLowerCase() === "authorization");
+  const headers = {
+    ...(authorization === undefined || named ? {} : { authorization }),
+    ...collectorHeaders,
+    "content-type": "application/json",
+  };
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await fetch(address, {
       method: "POST",
       headers,
       body: JSON.stringify(exported),
       signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
       // The spans and the collector's headers go to the address given, never on to another.
-      redirect: "error",
+      redirect: "manual",
     });
   } catch (error) {
     throw new RuntimeError(
-      `Could not send the spans to ${url}: ${errorMessage(error)}; check that the collector listens there (OTLP/HTTP, usually port 4318).`,
+      `Could not send the spans to ${url}: ${failureWords(error)}; check that the collector listens there (OTLP/HTTP, usually port 4318).`,
     );
   }
   // The body is not read: a collector's answer may be large, and only its status matters.
   await response.body?.cancel();
+  if (response.status >= 300 && response.status < 400)
+    throw new RuntimeError(
+      `The collector at ${url} answered with a redirect (HTTP ${response.status}); the spans were not sent on — give the address it moved to.`,
+    );
   if (!response.ok)
     throw new RuntimeError(
       `The collector at ${url} refused the spans (HTTP ${response.status}); check the endpoint and OTEL_EXPORTER_OTLP_HEADERS.`,
     );
   return url;
+}
+
+/**
+ * The URL without its `user:password@`, which fetch refuses, and the Basic authorization live
+ * export sends for it (Node's http client does so with such a URL); an authorization header given
+ * in the headers wins, as it does there.
+ */
+function withoutCredentials(url: string): { address: string; authorization?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { address: url };
+  }
+  if (parsed.username === "" && parsed.password === "") return { address: url };
+  const credentials = `${safeDecodeUri(parsed.username)}:${safeDecodeUri(parsed.password)}`;
+  parsed.username = "";
+  parsed.password = "";
+  return {
+    address: parsed.toString(),
+    authorization: `Basic ${Buffer.from(credentials).toString("base64")}`,
+  };
+}
+
+/** Why fetch failed, with the system's reason it keeps as its cause (ECONNREFUSED, a timeout). */
+function failureWords(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const detail =
+    typeof cause?.code === "string"
+      ? cause.code
+      : typeof cause?.message === "string"
+        ? cause.message
+        : undefined;
+  const words = errorMessage(error);
+  return detail === undefined || words.includes(detail) ? words : `${words} (${detail})`;
 }

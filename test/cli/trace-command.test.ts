@@ -245,7 +245,7 @@ describe("the trace of mcpterm -p", () => {
     const { port } = redirecting.address() as AddressInfo;
     try {
       await expect(trace({ file: traceFile, otlp: `http://127.0.0.1:${port}` })).rejects.toThrow(
-        /^Could not send the spans/,
+        `The collector at http://127.0.0.1:${port}/v1/traces answered with a redirect (HTTP 307); the spans were not sent on — give the address it moved to.`,
       );
       expect(collector.exports).toHaveLength(0);
     } finally {
@@ -256,8 +256,27 @@ describe("the trace of mcpterm -p", () => {
 
   it("a collector that is not there is one clear sentence, not a stack", async () => {
     await expect(trace({ file: traceFile, otlp: "http://127.0.0.1:9" })).rejects.toThrow(
-      /^Could not send the spans to http:\/\/127\.0\.0\.1:9\/v1\/traces: .*; check that the collector listens there/,
+      /^Could not send the spans to http:\/\/127\.0\.0\.1:9\/v1\/traces: fetch failed \(bad port\); check that the collector listens there/,
     );
+  });
+
+  it("sends a URL's user and password as Basic authorization, as live export does", async () => {
+    const collector = await startOtlpReceiver();
+    try {
+      const address = collector.endpoint.replace("http://", "http://otlp%20user:pa%3Ass@");
+      const { code } = await trace({ file: traceFile, otlp: address }, dir);
+      expect(code).toBe(0);
+      expect(collector.exports[0]?.headers.authorization).toBe(
+        `Basic ${Buffer.from("otlp user:pa:ss").toString("base64")}`,
+      );
+      // An authorization header of the person's own wins.
+      await trace({ file: traceFile, otlp: address }, dir, {
+        OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20t",
+      });
+      expect(collector.exports[1]?.headers.authorization).toBe("Bearer t");
+    } finally {
+      await collector.close();
+    }
   });
 
   it("writes an OTLP/JSON export to a new file its owner alone reads, never over a file or through a link", async () => {
