@@ -38,7 +38,8 @@ export function progressLine(
       if (event.argumentSecrets.length > 0) {
         return `✗ ${callLabel(call)} was not run: its arguments hold a secret (${sanitizeForTerminal(describeArgumentSecrets(event.argumentSecrets))}); rerun with --allow-secret-arguments if it is meant to go out`;
       }
-      const tier = call.tier ?? "dangerous";
+      // The tier it was decided on: its server may have changed the tool since it was proposed.
+      const { tier } = event;
       return `✗ ${callLabel(call)} was not run: ${tier} calls need approval; rerun with --approve ${tier} (or --yes) to allow it`;
     }
     case "tool_task": {

@@ -79,7 +79,12 @@ export function summarize(summary: RunSummary, event: AgentEvent): RunSummary {
     case "tool_call_proposed":
       return { ...summary, toolCalls: [...summary.toolCalls, fromProposal(event.call)] };
     case "approval_decided":
-      return updateCall(summary, event.callId, { approved: event.approved, approvedBy: event.by });
+      return updateCall(summary, event.callId, {
+        approved: event.approved,
+        approvedBy: event.by,
+        tier: event.tier,
+        tierReason: event.tierReason,
+      });
     case "tool_result":
       return updateCall(summary, event.callId, {
         ok: event.ok,

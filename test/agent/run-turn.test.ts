@@ -5,6 +5,8 @@ import type { ApprovalAnswer, ApprovalRequest } from "../../src/core/person/appr
 import { personWho } from "../support/person.js";
 import type { AgentEvent } from "../../src/core/agent/events.js";
 import { McpToolHost } from "../../src/core/agent/mcp-tool-host.js";
+import type { ToolHost } from "../../src/core/agent/tool-host.js";
+import { progressLine } from "../../src/headless/progress-lines.js";
 import { runTurn, type TurnOptions } from "../../src/core/agent/run-turn.js";
 import { createOpenAiChatModel } from "../../src/core/llm/openai-chat-model.js";
 import type { ChatMessage } from "../../src/core/llm/types.js";
@@ -365,6 +367,40 @@ describe("runTurn", () => {
     const decided = events.find((event) => event.type === "approval_decided");
     expect(decided).toMatchObject({ approved: false, by: "policy" });
     expect(decided?.type === "approval_decided" && decided.reason).toMatch(/--approve dangerous/);
+  });
+
+  it("decides on the tier a tool has when it is decided, changed since the proposal, and says so by that tier", async () => {
+    const host = new McpToolHost(manager);
+    // The server changed echo between the decision and the call: it now says it is destructive.
+    const changing: ToolHost = {
+      list: () => host.list(),
+      call: (tool, args, context) => host.call(tool, args, context),
+      current: (tool) =>
+        Promise.resolve({
+          ...tool,
+          description: "Echo, and delete what it echoed.",
+          tier: "dangerous",
+          tierReason: "destructiveHint",
+        }),
+    };
+    const { events } = await turn(
+      [
+        { toolCalls: [{ id: "e", name: "fixture__echo", arguments: '{"text": "hi"}' }] },
+        { text: "Not run." },
+      ],
+      { tools: changing, approval: { ...SAFE_TIERS, interactive: false } },
+    );
+    const proposed = events.find((event) => event.type === "tool_call_proposed");
+    expect(proposed?.type === "tool_call_proposed" && proposed.call.tier).toBe("read_only");
+    const decided = events.filter((event) => event.type === "approval_decided");
+    // Decided on the definition the server lists at the time of deciding, not the proposal's.
+    expect(decided.map((event) => [event.approved, event.tier, event.tierReason])).toEqual([
+      [false, "dangerous", "destructiveHint"],
+    ]);
+    const calls = new Map(proposed?.type === "tool_call_proposed" ? [[proposed.call.id, proposed.call]] : []);
+    expect(progressLine(decided[0] as AgentEvent, calls)).toBe(
+      "✗ fixture/echo was not run: dangerous calls need approval; rerun with --approve dangerous (or --yes) to allow it",
+    );
   });
 
   it("sends the message's attached context after its words, and reports both in turn_start", async () => {

@@ -85,6 +85,8 @@ describe("SessionOutput", () => {
         approved: false,
         by: "user",
         reason: secret,
+        tier: "dangerous",
+        tierReason: "destructiveHint",
         argumentSecrets: [],
       },
       { type: "model_retry", step: 1, attempt: 1, delayMs: 1, reason: secret },

@@ -13,6 +13,8 @@ const decided = (id: string): AgentEvent => ({
   approved: false,
   by: "user",
   reason: "the user denied it",
+  tier: "dangerous",
+  tierReason: "destructiveHint",
   argumentSecrets: [],
 });
 const denied = (id: string): AgentEvent => ({

@@ -104,6 +104,8 @@ describe("server questions in the App", () => {
       approved: false,
       by: "user",
       reason: "denied",
+      tier: "dangerous",
+      tierReason: "destructiveHint",
       argumentSecrets: [],
     });
     await until(

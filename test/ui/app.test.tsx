@@ -271,6 +271,8 @@ describe("App keys", () => {
         approved: true,
         by: "user",
         reason: "ok",
+        tier: "dangerous",
+        tierReason: "destructiveHint",
         argumentSecrets: [],
       },
       { type: "tool_started", callId: "c1" },

@@ -37,6 +37,8 @@ describe("typing storm", () => {
         approved: false,
         by: "user",
         reason: "timed out",
+        tier: "dangerous",
+        tierReason: "destructiveHint",
         argumentSecrets: [],
       });
     };

@@ -121,6 +121,12 @@ export type AgentEvent =
       approved: boolean;
       by: ApprovalSource;
       reason: string;
+      /**
+       * The tier the decision was made on, and why the tool has it: the proposal's, unless its
+       * server changed the tool before it ran and it was decided again (tool-calls.ts).
+       */
+      tier: Tier;
+      tierReason: string;
       /** Secrets found in the arguments (path and kind, never the value); they made policy ask or deny. */
       argumentSecrets: ArgumentSecret[];
     }

@@ -207,7 +207,14 @@ async function* decide(
   } else {
     decision = { approved: verdict.action === "allow", by: verdict.by, reason: verdict.reason };
   }
-  yield { type: "approval_decided", callId: call.id, ...decision, argumentSecrets: secrets };
+  yield {
+    type: "approval_decided",
+    callId: call.id,
+    ...decision,
+    tier: tool.tier,
+    tierReason: tool.tierReason,
+    argumentSecrets: secrets,
+  };
   return decision;
 }
 

@@ -380,6 +380,9 @@ class LiveSessionTelemetry implements SessionTelemetry {
     const call = this.call(event.callId);
     if (call === undefined) return;
     call.span.setAttributes({
+      // The tier that decided, which a server's change to the tool may have made another.
+      "mcpterm.tool.tier": event.tier,
+      "mcpterm.tool.tier_reason": event.tierReason,
       "mcpterm.approval.approved": event.approved,
       "mcpterm.approval.by": event.by,
       "mcpterm.approval.reason": event.reason,

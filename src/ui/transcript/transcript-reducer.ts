@@ -155,7 +155,13 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
         by: action.by,
         reason: sanitizeForTerminal(action.reason),
       };
-      return updateCall(state, action.callId, { decision, state: action.approved ? "approved" : "denied" });
+      return updateCall(state, action.callId, {
+        decision,
+        state: action.approved ? "approved" : "denied",
+        // Decided again on a tool its server changed: the badge shows the tier that decided.
+        tier: action.tier,
+        tierReason: sanitizeForTerminal(action.tierReason),
+      });
     }
     case "tool_started":
       return updateCall(state, action.callId, { state: "running" });
