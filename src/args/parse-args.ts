@@ -157,8 +157,11 @@ function buildParser(
       .strict()
       // Before each command's own checks and handler, which expect one value per option.
       .middleware((parsed) => {
+        noServerTyped(parsed);
         givenOnce(parsed);
-        givenWithValues(parsed, words, (parser as unknown as { getOptions(): ParserOptions }).getOptions());
+        const options = (parser as unknown as { getOptions(): ParserOptions }).getOptions();
+        givenWithValues(parsed, words, options);
+        valuesAsTyped(words, options);
       }, true)
       .exitProcess(false)
       .wrap(null),
@@ -219,10 +222,27 @@ const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
 };
 
 /**
+ * Words after `--` for a command that starts no server of its own (`mcpterm -p hi -- node x.js`,
+ * `mcpterm kb search x -- y`): yargs keeps them under "--"; they are a mistake to name.
+ */
+function noServerTyped(parsed: Record<string, unknown>): void {
+  const after = parsed["--"];
+  if (!Array.isArray(after) || after.length === 0) return;
+  const command =
+    Array.isArray(parsed._) && parsed._.length > 0 ? `mcpterm ${String(parsed._[0])}` : "mcpterm";
+  throw new Error(
+    `${command} takes nothing after --: a server typed there is for ${[...LAUNCH_COMMANDS].join(", ")}; leave out -- and what follows it`,
+  );
+}
+
+/**
  * A value option given twice is a mistake to name, not to guess at (which one wins?). The
  * values are not repeated in the message: one of them may be an API key.
  */
 function givenOnce(parsed: Record<string, unknown>): void {
+  // --no-kb is --kb's negation to yargs: with a folder too, the two say opposite things.
+  if (Array.isArray(parsed.kb) && parsed.kb.includes(false))
+    throw new Error("--no-kb and --kb <dir> say opposite things; give one of them");
   const command = Array.isArray(parsed._) ? String(parsed._[0]) : "";
   const repeatable = (name: string): boolean =>
     REPEATABLE.has(name) || REPEATABLE_IN[command]?.has(name) === true;
@@ -247,6 +267,7 @@ const OWN_EMPTY = new Set(["resume", "config", "prompt", "p"]);
 interface ParserOptions {
   string: string[];
   number: string[];
+  boolean: string[];
   array: string[];
   alias: Record<string, string[]>;
 }
@@ -285,6 +306,47 @@ function givenWithValues(
         spellings.includes(word) && (next === undefined || next === "" || /^-(?![\d.])/.test(next));
       if (bare || spellings.some((spelled) => word === `${spelled}=`))
         throw new Error(`${flag(name)} needs a number`);
+    }
+  }
+}
+
+/** A number as a person types one: decimal digits, a sign, a point (yargs also reads `0x10` and `1e3`). */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/**
+ * Values yargs would read loosely, named instead: a number option's value must be decimal
+ * (`--max-tokens 0x10` is 16 to JavaScript, `--temperature " "` 0), and a switch written with a
+ * value takes true or false alone (`--yes=yes` is false to yargs, and the run would be denied
+ * with "rerun with --yes").
+ */
+function valuesAsTyped(words: readonly string[], options: ParserOptions): void {
+  const spellingsOf = (name: string): string[] =>
+    [name, ...(options.alias[name] ?? [])].map((spelled) =>
+      spelled.length === 1 ? `-${spelled}` : `--${kebab(spelled)}`,
+    );
+  for (const name of options.number) {
+    if (/[A-Z]/.test(name)) continue;
+    const spellings = spellingsOf(name);
+    words.forEach((word, index) => {
+      const value = spellings.includes(word)
+        ? words[index + 1]
+        : spellings.map((spelled) => `${spelled}=`).find((prefix) => word.startsWith(prefix)) &&
+          word.slice(word.indexOf("=") + 1);
+      if (typeof value === "string" && !DECIMAL.test(value))
+        throw new Error(
+          `${spellings.at(-1) ?? name} needs a number written in decimal digits, got ${JSON.stringify(value)}`,
+        );
+    });
+  }
+  for (const name of options.boolean) {
+    if (/[A-Z]/.test(name)) continue;
+    for (const spelled of spellingsOf(name)) {
+      const typed = words.find((word) => word.startsWith(`${spelled}=`));
+      const value = typed?.slice(spelled.length + 1);
+      if (value !== undefined && value !== "true" && value !== "false")
+        throw new Error(
+          `${spelled} is a switch: give it alone (or =true, =false), not ${JSON.stringify(value)}`,
+        );
     }
   }
 }

@@ -241,7 +241,7 @@ describe("parseArgs", () => {
     [["-p", "hi", "--max-steps", "2.5"], /--max-steps must be a whole number/],
     [
       ["-p", "hi", "--max-steps", "abc"],
-      /--max-steps must be a whole number from 1 to 1000, got something that is not a number/,
+      /^--max-steps needs a number written in decimal digits, got "abc"/,
     ],
     [["-p", "hi", "--max-steps", "99999999999999999999"], /from 1 to 1000, got 100000000000000000000/],
     [
@@ -303,13 +303,32 @@ describe("parseArgs", () => {
     [["replay", "--slow-ms", "-3"], /--slow-ms must be a whole number of milliseconds, got -3/],
     [
       ["call", "fs/read", "--timeout", "abc"],
-      /--timeout must be a whole number from 1 to 2147483647, got something that is not a number/,
+      /^--timeout needs a number written in decimal digits, got "abc"/,
     ],
     [["call", "fs/read", "--timeout", "-1"], /--timeout must be a whole number from 1/],
     [
       ["call", "fs/read", "--timeout", "1e99"],
-      /--timeout must be a whole number from 1 to 2147483647, got 1e\+99/,
+      /^--timeout needs a number written in decimal digits, got "1e99"/,
     ],
+    [["call", "fs/read", "--timeout", "9999999999"], /--timeout must be a whole number from 1 to 2147483647/],
+    // Numbers JavaScript reads that a person did not write: 16, 0 and a space.
+    [
+      ["-p", "hi", "--max-tokens", "0x10"],
+      /^--max-tokens needs a number written in decimal digits, got "0x10"/,
+    ],
+    [["-p", "hi", "--temperature= "], /^--temperature needs a number written in decimal digits, got " "/],
+    [["-p", "hi", "--max-steps", " 5"], /^--max-steps needs a number written in decimal digits/],
+    // A switch given a value other than true or false was read as false, and the run denied.
+    [["-p", "hi", "--yes=yes"], /^--yes is a switch: give it alone \(or =true, =false\), not "yes"/],
+    [
+      ["-p", "hi", "--no-kb", "--kb", "/tmp"],
+      /^--no-kb and --kb <dir> say opposite things; give one of them/,
+    ],
+    [
+      ["-p", "hi", "--", "node", "x.js"],
+      /^mcpterm takes nothing after --: a server typed there is for tools, call, .*; leave out -- and what follows it/,
+    ],
+    [["kb", "search", "x", "--", "y"], /^mcpterm kb takes nothing after --/],
     [["-p", "a", "-p", "b"], /^--prompt was given more than once; give it once/],
     [["-p", "a", "--model", "m", "--model", "n"], /^--model was given more than once/],
     [["kb", "search", "q", "--k", "1", "--k", "2"], /^--k was given more than once/],

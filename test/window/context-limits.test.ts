@@ -359,14 +359,16 @@ describe("an answer limit too large for the window", () => {
     expect(model.requests).toEqual([]);
   });
 
-  it("and a window under 256 tokens is refused at the start", async () => {
+  it("and a window under 1,024 tokens, which the system prompt would fill, is refused at the start", async () => {
     const dir = await tempDir();
     await writeJson(path.join(dir, "mcp.config.json"), { mcpServers: {} });
-    const result = await runCli(["--no-kb", "--context-window", "100", "-p", "hi"], {
+    const result = await runCli(["--no-kb", "--context-window", "1000", "-p", "hi"], {
       cwd: dir,
       env: cleanEnv({ MCPTERM_MODEL: "scripted", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" }),
     });
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(/--context-window must be a whole number of tokens of at least 256/);
+    expect(result.stderr).toMatch(
+      /--context-window must be a whole number of tokens of at least 1024 such as 8192, got "1000"/,
+    );
   });
 });

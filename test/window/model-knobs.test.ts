@@ -54,6 +54,10 @@ describe("model.temperature, model.maxTokens and model.contextWindow", () => {
     [{ MCPTERM_TEMPERATURE: "3" }, /MCPTERM_TEMPERATURE must be a number from 0 to 2/],
     [{ MCPTERM_MAX_TOKENS: "1.5" }, /MCPTERM_MAX_TOKENS must be a whole number of tokens/],
     [{ MCPTERM_CONTEXT_WINDOW: "0" }, /MCPTERM_CONTEXT_WINDOW must be a whole number of tokens/],
+    // JavaScript's Number() reads these; a person did not mean 16, 1000 or 0.
+    [{ MCPTERM_MAX_TOKENS: "0x10" }, /MCPTERM_MAX_TOKENS must be a whole number of tokens.*got "0x10"/],
+    [{ MCPTERM_CONTEXT_WINDOW: "1e4" }, /MCPTERM_CONTEXT_WINDOW must be a whole number of tokens/],
+    [{ MCPTERM_TEMPERATURE: "0b1" }, /MCPTERM_TEMPERATURE must be a number from 0 to 2/],
     [
       { MCPTERM_CONTEXT_WINDOW: "4096", MCPTERM_MAX_TOKENS: "4096" },
       /must be smaller than the context window/,

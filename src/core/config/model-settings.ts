@@ -143,15 +143,22 @@ function firstValue(candidates: Candidate[]): { value: number; text: string; sou
   for (const { value, source } of candidates) {
     const text = typeof value === "string" ? value.trim() : value;
     if (text === undefined || text === "") continue;
-    return { value: typeof text === "number" ? text : Number(text), text: String(value), source };
+    const number = typeof text === "number" ? text : DECIMAL.test(text) ? Number(text) : Number.NaN;
+    return { value: number, text: String(value), source };
   }
   return undefined;
 }
 
-/** A token count (a context window, an answer limit) from 1 up. */
-/** A window smaller than this holds no system prompt, tools and question at once. */
-const MIN_CONTEXT_WINDOW = 256;
+/**
+ * A window smaller than this holds no system prompt and question at once: the system prompt
+ * alone is about 560 tokens, and a window it fills could never be sent a request.
+ */
+const MIN_CONTEXT_WINDOW = 1024;
 
+/** A number as a person writes one in a variable: decimal (Number() also reads `0x10`, `1e3`, " "). */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** A token count (a context window, an answer limit) from 1 up. */
 function wholeNumber(candidates: Candidate[], min = 1): number | undefined {
   const found = firstValue(candidates);
   if (found === undefined) return undefined;
