@@ -46,8 +46,15 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   // Once Ctrl+C stopped the run while servers started, what the stop does to them (a connection
   // closed, a deadline said to pass) is not news: only "interrupted" is.
   let stoppedStarting = false;
+  // Said before the turn (a server that could not start, a knowledge folder refused): on stderr
+  // as they come, and in --output json's warnings and as stream-json warning events, so a script
+  // reading only stdout learns its run had fewer tools.
+  const startWarnings: string[] = [];
   const warn = (message: string): void => {
-    if (!stoppedStarting) io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+    if (stoppedStarting) return;
+    io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+    startWarnings.push(message);
+    if (args.output === "stream-json") io.stdout.write(`${JSON.stringify({ type: "warning", message })}\n`);
   };
   // Server errors and declined server requests, as they happen (stderr: stdout is the answer).
   const stopNotices = runtime.onNotice((notice) => warn(notice.text));
@@ -94,7 +101,10 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     if (prepared && !prepared.ok) throw new UsageError(prepared.reason);
     const session = runtime.newSession(model, resumed);
     const message = prepared?.message ?? prompt;
-    return await printEvents(session.run(message, { signal: io.signal }), args, io, () => session.savedId);
+    return await printEvents(session.run(message, { signal: io.signal }), args, io, {
+      savedId: () => session.savedId,
+      startWarnings,
+    });
   } finally {
     // Notices still count while closing: a collector found down by the last export says so then.
     await runtime.close();
@@ -107,7 +117,7 @@ async function printEvents(
   events: AsyncIterable<AgentEvent>,
   args: PromptArgs,
   io: CliIo,
-  savedId: () => string | undefined,
+  run: { savedId: () => string | undefined; startWarnings: readonly string[] },
 ): Promise<ExitCode> {
   const calls = new Map<string, ProposedToolCall>();
   let summary = emptySummary();
@@ -142,7 +152,8 @@ async function printEvents(
     exitCode = ExitCode.serverUnavailable;
   if (args.output === "text" && !endsWithNewline) io.stdout.write("\n");
   if (args.output === "json") {
-    io.stdout.write(`${JSON.stringify({ ...summary, session: savedId() }, null, 2)}\n`);
+    const warnings = [...run.startWarnings, ...summary.warnings];
+    io.stdout.write(`${JSON.stringify({ ...summary, warnings, session: run.savedId() }, null, 2)}\n`);
   }
   if (summary.error) io.stderr.write(`mcpterm: ${sanitizeOneLine(summary.error.message)}\n`);
   // A run stopped because its output's reader went away says nothing more (see OUTPUT_CLOSED).

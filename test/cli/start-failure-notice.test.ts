@@ -41,5 +41,24 @@ describe("a server that cannot be started, in one-shot mode", () => {
     // The model was offered the tools of the server that did start.
     const offered = (model.requests[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools;
     expect(offered?.some((tool) => tool.function.name === "good__echo")).toBe(true);
+
+    // A script reading only stdout learns it too: in --output json's warnings, and as
+    // stream-json warning events before the turn's.
+    const args = ["-p", "hello", "--trust-config", "--no-kb", "--model", "m", "--base-url", model.baseUrl];
+    const json = await runCli([...args, "--output", "json"], { cwd: dir, env: cleanEnv() });
+    expect(json.code).toBe(0);
+    const warnings = (JSON.parse(json.stdout) as { warnings: string[] }).warnings;
+    expect(warnings.filter((warning) => warning.includes("could not be started")).sort()).toEqual([
+      expect.stringMatching(/^server "bad" could not be started: .*boom/),
+      expect.stringMatching(/^server "missing" could not be started: /),
+    ]);
+    const streamed = await runCli([...args, "--output", "stream-json"], { cwd: dir, env: cleanEnv() });
+    const events = streamed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; message?: string });
+    const firstTurn = events.findIndex((event) => event.type === "turn_start");
+    const early = events.slice(0, firstTurn).filter((event) => event.type === "warning");
+    expect(early.filter((event) => event.message?.includes("could not be started"))).toHaveLength(2);
   });
 });
