@@ -50,11 +50,14 @@ describe("trustWarnings", () => {
           NODE_TLS_REJECT_UNAUTHORIZED: "0",
           PIP_INDEX_URL: "https://pypi.example",
           GIT_CONFIG_COUNT: "1",
+          ZDOTDIR: "./shell",
+          GCONV_PATH: "./gconv",
+          LD_BIND_NOT: "1",
           LOG_LEVEL: "debug",
         },
       },
       [
-        "sets HOME, Npm_Config_Registry, https_proxy, NODE_TLS_REJECT_UNAUTHORIZED, PIP_INDEX_URL, GIT_CONFIG_COUNT, which can make it run other code",
+        "sets HOME, Npm_Config_Registry, https_proxy, NODE_TLS_REJECT_UNAUTHORIZED, PIP_INDEX_URL, GIT_CONFIG_COUNT, ZDOTDIR, GCONV_PATH, LD_BIND_NOT, which can make it run other code",
       ],
     ],
   ])("%s", (_name, server, warnings) => {

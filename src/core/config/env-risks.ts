@@ -24,6 +24,18 @@ const CODE_LOADING_VARIABLES = new Set(
     "PERL5LIB",
     "BASH_ENV",
     "ENV",
+    // Shells: zsh reads $ZDOTDIR/.zshenv; bash runs PS4 and PROMPT_COMMAND, and SHELLOPTS or
+    // BASHOPTS can turn on the tracing that expands PS4.
+    "ZDOTDIR",
+    "PS4",
+    "PROMPT_COMMAND",
+    "SHELLOPTS",
+    "BASHOPTS",
+    // glibc loads character-set modules from GCONV_PATH; git and ssh run helper programs.
+    "GCONV_PATH",
+    "GIT_EXEC_PATH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
     "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS",
     "GIT_SSH_COMMAND",
@@ -46,7 +58,7 @@ const CODE_LOADING_VARIABLES = new Set(
 );
 
 /** Families of such variables: the dynamic loader's, npm's and pip's settings, git's config. */
-const CODE_LOADING_PREFIXES = ["DYLD_", "NPM_CONFIG_", "PIP_", "GIT_CONFIG_"];
+const CODE_LOADING_PREFIXES = ["LD_", "DYLD_", "NPM_CONFIG_", "PIP_", "GIT_CONFIG_"];
 
 /** The names in `env` that can make the server run code its command line does not show. */
 export function codeLoadingVariables(env: Readonly<Record<string, string>>): string[] {
