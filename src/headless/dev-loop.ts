@@ -14,7 +14,8 @@ import type { RecordedCall } from "../core/trace/recorded-calls.js";
 import { runDevCall, type DevCall } from "./dev-calls.js";
 import { replayCalls } from "./replay-calls.js";
 import { renderCallReport, summaryLine } from "./replay-report.js";
-import { findingLine, shownToolName } from "./tool-report.js";
+import { listedToolName } from "../core/policy/tool-withhold.js";
+import { findingLine } from "./tool-report.js";
 
 export interface DevLoopOptions {
   server: string;
@@ -238,11 +239,11 @@ function changeLines(changes: readonly ToolChange[]): string[] {
   return changes.map((change) => {
     switch (change.kind) {
       case "added":
-        return `  + ${shownToolName(change.tool)}: added`;
+        return `  + ${listedToolName(change.tool)}: added`;
       case "removed":
-        return `  - ${shownToolName(change.tool)}: removed`;
+        return `  - ${listedToolName(change.tool)}: removed`;
       case "changed":
-        return `  ~ ${shownToolName(change.tool)}: ${change.parts.join(", ")} (an "always allow" given for it no longer holds)`;
+        return `  ~ ${listedToolName(change.tool)}: ${change.parts.join(", ")} (an "always allow" given for it no longer holds)`;
     }
   });
 }

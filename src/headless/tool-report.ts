@@ -4,7 +4,7 @@ import type { LintFinding } from "../core/mcp/tool-lint.js";
 import { revealHiddenText } from "../core/policy/hidden-text.js";
 import { listedToolName } from "../core/policy/tool-withhold.js";
 import { displayPretty } from "../core/policy/redacted-json.js";
-import { revealControls, sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 
 /** One tool as `mcpterm tools` reports it: what mcpterm made of it, and the definition as sent. */
 export interface ToolReport {
@@ -33,15 +33,10 @@ export function toolReport(tool: AgentTool, definition: Tool): ToolReport {
   };
 }
 
-/** A tool's name as a listing shows it (listedToolName), its escapes and hidden characters written out. */
-export function shownToolName(name: string): string {
-  return revealControls(listedToolName(name));
-}
-
 /** A lint finding as one line under its server (naming the tool) or its tool. */
 export function findingLine(finding: LintFinding, withTool: boolean): string {
   // The tool's name with its escapes and hidden characters written out, as in the listing.
-  const tool = withTool && finding.tool !== undefined ? shownToolName(finding.tool) : undefined;
+  const tool = withTool && finding.tool !== undefined ? listedToolName(finding.tool) : undefined;
   const at = [tool, finding.path].filter((part) => part !== undefined);
   const where = at.length > 0 ? `${at.join(" ")}: ` : "";
   return `  ${finding.severity === "error" ? "✗" : "!"} ${finding.severity} ${finding.code}  ${where}${finding.message}`;

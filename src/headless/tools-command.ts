@@ -11,7 +11,8 @@ import { displayPretty } from "../core/policy/redacted-json.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { firstLine } from "../core/text/index.js";
 import type { CliIo } from "../common/cli-io.js";
-import { findingLine, renderToolReport, shownToolName, toolReport, type ToolReport } from "./tool-report.js";
+import { listedToolName } from "../core/policy/tool-withhold.js";
+import { findingLine, renderToolReport, toolReport, type ToolReport } from "./tool-report.js";
 import { runToolSearchCommand } from "./tool-search-command.js";
 import { missingToolError } from "./missing-tool.js";
 import { withOneServer, withServers } from "./with-one-server.js";
@@ -126,7 +127,7 @@ function renderReport(report: ServerReport[], findings: LintFinding[]): string {
     for (const tool of server.tools) {
       // A name's escapes and hidden characters written out: `get_note` and `get_note\e[8m` differ.
       lines.push(
-        `  ${shownToolName(tool.name)}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`,
+        `  ${listedToolName(tool.name)}  [${tool.tier}: ${tool.tierReason}]  ${firstLine(tool.description, 80)}`,
       );
       // What the model is not sent, or sent changed (a tool withheld, a description cut).
       for (const note of tool.notes) lines.push(`    ⚠ ${note}`);

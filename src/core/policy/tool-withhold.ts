@@ -1,4 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/client";
+import { revealControls } from "./sanitize-terminal.js";
 import { schemaWithholdReason } from "./schema-for-model.js";
 
 export const NEEDS_TASKS_REASON =
@@ -13,13 +14,15 @@ export const MAX_TOOL_NAME_CHARS = 128;
 const OVERLONG_NAME_SHOWN = 64;
 
 /**
- * A tool's name as a listing shows it: past MAX_TOOL_NAME_CHARS (such a tool is withheld), its
- * start and its length, so a server sending a name of thousands of characters does not fill the
- * screen with it. A name MCP allows is given back whole.
+ * A tool's name as a listing shows it (`mcpterm tools`, `/tools`, a missing tool's sentence):
+ * its escapes and hidden characters written out (`ev⟨U+001B⟩[31mil`), so two names that differ
+ * only by them never look the same, and past MAX_TOOL_NAME_CHARS (such a tool is withheld) its
+ * start and its length, so a name of thousands of characters does not fill the screen.
  */
 export function listedToolName(name: string): string {
-  if (name.length <= MAX_TOOL_NAME_CHARS) return name;
-  return `${name.slice(0, OVERLONG_NAME_SHOWN)}… (${name.length} characters)`;
+  const shown = name.length <= MAX_TOOL_NAME_CHARS ? name : name.slice(0, OVERLONG_NAME_SHOWN);
+  const written = revealControls(shown);
+  return name.length <= MAX_TOOL_NAME_CHARS ? written : `${written}… (${name.length} characters)`;
 }
 
 /**

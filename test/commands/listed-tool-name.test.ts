@@ -12,6 +12,9 @@ import { raw2025ServerScript, WORK_TOOL } from "../support/raw-2025-server.js";
 
 const LONG_NAME = `t${"x".repeat(4_999)}`;
 const SHOWN = `t${"x".repeat(63)}… (5000 characters)`;
+/** A name that draws as "evil" and one that draws as "getnote", whatever else they hold. */
+const ESCAPED = "ev\u001b[31mil";
+const HIDDEN = "get\u200bnote";
 let manager: McpManager;
 let context: CommandContext;
 
@@ -19,7 +22,14 @@ beforeAll(async () => {
   const script = path.join(await tempDir(), "long.mjs");
   await writeFile(
     script,
-    raw2025ServerScript({ tools: [{ name: LONG_NAME, inputSchema: { type: "object" } }, WORK_TOOL] }),
+    raw2025ServerScript({
+      tools: [
+        { name: LONG_NAME, inputSchema: { type: "object" } },
+        WORK_TOOL,
+        { name: ESCAPED, inputSchema: { type: "object" } },
+        { name: HIDDEN, inputSchema: { type: "object" } },
+      ],
+    }),
   );
   manager = new McpManager([serverConfig("long", { command: process.execPath, args: [script] })], {
     parentEnv: process.env,
@@ -45,10 +55,10 @@ function rows(result: CommandResult): string[][] {
   return result.rows;
 }
 
-describe("a tool whose name is longer than MCP allows", () => {
+describe("a tool name a server sends, as /tools lists it", () => {
   it("is listed by /tools with its start and its length", async () => {
     const listed = rows(await runSlashCommand(context, "/tools"));
-    expect(listed.map((row) => row[2])).toEqual([SHOWN, "work"]);
+    expect(listed.map((row) => row[2])).toEqual([SHOWN, "work", "ev⟨U+001B⟩[31mil", "get⟨U+200B⟩note"]);
     expect(listed[0]?.[4]).toContain("not offered to the model: its name is 5000 characters");
   });
 
@@ -56,8 +66,13 @@ describe("a tool whose name is longer than MCP allows", () => {
     const result = await runSlashCommand(context, "/tools long nothing");
     expect(result).toEqual({
       kind: "error",
-      message: `Server "long" has no tool "nothing" right now (tools: ${SHOWN}, work).`,
+      message: `Server "long" has no tool "nothing" right now (tools: ${SHOWN}, work, ev⟨U+001B⟩[31mil, get⟨U+200B⟩note).`,
     });
+  });
+
+  it("writes out a name's escapes and hidden characters, as mcpterm tools does, so no two look alike", () => {
+    expect(listedToolName(ESCAPED)).toBe("ev⟨U+001B⟩[31mil");
+    expect(listedToolName("\u202e".repeat(200))).toBe(`${"⟨U+202E⟩".repeat(64)}… (200 characters)`);
   });
 
   it("keeps a name MCP allows whole, 128 characters included", () => {
