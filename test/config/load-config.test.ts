@@ -709,6 +709,12 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       '{"mcpServers": tru}',
       "mcp.config.json is not valid JSON: Unexpected token '}'; fix the file or pass --config <file>.",
     ],
+    [
+      // A link a cloned repository planted (to /proc/self/environ, say): none of it is quoted.
+      "a file that is not JSON at all, which V8 quotes in part",
+      "SHELL=/bin/bash\nAWS_SECRET_ACCESS_KEY=abc123\n",
+      "mcp.config.json is not valid JSON: Unexpected token 'S'; fix the file or pass --config <file>.",
+    ],
   ])("invalid JSON: %s", async (_name, text, message) => {
     await expect(load(text)).rejects.toThrow(new ConfigError(message));
   });
