@@ -6,7 +6,14 @@ import { serverToolsOffered } from "../core/tool-search/index.js";
 import { describeCompaction } from "../core/window/describe-compaction.js";
 
 const ARGUMENT_SUMMARY_WIDTH = 80;
-const FAILURE_WIDTH = 200;
+/**
+ * A failed call's line holds its whole reason: a crash's sentence ("… (connection lost: the
+ * server process exited (code 3): <its stderr line>)") runs past 200 characters, and its end is
+ * the part that says why. Server texts in it are already bounded (readableServerMessage).
+ */
+const FAILURE_WIDTH = 600;
+/** A progress or task status message, which a server may send many of. */
+const STATUS_WIDTH = 200;
 
 /**
  * The stderr line one-shot mode prints for an event, if any: one per tool call when it ends
@@ -91,7 +98,7 @@ export function callProgressLine(
       ? `${progress.progress}`
       : `${progress.progress}/${total} (${Math.round((progress.progress / total) * 100)} %)`;
   const message = progress.message
-    ? `: ${firstLine(sanitizeForTerminal(redact(progress.message)), FAILURE_WIDTH)}`
+    ? `: ${firstLine(sanitizeForTerminal(redact(progress.message)), STATUS_WIDTH)}`
     : "";
   return `progress ${amount}${message}`;
 }
@@ -105,7 +112,7 @@ export function taskStatusLine(
   redact: (text: string) => string,
 ): string {
   const message = update.statusMessage
-    ? `: ${firstLine(sanitizeForTerminal(redact(update.statusMessage)), FAILURE_WIDTH)}`
+    ? `: ${firstLine(sanitizeForTerminal(redact(update.statusMessage)), STATUS_WIDTH)}`
     : "";
-  return `task ${firstLine(sanitizeForTerminal(redact(update.taskId)), FAILURE_WIDTH)}: ${update.status}${message}`;
+  return `task ${firstLine(sanitizeForTerminal(redact(update.taskId)), STATUS_WIDTH)}: ${update.status}${message}`;
 }
