@@ -91,6 +91,13 @@ describe("mcpterm auth and a server behind OAuth, through the real binary", () =
     const call = await cli(["call", "secure/whoami"]);
     expect(call.code).toBe(4);
     expect(call.stderr).toContain("mcpterm auth login secure");
+    // Typed with --url, it has no config entry `auth login` could find: said so, with what works.
+    const typed = await runCli(["call", "whoami", "--url", world.mcpUrl], { cwd: dir, env });
+    expect(typed.code).toBe(4);
+    expect(typed.stderr).toContain(
+      "needs you to sign in (OAuth), which mcpterm does for servers of the config: name it in mcp.config.json and run `mcpterm auth login <name>`, or, if it takes a token, pass it with --header",
+    );
+    expect(typed.stderr).not.toMatch(/run `mcpterm auth login 127/);
   });
 
   it("auth login in a pipe shows the page and its domain, opens nothing, and signs in when the browser comes back", async () => {

@@ -225,7 +225,7 @@ export class ServerAuth {
     const name = this.config.name;
     try {
       const person = this.options.person();
-      if (!person) throw new ServerUnavailableError(needsLoginSentence(name));
+      if (!person) throw new ServerUnavailableError(needsLoginSentence(name, this.config.typed === true));
       const address = openableUrl(page.href);
       if (!address)
         throw new ServerUnavailableError(
@@ -270,7 +270,7 @@ export class ServerAuth {
     const step = this.browser?.step;
     const refusal = issuerRefusal(name, error);
     if (refusal !== undefined) return refusal;
-    if (this.needsSignIn(error)) return needsLoginSentence(name);
+    if (this.needsSignIn(error)) return needsLoginSentence(name, this.config.typed === true);
     if (isFreshTokenRefused(error)) return freshTokenRefusedSentence(name);
     const invalid = metadataProblems(error);
     if (invalid !== undefined) return invalidMetadataSentence(name, invalid, this.config.typed === true);

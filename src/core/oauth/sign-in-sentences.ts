@@ -1,5 +1,10 @@
-/** One-shot mode, or nobody to ask: which command signs in. */
-export function needsLoginSentence(server: string): string {
+/**
+ * One-shot mode, or nobody to ask: which command signs in. A server typed with --url has no
+ * config entry for `auth login` to find: it can only be given a token, or named in the config.
+ */
+export function needsLoginSentence(server: string, typed = false): string {
+  if (typed)
+    return `server "${server}" needs you to sign in (OAuth), which mcpterm does for servers of the config: name it in mcp.config.json and run \`mcpterm auth login <name>\`, or, if it takes a token, pass it with --header "Authorization: Bearer …"`;
   return `server "${server}" needs you to sign in (OAuth); run \`mcpterm auth login ${server}\` (or /mcp login ${server} in the TUI), then try again`;
 }
 

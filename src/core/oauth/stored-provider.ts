@@ -173,7 +173,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (!this.canAsk() && !credentialsOf(this.entry(), this.resolvedIssuer)?.tokens?.refresh_token) {
       const found = state.resourceMetadata !== undefined || state.authorizationServerMetadata !== undefined;
       throw new ServerUnavailableError(
-        found ? needsLoginSentence(this.server) : noOAuthSentence(this.server, undefined, this.typed),
+        found
+          ? needsLoginSentence(this.server, this.typed)
+          : noOAuthSentence(this.server, undefined, this.typed),
       );
     }
     const pinned = this.oauth?.issuer;
