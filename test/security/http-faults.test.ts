@@ -109,6 +109,25 @@ describe("Streamable HTTP faults", () => {
     );
   });
 
+  it("a server that forgets every session at its start is said to, not blamed on its URL", async () => {
+    const server = await startHostileHttpServer();
+    closers.push(() => server.close());
+    server.forgetAlways();
+    const manager = new McpManager([serverConfig("remote", { transport: "http", url: server.url })], {
+      parentEnv: {},
+    });
+    closers.push(() => manager.close());
+    await manager.start();
+    const [snapshot] = manager.servers();
+    expect(snapshot?.status).toBe("failed");
+    expect(snapshot?.error).toMatch(
+      /^the server forgets its sessions at once: it answered initialize, then HTTP 404 to the next request carrying the session id it had just given, twice; /,
+    );
+    expect(snapshot?.error).not.toMatch(/check the URL|first message/);
+    // A new session once, then no more: bounded.
+    expect(server.initializes).toBe(2);
+  });
+
   it("a server that forgets every session fails the call with one clear sentence, after one new session", async () => {
     const { server, manager } = await connected();
     server.forgetAlways();

@@ -11,6 +11,10 @@ import { withStepUp } from "./sign-in-loop.js";
 import { classifyRequestError, lostConnection, ToolCallError } from "./tool-call-error.js";
 import type { ServerStatus } from "./types.js";
 
+/** Why a server that forgot two new sessions at once cannot be used, and whose fix it is. */
+const FORGETS_SESSIONS =
+  "the server forgets its sessions at once: it answered initialize, then HTTP 404 to the next request carrying the session id it had just given, twice; its owner must keep sessions where every request reaches them (one process, or a store shared behind a load balancer)";
+
 /** What a connection lends the requests it runs on its session. */
 export interface SessionHost {
   readonly name: string;
@@ -94,7 +98,11 @@ export class SessionRenewal {
     if (outcome.kind !== "failed" || !this.lostOnStart(outcome.error) || control.isClosing()) return outcome;
     this.host.note("notice", "the server forgot its new session at once (HTTP 404); starting another");
     await control.stop();
-    return attempt();
+    const again = await attempt();
+    // Lost twice: it answered initialize, so the URL is right; its sessions do not last.
+    if (again.kind === "failed" && !control.isClosing() && this.lostOnStart(again.error))
+      return { kind: "failed", error: new Error(FORGETS_SESSIONS) };
+    return again;
   }
 
   /** The connected client; a ToolCallError saying why when the server is not connected. */
