@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager } from "../../src/core/mcp/mcp-manager.js";
+import { ToolCallError } from "../../src/core/mcp/tool-call-error.js";
 import { serverConfig, tempDir, writeJson } from "../support/fixtures.js";
 import { startHostileHttpServer, type HostileHttpServer } from "../support/hostile-http-server.js";
 import { cleanEnv, runCli } from "../support/run-cli.js";
@@ -37,6 +38,16 @@ describe("Streamable HTTP faults", () => {
     expect((await manager.callTool("remote", "echo", { text: "still here" })).content).toEqual([
       { type: "text", text: "still here" },
     ]);
+  });
+
+  it("a call answered with a page, not JSON-RPC, is the server's fault, named as such", async () => {
+    const { manager } = await connected();
+    const failure = await manager.callTool("remote", "get_page", {}).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ToolCallError);
+    expect((failure as ToolCallError).failure).toBe("protocol");
+    expect((failure as ToolCallError).message).toBe(
+      'server "remote" answered with text/html; charset=utf-8, not JSON-RPC (application/json or text/event-stream); whether it acted on the request is unknown (a fault of the server or a proxy in front of it, not retried)',
+    );
   });
 
   it("a resumable stream that cannot be resumed is the connection lost, not a wait for the timeout", async () => {

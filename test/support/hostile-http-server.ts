@@ -86,6 +86,11 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
     );
     server.registerTool(
+      "get_page",
+      { description: "Answered by a proxy's sign-in page.", annotations: { readOnlyHint: true } },
+      () => ({ content: [{ type: "text", text: "unreachable" }] }),
+    );
+    server.registerTool(
       "get_dropped",
       { description: "Never answers: its stream is closed first.", annotations: { readOnlyHint: true } },
       () => ({ content: [{ type: "text", text: "unreachable" }] }),
@@ -102,6 +107,12 @@ export async function startHostileHttpServer(): Promise<HostileHttpServer> {
       // SSE headers, then the end of the stream: no response, no event id to resume from.
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       response.end();
+      return;
+    }
+    if (message?.method === "tools/call" && message.params?.name === "get_page") {
+      // A proxy in front of the server answering with its own page, status 200.
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<html><title>Sign in</title></html>");
       return;
     }
     if (message?.method === "tools/call" && message.params?.name === "get_severed") {

@@ -120,6 +120,17 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
         `server "${context.server}" broke the MCP protocol (its answer is not a valid result; this is a fault of the server, not retried): ${errorMessage(error)}`,
         { cause: error },
       );
+    // A 200 whose body is neither JSON nor an event stream (a proxy's HTML page, plain text):
+    // the server, or what stands in front of it, answered something other than MCP.
+    case SdkErrorCode.ClientHttpUnexpectedContent: {
+      const type = /Unexpected content type: (.*)$/.exec(errorMessage(error))?.[1]?.trim();
+      const what = type === undefined || type === "null" ? "no Content-Type" : type;
+      return new ToolCallError(
+        "protocol",
+        `server "${context.server}" answered with ${what}, not JSON-RPC (application/json or text/event-stream); whether it acted on the request is unknown (a fault of the server or a proxy in front of it, not retried)`,
+        { cause: error },
+      );
+    }
     case SdkErrorCode.MethodNotSupportedByProtocolVersion:
     case SdkErrorCode.CapabilityNotSupported:
       return new ToolCallError("business", `server "${context.server}": ${errorMessage(error)}`, {
@@ -134,7 +145,6 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
     case SdkErrorCode.ClientHttpNotImplemented:
     case SdkErrorCode.ClientHttpAuthentication:
     case SdkErrorCode.ClientHttpForbidden:
-    case SdkErrorCode.ClientHttpUnexpectedContent:
     case SdkErrorCode.ClientHttpFailedToOpenStream:
     case SdkErrorCode.ClientHttpFailedToTerminateSession:
       return new ToolCallError("transient", errorMessage(error), { cause: error });
