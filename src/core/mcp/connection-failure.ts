@@ -4,7 +4,7 @@ import { capSentence } from "../text/cap-sentence.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
 import type { ProtocolSetting } from "../config/config-types.js";
 import type { ServerAuth } from "../oauth/server-auth.js";
-import { CHECK_ENDPOINT_PATH, negotiationFailure } from "./protocol-era.js";
+import { CHECK_ENDPOINT_PATH, malformedHttpAnswer, negotiationFailure } from "./protocol-era.js";
 import { redactedLine } from "../policy/redacted-json.js";
 import { errorAnswerText, serverErrorAnswer } from "./server-error-answer.js";
 import { essentialsText, howItEnded, serverExitReport } from "./server-exit.js";
@@ -66,6 +66,9 @@ export async function describeConnectFailure(
   if (exit) return exit;
   const refusedPost = refusedPostSentence(error);
   if (refusedPost) return refusedPost;
+  // undici says only "fetch failed"; its causes say whether the server was reached at all.
+  const malformed = malformedHttpAnswer(error);
+  if (malformed) return `the server answered, but ${malformed}`;
   return `${capSentence(errorMessage(error))}${answerSuffix(error, context.redact)}${stderrSuffix(stdio)}`;
 }
 

@@ -8,6 +8,7 @@ import {
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import type { ProtocolSetting } from "../config/config-types.js";
+import { sanitizeOneLine } from "../policy/sanitize-terminal.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
 
 /**
@@ -112,13 +113,32 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
   EHOSTUNREACH: "its host cannot be reached (EHOSTUNREACH)",
   ENETUNREACH: "its network cannot be reached (ENETUNREACH)",
   UND_ERR_SOCKET: "the connection closed before an answer came",
+  UND_ERR_HEADERS_OVERFLOW:
+    "its answer's headers are larger than Node reads (UND_ERR_HEADERS_OVERFLOW): a fault of the server or of a proxy in front of it",
 };
+
+/**
+ * An answer undici could not read as HTTP/1.1 (a header holding a control character, a broken
+ * status line): the server answered, wrongly, so this is no network failure and not the URL.
+ */
+export function malformedHttpAnswer(error: unknown): string | undefined {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (cause.name !== "HTTPParserError" && !(typeof code === "string" && code.startsWith("HPE_"))) continue;
+    // "Response does not match the HTTP/1.1 protocol (Invalid header value char)": the reason.
+    const reason = /\(([^()]+)\)\s*$/.exec(cause.message)?.[1] ?? cause.message;
+    return `its answer is not valid HTTP/1.1 (${sanitizeOneLine(reason).slice(0, 160)}): a fault of the server or of a proxy in front of it`;
+  }
+  return undefined;
+}
 
 /**
  * Why a request could not reach a remote server or its answer could not come back, from the
  * codes in `error`'s causes (undici says only `fetch failed`), or undefined for anything else.
  */
 export function networkFailure(error: unknown): string | undefined {
+  const malformed = malformedHttpAnswer(error);
+  if (malformed) return malformed;
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
@@ -144,6 +164,8 @@ function probeFailure(error: SdkError): string | undefined {
   const contentType = /Unexpected content type: ([^)\s]+)/.exec(error.message)?.[1];
   if (contentType)
     return `the server answered the server/discover probe with ${contentType}, not JSON-RPC; ${CHECK_ENDPOINT_PATH}`;
+  const malformed = malformedHttpAnswer(error);
+  if (malformed) return `the server answered the server/discover probe, but ${malformed}`;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
