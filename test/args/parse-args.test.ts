@@ -239,10 +239,7 @@ describe("parseArgs", () => {
     ],
     [["-p", "hi", "--max-steps", "0"], /--max-steps must be a whole number from 1 to 1000, got 0/],
     [["-p", "hi", "--max-steps", "2.5"], /--max-steps must be a whole number/],
-    [
-      ["-p", "hi", "--max-steps", "abc"],
-      /^--max-steps needs a number written in decimal digits, got "abc"/,
-    ],
+    [["-p", "hi", "--max-steps", "abc"], /^--max-steps needs a number written in decimal digits, got "abc"/],
     [["-p", "hi", "--max-steps", "99999999999999999999"], /from 1 to 1000, got 100000000000000000000/],
     [
       ["-p", "hi", "--output", "xml"],
