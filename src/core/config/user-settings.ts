@@ -6,6 +6,7 @@ import type { AllowanceStore, SavedAllowance } from "../policy/tool-allowances.j
 import { errorMessage } from "../errors.js";
 import { readRegularFileSync } from "../files/regular-file.js";
 import { ensurePrivateFolder } from "./private-folder.js";
+import { settingsFindings } from "./settings-findings.js";
 
 /**
  * The user's own settings, outside any project: what they allowed to run without asking, and
@@ -120,12 +121,22 @@ export class UserSettings {
     return this.load().problem;
   }
 
+  /**
+   * What a readable file holds that mcpterm does not use as written (a duplicate or misspelled
+   * key, an unknown tier in approval.auto), one sentence each naming the file (settingsFindings).
+   */
+  findings(): string[] {
+    const { record, text, problem } = this.load();
+    if (problem !== undefined || text === undefined) return [];
+    return settingsFindings(text, record).map((finding) => `${this.path}: ${finding}`);
+  }
+
   /** The file as an object; missing or unusable settings are empty ones (see problem). */
   private readRecord(): Partial<Record<string, unknown>> {
     return this.load().record;
   }
 
-  private load(): { record: Partial<Record<string, unknown>>; problem?: string } {
+  private load(): { record: Partial<Record<string, unknown>>; text?: string; problem?: string } {
     let text: string;
     try {
       // Not a FIFO (which would block the whole process) nor a device: a regular file or nothing.
@@ -145,7 +156,7 @@ export class UserSettings {
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
       return { record: {}, problem: `${this.path} does not hold a JSON object` };
-    return { record: parsed };
+    return { record: parsed, text };
   }
 
   private read(): UserSettingsData {

@@ -221,6 +221,7 @@ export async function openSession(
       level: "warning",
       text: `${unusableSettings}: your settings count as empty until it is fixed (no tier runs unasked, no config is trusted, no tool always allowed), and mcpterm saves nothing over it.`,
     });
+  for (const finding of settings.findings()) notices.push({ level: "warning", text: finding });
   // The user's key, or their whole conversation off this machine, goes to an endpoint a project
   // file chose only if the person trusts that file.
   const endpoint = projectEndpoint(model.settings);
