@@ -299,6 +299,15 @@ describe("the chat request on the wire", () => {
     expect(error.message).toContain("did not answer within 200 ms");
   });
 
+  it("tries a request whose headers never came once more, not four times: each costs the whole timeout", async () => {
+    const server = await serve(() => {
+      // Never answers.
+    });
+    const error = await failure(model(server.baseUrl, { requestTimeoutMs: 200, maxRetries: 4 }));
+    expect(error.message).toContain("did not answer within 200 ms after 1 retry");
+    expect(server.hits).toHaveLength(2);
+  });
+
   it("stops a stream the person cancels, and closes its connection", async () => {
     let closed!: () => void;
     const connectionClosed = new Promise<void>((resolve) => (closed = resolve));

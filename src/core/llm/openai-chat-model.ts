@@ -41,6 +41,8 @@ import type { ChatModel, ModelRequest, ModelSettings, ModelStreamEvent } from ".
 const DEFAULT_MAX_RETRIES = 4;
 /** Time to response headers; generous because a local server may load the model first. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Retries a request whose headers never came gets: one (see retryAfterFailure). */
+const MAX_TIMEOUT_RETRIES = 1;
 /** Each stall already cost a whole silence limit, so one fresh try is the most worth waiting for. */
 const MAX_STALL_RETRIES = 1;
 
@@ -210,7 +212,16 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
   const failure = classified.failure;
   // A request too long for the window is as long the next time: the turn compacts instead.
   const tooLong = isContextLengthFailure(classified);
-  if (failure === undefined || retries >= loop.maxRetries || !isRetryable(failure) || tooLong) {
+  // A whole header timeout of silence (two minutes) once is a hiccup; after a retry already, the
+  // endpoint is not answering, and each further try would cost as long again (ten minutes in all).
+  const silentAgain = failure?.type === "timeout" && retries >= MAX_TIMEOUT_RETRIES;
+  if (
+    failure === undefined ||
+    retries >= loop.maxRetries ||
+    !isRetryable(failure) ||
+    tooLong ||
+    silentAgain
+  ) {
     throw toLlmError(classified, context, error);
   }
   const wait = planRetryWait(retries + 1, classified.headers, {
