@@ -1,5 +1,5 @@
-import { errorMessage, RuntimeError } from "../core/errors.js";
-import { safeDecodeUri } from "../core/policy/known-secret-search.js";
+import { moveUrlCredentials } from "../core/config/url-credentials.js";
+import { errorMessage, RuntimeError, UsageError } from "../core/errors.js";
 import { tracesUrl } from "../core/telemetry/telemetry-settings.js";
 import type { OtlpExport } from "../core/trace/trace-otlp.js";
 
@@ -17,16 +17,17 @@ export async function sendOtlp(
   collectorHeaders: Record<string, string>,
 ): Promise<string> {
   const url = tracesUrl(endpoint);
-  const { address, authorization } = withoutCredentials(url);
-  const named = Object.keys(collectorHeaders).some((name) => name.toLowerCase() === "authorization");
-  const headers = {
-    ...(authorization === undefined || named ? {} : { authorization }),
-    ...collectorHeaders,
-    "content-type": "application/json",
-  };
+  // fetch refuses a URL with a user name and password: they go as Basic authorization, as live
+  // export's http client sends them, and as a remote MCP server's are (url-credentials.ts).
+  const moved = moveUrlCredentials(url, collectorHeaders);
+  if ("problem" in moved)
+    throw new UsageError(
+      `${url} holds a user name and password, and the collector's headers have an Authorization header too; keep one of the two.`,
+    );
+  const headers = { ...moved.headers, "content-type": "application/json" };
   let response: Response;
   try {
-    response = await fetch(address, {
+    response = await fetch(moved.url, {
       method: "POST",
       headers,
       body: JSON.stringify(exported),
@@ -50,28 +51,6 @@ export async function sendOtlp(
       `The collector at ${url} refused the spans (HTTP ${response.status}); check the endpoint and OTEL_EXPORTER_OTLP_HEADERS.`,
     );
   return url;
-}
-
-/**
- * The URL without its `user:password@`, which fetch refuses, and the Basic authorization live
- * export sends for it (Node's http client does so with such a URL); an authorization header given
- * in the headers wins, as it does there.
- */
-function withoutCredentials(url: string): { address: string; authorization?: string } {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return { address: url };
-  }
-  if (parsed.username === "" && parsed.password === "") return { address: url };
-  const credentials = `${safeDecodeUri(parsed.username)}:${safeDecodeUri(parsed.password)}`;
-  parsed.username = "";
-  parsed.password = "";
-  return {
-    address: parsed.toString(),
-    authorization: `Basic ${Buffer.from(credentials).toString("base64")}`,
-  };
 }
 
 /** Why fetch failed, with the system's reason it keeps as its cause (ECONNREFUSED, a timeout). */

@@ -137,6 +137,25 @@ describe("a remote server's URL with a user name and password in it", () => {
     expect(seen.at(-1)).toBe(EXPECTED);
   });
 
+  it("refused, names the URL's user name and password, not a header it never had", async () => {
+    const { origin } = await basicAuthServer();
+    const dir = await tempDir("mcpterm-url-credentials-wrong-");
+    const url = `http://ops:wrong-pass-1@${origin}/mcp`;
+    const typed = await runCli(trustingConfig(["call", "--url", url, "shout", '{"text":"x"}', "--yes"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(typed.code).toBe(4);
+    expect(typed.stderr).toContain(
+      "refused the user name and password in its URL, sent as Basic authorization (HTTP 401); check them",
+    );
+    expect(typed.stderr).not.toMatch(/--header|wrong-pass-1/);
+    const configured = await project({ url });
+    const run = await runCli(trustingConfig(["tools"]), { cwd: configured, env: cleanEnv() });
+    expect(run.stdout + run.stderr).toContain("refused the user name and password in its URL");
+    expect(run.stdout + run.stderr).not.toMatch(/headers|wrong-pass-1/);
+  });
+
   it("with an Authorization header as well, sends neither and says to keep one", async () => {
     const { origin, seen } = await basicAuthServer();
     const dir = await project({

@@ -58,6 +58,8 @@ export interface ServerConfig {
   urlSecrets?: string[];
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
+  /** Its Authorization header is its URL's user name and password, sent as Basic (url-credentials.ts). */
+  authorizationFromUrl?: true;
 }
 
 /** A value from the user's environment that an entry uses: the variable and the entry's key it is in. */

@@ -145,7 +145,10 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     const moved = moveUrlCredentials(server.url, server.headers);
     if ("problem" in moved)
       twoCredentials = `${urlPath} in ${context.fileLabel} holds a user name and password, and ${here} has ${moved.problem}; keep one of the two.`;
-    else ({ url: server.url, headers: server.headers } = moved);
+    else {
+      ({ url: server.url, headers: server.headers } = moved);
+      if (moved.authorizationFromUrl) server.authorizationFromUrl = true;
+    }
   }
 
   const problem = describeUnset(unset, context.fileLabel) ?? badUrl ?? insecure ?? twoCredentials;

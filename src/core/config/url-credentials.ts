@@ -5,7 +5,8 @@
  * into a header they are sent, redacted and judged as every configured header is.
  */
 export type MovedCredentials =
-  { url: string; headers: Record<string, string> } | { problem: "an Authorization header too" };
+  | { url: string; headers: Record<string, string>; authorizationFromUrl?: true }
+  | { problem: "an Authorization header too" };
 
 /**
  * Where the user name and password are in a URL as written in a config (`https://user:${PASS}@host`),
@@ -55,6 +56,7 @@ export function moveUrlCredentials(url: string, headers: Record<string, string>)
   return {
     url: parsed.href,
     headers: { ...headers, Authorization: `Basic ${Buffer.from(pair, "utf8").toString("base64")}` },
+    authorizationFromUrl: true,
   };
 }
 

@@ -26,8 +26,8 @@ export async function describeConnectFailure(
     protocol: ProtocolSetting;
     /** The server was typed on the command line (see ServerConfig.typed). */
     typed: boolean;
-    /** Its requests carried an Authorization header of the config's or the command line's. */
-    sentAuthorization: boolean;
+    /** Its requests carried an Authorization header: one given as such, or its URL's user and password. */
+    sentAuthorization: "header" | "url" | undefined;
   },
 ): Promise<string> {
   const { stdio, auth, server } = context;
@@ -149,12 +149,14 @@ function unauthorizedSentence(
   server: string,
   signsIn: boolean,
   typed: boolean,
-  sentAuthorization: boolean,
+  sentAuthorization: "header" | "url" | undefined,
 ): string | undefined {
   if (signsIn || !isAuthError(error)) return undefined;
   const code = httpStatus(error) ?? 401;
   // A token was sent and refused: that it needs one is not news, that this one failed is.
-  if (sentAuthorization)
+  if (sentAuthorization === "url")
+    return `server "${server}" refused the user name and password in its URL, sent as Basic authorization (HTTP ${code}); check them (they may be wrong, or the server may take a token instead).`;
+  if (sentAuthorization === "header")
     return `server "${server}" refused the Authorization header it was sent (HTTP ${code}); check the token${typed ? " given with --header" : ` in mcpServers.${server}.headers`} (it may be wrong, expired, or lack a scope the server needs).`;
   const fix = typed
     ? `pass its token with --header "Authorization: Bearer …", or name it in mcp.config.json to sign in`

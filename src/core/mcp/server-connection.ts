@@ -454,9 +454,11 @@ export class ServerConnection {
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",
       typed: this.config.typed === true,
-      sentAuthorization: Object.keys(this.config.headers).some(
-        (name) => name.toLowerCase() === "authorization",
-      ),
+      sentAuthorization: this.config.authorizationFromUrl
+        ? "url"
+        : Object.keys(this.config.headers).some((name) => name.toLowerCase() === "authorization")
+          ? "header"
+          : undefined,
     });
     // A 2026 server's answer to the probe that could not be used: the failure that followed
     // (initialize refused, a pinned revision not offered) does not say why.
