@@ -1,4 +1,6 @@
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
@@ -62,6 +64,42 @@ describe("a 2026-07-28 server whose server/discover answer could not be used", (
     expect(run.stdout).toContain(
       `its server/discover answer ${problem}, so it could not be spoken to in 2026-07-28`,
     );
+  });
+
+  it("is told the same over Streamable HTTP, after the legacy transport failed too", async () => {
+    const http = createServer((request, response) => {
+      if (request.method !== "POST") {
+        response.writeHead(405).end();
+        return;
+      }
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        const message = JSON.parse(body) as { id?: number; method?: string };
+        if (message.id === undefined) {
+          response.writeHead(202).end();
+          return;
+        }
+        const answer =
+          message.method === "server/discover"
+            ? { result: { supportedVersions: ["2099-01-01"], capabilities } }
+            : { error: { code: -32601, message: `Method not found: ${message.method}` } };
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...answer }));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      const run = await runCli(["tools", "--url", url], { cwd: await tempDir(), env: cleanEnv() });
+      expect(run.code).toBe(4);
+      expect(run.stdout).toContain(
+        'its server/discover answer lists "2099-01-01" in supportedVersions, not "2026-07-28", so it could not be spoken to in 2026-07-28',
+      );
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 
   it("is told it answered after mcpterm stopped waiting, and how to pin the revision", async () => {

@@ -127,9 +127,13 @@ export class ClientOpener {
         isAuthError(streamableError)
       )
         throw streamableError;
+      // The Streamable HTTP attempt's probe tells why it failed (an unusable server/discover
+      // answer): kept when the legacy transport fails too, whose own probe would replace it.
+      const [streamableProbe, streamableKind] = [this.probe, this.probeKind];
       try {
         return { client: await this.connectWith("sse"), transport: "sse" };
       } catch {
+        [this.probe, this.probeKind] = [streamableProbe, streamableKind];
         throw streamableError;
       }
     }
