@@ -355,6 +355,17 @@ describe("signing in to a remote server behind OAuth", () => {
     );
   });
 
+  it("metadata its host never finishes answering is named, within the start-up time, not called missing", async () => {
+    const { world, store } = await setUp({ stallResourceMetadata: true });
+    const connected = manager(world.mcpUrl, store, person(), { startupTimeoutMs: 2000 });
+    await connected.start();
+    const error = connected.servers()[0]?.error ?? "";
+    expect(error).toMatch(
+      /^sign-in to "secure" failed at discovery: .*127\.0\.0\.1:\d+ did not answer within 1 s \(a fault of that host/,
+    );
+    expect(error).not.toMatch(/publishes no OAuth metadata|within 2000 ms/);
+  });
+
   it("a client secret echoed back inside an Authorization: Basic header is redacted", async () => {
     const { world, store } = await setUp({ tokenEndpoint: "echo" });
     const redactor = new SecretRedactor([]);

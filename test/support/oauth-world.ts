@@ -59,6 +59,8 @@ export interface OAuthWorldOptions {
   stepUp?: "always";
   /** Serve no OAuth metadata and no registration: a 401 with no way to sign in. */
   noOAuth?: boolean;
+  /** The protected-resource metadata is never answered (a host that takes the request and stalls). */
+  stallResourceMetadata?: boolean;
   /**
    * The token endpoint never answers ("stall"), refuses quoting the request's Authorization
    * header ("echo"), or answers with a body that never ends ("flood").
@@ -289,6 +291,7 @@ export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<
       return;
     }
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp") {
+      if (options.stallResourceMetadata) return new Promise<void>(() => undefined);
       if (options.noOAuth || legacyIssuer) {
         json(response, 404, { error: "not_found" });
         return;

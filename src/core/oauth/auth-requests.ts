@@ -9,6 +9,9 @@ import { formatBytes } from "../text/index.js";
  */
 export const MAX_AUTH_ANSWER_BYTES = 4 * 1024 * 1024;
 
+/** An OAuth request its host did not answer in time: named as such, never as "no metadata". */
+export class AuthRequestTimedOut extends Error {}
+
 /** Statuses whose answers have no body, which a Response cannot be made with. */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -41,7 +44,9 @@ export async function boundedRequest(
   } catch (error) {
     if (bounds.stop.aborted) throw new ServerUnavailableError(bounds.givenUp);
     if (error instanceof Error && error.name === "TimeoutError")
-      throw new Error(`${bounds.who} did not answer within ${Math.round(bounds.timeoutMs / 1000)} s`);
+      throw new AuthRequestTimedOut(
+        `${bounds.who} did not answer within ${Math.round(bounds.timeoutMs / 1000)} s`,
+      );
     throw error;
   }
   return limitedBody(response, bounds.who);

@@ -5,7 +5,7 @@ import { errorMessage, ServerUnavailableError } from "../errors.js";
 import { openableUrl } from "../policy/openable-url.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { isFreshTokenRefused, isUnauthorized, metadataProblems, shortError } from "./auth-failures.js";
-import { boundedRequest, type RequestBounds } from "./auth-requests.js";
+import { AuthRequestTimedOut, boundedRequest, type RequestBounds } from "./auth-requests.js";
 import { bindTokensWithDpop } from "./dpop-binding.js";
 import { EnterpriseGrantProvider } from "./enterprise-grant.js";
 import { checkErrorResponseIssuer, issuerRefusal } from "./issuer-check.js";
@@ -80,6 +80,8 @@ export class ServerAuth {
   private waiting: AbortController | undefined;
   /** Aborts the OAuth requests in flight when the connection closes (Ctrl+C included). */
   private stopping = new AbortController();
+  /** A discovery request of the latest round given up for time (see fetch). */
+  private discoveryTimedOut: string | undefined;
 
   private constructor(
     private readonly config: ServerConfig & { url: string },
@@ -150,6 +152,8 @@ export class ServerAuth {
       if (sameOrigin && target.pathname === server.pathname) {
         const response = await base(input, init);
         if (response.status === 401) {
+          // A new round of discovery follows: what the last one met is not this one's.
+          this.discoveryTimedOut = undefined;
           await this.browser?.choosePort();
           // Tokens refused: the resource may have moved to another authorization server
           // (SEP-2352), which only a fresh discovery finds; the SDK never forgets it itself.
@@ -162,17 +166,40 @@ export class ServerAuth {
       // Discovery, registration and tokens: bounded in time and size, given up when the connection closes.
       const headers = new Headers(init?.headers);
       if (!sameOrigin) for (const name of ownHeaders) headers.delete(name);
-      return boundedRequest(
-        base,
-        input,
-        { ...init, headers },
-        this.bounds(target.host, this.requestTimeoutMs),
-      );
+      // Discovery's GETs are bounded well inside the start-up time, as an identity provider's
+      // exchange is, so a metadata host that never finishes answering is named, not the start.
+      const discovery = (init?.method ?? "GET").toUpperCase() === "GET";
+      if (!discovery)
+        return boundedRequest(
+          base,
+          input,
+          { ...init, headers },
+          this.bounds(target.host, this.requestTimeoutMs),
+        );
+      try {
+        const answered = await boundedRequest(
+          base,
+          input,
+          { ...init, headers },
+          this.bounds(target.host, this.discoveryTimeoutMs),
+        );
+        return answered;
+      } catch (error) {
+        // The SDK takes a metadata request that failed for metadata that is not there, and goes
+        // on to guess: kept, so the sentence names the host that did not answer (see describe).
+        if (error instanceof AuthRequestTimedOut) this.discoveryTimedOut = error.message;
+        throw error;
+      }
     };
   }
 
   private get requestTimeoutMs(): number {
     return this.options.requestTimeoutMs ?? AUTH_REQUEST_MS;
+  }
+
+  /** One discovery request's limit: half the server's start-up time at most (see fetch). */
+  private get discoveryTimeoutMs(): number {
+    return Math.min(this.requestTimeoutMs, this.config.startupTimeoutMs / 2);
   }
 
   /**
@@ -276,10 +303,19 @@ export class ServerAuth {
     if (invalid !== undefined) return invalidMetadataSentence(name, invalid, this.config.typed === true);
     if (step === undefined) return undefined;
     const entry = this.options.store.get(name, this.config.url);
-    const nothingFound =
-      !entry?.discovery?.resourceMetadata && !entry?.discovery?.authorizationServerMetadata;
-    if (nothingFound && (step === "discovery" || step === "registration"))
-      return noOAuthSentence(name, shortError(error), this.config.typed === true);
+    const foundNothing =
+      !entry?.discovery?.resourceMetadata &&
+      !entry?.discovery?.authorizationServerMetadata &&
+      (step === "discovery" || step === "registration");
+    // A host that did not answer is not one that has nothing to say.
+    const timedOut = timedOutRequest(error)
+      ? shortError(error)
+      : foundNothing
+        ? this.discoveryTimedOut
+        : undefined;
+    if (timedOut !== undefined)
+      return `sign-in to "${name}" failed at ${foundNothing ? "discovery" : step}: ${timedOut} (a fault of that host; try again later, or ask the server's owner)`;
+    if (foundNothing) return noOAuthSentence(name, shortError(error), this.config.typed === true);
     return `sign-in to "${name}" failed at ${step}: ${shortError(error)}`;
   }
 
@@ -408,4 +444,11 @@ export class ServerAuth {
       await redirect.close();
     }
   }
+}
+
+/** Whether an OAuth request in `error`'s causes was given up for time (AuthRequestTimedOut). */
+function timedOutRequest(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause)
+    if (cause instanceof AuthRequestTimedOut) return true;
+  return false;
 }
