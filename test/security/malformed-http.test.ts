@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,7 +8,8 @@ import { serverConfig } from "../support/fixtures.js";
 /**
  * A remote server whose answers are not valid HTTP/1.1 (a header holding an escape character, as
  * a framework that copies a value into a header without checking it sends): undici refuses the
- * answer and says only "fetch failed". mcpterm says the server answered, wrongly.
+ * answer and says only "fetch failed". mcpterm says the server answered, wrongly. And one that
+ * answers with a redirect to itself, which the SDK gives up on naming that very URL.
  */
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -122,5 +124,24 @@ describe("a remote server whose answer is not valid HTTP/1.1", () => {
     await expect(manager.callTool("raw", "echo", {})).rejects.toThrow(
       /failed during the request: its answer is not valid HTTP\/1\.1 \(Invalid header value char\): a fault of the server/,
     );
+  });
+});
+
+describe("a remote server that redirects to its own URL", () => {
+  it("is said to loop, not told to use that URL", async () => {
+    const http = createHttpServer((request, response) => {
+      request.resume();
+      response.writeHead(307, { location: `http://127.0.0.1:${port}/mcp` }).end();
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const { port } = http.address() as AddressInfo;
+    closers.push(() => new Promise((resolve) => http.close(() => resolve())));
+    const manager = manage(`http://127.0.0.1:${port}/mcp`);
+    await manager.start();
+    const error = manager.servers()[0]?.error ?? "";
+    expect(error).toContain(
+      "the server answers with a redirect to its own URL, over and over (a redirect loop); its owner must fix it, the URL is not the cause",
+    );
+    expect(error).not.toMatch(/use that URL/);
   });
 });

@@ -26,6 +26,8 @@ export async function describeConnectFailure(
     protocol: ProtocolSetting;
     /** The server was typed on the command line (see ServerConfig.typed). */
     typed: boolean;
+    /** A remote server's URL (without its user name and password), to tell a redirect to itself. */
+    url: string | undefined;
     /** Its requests carried an Authorization header: one given as such, or its URL's user and password. */
     sentAuthorization: "header" | "url" | undefined;
   },
@@ -66,6 +68,8 @@ export async function describeConnectFailure(
   if (exit) return exit;
   const refusedPost = refusedPostSentence(error);
   if (refusedPost) return refusedPost;
+  const loop = redirectLoop(error, context.url);
+  if (loop) return loop;
   // undici says only "fetch failed"; its causes say whether the server was reached at all.
   const malformed = malformedHttpAnswer(error);
   if (malformed) return `the server answered, but ${malformed}`;
@@ -104,6 +108,27 @@ function isBrokenPipe(error: unknown): boolean {
   for (let cause = error; cause instanceof Error; cause = cause.cause)
     if ((cause as NodeJS.ErrnoException).code === "EPIPE" || /\bEPIPE\b/.test(cause.message)) return true;
   return false;
+}
+
+/**
+ * The SDK follows a few redirects within the server's origin and then says `Redirect to <url>
+ * not followed; use that URL as the endpoint`: when that URL is the one already in use, the
+ * server redirects to itself, which no change of URL fixes.
+ */
+function redirectLoop(error: unknown, url: string | undefined): string | undefined {
+  const target = /Redirect to (\S+) not followed/.exec(errorMessage(error))?.[1];
+  if (target === undefined || url === undefined || !sameEndpoint(target, url)) return undefined;
+  return "the server answers with a redirect to its own URL, over and over (a redirect loop); its owner must fix it, the URL is not the cause";
+}
+
+function sameEndpoint(a: string, b: string): boolean {
+  try {
+    const [left, right] = [new URL(a), new URL(b)];
+    for (const url of [left, right]) url.username = url.password = url.search = url.hash = "";
+    return left.href === right.href;
+  } catch {
+    return false;
+  }
 }
 
 /** A 401 or 403 from the server: another transport would be refused the same way. */

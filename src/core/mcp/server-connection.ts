@@ -454,6 +454,7 @@ export class ServerConnection {
       stdio: this.stdio,
       protocol: this.config.protocol ?? "auto",
       typed: this.config.typed === true,
+      url: this.config.url,
       sentAuthorization: this.config.authorizationFromUrl
         ? "url"
         : Object.keys(this.config.headers).some((name) => name.toLowerCase() === "authorization")
