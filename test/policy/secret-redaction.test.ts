@@ -132,21 +132,27 @@ describe("SecretRedactor", () => {
   it("takes a collector's headers (OTEL_EXPORTER_OTLP_HEADERS) as secrets, whole and each value", () => {
     expect(
       secretsFromEnvironment({
-        OTEL_EXPORTER_OTLP_HEADERS: "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=a",
+        OTEL_EXPORTER_OTLP_HEADERS: "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=production",
         OTEL_EXPORTER_OTLP_TRACES_HEADERS: "authorization=Bearer%20collectortok-99887766",
+        OTEL_EXPORTER_OTLP_LOGS_HEADERS: "x-api-key=logs-key-12345678",
       }),
     ).toEqual([
-      "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=a",
+      "x-honeycomb-team=hcteamkey-0123456789abcdef,x-tenant=production",
       "hcteamkey-0123456789abcdef",
       "authorization=Bearer%20collectortok-99887766",
       "Bearer%20collectortok-99887766",
       "Bearer collectortok-99887766",
       "collectortok-99887766",
+      "x-api-key=logs-key-12345678",
+      "logs-key-12345678",
     ]);
-    // A list of header names holds no value to hide.
-    expect(secretsFromEnvironment({ CORS_ALLOWED_HEADERS: "Content-Type,Authorization" })).toEqual([
-      "Content-Type,Authorization",
-    ]);
+    // Headers of another program's, and a list of header names: no secret, no word made one.
+    expect(
+      secretsFromEnvironment({
+        CORS_ALLOWED_HEADERS: "Content-Type,Authorization",
+        MY_SERVICE_HEADERS: "accept=application/json",
+      }),
+    ).toEqual([]);
   });
 
   it("takes the password out of any URL in the environment, plain and decoded", () => {
@@ -302,6 +308,8 @@ describe("isSecretName", () => {
     ["key", true, false],
     // Headers for a service, written as OpenTelemetry writes them: a collector's key among them.
     ["OTEL_EXPORTER_OTLP_HEADERS", true, false],
+    ["OTEL_EXPORTER_OTLP_TRACES_HEADERS", true, false],
+    ["MY_SERVICE_HEADERS", false, false],
     ["headers", false, false],
     ["x-header", false, false],
   ])("%s: environment %s, argument %s", (name, environment, argument) => {

@@ -451,8 +451,8 @@ export function isSecretName(name: string, where: "environment" | "argument" = "
     .filter((word) => word !== "");
   const last = words.at(-1);
   if (last === undefined || (words.length > 1 && DESCRIBING_WORDS.has(last))) return false;
-  // OTEL_EXPORTER_OTLP_HEADERS: headers for a service, a collector's API key among them.
-  if (where === "environment" && words.length > 1 && last === "headers") return true;
+  // OTEL_EXPORTER_OTLP_HEADERS: the headers every export sends, a collector's API key among them.
+  if (where === "environment" && OTLP_HEADERS.test(name)) return true;
   // `pageToken`, `nextToken`: a cursor through a listing, not a credential.
   if (words.length > 1 && last === "token" && CURSOR_WORDS.has(words.at(-2) ?? "")) return false;
   if (words.some((word) => SECRET_WORDS.has(word))) return true;
@@ -495,17 +495,32 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
 
 const URL_PASSWORD = new RegExp(URL_WITH_PASSWORD, "gi");
 
+/** OpenTelemetry's header variables: OTEL_EXPORTER_OTLP_HEADERS and the per-signal ones. */
+const OTLP_HEADERS = /^OTEL_EXPORTER_OTLP_(?:[A-Z]+_)?HEADERS$/;
+
 /**
- * The values of a `…_HEADERS` variable written as OpenTelemetry writes headers
- * (`x-honeycomb-team=abc…,authorization=Bearer%20xyz…`), as sent and as written, and the
- * credential after an auth scheme: each shows up alone once it is a header.
+ * Headers whose value is a credential, by name: those a secret's name says (`x-api-key`,
+ * `dd-api-key`, `signoz-access-token`), Authorization, and vendors' own (Honeycomb sends its API
+ * key as `x-honeycomb-team`). A tenant or a content type in the same variable is no secret.
+ */
+function credentialHeader(name: string): boolean {
+  return (
+    /^(?:authorization|proxy-authorization|x-honeycomb-team|x-sf-token)$/i.test(name) ||
+    isSecretName(name, "argument")
+  );
+}
+
+/**
+ * The credentials in an OpenTelemetry header variable (`x-honeycomb-team=abc…,authorization=Bearer%20xyz…`),
+ * as written and as sent, and the credential after an auth scheme: each shows up alone once it
+ * is a header.
  */
 function headerListValues(name: string, value: string): string[] {
-  if (!/headers$/i.test(name)) return [];
+  if (!OTLP_HEADERS.test(name)) return [];
   const values: string[] = [];
   for (const entry of value.split(",")) {
     const equals = entry.indexOf("=");
-    if (equals <= 0) continue;
+    if (equals <= 0 || !credentialHeader(safeDecodeUri(entry.slice(0, equals).trim()))) continue;
     const written = entry.slice(equals + 1).trim();
     const sent = safeDecodeUri(written);
     values.push(written, sent, sent.split(/\s+/).at(-1) ?? "");
