@@ -1,4 +1,5 @@
 import yargs, { type Argv } from "yargs";
+import { isDecimalNumber } from "../core/text/decimal-number.js";
 import { UsageError } from "../core/errors.js";
 import { authCommand } from "./commands/auth.js";
 import { callCommand } from "./commands/call.js";
@@ -114,6 +115,11 @@ function invalidChoice(message: string): string | undefined {
   const options = choices.split(", ").join(", ");
   const what = given === "true" ? "needs a value" : `does not take ${given}`;
   return `${flag} ${what}; give one of ${options} (see mcpterm --help).`;
+}
+
+/** `max-tokens` as yargs also takes it, `maxTokens`. */
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 function kebab(name: string): string {
@@ -310,42 +316,43 @@ function givenWithValues(
   }
 }
 
-/** A number as a person types one: decimal digits, a sign, a point (yargs also reads `0x10` and `1e3`). */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /**
  * Values yargs would read loosely, named instead: a number option's value must be decimal
  * (`--max-tokens 0x10` is 16 to JavaScript, `--temperature " "` 0), and a switch written with a
  * value takes true or false alone (`--yes=yes` is false to yargs, and the run would be denied
- * with "rerun with --yes").
+ * with "rerun with --yes"). Every spelling yargs takes is read: `--maxTokens`, and `--k` as
+ * well as `-k`.
  */
 function valuesAsTyped(words: readonly string[], options: ParserOptions): void {
   const spellingsOf = (name: string): string[] =>
-    [name, ...(options.alias[name] ?? [])].map((spelled) =>
-      spelled.length === 1 ? `-${spelled}` : `--${kebab(spelled)}`,
+    [name, ...(options.alias[name] ?? [])].flatMap((spelled) =>
+      spelled.length === 1
+        ? [`-${spelled}`, `--${spelled}`]
+        : [`--${spelled}`, `--${kebab(spelled)}`, `--${camel(spelled)}`],
     );
+  const shown = (name: string): string =>
+    `--${kebab([name, ...(options.alias[name] ?? [])].reduce((a, b) => (b.length > a.length ? b : a)))}`;
   for (const name of options.number) {
-    if (/[A-Z]/.test(name)) continue;
     const spellings = spellingsOf(name);
     words.forEach((word, index) => {
       const value = spellings.includes(word)
         ? words[index + 1]
-        : spellings.map((spelled) => `${spelled}=`).find((prefix) => word.startsWith(prefix)) &&
-          word.slice(word.indexOf("=") + 1);
-      if (typeof value === "string" && !DECIMAL.test(value))
+        : spellings.some((spelled) => word.startsWith(`${spelled}=`))
+          ? word.slice(word.indexOf("=") + 1)
+          : undefined;
+      if (value !== undefined && !isDecimalNumber(value))
         throw new Error(
-          `${spellings.at(-1) ?? name} needs a number written in decimal digits, got ${JSON.stringify(value)}`,
+          `${shown(name)} needs a number written in decimal digits, got ${JSON.stringify(value)}`,
         );
     });
   }
   for (const name of options.boolean) {
-    if (/[A-Z]/.test(name)) continue;
     for (const spelled of spellingsOf(name)) {
       const typed = words.find((word) => word.startsWith(`${spelled}=`));
       const value = typed?.slice(spelled.length + 1);
       if (value !== undefined && value !== "true" && value !== "false")
         throw new Error(
-          `${spelled} is a switch: give it alone (or =true, =false), not ${JSON.stringify(value)}`,
+          `${shown(name)} is a switch: give it alone (or =true, =false), not ${JSON.stringify(value)}`,
         );
     }
   }

@@ -317,6 +317,14 @@ describe("parseArgs", () => {
     [["-p", "hi", "--max-steps", " 5"], /^--max-steps needs a number written in decimal digits/],
     // A switch given a value other than true or false was read as false, and the run denied.
     [["-p", "hi", "--yes=yes"], /^--yes is a switch: give it alone \(or =true, =false\), not "yes"/],
+    // Every spelling yargs takes: camelCase, and a one-letter option with two dashes.
+    [
+      ["-p", "hi", "--maxTokens", "0x10"],
+      /^--max-tokens needs a number written in decimal digits, got "0x10"/,
+    ],
+    [["-p", "hi", "--contextWindow= "], /^--context-window needs a number written in decimal digits/],
+    [["kb", "search", "apples", "--k", "0x2"], /^--k needs a number written in decimal digits, got "0x2"/],
+    [["-p", "hi", "--allowSecretArguments=yes"], /^--allow-secret-arguments is a switch/],
     [
       ["-p", "hi", "--no-kb", "--kb", "/tmp"],
       /^--no-kb and --kb <dir> say opposite things; give one of them/,

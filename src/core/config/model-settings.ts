@@ -1,3 +1,4 @@
+import { isDecimalNumber } from "../text/decimal-number.js";
 import { MAX_SILENCE_TIMEOUT_MS } from "../llm/stream-watchdog.js";
 import type { ModelSettings } from "../llm/types.js";
 import { ConfigError } from "../errors.js";
@@ -143,7 +144,7 @@ function firstValue(candidates: Candidate[]): { value: number; text: string; sou
   for (const { value, source } of candidates) {
     const text = typeof value === "string" ? value.trim() : value;
     if (text === undefined || text === "") continue;
-    const number = typeof text === "number" ? text : DECIMAL.test(text) ? Number(text) : Number.NaN;
+    const number = typeof text === "number" ? text : isDecimalNumber(text) ? Number(text) : Number.NaN;
     return { value: number, text: String(value), source };
   }
   return undefined;
@@ -154,9 +155,6 @@ function firstValue(candidates: Candidate[]): { value: number; text: string; sou
  * alone is about 560 tokens, and a window it fills could never be sent a request.
  */
 const MIN_CONTEXT_WINDOW = 1024;
-
-/** A number as a person writes one in a variable: decimal (Number() also reads `0x10`, `1e3`, " "). */
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** A token count (a context window, an answer limit) from 1 up. */
 function wholeNumber(candidates: Candidate[], min = 1): number | undefined {
