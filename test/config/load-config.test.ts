@@ -715,6 +715,11 @@ describe("loadConfig: errors are one sentence naming file, key and expectation",
       "SHELL=/bin/bash\nAWS_SECRET_ACCESS_KEY=abc123\n",
       "mcp.config.json is not valid JSON: Unexpected token 'S'; fix the file or pass --config <file>.",
     ],
+    [
+      "a bare value past the start, which V8 quotes with what stands before it",
+      '{"mcpServers": {"a": {"command": ghp_SECRETSECRETSECRET1234}}}',
+      "mcp.config.json is not valid JSON: Unexpected token 'g'; fix the file or pass --config <file>.",
+    ],
   ])("invalid JSON: %s", async (_name, text, message) => {
     await expect(load(text)).rejects.toThrow(new ConfigError(message));
   });

@@ -79,8 +79,9 @@ function describeJsonError(message: string, text: string): { reason: string; off
   if (message.startsWith("Unexpected end of JSON input")) {
     return { reason: "the file ends before the JSON is complete", offset: text.length };
   }
-  // The snippet is left out, cut (`"SHELL=/bin"...`) or not: a linked file may be anything.
-  const token = /^(Unexpected token .*?), ".*"(?:\.\.\.)? is not valid JSON$/s.exec(message);
+  // The snippet is left out, whole or cut at either end (`"SHELL=/bin"...`, `..."key": ghp_…"...`):
+  // a linked file may be anything, and the text around a bad token may be a secret.
+  const token = /^(Unexpected token .*?), (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s.exec(message);
   return { reason: token?.[1] ?? message, offset: undefined };
 }
 
