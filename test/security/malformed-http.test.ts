@@ -127,6 +127,24 @@ describe("a remote server whose answer is not valid HTTP/1.1", () => {
   });
 });
 
+describe("a URL where something other than an HTTP server answers", () => {
+  it("says to check the URL's port and scheme, not that a server answered wrongly", async () => {
+    const server = createServer((socket) => {
+      socket.on("error", () => undefined);
+      socket.on("data", () => socket.end("SSH-2.0-OpenSSH_9.6\r\n"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const manager = manage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    await manager.start();
+    const error = manager.servers()[0]?.error ?? "";
+    expect(error).toMatch(
+      /^what answers at that address does not speak HTTP \(Expected HTTP\/.*\): check the URL's port and scheme/,
+    );
+    expect(error).not.toMatch(/fault of the server/);
+  });
+});
+
 describe("a remote server that redirects to its own URL", () => {
   it("is said to loop, not told to use that URL", async () => {
     const http = createHttpServer((request, response) => {

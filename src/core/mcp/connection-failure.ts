@@ -72,7 +72,8 @@ export async function describeConnectFailure(
   if (loop) return loop;
   // undici says only "fetch failed"; its causes say whether the server was reached at all.
   const malformed = malformedHttpAnswer(error);
-  if (malformed) return `the server answered, but ${malformed}`;
+  if (malformed)
+    return malformed.notHttp ? malformed.sentence : `the server answered, but ${malformed.sentence}`;
   return `${capSentence(errorMessage(error))}${answerSuffix(error, context.redact)}${stderrSuffix(stdio)}`;
 }
 

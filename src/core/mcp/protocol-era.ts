@@ -118,16 +118,29 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /**
- * An answer undici could not read as HTTP/1.1 (a header holding a control character, a broken
- * status line): the server answered, wrongly, so this is no network failure and not the URL.
+ * An answer undici could not read as HTTP/1.1. With no HTTP status line at all (`Expected HTTP/`),
+ * something else listens there (an https:// server on a plain http:// URL, ssh, a database): the
+ * URL is what to check. Otherwise the server answered HTTP, wrongly (a header holding a control
+ * character): its fault, or a proxy's.
  */
-export function malformedHttpAnswer(error: unknown): string | undefined {
+export function malformedHttpAnswer(error: unknown): { notHttp: boolean; sentence: string } | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (cause.name !== "HTTPParserError" && !(typeof code === "string" && code.startsWith("HPE_"))) continue;
     // "Response does not match the HTTP/1.1 protocol (Invalid header value char)": the reason.
-    const reason = /\(([^()]+)\)\s*$/.exec(cause.message)?.[1] ?? cause.message;
-    return `its answer is not valid HTTP/1.1 (${sanitizeOneLine(reason).slice(0, 160)}): a fault of the server or of a proxy in front of it`;
+    const reason = sanitizeOneLine(/\(([^()]+)\)\s*$/.exec(cause.message)?.[1] ?? cause.message).slice(
+      0,
+      160,
+    );
+    return reason.startsWith("Expected HTTP/")
+      ? {
+          notHttp: true,
+          sentence: `what answers at that address does not speak HTTP (${reason}): check the URL's port and scheme (an https:// server there, or another service?)`,
+        }
+      : {
+          notHttp: false,
+          sentence: `its answer is not valid HTTP/1.1 (${reason}): a fault of the server or of a proxy in front of it`,
+        };
   }
   return undefined;
 }
@@ -138,7 +151,7 @@ export function malformedHttpAnswer(error: unknown): string | undefined {
  */
 export function networkFailure(error: unknown): string | undefined {
   const malformed = malformedHttpAnswer(error);
-  if (malformed) return malformed;
+  if (malformed) return malformed.sentence;
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
@@ -165,7 +178,10 @@ function probeFailure(error: SdkError): string | undefined {
   if (contentType)
     return `the server answered the server/discover probe with ${contentType}, not JSON-RPC; ${CHECK_ENDPOINT_PATH}`;
   const malformed = malformedHttpAnswer(error);
-  if (malformed) return `the server answered the server/discover probe, but ${malformed}`;
+  if (malformed)
+    return malformed.notHttp
+      ? malformed.sentence
+      : `the server answered the server/discover probe, but ${malformed.sentence}`;
   for (let cause: unknown = error.cause; cause instanceof Error; cause = cause.cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const known = typeof code === "string" ? NETWORK_FAILURES[code] : undefined;
