@@ -308,6 +308,18 @@ describe("the chat request on the wire", () => {
     expect(server.hits).toHaveLength(2);
   });
 
+  it("counts those silences apart from other retries: a 503 first, then two silences", async () => {
+    let requests = 0;
+    const server = await serve((_request, response) => {
+      requests += 1;
+      if (requests === 1) response.writeHead(503).end();
+      // Then never answers.
+    });
+    const error = await failure(model(server.baseUrl, { requestTimeoutMs: 200, maxRetries: 4 }));
+    expect(error.message).toContain("did not answer within 200 ms after 2 retries");
+    expect(server.hits).toHaveLength(3);
+  });
+
   it("stops a stream the person cancels, and closes its connection", async () => {
     let closed!: () => void;
     const connectionClosed = new Promise<void>((resolve) => (closed = resolve));

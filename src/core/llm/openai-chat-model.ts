@@ -144,7 +144,7 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
     ...(request.onAnswering ? { onAnswering: request.onAnswering } : {}),
   };
 
-  for (let retries = 0, stallRetries = 0; ; retries++) {
+  for (let retries = 0, stallRetries = 0, timeoutRetries = 0; ; retries++) {
     if (signal?.aborted) throw aborted(signal.reason);
     const attempt = new Attempt();
     try {
@@ -158,7 +158,9 @@ async function* streamStep(loop: StepLoop, request: ModelRequest): AsyncGenerato
         retry = retryAfterStall(loop, error, attempt, { retries, stallRetries });
         stallRetries++;
       } else {
-        retry = retryAfterFailure(loop, error, attempt, retries);
+        const { silence, ...failed } = retryAfterFailure(loop, error, attempt, { retries, timeoutRetries });
+        if (silence) timeoutRetries++;
+        retry = failed;
       }
       yield { type: "retry", attempt: retries + 1, ...retry };
       try {
@@ -192,8 +194,17 @@ function retryAfterStall(
   return { delayMs, reason: describeStall(stalled.stall) };
 }
 
-/** How to retry a failed request, or the error that ends the step (rethrown as is when it is a bug). */
-function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, retries: number): Retry {
+/**
+ * How to retry a failed request, or the error that ends the step (rethrown as is when it is a
+ * bug); `silence` says it is a request whose headers never came, which is counted apart.
+ */
+function retryAfterFailure(
+  loop: StepLoop,
+  error: unknown,
+  attempt: Attempt,
+  counts: { retries: number; timeoutRetries: number },
+): Retry & { silence: boolean } {
+  const { retries, timeoutRetries } = counts;
   const classified = classifyError(error);
   if (!classified) throw error;
   if (attempt.shownText) {
@@ -212,9 +223,10 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
   const failure = classified.failure;
   // A request too long for the window is as long the next time: the turn compacts instead.
   const tooLong = isContextLengthFailure(classified);
-  // A whole header timeout of silence (two minutes) once is a hiccup; after a retry already, the
+  // A whole header timeout of silence (two minutes) once is a hiccup; a second one says the
   // endpoint is not answering, and each further try would cost as long again (ten minutes in all).
-  const silentAgain = failure?.type === "timeout" && retries >= MAX_TIMEOUT_RETRIES;
+  const silence = failure?.type === "timeout";
+  const silentAgain = silence && timeoutRetries >= MAX_TIMEOUT_RETRIES;
   if (
     failure === undefined ||
     retries >= loop.maxRetries ||
@@ -232,5 +244,5 @@ function retryAfterFailure(loop: StepLoop, error: unknown, attempt: Attempt, ret
     const waits = { askedMs: wait.askedMs, maxRetryDelayMs: loop.maxRetryDelayMs };
     throw retryAfterTooLongError(failure, waits, context, error);
   }
-  return { delayMs: wait.delayMs, reason: describeFailure(failure) };
+  return { delayMs: wait.delayMs, reason: describeFailure(failure), silence };
 }
