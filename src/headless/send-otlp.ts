@@ -1,5 +1,4 @@
-import { moveUrlCredentials } from "../core/config/url-credentials.js";
-import { errorMessage, RuntimeError, UsageError } from "../core/errors.js";
+import { errorMessage, RuntimeError } from "../core/errors.js";
 import { tracesUrl } from "../core/telemetry/telemetry-settings.js";
 import type { OtlpExport } from "../core/trace/trace-otlp.js";
 
@@ -8,7 +7,8 @@ const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * POSTs an OTLP/JSON export to a collector (`/v1/traces` added to a base address), with the
- * headers live export would send (resolved by resolveTelemetry). Returns the URL it went to; a
+ * headers live export would send, both as resolveTelemetry resolved them (a URL's user name and
+ * password moved into Basic authorization). Returns the URL it went to; a
  * refusal or an answer other than 2xx is a RuntimeError.
  */
 export async function sendOtlp(
@@ -17,17 +17,10 @@ export async function sendOtlp(
   collectorHeaders: Record<string, string>,
 ): Promise<string> {
   const url = tracesUrl(endpoint);
-  // fetch refuses a URL with a user name and password: they go as Basic authorization, as live
-  // export's http client sends them, and as a remote MCP server's are (url-credentials.ts).
-  const moved = moveUrlCredentials(url, collectorHeaders);
-  if ("problem" in moved)
-    throw new UsageError(
-      `${url} holds a user name and password, and the collector's headers have an Authorization header too; keep one of the two.`,
-    );
-  const headers = { ...moved.headers, "content-type": "application/json" };
+  const headers = { ...collectorHeaders, "content-type": "application/json" };
   let response: Response;
   try {
-    response = await fetch(moved.url, {
+    response = await fetch(url, {
       method: "POST",
       headers,
       body: JSON.stringify(exported),

@@ -47,13 +47,18 @@ export async function runTraceCommand(args: TraceCommandArgs, io: CliIo): Promis
     const toCollector = isHttpUrl(args.otlp);
     // Content capture and headers are read as live export reads them: environment, then the
     // person's own settings (never the project's config).
-    const live = toCollector
+    const resolved = toCollector
       ? resolveTelemetry({
           flag: args.otlp,
+          flagName: "--otlp",
           env: io.env,
           user: new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env).telemetry(),
-        }).settings
+        })
       : undefined;
+    const live = resolved?.settings;
+    // Refused as live export would be (a URL's password and an Authorization header both): said.
+    if (toCollector && !live)
+      throw new UsageError(resolved?.warnings.at(-1) ?? `${args.otlp} cannot be sent to.`);
     const contents = !toCollector || live?.captureContent === true;
     const exported = toOtlpJson(selected, { contents });
     const spans = exported.resourceSpans[0]?.scopeSpans[0]?.spans.length ?? 0;

@@ -115,6 +115,24 @@ describe("whether and where spans are exported", () => {
     expect(resolve(on, { exitFlushMs: 0 }).settings?.exitFlushMs).toBe(0);
   });
 
+  it("sends a URL's user name and password as Basic authorization, as for a remote MCP server", () => {
+    const on = {
+      OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://alice:p%40ss@collector:4318",
+    };
+    const settings = resolve(on).settings;
+    expect(settings?.url).toBe("http://collector:4318/v1/traces");
+    expect(settings?.headers).toEqual({
+      Authorization: `Basic ${Buffer.from("alice:p@ss").toString("base64")}`,
+    });
+    // With an Authorization header too, which one is meant is not guessed: no export, said why.
+    const both = resolve({ ...on, OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20tok" });
+    expect(both.settings).toBeUndefined();
+    expect(both.warnings).toEqual([
+      "OTEL_EXPORTER_OTLP_ENDPOINT holds a user name and password, and the collector's headers have an Authorization header too; keep one of the two. No traces are exported.",
+    ]);
+  });
+
   it("runs inside the trace TRACEPARENT names (as CI systems set it), when it is a valid one", () => {
     const env = { OTEL_TRACES_EXPORTER: "otlp" };
     const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";

@@ -1,5 +1,6 @@
 import type { UserTelemetry } from "../config/user-settings.js";
 import { isHttpUrl } from "../config/http-url.js";
+import { moveUrlCredentials } from "../config/url-credentials.js";
 import { UsageError } from "../errors.js";
 
 export type OtlpProtocol = "http/protobuf" | "http/json";
@@ -63,16 +64,18 @@ export function resolveTelemetry(input: {
   flag: string | undefined;
   env: NodeJS.ProcessEnv;
   user: UserTelemetry;
+  /** How the flag is spelled in messages: `--otlp-endpoint`, or `trace --otlp`'s `--otlp`. */
+  flagName?: string;
 }): TelemetryResolution {
-  const { flag, env, user } = input;
+  const { flag, env, user, flagName = "--otlp-endpoint" } = input;
   const warnings: string[] = [];
   if (flag !== undefined && !isHttpUrl(flag))
     throw new UsageError(
-      `--otlp-endpoint ${flag} is not an http:// or https:// URL; give the collector's OTLP/HTTP address, e.g. http://localhost:4318.`,
+      `${flagName} ${flag} is not an http:// or https:// URL; give the collector's OTLP/HTTP address, e.g. http://localhost:4318.`,
     );
   if (!asked(flag, env, user, warnings)) return { settings: undefined, warnings };
 
-  const endpoint = chooseEndpoint(flag, env, user);
+  const endpoint = chooseEndpoint(flag, flagName, env, user);
   if (!isHttpUrl(endpoint.url)) {
     warnings.push(
       `${endpoint.source} is not an http:// or https:// URL (${endpoint.url}); no traces are exported.`,
@@ -80,11 +83,21 @@ export function resolveTelemetry(input: {
     return { settings: undefined, warnings };
   }
   const protocol = chooseProtocol(env, user, warnings);
-  const headers = {
+  const given = {
     ...(user.headers ?? {}),
     ...keyValues(env.OTEL_EXPORTER_OTLP_HEADERS, "OTEL_EXPORTER_OTLP_HEADERS", warnings),
     ...keyValues(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS, "OTEL_EXPORTER_OTLP_TRACES_HEADERS", warnings),
   };
+  // A user name and password in the URL go as Basic authorization, as a remote MCP server's do;
+  // with an Authorization header too, which one is meant is not guessed.
+  const moved = moveUrlCredentials(endpoint.url, given);
+  if ("problem" in moved) {
+    warnings.push(
+      `${endpoint.source} holds a user name and password, and the collector's headers have an Authorization header too; keep one of the two. No traces are exported.`,
+    );
+    return { settings: undefined, warnings };
+  }
+  const { headers } = moved;
   const resourceAttributes = {
     ...(user.resourceAttributes ?? {}),
     ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, "OTEL_RESOURCE_ATTRIBUTES", warnings),
@@ -97,7 +110,7 @@ export function resolveTelemetry(input: {
       : "none";
   return {
     settings: {
-      url: endpoint.url,
+      url: moved.url,
       source: endpoint.source,
       protocol,
       headers,
@@ -156,10 +169,11 @@ function asked(
 
 function chooseEndpoint(
   flag: string | undefined,
+  flagName: string,
   env: NodeJS.ProcessEnv,
   user: UserTelemetry,
 ): { url: string; source: string } {
-  if (flag !== undefined) return { url: tracesUrl(flag), source: "--otlp-endpoint" };
+  if (flag !== undefined) return { url: tracesUrl(flag), source: flagName };
   const traces = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   if (traces !== undefined) return { url: traces, source: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" };
   const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT);
