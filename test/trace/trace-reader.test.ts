@@ -179,6 +179,22 @@ describe("parseTrace", () => {
     expect(turn?.end).toMatchObject({ reason: "completed", answer: "Done." });
   });
 
+  it("takes a call's tier from its decision, which a server's change may have made another", () => {
+    const records = session().map((record) =>
+      (record as { type?: string }).type === "approval_decided"
+        ? { ...record, approved: false, by: "policy", tier: "dangerous", tierReason: "destructiveHint" }
+        : record,
+    );
+    const trace = parseTrace(jsonl(records), "t.jsonl");
+    const [decided] = trace.turns[0]?.steps[0]?.toolCalls ?? [];
+    expect([decided?.tier, decided?.tierReason]).toEqual(["dangerous", "destructiveHint"]);
+    const spans = JSON.stringify(toOtlpJson(trace, { contents: false }));
+    expect(spans).toContain('"key":"mcpterm.tool.tier","value":{"stringValue":"dangerous"}');
+    // A trace written before decisions carried a tier keeps the proposal's.
+    const [older] = parseTrace(jsonl(session()), "t.jsonl").turns[0]?.steps[0]?.toolCalls ?? [];
+    expect(older?.tier).toBe("read_only");
+  });
+
   it("tolerates a half-written last line, lines that are not JSON and unknown record types", () => {
     const text = `${jsonl(session())}not json\n${JSON.stringify({ type: "from_the_future", ts: 1 })}\n{"type":"turn_sta`;
     const trace = parseTrace(text);

@@ -59,6 +59,8 @@ export class TraceCallCollector {
       case "approval_decided": {
         const call = this.toolOf(record.callId);
         if (call) call.personApproved = record.by === "user" || record.by === "session";
+        // The tier it was decided on (see trace-reader.ts), where the record carries one.
+        if (call && isTier(record.tier)) call.tier = record.tier;
         return;
       }
       case "tool_started": {

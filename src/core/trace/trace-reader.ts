@@ -1,3 +1,4 @@
+import { isTier } from "../policy/tiers.js";
 import { withinNesting } from "../policy/nesting-limit.js";
 import { readRegularFile } from "../files/regular-file.js";
 import { describeCompaction } from "../window/describe-compaction.js";
@@ -251,6 +252,13 @@ class TraceBuilder {
           reason: event.reason,
           waitMs: asked ? elapsed(this.approvalAskedAt.get(event.callId), at) : undefined,
         };
+        // The tier it was decided on, which its server may have changed since the proposal
+        // (traces written before the decision carried it have only the proposal's).
+        const { tier, tierReason } = event as Partial<typeof event>;
+        if (typeof tier === "string" && isTier(tier)) {
+          call.tier = tier;
+          if (typeof tierReason === "string") call.tierReason = tierReason;
+        }
         return;
       }
       case "tool_started": {
