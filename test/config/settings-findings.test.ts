@@ -26,6 +26,11 @@ describe("what the user's settings hold that mcpterm does not use as written", (
       '{"approval": {"auto": ["dangerous"]},\n"approval": {"auto": []}}',
       /^the top level has "approval" twice \(line 1, column 2 and line 2, column 1\); keep one\.$/,
     ],
+    [
+      '{"approval": {"Auto": ["dangerous"]}}',
+      /^unknown key "Auto" in approval is ignored; did you mean "auto"\?$/,
+    ],
+    ['{"approval": {"autoApprove": ["dangerous"]}}', /^unknown key "autoApprove" in approval is ignored/],
     ['{"telemetry": {"enabled": "yes"}}', /^telemetry\.enabled must be true or false; it is ignored\.$/],
     [
       '{"telemetry": {"exitFlushMs": -1}}',

@@ -43,15 +43,19 @@ function approvalFindings(approval: unknown): string[] {
   if (approval === undefined) return [];
   if (!isObject(approval))
     return ['approval must be an object such as { "auto": ["read_only"] }; it is ignored.'];
+  // `"Auto"`, `"autoApprove"`: the list the person meant is not read.
+  const findings = unknownKeySentences(approval, "approval", { known: ["auto"] });
   const { auto } = approval;
-  if (auto === undefined) return [];
+  if (auto === undefined) return findings;
   const tiers = `the tiers are ${TIERS.join(", ")}`;
-  if (!Array.isArray(auto)) return [`approval.auto must be a list of tiers (${tiers}); it is ignored.`];
-  return auto
-    .filter((entry) => typeof entry !== "string" || !isTier(entry))
-    .map(
-      (entry) => `approval.auto lists ${JSON.stringify(entry)}, which is no tier (${tiers}); it is ignored.`,
-    );
+  if (!Array.isArray(auto))
+    return [...findings, `approval.auto must be a list of tiers (${tiers}); it is ignored.`];
+  for (const entry of auto)
+    if (typeof entry !== "string" || !isTier(entry))
+      findings.push(
+        `approval.auto lists ${JSON.stringify(entry)}, which is no tier (${tiers}); it is ignored.`,
+      );
+  return findings;
 }
 
 function telemetryFindings(telemetry: unknown): string[] {
