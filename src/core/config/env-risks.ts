@@ -35,6 +35,9 @@ const CODE_LOADING_VARIABLES = new Set(
     "GCONV_PATH",
     "GIT_EXEC_PATH",
     "GIT_ASKPASS",
+    "GIT_SSH",
+    "GIT_PROXY_COMMAND",
+    "GIT_TEMPLATE_DIR",
     "SSH_ASKPASS",
     "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS",
@@ -57,8 +60,8 @@ const CODE_LOADING_VARIABLES = new Set(
   ].map((name) => name.toUpperCase()),
 );
 
-/** Families of such variables: the dynamic loader's, npm's and pip's settings, git's config. */
-const CODE_LOADING_PREFIXES = ["LD_", "DYLD_", "NPM_CONFIG_", "PIP_", "GIT_CONFIG_"];
+/** Families of such variables: the dynamic loader's, npm's and pip's settings, git's config, bash's exported functions. */
+const CODE_LOADING_PREFIXES = ["LD_", "DYLD_", "NPM_CONFIG_", "PIP_", "GIT_CONFIG_", "BASH_FUNC_"];
 
 /** The names in `env` that can make the server run code its command line does not show. */
 export function codeLoadingVariables(env: Readonly<Record<string, string>>): string[] {
