@@ -50,9 +50,11 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   // as they come, and in --output json's warnings and as stream-json warning events, so a script
   // reading only stdout learns its run had fewer tools.
   const startWarnings: string[] = [];
+  let turnStarted = false;
   const warn = (message: string): void => {
     if (stoppedStarting) return;
     io.stderr.write(`warning: ${sanitizeOneLine(message)}\n`);
+    if (turnStarted) return;
     startWarnings.push(message);
     if (args.output === "stream-json") io.stdout.write(`${JSON.stringify({ type: "warning", message })}\n`);
   };
@@ -101,6 +103,8 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     if (prepared && !prepared.ok) throw new UsageError(prepared.reason);
     const session = runtime.newSession(model, resumed);
     const message = prepared?.message ?? prompt;
+    // What is said from here on (a server's exit mid-turn) is the turn's, on stderr as it comes.
+    turnStarted = true;
     return await printEvents(session.run(message, { signal: io.signal }), args, io, {
       savedId: () => session.savedId,
       startWarnings,

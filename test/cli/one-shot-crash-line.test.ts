@@ -30,5 +30,31 @@ describe("a call lost to its server's crash, in one-shot text mode", () => {
     expect(line).toMatch(
       /^✗ fx\/crash \{\} failed \(transient\): .*exited \(code 3\).*crashing on purpose\)?$/,
     );
+
+    // What is said during the turn (the server's exit) is not among the warnings of its start.
+    const again = await startScriptedModelServer([
+      { toolCalls: [{ id: "c", name: "fx__crash", arguments: "{}" }] },
+      { text: "it crashed" },
+    ]);
+    models.push(again);
+    const json = await runCli(
+      [
+        "-p",
+        "crash it",
+        "--trust-config",
+        "--no-kb",
+        "--yes",
+        "--model",
+        "m",
+        "--base-url",
+        again.baseUrl,
+        "--output",
+        "json",
+      ],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(json.stderr).toMatch(/exited/);
+    const { warnings } = JSON.parse(json.stdout) as { warnings: string[] };
+    expect(warnings.filter((warning) => /exited|crashing/.test(warning))).toEqual([]);
   });
 });
