@@ -93,19 +93,27 @@ describe("whether and where spans are exported", () => {
     const zero = resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "0" });
     expect(zero.settings?.timeoutMs).toBe(5000);
     expect(zero.warnings).toEqual([
-      "OTEL_EXPORTER_OTLP_TIMEOUT=0 is not a whole number of milliseconds from 1 to 2147483647; mcpterm uses 5000.",
+      "OTEL_EXPORTER_OTLP_TIMEOUT=0 is not a whole number of milliseconds from 1 to 2147483647; mcpterm does not use it.",
     ]);
     // Past a timer's reach, Node fires at once: every export would give up before it began.
     const huge = resolve({ ...on, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "2147483648" });
     expect(huge.settings?.timeoutMs).toBe(5000);
     expect(huge.warnings[0]).toMatch(/^OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=2147483648 is not/);
     expect(resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "750" }).settings?.timeoutMs).toBe(750);
+    // The signal's own variable unusable, the general one is used.
+    const general = resolve({
+      ...on,
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "abc",
+      OTEL_EXPORTER_OTLP_TIMEOUT: "3000",
+    });
+    expect(general.settings?.timeoutMs).toBe(3000);
+    expect(general.warnings).toHaveLength(1);
     expect(resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "2s" }).warnings[0]).toMatch(/=2s is not/);
     // A queue of none drops every span.
     const queue = resolve({ ...on, OTEL_BSP_MAX_QUEUE_SIZE: "0", OTEL_BSP_SCHEDULE_DELAY: "0" });
     expect(queue.settings).toMatchObject({ maxQueueSize: 2048, scheduleDelayMs: 0 });
     expect(queue.warnings).toEqual([
-      "OTEL_BSP_MAX_QUEUE_SIZE=0 is not a whole number of spans from 1 to 100000; mcpterm uses 2048.",
+      "OTEL_BSP_MAX_QUEUE_SIZE=0 is not a whole number of spans from 1 to 100000; mcpterm does not use it.",
     ]);
     const flush = resolve(on, { exitFlushMs: 1e12 });
     expect(flush.settings?.exitFlushMs).toBe(2000);

@@ -261,9 +261,10 @@ function booleanVariable(value: string | undefined): boolean | undefined {
 }
 
 /**
- * A whole number (milliseconds, spans) from the first of `names` that is set: outside
- * `min`…`max` or not a number, it is named in a warning and the default is used (0 ms for an
- * export's timeout would fail every export; past MAX_TIMER_MS a timer fires at once).
+ * A whole number (milliseconds, spans) from the first of `names` (the signal's own variable, then
+ * the general one) that holds a usable one: each set one outside `min`…`max` or not a number is
+ * named in a warning and passed over, and with none the default is used (0 ms for an export's
+ * timeout would fail every export; past MAX_TIMER_MS a timer fires at once).
  */
 function numberSetting(
   env: NodeJS.ProcessEnv,
@@ -271,14 +272,15 @@ function numberSetting(
   limits: { min: number; max: number; fallback: number; unit: string },
   warnings: string[],
 ): number {
-  const name = names.find((candidate) => nonEmpty(env[candidate]) !== undefined);
-  const text = name === undefined ? undefined : nonEmpty(env[name]);
-  if (name === undefined || text === undefined) return limits.fallback;
-  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (value >= limits.min && value <= limits.max) return value;
-  warnings.push(
-    `${name}=${text} is not a whole number of ${limits.unit} from ${limits.min} to ${limits.max}; mcpterm uses ${limits.fallback}.`,
-  );
+  for (const name of names) {
+    const text = nonEmpty(env[name]);
+    if (text === undefined) continue;
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (value >= limits.min && value <= limits.max) return value;
+    warnings.push(
+      `${name}=${text} is not a whole number of ${limits.unit} from ${limits.min} to ${limits.max}; mcpterm does not use it.`,
+    );
+  }
   return limits.fallback;
 }
 
