@@ -78,14 +78,26 @@ export async function runToolSearchCommand(args: ToolsArgs, io: CliIo): Promise<
       warn(`${server.name} failed — ${server.error ?? "no reason given"}; its tools are not in these lists.`);
     for (const warning of warnings)
       io.stderr.write(`warning: ${sanitizeOneLine(redactor.redactText(warning))}\n`);
+    // On stdout too: a list read without stderr must not pass for the whole catalog.
+    const failedServers = failed.map((server) => ({ name: server.name, error: server.error ?? "" }));
     if (args.json)
       io.stdout.write(
-        `${displayPretty({ window: window.tokens, windowFrom: window.detail, queries: results }, redactor.redactText)}\n`,
+        `${displayPretty(
+          {
+            window: window.tokens,
+            windowFrom: window.detail,
+            queries: results,
+            ...(failedServers.length > 0 ? { failedServers } : {}),
+          },
+          redactor.redactText,
+        )}\n`,
       );
     else
       io.stdout.write(
         sanitizeForTerminal(
-          redactor.redactText([...results.map(renderResult), windowLine(window)].join("\n")),
+          redactor.redactText(
+            [...results.map(renderResult), windowLine(window), ...failedServers.map(failedLine)].join("\n"),
+          ),
         ),
       );
     return failed.length > 0 ? ExitCode.serverUnavailable : ExitCode.ok;
@@ -214,6 +226,10 @@ function renderResult(result: QueryResult): string {
   if (result.ranked.length === 0) lines.push("  (no tool matched any word of it)");
   if (result.selection.problem) lines.push(`  ⚠ ${result.selection.problem}`);
   return `${lines.join("\n")}\n`;
+}
+
+function failedLine(server: { name: string }): string {
+  return `(${server.name} failed to start: its tools are in none of these lists; see the warning above)\n`;
 }
 
 function windowLine(window: ContextWindow): string {

@@ -266,5 +266,16 @@ describe("tool search over hundreds of tools on tens of real stdio servers", () 
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/^warning: weather failed — .*exit.*; its tools are not in these lists\.$/m);
     expect(run.stdout).toContain('"weather forecast": every tool is offered');
+    expect(run.stdout).toContain("(weather failed to start: its tools are in none of these lists");
+    const json = await runInProcess(
+      trustingConfig(["tools", "--config", "broken.config.json", "--search", "weather forecast", "--json"]),
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(json.code).toBe(4);
+    const { failedServers } = JSON.parse(json.stdout) as {
+      failedServers?: Array<{ name: string; error: string }>;
+    };
+    expect(failedServers?.map((server) => server.name)).toEqual(["weather"]);
+    expect(failedServers?.[0]?.error).toMatch(/exit/);
   });
 });
