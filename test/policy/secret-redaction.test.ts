@@ -146,13 +146,23 @@ describe("SecretRedactor", () => {
       "x-api-key=logs-key-12345678",
       "logs-key-12345678",
     ]);
-    // Headers of another program's, and a list of header names: no secret, no word made one.
+    // Vendors' own key headers, and a DSN whose URL carries the token as its user name.
     expect(
       secretsFromEnvironment({
-        CORS_ALLOWED_HEADERS: "Content-Type,Authorization",
-        MY_SERVICE_HEADERS: "accept=application/json",
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS:
+          "signoz-ingestion-key=ingest-SeCrEt-abcdef123456,x-instana-key=instana-key-987654,uptrace-dsn=https://uptrace-tok-4242@api.uptrace.dev",
       }),
-    ).toEqual([]);
+    ).toEqual(
+      expect.arrayContaining(["ingest-SeCrEt-abcdef123456", "instana-key-987654", "uptrace-tok-4242"]),
+    );
+    // Another program's header variable: its credentials, not its other values.
+    expect(
+      secretsFromEnvironment({
+        UPSTREAM_HEADERS: "authorization=Bearer%20q8Zx3Lm9Tp2Vr7Ws,accept=application/json",
+        CORS_ALLOWED_HEADERS: "Content-Type,Authorization",
+        MY_SERVICE_HEADERS: "accept=application/json,x-tenant=production",
+      }),
+    ).toEqual(["Bearer%20q8Zx3Lm9Tp2Vr7Ws", "Bearer q8Zx3Lm9Tp2Vr7Ws", "q8Zx3Lm9Tp2Vr7Ws"]);
   });
 
   it("takes the password out of any URL in the environment, plain and decoded", () => {

@@ -479,11 +479,8 @@ export function secretsFromEnvironment(env: Readonly<Record<string, string | und
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value) continue;
-    if (isSecretName(name)) {
-      if (value.length >= MIN_SECRET_CHARS) secrets.add(value);
-      for (const part of headerListValues(name, value))
-        if (part.length >= MIN_SECRET_CHARS) secrets.add(part);
-    }
+    if (isSecretName(name) && value.length >= MIN_SECRET_CHARS) secrets.add(value);
+    for (const part of headerListValues(name, value)) if (part.length >= MIN_SECRET_CHARS) secrets.add(part);
     for (const match of value.matchAll(URL_PASSWORD)) {
       const password = safeDecodeUri(match[1] ?? "");
       if (password.length >= MIN_SECRET_CHARS) secrets.add(password);
@@ -499,31 +496,44 @@ const URL_PASSWORD = new RegExp(URL_WITH_PASSWORD, "gi");
 const OTLP_HEADERS = /^OTEL_EXPORTER_OTLP_(?:[A-Z]+_)?HEADERS$/;
 
 /**
- * Headers whose value is a credential, by name: those a secret's name says (`x-api-key`,
- * `dd-api-key`, `signoz-access-token`), Authorization, and vendors' own (Honeycomb sends its API
- * key as `x-honeycomb-team`). A tenant or a content type in the same variable is no secret.
+ * Headers whose value is a credential, by name: Authorization, any whose words include a key,
+ * token, secret, password, auth, signature or DSN (`x-api-key`, `signoz-ingestion-key`,
+ * `x-instana-key`, `lightstep-access-token`, `uptrace-dsn`), and Honeycomb's `x-honeycomb-team`.
+ * A tenant, a dataset name or a content type in the same variable is no secret.
  */
 function credentialHeader(name: string): boolean {
   return (
-    /^(?:authorization|proxy-authorization|x-honeycomb-team|x-sf-token)$/i.test(name) ||
-    isSecretName(name, "argument")
+    /^(?:proxy-)?authorization$|^x-honeycomb-team$/i.test(name) ||
+    /(?:^|[-_])(?:api-?key|key|token|secret|password|passwd|pwd|auth|signature|dsn|credentials?)(?:$|[-_])/i.test(
+      name,
+    )
   );
 }
 
 /**
- * The credentials in an OpenTelemetry header variable (`x-honeycomb-team=abc…,authorization=Bearer%20xyz…`),
- * as written and as sent, and the credential after an auth scheme: each shows up alone once it
- * is a header.
+ * The credentials in a variable of headers written as OpenTelemetry writes them
+ * (`x-honeycomb-team=abc…,authorization=Bearer%20xyz…`; OTEL_EXPORTER_OTLP_HEADERS, or any
+ * `…_HEADERS`), as written and as sent, the credential after an auth scheme, and a user name a
+ * DSN's URL carries (`https://TOKEN@api.uptrace.dev`): each shows up alone once it is a header.
  */
 function headerListValues(name: string, value: string): string[] {
-  if (!OTLP_HEADERS.test(name)) return [];
+  if (!/HEADERS$/i.test(name)) return [];
   const values: string[] = [];
   for (const entry of value.split(",")) {
     const equals = entry.indexOf("=");
     if (equals <= 0 || !credentialHeader(safeDecodeUri(entry.slice(0, equals).trim()))) continue;
     const written = entry.slice(equals + 1).trim();
     const sent = safeDecodeUri(written);
-    values.push(written, sent, sent.split(/\s+/).at(-1) ?? "");
+    values.push(written, sent, sent.split(/\s+/).at(-1) ?? "", urlUser(sent));
   }
   return values;
+}
+
+/** The user name of a URL (`https://TOKEN@host`), decoded, or "". */
+function urlUser(text: string): string {
+  try {
+    return safeDecodeUri(new URL(text).username);
+  } catch {
+    return "";
+  }
 }
