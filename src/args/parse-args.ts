@@ -289,29 +289,25 @@ function givenWithValues(
   options: ParserOptions,
 ): void {
   const lists = new Set(options.array);
-  const flag = (name: string): string => (name.length === 1 ? `-${name}` : `--${kebab(name)}`);
   // Typed as a flag: a positional argument (`call ""`) is the command's to judge, not a flag's.
-  const typed = (name: string): boolean => {
-    const spellings = [name, ...(options.alias[name] ?? [])].map(flag);
-    return words.some((word) =>
-      spellings.some((spelled) => word === spelled || word.startsWith(`${spelled}=`)),
+  const typed = (name: string): boolean =>
+    words.some((word) =>
+      spellings(name, options).some((spelled) => word === spelled || word.startsWith(`${spelled}=`)),
     );
-  };
   for (const name of options.string) {
     if (lists.has(name) || OWN_EMPTY.has(name) || /[A-Z]/.test(name) || parsed[name] !== "") continue;
-    if (typed(name)) throw new Error(`${flag(name)} needs a value`);
+    if (typed(name)) throw new Error(`${shownFlag(name, options)} needs a value`);
   }
   for (const name of options.number) {
     if (lists.has(name) || /[A-Z]/.test(name)) continue;
-    const spellings = [name, ...(options.alias[name] ?? [])].map(flag);
+    const spelled = spellings(name, options);
     for (let index = 0; index < words.length; index += 1) {
       const word = words[index] ?? "";
       const next = words[index + 1];
       // What follows is another flag (`--max-steps -p hi`), not a value; a negative number is one.
-      const bare =
-        spellings.includes(word) && (next === undefined || next === "" || /^-(?![\d.])/.test(next));
-      if (bare || spellings.some((spelled) => word === `${spelled}=`))
-        throw new Error(`${flag(name)} needs a number`);
+      const bare = spelled.includes(word) && (next === undefined || next === "" || /^-(?![\d.])/.test(next));
+      if (bare || spelled.some((spelling) => word === `${spelling}=`))
+        throw new Error(`${shownFlag(name, options)} needs a number`);
     }
   }
 }
@@ -324,14 +320,8 @@ function givenWithValues(
  * well as `-k`.
  */
 function valuesAsTyped(words: readonly string[], options: ParserOptions): void {
-  const spellingsOf = (name: string): string[] =>
-    [name, ...(options.alias[name] ?? [])].flatMap((spelled) =>
-      spelled.length === 1
-        ? [`-${spelled}`, `--${spelled}`]
-        : [`--${spelled}`, `--${kebab(spelled)}`, `--${camel(spelled)}`],
-    );
-  const shown = (name: string): string =>
-    `--${kebab([name, ...(options.alias[name] ?? [])].reduce((a, b) => (b.length > a.length ? b : a)))}`;
+  const spellingsOf = (name: string): string[] => spellings(name, options);
+  const shown = (name: string): string => shownFlag(name, options);
   for (const name of options.number) {
     const spellings = spellingsOf(name);
     words.forEach((word, index) => {
@@ -356,4 +346,19 @@ function valuesAsTyped(words: readonly string[], options: ParserOptions): void {
         );
     }
   }
+}
+
+/** Every way yargs takes an option typed: `-k` and `--k`; `--max-tokens` and `--maxTokens`. */
+function spellings(name: string, options: ParserOptions): string[] {
+  return [name, ...(options.alias[name] ?? [])].flatMap((spelled) =>
+    spelled.length === 1
+      ? [`-${spelled}`, `--${spelled}`]
+      : [`--${spelled}`, `--${kebab(spelled)}`, `--${camel(spelled)}`],
+  );
+}
+
+/** An option as a message names it: its longest name, in kebab-case (`--max-tokens`, `--k` as kb's help has it). */
+function shownFlag(name: string, options: ParserOptions): string {
+  const longest = [name, ...(options.alias[name] ?? [])].reduce((a, b) => (b.length > a.length ? b : a));
+  return `--${kebab(longest)}`;
 }

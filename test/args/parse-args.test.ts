@@ -324,6 +324,9 @@ describe("parseArgs", () => {
     ],
     [["-p", "hi", "--contextWindow= "], /^--context-window needs a number written in decimal digits/],
     [["kb", "search", "apples", "--k", "0x2"], /^--k needs a number written in decimal digits, got "0x2"/],
+    // Left without a value, in those spellings too.
+    [["kb", "search", "apples", "--k"], /^--k needs a number/],
+    [["-p", "hi", "--maxTokens", "--yes"], /^--max-tokens needs a number \(see/],
     [["-p", "hi", "--allowSecretArguments=yes"], /^--allow-secret-arguments is a switch/],
     [
       ["-p", "hi", "--no-kb", "--kb", "/tmp"],
