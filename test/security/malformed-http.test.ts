@@ -145,6 +145,23 @@ describe("a URL where something other than an HTTP server answers", () => {
   });
 });
 
+describe("a URL where the connection is taken and closed with no answer", () => {
+  it("says so with what to check (an https server on an http:// URL does this)", async () => {
+    // As a TLS server does with a plain-text request: it reads it and hangs up, sending nothing.
+    const server = createServer((socket) => {
+      socket.on("error", () => undefined);
+      socket.on("data", () => socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const manager = manage(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    await manager.start();
+    expect(manager.servers()[0]?.error).toMatch(
+      /the connection closed before an answer came \(if the server speaks https, the URL must begin https:\/\/; else check the port\)/,
+    );
+  });
+});
+
 describe("a remote server that redirects to its own URL", () => {
   it("is said to loop, not told to use that URL", async () => {
     const http = createHttpServer((request, response) => {

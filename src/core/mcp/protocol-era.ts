@@ -112,7 +112,8 @@ const NETWORK_FAILURES: Readonly<Record<string, string>> = {
   ETIMEDOUT: "the connection timed out (ETIMEDOUT)",
   EHOSTUNREACH: "its host cannot be reached (EHOSTUNREACH)",
   ENETUNREACH: "its network cannot be reached (ENETUNREACH)",
-  UND_ERR_SOCKET: "the connection closed before an answer came",
+  UND_ERR_SOCKET:
+    "the connection closed before an answer came (if the server speaks https, the URL must begin https://; else check the port)",
   UND_ERR_HEADERS_OVERFLOW:
     "its answer's headers are larger than Node reads (UND_ERR_HEADERS_OVERFLOW): a fault of the server or of a proxy in front of it",
 };
