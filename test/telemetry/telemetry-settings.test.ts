@@ -93,7 +93,7 @@ describe("whether and where spans are exported", () => {
     const zero = resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "0" });
     expect(zero.settings?.timeoutMs).toBe(5000);
     expect(zero.warnings).toEqual([
-      "OTEL_EXPORTER_OTLP_TIMEOUT=0 is not a whole number of milliseconds from 1 to 2147483647; mcpterm does not use it.",
+      "OTEL_EXPORTER_OTLP_TIMEOUT=0 is not a whole number of milliseconds from 1 to 2147483647; mcpterm uses the default, 5000.",
     ]);
     // Past a timer's reach, Node fires at once: every export would give up before it began.
     const huge = resolve({ ...on, OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: "2147483648" });
@@ -107,13 +107,15 @@ describe("whether and where spans are exported", () => {
       OTEL_EXPORTER_OTLP_TIMEOUT: "3000",
     });
     expect(general.settings?.timeoutMs).toBe(3000);
-    expect(general.warnings).toHaveLength(1);
+    expect(general.warnings).toEqual([
+      "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=abc is not a whole number of milliseconds from 1 to 2147483647; mcpterm uses OTEL_EXPORTER_OTLP_TIMEOUT=3000.",
+    ]);
     expect(resolve({ ...on, OTEL_EXPORTER_OTLP_TIMEOUT: "2s" }).warnings[0]).toMatch(/=2s is not/);
     // A queue of none drops every span.
     const queue = resolve({ ...on, OTEL_BSP_MAX_QUEUE_SIZE: "0", OTEL_BSP_SCHEDULE_DELAY: "0" });
     expect(queue.settings).toMatchObject({ maxQueueSize: 2048, scheduleDelayMs: 0 });
     expect(queue.warnings).toEqual([
-      "OTEL_BSP_MAX_QUEUE_SIZE=0 is not a whole number of spans from 1 to 100000; mcpterm does not use it.",
+      "OTEL_BSP_MAX_QUEUE_SIZE=0 is not a whole number of spans from 1 to 100000; mcpterm uses the default, 2048.",
     ]);
     const flush = resolve(on, { exitFlushMs: 1e12 });
     expect(flush.settings?.exitFlushMs).toBe(2000);

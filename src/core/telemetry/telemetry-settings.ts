@@ -272,16 +272,25 @@ function numberSetting(
   limits: { min: number; max: number; fallback: number; unit: string },
   warnings: string[],
 ): number {
+  const unusable: string[] = [];
+  let used: { value: number; from: string } | undefined;
   for (const name of names) {
     const text = nonEmpty(env[name]);
     if (text === undefined) continue;
     const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-    if (value >= limits.min && value <= limits.max) return value;
-    warnings.push(
-      `${name}=${text} is not a whole number of ${limits.unit} from ${limits.min} to ${limits.max}; mcpterm does not use it.`,
-    );
+    if (value >= limits.min && value <= limits.max) {
+      used = { value, from: `${name}=${text}` };
+      break;
+    }
+    unusable.push(`${name}=${text}`);
   }
-  return limits.fallback;
+  // Each passed over is named, with what is used instead.
+  const instead = used ? used.from : `the default, ${limits.fallback}`;
+  for (const setting of unusable)
+    warnings.push(
+      `${setting} is not a whole number of ${limits.unit} from ${limits.min} to ${limits.max}; mcpterm uses ${instead}.`,
+    );
+  return used?.value ?? limits.fallback;
 }
 
 /** telemetry.exitFlushMs from the settings (a number of 0 or more, see user-settings.ts), within a timer's reach. */
