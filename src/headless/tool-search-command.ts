@@ -228,8 +228,8 @@ function renderResult(result: QueryResult): string {
   return `${lines.join("\n")}\n`;
 }
 
-function failedLine(server: { name: string }): string {
-  return `(${server.name} failed to start: its tools are in none of these lists; see the warning above)\n`;
+function failedLine(server: { name: string; error: string }): string {
+  return `(${server.name} failed to start — ${server.error || "no reason given"}; its tools are in none of these lists)\n`;
 }
 
 function windowLine(window: ContextWindow): string {

@@ -50,11 +50,12 @@ describe("what the user's settings hold that mcpterm does not use as written", (
 
   it("says nothing of settings as mcpterm writes them, or of keys it keeps without managing", () => {
     const text = JSON.stringify({
-      approval: { auto: ["read_only", "dangerous"] },
+      approval: { auto: ["read_only", "dangerous"], "//": "dangerous: I review every diff" },
       trustedConfigs: { "/p/mcp.config.json": "abc" },
       allowances: {},
       telemetry: { enabled: true, headers: { "x-key": "v" }, exitFlushMs: 0 },
       editorPreferences: { theme: "dark" },
+      "//": "a note of the person's own",
     });
     expect(findings(text)).toEqual([]);
   });

@@ -38,6 +38,11 @@ const CODE_LOADING_VARIABLES = new Set(
     "GIT_SSH",
     "GIT_PROXY_COMMAND",
     "GIT_TEMPLATE_DIR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    // A repository of the project's choosing, whose own config (core.fsmonitor) runs a program.
+    "GIT_DIR",
     "SSH_ASKPASS",
     "JAVA_TOOL_OPTIONS",
     "_JAVA_OPTIONS",

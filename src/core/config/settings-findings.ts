@@ -2,6 +2,9 @@ import { TIERS, isTier } from "../policy/tiers.js";
 import { describeDuplicateKey, findDuplicateKey } from "./json-duplicate-keys.js";
 import { unknownKeySentences } from "./unknown-keys.js";
 
+/** How JSON files write notes to their reader: keys no program reads. */
+const NOTE_KEY = /^(?:\/\/|_|\$|#)/;
+
 /** The top-level keys mcpterm reads in the user's settings.json. */
 const SETTINGS_KEYS = ["approval", "trustedConfigs", "allowances", "telemetry"] as const;
 const TELEMETRY_TYPES: Readonly<Record<string, "boolean" | "string" | "strings" | "milliseconds">> = {
@@ -43,8 +46,10 @@ function approvalFindings(approval: unknown): string[] {
   if (approval === undefined) return [];
   if (!isObject(approval))
     return ['approval must be an object such as { "auto": ["read_only"] }; it is ignored.'];
-  // `"Auto"`, `"autoApprove"`: the list the person meant is not read.
-  const findings = unknownKeySentences(approval, "approval", { known: ["auto"] });
+  // `"Auto"`, `"autoApprove"`: the list the person meant is not read. A note (`"//"`, `"_note"`,
+  // `"$comment"`) is no typo.
+  const keys = Object.fromEntries(Object.entries(approval).filter(([key]) => !NOTE_KEY.test(key)));
+  const findings = unknownKeySentences(keys, "approval", { known: ["auto"] });
   const { auto } = approval;
   if (auto === undefined) return findings;
   const tiers = `the tiers are ${TIERS.join(", ")}`;
