@@ -8,8 +8,8 @@ const SEND_TIMEOUT_MS = 10_000;
 /**
  * POSTs an OTLP/JSON export to a collector (`/v1/traces` added to a base address), with the
  * headers live export would send, both as resolveTelemetry resolved them (a URL's user name and
- * password moved into Basic authorization). Returns the URL it went to; a
- * refusal or an answer other than 2xx is a RuntimeError.
+ * password moved into Basic authorization). Returns the URL it went to; a refusal, a redirect
+ * or an answer other than 2xx is a RuntimeError.
  */
 export async function sendOtlp(
   exported: OtlpExport,

@@ -1,6 +1,7 @@
 import type { UserTelemetry } from "../config/user-settings.js";
 import { isHttpUrl } from "../config/http-url.js";
 import { moveUrlCredentials } from "../config/url-credentials.js";
+import { MAX_TIMER_MS } from "../max-timer.js";
 import { UsageError } from "../errors.js";
 
 export type OtlpProtocol = "http/protobuf" | "http/json";
@@ -48,8 +49,6 @@ const DEFAULT_SCHEDULE_DELAY_MS = 1000;
 const DEFAULT_MAX_QUEUE_SIZE = 2048;
 /** The most spans mcpterm holds waiting for a collector, whatever OTEL_BSP_MAX_QUEUE_SIZE says. */
 const MAX_QUEUE_SIZE = 100_000;
-/** The longest wait a Node timer keeps: a longer one fires at once (and an export gives up at once). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * Whether and where spans are exported, the way every OpenTelemetry SDK reads it: `--otlp-endpoint`
