@@ -49,7 +49,11 @@ async function typed(text: string, shown: (line: string) => boolean, what: strin
 
 beforeAll(async () => {
   expect(existsSync(CLI), "run npm run build first").toBe(true);
-  model = await startScriptedModelServer(() => ({ text: ANSWER, chunkSize: 5 }));
+  model = await startScriptedModelServer((request) =>
+    lastUserMessage(request).startsWith("answer while I edit")
+      ? { text: "Answered while the editor had the terminal.", chunkSize: 5 }
+      : { text: ANSWER, chunkSize: 5 },
+  );
   dir = await tempDir("mcpterm-tui-editor-");
   editorLog = path.join(dir, "editor-log.jsonl");
   await mkdir(path.join(dir, "src"));
@@ -69,12 +73,15 @@ beforeAll(async () => {
       "const text = readFileSync(file, 'utf8');",
       `appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ args: process.argv.slice(2), text, tty: process.stdin.isTTY === true }) + "\\n");`,
       "if (text.includes('FAIL')) process.exit(1);",
+      // An empty draft: the editor stays open a while, as a person reading does, then saves.
+      "if (text === '') { setTimeout(() => { writeFileSync(file, 'written after the wait\\n'); process.exit(0); }, 1500); }",
       // Like an editor that saves elsewhere and deletes what it was given.
       "if (text.includes('GONE')) { unlinkSync(file); process.exit(0); }",
       "const save = () => { writeFileSync(file, text + ' (edited)\\n'); process.exit(0); };",
       // Like vim, it keeps Ctrl+C for itself: it saves once it has had one.
       // It stays open until the terminal closes under it (SIGHUP).
       `if (text.includes('HANGUP')) { appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ hangup: file }) + "\\n"); setInterval(() => undefined, 1000); }`,
+      "else if (text === '') {}",
       `else if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
     ].join("\n"),
     { mode: 0o755 },
@@ -201,6 +208,25 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
   }, 90_000);
 
   // Last: it closes the terminal.
+  it("prints what finished while the editor had the terminal once it is back", async () => {
+    terminal.text("\u0015");
+    await typed("answer while I edit", (line) => line === "answer while I edit", "the message");
+    // Sent, and the editor opened at once on the empty prompt: the answer comes while it is open.
+    terminal.text("\r");
+    terminal.text("\u0007");
+    const back = await terminal.waitFor(
+      (screen) => promptLine(screen) === "written after the wait",
+      "the edit after the wait",
+    );
+    await terminal.waitFor(
+      (screen) => screen.includes("Answered while the editor had the terminal."),
+      "the answer that came meanwhile",
+    );
+    expect(back).not.toContain("EXITED");
+    terminal.text("\u0015");
+    await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
+  }, 60_000);
+
   it("leaves no draft behind when the terminal closes while the editor is open", async () => {
     terminal.text("\u0015");
     await typed("HANGUP", (line) => line === "HANGUP", "the draft");

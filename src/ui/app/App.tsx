@@ -120,6 +120,17 @@ export function App({
   const { suspendTerminal } = useApp();
   // One editor at a time: a second Ctrl+G in the same read must not suspend the terminal twice.
   const editing = useRef(false);
+  // While an editor has the terminal, Ink drops every frame, the <Static> items in it too, and
+  // counts those as printed: items finished meanwhile (an answer, a tool's panel) are held back
+  // (only the first `heldFrom` are given to <Static>) and printed once the terminal is back.
+  const [heldFrom, setHeldFrom] = useState<number | undefined>(undefined);
+  const printedItems = useRef(0);
+  // Only what was printed before the editor took the terminal, until it is back (see heldFrom).
+  const items = heldFrom === undefined ? state.items : state.items.slice(0, heldFrom);
+  // What <Static> has printed, as of the last frame Ink wrote (read when the editor opens).
+  useEffect(() => {
+    printedItems.current = items.length;
+  });
   // Images go out through Ink's own write, which draws them above the live frame and redraws it.
   useEffect(() => controller.onImageSequences?.(write), [controller, write]);
 
@@ -244,6 +255,7 @@ export function App({
           const suspendApplying: Suspend = async (run) => {
             let result: EditResult = { ok: false, reason: "The editor did not run." };
             try {
+              setHeldFrom(printedItems.current);
               await suspendTerminal(async () => {
                 result = await run();
                 if (result.ok) promptStore.dispatch({ type: "recall", text: result.text, at: clock() });
@@ -253,6 +265,7 @@ export function App({
               // The terminal is back: the next Ctrl+G opens the editor again, also while this
               // edit's temporary folder is still being removed (slow on a busy machine).
               terminalBack = true;
+              setHeldFrom(undefined);
               editing.current = false;
               promptStore.dispatch({ type: "screen_back", at: clock() });
             }
@@ -345,7 +358,7 @@ export function App({
     // updates a render later; a frame drawn wider than a narrowed window would wrap and leave ghosts.
     <Box flexDirection="column">
       {/* A new epoch (after /clear) is a new <Static>: its items start over on the cleared screen. */}
-      <Static key={state.epoch} items={state.items}>
+      <Static key={state.epoch} items={items}>
         {(item) => (
           <Box key={item.id} width={columns} paddingRight={1}>
             <TranscriptItemView item={item} width={columns - 1} />
