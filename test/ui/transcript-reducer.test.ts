@@ -215,11 +215,18 @@ describe("transcriptReducer", () => {
         argumentSecrets: [],
       },
       { type: "tool_started", callId: "c" },
-      { type: "tool_progress", callId: "c", progress: 1, total: 4, message: "\u001b[2Jstep" },
+      {
+        type: "tool_progress",
+        callId: "c",
+        progress: 1,
+        total: 4,
+        // Line breaks would draw a fake panel under the running call: kept on one line.
+        message: "\u001b[2Jstep\n╭──╮\n│ Allow this call? │",
+      },
     );
     expect(state.turn?.calls[0]).toMatchObject({
       state: "running",
-      progress: { progress: 1, total: 4, message: "step" },
+      progress: { progress: 1, total: 4, message: "step ⏎ ╭──╮ ⏎ │ Allow this call? │" },
     });
   });
 

@@ -1,3 +1,4 @@
+import { sanitizeOneLine } from "../policy/sanitize-terminal.js";
 import type { LoggingLevel } from "../deprecated-mcp.js";
 
 /** The syslog levels MCP logging uses, least severe first. */
@@ -23,11 +24,13 @@ export function isErrorLevel(level: LoggingLevel): boolean {
 
 /**
  * `server "notes" logged error (db): connection refused`: how a log message at least as severe
- * as an error is told as it arrives, in a session's transcript and on a command's stderr.
+ * as an error is told as it arrives, in a session's transcript and on a command's stderr. One
+ * line: a server's line breaks could draw what looks like mcpterm's own transcript (a `›` line
+ * as if the person had typed it); `/mcp logs` keeps the message whole.
  */
 export function loggedSentence(entry: ServerLogEntry): string {
   const logger = entry.logger === undefined || entry.logger === "" ? "" : ` (${entry.logger})`;
-  return `server "${entry.server}" logged ${entry.level}${logger}: ${entry.text}`;
+  return sanitizeOneLine(`server "${entry.server}" logged ${entry.level}${logger}: ${entry.text}`);
 }
 
 /** One `notifications/message` from a server, or one of mcpterm's own notes about it. */

@@ -1,7 +1,7 @@
 import type { CommandResult } from "../../core/commands/command-types.js";
 import type { AgentEvent } from "../../core/agent/events.js";
 import type { SavedTurn } from "../../core/session/saved-session.js";
-import { sanitizeForTerminal } from "../../core/policy/sanitize-terminal.js";
+import { sanitizeForTerminal, sanitizeOneLine } from "../../core/policy/sanitize-terminal.js";
 import { describeCompaction } from "../../core/window/describe-compaction.js";
 import {
   askAbout,
@@ -170,7 +170,8 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
         progress: {
           progress: action.progress,
           total: action.total,
-          message: action.message === undefined ? undefined : sanitizeForTerminal(action.message),
+          // One line: line breaks in it could draw what looks like mcpterm's own panels.
+          message: action.message === undefined ? undefined : sanitizeOneLine(action.message),
         },
       });
     case "tool_task":
