@@ -61,4 +61,16 @@ describe("messages typed during a turn", () => {
     await press("\u0004");
     await until(() => exits() > 0, "the second Ctrl+D to exit");
   });
+
+  it("held after Esc, are named by the first Ctrl+C too, before a second one exits", async () => {
+    const { store, exits, until, press, frame } = await renderApp();
+    store.dispatch({ type: "ui_queue", queue: { messages: [{ id: 1, text: "q1" }], held: true } });
+    await until(() => frame().includes("held after Esc"), "the held queue");
+    await press("\u0003");
+    await until(
+      () => frame().includes("Press Ctrl+C again to exit; the queued message is not sent"),
+      "the hint",
+    );
+    expect(exits()).toBe(0);
+  });
 });

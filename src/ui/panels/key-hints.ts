@@ -33,11 +33,12 @@ export function whileDrafting(esc: string): Hint[] {
  */
 function leavingHint({ busy, queue }: HintContext): Hint {
   if (busy) return ["Press Ctrl+D again to exit; the running turn stops", "Ctrl+D again to exit"];
-  const count = queue.messages.length;
-  return [
-    `Press Ctrl+D again to exit; ${count === 1 ? "the queued message is" : `${count} queued messages are`} not sent`,
-    "Ctrl+D again to exit",
-  ];
+  return [`Press Ctrl+D again to exit; ${queuedNotSent(queue.messages.length)}`, "Ctrl+D again to exit"];
+}
+
+/** What an exit with messages held after Esc loses, in words. */
+function queuedNotSent(count: number): string {
+  return `${count === 1 ? "the queued message is" : `${count} queued messages are`} not sent`;
 }
 
 /** Pure: what the keys do now, most important first, for `fitParts`. */
@@ -109,7 +110,12 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["↑/↓ other panels", "↑/↓ panels"],
     ["Enter print in full", "Enter print"],
   ],
-  "exit-armed": () => [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]],
+  // Messages held after Esc are lost by the exit: said, as the second Ctrl+D says it.
+  "exit-armed": ({ queue }) => {
+    const count = queue.messages.length;
+    if (count === 0) return [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]];
+    return [[`Press Ctrl+C again to exit; ${queuedNotSent(count)}`, "Ctrl+C again to exit"]];
+  },
   "ctrl-x": () => [
     ["Ctrl+E edit in $EDITOR", "^E editor"],
     ["another key cancels", "cancel"],
