@@ -301,7 +301,10 @@ describe("renderWire", () => {
       '+     0 ms  fs → initialize #1  {"jsonrpc":"2.0","id":1,"method":"initialize"}',
     );
     expect(renderWire(trace).split("\n")[1]).toMatch(/^\+ {5}1 ms {2}fs ← result #1 /);
-    expect(renderWire(trace, { server: "other" })).toBe('(no wire frames for server "other")\n');
+    // A name the trace does not know (a typo) is told with the names it has.
+    expect(renderWire(trace, { server: "other" })).toBe(
+      '(no wire frames for server "other"; the trace has frames of "fs")\n',
+    );
   });
 
   it("summarizes a base64 image and a long text unless --full asks for every string whole", () => {

@@ -51,12 +51,7 @@ export function renderWire(trace: Trace, options: WireOptions = {}): string {
     }
     return `${offset}  ${frame.server} ${arrow} ${summary(frame.message)}  ${body}`;
   });
-  if (frames.length === 0)
-    lines.push(
-      options.server === undefined
-        ? "(no wire frames recorded)"
-        : `(no wire frames for server "${options.server}")`,
-    );
+  if (frames.length === 0) lines.push(noFrames(trace, options.server));
   if (trace.wireTruncatedAt !== undefined)
     lines.push(`(wire capture stopped after ${trace.wireTruncatedAt} frames)`);
   if (summarized > 0)
@@ -64,6 +59,15 @@ export function renderWire(trace: Trace, options: WireOptions = {}): string {
       `(${summarized} long ${summarized === 1 ? "string" : "strings"} summarized; --full shows them whole)`,
     );
   return `${sanitizeForTerminal(lines.join("\n"))}\n`;
+}
+
+/** Why nothing is listed: no frames at all, or none for that server, naming those that have some. */
+function noFrames(trace: Trace, server: string | undefined): string {
+  if (server === undefined) return "(no wire frames recorded)";
+  const servers = [...new Set(trace.wire.map((frame) => frame.server))];
+  return servers.length === 0
+    ? `(no wire frames for server "${server}": the trace has none at all)`
+    : `(no wire frames for server "${server}"; the trace has frames of ${servers.map((name) => `"${name}"`).join(", ")})`;
 }
 
 /** `value` with every long string replaced by a summary, and how many were. */
