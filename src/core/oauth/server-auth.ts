@@ -177,13 +177,12 @@ export class ServerAuth {
           this.bounds(target.host, this.requestTimeoutMs),
         );
       try {
-        const answered = await boundedRequest(
+        return await boundedRequest(
           base,
           input,
           { ...init, headers },
           this.bounds(target.host, this.discoveryTimeoutMs),
         );
-        return answered;
       } catch (error) {
         // The SDK takes a metadata request that failed for metadata that is not there, and goes
         // on to guess: kept, so the sentence names the host that did not answer (see describe).
