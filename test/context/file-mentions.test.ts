@@ -136,6 +136,14 @@ describe("fileCompletions", () => {
     expect(fileCompletions(cwd, "@folder-out/")).toEqual([]);
     expect(fileCompletions(cwd, "@everything:")).toEqual([]);
   });
+
+  it("leaves out names holding a control or hidden character, which Tab would complete to a name no file has", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "evil\u001b]0;title\u0007name.txt"), "x");
+    await writeFile(path.join(dir, "evil\u200bb.txt"), "x");
+    await writeFile(path.join(dir, "evilplain.txt"), "x");
+    expect(fileCompletions(dir, "@ev")).toEqual(["@evilplain.txt"]);
+  });
 });
 
 describe("isSecretFile", () => {

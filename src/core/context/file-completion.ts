@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ignore from "ignore";
 import { isInsideFolder } from "../config/inside-folder.js";
+import { hasControlOrHidden } from "../policy/sanitize-terminal.js";
 import { isSecretFile } from "./secret-files.js";
 
 /** The most names Tab offers for one folder. */
@@ -13,7 +14,9 @@ const NEVER_OFFERED = new Set([".git", "node_modules", ".mcpterm"]);
  * The `@path` words Tab may complete `word` (`@src/ma`) to: the entries of that folder of the
  * working folder whose names start with what was typed, folders with a trailing `/` so Tab goes
  * on into them. Hidden names only once a `.` is typed; what the root .gitignore ignores, secrets
- * files, links that lead out and names with spaces (a mention ends at a space) are left out.
+ * files, links that lead out, names with spaces (a mention ends at a space) and names holding a
+ * control or hidden character (the prompt shows and sends them stripped, a name no file has)
+ * are left out.
  */
 export function fileCompletions(cwd: string, word: string): string[] {
   if (!word.startsWith("@") || word.includes(":")) return [];
@@ -34,7 +37,8 @@ export function fileCompletions(cwd: string, word: string): string[] {
   const words: string[] = [];
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const { name } = entry;
-    if (!name.startsWith(prefix) || /\s/.test(name) || NEVER_OFFERED.has(name)) continue;
+    if (!name.startsWith(prefix) || /\s/.test(name) || NEVER_OFFERED.has(name) || hasControlOrHidden(name))
+      continue;
     if (name.startsWith(".") && !prefix.startsWith(".")) continue;
     const relative = `${folder}${name}`;
     // A link that leads out of the folder would only be refused when mentioned.
