@@ -1,4 +1,5 @@
 import { TIERS, isTier } from "../policy/tiers.js";
+import { isJsonObject } from "./config-fields.js";
 import { describeDuplicateKey, findDuplicateKey } from "./json-duplicate-keys.js";
 import { unknownKeySentences } from "./unknown-keys.js";
 
@@ -44,7 +45,7 @@ export function settingsFindings(text: string, record: Readonly<Record<string, u
 
 function approvalFindings(approval: unknown): string[] {
   if (approval === undefined) return [];
-  if (!isObject(approval))
+  if (!isJsonObject(approval))
     return ['approval must be an object such as { "auto": ["read_only"] }; it is ignored.'];
   // `"Auto"`, `"autoApprove"`: the list the person meant is not read. A note (`"//"`, `"_note"`,
   // `"$comment"`) is no typo.
@@ -65,7 +66,7 @@ function approvalFindings(approval: unknown): string[] {
 
 function telemetryFindings(telemetry: unknown): string[] {
   if (telemetry === undefined) return [];
-  if (!isObject(telemetry)) return ["telemetry must be an object; it is ignored."];
+  if (!isJsonObject(telemetry)) return ["telemetry must be an object; it is ignored."];
   const findings = unknownKeySentences(telemetry, "telemetry", { known: Object.keys(TELEMETRY_TYPES) });
   for (const [key, type] of Object.entries(TELEMETRY_TYPES)) {
     const value = telemetry[key];
@@ -79,9 +80,5 @@ function hasType(value: unknown, type: keyof typeof TYPE_WORDS): boolean {
   if (type === "boolean") return typeof value === "boolean";
   if (type === "string") return typeof value === "string";
   if (type === "milliseconds") return typeof value === "number" && value >= 0;
-  return isObject(value) && Object.values(value).every((item) => typeof item === "string");
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return isJsonObject(value) && Object.values(value).every((item) => typeof item === "string");
 }
