@@ -6,6 +6,7 @@ import { readRegularFile } from "../files/regular-file.js";
 import { z } from "zod";
 import { BUCKETS, ChunkIndex, type StoredSegment } from "./chunk-index.js";
 import { decodeSegment, INDEX_FORMAT_VERSION, SegmentError, type Segment } from "./segment.js";
+import { processRuns } from "../process-runs.js";
 
 export { INDEX_FORMAT_VERSION } from "./segment.js";
 
@@ -314,12 +315,7 @@ async function lockIsStale(lock: string): Promise<boolean> {
     const content = await readFile(lock, "utf8");
     const pid = Number(content.split(" ")[0]);
     if (!Number.isInteger(pid) || pid <= 0) return Date.now() - info.mtimeMs > 1000;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (error) {
-      return (error as { code?: unknown }).code === "ESRCH";
-    }
+    return !processRuns(pid);
   } catch {
     return false; // gone already, or being written: try again
   }

@@ -8,6 +8,7 @@ import {
   rmSync,
   writeSync,
 } from "node:fs";
+import { processRuns } from "../process-runs.js";
 
 /** A pid and a line break: a marker longer than this is no marker of mcpterm's. */
 const MARKER_MAX_BYTES = 24;
@@ -52,14 +53,7 @@ export function markInUse(sessionFile: string): () => void {
 /** Whether another running process has `sessionFile` open (see markInUse). */
 export function inUseElsewhere(sessionFile: string): boolean {
   const pid = markerPid(markerOf(sessionFile));
-  if (pid === undefined || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user's process.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return pid !== undefined && pid !== process.pid && processRuns(pid);
 }
 
 /** Removes a pruned session's marker, left by a process that is gone. */
