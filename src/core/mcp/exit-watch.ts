@@ -3,9 +3,9 @@ import type { ServerExitReport } from "./server-exit.js";
 import type { ServerStatus } from "./types.js";
 
 /**
- * Calls `onExit` each time a stdio server's process ends under the manager — at start, or after
- * it was connected (`wasConnected`) — with the report of how and why, and whether it is being
- * started again (`restarting`: the crash recovery). Returns the unsubscribe.
+ * Calls `onExit` each time a stdio server's process ends of itself under the manager — at start,
+ * or after it was connected (`wasConnected`) — with the report of how and why, and whether it is
+ * being started again (`restarting`: the crash recovery). Returns the unsubscribe.
  */
 export function watchServerExits(
   manager: Pick<McpManager, "subscribe" | "servers" | "connection">,
@@ -19,7 +19,8 @@ export function watchServerExits(
       const lost =
         snapshot.status === "failed" || (snapshot.status === "connecting" && before === "connected");
       if (!lost || before === snapshot.status) continue;
-      const report = manager.connection(snapshot.name)?.exitReport();
+      // A process mcpterm stopped (a person's `/mcp restart`) did not crash, whatever its code.
+      const report = manager.connection(snapshot.name)?.ownExitReport();
       if (report) onExit(snapshot.name, report, before === "connected", snapshot.status === "connecting");
     }
   });

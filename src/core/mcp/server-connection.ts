@@ -322,11 +322,13 @@ export class ServerConnection {
   }
 
   /**
-   * exitReport for a process that ended of itself: not one that exited as mcpterm stopped it
-   * (closing its stdin once connecting failed), whose exit is not why anything failed.
+   * exitReport for a process that ended of itself, or that mcpterm cut off for flooding it: not
+   * one that exited as mcpterm stopped it (a restart, a stop, its stdin closed once connecting
+   * failed), whose exit is not why anything failed.
    */
   ownExitReport(): ServerExitReport | undefined {
-    return this.stdio?.exit?.stopped === true ? undefined : this.exitReport();
+    const stdio = this.stdio;
+    return stdio?.exit?.stopped === true && stdio.cutOff === undefined ? undefined : this.exitReport();
   }
 
   /** Lines a stdio server wrote to stdout that were not JSON-RPC, redacted. */
