@@ -96,4 +96,17 @@ describe("the status line", () => {
     }
     expect(fitParts(idle, 100).map((part) => part.text)).toContain("Tab complete");
   });
+
+  it("says, in every mode, that Enter adds a line while a paste's end is owed, and how to leave it", () => {
+    const queue = { messages: [], held: false };
+    for (const mode of ["prompt", "approval", "sampling"] as const) {
+      const texts = keyHints(mode, { busy: false, draft: false, queue, pasteOwed: true }).map(
+        (part) => part.text,
+      );
+      expect(texts.slice(0, 2)).toEqual(["paste not ended: Enter adds a line", "Esc type as usual"]);
+      expect(texts.join(" ")).not.toMatch(/Enter (send|confirm)/);
+    }
+    const narrow = fitParts(keyHints("prompt", { busy: false, draft: false, queue, pasteOwed: true }), 40);
+    expect(narrow.map((part) => part.text).join(" · ")).toBe("Enter adds a line · Esc type as usual");
+  });
 });

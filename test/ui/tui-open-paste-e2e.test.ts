@@ -17,6 +17,11 @@ function promptLine(screen: string): string {
   return line.slice(4, -1).trimEnd();
 }
 
+/** The key hints, the screen's last line. */
+function hintLine(screen: string): string {
+  return screen.trimEnd().split("\n").at(-1)?.trim() ?? "";
+}
+
 beforeAll(async () => {
   expect(existsSync(CLI), "run npm run build first").toBe(true);
   model = await startScriptedModelServer((request) => {
@@ -54,10 +59,17 @@ describe("a paste whose end never comes", () => {
     expect(model.requests).toHaveLength(0);
     await terminal.waitFor((screen) => screen.includes("A paste did not end"), "the notice");
     expect(terminal.screen()).toMatch(/press Esc to\s+(?:│\s+)?type as usual/);
+    // The key hints say so too for as long as it lasts, not "Enter send".
+    await terminal.waitFor(
+      (screen) => hintLine(screen).includes("paste not ended: Enter adds a line"),
+      "the hint",
+    );
+    expect(hintLine(terminal.screen())).not.toContain("Enter send");
     // The keys work again: Ctrl+C clears the draft (taken as a key whether or not the rest of the
     // paste could still have come), and what is typed next is sent by Enter.
     terminal.keys("C-c");
     await terminal.waitFor((screen) => promptLine(screen) === "", "the draft cleared");
+    await terminal.waitFor((screen) => hintLine(screen).startsWith("Enter send"), "the usual hints back");
     terminal.text("hello");
     await terminal.waitFor((screen) => promptLine(screen) === "hello", "typing after it");
     terminal.text("\r");

@@ -422,6 +422,7 @@ export function App({
               exitWouldLose(state) &&
               editor.text === "" &&
               keyAction(mode, CTRL_D).type === "delete_or_exit",
+            pasteOwed: state.pasteOwed,
           })}
           width={columns}
         />

@@ -132,9 +132,10 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
   );
   const instance = render(tree, {
     stdout,
-    stdin: withoutTerminalReplies(stdin, () =>
-      dispatch({ type: "ui_notice", level: "warning", text: UNENDED_PASTE }),
-    ),
+    stdin: withoutTerminalReplies(stdin, (owed) => {
+      if (owed) dispatch({ type: "ui_notice", level: "warning", text: UNENDED_PASTE });
+      dispatch({ type: "ui_paste_owed", owed });
+    }),
     exitOnCtrlC: false,
     // Libraries' console output is dropped or redacted before it could reach Ink (library-console.ts).
     patchConsole: false,

@@ -9,6 +9,11 @@ export interface HintContext {
   queue: QueueView;
   /** Ctrl+D was pressed once on the empty prompt while a turn runs or messages wait: the next one exits. */
   leaving?: boolean;
+  /**
+   * A paste's end is owed (open-paste.ts): whatever the mode, what comes is pasted text and Enter
+   * adds a line until Esc.
+   */
+  pasteOwed?: boolean;
 }
 
 /** A hint; the earlier in a list, the later it gives way in a narrow window. */
@@ -41,10 +46,17 @@ function queuedNotSent(count: number): string {
   return `${count === 1 ? "the queued message is" : `${count} queued messages are`} not sent`;
 }
 
+/** Said alone while a paste's end is owed: the mode's own hints (Enter send…) would not hold. */
+const PASTE_OWED_HINTS: Hint[] = [
+  ["paste not ended: Enter adds a line", "Enter adds a line"],
+  ["Esc type as usual"],
+  ["Ctrl+C or Ctrl+D as usual"],
+];
+
 /** Pure: what the keys do now, most important first, for `fitParts`. */
 export function keyHints(mode: KeyMode, context: HintContext): Part[] {
-  const hints =
-    context.leaving === true ? [leavingHint(context), ...HINTS[mode](context)] : HINTS[mode](context);
+  const own = context.pasteOwed === true ? PASTE_OWED_HINTS : HINTS[mode](context);
+  const hints = context.leaving === true ? [leavingHint(context), ...own] : own;
   return hints.map(([text, short], index) => ({
     text,
     ...(short === undefined ? {} : { short }),

@@ -11,16 +11,20 @@ import { TerminalReplyFilter } from "./terminal-replies.js";
  */
 export function withoutTerminalReplies(
   stdin: ReadStream,
-  /** Told each time a paste is ended for the person (see OpenPaste): they need to know why Enter adds a line. */
-  onUnendedPaste: () => void = () => undefined,
+  /**
+   * Told `true` each time a paste is ended for the person (see OpenPaste), and `false` when what
+   * it owed is over (its real end came, or Esc, Ctrl+C or Ctrl+D alone): meanwhile Enter adds a
+   * line, and they need to know why.
+   */
+  onPasteOwed: (owed: boolean) => void = () => undefined,
 ): ReadStream {
   const filter = new TerminalReplyFilter();
   const paste = new OpenPaste();
-  /** `step`, telling the person when it left a paste's end owed. */
+  /** `step`, telling when it left a paste's end owed, or ended what was owed. */
   const watched = (step: () => string): string => {
     const owedBefore = paste.owed;
     const keys = step();
-    if (paste.owed && !owedBefore) onUnendedPaste();
+    if (paste.owed !== owedBefore) onPasteOwed(paste.owed);
     return keys;
   };
   /** What a silence made for Ink to read next (see OpenPaste.quiet). */

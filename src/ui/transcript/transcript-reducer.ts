@@ -54,6 +54,8 @@ export type UiAction =
   | { type: "ui_print_live_call"; callId: string }
   | { type: "ui_exit_armed"; armed: boolean }
   | { type: "ui_leave_armed"; armed: boolean }
+  /** A paste's end is owed (what comes is pasted text, Enter adds a line), or no longer. */
+  | { type: "ui_paste_owed"; owed: boolean }
   /** What is put to the person now, oldest first (OpenQuestions, whenever it changes). */
   | { type: "ui_asking"; asking: readonly AskedQuestion[] }
   /** Prints a sampling request in full into the transcript (its panel shows only its start). */
@@ -86,6 +88,7 @@ export function initialTranscriptState(): TranscriptState {
     exitArmed: false,
     leaveArmed: false,
     commandRunning: false,
+    pasteOwed: false,
   };
 }
 
@@ -254,6 +257,8 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return { ...state, exitArmed: action.armed };
     case "ui_leave_armed":
       return { ...state, leaveArmed: action.armed };
+    case "ui_paste_owed":
+      return { ...state, pasteOwed: action.owed };
     case "ui_asking":
       return askingNow(state, action.asking);
     case "ui_resumed":

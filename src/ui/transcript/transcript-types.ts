@@ -188,4 +188,6 @@ export interface TranscriptState {
   leaveArmed: boolean;
   /** A slash command is running. */
   commandRunning: boolean;
+  /** A paste whose end never came was ended for the person, and its end is still owed (open-paste.ts). */
+  pasteOwed: boolean;
 }
