@@ -91,7 +91,12 @@ function usageSentence(message: string, command: unknown): string {
     // yargs names an unknown --some-flag twice, as typed and in camelCase: once is enough.
     const named = unknown[1].split(", ");
     const typed = named.filter((name) => !(/[A-Z]/.test(name) && named.includes(kebab(name))));
-    return `Unknown argument${typed.length === 1 ? "" : "s"}: ${typed.join(", ")} (see mcpterm --help)`;
+    // `kb search -fno-rtti` reads as the options f, n, o… to yargs: the person meant a query.
+    const dashed =
+      command === "kb"
+        ? "; a query or path that starts with - goes after --, as in mcpterm kb search -- -fno-rtti"
+        : "";
+    return `Unknown argument${typed.length === 1 ? "" : "s"}: ${typed.join(", ")}${dashed} (see mcpterm --help)`;
   }
   const invalid = invalidChoice(message);
   if (invalid) return invalid;
@@ -153,6 +158,9 @@ function buildParser(
   words: readonly string[],
 ): Argv<GlobalOptions> {
   const context: CommandContext = { choose, target: (parsed) => typedServer(launchWords, parsed) };
+  // Options end at `--`: what follows is kb's words, never an option's value (`kb search -- --k`).
+  const dash = words.indexOf("--");
+  const optionWords = dash === -1 ? words : words.slice(0, dash);
   const parser = withGlobalOptions(
     yargs()
       .scriptName("mcpterm")
@@ -166,8 +174,8 @@ function buildParser(
         noServerTyped(parsed);
         givenOnce(parsed);
         const options = (parser as unknown as { getOptions(): ParserOptions }).getOptions();
-        givenWithValues(parsed, words, options);
-        valuesAsTyped(words, options);
+        givenWithValues(parsed, optionWords, options);
+        valuesAsTyped(optionWords, options);
       }, true)
       .exitProcess(false)
       .wrap(null),
@@ -212,6 +220,8 @@ function joinStdinPrompt(argv: readonly string[]): string[] {
 const REPEATABLE = new Set([
   "_",
   "$0",
+  // Words after `--` (kb's, see noServerTyped).
+  "--",
   "approve",
   "query",
   "root",
@@ -228,14 +238,16 @@ const REPEATABLE_IN: Record<string, ReadonlySet<string>> = {
 };
 
 /**
- * Words after `--` for a command that starts no server of its own (`mcpterm -p hi -- node x.js`,
- * `mcpterm kb search x -- y`): yargs keeps them under "--"; they are a mistake to name.
+ * Words after `--` for a command that starts no server of its own (`mcpterm -p hi -- node x.js`):
+ * yargs keeps them under "--"; they are a mistake to name. `kb` takes them as its words (a query
+ * or a file name that starts with `-`).
  */
 function noServerTyped(parsed: Record<string, unknown>): void {
   const after = parsed["--"];
   if (!Array.isArray(after) || after.length === 0) return;
-  const command =
-    Array.isArray(parsed._) && parsed._.length > 0 ? `mcpterm ${String(parsed._[0])}` : "mcpterm";
+  const name = Array.isArray(parsed._) && parsed._.length > 0 ? String(parsed._[0]) : undefined;
+  if (name === "kb") return;
+  const command = name === undefined ? "mcpterm" : `mcpterm ${name}`;
   throw new Error(
     `${command} takes nothing after --: a server typed there is for ${[...LAUNCH_COMMANDS].join(", ")}; leave out -- and what follows it`,
   );

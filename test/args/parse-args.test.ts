@@ -72,6 +72,13 @@ describe("parseArgs", () => {
     ],
     [["kb", "add", "https://x.example/a", "--yes"], { command: "kb", action: "add", yes: true }],
     [["kb", "remove", "ops/notes.md"], { command: "kb", action: "remove", path: "ops/notes.md" }],
+    // After --, a word that starts with - is the query or the path, not an option.
+    [
+      ["kb", "search", "--", "-fno-strict-aliasing"],
+      { command: "kb", action: "search", query: "-fno-strict-aliasing" },
+    ],
+    [["kb", "search", "gcc", "--k", "2", "--", "-O2", "--k"], { command: "kb", query: "gcc -O2 --k", k: 2 }],
+    [["kb", "remove", "--", "-old.md"], { command: "kb", action: "remove", path: "-old.md" }],
     [
       ["tools", "--server", "fs", "--json"],
       { command: "tools", server: "fs", tool: undefined, search: [], json: true },
@@ -336,7 +343,12 @@ describe("parseArgs", () => {
       ["-p", "hi", "--", "node", "x.js"],
       /^mcpterm takes nothing after --: a server typed there is for tools, call, .*; leave out -- and what follows it/,
     ],
-    [["kb", "search", "x", "--", "y"], /^mcpterm kb takes nothing after --/],
+    [
+      ["kb", "search", "-fno-rtti"],
+      /^Unknown arguments: f, n, o.*; a query or path that starts with - goes after --/,
+    ],
+    [["kb", "stats", "extra"], /^mcpterm kb stats takes no words; did you mean mcpterm kb search\?/],
+    [["kb", "remove", "--", "a.md", "b.md"], /mcpterm kb remove takes one <path>/],
     [["-p", "a", "-p", "b"], /^--prompt was given more than once; give it once/],
     [["-p", "a", "--model", "m", "--model", "n"], /^--model was given more than once/],
     [["kb", "search", "q", "--k", "1", "--k", "2"], /^--k was given more than once/],

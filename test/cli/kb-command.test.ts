@@ -95,6 +95,15 @@ describe("mcpterm kb", () => {
     expect(badK.code).toBe(2);
     expect(badK.stderr).toMatch(/--k must be a whole number/);
   });
+
+  it("searches for a word that starts with - given after --, and says how when it is not", async () => {
+    const found = await binary("kb", "search", "--json", "--", "-restart", "billing");
+    expect(found.code).toBe(0);
+    expect((JSON.parse(found.stdout) as Array<{ path: string }>)[0]?.path).toBe("runbook.md");
+    const dashed = await binary("kb", "search", "-restart");
+    expect(dashed.code).toBe(2);
+    expect(dashed.stderr).toContain("a query or path that starts with - goes after --");
+  });
 });
 
 describe("a cloned project whose knowledge folder leads out of it", () => {

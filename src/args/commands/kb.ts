@@ -55,14 +55,18 @@ function kbArgs(parsed: {
   config?: string | undefined;
   kb?: unknown;
   debug?: boolean | undefined;
+  _: ReadonlyArray<string | number>;
 }): CliArgs {
   const common = commonArgs(parsed);
   const { action, json } = parsed;
+  // After `--`, words are the query or the path even when they start with `-` (`-fno-rtti`):
+  // yargs hands them to the handler after the command's name, the query having taken the rest.
+  const words = [...(parsed.query ?? []), ...parsed._.slice(1).map(String)];
   if (action !== "add" && (parsed.as !== undefined || parsed.force || parsed.yes))
     throw new Error("--as, --force and --yes only apply to mcpterm kb add");
   if (action === "add" || action === "remove") {
     // One path or URL, exactly as typed: a name with spaces is quoted, never joined from words.
-    const [target, ...extra] = parsed.query ?? [];
+    const [target, ...extra] = words;
     const what = action === "add" ? "<path|url>" : "<path>";
     if (target === undefined || extra.length > 0)
       throw new Error(`mcpterm kb ${action} takes one ${what} (quote a name with spaces)`);
@@ -78,5 +82,14 @@ function kbArgs(parsed: {
       json,
     };
   }
-  return { command: "kb", common, action, query: parsed.query?.join(" "), k: parsed.k, json };
+  if (action !== "search" && words.length > 0)
+    throw new Error(`mcpterm kb ${action} takes no words; did you mean mcpterm kb search?`);
+  return {
+    command: "kb",
+    common,
+    action,
+    query: words.length > 0 ? words.join(" ") : undefined,
+    k: parsed.k,
+    json,
+  };
 }
