@@ -1,4 +1,5 @@
 import { errorMessage, RuntimeError } from "../core/errors.js";
+import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { tracesUrl } from "../core/telemetry/telemetry-settings.js";
 import type { OtlpExport } from "../core/trace/trace-otlp.js";
 
@@ -35,15 +36,35 @@ export async function sendOtlp(
   }
   // The body is not read: a collector's answer may be large, and only its status matters.
   await response.body?.cancel();
-  if (response.status >= 300 && response.status < 400)
+  if (response.status >= 300 && response.status < 400) {
+    const target = redirectTarget(response.headers.get("location"), url);
     throw new RuntimeError(
-      `The collector at ${url} answered with a redirect (HTTP ${response.status}); the spans were not sent on — give the address it moved to.`,
+      target === undefined
+        ? `The collector at ${url} answered with a redirect (HTTP ${response.status}) naming no address; the spans were not sent on — check the endpoint.`
+        : `The collector at ${url} answered with a redirect (HTTP ${response.status}) to ${target}; the spans were not sent on — give that address if you trust it.`,
     );
+  }
   if (!response.ok)
     throw new RuntimeError(
       `The collector at ${url} refused the spans (HTTP ${response.status}); check the endpoint and OTEL_EXPORTER_OTLP_HEADERS.`,
     );
   return url;
+}
+
+/**
+ * Where a redirect points, for the person to judge: resolved against the address asked, without
+ * a user name, password, query or fragment (which may carry a token), escapes made harmless.
+ */
+function redirectTarget(location: string | null, from: string): string | undefined {
+  if (location === null || location.trim() === "") return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return undefined;
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") return undefined;
+  return sanitizeForTerminal(`${target.origin}${target.pathname}`);
 }
 
 /** Why fetch failed, with the system's reason it keeps as its cause (ECONNREFUSED, a timeout). */

@@ -235,17 +235,33 @@ describe("the trace of mcpterm -p", () => {
     }
   });
 
+  it("says when a collector's redirect names no address", async () => {
+    const { createServer } = await import("node:http");
+    const redirecting = createServer((_req, res) => res.writeHead(302).end());
+    await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
+    const { port } = redirecting.address() as AddressInfo;
+    try {
+      await expect(trace({ file: traceFile, otlp: `http://127.0.0.1:${port}` })).rejects.toThrow(
+        `The collector at http://127.0.0.1:${port}/v1/traces answered with a redirect (HTTP 302) naming no address; the spans were not sent on — check the endpoint.`,
+      );
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+  });
+
   it("does not follow a collector's redirect to another address", async () => {
     const { createServer } = await import("node:http");
     const collector = await startOtlpReceiver();
+    // The address it names carries a token in its user and query: neither is said.
+    const moved = collector.endpoint.replace("http://", "http://user:s3cr3t-pass@");
     const redirecting = createServer((_req, res) =>
-      res.writeHead(307, { location: `${collector.endpoint}/v1/traces` }).end(),
+      res.writeHead(307, { location: `${moved}/v1/traces?token=s3cr3t-token` }).end(),
     );
     await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", resolve));
     const { port } = redirecting.address() as AddressInfo;
     try {
       await expect(trace({ file: traceFile, otlp: `http://127.0.0.1:${port}` })).rejects.toThrow(
-        `The collector at http://127.0.0.1:${port}/v1/traces answered with a redirect (HTTP 307); the spans were not sent on — give the address it moved to.`,
+        `The collector at http://127.0.0.1:${port}/v1/traces answered with a redirect (HTTP 307) to ${collector.endpoint}/v1/traces; the spans were not sent on — give that address if you trust it.`,
       );
       expect(collector.exports).toHaveLength(0);
     } finally {
