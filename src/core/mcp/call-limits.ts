@@ -2,10 +2,8 @@ import type { QuestionHold } from "./question-hold.js";
 import { SilenceTimer } from "./silence-timer.js";
 import { ToolCallError } from "./tool-call-error.js";
 
-/** The abort reason of a call stopped by its hard limit (maxCallMs). */
-const OVER_CALL_LIMIT = Symbol("over maxCallMs");
-/** The abort reason of a call that said nothing for its timeoutMs. */
-const SILENT = Symbol("silent for timeoutMs");
+/** The abort reason of a call its caller cancelled (Esc, Ctrl+C, the turn or the process ending). */
+const CANCELLED = "the client cancelled the call";
 
 export interface CallLimitOptions {
   server: string;
@@ -29,18 +27,26 @@ export class CallLimits {
   private readonly timer: NodeJS.Timeout;
   private readonly silence: SilenceTimer;
   private readonly unhold: () => void;
-  private readonly onCallerAbort = (): void => this.call.abort();
+  private readonly onCallerAbort = (): void => this.call.abort(CANCELLED);
   readonly maxCallMs: number;
+  /**
+   * The abort reasons of the two limits. The SDK sends a reason to the server as its text, in
+   * `notifications/cancelled`: what the server author reads in their logs of why the call ended.
+   */
+  private readonly silent: string;
+  private readonly overCallLimit: string;
 
   constructor(private readonly options: CallLimitOptions) {
     this.maxCallMs = Math.max(options.maxCallMs, options.timeoutMs);
-    this.timer = setTimeout(() => this.call.abort(OVER_CALL_LIMIT), this.maxCallMs);
-    this.silence = new SilenceTimer(options.timeoutMs, () => this.call.abort(SILENT));
+    this.silent = `no answer or progress for ${options.timeoutMs} ms (the client's timeoutMs for this server)`;
+    this.overCallLimit = `still running after ${this.maxCallMs} ms, the most one call may take (the client's maxCallMs for this server)`;
+    this.timer = setTimeout(() => this.call.abort(this.overCallLimit), this.maxCallMs);
+    this.silence = new SilenceTimer(options.timeoutMs, () => this.call.abort(this.silent));
     this.unhold = options.questions.subscribe((open) => this.silence.hold(open));
     this.silence.hold(options.questions.isOpen);
     // Linked by hand and unlinked in dispose, so no listener on the caller's signal outlives the call.
     options.signal?.addEventListener("abort", this.onCallerAbort, { once: true });
-    if (options.signal?.aborted) this.call.abort();
+    if (options.signal?.aborted) this.call.abort(CANCELLED);
   }
 
   get signal(): AbortSignal {
@@ -57,12 +63,12 @@ export class CallLimits {
     const { server, timeoutMs } = this.options;
     if (this.options.signal?.aborted)
       return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
-    if (this.call.signal.reason === SILENT)
+    if (this.call.signal.reason === this.silent)
       return new ToolCallError("transient", `server "${server}" did not answer within ${timeoutMs} ms`, {
         cause: error,
         timedOut: true,
       });
-    if (this.call.signal.reason === OVER_CALL_LIMIT)
+    if (this.call.signal.reason === this.overCallLimit)
       return new ToolCallError(
         "transient",
         `stopped after ${this.maxCallMs} ms, the most one call to server "${server}" may take (maxCallMs in its config), though it kept reporting progress`,
