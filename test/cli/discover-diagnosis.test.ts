@@ -107,7 +107,32 @@ describe("a 2026-07-28 server whose server/discover answer could not be used", (
     const run = await runCli(trustingConfig(["tools"]), { cwd: dir, env: cleanEnv() });
     expect(run.code).toBe(4);
     expect(run.stdout).toMatch(
-      /it did not answer server\/discover within \d+ ms and refused 2025-11-25's initialize: a server of 2026-07-28 only that starts this slowly needs "protocol": "2026-07-28" in its config entry/,
+      /it did not answer server\/discover within \d+ ms and refused 2025-11-25's initialize: for a server of 2026-07-28 only that starts this slowly, set "protocol": "2026-07-28" in its config entry/,
+    );
+  });
+
+  it("typed after --, is told the flag that pins the revision, not a config entry it has none of", async () => {
+    const dir = await project(undefined);
+    const script = path.join(dir, "modern-only.mjs");
+    // A server typed after -- has its probe waited 5 s: this one answers it later.
+    const discover = JSON.stringify({ supportedVersions: ["2026-07-28"], capabilities });
+    const slow = await runCli(
+      ["tools", "--", "env", `DISCOVER=${discover}`, "DISCOVER_DELAY_MS=5600", process.execPath, script],
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(slow.code).toBe(4);
+    expect(slow.stdout).toMatch(
+      /for a server of 2026-07-28 only that starts this slowly, give --protocol 2026-07-28/,
+    );
+    expect(slow.stdout).not.toContain("config entry");
+    // A 2025 revision pinned for it: initialize is all it is sent, and its refusal is explained.
+    const pinned = await runCli(["tools", "--protocol", "2025-11-25", "--", process.execPath, script], {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(pinned.code).toBe(4);
+    expect(pinned.stdout).toContain(
+      "it refused initialize (Method not found), as a server of 2026-07-28 only does: mcpterm spoke a 2025 revision because one was pinned (--protocol); leave the pin out, or pin 2026-07-28",
     );
   });
 

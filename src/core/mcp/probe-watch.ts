@@ -25,7 +25,7 @@ export class ProbeWatch implements WireWatcher {
   private answeredWithResult = false;
   private answer: unknown;
   private initialize: string | number | undefined;
-  /** The fallback's initialize was answered "Method not found": a server of 2026-07-28 only. */
+  /** initialize (the fallback's, or the only request of a pinned 2025 revision) was answered "Method not found": a server of 2026-07-28 only. */
   private initializeRefused = false;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -33,8 +33,8 @@ export class ProbeWatch implements WireWatcher {
   sent(message: JSONRPCMessage): void {
     if (!("method" in message) || !("id" in message)) return;
     if (message.method === "server/discover") this.probe ??= { id: message.id, sentAt: this.now() };
-    else if (message.method === "initialize" && this.probe) {
-      this.fellBackAt ??= this.now();
+    else if (message.method === "initialize") {
+      if (this.probe) this.fellBackAt ??= this.now();
       this.initialize = message.id;
     }
   }
@@ -60,16 +60,24 @@ export class ProbeWatch implements WireWatcher {
    * For a server that failed to start: why a server of 2026-07-28 was not spoken to in it, which
    * the failure alone does not say (a 2026-only server fails initialize with "Method not found"):
    * it answered the probe only after mcpterm stopped waiting, or not before its initialize was
-   * refused, or its answer was not a valid server/discover result. Undefined when none is so.
+   * refused, or its answer was not a valid server/discover result; or, with no probe (a revision
+   * of 2025 pinned), that initialize was refused as a server of 2026-07-28 only refuses it.
+   * Undefined when none is so. `typed`: the server was typed after `--` (the advice names a flag).
    */
-  fallbackStory(): string | undefined {
+  fallbackStory(typed = false): string | undefined {
     const { probe, answeredAt, fellBackAt } = this;
-    if (!probe) return undefined;
+    const pin = typed
+      ? `give --protocol ${MODERN_REVISION}`
+      : `set "protocol": "${MODERN_REVISION}" in its config entry`;
+    if (!probe)
+      return this.initializeRefused
+        ? `it refused initialize (Method not found), as a server of ${MODERN_REVISION} only does: mcpterm spoke a 2025 revision because one was pinned (${typed ? "--protocol" : `"protocol" in its config entry`}); leave the pin out, or pin ${MODERN_REVISION}`
+        : undefined;
     if (answeredAt === undefined && fellBackAt !== undefined && this.initializeRefused)
-      return `it did not answer server/discover within ${Math.round(fellBackAt - probe.sentAt)} ms and refused 2025-11-25's initialize: a server of 2026-07-28 only that starts this slowly needs "protocol": "2026-07-28" in its config entry`;
+      return `it did not answer server/discover within ${Math.round(fellBackAt - probe.sentAt)} ms and refused 2025-11-25's initialize: for a server of ${MODERN_REVISION} only that starts this slowly, ${pin}`;
     if (answeredAt === undefined || !this.answeredWithResult) return undefined;
     if (fellBackAt !== undefined && answeredAt > fellBackAt)
-      return `it answered server/discover ${Math.round(answeredAt - probe.sentAt)} ms after the probe, when mcpterm had stopped waiting (${Math.round(fellBackAt - probe.sentAt)} ms) and spoken 2025-11-25's initialize; for a server this slow to start, set "protocol": "2026-07-28" in its config entry`;
+      return `it answered server/discover ${Math.round(answeredAt - probe.sentAt)} ms after the probe, when mcpterm had stopped waiting (${Math.round(fellBackAt - probe.sentAt)} ms) and spoken 2025-11-25's initialize; for a server this slow to start, ${pin}`;
     const problem = discoverProblem(this.answer);
     return problem === undefined
       ? undefined
