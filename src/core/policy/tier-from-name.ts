@@ -31,7 +31,7 @@ const VERBS: ReadonlyArray<{ kind: VerbKind; words: ReadonlySet<string> }> = [
   {
     kind: "write",
     words: words(
-      "write create edit update set add append insert save put mkdir rename patch modify change replace comment reply tag label star unstar mark dismiss assign copy store upsert submit toggle commit init initialize stage",
+      "write create edit update set add append insert save put mkdir rename patch modify change replace comment reply tag label star unstar mark dismiss assign copy store upsert submit toggle commit init initialize stage fix repair refactor rewrite restore rebuild regenerate rotate reindex",
     ),
   },
   {
@@ -121,13 +121,13 @@ function actions(allWords: readonly string[]): string[][] {
  * unless the word after it names what is read about it (`list_transfer_history`,
  * `check_write_access`); one that ends the name acts (`get_delete`): unsure, the tool asks.
  */
-const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir shred chmod chown sudo");
+const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir mv shred chmod chown sudo");
 const ACTS_UNLESS_READ_ABOUT = words(
-  "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update",
+  "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update deploy revoke restart install prune migrate clear rollback revert disable suspend push publish upload fix repair refactor rewrite restore rebuild regenerate rotate",
 );
 /** Words after such a verb that make it a noun: what is read about the action, which does not act. */
 const READ_ABOUT = words(
-  "history log logs summary summaries results result marker markers schedule length status stats count counts info details time date report reports audit permission permissions access",
+  "history log logs summary summaries results result marker markers schedule length status stats count counts info details time date report reports audit permission permissions access instructions guide docs documentation steps plan plans options policy rules url urls link links target targets notifications point points suggestion suggestions versions candidates",
 );
 
 /** An action's verb (its first), and after a read verb each later one that acts (see above). */
