@@ -22,7 +22,14 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   // At a terminal, `-p -` waits for typed text: say so, or it looks hung.
   if (args.prompt === "-" && io.stdin.isTTY)
     io.stderr.write("Reading the prompt from the terminal; end it with Ctrl+D on a line of its own.\n");
-  const prompt = args.prompt === "-" ? (await readAll(io.stdin)).trim() : args.prompt;
+  // Ctrl+C or a signal while the prompt is read (a pipe that never ends, `tail -f log | …`) stops it.
+  const read =
+    args.prompt === "-" ? await Promise.race([readAll(io.stdin), aborted(io.signal)]) : args.prompt;
+  if (read === undefined) {
+    if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
+    return ExitCode.runtime;
+  }
+  const prompt = read.trim();
   if (prompt === "")
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
   if (args.resume?.kind === "pick")

@@ -1,4 +1,4 @@
-import { Readable, Writable } from "node:stream";
+import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/common/cli-io.js";
 import { runCommand } from "../../src/run-command.js";
@@ -55,5 +55,30 @@ describe("-p - reading the prompt", () => {
   it("from a pipe, says nothing of the kind", async () => {
     const { stderr } = await run(false);
     expect(stderr).not.toContain("Reading the prompt");
+  });
+
+  it("stops at Ctrl+C or a signal while the prompt is still coming (a pipe that never ends)", async () => {
+    const stdout = sink();
+    const stderr = sink();
+    const stdin = new PassThrough();
+    const stop = new AbortController();
+    const io: CliIo = {
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      stdin,
+      env: cleanEnv(),
+      cwd: await tempDir(),
+      signal: stop.signal,
+    };
+    const asked = model.requests.length;
+    const running = runCommand(["-p", "-", "--model", "m", "--base-url", model.baseUrl, "--no-kb"], io);
+    // Some of it has come, and been read; the rest never does.
+    stdin.write("the start of a long log\n");
+    while (stdin.readableLength > 0) await new Promise((resolve) => setImmediate(resolve));
+    stop.abort("SIGINT");
+    expect(await running).toBe(130);
+    expect(stderr.text()).toBe("mcpterm: interrupted.\n");
+    expect(stdout.text()).toBe("");
+    expect(model.requests.length).toBe(asked);
   });
 });
