@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findArgumentSecrets } from "../../src/core/policy/argument-secrets.js";
@@ -302,6 +302,35 @@ describe("a call whose arguments hold a secret", () => {
       expect(await waitForNoProcesses(marker)).toEqual([]);
     },
   );
+
+  it("leaves a part of the key the scan found out of the stream, the trace, the session and the next request", async () => {
+    // Only the scan finds a part of a key (the rules that redact a text know keys whole).
+    const key = "sk-proj-Qw3rTy7UiOp9AsDf2GhJk4LzXc6VbNm8";
+    const part = key.slice(8, 29);
+    const { dir, sent, model } = await sendAttempt(`key is ${part}`);
+    const trace = path.join(dir, "t.jsonl");
+    const run = await runCli(
+      ["-p", "send it", "--trust-config", "--approve", "external", "--output", "stream-json"].concat([
+        "--model",
+        "m",
+        "--base-url",
+        model.baseUrl,
+        "--trace",
+        trace,
+      ]),
+      { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: key }) },
+    );
+    expect(run.code).toBe(3);
+    expect(await sentBodies(sent)).toBe("");
+    expect(run.stdout).toContain('"argumentSecrets":[{"path":"(the arguments)","rule":"known-secret"}]');
+    expect(run.stdout).toContain('"body":"[REDACTED]"');
+    expect(run.stdout).not.toContain(part);
+    expect(await readFile(trace, "utf8")).not.toContain(part);
+    const sessions = path.join(dir, ".mcpterm", "sessions");
+    const [saved] = await readdir(sessions);
+    expect(await readFile(path.join(sessions, saved ?? ""), "utf8")).not.toContain(part);
+    expect(JSON.stringify(model.requests[1]?.body)).not.toContain(part);
+  });
 
   it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {
     const { dir, sent, model } = await sendAttempt(`my key is ${FAKE_OPENAI_KEY}`);

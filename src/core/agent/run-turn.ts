@@ -21,6 +21,7 @@ import { WindowTooSmall, type ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
+import { rawArgumentsWithheld } from "./arguments-shown.js";
 import { offerTools, type ToolOffer } from "./tool-offer.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -201,7 +202,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       return;
     }
 
-    conversation.push({ role: "assistant", content: done.text || null, toolCalls: done.toolCalls });
+    // Its own copies of the calls: the arguments of one found to hold a secret are withheld below.
+    const asked = done.toolCalls.map((call) => ({ ...call }));
+    conversation.push({ role: "assistant", content: done.text || null, toolCalls: asked });
     // Used: a call that named a tool this request offered (a saved session keeps just those calls).
     const called = new Set(done.toolCalls.map((call) => call.name));
     options.toolSearch?.noteUsed(tools.filter((tool) => called.has(tool.modelName)));
@@ -245,6 +248,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     };
     for await (const event of runToolCalls(run, step, done.toolCalls, offer, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
+      if (event.type === "approval_decided" && event.argumentSecrets.length > 0)
+        for (const call of asked)
+          if (call.id === event.callId) call.arguments = rawArgumentsWithheld(call.arguments);
       yield event;
     }
     for (const call of done.toolCalls) {

@@ -3,6 +3,8 @@ import type { ToolCallRequest } from "../llm/types.js";
 import { decideApproval, type ApprovalSource } from "../policy/approval-policy.js";
 import { definitionHash } from "../policy/tool-allowances.js";
 import type { ApprovalRequest } from "../person/approval-request.js";
+import type { ArgumentSecret } from "../policy/argument-secrets.js";
+import { argumentsShown } from "./arguments-shown.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -46,7 +48,13 @@ export async function* runToolCalls(
   const signal = options.signal ?? NEVER_ABORTED;
   if (!options.validator.isReady) await options.validator.ready();
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
-  for (const { call } of resolved) yield { type: "tool_call_proposed", call };
+  // Scanned before anything is shown: what the scan finds is not in the proposal either.
+  const secrets = new Map<string, ArgumentSecret[]>();
+  for (const { call, tool } of resolved)
+    if (tool && call.arguments && !call.problem && options.scanArguments)
+      secrets.set(call.id, await options.scanArguments(call.arguments));
+  for (const { call } of resolved)
+    yield { type: "tool_call_proposed", call: argumentsShown(call, secrets.get(call.id) ?? []) };
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs = 0): AgentEvent => {
     outcomes.set(callId, outcome);
@@ -71,7 +79,7 @@ export async function* runToolCalls(
       yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` });
       continue;
     }
-    const entry = yield* decideCall(options, call, tool, call.arguments, signal);
+    const entry = yield* decideCall(options, call, tool, call.arguments, secrets.get(call.id) ?? [], signal);
     if ("outcome" in entry) yield settle(call.id, entry.outcome);
     else approved.push(entry);
   }
@@ -95,7 +103,14 @@ export async function* runToolCalls(
         type: "warning",
         message: `${now.server}/${now.name} changed its definition after the call was decided; deciding again.`,
       };
-      const again = yield* decideCall(options, entry.call, now, entry.args, signal);
+      const again = yield* decideCall(
+        options,
+        entry.call,
+        now,
+        entry.args,
+        secrets.get(entry.call.id) ?? [],
+        signal,
+      );
       if ("outcome" in again) yield settle(entry.call.id, again.outcome);
       else still.push(again);
     }
@@ -154,6 +169,7 @@ async function* decideCall(
   call: ProposedToolCall,
   proposedTool: AgentTool,
   args: Record<string, unknown>,
+  secrets: readonly ArgumentSecret[],
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, ApprovedCall | { outcome: ToolOutcome }> {
   const tool = await currentDefinition(options, proposedTool);
@@ -165,7 +181,7 @@ async function* decideCall(
       return { outcome: failed("invalid_args", problem) };
     }
   }
-  const decision = yield* decide(options, call, tool, signal);
+  const decision = yield* decide(options, call, tool, secrets, signal);
   if (!decision.approved) return { outcome: isAborted(signal) ? cancelled() : denied(decision) };
   return { call, tool, args, decidedOn: definitionHash(tool) };
 }
@@ -178,6 +194,7 @@ async function* decide(
   options: TurnOptions,
   call: ProposedToolCall,
   tool: AgentTool,
+  secrets: readonly ArgumentSecret[],
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, Decision> {
   const allowance = options.allowances.check(tool);
@@ -188,7 +205,6 @@ async function* decide(
       message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
     };
   }
-  const secrets = options.scanArguments && call.arguments ? await options.scanArguments(call.arguments) : [];
   const verdict = decideApproval({ tier: tool.tier, allowance, secrets }, options.approval);
   let decision: Decision;
   if (verdict.action === "ask") {
@@ -213,7 +229,7 @@ async function* decide(
     ...decision,
     tier: tool.tier,
     tierReason: tool.tierReason,
-    argumentSecrets: secrets,
+    argumentSecrets: [...secrets],
   };
   return decision;
 }
