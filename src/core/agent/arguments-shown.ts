@@ -12,9 +12,14 @@ import type { ProposedToolCall } from "./events.js";
  * person asked about it, keep the arguments as the model wrote them.
  */
 export function argumentsShown(call: ProposedToolCall, secrets: readonly ArgumentSecret[]): ProposedToolCall {
-  if (secrets.length === 0 || call.arguments === undefined) return call;
+  if (!withholdsArguments(call, secrets) || call.arguments === undefined) return call;
   const args = withheld(call.arguments);
   return { ...call, arguments: args, rawArguments: JSON.stringify(args) };
+}
+
+/** Whether argumentsShown withholds the call's arguments. */
+export function withholdsArguments(call: ProposedToolCall, secrets: readonly ArgumentSecret[]): boolean {
+  return secrets.length > 0 && call.arguments !== undefined;
 }
 
 /**

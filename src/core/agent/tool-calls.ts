@@ -4,7 +4,7 @@ import { decideApproval, type ApprovalSource } from "../policy/approval-policy.j
 import { definitionHash } from "../policy/tool-allowances.js";
 import type { ApprovalRequest } from "../person/approval-request.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
-import { argumentsShown } from "./arguments-shown.js";
+import { argumentsShown, withholdsArguments } from "./arguments-shown.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -210,7 +210,7 @@ async function* decide(
   if (verdict.action === "ask") {
     yield { type: "approval_requested", callId: call.id, reason: verdict.reason };
     decision = await options.person
-      .approveCall(approvalRequest(call, tool, verdict.reason), signal)
+      .approveCall(approvalRequest(call, tool, verdict.reason, secrets), signal)
       .then((answer) => {
         if (answer.approved && answer.remember) options.allowances.allow(tool, answer.remember);
         return { approved: answer.approved, by: "user" as const, reason: answer.reason };
@@ -235,7 +235,12 @@ async function* decide(
 }
 
 /** The call as the person is asked about it: plain data, none of the agent's own types. */
-function approvalRequest(call: ProposedToolCall, tool: AgentTool, reason: string): ApprovalRequest {
+function approvalRequest(
+  call: ProposedToolCall,
+  tool: AgentTool,
+  reason: string,
+  secrets: readonly ArgumentSecret[],
+): ApprovalRequest {
   return {
     callId: call.id,
     server: tool.server,
@@ -244,6 +249,7 @@ function approvalRequest(call: ProposedToolCall, tool: AgentTool, reason: string
     tierReason: tool.tierReason,
     reason,
     arguments: call.arguments ?? {},
+    ...(withholdsArguments(call, secrets) ? { argumentsWithheld: true } : {}),
     notes: tool.notes,
   };
 }

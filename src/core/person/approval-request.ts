@@ -16,6 +16,12 @@ export interface ApprovalRequest {
   /** Why policy asks (the tier, a secret in the arguments, a definition that changed). */
   reason: string;
   arguments: Record<string, unknown>;
+  /**
+   * The call's events show its arguments withheld, every string of them (a secret only the
+   * argument scan saw, see arguments-shown.ts): a front end drawing the call from its events
+   * shows the person `arguments` instead, so they can decide.
+   */
+  argumentsWithheld?: boolean;
   /** What mcpterm changed in the tool's definition before the model saw it. */
   notes: readonly string[];
 }

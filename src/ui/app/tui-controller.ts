@@ -33,6 +33,7 @@ import { TuiSignIn } from "./tui-sign-in.js";
 import { kbSummaryOf } from "./kb-summary.js";
 import type { TranscriptAction } from "../transcript/transcript-reducer.js";
 import type { QueuedMessage } from "../transcript/transcript-types.js";
+import { redactShared } from "../../core/policy/redact-deep.js";
 
 export interface TuiControllerOptions {
   dispatch: (action: TranscriptAction) => void;
@@ -266,7 +267,13 @@ export class TuiController implements Person {
   }
 
   approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    return this.questions.approveCall(request, signal);
+    // Shown as events are (the fast rules: a whole key is masked), where the call's own event
+    // withholds them all for a secret only the scan saw (a part of a key): the person decides.
+    const { redactText } = this.options.runtime.redactor;
+    return this.questions.approveCall(
+      { ...request, arguments: redactShared(request.arguments, redactText) },
+      signal,
+    );
   }
 
   approveFetch(question: FetchQuestion, signal: AbortSignal): Promise<ApprovalAnswer> {

@@ -54,7 +54,12 @@ export class OpenQuestions {
     // saying so), as one typed while a call waits is, so no answer is left unawaited.
     for (const waiting of this.open.filter((open) => open.asked.kind === "fetch"))
       this.settle(waiting, () => (waiting.abandon("superseded"), true));
-    return this.put<ApprovalAnswer>({ kind: "call", callId: request.callId }, signal, {
+    const asked = {
+      kind: "call" as const,
+      callId: request.callId,
+      ...(request.argumentsWithheld === true ? { arguments: request.arguments } : {}),
+    };
+    return this.put<ApprovalAnswer>(asked, signal, {
       unanswered: () => ({ approved: false, reason: "the user cancelled the turn" }),
       take: (given) => (given.kind === "approval" ? approvalAnswer(given.key) : undefined),
     });

@@ -287,7 +287,25 @@ function askingNow(state: TranscriptState, asked: readonly AskedQuestion[]): Tra
       call: fetchCallView(question.callId, nextCallNumber++, question.question),
     };
   });
-  return { ...state, asking, nextCallNumber };
+  return { ...state, asking, nextCallNumber, turn: state.turn && withAskedArguments(state.turn, asked) };
+}
+
+/** The turn with each call asked about showing the arguments it is asked with (see AskedQuestion). */
+function withAskedArguments(
+  turn: NonNullable<TranscriptState["turn"]>,
+  asked: readonly AskedQuestion[],
+): NonNullable<TranscriptState["turn"]> {
+  let calls = turn.calls;
+  for (const question of asked) {
+    if (question.kind !== "call" || question.arguments === undefined) continue;
+    const shown = question.arguments;
+    calls = calls.map((call) =>
+      call.callId === question.callId && call.args !== shown
+        ? { ...call, args: shown, rawArguments: sanitizeForTerminal(JSON.stringify(shown)) }
+        : call,
+    );
+  }
+  return calls === turn.calls ? turn : { ...turn, calls };
 }
 
 /**

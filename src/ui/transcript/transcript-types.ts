@@ -87,7 +87,16 @@ export type ServerQuestion =
  * question.
  */
 export type AskedQuestion =
-  | { kind: "call"; callId: string }
+  | {
+      kind: "call";
+      callId: string;
+      /**
+       * The arguments as the person is shown them to decide (redacted as events are, by the
+       * synchronous rules): a call's events withhold every string of arguments the secret scan
+       * found a secret in (arguments-shown.ts), and the panel is drawn from its event.
+       */
+      arguments?: Record<string, unknown> | undefined;
+    }
   | { kind: "fetch"; callId: string; question: FetchQuestion }
   | ServerQuestion;
 
