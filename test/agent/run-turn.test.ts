@@ -135,6 +135,21 @@ describe("runTurn", () => {
     expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
   });
 
+  it("keeps as its answer what the model said last, when it ends its turn without words", async () => {
+    const { events } = await turn([
+      {
+        text: "The answer is 42. Let me save it.",
+        toolCalls: [{ id: "a", name: "fixture__echo", arguments: '{"text":"42"}' }],
+      },
+      { text: "" },
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "turn_end",
+      reason: "completed",
+      answer: "The answer is 42. Let me save it.",
+    });
+  });
+
   it("builds the schema validator while the model answers a step that offers tools", async () => {
     const validator = new SchemaValidator();
     const { events } = await turn([{ text: "Nothing to call." }], { validator });

@@ -171,7 +171,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
           continue;
         }
         if (partialText) conversation.push({ role: "assistant", content: `${partialText}\n[interrupted]` });
-        answer = partialText;
+        if (partialText) answer = partialText;
         if (signal?.aborted || (error instanceof LlmError && error.kind === "aborted")) {
           yield end("aborted", step);
           return;
@@ -192,7 +192,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       firstTokenMs: done.firstTokenMs,
       toolCalls: done.toolCalls.length,
     };
-    answer = done.text;
+    // A step that says nothing (the model ends its turn without words after its tools) leaves
+    // the answer what it said last: `--output json` and a saved session hold what text printed.
+    if (done.text.trim() !== "") answer = done.text;
 
     if (done.toolCalls.length === 0) {
       conversation.push({ role: "assistant", content: done.text });
