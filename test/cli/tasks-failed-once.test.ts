@@ -32,6 +32,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       appendFileSync(log, "tools/call\n");
       return send({ jsonrpc: "2.0", id: m.id, result: { resultType: "task", ...task, status: "working" } });
     case "tasks/get":
+      if (process.argv[3] === "empty") return ok({ ...task, status: "completed" });
       return ok({ ...task, status: "failed", error: { code, message: "the job failed" } });
     default:
       if (m.id !== undefined) ok({});
@@ -48,7 +49,14 @@ beforeAll(async () => {
     args: [path.join(dir, "server.mjs"), path.join(dir, `calls${code}.log`), String(code)],
   });
   await writeJson(path.join(dir, "mcp.config.json"), {
-    mcpServers: { header: server(-32020), params: server(-32602) },
+    mcpServers: {
+      header: server(-32020),
+      params: server(-32602),
+      empty: {
+        command: process.execPath,
+        args: [path.join(dir, "server.mjs"), path.join(dir, "empty.log"), "empty"],
+      },
+    },
   });
 });
 
@@ -61,8 +69,26 @@ describe("a task that failed", () => {
       cwd: dir,
       env: cleanEnv(),
     });
-    expect(run.stderr).toContain("the job failed");
+    // The task's own code, not the one mcpterm hands its SDK for the call, nor what it keeps there.
+    expect(run.stderr).toContain(`task t1 of server "${name}" failed: the job failed (code ${code})`);
+    expect(run.stderr).not.toMatch(/JSON-RPC error|mcpterm\/taskError/);
     expect(run.code).toBe(1);
     expect(await readFile(path.join(dir, `calls${code}.log`), "utf8")).toBe("tools/call\n");
+    const json = await runCli(trustingConfig(["call", "--yes", "--json", `${name}/job`, "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(json.stdout).not.toMatch(/jsonRpcError|-32603|taskError/);
+  });
+
+  it("completed with no result is the server breaking the protocol, with no code made up", async () => {
+    const run = await runCli(trustingConfig(["call", "--yes", "empty/job", "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.stderr).toContain(
+      'task t1 of server "empty" failed: its tasks/get answer says completed but carries no result, which breaks the MCP protocol',
+    );
+    expect(run.stderr).not.toMatch(/code -32603|JSON-RPC error/);
   });
 });

@@ -1,5 +1,6 @@
 import type { Client, JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { ProtocolEra } from "./protocol-era.js";
+import { CLIENT_RAISED } from "./server-sent-errors.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
@@ -339,11 +340,19 @@ function answerFor(
     case "error":
       // Never the task's own code: the SDK and mcpterm read a tools/call's error code (-32020
       // resends the call, -32602 blames its arguments), and this call was answered, with a task.
+      // Stamped as mcpterm's own, so nothing reports it as the server's JSON-RPC error.
       return {
         error: {
           code: INTERNAL_ERROR,
           message: outcome.error.message,
-          data: { [TASK_ERROR]: { ...outcome.error, abandoned: outcome.abandoned === true } },
+          data: {
+            raisedBy: CLIENT_RAISED,
+            [TASK_ERROR]: {
+              ...outcome.error,
+              abandoned: outcome.abandoned === true,
+              madeUp: outcome.madeUp === true,
+            },
+          },
         },
       };
     case "cancelled":
@@ -351,6 +360,7 @@ function answerFor(
         error: {
           code: INTERNAL_ERROR,
           message: `the server cancelled the task${outcome.statusMessage ? `: ${outcome.statusMessage}` : ""}`,
+          data: { raisedBy: CLIENT_RAISED },
         },
       };
     case "stopped":

@@ -55,13 +55,19 @@ export type JsonRpcErrorObject = { code: number; message: string; data?: unknown
 export const TASK_ERROR = "mcpterm/taskError";
 
 /** What a failed task's tools/call error carries under TASK_ERROR. */
-export type TaskError = JsonRpcErrorObject & { abandoned: boolean };
+export type TaskError = JsonRpcErrorObject & { abandoned: boolean; madeUp: boolean };
 
 /** How a task ended, for the tools/call it stands for. */
 export type TaskOutcome =
   | { kind: "result"; result: Record<string, unknown> }
   /** `abandoned`: mcpterm gave up on a task that may still run (a question it could not answer). */
-  | { kind: "error"; error: JsonRpcErrorObject; abandoned?: boolean }
+  | {
+      kind: "error";
+      error: JsonRpcErrorObject;
+      abandoned?: boolean;
+      /** The server sent no error object: mcpterm's words, and a code of its own not to show. */
+      madeUp?: boolean;
+    }
   /** The server cancelled it (nobody here asked). */
   | { kind: "cancelled"; statusMessage: string | undefined }
   /** The caller stopped waiting (cancel, a limit): the driver sends tasks/cancel. */
@@ -212,7 +218,14 @@ function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutco
     const { result } = got;
     if (typeof result === "object" && result !== null && !Array.isArray(result))
       return { kind: "result", result: result as Record<string, unknown> };
-    return { kind: "error", error: { code: INTERNAL_ERROR, message: "the task completed without a result" } };
+    return {
+      kind: "error",
+      error: {
+        code: INTERNAL_ERROR,
+        message: "its tasks/get answer says completed but carries no result, which breaks the MCP protocol",
+      },
+      madeUp: true,
+    };
   }
   const error = got.error as Partial<JsonRpcErrorObject> | undefined;
   if (typeof error?.code === "number" && typeof error.message === "string")
@@ -223,12 +236,13 @@ function finalOutcome(state: TaskState, got: Record<string, unknown>): TaskOutco
       code: INTERNAL_ERROR,
       message: `the task failed${state.statusMessage ? `: ${state.statusMessage}` : ""}`,
     },
+    madeUp: true,
   };
 }
 
 async function runLegacy(context: TaskRunContext, first: TaskState): Promise<TaskOutcome> {
   // Stops the polls and the wait on tasks/result; the SDK sends the reason with the
-  // notifications/cancelled for tasks/result, so it is words (the call's own reason is a Symbol).
+  // notifications/cancelled for tasks/result, so it is words (as the call's own reason is).
   const polling = new AbortController();
   const stopPolling = (): void => polling.abort(RESULT_WAIT_STOPPED);
   context.signal.addEventListener("abort", stopPolling, { once: true });

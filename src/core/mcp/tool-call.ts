@@ -149,7 +149,7 @@ function taskFailed(server: string, taskId: string, error: unknown): ToolCallErr
   const message = taskError
     ? taskError.abandoned
       ? `mcpterm gave up on task ${taskId} of server "${server}": ${taskError.message}`
-      : `task ${taskId} of server "${server}" failed: ${taskError.message} (code ${taskError.code})`
+      : `task ${taskId} of server "${server}" failed: ${taskError.message}${taskError.madeUp ? "" : ` (code ${taskError.code})`}`
     : `task ${taskId} of server "${server}" failed: ${errorMessage(error)}`;
   return new ToolCallError("business", message, { cause: error, retryable: false });
 }
