@@ -32,6 +32,13 @@ export interface CallRefusal {
   what: string;
   /** `pass --yes` or `pass --allow-secret-arguments`. */
   how: string;
+  /** Whether the person was asked at the terminal (and said no); without one, nobody was. */
+  asked: boolean;
+}
+
+/** What would run a refused call: a y, where the person was asked, or the flag. */
+export function refusalRemedy(refusal: CallRefusal): string {
+  return refusal.asked ? `answer y at the prompt or ${refusal.how}` : refusal.how;
 }
 
 /**
@@ -78,5 +85,6 @@ export async function approveCall(
       ? `: its arguments hold a secret (${describeArgumentSecrets(call.secrets)})`
       : ` is ${call.tier}`,
     how: secret ? "pass --allow-secret-arguments" : "pass --yes",
+    asked: verdict.action === "ask",
   };
 }

@@ -23,7 +23,7 @@ import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
 import { SchemaValidator } from "../core/policy/schema-validator.js";
 import { fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import type { CliIo } from "../common/cli-io.js";
-import { approveCall } from "./approve-call.js";
+import { approveCall, refusalRemedy } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
@@ -139,8 +139,7 @@ async function callTool(
         },
         { yes: args.yes, allowSecretArguments: args.allowSecretArguments, ask: true },
       );
-      if (refusal)
-        throw new DeniedError(`Not run: ${label}${refusal.what}; answer y at the prompt or ${refusal.how}.`);
+      if (refusal) throw new DeniedError(`Not run: ${label}${refusal.what}; ${refusalRemedy(refusal)}.`);
 
       const startedAt = performance.now();
       const stderrMark = await stderrMarkNow(connection);

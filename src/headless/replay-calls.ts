@@ -17,7 +17,7 @@ import { ignoredFor, type IgnoreRule } from "../core/replay/ignore-rules.js";
 import type { RecordedSecrets } from "../core/replay/recorded-secrets.js";
 import type { Difference } from "../core/replay/value-diff.js";
 import type { RecordedCall } from "../core/trace/recorded-calls.js";
-import { approveCall } from "./approve-call.js";
+import { approveCall, refusalRemedy } from "./approve-call.js";
 
 export type ReplayStatus = "match" | "differs" | "slow" | "not_replayed" | "unreachable";
 
@@ -201,7 +201,7 @@ async function refusalOf(
   );
   if (!refusal) return undefined;
   const what = refusal.what.startsWith(":") ? refusal.what.slice(2) : `it${refusal.what} (${reason})`;
-  return { status: "not_replayed", reason: `${what}; answer y at the prompt or ${refusal.how}` };
+  return { status: "not_replayed", reason: `${what}; ${refusalRemedy(refusal)}` };
 }
 
 /**

@@ -159,7 +159,7 @@ describe("mcpterm replay of a recorded session", () => {
     const run = await binary(trace);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^⊘ 4 fixture\/write_note \{"name":"a\.md","text":"x"\}\n {4}not replayed: it is dangerous \(destructiveHint\); answer y at the prompt or pass --yes$/m,
+      /^⊘ 4 fixture\/write_note \{"name":"a\.md","text":"x"\}\n {4}not replayed: it is dangerous \(destructiveHint\); pass --yes$/m,
     );
     expect(run.stdout).toMatch(/^4 call\(s\): 3 match, 0 differ, 1 not replayed$/m);
     expect(existsSync(path.join(notes, "a.md"))).toBe(false);
@@ -362,7 +362,7 @@ describe("a trace that is not what mcpterm wrote", () => {
     const run = await cli(file);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^ {4}not replayed: it is read_only \(readOnlyHint; a person approved it when it was recorded\); answer y at the prompt or pass --yes$/m,
+      /^ {4}not replayed: it is read_only \(readOnlyHint; a person approved it when it was recorded\); pass --yes$/m,
     );
     expect((await cli(file, "--yes")).code).toBe(0);
   });

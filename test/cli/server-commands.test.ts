@@ -160,7 +160,7 @@ describe("mcpterm call", () => {
   it("exits 3 for a dangerous tool without --yes when nobody is at a terminal, and runs it with --yes", async () => {
     const denied = await binary("call", "fixture/write_note", '{"name": "a.md", "text": "x"}');
     expect(denied.code).toBe(3);
-    expect(denied.stderr).toMatch(/write_note is dangerous; answer y at the prompt or pass --yes/);
+    expect(denied.stderr).toMatch(/write_note is dangerous; pass --yes\./);
     expect(await readdir(notes)).toEqual([]);
 
     const allowed = await cli("call", "fixture/write_note", '{"name": "a.md", "text": "x"}', "--yes");
@@ -173,7 +173,7 @@ describe("mcpterm call", () => {
     const denied = await binary("call", "fixture/write_note", args, "--yes");
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain(
-      "Not run: fixture/write_note: its arguments hold a secret (text (openai-api-key)); answer y at the prompt or pass --allow-secret-arguments.",
+      "Not run: fixture/write_note: its arguments hold a secret (text (openai-api-key)); pass --allow-secret-arguments.",
     );
     expect(denied.stderr).not.toContain(FAKE_OPENAI_KEY);
     expect(await readdir(notes)).not.toContain("b.md");

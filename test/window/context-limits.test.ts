@@ -228,7 +228,7 @@ describe("many calls in one step", () => {
     const events = await run(session({ baseUrl: model.baseUrl }), "read forty texts");
     const error = events.find((event) => event.type === "error");
     expect(error?.type === "error" && error.message).toMatch(
-      /^The request needs about [\d,]+ tokens \(the conversation \(40 tool results among 42 messages\) about [\d,]+, .*start afresh \(\/clear\), or ask for fewer or smaller tool results at once/,
+      /^The request needs about [\d,]+ tokens \(the conversation \(40 tool results among 42 messages\) about [\d,]+, .*start afresh \(\/clear in the TUI, a run without --continue\), or ask for fewer or smaller tool results at once/,
     );
   });
 });

@@ -346,7 +346,7 @@ export class ContextKeeper {
       largest === parts[1]
         ? "narrow the servers or tools (/tools hide <server> in the TUI, or includeTools, excludeTools or disabled in mcp.config.json)"
         : largest === parts[2]
-          ? "start afresh (/clear), or ask for fewer or smaller tool results at once"
+          ? "start afresh (/clear in the TUI, a run without --continue), or ask for fewer or smaller tool results at once"
           : "shorten the system prompt";
     return new WindowTooSmall(
       "context_length",
