@@ -120,6 +120,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       exits,
       // The last process's, the one that ran the last calls (a crash's are kept in `exits`).
       stderr: connection.stderrLines(),
+      withheldHint: start.status === "connected" ? "" : connection.withheldHint(start.error ?? ""),
       lint,
       calls,
     };

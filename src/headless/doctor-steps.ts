@@ -82,6 +82,11 @@ export interface DoctorFacts {
   exits: ServerExitReport[];
   /** The stderr of the process running last. */
   stderr: string[];
+  /**
+   * ` (API_KEY is set in your environment, but a server gets only the variables its entry
+   * names: …)` when the server failed saying a variable is missing that the person has set; "".
+   */
+  withheldHint: string;
   lint: LintFinding[];
   /** The sample calls, or why none were made. */
   calls: SampleCall[] | { skipped: string };
@@ -174,7 +179,7 @@ function spawnStep(facts: DoctorFacts): DoctorStep {
     return step(
       "spawn",
       "failed",
-      `it started, then ${howItEnded(exit)} before it answered the handshake${said ? `: ${said}` : ""}`,
+      `it started, then ${howItEnded(exit)} before it answered the handshake${said ? `: ${said}` : ""}${facts.withheldHint}`,
       { ...lookupFacts, exit: { code: exit.code, signal: exit.signal } },
     );
   }

@@ -40,4 +40,19 @@ describe("a server that fails for a variable the person has set but the server w
     );
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
+
+  it("is said by doctor's spawn step too, for a server of the config and one typed after --", async () => {
+    const dir = await tempDir();
+    await writeJson(path.join(dir, "mcp.config.json"), {
+      mcpServers: { weather: { command: process.execPath, args: ["-e", NEEDS_KEY] } },
+    });
+    const env = cleanEnv({ WEATHER_API_KEY: KEY });
+    const named = await runCli(trustingConfig(["doctor", "weather"]), { cwd: dir, env });
+    expect(named.stdout).toMatch(
+      /✗ spawn .*WEATHER_API_KEY is not set \(WEATHER_API_KEY is set in your environment, but a server gets only the variables its entry names: add "env"/,
+    );
+    const typed = await runCli(["doctor", "--", process.execPath, "-e", NEEDS_KEY], { cwd: dir, env });
+    expect(typed.stdout).toContain('start it as -- env WEATHER_API_KEY="${WEATHER_API_KEY}" <command>');
+    expect(named.stdout + typed.stdout).not.toContain(KEY);
+  });
 });

@@ -44,6 +44,7 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   stdoutNoise: [],
   exits: [],
   stderr: [],
+  withheldHint: "",
   lint: [],
   calls: [],
   ...overrides,

@@ -475,9 +475,9 @@ export class ServerConnection {
 
   /**
    * For a stdio server that failed naming a variable the person has set but the server was not
-   * given (its error or stderr says `API_KEY is not set`): how to pass it on.
+   * given (its error or stderr says `API_KEY is not set`): how to pass it on, as ` (…)`; "" otherwise.
    */
-  private withheldHint(reason: string): string {
+  withheldHint(reason: string): string {
     if (this.config.transport !== "stdio") return "";
     const said = [reason, ...this.stderrLines()].join("\n");
     const names = withheldVariables(said, this.options.parentEnv, this.config.env, this.config);
