@@ -134,6 +134,8 @@ async function printEvents(
   let summary = emptySummary();
   let exitCode: ExitCode = ExitCode.ok;
   let endsWithNewline = true;
+  /** The step whose words were printed last: another step's words start a paragraph of their own. */
+  let textStep: number | undefined;
   // A call lost because its server's process ended: the run did not do what was asked of it.
   let lostToExit = false;
 
@@ -144,8 +146,18 @@ async function printEvents(
     if (args.output === "text") {
       if (event.type === "text_delta") {
         const text = sanitizeForTerminal(event.delta);
+        if (text && textStep !== undefined && textStep !== event.step) io.stdout.write("\n");
         io.stdout.write(text);
-        if (text) endsWithNewline = text.endsWith("\n");
+        if (text) {
+          endsWithNewline = text.endsWith("\n");
+          textStep = event.step;
+        }
+      }
+      // Words before a step's calls end their line: the calls' lines (stderr) and the next
+      // step's words start on their own, on a terminal that shows both and in a file of stdout.
+      if (event.type === "model_step_end" && event.toolCalls > 0 && !endsWithNewline) {
+        io.stdout.write("\n");
+        endsWithNewline = true;
       }
       const line = progressLine(event, calls);
       if (line) io.stderr.write(`${line}\n`);

@@ -225,6 +225,24 @@ describe("mcpterm -p", () => {
     ).toBe("say hello");
   });
 
+  it("prints each step's words as a paragraph of their own, the calls' lines between them", async () => {
+    const dir = await project(randomUUID());
+    const server = await model([
+      { text: "Let me check.", toolCalls: [{ name: "fixture__echo", arguments: '{"text":"a"}' }] },
+      { text: "Done." },
+    ]);
+    const run = await runInProcess(
+      ["-p", "x", "--trust-config", "--model", "m", "--base-url", server.baseUrl],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Let me check.\n\nDone.\n");
+    expect(run.stderr).toMatch(/^✓ fixture\/echo/m);
+  });
+
   it("prints every event as a JSON line with --output stream-json", async () => {
     const dir = await project(randomUUID());
     const server = await model([
