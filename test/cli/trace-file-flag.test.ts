@@ -108,8 +108,14 @@ describe("--trace <file>", () => {
     await mkdir(path.join(dir, "traces"));
     const run = await ask(dir, "traces");
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      /^mcpterm: --trace traces: cannot write the trace there \(.*EISDIR.*\); name a file mcpterm can write\.\n$/,
+    expect(run.stderr).toBe(
+      "mcpterm: --trace traces: traces is a folder; --trace names a file to write, such as .mcpterm/traces/run.jsonl.\n",
+    );
+    // The project's own folder too, which no link leads out of.
+    const here = await ask(dir, ".");
+    expect(here.code).toBe(2);
+    expect(here.stderr).toBe(
+      "mcpterm: --trace .: . is a folder; --trace names a file to write, such as .mcpterm/traces/run.jsonl.\n",
     );
   });
 

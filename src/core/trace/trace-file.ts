@@ -38,6 +38,8 @@ export function openTraceFile(file: string, cwd: string): number {
       );
     return openSync(file, flags, TRACE_FILE_MODE);
   }
+  if (named?.isDirectory())
+    refuse(file, "is a folder; --trace names a file to write, such as .mcpterm/traces/run.jsonl");
   if (named?.isFIFO())
     refuse(
       file,
