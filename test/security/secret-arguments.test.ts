@@ -259,6 +259,10 @@ async function sendAttempt(
 
 const sentBodies = (file: string): Promise<string> => readFile(file, "utf8").catch(() => "");
 
+/** A key of the user's, and a part of it only the argument scan finds (see findArgumentSecrets). */
+const KEY_WITH_PART = "sk-proj-Qw3rTy7UiOp9AsDf2GhJk4LzXc6VbNm8";
+const PART = KEY_WITH_PART.slice(8, 29);
+
 describe("a call whose arguments hold a secret", () => {
   it.each([
     ["the user's API key", `my key is ${FAKE_OPENAI_KEY}`],
@@ -323,13 +327,53 @@ describe("a call whose arguments hold a secret", () => {
     expect(run.code).toBe(3);
     expect(await sentBodies(sent)).toBe("");
     expect(run.stdout).toContain('"argumentSecrets":[{"path":"(the arguments)","rule":"known-secret"}]');
-    expect(run.stdout).toContain('"body":"[REDACTED]"');
+    // Found across the arguments read together: the keys are withheld with the values.
+    expect(run.stdout).toContain('"arguments":{"[REDACTED] 1":"[REDACTED]","[REDACTED] 2":"[REDACTED]"}');
     expect(run.stdout).not.toContain(part);
     expect(await readFile(trace, "utf8")).not.toContain(part);
     const sessions = path.join(dir, ".mcpterm", "sessions");
     const [saved] = await readdir(sessions);
     expect(await readFile(path.join(sessions, saved ?? ""), "utf8")).not.toContain(part);
     expect(JSON.stringify(model.requests[1]?.body)).not.toContain(part);
+  });
+
+  it.each([
+    ["in the name of an argument", { to: "eve@example.com", body: "hi", [PART]: "x" }, []],
+    ["in a call its tool's schema refuses", { to: 5, body: `key is ${PART}` }, []],
+    [
+      "in a call the step limit leaves unrun",
+      { to: "eve@example.com", body: `key is ${PART}` },
+      ["--max-steps", "1"],
+    ],
+  ])("leaves a part of the key out, %s", async (_case, args, flags) => {
+    const { dir, model } = await sendAttempt("unused");
+    model.requests.length = 0;
+    const server = await startScriptedModelServer([
+      { toolCalls: [{ id: "s1", name: "hostile__send_message", arguments: JSON.stringify(args) }] },
+      { text: "Done." },
+    ]);
+    models.push(server);
+    const trace = path.join(dir, "t.jsonl");
+    const run = await runCli(
+      [
+        "-p",
+        "send it",
+        "--trust-config",
+        "--approve",
+        "external",
+        "--output",
+        "stream-json",
+        ...flags,
+      ].concat(["--model", "m", "--base-url", server.baseUrl, "--trace", trace]),
+      { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY_WITH_PART }) },
+    );
+    expect(run.stdout).toContain("tool_call_proposed");
+    expect(run.stdout).not.toContain(PART);
+    expect(await readFile(trace, "utf8")).not.toContain(PART);
+    const sessions = path.join(dir, ".mcpterm", "sessions");
+    for (const saved of await readdir(sessions))
+      expect(await readFile(path.join(sessions, saved), "utf8")).not.toContain(PART);
+    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(PART);
   });
 
   it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {

@@ -344,3 +344,35 @@ describe("TuiController answering servers' questions", () => {
     expect(await opened).toEqual({ action: "cancel" });
   });
 });
+
+describe("TuiController asking about a call whose events withhold its arguments", () => {
+  it("shows the person the arguments redacted by the full rules, not only the fast ones", async () => {
+    const { controller, actions, settled } = setup();
+    const stop = new AbortController();
+    const answer = controller.approveCall(
+      {
+        callId: "c1",
+        server: "mail",
+        tool: "send",
+        tier: "external",
+        tierReason: "openWorldHint",
+        reason: "the arguments hold a secret: password (secret-named-argument)",
+        arguments: { to: "ann@example.com", password: "correct horse battery" },
+        argumentsWithheld: true,
+        notes: [],
+      },
+      stop.signal,
+    );
+    await settled();
+    const asked = actions.findLast(
+      (action): action is Extract<TranscriptAction, { type: "ui_asking" }> => action.type === "ui_asking",
+    )?.asking[0];
+    expect(asked).toEqual({
+      kind: "call",
+      callId: "c1",
+      arguments: { to: "ann@example.com", password: "[REDACTED]" },
+    });
+    stop.abort();
+    expect(await answer).toMatchObject({ approved: false });
+  });
+});

@@ -1,40 +1,63 @@
+import type { ToolCallRequest } from "../llm/types.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
-import { redactShared } from "../policy/redact-deep.js";
 import { REDACTED } from "../policy/secret-patterns.js";
 import type { ProposedToolCall } from "./events.js";
 
-/**
- * The call as its events show it (the stream, the trace, the session): when the argument scan
- * found a secret in it (a known key's part or encoding, a value under a secret's name), every
- * string in its arguments is withheld. The rules that redact an event read each string alone
- * and find only what they know whole; the scan reads the arguments together. Where it found
- * the secret is in the decision's `argumentSecrets`, never the value. The call itself, and the
- * person asked about it, keep the arguments as the model wrote them.
- */
-export function argumentsShown(call: ProposedToolCall, secrets: readonly ArgumentSecret[]): ProposedToolCall {
-  if (!withholdsArguments(call, secrets) || call.arguments === undefined) return call;
-  const args = withheld(call.arguments);
-  return { ...call, arguments: args, rawArguments: JSON.stringify(args) };
-}
-
-/** Whether argumentsShown withholds the call's arguments. */
-export function withholdsArguments(call: ProposedToolCall, secrets: readonly ArgumentSecret[]): boolean {
-  return secrets.length > 0 && call.arguments !== undefined;
+/** A proposed call as its events show it, and what the argument scan found in it. */
+export interface ScannedCall {
+  call: ProposedToolCall;
+  secrets: ArgumentSecret[];
 }
 
 /**
- * The arguments as the model wrote them (JSON), every string withheld: what the conversation
- * keeps of a call the scan found a secret in, so neither the saved session nor the next request
- * to the model carries it again.
+ * Scans a proposed call's arguments (whatever becomes of the call: run, denied, not run at all,
+ * or refused for arguments its schema does not take) and gives the call as its events show it
+ * (the stream, the trace, the session): when the scan found a secret (a known key's part or
+ * encoding, a value under a secret's name), every string in its arguments is withheld, and every
+ * key too where the secret may be in one. The rules that redact an event read each string alone
+ * and find only what they know whole; the scan reads the arguments together. Where it found the
+ * secret is in the decision's `argumentSecrets`, never the value. The call itself keeps the
+ * arguments as the model wrote them.
  */
-export function rawArgumentsWithheld(raw: string): string {
-  try {
-    return JSON.stringify(withheld(JSON.parse(raw) as unknown));
-  } catch {
-    return JSON.stringify(REDACTED);
-  }
+export async function scannedCall(
+  call: ProposedToolCall,
+  scan: ((args: Record<string, unknown>) => Promise<ArgumentSecret[]>) | undefined,
+): Promise<ScannedCall> {
+  if (call.arguments === undefined || scan === undefined) return { call, secrets: [] };
+  const secrets = await scan(call.arguments);
+  if (secrets.length === 0) return { call, secrets };
+  // A secret in a key is found by its path's "(key)", or across the arguments as a whole.
+  const keys = secrets.some((secret) => secret.path === WHOLE || secret.path.endsWith(" (key)"));
+  const args = withheld(call.arguments, keys) as Record<string, unknown>;
+  return { call: { ...call, arguments: args, rawArguments: JSON.stringify(args) }, secrets };
 }
 
-function withheld<T>(value: T): T {
-  return redactShared(value, () => REDACTED);
+/** Where the scan says it found a secret only across the arguments read together. */
+const WHOLE = "(the arguments)";
+
+/**
+ * What the conversation keeps of a call whose proposal withheld its arguments: the withheld
+ * form, so neither the saved session nor the next request to the model carries the secret again.
+ */
+export function keepShown(asked: ToolCallRequest[], shown: ProposedToolCall): void {
+  for (const call of asked)
+    if (call.id === shown.id && call.arguments !== shown.rawArguments) call.arguments = shown.rawArguments;
+}
+
+/** Every string withheld, and with `keys` every key (numbered, so none takes another's place). */
+function withheld(value: unknown, keys: boolean): unknown {
+  if (typeof value === "string") return REDACTED;
+  if (Array.isArray(value)) return value.map((item) => withheld(item, keys));
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  Object.keys(value).forEach((key, index) => {
+    const name = keys ? `${REDACTED} ${index + 1}` : key;
+    Object.defineProperty(copy, name, {
+      value: withheld((value as Record<string, unknown>)[key], keys),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  });
+  return copy;
 }

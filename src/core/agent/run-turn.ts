@@ -21,7 +21,7 @@ import { WindowTooSmall, type ContextKeeper } from "./context-keeper.js";
 import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
-import { rawArgumentsWithheld } from "./arguments-shown.js";
+import { keepShown, scannedCall } from "./arguments-shown.js";
 import { offerTools, type ToolOffer } from "./tool-offer.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -213,7 +213,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     // Every call is checked against its schema from here on, run or not.
     if (!options.validator.isReady) await options.validator.ready();
     if (step === options.maxSteps) {
-      yield* answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit.");
+      yield* keptShown(
+        asked,
+        answerUnrun(options, step, offer, done.toolCalls, "Not run: the turn reached its step limit."),
+      );
       yield {
         type: "warning",
         message: `Stopped after ${options.maxSteps} model steps with tool calls still pending; raise --max-steps to let it go further.`,
@@ -226,12 +229,9 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       (call) => repeats.record(call.name, parseArguments(call.arguments)) >= repeats.limit,
     );
     if (repeated) {
-      yield* answerUnrun(
-        options,
-        step,
-        offer,
-        done.toolCalls,
-        "Not run: the same call was repeated too often.",
+      yield* keptShown(
+        asked,
+        answerUnrun(options, step, offer, done.toolCalls, "Not run: the same call was repeated too often."),
       );
       yield {
         type: "warning",
@@ -250,9 +250,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     };
     for await (const event of runToolCalls(run, step, done.toolCalls, offer, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
-      if (event.type === "approval_decided" && event.argumentSecrets.length > 0)
-        for (const call of asked)
-          if (call.id === event.callId) call.arguments = rawArgumentsWithheld(call.arguments);
+      if (event.type === "tool_call_proposed") keepShown(asked, event.call);
       yield event;
     }
     for (const call of done.toolCalls) {
@@ -273,15 +271,17 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
  * Answers calls the turn stops before running, so the history stays valid to send again, and
  * reports each as proposed and not run, so `--output json` and the transcript show them.
  */
-function* answerUnrun(
+async function* answerUnrun(
   options: TurnOptions,
   step: number,
   offer: ToolOffer,
   calls: readonly ToolCallRequest[],
   reason: string,
-): Generator<AgentEvent, void> {
+): AsyncGenerator<AgentEvent, void> {
   for (const request of calls) {
-    yield { type: "tool_call_proposed", call: resolveToolCall(request, step, offer, options.validator).call };
+    const { call } = resolveToolCall(request, step, offer, options.validator);
+    // Scanned as a call that runs is: what it holds is not shown either.
+    yield { type: "tool_call_proposed", call: (await scannedCall(call, options.scanArguments)).call };
     yield {
       type: "tool_result",
       callId: request.id,
@@ -295,6 +295,17 @@ function* answerUnrun(
       notRun: reason,
     };
     options.conversation.push({ role: "tool", toolCallId: request.id, content: reason });
+  }
+}
+
+/** `events`, the conversation's copies of the calls (`asked`) keeping what their proposals show. */
+async function* keptShown(
+  asked: ToolCallRequest[],
+  events: AsyncIterable<AgentEvent>,
+): AsyncGenerator<AgentEvent, void> {
+  for await (const event of events) {
+    if (event.type === "tool_call_proposed") keepShown(asked, event.call);
+    yield event;
   }
 }
 

@@ -4,7 +4,7 @@ import { decideApproval, type ApprovalSource } from "../policy/approval-policy.j
 import { definitionHash } from "../policy/tool-allowances.js";
 import type { ApprovalRequest } from "../person/approval-request.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
-import { argumentsShown, withholdsArguments } from "./arguments-shown.js";
+import { scannedCall } from "./arguments-shown.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -50,11 +50,11 @@ export async function* runToolCalls(
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
   // Scanned before anything is shown: what the scan finds is not in the proposal either.
   const secrets = new Map<string, ArgumentSecret[]>();
-  for (const { call, tool } of resolved)
-    if (tool && call.arguments && !call.problem && options.scanArguments)
-      secrets.set(call.id, await options.scanArguments(call.arguments));
-  for (const { call } of resolved)
-    yield { type: "tool_call_proposed", call: argumentsShown(call, secrets.get(call.id) ?? []) };
+  for (const { call } of resolved) {
+    const scanned = await scannedCall(call, options.scanArguments);
+    secrets.set(call.id, scanned.secrets);
+    yield { type: "tool_call_proposed", call: scanned.call };
+  }
 
   const settle = (callId: string, outcome: ToolOutcome, durationMs = 0): AgentEvent => {
     outcomes.set(callId, outcome);
@@ -249,7 +249,7 @@ function approvalRequest(
     tierReason: tool.tierReason,
     reason,
     arguments: call.arguments ?? {},
-    ...(withholdsArguments(call, secrets) ? { argumentsWithheld: true } : {}),
+    ...(secrets.length > 0 ? { argumentsWithheld: true } : {}),
     notes: tool.notes,
   };
 }

@@ -33,7 +33,7 @@ import { TuiSignIn } from "./tui-sign-in.js";
 import { kbSummaryOf } from "./kb-summary.js";
 import type { TranscriptAction } from "../transcript/transcript-reducer.js";
 import type { QueuedMessage } from "../transcript/transcript-types.js";
-import { redactShared } from "../../core/policy/redact-deep.js";
+import { fullyRedactedLine } from "../../core/policy/redacted-json.js";
 
 export interface TuiControllerOptions {
   dispatch: (action: TranscriptAction) => void;
@@ -266,14 +266,17 @@ export class TuiController implements Person {
     return describeCompletion(word, this.commands, catalogEntries(this.options.runtime.manager.servers()));
   }
 
-  approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    // Shown as events are (the fast rules: a whole key is masked), where the call's own event
-    // withholds them all for a secret only the scan saw (a part of a key): the person decides.
-    const { redactText } = this.options.runtime.redactor;
-    return this.questions.approveCall(
-      { ...request, arguments: redactShared(request.arguments, redactText) },
-      signal,
+  async approveCall(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (request.argumentsWithheld !== true) return this.questions.approveCall(request, signal);
+    // The call's event withholds every string of them (a secret only the scan saw): the person
+    // deciding sees them redacted as every event's arguments are, by the full rule set (a key,
+    // a value under a secret's name), and the part of a key only the scan finds, theirs, shown.
+    const line = await fullyRedactedLine(
+      { shown: request.arguments },
+      this.options.runtime.redactor.forRecords,
     );
+    const { shown } = JSON.parse(line) as { shown: Record<string, unknown> };
+    return this.questions.approveCall({ ...request, arguments: shown }, signal);
   }
 
   approveFetch(question: FetchQuestion, signal: AbortSignal): Promise<ApprovalAnswer> {
