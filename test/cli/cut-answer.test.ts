@@ -60,5 +60,9 @@ describe("an answer cut off by the server's exit", () => {
       'server "s" wrote to stdout, which is for JSON-RPC only (log to stderr): "listening on 3000"',
     );
     expect(stdoutNoiseSentence("s", '{"level":30,"msg":"jsonrpc ready"}')).toContain("log to stderr");
+    // Whole JSON that is still no message, and a message behind a byte-order mark, are not cut off.
+    const nullId = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}';
+    expect(stdoutNoiseSentence("s", nullId)).toContain("log to stderr");
+    expect(stdoutNoiseSentence("s", '\uFEFF{"jsonrpc":"2.0","id":1,"result":{}}')).toContain("log to stderr");
   });
 });

@@ -39,6 +39,19 @@ describe("ProbeWatch", () => {
     });
   });
 
+  it("blames a refused initialize with no probe on a pin only where a 2025 revision was pinned", () => {
+    const initializeRefused: JSONRPCMessage = { ...refused, id: 1 };
+    const unprobed = watched([
+      [0, "out", initialize],
+      [10, "in", initializeRefused],
+    ]);
+    expect(unprobed.fallbackStory(false, true)).toMatch(
+      /^it refused initialize \(Method not found\).*pinned/,
+    );
+    // An SSE entry, or a start again in 2025 after the process ended on the probe: no pin to leave out.
+    expect(unprobed.fallbackStory(false, false)).toBeUndefined();
+  });
+
   it("names a 2026 answer that came after the fallback", () => {
     const late = watched([
       [0, "out", discover],

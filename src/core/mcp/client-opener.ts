@@ -98,7 +98,9 @@ export class ClientOpener {
 
   /** Why the latest attempt did not speak 2026-07-28 with a server that answered as one (ProbeWatch). */
   fallbackStory(): string | undefined {
-    return this.probe.fallbackStory(this.options.config.typed === true);
+    const { typed, protocol } = this.options.config;
+    const pinned = protocol !== undefined && protocol !== "auto" && protocol !== MODERN_REVISION;
+    return this.probe.fallbackStory(typed === true, pinned);
   }
 
   /** Connects a new client; throws what went wrong. The transport is "sse" after a fallback. */

@@ -62,15 +62,16 @@ export class ProbeWatch implements WireWatcher {
    * it answered the probe only after mcpterm stopped waiting, or not before its initialize was
    * refused, or its answer was not a valid server/discover result; or, with no probe (a revision
    * of 2025 pinned), that initialize was refused as a server of 2026-07-28 only refuses it.
-   * Undefined when none is so. `typed`: the server was typed after `--` (the advice names a flag).
+   * Undefined when none is so. `typed`: the server was typed after `--` (the advice names a flag);
+   * `pinned`: a 2025 revision was pinned for it (not an SSE entry, or a restart that spoke 2025).
    */
-  fallbackStory(typed = false): string | undefined {
+  fallbackStory(typed = false, pinned = false): string | undefined {
     const { probe, answeredAt, fellBackAt } = this;
     const pin = typed
       ? `give --protocol ${MODERN_REVISION}`
       : `set "protocol": "${MODERN_REVISION}" in its config entry`;
     if (!probe)
-      return this.initializeRefused
+      return this.initializeRefused && pinned
         ? `it refused initialize (Method not found), as a server of ${MODERN_REVISION} only does: mcpterm spoke a 2025 revision because one was pinned (${typed ? "--protocol" : `"protocol" in its config entry`}); leave the pin out, or pin ${MODERN_REVISION}`
         : undefined;
     if (answeredAt === undefined && fellBackAt !== undefined && this.initializeRefused)

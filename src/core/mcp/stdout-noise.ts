@@ -16,7 +16,7 @@ export function stdoutNoiseSentence(server: string, line: string): string {
 }
 
 /** The start of a JSON-RPC message that never became one: `{"jsonrpc":"2.0","id":1,"result":{…` cut. */
-const MESSAGE_START = /^\s*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
+const MESSAGE_START = /^[ \t]*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
 
 /**
  * Whether a line that is no message began as one: a server that exits before its answer is
@@ -24,5 +24,12 @@ const MESSAGE_START = /^\s*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
  * stderr" would send its author the wrong way.
  */
 export function isCutMessage(line: string): boolean {
-  return MESSAGE_START.test(line) && line.includes('"jsonrpc"');
+  if (!MESSAGE_START.test(line) || !line.includes('"jsonrpc"')) return false;
+  // Whole JSON that is no message (an error answer with a null id) was not cut off.
+  try {
+    JSON.parse(line);
+    return false;
+  } catch {
+    return true;
+  }
 }
