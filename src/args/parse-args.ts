@@ -157,10 +157,14 @@ function buildParser(
   launchWords: readonly string[] | undefined,
   words: readonly string[],
 ): Argv<GlobalOptions> {
-  const context: CommandContext = { choose, target: (parsed) => typedServer(launchWords, parsed) };
   // Options end at `--`: what follows is kb's words, never an option's value (`kb search -- --k`).
   const dash = words.indexOf("--");
   const optionWords = dash === -1 ? words : words.slice(0, dash);
+  const context: CommandContext = {
+    choose,
+    target: (parsed) => typedServer(launchWords, parsed),
+    afterDash: dash === -1 ? [] : words.slice(dash + 1),
+  };
   const parser = withGlobalOptions(
     yargs()
       .scriptName("mcpterm")

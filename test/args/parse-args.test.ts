@@ -79,6 +79,9 @@ describe("parseArgs", () => {
     ],
     [["kb", "search", "gcc", "--k", "2", "--", "-O2", "--k"], { command: "kb", query: "gcc -O2 --k", k: 2 }],
     [["kb", "remove", "--", "-old.md"], { command: "kb", action: "remove", path: "-old.md" }],
+    // Exactly as typed: yargs would read 0x10 as 16 and 1e3 as 1000.
+    [["kb", "remove", "--", "0x10"], { command: "kb", action: "remove", path: "0x10" }],
+    [["kb", "search", "--", "1e3", "-1.50"], { command: "kb", action: "search", query: "1e3 -1.50" }],
     [
       ["tools", "--server", "fs", "--json"],
       { command: "tools", server: "fs", tool: undefined, search: [], json: true },

@@ -5,7 +5,10 @@ import { commonArgs, positiveWholeNumber } from "../shared/option-values.js";
 import type { CliArgs } from "../shared/cli-args.js";
 
 /** `mcpterm kb <action> [query..]`: the knowledge base indexed, searched, added to or pruned. */
-export function kbCommand(parser: Argv<GlobalOptions>, { choose }: CommandContext): Argv<GlobalOptions> {
+export function kbCommand(
+  parser: Argv<GlobalOptions>,
+  { choose, afterDash }: CommandContext,
+): Argv<GlobalOptions> {
   return parser.command(
     "kb <action> [query..]",
     "the knowledge base: kb index | kb search <query> [--k n] | kb stats | kb add <path|url> | kb remove <path>",
@@ -39,29 +42,31 @@ export function kbCommand(parser: Argv<GlobalOptions>, { choose }: CommandContex
             "the answer as JSON: search the passages (path, lines, heading, score, text), add/remove the document and its report, index what changed, stats the figures",
         })
         .check((parsed) => positiveWholeNumber("--k", parsed.k)),
-    (parsed) => choose(kbArgs(parsed)),
+    (parsed) => choose(kbArgs(parsed, afterDash)),
   );
 }
 
 /** The kb command's words as one typed action; --as, --force and --yes belong to `kb add` only. */
-function kbArgs(parsed: {
-  action: "index" | "search" | "stats" | "add" | "remove";
-  query?: string[] | undefined;
-  k: number;
-  as?: string | undefined;
-  force: boolean;
-  yes: boolean;
-  json: boolean;
-  config?: string | undefined;
-  kb?: unknown;
-  debug?: boolean | undefined;
-  _: ReadonlyArray<string | number>;
-}): CliArgs {
+function kbArgs(
+  parsed: {
+    action: "index" | "search" | "stats" | "add" | "remove";
+    query?: string[] | undefined;
+    k: number;
+    as?: string | undefined;
+    force: boolean;
+    yes: boolean;
+    json: boolean;
+    config?: string | undefined;
+    kb?: unknown;
+    debug?: boolean | undefined;
+  },
+  afterDash: readonly string[],
+): CliArgs {
   const common = commonArgs(parsed);
   const { action, json } = parsed;
-  // After `--`, words are the query or the path even when they start with `-` (`-fno-rtti`):
-  // yargs hands them to the handler after the command's name, the query having taken the rest.
-  const words = [...(parsed.query ?? []), ...parsed._.slice(1).map(String)];
+  // After `--`, words are the query or the path even when they start with `-` (`-fno-rtti`),
+  // exactly as typed (`0x10` is no number there).
+  const words = [...(parsed.query ?? []), ...afterDash];
   if (action !== "add" && (parsed.as !== undefined || parsed.force || parsed.yes))
     throw new Error("--as, --force and --yes only apply to mcpterm kb add");
   if (action === "add" || action === "remove") {

@@ -11,4 +11,9 @@ export interface CommandContext {
    * already bound; undefined when none was typed.
    */
   target: (parsed: TypedServerFlags) => NamedLaunch | undefined;
+  /**
+   * The words after `--` exactly as typed, for a command that takes them as its own (`kb`):
+   * yargs would read numbers in them (`0x10` as 16).
+   */
+  afterDash: readonly string[];
 }
