@@ -167,6 +167,13 @@ describe("classifyTier", () => {
     [untrusted("get_rollback_plan"), "read_only", "name: get"],
     [untrusted("list_restore_points"), "read_only", "name: list"],
     [untrusted("get_fix_suggestions"), "read_only", "name: get"],
+    [untrusted("list_deploy_keys"), "read_only", "name: list"],
+    [untrusted("get_restore_job"), "read_only", "name: get"],
+    [untrusted("get_install_command"), "read_only", "name: get"],
+    [untrusted("get_mv_definition"), "read_only", "name: get"],
+    [untrusted("list_push_mirrors"), "read_only", "name: list"],
+    [untrusted("query_insert_rows"), "dangerous", `name: insert ${WRITE}`],
+    [untrusted("get_apply"), "dangerous", "name: apply"],
     // Argument values that name a destructive mode count, at any depth.
     [
       untrusted("git_tag", { inputSchema: modes("list", "create", "delete") }),

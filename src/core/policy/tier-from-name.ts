@@ -60,6 +60,11 @@ const NOUN_PHRASES: ReadonlyArray<readonly [string, string]> = [
   ["pull", "requests"],
   ["merge", "request"],
   ["merge", "requests"],
+  ["deploy", "key"],
+  ["deploy", "keys"],
+  ["restore", "job"],
+  ["restore", "jobs"],
+  ["install", "command"],
 ];
 
 /** A name's reading, with the kind of verb that gave it. */
@@ -121,13 +126,13 @@ function actions(allWords: readonly string[]): string[][] {
  * unless the word after it names what is read about it (`list_transfer_history`,
  * `check_write_access`); one that ends the name acts (`get_delete`): unsure, the tool asks.
  */
-const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir mv shred chmod chown sudo");
+const ACTS_ANYWHERE = words("destroy purge wipe erase overwrite replace rm rmdir shred chmod chown sudo");
 const ACTS_UNLESS_READ_ABOUT = words(
-  "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update deploy revoke restart install prune migrate clear rollback revert disable suspend push publish upload fix repair refactor rewrite restore rebuild regenerate rotate",
+  "delete remove kill terminate uninstall transfer exec execute eval write drop truncate shutdown reset run format merge move send pay flush reboot unlink approve create update deploy revoke restart install prune migrate clear rollback revert disable suspend push publish upload fix repair refactor rewrite restore rebuild regenerate rotate mv insert upsert apply",
 );
 /** Words after such a verb that make it a noun: what is read about the action, which does not act. */
 const READ_ABOUT = words(
-  "history log logs summary summaries results result marker markers schedule length status stats count counts info details time date report reports audit permission permissions access instructions guide docs documentation steps plan plans options policy rules url urls link links target targets notifications point points suggestion suggestions versions candidates",
+  "history log logs summary summaries results result marker markers schedule length status stats count counts info details time date report reports audit permission permissions access instructions guide docs documentation steps plan plans options policy rules url urls link links target targets notifications point points suggestion suggestions versions candidates profile profiles mirror mirrors event events definition definitions refreshes",
 );
 
 /** An action's verb (its first), and after a read verb each later one that acts (see above). */
