@@ -1,3 +1,4 @@
+import { raisedByMcpterm } from "../core/mcp/server-sent-errors.js";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { statusPhrase } from "../core/mcp/types.js";
 import type { CliIo } from "../common/cli-io.js";
@@ -273,10 +274,14 @@ function errorOutcome(error: unknown): ReplayedOutcome {
   };
 }
 
-/** The SDK's error deep in the cause chain: the code and message the server sent. */
+/**
+ * The SDK's error deep in the cause chain: the code and message the server sent; none for an
+ * error mcpterm made up (a failed task's call, which its own sentence tells).
+ */
 function jsonRpcError(error: unknown): { code: number; message: string } | undefined {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth += 1) {
-    if (cause instanceof ProtocolError) return { code: cause.code, message: cause.message };
+    if (cause instanceof ProtocolError)
+      return raisedByMcpterm(cause.data) ? undefined : { code: cause.code, message: cause.message };
   }
   return undefined;
 }
