@@ -131,8 +131,22 @@ function classifySdkError(error: SdkError, context: { server: string; timeoutMs:
         { cause: error },
       );
     }
+    case SdkErrorCode.CapabilityNotSupported: {
+      // The server asked (input_required) for what this client did not declare it offers: the
+      // SDK's words are for a client's developer; the fault is the server's, which must ask only
+      // for what the client's capabilities offer.
+      const method = (error as { data?: { method?: unknown } }).data?.method;
+      if (typeof method === "string")
+        return new ToolCallError(
+          "protocol",
+          `server "${context.server}" asked for ${JSON.stringify(method.slice(0, 100))} in an input_required answer, which mcpterm did not offer it (its capabilities did not declare it): a server must ask only for what the client declares (a fault of the server, not retried)`,
+          { cause: error },
+        );
+      return new ToolCallError("business", `server "${context.server}": ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
     case SdkErrorCode.MethodNotSupportedByProtocolVersion:
-    case SdkErrorCode.CapabilityNotSupported:
       return new ToolCallError("business", `server "${context.server}": ${errorMessage(error)}`, {
         cause: error,
       });
