@@ -30,6 +30,8 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       return ok({ tools: [{ name: "job", description: "a job", inputSchema: { type: "object", properties: {} } }] });
     case "tools/call":
       appendFileSync(log, "tools/call\n");
+      if (process.argv[3] === "badstatus")
+        return send({ jsonrpc: "2.0", id: m.id, result: { resultType: "task", ...task, status: "running" } });
       return send({ jsonrpc: "2.0", id: m.id, result: { resultType: "task", ...task, status: "working" } });
     case "tasks/get":
       if (process.argv[3] === "empty") return ok({ ...task, status: "completed" });
@@ -56,6 +58,10 @@ beforeAll(async () => {
         command: process.execPath,
         args: [path.join(dir, "server.mjs"), path.join(dir, "empty.log"), "empty"],
       },
+      badstatus: {
+        command: process.execPath,
+        args: [path.join(dir, "server.mjs"), path.join(dir, "badstatus.log"), "badstatus"],
+      },
     },
   });
 });
@@ -79,6 +85,17 @@ describe("a task that failed", () => {
       env: cleanEnv(),
     });
     expect(json.stdout).not.toMatch(/jsonRpcError|-32603|taskError/);
+  });
+
+  it("with a status the extension does not define is told by that field, not as a result type", async () => {
+    const run = await runCli(trustingConfig(["call", "--yes", "badstatus/job", "{}"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    expect(run.stderr).toContain(
+      'its tools/call answer is a task (resultType "task"), but its status "running" is not one of working, input_required, completed, failed, cancelled',
+    );
+    expect(run.stderr).not.toContain("Unsupported result type");
   });
 
   it("completed with no result is the server breaking the protocol, with no code made up", async () => {

@@ -1,6 +1,7 @@
 import type { Client, JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { ProtocolEra } from "./protocol-era.js";
 import { CLIENT_RAISED } from "./server-sent-errors.js";
+import { brokenAnswer } from "./malformed-answer.js";
 import type { WireWatcher } from "./tapped-transport.js";
 import { answerTaskQuestion, type TaskQuestionAnswerer } from "./task-input.js";
 import { TaskList, type TaskEntry } from "./task-list.js";
@@ -13,7 +14,7 @@ import {
   type TaskOutcome,
 } from "./task-run.js";
 import type { TaskState, TaskUpdate } from "./task-state.js";
-import { isFinal, readTask } from "./task-state.js";
+import { isFinal, readTask, taskProblem } from "./task-state.js";
 
 /**
  * The `_meta` key that ties a tools/call on the wire to the caller waiting for it; taken off
@@ -299,6 +300,15 @@ class ConnectionTasks implements WireWatcher {
     this.waiting.delete(message.id);
     if (!("result" in message)) return message;
     const era = this.era();
+    // A 2026 answer that says it is a task but cannot be read as one: the SDK would call its
+    // resultType unsupported, which sends the server's author looking in the wrong place.
+    const problem = era === "modern" ? unreadableTask(message.result) : undefined;
+    if (problem !== undefined)
+      return brokenAnswer(
+        message.id,
+        `its tools/call answer is a task (resultType "task"), but ${problem}`,
+        JSON.stringify(message),
+      );
     const task = era === undefined ? undefined : taskAnswer(message.result, era);
     if (era === undefined || task === undefined) return message;
     // 2025-11-25: a server must not answer a tools/call that asked for no task with one. Not
@@ -315,6 +325,12 @@ class ConnectionTasks implements WireWatcher {
       .finally(() => this.answeredWithTask.delete(id));
     return undefined;
   }
+}
+
+/** What is wrong with a 2026 answer whose resultType is "task", when it cannot be read as one. */
+function unreadableTask(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null) return undefined;
+  return (result as Record<string, unknown>).resultType === "task" ? taskProblem(result) : undefined;
 }
 
 /** The task in a tools/call answer, when the server answered with one rather than the result. */

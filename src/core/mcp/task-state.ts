@@ -49,6 +49,25 @@ export function readTask(value: unknown): TaskState | undefined {
   };
 }
 
+/**
+ * What keeps readTask from reading a task, in words for the server's author: its taskId or its
+ * status. Undefined when it reads.
+ */
+export function taskProblem(value: unknown): string | undefined {
+  if (readTask(value) !== undefined) return undefined;
+  if (typeof value !== "object" || value === null) return "it is not an object";
+  const record = value as Record<string, unknown>;
+  const task = (typeof record.task === "object" && record.task !== null ? record.task : record) as Record<
+    string,
+    unknown
+  >;
+  const { taskId, status } = task;
+  if (typeof taskId !== "string" || taskId === "") return "its taskId is missing or empty";
+  if (taskId.length > MAX_TASK_ID) return `its taskId is longer than ${MAX_TASK_ID} characters`;
+  const shown = typeof status === "string" ? JSON.stringify(status.slice(0, 40)) : String(status);
+  return `its status ${shown} is not one of ${STATUSES.join(", ")}`;
+}
+
 /** One change a caller is told about: the task was created, or its status or message changed. */
 export interface TaskUpdate {
   server: string;
