@@ -57,7 +57,9 @@ it("2026: a task `completed` without a result is told as failed alone", async ()
     env: cleanEnv(),
   });
   expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/^task t1: failed: the task completed without a result$/m);
+  expect(run.stderr).toMatch(
+    /^task t1: failed: its tasks\/get answer says completed but carries no result, which breaks the MCP protocol$/m,
+  );
   expect(run.stderr).not.toMatch(/^task t1: completed/m);
 });
 
