@@ -1,4 +1,3 @@
-import { isCutMessage } from "../core/mcp/stdout-noise.js";
 import type { CommandLookup } from "../core/mcp/command-lookup.js";
 import {
   essentialsText,
@@ -218,14 +217,6 @@ function stdoutStep(facts: DoctorFacts): DoctorStep {
   const noise = facts.stdoutNoise;
   const [first] = noise;
   if (first === undefined) return step("stdout", "passed", "only JSON-RPC on stdout", { nonJsonLines: 0 });
-  if (noise.every(isCutMessage))
-    return step(
-      "stdout",
-      "failed",
-      "a JSON-RPC message on stdout that is not whole (cut off, often by the process exiting before it was written out):",
-      { nonJsonLines: noise.length, first },
-      noise.slice(0, NOISE_SHOWN).map((line) => JSON.stringify(truncateEnd(line, 160))),
-    );
   return step(
     "stdout",
     "failed",
