@@ -189,6 +189,17 @@ describe("findArgumentSecrets", () => {
       expect(await findArgumentSecrets(args, holder)).toEqual([]);
     });
 
+    it("names no key holding a part of the key in another finding's path", async () => {
+      const found = await findArgumentSecrets(
+        { note: "x", [random.slice(2, 22)]: { password: "correcthorse1" } },
+        holder,
+      );
+      expect(found).toEqual([
+        { path: "[REDACTED].password", rule: "secret-named-argument" },
+        { path: "(the arguments)", rule: "known-secret" },
+      ]);
+    });
+
     it("looks for parts only of one-word keys: a URL, a JWT or a PEM key shares runs with its kind", async () => {
       // Another webhook of the same team shares the address and the team's id; another JWT
       // shares the header; an RSA public key shares the private key's algorithm identifier.
@@ -262,6 +273,9 @@ const sentBodies = (file: string): Promise<string> => readFile(file, "utf8").cat
 /** A key of the user's, and a part of it only the argument scan finds (see findArgumentSecrets). */
 const KEY_WITH_PART = "sk-proj-Qw3rTy7UiOp9AsDf2GhJk4LzXc6VbNm8";
 const PART = KEY_WITH_PART.slice(8, 29);
+/** The whole key as an array of character codes. */
+const CODES = Array.from(KEY_WITH_PART, (character) => character.charCodeAt(0));
+const json = (value: unknown): string => JSON.stringify(value);
 
 describe("a call whose arguments hold a secret", () => {
   it.each([
@@ -338,18 +352,20 @@ describe("a call whose arguments hold a secret", () => {
   });
 
   it.each([
-    ["in the name of an argument", { to: "eve@example.com", body: "hi", [PART]: "x" }, []],
-    ["in a call its tool's schema refuses", { to: 5, body: `key is ${PART}` }, []],
+    ["in the name of an argument", json({ to: "eve@example.com", body: "hi", [PART]: "x" }), []],
+    ["in a call its tool's schema refuses", json({ to: 5, body: `key is ${PART}` }), []],
     [
       "in a call the step limit leaves unrun",
-      { to: "eve@example.com", body: `key is ${PART}` },
+      json({ to: "eve@example.com", body: `key is ${PART}` }),
       ["--max-steps", "1"],
     ],
-  ])("leaves a part of the key out, %s", async (_case, args, flags) => {
+    ["in arguments that are not JSON", `{"to": "eve@example.com", "body": "key is ${PART}"`, []],
+    ["spelled as character codes", json({ to: "eve@example.com", body: "hi", codes: CODES }), []],
+  ])("leaves a part of the key out, %s", async (_case, raw, flags) => {
     const { dir, model } = await sendAttempt("unused");
     model.requests.length = 0;
     const server = await startScriptedModelServer([
-      { toolCalls: [{ id: "s1", name: "hostile__send_message", arguments: JSON.stringify(args) }] },
+      { toolCalls: [{ id: "s1", name: "hostile__send_message", arguments: raw }] },
       { text: "Done." },
     ]);
     models.push(server);
@@ -368,12 +384,15 @@ describe("a call whose arguments hold a secret", () => {
       { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY_WITH_PART }) },
     );
     expect(run.stdout).toContain("tool_call_proposed");
-    expect(run.stdout).not.toContain(PART);
-    expect(await readFile(trace, "utf8")).not.toContain(PART);
+    const kept = [run.stdout, await readFile(trace, "utf8")];
     const sessions = path.join(dir, ".mcpterm", "sessions");
     for (const saved of await readdir(sessions))
-      expect(await readFile(path.join(sessions, saved), "utf8")).not.toContain(PART);
-    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(PART);
+      kept.push(await readFile(path.join(sessions, saved), "utf8"));
+    for (const request of server.requests) kept.push(JSON.stringify(request.body));
+    for (const text of kept) {
+      expect(text).not.toContain(PART);
+      expect(text).not.toContain(CODES.slice(0, 12).join(","));
+    }
   });
 
   it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {

@@ -23,14 +23,23 @@ export async function scannedCall(
   call: ProposedToolCall,
   scan: ((args: Record<string, unknown>) => Promise<ArgumentSecret[]>) | undefined,
 ): Promise<ScannedCall> {
-  if (call.arguments === undefined || scan === undefined) return { call, secrets: [] };
-  const secrets = await scan(call.arguments);
+  if (scan === undefined) return { call, secrets: [] };
+  // Arguments that could not be read (not JSON, nested too deep) are scanned as the text they are.
+  const secrets = await scan(call.arguments ?? { arguments: call.rawArguments });
   if (secrets.length === 0) return { call, secrets };
+  // What is wrong with them may quote them (a JSON error's snippet, a schema error's path).
+  const problem = call.problem === undefined ? undefined : PROBLEM_WITHHELD;
+  if (call.arguments === undefined)
+    return { call: { ...call, rawArguments: JSON.stringify(REDACTED), problem }, secrets };
   // A secret in a key is found by its path's "(key)", or across the arguments as a whole.
   const keys = secrets.some((secret) => secret.path === WHOLE || secret.path.endsWith(" (key)"));
   const args = withheld(call.arguments, keys) as Record<string, unknown>;
-  return { call: { ...call, arguments: args, rawArguments: JSON.stringify(args) }, secrets };
+  return { call: { ...call, arguments: args, rawArguments: JSON.stringify(args), problem }, secrets };
 }
+
+/** What a withheld call's problem says instead of its own words, which may quote the arguments. */
+export const PROBLEM_WITHHELD =
+  "The arguments could not be used as they are (what is wrong with them is withheld: they hold a secret). Send arguments that match the tool's schema and hold no secret.";
 
 /** Where the scan says it found a secret only across the arguments read together. */
 const WHOLE = "(the arguments)";
@@ -38,15 +47,20 @@ const WHOLE = "(the arguments)";
 /**
  * What the conversation keeps of a call whose proposal withheld its arguments: the withheld
  * form, so neither the saved session nor the next request to the model carries the secret again.
+ * `asked[index]` is the call the proposal is of: proposals come in the order of the calls, and
+ * two calls may share an id.
  */
-export function keepShown(asked: ToolCallRequest[], shown: ProposedToolCall): void {
-  for (const call of asked)
-    if (call.id === shown.id && call.arguments !== shown.rawArguments) call.arguments = shown.rawArguments;
+export function keepShown(asked: ToolCallRequest[], index: number, shown: ProposedToolCall): void {
+  const call = asked[index];
+  if (call?.id === shown.id && call.arguments !== shown.rawArguments) call.arguments = shown.rawArguments;
 }
 
-/** Every string withheld, and with `keys` every key (numbered, so none takes another's place). */
+/**
+ * Every string and number withheld (a key may be spelled as character codes), and with `keys`
+ * every key (numbered, so none takes another's place).
+ */
 function withheld(value: unknown, keys: boolean): unknown {
-  if (typeof value === "string") return REDACTED;
+  if (typeof value === "string" || typeof value === "number") return REDACTED;
   if (Array.isArray(value)) return value.map((item) => withheld(item, keys));
   if (typeof value !== "object" || value === null) return value;
   const copy: Record<string, unknown> = {};

@@ -248,9 +248,10 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       ...options,
       ...(limit === undefined ? {} : { resultCharLimit: limit.chars, resultTokenLimit: limit.tokens }),
     };
+    let proposed = 0;
     for await (const event of runToolCalls(run, step, done.toolCalls, offer, outcomes)) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
-      if (event.type === "tool_call_proposed") keepShown(asked, event.call);
+      if (event.type === "tool_call_proposed") keepShown(asked, proposed++, event.call);
       yield event;
     }
     for (const call of done.toolCalls) {
@@ -303,8 +304,9 @@ async function* keptShown(
   asked: ToolCallRequest[],
   events: AsyncIterable<AgentEvent>,
 ): AsyncGenerator<AgentEvent, void> {
+  let proposed = 0;
   for await (const event of events) {
-    if (event.type === "tool_call_proposed") keepShown(asked, event.call);
+    if (event.type === "tool_call_proposed") keepShown(asked, proposed++, event.call);
     yield event;
   }
 }

@@ -4,7 +4,7 @@ import { decideApproval, type ApprovalSource } from "../policy/approval-policy.j
 import { definitionHash } from "../policy/tool-allowances.js";
 import type { ApprovalRequest } from "../person/approval-request.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
-import { scannedCall } from "./arguments-shown.js";
+import { PROBLEM_WITHHELD, scannedCall } from "./arguments-shown.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -50,9 +50,12 @@ export async function* runToolCalls(
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
   // Scanned before anything is shown: what the scan finds is not in the proposal either.
   const secrets = new Map<string, ArgumentSecret[]>();
+  /** What each call's problem says where its outcome tells it (withheld with its arguments). */
+  const problems = new Map<string, string | undefined>();
   for (const { call } of resolved) {
     const scanned = await scannedCall(call, options.scanArguments);
     secrets.set(call.id, scanned.secrets);
+    problems.set(call.id, scanned.call.problem);
     yield { type: "tool_call_proposed", call: scanned.call };
   }
 
@@ -75,7 +78,7 @@ export async function* runToolCalls(
       continue;
     }
     if (!tool || !call.arguments || call.problem) {
-      const problem = call.problem ?? "The call could not be read.";
+      const problem = problems.get(call.id) ?? call.problem ?? "The call could not be read.";
       yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` });
       continue;
     }
@@ -177,7 +180,10 @@ async function* decideCall(
   if (tool !== proposedTool) {
     const invalid = options.validator.check(tool.inputSchema, args);
     if (invalid) {
-      const problem = `The arguments do not match the tool's input schema, which its server just changed: ${invalid}. Fix them and call again.`;
+      const problem =
+        secrets.length > 0
+          ? PROBLEM_WITHHELD
+          : `The arguments do not match the tool's input schema, which its server just changed: ${invalid}. Fix them and call again.`;
       return { outcome: failed("invalid_args", problem) };
     }
   }

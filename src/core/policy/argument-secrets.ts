@@ -62,8 +62,15 @@ export async function findArgumentSecrets(
   // The joined forms are worth making only when there is a known secret to look for in them.
   if (needles.length > 0 && !found.some((secret) => secret.rule === "known-secret")) {
     const haystacks = joinedForms(args, strings, scanned).map((form) => new SecretHaystack(form));
-    if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle))))
+    if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle)))) {
       add("(the arguments)", "known-secret");
+      // Found in the whole, it may be in a key: a key holding any of it is not shown in a path.
+      for (const [index, { isKey }] of strings.entries()) {
+        const key = scanned[index] ?? "";
+        if (isKey && needles.some((needle) => new SecretHaystack(key).contains(needle)))
+          secretKeys.push(strings[index]?.text ?? key);
+      }
+    }
   }
   // A path is made of key names, and a key may be the secret: it is never shown in one.
   const masked = (path: string): string =>
