@@ -168,6 +168,8 @@ describe("classifyTier", () => {
     [untrusted("list_restore_points"), "read_only", "name: list"],
     [untrusted("get_fix_suggestions"), "read_only", "name: get"],
     [untrusted("list_deploy_keys"), "read_only", "name: list"],
+    [untrusted("restore_job_version"), "dangerous", `name: restore ${WRITE}`],
+    [untrusted("deploy_keys_from_list"), "dangerous", "name: deploy"],
     [untrusted("get_restore_job"), "read_only", "name: get"],
     [untrusted("get_install_command"), "read_only", "name: get"],
     [untrusted("get_mv_definition"), "read_only", "name: get"],

@@ -60,6 +60,12 @@ const NOUN_PHRASES: ReadonlyArray<readonly [string, string]> = [
   ["pull", "requests"],
   ["merge", "request"],
   ["merge", "requests"],
+];
+/**
+ * Nouns whose first word is a verb only after another word of the action (`get_deploy_key`,
+ * `list_restore_jobs`): first, they act on the rest (`restore_job_version` restores).
+ */
+const NOUN_PHRASES_AFTER_A_WORD: ReadonlyArray<readonly [string, string]> = [
   ["deploy", "key"],
   ["deploy", "keys"],
   ["restore", "job"],
@@ -111,7 +117,11 @@ function actions(allWords: readonly string[]): string[][] {
     const next = allWords[i + 1];
     if (JOINERS.has(word)) {
       result.push([]);
-    } else if (NOUN_PHRASES.some(([first, second]) => first === word && second === next)) {
+    } else if (
+      NOUN_PHRASES.some(([first, second]) => first === word && second === next) ||
+      ((result.at(-1)?.length ?? 0) > 0 &&
+        NOUN_PHRASES_AFTER_A_WORD.some(([first, second]) => first === word && second === next))
+    ) {
       i += 1;
     } else {
       result[result.length - 1]?.push(word);
