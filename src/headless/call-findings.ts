@@ -16,17 +16,22 @@ export class StdoutNoiseWarnings {
 
   constructor(private readonly io: Pick<CliIo, "stderr">) {}
 
-  readonly onLine = (server: string, line: string): void => {
+  readonly onLine = (server: string, line: string, leftByExit = false): void => {
     const count = (this.told.get(server) ?? 0) + 1;
     this.told.set(server, count);
-    const text = stdoutNoiseWarning(server, line, count);
+    const text = stdoutNoiseWarning(server, line, count, leftByExit);
     if (text !== undefined) this.io.stderr.write(`${text}\n`);
   };
 }
 
 /** The warning for the `count`th non-JSON line a server wrote to stdout, if it is one to tell. */
-export function stdoutNoiseWarning(server: string, line: string, count: number): string | undefined {
-  if (count <= NOISE_LINES_TOLD) return `warning: ${stdoutNoiseSentence(server, line)}`;
+export function stdoutNoiseWarning(
+  server: string,
+  line: string,
+  count: number,
+  leftByExit = false,
+): string | undefined {
+  if (count <= NOISE_LINES_TOLD) return `warning: ${stdoutNoiseSentence(server, line, leftByExit)}`;
   if (count === NOISE_LINES_TOLD + 1)
     return `warning: server "${server}" wrote more non-JSON lines to stdout; mcpterm doctor shows the first`;
   return undefined;

@@ -58,7 +58,7 @@ export async function runDevCommand(args: DevArgs, io: CliIo): Promise<ExitCode>
   const manager = await commandManager({ config, common: args.common }, [server], io, redactor, {
     onStderr: (name, line) => say(`[${name}] ${line}`),
     // Every line, not only the first few: each start is a new chance to see the bug fixed.
-    onStdoutNoise: (name, line) => say(stdoutNoiseWarning(name, line, 1) ?? line),
+    onStdoutNoise: (name, line, leftByExit) => say(stdoutNoiseWarning(name, line, 1, leftByExit) ?? line),
     onLog: (entry) => say(`[${entry.server}] ${formatLogEntry(entry)}`),
     shutdownGraceMs: STOP_GRACE_MS,
   });

@@ -25,7 +25,7 @@ export interface McpManagerOptions {
   /** Every stdio server's stderr lines as they arrive, redacted (also kept per server). */
   onStderr?: (server: string, line: string) => void;
   /** Every stdio server's non-JSON stdout lines as they arrive, redacted (also kept per server). */
-  onStdoutNoise?: (server: string, line: string) => void;
+  onStdoutNoise?: (server: string, line: string, leftByExit: boolean) => void;
   /** Answers sampling and elicitation; without it they are declined. */
   requests?: ServerRequestHandlers;
   /** Signing in to remote servers that need OAuth; without it a 401 is reported as it is. */

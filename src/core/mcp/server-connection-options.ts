@@ -22,7 +22,7 @@ export interface ServerConnectionOptions {
   /** Each line a stdio server writes to stderr as it arrives, redacted and cut to 2,000 characters. */
   onStderr?: (server: string, line: string) => void;
   /** Each line a stdio server writes to stdout that is not JSON-RPC, as it arrives, redacted and cut alike. */
-  onStdoutNoise?: (server: string, line: string) => void;
+  onStdoutNoise?: (server: string, line: string, leftByExit: boolean) => void;
   /** `_meta` for each request mcpterm sends (trace context, when traces are exported). */
   requestMeta?: RequestMeta;
   /**

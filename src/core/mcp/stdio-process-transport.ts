@@ -30,8 +30,11 @@ export interface StdioProcessOptions {
   maxMessageChars?: number;
   /** Each complete line the server writes to stderr, as it comes (`mcpterm dev` shows them). */
   onStderrLine?: (line: string) => void;
-  /** Each line the server writes to stdout that is not JSON-RPC, as it comes (a warning mid-call). */
-  onStdoutNoise?: (line: string) => void;
+  /**
+   * Each line the server writes to stdout that is not JSON-RPC, as it comes (a warning mid-call);
+   * `leftByExit`: the line it left unfinished as it exited (an answer it never finished writing).
+   */
+  onStdoutNoise?: (line: string, leftByExit: boolean) => void;
 }
 
 /**
@@ -346,7 +349,7 @@ export class StdioProcessTransport implements Transport {
       }
       // Servers that print banners or logs to stdout break the protocol for most clients; we keep
       // going and remember the lines so `mcpterm tools` and `/mcp logs` can point at them.
-      this.noise(written);
+      this.noise(written, cutByExit);
       return;
     }
     if (line !== written) this.noise(written);
@@ -384,9 +387,9 @@ export class StdioProcessTransport implements Transport {
     this.noise(held.line);
   }
 
-  private noise(line: string): void {
+  private noise(line: string, leftByExit = false): void {
     this.stdoutNoise.push(line);
-    this.options.onStdoutNoise?.(line);
+    this.options.onStdoutNoise?.(line, leftByExit);
   }
 }
 

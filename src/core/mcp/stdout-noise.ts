@@ -8,6 +8,16 @@ const NOISE_WIDTH = 160;
  * with its invisible characters written out (`⟨U+FEFF⟩`), or a line that is JSON-RPC but for a
  * byte-order mark before it would look like a well-formed message flagged for nothing.
  */
-export function stdoutNoiseSentence(server: string, line: string): string {
-  return `server "${server}" wrote to stdout, which is for JSON-RPC only (log to stderr): ${JSON.stringify(revealHiddenText(truncateEnd(line, NOISE_WIDTH)))}`;
+export function stdoutNoiseSentence(server: string, line: string, leftByExit = false): string {
+  const quoted = JSON.stringify(revealHiddenText(truncateEnd(line, NOISE_WIDTH)));
+  if (leftByExit && MESSAGE_START.test(line))
+    return `server "${server}" exited before it finished writing a JSON-RPC message to stdout (the line has no end): ${quoted}`;
+  return `server "${server}" wrote to stdout, which is for JSON-RPC only (log to stderr): ${quoted}`;
 }
+
+/**
+ * The start of a JSON-RPC message: a line the process left unfinished as it exited that begins
+ * so is an answer it never finished writing (`process.exit()` after an unflushed write), for
+ * which "log to stderr" would send its author the wrong way.
+ */
+const MESSAGE_START = /^[ \t]*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;

@@ -18,8 +18,8 @@ export interface ServerTransportOptions {
   parentEnv: NodeJS.ProcessEnv;
   redact: (text: string) => string;
   onStderr?: (server: string, line: string) => void;
-  /** Each line a stdio server writes to stdout that is not JSON-RPC, redacted and cut alike. */
-  onStdoutNoise?: (server: string, line: string) => void;
+  /** Each line a stdio server writes to stdout that is not JSON-RPC, redacted and cut alike (see StdioProcessOptions). */
+  onStdoutNoise?: (server: string, line: string, leftByExit: boolean) => void;
   shutdownGraceMs?: number;
 }
 
@@ -55,6 +55,8 @@ function stdioTransport(config: ServerConfig, options: ServerTransportOptions): 
     cwd,
     ...(options.shutdownGraceMs === undefined ? {} : { gracePeriodMs: options.shutdownGraceMs }),
     ...(onStderr ? { onStderrLine: (line: string) => onStderr(name, cut(line)) } : {}),
-    ...(onStdoutNoise ? { onStdoutNoise: (line: string) => onStdoutNoise(name, cut(line)) } : {}),
+    ...(onStdoutNoise
+      ? { onStdoutNoise: (line: string, leftByExit: boolean) => onStdoutNoise(name, cut(line), leftByExit) }
+      : {}),
   });
 }

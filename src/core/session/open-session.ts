@@ -331,9 +331,9 @@ export async function openSession(
       },
       onCacheHit: trace.cacheHit,
       // Most clients drop a server for it; mcpterm reads on, and says so as it happens.
-      onStdoutNoise: (server, line) => {
+      onStdoutNoise: (server, line, leftByExit) => {
         trace.stdoutNoise(server, line);
-        tell({ level: "warning", text: stdoutNoiseSentence(server, line), server });
+        tell({ level: "warning", text: stdoutNoiseSentence(server, line, leftByExit), server });
       },
       ...(telemetry ? { requestMeta: telemetry.requestMeta } : {}),
     },
