@@ -25,7 +25,7 @@ describe("scannedCall and keepShown", () => {
   it("withholds strings and numbers, keys for a finding across the arguments, and the problem's words", async () => {
     const found = () => Promise.resolve([{ path: "(the arguments)", rule: "known-secret" }]);
     const { call: shown } = await scannedCall(
-      call("a", { to: "x", codes: [115, 107] }, "{}", "data/to bad"),
+      call("a", { to: "x", codes: [115, 107] }, "{}", "The arguments do not match: data/to bad"),
       found,
     );
     expect(shown.arguments).toEqual({
@@ -34,13 +34,22 @@ describe("scannedCall and keepShown", () => {
     });
     expect(shown.problem).toBe(PROBLEM_WITHHELD);
     // Arguments that could not be read are scanned as their text, and withheld whole.
-    const { call: unread } = await scannedCall(call("b", undefined, '{"to": "sk-', "not JSON"), (args) =>
-      Promise.resolve(
-        JSON.stringify(args).includes("sk-") ? [{ path: "arguments", rule: "known-secret" }] : [],
-      ),
+    const { call: unread } = await scannedCall(
+      call("b", undefined, '{"to": "sk-', "The arguments are not valid JSON"),
+      (args) =>
+        Promise.resolve(
+          JSON.stringify(args).includes("sk-") ? [{ path: "arguments", rule: "known-secret" }] : [],
+        ),
     );
     expect(unread.rawArguments).toBe('"[REDACTED]"');
     expect(unread.problem).toBe(PROBLEM_WITHHELD);
+  });
+
+  it("keeps a problem that quotes nothing of the arguments (an unknown tool's names)", async () => {
+    const found = () => Promise.resolve([{ path: "note", rule: "known-secret" }]);
+    const unknown = 'Unknown tool "m__x". Available tools: m__t.';
+    const { call: shown } = await scannedCall(call("c", { note: "k" }, "{}", unknown), found);
+    expect(shown.problem).toBe(unknown);
   });
 
   it("keeps a proposal's arguments in the conversation's copy at its own place, when two calls share an id", () => {

@@ -395,6 +395,32 @@ describe("a call whose arguments hold a secret", () => {
     }
   });
 
+  it("is denied when another call of the step shares its id, whichever comes first", async () => {
+    for (const order of [0, 1]) {
+      const { dir, sent } = await sendAttempt("unused");
+      const calls = [
+        { id: "s1", name: "hostile__send_message", arguments: json({ to: "e", body: `key ${PART}` }) },
+        { id: "s1", name: "hostile__send_message", arguments: json({ to: "e", body: "hi" }) },
+      ];
+      const server = await startScriptedModelServer([
+        { toolCalls: order === 0 ? calls : [...calls].reverse() },
+        { text: "Done." },
+      ]);
+      models.push(server);
+      const run = await runCli(
+        ["-p", "send it", "--trust-config", "--approve", "external", "--yes", "--model", "m"].concat([
+          "--base-url",
+          server.baseUrl,
+        ]),
+        { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY_WITH_PART }) },
+      );
+      expect(run.code).toBe(3);
+      const bodies = await sentBodies(sent);
+      expect(bodies).not.toContain(PART);
+      expect(bodies).toContain("hi");
+    }
+  });
+
   it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {
     const { dir, sent, model } = await sendAttempt(`my key is ${FAKE_OPENAI_KEY}`);
     const env = cleanEnv({ OPENAI_API_KEY: FAKE_OPENAI_KEY });

@@ -27,8 +27,9 @@ export async function scannedCall(
   // Arguments that could not be read (not JSON, nested too deep) are scanned as the text they are.
   const secrets = await scan(call.arguments ?? { arguments: call.rawArguments });
   if (secrets.length === 0) return { call, secrets };
-  // What is wrong with them may quote them (a JSON error's snippet, a schema error's path).
-  const problem = call.problem === undefined ? undefined : PROBLEM_WITHHELD;
+  // What is wrong with them may quote them (a JSON error's snippet, a schema error's path); an
+  // unknown tool's list of names, or a server that is down, quotes nothing of them.
+  const problem = call.problem?.startsWith(ABOUT_THE_ARGUMENTS) === true ? PROBLEM_WITHHELD : call.problem;
   if (call.arguments === undefined)
     return { call: { ...call, rawArguments: JSON.stringify(REDACTED), problem }, secrets };
   // A secret in a key is found by its path's "(key)", or across the arguments as a whole.
@@ -40,6 +41,9 @@ export async function scannedCall(
 /** What a withheld call's problem says instead of its own words, which may quote the arguments. */
 export const PROBLEM_WITHHELD =
   "The arguments could not be used as they are (what is wrong with them is withheld: they hold a secret). Send arguments that match the tool's schema and hold no secret.";
+
+/** How resolveToolCall's problems with the arguments themselves begin (not JSON, nested too deep, the schema's). */
+const ABOUT_THE_ARGUMENTS = "The arguments ";
 
 /** Where the scan says it found a secret only across the arguments read together. */
 const WHOLE = "(the arguments)";

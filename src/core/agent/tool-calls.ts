@@ -4,7 +4,7 @@ import { decideApproval, type ApprovalSource } from "../policy/approval-policy.j
 import { definitionHash } from "../policy/tool-allowances.js";
 import type { ApprovalRequest } from "../person/approval-request.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
-import { PROBLEM_WITHHELD, scannedCall } from "./arguments-shown.js";
+import { PROBLEM_WITHHELD, scannedCall, type ScannedCall } from "./arguments-shown.js";
 import { EventChannel } from "./event-channel.js";
 import type { AgentEvent, ProposedToolCall } from "./events.js";
 import { resolveToolCall } from "./resolve-tool-call.js";
@@ -27,6 +27,8 @@ interface ApprovedCall {
   call: ProposedToolCall;
   tool: AgentTool;
   args: Record<string, unknown>;
+  /** What the argument scan found in them (decided on again if the tool changes). */
+  secrets: readonly ArgumentSecret[];
   /** The definition the decision was made about (see definitionHash). */
   decidedOn: string;
 }
@@ -48,14 +50,12 @@ export async function* runToolCalls(
   const signal = options.signal ?? NEVER_ABORTED;
   if (!options.validator.isReady) await options.validator.ready();
   const resolved = requests.map((request) => resolveToolCall(request, step, offer, options.validator));
-  // Scanned before anything is shown: what the scan finds is not in the proposal either.
-  const secrets = new Map<string, ArgumentSecret[]>();
-  /** What each call's problem says where its outcome tells it (withheld with its arguments). */
-  const problems = new Map<string, string | undefined>();
+  // Scanned before anything is shown: what the scan finds is not in the proposal either. Kept by
+  // position, each with its call: a model may give two calls one id.
+  const scans: ScannedCall[] = [];
   for (const { call } of resolved) {
     const scanned = await scannedCall(call, options.scanArguments);
-    secrets.set(call.id, scanned.secrets);
-    problems.set(call.id, scanned.call.problem);
+    scans.push(scanned);
     yield { type: "tool_call_proposed", call: scanned.call };
   }
 
@@ -65,7 +65,9 @@ export async function* runToolCalls(
   };
 
   let approved: ApprovedCall[] = [];
-  for (const { call, tool, unavailable } of resolved) {
+  for (const [index, { call, tool, unavailable }] of resolved.entries()) {
+    // The problem as the proposal told it (withheld where it could quote a secret in the arguments).
+    const { secrets, call: shown } = scans[index] ?? { secrets: [], call };
     if (signal.aborted) {
       yield settle(call.id, cancelled());
       continue;
@@ -78,11 +80,11 @@ export async function* runToolCalls(
       continue;
     }
     if (!tool || !call.arguments || call.problem) {
-      const problem = problems.get(call.id) ?? call.problem ?? "The call could not be read.";
+      const problem = shown.problem ?? "The call could not be read.";
       yield settle(call.id, { ...failed("invalid_args", problem), display: `invalid call: ${problem}` });
       continue;
     }
-    const entry = yield* decideCall(options, call, tool, call.arguments, secrets.get(call.id) ?? [], signal);
+    const entry = yield* decideCall(options, call, tool, call.arguments, secrets, signal);
     if ("outcome" in entry) yield settle(call.id, entry.outcome);
     else approved.push(entry);
   }
@@ -106,14 +108,7 @@ export async function* runToolCalls(
         type: "warning",
         message: `${now.server}/${now.name} changed its definition after the call was decided; deciding again.`,
       };
-      const again = yield* decideCall(
-        options,
-        entry.call,
-        now,
-        entry.args,
-        secrets.get(entry.call.id) ?? [],
-        signal,
-      );
+      const again = yield* decideCall(options, entry.call, now, entry.args, entry.secrets, signal);
       if ("outcome" in again) yield settle(entry.call.id, again.outcome);
       else still.push(again);
     }
@@ -189,7 +184,7 @@ async function* decideCall(
   }
   const decision = yield* decide(options, call, tool, secrets, signal);
   if (!decision.approved) return { outcome: isAborted(signal) ? cancelled() : denied(decision) };
-  return { call, tool, args, decidedOn: definitionHash(tool) };
+  return { call, tool, args, secrets, decidedOn: definitionHash(tool) };
 }
 
 /**
