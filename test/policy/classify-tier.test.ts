@@ -170,6 +170,8 @@ describe("classifyTier", () => {
     [untrusted("list_deploy_keys"), "read_only", "name: list"],
     [untrusted("restore_job_version"), "dangerous", `name: restore ${WRITE}`],
     [untrusted("deploy_keys_from_list"), "dangerous", "name: deploy"],
+    [untrusted("aws_restore_job_version"), "dangerous", `name: restore ${WRITE}`],
+    [untrusted("npm_install_command_version"), "dangerous", "name: install"],
     [untrusted("get_restore_job"), "read_only", "name: get"],
     [untrusted("get_install_command"), "read_only", "name: get"],
     [untrusted("get_mv_definition"), "read_only", "name: get"],

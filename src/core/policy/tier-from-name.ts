@@ -62,10 +62,11 @@ const NOUN_PHRASES: ReadonlyArray<readonly [string, string]> = [
   ["merge", "requests"],
 ];
 /**
- * Nouns whose first word is a verb only after another word of the action (`get_deploy_key`,
- * `list_restore_jobs`): first, they act on the rest (`restore_job_version` restores).
+ * Nouns whose first word is a verb, read as nouns only after a read verb (`get_deploy_key`,
+ * `list_restore_jobs`): elsewhere they act on the rest (`restore_job_version`,
+ * `aws_restore_job_version` restore).
  */
-const NOUN_PHRASES_AFTER_A_WORD: ReadonlyArray<readonly [string, string]> = [
+const NOUN_PHRASES_AFTER_A_READ: ReadonlyArray<readonly [string, string]> = [
   ["deploy", "key"],
   ["deploy", "keys"],
   ["restore", "job"],
@@ -119,8 +120,8 @@ function actions(allWords: readonly string[]): string[][] {
       result.push([]);
     } else if (
       NOUN_PHRASES.some(([first, second]) => first === word && second === next) ||
-      ((result.at(-1)?.length ?? 0) > 0 &&
-        NOUN_PHRASES_AFTER_A_WORD.some(([first, second]) => first === word && second === next))
+      ((result.at(-1) ?? []).some((earlier) => READ_VERBS.has(earlier)) &&
+        NOUN_PHRASES_AFTER_A_READ.some(([first, second]) => first === word && second === next))
     ) {
       i += 1;
     } else {
