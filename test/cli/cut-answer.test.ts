@@ -51,5 +51,8 @@ describe("an answer cut off by the server's exit", () => {
     const line = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"te';
     expect(stdoutNoiseSentence("s", line)).toContain("which is for JSON-RPC only (log to stderr)");
     expect(stdoutNoiseSentence("s", "listening on 3000", true)).toContain("log to stderr");
+    // A whole JSON log object left without its line end was finished; a cut one behind a BOM was not.
+    expect(stdoutNoiseSentence("s", '{"error":"db unreachable"}', true)).toContain("log to stderr");
+    expect(stdoutNoiseSentence("s", `\uFEFF${line}`, true)).toContain("exited before it finished writing");
   });
 });

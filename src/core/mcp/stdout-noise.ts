@@ -10,7 +10,7 @@ const NOISE_WIDTH = 160;
  */
 export function stdoutNoiseSentence(server: string, line: string, leftByExit = false): string {
   const quoted = JSON.stringify(revealHiddenText(truncateEnd(line, NOISE_WIDTH)));
-  if (leftByExit && MESSAGE_START.test(line))
+  if (leftByExit && leftUnfinished(line))
     return `server "${server}" exited before it finished writing a JSON-RPC message to stdout (the line has no end): ${quoted}`;
   return `server "${server}" wrote to stdout, which is for JSON-RPC only (log to stderr): ${quoted}`;
 }
@@ -20,4 +20,15 @@ export function stdoutNoiseSentence(server: string, line: string, leftByExit = f
  * so is an answer it never finished writing (`process.exit()` after an unflushed write), for
  * which "log to stderr" would send its author the wrong way.
  */
-const MESSAGE_START = /^[ \t]*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
+const MESSAGE_START = /^\uFEFF?[ \t]*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
+
+/** Whether a line begins as a JSON-RPC message and is not whole JSON (a finished log object is). */
+function leftUnfinished(line: string): boolean {
+  if (!MESSAGE_START.test(line)) return false;
+  try {
+    JSON.parse(line.replace(/^\uFEFF/, ""));
+    return false;
+  } catch {
+    return true;
+  }
+}
