@@ -29,11 +29,7 @@ export function isFinal(status: TaskStatus): boolean {
 /** The task in a CreateTaskResult or a tasks/get answer (fields at the top or under `task`), or undefined. */
 export function readTask(value: unknown): TaskState | undefined {
   if (typeof value !== "object" || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  const task = (typeof record.task === "object" && record.task !== null ? record.task : record) as Record<
-    string,
-    unknown
-  >;
+  const task = taskFields(value);
   const { taskId, status, statusMessage } = task;
   if (typeof taskId !== "string" || taskId === "" || taskId.length > MAX_TASK_ID) return undefined;
   if (!STATUSES.includes(status as TaskStatus)) return undefined;
@@ -56,16 +52,20 @@ export function readTask(value: unknown): TaskState | undefined {
 export function taskProblem(value: unknown): string | undefined {
   if (readTask(value) !== undefined) return undefined;
   if (typeof value !== "object" || value === null) return "it is not an object";
-  const record = value as Record<string, unknown>;
-  const task = (typeof record.task === "object" && record.task !== null ? record.task : record) as Record<
-    string,
-    unknown
-  >;
-  const { taskId, status } = task;
+  const { taskId, status } = taskFields(value);
   if (typeof taskId !== "string" || taskId === "") return "its taskId is missing or empty";
   if (taskId.length > MAX_TASK_ID) return `its taskId is longer than ${MAX_TASK_ID} characters`;
   const shown = typeof status === "string" ? JSON.stringify(status.slice(0, 40)) : String(status);
   return `its status ${shown} is not one of ${STATUSES.join(", ")}`;
+}
+
+/** A task's fields: under `task` (2025-11-25's CreateTaskResult) or the result's own (2026). */
+function taskFields(value: object): Record<string, unknown> {
+  const record = value as Record<string, unknown>;
+  return (typeof record.task === "object" && record.task !== null ? record.task : record) as Record<
+    string,
+    unknown
+  >;
 }
 
 /** One change a caller is told about: the task was created, or its status or message changed. */
