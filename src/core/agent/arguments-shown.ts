@@ -1,5 +1,6 @@
 import type { ToolCallRequest } from "../llm/types.js";
 import type { ArgumentSecret } from "../policy/argument-secrets.js";
+import { defineEntry } from "../policy/redact-deep.js";
 import { REDACTED } from "../policy/secret-patterns.js";
 import type { ProposedToolCall } from "./events.js";
 
@@ -69,13 +70,11 @@ function withheld(value: unknown, keys: boolean): unknown {
   if (typeof value !== "object" || value === null) return value;
   const copy: Record<string, unknown> = {};
   Object.keys(value).forEach((key, index) => {
-    const name = keys ? `${REDACTED} ${index + 1}` : key;
-    Object.defineProperty(copy, name, {
-      value: withheld((value as Record<string, unknown>)[key], keys),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    defineEntry(
+      copy,
+      keys ? `${REDACTED} ${index + 1}` : key,
+      withheld((value as Record<string, unknown>)[key], keys),
+    );
   });
   return copy;
 }

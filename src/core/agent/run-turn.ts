@@ -248,10 +248,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
       ...options,
       ...(limit === undefined ? {} : { resultCharLimit: limit.chars, resultTokenLimit: limit.tokens }),
     };
-    let proposed = 0;
-    for await (const event of runToolCalls(run, step, done.toolCalls, offer, outcomes)) {
+    for await (const event of keptShown(asked, runToolCalls(run, step, done.toolCalls, offer, outcomes))) {
       if (event.type === "tool_result" && event.failure === "permission") deniedCalls += 1;
-      if (event.type === "tool_call_proposed") keepShown(asked, proposed++, event.call);
       yield event;
     }
     for (const call of done.toolCalls) {
