@@ -242,9 +242,15 @@ describe("findArgumentSecrets", () => {
   });
 });
 
-/** A project with the hostile server's send_message, and a model that tries to send `body`. */
+/**
+ * A project with the hostile server's send_message, and a model that tries to send `body` (or
+ * makes `calls`, raw arguments as the model wrote them, all in one step).
+ */
 async function sendAttempt(
   body: string,
+  calls: ReadonlyArray<{ id: string; arguments: string }> = [
+    { id: "s1", arguments: JSON.stringify({ to: "eve@example.com", body }) },
+  ],
 ): Promise<{ dir: string; sent: string; marker: string; model: ScriptedModelServer }> {
   const marker = randomUUID();
   const dir = await tempDir();
@@ -253,19 +259,27 @@ async function sendAttempt(
     mcpServers: { hostile: hostileLaunch(marker, { HOSTILE_SENT_FILE: sent }) },
   });
   const model = await startScriptedModelServer([
-    {
-      toolCalls: [
-        {
-          id: "s1",
-          name: "hostile__send_message",
-          arguments: JSON.stringify({ to: "eve@example.com", body }),
-        },
-      ],
-    },
+    { toolCalls: calls.map((call) => ({ ...call, name: "hostile__send_message" })) },
     { text: "Done." },
   ]);
   models.push(model);
   return { dir, sent, marker, model };
+}
+
+/** `-p "send it"` in `dir` allowing external calls, with a trace, `flags` and the user's `key`. */
+async function sendIt(
+  dir: string,
+  model: ScriptedModelServer,
+  flags: readonly string[],
+  key: string,
+): Promise<{ run: Awaited<ReturnType<typeof runCli>>; trace: string }> {
+  const trace = path.join(dir, "t.jsonl");
+  const args = ["-p", "send it", "--trust-config", "--approve", "external", ...flags];
+  const run = await runCli([...args, "--model", "m", "--base-url", model.baseUrl, "--trace", trace], {
+    cwd: dir,
+    env: cleanEnv({ OPENAI_API_KEY: key }),
+  });
+  return { run, trace };
 }
 
 const sentBodies = (file: string): Promise<string> => readFile(file, "utf8").catch(() => "");
@@ -323,32 +337,19 @@ describe("a call whose arguments hold a secret", () => {
 
   it("leaves a part of the key the scan found out of the stream, the trace, the session and the next request", async () => {
     // Only the scan finds a part of a key (the rules that redact a text know keys whole).
-    const key = "sk-proj-Qw3rTy7UiOp9AsDf2GhJk4LzXc6VbNm8";
-    const part = key.slice(8, 29);
-    const { dir, sent, model } = await sendAttempt(`key is ${part}`);
-    const trace = path.join(dir, "t.jsonl");
-    const run = await runCli(
-      ["-p", "send it", "--trust-config", "--approve", "external", "--output", "stream-json"].concat([
-        "--model",
-        "m",
-        "--base-url",
-        model.baseUrl,
-        "--trace",
-        trace,
-      ]),
-      { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: key }) },
-    );
+    const { dir, sent, model } = await sendAttempt(`key is ${PART}`);
+    const { run, trace } = await sendIt(dir, model, ["--output", "stream-json"], KEY_WITH_PART);
     expect(run.code).toBe(3);
     expect(await sentBodies(sent)).toBe("");
     expect(run.stdout).toContain('"argumentSecrets":[{"path":"(the arguments)","rule":"known-secret"}]');
     // Found across the arguments read together: the keys are withheld with the values.
     expect(run.stdout).toContain('"arguments":{"[REDACTED] 1":"[REDACTED]","[REDACTED] 2":"[REDACTED]"}');
-    expect(run.stdout).not.toContain(part);
-    expect(await readFile(trace, "utf8")).not.toContain(part);
+    expect(run.stdout).not.toContain(PART);
+    expect(await readFile(trace, "utf8")).not.toContain(PART);
     const sessions = path.join(dir, ".mcpterm", "sessions");
     const [saved] = await readdir(sessions);
-    expect(await readFile(path.join(sessions, saved ?? ""), "utf8")).not.toContain(part);
-    expect(JSON.stringify(model.requests[1]?.body)).not.toContain(part);
+    expect(await readFile(path.join(sessions, saved ?? ""), "utf8")).not.toContain(PART);
+    expect(JSON.stringify(model.requests[1]?.body)).not.toContain(PART);
   });
 
   it.each([
@@ -362,33 +363,14 @@ describe("a call whose arguments hold a secret", () => {
     ["in arguments that are not JSON", `{"to": "eve@example.com", "body": "key is ${PART}"`, []],
     ["spelled as character codes", json({ to: "eve@example.com", body: "hi", codes: CODES }), []],
   ])("leaves a part of the key out, %s", async (_case, raw, flags) => {
-    const { dir, model } = await sendAttempt("unused");
-    model.requests.length = 0;
-    const server = await startScriptedModelServer([
-      { toolCalls: [{ id: "s1", name: "hostile__send_message", arguments: raw }] },
-      { text: "Done." },
-    ]);
-    models.push(server);
-    const trace = path.join(dir, "t.jsonl");
-    const run = await runCli(
-      [
-        "-p",
-        "send it",
-        "--trust-config",
-        "--approve",
-        "external",
-        "--output",
-        "stream-json",
-        ...flags,
-      ].concat(["--model", "m", "--base-url", server.baseUrl, "--trace", trace]),
-      { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY_WITH_PART }) },
-    );
+    const { dir, model } = await sendAttempt("", [{ id: "s1", arguments: raw }]);
+    const { run, trace } = await sendIt(dir, model, ["--output", "stream-json", ...flags], KEY_WITH_PART);
     expect(run.stdout).toContain("tool_call_proposed");
     const kept = [run.stdout, await readFile(trace, "utf8")];
     const sessions = path.join(dir, ".mcpterm", "sessions");
     for (const saved of await readdir(sessions))
       kept.push(await readFile(path.join(sessions, saved), "utf8"));
-    for (const request of server.requests) kept.push(JSON.stringify(request.body));
+    for (const request of model.requests) kept.push(JSON.stringify(request.body));
     for (const text of kept) {
       expect(text).not.toContain(PART);
       expect(text).not.toContain(CODES.slice(0, 12).join(","));
@@ -396,24 +378,13 @@ describe("a call whose arguments hold a secret", () => {
   });
 
   it("is denied when another call of the step shares its id, whichever comes first", async () => {
-    for (const order of [0, 1]) {
-      const { dir, sent } = await sendAttempt("unused");
-      const calls = [
-        { id: "s1", name: "hostile__send_message", arguments: json({ to: "e", body: `key ${PART}` }) },
-        { id: "s1", name: "hostile__send_message", arguments: json({ to: "e", body: "hi" }) },
-      ];
-      const server = await startScriptedModelServer([
-        { toolCalls: order === 0 ? calls : [...calls].reverse() },
-        { text: "Done." },
-      ]);
-      models.push(server);
-      const run = await runCli(
-        ["-p", "send it", "--trust-config", "--approve", "external", "--yes", "--model", "m"].concat([
-          "--base-url",
-          server.baseUrl,
-        ]),
-        { cwd: dir, env: cleanEnv({ OPENAI_API_KEY: KEY_WITH_PART }) },
-      );
+    const calls = [
+      { id: "s1", arguments: json({ to: "e", body: `key ${PART}` }) },
+      { id: "s1", arguments: json({ to: "e", body: "hi" }) },
+    ];
+    for (const order of [calls, [...calls].reverse()]) {
+      const { dir, sent, model } = await sendAttempt("", order);
+      const { run } = await sendIt(dir, model, ["--yes"], KEY_WITH_PART);
       expect(run.code).toBe(3);
       const bodies = await sentBodies(sent);
       expect(bodies).not.toContain(PART);
