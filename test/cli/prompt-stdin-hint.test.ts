@@ -24,20 +24,30 @@ function sink(): { stream: Writable; text: () => string } {
   return { stream, text: () => text };
 }
 
-async function run(stdinIsTerminal: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+/** `mcpterm -p -` in process, reading `stdin`, stopped by `signal`. */
+async function started(
+  stdin: CliIo["stdin"],
+  signal: AbortSignal = new AbortController().signal,
+): Promise<{ running: Promise<number>; stdout: () => string; stderr: () => string }> {
   const stdout = sink();
   const stderr = sink();
-  const stdin = Object.assign(Readable.from(["the question typed\n"]), { isTTY: stdinIsTerminal });
   const io: CliIo = {
     stdout: stdout.stream,
     stderr: stderr.stream,
     stdin,
     env: cleanEnv(),
     cwd: await tempDir(),
-    signal: new AbortController().signal,
+    signal,
   };
-  const code = await runCommand(["-p", "-", "--model", "m", "--base-url", model.baseUrl, "--no-kb"], io);
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const running = runCommand(["-p", "-", "--model", "m", "--base-url", model.baseUrl, "--no-kb"], io);
+  return { running, stdout: stdout.text, stderr: stderr.text };
+}
+
+async function run(stdinIsTerminal: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdin = Object.assign(Readable.from(["the question typed\n"]), { isTTY: stdinIsTerminal });
+  const { running, stdout, stderr } = await started(stdin);
+  const code = await running;
+  return { code, stdout: stdout(), stderr: stderr() };
 }
 
 describe("-p - reading the prompt", () => {
@@ -58,27 +68,17 @@ describe("-p - reading the prompt", () => {
   });
 
   it("stops at Ctrl+C or a signal while the prompt is still coming (a pipe that never ends)", async () => {
-    const stdout = sink();
-    const stderr = sink();
     const stdin = new PassThrough();
     const stop = new AbortController();
-    const io: CliIo = {
-      stdout: stdout.stream,
-      stderr: stderr.stream,
-      stdin,
-      env: cleanEnv(),
-      cwd: await tempDir(),
-      signal: stop.signal,
-    };
     const asked = model.requests.length;
-    const running = runCommand(["-p", "-", "--model", "m", "--base-url", model.baseUrl, "--no-kb"], io);
+    const { running, stdout, stderr } = await started(stdin, stop.signal);
     // Some of it has come, and been read; the rest never does.
     stdin.write("the start of a long log\n");
     while (stdin.readableLength > 0) await new Promise((resolve) => setImmediate(resolve));
     stop.abort("SIGINT");
     expect(await running).toBe(130);
-    expect(stderr.text()).toBe("mcpterm: interrupted.\n");
-    expect(stdout.text()).toBe("");
+    expect(stderr()).toBe("mcpterm: interrupted.\n");
+    expect(stdout()).toBe("");
     expect(model.requests.length).toBe(asked);
   });
 });
