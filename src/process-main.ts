@@ -1,4 +1,5 @@
 import type { CliIo } from "./common/cli-io.js";
+import { stdinSource } from "./common/stdin-source.js";
 import { terminalHandedOver } from "./common/terminal-handover.js";
 import { startsInteractive } from "./early-frame-gate.js";
 import {
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     stdin: process.stdin,
+    stdinSource: stdinSource(),
     env: process.env,
     cwd: process.cwd(),
     signal: stop.signal,

@@ -1,12 +1,15 @@
 import type { Readable, Writable } from "node:stream";
 import { ReadStream } from "node:tty";
 import type { PageNetwork } from "./page-fetcher.js";
+import type { StdinSource } from "./stdin-source.js";
 
 /** The process's outside world, injected so commands run the same in tests and for real. */
 export interface CliIo {
   stdout: Writable;
   stderr: Writable;
   stdin: Readable & { isTTY?: boolean };
+  /** What stdin is, when it is the process's own (see stdin-source.ts); absent, nothing on it goes with `-p <text>`. */
+  stdinSource?: StdinSource;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /** Aborts when the user presses Ctrl+C or the process is told to stop. */
@@ -16,6 +19,14 @@ export interface CliIo {
    * serve a page from a local server under a public-looking name), never from outside.
    */
   network?: PageNetwork;
+}
+
+/** Settles (with nothing) once `signal` is aborted: at once if it already is. */
+export function aborted(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
 }
 
 export async function readAll(stream: Readable): Promise<string> {

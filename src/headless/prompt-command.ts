@@ -3,12 +3,14 @@ import type { AgentEvent, ProposedToolCall } from "../core/agent/events.js";
 import { ExitCode, OUTPUT_CLOSED, UsageError } from "../core/errors.js";
 import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
 import { TIERS } from "../core/policy/tiers.js";
-import { prepareMentions } from "../core/context/prepare-message.js";
+import { attachPipedText } from "../core/context/piped-text.js";
+import { prepareMentions, withAttached } from "../core/context/prepare-message.js";
 import { openSession } from "../core/session/open-session.js";
 import { findSavedSession, missingSince, resumeNotices } from "../core/session/resume-session.js";
 import { SessionMarks } from "../core/session/session-mark.js";
-import { readAll, type CliIo } from "../common/cli-io.js";
+import { aborted, readAll, type CliIo } from "../common/cli-io.js";
 import { sessionRequest } from "../common/session-request.js";
+import { readPipedStdin } from "./piped-stdin.js";
 import { progressLine } from "./progress-lines.js";
 import { emptySummary, summarize } from "./run-summary.js";
 
@@ -29,6 +31,9 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
     return ExitCode.runtime;
   }
+  // Text piped in beside `-p <text>` is read from now, while the session opens and the servers
+  // start (a `-p -` run's is its prompt).
+  const piped = args.prompt === "-" ? undefined : readPipedStdin(io);
   const prompt = read.trim();
   if (prompt === "")
     throw new UsageError("The prompt read from stdin is empty; pipe in some text or pass -p <text>.");
@@ -108,8 +113,15 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
             cwd: io.cwd,
           });
     if (prepared && !prepared.ok) throw new UsageError(prepared.reason);
+    const pipedBytes = await piped?.take(warn);
+    if (pipedBytes === "interrupted") {
+      if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
+      return ExitCode.runtime;
+    }
+    const pipedText = pipedBytes && (await attachPipedText(pipedBytes, runtime.redactor));
+    if (pipedText && !pipedText.ok) throw new UsageError(pipedText.reason);
     const session = runtime.newSession(model, resumed);
-    const message = prepared?.message ?? prompt;
+    const message = withAttached(prepared?.message ?? { text: prompt }, pipedText?.attached);
     // What is said from here on (a server's exit mid-turn) is the turn's, on stderr as it comes.
     turnStarted = true;
     return await printEvents(session.run(message, { signal: io.signal }), args, io, {
@@ -183,12 +195,4 @@ async function printEvents(
   if (summary.reason === "aborted" && io.signal.reason !== OUTPUT_CLOSED)
     io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;
-}
-
-/** Settles (with nothing) once `signal` is aborted: at once if it already is. */
-function aborted(signal: AbortSignal): Promise<undefined> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(undefined);
-    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
-  });
 }

@@ -29,7 +29,7 @@ export function interactiveCommand(
         .option("prompt", {
           alias: "p",
           type: "string",
-          describe: 'one-shot: the question, or "-" to read stdin',
+          describe: 'one-shot: the question (text piped in goes with it), or "-" to read it from stdin',
         })
         .option("model", { type: "string", describe: "model name (env MCPTERM_MODEL)" })
         .option("base-url", {

@@ -30,10 +30,10 @@ export interface ProposedToolCall {
 
 /** Something attached to a user's message for the model: a resource's or a file's content, or the server prompt it came from. */
 export interface MessageAttachment {
-  kind: "resource" | "prompt" | "file";
-  /** The server it came from ("" for a file of the working folder). */
+  kind: "resource" | "prompt" | "file" | "stdin";
+  /** The server it came from ("" for a file of the working folder or text piped in). */
   server: string;
-  /** The resource's URI, the prompt's name, or the file's path in the working folder. */
+  /** The resource's URI, the prompt's name, the file's path in the working folder, or "stdin". */
   name: string;
   /** What the model got of it, for a person: `text/markdown, 3.1 KB`, `cut to 40,000 characters`, … */
   detail: string;

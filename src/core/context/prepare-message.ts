@@ -1,3 +1,4 @@
+import type { AttachedContext } from "../agent/events.js";
 import type { UserMessage } from "../agent/session.js";
 import { statusPhrase } from "../mcp/types.js";
 import { errorMessage } from "../errors.js";
@@ -45,15 +46,22 @@ export async function prepareMentions(input: string, sources: MessageSources): P
   if (files && !files.ok) return files;
   const resources = await attachMentions(input, sources);
   if (!resources.ok || !files || files.attached.attachments.length === 0) return resources;
-  const attached = resources.message.attached;
   return {
     ok: true,
-    message: {
-      text: input,
-      attached: {
-        attachments: [...files.attached.attachments, ...(attached?.attachments ?? [])],
-        forModel: [files.attached.forModel, attached?.forModel].filter((part) => part).join("\n\n"),
-      },
+    message: withAttached({ text: input, attached: files.attached }, resources.message.attached),
+  };
+}
+
+/** `message` with `more` attached after what it carries already; as it is when there is nothing more. */
+export function withAttached(message: UserMessage, more: AttachedContext | undefined): UserMessage {
+  if (!more || more.attachments.length === 0) return message;
+  const { attached } = message;
+  if (!attached || attached.attachments.length === 0) return { ...message, attached: more };
+  return {
+    ...message,
+    attached: {
+      attachments: [...attached.attachments, ...more.attachments],
+      forModel: [attached.forModel, more.forModel].filter((part) => part).join("\n\n"),
     },
   };
 }

@@ -57,7 +57,7 @@ const messageSchema = z.discriminatedUnion("role", [
 ]);
 
 const attachmentSchema = z.object({
-  kind: z.enum(["resource", "prompt", "file"]),
+  kind: z.enum(["resource", "prompt", "file", "stdin"]),
   server: text,
   name: text,
   detail: text,

@@ -46,7 +46,9 @@ export function attachmentLine(attachment: MessageAttachment): string {
       ? `↳ from the prompt /${attachment.server}:${attachment.name} · ${attachment.detail}`
       : attachment.kind === "file"
         ? `⎘ @${attachment.name} · ${attachment.detail}`
-        : `⎘ @${attachment.server}:${attachment.name} · ${attachment.detail}`;
+        : attachment.kind === "stdin"
+          ? `⎘ piped in · ${attachment.detail}`
+          : `⎘ @${attachment.server}:${attachment.name} · ${attachment.detail}`;
   return sanitizeForTerminal(line);
 }
 
