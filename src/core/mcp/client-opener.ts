@@ -26,7 +26,7 @@ import {
 } from "./protocol-era.js";
 import { rootsOffer } from "./roots.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
-import { StrayAnswers } from "./stray-answers.js";
+import { LostAnswers } from "./lost-answers.js";
 import { TappedTransport } from "./tapped-transport.js";
 import type { TransportFactory } from "./transport-factory.js";
 import type { RequestMeta, ServerSnapshot, WireFrame } from "./types.js";
@@ -191,9 +191,16 @@ export class ClientOpener {
           });
       },
       [
-        // A stdio server's stray answers: over HTTP an answer comes on its request's own stream.
-        // First, since the others read an answer by its id.
-        ...(stdio ? [new StrayAnswers()] : []),
+        // A stdio server's stray answers and 2026 requests: over HTTP an answer comes on its
+        // request's own stream, and so does a request. First, since the others read an answer by its id.
+        ...(stdio
+          ? [
+              new LostAnswers({
+                modern: () => client.getProtocolEra() === "modern",
+                note: (text) => this.options.note("warning", text),
+              }),
+            ]
+          : []),
         this.options.checkAnswers(() => client.getProtocolEra() === "modern"),
         this.options.watchTasks(client),
         this.probe,

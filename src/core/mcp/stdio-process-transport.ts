@@ -6,7 +6,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/client";
 import { answersToMalformed, answerToUnparsable } from "./malformed-answer.js";
 import { requestKey } from "./request-key.js";
-import { STRAY_GRACE_MS } from "./stray-answers.js";
+import { STRAY_GRACE_MS } from "./lost-answers.js";
 import { MAX_MESSAGE_SIZE, oversizedMessage } from "./message-limit.js";
 import { BoundedLines } from "./bounded-lines.js";
 import {

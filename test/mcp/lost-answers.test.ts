@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { isMalformedAnswer } from "../../src/core/mcp/malformed-answer.js";
-import { STRAY_GRACE_MS, StrayAnswers } from "../../src/core/mcp/stray-answers.js";
+import { LostAnswers, STRAY_GRACE_MS, type LostAnswersOptions } from "../../src/core/mcp/lost-answers.js";
 
 const request = (id: string | number, method = "tools/call"): JSONRPCMessage => ({
   jsonrpc: "2.0",
@@ -17,14 +17,14 @@ const cancelled = (requestId: string | number): JSONRPCMessage => ({
 });
 
 /** A watcher and what it hands the SDK of its own, as the tapped transport wires it. */
-function watching(): { watch: StrayAnswers; delivered: JSONRPCMessage[] } {
-  const watch = new StrayAnswers();
+function watching(options: LostAnswersOptions = {}): { watch: LostAnswers; delivered: JSONRPCMessage[] } {
+  const watch = new LostAnswers(options);
   const delivered: JSONRPCMessage[] = [];
   watch.started((message) => delivered.push(message));
   return { watch, delivered };
 }
 
-describe("StrayAnswers", () => {
+describe("LostAnswers", () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });
@@ -164,5 +164,52 @@ describe("StrayAnswers", () => {
     watch.received(answer(1));
     vi.advanceTimersByTime(STRAY_GRACE_MS);
     expect(delivered).toHaveLength(1);
+  });
+
+  it("on 2026-07-28, notes a request from the server and fails the one request waiting on it", () => {
+    const notes: string[] = [];
+    const { watch, delivered } = watching({ modern: () => true, note: (text) => notes.push(text) });
+    watch.sent(request(1));
+    const asked: JSONRPCMessage = { jsonrpc: "2.0", id: "s1", method: "roots/list", params: {} };
+    // Handed on: the SDK drops it, as a 2026 client on stdio must, unanswered.
+    expect(watch.received(asked)).toEqual(asked);
+    const why =
+      "on 2026-07-28 a server sends the client no requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm leaves it unanswered";
+    expect(notes).toEqual([`the server sent a roots/list request (id "s1"); ${why}`]);
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({
+      id: 1,
+      error: {
+        message: `it sent a roots/list request (id "s1") while its tools/call request (id 1) waited, and that request got no answer within 3 s; ${why}`,
+      },
+    });
+    expect(isMalformedAnswer((delivered[0] as { error: { data: unknown } }).error.data)).toBe(true);
+  });
+
+  it("blames no request for a 2026 server's request when its answer follows, or when several wait", () => {
+    const notes: string[] = [];
+    const { watch, delivered } = watching({ modern: () => true, note: (text) => notes.push(text) });
+    watch.sent(request(1));
+    watch.received({ jsonrpc: "2.0", id: 9, method: "ping" });
+    watch.received(answer(1));
+    watch.sent(request(2));
+    watch.sent(request(3));
+    watch.received({ jsonrpc: "2.0", id: 10, method: "x".repeat(500) });
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
+    // Each is noted, what the server sent cut to a line's worth.
+    expect(notes).toHaveLength(2);
+    expect(notes[1]).toMatch(/^the server sent a x{100}… request \(id 10\); /);
+  });
+
+  it("leaves a 2025 server's requests to the SDK, which answers them", () => {
+    const notes: string[] = [];
+    const { watch, delivered } = watching({ modern: () => false, note: (text) => notes.push(text) });
+    watch.sent(request(1));
+    watch.received({ jsonrpc: "2.0", id: "s1", method: "roots/list" });
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    expect(delivered).toEqual([]);
+    expect(notes).toEqual([]);
   });
 });
