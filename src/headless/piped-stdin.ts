@@ -39,13 +39,14 @@ export function readPipedStdin(
         input.stop();
         if (input.received > 0)
           warn(
-            `stdin was still open when the prompt was sent, so the ${formatBytes(input.received)} written to it went unsent; close it once written to send it with the prompt, or pass the whole prompt with -p -.`,
+            `stdin was still open when the prompt was ready, so the ${formatBytes(input.received)} written to it went unsent; close it once written to send it with the prompt, or pass the whole prompt with -p -.`,
           );
+        else tellLateText(io, warn);
         return undefined;
       }
       const notice = setTimeout(() => {
         io.stderr.write(
-          `mcpterm: waiting for what is piped into stdin to end (${formatBytes(input.received)} so far), to send it with the prompt; Ctrl+C stops, < /dev/null runs without it.\n`,
+          `mcpterm: waiting for what is piped into stdin to end (${formatBytes(input.received)} so far), to send it with the prompt; end it (Ctrl+D at a terminal), stop with Ctrl+C, or run again with < /dev/null to go without it.\n`,
         );
       }, WAITING_NOTICE_MS);
       try {
@@ -67,4 +68,18 @@ async function endedWithin(input: PipedInput, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([input.whenComplete(), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
+}
+
+/**
+ * Text a program writes to stdin after a socket was found empty and open (it wrote late) is not
+ * sent: said once, as it comes, so the run is not taken for one that read it.
+ */
+function tellLateText(io: CliIo, warn: (message: string) => void): void {
+  io.stdin.once("data", () => {
+    io.stdin.pause();
+    warn(
+      "text written to stdin after the prompt was ready went unsent (a program's stdin is not waited for); write and close it before mcpterm starts, or pass the whole prompt with -p -.",
+    );
+  });
+  io.stdin.resume();
 }

@@ -103,7 +103,7 @@ describe("text piped into mcpterm -p <text>", () => {
     const run = await shell("printf 'PNG\\000\\001\\002' | \"$@\"", promptArgs(server), await tempDir());
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      "mcpterm: What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or give it < /dev/null to run without it.\n",
+      "mcpterm: What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or run again with < /dev/null to go without it.\n",
     );
     expect(server.requests).toHaveLength(0);
   });
@@ -131,7 +131,7 @@ describe("a pipe that has not ended when the prompt is ready", () => {
     await writer.write("first line\n");
     await waitFor(() => seen.stderr.includes("waiting for what is piped"), "the waiting notice");
     expect(seen.stderr).toBe(
-      "mcpterm: waiting for what is piped into stdin to end (11 B so far), to send it with the prompt; Ctrl+C stops, < /dev/null runs without it.\n",
+      "mcpterm: waiting for what is piped into stdin to end (11 B so far), to send it with the prompt; end it (Ctrl+D at a terminal), stop with Ctrl+C, or run again with < /dev/null to go without it.\n",
     );
     expect(server.requests).toHaveLength(0);
     await writer.write("last line\n");
@@ -191,9 +191,30 @@ describe("stdin a program left open (a socket, as spawn makes it)", () => {
     child.stdin?.destroy();
     expect(run.code).toBe(0);
     const warning =
-      "stdin was still open when the prompt was sent, so the 2 B written to it went unsent; close it once written to send it with the prompt, or pass the whole prompt with -p -.";
+      "stdin was still open when the prompt was ready, so the 2 B written to it went unsent; close it once written to send it with the prompt, or pass the whole prompt with -p -.";
     expect(run.stderr).toBe(`warning: ${warning}\n`);
     expect((JSON.parse(run.stdout) as { warnings: unknown }).warnings).toEqual([warning]);
+    expect(userMessage(server)).toBe("why did the build fail");
+  });
+
+  it("says text written after the prompt was ready went unsent", async () => {
+    let release: () => void = () => undefined;
+    const until = new Promise<void>((resolve) => (release = resolve));
+    const server = await startScriptedModelServer([{ until, text: "ok" }]);
+    servers.push(server);
+    const child = spawned(server, await tempDir());
+    const seen = { stderr: "" };
+    const done = finished(child, seen);
+    // The prompt went out with nothing from stdin; the program writes only now.
+    await waitFor(() => server.requests.length === 1, "the model request");
+    child.stdin?.end("too late\n");
+    await waitFor(() => seen.stderr.includes("went unsent"), "the warning");
+    release();
+    const run = await done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      "warning: text written to stdin after the prompt was ready went unsent (a program's stdin is not waited for); write and close it before mcpterm starts, or pass the whole prompt with -p -.\n",
+    );
     expect(userMessage(server)).toBe("why did the build fail");
   });
 });

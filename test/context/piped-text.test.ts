@@ -69,10 +69,54 @@ describe("attachPipedText", () => {
     const refused = {
       ok: false,
       reason:
-        "What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or give it < /dev/null to run without it.",
+        "What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or run again with < /dev/null to go without it.",
     };
     expect(await attachPipedText(whole(Buffer.from("GIF89a\u0000")), redactor)).toEqual(refused);
     const cut = { total: 10_000_000, newlines: 0, head: Buffer.from("text"), tail: Buffer.from("\u0000tar") };
     expect(await attachPipedText(cut, redactor)).toEqual(refused);
+  });
+
+  it("leaves no part of a private key the cut splits, however much colour the kept part lost", async () => {
+    const body = Array.from(
+      { length: 20 },
+      (_, index) => `SECRETBODY${String(index).padStart(2, "0")}${"Qk".repeat(27)}`,
+    );
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body.join("\n")}\n-----END RSA PRIVATE KEY-----\n`;
+    // Each line draws as 3 characters and is written as 24: the cut is made in what is shown.
+    const coloured = "\u001b[32m\u001b[1mok\u001b[0m\u001b[0m\n";
+    for (let after = 0; after <= 400; after += 7) {
+      const text = `${"start\n".repeat(300)}${pem}${coloured.repeat(after)}`;
+      const sent = await forModel(whole(Buffer.from(text)), 1000);
+      expect(sent, `${after} coloured lines after the key`).not.toMatch(/SECRETBODY|Qk{3}|END RSA/);
+    }
+    // After it, keys that redaction shrinks to a few characters each: the kept part reaches back
+    // over tens of thousands of characters, and is read with enough before it still.
+    for (let keys = 1; keys <= 40; keys += 3) {
+      const text = `${"start\n".repeat(300)}${pem}${pem.replaceAll("SECRETBODY", "OTHERBODY").repeat(keys)}`;
+      const sent = await forModel(whole(Buffer.from(text)), 1000);
+      expect(sent, `${keys} keys after the key`).not.toMatch(/SECRETBODY|OTHERBODY|Qk{3}/);
+    }
+  });
+
+  it("keeps of a progress bar's line what a terminal shows last, and counts lines as shown", async () => {
+    const frames = Array.from({ length: 500 }, (_, index) => `\rDownloading ${index / 5}%`).join("");
+    const attached = await attachPipedText(whole(Buffer.from(`${frames}\r\nerror: failed\r\n`)), redactor);
+    expect(attached.ok && attached.attached?.forModel).toBe(
+      '<stdin trust="untrusted">\nDownloading 99.8%\nerror: failed\n</stdin>',
+    );
+    expect(attached.ok && attached.attached?.attachments[0]?.detail).toMatch(/, 2 lines$/);
+  });
+
+  it("says how to convert UTF-16 without its mark, and counts UTF-16 lines by characters", async () => {
+    const bare = Buffer.from("hi\r\nthere\r\n", "utf16le");
+    expect(await attachPipedText(whole(bare), redactor)).toEqual({
+      ok: false,
+      reason:
+        "What was piped into stdin looks like UTF-16 without a byte-order mark, which mcpterm does not guess; convert it first (iconv -f UTF-16LE -t UTF-8), or run again with < /dev/null to go without it.",
+    });
+    // U+0A0A holds the byte of a line feed twice.
+    const marked = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hi \u0a0a\nthere\n", "utf16le")]);
+    const attached = await attachPipedText(whole(marked), redactor);
+    expect(attached.ok && attached.attached?.attachments[0]?.detail).toBe("24 B, 2 lines");
   });
 });

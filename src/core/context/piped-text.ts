@@ -16,8 +16,11 @@ export interface PipedBytes {
 
 /** Of the characters the model gets, how many come from the start when the text must be cut; the rest are its end. */
 const HEAD_SHARE = 0.2;
-/** Characters read past a cut before redacting, so a secret cut by it is still found whole. */
-const REDACT_MARGIN = 4096;
+/**
+ * How far past a cut a secret the cut splits may reach (a 4096-bit RSA key in PEM is about
+ * 3,300 characters): each kept part is redacted with at least this much of what lies beyond it.
+ */
+const SECRET_REACH = 4096;
 /** NUL in the first bytes means a binary stream (an image, an archive), as it does for a file. */
 const SNIFF_BYTES = 8000;
 
@@ -26,54 +29,89 @@ export type PipedAttachment =
 
 /**
  * Text piped into a `-p <text>` run, attached for the model after the prompt's own words as a
- * file is: redacted with the full rule set, stripped of terminal controls and hidden characters,
- * fenced as untrusted data (a log or a diff may hold instructions), and cut to `limit`
- * characters — its start and, most of them, its end, where a build's log says what failed.
- * Nothing but blank space attaches nothing; a binary stream stops the run.
+ * file is: stripped of terminal controls and hidden characters (a progress bar's frames too, as
+ * a terminal overwrites them), redacted with the full rule set, fenced as untrusted data (a log
+ * or a diff may hold instructions), and cut to `limit` characters — its start and, most of them,
+ * its end, where a build's log says what failed. Nothing but blank space attaches nothing; a
+ * binary stream stops the run.
  */
 export async function attachPipedText(
   piped: PipedBytes,
   redactor: SecretRedactor,
   limit = DEFAULT_RESULT_CHAR_LIMIT,
 ): Promise<PipedAttachment> {
-  if (isBinary(piped))
-    return {
-      ok: false,
-      reason:
-        "What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or give it < /dev/null to run without it.",
-    };
+  const binary = binaryReason(piped);
+  if (binary !== undefined) return { ok: false, reason: binary };
   const encoding = utf16(piped.head) ?? "utf-8";
-  const head = decode(piped.head, encoding);
-  const tail = piped.tail ? decode(endAtCharacter(piped.tail, piped.total, encoding), encoding, "cut") : "";
-  const whole = piped.tail === undefined && head.length <= limit;
+  const head = asShown(decode(piped.head, encoding));
+  const tail = piped.tail
+    ? asShown(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding, "cut"))
+    : "";
   if (head.trim() === "" && tail.trim() === "") return { ok: true, attached: undefined };
-  const headChars = whole ? head.length : Math.floor(limit * HEAD_SHARE);
-  const tailChars = whole ? 0 : limit - headChars;
-  // Each part is redacted with a margin past its cut, then cut: a secret across the cut is still whole to find.
-  const start = await redactor.redact(head.slice(0, headChars + REDACT_MARGIN));
-  const end = whole
-    ? undefined
-    : await redactor.redact((piped.tail ? tail : head.slice(headChars)).slice(-(tailChars + REDACT_MARGIN)));
-  const startText = sanitizeForTerminal(start.text);
-  const body =
-    end === undefined
-      ? startText
-      : `${firstLines(startText, headChars)}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${lastLines(sanitizeForTerminal(end.text), tailChars)}`;
-  const secrets = start.rules.length + (end?.rules.length ?? 0);
-  const lines = piped.newlines + (endsWithoutNewline(piped) ? 1 : 0);
+  const whole = piped.tail === undefined && head.length <= limit;
+  let body: string;
+  let secrets: number;
+  if (whole) {
+    const redaction = await redactor.redact(head);
+    body = redaction.text;
+    secrets = redaction.rules.length;
+  } else {
+    const headChars = Math.floor(limit * HEAD_SHARE);
+    const start = await redactedPart(head, headChars, "start", redactor);
+    const end = await redactedPart(
+      piped.tail ? tail : head.slice(headChars),
+      limit - headChars,
+      "end",
+      redactor,
+    );
+    body = `${start.text}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${end.text}`;
+    secrets = start.secrets + end.secrets;
+  }
   const attachment: MessageAttachment = {
     kind: "stdin",
     server: "",
     name: "stdin",
     detail: [
-      `${formatBytes(piped.total)}, ${pluralize(lines, "line")}`,
+      `${formatBytes(piped.total)}, ${pluralize(lineCount(piped, encoding), "line")}`,
       secrets > 0 ? `${pluralize(secrets, "secret")} redacted` : undefined,
-      end === undefined ? undefined : "its middle left out",
+      whole ? undefined : "its middle left out",
     ]
       .filter((part) => part !== undefined)
       .join(", "),
   };
   return { ok: true, attached: { attachments: [attachment], forModel: fence(body) } };
+}
+
+/**
+ * The first (or last) `chars` characters of `text`, redacted, cut at a line where one is near.
+ * The redaction reads SECRET_REACH characters past the cut, so a secret the cut splits is still
+ * whole to find; what it takes out lets the cut reach further in, so where it took out more, it
+ * reads again with more, until the kept part is SECRET_REACH clear of where reading stopped.
+ */
+async function redactedPart(
+  text: string,
+  chars: number,
+  from: "start" | "end",
+  redactor: SecretRedactor,
+): Promise<{ text: string; secrets: number }> {
+  for (let margin = SECRET_REACH; ;) {
+    const read = from === "start" ? text.slice(0, chars + margin) : text.slice(-(chars + margin));
+    const redaction = await redactor.redact(read);
+    const shrunk = read.length - redaction.text.length;
+    if (read.length === text.length || margin - shrunk >= SECRET_REACH) {
+      const kept = from === "start" ? firstLines(redaction.text, chars) : lastLines(redaction.text, chars);
+      return { text: kept, secrets: redaction.rules.length };
+    }
+    margin = shrunk + 2 * SECRET_REACH;
+  }
+}
+
+/**
+ * Text as a terminal would show it: controls, escape sequences and hidden characters gone, and
+ * of a line a carriage return rewrote (a progress bar's frames), only what was written last.
+ */
+function asShown(text: string): string {
+  return sanitizeForTerminal(text.replace(/[^\n]*\r(?!\n)/g, "").replace(/\r\n/g, "\n"));
 }
 
 /** At most `chars` characters of the start of `text`, ending at a line's end where one is near the cut. */
@@ -90,12 +128,28 @@ function lastLines(text: string, chars: number): string {
   return lineEnd !== -1 && lineEnd < chars * 0.2 ? cut.slice(lineEnd + 1) : cut;
 }
 
-function isBinary(piped: PipedBytes): boolean {
-  if (utf16(piped.head) !== undefined) return false;
-  return (
-    piped.head.subarray(0, SNIFF_BYTES).includes(0) ||
-    (piped.tail?.subarray(-SNIFF_BYTES).includes(0) ?? false)
-  );
+/** Why the bytes are not text (NUL bytes, as in an image or an archive), or undefined when they are. */
+function binaryReason(piped: PipedBytes): string | undefined {
+  if (utf16(piped.head) !== undefined) return undefined;
+  const sniffed = [piped.head.subarray(0, SNIFF_BYTES), piped.tail?.subarray(-SNIFF_BYTES)];
+  if (!sniffed.some((bytes) => bytes?.includes(0))) return undefined;
+  if (looksLikeUtf16(piped.head.subarray(0, SNIFF_BYTES)))
+    return "What was piped into stdin looks like UTF-16 without a byte-order mark, which mcpterm does not guess; convert it first (iconv -f UTF-16LE -t UTF-8), or run again with < /dev/null to go without it.";
+  return "What was piped into stdin is not text (it holds NUL bytes); pipe text into mcpterm, or run again with < /dev/null to go without it.";
+}
+
+/** Every other byte NUL, as ASCII in UTF-16 is. */
+function looksLikeUtf16(bytes: Buffer): boolean {
+  if (bytes.length < 4) return false;
+  let evenNuls = 0;
+  let oddNuls = 0;
+  for (let index = 0; index < bytes.length; index += 1)
+    if (bytes[index] === 0) {
+      if (index % 2 === 0) evenNuls += 1;
+      else oddNuls += 1;
+    }
+  const half = Math.floor(bytes.length / 2);
+  return Math.max(evenNuls, oddNuls) >= half * 0.9 && Math.min(evenNuls, oddNuls) === 0;
 }
 
 function utf16(bytes: Buffer): "utf-16le" | "utf-16be" | undefined {
@@ -106,11 +160,11 @@ function utf16(bytes: Buffer): "utf-16le" | "utf-16be" | undefined {
 
 /**
  * Bytes as text, leniently (a log in Latin-1 still reads, its odd bytes as U+FFFD; the decoder
- * drops a byte-order mark); the end part loses the character its cut split. Line ends become "\n".
+ * drops a byte-order mark); the end part loses the character its cut split.
  */
 function decode(bytes: Buffer, encoding: string, cut?: "cut"): string {
   const text = new TextDecoder(encoding).decode(bytes);
-  return (cut ? text.replace(/^\uFFFD+/, "") : text).replace(/\r\n?/g, "\n");
+  return cut ? text.replace(/^\uFFFD+/, "") : text;
 }
 
 /** The end part of UTF-16 text starting on a whole code unit (it was cut at any byte). */
@@ -118,9 +172,17 @@ function endAtCharacter(tail: Buffer, total: number, encoding: string): Buffer {
   return encoding !== "utf-8" && (total - tail.length) % 2 === 1 ? tail.subarray(1) : tail;
 }
 
-function endsWithoutNewline(piped: PipedBytes): boolean {
+/**
+ * Lines piped in: its line feeds, and one more for a last line without one. UTF-16 is counted in
+ * what was kept of it, where a line feed's byte is also part of other characters.
+ */
+function lineCount(piped: PipedBytes, encoding: string): number {
+  if (encoding !== "utf-8") {
+    const text = decode(Buffer.concat([piped.head, piped.tail ?? Buffer.alloc(0)]), encoding);
+    return text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  }
   const last = (piped.tail ?? piped.head).at(-1);
-  return last !== undefined && last !== 10;
+  return piped.newlines + (last !== undefined && last !== 10 ? 1 : 0);
 }
 
 function fence(body: string): string {
