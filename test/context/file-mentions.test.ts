@@ -80,6 +80,22 @@ describe("readMentionedFile", () => {
 });
 
 describe("attachFiles", () => {
+  it("leaves out no part of a key in a coloured log, which loses most of its length on screen", async () => {
+    // Lines written as 43 characters and shown as 3, then a key 20 characters before the point
+    // a fixed margin of 4,096 past the 40,000 characters sent would have stopped reading.
+    const coloured = `${"\u001b[1m".repeat(5)}ok${"\u001b[0m".repeat(5)}\n`;
+    const before = `${coloured.repeat(1025)} `;
+    expect(before.length + 20).toBe(40_000 + 4096);
+    await writeFile(path.join(cwd, "colour.log"), `${before}${FAKE_OPENAI_KEY}\n${coloured.repeat(20_000)}`);
+    const attached = await attachFiles("why @colour.log", cwd, redactor);
+    if (!attached.ok) throw new Error(attached.reason);
+    expect(attached.attached.forModel).not.toContain(FAKE_OPENAI_KEY.slice(0, 12));
+    expect(attached.attached.forModel).toContain("\nok\n [REDACTED");
+    expect(attached.attached.attachments[0]?.detail).toMatch(
+      /, 1 secrets redacted, cut to fit 40000 characters$/,
+    );
+  });
+
   it("redacts, cleans, caps and fences what it attaches, and says what it attached", async () => {
     await writeFile(
       path.join(cwd, "hostile.md"),

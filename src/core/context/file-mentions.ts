@@ -5,7 +5,9 @@ import { isWithinPath } from "../config/inside-folder.js";
 import { decodeText } from "../kb/file-read.js";
 import { isKnownBinary } from "../kb/file-kind.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
+import { cleanedPart } from "../policy/cleaned-part.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
+import { cleanServerText } from "../policy/server-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { countLines, formatBytes } from "../text/index.js";
 import { findMentions } from "./mentions.js";
@@ -13,9 +15,6 @@ import { isSecretFile } from "./secret-files.js";
 
 /** Files larger than this are not read at all: a mention is for a file a person can read, not a dump. */
 export const MAX_FILE_BYTES = 1024 * 1024;
-
-/** Characters read past the cap before redacting, so a secret cut by the cap is still found whole. */
-const REDACT_MARGIN = 4096;
 
 /** `@path` in a message, as typed: any `@word` that is not a resource mention (`@server:uri`). */
 const FILE_MENTION = /(?<=^|\s)@(\S+)/g;
@@ -113,19 +112,19 @@ export async function attachFiles(
       return { ok: false, reason: `@${read.path} ${read.reason}; the message was not sent.` };
     if (seen.has(read.path)) continue;
     seen.add(read.path);
-    // Cut (with a margin, so a secret at the edge is still whole to be found) before redacting,
-    // as resources are: a 1 MB log would otherwise be redacted whole for the 40,000 characters sent.
-    const readChars = Math.min(read.text.length, left + REDACT_MARGIN);
-    const redaction = await redactor.redact(read.text.slice(0, readChars));
-    const clean = sanitizeForTerminal(redaction.text);
-    const capped =
+    // Only as much as is sent is cleaned (with a margin, see cleanedPart), as resources are: a
+    // 1 MB log would otherwise be redacted whole for the 40,000 characters sent.
+    const part =
       left > 0
-        ? capText(clean, left, clean.length + read.text.length - readChars)
-        : {
-            text: `[not attached: the message already carries ${limit} characters of files]`,
-            truncated: true,
-          };
-    left = Math.max(0, left - Math.min(clean.length, left));
+        ? await cleanedPart(read.text, left, "start", (text) => cleanServerText(text, redactor))
+        : undefined;
+    const capped = part
+      ? capText(part.text, left, part.total)
+      : {
+          text: `[not attached: the message already carries ${limit} characters of files]`,
+          truncated: true,
+        };
+    left = Math.max(0, left - (part?.text.length ?? 0));
     blocks.push(fence(read.path, capped.text));
     const lines = countLines(read.text);
     attachments.push({
@@ -134,7 +133,7 @@ export async function attachFiles(
       name: read.path,
       detail: [
         `${formatBytes(read.bytes)}, ${lines.toLocaleString("en-US")} ${lines === 1 ? "line" : "lines"}`,
-        redaction.rules.length > 0 ? `${redaction.rules.length} secrets redacted` : undefined,
+        part && part.rules.length > 0 ? `${part.rules.length} secrets redacted` : undefined,
         capped.truncated ? `cut to fit ${limit} characters` : undefined,
       ]
         .filter((part) => part !== undefined)

@@ -1,5 +1,7 @@
 import type { AttachedContext, MessageAttachment } from "../agent/events.js";
+import { cleanedPart } from "../policy/cleaned-part.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
+import type { TextRedaction } from "../policy/secret-patterns.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { formatBytes, pluralize } from "../text/index.js";
@@ -16,11 +18,6 @@ export interface PipedBytes {
 
 /** Of the characters the model gets, how many come from the start when the text must be cut; the rest are its end. */
 const HEAD_SHARE = 0.2;
-/**
- * How far past a cut a secret the cut splits may reach (a 4096-bit RSA key in PEM is about
- * 3,300 characters): each kept part is redacted with at least this much of what lies beyond it.
- */
-const SECRET_REACH = 4096;
 /** NUL in the first bytes means a binary stream (an image, an archive), as it does for a file. */
 const SNIFF_BYTES = 8000;
 
@@ -32,7 +29,8 @@ export type PipedAttachment =
  * file is: stripped of terminal controls and hidden characters (a progress bar's frames too, as
  * a terminal overwrites them), redacted with the full rule set, fenced as untrusted data (a log
  * or a diff may hold instructions), and cut to `limit` characters — its start and, most of them,
- * its end, where a build's log says what failed. Nothing but blank space attaches nothing; a
+ * its end, where a build's log says what failed (each part cleaned with what lies past its cut,
+ * see cleanedPart). Nothing but blank space attaches nothing; a
  * binary stream stops the run.
  */
 export async function attachPipedText(
@@ -57,15 +55,12 @@ export async function attachPipedText(
     secrets = redaction.rules.length;
   } else {
     const headChars = Math.floor(limit * HEAD_SHARE);
-    const start = await redactedPart(head, headChars, "start", redactor);
-    const end = await redactedPart(
-      piped.tail ? tail : head.slice(headChars),
-      limit - headChars,
-      "end",
-      redactor,
-    );
-    body = `${start.text}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${end.text}`;
-    secrets = start.secrets + end.secrets;
+    const tailChars = limit - headChars;
+    const redact = (text: string): Promise<TextRedaction> => redactor.redact(text);
+    const start = await cleanedPart(head, headChars, "start", redact);
+    const end = await cleanedPart(piped.tail ? tail : head.slice(headChars), tailChars, "end", redact);
+    body = `${firstLines(start.text, headChars)}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${lastLines(end.text, tailChars)}`;
+    secrets = start.rules.length + end.rules.length;
   }
   const attachment: MessageAttachment = {
     kind: "stdin",
@@ -80,30 +75,6 @@ export async function attachPipedText(
       .join(", "),
   };
   return { ok: true, attached: { attachments: [attachment], forModel: fence(body) } };
-}
-
-/**
- * The first (or last) `chars` characters of `text`, redacted, cut at a line where one is near.
- * The redaction reads SECRET_REACH characters past the cut, so a secret the cut splits is still
- * whole to find; what it takes out lets the cut reach further in, so where it took out more, it
- * reads again with more, until the kept part is SECRET_REACH clear of where reading stopped.
- */
-async function redactedPart(
-  text: string,
-  chars: number,
-  from: "start" | "end",
-  redactor: SecretRedactor,
-): Promise<{ text: string; secrets: number }> {
-  for (let margin = SECRET_REACH; ;) {
-    const read = from === "start" ? text.slice(0, chars + margin) : text.slice(-(chars + margin));
-    const redaction = await redactor.redact(read);
-    const shrunk = read.length - redaction.text.length;
-    if (read.length === text.length || margin - shrunk >= SECRET_REACH) {
-      const kept = from === "start" ? firstLines(redaction.text, chars) : lastLines(redaction.text, chars);
-      return { text: kept, secrets: redaction.rules.length };
-    }
-    margin = shrunk + 2 * SECRET_REACH;
-  }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AttachedContext, MessageAttachment } from "../agent/events.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import { capText, DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
+import { cleanedPart } from "../policy/cleaned-part.js";
 import { cleanServerText, defuseFenceTags } from "../policy/server-text.js";
 import { base64Bytes, formatBytes } from "../text/index.js";
 
@@ -59,22 +60,21 @@ export async function attachResources(
     let binary = false;
     for (const contents of resource.contents) {
       const item = contentsText(contents);
-      // Cut (with a margin, so a secret at the edge is still whole to be found) before redacting:
-      // a 30 MB resource would otherwise be redacted whole for the 40,000 characters attached.
-      const read = Math.min(item.text.length, Math.max(left, 0) + REDACT_MARGIN);
-      const clean = (await cleanServerText(item.text.slice(0, read), redactor)).text;
-      // What the whole would be: the part read, cleaned, and the part never read.
-      const total = clean.length + item.text.length - read;
-      binary ||= item.binary;
-      const capped =
+      // Only as much as is attached is cleaned (with a margin, see cleanedPart): a 30 MB resource
+      // would otherwise be redacted whole for the 40,000 characters attached.
+      const part =
         left > 0
-          ? capText(clean, left, total)
-          : {
-              text: `[not attached: the message already carries ${limit} characters of resources]`,
-              truncated: true,
-            };
+          ? await cleanedPart(item.text, left, "start", (text) => cleanServerText(text, redactor))
+          : undefined;
+      binary ||= item.binary;
+      const capped = part
+        ? capText(part.text, left, part.total)
+        : {
+            text: `[not attached: the message already carries ${limit} characters of resources]`,
+            truncated: true,
+          };
       cut ||= capped.truncated;
-      left = Math.max(0, left - Math.min(clean.length, left));
+      left = Math.max(0, left - (part?.text.length ?? 0));
       chars += item.text.length;
       blocks.push(fence(resource.server, redactor.redactText(contents.uri), contents.mimeType, capped.text));
     }
@@ -95,9 +95,6 @@ export async function attachResources(
   }
   return { attachments, forModel: blocks.join("\n\n") };
 }
-
-/** Characters read past the cap before redacting, so a secret cut by the cap is still found whole. */
-const REDACT_MARGIN = 4096;
 
 function fence(server: string, uri: string, mimeType: string | undefined, body: string): string {
   const type = mimeType === undefined ? "" : ` mimeType="${attribute(mimeType)}"`;
