@@ -87,7 +87,10 @@ export function rootsOffer(server: ServerConfig): { offered: true } | { offered:
   if (server.roots === false) return { offered: false, reason: 'its config says "roots": false' };
   if (server.transport !== "stdio") return { offered: true };
   const base = server.cwd ?? process.cwd();
-  const folder = server.args.find((arg) => !arg.startsWith("-") && isFolder(path.resolve(base, arg)));
+  // An empty argument names no folder, though it resolves to the one the server starts in.
+  const folder = server.args.find(
+    (arg) => arg !== "" && !arg.startsWith("-") && isFolder(path.resolve(base, arg)),
+  );
   if (folder === undefined) return { offered: true };
   return {
     offered: false,
