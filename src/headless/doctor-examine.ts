@@ -5,6 +5,7 @@ import { serverEnvironment } from "../core/config/server-environment.js";
 import { findCommand } from "../core/mcp/command-lookup.js";
 import { protocolFacts } from "../core/mcp/protocol-facts.js";
 import type { ServerExitReport } from "../core/mcp/server-exit.js";
+import { isCutByExit } from "../core/mcp/stdout-noise.js";
 import { lintTools } from "../core/mcp/tool-lint.js";
 import { signInMode } from "../core/oauth/sign-in-mode.js";
 import { credentialsInUse, expiresAt } from "../core/oauth/issued-credentials.js";
@@ -39,6 +40,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
   const { io, redactor } = options;
   const wire = new WireWatch();
   const noise: string[] = [];
+  let cutByExit = 0;
   const exits: ServerExitReport[] = [];
   const manager = await commandManager(
     { config: options.config, common: options.common },
@@ -48,7 +50,10 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
     {
       ...debugStderr(options.common, io),
       onWire: wire.onFrame,
-      onStdoutNoise: (_server, line) => noise.push(line),
+      onStdoutNoise: (_server, line, leftByExit) => {
+        noise.push(line);
+        if (isCutByExit(line, leftByExit)) cutByExit += 1;
+      },
     },
   );
   try {
@@ -117,6 +122,7 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       signIn: signInFacts(server, io),
       ...(server.problem === undefined ? {} : { notStarted: redactor.redactText(server.problem) }),
       stdoutNoise: noise,
+      stdoutCutByExit: cutByExit,
       exits,
       // The last process's, the one that ran the last calls (a crash's are kept in `exits`).
       stderr: connection.stderrLines(),

@@ -77,6 +77,8 @@ export interface DoctorFacts {
   notStarted?: string | undefined;
   /** Every non-JSON line on stdout, at start and during the calls. */
   stdoutNoise: string[];
+  /** How many of them are a JSON-RPC message the process exited before it finished writing. */
+  stdoutCutByExit: number;
   /** Every time the process ended while the doctor watched (at start, or in a sample call). */
   exits: ServerExitReport[];
   /** The stderr of the process running last. */
@@ -217,11 +219,18 @@ function stdoutStep(facts: DoctorFacts): DoctorStep {
   const noise = facts.stdoutNoise;
   const [first] = noise;
   if (first === undefined) return step("stdout", "passed", "only JSON-RPC on stdout", { nonJsonLines: 0 });
+  const cut = facts.stdoutCutByExit;
+  // A message the exit cut short is no logging: "log to stderr" would send its author the wrong way.
+  const cutShort = `the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe)`;
+  const what =
+    cut === noise.length
+      ? `${cut === 1 ? "a JSON-RPC message" : `${cut} JSON-RPC messages`} on stdout ${cutShort}`
+      : `${noise.length} line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr)${cut > 0 ? `, ${cut} of them a JSON-RPC message ${cutShort}` : ""}`;
   return step(
     "stdout",
     "failed",
-    `${noise.length} line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr)${noise.length > NOISE_SHOWN ? `; the first ${NOISE_SHOWN}:` : ":"}`,
-    { nonJsonLines: noise.length, first },
+    `${what}${noise.length > NOISE_SHOWN ? `; the first ${NOISE_SHOWN}:` : ":"}`,
+    { nonJsonLines: noise.length, first, cutByExit: cut },
     noise.slice(0, NOISE_SHOWN).map((line) => JSON.stringify(truncateEnd(line, 160))),
   );
 }

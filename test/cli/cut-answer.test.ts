@@ -47,6 +47,18 @@ describe("an answer cut off by the server's exit", () => {
     expect(call.stderr).not.toContain("log to stderr");
   });
 
+  it("is told so by doctor's stdout step too", async () => {
+    const run = await runCli(["doctor", "--", process.execPath, script], {
+      cwd: path.dirname(script),
+      env: cleanEnv(),
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "✗ stdout         a JSON-RPC message on stdout the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe):\n",
+    );
+    expect(run.stdout).not.toContain("log to stderr");
+  });
+
   it("tells the same line written mid-run, a logger's cut copy, as logging on stdout", () => {
     const line = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"te';
     expect(stdoutNoiseSentence("s", line)).toContain("which is for JSON-RPC only (log to stderr)");

@@ -42,6 +42,7 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   catalogProblems: [],
   signIn: { mode: "browser", stored: "valid", expiresAt: Date.UTC(2030, 0, 1), scopes: ["notes:read"] },
   stdoutNoise: [],
+  stdoutCutByExit: 0,
   exits: [],
   stderr: [],
   withheldHint: "",
@@ -117,6 +118,22 @@ describe("doctorSteps", () => {
         "3 line(s); the first error: Error: could not open cache (at file:///srv/notes.js:3:9)",
       ],
     });
+  });
+
+  it("tells logging on stdout apart from a message the exit cut short", () => {
+    const facts = remote({
+      transport: "stdio",
+      launch: "node notes.js",
+      start: snapshot({ transport: "stdio", pid: 7 }),
+      lookup: { found: true, path: "/usr/bin/node" },
+      signIn: undefined,
+      stdoutNoise: ["listening on 3000", '{"jsonrpc":"2.0","id":3,"res'],
+      stdoutCutByExit: 1,
+    });
+    expect(byStep(facts).stdout).toEqual([
+      "failed",
+      "2 line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr), 1 of them a JSON-RPC message the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe):",
+    ]);
   });
 
   it("names the protocol era once the connection knows it", () => {

@@ -10,7 +10,7 @@ const NOISE_WIDTH = 160;
  */
 export function stdoutNoiseSentence(server: string, line: string, leftByExit = false): string {
   const quoted = JSON.stringify(revealHiddenText(truncateEnd(line, NOISE_WIDTH)));
-  if (leftByExit && leftUnfinished(line))
+  if (isCutByExit(line, leftByExit))
     return `server "${server}" exited before it finished writing a JSON-RPC message to stdout (the line has no end): ${quoted}`;
   return `server "${server}" wrote to stdout, which is for JSON-RPC only (log to stderr): ${quoted}`;
 }
@@ -21,6 +21,14 @@ export function stdoutNoiseSentence(server: string, line: string, leftByExit = f
  * which "log to stderr" would send its author the wrong way.
  */
 const MESSAGE_START = /^\uFEFF?[ \t]*\{\s*"(?:jsonrpc|id|method|result|error)"\s*:/;
+
+/**
+ * Whether a line the process left unfinished as it exited (`leftByExit`) is a JSON-RPC message it
+ * never finished writing, rather than logging on stdout.
+ */
+export function isCutByExit(line: string, leftByExit: boolean): boolean {
+  return leftByExit && leftUnfinished(line);
+}
 
 /** Whether a line begins as a JSON-RPC message and is not whole JSON (a finished log object is). */
 function leftUnfinished(line: string): boolean {
