@@ -82,7 +82,7 @@ describe("readMentionedFile", () => {
 describe("attachFiles", () => {
   it("leaves out no part of a key in a coloured log, which loses most of its length on screen", async () => {
     // Lines written as 43 characters and shown as 3, then a key 20 characters before the point
-    // a fixed margin of 4,096 past the 40,000 characters sent would have stopped reading.
+    // the fixed margin of 4,096 past the 40,000 characters sent (before cleanedPart) stopped reading.
     const coloured = `${"\u001b[1m".repeat(5)}ok${"\u001b[0m".repeat(5)}\n`;
     const before = `${coloured.repeat(1025)} `;
     expect(before.length + 20).toBe(40_000 + 4096);

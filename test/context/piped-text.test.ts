@@ -119,4 +119,15 @@ describe("attachPipedText", () => {
     const attached = await attachPipedText(whole(marked), redactor);
     expect(attached.ok && attached.attached?.attachments[0]?.detail).toBe("24 B, 2 lines");
   });
+
+  it("never sends the start of the bytes kept of the end, which may begin inside a key", async () => {
+    // The middle was dropped inside a key: its BEGIN line is gone, its body starts the end part.
+    const body = Array.from({ length: 20 }, (_, index) => `SECRETBODY${index}${"Qk".repeat(27)}`).join("\n");
+    const coloured = `${"\u001b[1m".repeat(5)}ok${"\u001b[0m".repeat(5)}\n`;
+    const tail = Buffer.from(`${body}\n-----END RSA PRIVATE KEY-----\n${coloured.repeat(6000)}last line\n`);
+    const piped = { total: 10_000_000, newlines: 100_000, head: Buffer.from("start\n"), tail };
+    const sent = await forModel(piped);
+    expect(sent).not.toMatch(/SECRETBODY|Qk{3}|END RSA/);
+    expect(sent).toMatch(/\nok\nlast line\n<\/stdin>$/);
+  });
 });

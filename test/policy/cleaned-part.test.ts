@@ -4,15 +4,16 @@ import type { TextRedaction } from "../../src/core/policy/secret-patterns.js";
 
 /** Colour codes stripped, and a key (found only whole) redacted: the two ways cleaning shortens text. */
 function clean(text: string): Promise<TextRedaction> {
-  const keys = text.match(/KEY-[A-Z]{40}/g) ?? [];
+  const keys = text.match(/KEY-[A-Z]{400}/g) ?? [];
   const shown = text.replaceAll(ESCAPE, "").replace(/\[\d+m/g, "");
-  return Promise.resolve({ text: shown.replace(/KEY-[A-Z]{40}/g, "[R]"), rules: keys.map(() => "key") });
+  return Promise.resolve({ text: shown.replace(/KEY-[A-Z]{400}/g, "[R]"), rules: keys.map(() => "key") });
 }
 
 const ESCAPE = String.fromCharCode(27);
-const KEY = `KEY-${"Q".repeat(40)}`;
-/** Written as 43 characters, shown as 3. */
-const COLOURED = `${"\u001b[1m".repeat(5)}ok${"\u001b[0m".repeat(5)}\n`;
+/** Long, so that redacted it shrinks a hundredfold: what is kept reaches far past a fixed margin. */
+const KEY = `KEY-${"Q".repeat(400)}`;
+/** Written as 83 characters, shown as 3. */
+const COLOURED = `${"\u001b[1m".repeat(10)}ok${"\u001b[0m".repeat(10)}\n`;
 
 describe("cleanedPart", () => {
   it("never keeps part of a key its reading cut, however much the cleaning shortened the rest", async () => {

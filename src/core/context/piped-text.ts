@@ -1,5 +1,5 @@
 import type { AttachedContext, MessageAttachment } from "../agent/events.js";
-import { cleanedPart } from "../policy/cleaned-part.js";
+import { cleanedPart, SECRET_REACH } from "../policy/cleaned-part.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
 import type { TextRedaction } from "../policy/secret-patterns.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
@@ -43,7 +43,7 @@ export async function attachPipedText(
   const encoding = utf16(piped.head) ?? "utf-8";
   const head = asShown(decode(piped.head, encoding));
   const tail = piped.tail
-    ? asShown(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding, "cut"))
+    ? pastCutStart(asShown(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding)))
     : "";
   if (head.trim() === "" && tail.trim() === "") return { ok: true, attached: undefined };
   const whole = piped.tail === undefined && head.length <= limit;
@@ -129,13 +129,19 @@ function utf16(bytes: Buffer): "utf-16le" | "utf-16be" | undefined {
   return undefined;
 }
 
+/** Bytes as text, leniently (a log in Latin-1 still reads, its odd bytes as U+FFFD; the decoder drops a byte-order mark). */
+function decode(bytes: Buffer, encoding: string): string {
+  return new TextDecoder(encoding).decode(bytes);
+}
+
 /**
- * Bytes as text, leniently (a log in Latin-1 still reads, its odd bytes as U+FFFD; the decoder
- * drops a byte-order mark); the end part loses the character its cut split.
+ * The end part without its start: it begins wherever the bytes kept in memory began, maybe inside
+ * a secret that cannot be found without its own start (a key's body without its BEGIN line), so
+ * what a secret may reach from there, and the rest of that line, is never sent.
  */
-function decode(bytes: Buffer, encoding: string, cut?: "cut"): string {
-  const text = new TextDecoder(encoding).decode(bytes);
-  return cut ? text.replace(/^\uFFFD+/, "") : text;
+function pastCutStart(text: string): string {
+  const lineEnd = text.indexOf("\n", SECRET_REACH);
+  return text.slice(lineEnd === -1 ? SECRET_REACH : lineEnd + 1);
 }
 
 /** The end part of UTF-16 text starting on a whole code unit (it was cut at any byte). */

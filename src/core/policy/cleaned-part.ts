@@ -1,10 +1,11 @@
 import type { TextRedaction } from "./secret-patterns.js";
 
 /**
- * How far past a cut a secret the cut splits may reach (a 4096-bit RSA key in PEM is about 3,300
- * characters): a part kept of a longer text is cleaned with at least this much of what lies beyond.
+ * How far past a cut a secret the cut splits may reach (a 16384-bit RSA key in PEM is about
+ * 12,700 characters): a part kept of a longer text is cleaned with at least this much of what
+ * lies beyond.
  */
-const SECRET_REACH = 4096;
+export const SECRET_REACH = 16 * 1024;
 
 export interface CleanedPart extends TextRedaction {
   /** Whether some of the text was left out. */
