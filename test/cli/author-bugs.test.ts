@@ -453,29 +453,48 @@ describe("the 2026-07-28 probe, which a server must answer", () => {
 });
 
 describe("a 2026 server that asks the client by request, as a 2025 server may", () => {
-  /** A hand-written 2026 server whose tool, called, sends roots/list and waits for its answer. */
-  const ASKS_BY_REQUEST = [
-    "const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');",
-    "let call;",
-    "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
-    "  const m = JSON.parse(line);",
-    "  if (m.method === 'server/discover') send({ jsonrpc: '2.0', id: m.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'asker', version: '1' } } });",
-    "  else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [{ name: 'files', inputSchema: { type: 'object' } }] } });",
-    "  else if (m.method === 'tools/call') { call = m.id; send({ jsonrpc: '2.0', id: 'ask-1', method: 'roots/list', params: {} }); }",
-    "  else if (m.id === 'ask-1') send({ jsonrpc: '2.0', id: call, result: { resultType: 'complete', content: [{ type: 'text', text: 'roots came' }] } });",
-    "});",
-  ].join("\n");
+  /**
+   * A hand-written 2026 server whose tool, called, sends `method` as a request, then answers the
+   * call when that request is answered, or after `afterMs` without it (never, when unset).
+   */
+  const asking = (method: string, afterMs?: number): string =>
+    [
+      "const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');",
+      "const done = { resultType: 'complete', content: [{ type: 'text', text: 'done' }] };",
+      "let call;",
+      "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+      "  const m = JSON.parse(line);",
+      "  if (m.method === 'server/discover') send({ jsonrpc: '2.0', id: m.id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'asker', version: '1' } } });",
+      "  else if (m.method === 'tools/list') send({ jsonrpc: '2.0', id: m.id, result: { resultType: 'complete', ttlMs: 0, cacheScope: 'private', tools: [{ name: 'files', inputSchema: { type: 'object' } }] } });",
+      `  else if (m.method === 'tools/call') { call = m.id; send({ jsonrpc: '2.0', id: 'ask-1', method: '${method}', params: {} });`,
+      afterMs === undefined
+        ? "  }"
+        : `    setTimeout(() => send({ jsonrpc: '2.0', id: call, result: done }), ${afterMs}); }`,
+      "  else if (m.id === 'ask-1') send({ jsonrpc: '2.0', id: call, result: done });",
+      "});",
+    ].join("\n");
 
-  it("fails the call waiting on it as the server's fault, not as a timeout", async () => {
-    // Left to its timeout, the call would fail as "did not answer within 20000 ms".
-    const run = await runCli(
-      ["call", "files", "--yes", "--timeout", "20000", "--", process.execPath, "-e", ASKS_BY_REQUEST],
-      { cwd: await tempDir(), env: cleanEnv() },
-    );
+  const callFiles = async (server: string, timeoutMs: number): Promise<CliRun> =>
+    runCli(["call", "files", "--yes", "--timeout", String(timeoutMs), "--", process.execPath, "-e", server], {
+      cwd: await tempDir(),
+      env: cleanEnv(),
+    });
+
+  it("names the request left unanswered when the call waiting on it times out", async () => {
+    const run = await callFiles(asking("roots/list"), 1500);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^mcpterm: server "\S+" broke the MCP protocol \(a fault of the server, not retried\): it sent a roots\/list request \(id "ask-1"\) while its tools\/call request \(id \d+\) waited, and that request got no answer within 3 s; on 2026-07-28 a server sends the client no requests \(it asks for roots, sampling or the person's input inside its answer, as input_required\), so mcpterm leaves it unanswered/,
+      /^mcpterm: server "\S+" did not answer within 1500 ms; it had sent a roots\/list request \(id "ask-1"\) and may have waited for the answer, which 2026-07-28 does not let a server send \(it asks for roots, sampling or the person's input inside its answer, as input_required\), so mcpterm leaves it unanswered/,
     );
+  });
+
+  it("fails no call that is answered in time without it, after a request or a ping", async () => {
+    for (const method of ["roots/list", "ping"]) {
+      const run = await callFiles(asking(method, 3300), 20_000);
+      expect(run.stderr, method).toMatch(/^\d+ ms\n$/);
+      expect(run.code, method).toBe(0);
+      expect(run.stdout).toContain("done");
+    }
   });
 });
 

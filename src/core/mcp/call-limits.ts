@@ -14,6 +14,8 @@ export interface CallLimitOptions {
   questions: QuestionHold;
   /** The caller's own cancel (Esc, Ctrl+C). */
   signal?: AbortSignal | undefined;
+  /** What the server did that may explain its silence (a 2026 server's request left unanswered), as a clause. */
+  silenceExplained?: (() => string | undefined) | undefined;
 }
 
 /**
@@ -63,11 +65,14 @@ export class CallLimits {
     const { server, timeoutMs } = this.options;
     if (this.options.signal?.aborted)
       return new ToolCallError("cancelled", "the call was cancelled", { cause: error });
-    if (this.call.signal.reason === this.silent)
-      return new ToolCallError("transient", `server "${server}" did not answer within ${timeoutMs} ms`, {
-        cause: error,
-        timedOut: true,
-      });
+    if (this.call.signal.reason === this.silent) {
+      const why = this.options.silenceExplained?.();
+      return new ToolCallError(
+        "transient",
+        `server "${server}" did not answer within ${timeoutMs} ms${why === undefined ? "" : `; ${why}`}`,
+        { cause: error, timedOut: true },
+      );
+    }
     if (this.call.signal.reason === this.overCallLimit)
       return new ToolCallError(
         "transient",

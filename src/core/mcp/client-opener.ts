@@ -47,6 +47,8 @@ export interface OpenedParts {
   tapped: TappedTransport;
   /** The server's process, when the transport is one. */
   stdio: StdioProcessTransport | undefined;
+  /** What a stdio server left a request waiting on (see LostAnswers); none over HTTP. */
+  lost: LostAnswers | undefined;
 }
 
 /** What a connection lends the opening of its client. */
@@ -179,6 +181,14 @@ export class ClientOpener {
     const privateAnswers = new PrivateAnswers();
     this.probe = new ProbeWatch();
     this.probeKind = kind;
+    // A stdio server's stray answers and 2026 requests: over HTTP an answer comes on its
+    // request's own stream, and so does a request.
+    const lost = stdio
+      ? new LostAnswers({
+          modern: () => client.getProtocolEra() === "modern",
+          note: (text) => this.options.note("warning", text),
+        })
+      : undefined;
     const tapped = TappedTransport.wrap(
       transport,
       (direction, message) => {
@@ -191,16 +201,8 @@ export class ClientOpener {
           });
       },
       [
-        // A stdio server's stray answers and 2026 requests: over HTTP an answer comes on its
-        // request's own stream, and so does a request. First, since the others read an answer by its id.
-        ...(stdio
-          ? [
-              new LostAnswers({
-                modern: () => client.getProtocolEra() === "modern",
-                note: (text) => this.options.note("warning", text),
-              }),
-            ]
-          : []),
+        // First, since the others read an answer by its id.
+        ...(lost ? [lost] : []),
         this.options.checkAnswers(() => client.getProtocolEra() === "modern"),
         this.options.watchTasks(client),
         this.probe,
@@ -215,7 +217,7 @@ export class ClientOpener {
             params: request.params,
           })),
     );
-    this.options.made({ client, tapped, stdio });
+    this.options.made({ client, tapped, stdio, lost });
     await withDeadline(
       client.connect(tapped, { timeout: startupTimeoutMs, ...(prior ? { prior } : {}) }),
       startupTimeoutMs,

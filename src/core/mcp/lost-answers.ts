@@ -4,6 +4,8 @@ import { MODERN_REVISION } from "./protocol-era.js";
 import { requestKey } from "./request-key.js";
 import type { WireWatcher } from "./tapped-transport.js";
 
+/** Why a 2026 server's request goes unanswered, as the end of a sentence about it. */
+const UNANSWERED_WHY = `${MODERN_REVISION} does not let a server send (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm leaves it unanswered`;
 /** How much of a method or id the server sent a message quotes. */
 const SHOWN_CHARS = 100;
 /** Request ids remembered as sent, and requests remembered as waiting, past which the oldest go. */
@@ -31,6 +33,7 @@ export interface LostAnswersOptions {
   /** Tells the connection's log what the server did wrong. */
   note?: (text: string) => void;
   graceMs?: number;
+  now?: () => number;
 }
 
 /**
@@ -38,16 +41,16 @@ export interface LostAnswersOptions {
  * not come, which would otherwise be reported, once its timeout passed, as the server never
  * answering and send its author looking for a hang:
  * - an answer whose id no request had (a server that answers request 5 as 1005, or echoes an id
- *   of its own), which the SDK drops;
+ *   of its own), which the SDK drops. When exactly one request is waiting, it is most likely
+ *   the one: if it has no answer STRAY_GRACE_MS later, it fails, as the server breaking the
+ *   protocol, saying which id came back. With none or several waiting there is no telling
+ *   which, and the SDK drops the message. Ids compare as the SDK compares them (requestKey). An
+ *   answer to a request that stopped waiting (timed out, cancelled) is not stray: its id was sent.
  * - on 2026-07-28, a request from the server (`roots/list`, `sampling/createMessage`): that
  *   revision has a server ask inside its answer (input_required), and a client on stdio must not
  *   answer a request, so the SDK drops it unanswered, and a server waiting for the answer waits
- *   in vain. It is noted in the server's log as it comes.
- * When exactly one request is waiting, it is most likely the one: if it has no answer
- * STRAY_GRACE_MS later, it fails, as the server breaking the protocol, saying what came. With
- * none or several waiting there is no telling which, and the SDK drops the message. Ids compare as
- * the SDK compares them (requestKey). An answer to a request that stopped waiting (timed out,
- * cancelled) is not stray: its id was sent.
+ *   in vain. It is noted in the server's log as it comes, and a call that times out after it
+ *   says so (unansweredSince); nothing fails sooner, since a server may go on without the answer.
  */
 export class LostAnswers implements WireWatcher {
   /** Requests sent and not yet answered or cancelled, by id, oldest first. */
@@ -57,9 +60,13 @@ export class LostAnswers implements WireWatcher {
   private deliver: (message: JSONRPCMessage) => void = () => undefined;
 
   private readonly graceMs: number;
+  private readonly now: () => number;
+  /** The latest request a 2026 server sent (ping aside), and when. */
+  private asked: { what: string; at: number } | undefined;
 
   constructor(private readonly options: LostAnswersOptions = {}) {
     this.graceMs = options.graceMs ?? STRAY_GRACE_MS;
+    this.now = options.now ?? Date.now;
   }
 
   started(deliver: (message: JSONRPCMessage) => void): void {
@@ -97,16 +104,22 @@ export class LostAnswers implements WireWatcher {
     return message;
   }
 
-  /** A request from a 2026 server, which the SDK drops: noted, and blamed for the one request waiting. */
+  /**
+   * What the server asked by request since `at` (ms) and was left unanswered, as a clause for a
+   * request of mcpterm's that timed out meanwhile: most likely the server waited for that answer.
+   * A ping is no such request: a server sends it on a timer of its own, and goes on.
+   */
+  unansweredSince(at: number): string | undefined {
+    const asked = this.asked;
+    if (asked === undefined || asked.at < at) return undefined;
+    return `it had sent ${asked.what} and may have waited for the answer, which ${UNANSWERED_WHY}`;
+  }
+
+  /** A request from a 2026 server, which the SDK drops unanswered: noted in the server's log, and kept for a timeout to name. */
   private requestOn2026(request: JSONRPCMessage & { id: string | number; method: string }): void {
     const what = `a ${cut(request.method)} request (id ${cut(JSON.stringify(request.id))})`;
-    const why = `on ${MODERN_REVISION} a server sends the client no requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm leaves it unanswered`;
-    this.options.note?.(`the server sent ${what}; ${why}`);
-    this.failOneWaiting(
-      (waiting) =>
-        `it sent ${what} while its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) waited, and that request got no answer within ${this.graceMs / 1000} s; ${why}`,
-      request,
-    );
+    this.options.note?.(`the server sent ${what}, which ${UNANSWERED_WHY}`);
+    if (request.method !== "ping") this.asked = { what, at: this.now() };
   }
 
   /** When exactly one request waits, fails it unless its own answer comes within the grace (or it is cancelled). */

@@ -37,6 +37,7 @@ import { SessionRenewal } from "./session-renewal.js";
 import { connectSigningIn } from "./sign-in-loop.js";
 import type { StdioProcessTransport } from "./stdio-process-transport.js";
 import type { TappedTransport } from "./tapped-transport.js";
+import type { LostAnswers } from "./lost-answers.js";
 import { TaskDriver } from "./task-driver.js";
 import type { TaskEntry } from "./task-list.js";
 import { redactedEvent, ServerSubscriptions, subscriptionProblem } from "./subscriptions.js";
@@ -68,6 +69,8 @@ export class ServerConnection {
   private client: Client | undefined;
   private stdio: StdioProcessTransport | undefined;
   private tapped: TappedTransport | undefined;
+  /** The current client's watch for answers that will not come (stdio only). */
+  private lost: LostAnswers | undefined;
   private serverInfo: ServerSnapshot["serverInfo"];
   private protocol: NegotiatedProtocol | undefined;
   private initializeMs: number | undefined;
@@ -179,6 +182,7 @@ export class ServerConnection {
       cache: this.cache,
       era: () => this.protocol?.era,
       sendsHeaders,
+      unansweredSince: (at) => this.lost?.unansweredSince(at),
       note,
     });
     this.opener = new ClientOpener({
@@ -192,10 +196,11 @@ export class ServerConnection {
       checkAnswers: (modern) => this.tools.checkAnswers(modern),
       watchTasks: (client) => this.tasks.watcher(client, () => this.protocol?.era),
       // Kept as soon as they exist: a stop closes them even mid-connect.
-      made: ({ client, tapped, stdio }) => {
+      made: ({ client, tapped, stdio, lost }) => {
         this.stdio = stdio ?? this.stdio;
         this.client = client;
         this.tapped = tapped;
+        this.lost = lost;
       },
       isClosing,
       sessionLostOnStart: (error) => this.session.lostOnStart(error),

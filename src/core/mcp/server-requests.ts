@@ -34,6 +34,8 @@ export interface ServerRequestsHost {
   era(): ProtocolEra | undefined;
   /** Whether its requests carry HTTP headers (see ToolCallHost.sendsHeaders). */
   sendsHeaders(): boolean;
+  /** See ToolCallHost.unansweredSince. */
+  unansweredSince(at: number): string | undefined;
   note(level: LoggingLevel, text: string): void;
 }
 
@@ -106,6 +108,7 @@ export class ServerRequests {
           passThrough: (error) => host.session.expired(error),
           tasks: host.tasks,
           asksTask,
+          unansweredSince: (at) => host.unansweredSince(at),
         },
         tool,
         args,

@@ -31,6 +31,8 @@ export interface ToolCallHost {
   tasks?: TaskDriver;
   /** Whether to ask a 2025 server for a task: the tool requires one (execution.taskSupport). */
   asksTask?: boolean;
+  /** What the server asked by request since `at` (ms) that mcpterm left unanswered, as a clause (see LostAnswers). */
+  unansweredSince?: (at: number) => string | undefined;
 }
 
 /**
@@ -49,12 +51,14 @@ export async function callToolWithin(
   meta: { _meta?: Record<string, unknown> } = {},
 ): Promise<CallToolResult> {
   const timeoutMs = options.timeoutMs ?? host.timeoutMs;
+  const startedAt = Date.now();
   const limits = new CallLimits({
     server: host.server,
     timeoutMs,
     maxCallMs: host.maxCallMs,
     questions: host.questions,
     signal: options.signal,
+    silenceExplained: () => host.unansweredSince?.(startedAt),
   });
   const { onProgress, onTask } = options;
   // Every poll the server answers about the task is a sign of life (a status may stay the same
