@@ -222,10 +222,12 @@ function stdoutStep(facts: DoctorFacts): DoctorStep {
   const cut = facts.stdoutCutByExit;
   // A message the exit cut short is no logging: "log to stderr" would send its author the wrong way.
   const cutShort = `the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe)`;
+  const messages = cut === 1 ? "a JSON-RPC message" : `${cut} JSON-RPC messages`;
+  const logged = noise.length - cut;
   const what =
-    cut === noise.length
-      ? `${cut === 1 ? "a JSON-RPC message" : `${cut} JSON-RPC messages`} on stdout ${cutShort}`
-      : `${noise.length} line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr)${cut > 0 ? `, ${cut} of them a JSON-RPC message ${cutShort}` : ""}`;
+    logged === 0
+      ? `${messages} on stdout ${cutShort}`
+      : `${logged} line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr)${cut > 0 ? `, and ${messages} ${cutShort}` : ""}`;
   return step(
     "stdout",
     "failed",

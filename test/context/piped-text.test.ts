@@ -130,4 +130,25 @@ describe("attachPipedText", () => {
     expect(sent).not.toMatch(/SECRETBODY|Qk{3}|END RSA/);
     expect(sent).toMatch(/\nok\nlast line\n<\/stdin>$/);
   });
+
+  it("finds a key across where the start would be cut, in a text just over the limit", async () => {
+    // Of 1,000 characters the first 200 would be the start: the key begins before that point and
+    // ends after it. Redacted whole, the text fits and is not cut at all.
+    const body = Array.from({ length: 8 }, (_, index) => `SECRETBODY${index}${"Qk".repeat(27)}`).join("\n");
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----\n`;
+    const text = `${"start\n".repeat(25)}${pem}${"after\n".repeat(45)}`;
+    expect(text.length).toBeGreaterThan(1000);
+    const attached = await attachPipedText(whole(Buffer.from(text)), redactor, 1000);
+    const sent = (attached.ok && attached.attached?.forModel) || "";
+    expect(sent).not.toMatch(/SECRETBODY|Qk{3}|END RSA/);
+    expect(sent).toMatch(/\nafter\n<\/stdin>$/);
+    expect(attached.ok && attached.attached?.attachments[0]?.detail).toMatch(/, 1 secret redacted$/);
+  });
+
+  it("keeps lines that end in carriage returns: \\r\\r\\n, and a last line's \\r", async () => {
+    const text = "error: build failed in foo.c\r\r\nline2\r\r\nFATAL: out of memory\r";
+    expect(await forModel(whole(Buffer.from(text)))).toBe(
+      '<stdin trust="untrusted">\nerror: build failed in foo.c\nline2\nFATAL: out of memory\n</stdin>',
+    );
+  });
 });

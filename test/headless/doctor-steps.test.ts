@@ -132,7 +132,7 @@ describe("doctorSteps", () => {
     });
     expect(byStep(facts).stdout).toEqual([
       "failed",
-      "2 line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr), 1 of them a JSON-RPC message the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe):",
+      "1 line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr), and a JSON-RPC message the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe):",
     ]);
   });
 

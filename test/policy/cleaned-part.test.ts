@@ -56,4 +56,15 @@ describe("cleanedPart", () => {
     const end = await cleanedPart(emoji, 1001, "end", clean);
     expect(end.text).toBe("😀".repeat(500));
   });
+
+  it("reads a text that cleans away almost whole in a few passes, not one per margin", async () => {
+    let passes = 0;
+    const counting = (text: string): Promise<TextRedaction> => {
+      passes += 1;
+      return clean(text);
+    };
+    const part = await cleanedPart(`${`${ESCAPE}[0m`.repeat(1_000_000)}tail`, 1000, "start", counting);
+    expect(part).toMatchObject({ text: "tail", cut: false });
+    expect(passes).toBeLessThanOrEqual(10);
+  });
 });

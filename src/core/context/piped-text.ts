@@ -1,7 +1,6 @@
 import type { AttachedContext, MessageAttachment } from "../agent/events.js";
-import { cleanedPart, SECRET_REACH } from "../policy/cleaned-part.js";
+import { SECRET_REACH } from "../policy/cleaned-part.js";
 import type { SecretRedactor } from "../policy/redact-secrets.js";
-import type { TextRedaction } from "../policy/secret-patterns.js";
 import { DEFAULT_RESULT_CHAR_LIMIT } from "../policy/result-text.js";
 import { sanitizeForTerminal } from "../policy/sanitize-terminal.js";
 import { formatBytes, pluralize } from "../text/index.js";
@@ -29,8 +28,7 @@ export type PipedAttachment =
  * file is: stripped of terminal controls and hidden characters (a progress bar's frames too, as
  * a terminal overwrites them), redacted with the full rule set, fenced as untrusted data (a log
  * or a diff may hold instructions), and cut to `limit` characters — its start and, most of them,
- * its end, where a build's log says what failed (each part cleaned with what lies past its cut,
- * see cleanedPart). Nothing but blank space attaches nothing; a
+ * its end, where a build's log says what failed. Nothing but blank space attaches nothing; a
  * binary stream stops the run.
  */
 export async function attachPipedText(
@@ -46,22 +44,18 @@ export async function attachPipedText(
     ? pastCutStart(asShown(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding)))
     : "";
   if (head.trim() === "" && tail.trim() === "") return { ok: true, attached: undefined };
-  const whole = piped.tail === undefined && head.length <= limit;
-  let body: string;
-  let secrets: number;
-  if (whole) {
-    const redaction = await redactor.redact(head);
-    body = redaction.text;
-    secrets = redaction.rules.length;
-  } else {
-    const headChars = Math.floor(limit * HEAD_SHARE);
-    const tailChars = limit - headChars;
-    const redact = (text: string): Promise<TextRedaction> => redactor.redact(text);
-    const start = await cleanedPart(head, headChars, "start", redact);
-    const end = await cleanedPart(piped.tail ? tail : head.slice(headChars), tailChars, "end", redact);
-    body = `${firstLines(start.text, headChars)}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${lastLines(end.text, tailChars)}`;
-    secrets = start.rules.length + end.rules.length;
-  }
+  // Each part is redacted whole (at most the bytes kept in memory): a secret is found in its own
+  // context, wherever the cut falls. Where the middle was dropped, each part ends or begins at
+  // that cut, maybe inside a secret no rule finds without its other end: left out too.
+  const start = await redactor.redact(piped.tail ? beforeCutEnd(head) : head);
+  const end = piped.tail ? await redactor.redact(tail) : undefined;
+  const whole = end === undefined && start.text.length <= limit;
+  const headChars = Math.floor(limit * HEAD_SHARE);
+  const tailChars = limit - headChars;
+  const body = whole
+    ? start.text
+    : `${firstLines(start.text, headChars)}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${lastLines(end?.text ?? start.text.slice(headChars), tailChars)}`;
+  const secrets = start.rules.length + (end?.rules.length ?? 0);
   const attachment: MessageAttachment = {
     kind: "stdin",
     server: "",
@@ -80,9 +74,14 @@ export async function attachPipedText(
 /**
  * Text as a terminal would show it: controls, escape sequences and hidden characters gone, and
  * of a line a carriage return rewrote (a progress bar's frames), only what was written last.
+ * Carriage returns that end a line (`\r\n`, `\r\r\n`, a last line's `\r`) rewrite nothing.
  */
 function asShown(text: string): string {
-  return sanitizeForTerminal(text.replace(/[^\n]*\r(?!\n)/g, "").replace(/\r\n/g, "\n"));
+  const lines = text.split("\n").map((line) => {
+    const ended = line.replace(/\r+$/, "");
+    return ended.slice(ended.lastIndexOf("\r") + 1);
+  });
+  return sanitizeForTerminal(lines.join("\n"));
 }
 
 /** At most `chars` characters of the start of `text`, ending at a line's end where one is near the cut. */
@@ -142,6 +141,12 @@ function decode(bytes: Buffer, encoding: string): string {
 function pastCutStart(text: string): string {
   const lineEnd = text.indexOf("\n", SECRET_REACH);
   return text.slice(lineEnd === -1 ? SECRET_REACH : lineEnd + 1);
+}
+
+/** The start part without its end, which the dropped middle cut as pastCutStart says. */
+function beforeCutEnd(text: string): string {
+  const lineStart = text.lastIndexOf("\n", text.length - SECRET_REACH);
+  return text.slice(0, lineStart === -1 ? Math.max(0, text.length - SECRET_REACH) : lineStart + 1);
 }
 
 /** The end part of UTF-16 text starting on a whole code unit (it was cut at any byte). */

@@ -39,7 +39,9 @@ export async function cleanedPart(
       const cut = total > chars;
       return { text: cut ? keep(cleaned.text, chars, from) : cleaned.text, rules: cleaned.rules, cut, total };
     }
-    margin = shrunk + 2 * SECRET_REACH;
+    // At least doubled: a text that cleans away almost whole (megabytes of escape codes) is read
+    // in a few passes, not one per margin's worth.
+    margin = Math.max(2 * margin, shrunk + 2 * SECRET_REACH);
   }
 }
 
