@@ -157,6 +157,34 @@ describe("saved sessions in one-shot mode", () => {
     expect(JSON.parse(lines.at(-1) ?? "")).toMatchObject({ type: "turn", input: "turn three" });
   });
 
+  it("does not continue a session another mcpterm is still writing, which would mix their turns", async () => {
+    const dir = await tempDir("mcpterm-sessions-busy-");
+    const first = await run(dir, "-p", "turn one", "--output", "json");
+    expect(first.code, first.stderr).toBe(0);
+    const { session } = JSON.parse(first.stdout) as { session: string };
+    const requests = model.requests.length;
+    const writer = spawn(process.execPath, [CLI, "--no-kb", "-p", "hang on", "--continue"], {
+      cwd: dir,
+      env: env(),
+    });
+    const exited = new Promise((resolve) => writer.on("exit", resolve));
+    try {
+      await waitFor(() => model.requests.length > requests, "the first run's model request");
+      const second = await run(dir, "-p", "go on", "--continue");
+      expect(second.code).toBe(2);
+      expect(second.stderr).toBe(
+        `mcpterm: Session ${session} is still being written by another mcpterm (pid ${String(writer.pid)}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here.\n`,
+      );
+      expect(model.requests).toHaveLength(requests + 1);
+      expect((await run(dir, "-p", "go on", "--resume", session)).code).toBe(2);
+    } finally {
+      writer.kill("SIGTERM");
+      await exited;
+    }
+    // Once it has ended, the session goes on.
+    expect((await run(dir, "-p", "turn two", "--continue")).code).toBe(0);
+  });
+
   it("resumes a long history (140,000 messages) without running out of stack", async () => {
     const dir = await tempDir("mcpterm-sessions-long-");
     const sessions = path.join(dir, ".mcpterm", "sessions");

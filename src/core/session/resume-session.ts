@@ -13,6 +13,7 @@ import {
 import type { SessionMarks } from "./session-mark.js";
 import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
+import { writerElsewhere } from "./session-in-use.js";
 
 /** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
 export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
@@ -43,7 +44,7 @@ export async function findSavedSession(
       throw new UsageError(
         `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, ${files.length === 1 ? "it was" : "they were"} started where this folder was before it moved, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
-    return withOrigin(found, []);
+    return withOrigin(notWrittenElsewhere(found), []);
   }
   if (!isSessionId(request.id))
     throw new UsageError(
@@ -66,7 +67,7 @@ export async function findSavedSession(
       `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
     );
   return withOrigin(
-    read.session,
+    notWrittenElsewhere(read.session),
     marks.holds(read.session)
       ? []
       : [
@@ -85,6 +86,18 @@ async function withOrigin(session: SavedSession, unmarked: readonly string[]): P
  * The newest of `files` that this user's mcpterm started in `cwd` (SessionMarks), read: a marked
  * header copied into another folder's sessions names the folder it was made in, not this one.
  */
+/**
+ * The session, unless another running mcpterm is writing it (a TUI left open, a `-p` run not
+ * done): both would append their turns to one file, each unaware of the other's.
+ */
+function notWrittenElsewhere(session: SavedSession): SavedSession {
+  const pid = writerElsewhere(session.file);
+  if (pid === undefined) return session;
+  throw new UsageError(
+    `Session ${session.id} is still being written by another mcpterm (pid ${pid}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here.`,
+  );
+}
+
 async function newestMarked(
   files: readonly SessionFile[],
   marks: SessionMarks,

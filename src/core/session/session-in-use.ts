@@ -52,8 +52,13 @@ export function markInUse(sessionFile: string): () => void {
 
 /** Whether another running process has `sessionFile` open (see markInUse). */
 export function inUseElsewhere(sessionFile: string): boolean {
+  return writerElsewhere(sessionFile) !== undefined;
+}
+
+/** The pid of another running mcpterm writing the session, if one is. */
+export function writerElsewhere(sessionFile: string): number | undefined {
   const pid = markerPid(markerOf(sessionFile));
-  return pid !== undefined && pid !== process.pid && processRuns(pid);
+  return pid !== undefined && pid !== process.pid && processRuns(pid) ? pid : undefined;
 }
 
 /** Removes a pruned session's marker, left by a process that is gone. */

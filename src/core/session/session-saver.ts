@@ -72,6 +72,11 @@ export class SessionSaver implements SessionJournal {
   private saving: Promise<unknown> = Promise.resolve();
   private savedId: string | undefined;
   private readonly maxBytes: number;
+  /**
+   * The resumed session's file marked in use from the start, not only once the first turn is
+   * saved: another mcpterm asked to continue it meanwhile is told it is being written.
+   */
+  private unmarkResumed: (() => void) | undefined;
 
   constructor(
     private readonly options: SessionSaverOptions,
@@ -82,6 +87,7 @@ export class SessionSaver implements SessionJournal {
       this.resumed = resumed;
       this.savedKeys = resumed.history.map((message) => JSON.stringify(message));
       this.turns = [...resumed.turns];
+      this.unmarkResumed = markInUse(resumed.file);
     }
   }
 
@@ -125,6 +131,8 @@ export class SessionSaver implements SessionJournal {
       closeSync(this.open.fd);
       this.open.unmark();
     }
+    this.unmarkResumed?.();
+    this.unmarkResumed = undefined;
     this.open = undefined;
     this.closed = true;
   }
