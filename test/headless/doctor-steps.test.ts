@@ -51,6 +51,17 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   ...overrides,
 });
 
+/** A stdio server that started and answered, its process pid 7. */
+const local = (overrides: Partial<DoctorFacts>): DoctorFacts =>
+  remote({
+    transport: "stdio",
+    launch: "node notes.js",
+    start: snapshot({ transport: "stdio", pid: 7 }),
+    lookup: { found: true, path: "/usr/bin/node" },
+    signIn: undefined,
+    ...overrides,
+  });
+
 const byStep = (facts: DoctorFacts) =>
   Object.fromEntries(doctorSteps(facts).map((step) => [step.step, [step.status, step.summary]]));
 
@@ -101,12 +112,7 @@ describe("doctorSteps", () => {
   });
 
   it("warns of an error a running stdio server logged, with the line that says it", () => {
-    const facts = remote({
-      transport: "stdio",
-      launch: "node notes.js",
-      start: snapshot({ transport: "stdio", pid: 7 }),
-      lookup: { found: true, path: "/usr/bin/node" },
-      signIn: undefined,
+    const facts = local({
       stderr: ["notes: ready", "Error: could not open cache", "    at open (file:///srv/notes.js:3:9)"],
     });
     expect(byStep(facts)).toMatchObject({
@@ -121,12 +127,7 @@ describe("doctorSteps", () => {
   });
 
   it("tells logging on stdout apart from a message the exit cut short", () => {
-    const facts = remote({
-      transport: "stdio",
-      launch: "node notes.js",
-      start: snapshot({ transport: "stdio", pid: 7 }),
-      lookup: { found: true, path: "/usr/bin/node" },
-      signIn: undefined,
+    const facts = local({
       stdoutNoise: ["listening on 3000", '{"jsonrpc":"2.0","id":3,"res'],
       stdoutCutByExit: 1,
     });
