@@ -5,9 +5,9 @@ import { isatty } from "node:tty";
  * What the process's stdin is, which decides whether text on it goes with a `-p <text>` run:
  * - `pipe`: a shell's pipe (`git diff | mcpterm -p …`) or a file (`< build.log`); it ends when the
  *   command writing it does, so it is read to its end;
- * - `socket`: how a program starts mcpterm (Node's spawn, an ssh session): often left open with
- *   nothing ever written, so only what has arrived and ended by the time the prompt is sent is
- *   taken, and nothing is waited for;
+ * - `socket`: how Node's `spawn` and `execFile` start mcpterm: often left open with nothing ever
+ *   written, so only what has arrived and ended by the time the prompt is ready is taken, and
+ *   nothing is waited for (a program of another language hands a pipe, waited for as a shell's);
  * - `none`: a terminal (the person types at the prompt), a device such as `/dev/null`, or no
  *   stdin at all.
  */
