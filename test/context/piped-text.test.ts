@@ -151,4 +151,35 @@ describe("attachPipedText", () => {
       '<stdin trust="untrusted">\nerror: build failed in foo.c\nline2\nFATAL: out of memory\n</stdin>',
     );
   });
+
+  it("keeps the start and the error of a log whose progress bar filled the middle", async () => {
+    // As PipedInput keeps it: the first 64 KB and the last 256 KB of a megabyte of frames.
+    let frames = "";
+    for (let index = 0; frames.length < 1_100_000; index += 1)
+      frames += `\rDownloading layer ${index % 100}% [#####     ]`;
+    const log = Buffer.from(`build started\n${frames}\nERROR: step 7/9 failed: exit code 2\n`);
+    const piped = {
+      total: log.length,
+      newlines: 3,
+      head: log.subarray(0, 64 * 1024),
+      tail: log.subarray(-256 * 1024),
+    };
+    const sent = await forModel(piped);
+    expect(sent).toMatch(/^<stdin trust="untrusted">\nbuild started\n/);
+    expect(sent).toMatch(/\nERROR: step 7\/9 failed: exit code 2\n<\/stdin>$/);
+  });
+
+  it("reads a line of a third of a million carriage returns as nothing, in one pass", async () => {
+    // The first line is its last frame, the second blank.
+    expect(
+      await forModel(whole(Buffer.from(`${"\r".repeat(320_000)}x\n${"\r".repeat(320_000)}\nend\n`))),
+    ).toBe('<stdin trust="untrusted">\nx\n\nend\n</stdin>');
+  });
+
+  it("counts the secrets redacted in what is sent, not in what was left out", async () => {
+    const lines = Array.from({ length: 4000 }, (_, index) => `line ${index}`);
+    lines.splice(2000, 0, `token ${FAKE_OPENAI_KEY}`);
+    const attached = await attachPipedText(whole(Buffer.from(lines.join("\n"))), redactor, 1000);
+    expect(attached.ok && attached.attached?.attachments[0]?.detail).toMatch(/lines, its middle left out$/);
+  });
 });

@@ -39,15 +39,19 @@ export async function attachPipedText(
   const binary = binaryReason(piped);
   if (binary !== undefined) return { ok: false, reason: binary };
   const encoding = utf16(piped.head) ?? "utf-8";
-  const head = asShown(decode(piped.head, encoding));
+  // Where the middle was dropped, what lies next to the cut goes first, in characters as read:
+  // measured after cleaning, a margin could take a whole part (a progress bar's frames shrink
+  // 256 KB to a line).
+  const read = decode(piped.head, encoding);
+  const head = asShown(piped.tail ? beforeCutEnd(read) : read);
   const tail = piped.tail
-    ? pastCutStart(asShown(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding)))
+    ? asShown(pastCutStart(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding)))
     : "";
   if (head.trim() === "" && tail.trim() === "") return { ok: true, attached: undefined };
   // Each part is redacted whole (at most the bytes kept in memory): a secret is found in its own
   // context, wherever the cut falls. Where the middle was dropped, each part ends or begins at
   // that cut, maybe inside a secret no rule finds without its other end: left out too.
-  const start = await redactor.redact(piped.tail ? beforeCutEnd(head) : head);
+  const start = await redactor.redact(head);
   const end = piped.tail ? await redactor.redact(tail) : undefined;
   const whole = end === undefined && start.text.length <= limit;
   const headChars = Math.floor(limit * HEAD_SHARE);
@@ -55,7 +59,8 @@ export async function attachPipedText(
   const body = whole
     ? start.text
     : `${firstLines(start.text, headChars)}\n[… ${formatBytes(piped.total)} were piped in: the middle is left out, the start and the end are here …]\n${lastLines(end?.text ?? start.text.slice(headChars), tailChars)}`;
-  const secrets = start.rules.length + (end?.rules.length ?? 0);
+  // Counted in what is sent: the parts redacted hold more than the model gets.
+  const secrets = body.split(REDACTED_MARK).length - 1;
   const attachment: MessageAttachment = {
     kind: "stdin",
     server: "",
@@ -78,14 +83,21 @@ export async function attachPipedText(
  */
 function asShown(text: string): string {
   const lines = text.split("\n").map((line) => {
-    const ended = line.replace(/\r+$/, "");
-    return ended.slice(ended.lastIndexOf("\r") + 1);
+    // A loop, not /\r+$/: that backtracks over every run of returns not at the end, quadratically.
+    let end = line.length;
+    while (end > 0 && line.charCodeAt(end - 1) === CARRIAGE_RETURN) end -= 1;
+    return line.slice(line.lastIndexOf("\r", end - 1) + 1, end);
   });
   return sanitizeForTerminal(lines.join("\n"));
 }
 
+const CARRIAGE_RETURN = 13;
+/** How every redaction begins (`[REDACTED]`, `[REDACTED: …]`). */
+const REDACTED_MARK = "[REDACTED";
+
 /** At most `chars` characters of the start of `text`, ending at a line's end where one is near the cut. */
 function firstLines(text: string, chars: number): string {
+  if (text.length <= chars) return text;
   const cut = text.slice(0, chars);
   const lineEnd = cut.lastIndexOf("\n");
   return lineEnd >= chars * 0.8 ? cut.slice(0, lineEnd) : cut;
@@ -93,6 +105,7 @@ function firstLines(text: string, chars: number): string {
 
 /** At most `chars` characters of the end of `text`, starting at a line's start where one is near the cut. */
 function lastLines(text: string, chars: number): string {
+  if (text.length <= chars) return text;
   const cut = text.slice(-chars);
   const lineEnd = cut.indexOf("\n");
   return lineEnd !== -1 && lineEnd < chars * 0.2 ? cut.slice(lineEnd + 1) : cut;
