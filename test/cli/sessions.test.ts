@@ -173,7 +173,7 @@ describe("saved sessions in one-shot mode", () => {
       const second = await run(dir, "-p", "go on", "--continue");
       expect(second.code).toBe(2);
       expect(second.stderr).toBe(
-        `mcpterm: Session ${session} is still being written by another mcpterm (pid ${String(writer.pid)}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here.\n`,
+        `mcpterm: Session ${session} is still being written by another mcpterm (pid ${String(writer.pid)}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here (if pid ${String(writer.pid)} is no mcpterm, delete .mcpterm/sessions/${session}.open).\n`,
       );
       expect(model.requests).toHaveLength(requests + 1);
       expect((await run(dir, "-p", "go on", "--resume", session)).code).toBe(2);

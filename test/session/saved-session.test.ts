@@ -158,8 +158,12 @@ describe("SessionSaver", () => {
         maxSessions: 2,
         ...(id ? { id } : {}),
       });
-    // Another process's session, the oldest of all, open: its marker names a process that runs.
-    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    // Another mcpterm's session, the oldest of all, open: its marker names a process that runs
+    // mcpterm's script (by its name, as /proc shows it).
+    const script = path.join(cwd, "cli.js");
+    await writeFile(script, "setTimeout(() => {}, 60_000);\n");
+    const other = spawn(process.execPath, [script], { stdio: "ignore" });
+    await new Promise((resolve) => other.once("spawn", resolve));
     try {
       const first = journal();
       await first.turnEnded(turn(1, history(1)));

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { inUseElsewhere, markInUse } from "../../src/core/session/session-in-use.js";
+import { claimInUse, inUseElsewhere, markInUse } from "../../src/core/session/session-in-use.js";
 import { tempDir } from "../support/fixtures.js";
 
 /** A session file's marker, planted as a cloned repository may plant one. */
@@ -32,9 +32,17 @@ describe("a session's in-use marker planted by a project", () => {
     expect(inUseElsewhere(session)).toBe(false);
   });
 
-  it("holds the session when it is a small file naming a running process", async () => {
-    const session = await planted((marker) => writeFile(marker, "1\n"));
-    expect(inUseElsewhere(session)).toBe(true);
+  it("holds the session when it names a running mcpterm, not when the pid now runs something else", async () => {
+    const mcpterm = await running("cli.js");
+    const other = await running("build.js");
+    try {
+      expect(inUseElsewhere(await planted((marker) => writeFile(marker, `${mcpterm.pid}\n`)))).toBe(true);
+      // A SIGKILL left the marker, and the system gave its pid to another program since.
+      expect(inUseElsewhere(await planted((marker) => writeFile(marker, `${other.pid}\n`)))).toBe(false);
+    } finally {
+      mcpterm.kill();
+      other.kill();
+    }
   });
 
   it("is not written through: a pipe is left unopened, a hard link's other name untouched", async () => {
@@ -48,3 +56,45 @@ describe("a session's in-use marker planted by a project", () => {
     expect(await readFile(target, "utf8")).toBe("someone's notes\n");
   });
 });
+
+describe("claiming a session", () => {
+  it("marks it as this process's, and lets go of it only while the marker is still its own", async () => {
+    const session = await planted(() => Promise.resolve());
+    const marker = session.replace(/\.jsonl$/, ".open");
+    const claim = claimInUse(session);
+    if (!("unmark" in claim)) throw new Error("not claimed");
+    expect(await readFile(marker, "utf8")).toBe(`${process.pid}\n`);
+    claim.unmark();
+    await expect(readFile(marker, "utf8")).rejects.toThrow(/ENOENT/);
+    // Taken over by another process meanwhile: its marker stays.
+    const again = claimInUse(session);
+    await writeFile(marker, "4000000\n");
+    if ("unmark" in again) again.unmark();
+    expect(await readFile(marker, "utf8")).toBe("4000000\n");
+  });
+
+  it("is refused while another mcpterm holds it, and takes over a marker whose process is gone", async () => {
+    const mcpterm = await running("cli.js");
+    try {
+      const held = await planted((marker) => writeFile(marker, `${mcpterm.pid}\n`));
+      expect(claimInUse(held)).toEqual({ heldBy: mcpterm.pid });
+    } finally {
+      mcpterm.kill();
+    }
+    const stale = await planted((marker) => writeFile(marker, "4000000\n"));
+    const claim = claimInUse(stale);
+    expect("unmark" in claim).toBe(true);
+    expect(await readFile(stale.replace(/\.jsonl$/, ".open"), "utf8")).toBe(`${process.pid}\n`);
+  });
+});
+
+/** A node process running a script of this name, as mcpterm's own runs dist/cli.js; its pid once it runs. */
+async function running(name: string): Promise<ChildProcess & { pid: number }> {
+  const dir = await tempDir();
+  const script = path.join(dir, name);
+  await writeFile(script, "setInterval(() => {}, 1000);\n");
+  const child = spawn(process.execPath, [script], { stdio: "ignore" });
+  await new Promise((resolve, reject) => child.once("spawn", resolve).once("error", reject));
+  if (child.pid === undefined) throw new Error(`${name} did not start`);
+  return Object.assign(child, { pid: child.pid });
+}

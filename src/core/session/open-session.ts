@@ -399,6 +399,9 @@ export async function openSession(
   // "Always allow in this project" lasts in the user's settings, keyed by the working folder.
   const allowances = new ToolAllowances(settings.allowanceStore(cwd));
   const savers = new Set<SessionSaver>();
+  /** Savers of conversations a new one replaced (the TUI's /resume), closing once their last turn is written. */
+  const replaced: Array<Promise<void>> = [];
+  let conversations = 0;
   let started: ReturnType<SessionRuntime["start"]> | undefined;
   const startServers = async (): Promise<void> => {
     telemetry?.serversStarting();
@@ -464,7 +467,12 @@ export async function openSession(
     newSession: (model, resumed) => {
       sessionModel = model;
       // The run's first conversation is saved under its trace's id: one id finds both.
-      const sharesTraceId = savers.size === 0 && resumed === undefined;
+      const sharesTraceId = conversations === 0 && resumed === undefined;
+      conversations += 1;
+      // The conversation this one replaces gets no more turns: its file is let go (and no longer
+      // held as in use, see session-in-use.ts) once its last turn is written.
+      for (const old of savers) replaced.push(old.settled().then(() => old.close()));
+      savers.clear();
       const saver = new SessionSaver(
         {
           dir: sessionsDir(cwd),
@@ -519,7 +527,11 @@ export async function openSession(
       trace.close();
       // Bounded (telemetry.exitFlushMs), and not at all when the collector is known to be down.
       await telemetry?.close();
-      await Promise.all([...[...savers].map((saver) => saver.settled()), inputHistory.settled()]);
+      await Promise.all([
+        ...[...savers].map((saver) => saver.settled()),
+        inputHistory.settled(),
+        ...replaced,
+      ]);
       for (const saver of savers) saver.close();
     },
   };

@@ -13,7 +13,7 @@ import {
 import type { SessionMarks } from "./session-mark.js";
 import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
-import { writerElsewhere } from "./session-in-use.js";
+import { claimInUse, markerOf } from "./session-in-use.js";
 
 /** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
 export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
@@ -44,7 +44,7 @@ export async function findSavedSession(
       throw new UsageError(
         `There is no session of yours to continue in ${shown}: ${files.length === 1 ? "the one there does not carry" : `none of the ${files.length} there carries`} the mark your mcpterm gives the sessions it starts here (an older mcpterm saved ${files.length === 1 ? "it" : "them"}, ${files.length === 1 ? "it was" : "they were"} started where this folder was before it moved, or ${files.length === 1 ? "it" : "they"} came with the project); resume one by its id (mcpterm --resume <id>) to see it, or start a new session.`,
       );
-    return withOrigin(notWrittenElsewhere(found), []);
+    return withOrigin(claimed(found, cwd), []);
   }
   if (!isSessionId(request.id))
     throw new UsageError(
@@ -67,7 +67,7 @@ export async function findSavedSession(
       `Cannot resume ${path.relative(cwd, chosen.file) || chosen.file}: ${read.reason}; start a new session, or move the file away.`,
     );
   return withOrigin(
-    notWrittenElsewhere(read.session),
+    claimed(read.session, cwd),
     marks.holds(read.session)
       ? []
       : [
@@ -87,14 +87,17 @@ async function withOrigin(session: SavedSession, unmarked: readonly string[]): P
  * header copied into another folder's sessions names the folder it was made in, not this one.
  */
 /**
- * The session, unless another running mcpterm is writing it (a TUI left open, a `-p` run not
- * done): both would append their turns to one file, each unaware of the other's.
+ * The session, claimed as this process's (claimInUse) from the moment it is found, unless another
+ * running mcpterm is writing it (a TUI left open, a `-p` run not done): both would append their
+ * turns to one file, each unaware of the other's. Claimed here, not when the first turn is
+ * saved, so two runs started at once cannot both go on with it while their servers start.
  */
-function notWrittenElsewhere(session: SavedSession): SavedSession {
-  const pid = writerElsewhere(session.file);
-  if (pid === undefined) return session;
+function claimed(session: SavedSession, cwd: string): SavedSession {
+  const claim = claimInUse(session.file);
+  if (!("heldBy" in claim)) return session;
+  const marker = path.relative(cwd, markerOf(session.file)) || markerOf(session.file);
   throw new UsageError(
-    `Session ${session.id} is still being written by another mcpterm (pid ${pid}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here.`,
+    `Session ${session.id} is still being written by another mcpterm (pid ${claim.heldBy}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here (if pid ${claim.heldBy} is no mcpterm, delete ${marker}).`,
   );
 }
 

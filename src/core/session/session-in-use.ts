@@ -1,9 +1,11 @@
+import path from "node:path";
 import {
   closeSync,
   constants,
   fstatSync,
   ftruncateSync,
   openSync,
+  readFileSync,
   readSync,
   rmSync,
   writeSync,
@@ -28,26 +30,47 @@ const SAFE_OPEN = constants.O_NOFOLLOW | constants.O_NONBLOCK;
  * anything but a small regular file of one name, does not hold its session.
  */
 export function markInUse(sessionFile: string): () => void {
+  const claim = claimInUse(sessionFile);
+  return "unmark" in claim ? claim.unmark : () => undefined;
+}
+
+/**
+ * Marks the session as this process's (markInUse), unless another running mcpterm holds it: then
+ * says which. The marker is made with O_EXCL, so of two runs asking at once one gets it; one left
+ * by a process that is gone, or by this one, is taken over.
+ */
+export function claimInUse(sessionFile: string): { unmark: () => void } | { heldBy: number } {
   const marker = markerOf(sessionFile);
+  let fd: number;
   try {
-    const fd = openSync(marker, constants.O_WRONLY | constants.O_CREAT | SAFE_OPEN, 0o600);
+    fd = openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return { unmark: () => undefined };
+    const heldBy = writerElsewhere(sessionFile);
+    if (heldBy !== undefined) return { heldBy };
     try {
-      if (!isPlainFile(fd)) return () => undefined;
-      ftruncateSync(fd, 0);
-      writeSync(fd, `${process.pid}\n`);
-    } finally {
-      closeSync(fd);
+      fd = openSync(marker, constants.O_WRONLY | SAFE_OPEN);
+    } catch {
+      // Unmarked, the session is pruned as before: the marker is a courtesy to other processes.
+      return { unmark: () => undefined };
     }
-  } catch {
-    // Unmarked, the session is pruned as before: the marker is a courtesy to other processes.
-    return () => undefined;
   }
+  try {
+    if (!isPlainFile(fd)) return { unmark: () => undefined };
+    ftruncateSync(fd, 0);
+    writeSync(fd, `${process.pid}\n`);
+  } catch {
+    return { unmark: () => undefined };
+  } finally {
+    closeSync(fd);
+  }
+  // Taken away only while it is still this process's: another may have taken it over since.
   const unmark = (): void => {
     process.off("exit", unmark);
-    rmSync(marker, { force: true });
+    if (markerPid(marker) === process.pid) rmSync(marker, { force: true });
   };
   process.once("exit", unmark);
-  return unmark;
+  return { unmark };
 }
 
 /** Whether another running process has `sessionFile` open (see markInUse). */
@@ -58,7 +81,28 @@ export function inUseElsewhere(sessionFile: string): boolean {
 /** The pid of another running mcpterm writing the session, if one is. */
 export function writerElsewhere(sessionFile: string): number | undefined {
   const pid = markerPid(markerOf(sessionFile));
-  return pid !== undefined && pid !== process.pid && processRuns(pid) ? pid : undefined;
+  return pid !== undefined && pid !== process.pid && runsMcpterm(pid) ? pid : undefined;
+}
+
+/** The marker of a session's file, for a message that tells the person to remove a stale one. */
+export function markerOf(sessionFile: string): string {
+  return sessionFile.replace(/\.jsonl$/, ".open");
+}
+
+/**
+ * Whether the pid runs, and (where /proc says what it runs) runs mcpterm: a marker left by a
+ * SIGKILL names a pid the system may give to any process since.
+ */
+function runsMcpterm(pid: number): boolean {
+  if (!processRuns(pid)) return false;
+  let words: string[];
+  try {
+    words = readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0");
+  } catch {
+    return true;
+  }
+  const names = new Set(["mcpterm", "cli.js", path.basename(process.argv[1] ?? "mcpterm")]);
+  return words.some((word) => names.has(path.basename(word)));
 }
 
 /** Removes a pruned session's marker, left by a process that is gone. */
@@ -91,8 +135,4 @@ function markerPid(marker: string): number | undefined {
 function isPlainFile(fd: number): boolean {
   const info = fstatSync(fd);
   return info.isFile() && info.nlink === 1;
-}
-
-function markerOf(sessionFile: string): string {
-  return sessionFile.replace(/\.jsonl$/, ".open");
 }

@@ -1,0 +1,52 @@
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSession } from "../../src/core/session/open-session.js";
+import { findSavedSession } from "../../src/core/session/resume-session.js";
+import { tempDir } from "../support/fixtures.js";
+import { waitFor } from "../support/poll.js";
+import { cleanEnv } from "../support/run-cli.js";
+import { interactiveRequest } from "../support/session.js";
+import { startScriptedModelServer, type ScriptedModelServer } from "../support/scripted-model-server.js";
+
+const models: ScriptedModelServer[] = [];
+afterAll(() => Promise.all(models.map((model) => model.close())));
+
+/** Runs a turn to its end. */
+async function finished(events: AsyncIterable<unknown>): Promise<void> {
+  for await (const event of events) if (event === undefined) break;
+}
+
+async function markers(dir: string): Promise<string[]> {
+  return (await readdir(path.join(dir, ".mcpterm", "sessions"))).filter((name) => name.endsWith(".open"));
+}
+
+describe("a conversation another replaces (the TUI's /resume)", () => {
+  it("lets go of its saved session: its in-use marker goes once its last turn is written", async () => {
+    const model = await startScriptedModelServer(() => ({ text: "ok" }));
+    models.push(model);
+    const dir = await tempDir();
+    const runtime = await openSession(interactiveRequest({ model: { model: "m", baseUrl: model.baseUrl } }), {
+      env: cleanEnv(),
+      cwd: dir,
+    });
+    try {
+      await runtime.start().servers;
+      const first = runtime.newSession(runtime.modelFor());
+      await finished(first.run("first words"));
+      const firstId = first.savedId ?? "";
+      expect(await markers(dir)).toEqual([`${firstId}.open`]);
+      // /resume of another session: the first conversation gets no more turns.
+      const other = runtime.newSession(runtime.modelFor());
+      await finished(other.run("other words"));
+      const resumed = await findSavedSession(dir, { kind: "id", id: firstId }, runtime.sessionMarks);
+      runtime.newSession(runtime.modelFor(), resumed);
+      const otherMarker = path.join(dir, ".mcpterm", "sessions", `${other.savedId ?? ""}.open`);
+      await waitFor(() => !existsSync(otherMarker), "the replaced conversation's marker to go", 10_000);
+    } finally {
+      await runtime.close();
+    }
+    expect(await markers(dir)).toEqual([]);
+  });
+});
