@@ -484,7 +484,7 @@ describe("a 2026 server that asks the client by request, as a 2025 server may", 
     const run = await callFiles(asking("roots/list"), 1500);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^mcpterm: server "\S+" did not answer within 1500 ms; it had sent a roots\/list request \(id "ask-1"\) and may have waited for the answer, which 2026-07-28 does not let a server send \(it asks for roots, sampling or the person's input inside its answer, as input_required\), so mcpterm leaves it unanswered/,
+      /^mcpterm: server "\S+" did not answer within 1500 ms; it had sent a roots\/list request \(id "ask-1"\) and may be waiting for its answer; 2026-07-28 does not let a server send requests \(it asks for roots, sampling or the person's input inside its answer, as input_required\), so mcpterm left it unanswered/,
     );
   });
 

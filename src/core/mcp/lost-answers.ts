@@ -33,7 +33,6 @@ export interface LostAnswersOptions {
   /** Tells the connection's log what the server did wrong. */
   note?: (text: string) => void;
   graceMs?: number;
-  now?: () => number;
 }
 
 /**
@@ -50,7 +49,7 @@ export interface LostAnswersOptions {
  *   revision has a server ask inside its answer (input_required), and a client on stdio must not
  *   answer a request, so the SDK drops it unanswered, and a server waiting for the answer waits
  *   in vain. It is noted in the server's log as it comes, and a call that times out after it
- *   says so (unansweredSince); nothing fails sooner, since a server may go on without the answer.
+ *   says so (unanswered); nothing fails sooner, since a server may go on without the answer.
  */
 export class LostAnswers implements WireWatcher {
   /** Requests sent and not yet answered or cancelled, by id, oldest first. */
@@ -60,13 +59,11 @@ export class LostAnswers implements WireWatcher {
   private deliver: (message: JSONRPCMessage) => void = () => undefined;
 
   private readonly graceMs: number;
-  private readonly now: () => number;
-  /** The latest request a 2026 server sent (ping aside), and when. */
-  private asked: { what: string; at: number } | undefined;
+  /** The latest request a 2026 server sent (ping aside). */
+  private asked: string | undefined;
 
   constructor(private readonly options: LostAnswersOptions = {}) {
     this.graceMs = options.graceMs ?? STRAY_GRACE_MS;
-    this.now = options.now ?? Date.now;
   }
 
   started(deliver: (message: JSONRPCMessage) => void): void {
@@ -105,21 +102,21 @@ export class LostAnswers implements WireWatcher {
   }
 
   /**
-   * What the server asked by request since `at` (ms) and was left unanswered, as a clause for a
-   * request of mcpterm's that timed out meanwhile: most likely the server waited for that answer.
-   * A ping is no such request: a server sends it on a timer of its own, and goes on.
+   * The latest request the server sent and was left unanswered, as a clause for a request of
+   * mcpterm's that timed out: the server may be waiting for that answer still (one sent as it
+   * started, roots/list after initialize, holds every call after it). A ping is no such request:
+   * a server sends it on a timer of its own, and goes on.
    */
-  unansweredSince(at: number): string | undefined {
-    const asked = this.asked;
-    if (asked === undefined || asked.at < at) return undefined;
-    return `it had sent ${asked.what} and may have waited for the answer, which ${UNANSWERED_WHY}`;
+  unanswered(): string | undefined {
+    if (this.asked === undefined) return undefined;
+    return `it had sent ${this.asked} and may be waiting for its answer; ${MODERN_REVISION} does not let a server send requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm left it unanswered`;
   }
 
   /** A request from a 2026 server, which the SDK drops unanswered: noted in the server's log, and kept for a timeout to name. */
   private requestOn2026(request: JSONRPCMessage & { id: string | number; method: string }): void {
     const what = `a ${cut(request.method)} request (id ${cut(JSON.stringify(request.id))})`;
     this.options.note?.(`the server sent ${what}, which ${UNANSWERED_WHY}`);
-    if (request.method !== "ping") this.asked = { what, at: this.now() };
+    if (request.method !== "ping") this.asked = what;
   }
 
   /** When exactly one request waits, fails it unless its own answer comes within the grace (or it is cancelled). */

@@ -182,7 +182,7 @@ export class ServerConnection {
       cache: this.cache,
       era: () => this.protocol?.era,
       sendsHeaders,
-      unansweredSince: (at) => this.lost?.unansweredSince(at),
+      unanswered: () => this.lost?.unanswered(),
       note,
     });
     this.opener = new ClientOpener({

@@ -31,8 +31,8 @@ export interface ToolCallHost {
   tasks?: TaskDriver;
   /** Whether to ask a 2025 server for a task: the tool requires one (execution.taskSupport). */
   asksTask?: boolean;
-  /** What the server asked by request since `at` (ms) that mcpterm left unanswered, as a clause (see LostAnswers). */
-  unansweredSince?: (at: number) => string | undefined;
+  /** What the server asked by request that mcpterm left unanswered, as a clause (see LostAnswers). */
+  unanswered?: () => string | undefined;
 }
 
 /**
@@ -51,14 +51,13 @@ export async function callToolWithin(
   meta: { _meta?: Record<string, unknown> } = {},
 ): Promise<CallToolResult> {
   const timeoutMs = options.timeoutMs ?? host.timeoutMs;
-  const startedAt = Date.now();
   const limits = new CallLimits({
     server: host.server,
     timeoutMs,
     maxCallMs: host.maxCallMs,
     questions: host.questions,
     signal: options.signal,
-    silenceExplained: () => host.unansweredSince?.(startedAt),
+    silenceExplained: () => host.unanswered?.(),
   });
   const { onProgress, onTask } = options;
   // Every poll the server answers about the task is a sign of life (a status may stay the same
