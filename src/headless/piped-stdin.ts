@@ -16,7 +16,7 @@ export type PipedTake = PipedBytes | undefined | "interrupted";
  * Text piped into a `-p <text>` run (`git diff | mcpterm -p "write the commit message"`), read
  * from the start of the run beside the servers' start and taken when the prompt is ready. A
  * shell's pipe or a file is waited for to its end (a build's log arrives as the build runs); a
- * socket, as programs start mcpterm, is taken only if it had ended by then, since a spawn that
+ * socket, as Node's spawn hands one, is taken only if it had ended by then, since a spawn that
  * writes nothing often leaves it open. Undefined when stdin is a terminal or nothing to read.
  */
 export function readPipedStdin(
