@@ -27,10 +27,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
   // Ctrl+C or a signal while the prompt is read (a pipe that never ends, `tail -f log | …`) stops it.
   const read =
     args.prompt === "-" ? await Promise.race([readAll(io.stdin), aborted(io.signal)]) : args.prompt;
-  if (read === undefined) {
-    if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
-    return ExitCode.runtime;
-  }
+  if (read === undefined) return interrupted(io);
   // Text piped in beside `-p <text>` is read from now, while the session opens and the servers
   // start (a `-p -` run's is its prompt).
   const piped = args.prompt === "-" ? undefined : readPipedStdin(io);
@@ -84,9 +81,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
     ]);
     if (settled === undefined) {
       stoppedStarting = true;
-      // A run stopped because its output's reader went away says nothing more (see OUTPUT_CLOSED).
-      if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
-      return ExitCode.runtime;
+      return interrupted(io);
     }
     const [, knowledge] = settled;
     // A knowledge base that could not be opened (its folder leads outside the project, say) is said.
@@ -114,10 +109,7 @@ export async function runPromptCommand(args: PromptArgs, io: CliIo): Promise<Exi
           });
     if (prepared && !prepared.ok) throw new UsageError(prepared.reason);
     const pipedBytes = await piped?.take(warn);
-    if (pipedBytes === "interrupted") {
-      if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
-      return ExitCode.runtime;
-    }
+    if (pipedBytes === "interrupted") return interrupted(io);
     const pipedText = pipedBytes && (await attachPipedText(pipedBytes, runtime.redactor));
     if (pipedText && !pipedText.ok) throw new UsageError(pipedText.reason);
     const session = runtime.newSession(model, resumed);
@@ -195,4 +187,13 @@ async function printEvents(
   if (summary.reason === "aborted" && io.signal.reason !== OUTPUT_CLOSED)
     io.stderr.write("mcpterm: interrupted.\n");
   return exitCode;
+}
+
+/**
+ * A run stopped before its turn (Ctrl+C, a signal): said in one word, unless it stopped because
+ * its output's reader went away, which says nothing more (see OUTPUT_CLOSED).
+ */
+function interrupted(io: CliIo): ExitCode {
+  if (io.signal.reason !== OUTPUT_CLOSED) io.stderr.write("mcpterm: interrupted.\n");
+  return ExitCode.runtime;
 }
