@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSession } from "../../src/core/session/open-session.js";
 import { findSavedSession } from "../../src/core/session/resume-session.js";
+import { inUseElsewhere } from "../../src/core/session/session-in-use.js";
 import { tempDir } from "../support/fixtures.js";
 import { waitFor } from "../support/poll.js";
 import { cleanEnv } from "../support/run-cli.js";
@@ -44,6 +45,39 @@ describe("a conversation another replaces (the TUI's /resume)", () => {
       runtime.newSession(runtime.modelFor(), resumed);
       const otherMarker = path.join(dir, ".mcpterm", "sessions", `${other.savedId ?? ""}.open`);
       await waitFor(() => !existsSync(otherMarker), "the replaced conversation's marker to go", 10_000);
+    } finally {
+      await runtime.close();
+    }
+    expect(await markers(dir)).toEqual([]);
+  });
+
+  it("keeps the session held when /resume goes back to the one it is in", async () => {
+    const model = await startScriptedModelServer(() => ({ text: "ok" }));
+    models.push(model);
+    const dir = await tempDir();
+    const runtime = await openSession(interactiveRequest({ model: { model: "m", baseUrl: model.baseUrl } }), {
+      env: cleanEnv(),
+      cwd: dir,
+    });
+    try {
+      await runtime.start().servers;
+      const first = runtime.newSession(runtime.modelFor());
+      await finished(first.run("first words"));
+      const id = first.savedId ?? "";
+      const again = runtime.newSession(
+        runtime.modelFor(),
+        await findSavedSession(dir, { kind: "id", id }, runtime.sessionMarks),
+      );
+      // The replaced conversation lets go of its claim once its last turn is written (nothing
+      // waits): the session is still held, before the next turn and after it.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await markers(dir)).toEqual([`${id}.open`]);
+      await finished(again.run("more words"));
+      expect(await markers(dir)).toEqual([`${id}.open`]);
+      expect(inUseElsewhere(path.join(dir, ".mcpterm", "sessions", `${id}.jsonl`))).toBe(false);
+      expect(readFileSync(path.join(dir, ".mcpterm", "sessions", `${id}.open`), "utf8")).toBe(
+        `${process.pid}\n`,
+      );
     } finally {
       await runtime.close();
     }

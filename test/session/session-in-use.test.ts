@@ -73,6 +73,23 @@ describe("claiming a session", () => {
     expect(await readFile(marker, "utf8")).toBe("4000000\n");
   });
 
+  it("is held while any claim of this process is, by one exit hook however many claims", async () => {
+    const session = await planted(() => Promise.resolve());
+    const marker = session.replace(/\.jsonl$/, ".open");
+    const hooks = process.listenerCount("exit");
+    const claims = Array.from({ length: 12 }, () => claimInUse(session));
+    expect(process.listenerCount("exit")).toBeLessThanOrEqual(hooks + 1);
+    for (const claim of claims.slice(0, 11)) if ("unmark" in claim) claim.unmark();
+    expect(await readFile(marker, "utf8")).toBe(`${process.pid}\n`);
+    const last = claims[11];
+    if (last && "unmark" in last) {
+      last.unmark();
+      last.unmark();
+    }
+    await expect(readFile(marker, "utf8")).rejects.toThrow(/ENOENT/);
+    expect(process.listenerCount("exit")).toBe(hooks);
+  });
+
   it("is refused while another mcpterm holds it, and takes over a marker whose process is gone", async () => {
     const mcpterm = await running("cli.js");
     try {

@@ -13,7 +13,7 @@ import {
 import type { SessionMarks } from "./session-mark.js";
 import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
-import { claimInUse, markerOf } from "./session-in-use.js";
+import { claimInUse, holdClaim, markerOf } from "./session-in-use.js";
 
 /** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
 export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
@@ -94,7 +94,10 @@ async function withOrigin(session: SavedSession, unmarked: readonly string[]): P
  */
 function claimed(session: SavedSession, cwd: string): SavedSession {
   const claim = claimInUse(session.file);
-  if (!("heldBy" in claim)) return session;
+  if (!("heldBy" in claim)) {
+    holdClaim(session, claim.unmark);
+    return session;
+  }
   const marker = path.relative(cwd, markerOf(session.file)) || markerOf(session.file);
   throw new UsageError(
     `Session ${session.id} is still being written by another mcpterm (pid ${claim.heldBy}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here (if pid ${claim.heldBy} is no mcpterm, delete ${marker}).`,

@@ -35,42 +35,94 @@ export function markInUse(sessionFile: string): () => void {
 }
 
 /**
+ * The markers this process holds, each with how many claims hold it: a TUI's /resume of the
+ * session it is in claims it again before the replaced conversation lets go of it, and the
+ * marker must outlast both.
+ */
+const held = new Map<string, number>();
+
+/**
  * Marks the session as this process's (markInUse), unless another running mcpterm holds it: then
  * says which. The marker is made with O_EXCL, so of two runs asking at once one gets it; one left
- * by a process that is gone, or by this one, is taken over.
+ * by a process that is gone, or by this one, is taken over. Each claim is let go once (`unmark`),
+ * and the marker goes with the last of this process's claims on it, or as the process exits.
  */
 export function claimInUse(sessionFile: string): { unmark: () => void } | { heldBy: number } {
   const marker = markerOf(sessionFile);
+  const claims = held.get(marker);
+  if (claims === undefined || markerPid(marker) !== process.pid) {
+    const made = makeMarker(marker, sessionFile);
+    if (made !== "made") return made === "unmarked" ? { unmark: () => undefined } : { heldBy: made };
+  }
+  held.set(marker, (claims ?? 0) + 1);
+  if (held.size === 1 && claims === undefined) process.once("exit", letGoOfAll);
+  let released = false;
+  return {
+    unmark: () => {
+      if (released) return;
+      released = true;
+      const left = (held.get(marker) ?? 1) - 1;
+      if (left > 0) held.set(marker, left);
+      else letGo(marker);
+    },
+  };
+}
+
+/** Writes this process's pid into the marker: "made", the pid of the mcpterm that holds it, or "unmarked". */
+function makeMarker(marker: string, sessionFile: string): "made" | "unmarked" | number {
   let fd: number;
   try {
     fd = openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return { unmark: () => undefined };
+    // Unmarked, the session is pruned as before: the marker is a courtesy to other processes.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "unmarked";
     const heldBy = writerElsewhere(sessionFile);
-    if (heldBy !== undefined) return { heldBy };
+    if (heldBy !== undefined) return heldBy;
     try {
       fd = openSync(marker, constants.O_WRONLY | SAFE_OPEN);
     } catch {
-      // Unmarked, the session is pruned as before: the marker is a courtesy to other processes.
-      return { unmark: () => undefined };
+      return "unmarked";
     }
   }
   try {
-    if (!isPlainFile(fd)) return { unmark: () => undefined };
+    if (!isPlainFile(fd)) return "unmarked";
     ftruncateSync(fd, 0);
     writeSync(fd, `${process.pid}\n`);
+    return "made";
   } catch {
-    return { unmark: () => undefined };
+    return "unmarked";
   } finally {
     closeSync(fd);
   }
-  // Taken away only while it is still this process's: another may have taken it over since.
-  const unmark = (): void => {
-    process.off("exit", unmark);
-    if (markerPid(marker) === process.pid) rmSync(marker, { force: true });
-  };
-  process.once("exit", unmark);
-  return { unmark };
+}
+
+/** Removes the marker while it is still this process's: another may have taken it over since. */
+function letGo(marker: string): void {
+  held.delete(marker);
+  if (held.size === 0) process.off("exit", letGoOfAll);
+  if (markerPid(marker) === process.pid) rmSync(marker, { force: true });
+}
+
+function letGoOfAll(): void {
+  for (const marker of [...held.keys()]) letGo(marker);
+}
+
+/**
+ * A found session's claim, kept until what continues it (its saver) takes it over, or until it is
+ * dropped unused (a TUI's pending resume replaced): it is let go exactly once either way.
+ */
+const pendingClaims = new WeakMap<object, () => void>();
+
+/** Keeps `unmark` as the claim on `session`, for takeClaim. */
+export function holdClaim(session: object, unmark: () => void): void {
+  pendingClaims.set(session, unmark);
+}
+
+/** The claim held on `session` (holdClaim), now the caller's to let go; undefined when none is. */
+export function takeClaim(session: object): (() => void) | undefined {
+  const unmark = pendingClaims.get(session);
+  pendingClaims.delete(session);
+  return unmark;
 }
 
 /** Whether another running process has `sessionFile` open (see markInUse). */

@@ -22,7 +22,7 @@ import { newSessionId } from "../trace/session-id.js";
 import { fitHistory, fitTurns, MAX_SAVED_SESSIONS, MAX_SESSION_BYTES } from "./saved-session-bounds.js";
 import type { SavedSession, SavedTurn, SessionHeader } from "./saved-session.js";
 import { sessionHeader } from "./saved-session-header.js";
-import { forgetMarker, inUseElsewhere, markInUse } from "./session-in-use.js";
+import { forgetMarker, inUseElsewhere, markInUse, takeClaim } from "./session-in-use.js";
 
 export interface SessionSaverOptions {
   /** `<cwd>/.mcpterm/sessions`. */
@@ -87,7 +87,7 @@ export class SessionSaver implements SessionJournal {
       this.resumed = resumed;
       this.savedKeys = resumed.history.map((message) => JSON.stringify(message));
       this.turns = [...resumed.turns];
-      this.unmarkResumed = markInUse(resumed.file);
+      this.unmarkResumed = takeClaim(resumed) ?? markInUse(resumed.file);
     }
   }
 

@@ -22,6 +22,7 @@ import {
   sessionSummaries,
 } from "../../core/session/resume-session.js";
 import type { SavedSession } from "../../core/session/saved-session.js";
+import { takeClaim } from "../../core/session/session-in-use.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { completionWords } from "../keys/completion.js";
 import { describeCompletion } from "./completion-descriptions.js";
@@ -492,7 +493,11 @@ export class TuiController implements Person {
     }
     const { runtime } = this.options;
     if (this.session) this.session = runtime.newSession(runtime.modelFor(this.session.modelName), saved);
-    else this.pendingResume = saved;
+    else {
+      // A pending resume replaced before any turn lets go of the session it had claimed.
+      if (this.pendingResume) takeClaim(this.pendingResume)?.();
+      this.pendingResume = saved;
+    }
     this.replayAfterCommand = saved;
     return { ok: true, text: `Going on with session ${saved.id}.` };
   }
