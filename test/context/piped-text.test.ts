@@ -182,4 +182,24 @@ describe("attachPipedText", () => {
     const attached = await attachPipedText(whole(Buffer.from(lines.join("\n"))), redactor, 1000);
     expect(attached.ok && attached.attached?.attachments[0]?.detail).toMatch(/lines, its middle left out$/);
   });
+
+  it("keeps the error of a last line far longer than the margin beside a dropped middle", async () => {
+    const log = Buffer.from(
+      `build started\n${"ok\n".repeat(100_000)}${"y".repeat(250_000)} ERROR: failed at end\n`,
+    );
+    const piped = {
+      total: log.length,
+      newlines: 100_002,
+      head: log.subarray(0, 64 * 1024),
+      tail: log.subarray(-256 * 1024),
+    };
+    expect(await forModel(piped)).toMatch(/y ERROR: failed at end\n<\/stdin>$/);
+  });
+
+  it("ends an escape sequence left without its terminator at its line, not at the text's end", async () => {
+    const log = `build started\n\u001b]0;title\n${"a line of the log\n".repeat(3)}\u001bPdcs\nERROR: the real failure\n`;
+    expect(await forModel(whole(Buffer.from(log)))).toBe(
+      `<stdin trust="untrusted">\nbuild started\n\n${"a line of the log\n".repeat(3)}\nERROR: the real failure\n</stdin>`,
+    );
+  });
 });

@@ -153,13 +153,15 @@ function decode(bytes: Buffer, encoding: string): string {
  */
 function pastCutStart(text: string): string {
   const lineEnd = text.indexOf("\n", SECRET_REACH);
-  return text.slice(lineEnd === -1 ? SECRET_REACH : lineEnd + 1);
+  // A line that runs on far past the margin (a 250 KB last line holding the error) is kept from there.
+  return text.slice(lineEnd === -1 || lineEnd > 2 * SECRET_REACH ? SECRET_REACH : lineEnd + 1);
 }
 
 /** The start part without its end, which the dropped middle cut as pastCutStart says. */
 function beforeCutEnd(text: string): string {
-  const lineStart = text.lastIndexOf("\n", text.length - SECRET_REACH);
-  return text.slice(0, lineStart === -1 ? Math.max(0, text.length - SECRET_REACH) : lineStart + 1);
+  const cut = text.length - SECRET_REACH;
+  const lineStart = text.lastIndexOf("\n", cut);
+  return text.slice(0, lineStart === -1 || lineStart < cut - SECRET_REACH ? Math.max(0, cut) : lineStart + 1);
 }
 
 /** The end part of UTF-16 text starting on a whole code unit (it was cut at any byte). */

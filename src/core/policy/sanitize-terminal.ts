@@ -7,8 +7,10 @@
 import { HIDDEN_CHARACTERS, hasHiddenText, revealHiddenText } from "./hidden-text.js";
 
 /* eslint-disable no-control-regex -- matching control characters is the point of this file. */
+// An OSC or other string sequence without its terminator ends at the line's end: a stray one
+// (a log cut mid-sequence) would otherwise take every line after it out of sight.
 const ESCAPE_SEQUENCES =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[PX^_][^\u001b\n]*(?:\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function sanitizeForTerminal(text: string): string {
