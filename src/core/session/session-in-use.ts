@@ -1,12 +1,16 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import {
   closeSync,
   constants,
   fstatSync,
   ftruncateSync,
+  linkSync,
+  lstatSync,
   openSync,
   readFileSync,
   readSync,
+  renameSync,
   rmSync,
   writeSync,
 } from "node:fs";
@@ -76,12 +80,13 @@ function makeMarker(marker: string, sessionFile: string): "made" | "unmarked" | 
   } catch (error) {
     // Unmarked, the session is pruned as before: the marker is a courtesy to other processes.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") return "unmarked";
-    const heldBy = writerElsewhere(sessionFile);
+    const heldBy = settledWriter(sessionFile) ?? takeOver(marker);
     if (heldBy !== undefined) return heldBy;
     try {
-      fd = openSync(marker, constants.O_WRONLY | SAFE_OPEN);
+      fd = openSync(marker, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | SAFE_OPEN, 0o600);
     } catch {
-      return "unmarked";
+      // Another run made it first.
+      return settledWriter(sessionFile) ?? "unmarked";
     }
   }
   try {
@@ -94,6 +99,63 @@ function makeMarker(marker: string, sessionFile: string): "made" | "unmarked" | 
   } finally {
     closeSync(fd);
   }
+}
+
+/** How long a marker just made may stand empty, its pid not yet written, before it is judged. */
+const MARKER_WRITE_WAIT_MS = 50;
+
+/**
+ * writerElsewhere, waiting a moment for a marker that is there but holds no pid yet: another run
+ * made it an instant ago and is writing its pid into it.
+ */
+function settledWriter(sessionFile: string): number | undefined {
+  waitWhileEmpty(markerOf(sessionFile));
+  return writerElsewhere(sessionFile);
+}
+
+/** Waits (at most MARKER_WRITE_WAIT_MS) while `marker` is an empty file, as one is while its maker writes its pid. */
+function waitWhileEmpty(marker: string): void {
+  const until = Date.now() + MARKER_WRITE_WAIT_MS;
+  while (isEmptyFile(marker) && Date.now() < until) Atomics.wait(PAUSE, 0, 0, 2);
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+function isEmptyFile(file: string): boolean {
+  try {
+    const info = lstatSync(file);
+    return info.isFile() && info.size === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Moves a marker found stale out of the way, so a new one can be made with O_EXCL: of two runs
+ * that found it stale, only one moves it. One that finds it moved and made anew by the other
+ * (a running mcpterm's, by the time it looks) puts it back, unless a third made one meanwhile,
+ * and says whose it is.
+ */
+function takeOver(marker: string): number | undefined {
+  const aside = `${marker}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  try {
+    renameSync(marker, aside);
+  } catch {
+    return undefined;
+  }
+  // Moved while its maker was still writing its pid: read once it is written.
+  waitWhileEmpty(aside);
+  const pid = markerPid(aside);
+  const live = pid !== undefined && pid !== process.pid && runsMcpterm(pid);
+  if (live) {
+    try {
+      linkSync(aside, marker);
+    } catch {
+      // A third run made one meanwhile: it holds the session now.
+    }
+  }
+  rmSync(aside, { force: true });
+  return live ? pid : undefined;
 }
 
 /** Removes the marker while it is still this process's: another may have taken it over since. */
