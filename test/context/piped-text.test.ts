@@ -202,4 +202,16 @@ describe("attachPipedText", () => {
       `<stdin trust="untrusted">\nbuild started\n\n${"a line of the log\n".repeat(3)}\nERROR: the real failure\n</stdin>`,
     );
   });
+
+  it("drops the rest of a key whose BEGIN line went with the middle, however long its lines were as read", async () => {
+    // Each line of the key wrapped in a long hyperlink: 28 lines are 22,000 characters as read.
+    const link = (line: string) =>
+      `\u001b]8;;https://example.com/${"p".repeat(700)}\u0007${line}\u001b]8;;\u0007`;
+    const body = Array.from({ length: 28 }, (_, index) => link(`SECRETBODY${index}${"Qk".repeat(27)}`));
+    const tail = Buffer.from(`${body.join("\n")}\n${link("-----END PRIVATE KEY-----")}\nERROR end\n`);
+    const piped = { total: 10_000_000, newlines: 100_000, head: Buffer.from("start\n"), tail };
+    const sent = await forModel(piped);
+    expect(sent).not.toMatch(/SECRETBODY|Qk{3}|END PRIVATE/);
+    expect(sent).toMatch(/\nERROR end\n<\/stdin>$/);
+  });
 });

@@ -45,7 +45,7 @@ export async function attachPipedText(
   const read = decode(piped.head, encoding);
   const head = asShown(piped.tail ? beforeCutEnd(read) : read);
   const tail = piped.tail
-    ? asShown(pastCutStart(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding)))
+    ? pastKeyEnd(asShown(pastCutStart(decode(endAtCharacter(piped.tail, piped.total, encoding), encoding))))
     : "";
   if (head.trim() === "" && tail.trim() === "") return { ok: true, attached: undefined };
   // Each part is redacted whole (at most the bytes kept in memory): a secret is found in its own
@@ -156,6 +156,22 @@ function pastCutStart(text: string): string {
   // A line that runs on far past the margin (a 250 KB last line holding the error) is kept from there.
   return text.slice(lineEnd === -1 || lineEnd > 2 * SECRET_REACH ? SECRET_REACH : lineEnd + 1);
 }
+
+/**
+ * The end part without the rest of a private key whose BEGIN line went with the dropped middle:
+ * its lines reached past the margin (escape sequences around each make a key far longer as read
+ * than as shown), and no rule finds a key's body without its BEGIN line. Up to its END line.
+ */
+function pastKeyEnd(text: string): string {
+  const end = KEY_END.exec(text);
+  if (end === null) return text;
+  const begin = text.indexOf("-----BEGIN");
+  if (begin !== -1 && begin < end.index) return text;
+  const lineEnd = text.indexOf("\n", end.index);
+  return lineEnd === -1 ? "" : text.slice(lineEnd + 1);
+}
+
+const KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/;
 
 /** The start part without its end, which the dropped middle cut as pastCutStart says. */
 function beforeCutEnd(text: string): string {
