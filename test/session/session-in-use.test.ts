@@ -34,7 +34,8 @@ describe("a session's in-use marker planted by a project", () => {
 
   it("holds the session when it names a running mcpterm, not when the pid now runs something else", async () => {
     const mcpterm = await running("cli.js");
-    const other = await running("build.js");
+    // A program that only names a cli.js among its words (as `git log -- src/cli.js` would).
+    const other = await running("build.js", ["--", "src/cli.js"]);
     try {
       expect(inUseElsewhere(await planted((marker) => writeFile(marker, `${mcpterm.pid}\n`)))).toBe(true);
       // A SIGKILL left the marker, and the system gave its pid to another program since.
@@ -106,11 +107,11 @@ describe("claiming a session", () => {
 });
 
 /** A node process running a script of this name, as mcpterm's own runs dist/cli.js; its pid once it runs. */
-async function running(name: string): Promise<ChildProcess & { pid: number }> {
+async function running(name: string, args: string[] = []): Promise<ChildProcess & { pid: number }> {
   const dir = await tempDir();
   const script = path.join(dir, name);
   await writeFile(script, "setInterval(() => {}, 1000);\n");
-  const child = spawn(process.execPath, [script], { stdio: "ignore" });
+  const child = spawn(process.execPath, [script, ...args], { stdio: "ignore" });
   await new Promise((resolve, reject) => child.once("spawn", resolve).once("error", reject));
   if (child.pid === undefined) throw new Error(`${name} did not start`);
   return Object.assign(child, { pid: child.pid });

@@ -215,8 +215,12 @@ function runsMcpterm(pid: number): boolean {
   } catch {
     return true;
   }
+  // The program itself (`mcpterm`), or the script node runs (its first word after node's own
+  // options): not any word (`git log -- src/cli.js` is no mcpterm).
   const names = new Set(["mcpterm", "cli.js", path.basename(process.argv[1] ?? "mcpterm")]);
-  return words.some((word) => names.has(path.basename(word)));
+  const [program = "", ...rest] = words;
+  const script = rest.find((word) => !word.startsWith("-")) ?? "";
+  return names.has(path.basename(program)) || names.has(path.basename(script));
 }
 
 /** Removes a pruned session's marker, left by a process that is gone. */
