@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSession } from "../../src/core/session/open-session.js";
+import { openSession, type SessionRuntime } from "../../src/core/session/open-session.js";
 import { findSavedSession } from "../../src/core/session/resume-session.js";
 import { inUseElsewhere } from "../../src/core/session/session-in-use.js";
 import { tempDir } from "../support/fixtures.js";
@@ -23,17 +23,23 @@ async function markers(dir: string): Promise<string[]> {
   return (await readdir(path.join(dir, ".mcpterm", "sessions"))).filter((name) => name.endsWith(".open"));
 }
 
+/** A TUI's runtime in a folder of its own, its model answering "ok", its servers started. */
+async function started(): Promise<{ dir: string; runtime: SessionRuntime }> {
+  const model = await startScriptedModelServer(() => ({ text: "ok" }));
+  models.push(model);
+  const dir = await tempDir();
+  const runtime = await openSession(interactiveRequest({ model: { model: "m", baseUrl: model.baseUrl } }), {
+    env: cleanEnv(),
+    cwd: dir,
+  });
+  await runtime.start().servers;
+  return { dir, runtime };
+}
+
 describe("a conversation another replaces (the TUI's /resume)", () => {
   it("lets go of its saved session: its in-use marker goes once its last turn is written", async () => {
-    const model = await startScriptedModelServer(() => ({ text: "ok" }));
-    models.push(model);
-    const dir = await tempDir();
-    const runtime = await openSession(interactiveRequest({ model: { model: "m", baseUrl: model.baseUrl } }), {
-      env: cleanEnv(),
-      cwd: dir,
-    });
+    const { dir, runtime } = await started();
     try {
-      await runtime.start().servers;
       const first = runtime.newSession(runtime.modelFor());
       await finished(first.run("first words"));
       const firstId = first.savedId ?? "";
@@ -52,15 +58,8 @@ describe("a conversation another replaces (the TUI's /resume)", () => {
   });
 
   it("keeps the session held when /resume goes back to the one it is in", async () => {
-    const model = await startScriptedModelServer(() => ({ text: "ok" }));
-    models.push(model);
-    const dir = await tempDir();
-    const runtime = await openSession(interactiveRequest({ model: { model: "m", baseUrl: model.baseUrl } }), {
-      env: cleanEnv(),
-      cwd: dir,
-    });
+    const { dir, runtime } = await started();
     try {
-      await runtime.start().servers;
       const first = runtime.newSession(runtime.modelFor());
       await finished(first.run("first words"));
       const id = first.savedId ?? "";
