@@ -180,7 +180,7 @@ describe("LostAnswers", () => {
     vi.advanceTimersByTime(STRAY_GRACE_MS * 10);
     expect(delivered).toEqual([]);
     // Named for any request that times out after it: the server may be waiting for it still.
-    expect(watch.unanswered()).toBe(
+    expect(watch.explainSilence()).toBe(
       `it had sent a roots/list request (id "s1") and may be waiting for its answer; 2026-07-28 does not let a server send requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm left it unanswered`,
     );
   });
@@ -189,11 +189,11 @@ describe("LostAnswers", () => {
     const notes: string[] = [];
     const { watch } = watching({ modern: () => true, note: (text) => notes.push(text) });
     watch.received({ jsonrpc: "2.0", id: 9, method: "ping" });
-    expect(watch.unanswered()).toBeUndefined();
+    expect(watch.explainSilence()).toBeUndefined();
     watch.received({ jsonrpc: "2.0", id: 10, method: "x".repeat(500) });
     expect(notes).toHaveLength(2);
     expect(notes[1]).toMatch(/^the server sent a x{100}… request \(id 10\), which /);
-    expect(watch.unanswered()).toMatch(/^it had sent a x{100}… request \(id 10\)/);
+    expect(watch.explainSilence()).toMatch(/^it had sent a x{100}… request \(id 10\)/);
   });
 
   it("leaves a 2025 server's requests to the SDK, which answers them", () => {
@@ -204,6 +204,28 @@ describe("LostAnswers", () => {
     vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
     expect(delivered).toEqual([]);
     expect(notes).toEqual([]);
-    expect(watch.unanswered()).toBeUndefined();
+    expect(watch.explainSilence()).toBeUndefined();
+  });
+
+  it("names a stray answer that came while several waited for the first request to time out", () => {
+    const { watch, delivered } = watching();
+    watch.sent(request(1));
+    watch.sent(request(2));
+    watch.received(answer(1001));
+    vi.advanceTimersByTime(STRAY_GRACE_MS * 2);
+    // No telling which it was for: nothing fails for it, and a timeout says it.
+    expect(delivered).toEqual([]);
+    expect(watch.explainSilence()).toBe(
+      "it answered with id 1001, which no request had, while several waited: that answer may have been this request's (an answer must carry the id of the request it answers)",
+    );
+    expect(watch.explainSilence()).toBeUndefined();
+    // With one waiting, that one fails for it; no later timeout names it again.
+    watch.received(answer(1));
+    watch.received(answer(2));
+    watch.sent(request(3));
+    watch.received(answer(1003));
+    vi.advanceTimersByTime(STRAY_GRACE_MS);
+    expect(delivered).toHaveLength(1);
+    expect(watch.explainSilence()).toBeUndefined();
   });
 });

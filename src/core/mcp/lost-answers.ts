@@ -49,7 +49,7 @@ export interface LostAnswersOptions {
  *   revision has a server ask inside its answer (input_required), and a client on stdio must not
  *   answer a request, so the SDK drops it unanswered, and a server waiting for the answer waits
  *   in vain. It is noted in the server's log as it comes, and a call that times out after it
- *   says so (unanswered); nothing fails sooner, since a server may go on without the answer.
+ *   says so (explainSilence); nothing fails sooner, since a server may go on without the answer.
  */
 export class LostAnswers implements WireWatcher {
   /** Requests sent and not yet answered or cancelled, by id, oldest first. */
@@ -61,6 +61,8 @@ export class LostAnswers implements WireWatcher {
   private readonly graceMs: number;
   /** The latest request a 2026 server sent (ping aside). */
   private asked: string | undefined;
+  /** The id of the latest answer no request had, until a timeout names it. */
+  private stray: string | undefined;
 
   constructor(private readonly options: LostAnswersOptions = {}) {
     this.graceMs = options.graceMs ?? STRAY_GRACE_MS;
@@ -93,6 +95,8 @@ export class LostAnswers implements WireWatcher {
     }
     const key = requestKey(message.id);
     if (this.waiting.delete(key) || this.sentIds.has(key)) return message;
+    // With one request waiting it is failed for this (below); with several, a timeout names it.
+    if (this.waiting.size > 1) this.stray = cut(JSON.stringify(message.id));
     this.failOneWaiting(
       (waiting) =>
         `it answered with id ${cut(JSON.stringify(message.id))}, which no request had, and its ${waiting.method} request (id ${JSON.stringify(waiting.id)}) got no answer of its own within ${this.graceMs / 1000} s: an answer must carry the id of the request it answers`,
@@ -102,14 +106,25 @@ export class LostAnswers implements WireWatcher {
   }
 
   /**
-   * The latest request the server sent and was left unanswered, as a clause for a request of
-   * mcpterm's that timed out: the server may be waiting for that answer still (one sent as it
-   * started, roots/list after initialize, holds every call after it). A ping is no such request:
-   * a server sends it on a timer of its own, and goes on.
+   * What may explain why a request of mcpterm's timed out, as a clause for its message:
+   * - an answer that came with an id no request had while several waited (with one waiting, that
+   *   one has failed already): it may have been this request's; said once, for the first request
+   *   to time out after it;
+   * - the latest request the server sent and was left unanswered: the server may be waiting for
+   *   that answer still (one sent as it started, roots/list after initialize, holds every call
+   *   after it). A ping is no such request: a server sends it on a timer of its own, and goes on.
    */
-  unanswered(): string | undefined {
-    if (this.asked === undefined) return undefined;
-    return `it had sent ${this.asked} and may be waiting for its answer; ${MODERN_REVISION} does not let a server send requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm left it unanswered`;
+  explainSilence(): string | undefined {
+    const stray =
+      this.stray === undefined
+        ? undefined
+        : `it answered with id ${this.stray}, which no request had, while several waited: that answer may have been this request's (an answer must carry the id of the request it answers)`;
+    this.stray = undefined;
+    const asked =
+      this.asked === undefined
+        ? undefined
+        : `it had sent ${this.asked} and may be waiting for its answer; ${MODERN_REVISION} does not let a server send requests (it asks for roots, sampling or the person's input inside its answer, as input_required), so mcpterm left it unanswered`;
+    return [stray, asked].filter((clause) => clause !== undefined).join("; ") || undefined;
   }
 
   /** A request from a 2026 server, which the SDK drops unanswered: noted in the server's log, and kept for a timeout to name. */

@@ -182,7 +182,7 @@ export class ServerConnection {
       cache: this.cache,
       era: () => this.protocol?.era,
       sendsHeaders,
-      unanswered: () => this.lost?.unanswered(),
+      explainSilence: () => this.lost?.explainSilence(),
       note,
     });
     this.opener = new ClientOpener({

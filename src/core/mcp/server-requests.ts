@@ -34,8 +34,8 @@ export interface ServerRequestsHost {
   era(): ProtocolEra | undefined;
   /** Whether its requests carry HTTP headers (see ToolCallHost.sendsHeaders). */
   sendsHeaders(): boolean;
-  /** See ToolCallHost.unanswered. */
-  unanswered(): string | undefined;
+  /** See ToolCallHost.explainSilence. */
+  explainSilence(): string | undefined;
   note(level: LoggingLevel, text: string): void;
 }
 
@@ -108,7 +108,7 @@ export class ServerRequests {
           passThrough: (error) => host.session.expired(error),
           tasks: host.tasks,
           asksTask,
-          unanswered: () => host.unanswered(),
+          explainSilence: () => host.explainSilence(),
         },
         tool,
         args,

@@ -31,8 +31,8 @@ export interface ToolCallHost {
   tasks?: TaskDriver;
   /** Whether to ask a 2025 server for a task: the tool requires one (execution.taskSupport). */
   asksTask?: boolean;
-  /** What the server asked by request that mcpterm left unanswered, as a clause (see LostAnswers). */
-  unanswered?: () => string | undefined;
+  /** What the server did that may explain a timeout, as a clause (see LostAnswers.explainSilence). */
+  explainSilence?: () => string | undefined;
 }
 
 /**
@@ -57,7 +57,7 @@ export async function callToolWithin(
     maxCallMs: host.maxCallMs,
     questions: host.questions,
     signal: options.signal,
-    silenceExplained: () => host.unanswered?.(),
+    silenceExplained: () => host.explainSilence?.(),
   });
   const { onProgress, onTask } = options;
   // Every poll the server answers about the task is a sign of life (a status may stay the same
