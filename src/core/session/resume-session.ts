@@ -13,7 +13,7 @@ import {
 import type { SessionMarks } from "./session-mark.js";
 import { signsOfAnotherOrigin } from "./session-file-origin.js";
 import type { SavedSession } from "./saved-session.js";
-import { claimInUse, holdClaim, markerOf } from "./session-in-use.js";
+import { claimInUse, holdClaim, markerOf, takeClaim } from "./session-in-use.js";
 
 /** `--continue` (the latest session of the folder) or `--resume <id>` (an id, or its unique start). */
 export type ResumeRequest = { kind: "latest" } | { kind: "id"; id: string };
@@ -102,6 +102,11 @@ function claimed(session: SavedSession, cwd: string): SavedSession {
   throw new UsageError(
     `Session ${session.id} is still being written by another mcpterm (pid ${claim.heldBy}), and two would mix their turns in it; go on there, wait for it to end, or start a new session here (if pid ${claim.heldBy} is no mcpterm, delete ${marker}).`,
   );
+}
+
+/** Lets go of a found session that will not be continued after all (a TUI's pending resume, replaced). */
+export function letGoOfFound(session: SavedSession): void {
+  takeClaim(session)?.();
 }
 
 async function newestMarked(

@@ -17,12 +17,12 @@ import type { SamplingAnswer, SamplingQuestion } from "../../core/person/samplin
 import type { SessionRuntime } from "../../core/session/open-session.js";
 import {
   findSavedSession,
+  letGoOfFound,
   missingSince,
   resumeNotices,
   sessionSummaries,
 } from "../../core/session/resume-session.js";
 import type { SavedSession } from "../../core/session/saved-session.js";
-import { takeClaim } from "../../core/session/session-in-use.js";
 import type { EditResult, Suspend } from "../../common/external-editor.js";
 import { completionWords } from "../keys/completion.js";
 import { describeCompletion } from "./completion-descriptions.js";
@@ -495,7 +495,7 @@ export class TuiController implements Person {
     if (this.session) this.session = runtime.newSession(runtime.modelFor(this.session.modelName), saved);
     else {
       // A pending resume replaced before any turn lets go of the session it had claimed.
-      if (this.pendingResume) takeClaim(this.pendingResume)?.();
+      if (this.pendingResume) letGoOfFound(this.pendingResume);
       this.pendingResume = saved;
     }
     this.replayAfterCommand = saved;
