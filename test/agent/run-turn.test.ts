@@ -135,6 +135,42 @@ describe("runTurn", () => {
     expect(conversation.at(-1)).toEqual({ role: "assistant", content: "The answer is 42." });
   });
 
+  it("gives a call whose id another call of the conversation has an id of its own, and answers each", async () => {
+    const { events, server } = await turn([
+      {
+        toolCalls: [
+          { id: "call_0", name: "fixture__sum", arguments: '{"a": 1, "b": 1}' },
+          { id: "call_0", name: "fixture__sum", arguments: '{"a": 2, "b": 2}' },
+          // Its own id, which the renamed second call must not take.
+          { id: "call_0_2", name: "fixture__sum", arguments: '{"a": 3, "b": 3}' },
+        ],
+      },
+      // A model that numbers each step's calls from call_0 again.
+      { toolCalls: [{ id: "call_0", name: "fixture__sum", arguments: '{"a": 4, "b": 4}' }] },
+      { text: "Done." },
+    ]);
+    const proposed = events.flatMap((event) => (event.type === "tool_call_proposed" ? [event.call.id] : []));
+    expect(proposed).toEqual(["call_0", "call_0_3", "call_0_2", "call_0_4"]);
+    expect(toolResults(events).map((result) => [result.callId, result.display])).toEqual([
+      ["call_0", "2"],
+      ["call_0_3", "4"],
+      ["call_0_2", "6"],
+      ["call_0_4", "8"],
+    ]);
+    // The model reads its calls under those ids, each answered by its own result.
+    const sent = server.requests[2]?.body as {
+      messages: Array<{ role: string; tool_calls?: Array<{ id: string }> }>;
+    };
+    const assistantIds = sent.messages.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []);
+    expect(assistantIds).toEqual(["call_0", "call_0_3", "call_0_2", "call_0_4"]);
+    expect(toolMessages(server, 2).map((message) => [message.tool_call_id, message.content])).toEqual([
+      ["call_0", untrusted("fixture/sum", "2")],
+      ["call_0_3", untrusted("fixture/sum", "4")],
+      ["call_0_2", untrusted("fixture/sum", "6")],
+      ["call_0_4", untrusted("fixture/sum", "8")],
+    ]);
+  });
+
   it("keeps as its answer what the model said last, when it ends its turn without words", async () => {
     const { events } = await turn([
       {

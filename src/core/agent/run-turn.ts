@@ -22,6 +22,7 @@ import type { AgentEvent, AttachedContext, TurnEndReason } from "./events.js";
 import { parseArguments, resolveToolCall } from "./resolve-tool-call.js";
 import { runToolCalls } from "./tool-calls.js";
 import { keepShown, scannedCall } from "./arguments-shown.js";
+import { withUniqueIds } from "./call-ids.js";
 import { offerTools, type ToolOffer } from "./tool-offer.js";
 import type { AgentTool, ToolHost, ToolOutcome } from "./tool-host.js";
 
@@ -183,6 +184,8 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
     }
 
     addUsage(usage, done.usage);
+    // From here on a call is known by its id: two calls must never share one (call-ids.ts).
+    done = { ...done, toolCalls: withUniqueIds(done.toolCalls, conversation) };
     yield {
       type: "model_step_end",
       step,
