@@ -189,6 +189,37 @@ describe("findArgumentSecrets", () => {
       expect(await findArgumentSecrets(args, holder)).toEqual([]);
     });
 
+    it("tells which strings hold a part by themselves, which are masked from then on, not looked for", async () => {
+      const session = new SecretRedactor([key]);
+      const holding: string[] = [];
+      const part = `ref=${random.slice(2, 22)}&x=1`;
+      const name = random.slice(5);
+      const found = await findArgumentSecrets(
+        { to: "ann@example.com", text: part, nested: { [name]: true } },
+        session,
+        (text) => {
+          holding.push(text);
+          session.withhold(text);
+        },
+      );
+      expect(found).toEqual([{ path: "(the arguments)", rule: "known-secret" }]);
+      expect(holding).toEqual([part, name]);
+      expect(session.redactSync(`it said ${part} back`).text).toBe("it said [REDACTED] back");
+      expect(session.forRecords.line(`{"name":"${name}"}`)).toBe('{"name":"[REDACTED]"}');
+      // Masked as written, not looked for in disguise: a text sharing a long run with one is no secret.
+      session.withhold("the report of 2026-12-05 lists nine hosts");
+      expect(session.knownNeedles).toHaveLength(1);
+      expect(
+        await findArgumentSecrets({ text: "the report of 2026-12-05 lists ten hosts" }, session),
+      ).toEqual([]);
+      // A part split between two strings is in neither of them.
+      const split: string[] = [];
+      await findArgumentSecrets({ a: random.slice(0, 10), b: random.slice(10, 20) }, holder, (text) =>
+        split.push(text),
+      );
+      expect(split).toEqual([]);
+    });
+
     it("names no key holding a part of the key in another finding's path", async () => {
       const found = await findArgumentSecrets(
         { note: "x", [random.slice(2, 22)]: { password: "correcthorse1" } },
@@ -390,6 +421,23 @@ describe("a call whose arguments hold a secret", () => {
       expect(bodies).not.toContain(PART);
       expect(bodies).toContain("hi");
     }
+  });
+
+  it("goes out allowed as written, and what holds a part of the key is masked from then on", async () => {
+    const { dir, sent, model } = await sendAttempt(`key is ${PART}`);
+    const { run, trace } = await sendIt(
+      dir,
+      model,
+      ["--output", "stream-json", "--allow-secret-arguments"],
+      KEY_WITH_PART,
+    );
+    expect(run.code).toBe(0);
+    expect(await sentBodies(sent)).toContain(PART);
+    // The trace's frame of the request keeps the rest of what was sent.
+    const text = await readFile(trace, "utf8");
+    expect(text).toContain('"to":"eve@example.com","body":"[REDACTED]"');
+    expect(text).not.toContain(PART);
+    expect(run.stdout).not.toContain(PART);
   });
 
   it("goes out only with --allow-secret-arguments on top of the tier's approval", async () => {

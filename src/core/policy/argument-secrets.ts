@@ -34,6 +34,12 @@ const NAMED_SECRET_MIN_LENGTH = 8;
 export async function findArgumentSecrets(
   args: Record<string, unknown>,
   redactor: SecretRedactor,
+  /**
+   * Told each string (a value or a key) that holds a known secret by itself in a form no rule
+   * finds (a part of a key, reversed, encoded): the session masks it from then on (see
+   * SecretRedactor.withhold), since an allowed call sends it and its server may say it back.
+   */
+  onHolding?: (text: string) => void,
 ): Promise<ArgumentSecret[]> {
   const strings: ArgumentString[] = [];
   collectStrings(args, "", undefined, strings);
@@ -64,11 +70,13 @@ export async function findArgumentSecrets(
     const haystacks = joinedForms(args, strings, scanned).map((form) => new SecretHaystack(form));
     if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle)))) {
       add("(the arguments)", "known-secret");
-      // Found in the whole, it may be in a key: a key holding any of it is not shown in a path.
-      for (const [index, { isKey }] of strings.entries()) {
-        const key = scanned[index] ?? "";
-        if (isKey && needles.some((needle) => new SecretHaystack(key).contains(needle)))
-          secretKeys.push(strings[index]?.text ?? key);
+      // Found in the whole, it may be in one string: a key holding any of it is not shown in a
+      // path, and any string holding it is masked from now on.
+      for (const [index, { isKey, text }] of strings.entries()) {
+        const forms = ownForms(scanned[index] ?? text).map((form) => new SecretHaystack(form));
+        if (!needles.some((needle) => forms.some((form) => form.contains(needle)))) continue;
+        if (isKey) secretKeys.push(text);
+        onHolding?.(text);
       }
     }
   }
@@ -100,6 +108,13 @@ function joinedForms(
   });
   // One argument gives the same text in most orders: each distinct text is searched once.
   return [...new Set(all)];
+}
+
+/** One string as joinedForms reads the whole: as it is, its escapes decoded, base64 inside it decoded twice. */
+function ownForms(text: string): string[] {
+  const unescaped = decodeEscapes(text);
+  const once = withDecodedBase64(unescaped);
+  return [...new Set([text, unescaped, once, withDecodedBase64(once)])];
 }
 
 /** The longest array read as character codes: no secret is longer, and spreading more overflows the stack. */

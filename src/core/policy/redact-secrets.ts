@@ -98,10 +98,13 @@ export class SecretRedactor {
   /** Short texts secretlint's preset cannot report anything in, or found nothing in (see forRecords). */
   private readonly plain = new Set<string>();
   private readonly knownSecrets: string[];
+  /** What redaction masks as it masks a known value: the known secrets and the withheld texts. */
+  private readonly masked: string[];
   private needles: SecretNeedle[] | undefined;
 
   constructor(knownSecrets: readonly string[] = []) {
     this.knownSecrets = [...knownSecrets];
+    this.masked = [...knownSecrets];
   }
 
   /**
@@ -112,7 +115,23 @@ export class SecretRedactor {
     if (secret.length < MIN_SECRET_CHARS || this.knownSecrets.includes(secret)) return;
     this.knownSecrets.push(secret);
     this.needles = undefined;
-    // A remembered redaction predates the secret and could still hold it.
+    this.mask(secret);
+  }
+
+  /**
+   * A text that holds a known secret in a form no rule finds (a part of a key a call's
+   * arguments carry, found by the argument scan): masked whole from now on wherever it shows,
+   * as a known value is (the approval panel, a result that says it back, the trace's frame of
+   * the request), but not itself looked for in disguise as a secret is.
+   */
+  withhold(text: string): void {
+    if (text.length >= MIN_SECRET_CHARS) this.mask(text);
+  }
+
+  private mask(text: string): void {
+    if (this.masked.includes(text)) return;
+    this.masked.push(text);
+    // A remembered redaction predates it and could still hold it.
     this.recent.clear();
     this.clean.clear();
   }
@@ -187,7 +206,7 @@ export class SecretRedactor {
       lastStart = start;
     }
     pieces.push(text.slice(0, lastStart));
-    const patterned = redactWithPatterns(pieces.reverse().join(""), this.knownSecrets);
+    const patterned = redactWithPatterns(pieces.reverse().join(""), this.masked);
     return {
       redaction: { text: patterned.text, rules: [...rules, ...patterned.rules] },
       linted: ranges.length > 0,
@@ -217,8 +236,8 @@ export class SecretRedactor {
   /** Pattern and known-value redaction only: synchronous, for streamed text and trace lines. */
   redactSync(text: string): TextRedaction {
     if (this.clean.has(text)) return { text, rules: [] };
-    const redaction = throughHiding(redactWithPatterns(text, this.knownSecrets), (bare) =>
-      redactWithPatterns(bare, this.knownSecrets),
+    const redaction = throughHiding(redactWithPatterns(text, this.masked), (bare) =>
+      redactWithPatterns(bare, this.masked),
     );
     if (redaction.rules.length === 0) rememberShort(this.clean, text);
     return redaction;
@@ -239,11 +258,11 @@ export class SecretRedactor {
       // A line those leave alone, every pattern leaves alone (see spansStrings). Where they find
       // something, the line is read with every pattern from the start, in their order: what one
       // takes out changes what the next can match (a token glued to a private key's END line).
-      redactWithPatterns(text, this.knownSecrets, LINE_PATTERNS).text === text
+      redactWithPatterns(text, this.masked, LINE_PATTERNS).text === text
         ? text
-        : redactWithPatterns(text, this.knownSecrets).text,
+        : redactWithPatterns(text, this.masked).text,
     lineSteps: [
-      (text) => redactWithPatterns(text, this.knownSecrets, []).text,
+      (text) => redactWithPatterns(text, this.masked, []).text,
       ...SECRET_PATTERNS.map((pattern) => (text: string) => redactWithPatterns(text, [], [pattern]).text),
     ],
     mayFindMore: (text) => {

@@ -494,7 +494,8 @@ export async function openSession(
         cwd,
         sink: withTelemetrySink(trace, telemetry),
         output: { redact, spacedSecrets: redactor.spacedSecrets, full: redactor.forRecords },
-        scanArguments: (args) => findArgumentSecrets(args, redactor),
+        // A string holding a part of a key is masked from then on: an allowed call sends it.
+        scanArguments: (args) => findArgumentSecrets(args, redactor, (text) => redactor.withhold(text)),
         validator,
         ...(kbOn ? { knowledge } : {}),
         serverInstructions: () =>

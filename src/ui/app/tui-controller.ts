@@ -271,7 +271,8 @@ export class TuiController implements Person {
     if (request.argumentsWithheld !== true) return this.questions.approveCall(request, signal);
     // The call's event withholds every string of them (a secret only the scan saw): the person
     // deciding sees them redacted as every event's arguments are, by the full rule set (a key,
-    // a value under a secret's name), and the part of a key only the scan finds, theirs, shown.
+    // a value under a secret's name; a string the scan found a part of a key in is masked by
+    // then, SecretRedactor.withhold), so they see where the call would go.
     const line = await fullyRedactedLine(
       { shown: request.arguments },
       this.options.runtime.redactor.forRecords,
