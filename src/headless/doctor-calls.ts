@@ -111,6 +111,9 @@ async function callOne(
     const result = await manager.callTool(server, tool.name, args, {
       signal: context.signal,
       timeoutMs: context.timeoutMs,
+      // Asked for, as a session asks: a server that reports progress does, and the json-rpc step
+      // checks what it sends (doctor-wire.ts).
+      onProgress: ignoreProgress,
     });
     const durationMs = Math.round(performance.now() - startedAt);
     const made = { ...context.made, durationMs };
@@ -141,4 +144,8 @@ async function callOne(
 
 function isConnected(manager: McpManager, server: string): boolean {
   return manager.servers().some((snapshot) => snapshot.name === server && snapshot.status === "connected");
+}
+
+function ignoreProgress(): void {
+  // The progress itself is read off the wire.
 }

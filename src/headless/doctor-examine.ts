@@ -129,6 +129,8 @@ export async function examineServer(server: ServerConfig, options: ExamineOption
       withheldHint: start.status === "connected" ? "" : connection.withheldHint(start.error ?? ""),
       lint,
       calls,
+      // Read last: the sample calls' messages are in it too.
+      slips: wire.slips(),
     };
   } finally {
     await manager.close();

@@ -11,14 +11,22 @@ import type { ServerSnapshot } from "../core/mcp/types.js";
 import type { SignInMode } from "../core/oauth/sign-in-mode.js";
 import { truncateEnd } from "../core/text/index.js";
 import type { SampleCall } from "./doctor-calls.js";
-import type { HandshakeAnswer, RequestTiming } from "./doctor-wire.js";
+import { MAX_SLIPS, type HandshakeAnswer, type JsonRpcSlip, type RequestTiming } from "./doctor-wire.js";
 import { findingLine } from "./tool-report.js";
 import { NOT_REACHED } from "../core/mcp/protocol-era.js";
 
 export type StepStatus = "passed" | "warning" | "failed" | "skipped";
 
 export type StepName =
-  "spawn" | "stdout" | "handshake" | "authorization" | "listing" | "lint" | "sample calls" | "stderr";
+  | "spawn"
+  | "stdout"
+  | "handshake"
+  | "authorization"
+  | "listing"
+  | "lint"
+  | "sample calls"
+  | "json-rpc"
+  | "stderr";
 
 /** One step of a server's start and use: how it went, in a line, with the evidence under it. */
 export interface DoctorStep {
@@ -91,6 +99,8 @@ export interface DoctorFacts {
   lint: LintFinding[];
   /** The sample calls, or why none were made. */
   calls: SampleCall[] | { skipped: string };
+  /** What the server sent, at start and in the calls, that JSON-RPC 2.0 or MCP forbids (doctor-wire.ts). */
+  slips: JsonRpcSlip[];
 }
 
 const NOISE_SHOWN = 3;
@@ -105,6 +115,7 @@ export function doctorSteps(facts: DoctorFacts): DoctorStep[] {
     listingStep(facts),
     lintStep(facts),
     callsStep(facts),
+    jsonRpcStep(facts),
     stderrStep(facts),
   ];
 }
@@ -380,6 +391,25 @@ function callsStep(facts: DoctorFacts): DoctorStep {
       `${MARK[call.status]} ${call.label}: ${call.outcome}`,
       ...call.problems.map((line) => `    ${line}`),
     ]),
+  );
+}
+
+function jsonRpcStep(facts: DoctorFacts): DoctorStep {
+  if (neverStarted(facts)) return step("json-rpc", "skipped", NOT_STARTED);
+  const { slips } = facts;
+  if (slips.length === 0 && facts.handshake === undefined)
+    return step("json-rpc", "skipped", "the server answered nothing to check");
+  if (slips.length === 0)
+    return step("json-rpc", "passed", "every answer had its request's id, once; progress only grew", {
+      slips,
+    });
+  const errors = slips.filter((slip) => slip.severity === "error").length;
+  return step(
+    "json-rpc",
+    errors > 0 ? "failed" : "warning",
+    `${slips.length} message(s) the spec forbids, which mcpterm let pass and another client may not${slips.length === MAX_SLIPS ? ` (the first ${MAX_SLIPS})` : ""}:`,
+    { slips },
+    slips.map((slip) => slip.text),
   );
 }
 

@@ -25,13 +25,24 @@ export interface HandshakeAnswer {
  * list's pages. Requests never answered are left out.
  */
 export class WireWatch {
-  private readonly sent = new Map<string, { method: string; at: number }>();
+  private readonly sent = new Map<string, { method: string; at: number; id: unknown }>();
   private readonly timings = new Map<string, RequestTiming>();
   private handshake: HandshakeAnswer | undefined;
   private readonly methodsAsked = new Set<string>();
+  /** The requests answered, by key, with their method: a second answer to one is a slip. */
+  private readonly answered = new Map<string, string>();
+  private readonly slipsSeen = new JsonRpcSlips();
 
   readonly onFrame = (frame: WireFrame): void => {
-    const message = frame.message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+    const message = frame.message as {
+      id?: unknown;
+      method?: unknown;
+      params?: unknown;
+      result?: unknown;
+      error?: unknown;
+    };
+    if (frame.direction === "receive" && message.method === "notifications/progress")
+      this.slipsSeen.progress(frame.server, message.params);
     if (message.id === undefined || message.id === null) return;
     const id =
       typeof message.id === "string" || typeof message.id === "number"
@@ -39,13 +50,22 @@ export class WireWatch {
         : JSON.stringify(message.id);
     const key = `${frame.server}\u0000${id}`;
     if (frame.direction === "send" && typeof message.method === "string") {
-      this.sent.set(key, { method: message.method, at: frame.at });
+      this.slipsSeen.asked(frame.server, message.params);
+      this.sent.set(key, { method: message.method, at: frame.at, id: message.id });
       this.methodsAsked.add(message.method);
       return;
     }
-    const request = frame.direction === "receive" ? this.sent.get(key) : undefined;
-    if (!request) return;
+    if (frame.direction !== "receive" || message.method !== undefined) return;
+    const request = this.sent.get(key);
+    if (!request) {
+      const method = this.answered.get(key);
+      if (method !== undefined) this.slipsSeen.answeredAgain(method, message.id);
+      return;
+    }
     this.sent.delete(key);
+    this.answered.set(key, request.method);
+    if (typeof message.id !== typeof request.id)
+      this.slipsSeen.idRetyped(request.method, request.id, message.id);
     const ms = frame.at - request.at;
     const error =
       isRecord(message.error) && typeof message.error.message === "string"
@@ -81,6 +101,75 @@ export class WireWatch {
   initialize(): HandshakeAnswer | undefined {
     return this.handshake;
   }
+
+  /** What the server sent that JSON-RPC 2.0 or MCP forbids, though the SDK let it pass, in order. */
+  slips(): JsonRpcSlip[] {
+    return this.slipsSeen.list();
+  }
+}
+
+/** A slip, and whether it breaks other clients (an id) or only misleads them (progress). */
+export interface JsonRpcSlip {
+  severity: "error" | "warning";
+  text: string;
+}
+
+/** How many slips are kept: a server that slips on every message is told by its first few. */
+export const MAX_SLIPS = 10;
+
+/**
+ * Slips a client may forgive and another will not: an answer whose id is the request's in another
+ * type (the SDK takes `"3"` for 3; a client that compares ids strictly never sees the answer), a
+ * request answered twice (the second may be taken for a later request's), and progress that does
+ * not increase (MCP: each notification's `progress` must be greater than the last).
+ */
+class JsonRpcSlips {
+  private readonly found: JsonRpcSlip[] = [];
+  /** The last progress of each token, by server. */
+  private readonly lastProgress = new Map<string, number>();
+
+  idRetyped(method: string, sent: unknown, answered: unknown): void {
+    this.add(
+      "error",
+      `${method} (id ${JSON.stringify(sent)}) was answered with the id ${JSON.stringify(answered)}, a ${typeof answered}: an answer's id must be its request's, of the same type (JSON-RPC 2.0)`,
+    );
+  }
+
+  answeredAgain(method: string, id: unknown): void {
+    this.add(
+      "error",
+      `${method} (id ${JSON.stringify(id)}) was answered a second time: a request has one answer, and a client may take the second for another request's`,
+    );
+  }
+
+  /** A request went out: progress under its token starts anew (a restarted server's ids, and tokens, start over). */
+  asked(server: string, params: unknown): void {
+    const meta = isRecord(params) && isRecord(params._meta) ? params._meta : undefined;
+    const key = tokenKey(server, meta?.progressToken);
+    if (key !== undefined) this.lastProgress.delete(key);
+  }
+
+  progress(server: string, params: unknown): void {
+    if (!isRecord(params) || typeof params.progress !== "number") return;
+    const token = params.progressToken;
+    const key = tokenKey(server, token);
+    if (key === undefined) return;
+    const last = this.lastProgress.get(key);
+    this.lastProgress.set(key, params.progress);
+    if (last !== undefined && params.progress <= last)
+      this.add(
+        "warning",
+        `progress ${params.progress} came after ${last} for the same request (token ${JSON.stringify(token)}): each progress notification's progress must be greater than the last (MCP)`,
+      );
+  }
+
+  list(): JsonRpcSlip[] {
+    return [...this.found];
+  }
+
+  private add(severity: JsonRpcSlip["severity"], text: string): void {
+    if (this.found.length < MAX_SLIPS) this.found.push({ severity, text });
+  }
 }
 
 /** Where a 2026-07-28 answer names its server, beside the result. */
@@ -104,6 +193,12 @@ function handshakeOf(result: Record<string, unknown>, ms: number): HandshakeAnsw
       : undefined,
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
   };
+}
+
+function tokenKey(server: string, token: unknown): string | undefined {
+  return typeof token === "string" || typeof token === "number"
+    ? `${server}\u0000${typeof token}\u0000${token}`
+    : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

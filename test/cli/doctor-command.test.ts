@@ -50,6 +50,7 @@ describe("mcpterm doctor", () => {
       "listing",
       "lint",
       "sample calls",
+      "json-rpc",
       "stderr",
     ]);
     expect(run.stdout).toMatch(/^doctor: notes \(env AUTHOR_BUG= .*notes\.js --marker=\S+\)$/m);
@@ -74,7 +75,7 @@ describe("mcpterm doctor", () => {
     // The lint step warns only if the machine was too loaded to connect within 2 s.
     const slow = slowInitializeWarnings(run.stdout);
     expect(run.stdout).toMatch(
-      new RegExp(`^notes: 0 failed, ${slow} warning\\(s\\), ${7 - slow} passed, 1 skipped$`, "m"),
+      new RegExp(`^notes: 0 failed, ${slow} warning\\(s\\), ${8 - slow} passed, 1 skipped$`, "m"),
     );
     expect(await waitForNoProcesses(marker)).toEqual([]);
   });
@@ -242,6 +243,25 @@ describe("mcpterm doctor", () => {
     expect(run.stdout).toContain('      "debug: looking up note 1"\n');
     expect(run.stdout).toMatch(
       /^ {6}✗ get_note \{"id":1\}: the result breaks its outputSchema in 3 place\(s\) \(\d+ ms\)\n {10}at the top level: it must have required property 'body'\n {10}at \/id: it must be integer\n {10}at \/title: it must be string$/m,
+    );
+  });
+
+  it("names answers under another type of id, answers sent twice and progress that went back", async () => {
+    const run = await doctor(["string-id", "double-answer", "progress-backwards"]);
+    expect(run.code).toBe(1);
+    // The SDK took each of them: the calls passed.
+    expect(stepLine(run.stdout, "sample calls")).toMatch(/3 passed, 0 failed/);
+    expect(stepLine(run.stdout, "json-rpc")).toBe(
+      "  ✗ json-rpc       3 message(s) the spec forbids, which mcpterm let pass and another client may not:",
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}tools\/call \(id (\d+)\) was answered a second time: a request has one answer, and a client may take the second for another request's$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}tools\/call \(id (\d+)\) was answered with the id "\1", a string: an answer's id must be its request's, of the same type \(JSON-RPC 2\.0\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}progress 1 came after 2 for the same request \(token \d+\): each progress notification's progress must be greater than the last \(MCP\)$/m,
     );
   });
 

@@ -48,6 +48,7 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   withheldHint: "",
   lint: [],
   calls: [],
+  slips: [],
   ...overrides,
 });
 
@@ -135,6 +136,21 @@ describe("doctorSteps", () => {
       "failed",
       "1 line(s) on stdout that are not JSON-RPC (stdout is the protocol's; log to stderr), and a JSON-RPC message the server exited before it finished writing (no line end); exit only once stdout has drained (process.exit() drops a write still pending on a pipe):",
     ]);
+  });
+
+  it("fails a slip in an answer's id, only warns of progress that went back, and lists each", () => {
+    const progress = { severity: "warning" as const, text: "progress 1 came after 2 …" };
+    const id = { severity: "error" as const, text: 'tools/call (id 3) was answered with the id "3" …' };
+    expect(byStep(local({ slips: [] }))["json-rpc"]?.[0]).toBe("passed");
+    expect(byStep(local({ slips: [progress] }))["json-rpc"]?.[0]).toBe("warning");
+    const failed = doctorSteps(local({ slips: [progress, id] })).find((found) => found.step === "json-rpc");
+    expect(failed).toMatchObject({
+      status: "failed",
+      summary: "2 message(s) the spec forbids, which mcpterm let pass and another client may not:",
+      details: [progress.text, id.text],
+    });
+    // A server that answered nothing gave nothing to check.
+    expect(byStep(local({ handshake: undefined }))["json-rpc"]?.[0]).toBe("skipped");
   });
 
   it("names the protocol era once the connection knows it", () => {
