@@ -12,8 +12,12 @@ import type { ChatMessage, ToolCallRequest } from "../llm/types.js";
 export function withUniqueIds(
   calls: readonly ToolCallRequest[],
   conversation: readonly ChatMessage[],
+  /**
+   * The ids the session gave its calls so far, which this adds to: a compaction takes earlier
+   * calls out of the conversation, and the transcript and the saved session still know them.
+   */
+  taken: Set<string> = new Set(),
 ): ToolCallRequest[] {
-  const taken = new Set<string>();
   for (const message of conversation)
     if (message.role === "assistant") for (const call of message.toolCalls ?? []) taken.add(call.id);
   // A renamed call must not take the id a later call of the step brings itself.

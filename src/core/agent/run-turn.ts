@@ -45,6 +45,8 @@ export interface TurnOptions {
   validator: SchemaValidator;
   /** Finds secrets a call's arguments would send out, before anyone decides about it. */
   scanArguments?: (args: Record<string, unknown>) => Promise<ArgumentSecret[]>;
+  /** Every call id the session has given out, kept past compaction (see call-ids.ts). */
+  callIds?: Set<string>;
   maxSteps: number;
   signal?: AbortSignal;
   /** Where to look up passages for the user's message before the first model step. */
@@ -185,7 +187,7 @@ export async function* runTurn(options: TurnOptions): AsyncGenerator<AgentEvent,
 
     addUsage(usage, done.usage);
     // From here on a call is known by its id: two calls must never share one (call-ids.ts).
-    done = { ...done, toolCalls: withUniqueIds(done.toolCalls, conversation) };
+    done = { ...done, toolCalls: withUniqueIds(done.toolCalls, conversation, options.callIds) };
     yield {
       type: "model_step_end",
       step,

@@ -145,6 +145,8 @@ export class Session {
   private startedAt = new Date();
   private readonly context: ContextKeeper;
   private readonly turnTokens: TurnTokens[] = [];
+  /** Every call id given out in this session: none is used twice, even once compaction dropped it. */
+  private readonly callIds = new Set<string>();
   private lastContextTokens: number | undefined;
   private compactions = 0;
 
@@ -239,6 +241,7 @@ export class Session {
       person: this.options.person?.() ?? NOBODY,
       validator: this.validator,
       ...(this.options.scanArguments ? { scanArguments: this.options.scanArguments } : {}),
+      callIds: this.callIds,
       maxSteps: this.options.maxSteps,
       ...(control.signal ? { signal: control.signal } : {}),
       ...(this.options.knowledge ? { knowledge: this.options.knowledge } : {}),
