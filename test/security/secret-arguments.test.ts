@@ -220,6 +220,26 @@ describe("findArgumentSecrets", () => {
       expect(split).toEqual([]);
     });
 
+    it("finds a part beside what is masked already: the whole key, a text withheld before", async () => {
+      const session = new SecretRedactor([key]);
+      const holding: string[] = [];
+      const hold = (text: string): void => {
+        holding.push(text);
+        session.withhold(text);
+      };
+      const beside = `key ${key} and ${random.slice(4, 24)}`;
+      expect(await findArgumentSecrets({ body: beside }, session, hold)).toEqual([
+        { path: "body", rule: "known-secret" },
+        { path: "(the arguments)", rule: "known-secret" },
+      ]);
+      expect(holding).toEqual([beside]);
+      // The next call sends the same text again, and another part in another argument.
+      const other = `eve ${random.slice(2, 20)}`;
+      await findArgumentSecrets({ to: other, body: beside }, session, hold);
+      expect(holding).toEqual([beside, other]);
+      expect(session.redactSync(`to ${other}`).text).toBe("to [REDACTED]");
+    });
+
     it("names no key holding a part of the key in another finding's path", async () => {
       const found = await findArgumentSecrets(
         { note: "x", [random.slice(2, 22)]: { password: "correcthorse1" } },

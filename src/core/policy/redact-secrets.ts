@@ -104,7 +104,8 @@ export class SecretRedactor {
 
   constructor(knownSecrets: readonly string[] = []) {
     this.knownSecrets = [...knownSecrets];
-    this.masked = [...knownSecrets];
+    this.masked = [];
+    for (const secret of knownSecrets) this.mask(secret);
   }
 
   /**
@@ -130,7 +131,9 @@ export class SecretRedactor {
 
   private mask(text: string): void {
     if (this.masked.includes(text)) return;
-    this.masked.push(text);
+    // Longest first: a withheld text may hold a known key, and masked after it would no longer be itself.
+    const at = this.masked.findIndex((other) => other.length < text.length);
+    this.masked.splice(at === -1 ? this.masked.length : at, 0, text);
     // A remembered redaction predates it and could still hold it.
     this.recent.clear();
     this.clean.clear();
