@@ -35,19 +35,19 @@ export async function settleServerStart(
   const starting = new Map(
     servers.filter((server) => server.typed !== true).map((server) => [server.name, server]),
   );
-  const { baseUrl: _endpoint, ...model } = config.model;
-  const { embeddings: _embeddings, ...kb } = config.kb;
-  const asked: McptermConfig = {
+  const whole: McptermConfig = {
     ...config,
-    model,
-    kb,
     servers: config.servers.map((server) => {
       const started = starting.get(server.name);
       return started === undefined ? server : { ...started, disabled: false };
     }),
   };
+  const { baseUrl: _endpoint, ...model } = config.model;
+  const { embeddings: _embeddings, ...kb } = config.kb;
+  const asked: McptermConfig = { ...whole, model, kb };
   const settings = new UserSettings(io.env.MCPTERM_SETTINGS_DIR, io.env);
-  if (configTrusted(asked, common, io, settings)) return;
+  // A session's yes, which took in the endpoints too, vouches for these servers as well.
+  if (configTrusted([asked, whole], common, io, settings)) return;
   const trusted = await settleConfigTrust(asked, settings, {
     flag: false,
     endpoint: undefined,
@@ -60,17 +60,19 @@ export async function settleServerStart(
 }
 
 /**
- * Whether the person vouched for this config: `--trust-config`, or the same config trusted whole
- * before (in the TUI). Servers typed on the command line, with no project file, need no vouching.
+ * Whether the person vouched for this config: `--trust-config`, or the same config trusted
+ * before, as one of `forms` (its servers alone, by a command's yes; with its endpoints, by a
+ * session's). Servers typed on the command line, with no project file, need no vouching.
  */
 function configTrusted(
-  config: McptermConfig,
+  forms: readonly [McptermConfig, ...McptermConfig[]],
   common: CommonArgs,
   io: CliIo,
   settings: UserSettings,
 ): boolean {
-  if (common.trustConfig || config.path === undefined) return true;
-  const trusted = settings.isConfigTrusted(config.path, launchHash(config));
+  const { path } = forms[0];
+  if (common.trustConfig || path === undefined) return true;
+  const trusted = forms.some((form) => settings.isConfigTrusted(path, launchHash(form)));
   if (trusted || toldUnusable.has(io)) return trusted;
   // A trust given before is in a file mcpterm cannot read now: said, or the refusal has no why.
   const unusable = settings.problem();

@@ -270,6 +270,22 @@ describe("a developer command on a project config nobody trusted yet", () => {
     }
   });
 
+  it("takes a session's yes, which vouched for the model endpoint too, for its servers", async () => {
+    const dir = await tempDir("mcpterm-trusted-with-endpoint-");
+    const file = path.join(dir, "mcp.config.json");
+    await writeJson(file, {
+      model: { name: "m", baseUrl: "http://127.0.0.1:9/v1" },
+      mcpServers: { good: { ...fixtureLaunch(randomUUID()) } },
+    });
+    const env = cleanEnv({ MCPTERM_SETTINGS_DIR: await tempDir("mcpterm-trusted-with-endpoint-settings-") });
+    // What a session stores for a yes: the config as it loads, its endpoint with it.
+    const config = await loadConfig({ explicit: false, cwd: dir, env });
+    new UserSettings(env.MCPTERM_SETTINGS_DIR, env).trustConfig(file, launchHash(config));
+    const run = await runCli(["tools", "--server", "good"], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("good: connected");
+  });
+
   it("a yes here does not vouch for the model endpoint the config names: a session still asks", async () => {
     const dir = await tempDir("mcpterm-untrusted-endpoint-");
     const file = path.join(dir, "mcp.config.json");
