@@ -1,6 +1,7 @@
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CommandResult } from "../../src/core/commands/command-types.js";
+import type { CommandContext, CommandResult } from "../../src/core/commands/command-types.js";
+import { resumeCommand } from "../../src/core/commands/resume-command.js";
 import { displayWidth } from "../../src/core/text/index.js";
 import { CommandResultView } from "../../src/ui/transcript/CommandResultView.js";
 import { ThemeContext, themeFor } from "../../src/ui/parts/theme.js";
@@ -64,6 +65,32 @@ describe("CommandResultView tables", () => {
     // 48 columns: 23 of the start, the ellipsis, 23 of the end (a 24th would split a 长), a space.
     expect(long).toBe(`server-${"长".repeat(8)}…${"长".repeat(9)}-tail   search  readOnlyHint`);
     expect(columnOf(long, "search")).toBe(columnOf(lines.find((line) => line.includes("fs")) ?? "", "read"));
+  });
+
+  it("keeps each saved session's id whole in /resume's list, a long first message wrapping", async () => {
+    const ids = ["20261205-094902-447-40e987", "20261205-091133-021-9ab3c1"];
+    const sessions = {
+      list: () =>
+        Promise.resolve(
+          ids.map((id) => ({
+            id,
+            modified: new Date(2026, 11, 5, 9, 49),
+            first: "look through the deploy logs of last week and tell me which service failed first",
+            turns: 3,
+            readable: true,
+          })),
+        ),
+      resume: () => Promise.resolve({ ok: false as const, reason: "not here" }),
+    };
+    const result = await resumeCommand.run({ sessions } as unknown as CommandContext, [], "/resume");
+    for (const width of [100, 80]) {
+      const lines = frameOf(result, width);
+      for (const id of ids)
+        expect(
+          lines.some((line) => line.includes(id)),
+          lines.join("\n"),
+        ).toBe(true);
+    }
   });
 
   it("keeps the leading columns whole when the last one wraps (the /help case)", () => {

@@ -16,13 +16,14 @@ export const resumeCommand: SlashCommand = {
       return {
         kind: "table",
         title: "Saved sessions, newest first",
-        columns: ["#", "saved", "turns", "first message", "id"],
+        // The id before the message: only the last column wraps, and an id is copied whole.
+        columns: ["#", "saved", "turns", "id", "first message"],
         rows: list.map((entry, index) => [
           String(index + 1),
           localMinute(entry.modified),
           entry.readable ? String(entry.turns) : "-",
-          oneLine(entry.first, 60),
           entry.id,
+          oneLine(entry.first, 60),
         ]),
         note: "/resume <#> or /resume <id> goes on with one.",
       };
