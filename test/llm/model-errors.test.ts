@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { endpointLabel } from "../../src/core/llm/endpoint-label.js";
-import { stallError } from "../../src/core/llm/model-errors.js";
+import { stallError, toLlmError } from "../../src/core/llm/model-errors.js";
 
-const context = { baseUrl: "http://gpu-box:8000/v1", model: "m", timeoutMs: 1, apiKey: undefined };
+const context = {
+  baseUrl: "http://gpu-box:8000/v1",
+  model: "m",
+  timeoutMs: 1,
+  apiKey: undefined,
+  sources: {},
+};
 
 describe("stallError", () => {
   it("names the endpoint, the limit in seconds and the setting to raise", () => {
@@ -20,6 +26,28 @@ describe("stallError", () => {
       undefined,
     );
     expect(error.message).toContain("went silent for 240 s before its answer began after 1 retry;");
+  });
+});
+
+describe("a model endpoint that could not be reached", () => {
+  const unreached = (code: string, sources = {}): string =>
+    toLlmError(
+      { failure: { type: "network", code }, headers: undefined, serverMessage: undefined, protocol: false },
+      { ...context, retries: 0, sources },
+      undefined,
+    ).message;
+
+  it("tells a host name that did not resolve from a server that is not running", () => {
+    expect(unreached("ENOTFOUND", { baseUrl: "OPENAI_BASE_URL" })).toBe(
+      "Could not reach the model endpoint at http://gpu-box:8000/v1 (ENOTFOUND); its host name did not resolve: check the address (OPENAI_BASE_URL) and this machine's network.",
+    );
+    expect(unreached("EAI_AGAIN")).toContain("its host name did not resolve: check the address (--base-url)");
+    expect(unreached("ECONNREFUSED")).toMatch(
+      /\(ECONNREFUSED\); nothing is listening there; is the server running\?$/,
+    );
+    expect(unreached("EHOSTUNREACH")).toMatch(
+      /\(EHOSTUNREACH\); check the address \(--base-url\), that the server is running, and this machine's network\.$/,
+    );
   });
 });
 

@@ -175,11 +175,30 @@ describe("createOpenAiChatModel retries", () => {
     const error = await failure(modelFor(s, { sleep }));
     expect(error.kind).toBe("auth");
     expect(error.message).toBe(
-      `The model endpoint at ${s.baseUrl} rejected the API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
+      `The model endpoint at ${s.baseUrl} rejected the API key from --api-key (HTTP 401); check that key, or pass another with --api-key or OPENAI_API_KEY.`,
     );
     expect(error.message).not.toContain("sk-secret");
     expect(s.requests).toHaveLength(1);
     expect(delays).toEqual([]);
+  });
+
+  it("names where the key, the model and the base URL came from, and asks for a key none was sent", async () => {
+    const s = await start({ status: 401 }, { status: 404 }, { status: 401 });
+    const sources = {
+      apiKey: "OPENAI_API_KEY",
+      model: "/model",
+      baseUrl: "/p/mcp.config.json: model.baseUrl",
+    };
+    const rejected = await failure(modelFor(s, {}, { sources }));
+    expect(rejected.message).toContain("rejected the API key from OPENAI_API_KEY (HTTP 401); check that key");
+    const missing = await failure(modelFor(s, {}, { sources }));
+    expect(missing.message).toContain(
+      "check the model (/model), and that the base URL (/p/mcp.config.json: model.baseUrl) is the API's base",
+    );
+    const keyless = await failure(modelFor(s, {}, { apiKey: undefined }));
+    expect(keyless.message).toBe(
+      `The model endpoint at ${s.baseUrl} wants an API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
+    );
   });
 
   it("says a 403 is the key's access to the model, not a key to set, and never shows the key", async () => {
@@ -191,7 +210,7 @@ describe("createOpenAiChatModel retries", () => {
     expect(error.kind).toBe("auth");
     expect(error.message).toMatch(
       new RegExp(
-        `^The model endpoint at \\S+ refused the request \\(HTTP 403\\): the API key may not use model ".+" there; check --model, or what the key is allowed\\.$`,
+        `^The model endpoint at \\S+ refused the request \\(HTTP 403\\): the API key may not use model ".+" there; check the model \\(--model\\), or what the key is allowed\\.$`,
       ),
     );
     expect(error.message).not.toContain("sk-secret");
@@ -216,7 +235,7 @@ describe("createOpenAiChatModel retries", () => {
     const error = await failure(modelFor(s, { sleep: fakeSleep().sleep }));
     expect(error.kind).toBe("not_found");
     expect(error.message).toBe(
-      `The model endpoint at ${s.baseUrl} answered HTTP 404 (The model \`gpt-5x\` does not exist): it has no model "test-model", or no /chat/completions there; check --model, and that --base-url is the API's base (often ending in /v1).`,
+      `The model endpoint at ${s.baseUrl} answered HTTP 404 (The model \`gpt-5x\` does not exist): it has no model "test-model", or no /chat/completions there; check the model (--model), and that the base URL (--base-url) is the API's base (often ending in /v1).`,
     );
   });
 
@@ -250,7 +269,9 @@ describe("createOpenAiChatModel retries", () => {
     const error = await failure(modelFor(closed, { sleep, maxRetries: 2 }));
     expect(error.kind).toBe("connection");
     expect(error.message).toContain(`Could not reach the model endpoint at ${closed.baseUrl}`);
-    expect(error.message).toMatch(/\(ECONNREFUSED\) after 2 retries; is the server running\?$/);
+    expect(error.message).toMatch(
+      /\(ECONNREFUSED\) after 2 retries; nothing is listening there; is the server running\?$/,
+    );
     expect(delays).toHaveLength(2);
   });
 

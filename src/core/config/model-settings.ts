@@ -129,6 +129,11 @@ export function resolveModelSettings(input: ModelSettingsInput): ResolvedModelSe
     apiKey: apiKey?.value,
     baseUrlFromConfig: baseUrl?.source === configBaseUrl,
     apiKeySource: apiKey?.source,
+    sources: {
+      model: model.source,
+      ...(baseUrl === undefined ? {} : { baseUrl: baseUrl.source }),
+      ...(apiKey === undefined ? {} : { apiKey: apiKey.source }),
+    },
     ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
     ...(firstTokenTimeoutMs === undefined ? {} : { firstTokenTimeoutMs }),
     ...(contextWindow === undefined ? {} : { contextWindow }),

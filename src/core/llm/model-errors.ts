@@ -8,6 +8,7 @@ import { ModelHttpError, ModelStreamError, NotAChatAnswer } from "./chat-complet
 import { EndpointConnectionError, EndpointTimeoutError } from "./endpoint-http.js";
 import { endpointLabel } from "./endpoint-label.js";
 import type { HeaderSource, RequestFailure } from "./retry-policy.js";
+import type { SettingSources } from "./types.js";
 import type { StallLimit } from "./stream-watchdog.js";
 import { formatLimit, roughlyFromNow } from "./wait-text.js";
 import { readableServerMessage } from "../text/readable-server-message.js";
@@ -66,6 +67,8 @@ export interface ErrorContext {
   retries: number;
   timeoutMs: number;
   apiKey: string | undefined;
+  /** Where the settings came from, to point at the one to fix; the flags are named when unknown. */
+  sources: SettingSources;
 }
 
 export function toLlmError(classified: ClassifiedError, context: ErrorContext, cause: unknown): LlmError {
@@ -105,11 +108,16 @@ export function toLlmError(classified: ClassifiedError, context: ErrorContext, c
     case "network":
       return make(
         "connection",
-        `Could not reach the model endpoint at ${baseUrl} (${failure.code ?? "connection failed"})${after}; is the server running?`,
+        `Could not reach the model endpoint at ${baseUrl} (${failure.code ?? "connection failed"})${after}; ${unreachable(failure.code, context.sources)}`,
       );
     case "http": {
       const movedTo = classified.redirectTo === undefined ? undefined : endpointLabel(classified.redirectTo);
-      return httpError(failure.status, { baseUrl, model, detail, after, movedTo }, make);
+      const { sources, apiKey } = context;
+      return httpError(
+        failure.status,
+        { baseUrl, model, detail, after, movedTo, sources, keySet: apiKey !== undefined },
+        make,
+      );
     }
   }
 }
@@ -186,17 +194,37 @@ export function retryAfterTooLongError(
   );
 }
 
+/** What a connection that failed with `code` most likely means, and where to look. */
+function unreachable(code: string | undefined, sources: SettingSources): string {
+  const where = sources.baseUrl ?? "--base-url";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `its host name did not resolve: check the address (${where}) and this machine's network.`;
+  if (code === "ECONNREFUSED") return "nothing is listening there; is the server running?";
+  return `check the address (${where}), that the server is running, and this machine's network.`;
+}
+
 function httpError(
   status: number,
-  text: { baseUrl: string; model: string; detail: string; after: string; movedTo: string | undefined },
+  text: {
+    baseUrl: string;
+    model: string;
+    detail: string;
+    after: string;
+    movedTo: string | undefined;
+    sources: SettingSources;
+    keySet: boolean;
+  },
   make: (kind: LlmError["kind"], message: string, status?: number) => LlmError,
 ): LlmError {
-  const { baseUrl, model, detail, after, movedTo } = text;
+  const { baseUrl, model, detail, after, movedTo, sources } = text;
+  const modelSetting = sources.model ?? "--model";
   // The server's own message is left out of both: some echo part of the key back.
   if (status === 401) {
     return make(
       "auth",
-      `The model endpoint at ${baseUrl} rejected the API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
+      text.keySet
+        ? `The model endpoint at ${baseUrl} rejected the API key from ${sources.apiKey ?? "--api-key"} (HTTP 401); check that key, or pass another with --api-key or OPENAI_API_KEY.`
+        : `The model endpoint at ${baseUrl} wants an API key (HTTP 401); set OPENAI_API_KEY or pass --api-key.`,
       status,
     );
   }
@@ -205,7 +233,7 @@ function httpError(
     // policy, a region, a plan): telling the person to set the key they set sends them astray.
     return make(
       "auth",
-      `The model endpoint at ${baseUrl} refused the request (HTTP 403): the API key may not use model "${model}" there; check --model, or what the key is allowed.`,
+      `The model endpoint at ${baseUrl} refused the request (HTTP 403): the API key may not use model "${model}" there; check the model (${modelSetting}), or what the key is allowed.`,
       status,
     );
   }
@@ -221,7 +249,7 @@ function httpError(
     return make(
       "not_found",
       // The server's words say which of the two it is (`The model \`x\` does not exist`).
-      `The model endpoint at ${baseUrl} answered HTTP 404${detail === "" ? "" : ` (${detail.replace(/^: /, "")})`}: it has no model "${model}", or no /chat/completions there; check --model, and that --base-url is the API's base (often ending in /v1).`,
+      `The model endpoint at ${baseUrl} answered HTTP 404${detail === "" ? "" : ` (${detail.replace(/^: /, "")})`}: it has no model "${model}", or no /chat/completions there; check the model (${modelSetting}), and that the base URL (${sources.baseUrl ?? "--base-url"}) is the API's base (often ending in /v1).`,
       status,
     );
   }

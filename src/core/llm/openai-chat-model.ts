@@ -90,6 +90,7 @@ export function createOpenAiChatModel(
       model: settings.model,
       timeoutMs,
       apiKey: settings.apiKey,
+      sources: settings.sources ?? {},
     },
   };
   return {

@@ -112,4 +112,15 @@ export interface ModelSettings {
   maxTokens?: number;
   /** The context window in tokens, when the person set it; else the server is asked (context-probe.ts). */
   contextWindow?: number;
+  /**
+   * How a message names where the model, the base URL and the key came from (`--model`,
+   * `MCPTERM_MODEL`, `<config>: model.name`, `/model`), so it points at the setting to fix.
+   */
+  sources?: SettingSources;
+}
+
+export interface SettingSources {
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
 }

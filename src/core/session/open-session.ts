@@ -204,11 +204,11 @@ export async function openSession(
   const windows = new ContextWindowCache(userCacheDir(env));
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    return lazyChatModel(
-      resolveModelSettings({ flags: withModel(request.model, name), env, config }),
-      undefined,
-      windows,
-    );
+    const resolved = resolveModelSettings({ flags: withModel(request.model, name), env, config });
+    // A model the person chose with /model is named so in what goes wrong with it.
+    const chosen =
+      name === undefined ? resolved : { ...resolved, sources: { ...resolved.sources, model: "/model" } };
+    return lazyChatModel(chosen, undefined, windows);
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
