@@ -1,5 +1,3 @@
-import { signalTagged } from "./stray-processes.js";
-
 /**
  * Stdio servers are started as leaders of their own process group, so that closing one takes
  * everything it started with it (servers launched through `npx`, `sh -c` or `uv run` spawn
@@ -37,19 +35,17 @@ export async function waitForGroupExit(pid: number, timeoutMs: number): Promise<
 
 /**
  * Last-resort cleanup for `process.on("exit")`, which only runs synchronous code: every group
- * still registered is killed outright, and what its server started outside it (by its tag, see
- * stray-processes.ts).
+ * still registered is killed outright.
  */
-const liveGroups = new Map<number, string>();
+const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-export function registerProcessGroup(pid: number, tag: string): void {
-  liveGroups.set(pid, tag);
+export function registerProcessGroup(pid: number): void {
+  liveGroups.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const group of liveGroups.keys()) signalProcessGroup(group, "SIGKILL");
-      signalTagged([...liveGroups.values()], "SIGKILL");
+      for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
     });
   }
 }

@@ -9,7 +9,6 @@ import { requestKey } from "./request-key.js";
 import { STRAY_GRACE_MS } from "./lost-answers.js";
 import { MAX_MESSAGE_SIZE, oversizedMessage } from "./message-limit.js";
 import { BoundedLines } from "./bounded-lines.js";
-import { newServerTag, SERVER_TAG_VARIABLE, stopTagged } from "./stray-processes.js";
 import {
   registerProcessGroup,
   signalProcessGroup,
@@ -113,8 +112,6 @@ export class StdioProcessTransport implements Transport {
   private stdoutSinceExit = false;
 
   private readonly maxMessageChars: number;
-  /** In the process's environment, inherited by what it starts (stray-processes.ts). */
-  private readonly tag = newServerTag();
 
   constructor(private readonly options: StdioProcessOptions) {
     this.maxMessageChars = options.maxMessageChars ?? MAX_MESSAGE_SIZE;
@@ -130,8 +127,7 @@ export class StdioProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       let child: ChildProcessByStdio<Writable, Readable, Readable>;
       try {
-        const tagged = { ...env, [SERVER_TAG_VARIABLE]: this.tag };
-        child = spawn(command, args, { env: tagged, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
+        child = spawn(command, args, { env, cwd, stdio: ["pipe", "pipe", "pipe"], detached: true });
       } catch (error) {
         // Most failures come as an "error" event; some (a cwd that is a file: ENOTDIR) are thrown.
         this.spawnError = describeSpawnError(error as Error, command, cwd);
@@ -140,7 +136,7 @@ export class StdioProcessTransport implements Transport {
       }
       this.child = child;
       child.once("spawn", () => {
-        if (child.pid !== undefined) registerProcessGroup(child.pid, this.tag);
+        if (child.pid !== undefined) registerProcessGroup(child.pid);
         resolve();
       });
       child.once("error", (error) => {
@@ -289,8 +285,6 @@ export class StdioProcessTransport implements Transport {
         await waitForGroupExit(pid, grace);
       }
     }
-    // What it started outside its group (a daemon in a session of its own) goes with it.
-    await stopTagged(this.tag, grace);
     unregisterProcessGroup(pid);
   }
 
