@@ -112,8 +112,11 @@ async function callOne(
       signal: context.signal,
       timeoutMs: context.timeoutMs,
       // Asked for, as a session asks: a server that reports progress does, and the json-rpc step
-      // checks what it sends (doctor-wire.ts).
+      // checks what it sends (doctor-wire.ts). Progress restarts the silence limit, so the
+      // call's whole time is held to --timeout too: a tool that reports without end must not
+      // keep the doctor, or a CI job, waiting.
       onProgress: ignoreProgress,
+      maxCall: { ms: context.timeoutMs, setting: "the doctor's --timeout" },
     });
     const durationMs = Math.round(performance.now() - startedAt);
     const made = { ...context.made, durationMs };

@@ -11,7 +11,7 @@ import type { ServerSnapshot } from "../core/mcp/types.js";
 import type { SignInMode } from "../core/oauth/sign-in-mode.js";
 import { truncateEnd } from "../core/text/index.js";
 import type { SampleCall } from "./doctor-calls.js";
-import { MAX_SLIPS, type HandshakeAnswer, type JsonRpcSlip, type RequestTiming } from "./doctor-wire.js";
+import { MAX_SLIPS, type HandshakeAnswer, type JsonRpcSlips, type RequestTiming } from "./doctor-wire.js";
 import { findingLine } from "./tool-report.js";
 import { NOT_REACHED } from "../core/mcp/protocol-era.js";
 
@@ -100,7 +100,7 @@ export interface DoctorFacts {
   /** The sample calls, or why none were made. */
   calls: SampleCall[] | { skipped: string };
   /** What the server sent, at start and in the calls, that JSON-RPC 2.0 or MCP forbids (doctor-wire.ts). */
-  slips: JsonRpcSlip[];
+  slips: JsonRpcSlips;
 }
 
 const NOISE_SHOWN = 3;
@@ -396,20 +396,25 @@ function callsStep(facts: DoctorFacts): DoctorStep {
 
 function jsonRpcStep(facts: DoctorFacts): DoctorStep {
   if (neverStarted(facts)) return step("json-rpc", "skipped", NOT_STARTED);
-  const { slips } = facts;
-  if (slips.length === 0 && facts.handshake === undefined)
+  const { kept, errors, warnings } = facts.slips;
+  const total = errors + warnings;
+  if (total === 0 && facts.handshake === undefined)
     return step("json-rpc", "skipped", "the server answered nothing to check");
-  if (slips.length === 0)
-    return step("json-rpc", "passed", "every answer had its request's id, once; progress only grew", {
-      slips,
-    });
-  const errors = slips.filter((slip) => slip.severity === "error").length;
+  const factsOut = { slips: kept, errors, warnings };
+  if (total === 0)
+    return step(
+      "json-rpc",
+      "passed",
+      "every answer had its request's id, once; progress only grew",
+      factsOut,
+    );
+  const shown = kept.length < total ? `; the first ${MAX_SLIPS} of each kind:` : ":";
   return step(
     "json-rpc",
     errors > 0 ? "failed" : "warning",
-    `${slips.length} message(s) the spec forbids, which mcpterm let pass and another client may not${slips.length === MAX_SLIPS ? ` (the first ${MAX_SLIPS})` : ""}:`,
-    { slips },
-    slips.map((slip) => slip.text),
+    `${total} message(s) the spec forbids, which mcpterm let pass and another client may not (${errors} error(s), ${warnings} warning(s))${shown}`,
+    factsOut,
+    kept.map((slip) => slip.text),
   );
 }
 

@@ -31,7 +31,7 @@ export class WireWatch {
   private readonly methodsAsked = new Set<string>();
   /** The requests answered, by key, with their method: a second answer to one is a slip. */
   private readonly answered = new Map<string, string>();
-  private readonly slipsSeen = new JsonRpcSlips();
+  private readonly slipsSeen = new SlipWatch();
 
   readonly onFrame = (frame: WireFrame): void => {
     const message = frame.message as {
@@ -102,9 +102,9 @@ export class WireWatch {
     return this.handshake;
   }
 
-  /** What the server sent that JSON-RPC 2.0 or MCP forbids, though the SDK let it pass, in order. */
-  slips(): JsonRpcSlip[] {
-    return this.slipsSeen.list();
+  /** What the server sent that JSON-RPC 2.0 or MCP forbids, though the SDK let it pass. */
+  slips(): JsonRpcSlips {
+    return this.slipsSeen.seen();
   }
 }
 
@@ -114,7 +114,17 @@ export interface JsonRpcSlip {
   text: string;
 }
 
-/** How many slips are kept: a server that slips on every message is told by its first few. */
+/** The slips, the first MAX_SLIPS of each severity kept in order, and how many of each came. */
+export interface JsonRpcSlips {
+  kept: JsonRpcSlip[];
+  errors: number;
+  warnings: number;
+}
+
+/**
+ * How many slips of each severity are kept: a server that slips on every message is told by its
+ * first few, and a flood of warnings does not push out an error.
+ */
 export const MAX_SLIPS = 10;
 
 /**
@@ -123,8 +133,9 @@ export const MAX_SLIPS = 10;
  * request answered twice (the second may be taken for a later request's), and progress that does
  * not increase (MCP: each notification's `progress` must be greater than the last).
  */
-class JsonRpcSlips {
+class SlipWatch {
   private readonly found: JsonRpcSlip[] = [];
+  private readonly counts = { error: 0, warning: 0 };
   /** The last progress of each token, by server. */
   private readonly lastProgress = new Map<string, number>();
 
@@ -163,12 +174,13 @@ class JsonRpcSlips {
       );
   }
 
-  list(): JsonRpcSlip[] {
-    return [...this.found];
+  seen(): JsonRpcSlips {
+    return { kept: [...this.found], errors: this.counts.error, warnings: this.counts.warning };
   }
 
   private add(severity: JsonRpcSlip["severity"], text: string): void {
-    if (this.found.length < MAX_SLIPS) this.found.push({ severity, text });
+    this.counts[severity] += 1;
+    if (this.counts[severity] <= MAX_SLIPS) this.found.push({ severity, text });
   }
 }
 

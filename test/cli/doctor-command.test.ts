@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir, writeJson } from "../support/fixtures.js";
 import { installNotesServer, notesCommand } from "../support/notes-server.js";
+import { hostileLaunch } from "../support/hostile.js";
 import { rawAnswerCommand } from "../support/raw-answer-server.js";
 import { processesMatching, waitForNoProcesses } from "../support/process-table.js";
 import { cleanEnv, runCli, trustingConfig } from "../support/run-cli.js";
@@ -20,6 +21,8 @@ beforeAll(async () => {
 afterAll(() => {
   for (const pid of processesMatching(marker)) process.kill(pid, "SIGKILL");
 });
+
+const hostile = hostileLaunch(marker);
 
 const doctor = (bugs: string[], ...flags: string[]) =>
   runCli(trustingConfig(["doctor", ...flags, "--", ...notesCommand(script, marker, bugs)]), {
@@ -252,7 +255,7 @@ describe("mcpterm doctor", () => {
     // The SDK took each of them: the calls passed.
     expect(stepLine(run.stdout, "sample calls")).toMatch(/3 passed, 0 failed/);
     expect(stepLine(run.stdout, "json-rpc")).toBe(
-      "  ✗ json-rpc       3 message(s) the spec forbids, which mcpterm let pass and another client may not:",
+      "  ✗ json-rpc       3 message(s) the spec forbids, which mcpterm let pass and another client may not (2 error(s), 1 warning(s)):",
     );
     expect(run.stdout).toMatch(
       /^ {6}tools\/call \(id (\d+)\) was answered a second time: a request has one answer, and a client may take the second for another request's$/m,
@@ -264,6 +267,25 @@ describe("mcpterm doctor", () => {
       /^ {6}progress 1 came after 2 for the same request \(token \d+\): each progress notification's progress must be greater than the last \(MCP\)$/m,
     );
   });
+
+  it("holds a call that reports progress without end to --timeout", async () => {
+    const run = await runCli(
+      trustingConfig([
+        "doctor",
+        "--timeout",
+        "1500",
+        "--",
+        "env",
+        ...Object.entries(hostile.env).map(([name, value]) => `${name}=${value}`),
+        hostile.command,
+        ...hostile.args,
+      ]),
+      { cwd: dir, env: cleanEnv() },
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}✗ progress_flood \{\}: stopped after 1500 ms, the most one call to server "\S+" may take \(the doctor's --timeout\), though it kept reporting progress$/m,
+    );
+  }, 30_000);
 
   it("warns of a slow call, which fails nothing", async () => {
     const run = await runCli(

@@ -48,7 +48,7 @@ const remote = (overrides: Partial<DoctorFacts>): DoctorFacts => ({
   withheldHint: "",
   lint: [],
   calls: [],
-  slips: [],
+  slips: { kept: [], errors: 0, warnings: 0 },
   ...overrides,
 });
 
@@ -141,16 +141,38 @@ describe("doctorSteps", () => {
   it("fails a slip in an answer's id, only warns of progress that went back, and lists each", () => {
     const progress = { severity: "warning" as const, text: "progress 1 came after 2 …" };
     const id = { severity: "error" as const, text: 'tools/call (id 3) was answered with the id "3" …' };
-    expect(byStep(local({ slips: [] }))["json-rpc"]?.[0]).toBe("passed");
-    expect(byStep(local({ slips: [progress] }))["json-rpc"]?.[0]).toBe("warning");
-    const failed = doctorSteps(local({ slips: [progress, id] })).find((found) => found.step === "json-rpc");
+    const none = { kept: [], errors: 0, warnings: 0 };
+    expect(byStep(local({ slips: none }))["json-rpc"]?.[0]).toBe("passed");
+    expect(byStep(local({ slips: { kept: [progress], errors: 0, warnings: 1 } }))["json-rpc"]?.[0]).toBe(
+      "warning",
+    );
+    const failed = doctorSteps(local({ slips: { kept: [progress, id], errors: 1, warnings: 1 } })).find(
+      (found) => found.step === "json-rpc",
+    );
     expect(failed).toMatchObject({
       status: "failed",
-      summary: "2 message(s) the spec forbids, which mcpterm let pass and another client may not:",
+      summary:
+        "2 message(s) the spec forbids, which mcpterm let pass and another client may not (1 error(s), 1 warning(s)):",
       details: [progress.text, id.text],
     });
     // A server that answered nothing gave nothing to check.
     expect(byStep(local({ handshake: undefined }))["json-rpc"]?.[0]).toBe("skipped");
+  });
+
+  it("fails on an error that came after more warnings than are shown", () => {
+    const warnings = Array.from({ length: 10 }, () => ({
+      severity: "warning" as const,
+      text: "progress 0 came after 0 …",
+    }));
+    const id = { severity: "error" as const, text: "tools/call (id 3) was answered a second time …" };
+    const step = doctorSteps(local({ slips: { kept: [...warnings, id], errors: 1, warnings: 25 } })).find(
+      (found) => found.step === "json-rpc",
+    );
+    expect(step?.status).toBe("failed");
+    expect(step?.summary).toBe(
+      "26 message(s) the spec forbids, which mcpterm let pass and another client may not (1 error(s), 25 warning(s)); the first 10 of each kind:",
+    );
+    expect(step?.details.at(-1)).toBe(id.text);
   });
 
   it("names the protocol era once the connection knows it", () => {

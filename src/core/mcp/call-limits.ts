@@ -11,6 +11,8 @@ export interface CallLimitOptions {
   timeoutMs: number;
   /** The hard limit, progress or not. */
   maxCallMs: number;
+  /** How the hard limit is named when it stops a call: by default the server's config. */
+  maxCallSetting?: string | undefined;
   questions: QuestionHold;
   /** The caller's own cancel (Esc, Ctrl+C). */
   signal?: AbortSignal | undefined;
@@ -76,7 +78,7 @@ export class CallLimits {
     if (this.call.signal.reason === this.overCallLimit)
       return new ToolCallError(
         "transient",
-        `stopped after ${this.maxCallMs} ms, the most one call to server "${server}" may take (maxCallMs in its config), though it kept reporting progress`,
+        `stopped after ${this.maxCallMs} ms, the most one call to server "${server}" may take (${this.options.maxCallSetting ?? "maxCallMs in its config"}), though it kept reporting progress`,
         { cause: error, retryable: false, timedOut: true },
       );
     return undefined;

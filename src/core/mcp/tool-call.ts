@@ -54,7 +54,8 @@ export async function callToolWithin(
   const limits = new CallLimits({
     server: host.server,
     timeoutMs,
-    maxCallMs: host.maxCallMs,
+    maxCallMs: options.maxCall?.ms ?? host.maxCallMs,
+    maxCallSetting: options.maxCall?.setting,
     questions: host.questions,
     signal: options.signal,
     silenceExplained: () => host.explainSilence?.(),

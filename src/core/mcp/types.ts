@@ -79,8 +79,10 @@ export interface ServerSnapshot {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Overrides the server's configured per-call timeout. */
+  /** Overrides the server's configured per-call timeout (the silence that progress restarts). */
   timeoutMs?: number;
+  /** Overrides the server's hard limit on one call (which progress does not move), and names it. */
+  maxCall?: { ms: number; setting: string };
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** When the server runs the call as a task: its creation and each change of status (tasks/). */
   onTask?: (update: TaskUpdate) => void;
