@@ -50,7 +50,7 @@ export class WireWatch {
         : JSON.stringify(message.id);
     const key = `${frame.server}\u0000${id}`;
     if (frame.direction === "send" && typeof message.method === "string") {
-      this.slipsSeen.asked(frame.server, message.params);
+      this.slipsSeen.asked(frame.server, key, message.params);
       this.sent.set(key, { method: message.method, at: frame.at, id: message.id });
       this.methodsAsked.add(message.method);
       return;
@@ -64,6 +64,7 @@ export class WireWatch {
     }
     this.sent.delete(key);
     this.answered.set(key, request.method);
+    this.slipsSeen.answered(key);
     if (typeof message.id !== typeof request.id)
       this.slipsSeen.idRetyped(request.method, request.id, message.id);
     const ms = frame.at - request.at;
@@ -130,14 +131,18 @@ export const MAX_SLIPS = 10;
 /**
  * Slips a client may forgive and another will not: an answer whose id is the request's in another
  * type (the SDK takes `"3"` for 3; a client that compares ids strictly never sees the answer), a
- * request answered twice (the second may be taken for a later request's), and progress that does
- * not increase (MCP: each notification's `progress` must be greater than the last).
+ * request answered twice (the second may be taken for a later request's), progress that does not
+ * increase (MCP: each notification's `progress` must be greater than the last), and progress
+ * after the request's answer (MCP: it must stop once the request completes).
  */
 class SlipWatch {
   private readonly found: JsonRpcSlip[] = [];
   private readonly counts = { error: 0, warning: 0 };
   /** The last progress of each token, by server. */
   private readonly lastProgress = new Map<string, number>();
+  /** Each token's request (by the watch's key), and the tokens of requests answered already. */
+  private readonly tokenOf = new Map<string, string>();
+  private readonly finished = new Set<string>();
 
   idRetyped(method: string, sent: unknown, answered: unknown): void {
     this.add(
@@ -154,10 +159,21 @@ class SlipWatch {
   }
 
   /** A request went out: progress under its token starts anew (a restarted server's ids, and tokens, start over). */
-  asked(server: string, params: unknown): void {
+  asked(server: string, request: string, params: unknown): void {
     const meta = isRecord(params) && isRecord(params._meta) ? params._meta : undefined;
     const key = tokenKey(server, meta?.progressToken);
-    if (key !== undefined) this.lastProgress.delete(key);
+    if (key === undefined) return;
+    this.lastProgress.delete(key);
+    this.finished.delete(key);
+    this.tokenOf.set(request, key);
+  }
+
+  /** Its request was answered: progress under its token must stop. */
+  answered(request: string): void {
+    const key = this.tokenOf.get(request);
+    if (key === undefined) return;
+    this.tokenOf.delete(request);
+    this.finished.add(key);
   }
 
   progress(server: string, params: unknown): void {
@@ -165,6 +181,13 @@ class SlipWatch {
     const token = params.progressToken;
     const key = tokenKey(server, token);
     if (key === undefined) return;
+    if (this.finished.has(key)) {
+      this.add(
+        "warning",
+        `progress ${params.progress} came after the request was answered (token ${JSON.stringify(token)}): progress notifications must stop once it is (MCP)`,
+      );
+      return;
+    }
     const last = this.lastProgress.get(key);
     this.lastProgress.set(key, params.progress);
     if (last !== undefined && params.progress <= last)

@@ -250,12 +250,12 @@ describe("mcpterm doctor", () => {
   });
 
   it("names answers under another type of id, answers sent twice and progress that went back", async () => {
-    const run = await doctor(["string-id", "double-answer", "progress-backwards"]);
+    const run = await doctor(["string-id", "double-answer", "progress-backwards", "progress-after-answer"]);
     expect(run.code).toBe(1);
     // The SDK took each of them: the calls passed.
     expect(stepLine(run.stdout, "sample calls")).toMatch(/3 passed, 0 failed/);
     expect(stepLine(run.stdout, "json-rpc")).toBe(
-      "  ✗ json-rpc       3 message(s) the spec forbids, which mcpterm let pass and another client may not (2 error(s), 1 warning(s)):",
+      "  ✗ json-rpc       4 message(s) the spec forbids, which mcpterm let pass and another client may not (2 error(s), 2 warning(s)):",
     );
     expect(run.stdout).toMatch(
       /^ {6}tools\/call \(id (\d+)\) was answered a second time: a request has one answer, and a client may take the second for another request's$/m,
@@ -265,6 +265,9 @@ describe("mcpterm doctor", () => {
     );
     expect(run.stdout).toMatch(
       /^ {6}progress 1 came after 2 for the same request \(token \d+\): each progress notification's progress must be greater than the last \(MCP\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {6}progress 1 came after the request was answered \(token \d+\): progress notifications must stop once it is \(MCP\)$/m,
     );
   });
 
