@@ -10,6 +10,7 @@ import type { Person } from "../../src/core/person/person.js";
 import type { LiveNotice } from "../../src/core/session/open-session.js";
 import type { TranscriptAction } from "../../src/ui/transcript/transcript-reducer.js";
 import type { QueueView } from "../../src/ui/transcript/transcript-types.js";
+import { ConfigError } from "../../src/core/errors.js";
 import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { TuiController, type TuiControllerOptions } from "../../src/ui/app/tui-controller.js";
 import { tempDir } from "../support/fixtures.js";
@@ -20,7 +21,11 @@ interface HeldTurn {
   finish: () => void;
 }
 
-function setup(cwd = process.cwd()): {
+function setup(
+  cwd = process.cwd(),
+  /** What the runtime says differently (a model that could not be set up). */
+  runtimeChanges: Record<string, unknown> = {},
+): {
   controller: TuiController;
   turns: HeldTurn[];
   actions: TranscriptAction[];
@@ -75,6 +80,7 @@ function setup(cwd = process.cwd()): {
     modelProblem: undefined,
     trace: { file: undefined },
     inputHistory: { append: () => undefined, load: () => [] },
+    ...runtimeChanges,
   } as unknown as TuiControllerOptions["runtime"];
   const controller = new TuiController({
     dispatch: (action) => actions.push(action),
@@ -98,6 +104,30 @@ function setup(cwd = process.cwd()): {
 
 const started = (actions: TranscriptAction[]): string[] =>
   actions.flatMap((action) => (action.type === "turn_start" ? [action.input] : []));
+
+describe("TuiController without a model", () => {
+  it("gives a message back to the prompt, told what stands in the way now", async () => {
+    const noKey = "No API key is set for api.openai.com; set OPENAI_API_KEY.";
+    const { controller, actions, settled } = setup(process.cwd(), {
+      modelProblem: new ConfigError("No model is set; pass --model <name>."),
+      modelFor: () => {
+        throw new ConfigError(noKey);
+      },
+    });
+    controller.submit("/model m1");
+    await settled();
+    const unsent: string[] = [];
+    controller.submit("hello", (text) => unsent.push(text));
+    await settled();
+    expect(unsent).toEqual(["hello"]);
+    expect(actions.at(-1)).toEqual({
+      type: "ui_notice",
+      level: "error",
+      text: `${noKey} The message was not sent; it is back in the prompt.`,
+    });
+    expect(started(actions)).toEqual([]);
+  });
+});
 
 describe("TuiController's queue", () => {
   it("queues messages sent during a turn and sends them in order as each turn ends", async () => {

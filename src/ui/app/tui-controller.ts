@@ -1,3 +1,4 @@
+import type { ChatModel } from "../../core/llm/types.js";
 import type { Session } from "../../core/agent/session.js";
 import { catalogEntries } from "../../core/context/catalog-view.js";
 import { completionPlan } from "../../core/context/completion-plan.js";
@@ -223,11 +224,13 @@ export class TuiController implements Person {
 
   private start(text: string, onUnsent?: OnUnsent): void {
     if (!this.session) {
+      // Nothing to send it with: the words go back to the prompt, not into the void.
       this.options.dispatch({
         type: "ui_notice",
         level: "error",
-        text: this.modelProblem ?? "No model is set; use /model <name>.",
+        text: `${this.modelProblem ?? "No model is set; use /model <name>."} The message was not sent${onUnsent ? "; it is back in the prompt" : ""}.`,
       });
+      onUnsent?.(text);
       return;
     }
     void this.runTurn(this.session, text, onUnsent);
@@ -446,7 +449,14 @@ export class TuiController implements Person {
         current: () => this.session?.modelName,
         problem: () => this.modelProblem,
         switchTo: (name) => {
-          const model = runtime.modelFor(name);
+          let model: ChatModel;
+          try {
+            model = runtime.modelFor(name);
+          } catch (error) {
+            // What stands in the way now (a key the endpoint needs) is what a message is told.
+            if (!this.session) this.modelProblem = errorMessage(error);
+            throw error;
+          }
           if (this.session) this.session.setModel(model);
           else this.session = runtime.newSession(model, this.pendingResume);
           this.pendingResume = undefined;
