@@ -37,7 +37,7 @@ describe("messages typed during a turn", () => {
     });
     store.dispatch({ type: "ui_queue", queue: { messages: [{ id: 2, text: "later" }], held: true } });
     controller.busy = false;
-    await until(() => frame().includes("held after Esc"), "the held queue");
+    await until(() => frame().includes("held since the turn was cancelled"), "the held queue");
     await press("\r");
     await until(() => controller.sentQueued === 1, "Enter to send the next queued message");
   });
@@ -54,7 +54,7 @@ describe("messages typed during a turn", () => {
         held: true,
       },
     });
-    await until(() => frame().includes("held after Esc"), "the held queue");
+    await until(() => frame().includes("held since the turn was cancelled"), "the held queue");
     await press("\u0004");
     await until(() => frame().includes("2 queued messages are not sent"), "the hint");
     expect(exits()).toBe(0);
@@ -65,7 +65,7 @@ describe("messages typed during a turn", () => {
   it("held after Esc, are named by the first Ctrl+C too, before a second one exits", async () => {
     const { store, exits, until, press, frame } = await renderApp();
     store.dispatch({ type: "ui_queue", queue: { messages: [{ id: 1, text: "q1" }], held: true } });
-    await until(() => frame().includes("held after Esc"), "the held queue");
+    await until(() => frame().includes("held since the turn was cancelled"), "the held queue");
     await press("\u0003");
     await until(
       () => frame().includes("Press Ctrl+C again to exit; the queued message is not sent"),

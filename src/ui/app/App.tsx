@@ -466,7 +466,7 @@ function withContext(
   return { ...action, at };
 }
 
-/** A turn running or messages queued (held after Esc): an exit would lose them, so it is asked twice. */
+/** A turn running or messages queued (held after a cancelled turn): an exit would lose them, so it is asked twice. */
 function exitWouldLose(state: TranscriptState): boolean {
   return state.turn !== undefined || state.queue.messages.length > 0;
 }

@@ -41,7 +41,7 @@ function leavingHint({ busy, queue }: HintContext): Hint {
   return [`Press Ctrl+D again to exit; ${queuedNotSent(queue.messages.length)}`, "Ctrl+D again to exit"];
 }
 
-/** What an exit with messages held after Esc loses, in words. */
+/** What an exit with messages held after a cancelled turn loses, in words. */
 function queuedNotSent(count: number): string {
   return `${count === 1 ? "the queued message is" : `${count} queued messages are`} not sent`;
 }
@@ -122,7 +122,7 @@ const HINTS: Readonly<Record<KeyMode, (context: HintContext) => Hint[]>> = {
     ["↑/↓ other panels", "↑/↓ panels"],
     ["Enter print in full", "Enter print"],
   ],
-  // Messages held after Esc are lost by the exit: said, as the second Ctrl+D says it.
+  // Messages held after a cancelled turn are lost by the exit: said, as the second Ctrl+D says it.
   "exit-armed": ({ queue }) => {
     const count = queue.messages.length;
     if (count === 0) return [["Press Ctrl+C again to exit", "Ctrl+C again to exit"]];

@@ -21,7 +21,7 @@ export function QueuedMessages({ queue, width }: { queue: QueueView; width: numb
       ))}
       <Text color={theme.color("muted")} wrap="truncate-end">
         {queue.held
-          ? "  held after Esc: Enter on an empty prompt sends the next · ↑ takes the last back"
+          ? "  held since the turn was cancelled: Enter on an empty prompt sends the next · ↑ takes the last back"
           : "  sent in order as each turn ends · ↑ on an empty prompt takes the last back to edit"}
       </Text>
     </Box>
