@@ -44,8 +44,9 @@ export class KnowledgeToolHost implements ToolHost {
     private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
+  /** Offered while the knowledge base holds something: a search of an empty one only costs tokens. */
   list(): AgentTool[] {
-    return [this.tool];
+    return this.kb.stats().chunks > 0 ? [this.tool] : [];
   }
 
   async call(_tool: AgentTool, args: Record<string, unknown>): Promise<ToolOutcome> {
