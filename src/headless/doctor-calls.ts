@@ -116,7 +116,7 @@ async function callOne(
       // call's whole time is held to --timeout too: a tool that reports without end must not
       // keep the doctor, or a CI job, waiting.
       onProgress: ignoreProgress,
-      maxCall: { ms: context.timeoutMs, setting: "the doctor's --timeout" },
+      maxCall: { ms: context.timeoutMs, setting: "--timeout, the doctor's limit on one call" },
     });
     const durationMs = Math.round(performance.now() - startedAt);
     const made = { ...context.made, durationMs };

@@ -286,7 +286,7 @@ describe("mcpterm doctor", () => {
       { cwd: dir, env: cleanEnv() },
     );
     expect(run.stdout).toMatch(
-      /^ {6}✗ progress_flood \{\}: stopped after 1500 ms, the most one call to server "\S+" may take \(the doctor's --timeout\), though it kept reporting progress$/m,
+      /^ {6}✗ progress_flood \{\}: stopped after 1500 ms, the most one call to server "\S+" may take \(--timeout, the doctor's limit on one call\), though it kept reporting progress$/m,
     );
   }, 30_000);
 

@@ -8,7 +8,13 @@ afterEach(async () => {
   await Promise.all(managers.splice(0).map((manager) => manager.close()));
 });
 
-async function cancelReason(options: { timeoutMs: number; maxCallMs: number; ms: number }): Promise<unknown> {
+async function cancelReason(options: {
+  timeoutMs: number;
+  maxCallMs: number;
+  ms: number;
+  /** The error the call fails with must match this. */
+  thrown?: RegExp;
+}): Promise<unknown> {
   const frames: WireFrame[] = [];
   const { timeoutMs, maxCallMs, ms } = options;
   const manager = new McpManager(
@@ -17,7 +23,7 @@ async function cancelReason(options: { timeoutMs: number; maxCallMs: number; ms:
   );
   managers.push(manager);
   await manager.start();
-  await expect(manager.callTool("fixture", "slow", { ms })).rejects.toThrow();
+  await expect(manager.callTool("fixture", "slow", { ms })).rejects.toThrow(options.thrown ?? /./);
   const cancel = frames.find(
     (frame) =>
       frame.direction === "send" &&
@@ -32,5 +38,17 @@ describe("the reason a stopped call's notifications/cancelled gives the server",
     expect(await cancelReason({ timeoutMs: 300, maxCallMs: 60_000, ms: 4000 })).toBe(
       "no answer or progress for 300 ms (the client's timeoutMs for this server)",
     );
+  });
+
+  it("blames silence, not the hard limit, when the two are equal and no progress came", async () => {
+    // The first progress would come at 2,000 ms; both limits run out at 300 ms.
+    expect(
+      await cancelReason({
+        timeoutMs: 300,
+        maxCallMs: 300,
+        ms: 8000,
+        thrown: /did not answer within 300 ms/,
+      }),
+    ).toBe("no answer or progress for 300 ms (the client's timeoutMs for this server)");
   });
 });

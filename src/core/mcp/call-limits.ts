@@ -39,12 +39,18 @@ export class CallLimits {
    */
   private readonly silent: string;
   private readonly overCallLimit: string;
+  /** Progress (or a task's status) came: the hard limit, not silence, is what stops the call. */
+  private showedAnyLife = false;
 
   constructor(private readonly options: CallLimitOptions) {
     this.maxCallMs = Math.max(options.maxCallMs, options.timeoutMs);
     this.silent = `no answer or progress for ${options.timeoutMs} ms (the client's timeoutMs for this server)`;
     this.overCallLimit = `still running after ${this.maxCallMs} ms, the most one call may take (the client's maxCallMs for this server)`;
-    this.timer = setTimeout(() => this.call.abort(this.overCallLimit), this.maxCallMs);
+    // A call that never showed life ran out of silence, whichever limit struck (they may be equal).
+    this.timer = setTimeout(
+      () => this.call.abort(this.showedAnyLife ? this.overCallLimit : this.silent),
+      this.maxCallMs,
+    );
     this.silence = new SilenceTimer(options.timeoutMs, () => this.call.abort(this.silent));
     this.unhold = options.questions.subscribe((open) => this.silence.hold(open));
     this.silence.hold(options.questions.isOpen);
@@ -59,6 +65,7 @@ export class CallLimits {
 
   /** The server showed it is working (progress, a task status): the silence limit starts over. */
   showedLife(): void {
+    this.showedAnyLife = true;
     this.silence.restart();
   }
 
