@@ -64,7 +64,7 @@ export class WireWatch {
     }
     this.sent.delete(key);
     this.answered.set(key, request.method);
-    this.slipsSeen.answered(key);
+    this.slipsSeen.answered(key, isTaskAnswer(message.result));
     if (typeof message.id !== typeof request.id)
       this.slipsSeen.idRetyped(request.method, request.id, message.id);
     const ms = frame.at - request.at;
@@ -168,12 +168,15 @@ class SlipWatch {
     this.tokenOf.set(request, key);
   }
 
-  /** Its request was answered: progress under its token must stop. */
-  answered(request: string): void {
+  /**
+   * Its request was answered: progress under its token must stop, unless the answer is a task,
+   * whose progress goes on under the request's token until the task ends (MCP tasks).
+   */
+  answered(request: string, task: boolean): void {
     const key = this.tokenOf.get(request);
     if (key === undefined) return;
     this.tokenOf.delete(request);
-    this.finished.add(key);
+    if (!task) this.finished.add(key);
   }
 
   progress(server: string, params: unknown): void {
@@ -228,6 +231,13 @@ function handshakeOf(result: Record<string, unknown>, ms: number): HandshakeAnsw
       : undefined,
     instructions: typeof result.instructions === "string" ? result.instructions : undefined,
   };
+}
+
+/** A tools/call answered with a task (2025-11-25's CreateTaskResult, or 2026's `resultType: "task"`). */
+function isTaskAnswer(result: unknown): boolean {
+  return (
+    isRecord(result) && (result.resultType === "task" || (isRecord(result.task) && !("content" in result)))
+  );
 }
 
 function tokenKey(server: string, token: unknown): string | undefined {

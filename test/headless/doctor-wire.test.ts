@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { WireWatch } from "../../src/headless/doctor-wire.js";
+
+/** The frames of one tools/call (id 1, progress token 5) answered with `result`, then progress 1. */
+function progressAfter(result: Record<string, unknown>): WireWatch {
+  const wire = new WireWatch();
+  const frame = (direction: "send" | "receive", message: object): void =>
+    wire.onFrame({ server: "s", direction, at: 0, message });
+  frame("send", {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "report", arguments: {}, _meta: { progressToken: 5 } },
+  });
+  frame("receive", { jsonrpc: "2.0", id: 1, result });
+  frame("receive", {
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: 5, progress: 1, total: 3 },
+  });
+  return wire;
+}
+
+describe("WireWatch's slips", () => {
+  it("warns of progress after a call's answer, but not after an answer that is a task", () => {
+    expect(progressAfter({ content: [] }).slips()).toMatchObject({ errors: 0, warnings: 1 });
+    // A task's progress goes on under the request's token until the task ends.
+    const task = { taskId: "t1", status: "working", createdAt: "2026-12-05T10:00:00Z", ttl: null };
+    expect(progressAfter({ task }).slips()).toEqual({ kept: [], errors: 0, warnings: 0 });
+    expect(progressAfter({ resultType: "task", task }).slips()).toEqual({ kept: [], errors: 0, warnings: 0 });
+  });
+});
