@@ -204,11 +204,19 @@ export async function openSession(
   const windows = new ContextWindowCache(userCacheDir(env));
   const modelFor = (name?: string): ChatModel => {
     if (keyRefused) throw keyRefused;
-    const resolved = resolveModelSettings({ flags: withModel(request.model, name), env, config });
-    // A model the person chose with /model is named so in what goes wrong with it.
-    const chosen =
-      name === undefined ? resolved : { ...resolved, sources: { ...resolved.sources, model: "/model" } };
-    return lazyChatModel(chosen, undefined, windows);
+    // A name other than the settings' own was chosen in the TUI (/model, a resumed session's
+    // model): named so in what goes wrong with it. The settings' own keeps where it came from.
+    const chosen = name !== undefined && name !== model.settings?.model;
+    const resolved = resolveModelSettings({
+      flags: chosen ? withModel(request.model, name) : request.model,
+      env,
+      config,
+    });
+    return lazyChatModel(
+      chosen ? { ...resolved, sources: { ...resolved.sources, model: "/model" } } : resolved,
+      undefined,
+      windows,
+    );
   };
   const model = settingsOrProblem(() => resolveModelSettings({ flags: request.model, env, config }));
   // With nobody to fix it with /model, a run without a model ends here, before anything starts.
