@@ -38,9 +38,16 @@ describe("a tool that reports progress forever", () => {
     const call = recorded.turns[0]?.steps[0]?.toolCalls[0];
     expect(call?.progressUpdates).toBeGreaterThan(3);
     const sent = recorded.wire.filter((frame) => frame.server === "hostile" && frame.direction === "send");
-    // One request, never repeated, and a cancellation for it.
-    expect(sent.filter((frame) => JSON.stringify(frame.message).includes('"tools/call"'))).toHaveLength(1);
-    const cancel = sent.find((frame) => JSON.stringify(frame.message).includes("notifications/cancelled"));
+    // One request, never repeated, and a cancellation for it (not another request's, such as
+    // the listen stream's, which a loaded machine may see cancelled first).
+    const calls = sent.filter((frame) => JSON.stringify(frame.message).includes('"tools/call"'));
+    expect(calls).toHaveLength(1);
+    const callId = (calls[0]?.message as { id?: unknown } | undefined)?.id;
+    const cancel = sent.find(
+      (frame) =>
+        JSON.stringify(frame.message).includes("notifications/cancelled") &&
+        (frame.message as { params?: { requestId?: unknown } }).params?.requestId === callId,
+    );
     // Its reason is a sentence for the server's author, not a name of mcpterm's own.
     expect((cancel?.message as { params?: { reason?: unknown } } | undefined)?.params?.reason).toBe(
       "still running after 1500 ms, the most one call may take (the client's maxCallMs for this server)",
