@@ -11,7 +11,8 @@ import type { ServerSnapshot } from "../core/mcp/types.js";
 import type { SignInMode } from "../core/oauth/sign-in-mode.js";
 import { truncateEnd } from "../core/text/index.js";
 import type { SampleCall } from "./doctor-calls.js";
-import { MAX_SLIPS, type HandshakeAnswer, type JsonRpcSlips, type RequestTiming } from "./doctor-wire.js";
+import type { HandshakeAnswer, RequestTiming } from "./doctor-wire.js";
+import { MAX_SLIPS, type JsonRpcSlips } from "./json-rpc-slips.js";
 import { findingLine } from "./tool-report.js";
 import { NOT_REACHED } from "../core/mcp/protocol-era.js";
 

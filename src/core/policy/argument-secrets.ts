@@ -69,14 +69,14 @@ export async function findArgumentSecrets(
   if (needles.length > 0) {
     // What the rules mask already (a whole key, a text withheld before) is read masked, so a part
     // of the key beside it is still found, and not the same key twice.
-    const unmasked = scanned.map((text) => redactor.redactSync(text).text);
-    const haystacks = joinedForms(args, strings, unmasked).map((form) => new SecretHaystack(form));
+    const asMasked = scanned.map((text) => redactor.redactSync(text).text);
+    const haystacks = joinedForms(args, strings, asMasked).map((form) => new SecretHaystack(form));
     if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle)))) {
       add("(the arguments)", "known-secret");
       // Found in the whole, it may be in one string: a key holding any of it is not shown in a
       // path, and any string holding it is masked from now on.
       for (const [index, { isKey, text }] of strings.entries()) {
-        const forms = ownForms(unmasked[index] ?? text).map((form) => new SecretHaystack(form));
+        const forms = ownForms(asMasked[index] ?? text).map((form) => new SecretHaystack(form));
         if (!needles.some((needle) => forms.some((form) => form.contains(needle)))) continue;
         if (isKey) secretKeys.push(text);
         onHolding?.(text);
