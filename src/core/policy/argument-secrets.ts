@@ -52,7 +52,7 @@ export async function findArgumentSecrets(
   const matched = await redactor.rulesIn(scanned);
   for (const [index, { path, key, text }] of strings.entries()) {
     if (scanned[index] !== text) add(path, "hidden-text");
-    const rules = new Set(matched[index]);
+    const rules = new Set(matched[index]?.rules);
     if (
       rules.size === 0 &&
       key !== undefined &&
@@ -69,7 +69,7 @@ export async function findArgumentSecrets(
   if (needles.length > 0) {
     // What the rules mask already (a whole key, a text withheld before) is read masked, so a part
     // of the key beside it is still found, and not the same key twice.
-    const asMasked = scanned.map((text) => redactor.redactSync(text).text);
+    const asMasked = matched.map((redaction) => redaction.text);
     const haystacks = joinedForms(args, strings, asMasked).map((form) => new SecretHaystack(form));
     if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle)))) {
       add("(the arguments)", "known-secret");

@@ -218,20 +218,24 @@ export class SecretRedactor {
 
   /**
    * The rules that match in each of `texts`, found with one secretlint run over all of them
-   * (its cost is mostly per run, and a call's arguments are many short strings).
+   * (its cost is mostly per run, and a call's arguments are many short strings), and each text
+   * as the synchronous rules mask it.
    */
-  async rulesIn(texts: readonly string[]): Promise<string[][]> {
+  async rulesIn(texts: readonly string[]): Promise<TextRedaction[]> {
     const starts: number[] = [];
     let offset = 0;
     for (const text of texts) {
       starts.push(offset);
       offset += text.length + 1;
     }
-    const found = texts.map((text) => this.redactSync(text).rules);
+    const found = texts.map((text) => {
+      const { text: masked, rules } = this.redactSync(text);
+      return { text: masked, rules: [...rules] };
+    });
     for (const { rule, range } of await lintSecrets(texts.join("\n"))) {
       let index = starts.length - 1;
       while (index > 0 && (starts[index] ?? 0) > range[0]) index -= 1;
-      found[index]?.push(rule);
+      found[index]?.rules.push(rule);
     }
     return found;
   }
