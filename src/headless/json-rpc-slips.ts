@@ -3,11 +3,16 @@
  * doctor's json-rpc step tells it: WireWatch (doctor-wire.ts) reports the frames to a SlipWatch.
  */
 
-/** A slip, and whether it breaks other clients (an id) or only misleads them (progress). */
-export interface JsonRpcSlip {
-  severity: "error" | "warning";
-  text: string;
-}
+/**
+ * A slip: what kind, whether it breaks other clients (an id) or only misleads them (progress),
+ * the sentence doctor prints, and the values it names, for a script reading `doctor --json`.
+ */
+export type JsonRpcSlip = { text: string } & (
+  | { kind: "id-retyped"; severity: "error"; method: string; id: unknown; answeredId: unknown }
+  | { kind: "answered-twice"; severity: "error"; method: string; id: unknown }
+  | { kind: "progress-not-increasing"; severity: "warning"; token: unknown; progress: number; last: number }
+  | { kind: "progress-after-answer"; severity: "warning"; token: unknown; progress: number }
+);
 
 /** The slips, the first MAX_SLIPS of each severity kept in order, and how many of each came. */
 export interface JsonRpcSlips {
@@ -39,17 +44,24 @@ export class SlipWatch {
   private readonly finished = new Set<string>();
 
   idRetyped(method: string, sent: unknown, answered: unknown): void {
-    this.add(
-      "error",
-      `${method} (id ${JSON.stringify(sent)}) was answered with the id ${JSON.stringify(answered)}, a ${typeof answered}: an answer's id must be its request's, of the same type (JSON-RPC 2.0)`,
-    );
+    this.add({
+      kind: "id-retyped",
+      severity: "error",
+      method,
+      id: sent,
+      answeredId: answered,
+      text: `${method} (id ${JSON.stringify(sent)}) was answered with the id ${JSON.stringify(answered)}, a ${typeof answered}: an answer's id must be its request's, of the same type (JSON-RPC 2.0)`,
+    });
   }
 
   answeredAgain(method: string, id: unknown): void {
-    this.add(
-      "error",
-      `${method} (id ${JSON.stringify(id)}) was answered a second time: a request has one answer, and a client may take the second for another request's`,
-    );
+    this.add({
+      kind: "answered-twice",
+      severity: "error",
+      method,
+      id,
+      text: `${method} (id ${JSON.stringify(id)}) was answered a second time: a request has one answer, and a client may take the second for another request's`,
+    });
   }
 
   /** A request went out: progress under its token starts anew (a restarted server's ids, and tokens, start over). */
@@ -79,28 +91,35 @@ export class SlipWatch {
     const key = tokenKey(server, token);
     if (key === undefined) return;
     if (this.finished.has(key)) {
-      this.add(
-        "warning",
-        `progress ${params.progress} came after the request was answered (token ${JSON.stringify(token)}): progress notifications must stop once it is (MCP)`,
-      );
+      this.add({
+        kind: "progress-after-answer",
+        severity: "warning",
+        token,
+        progress: params.progress,
+        text: `progress ${params.progress} came after the request was answered (token ${JSON.stringify(token)}): progress notifications must stop once it is (MCP)`,
+      });
       return;
     }
     const last = this.lastProgress.get(key);
     this.lastProgress.set(key, params.progress);
     if (last !== undefined && params.progress <= last)
-      this.add(
-        "warning",
-        `progress ${params.progress} came after ${last} for the same request (token ${JSON.stringify(token)}): each progress notification's progress must be greater than the last (MCP)`,
-      );
+      this.add({
+        kind: "progress-not-increasing",
+        severity: "warning",
+        token,
+        progress: params.progress,
+        last,
+        text: `progress ${params.progress} came after ${last} for the same request (token ${JSON.stringify(token)}): each progress notification's progress must be greater than the last (MCP)`,
+      });
   }
 
   seen(): JsonRpcSlips {
     return { kept: [...this.found], errors: this.counts.error, warnings: this.counts.warning };
   }
 
-  private add(severity: JsonRpcSlip["severity"], text: string): void {
-    this.counts[severity] += 1;
-    if (this.counts[severity] <= MAX_SLIPS) this.found.push({ severity, text });
+  private add(slip: JsonRpcSlip): void {
+    this.counts[slip.severity] += 1;
+    if (this.counts[slip.severity] <= MAX_SLIPS) this.found.push(slip);
   }
 }
 

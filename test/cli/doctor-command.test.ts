@@ -269,6 +269,33 @@ describe("mcpterm doctor", () => {
     expect(run.stdout).toMatch(
       /^ {6}progress 1 came after the request was answered \(token \d+\): progress notifications must stop once it is \(MCP\)$/m,
     );
+
+    // The same slips as data, for CI: each of its kind, with the ids and progress it names.
+    const json = await doctor(
+      ["string-id", "double-answer", "progress-backwards", "progress-after-answer"],
+      "--json",
+    );
+    const report = JSON.parse(json.stdout) as {
+      servers: Array<{ steps: Array<{ step: string; status: string; facts: Record<string, unknown> }> }>;
+    };
+    const step = report.servers[0]?.steps.find((found) => found.step === "json-rpc");
+    expect(step?.status).toBe("failed");
+    expect(step?.facts).toMatchObject({ errors: 2, warnings: 2 });
+    const slips = step?.facts.slips as Array<Record<string, unknown>>;
+    expect(slips.map((slip) => slip.kind).sort()).toEqual([
+      "answered-twice",
+      "id-retyped",
+      "progress-after-answer",
+      "progress-not-increasing",
+    ]);
+    const retyped = slips.find((slip) => slip.kind === "id-retyped");
+    expect(retyped).toMatchObject({ severity: "error", method: "tools/call" });
+    expect(retyped?.answeredId).toBe(String(retyped?.id));
+    expect(slips.find((slip) => slip.kind === "progress-not-increasing")).toMatchObject({
+      severity: "warning",
+      progress: 1,
+      last: 2,
+    });
   });
 
   it("holds a call that reports progress without end to --timeout", async () => {

@@ -139,8 +139,22 @@ describe("doctorSteps", () => {
   });
 
   it("fails a slip in an answer's id, only warns of progress that went back, and lists each", () => {
-    const progress = { severity: "warning" as const, text: "progress 1 came after 2 …" };
-    const id = { severity: "error" as const, text: 'tools/call (id 3) was answered with the id "3" …' };
+    const progress = {
+      kind: "progress-not-increasing" as const,
+      severity: "warning" as const,
+      token: 5,
+      progress: 1,
+      last: 2,
+      text: "progress 1 came after 2 …",
+    };
+    const id = {
+      kind: "id-retyped" as const,
+      severity: "error" as const,
+      method: "tools/call",
+      id: 3,
+      answeredId: "3",
+      text: 'tools/call (id 3) was answered with the id "3" …',
+    };
     const none = { kept: [], errors: 0, warnings: 0 };
     expect(byStep(local({ slips: none }))["json-rpc"]?.[0]).toBe("passed");
     expect(byStep(local({ slips: { kept: [progress], errors: 0, warnings: 1 } }))["json-rpc"]?.[0]).toBe(
@@ -161,10 +175,20 @@ describe("doctorSteps", () => {
 
   it("fails on an error that came after more warnings than are shown", () => {
     const warnings = Array.from({ length: 10 }, () => ({
+      kind: "progress-not-increasing" as const,
       severity: "warning" as const,
+      token: 1,
+      progress: 0,
+      last: 0,
       text: "progress 0 came after 0 …",
     }));
-    const id = { severity: "error" as const, text: "tools/call (id 3) was answered a second time …" };
+    const id = {
+      kind: "answered-twice" as const,
+      severity: "error" as const,
+      method: "tools/call",
+      id: 3,
+      text: "tools/call (id 3) was answered a second time …",
+    };
     const step = doctorSteps(local({ slips: { kept: [...warnings, id], errors: 1, warnings: 25 } })).find(
       (found) => found.step === "json-rpc",
     );

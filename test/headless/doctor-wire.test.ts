@@ -23,10 +23,34 @@ function progressAfter(result: Record<string, unknown>): WireWatch {
 
 describe("WireWatch's slips", () => {
   it("warns of progress after a call's answer, but not after an answer that is a task", () => {
-    expect(progressAfter({ content: [] }).slips()).toMatchObject({ errors: 0, warnings: 1 });
+    expect(progressAfter({ content: [] }).slips()).toMatchObject({
+      errors: 0,
+      warnings: 1,
+      // What a script reading `doctor --json` filters on, beside the sentence.
+      kept: [{ kind: "progress-after-answer", severity: "warning", token: 5, progress: 1 }],
+    });
     // A task's progress goes on under the request's token until the task ends.
     const task = { taskId: "t1", status: "working", createdAt: "2026-12-05T10:00:00Z", ttl: null };
     expect(progressAfter({ task }).slips()).toEqual({ kept: [], errors: 0, warnings: 0 });
     expect(progressAfter({ resultType: "task", task }).slips()).toEqual({ kept: [], errors: 0, warnings: 0 });
+  });
+
+  it("names an answer's retyped id and a second answer with their method and ids", () => {
+    const wire = new WireWatch();
+    const frame = (direction: "send" | "receive", message: object): void =>
+      wire.onFrame({ server: "s", direction, at: 0, message });
+    frame("send", { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: {} } });
+    frame("receive", { jsonrpc: "2.0", id: "7", result: { content: [] } });
+    frame("send", { jsonrpc: "2.0", id: 8, method: "tools/list", params: {} });
+    frame("receive", { jsonrpc: "2.0", id: 8, result: { tools: [] } });
+    frame("receive", { jsonrpc: "2.0", id: 8, result: { tools: [] } });
+    expect(wire.slips()).toMatchObject({
+      errors: 2,
+      warnings: 0,
+      kept: [
+        { kind: "id-retyped", severity: "error", method: "tools/call", id: 7, answeredId: "7" },
+        { kind: "answered-twice", severity: "error", method: "tools/list", id: 8 },
+      ],
+    });
   });
 });
