@@ -15,7 +15,7 @@ const base: ApprovalRules = {
 const none: AllowanceCheck = { state: "not_allowed" };
 const allowed: AllowanceCheck = { state: "allowed", saved: false };
 const saved: AllowanceCheck = { state: "allowed", saved: true };
-const changed: AllowanceCheck = { state: "changed" };
+const changed: AllowanceCheck = { state: "changed", what: "definition" };
 
 describe("decideApproval", () => {
   it.each([
@@ -102,6 +102,12 @@ describe("the reasons decideApproval gives", () => {
     expect(denied.reason).toMatch(/non-interactively.*--approve dangerous/);
     const lapsed = decideApproval({ tier: "dangerous", allowance: changed }, base);
     expect(lapsed.reason).toMatch(/changed its definition since you allowed it/);
+    const moved = decideApproval(
+      { tier: "dangerous", allowance: { state: "changed", what: "server" } },
+      base,
+    );
+    expect(moved).toMatchObject({ action: "ask" });
+    expect(moved.reason).toMatch(/runs another program or reaches another URL since you allowed this tool/);
   });
 });
 

@@ -38,7 +38,7 @@ describe("always allow, saved for a project in the user's settings", () => {
     new ToolAllowances(store.allowanceStore("/p")).allow(write, "project");
     const later = new ToolAllowances(store.allowanceStore("/p"));
     const changed = { ...write, description: "Writes a file. Also uploads it." };
-    expect(later.check(changed)).toEqual({ state: "changed" });
+    expect(later.check(changed)).toEqual({ state: "changed", what: "definition" });
     later.revoke(changed);
     expect(later.check(write)).toEqual({ state: "not_allowed" });
   });
@@ -80,5 +80,41 @@ describe("always allow, saved for a project in the user's settings", () => {
     data.allowances["/p"]?.push({ server: "fs", tool: "delete_all" }, "nonsense");
     writeFileSync(store.path, JSON.stringify(data));
     expect(new ToolAllowances(store.allowanceStore("/p")).list()).toHaveLength(1);
+  });
+
+  it("holds for the program the server's entry ran when it was given, not another under its name", async () => {
+    const store = await settings();
+    let launch = "program-a";
+    const launchOf = (server: string): string | undefined => (server === "fs" ? launch : undefined);
+    const session = new ToolAllowances(store.allowanceStore("/p"), launchOf);
+    session.allow(write, "project");
+    session.allow(fetchPage, "session");
+    session.allowServer("fs");
+    expect(session.check(write)).toEqual({ state: "allowed", saved: true });
+    expect(session.check(read)).toEqual({ state: "allowed", saved: true });
+    // The config now runs another program as "fs" (trusted again, as after a pull), copying its tools.
+    launch = "program-b";
+    const later = new ToolAllowances(store.allowanceStore("/p"), launchOf);
+    expect(later.check(write)).toEqual({ state: "changed", what: "server" });
+    expect(later.check(read)).toEqual({ state: "not_allowed" });
+    expect(session.check(fetchPage)).toEqual({ state: "changed", what: "server" });
+    // Back to the program it was given for, it holds again.
+    launch = "program-a";
+    expect(later.check(write)).toEqual({ state: "allowed", saved: true });
+  });
+
+  it("gives a rule saved before rules held a launch the program seen first, and holds it to that", async () => {
+    const store = await settings();
+    // As an older mcpterm saved it: no launch.
+    new ToolAllowances(store.allowanceStore("/p")).allow(write, "project");
+    let launch = "program-a";
+    const later = new ToolAllowances(store.allowanceStore("/p"), () => launch);
+    expect(later.check(write)).toEqual({ state: "allowed", saved: true });
+    expect(store.allowanceStore("/p").list()[0]?.launch).toBe("program-a");
+    launch = "program-b";
+    expect(new ToolAllowances(store.allowanceStore("/p"), () => launch).check(write)).toEqual({
+      state: "changed",
+      what: "server",
+    });
   });
 });

@@ -108,4 +108,35 @@ describe("permissions that last", () => {
     const denied = await oneShot();
     expect(denied.code).toBe(3);
   }, 90_000);
+
+  it("a saved allowance does not pass to another program the config later runs under the server's name", async () => {
+    const config = path.join(dir, "mcp.config.json");
+    const pane = start();
+    await pane.waitFor((screen) => screen.includes("1/1 servers ready"), "the server");
+    await type(pane, "write the note");
+    await pane.waitFor((screen) => screen.includes("Allow this call?"), "the panel");
+    await delay(APPROVAL_GUARD_MS + 200);
+    pane.text("p");
+    await pane.waitFor((screen) => screen.includes("Wrote it."), "the answer");
+    await pane.waitFor((screen) => screen.includes("Ctrl+D exit"), "no turn running");
+    pane.keys("C-d");
+    await pane.waitFor((screen) => screen.includes("EXITED 0"), "the exit");
+    expect((await oneShot()).code).toBe(0);
+
+    // A pulled change: "fixture" now runs with another environment (it could be another
+    // program copying the tool), and the config is trusted again (--trust-config).
+    const launch = fixtureLaunch("tui-permissions");
+    await writeJson(config, {
+      mcpServers: { fixture: { ...launch, env: { FIXTURE_NOTES_DIR: dir, NODE_OPTIONS: "--no-warnings" } } },
+    });
+    const denied = await oneShot();
+    expect(denied.code).toBe(3);
+    // Said with the run's other warnings, in its JSON.
+    expect(denied.stdout).toMatch(
+      /fixture\/write_note was allowed when server \\"fixture\\" ran another program or reached another URL/,
+    );
+    // The allowance is gone, not waiting for the old program to come back.
+    await writeJson(config, { mcpServers: { fixture: { ...launch, env: { FIXTURE_NOTES_DIR: dir } } } });
+    expect((await oneShot()).code).toBe(3);
+  }, 90_000);
 });

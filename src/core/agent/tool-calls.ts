@@ -203,7 +203,10 @@ async function* decide(
     options.allowances.revoke(tool);
     yield {
       type: "warning",
-      message: `${tool.server}/${tool.name} changed its definition since it was allowed for this session; the allowance is gone.`,
+      message:
+        allowance.what === "server"
+          ? `${tool.server}/${tool.name} was allowed when server "${tool.server}" ran another program or reached another URL (its command, arguments, folder, environment or URL changed since); the allowance is gone.`
+          : `${tool.server}/${tool.name} changed its definition since it was allowed; the allowance is gone.`,
     };
   }
   const verdict = decideApproval({ tier: tool.tier, allowance, secrets }, options.approval);

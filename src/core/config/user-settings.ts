@@ -221,7 +221,7 @@ function savedAllowances(value: unknown): Record<string, SavedAllowance[]> {
     if (!Array.isArray(rules)) continue;
     projects[project] = rules.flatMap((rule): SavedAllowance[] => {
       const entry = (typeof rule === "object" && rule !== null ? rule : {}) as Record<string, unknown>;
-      const { server, tool, hash, tier, savedAt } = entry;
+      const { server, tool, hash, tier, launch, savedAt } = entry;
       if (typeof server !== "string" || typeof savedAt !== "string") return [];
       if (tool !== undefined && (typeof tool !== "string" || typeof hash !== "string")) return [];
       return [
@@ -231,6 +231,7 @@ function savedAllowances(value: unknown): Record<string, SavedAllowance[]> {
           ...(typeof tool === "string" ? { tool } : {}),
           ...(typeof hash === "string" ? { hash } : {}),
           ...(typeof tier === "string" && isTier(tier) ? { tier } : {}),
+          ...(typeof launch === "string" ? { launch } : {}),
         },
       ];
     });

@@ -89,7 +89,13 @@ export function decideApproval(subject: ApprovalSubject, rules: ApprovalRules): 
     };
   }
   if (allowance.state === "changed") {
-    return { action: "ask", reason: "the tool changed its definition since you allowed it; asking again" };
+    return {
+      action: "ask",
+      reason:
+        allowance.what === "server"
+          ? "the server's entry runs another program or reaches another URL since you allowed this tool; asking again"
+          : "the tool changed its definition since you allowed it; asking again",
+    };
   }
   return { action: "ask", reason: `${tier} calls need a person's yes` };
 }

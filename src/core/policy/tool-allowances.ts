@@ -15,8 +15,11 @@ export type AllowanceCheck =
   /** `saved`: by a rule in the user's settings for this project, not an answer of this session. */
   | { state: "allowed"; saved: boolean }
   | { state: "not_allowed" }
-  /** Allowed once, but the server has changed the tool since: ask again and say why. */
-  | { state: "changed" };
+  /**
+   * Allowed once, but since then the server changed the tool (`definition`) or its entry now runs
+   * another program or reaches another URL (`server`): ask again and say which.
+   */
+  | { state: "changed"; what: "definition" | "server" };
 
 /** How long an allowance lasts: this session, or saved for this project in the user's settings. */
 export type AllowanceScope = "session" | "project";
@@ -31,6 +34,8 @@ export interface SavedAllowance {
   tool?: string;
   hash?: string;
   tier?: Tier;
+  /** The server entry's serverLaunchHash when saved; a rule saved before it was kept takes the first seen. */
+  launch?: string;
   savedAt: string;
 }
 
@@ -53,42 +58,63 @@ export interface AllowanceView {
 /**
  * "Always allow", remembered per server, tool and a hash of the tool's definition (description,
  * input schema and the tier they give it), so a server that changes a tool, or makes it riskier,
- * loses the allowance — for this session, or saved for this project when a store is given.
+ * loses the allowance — for this session, or saved for this project when a store is given. Each
+ * rule also holds what the server's entry runs (`launchOf`, see serverLaunchHash): under the
+ * same name, another program or URL is asked about again.
  */
 export class ToolAllowances {
-  private readonly allowed = new Map<string, { hash: string; tier: Tier }>();
+  private readonly allowed = new Map<string, { hash: string; tier: Tier; launch: string | undefined }>();
 
-  constructor(private readonly store?: AllowanceStore) {}
+  constructor(
+    private readonly store?: AllowanceStore,
+    /** The launch hash of a server's entry now; undefined for mcpterm's own tools (and without one). */
+    private readonly launchOf: (server: string) => string | undefined = () => undefined,
+  ) {}
 
   allow(tool: AllowableTool, scope: AllowanceScope = "session"): void {
+    const launch = this.launchOf(tool.server);
     if (scope === "project" && this.store) {
       const rules = this.store
         .list()
         .filter((rule) => !(rule.server === tool.server && rule.tool === tool.name));
+      const rule = { ...ruleFor(tool), ...launchPart(launch), savedAt: new Date().toISOString() };
       // Not kept for the project: it holds for this session at least.
-      if (this.store.save([...rules, { ...ruleFor(tool), savedAt: new Date().toISOString() }])) return;
+      if (this.store.save([...rules, rule])) return;
     }
-    this.allowed.set(keyOf(tool.server, tool.name), { hash: definitionHash(tool), tier: tool.tier });
+    this.allowed.set(keyOf(tool.server, tool.name), { hash: definitionHash(tool), tier: tool.tier, launch });
   }
 
   /** A whole server's read_only and low_risk tools, saved for this project; false when it could not be kept. */
   allowServer(server: string): boolean {
     if (!this.store) return false;
     const rules = this.store.list().filter((rule) => !(rule.server === server && rule.tool === undefined));
-    return this.store.save([...rules, { server, savedAt: new Date().toISOString() }]);
+    const rule = { server, ...launchPart(this.launchOf(server)), savedAt: new Date().toISOString() };
+    return this.store.save([...rules, rule]);
   }
 
   check(tool: AllowableTool): AllowanceCheck {
     const hash = definitionHash(tool);
+    const launch = this.launchOf(tool.server);
     const session = this.allowed.get(keyOf(tool.server, tool.name));
-    if (session) return session.hash === hash ? { state: "allowed", saved: false } : { state: "changed" };
+    if (session) return verdict(session.launch === launch, session.hash === hash, false);
     const rules = this.store?.list() ?? [];
     const named = rules.find((rule) => rule.server === tool.server && rule.tool === tool.name);
-    if (named) return named.hash === hash ? { state: "allowed", saved: true } : { state: "changed" };
-    const serverWide = rules.some((rule) => rule.server === tool.server && rule.tool === undefined);
-    return serverWide && !isRiskyTier(tool.tier)
+    if (named) return verdict(this.sameLaunch(named, launch, rules), named.hash === hash, true);
+    const serverWide = rules.find((rule) => rule.server === tool.server && rule.tool === undefined);
+    return serverWide && !isRiskyTier(tool.tier) && this.sameLaunch(serverWide, launch, rules)
       ? { state: "allowed", saved: true }
       : { state: "not_allowed" };
+  }
+
+  /**
+   * Whether a saved rule was given for what the server's entry runs now. A rule saved before
+   * rules held it is given the launch seen now, once: it was allowed on that folder's config.
+   */
+  private sameLaunch(rule: SavedAllowance, launch: string | undefined, rules: SavedAllowance[]): boolean {
+    if (rule.launch !== undefined || launch === undefined) return rule.launch === launch;
+    rule.launch = launch;
+    this.store?.save(rules);
+    return true;
   }
 
   /** Drops an allowance whose tool changed, here and in the settings, so the change is reported once. */
@@ -132,6 +158,16 @@ export class ToolAllowances {
 
 function ruleFor(tool: AllowableTool): Omit<SavedAllowance, "savedAt"> {
   return { server: tool.server, tool: tool.name, hash: definitionHash(tool), tier: tool.tier };
+}
+
+function launchPart(launch: string | undefined): { launch?: string } {
+  return launch === undefined ? {} : { launch };
+}
+
+/** An allowance's check: its server's entry changed first (that says more), then the tool. */
+function verdict(sameLaunch: boolean, sameDefinition: boolean, saved: boolean): AllowanceCheck {
+  if (!sameLaunch) return { state: "changed", what: "server" };
+  return sameDefinition ? { state: "allowed", saved } : { state: "changed", what: "definition" };
 }
 
 function keyOf(server: string, name: string): string {

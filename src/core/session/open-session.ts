@@ -4,7 +4,12 @@ import { McpToolHost } from "../agent/mcp-tool-host.js";
 import { loadKnowledge, oneShotKnowledge, sessionKnowledge, sessionToolHost } from "./session-tools.js";
 import { Session } from "../agent/session.js";
 import type { ToolHost } from "../agent/tool-host.js";
-import { serversNeedingTrust, trustWarnings, type KeyedEndpoint } from "../config/config-trust.js";
+import {
+  serverLaunchHash,
+  serversNeedingTrust,
+  trustWarnings,
+  type KeyedEndpoint,
+} from "../config/config-trust.js";
 import { isHttpUrl, isLoopbackHost } from "../config/http-url.js";
 import { embeddingsNeedingTrust, resolveEmbeddingsSettings } from "../config/embeddings-settings.js";
 import { ensureProjectStateFolder } from "../config/project-state-folder.js";
@@ -404,8 +409,12 @@ export async function openSession(
     if (warning) warn(warning);
     return { ...(embeddings ? { embeddings } : {}), onWarning: warn };
   };
-  // "Always allow in this project" lasts in the user's settings, keyed by the working folder.
-  const allowances = new ToolAllowances(settings.allowanceStore(cwd));
+  // "Always allow in this project" lasts in the user's settings, keyed by the working folder,
+  // each rule tied to what its server's entry runs.
+  const allowances = new ToolAllowances(settings.allowanceStore(cwd), (server) => {
+    const entry = manager.connection(server)?.config;
+    return entry && serverLaunchHash(entry);
+  });
   const savers = new Set<SessionSaver>();
   /** Savers of conversations a new one replaced (the TUI's /resume), closing once their last turn is written. */
   const replaced: Array<Promise<void>> = [];
