@@ -7,6 +7,7 @@ import {
   trustWarnings,
   untrustedConfigMessage,
 } from "../../src/core/config/config-trust.js";
+import { SecretRedactor } from "../../src/core/policy/redact-secrets.js";
 import { sanitizeForTerminal } from "../../src/core/policy/sanitize-terminal.js";
 import { parseConfigDocument } from "../../src/core/config/config-schema.js";
 import { emptyConfig, type ServerConfig } from "../../src/core/config/index.js";
@@ -260,6 +261,23 @@ describe("a remote entry's oauth, in the trust question and in the hash", () => 
       line: "ci: https://mcp.example.com/mcp; oauth off",
       warnings: [],
     });
+  });
+
+  it("shows no value a ${VAR} put in the host, though parsing the URL lowercased it", () => {
+    const tenant = "Xk9TqP2mLw7Rz4Vb";
+    const entry = { url: "https://${DOCS_TENANT_KEY}.mcp.example.com/mcp" };
+    const [server] = parseConfigDocument(
+      { mcpServers: { docs: entry } },
+      { fileLabel: "mcp.config.json", configDir: "/p", env: { DOCS_TENANT_KEY: tenant } },
+    ).servers;
+    if (!server) throw new Error("no server");
+    // As a session redacts: the environment's secret-named values are known secrets.
+    const redactor = SecretRedactor.forSession([], { DOCS_TENANT_KEY: tenant });
+    const shown = trustEntry(server, redactor.redactText);
+    expect(shown.warnings).toEqual([
+      "hands a secret from your environment to [REDACTED].mcp.example.com: ${DOCS_TENANT_KEY} (url)",
+    ]);
+    expect(JSON.stringify(shown).toLowerCase()).not.toContain(tenant.toLowerCase());
   });
 
   it("lapses when a trusted entry gains an oauth block, as a clone's next commit may add one", () => {

@@ -110,6 +110,15 @@ describe("SecretRedactor", () => {
     expect(await redactor.redact(plain)).toEqual({ text: plain, rules: [] });
   });
 
+  it("redacts a known value lowercased too, as a URL's host comes back once parsed", () => {
+    const redactor = new SecretRedactor(["Xk9TqP2mLw7Rz4Vb"]);
+    redactor.learn("OAuthIssuedToken42");
+    const error = "getaddrinfo ENOTFOUND xk9tqp2mlw7rz4vb.mcp.example.com (oauthissuedtoken42)";
+    expect(redactor.redactSync(error).text).toBe(
+      "getaddrinfo ENOTFOUND [REDACTED].mcp.example.com ([REDACTED])",
+    );
+  });
+
   it("finds secret-looking environment variables", () => {
     expect(
       secretsFromEnvironment({ OPENAI_API_KEY: "sk-1234567890", PATH: "/usr/bin", GH_TOKEN: "short" }),

@@ -98,6 +98,7 @@ export function trustWarnings(
   const exposed = server.allowInsecureHttp
     ? clearTextSecrets({ url, rawUrl: url, headers: server.headers })
     : undefined;
+  // Redacted: each names a host, which may be built from the very value it is handed.
   return [
     ...handovers(server).map(
       ({ destination, values }) =>
@@ -106,7 +107,7 @@ export function trustWarnings(
     ...(exposed
       ? [`sends ${exposed.secrets} in clear text to ${exposed.host} over plain http (allowInsecureHttp)`]
       : []),
-  ];
+  ].map(redact);
 }
 
 export function trustEntry(

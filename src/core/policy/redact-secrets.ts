@@ -105,7 +105,7 @@ export class SecretRedactor {
   constructor(knownSecrets: readonly string[] = []) {
     this.knownSecrets = [...knownSecrets];
     this.masked = [];
-    for (const secret of knownSecrets) this.mask(secret);
+    for (const secret of knownSecrets) this.maskKnown(secret);
   }
 
   /**
@@ -116,7 +116,7 @@ export class SecretRedactor {
     if (secret.length < MIN_SECRET_CHARS || this.knownSecrets.includes(secret)) return;
     this.knownSecrets.push(secret);
     this.needles = undefined;
-    this.mask(secret);
+    this.maskKnown(secret);
   }
 
   /**
@@ -127,6 +127,16 @@ export class SecretRedactor {
    */
   withhold(text: string): void {
     if (text.length >= MIN_SECRET_CHARS) this.mask(text);
+  }
+
+  /**
+   * A known secret, and its lowercase form: a value a `${VAR}` put in a URL's host comes back
+   * lowercased wherever the URL was parsed (`new URL`, a DNS error naming the host).
+   */
+  private maskKnown(secret: string): void {
+    this.mask(secret);
+    const lower = secret.toLowerCase();
+    if (lower !== secret) this.mask(lower);
   }
 
   private mask(text: string): void {
