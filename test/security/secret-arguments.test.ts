@@ -18,6 +18,12 @@ const PEM = [
   "-----END RSA PRIVATE KEY-----",
 ].join("\n");
 
+/** Each character of `text` as `%XX`. */
+const percentEncoded = (text: string): string =>
+  Array.from(Buffer.from(text), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+const codes = (text: string): number[] => Array.from(text, (character) => character.charCodeAt(0));
+const hex = (text: string): string => Buffer.from(text).toString("hex");
+
 /** `text` spelled in Unicode tag characters, which draw as nothing. */
 const tagged = (text: string): string =>
   Array.from(text, (character) => String.fromCodePoint(0xe0000 + character.charCodeAt(0))).join("");
@@ -175,6 +181,48 @@ describe("findArgumentSecrets", () => {
       ["sixteen characters of it, reversed", { text: Array.from(random.slice(4, 20)).reverse().join("") }],
       ["as the name of a property", { [random.slice(5)]: true }],
       ["in upper case, joined by dashes", { text: random.slice(0, 18).toUpperCase().split("").join("-") }],
+      ["percent-encoded, every character", { city: percentEncoded(random) }],
+      [
+        "percent-encoded in lower case, twenty characters",
+        { city: percentEncoded(random.slice(0, 20)).toLowerCase() },
+      ],
+      [
+        "percent-encoded amid plain characters",
+        { q: `x=${random.slice(0, 6)}${percentEncoded(random.slice(6, 20))}` },
+      ],
+      ["as character codes in a string, by commas", { text: codes(random).join(",") }],
+      ["as character codes in a string, by spaces", { text: codes(random).join(" ") }],
+      ["as the JSON text of an array of codes", { text: JSON.stringify(codes(random)) }],
+      [
+        "as 0x codes",
+        {
+          text: codes(random)
+            .map((code) => `0x${code.toString(16)}`)
+            .join(", "),
+        },
+      ],
+      [
+        "as octal codes",
+        {
+          text: codes(random)
+            .map((code) => code.toString(8).padStart(4, "0"))
+            .join(" "),
+        },
+      ],
+      [
+        "as 8-bit binary codes",
+        {
+          text: codes(random)
+            .map((code) => code.toString(2).padStart(8, "0"))
+            .join(" "),
+        },
+      ],
+      [
+        "as the hex of its two halves, in two arguments",
+        { a: hex(random.slice(0, 12)), b: `and ${hex(random.slice(12))}` },
+      ],
+      ["as the hex of its random part reversed", { text: hex(Array.from(random).reverse().join("")) }],
+      ["as hex after other hex digits", { text: `deadbeef1${hex(random)}` }],
     ])("finds %s", async (_form, args) => {
       expect(await findArgumentSecrets(args, holder)).toEqual([
         { path: "(the arguments)", rule: "known-secret" },
@@ -278,6 +326,10 @@ describe("findArgumentSecrets", () => {
 
   it("does not mistake ordinary arguments for a known secret", async () => {
     const ordinary = {
+      values: "1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144",
+      bytes: "de ad be ef ca fe ba be 00 11 22 33",
+      dates: "2026-12-05 2026-12-06 2026-12-07",
+      query: "name=Ann%20Lee&city=S%C3%A3o%20Paulo",
       path: "src/core/policy/argument-secrets.ts",
       id: "3f2b8c1e-9d4a-4b7e-8f21-6c0a5e9d7b13",
       sha: "d0d8ca1f3e9b2a7c6d5e4f3a2b1c0d9e8f7a6b5c",

@@ -1,6 +1,11 @@
 import { decodeHiddenText, hasHiddenText } from "./hidden-text.js";
 import type { SecretRedactor } from "./redact-secrets.js";
-import { decodeEscapes, SecretHaystack, withDecodedBase64 } from "./known-secret-search.js";
+import {
+  decodeEscapes,
+  SecretHaystack,
+  withDecodedBase64,
+  withDecodedCharacters,
+} from "./known-secret-search.js";
 import { isSecretName } from "./secret-patterns.js";
 
 /** A secret found in a call's arguments: where, and what kind (the rule that matched). */
@@ -93,7 +98,8 @@ export async function findArgumentSecrets(
  * The arguments' text as one string, in the orders a secret split across them could be put back
  * together: the values in order and reversed, keys and values as they stand, arrays of
  * character codes as the text they spell; each also with escapes decoded (`\u0041`, `\x41`,
- * `&#65;`) and base64 runs inside it decoded, twice over.
+ * `&#65;`), then what it spells in percent-encoding, hex and lists of character codes
+ * (withDecodedCharacters), and base64 runs inside that decoded, twice over.
  */
 function joinedForms(
   args: Record<string, unknown>,
@@ -104,20 +110,22 @@ function joinedForms(
   const values = decoded.filter((_, index) => strings[index]?.isKey === false);
   const spelled = characterCodeTexts(args);
   const forms = [[...values, ...spelled].join(""), [...values].reverse().join(""), decoded.join("")];
-  const all = forms.flatMap((form) => {
-    const unescaped = decodeEscapes(form);
-    const once = withDecodedBase64(unescaped);
-    return [form, unescaped, once, withDecodedBase64(once)];
-  });
+  const all = forms.flatMap(decodedForms);
   // One argument gives the same text in most orders: each distinct text is searched once.
   return [...new Set(all)];
 }
 
-/** One string as joinedForms reads the whole: as it is, its escapes decoded, base64 inside it decoded twice. */
+/** One string as joinedForms reads the whole (see decodedForms). */
 function ownForms(text: string): string[] {
+  return [...new Set(decodedForms(text))];
+}
+
+/** A text as it is, its escapes decoded, what it spells in characters' encodings, base64 inside that decoded twice. */
+function decodedForms(text: string): string[] {
   const unescaped = decodeEscapes(text);
-  const once = withDecodedBase64(unescaped);
-  return [...new Set([text, unescaped, once, withDecodedBase64(once)])];
+  const spelled = withDecodedCharacters(unescaped);
+  const once = withDecodedBase64(spelled);
+  return [text, unescaped, spelled, once, withDecodedBase64(once)];
 }
 
 /** The longest array read as character codes: no secret is longer, and spreading more overflows the stack. */

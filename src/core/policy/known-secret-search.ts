@@ -1,7 +1,7 @@
 /**
  * Looking for a known secret value inside text that may hide it: split, spaced, reversed, in
- * another case or width, escaped, URL-encoded, hex or base64 (at any byte offset, nested), or
- * a long enough part of it on its own.
+ * another case or width, escaped, URL-encoded, hex, character codes or base64 (at any byte
+ * offset, nested), or a long enough part of it on its own, in any of those forms.
  */
 
 /** Secrets shorter than this match too much by chance to look for in disguise. */
@@ -46,9 +46,89 @@ export function withDecodedBase64(text: string): string {
   const decoded = Array.from(text.matchAll(/[A-Za-z0-9+/_-]{16,}={0,2}/g), ([run]) => {
     const plain = Buffer.from(run.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
     return /^[\x20-\x7e\s]+$/.test(plain) ? plain : "";
-  });
-  return [text, ...decoded].join("\n");
+  }).filter((plain) => plain !== "");
+  // Unchanged when nothing decoded: the same text is then not searched again as another form.
+  return decoded.length === 0 ? text : [text, ...decoded].join("\n");
 }
+
+/**
+ * `text` followed by what it says once each encoding that spells characters one by one is read:
+ * percent-encoding anywhere in it (`%41%62`, either case, amid plain characters), runs of hex
+ * bytes (`41624364…`, at either alignment), and lists of character codes (`115,107,45`, `0x73
+ * 0x6b`, `0o163`, `0b1110011`, in any base their digits allow). So a part of a key is found
+ * encoded as much as whole: SecretHaystack reads the text the encoding spells. Only readings of
+ * printable ASCII are kept (a key's characters); a text longer than PART_SEARCH_MAX_CHARS is
+ * left as it is.
+ */
+export function withDecodedCharacters(text: string): string {
+  if (text.length > PART_SEARCH_MAX_CHARS) return text;
+  const readings: string[] = [];
+  if (/%[0-9a-fA-F]{2}/.test(text))
+    readings.push(
+      text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    );
+  for (const [run] of text.matchAll(HEX_RUN))
+    for (const aligned of [run, run.slice(1)]) {
+      const even = aligned.slice(0, aligned.length - (aligned.length % 2));
+      readings.push(printableStretches(Buffer.from(even, "hex").toString("latin1")));
+    }
+  for (const [list] of text.matchAll(CODE_LIST)) readings.push(...codeListReadings(list));
+  const kept = readings.filter((reading) => reading !== "");
+  return kept.length === 0 ? text : [text, ...kept].join("\n");
+}
+
+/** A run of 16 or more hex digits: eight bytes or more. */
+const HEX_RUN = /[0-9a-fA-F]{16,}/g;
+/** One character code: prefixed (hex, octal, binary), or bare digits read in each base they allow. */
+const CODE = "(?:0[xX][0-9a-fA-F]{1,4}|0[oO][0-7]{1,6}|0[bB][01]{1,16}|[0-9a-fA-F]{1,8})";
+/**
+ * Eight codes or more, each after the last by one to three separators, starting where a word
+ * starts (a long run of digits is not tried at each of its digits).
+ */
+const CODE_LIST = new RegExp(`(?<![0-9A-Za-z])${CODE}(?:[\\s,;:|/_.-]{1,3}${CODE}){7,}`, "g");
+
+/** Each text a list of character codes spells, read in every base its bare codes allow. */
+function codeListReadings(list: string): string[] {
+  const codes = list.split(/[\s,;:|/_.-]+/).filter((code) => code !== "");
+  const prefixed = codes.map(prefixedValue);
+  return BARE_BASES.map(([base, digits]) => {
+    // Printable ASCII is all a stretch keeps: any other value (or no value) breaks it, as a 0.
+    const spelled = new Uint8Array(codes.length);
+    for (const [index, code] of codes.entries()) {
+      const value = prefixed[index] ?? (digits.test(code) ? Number.parseInt(code, base) : 0);
+      spelled[index] = value >= 0x20 && value <= 0x7e ? value : 0;
+    }
+    return printableStretches(Buffer.from(spelled.buffer).toString("latin1"));
+  });
+}
+
+/** The value of a code written with its base (`0x73`, `0o163`, `0b1110011`); undefined for bare digits. */
+function prefixedValue(code: string): number | undefined {
+  const base = PREFIXED_BASES.get(code.slice(0, 2).toLowerCase());
+  return base === undefined ? undefined : Number.parseInt(code.slice(2), base);
+}
+
+const PREFIXED_BASES = new Map([
+  ["0x", 16],
+  ["0o", 8],
+  ["0b", 2],
+]);
+/**
+ * The stretches of printable ASCII (what keys are made of) in a decoded text that are long
+ * enough to hold the shortest secret looked for, one per line; empty when there are none.
+ */
+function printableStretches(text: string): string {
+  return (text.match(PRINTABLE_STRETCH) ?? []).join("\n");
+}
+
+const PRINTABLE_STRETCH = new RegExp(`[\\x20-\\x7e]{${MIN_SECRET_LENGTH},}`, "g");
+
+const BARE_BASES: ReadonlyArray<readonly [number, RegExp]> = [
+  [10, /^\d+$/],
+  [16, /^[0-9a-fA-F]+$/],
+  [8, /^[0-7]+$/],
+  [2, /^[01]+$/],
+];
 
 /**
  * A known secret in every form SecretHaystack looks for it, made once per secret rather than
