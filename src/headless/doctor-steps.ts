@@ -14,7 +14,7 @@ import type { SampleCall } from "./doctor-calls.js";
 import type { HandshakeAnswer, RequestTiming } from "./doctor-wire.js";
 import { MAX_SLIPS, type JsonRpcSlips } from "./json-rpc-slips.js";
 import { findingLine } from "./tool-report.js";
-import { NOT_REACHED } from "../core/mcp/protocol-era.js";
+import { MODERN_REVISION, NOT_REACHED } from "../core/mcp/protocol-era.js";
 
 export type StepStatus = "passed" | "warning" | "failed" | "skipped";
 
@@ -446,6 +446,16 @@ function stderrStep(facts: DoctorFacts): DoctorStep {
     );
   }
   const lines = facts.stderr.filter((line) => line.trim() !== "");
+  // The process that ended on the probe is not the one running now: its end is told first.
+  const { probe } = facts.start;
+  if (probe?.kind === "exited")
+    return step(
+      "stderr",
+      "warning",
+      `the first process ${probe.ended} on server/discover (mcpterm's ${MODERN_REVISION} probe) and was started again${lines.length > 0 ? `; the second wrote ${lines.length} line(s)` : ""}`,
+      { probeExit: probe.ended, lines: lines.length },
+      lines.slice(0, 3),
+    );
   if (lines.length === 0) return step("stderr", "passed", "nothing on stderr", { lines: 0 });
   const essentials = stderrEssentials(lines);
   const saysError =

@@ -1,5 +1,5 @@
 import type { WireFrame } from "../core/mcp/types.js";
-import { isTaskAnswer, SlipWatch, type JsonRpcSlips } from "./json-rpc-slips.js";
+import { isTaskAnswer, lacksContent, SlipWatch, type JsonRpcSlips } from "./json-rpc-slips.js";
 
 /** One request type as the wire saw it: how long its answers took in all, over how many pages. */
 export interface RequestTiming {
@@ -26,9 +26,11 @@ export interface HandshakeAnswer {
  * list's pages. Requests never answered are left out.
  */
 export class WireWatch {
-  private readonly sent = new Map<string, { method: string; at: number; id: unknown }>();
+  private readonly sent = new Map<string, { method: string; at: number; id: unknown; modern: boolean }>();
   private readonly timings = new Map<string, RequestTiming>();
   private handshake: HandshakeAnswer | undefined;
+  /** When the first handshake request went out: a probe waited out (or a process started again) is part of connecting. */
+  private handshakeAskedAt: number | undefined;
   private readonly methodsAsked = new Set<string>();
   /** The requests answered, by key, with their method: a second answer to one is a slip. */
   private readonly answered = new Map<string, string>();
@@ -52,7 +54,14 @@ export class WireWatch {
     const key = `${frame.server}\u0000${id}`;
     if (frame.direction === "send" && typeof message.method === "string") {
       this.slipsSeen.asked(frame.server, key, message.params);
-      this.sent.set(key, { method: message.method, at: frame.at, id: message.id });
+      this.sent.set(key, {
+        method: message.method,
+        at: frame.at,
+        id: message.id,
+        modern: isModern(message.params),
+      });
+      if (message.method === "server/discover" || message.method === "initialize")
+        this.handshakeAskedAt ??= frame.at;
       this.methodsAsked.add(message.method);
       return;
     }
@@ -68,6 +77,9 @@ export class WireWatch {
     this.slipsSeen.answered(key, isTaskAnswer(message.result));
     if (typeof message.id !== typeof request.id)
       this.slipsSeen.idRetyped(request.method, request.id, message.id);
+    // A 2026 request's answer without content failed the call already (the SDK checks it).
+    if (request.method === "tools/call" && !request.modern && lacksContent(message.result))
+      this.slipsSeen.contentMissing(request.method, message.id);
     const ms = frame.at - request.at;
     const error =
       isRecord(message.error) && typeof message.error.message === "string"
@@ -79,8 +91,9 @@ export class WireWatch {
       requests: (before?.requests ?? 0) + 1,
       error: before?.error ?? error,
     });
+    const connectingMs = frame.at - (this.handshakeAskedAt ?? request.at);
     if (request.method === "initialize" && isRecord(message.result))
-      this.handshake = handshakeOf(message.result, ms);
+      this.handshake = handshakeOf(message.result, connectingMs);
     // A 2026 server's discovery answer is its handshake; one without versions is not (a 2025
     // server that answers anything with {} is then asked initialize).
     if (
@@ -88,7 +101,7 @@ export class WireWatch {
       isRecord(message.result) &&
       Array.isArray(message.result.supportedVersions)
     )
-      this.handshake = handshakeOf(message.result, ms);
+      this.handshake = handshakeOf(message.result, connectingMs);
   };
 
   /** Whether a request of `method` went out, answered or not. */
@@ -109,6 +122,13 @@ export class WireWatch {
     return this.slipsSeen.seen();
   }
 }
+
+/** Whether a request went out in 2026-07-28's envelope: its revision in every request's `_meta`. */
+function isModern(params: unknown): boolean {
+  return isRecord(params) && isRecord(params._meta) && PROTOCOL_VERSION_META in params._meta;
+}
+
+const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 /** Where a 2026-07-28 answer names its server, beside the result. */
 const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";

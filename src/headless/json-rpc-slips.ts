@@ -10,6 +10,7 @@
 export type JsonRpcSlip = { text: string } & (
   | { kind: "id-retyped"; severity: "error"; method: string; id: unknown; answeredId: unknown }
   | { kind: "answered-twice"; severity: "error"; method: string; id: unknown }
+  | { kind: "content-missing"; severity: "error"; method: string; id: unknown }
   | { kind: "progress-not-increasing"; severity: "warning"; token: unknown; progress: number; last: number }
   | { kind: "progress-after-answer"; severity: "warning"; token: unknown; progress: number }
 );
@@ -61,6 +62,20 @@ export class SlipWatch {
       method,
       id,
       text: `${method} (id ${JSON.stringify(id)}) was answered a second time: a request has one answer, and a client may take the second for another request's`,
+    });
+  }
+
+  /**
+   * A 2025 tool result without `content`, which every revision requires of a finished call (a
+   * task finishes later): the SDK reads it as `[]`, where it fails a 2026 answer's call.
+   */
+  contentMissing(method: string, id: unknown): void {
+    this.add({
+      kind: "content-missing",
+      severity: "error",
+      method,
+      id,
+      text: `${method} (id ${JSON.stringify(id)}) was answered without content: a tool's result must have a content array (MCP), which the SDK makes [] in 2025-11-25 and a stricter client, or any in 2026-07-28, fails`,
     });
   }
 
@@ -121,6 +136,13 @@ export class SlipWatch {
     this.counts[slip.severity] += 1;
     if (this.counts[slip.severity] <= MAX_SLIPS) this.found.push(slip);
   }
+}
+
+/** A finished tool call's result (not a task, not 2026's question for input) that has no content array. */
+export function lacksContent(result: unknown): boolean {
+  if (!isRecord(result) || isTaskAnswer(result)) return false;
+  if (result.resultType !== undefined && result.resultType !== "complete") return false;
+  return !Array.isArray(result.content);
 }
 
 /** A tools/call answered with a task (2025-11-25's CreateTaskResult, or 2026's `resultType: "task"`). */

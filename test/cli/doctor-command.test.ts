@@ -298,6 +298,19 @@ describe("mcpterm doctor", () => {
     });
   });
 
+  it("names a tool result without content, which the SDK lets pass in 2025-11-25 as content: []", async () => {
+    const run = await doctor(["no-content"], "--protocol", "2025-11-25");
+    expect(run.code).toBe(1);
+    expect(stepLine(run.stdout, "sample calls")).toMatch(/3 passed, 0 failed/);
+    expect(run.stdout).toMatch(
+      /^ {6}tools\/call \(id \d+\) was answered without content: a tool's result must have a content array \(MCP\)/m,
+    );
+    // In 2026-07-28 the call itself fails, and is told there, not again as a slip.
+    const modern = await doctor(["no-content"]);
+    expect(modern.stdout).toMatch(/^ {6}✗ search_notes \{"query":"sample"\}: .*content: expected array/m);
+    expect(stepLine(modern.stdout, "json-rpc")).toMatch(/^ {2}✓ json-rpc/);
+  });
+
   it("holds a call that reports progress without end to --timeout", async () => {
     const run = await runCli(
       trustingConfig([

@@ -34,4 +34,30 @@ describe("a 2025 server whose process dies on the server/discover probe", () => 
     expect(call.code).toBe(0);
     expect(call.stdout).toBe("worked\n");
   });
+
+  it("is told by doctor's stderr step too, and its restart counts in the handshake's time", async () => {
+    // It takes 400 ms to die: connecting took at least that, whatever initialize took after it.
+    const slowDeath = SCRIPT.replace(
+      'throw new Error("unknown method " + message.method);',
+      'setTimeout(() => { throw new Error("unknown method " + message.method); }, 400);',
+    );
+    expect(slowDeath).not.toBe(SCRIPT);
+    const dir = await rawServerProject("p", slowDeath);
+    const run = await runCli(trustingConfig(["doctor", "--json", "--no-calls"]), {
+      cwd: dir,
+      env: cleanEnv(),
+    });
+    const report = JSON.parse(run.stdout) as {
+      servers: Array<{
+        steps: Array<{ step: string; status: string; summary: string; facts: Record<string, unknown> }>;
+      }>;
+    };
+    const steps = Object.fromEntries((report.servers[0]?.steps ?? []).map((step) => [step.step, step]));
+    expect(steps.stderr).toMatchObject({ status: "warning" });
+    expect(steps.stderr?.summary).toMatch(
+      /^the first process exited \(code 1\): Error: unknown method server\/discover .*on server\/discover \(mcpterm's 2026-07-28 probe\) and was started again/,
+    );
+    // From the probe's going out, through the second process's start, to initialize's answer.
+    expect(steps.handshake?.facts.ms).toBeGreaterThanOrEqual(400);
+  });
 });

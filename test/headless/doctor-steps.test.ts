@@ -138,6 +138,19 @@ describe("doctorSteps", () => {
     ]);
   });
 
+  it("tells a process that ended on the 2026 probe, though the one started after it said nothing", () => {
+    const ended = "exited (code 2): Error: unknown method server/discover";
+    const facts = local({
+      start: snapshot({ transport: "stdio", pid: 7, probe: { kind: "exited", ended } }),
+    });
+    expect(byStep(facts).stderr).toEqual([
+      "warning",
+      `the first process ${ended} on server/discover (mcpterm's 2026-07-28 probe) and was started again`,
+    ]);
+    const step = doctorSteps(facts).find((found) => found.step === "stderr");
+    expect(step?.facts).toEqual({ probeExit: ended, lines: 0 });
+  });
+
   it("fails a slip in an answer's id, only warns of progress that went back, and lists each", () => {
     const progress = {
       kind: "progress-not-increasing" as const,

@@ -53,4 +53,21 @@ describe("WireWatch's slips", () => {
       ],
     });
   });
+
+  it("times the handshake from the first request of it: a probe waited out is part of connecting", () => {
+    const wire = new WireWatch();
+    const frame = (direction: "send" | "receive", at: number, message: object): void =>
+      wire.onFrame({ server: "s", direction, at, message });
+    // A 2025 server that never answers the probe: mcpterm waits it out, then speaks 2025.
+    frame("send", 0, { jsonrpc: "2.0", id: 0, method: "server/discover", params: {} });
+    frame("send", 5000, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    frame("receive", 5008, {
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: "2025-11-25", capabilities: {} },
+    });
+    expect(wire.initialize()?.ms).toBe(5008);
+    // Its own time is still initialize's alone.
+    expect(wire.timing("initialize")?.ms).toBe(8);
+  });
 });
