@@ -17,6 +17,7 @@ import { missingToolError } from "./missing-tool.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { outputSchemaMismatches } from "../core/policy/output-schema.js";
 import { toolResultText } from "../core/policy/result-text.js";
+import { CallAnswerTap } from "./call-answer.js";
 import { sanitizeForTerminal } from "../core/policy/sanitize-terminal.js";
 import { findArgumentSecrets } from "../core/policy/argument-secrets.js";
 import { cannotRunAsTask } from "../core/policy/tool-withhold.js";
@@ -101,6 +102,7 @@ async function callTool(
   const typed = readCallWords(args.arguments);
   if (typeof typed === "string") throw new UsageError(`${typed}.`);
   const noise = new StdoutNoiseWarnings(io);
+  const answer = new CallAnswerTap();
 
   return withOneServer(
     args.common,
@@ -177,6 +179,7 @@ async function callTool(
       const durationMs = Math.round(performance.now() - startedAt);
       const isError = result.isError === true;
       const mismatches = outputSchemaMismatches(tool.outputSchema, result, validator);
+      const protocolProblems = answer.problems();
       // No secret leaves, whichever way it came: the server's result is redacted before printing.
       const redact = redactor.redactText;
       if (args.json) {
@@ -187,8 +190,9 @@ async function callTool(
           tool: target.tool,
           isError,
           durationMs,
-          result,
+          result: answer.asArrived() ?? result,
           ...(tool.outputSchema === undefined ? {} : { outputSchemaProblems: mismatches }),
+          ...(protocolProblems.length === 0 ? {} : { protocolProblems }),
         };
         io.stdout.write(`${await fullyRedactedPretty(report, redactor.forRecords)}\n`);
         reported.onStdout = true;
@@ -204,10 +208,11 @@ async function callTool(
       }
       for (const line of outputSchemaLines(mismatches))
         io.stderr.write(`${sanitizeForTerminal(redact(line))}\n`);
+      for (const problem of protocolProblems) io.stderr.write(`warning: ${problem}\n`);
       return isError ? ExitCode.runtime : ExitCode.ok;
     },
     {
-      extra: { onStdoutNoise: noise.onLine },
+      extra: { onStdoutNoise: noise.onLine, onWire: answer.onFrame },
       choose: (names) => {
         Object.assign(target, callTarget(names, target));
         return target.server;

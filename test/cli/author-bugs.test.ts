@@ -391,12 +391,36 @@ describe("a result that breaks its outputSchema", () => {
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "notes", version: "0.3.0" } },
       content: [{ type: "text", text: "Rollback" }],
       structuredContent: { id: "1", title: 8, text: "Revert the deploy, then page the on-call." },
+      // And says what kind of answer it is, which the SDK reads and drops.
+      resultType: "complete",
     });
     expect(report.outputSchemaProblems).toEqual([
       "at the top level: it must have required property 'body'",
       "at /id: it must be integer",
       "at /title: it must be string",
     ]);
+  });
+});
+
+describe("a result without content", () => {
+  it("mcpterm call --json shows it as it came, not with the SDK's content: [], and names the slip (2025)", async () => {
+    const json = await withBugs(
+      ["call", "search_notes", "query=x", "--json", "--protocol", "2025-11-25"],
+      ["no-content"],
+    );
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(report.result).toEqual({ structuredContent: { found: 1 } });
+    expect(report.protocolProblems).toEqual([
+      "the result has no content array, which MCP requires of every tool result (the SDK reads it as [] from a 2025-11-25 server; a stricter client fails the call)",
+    ]);
+    expect(json.stderr).toContain("warning: the result has no content array");
+  });
+
+  it("fails the call in 2026-07-28, where the SDK holds the server to it", async () => {
+    const run = await withBugs(["call", "search_notes", "query=x"], ["no-content"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/broke the MCP protocol .*content: expected array, received undefined/);
   });
 });
 

@@ -1,0 +1,42 @@
+import type { WireFrame } from "../core/mcp/types.js";
+import { isTaskAnswer, lacksContent } from "./json-rpc-slips.js";
+
+/**
+ * The answer to `mcpterm call`'s tools/call as it came over the wire, before the SDK parsed it:
+ * the SDK adds what a 2025 result left out (`content: []`) and drops what it read (`resultType`),
+ * and `call --json` shows a server's author the result the server sent. A task's answer is only
+ * its start: the result is then the SDK's, from the task's end.
+ */
+export class CallAnswerTap {
+  private asked: unknown;
+  private answer: Record<string, unknown> | undefined;
+
+  readonly onFrame = (frame: WireFrame): void => {
+    const message = frame.message as { id?: unknown; method?: unknown; result?: unknown };
+    if (frame.direction === "send" && message.method === "tools/call") {
+      this.asked = message.id;
+      this.answer = undefined;
+      return;
+    }
+    if (frame.direction !== "receive" || message.method !== undefined || this.asked === undefined) return;
+    // The first answer to the call is the one the SDK took (a second would be a slip).
+    if (message.id !== this.asked || this.answer !== undefined) return;
+    const { result } = message;
+    if (typeof result === "object" && result !== null && !Array.isArray(result) && !isTaskAnswer(result))
+      this.answer = result as Record<string, unknown>;
+  };
+
+  /** The result as the server sent it, when the call's answer was one (not a task, not an error). */
+  asArrived(): Record<string, unknown> | undefined {
+    return this.answer;
+  }
+
+  /** What the answer breaks that the SDK let pass: a result without content. */
+  problems(): string[] {
+    return this.answer !== undefined && lacksContent(this.answer)
+      ? [
+          "the result has no content array, which MCP requires of every tool result (the SDK reads it as [] from a 2025-11-25 server; a stricter client fails the call)",
+        ]
+      : [];
+  }
+}
