@@ -65,12 +65,8 @@ function typesOf(property: Record<string, unknown>): string[] {
 
 function valueAs(types: readonly string[], text: string): unknown {
   if (types.includes("string") || types.length === 0) return text;
-  if (
-    (types.includes("integer") || types.includes("number")) &&
-    text.trim() !== "" &&
-    Number.isFinite(Number(text))
-  )
-    return Number(text);
+  // A number as JSON writes one: `0x10`, `0b101` or ` 3 ` would be JavaScript's reading, not the person's.
+  if ((types.includes("integer") || types.includes("number")) && JSON_NUMBER.test(text)) return Number(text);
   if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
   if (types.includes("null") && text === "null") return null;
   if (types.includes("object") || types.includes("array")) {
@@ -82,6 +78,8 @@ function valueAs(types: readonly string[], text: string): unknown {
   }
   return text;
 }
+
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

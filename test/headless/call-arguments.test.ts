@@ -36,6 +36,10 @@ describe("call arguments typed on the command line", () => {
     [["since=null", "since2=3"], { since: null, since2: "3" }],
     // What does not read as its type stays as typed, for the schema check to name.
     [["limit=many", "exact=yes"], { limit: "many", exact: "yes" }],
+    // Numbers as JSON writes them, not as JavaScript reads text: the schema check names the rest.
+    [["limit=-12", "ratio=1.5e3"], { limit: -12, ratio: 1500 }],
+    [["limit=0x10", "ratio=0b101", "since= 3 "], { limit: "0x10", ratio: "0b101", since: " 3 " }],
+    [["limit=Infinity", "ratio=1."], { limit: "Infinity", ratio: "1." }],
   ])("%j", (words, expected) => {
     expect(bound(...words)).toEqual(expected);
   });
