@@ -18,6 +18,7 @@ import type { CliArgs } from "./shared/cli-args.js";
 import type { CommandContext } from "./shared/command-context.js";
 import { withGlobalOptions, type GlobalOptions } from "./shared/global-options.js";
 import { typedServer } from "./shared/server-target.js";
+import { unknownOptionsSentence } from "./unknown-options.js";
 
 /**
  * Parses the command line into one typed command. Pure: no IO, no exit; `--help` and
@@ -61,13 +62,13 @@ async function parseWords(
     launchWords,
     words,
   );
-  const output = await new Promise<string>((resolve, reject) => {
+  const output = await new Promise<string | { mistake: string; command: unknown }>((resolve, reject) => {
     try {
       void parser.parse(
         [...words],
         {},
         (error: Error | null | undefined, parsed: { _?: unknown[] } | undefined, text: string) => {
-          if (error) reject(new UsageError(usageSentence(error.message, parsed?._?.[0])));
+          if (error) resolve({ mistake: error.message, command: parsed?._?.[0] });
           else resolve(text);
         },
       );
@@ -76,6 +77,24 @@ async function parseWords(
       reject(new UsageError(`${(error as Error).message} (see mcpterm --help)`));
     }
   });
+  if (typeof output !== "string") {
+    const command = typeof output.command === "string" ? output.command : undefined;
+    const unknown = unknownNames(output.mistake);
+    throw new UsageError(
+      unknown === undefined
+        ? usageSentence(output.mistake, command)
+        : unknownOptionsSentence(
+            unknown,
+            words,
+            command,
+            {
+              command: await helpText(version, command === undefined ? [] : [command]),
+              assistant: await helpText(version, []),
+            },
+            command === "kb" ? KB_DASH_HINT : "",
+          ),
+    );
+  }
   if (output) return { command: "print", text: output };
   if (!chosen) throw new UsageError("Nothing to do (see mcpterm --help).");
   return chosen;
@@ -86,18 +105,6 @@ async function parseWords(
  * (`mcpterm call`), which command it is and its own --help, which shows what it takes.
  */
 function usageSentence(message: string, command: unknown): string {
-  const unknown = /^Unknown arguments?: (.*)$/.exec(message);
-  if (unknown?.[1] !== undefined) {
-    // yargs names an unknown --some-flag twice, as typed and in camelCase: once is enough.
-    const named = unknown[1].split(", ");
-    const typed = named.filter((name) => !(/[A-Z]/.test(name) && named.includes(kebab(name))));
-    // `kb search -fno-rtti` reads as the options f, n, o… to yargs: the person meant a query.
-    const dashed =
-      command === "kb"
-        ? "; a query or path that starts with - goes after --, as in mcpterm kb search -- -fno-rtti"
-        : "";
-    return `Unknown argument${typed.length === 1 ? "" : "s"}: ${typed.join(", ")}${dashed} (see mcpterm --help)`;
-  }
   const invalid = invalidChoice(message);
   if (invalid) return invalid;
   const short = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(message);
@@ -105,6 +112,28 @@ function usageSentence(message: string, command: unknown): string {
     return `mcpterm ${command} needs more arguments (got ${short[1]}, needs at least ${short[2]}); see mcpterm ${command} --help for what it takes.`;
   }
   return `${message} (see mcpterm --help)`;
+}
+
+/** The names yargs' "Unknown argument(s): …" gives, each once (it names --some-flag twice, as typed and in camelCase). */
+function unknownNames(message: string): string[] | undefined {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(message)?.[1];
+  if (unknown === undefined) return undefined;
+  const named = unknown.split(", ");
+  return named.filter((name) => !(/[A-Z]/.test(name) && named.includes(kebab(name))));
+}
+
+/** `kb search -fno-rtti` reads as the options f, n, o… to yargs: the person meant a query. */
+const KB_DASH_HINT =
+  "; a query or path that starts with - goes after --, as in mcpterm kb search -- -fno-rtti";
+
+/** A command's help text (the assistant's for none), where its options are listed. */
+async function helpText(version: string, command: string[]): Promise<string> {
+  const parser = buildParser(version, () => undefined, undefined, []);
+  return new Promise((resolve) => {
+    void parser.parse([...command, "--help"], {}, (_error: unknown, _parsed: unknown, text: string) => {
+      resolve(text);
+    });
+  });
 }
 
 /**

@@ -240,9 +240,18 @@ describe("parseArgs", () => {
   });
 
   it.each([
-    [["--frobnicate"], /Unknown argument: frobnicate/],
+    [["--frobnicate"], /Unknown argument: --frobnicate/],
     // Named once, as typed, not also as yargs's camelCase copy.
-    [["--bogus-flag"], /^Unknown argument: bogus-flag \(see mcpterm --help\)$/],
+    [["--bogus-flag"], /^Unknown argument: --bogus-flag \(see mcpterm --help for what it takes\)$/],
+    // The command's own option a typo is closest to; an option of the assistant's given to a command.
+    [["doctor", "--jsn"], /^Unknown argument: --jsn; did you mean --json\? \(see mcpterm doctor --help/],
+    [["tools", "--jsno"], /^Unknown argument: --jsno; did you mean --json\?/],
+    [["--modle", "m"], /^Unknown argument: --modle; did you mean --model\?/],
+    [
+      ["call", "notes/search", "--trace", "t.jsonl"],
+      /^Unknown argument: --trace; --trace is the assistant's \(mcpterm, mcpterm -p\), not mcpterm call's \(see mcpterm call --help for what it takes\)$/,
+    ],
+    [["call", "notes/search", "-z"], /^Unknown argument: -z \(see mcpterm call --help for what it takes\)$/],
     [
       ["-p", "hi", "--approve", "everything"],
       /unknown tier "everything"; use any of read_only, low_risk, dangerous, external/,

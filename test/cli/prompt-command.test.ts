@@ -365,7 +365,7 @@ describe("mcpterm -p", () => {
 
     const badFlag = await runInProcess(["-p", "x", "--frobnicate"], { cwd: dir, env: cleanEnv() });
     expect(badFlag.code).toBe(2);
-    expect(badFlag.stderr).toMatch(/Unknown argument: frobnicate/);
+    expect(badFlag.stderr).toMatch(/Unknown argument: --frobnicate/);
   });
 
   it("stops every server it started when it is terminated mid-turn", async () => {
