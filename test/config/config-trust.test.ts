@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   endpointEntry,
   launchHash,
+  serverLaunchHash,
   trustEntry,
   trustLine,
   trustWarnings,
@@ -261,6 +262,32 @@ describe("a remote entry's oauth, in the trust question and in the hash", () => 
       line: "ci: https://mcp.example.com/mcp; oauth off",
       warnings: [],
     });
+  });
+
+  it("hashes an entry's launch as written: a token the environment rotates is the same program", () => {
+    const launchOf = (entry: Record<string, unknown>, env: Record<string, string>) => {
+      const [server] = parseConfigDocument(
+        { mcpServers: { gh: entry } },
+        { fileLabel: "mcp.config.json", configDir: "/p", env },
+      ).servers;
+      if (!server) throw new Error("no server");
+      return serverLaunchHash(server);
+    };
+    const local = { command: "gh-mcp", args: ["--stdio"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } };
+    const remote = { url: "https://maps.example.com/mcp?key=${MAPS_KEY}" };
+    for (const entry of [local, remote])
+      expect(launchOf(entry, { GITHUB_TOKEN: "ghp_one", MAPS_KEY: "k1" })).toBe(
+        launchOf(entry, { GITHUB_TOKEN: "ghp_two", MAPS_KEY: "k2" }),
+      );
+    // What the file writes is the program: any change to it is another.
+    const env = { GITHUB_TOKEN: "ghp_one" };
+    expect(launchOf({ ...local, args: ["--stdio", "--all"] }, env)).not.toBe(launchOf(local, env));
+    expect(launchOf({ ...local, env: { ...local.env, NODE_OPTIONS: "-r x" } }, env)).not.toBe(
+      launchOf(local, env),
+    );
+    expect(launchOf({ url: "https://maps.example.net/mcp?key=${MAPS_KEY}" }, env)).not.toBe(
+      launchOf(remote, env),
+    );
   });
 
   it("shows no value a ${VAR} put in the host, though parsing the URL lowercased it", () => {

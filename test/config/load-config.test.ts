@@ -42,6 +42,8 @@ function server(partial: Partial<ServerConfig> & Pick<ServerConfig, "name" | "tr
     includeTools: [],
     excludeTools: [],
     tiers: {},
+    // What serverLaunchHash reads; its own tests check what goes into it.
+    launchAsWritten: expect.any(String) as string,
     ...partial,
   };
 }

@@ -96,11 +96,17 @@ describe("always allow, saved for a project in the user's settings", () => {
     launch = "program-b";
     const later = new ToolAllowances(store.allowanceStore("/p"), launchOf);
     expect(later.check(write)).toEqual({ state: "changed", what: "server" });
-    expect(later.check(read)).toEqual({ state: "not_allowed" });
+    expect(later.check(read)).toEqual({ state: "changed", what: "server" });
     expect(session.check(fetchPage)).toEqual({ state: "changed", what: "server" });
     // Back to the program it was given for, it holds again.
     launch = "program-a";
     expect(later.check(write)).toEqual({ state: "allowed", saved: true });
+    // Reported once: revoked, the rules for the other program are gone, the whole server's too.
+    launch = "program-b";
+    later.revoke(read);
+    later.revoke(write);
+    expect(later.check(read)).toEqual({ state: "not_allowed" });
+    expect(later.check(write)).toEqual({ state: "not_allowed" });
   });
 
   it("gives a rule saved before rules held a launch the program seen first, and holds it to that", async () => {

@@ -268,14 +268,17 @@ export function launchHash(config: McptermConfig): string {
 
 /**
  * A hash of the program one server entry runs or the endpoint it reaches: its transport, command,
- * arguments, folder and environment, or its URL. What an "always allow" is tied to besides the
- * tool's definition (ToolAllowances): a config changed to run another program under the same
- * server name (and trusted again, as a pulled change is) does not inherit what was allowed of
- * the one before, even when the new one copies its tools.
+ * arguments, folder and environment, or its URL, as its file writes them (`${VAR}` unexpanded:
+ * a token the environment rotates is the same program). What an "always allow" is tied to
+ * besides the tool's definition (ToolAllowances): a config changed to run another program under
+ * the same server name (and trusted again, as a pulled change is) does not inherit what was
+ * allowed of the one before, even when the new one copies its tools.
  */
 export function serverLaunchHash(server: ServerConfig): string {
-  const launch = [server.transport, server.command, server.args, server.cwd, server.env, server.url];
-  return createHash("sha256").update(JSON.stringify(launch)).digest("hex");
+  const launch =
+    server.launchAsWritten ??
+    JSON.stringify([server.transport, server.command, server.args, server.cwd, server.env, server.url]);
+  return createHash("sha256").update(launch).digest("hex");
 }
 
 /** A word as a shell would need it written: bare when it is plain, JSON-quoted otherwise. */

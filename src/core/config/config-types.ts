@@ -56,6 +56,13 @@ export interface ServerConfig {
   fromEnvironment?: EnvironmentValue[];
   /** Values from the environment its URL carries in its requests (a `?key=${MAPS_KEY}`): redacted wherever they appear. */
   urlSecrets?: string[];
+  /**
+   * What it runs or reaches as its file writes it, each `${VAR}` left as written (JSON of its
+   * transport, command, args, cwd, env and URL): what serverLaunchHash reads, so a token the
+   * environment rotates is the same launch and a changed file is not. Unset for a server typed
+   * on the command line, which is hashed as it runs.
+   */
+  launchAsWritten?: string;
   /** Set when this server cannot start as configured (e.g. "${TOKEN} is not set"); the other servers still load. */
   problem?: string;
   /** Its Authorization header is its URL's user name and password, sent as Basic (url-credentials.ts). */

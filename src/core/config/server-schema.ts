@@ -91,6 +91,17 @@ export function parseServerConfig(name: string, value: unknown, context: ServerP
     tiers: reader.optionalTierRecord(raw, "tiers", here) ?? {},
   };
 
+  server.launchAsWritten = JSON.stringify([
+    transport,
+    raw.command ?? null,
+    raw.args ?? [],
+    raw.cwd ?? null,
+    raw.env ?? {},
+    raw.url ?? raw.httpUrl ?? null,
+    // Where a relative command, cwd or args are read from.
+    context.configDir,
+  ]);
+
   const alwaysLoad = readAlwaysLoad(raw, here, reader);
   if (alwaysLoad !== undefined) server.alwaysLoad = alwaysLoad;
 

@@ -101,9 +101,10 @@ export class ToolAllowances {
     const named = rules.find((rule) => rule.server === tool.server && rule.tool === tool.name);
     if (named) return verdict(this.sameLaunch(named, launch, rules), named.hash === hash, true);
     const serverWide = rules.find((rule) => rule.server === tool.server && rule.tool === undefined);
-    return serverWide && !isRiskyTier(tool.tier) && this.sameLaunch(serverWide, launch, rules)
+    if (!serverWide || isRiskyTier(tool.tier)) return { state: "not_allowed" };
+    return this.sameLaunch(serverWide, launch, rules)
       ? { state: "allowed", saved: true }
-      : { state: "not_allowed" };
+      : { state: "changed", what: "server" };
   }
 
   /**
@@ -117,10 +118,18 @@ export class ToolAllowances {
     return true;
   }
 
-  /** Drops an allowance whose tool changed, here and in the settings, so the change is reported once. */
+  /**
+   * Drops an allowance whose tool changed, here and in the settings, so the change is reported
+   * once; and a whole server's rule given when its entry ran another program.
+   */
   revoke(tool: AllowableTool): void {
     this.allowed.delete(keyOf(tool.server, tool.name));
-    this.forget((rule) => rule.server === tool.server && rule.tool === tool.name);
+    const launch = this.launchOf(tool.server);
+    this.forget(
+      (rule) =>
+        rule.server === tool.server &&
+        (rule.tool === tool.name || (rule.tool === undefined && rule.launch !== launch)),
+    );
   }
 
   /** Every rule in force, this session's first. */
