@@ -1,5 +1,5 @@
 import type { WireFrame } from "../core/mcp/types.js";
-import { isTaskAnswer, lacksContent } from "./json-rpc-slips.js";
+import { isTaskAnswer, lacksContent } from "../core/mcp/tool-result-kinds.js";
 
 /**
  * The answer to `mcpterm call`'s tools/call as it came over the wire, before the SDK parsed it:
@@ -8,19 +8,21 @@ import { isTaskAnswer, lacksContent } from "./json-rpc-slips.js";
  * its start: the result is then the SDK's, from the task's end.
  */
 export class CallAnswerTap {
-  private asked: unknown;
+  /** The call's id, as idKey writes it. */
+  private asked: string | undefined;
   private answer: Record<string, unknown> | undefined;
 
   readonly onFrame = (frame: WireFrame): void => {
     const message = frame.message as { id?: unknown; method?: unknown; result?: unknown };
     if (frame.direction === "send" && message.method === "tools/call") {
-      this.asked = message.id;
+      this.asked = idKey(message.id);
       this.answer = undefined;
       return;
     }
     if (frame.direction !== "receive" || message.method !== undefined || this.asked === undefined) return;
-    // The first answer to the call is the one the SDK took (a second would be a slip).
-    if (message.id !== this.asked || this.answer !== undefined) return;
+    // The first answer to the call is the one the SDK took (a second would be a slip), also
+    // under its id in another type (`"5"` for 5), which the SDK takes too.
+    if (idKey(message.id) !== this.asked || this.answer !== undefined) return;
     const { result } = message;
     if (typeof result === "object" && result !== null && !Array.isArray(result) && !isTaskAnswer(result))
       this.answer = result as Record<string, unknown>;
@@ -39,4 +41,10 @@ export class CallAnswerTap {
         ]
       : [];
   }
+}
+
+/** An id as text, a number and its string alike (`5` and `"5"`). */
+function idKey(id: unknown): string {
+  // An id is a string or a number in JSON-RPC; anything else (null, an object) is only told apart.
+  return typeof id === "string" || typeof id === "number" ? String(id) : `json:${JSON.stringify(id)}`;
 }

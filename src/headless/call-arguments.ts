@@ -66,7 +66,13 @@ function typesOf(property: Record<string, unknown>): string[] {
 function valueAs(types: readonly string[], text: string): unknown {
   if (types.includes("string") || types.length === 0) return text;
   // A number as JSON writes one: `0x10`, `0b101` or ` 3 ` would be JavaScript's reading, not the person's.
-  if ((types.includes("integer") || types.includes("number")) && JSON_NUMBER.test(text)) return Number(text);
+  // And finite: `1e400` would be Infinity, which JSON sends as null.
+  if (
+    (types.includes("integer") || types.includes("number")) &&
+    JSON_NUMBER.test(text) &&
+    Number.isFinite(Number(text))
+  )
+    return Number(text);
   if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
   if (types.includes("null") && text === "null") return null;
   if (types.includes("object") || types.includes("array")) {

@@ -445,17 +445,21 @@ function stderrStep(facts: DoctorFacts): DoctorStep {
       essentialLines(first),
     );
   }
-  const lines = facts.stderr.filter((line) => line.trim() !== "");
+  const running = runningStderrStep(facts.stderr.filter((line) => line.trim() !== ""));
   // The process that ended on the probe is not the one running now: its end is told first.
   const { probe } = facts.start;
-  if (probe?.kind === "exited")
-    return step(
-      "stderr",
-      "warning",
-      `the first process ${probe.ended} on server/discover (mcpterm's ${MODERN_REVISION} probe) and was started again${lines.length > 0 ? `; the second wrote ${lines.length} line(s)` : ""}`,
-      { probeExit: probe.ended, lines: lines.length },
-      lines.slice(0, 3),
-    );
+  if (probe?.kind !== "exited") return running;
+  return step(
+    "stderr",
+    "warning",
+    `the first process ${probe.ended} on server/discover (mcpterm's ${MODERN_REVISION} probe) and was started again; the second: ${running.summary}`,
+    { probeExit: probe.ended, ...running.facts },
+    running.details,
+  );
+}
+
+/** The stderr of the process running now, as the step tells it: passed, or the first error line. */
+function runningStderrStep(lines: readonly string[]): DoctorStep {
   if (lines.length === 0) return step("stderr", "passed", "nothing on stderr", { lines: 0 });
   const essentials = stderrEssentials(lines);
   const saysError =

@@ -1,5 +1,6 @@
 import type { WireFrame } from "../core/mcp/types.js";
-import { isTaskAnswer, lacksContent, SlipWatch, type JsonRpcSlips } from "./json-rpc-slips.js";
+import { isTaskAnswer, lacksContent } from "../core/mcp/tool-result-kinds.js";
+import { SlipWatch, type JsonRpcSlips } from "./json-rpc-slips.js";
 
 /** One request type as the wire saw it: how long its answers took in all, over how many pages. */
 export interface RequestTiming {

@@ -138,20 +138,6 @@ export class SlipWatch {
   }
 }
 
-/** A finished tool call's result (not a task, not 2026's question for input) that has no content array. */
-export function lacksContent(result: unknown): boolean {
-  if (!isRecord(result) || isTaskAnswer(result)) return false;
-  if (result.resultType !== undefined && result.resultType !== "complete") return false;
-  return !Array.isArray(result.content);
-}
-
-/** A tools/call answered with a task (2025-11-25's CreateTaskResult, or 2026's `resultType: "task"`). */
-export function isTaskAnswer(result: unknown): boolean {
-  return (
-    isRecord(result) && (result.resultType === "task" || (isRecord(result.task) && !("content" in result)))
-  );
-}
-
 function tokenKey(server: string, token: unknown): string | undefined {
   return typeof token === "string" || typeof token === "number"
     ? `${server}\u0000${typeof token}\u0000${token}`

@@ -417,6 +417,16 @@ describe("a result without content", () => {
     expect(json.stderr).toContain("warning: the result has no content array");
   });
 
+  it("shows the answer as it came also when its id came back as a string, as the SDK takes it", async () => {
+    const json = await withBugs(["call", "get_note", "id=1", "--json"], ["string-id"]);
+    expect(json.code).toBe(0);
+    // The wire's answer, not the SDK's parse of it (which drops resultType).
+    expect((JSON.parse(json.stdout) as { result: Record<string, unknown> }).result).toMatchObject({
+      content: [{ type: "text", text: "Rollback\nRevert the deploy, then page the on-call." }],
+      resultType: "complete",
+    });
+  });
+
   it("fails the call in 2026-07-28, where the SDK holds the server to it", async () => {
     const run = await withBugs(["call", "search_notes", "query=x"], ["no-content"]);
     expect(run.code).toBe(1);

@@ -305,6 +305,16 @@ describe("mcpterm doctor", () => {
     expect(run.stdout).toMatch(
       /^ {6}tools\/call \(id \d+\) was answered without content: a tool's result must have a content array \(MCP\)/m,
     );
+    const json = await doctor(["no-content"], "--protocol", "2025-11-25", "--json");
+    const steps = (
+      JSON.parse(json.stdout) as {
+        servers: Array<{ steps: Array<{ step: string; facts: Record<string, unknown> }> }>;
+      }
+    ).servers[0]?.steps;
+    expect(steps?.find((step) => step.step === "json-rpc")?.facts).toMatchObject({
+      errors: 1,
+      slips: [{ kind: "content-missing", severity: "error", method: "tools/call" }],
+    });
     // In 2026-07-28 the call itself fails, and is told there, not again as a slip.
     const modern = await doctor(["no-content"]);
     expect(modern.stdout).toMatch(/^ {6}✗ search_notes \{"query":"sample"\}: .*content: expected array/m);

@@ -40,6 +40,7 @@ describe("call arguments typed on the command line", () => {
     [["limit=-12", "ratio=1.5e3"], { limit: -12, ratio: 1500 }],
     [["limit=0x10", "ratio=0b101", "since= 3 "], { limit: "0x10", ratio: "0b101", since: " 3 " }],
     [["limit=Infinity", "ratio=1."], { limit: "Infinity", ratio: "1." }],
+    [["limit=1e400", "ratio=-1e999"], { limit: "1e400", ratio: "-1e999" }],
   ])("%j", (words, expected) => {
     expect(bound(...words)).toEqual(expected);
   });

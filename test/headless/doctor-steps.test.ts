@@ -145,10 +145,18 @@ describe("doctorSteps", () => {
     });
     expect(byStep(facts).stderr).toEqual([
       "warning",
-      `the first process ${ended} on server/discover (mcpterm's 2026-07-28 probe) and was started again`,
+      `the first process ${ended} on server/discover (mcpterm's 2026-07-28 probe) and was started again; the second: nothing on stderr`,
     ]);
     const step = doctorSteps(facts).find((found) => found.step === "stderr");
     expect(step?.facts).toEqual({ probeExit: ended, lines: 0 });
+    // What the second process said is told as for any process: its error line is not lost.
+    const second = doctorSteps({
+      ...facts,
+      stderr: ["notes: starting", "Error: ENOENT: no such file or directory, open 'notes.db'"],
+    }).find((found) => found.step === "stderr");
+    expect(second?.summary).toMatch(
+      /and was started again; the second: 2 line\(s\); the first error: Error: ENOENT: no such file or directory, open 'notes\.db'/,
+    );
   });
 
   it("fails a slip in an answer's id, only warns of progress that went back, and lists each", () => {
