@@ -117,6 +117,10 @@ describe("SecretRedactor", () => {
     expect(redactor.redactSync(error).text).toBe(
       "getaddrinfo ENOTFOUND [REDACTED].mcp.example.com ([REDACTED])",
     );
+    // A word-like password is masked as written only: lowercased, it is a word of every text.
+    const words = new SecretRedactor(["Postgres", "Development", "Welcome1"]);
+    const text = "connect to postgres://app@db/postgres; mode=development; say welcome1";
+    expect(words.redactSync(text).text).toBe(text);
   });
 
   it("finds secret-looking environment variables", () => {

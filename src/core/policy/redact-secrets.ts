@@ -92,6 +92,9 @@ function tokenEnd(text: string, end: number): number {
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
  * this process knows (API keys from flags and environment).
  */
+/** How long a known value must be, with letters and digits, for its lowercase form to be masked too. */
+const KEY_LIKE_CHARS = 12;
+
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
   private readonly clean = new Set<string>();
@@ -130,13 +133,16 @@ export class SecretRedactor {
   }
 
   /**
-   * A known secret, and its lowercase form: a value a `${VAR}` put in a URL's host comes back
-   * lowercased wherever the URL was parsed (`new URL`, a DNS error naming the host).
+   * A known secret, and, for a token (letters and digits, KEY_LIKE_CHARS or more), its lowercase
+   * form: a value a `${VAR}` put in a URL's host comes back lowercased wherever the URL was
+   * parsed (`new URL`, a DNS error naming the host). Not a word-like password
+   * (`POSTGRES_PASSWORD=Postgres`): its lowercase form is a word, in every text.
    */
   private maskKnown(secret: string): void {
     this.mask(secret);
     const lower = secret.toLowerCase();
-    if (lower !== secret) this.mask(lower);
+    if (lower !== secret && secret.length >= KEY_LIKE_CHARS && /\d/.test(secret) && /\p{L}/u.test(secret))
+      this.mask(lower);
   }
 
   private mask(text: string): void {
