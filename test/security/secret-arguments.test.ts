@@ -223,6 +223,12 @@ describe("findArgumentSecrets", () => {
       ],
       ["as the hex of its random part reversed", { text: hex(Array.from(random).reverse().join("")) }],
       ["as hex after other hex digits", { text: `deadbeef1${hex(random)}` }],
+      // Decoding must not take what the part search reads past its limit (256 KB of arguments).
+      [
+        "percent-encoded beside 200 KB of other text",
+        { note: "lorem ipsum ".repeat(17_000), q: percentEncoded(random.slice(0, 20)) },
+      ],
+      ["as hex beside 200 KB of other hex", { note: "ab".repeat(100_000), q: ` ${hex(random)}` }],
     ])("finds %s", async (_form, args) => {
       expect(await findArgumentSecrets(args, holder)).toEqual([
         { path: "(the arguments)", rule: "known-secret" },

@@ -2,6 +2,7 @@ import { decodeHiddenText, hasHiddenText } from "./hidden-text.js";
 import type { SecretRedactor } from "./redact-secrets.js";
 import {
   decodeEscapes,
+  PART_SEARCH_MAX_CHARS,
   SecretHaystack,
   withDecodedBase64,
   withDecodedCharacters,
@@ -75,13 +76,17 @@ export async function findArgumentSecrets(
     // What the rules mask already (a whole key, a text withheld before) is read masked, so a part
     // of the key beside it is still found, and not the same key twice.
     const asMasked = matched.map((redaction) => redaction.text);
-    const haystacks = joinedForms(args, strings, asMasked).map((form) => new SecretHaystack(form));
+    // Parts are looked for by the size of what the call sends, not of a form decoding lengthened.
+    const searchParts = strings.reduce((sum, { text }) => sum + text.length, 0) <= PART_SEARCH_MAX_CHARS;
+    const haystacks = joinedForms(args, strings, asMasked).map(
+      (form) => new SecretHaystack(form, searchParts),
+    );
     if (needles.some((needle) => haystacks.some((haystack) => haystack.contains(needle)))) {
       add("(the arguments)", "known-secret");
       // Found in the whole, it may be in one string: a key holding any of it is not shown in a
       // path, and any string holding it is masked from now on.
       for (const [index, { isKey, text }] of strings.entries()) {
-        const forms = ownForms(asMasked[index] ?? text).map((form) => new SecretHaystack(form));
+        const forms = ownForms(asMasked[index] ?? text).map((form) => new SecretHaystack(form, searchParts));
         if (!needles.some((needle) => forms.some((form) => form.contains(needle)))) continue;
         if (isKey) secretKeys.push(text);
         onHolding?.(text);

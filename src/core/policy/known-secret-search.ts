@@ -25,7 +25,7 @@ const PART_ANCHOR_LENGTH = PART_MIN_LENGTH / 2;
  * each part costs a search of the whole text, and a megabyte of arguments times every known key
  * would hold the call (and the screen) for seconds.
  */
-const PART_SEARCH_MAX_CHARS = 256 * 1024;
+export const PART_SEARCH_MAX_CHARS = 256 * 1024;
 /** A secret whose parts are looked for: one word of key characters, no dots, colons or spaces. */
 const TOKEN_LIKE = /^[A-Za-z0-9_+/=-]{20,256}$/;
 
@@ -63,10 +63,7 @@ export function withDecodedBase64(text: string): string {
 export function withDecodedCharacters(text: string): string {
   if (text.length > PART_SEARCH_MAX_CHARS) return text;
   const readings: string[] = [];
-  if (/%[0-9a-fA-F]{2}/.test(text))
-    readings.push(
-      text.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    );
+  readings.push(...percentDecodedStretches(text));
   for (const [run] of text.matchAll(HEX_RUN))
     for (const aligned of [run, run.slice(1)]) {
       const even = aligned.slice(0, aligned.length - (aligned.length % 2));
@@ -76,6 +73,31 @@ export function withDecodedCharacters(text: string): string {
   const kept = readings.filter((reading) => reading !== "");
   return kept.length === 0 ? text : [text, ...kept].join("\n");
 }
+
+/**
+ * Each stretch of `text` that holds percent-encoding, decoded, with the PERCENT_CONTEXT
+ * characters around it (a part of a key may be partly encoded): not the whole text again, which
+ * would double what the part search reads and could take a text past PART_SEARCH_MAX_CHARS.
+ * Stretches that meet are read as one.
+ */
+function percentDecodedStretches(text: string): string[] {
+  const stretches: Array<[number, number]> = [];
+  for (const run of text.matchAll(/(?:%[0-9a-fA-F]{2})+/g)) {
+    const start = Math.max(0, run.index - PERCENT_CONTEXT);
+    const end = Math.min(text.length, run.index + run[0].length + PERCENT_CONTEXT);
+    const last = stretches.at(-1);
+    if (last && start <= last[1]) last[1] = end;
+    else stretches.push([start, end]);
+  }
+  return stretches.map(([start, end]) =>
+    text
+      .slice(start, end)
+      .replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+  );
+}
+
+/** Plain characters kept on each side of percent-encoding: more than a part of a key (PART_MIN_LENGTH). */
+const PERCENT_CONTEXT = 2 * PART_MIN_LENGTH;
 
 /** A run of 16 or more hex digits: eight bytes or more. */
 const HEX_RUN = /[0-9a-fA-F]{16,}/g;
@@ -179,7 +201,15 @@ export class SecretHaystack {
   private urlDecoded: string | undefined;
   private lettersOnly: string | undefined;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /**
+     * Whether parts of a secret are looked for: by default when the text is no longer than
+     * PART_SEARCH_MAX_CHARS; a form decoded from arguments within it says so for itself, since
+     * decoding may lengthen it.
+     */
+    private readonly searchParts = text.length <= PART_SEARCH_MAX_CHARS,
+  ) {}
 
   /** Whether it holds the secret plainly, split, spaced, in another case, reversed or encoded. */
   contains(needle: SecretNeedle): boolean {
@@ -193,7 +223,7 @@ export class SecretHaystack {
     if (this.letters().includes(needle.hex)) return true;
     const compact = this.compact();
     if (needle.base64.some((core) => compact.includes(core))) return true;
-    if (!needle.tokenLike || this.text.length > PART_SEARCH_MAX_CHARS) return false;
+    if (!needle.tokenLike || !this.searchParts) return false;
     return (
       holdsPartOf(folded, needle.plain) ||
       holdsPartOf(folded, needle.reversed) ||
