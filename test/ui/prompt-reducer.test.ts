@@ -507,6 +507,49 @@ describe("prompt keys", () => {
     expect(up(edited).editor.text).toBe("one\ntwo\nthree!");
   });
 
+  it("keeps a recalled entry as it was edited when ↑/↓ move on, and the draft too, until a send", () => {
+    const sent = run(
+      initialPromptState,
+      [0, type("older")],
+      [0, { type: "send" }],
+      [0, type("dwrite")],
+      [0, { type: "send" }],
+      [0, type("my draft")],
+    ).state;
+    const key = (state: PromptState, direction: -1 | 1): PromptState =>
+      run(state, [0, { type: "vertical", direction }]).state;
+    const edited = run(key(sent, -1), [0, type(" --force")]).state;
+    expect(edited.editor.text).toBe("dwrite --force");
+    // ↓ back to the draft, ↑ to the edit: nothing typed is lost.
+    const draft = key(edited, 1);
+    expect(draft.editor.text).toBe("my draft");
+    expect(key(draft, -1).editor.text).toBe("dwrite --force");
+    // ↑ past it and back, the same.
+    const older = key(edited, -1);
+    expect(older.editor.text).toBe("older");
+    expect(key(older, 1).editor.text).toBe("dwrite --force");
+    // Sent, the edit is a new entry, and the entry it came from is as it was sent.
+    const resent = run(key(older, 1), [0, { type: "send" }]).state;
+    expect(key(key(resent, -1), -1).editor.text).toBe("dwrite");
+  });
+
+  it("starts history from its newest entry again after Ctrl+C clears a recalled one", () => {
+    const sent = run(
+      initialPromptState,
+      [0, type("one")],
+      [0, { type: "send" }],
+      [0, type("two")],
+      [0, { type: "send" }],
+      [0, type("three")],
+      [0, { type: "send" }],
+    ).state;
+    const up = (state: PromptState): PromptState =>
+      run(state, [0, { type: "vertical", direction: -1 }]).state;
+    const cleared = run(up(up(sent)), [0, { type: "interrupt" }]).state;
+    expect(cleared.editor.text).toBe("");
+    expect(up(cleared).editor.text).toBe("three");
+  });
+
   it.each<[string, Parameters<typeof keyMode>[1], PromptState, string]>([
     ["idle", { inspecting: false, exitArmed: false, busy: false }, initialPromptState, "prompt"],
     ["exit armed", { inspecting: false, exitArmed: true, busy: false }, initialPromptState, "exit-armed"],

@@ -86,6 +86,14 @@ describe("habits people bring from other terminal assistants", () => {
     await next.waitFor((screen) => promptLine(screen) === "the second question", "↑ to the last message");
     next.keys("Up");
     await next.waitFor((screen) => promptLine(screen) === "the first question", "↑ to the one before");
+    // Edited, then left with ↓ and come back to with ↑ (as the terminal sends them, in one
+    // read): the edit is still there.
+    next.text(" again");
+    await next.waitFor((screen) => promptLine(screen) === "the first question again", "the edit");
+    next.text("\x1b[B");
+    await next.waitFor((screen) => promptLine(screen) === "the second question", "↓ away from the edit");
+    next.text("\x1b[A");
+    await next.waitFor((screen) => promptLine(screen) === "the first question again", "↑ back to the edit");
   }, 60_000);
 
   it("Ctrl+C clears a multi-line draft while a turn runs, and leaves the turn running; Ctrl+L redraws", async () => {

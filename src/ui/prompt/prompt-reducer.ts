@@ -20,7 +20,7 @@ import {
   pressEnter,
   type EditorState,
 } from "../keys/input-editor.js";
-import { browse, emptyHistory, remember, type HistoryState } from "../keys/input-history.js";
+import { browse, emptyHistory, leaveHistory, remember, type HistoryState } from "../keys/input-history.js";
 import type { KeyAction, KeyMode, ScrollBy } from "../keys/keymap.js";
 import {
   editQuestionText,
@@ -255,7 +255,14 @@ export function reducePrompt(state: PromptState, action: PromptAction): PromptRe
     case "interrupt":
       if (action.turnCancelled) return only(state);
       if (state.editor.text !== "")
-        return only({ ...state, editor: emptyEditor, browsing: false, menu: undefined });
+        return only({
+          ...state,
+          editor: emptyEditor,
+          // Given up on: the next ↑ starts again from the newest entry.
+          history: leaveHistory(state.history),
+          browsing: false,
+          menu: undefined,
+        });
       return only(state, { type: "transcript", action: { type: "ui_exit_armed", armed: true } });
     case "delete_or_exit":
       // Not at once while a turn runs or messages wait queued (`busy`): it would stop the turn or
