@@ -70,12 +70,14 @@ describe("an approval panel taller than the window", () => {
     );
     expect(large).toContain("1. Deny (n)");
 
-    // A window of five rows: the heading, the focused choice and the key line, nothing else.
+    // A window of five rows: the heading, the focused choice and the key line, nothing else;
+    // the heading is the tier and as much of the tool's name as 16 columns hold, both ends.
     terminal.resize(20, 5);
     const tiny = await terminal.waitForRows(
-      (rows) => rows.includes(TITLE) && rows.includes("Enter confirm"),
+      (rows) => rows.includes("dangerous") && rows.includes("Enter confirm"),
       "the panel fitted to 20x5",
     );
+    expect(tiny).toContain("fixtur…e_note #1");
     expect(tiny).toContain("› 1. Deny");
 
     // The answer still works, and the full arguments stay in the scrollback once.

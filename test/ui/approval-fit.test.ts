@@ -76,18 +76,32 @@ describe("the approval panel's rows", () => {
     expect(rows.map((row) => row.continued)).toEqual([false, false, true, true, false]);
   });
 
-  it("moves the badge under the title rather than cut the title", () => {
+  it("shortens the title beside the badge before the tool's name loses room to it", () => {
     const call = { label: "fixture/write_note", number: 1, tier: "dangerous" as const };
     expect(approvalHeading(call, undefined, 116)).toMatchObject({
+      title: "Allow this call?",
       badgeOnTitle: true,
       nameOnTitle: true,
       rows: 1,
     });
-    expect(approvalHeading(call, undefined, 16)).toMatchObject({
-      badgeOnTitle: false,
+    // 30 columns: "Allow?" and the badge, the name whole on its own row.
+    expect(approvalHeading(call, undefined, 26)).toMatchObject({
+      title: "Allow?",
+      badgeOnTitle: true,
       nameOnTitle: false,
+      nameRoom: 26,
+    });
+    // 20 columns: the badge alone on the title row, so the name keeps its 16.
+    expect(approvalHeading(call, undefined, 16)).toMatchObject({
+      title: "",
+      badgeOnTitle: true,
+      nameOnTitle: false,
+      nameRoom: 16,
       rows: 2,
     });
+    expect(approvalHeading(call, { index: 1, total: 2 }, 16)).toMatchObject({ title: "1/2", nameRoom: 16 });
+    // Too narrow for even the badge beside a count: the badge goes to the name's row, as before.
+    expect(approvalHeading(call, { index: 1, total: 2 }, 12)).toMatchObject({ badgeOnTitle: false });
   });
 
   it("says how many rows are not shown and where all of them are, as long as the width allows", () => {

@@ -18,6 +18,8 @@ export interface PanelRow {
 /** The panel's border and padding on each side. */
 export const PANEL_FRAME = 4;
 export const APPROVAL_TITLE = "Allow this call?";
+/** The title where the whole one leaves the tier's badge no room beside it. */
+const SHORT_TITLE = "Allow?";
 
 export interface ApprovalHeading {
   title: string;
@@ -38,10 +40,19 @@ export function approvalHeading(
 ): ApprovalHeading {
   const badge = badgeWidth(call.tier);
   const counted = position && position.total > 1 ? position : undefined;
-  let title = counted ? `${APPROVAL_TITLE} (${counted.index} of ${counted.total})` : APPROVAL_TITLE;
-  if (counted && displayWidth(title) + 1 + badge > inner)
-    title = `${APPROVAL_TITLE} ${counted.index}/${counted.total}`;
-  const badgeOnTitle = displayWidth(title) + 1 + badge <= inner;
+  // Shorter titles before the badge leaves the title row: beside the badge on the next row, the
+  // name would have what the badge leaves of it (at 20 columns, `… #1`: nothing of the tool).
+  const titles = counted
+    ? [
+        `${APPROVAL_TITLE} (${counted.index} of ${counted.total})`,
+        `${APPROVAL_TITLE} ${counted.index}/${counted.total}`,
+        `${SHORT_TITLE} ${counted.index}/${counted.total}`,
+        `${counted.index}/${counted.total}`,
+      ]
+    : [APPROVAL_TITLE, SHORT_TITLE, ""];
+  const fitting = titles.find((candidate) => displayWidth(candidate) + 1 + badge <= inner);
+  const title = fitting ?? titles[1] ?? APPROVAL_TITLE;
+  const badgeOnTitle = fitting !== undefined;
   const room = inner - displayWidth(title) - 2 - badge;
   const nameOnTitle = badgeOnTitle && displayWidth(`${call.label} #${call.number}`) <= room;
   const nameRoom = nameOnTitle ? room : badgeOnTitle ? inner : inner - badge - 1;
