@@ -2,7 +2,8 @@
  * What to say of options a command does not take, beyond yargs' "Unknown argument: jsn": each
  * as it was typed (`--jsn`), the option of the command it is closest to (`did you mean
  * --json?`), or, for an option of the assistant's given to another command (`call … --trace`),
- * that it is the assistant's. Read from the help texts, the one list of each command's options.
+ * that it is the assistant's; and for a mistyped command, the command meant. Read from the help
+ * texts' Options and Commands sections, the one list of each command's options.
  */
 export function unknownOptionsSentence(
   unknown: readonly string[],
@@ -12,38 +13,79 @@ export function unknownOptionsSentence(
   /** Said after the hints, before where to look (kb's note on words that start with -). */
   note = "",
 ): string {
-  const commandOptions = optionsIn(help.command);
+  const commands = commandsIn(help.assistant);
+  const known = command !== undefined && commands.has(command) ? command : undefined;
+  const commandOptions = optionsIn(known === undefined ? help.assistant : help.command);
   const assistantOptions = optionsIn(help.assistant);
   const named = unknown.map((name) => {
     const typed = asTyped(name, words);
-    if (!typed.startsWith("-")) return { typed, hint: undefined };
-    const closest = closestOption(typed, commandOptions);
-    if (closest !== undefined) return { typed, hint: `did you mean ${closest}?` };
-    if (command !== undefined && assistantOptions.has(typed))
-      return { typed, hint: `${typed} is the assistant's (mcpterm, mcpterm -p), not mcpterm ${command}'s` };
+    if (!typed.startsWith("-")) {
+      // A word where the command goes: the command it is closest to.
+      const meant = name === command ? closest(name, commands) : undefined;
+      return { typed, hint: meant === undefined ? undefined : `did you mean mcpterm ${meant}?` };
+    }
+    const meant = closest(typed, commandOptions);
+    if (meant !== undefined) return { typed, hint: `did you mean ${meant}?` };
+    if (known !== undefined && assistantOptions.has(typed))
+      return { typed, hint: `${typed} is the assistant's (mcpterm, mcpterm -p), not mcpterm ${known}'s` };
     return { typed, hint: undefined };
   });
   const hints = named.flatMap(({ hint }) => (hint === undefined ? [] : [hint]));
-  const where = command === undefined ? "mcpterm --help" : `mcpterm ${command} --help`;
+  const where = known === undefined ? "mcpterm --help" : `mcpterm ${known} --help`;
   return `Unknown argument${named.length === 1 ? "" : "s"}: ${named.map(({ typed }) => typed).join(", ")}${hints.length > 0 ? `; ${hints.join("; ")}` : ""}${note} (see ${where} for what it takes)`;
 }
 
-/** Every `--option` a help text names. */
+/**
+ * The options a help text's Options section lists (`  -h, --help  …`, `      --json  …`), a
+ * boolean's `--no-` form too: not the options its descriptions mention, which may be another
+ * command's (`kb search <query> [--k n]`).
+ */
 function optionsIn(help: string): Set<string> {
-  return new Set(help.match(/(?<![\w-])--[a-z][a-z-]*/g) ?? []);
+  const options = new Set<string>();
+  for (const line of section(help, "Options:")) {
+    const option = /^\s+(?:-\w, )?(--[a-z][a-z-]*)/.exec(line)?.[1];
+    if (option === undefined) continue;
+    options.add(option);
+    if (line.includes("[boolean]")) options.add(`--no-${option.slice(2)}`);
+  }
+  return options;
 }
 
-/** yargs' name for an unknown option (`jsn`, `j`) as it was typed: `--jsn`, `-j`; a word as it is. */
+/** The commands the assistant's help lists (`  mcpterm tools [tool]  …`). */
+function commandsIn(help: string): Set<string> {
+  const commands = section(help, "Commands:").flatMap((line) => /^\s+mcpterm ([a-z]+)/.exec(line)?.[1] ?? []);
+  return new Set(commands);
+}
+
+/** The lines of a help text's section, from its heading to the blank line after it. */
+function section(help: string, heading: string): string[] {
+  const lines = help.split("\n");
+  const start = lines.indexOf(heading);
+  if (start === -1) return [];
+  const end = lines.findIndex((line, index) => index > start && line.trim() === "");
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+/** yargs' name for an unknown option (`jsn`, `j`) as it was typed: `--jsn`, `-j`, `--no-jsn`; a word as it is. */
 function asTyped(name: string, words: readonly string[]): string {
-  for (const typed of [`--${name}`, `-${name}`])
+  for (const typed of [`--${name}`, `-${name}`, `--no-${name}`])
     if (words.some((word) => word === typed || word.startsWith(`${typed}=`))) return typed;
   return name;
 }
 
-/** The command's option one or two edits from what was typed, when exactly one is. */
-function closestOption(typed: string, options: ReadonlySet<string>): string | undefined {
-  if (!typed.startsWith("--")) return undefined;
-  const near = [...options].filter((option) => editDistance(typed, option) <= Math.min(2, typed.length - 3));
+/**
+ * The one candidate a typo is closest to: one edit away for a short name (four letters or
+ * fewer), two for a longer one, starting with the same letter (`--all` is not `--url`), in any
+ * case; none when two are as close.
+ */
+function closest(typed: string, candidates: ReadonlySet<string>): string | undefined {
+  const word = typed.toLowerCase();
+  const bare = word.replace(/^-+/, "");
+  const allowed = bare.length <= 4 ? 1 : 2;
+  const near = [...candidates].filter((candidate) => {
+    const other = candidate.replace(/^-+/, "");
+    return other[0] === bare[0] && editDistance(word, candidate) <= allowed;
+  });
   return near.length === 1 ? near[0] : undefined;
 }
 

@@ -252,6 +252,16 @@ describe("parseArgs", () => {
       /^Unknown argument: --trace; --trace is the assistant's \(mcpterm, mcpterm -p\), not mcpterm call's \(see mcpterm call --help for what it takes\)$/,
     ],
     [["call", "notes/search", "-z"], /^Unknown argument: -z \(see mcpterm call --help for what it takes\)$/],
+    // Only an option of the command's own Options, one edit from a short name, same first letter.
+    [["tools", "--all"], /^Unknown argument: --all \(see mcpterm tools --help for what it takes\)$/],
+    [["doctor", "--http"], /^Unknown argument: --http \(see mcpterm doctor --help/],
+    [["doctor", "--no-calss"], /^Unknown argument: --no-calss; did you mean --no-calls\?/],
+    [["doctor", "--JSON"], /^Unknown argument: --JSON; did you mean --json\?/],
+    // A mistyped command: the one meant, and the help that lists the commands.
+    [
+      ["doctr"],
+      /^Unknown argument: doctr; did you mean mcpterm doctor\? \(see mcpterm --help for what it takes\)$/,
+    ],
     [
       ["-p", "hi", "--approve", "everything"],
       /unknown tier "everything"; use any of read_only, low_risk, dangerous, external/,
