@@ -54,6 +54,14 @@ describe("ToolPanel", () => {
     expect(displayWidth(header)).toBeLessThanOrEqual(100);
   });
 
+  it("says an approved call runs once its step's calls are decided, not that it is starting", () => {
+    const approved = call(
+      {},
+      { state: "approved", decision: { approved: true, by: "user", reason: "asked" } },
+    );
+    expect(frameOf(approved)).toContain("approved by user, runs once the step's calls are decided");
+  });
+
   it("shows the first non-blank line of a failure", () => {
     const failed = call(
       {},

@@ -94,7 +94,12 @@ function CallState({ call }: { call: ToolCallView }): ReactNode {
         </Text>
       );
     case "approved":
-      return <Text color={theme.color("muted")}>approved by {call.decision?.by ?? "policy"}, starting…</Text>;
+      // A step's calls run once each of them is decided: one approved may wait on another's panel.
+      return (
+        <Text color={theme.color("muted")}>
+          approved by {call.decision?.by ?? "policy"}, runs once the step's calls are decided
+        </Text>
+      );
     case "running": {
       const progress = call.progress;
       return (
