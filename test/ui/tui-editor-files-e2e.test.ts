@@ -82,7 +82,9 @@ beforeAll(async () => {
       // It stays open until the terminal closes under it (SIGHUP).
       `if (text.includes('HANGUP')) { appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ hangup: file }) + "\\n"); setInterval(() => undefined, 1000); }`,
       "else if (text === '') {}",
-      `else if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
+      `else if (text.includes('INTERRUPT')) { process.on('SIGINT', save); appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ waiting: true }) + "\\n"); setInterval(() => undefined, 1000); }`,
+      // One that a Ctrl+C stops, as a hung editor is: the terminal echoes ^C on its last row.
+      `else if (text.includes('STOPPED')) { appendFileSync(${JSON.stringify(editorLog)}, JSON.stringify({ stoppable: true }) + "\\n"); setInterval(() => undefined, 1000); } else save();`,
     ].join("\n"),
     { mode: 0o755 },
   );
@@ -171,6 +173,22 @@ describe("the external editor, @path mentions and confirmed/inferred parts in th
       "the edit after Ctrl+C",
     );
     expect(back).not.toContain("EXITED");
+    terminal.text("\u0015");
+    await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
+  }, 90_000);
+
+  it("draws the prompt whole after a Ctrl+C stops the editor, nothing of it left beside ^C", async () => {
+    await typed("STOPPED", (line) => line === "STOPPED", "the draft");
+    terminal.text("\u0007");
+    await waitForFileText(editorLog, '{"stoppable":true}');
+    terminal.keys("C-c");
+    const back = await terminal.waitFor(
+      (screen) => screen.includes("was stopped by SIGINT") && promptLine(screen) === "STOPPED",
+      "the prompt back after the editor was stopped",
+    );
+    // The frame's first row starts a row of its own: no broken top border after the echo.
+    expect(back).not.toMatch(/\^C\S/);
+    expect(back.split("\n").filter((line) => line.startsWith("╭")).length, back).toBe(1);
     terminal.text("\u0015");
     await terminal.waitFor((screen) => promptLine(screen) === "", "the cleared prompt");
   }, 90_000);

@@ -40,6 +40,9 @@ const UNENDED_PASTE =
  * project's config), the prompt is drawn at once while the servers connect and the knowledge base
  * indexes in the background, and it runs until the person exits. Returns the exit code.
  */
+/** Back to the row's start, the row erased. */
+const ERASE_ROW = "\r\u001b[2K";
+
 export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<number> {
   const { stdin, stdout } = io;
   if (!(stdin instanceof ReadStream) || !(stdout instanceof WriteStream)) {
@@ -98,9 +101,14 @@ export async function runInteractive(args: InteractiveArgs, io: CliIo): Promise<
     ...(resumed ? { resumed } : {}),
     // Counted as handed over from raw mode off to raw mode on (Ink's suspend), not just while the
     // editor runs: a Ctrl+C typed as it closes is a signal until the TUI has the keys again.
+    // What the editor left on its last row is erased before Ink draws again: Ink starts its frame
+    // where the cursor is, and after the terminal's `^C` echo of a Ctrl+C that stopped the editor
+    // the frame's first row was drawn beside it and left behind as a broken border.
     editText: (text, suspend) =>
       editInExternalEditor(text, io.env, (run) =>
-        withTerminalHandedOver(() => suspend(() => withTerminalGivenAway(stdin, run))),
+        withTerminalHandedOver(() =>
+          suspend(() => withTerminalGivenAway(stdin, run).finally(() => stdout.write(ERASE_ROW))),
+        ),
       ),
   });
 
