@@ -87,14 +87,14 @@ function tokenEnd(text: string, end: number): number {
   return at;
 }
 
+/** How long a known value must be, with letters and digits, for its lowercase form to be masked too. */
+const KEY_LIKE_CHARS = 12;
+
 /**
  * Removes secrets from text before it reaches the model, the screen or the trace: secretlint's
  * recommended preset (a maintained rule set), then our own patterns and the values of secrets
  * this process knows (API keys from flags and environment).
  */
-/** How long a known value must be, with letters and digits, for its lowercase form to be masked too. */
-const KEY_LIKE_CHARS = 12;
-
 export class SecretRedactor {
   private readonly recent = new Map<string, TextRedaction>();
   private readonly clean = new Set<string>();
