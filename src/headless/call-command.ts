@@ -1,16 +1,13 @@
 import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
 import {
-  ConfigError,
   DeniedError,
   errorMessage,
   ExitCode,
   RuntimeError,
   ServerUnavailableError,
-  UntrustedConfigError,
   UsageError,
 } from "../core/errors.js";
-import type { FailureClass } from "../core/policy/failure-class.js";
 import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import { exitFacts } from "../core/mcp/server-exit.js";
 import { missingToolError } from "./missing-tool.js";
@@ -28,7 +25,7 @@ import { approveCall, refusalRemedy } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
-import { explainedFailure, stderrMarkNow } from "./request-failure.js";
+import { commandFailureClass, explainedFailure, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -75,20 +72,11 @@ export function callTarget(names: readonly string[], typed: CallTarget): CallTar
 /** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */
 function notCalledReport(target: CallTarget, error: unknown, io: CliIo): string {
   const redactor = SecretRedactor.forSession([], io.env);
-  const failure: FailureClass = io.signal.aborted
-    ? "cancelled"
-    : error instanceof DeniedError || error instanceof UntrustedConfigError
-      ? "permission"
-      : error instanceof UsageError || error instanceof ConfigError
-        ? "invalid_args"
-        : error instanceof RuntimeError
-          ? "protocol"
-          : "transient";
   const report = {
     server: target.server,
     tool: target.tool,
     error: redactor.redactText(errorMessage(error)),
-    failure,
+    failure: commandFailureClass(error, io.signal),
   };
   return JSON.stringify(report, null, 2);
 }

@@ -5,10 +5,11 @@ import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SubscriptionEvent } from "../core/mcp/subscriptions.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
-import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { SecretRedactor } from "../core/policy/redact-secrets.js";
 import type { CliIo } from "../common/cli-io.js";
 import { fullyRedactedLine, fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { followResource } from "./read-follow.js";
+import { commandFailureClass } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
@@ -21,6 +22,25 @@ type ReadArgs = Extract<CliArgs, { command: "read" }>;
  * that fails is told on stderr and the follow goes on.
  */
 export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCode> {
+  try {
+    return await readResource(args, io);
+  } catch (error) {
+    // A script reading --json gets an object for a read that failed too, as `call --json` gives
+    // one (with --follow, one more line): the sentence stderr gets, and its class.
+    if (args.json) {
+      const report = {
+        server: args.server,
+        uri: args.uri,
+        error: SecretRedactor.forSession([], io.env).redactText(errorMessage(error)),
+        failure: commandFailureClass(error, io.signal),
+      };
+      io.stdout.write(`${JSON.stringify(report, null, args.follow ? undefined : 2)}\n`);
+    }
+    throw error;
+  }
+}
+
+async function readResource(args: ReadArgs, io: CliIo): Promise<ExitCode> {
   const listeners = new Set<(event: SubscriptionEvent) => void>();
   // Events before the follow listens (the subscription ended at once) are kept for it.
   const early: SubscriptionEvent[] = [];
@@ -103,6 +123,8 @@ async function readOnce(
       throw new ServerUnavailableError(error.message);
     throw new RuntimeError(
       `Reading ${args.uri} from "${args.server}" failed: ${withoutStop(errorMessage(error))}.`,
+      // Its class, for --json: an unknown URI is the server's answer, not a broken protocol.
+      { cause: error },
     );
   });
 }

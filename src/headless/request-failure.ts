@@ -1,4 +1,12 @@
-import { RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
+import {
+  ConfigError,
+  DeniedError,
+  RuntimeError,
+  ServerUnavailableError,
+  UntrustedConfigError,
+  UsageError,
+} from "../core/errors.js";
+import type { FailureClass } from "../core/policy/failure-class.js";
 import type { ServerConnection } from "../core/mcp/server-connection.js";
 import {
   errorAnswerText,
@@ -119,4 +127,19 @@ function detailText({ answer, dataLine, stderr }: FailureDetail): string {
   const code = answer ? errorAnswerText(answer, dataLine) : "";
   // A crash's own sentence already ends with what the server said last.
   return `${code}${stderr.length > 0 ? `; stderr during the request: ${stderr.join(" | ")}` : ""}`;
+}
+
+/**
+ * The class a developer command's `--json` gives a request that failed or never went out: the
+ * request's own (a ToolCallError's), else a refusal is `permission`, a mistake in what was typed
+ * or configured `invalid_args`, a server that answered wrongly `protocol`, one that was not there
+ * `transient`, Ctrl+C `cancelled`.
+ */
+export function commandFailureClass(error: unknown, signal: AbortSignal): FailureClass {
+  if (signal.aborted) return "cancelled";
+  // A sentence made of a failed request keeps the request's own class.
+  if (error instanceof Error && error.cause instanceof ToolCallError) return error.cause.failure;
+  if (error instanceof DeniedError || error instanceof UntrustedConfigError) return "permission";
+  if (error instanceof UsageError || error instanceof ConfigError) return "invalid_args";
+  return error instanceof RuntimeError ? "protocol" : "transient";
 }

@@ -43,4 +43,23 @@ describe("mcpterm read", () => {
     expect((await cli("read", "broken", "x://y")).code).toBe(4);
     expect((await cli("read", "nope", "x://y")).code).toBe(2);
   });
+
+  it("with --json, says a failed read as data on stdout too, with its class", async () => {
+    const missing = await cli("read", "everything", "demo://nope", "--json");
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stdout)).toEqual({
+      server: "everything",
+      uri: "demo://nope",
+      error:
+        'Reading demo://nope from "everything" failed: MCP error -32602: Resource demo://nope not found.',
+      // The server's answer: the URI asked for is not one it has.
+      failure: "invalid_args",
+    });
+    const broken = await cli("read", "broken", "x://y", "--json");
+    expect(broken.code).toBe(4);
+    expect(JSON.parse(broken.stdout)).toMatchObject({ server: "broken", failure: "transient" });
+    const unknown = await cli("read", "nope", "x://y", "--json");
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout)).toMatchObject({ server: "nope", failure: "invalid_args" });
+  });
 });
