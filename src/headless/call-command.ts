@@ -1,14 +1,6 @@
 import type { CliArgs } from "../args/index.js";
 import { McpToolHost } from "../core/agent/mcp-tool-host.js";
-import {
-  DeniedError,
-  errorMessage,
-  ExitCode,
-  RuntimeError,
-  ServerUnavailableError,
-  UsageError,
-} from "../core/errors.js";
-import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { DeniedError, ExitCode, RuntimeError, ServerUnavailableError, UsageError } from "../core/errors.js";
 import { exitFacts } from "../core/mcp/server-exit.js";
 import { missingToolError } from "./missing-tool.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
@@ -25,7 +17,7 @@ import { approveCall, refusalRemedy } from "./approve-call.js";
 import { bindCallArguments, readCallWords } from "./call-arguments.js";
 import { outputSchemaLines, StdoutNoiseWarnings } from "./call-findings.js";
 import { callProgressLine, taskStatusLine } from "./progress-lines.js";
-import { commandFailureClass, explainedFailure, stderrMarkNow } from "./request-failure.js";
+import { explainedFailure, failureFields, stderrMarkNow } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type CallArgs = Extract<CliArgs, { command: "call" }>;
@@ -71,13 +63,7 @@ export function callTarget(names: readonly string[], typed: CallTarget): CallTar
 
 /** `{ server, tool, error, failure }` for a call that was not made; the sentence is the one stderr gets. */
 function notCalledReport(target: CallTarget, error: unknown, io: CliIo): string {
-  const redactor = SecretRedactor.forSession([], io.env);
-  const report = {
-    server: target.server,
-    tool: target.tool,
-    error: redactor.redactText(errorMessage(error)),
-    failure: commandFailureClass(error, io.signal),
-  };
+  const report = { server: target.server, tool: target.tool, ...failureFields(error, io) };
   return JSON.stringify(report, null, 2);
 }
 

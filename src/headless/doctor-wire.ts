@@ -1,3 +1,4 @@
+import { PROTOCOL_VERSION_META } from "../core/mcp/protocol-era.js";
 import type { WireFrame } from "../core/mcp/types.js";
 import { isTaskAnswer, lacksContent } from "../core/mcp/tool-result-kinds.js";
 import { SlipWatch, type JsonRpcSlips } from "./json-rpc-slips.js";
@@ -128,8 +129,6 @@ export class WireWatch {
 function isModern(params: unknown): boolean {
   return isRecord(params) && isRecord(params._meta) && PROTOCOL_VERSION_META in params._meta;
 }
-
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 /** Where a 2026-07-28 answer names its server, beside the result. */
 const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";

@@ -5,11 +5,11 @@ import type { ServerConnection } from "../core/mcp/server-connection.js";
 import type { SubscriptionEvent } from "../core/mcp/subscriptions.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { sanitizeForTerminal, sanitizeOneLine } from "../core/policy/sanitize-terminal.js";
-import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import type { SecretRedactor } from "../core/policy/redact-secrets.js";
 import type { CliIo } from "../common/cli-io.js";
 import { fullyRedactedLine, fullyRedactedPretty } from "../core/policy/redacted-json.js";
 import { followResource } from "./read-follow.js";
-import { commandFailureClass } from "./request-failure.js";
+import { failureFields } from "./request-failure.js";
 import { withOneServer } from "./with-one-server.js";
 
 type ReadArgs = Extract<CliArgs, { command: "read" }>;
@@ -28,12 +28,7 @@ export async function runReadCommand(args: ReadArgs, io: CliIo): Promise<ExitCod
     // A script reading --json gets an object for a read that failed too, as `call --json` gives
     // one (with --follow, one more line): the sentence stderr gets, and its class.
     if (args.json) {
-      const report = {
-        server: args.server,
-        uri: args.uri,
-        error: SecretRedactor.forSession([], io.env).redactText(errorMessage(error)),
-        failure: commandFailureClass(error, io.signal),
-      };
+      const report = { server: args.server, uri: args.uri, ...failureFields(error, io) };
       io.stdout.write(`${JSON.stringify(report, null, args.follow ? undefined : 2)}\n`);
     }
     throw error;

@@ -1,6 +1,7 @@
 import {
   ConfigError,
   DeniedError,
+  errorMessage,
   RuntimeError,
   ServerUnavailableError,
   UntrustedConfigError,
@@ -15,7 +16,8 @@ import {
 } from "../core/mcp/server-error-answer.js";
 import { ToolCallError } from "../core/mcp/tool-call-error-class.js";
 import { redactedLine } from "../core/policy/redacted-json.js";
-import type { SecretRedactor } from "../core/policy/redact-secrets.js";
+import { SecretRedactor } from "../core/policy/redact-secrets.js";
+import type { CliIo } from "../common/cli-io.js";
 
 /** What a server's author needs beside the sentence of a failed request. */
 export interface FailureDetail {
@@ -127,6 +129,17 @@ function detailText({ answer, dataLine, stderr }: FailureDetail): string {
   const code = answer ? errorAnswerText(answer, dataLine) : "";
   // A crash's own sentence already ends with what the server said last.
   return `${code}${stderr.length > 0 ? `; stderr during the request: ${stderr.join(" | ")}` : ""}`;
+}
+
+/**
+ * What a developer command's `--json` says of a request that failed or never went out, beside
+ * what it was (`server`, `tool` or `uri`): the sentence stderr gets, redacted, and its class.
+ */
+export function failureFields(error: unknown, io: CliIo): { error: string; failure: FailureClass } {
+  return {
+    error: SecretRedactor.forSession([], io.env).redactText(errorMessage(error)),
+    failure: commandFailureClass(error, io.signal),
+  };
 }
 
 /**

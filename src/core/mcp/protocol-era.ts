@@ -20,6 +20,8 @@ export type ProtocolEra = "legacy" | "modern";
 
 /** The modern revision mcpterm speaks. */
 export const MODERN_REVISION = "2026-07-28";
+/** Where a 2026-07-28 request carries the revision it speaks, in its `_meta`. */
+export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 /** The longest a stdio server is given to answer the probe before it counts as a 2025 server. */
 const STDIO_PROBE_MS = 5000;

@@ -1,9 +1,7 @@
 import { SpanKind, SpanStatusCode, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { PROTOCOL_VERSION_META } from "../mcp/protocol-era.js";
 import type { OutgoingRequest, WireFrame } from "../mcp/types.js";
 import { carrierFor, type TraceCarrier } from "./span-context.js";
-
-/** Where a 2026-07-28 request carries the revision it speaks. */
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
 /** How a server is reached, for `network.transport` and `server.address` on its requests' spans. */
 export interface ServerEndpoint {
